@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config'
+
+// Two projects: `unit` (every *.test.ts beside its module, plus the in-process
+// real-host tests under tests/host) and `e2e` (the real `dsh` CLI, slow).
+// `npm test` runs both; `npm run e2e` runs only the second.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{memory,whale,runtime,host,modes,scripts,tests}/**/*.test.ts'],
+          exclude: ['node_modules/**', 'dist/**', 'tests/e2e/**'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 900_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
