@@ -1,0 +1,218 @@
+/**
+ * Entry format v1: markdown text followed by exactly one line
+ * `<!--cyrene:{JSON}-->`. A day file is a sequence of such entries.
+ *
+ * The parser keeps every byte of the file in `segments`, so a file can be
+ * written back with only the changed entry re-serialized: everything else is
+ * copied from `raw`. That is how "an unchanged entry is rewritten byte for
+ * byte" and "unknown keys survive" hold without a canonical form.
+ */
+
+export const META_PREFIX = '<!--cyrene:'
+export const META_SUFFIX = '-->'
+
+export const AXES = ['德', '智', '体', '美', '劳'] as const
+export type Axis = (typeof AXES)[number]
+
+export const KNOWN_KINDS = ['decision', 'lesson', 'rule', 'fact', 'preference', 'event', 'feeling', 'plan', 'person', 'note'] as const
+/** Kinds that must cite their source (contract §6 rule 1). */
+export const SOURCED_KINDS: readonly string[] = ['decision', 'lesson', 'rule']
+
+export const LINK_TYPES = ['因果', '相似', '对立', '时序', '归属', '推断'] as const
+
+export const GATES = ['day', 'pending', 'promoted', 'imported'] as const
+export type Gate = (typeof GATES)[number]
+
+export interface Consequence { self?: string; other?: string; relation?: string; world?: string; future?: string }
+
+/**
+ * The JSON of the comment line. Known fields are typed; any other key is kept
+ * untouched (`[key: string]: unknown`). Optional fields are absent, never null.
+ */
+export interface EntryMeta {
+  id: string
+  kind?: string
+  axis?: string
+  reason?: string
+  at?: string
+  edited_at?: string
+  by?: 'person' | 'model' | 'import'
+  links?: string[]
+  src_quote?: string
+  src_ids?: string[]
+  consequence?: Consequence
+  entropy?: { reduces?: string; resonances?: string[] }
+  legacy?: string
+  aim?: string
+  nature?: { name?: string; tier?: 'high' | 'low'; serves_aim?: boolean | string }
+  base?: boolean
+  vol?: number
+  gate?: Gate
+  promoted_at?: string
+  source_ref?: string
+  [key: string]: unknown
+}
+
+export interface Entry {
+  text: string
+  meta: EntryMeta
+}
+
+/** One piece of a parsed file. Concatenating every `raw` gives the file back exactly. */
+export type Segment =
+  | { type: 'entry'; raw: string; line: number; entry: Entry }
+  | { type: 'broken'; raw: string; line: number; error: string }
+  | { type: 'loose'; raw: string; line: number }
+
+export interface ParseProblem { file: string; line: number; message: string }
+
+export interface ParsedFile {
+  file: string
+  segments: Segment[]
+  problems: ParseProblem[]
+}
+
+/** Splits text into lines keeping their terminators, so joins are exact. */
+function splitKeepingEnds(text: string): string[] {
+  const out: string[] = []
+  let start = 0
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) { out.push(text.slice(start, i + 1)); start = i + 1 }
+  }
+  if (start < text.length) out.push(text.slice(start))
+  return out
+}
+
+function stripEnd(line: string): string {
+  return line.replace(/\r?\n$/, '')
+}
+
+/** Entry text: the lines before the comment, without surrounding blank lines. */
+export function textOfBody(body: string): string {
+  return body.replace(/\r\n/g, '\n').replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '')
+}
+
+export function parseMetaLine(line: string): { meta: EntryMeta } | { error: string } | undefined {
+  const trimmed = line.trim()
+  if (!trimmed.startsWith(META_PREFIX)) return undefined
+  if (!trimmed.endsWith(META_SUFFIX)) return { error: 'the cyrene comment is not closed with "-->" on the same line (truncated or wrapped?)' }
+  const json = trimmed.slice(META_PREFIX.length, trimmed.length - META_SUFFIX.length)
+  let value: unknown
+  try { value = JSON.parse(json) } catch (e) { return { error: `the cyrene comment is not valid JSON: ${(e as Error).message}` } }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'the cyrene comment must hold a JSON object' }
+  const meta = value as Record<string, unknown>
+  if (typeof meta.id !== 'string' || meta.id.trim() === '') return { error: 'the cyrene comment has no "id" string' }
+  return { meta: meta as EntryMeta }
+}
+
+/**
+ * Parse a day or pending file. Never throws: malformed comments become
+ * `broken` segments (reported with file and line, their text kept in the file),
+ * text after the last comment becomes a `loose` segment.
+ */
+export function parseEntryFile(text: string, file: string): ParsedFile {
+  const lines = splitKeepingEnds(text)
+  const segments: Segment[] = []
+  const problems: ParseProblem[] = []
+  let bodyStart = 0
+  let bodyStartLine = 1
+  let raw = ''
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    raw += line
+    const parsed = parseMetaLine(stripEnd(line))
+    if (parsed === undefined) continue
+    const lineNo = i + 1
+    if ('error' in parsed) {
+      problems.push({ file, line: lineNo, message: parsed.error })
+      segments.push({ type: 'broken', raw, line: bodyStartLine, error: parsed.error })
+    } else {
+      const body = lines.slice(bodyStart, i).join('')
+      segments.push({ type: 'entry', raw, line: lineNo, entry: { text: textOfBody(body), meta: parsed.meta } })
+    }
+    raw = ''
+    bodyStart = i + 1
+    bodyStartLine = i + 2
+  }
+  if (raw !== '') segments.push({ type: 'loose', raw, line: bodyStartLine })
+  return { file, segments, problems }
+}
+
+export function entriesOf(parsed: ParsedFile): Entry[] {
+  const out: Entry[] = []
+  for (const s of parsed.segments) if (s.type === 'entry') out.push(s.entry)
+  return out
+}
+
+/**
+ * One line of JSON, safe inside an HTML comment: `-->` can only occur inside a
+ * JSON string, where `--\u003e` means the same thing to every JSON reader.
+ */
+export function serializeMeta(meta: EntryMeta): string {
+  const json = JSON.stringify(meta).replace(/-->/g, '--\\u003e')
+  return `${META_PREFIX}${json}${META_SUFFIX}`
+}
+
+/** A fresh entry as it is written: text, newline, comment, newline. */
+export function serializeEntry(entry: Entry): string {
+  return `${entry.text}\n${serializeMeta(entry.meta)}\n`
+}
+
+/** Deep structural equality of plain JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (Array.isArray(a)) {
+    const bb = b as unknown[]
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]))
+  }
+  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined)
+  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined)
+  if (ka.length !== kb.length) return false
+  return ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+}
+
+/** Text of a segment after replacing its entry; unchanged entries keep their exact bytes. */
+export function reserializeSegment(seg: Extract<Segment, { type: 'entry' }>, next: Entry): string {
+  if (next.text === seg.entry.text && jsonEqual(next.meta, seg.entry.meta)) return seg.raw
+  // Keep whatever blank lines / spacing preceded the text in the original.
+  const lead = /^(?:[ \t]*\r?\n)*/.exec(seg.raw)?.[0] ?? ''
+  return `${lead}${serializeEntry(next)}`
+}
+
+/** Joins segments back into file text. */
+export function joinSegments(segments: readonly Segment[]): string {
+  return segments.map((s) => s.raw).join('')
+}
+
+/**
+ * Append a new entry to a file's text. Entries are separated by one blank
+ * line. If the file ends with loose text (no comment after it), the new entry
+ * goes *before* that text so the loose words never get glued onto it.
+ */
+export function appendEntryText(current: string, entry: Entry): string {
+  const block = serializeEntry(entry)
+  if (current.trim() === '') return block
+  const parsed = parseEntryFile(current, '')
+  const last = parsed.segments.at(-1)
+  if (last !== undefined && last.type === 'loose' && last.raw.trim() !== '') {
+    const head = joinSegments(parsed.segments.slice(0, -1))
+    return `${withBlankLineEnd(head)}${block}\n${last.raw.replace(/^(?:[ \t]*\r?\n)+/, '')}`
+  }
+  return `${withBlankLineEnd(current)}${block}`
+}
+
+function withBlankLineEnd(text: string): string {
+  if (text === '') return ''
+  if (/\n[ \t]*\r?\n$/.test(text)) return text
+  if (text.endsWith('\n')) return `${text}\n`
+  return `${text}\n\n`
+}
+
+/** The character count the quotas use: Unicode code points, what a person calls characters. */
+export function charCount(s: string): number {
+  let n = 0
+  for (const _ of s) n++
+  return n
+}
