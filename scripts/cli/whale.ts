@@ -1,4 +1,41 @@
 import { CliError, type SubCommand } from './io.ts'
+import { renderCommand } from './whale-render.ts'
+import { presetsCommand } from './whale-presets.ts'
+import { inboxCommand } from './whale-inbox.ts'
+import { conformanceCommand } from './whale-conformance.ts'
 
-// Placeholder until whale/ lands.
-export const whaleCommand: SubCommand = async () => { throw new CliError('whale-persona support is not built yet in this version', 2) }
+const HELP = `cyrene whale — whale-persona v1 files on the command line
+
+Usage:
+  cyrene whale render [--config FILE] [--model ID] [--cwd DIR] [--capture] [--json]
+  cyrene whale presets list|show <id>|apply <id>|save <id> [label]|delete <id>|dir
+  cyrene whale presets import <file> [--json] [--dry-run] [--force] [--id ID]
+  cyrene whale presets export <id> [OUT] [--tavern] [--force]
+  cyrene whale inbox list [--json]
+  cyrene whale inbox confirm|reject|drop <index…> [--json]
+  cyrene whale inbox log
+  cyrene whale conformance <dir> [--json]
+
+Files: DSH_WHALE_CONFIG names the config file; otherwise $DSH_HOME/whale-persona/config.json
+(or whale-suite/ when that legacy config exists). DSH_HOME defaults to ~/.dsh.
+Relative paths resolve against the working directory.
+`
+
+const families: Record<string, SubCommand> = {
+  render: renderCommand,
+  presets: presetsCommand,
+  inbox: inboxCommand,
+  conformance: conformanceCommand,
+}
+
+export const whaleCommand: SubCommand = async (argv, io) => {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(HELP)
+    return name === undefined ? 2 : 0
+  }
+  const family = families[name]
+  if (family === undefined) throw new CliError(`unknown sub-command "${name}". Run \`cyrene whale --help\` for the list.`)
+  return family(rest, io)
+}
+

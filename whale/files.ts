@@ -1,0 +1,138 @@
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import { configFromText } from './config.ts'
+import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
+import type { RenderInput } from './render.ts'
+
+/**
+ * The only place in whale/ that touches the disk for rendering and plain
+ * reads/writes. Paths arrive in the form they were configured; each is
+ * resolved against the caller's working directory here, never against the
+ * process's.
+ */
+
+/** Config, preset and card files larger than this are treated as unreadable. */
+export const MAX_JSON_BYTES = 4 * 1024 * 1024
+/** The inbox and the sink log may grow over years; still bounded. */
+export const MAX_LOG_BYTES = 32 * 1024 * 1024
+
+export interface FsContext {
+  env: Record<string, string | undefined>
+  /** The working directory relative paths resolve against. */
+  cwd: string
+}
+
+export function resolveIn(ctx: FsContext, file: string): string {
+  return path.resolve(ctx.cwd, file)
+}
+
+export function isFile(absolute: string): boolean {
+  try {
+    return statSync(absolute).isFile()
+  } catch {
+    return false
+  }
+}
+
+export function locationsFor(ctx: FsContext, configOverride?: string): WhaleLocations {
+  const home = ctx.env.HOME || os.homedir()
+  const found = locate({ DSH_HOME: ctx.env.DSH_HOME, DSH_WHALE_CONFIG: ctx.env.DSH_WHALE_CONFIG }, home, (f) => isFile(resolveIn(ctx, f)))
+  return configOverride ? { ...found, configFile: configOverride } : found
+}
+
+export type ReadResult =
+  | { kind: 'text'; text: string }
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; reason: string }
+
+/** Reads a UTF-8 text file, refusing anything larger than `maxBytes` or not a regular file. */
+export function readBounded(absolute: string, maxBytes: number): ReadResult {
+  let size: number
+  try {
+    const st = statSync(absolute)
+    if (!st.isFile()) return { kind: 'unreadable', reason: 'not a regular file' }
+    size = st.size
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
+    return { kind: 'unreadable', reason: (error as Error).message }
+  }
+  if (size > maxBytes) return { kind: 'unreadable', reason: `larger than ${maxBytes} bytes` }
+  try {
+    return { kind: 'text', text: readFileSync(absolute, 'utf8') }
+  } catch (error) {
+    return { kind: 'unreadable', reason: (error as Error).message }
+  }
+}
+
+export function readBytesBounded(absolute: string, maxBytes: number): { ok: true; bytes: Buffer } | { ok: false; reason: string } {
+  try {
+    const st = statSync(absolute)
+    if (!st.isFile()) return { ok: false, reason: 'not a regular file' }
+    if (st.size > maxBytes) return { ok: false, reason: `larger than ${maxBytes} bytes` }
+    return { ok: true, bytes: readFileSync(absolute) }
+  } catch (error) {
+    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message }
+  }
+}
+
+const textOrNull = (r: ReadResult): string | null => (r.kind === 'text' ? r.text : null)
+
+export interface RenderRequest {
+  configOverride?: string
+  model?: string
+  hostCwd?: string
+  sessionCapture?: boolean
+}
+
+/** Reads the config and the inbox it names into a RenderInput; never throws. */
+export function loadRenderInput(ctx: FsContext, request: RenderRequest): RenderInput {
+  const where = locationsFor(ctx, request.configOverride)
+  const configText = textOrNull(readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES))
+  const config = configFromText(configText)
+  const inboxText = textOrNull(readBounded(resolveIn(ctx, inboxFileOf(config.memory, where.configDir)), MAX_LOG_BYTES))
+  return {
+    configText,
+    inboxText,
+    configDir: where.configDir,
+    model: request.model ?? '',
+    cwd: request.hostCwd ?? ctx.cwd,
+    sessionCapture: request.sessionCapture === true,
+  }
+}
+
+/** Atomic replace (write to a temp file, then rename) so readers never see half a file. */
+export async function writeTextAtomic(absolute: string, text: string): Promise<void> {
+  mkdirSync(path.dirname(absolute), { recursive: true })
+  await writeFileAtomic(absolute, text, { encoding: 'utf8' })
+}
+
+/** Appends whole lines in one write; the inbox and the sink log are append-only. */
+export function appendLines(absolute: string, lines: readonly string[]): void {
+  if (!lines.length) return
+  mkdirSync(path.dirname(absolute), { recursive: true })
+  // a file whose last line has no newline would otherwise swallow our first line
+  const lead = endsWithoutNewline(absolute) ? '\n' : ''
+  appendFileSync(absolute, lead + lines.map((l) => l + '\n').join(''), 'utf8')
+}
+
+function endsWithoutNewline(absolute: string): boolean {
+  let fd: number | undefined
+  try {
+    const size = statSync(absolute).size
+    if (size === 0) return false
+    fd = openSync(absolute, 'r')
+    const last = Buffer.alloc(1)
+    readSync(fd, last, 0, 1, size - 1)
+    return last[0] !== 0x0a
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+export function exists(absolute: string): boolean {
+  return existsSync(absolute)
+}

@@ -1,0 +1,46 @@
+/** Small, total helpers for reading untrusted JSON shapes. */
+
+export type JsonRecord = Record<string, unknown>
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback
+}
+
+/** Parses JSON text; any failure is reported as `ok: false` instead of thrown. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** The on-disk form this module writes: two-space indent and a final newline. */
+export function toJsonText(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n'
+}
+
+/** A deep copy of plain JSON data, so callers can mutate results without touching inputs. */
+export function cloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
+/** Structural equality of JSON values; key order does not matter. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    return a.every((item, i) => jsonEqual(item, b[i]))
+  }
+  if (isRecord(a) && isRecord(b)) {
+    const keysA = Object.keys(a).filter((k) => a[k] !== undefined)
+    const keysB = Object.keys(b).filter((k) => b[k] !== undefined)
+    if (keysA.length !== keysB.length) return false
+    return keysA.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]))
+  }
+  return false
+}
