@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config'
 // `npm test` runs both; `npm run e2e` runs only the second.
 export default defineConfig({
   test: {
+    globalSetup: ['tests/harness/global-setup.ts'],
     projects: [
       {
         test: {
@@ -21,7 +22,6 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 600_000,
           hookTimeout: 900_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+/**
+ * Where presets live, resolved at mount time from `!!js` in cordis.patch.yml
+ * and in the generated presets. This is the one adapter that knows DSH
+ * 0.1.x's layout (`@deepseek-ai/dsh/config/agent-presets/<id>/`); a later DSH
+ * layout is one more branch here.
+ */
+const DSH_PACKAGE = '@deepseek-ai/dsh'
+
+export const OWN_PRESETS_DIR = fileURLToPath(new URL('../../presets/', import.meta.url))
+
+function isDshPackage(dir: string): boolean {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name === DSH_PACKAGE
+  } catch {
+    return false
+  }
+}
+
+/** The installed `@deepseek-ai/dsh` package folder, or undefined when it cannot be found. */
+export function findDshPackage(fromUrl?: string, launcher: string | undefined = process.argv[1]): string | undefined {
+  if (fromUrl !== undefined) {
+    try {
+      return dirname(createRequire(fromUrl).resolve(`${DSH_PACKAGE}/package.json`))
+    } catch {
+      // not resolvable from there; try the launcher that is running us
+    }
+  }
+  if (launcher === undefined || !existsSync(launcher)) return undefined
+  for (let dir = dirname(realpathSync(launcher)); dir !== dirname(dir); dir = dirname(dir)) {
+    if (isDshPackage(dir)) return dir
+  }
+  return undefined
+}
+
+export function builtinPresetsDir(dshDir: string): string {
+  return join(dshDir, 'config', 'agent-presets')
+}
+
+export interface PresetRoot { path: string; trust: 'system' | 'user' }
+
+/**
+ * Roots for the roster row that replaces DSH's own: the built-in presets and
+ * this package's presets, both read-only (system trust). The user's own root
+ * is added by the roster itself (`includeUserRoot`).
+ * @param profileUrl - the loader's baseUrl (the profile folder) as seen from cordis.patch.yml.
+ */
+export function presetRoots(profileUrl?: string): PresetRoot[] {
+  const dsh = findDshPackage(profileUrl === undefined ? undefined : new URL('package.json', profileUrl).href)
+  const roots: PresetRoot[] = []
+  if (dsh !== undefined) roots.push({ path: builtinPresetsDir(dsh), trust: 'system' })
+  roots.push({ path: OWN_PRESETS_DIR, trust: 'system' })
+  return roots
+}
+
+/**
+ * File URL (with trailing slash) of a built-in preset's folder, standing in for
+ * `baseUrl` in the base rows a Cyrene preset keeps (e.g. the `cordis` preset's
+ * skills folder). Falls back to the Cyrene preset's own folder.
+ */
+export function basePresetUrl(base: string, fallbackUrl: string): string {
+  const dsh = findDshPackage(fallbackUrl)
+  if (dsh === undefined) return fallbackUrl
+  const dir = join(builtinPresetsDir(dsh), base)
+  return existsSync(dir) ? pathToFileURL(dir).href + '/' : fallbackUrl
+}

@@ -1,0 +1,111 @@
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { boot, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
+import { assembleContextFor } from '@deepseek-ai/dsh-agent'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { renderContextSnapshot, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
+import { DSH_INSTALL } from '../../scripts/ensure-dsh.ts'
+import { MockLlm, type Script } from './mock-llm.ts'
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const require = createRequire(import.meta.url)
+
+function bundlePatchOf(pkg: string): string {
+  return join(dirname(require.resolve(`${pkg}/package.json`)), 'cordis.patch.yml')
+}
+
+/**
+ * The loader imports row modules by package name from its own node_modules, as
+ * it would find an installed bundle; link this package there (what `npm link` does).
+ */
+export function linkSelf(): void {
+  const link = join(PROJECT_ROOT, 'node_modules', 'dsh-cyrene-philia093-0')
+  try {
+    lstatSync(link)
+  } catch {
+    symlinkSync(PROJECT_ROOT, link, 'dir')
+  }
+}
+
+export interface BootOptions {
+  /** Extra patch rows applied after dsh-base and this package's bundle layer. */
+  patches?: unknown[]
+  script?: Script
+}
+
+/**
+ * The real dsh-base composition booted in-process with this package's bundle
+ * layer (recipe C), on a throwaway DSH_HOME and a scripted offline LLM.
+ */
+export async function bootHost(opts: BootOptions = {}) {
+  linkSelf()
+  // Inside the dsh CLI install, so the roster finds DSH's built-in presets as a profile would.
+  const hosts = join(DSH_INSTALL, 'hosts')
+  mkdirSync(hosts, { recursive: true })
+  const scratch = mkdtempSync(join(hosts, 'host-'))
+  const dshHome = join(scratch, 'home')
+  mkdirSync(dshHome, { recursive: true })
+  const previousHome = process.env.DSH_HOME
+  process.env.DSH_HOME = dshHome
+  process.env.DSH_TELEMETRY_DISABLED = '1'
+  const rootConfig = join(scratch, 'cordis.yml')
+  writeFileSync(rootConfig, '[]\n')
+  const patches = [
+    ...loadOverlayPatches('cyrene-test', bundlePatchOf('@deepseek-ai/dsh-base')),
+    ...loadOverlayPatches('cyrene-test', join(PROJECT_ROOT, 'cordis.patch.yml')),
+    { id: 'hmr', disabled: true },
+    { id: 'session-telemetry-otel', disabled: true },
+    // The web profile's host runner: the `cordis` preset (and so cyrene-work) needs its services.
+    { insert: [{ id: 'cordis-host-runner', name: '@deepseek-ai/dsh-cordis-host-runner' }] },
+    ...(opts.patches ?? []),
+  ]
+  const ctx: any = await boot('cyrene-test', rootConfig, patches as any, undefined, pathToFileURL(PROJECT_ROOT).href)
+  const llm = new MockLlm(opts.script)
+  ctx.llm.registerAdapter(['mock'], llm)
+  const handles: { dispose(): Promise<void> | void }[] = []
+
+  async function createAgent(preset?: string, cwd = scratch) {
+    const roster = ctx.get('agentPresets')
+    const handle = await ctx.agents.create({
+      sessionId: SessionId(`test-${handles.length}-${Date.now()}`),
+      agentOptions: { provider: 'mock', model: 'mock-model' },
+      meta: { cwd },
+      setup: async (agentCtx: unknown) => {
+        if (preset !== undefined) await roster.mount(agentCtx, preset)
+      },
+    })
+    handles.push(handle)
+    return handle.agent
+  }
+
+  async function assemble(agent: any) {
+    const assembly = await ctx.systemPrompt.assemble(assembleContextFor(agent))
+    return { assembly, system: renderPrompt(assembly), context: renderContextSnapshot(assembly) }
+  }
+
+  async function command(agent: any, line: string) {
+    const run = await ctx.commands.execute(agent, line, [], new AbortController().signal)
+    return run?.result as { kind: 'success' | 'error'; text?: string } | undefined
+  }
+
+  async function turn(agent: any, text: string) {
+    agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
+    await new Promise((r) => setTimeout(r, 10))
+    await agent.whenIdle()
+  }
+
+  async function dispose() {
+    for (const h of handles.reverse()) await h.dispose()
+    await ctx.fiber.dispose()
+    if (previousHome === undefined) delete process.env.DSH_HOME
+    else process.env.DSH_HOME = previousHome
+    rmSync(scratch, { recursive: true, force: true })
+  }
+
+  return { ctx, llm, dshHome, scratch, createAgent, assemble, command, turn, dispose }
+}
+
+export type Host = Awaited<ReturnType<typeof bootHost>>
