@@ -1,0 +1,391 @@
+import { promises as fs } from 'node:fs'
+import { join, dirname, basename } from 'node:path'
+import {
+  appendEntryText, joinSegments, parseEntryFile, reserializeSegment,
+  type Entry, type EntryMeta, type ParsedFile, type ParseProblem, type Segment,
+} from './entry.ts'
+import { gate } from './gate.ts'
+import { newId } from './id.ts'
+import { acquire, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
+import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine } from './fsio.ts'
+import {
+  LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
+  type RootOptions,
+} from './paths.ts'
+import { readSettings, type Settings } from './settings.ts'
+import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText } from './validate.ts'
+
+export interface OpenOptions extends RootOptions {
+  /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
+  limits?: Partial<Limits>
+  lockStaleMs?: number
+  lockWaitMs?: number
+  now?: () => Date
+}
+
+export interface StoredEntry extends Entry {
+  id: string
+  /** Path relative to the root, '/'-separated. */
+  file: string
+  line: number
+  area: 'day' | 'pending'
+}
+
+export interface WriteResult {
+  id: string
+  gate: 'day' | 'pending'
+  file: string
+  reasons: string[]
+  notes: string[]
+}
+
+interface CachedFile { mtimeMs: number; size: number; parsed: ParsedFile }
+
+export const WRITE_LOCK = 'write.lock'
+export const ENGINE_LOCK = 'engine.lock'
+const USAGE_TTL_MS = 60_000
+
+/**
+ * The memory store: one root folder of markdown files. Every read-modify-write
+ * runs under one cross-process lock (元/write.lock), and every file is replaced
+ * atomically. Reads take no lock: they see either the old or the new file.
+ */
+export class MemoryStore {
+  readonly root: string
+  readonly snapshotsDir: string
+  settings: Settings
+  readonly settingsProblems: string[]
+  readonly now: () => Date
+  private readonly lockStaleMs: number | undefined
+  private readonly lockWaitMs: number | undefined
+  private readonly cache = new Map<string, CachedFile>()
+  private usage: { total: number; margin: number; at: number } | undefined
+  private engineLock: HeldLock | undefined
+
+  private constructor(root: string, settings: Settings, problems: string[], opts: OpenOptions) {
+    this.root = root
+    this.snapshotsDir = snapshotsDirOf(root)
+    this.settings = settings
+    this.settingsProblems = problems
+    this.now = opts.now ?? (() => new Date())
+    this.lockStaleMs = opts.lockStaleMs
+    this.lockWaitMs = opts.lockWaitMs
+  }
+
+  /** Opens (and lays out, 0700) the store. Takes no engine lock: see `openEngine`. */
+  static async open(opts: OpenOptions = {}): Promise<MemoryStore> {
+    const root = resolveRoot(opts)
+    await ensureDir(root)
+    for (const d of LAYOUT_DIRS) await ensureDir(join(root, d))
+    const { settings, problems } = await readSettings(root)
+    if (opts.limits !== undefined) settings.limits = { ...settings.limits, ...opts.limits }
+    return new MemoryStore(root, settings, problems, opts)
+  }
+
+  get limits(): Limits { return this.settings.limits }
+
+  path(rel: string): string { return safeJoin(this.root, rel) }
+
+  // ── locking ────────────────────────────────────────────────────────────
+
+  async withWriteLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    const lock = await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs })
+    try { return await fn(lock) } finally { await lock.release() }
+  }
+
+  /** Replace a file atomically, refusing if our lock was lost meanwhile. */
+  async replaceFile(rel: string, text: string, lock: HeldLock): Promise<void> {
+    if (lock.compromised()) throw new RefusedError('lock-lost', 'the store lock was lost while writing (the process stalled too long); nothing was written — try again')
+    const full = this.path(rel)
+    await writeAtomic(full, text)
+    await this.removeTempsBeside(full)
+  }
+
+  /** Leftovers of writers killed mid-write. Only called under the write lock, when no writer is mid-write. */
+  private async removeTempsBeside(full: string): Promise<void> {
+    const dir = dirname(full)
+    const base = basename(full)
+    let names: string[] = []
+    try { names = await fs.readdir(dir) } catch { return }
+    for (const n of names) if (n.startsWith(`${base}.`) && isTempName(n)) await fs.unlink(join(dir, n)).catch(() => undefined)
+  }
+
+  /** Holds 元/engine.lock while this store serves as the running engine. */
+  async claimEngine(purpose = 'engine'): Promise<void> {
+    if (this.engineLock !== undefined) return
+    try {
+      this.engineLock = await acquire({ path: join(this.root, LAYOUT.meta, ENGINE_LOCK), purpose, staleMs: this.lockStaleMs ?? 10_000, waitMs: 0 })
+    } catch (e) {
+      if (e instanceof LockBusyError) {
+        const o = e.owner
+        throw new EngineBusyError(`another memory engine is already open for ${this.root}${o === undefined ? '' : ` (process ${o.pid} on ${o.host}, ${o.purpose}, since ${o.at})`}. Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.`, o)
+      }
+      throw e
+    }
+  }
+
+  async close(): Promise<void> {
+    const l = this.engineLock
+    this.engineLock = undefined
+    await l?.release()
+  }
+
+  async engineStatus(): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean; mine: boolean }> {
+    const s = await lockState(join(this.root, LAYOUT.meta, ENGINE_LOCK))
+    return { ...s, mine: this.engineLock !== undefined }
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────
+
+  /** Day and pending files (relative paths), sorted (= by date). */
+  async entryFiles(): Promise<string[]> {
+    const days = (await walkFiles(this.root, LAYOUT.days)).filter((f) => dateOfEntryFile(f)?.area === 'day')
+    const pend = (await walkFiles(this.root, LAYOUT.pending)).filter((f) => dateOfEntryFile(f)?.area === 'pending')
+    return [...days.sort(), ...pend.sort()]
+  }
+
+  /** Parse a file, reusing the cached parse if size and mtime are unchanged. */
+  async readFile(rel: string): Promise<ParsedFile> {
+    const full = this.path(rel)
+    let st: import('node:fs').Stats
+    try { st = await fs.stat(full) } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, segments: [], problems: [] } }
+      throw e
+    }
+    const hit = this.cache.get(rel)
+    if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.parsed
+    const parsed = parseEntryFile(await fs.readFile(full, 'utf8'), rel)
+    this.cache.set(rel, { mtimeMs: st.mtimeMs, size: st.size, parsed })
+    return parsed
+  }
+
+  /** Every entry in day and pending files, oldest file first, plus what could not be read. */
+  async scan(onFile?: (done: number, total: number) => void): Promise<{ entries: StoredEntry[]; problems: ParseProblem[]; files: ParsedFile[] }> {
+    const files = await this.entryFiles()
+    const entries: StoredEntry[] = []
+    const problems: ParseProblem[] = []
+    const parsedFiles: ParsedFile[] = []
+    let done = 0
+    for (const rel of files) {
+      const area = dateOfEntryFile(rel)!.area
+      const parsed = await this.readFile(rel)
+      parsedFiles.push(parsed)
+      problems.push(...parsed.problems)
+      for (const s of parsed.segments) if (s.type === 'entry') entries.push({ ...s.entry, id: s.entry.meta.id, file: rel, line: s.line, area })
+      onFile?.(++done, files.length)
+    }
+    return { entries, problems, files: parsedFiles }
+  }
+
+  async get(id: string): Promise<StoredEntry | undefined> {
+    if (typeof id !== 'string' || id === '') return undefined
+    const { entries } = await this.scan()
+    return entries.find((e) => e.id === id)
+  }
+
+  async entriesOfDate(date: string, area: 'day' | 'pending' = 'day'): Promise<StoredEntry[]> {
+    const rel = area === 'day' ? dayFileRel(date) : pendingFileRel(date)
+    const parsed = await this.readFile(rel)
+    const out: StoredEntry[] = []
+    for (const s of parsed.segments) if (s.type === 'entry') out.push({ ...s.entry, id: s.entry.meta.id, file: rel, line: s.line, area })
+    return out
+  }
+
+  // ── quotas ─────────────────────────────────────────────────────────────
+
+  async measureUsage(force = false): Promise<{ total: number; margin: number }> {
+    const t = Date.now()
+    if (!force && this.usage !== undefined && t - this.usage.at < USAGE_TTL_MS) return this.usage
+    const total = await sizeOf(this.root)
+    const margin = await sizeOf(this.root, LAYOUT.margin)
+    this.usage = { total, margin, at: t }
+    return this.usage
+  }
+
+  /** Refuses a write that would cross a quota, saying what to do. */
+  async checkQuota(addBytes: number, intoMargin: boolean): Promise<void> {
+    const u = await this.measureUsage()
+    const L = this.limits
+    if (u.total + addBytes > L.totalBytes) {
+      throw new RefusedError('quota', `the memory store is full (${mb(u.total)} of ${mb(L.totalBytes)}). Nothing was written. Move old 余页/ writing elsewhere, or raise quota.totalMB in 元/settings.json.`)
+    }
+    if (intoMargin && u.margin + addBytes > L.marginBytes) {
+      throw new RefusedError('quota', `余页/ is full (${mb(u.margin)} of ${mb(L.marginBytes)}). Nothing was written. Move or delete old free writing in 余页/, or raise quota.marginMB in 元/settings.json.`)
+    }
+  }
+
+  private noteWritten(deltaBytes: number, intoMargin: boolean): void {
+    if (this.usage === undefined) return
+    this.usage.total += deltaBytes
+    if (intoMargin) this.usage.margin += deltaBytes
+  }
+
+  // ── writing ────────────────────────────────────────────────────────────
+
+  /**
+   * Write one new memory. The gate decides day file or 余页/待定/; refusals
+   * (size, characters, `base` by the model, quota) throw RefusedError and
+   * write nothing. Returns once the file is durably on disk.
+   */
+  async write(input: NewEntry, ctx: { by: Writer }): Promise<WriteResult> {
+    const { text, meta, notes } = buildMeta(input, ctx.by, this.limits)
+    const written = this.now()
+    const at = input.at !== undefined ? new Date(input.at) : written
+    const full: EntryMeta = { id: newId(written), ...meta, at: at.toISOString(), by: ctx.by }
+    const vol = await this.currentVolume()
+    if (vol !== undefined) full.vol = vol
+    const verdict = gate({ text, meta: full })
+    full.gate = verdict.gate
+    if (verdict.gate === 'pending') full.pending_reasons = verdict.reasons
+    const date = localDate(at)
+    const rel = verdict.gate === 'day' ? dayFileRel(date) : pendingFileRel(date)
+    await this.appendEntries(rel, [{ text, meta: full }])
+    return { id: full.id, gate: verdict.gate, file: rel, reasons: verdict.reasons, notes }
+  }
+
+  /** Append ready-made entries to one file under the write lock (used by write, import, promote). */
+  async appendEntries(rel: string, entries: Entry[]): Promise<void> {
+    const intoMargin = rel.startsWith(`${LAYOUT.margin}/`)
+    await this.withWriteLock(async (lock) => {
+      const current = await readTextOr(this.path(rel), '')
+      let next = current
+      for (const e of entries) next = appendEntryText(next, e)
+      const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
+      await this.checkQuota(delta, intoMargin)
+      await this.replaceFile(rel, next, lock)
+      this.noteWritten(delta, intoMargin)
+    })
+  }
+
+  /**
+   * Change an existing day entry. Pending entries are read-only (they are
+   * only ever promoted into a new day entry). `base` entries: person only.
+   */
+  async update(id: string, patch: Partial<NewEntry>, ctx: { by: Writer }): Promise<StoredEntry> {
+    const found = await this.get(id)
+    if (found === undefined) throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; list ids with \`cyrene memory list\``)
+    if (found.area !== 'day') throw new RefusedError('read-only', `entry ${id} is in ${found.file} (余页/待定), which is never edited; promote it instead`)
+    if (found.meta.base === true && ctx.by !== 'person') throw new RefusedError('person-only', `entry ${id} is a base entry: only the person may change it`)
+    const merged: NewEntry = { ...metaAsInput(found.meta), text: found.text, ...patch }
+    const { text, meta, notes: _notes } = buildMeta(merged, ctx.by, this.limits)
+    const next: Entry = { text, meta: { ...found.meta } }
+    for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
+      if (k in patch) { if (meta[k] === undefined) delete next.meta[k]; else next.meta[k] = meta[k] as never }
+    }
+    return await this.withWriteLock(async (lock) => {
+      const parsed = parseEntryFile(await readTextOr(this.path(found.file), ''), found.file)
+      const idx = parsed.segments.findIndex((s) => s.type === 'entry' && s.entry.meta.id === id)
+      if (idx < 0) throw new RefusedError('not-found', `entry ${id} moved while being edited; try again`)
+      const seg = parsed.segments[idx] as Extract<Segment, { type: 'entry' }>
+      const unchanged = reserializeSegment(seg, next) === seg.raw
+      if (!unchanged) next.meta.edited_at = this.now().toISOString()
+      const segs = [...parsed.segments]
+      segs[idx] = { ...seg, raw: reserializeSegment(seg, next), entry: next }
+      if (!unchanged) {
+        await this.replaceFile(found.file, joinSegments(segs), lock)
+        await this.audit({ op: 'update', id, by: ctx.by, file: found.file })
+      }
+      return { ...found, text: next.text, meta: next.meta }
+    })
+  }
+
+  /**
+   * Free writing in 余页/ (never gated, never injected, only counted against the
+   * quota). Not in 余页/待定/, which belongs to the gate.
+   */
+  async writeMargin(rel: string, text: string, ctx: { by: Writer; mode?: 'append' | 'replace' }): Promise<string> {
+    const p = `${LAYOUT.margin}/${rel}`
+    this.path(p)
+    if (p.startsWith(`${LAYOUT.pending}/`) || !p.endsWith('.md')) throw new RefusedError('bad-path', '余页 free writing goes into a .md file outside 余页/待定/')
+    if (typeof text !== 'string') throw new RefusedError('bad-input', 'text must be a string')
+    checkText(text.slice(0, 10), { ...this.limits, entryChars: Infinity }, 'text')
+    await this.withWriteLock(async (lock) => {
+      const current = await readTextOr(this.path(p), '')
+      const next = ctx.mode === 'replace' ? text : current === '' ? text : `${current.replace(/\n*$/, '\n\n')}${text}`
+      const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
+      await this.checkQuota(delta, true)
+      await this.replaceFile(p, next.endsWith('\n') ? next : `${next}\n`, lock)
+      this.noteWritten(delta, true)
+    })
+    await this.audit({ op: 'margin', file: p, by: ctx.by })
+    return p
+  }
+
+  /** Any write into 元/ by the model is refused here, whatever the caller. */
+  assertWritable(rel: string, by: Writer): void {
+    if (by !== 'person' && isMetaPath(rel)) throw new RefusedError('person-only', '元/ holds the store\'s own records and settings; only the person may change them')
+  }
+
+  // ── small records in 元/ ──────────────────────────────────────────────
+
+  /** Read a JSON file in 元/; invalid JSON is reported, never overwritten silently. */
+  async readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string }> {
+    const text = await readTextOr(join(this.root, LAYOUT.meta, name), '')
+    if (text.trim() === '') return { value: fallback }
+    try { return { value: JSON.parse(text) as T } } catch (e) {
+      return { value: fallback, problem: `元/${name} is not valid JSON (${(e as Error).message})` }
+    }
+  }
+
+  /** Write a JSON record in 元/ (caller holds the write lock). Person or engine only. */
+  async writeMetaJson(name: string, value: unknown, lock: HeldLock): Promise<void> {
+    await this.replaceFile(`${LAYOUT.meta}/${name}`, `${JSON.stringify(value, null, 2)}\n`, lock)
+  }
+
+  async audit(record: Record<string, unknown>): Promise<void> {
+    const at = this.now()
+    const month = at.toISOString().slice(0, 7)
+    await appendLine(join(this.root, LAYOUT.meta, '审计', `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }))
+  }
+
+  async auditLog(): Promise<Array<Record<string, unknown>>> {
+    const dir = join(this.root, LAYOUT.meta, '审计')
+    let names: string[] = []
+    try { names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort() } catch { return [] }
+    const out: Array<Record<string, unknown>> = []
+    for (const n of names) {
+      for (const line of (await readTextOr(join(dir, n), '')).split('\n')) {
+        if (line.trim() === '') continue
+        try { out.push(JSON.parse(line) as Record<string, unknown>) } catch { /* a torn last line after a crash */ }
+      }
+    }
+    return out
+  }
+
+  async currentVolume(): Promise<number | undefined> {
+    const { value } = await this.readMetaJson<{ current?: unknown }>('卷.json', {})
+    return typeof value.current === 'number' ? value.current : undefined
+  }
+
+  async fsyncRoot(): Promise<void> { await fsyncDir(this.root) }
+}
+
+export class EngineBusyError extends Error {
+  readonly owner: LockOwner | undefined
+  constructor(message: string, owner: LockOwner | undefined) {
+    super(message)
+    this.owner = owner
+    this.name = 'EngineBusyError'
+  }
+}
+
+function mb(bytes: number): string { return `${(bytes / 1024 / 1024).toFixed(1)} MB` }
+
+function metaAsInput(meta: EntryMeta): Partial<NewEntry> {
+  const out: Partial<NewEntry> = {}
+  for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
+    if (meta[k] !== undefined) (out as Record<string, unknown>)[k] = meta[k]
+  }
+  return out
+}
+
+/**
+ * Open the store as the running engine of this DSH_HOME (the DSH host does
+ * this once). A second engine is refused with EngineBusyError, never shared.
+ * Command-line tools use `MemoryStore.open` and share the per-write lock.
+ */
+export async function openEngine(opts: OpenOptions = {}): Promise<MemoryStore> {
+  const store = await MemoryStore.open(opts)
+  await store.claimEngine()
+  return store
+}
