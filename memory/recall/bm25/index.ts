@@ -1,0 +1,122 @@
+// The inverted index: term dictionary, postings and document lengths, kept
+// current one document at a time. Documents are addressed by a small integer
+// slot chosen by the caller; ids, dates and sources live one level up.
+//
+// Postings are plain arrays of small integers (slot * 256 + term frequency) —
+// one machine word per posting, no object per posting, so 100,000 memories stay
+// within tens of megabytes.
+
+const TF_BITS = 256
+export const MAX_TERM_FREQUENCY = TF_BITS - 1
+/** Slots must keep `slot * 256 + tf` a small integer (< 2^31). */
+export const MAX_SLOTS = 2 ** 23
+
+export interface DocTerms {
+  /** Distinct term ids, each followed by its frequency in the document: [id, tf, id, tf, …]. */
+  readonly pairs: Int32Array
+  /** Number of terms in the document, repeats counted (the BM25 length). */
+  readonly length: number
+}
+
+export class TermIndex {
+  private readonly idsByTerm = new Map<string, number>()
+  private readonly terms: string[] = []
+  private readonly postings: number[][] = []
+  private readonly docs: (DocTerms | undefined)[] = []
+  private liveDocs = 0
+  private totalLength = 0
+
+  get docCount(): number {
+    return this.liveDocs
+  }
+
+  get averageLength(): number {
+    return this.liveDocs === 0 ? 0 : this.totalLength / this.liveDocs
+  }
+
+  termId(term: string): number | undefined {
+    return this.idsByTerm.get(term)
+  }
+
+  term(id: number): string {
+    return this.terms[id]!
+  }
+
+  documentFrequency(termId: number): number {
+    return this.postings[termId]?.length ?? 0
+  }
+
+  /** Packed postings of one term; read with `postingSlot` / `postingFrequency`. Do not mutate. */
+  postingsOf(termId: number): readonly number[] {
+    return this.postings[termId] ?? []
+  }
+
+  docTerms(slot: number): DocTerms | undefined {
+    return this.docs[slot]
+  }
+
+  /**
+   * Index a document under a free `slot`: its distinct terms with their frequencies,
+   * and its length (all terms, repeats counted).
+   */
+  add(slot: number, counts: ReadonlyMap<string, number>, length: number): void {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS) throw new RangeError(`slot out of range: ${slot}`)
+    if (this.docs[slot] !== undefined) throw new Error(`slot ${slot} is already in use`)
+    const byId = new Map<number, number>()
+    for (const [term, tf] of counts) byId.set(this.internTerm(term), tf)
+    this.insert(slot, byId, length)
+  }
+
+  /** Drop the document in `slot`; unknown slots are ignored. */
+  remove(slot: number): void {
+    const doc = this.docs[slot]
+    if (doc === undefined) return
+    for (let i = 0; i < doc.pairs.length; i += 2) removePosting(this.postings[doc.pairs[i]!]!, slot)
+    this.docs[slot] = undefined
+    this.liveDocs--
+    this.totalLength -= doc.length
+  }
+
+  private insert(slot: number, counts: ReadonlyMap<number, number>, length: number): void {
+    const pairs = new Int32Array(counts.size * 2)
+    let i = 0
+    for (const [id, tf] of counts) {
+      pairs[i++] = id
+      pairs[i++] = tf
+      this.postings[id]!.push(slot * TF_BITS + Math.min(tf, MAX_TERM_FREQUENCY))
+    }
+    this.docs[slot] = { pairs, length }
+    this.liveDocs++
+    this.totalLength += length
+  }
+
+  private internTerm(term: string): number {
+    let id = this.idsByTerm.get(term)
+    if (id === undefined) {
+      id = this.terms.length
+      this.idsByTerm.set(term, id)
+      this.terms.push(term)
+      this.postings.push([])
+    }
+    return id
+  }
+}
+
+export function postingSlot(posting: number): number {
+  return posting >> 8
+}
+
+export function postingFrequency(posting: number): number {
+  return posting & MAX_TERM_FREQUENCY
+}
+
+// Order inside a posting list carries no meaning (scores are summed per document),
+// so the last posting can fill the hole.
+function removePosting(list: number[], slot: number): void {
+  for (let i = 0; i < list.length; i++) {
+    if (postingSlot(list[i]!) !== slot) continue
+    list[i] = list[list.length - 1]!
+    list.pop()
+    return
+  }
+}

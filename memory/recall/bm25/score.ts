@@ -1,0 +1,49 @@
+// BM25 (Robertson/Spärck Jones, the Lucene variant of idf that is never negative).
+
+import { type TermIndex, postingFrequency, postingSlot } from './index.ts'
+
+export interface Bm25Params {
+  k1: number
+  b: number
+}
+
+/** idf = ln(1 + (N − df + 0.5) / (df + 0.5)) */
+export function inverseDocumentFrequency(docCount: number, documentFrequency: number): number {
+  return Math.log(1 + (docCount - documentFrequency + 0.5) / (documentFrequency + 0.5))
+}
+
+/** One term's contribution: idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLen)). */
+export function termScore(idf: number, tf: number, length: number, averageLength: number, p: Bm25Params): number {
+  const norm = averageLength > 0 ? 1 - p.b + (p.b * length) / averageLength : 1
+  return (idf * tf * (p.k1 + 1)) / (tf + p.k1 * norm)
+}
+
+/**
+ * Add the BM25 score of each query term to `scores[slot]` for every document that
+ * contains it and passes `accept`. Terms are visited in the given order, so the
+ * floating-point sum is the same for the same query on the same documents.
+ * Returns the slots touched for the first time, in visit order.
+ */
+export function accumulateBm25(
+  index: TermIndex,
+  termIds: readonly number[],
+  params: Bm25Params,
+  scores: Float64Array,
+  accept: (slot: number) => boolean,
+): number[] {
+  const touched: number[] = []
+  const docCount = index.docCount
+  const averageLength = index.averageLength
+  for (const termId of termIds) {
+    const list = index.postingsOf(termId)
+    const idf = inverseDocumentFrequency(docCount, list.length)
+    for (const posting of list) {
+      const slot = postingSlot(posting)
+      if (!accept(slot)) continue
+      const length = index.docTerms(slot)!.length
+      if (scores[slot] === 0) touched.push(slot)
+      scores[slot]! += termScore(idf, postingFrequency(posting), length, averageLength, params)
+    }
+  }
+  return touched
+}

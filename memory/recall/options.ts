@@ -1,0 +1,73 @@
+// Every tunable of recall lives here, with its default and the reason for it.
+
+export type RecallSource = 'entry' | 'anchor' | 'rollup' | 'dream'
+export const RECALL_SOURCES: readonly RecallSource[] = ['entry', 'anchor', 'rollup', 'dream']
+
+export interface RecallOptions {
+  /** BM25 term-frequency saturation. 1.2 is the textbook value. */
+  k1: number
+  /** BM25 length normalisation (0 = none, 1 = full). 0.75 is the textbook value. */
+  b: number
+  /** Half-life of the recency bonus, in days: an entry this old gets half the bonus of one written now. */
+  recencyHalfLifeDays: number
+  /**
+   * Largest recency bonus, as a fraction of the text score: a brand-new entry scores
+   * up to (1 + recencyWeight) times an equally matching ancient one. Small, so that
+   * recency breaks near-ties rather than overruling relevance.
+   */
+  recencyWeight: number
+  /** Multiplier per source. Anchors (the four core texts) are long, so BM25 length normalisation would bury them. */
+  sourceWeights: Record<RecallSource, number>
+  /** Share of a strong hit's score given to the documents it links to (and that link to it). */
+  linkShare: number
+  /** How many of the best hits spread a link boost. */
+  linkSeeds: number
+  /** Longest query, in UTF-16 units, that is tokenized; a pasted essay is cut here. */
+  maxQueryChars: number
+  /** Most distinct query terms used; the rarest (most informative) are kept. */
+  maxQueryTerms: number
+  /** Longest document text, in UTF-16 units, that is indexed. */
+  maxDocChars: number
+}
+
+export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
+  k1: 1.2,
+  b: 0.75,
+  recencyHalfLifeDays: 180,
+  recencyWeight: 0.1,
+  sourceWeights: Object.freeze({ entry: 1, anchor: 1.3, rollup: 0.9, dream: 0.8 }),
+  linkShare: 0.3,
+  linkSeeds: 5,
+  maxQueryChars: 4000,
+  maxQueryTerms: 64,
+  maxDocChars: 20_000,
+})
+
+/** Defaults overlaid with `partial`; nonsense values (NaN, negative) fall back to the default. */
+export function resolveOptions(partial: Partial<RecallOptions> = {}): RecallOptions {
+  const d = DEFAULT_RECALL_OPTIONS
+  const weights = { ...d.sourceWeights }
+  for (const source of RECALL_SOURCES) {
+    weights[source] = nonNegative(partial.sourceWeights?.[source], d.sourceWeights[source])
+  }
+  return {
+    k1: nonNegative(partial.k1, d.k1),
+    b: Math.min(1, nonNegative(partial.b, d.b)),
+    recencyHalfLifeDays: positive(partial.recencyHalfLifeDays, d.recencyHalfLifeDays),
+    recencyWeight: nonNegative(partial.recencyWeight, d.recencyWeight),
+    sourceWeights: weights,
+    linkShare: nonNegative(partial.linkShare, d.linkShare),
+    linkSeeds: Math.floor(nonNegative(partial.linkSeeds, d.linkSeeds)),
+    maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),
+    maxQueryTerms: Math.floor(positive(partial.maxQueryTerms, d.maxQueryTerms)),
+    maxDocChars: Math.floor(positive(partial.maxDocChars, d.maxDocChars)),
+  }
+}
+
+function nonNegative(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback
+}

@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { RecallIndex, fingerprintDocs, type RecallHit } from './recall-index.ts'
+import type { RecallDoc } from './doc.ts'
+
+const NOW = new Date('2026-06-01T00:00:00Z')
+const entry = (id: string, text: string, at = '2026-01-01T00:00:00Z', extra: Partial<RecallDoc> = {}): RecallDoc => ({
+  id,
+  text,
+  at,
+  source: 'entry',
+  ...extra,
+})
+const build = (docs: RecallDoc[], options = {}): RecallIndex => {
+  const index = new RecallIndex(options)
+  for (const doc of docs) index.add(doc)
+  return index
+}
+const ids = (hits: RecallHit[]): string[] => hits.map((h) => h.id)
+
+const MEMORIES: RecallDoc[] = [
+  entry('tea', '用户说她最喜欢喝茶，尤其是乌龙茶。', '2025-03-01T10:00:00Z'),
+  entry('cat', '用户养了一只橘猫，叫咪咪。', '2025-04-01T10:00:00Z'),
+  entry('paint', 'Melanie painted a sunrise over the lake last year.', '2024-05-01T10:00:00Z'),
+  entry('run', 'She ran a charity race for mental health.', '2024-06-01T10:00:00Z'),
+  entry('mixed', '周末在Starbucks点了两杯latte，和朋友聊到深夜。', '2025-09-01T10:00:00Z'),
+  entry('rain', '今天下雨了，心情有点低落。', '2025-10-01T10:00:00Z'),
+  { id: 'anchor:user', text: '你是一个喜欢安静、爱喝茶、养猫的人。', at: '2024-01-01T00:00:00Z', source: 'anchor' },
+]
+
+describe('RecallIndex: finding memories', () => {
+  const index = build(MEMORIES)
+
+  it('finds a Chinese memory from a differently segmented Chinese query', () => {
+    // 我想喝茶水 segments as 想|喝|茶水, the memory as 喜欢|喝茶: only the pair 喝茶 is shared.
+    const hits = index.search('我想喝茶水', { now: NOW, sources: ['entry'] })
+    expect(ids(hits)).toEqual(['tea'])
+    expect(hits[0]!.matched).toContain('喝茶')
+  })
+
+  it('finds English memories across plural, tense and case', () => {
+    expect(index.search('PAINTINGS of sunrises', { now: NOW })[0]!.id).toBe('paint')
+    expect(index.search('Charity Races', { now: NOW })[0]!.id).toBe('run')
+  })
+
+  it('matches mixed Chinese and English text in both directions', () => {
+    expect(index.search('latte', { now: NOW })[0]!.id).toBe('mixed')
+    expect(index.search('我们上次去 starbucks 聊了什么', { now: NOW })[0]!.id).toBe('mixed')
+  })
+
+  it('returns only documents that share a term (no link involved)', () => {
+    expect(ids(index.search('下雨', { now: NOW }))).toEqual(['rain'])
+  })
+
+  it('respects limit and source filters', () => {
+    expect(index.search('喝茶', { now: NOW, limit: 1 })).toHaveLength(1)
+    expect(ids(index.search('喝茶', { now: NOW, sources: ['anchor'] }))).toEqual(['anchor:user'])
+    expect(ids(index.search('喝茶', { now: NOW, sources: ['entry'] }))).toEqual(['tea'])
+  })
+
+  it('returns nothing for queries with no usable terms', () => {
+    for (const query of ['', '   ', '的了吗', 'the of and', '🙂🙂', '\u200B\u0000']) {
+      expect(index.search(query, { now: NOW })).toEqual([])
+    }
+    expect(index.search('喝茶', { now: NOW, limit: 0 })).toEqual([])
+  })
+
+  it('survives hostile queries', () => {
+    const huge = '喝茶 painting '.repeat(100_000)
+    expect(() => index.search(huge, { now: NOW })).not.toThrow()
+    expect(index.search(huge, { now: NOW }).length).toBeGreaterThan(0)
+    expect(() => index.search('\uD800\u0007\u202E喝\u200D茶', { now: NOW })).not.toThrow()
+    expect(index.search(42 as unknown as string)).toEqual([])
+  })
+})
+
+describe('RecallIndex: scoring', () => {
+  it('prefers the newer of two otherwise equal memories', () => {
+    const index = build([entry('old', '喜欢喝茶', '2020-01-01T00:00:00Z'), entry('new', '喜欢喝茶', '2026-05-01T00:00:00Z')])
+    const hits = index.search('喝茶', { now: NOW })
+    expect(ids(hits)).toEqual(['new', 'old'])
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score)
+  })
+
+  it('breaks exact ties by id when recency is off', () => {
+    const index = build([entry('b', '喜欢喝茶', '2020-01-01T00:00:00Z'), entry('a', '喜欢喝茶', '2026-05-01T00:00:00Z')], {
+      recencyWeight: 0,
+    })
+    const hits = index.search('喝茶', { now: NOW })
+    expect(ids(hits)).toEqual(['a', 'b'])
+    expect(hits[0]!.score).toBe(hits[1]!.score)
+  })
+
+  it('does not let recency overrule a clearly better match', () => {
+    const index = build([
+      entry('old-exact', '乌龙茶 喝茶 茶馆', '2010-01-01T00:00:00Z'),
+      entry('new-partial', '今天路过一家茶馆', '2026-05-31T00:00:00Z'),
+    ])
+    expect(index.search('乌龙茶 喝茶 茶馆', { now: NOW })[0]!.id).toBe('old-exact')
+  })
+
+  it('lifts a document linked to a strong hit, in either direction', () => {
+    const docs = [
+      entry('cause', '那天加班到凌晨', '2026-01-01T00:00:00Z'),
+      entry('effect', '第二天感冒发烧了', '2026-01-02T00:00:00Z', { links: ['cause|因果'] }),
+      entry('other', '发烧吃药', '2026-01-03T00:00:00Z'),
+    ]
+    const index = build(docs)
+    const forward = index.search('加班', { now: NOW })
+    expect(ids(forward)).toEqual(['cause', 'effect'])
+    expect(forward[1]).toMatchObject({ matched: [], via: 'cause' })
+    expect(forward[1]!.score).toBeCloseTo(forward[0]!.score * index.options.linkShare)
+    // The link is stored on `effect` but also lifts `cause` when `effect` is the hit.
+    const backward = index.search('感冒', { now: NOW })
+    expect(ids(backward)).toEqual(['effect', 'cause'])
+    expect(ids(build(docs, { linkShare: 0 }).search('加班', { now: NOW }))).toEqual(['cause'])
+  })
+
+  it('drops the link boost when the linking document is removed', () => {
+    const index = build([entry('cause', '那天加班到凌晨'), entry('effect', '第二天感冒', undefined, { links: ['cause|因果'] })])
+    index.remove('effect')
+    expect(ids(index.search('加班', { now: NOW }))).toEqual(['cause'])
+  })
+
+  it('resolves a link to a document added later', () => {
+    const index = build([entry('effect', '第二天感冒', undefined, { links: ['cause|因果'] })])
+    index.add(entry('cause', '那天加班到凌晨'))
+    expect(ids(index.search('加班', { now: NOW }))).toEqual(['cause', 'effect'])
+  })
+
+  it('weights anchors by their configurable source weight', () => {
+    const docs: RecallDoc[] = [
+      entry('e', '我叫昔涟，是你的同伴'),
+      { id: 'anchor:self', text: '我叫昔涟，是你的同伴', at: '2026-01-01T00:00:00Z', source: 'anchor' },
+    ]
+    expect(ids(build(docs).search('昔涟', { now: NOW }))).toEqual(['anchor:self', 'e'])
+    const demoted = build(docs, { sourceWeights: { anchor: 0.5 } })
+    expect(ids(demoted.search('昔涟', { now: NOW }))).toEqual(['e', 'anchor:self'])
+  })
+})
+
+describe('RecallIndex: upkeep', () => {
+  it('removes a document so it is no longer found', () => {
+    const index = build(MEMORIES)
+    expect(index.remove('tea')).toBe(true)
+    expect(index.remove('tea')).toBe(false)
+    expect(index.has('tea')).toBe(false)
+    expect(index.size).toBe(MEMORIES.length - 1)
+    expect(ids(index.search('乌龙茶', { now: NOW }))).not.toContain('tea')
+  })
+
+  it('replaces a document on update', () => {
+    const index = build(MEMORIES)
+    index.update(entry('tea', '其实她现在更喜欢咖啡'))
+    expect(index.size).toBe(MEMORIES.length)
+    expect(ids(index.search('乌龙茶', { now: NOW }))).not.toContain('tea')
+    expect(index.search('咖啡', { now: NOW })[0]!.id).toBe('tea')
+  })
+
+  it('syncs to a set of documents using fingerprints', () => {
+    const index = build(MEMORIES.slice(0, 4))
+    const next = [...MEMORIES.slice(1, 3), entry('run', '改过的内容'), MEMORIES[5]!]
+    const report = index.sync(next)
+    expect(report).toEqual({ added: ['rain'], updated: ['run'], removed: ['tea'], unchanged: 2 })
+    expect(index.ids()).toEqual(['cat', 'paint', 'rain', 'run'])
+    expect(index.fingerprint()).toBe(fingerprintDocs(next))
+    expect(index.sync(next)).toEqual({ added: [], updated: [], removed: [], unchanged: 4 })
+  })
+
+  it('rejects malformed documents with a TypeError and stays unchanged', () => {
+    const index = build(MEMORIES)
+    const before = JSON.stringify(index.toJSON())
+    const bad = [
+      null,
+      { ...MEMORIES[0], id: '' },
+      { ...MEMORIES[0], text: 5 },
+      { ...MEMORIES[0], source: 'margin' },
+      { ...MEMORIES[0], links: [1] },
+      { ...MEMORIES[0], at: undefined },
+    ]
+    for (const doc of bad) expect(() => index.add(doc as unknown as RecallDoc)).toThrow(TypeError)
+    expect(JSON.stringify(index.toJSON())).toBe(before)
+  })
+
+  it('indexes hostile document text without throwing', () => {
+    const index = new RecallIndex({ maxDocChars: 5000 })
+    index.add(entry('huge', '茶'.repeat(1_000_000)))
+    index.add(entry('controls', '\u0000\u0007喝\u200B茶\u202E\uFEFF\uD800'))
+    index.add(entry('empty', ''))
+    index.add(entry('bad-date', '喝茶', 'not a date'))
+    expect(ids(index.search('喝茶', { now: NOW })).sort()).toEqual(['bad-date', 'controls'])
+    expect(index.search('茶茶', { now: NOW })[0]!.id).toBe('huge')
+  })
+})
+
+// ---------------------------------------------------------------- properties
+
+const WORDS = ['喝茶', '乌龙茶', '猫', '下雨', '加班', 'tea', 'cats', 'painting', 'lake', 'run', '周末', 'latte']
+const arbitraryDoc = (id: string) =>
+  fc.record({
+    id: fc.constant(id),
+    text: fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }).map((w) => w.join(' ')),
+    at: fc.integer({ min: 0, max: 2000 }).map((d) => new Date(Date.UTC(2021, 0, 1) + d * 86_400_000).toISOString()),
+    source: fc.constantFrom('entry' as const, 'anchor' as const, 'rollup' as const, 'dream' as const),
+    links: fc.array(fc.integer({ min: 0, max: 9 }).map((n) => `d${n}|因果`), { maxLength: 2 }),
+  })
+const arbitraryDocs = fc
+  .uniqueArray(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 10 })
+  .chain((ns) => fc.tuple(...ns.map((n) => arbitraryDoc(`d${n}`))))
+const QUERIES = ['喝茶', 'tea cats', '下雨 加班', 'painting lake 周末', 'latte 猫', '乌龙茶']
+const rankings = (index: RecallIndex) => QUERIES.map((q) => index.search(q, { now: NOW, limit: 20 }))
+
+describe('RecallIndex: properties', () => {
+  it('ranks the same whatever order documents were added in', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, (docs) => {
+        expect(rankings(build([...docs].reverse()))).toEqual(rankings(build(docs)))
+      }),
+    )
+  })
+
+  it('round-trips through JSON with identical rankings and identical JSON', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, (docs) => {
+        const index = build(docs)
+        const json = JSON.stringify(index.toJSON())
+        const loaded = RecallIndex.fromJSON(JSON.parse(json))
+        expect(rankings(loaded)).toEqual(rankings(index))
+        expect(JSON.stringify(loaded.toJSON())).toBe(json)
+      }),
+    )
+  })
+
+  it('is left as it was by adding then removing a document', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, arbitraryDoc('extra'), (docs, extra) => {
+        const index = build(docs)
+        const before = JSON.stringify(index.toJSON())
+        const ranked = rankings(index)
+        index.add(extra)
+        index.remove('extra')
+        expect(JSON.stringify(index.toJSON())).toBe(before)
+        expect(rankings(index)).toEqual(ranked)
+      }),
+    )
+  })
+
+  it('gives the same rankings after incremental updates as a fresh build', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, arbitraryDocs, (first, second) => {
+        const index = build(first)
+        index.sync(second)
+        expect(rankings(index)).toEqual(rankings(build(second)))
+      }),
+    )
+  })
+
+  it('always returns hits sorted by score then id, without duplicates', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, fc.constantFrom(...QUERIES), (docs, query) => {
+        const hits = build(docs).search(query, { now: NOW, limit: 20 })
+        expect(new Set(ids(hits)).size).toBe(hits.length)
+        for (let i = 1; i < hits.length; i++) {
+          const [a, b] = [hits[i - 1]!, hits[i]!]
+          expect(a.score > b.score || (a.score === b.score && a.id < b.id)).toBe(true)
+        }
+      }),
+    )
+  })
+})

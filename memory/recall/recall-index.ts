@@ -1,0 +1,356 @@
+// The recall index: documents in, ranked hits out. Composes the tokenizer, the
+// BM25 inverted index and the recall-specific scoring (recency, source weights,
+// links); keeps itself current one document at a time; round-trips through JSON.
+
+import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
+import { accumulateBm25 } from './bm25/score.ts'
+import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
+import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
+import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallSource } from './options.ts'
+import { compareRanked, linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
+import {
+  parseSerializedIndex,
+  RecallFormatError,
+  serializeIndex,
+  type IndexedDocSnapshot,
+  type SerializedRecallIndex,
+} from './serialise.ts'
+import { tokenize, tokenizerSignature } from './tokenize.ts'
+import { clipText } from './normalize.ts'
+import { topK } from './topk.ts'
+
+export interface RecallHit {
+  id: string
+  score: number
+  /** Query terms found in the document, sorted (empty if only a link lifted it). */
+  matched: string[]
+  source: RecallSource
+  /** Set when part of the score came through a link: the id of the hit that passed it on. */
+  via?: string
+}
+
+export interface SearchOptions {
+  /** Most hits returned (default 10). */
+  limit?: number
+  /** The moment recency is measured from (default: the current time). Pass it for reproducible rankings. */
+  now?: Date | number
+  /** Only documents of these sources are scored or returned (default: all). */
+  sources?: readonly RecallSource[]
+}
+
+export interface SyncReport {
+  added: string[]
+  updated: string[]
+  removed: string[]
+  unchanged: number
+}
+
+interface DocRecord {
+  id: string
+  at: string
+  atMs: number
+  source: RecallSource
+  kind: string | undefined
+  links: readonly string[]
+  /** Parsed link targets, distinct, for the boost and for the backlink map. */
+  linkTargets: readonly string[]
+  fingerprint: string
+}
+
+const DEFAULT_LIMIT = 10
+
+export class RecallIndex {
+  readonly options: RecallOptions
+  private readonly terms = new TermIndex()
+  private readonly slotsById = new Map<string, number>()
+  private readonly records: (DocRecord | undefined)[] = []
+  private readonly freeSlots: number[] = []
+  /** target id → ids of documents that link to it (the target may not be indexed yet). */
+  private readonly backlinks = new Map<string, Set<string>>()
+  private scratch = new Float64Array(0)
+
+  constructor(options: Partial<RecallOptions> = {}) {
+    this.options = resolveOptions(options)
+  }
+
+  get size(): number {
+    return this.slotsById.size
+  }
+
+  has(id: string): boolean {
+    return this.slotsById.has(id)
+  }
+
+  /** Ids of all indexed documents, sorted. */
+  ids(): string[] {
+    return [...this.slotsById.keys()].sort()
+  }
+
+  /** The fingerprint stored for `id` (compare with fingerprintDoc(file doc) to see if it changed). */
+  fingerprintOf(id: string): string | undefined {
+    const slot = this.slotsById.get(id)
+    return slot === undefined ? undefined : this.records[slot]!.fingerprint
+  }
+
+  /** Fingerprint of the whole document set; equals fingerprintDocs() of the same documents. */
+  fingerprint(): string {
+    return fingerprintSet(this.liveRecords().map((r) => [r.id, r.fingerprint] as const))
+  }
+
+  /** Index `doc`, replacing any document with the same id. Throws TypeError on a malformed doc. */
+  add(doc: RecallDoc): void {
+    assertRecallDoc(doc)
+    const fingerprint = fingerprintDoc(doc)
+    const terms = tokenize(clipText(doc.text, this.options.maxDocChars), this.options.maxDocChars)
+    const counts = new Map<string, number>()
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1)
+    this.insert(
+      { id: doc.id, at: doc.at, source: doc.source, kind: doc.kind, links: doc.links ?? [], fingerprint },
+      counts,
+      terms.length,
+    )
+  }
+
+  /** Same as add: replace the document with this id (or add it). */
+  update(doc: RecallDoc): void {
+    this.add(doc)
+  }
+
+  /** Forget `id`. Returns whether it was indexed. */
+  remove(id: string): boolean {
+    const slot = this.slotsById.get(id)
+    if (slot === undefined) return false
+    const record = this.records[slot]!
+    for (const target of record.linkTargets) {
+      const sources = this.backlinks.get(target)
+      sources?.delete(id)
+      if (sources?.size === 0) this.backlinks.delete(target)
+    }
+    this.terms.remove(slot)
+    this.records[slot] = undefined
+    this.slotsById.delete(id)
+    this.freeSlots.push(slot)
+    return true
+  }
+
+  /**
+   * Make the index describe exactly `docs`: add new ones, re-index changed ones
+   * (by fingerprint), remove the rest. This is how the store refreshes a cached
+   * index against the files. If an id repeats, the last document wins.
+   */
+  sync(docs: Iterable<RecallDoc>): SyncReport {
+    const report: SyncReport = { added: [], updated: [], removed: [], unchanged: 0 }
+    const wanted = new Map<string, RecallDoc>()
+    for (const doc of docs) {
+      assertRecallDoc(doc)
+      wanted.set(doc.id, doc)
+    }
+    for (const id of this.ids()) {
+      if (!wanted.has(id)) {
+        this.remove(id)
+        report.removed.push(id)
+      }
+    }
+    for (const [id, doc] of wanted) {
+      const known = this.fingerprintOf(id)
+      if (known === fingerprintDoc(doc)) {
+        report.unchanged++
+        continue
+      }
+      this.add(doc)
+      ;(known === undefined ? report.added : report.updated).push(id)
+    }
+    return report
+  }
+
+  search(query: string, options: SearchOptions = {}): RecallHit[] {
+    const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT))
+    if (limit === 0 || this.size === 0 || typeof query !== 'string') return []
+    const termIds = this.queryTermIds(query)
+    if (termIds.length === 0) return []
+    const nowMs = resolveNow(options.now)
+    const allowed = options.sources === undefined ? undefined : new Set<RecallSource>(options.sources)
+    const accept = allowed === undefined ? () => true : (slot: number) => allowed.has(this.records[slot]!.source)
+
+    const scores = this.scratchScores()
+    const touched = accumulateBm25(this.terms, termIds, this.options, scores, accept)
+    const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
+    const candidates = new Map<string, { id: string; slot: number; score: number; via?: string }>()
+    for (const slot of touched) {
+      const record = this.records[slot]!
+      const score =
+        scores[slot]! *
+        sourceWeights[record.source] *
+        recencyMultiplier(record.atMs, nowMs, recencyHalfLifeDays, recencyWeight)
+      scores[slot] = 0
+      candidates.set(record.id, { id: record.id, slot, score })
+    }
+
+    const seeds = topK(candidates.values(), this.options.linkSeeds, compareRanked)
+    const neighbours = (id: string): string[] =>
+      this.neighbourIds(id).filter((n) => {
+        const slot = this.slotsById.get(n)
+        return slot !== undefined && accept(slot)
+      })
+    for (const [id, boost] of linkBoosts(seeds, neighbours, this.options.linkShare)) {
+      const existing = candidates.get(id)
+      if (existing !== undefined) {
+        existing.score += boost.amount
+        existing.via = boost.via
+      } else {
+        candidates.set(id, { id, slot: this.slotsById.get(id)!, score: boost.amount, via: boost.via })
+      }
+    }
+
+    const queryTerms = new Set(termIds)
+    return topK(candidates.values(), limit, compareRanked).map((c) => {
+      const hit: RecallHit = {
+        id: c.id,
+        score: c.score,
+        matched: this.matchedTerms(c.slot, queryTerms),
+        source: this.records[c.slot]!.source,
+      }
+      if (c.via !== undefined) hit.via = c.via
+      return hit
+    })
+  }
+
+  toJSON(): SerializedRecallIndex {
+    return serializeIndex(this.snapshots(), tokenizerSignature(), this.fingerprint())
+  }
+
+  /**
+   * Load an index saved by toJSON. Throws RecallFormatError if the data is not a
+   * valid index of this format version and tokenizer; the caller then rebuilds.
+   */
+  static fromJSON(data: unknown, options: Partial<RecallOptions> = {}): RecallIndex {
+    const docs = parseSerializedIndex(data, tokenizerSignature())
+    const index = new RecallIndex(options)
+    for (const doc of docs) index.restore(doc)
+    if (index.fingerprint() !== (data as SerializedRecallIndex).fingerprint) {
+      throw new RecallFormatError('fingerprint does not match the documents')
+    }
+    return index
+  }
+
+  private restore(doc: IndexedDocSnapshot): void {
+    this.insert(
+      { id: doc.id, at: doc.at, source: doc.source, kind: doc.kind, links: doc.links, fingerprint: doc.fingerprint },
+      new Map(doc.terms),
+      doc.length,
+    )
+  }
+
+  private insert(
+    meta: Omit<DocRecord, 'atMs' | 'linkTargets'>,
+    counts: ReadonlyMap<string, number>,
+    length: number,
+  ): void {
+    this.remove(meta.id)
+    const slot = this.allocateSlot()
+    const linkTargets = distinctLinkTargets(meta.links, meta.id)
+    const record: DocRecord = { ...meta, links: [...meta.links], atMs: parseTime(meta.at), linkTargets }
+    this.terms.add(slot, counts, length)
+    this.records[slot] = record
+    this.slotsById.set(meta.id, slot)
+    for (const target of linkTargets) {
+      let sources = this.backlinks.get(target)
+      if (sources === undefined) this.backlinks.set(target, (sources = new Set()))
+      sources.add(meta.id)
+    }
+  }
+
+  private allocateSlot(): number {
+    const reused = this.freeSlots.pop()
+    if (reused !== undefined) return reused
+    if (this.records.length >= MAX_SLOTS) throw new RangeError(`recall index is full (${MAX_SLOTS} documents)`)
+    this.records.push(undefined)
+    return this.records.length - 1
+  }
+
+  // Distinct known terms of the query, rarest first if there are too many, then in
+  // term order so the floating-point sum does not depend on how the query was typed.
+  private queryTermIds(query: string): number[] {
+    const distinct = new Set(tokenize(clipText(query, this.options.maxQueryChars), this.options.maxQueryChars))
+    let known: { id: number; term: string; df: number }[] = []
+    for (const term of distinct) {
+      const id = this.terms.termId(term)
+      const df = id === undefined ? 0 : this.terms.documentFrequency(id)
+      if (id !== undefined && df > 0) known.push({ id, term, df })
+    }
+    if (known.length > this.options.maxQueryTerms) {
+      known.sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
+      known = known.slice(0, this.options.maxQueryTerms)
+    }
+    return known.sort((a, b) => (a.term < b.term ? -1 : 1)).map((t) => t.id)
+  }
+
+  private matchedTerms(slot: number, queryTerms: ReadonlySet<number>): string[] {
+    const pairs = this.terms.docTerms(slot)!.pairs
+    const matched: string[] = []
+    for (let i = 0; i < pairs.length; i += 2) {
+      if (queryTerms.has(pairs[i]!)) matched.push(this.terms.term(pairs[i]!))
+    }
+    return matched.sort()
+  }
+
+  private neighbourIds(id: string): string[] {
+    const slot = this.slotsById.get(id)
+    const out = new Set<string>(slot === undefined ? [] : this.records[slot]!.linkTargets)
+    for (const source of this.backlinks.get(id) ?? []) out.add(source)
+    return [...out]
+  }
+
+  private scratchScores(): Float64Array {
+    if (this.scratch.length < this.records.length) {
+      this.scratch = new Float64Array(Math.max(this.records.length, this.scratch.length * 2, 64))
+    }
+    return this.scratch
+  }
+
+  private liveRecords(): DocRecord[] {
+    return this.records.filter((r): r is DocRecord => r !== undefined)
+  }
+
+  private *snapshots(): Iterable<IndexedDocSnapshot> {
+    for (const [id, slot] of this.slotsById) {
+      const record = this.records[slot]!
+      const docTerms = this.terms.docTerms(slot)!
+      const terms: (readonly [string, number])[] = []
+      for (let i = 0; i < docTerms.pairs.length; i += 2) {
+        terms.push([this.terms.term(docTerms.pairs[i]!), docTerms.pairs[i + 1]!])
+      }
+      const snapshot: IndexedDocSnapshot = {
+        id,
+        at: record.at,
+        source: record.source,
+        links: record.links,
+        fingerprint: record.fingerprint,
+        length: docTerms.length,
+        terms,
+      }
+      if (record.kind !== undefined) snapshot.kind = record.kind
+      yield snapshot
+    }
+  }
+}
+
+/** Fingerprint of a document set as the store sees it; equals index.fingerprint() when the index is current. */
+export function fingerprintDocs(docs: Iterable<RecallDoc>): string {
+  return fingerprintSet([...docs].map((d) => [d.id, fingerprintDoc(d)] as const))
+}
+
+function distinctLinkTargets(links: readonly string[], selfId: string): string[] {
+  const targets = new Set<string>()
+  for (const link of links) {
+    const parsed = parseLink(link)
+    if (parsed !== undefined && parsed.target !== selfId) targets.add(parsed.target)
+  }
+  return [...targets]
+}
+
+function resolveNow(now: Date | number | undefined): number {
+  const ms = now instanceof Date ? now.getTime() : now
+  return typeof ms === 'number' && Number.isFinite(ms) ? ms : Date.now()
+}
+

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { stemEnglish } from './stem.ts'
+
+describe('stemEnglish', () => {
+  it.each([
+    ['cats', 'cat'],
+    ['classes', 'class'],
+    ['stories', 'story'],
+    ['boxes', 'box'],
+    ['running', 'run'],
+    ['painted', 'paint'],
+    ['loving', 'lov'],
+    ['love', 'lov'],
+    ['loved', 'lov'],
+  ])('%s -> %s', (word, stem) => {
+    expect(stemEnglish(word)).toBe(stem)
+  })
+
+  it.each(['bus', 'this', 'glass', 'thing', 'bring', 'need', 'tree', 'famous', 'sing'])('leaves %s alone', (word) => {
+    expect(stemEnglish(word)).toBe(word)
+  })
+
+  it('leaves short words, digits and non-ASCII words alone', () => {
+    expect(stemEnglish('was')).toBe('was')
+    expect(stemEnglish('2023s')).toBe('2023s')
+    expect(stemEnglish('cafés')).toBe('cafés')
+  })
+})

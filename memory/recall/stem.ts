@@ -1,0 +1,45 @@
+// A deliberately tiny English suffix stripper. It does not try to produce real
+// stems; it only has to map the forms people actually alternate between in chat
+// ("paint", "paints", "painted", "painting") to one key, the same way for the
+// query and for the memory. Collisions ("hope"/"hop") cost a little precision,
+// which BM25 and the rest of the query absorb.
+
+const VOWEL = /[aeiouy]/
+
+/** Strip plural, possessive, -ed and -ing endings from one lower-case ASCII word. */
+export function stemEnglish(word: string): string {
+  let w = word
+  if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w
+  w = stripPlural(w)
+  w = stripVerbEnding(w)
+  // A final silent "e" comes and goes with the suffixes above ("love" / "loving").
+  if (w.length > 3 && w.endsWith('e') && !w.endsWith('ee')) w = w.slice(0, -1)
+  return w
+}
+
+function stripPlural(w: string): string {
+  if (w.endsWith('sses')) return w.slice(0, -2)
+  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y'
+  if (/(?:ch|sh|x|zz)es$/.test(w)) return w.slice(0, -2)
+  if (w.endsWith('s') && !/(?:ss|us|is|ous)$/.test(w)) return w.slice(0, -1)
+  return w
+}
+
+function stripVerbEnding(w: string): string {
+  for (const suffix of ['ing', 'ed']) {
+    if (!w.endsWith(suffix)) continue
+    const stem = w.slice(0, -suffix.length)
+    if (stem.length < 3 || !VOWEL.test(stem)) return w
+    return undouble(stem)
+  }
+  return w
+}
+
+// "running" -> "runn" -> "run"; keep ll/ss/zz which are usually part of the word.
+function undouble(stem: string): string {
+  const last = stem[stem.length - 1]!
+  if (stem.length > 3 && last === stem[stem.length - 2] && !'lsz'.includes(last) && !VOWEL.test(last)) {
+    return stem.slice(0, -1)
+  }
+  return stem
+}

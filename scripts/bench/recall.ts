@@ -1,0 +1,498 @@
+// Recall benchmark (not a test). Run: node scripts/bench/recall.ts [--data DIR] [--scale N] [--quick]
+//
+// Part 1 — LoCoMo retrieval: one index per conversation, one document per dialogue
+// turn ("<speaker>: <text> [image: <caption>]", dated by its session), every question
+// of categories 1–4 with evidence; recall@k of the evidence turns, and recall within
+// the 1000-char pre-step budget. Our index runs beside two plain peers measured in
+// the same process on the same data, so the comparison survives a noisy machine:
+//   * plain-bm25: textbook BM25 (k1 1.2, b 0.75), lower-cased \p{L}\p{N} words, no
+//     stemming, stop words, bigrams, recency or links (roughly the minisearch baseline
+//     described in /work/shared/bench/README.md);
+//   * overlap: the number of distinct query words a turn contains (no idf at all).
+// Part 2 — scale: N synthetic memories (half Chinese, half English LoCoMo turns),
+// build time, query latency, heap and RSS, JSON size, load time, incremental updates;
+// plain-bm25 at the same scale as the speed peer.
+//
+// The data is read from /work/shared/bench/locomo10 (or --data); it is never copied.
+
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { RecallIndex, selectWithinBudget, type RecallDoc } from '../../memory/recall/index.ts'
+
+// ---------------------------------------------------------------- arguments
+
+interface Args {
+  dataDir: string
+  scale: number
+  scaleQueries: number
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { dataDir: '/work/shared/bench/locomo10', scale: 100_000, scaleQueries: 300 }
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]
+    if (flag === '--data') args.dataDir = argv[++i]!
+    else if (flag === '--scale') args.scale = Number(argv[++i])
+    else if (flag === '--quick') args.scale = 20_000
+    else throw new Error(`unknown argument ${flag}; use --data DIR, --scale N, --quick`)
+  }
+  return args
+}
+
+// ---------------------------------------------------------------- LoCoMo
+
+interface Turn {
+  id: string
+  speaker: string
+  text: string
+  at: string
+}
+
+interface Question {
+  question: string
+  category: number
+  evidence: string[]
+}
+
+interface Conversation {
+  name: string
+  turns: Turn[]
+  questions: Question[]
+  now: Date
+}
+
+interface RawTurn {
+  speaker: string
+  dia_id: string
+  text: string
+  blip_caption?: string
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+
+// "1:56 pm on 8 May, 2023"
+function parseSessionDate(text: string): Date {
+  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})/i.exec(text)
+  if (m === null) throw new Error(`unparsed session date: ${text}`)
+  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0)
+  const month = MONTHS.indexOf(m[5]!.toLowerCase())
+  return new Date(Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2])))
+}
+
+function loadConversation(path: string, name: string): Conversation {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+  const turns: Turn[] = []
+  let last = 0
+  for (const key of Object.keys(raw)) {
+    const session = /^session_(\d+)$/.exec(key)
+    if (session === null || !Array.isArray(raw[key])) continue
+    const start = parseSessionDate(String(raw[`${key}_date_time`])).getTime()
+    ;(raw[key] as RawTurn[]).forEach((t, i) => {
+      const at = start + i * 30_000 // turns of a session half a minute apart
+      last = Math.max(last, at)
+      const caption = t.blip_caption ? ` [image: ${t.blip_caption}]` : ''
+      turns.push({ id: t.dia_id, speaker: t.speaker, text: `${t.speaker}: ${t.text}${caption}`, at: new Date(at).toISOString() })
+    })
+  }
+  const known = new Set(turns.map((t) => t.id))
+  const questions: Question[] = []
+  for (const q of raw.qa as { question: string; category: number; evidence?: string[] }[]) {
+    if (q.category < 1 || q.category > 4) continue
+    // A few evidence fields hold several ids in one string ("D8:6; D9:17").
+    const evidence = [...new Set((q.evidence ?? []).flatMap((e) => e.split(/[;,\s]+/)).filter((e) => known.has(e)))]
+    if (evidence.length > 0) questions.push({ question: q.question, category: q.category, evidence })
+  }
+  return { name, turns, questions, now: new Date(last + 86_400_000) }
+}
+
+// ---------------------------------------------------------------- peers
+
+interface Retriever {
+  add(id: string, text: string, at: string): void
+  search(query: string, limit: number, now: Date): string[]
+}
+
+function plainWords(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+}
+
+class PlainBm25 implements Retriever {
+  private readonly postings = new Map<string, { doc: number; tf: number }[]>()
+  private readonly ids: string[] = []
+  private readonly lengths: number[] = []
+  private total = 0
+
+  add(id: string, text: string): void {
+    const doc = this.ids.length
+    const words = plainWords(text)
+    const counts = new Map<string, number>()
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1)
+    for (const [w, tf] of counts) {
+      let list = this.postings.get(w)
+      if (list === undefined) this.postings.set(w, (list = []))
+      list.push({ doc, tf })
+    }
+    this.ids.push(id)
+    this.lengths.push(words.length)
+    this.total += words.length
+  }
+
+  search(query: string, limit: number): string[] {
+    const n = this.ids.length
+    const avg = this.total / n
+    const scores = new Map<number, number>()
+    for (const w of new Set(plainWords(query))) {
+      const list = this.postings.get(w)
+      if (list === undefined) continue
+      const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5))
+      for (const { doc, tf } of list) {
+        const s = (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * this.lengths[doc]!) / avg))
+        scores.set(doc, (scores.get(doc) ?? 0) + s)
+      }
+    }
+    return rankTop(scores, this.ids, limit)
+  }
+}
+
+class Overlap implements Retriever {
+  private readonly docs: { id: string; words: Set<string> }[] = []
+
+  add(id: string, text: string): void {
+    this.docs.push({ id, words: new Set(plainWords(text)) })
+  }
+
+  search(query: string, limit: number): string[] {
+    const words = [...new Set(plainWords(query))]
+    const scores = new Map<number, number>()
+    this.docs.forEach((d, i) => {
+      let hits = 0
+      for (const w of words) if (d.words.has(w)) hits++
+      if (hits > 0) scores.set(i, hits)
+    })
+    return rankTop(scores, this.docs.map((d) => d.id), limit)
+  }
+}
+
+function rankTop(scores: Map<number, number>, ids: readonly string[], limit: number): string[] {
+  return [...scores]
+    .sort((a, b) => b[1] - a[1] || (ids[a[0]]! < ids[b[0]]! ? -1 : 1))
+    .slice(0, limit)
+    .map(([doc]) => ids[doc]!)
+}
+
+class Ours implements Retriever {
+  readonly index = new RecallIndex()
+
+  add(id: string, text: string, at: string): void {
+    this.index.add({ id, text, at, source: 'entry' })
+  }
+
+  search(query: string, limit: number, now: Date): string[] {
+    return this.index.search(query, { limit, now }).map((h) => h.id)
+  }
+}
+
+const SYSTEMS: readonly { name: string; make: () => Retriever }[] = [
+  { name: 'recall (ours)', make: () => new Ours() },
+  { name: 'plain-bm25', make: () => new PlainBm25() },
+  { name: 'overlap', make: () => new Overlap() },
+]
+
+// ---------------------------------------------------------------- measuring
+
+const KS = [5, 10, 20] as const
+const BUDGET_CHARS = 1000
+const PER_ENTRY_MAX = 300
+
+interface Tally {
+  questions: number
+  recall: Record<number, number>
+  budgetRecall: number
+}
+
+interface SystemResult {
+  buildMs: number
+  latenciesMs: number[]
+  overall: Tally
+  byCategory: Map<number, Tally>
+}
+
+function emptyTally(): Tally {
+  return { questions: 0, recall: Object.fromEntries(KS.map((k) => [k, 0])), budgetRecall: 0 }
+}
+
+function runLocomo(conversations: readonly Conversation[]): Map<string, SystemResult> {
+  const results = new Map<string, SystemResult>()
+  for (const system of SYSTEMS) {
+    results.set(system.name, { buildMs: 0, latenciesMs: [], overall: emptyTally(), byCategory: new Map() })
+  }
+  for (const conversation of conversations) {
+    const texts = new Map(conversation.turns.map((t) => [t.id, { text: t.text }]))
+    for (const system of SYSTEMS) {
+      const result = results.get(system.name)!
+      const retriever = system.make()
+      const t0 = performance.now()
+      for (const turn of conversation.turns) retriever.add(turn.id, turn.text, turn.at)
+      result.buildMs += performance.now() - t0
+      for (const q of conversation.questions) {
+        const q0 = performance.now()
+        const ranked = retriever.search(q.question, Math.max(...KS), conversation.now)
+        result.latenciesMs.push(performance.now() - q0)
+        const picked = selectWithinBudget(ranked.map((id, i) => ({ id, score: -i })), texts, BUDGET_CHARS, PER_ENTRY_MAX).picked
+        const tallies = [result.overall, categoryTally(result.byCategory, q.category)]
+        for (const tally of tallies) {
+          tally.questions++
+          for (const k of KS) tally.recall[k]! += fractionFound(q.evidence, ranked.slice(0, k))
+          tally.budgetRecall += fractionFound(q.evidence, picked.map((p) => p.id))
+        }
+      }
+    }
+  }
+  return results
+}
+
+function categoryTally(byCategory: Map<number, Tally>, category: number): Tally {
+  let tally = byCategory.get(category)
+  if (tally === undefined) byCategory.set(category, (tally = emptyTally()))
+  return tally
+}
+
+function fractionFound(evidence: readonly string[], retrieved: readonly string[]): number {
+  const got = new Set(retrieved)
+  return evidence.filter((e) => got.has(e)).length / evidence.length
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+}
+
+// ---------------------------------------------------------------- scale
+
+// A small Chinese vocabulary for synthetic diary-like memories. Real entries have
+// more variety; this is for speed and memory, not for relevance.
+const CHINESE_WORDS = (
+  '今天 昨天 明天 早上 晚上 周末 下雨 天气 很好 喜欢 讨厌 喝茶 咖啡 乌龙茶 散步 公园 猫咪 小狗 妈妈 爸爸 朋友 同事 老板 ' +
+  '工作 加班 项目 会议 学习 考试 读书 小说 电影 音乐 钢琴 吉他 画画 跑步 游泳 爬山 旅行 北京 上海 杭州 西湖 海边 ' +
+  '生日 礼物 蛋糕 晚饭 火锅 面条 饺子 水果 苹果 草莓 医院 感冒 发烧 睡觉 失眠 做梦 开心 难过 生气 担心 紧张 放松 ' +
+  '计划 目标 梦想 回忆 小时候 学校 老师 毕业 搬家 房子 厨房 阳台 花园 种花 月亮 星星 下雪 春天 夏天 秋天 冬天 ' +
+  '聊天 电话 消息 约定 承诺 道歉 感谢 拥抱 陪伴 孤独 安静 热闹 新年 中秋 端午 红包 奶奶 爷爷 弟弟 妹妹 ' +
+  '决定 辞职 面试 写代码 修电脑 手机 照片 日记 笔记 书店 图书馆 地铁 公交 自行车 开车 迟到 早起'
+).split(' ')
+const CHINESE_GLUE = ['，', '。', '和', '去', '想', '觉得', '一起', '有点', '特别', '又', '终于', '还是']
+
+function mulberry32(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function chineseSentence(random: () => number): string {
+  const words = 6 + Math.floor(random() * 14)
+  let text = ''
+  for (let i = 0; i < words; i++) {
+    text += CHINESE_WORDS[Math.floor(random() * CHINESE_WORDS.length)]!
+    if (random() < 0.5) text += CHINESE_GLUE[Math.floor(random() * CHINESE_GLUE.length)]!
+  }
+  return text + '。'
+}
+
+function syntheticDocs(count: number, english: readonly string[]): RecallDoc[] {
+  const random = mulberry32(42)
+  const start = Date.UTC(1996, 0, 1)
+  const step = (30 * 365.25 * 86_400_000) / count // thirty years of daily use
+  const docs: RecallDoc[] = []
+  for (let i = 0; i < count; i++) {
+    const text = i % 2 === 0 ? chineseSentence(random) : english[Math.floor(random() * english.length)]!
+    const links = random() < 0.2 && i > 0 ? [`m${String(Math.floor(random() * i)).padStart(6, '0')}|因果`] : undefined
+    const doc: RecallDoc = { id: `m${String(i).padStart(6, '0')}`, text, at: new Date(start + i * step).toISOString(), source: 'entry' }
+    if (links !== undefined) doc.links = links
+    docs.push(doc)
+  }
+  return docs
+}
+
+function exposeGc(): () => void {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  return () => {
+    gc()
+    gc()
+  }
+}
+
+interface ScaleResult {
+  docs: number
+  ours: { buildMs: number; p50: number; p95: number; heapMb: number; rssMb: number; jsonMb: number; saveMs: number; loadMs: number; updateMs: number }
+  peer: { buildMs: number; p50: number; p95: number; heapMb: number }
+}
+
+function timeQueries(run: (q: string) => unknown, queries: readonly string[]): { p50: number; p95: number } {
+  for (const q of queries.slice(0, 20)) run(q) // warm-up
+  const times = queries.map((q) => {
+    const t0 = performance.now()
+    run(q)
+    return performance.now() - t0
+  })
+  return { p50: percentile(times, 50), p95: percentile(times, 95) }
+}
+
+function runScale(count: number, english: readonly string[], queries: readonly string[]): ScaleResult {
+  const gc = exposeGc()
+  const mb = (bytes: number): number => bytes / 1_048_576
+  const docs = syntheticDocs(count, english)
+  const now = new Date(Date.UTC(2026, 0, 1))
+
+  gc()
+  const heap0 = process.memoryUsage().heapUsed
+  const rss0 = process.memoryUsage().rss
+  let t0 = performance.now()
+  let index = new RecallIndex()
+  for (const doc of docs) index.add(doc)
+  const buildMs = performance.now() - t0
+  gc()
+  const heapMb = mb(process.memoryUsage().heapUsed - heap0)
+  const rssMb = mb(process.memoryUsage().rss)
+  const rssDelta = mb(process.memoryUsage().rss - rss0)
+  void rssDelta
+  const latency = timeQueries((q) => index.search(q, { limit: 10, now }), queries)
+
+  t0 = performance.now()
+  const json = JSON.stringify(index.toJSON())
+  const saveMs = performance.now() - t0
+  t0 = performance.now()
+  index = RecallIndex.fromJSON(JSON.parse(json))
+  const loadMs = performance.now() - t0
+
+  // Incremental upkeep: rewrite 1,000 existing memories one at a time, then add and remove one.
+  t0 = performance.now()
+  for (let i = 0; i < 1000; i++) {
+    const doc = docs[(i * 97) % docs.length]!
+    index.update({ ...doc, text: `${doc.text} 补记 ${i}` })
+  }
+  const updateMs = (performance.now() - t0) / 1000
+  const jsonMb = mb(Buffer.byteLength(json))
+  index = new RecallIndex()
+  gc()
+
+  const peerHeap0 = process.memoryUsage().heapUsed
+  t0 = performance.now()
+  const peer = new PlainBm25()
+  for (const doc of docs) peer.add(doc.id, doc.text)
+  const peerBuildMs = performance.now() - t0
+  gc()
+  const peerHeapMb = mb(process.memoryUsage().heapUsed - peerHeap0)
+  const peerLatency = timeQueries((q) => peer.search(q, 10), queries)
+  return {
+    docs: count,
+    ours: { buildMs, ...latency, heapMb, rssMb, jsonMb, saveMs, loadMs, updateMs },
+    peer: { buildMs: peerBuildMs, ...peerLatency, heapMb: peerHeapMb },
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+function fmt(n: number, digits = 3): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '—'
+}
+
+function ratio(a: number, b: number): string {
+  return b > 0 ? `${(a / b).toFixed(2)}×` : '—'
+}
+
+function printLocomo(results: Map<string, SystemResult>, conversations: number): void {
+  const ours = results.get(SYSTEMS[0]!.name)!
+  const categories = [...ours.byCategory.keys()].sort()
+  const names = ['multi-hop', 'temporal', 'open-domain', 'single-hop']
+  const rows: string[][] = []
+  const header = ['system', 'scope', 'n', ...KS.map((k) => `R@${k}`), `R@${BUDGET_CHARS}ch`, 'R@5 vs bm25', 'R@10 vs bm25']
+  const peer = results.get('plain-bm25')!
+  for (const [name, result] of results) {
+    const scopes: [string, Tally, Tally][] = [['all', result.overall, peer.overall]]
+    for (const c of categories) scopes.push([`${c} ${names[c - 1]}`, result.byCategory.get(c)!, peer.byCategory.get(c)!])
+    for (const [scope, t, p] of scopes) {
+      const r = (k: number, tally: Tally): number => tally.recall[k]! / tally.questions
+      rows.push([
+        name,
+        scope,
+        String(t.questions),
+        ...KS.map((k) => fmt(r(k, t))),
+        fmt(t.budgetRecall / t.questions),
+        ratio(r(5, t), r(5, p)),
+        ratio(r(10, t), r(10, p)),
+      ])
+    }
+  }
+  for (const [name, result] of results) {
+    rows.push([
+      name,
+      'speed',
+      String(result.latenciesMs.length),
+      `build ${fmt(result.buildMs, 0)} ms`,
+      `p50 ${fmt(percentile(result.latenciesMs, 50), 3)} ms`,
+      `p95 ${fmt(percentile(result.latenciesMs, 95), 3)} ms`,
+      `build ${ratio(ours.buildMs, result.buildMs)}`,
+      `p50 ${ratio(percentile(ours.latenciesMs, 50), percentile(result.latenciesMs, 50))}`,
+      `p95 ${ratio(percentile(ours.latenciesMs, 95), percentile(result.latenciesMs, 95))}`,
+    ])
+  }
+  console.log(`\nLoCoMo: ${conversations} conversations, one document per turn, categories 1–4; R@${BUDGET_CHARS}ch = evidence inside a ${BUDGET_CHARS}-char budget (≤ ${PER_ENTRY_MAX} per entry). Ratios: this system / plain-bm25 (speed rows: ours / this system).`)
+  printTable(header, rows)
+}
+
+function printScale(s: ScaleResult): void {
+  console.log(`\nScale: ${s.docs.toLocaleString('en')} synthetic memories (half Chinese, half English), 30 years; queries = LoCoMo questions + Chinese phrases.`)
+  printTable(
+    ['measure', 'recall (ours)', 'plain-bm25', 'ours / bm25'],
+    [
+      ['build (ms)', fmt(s.ours.buildMs, 0), fmt(s.peer.buildMs, 0), ratio(s.ours.buildMs, s.peer.buildMs)],
+      ['query p50 (ms)', fmt(s.ours.p50), fmt(s.peer.p50), ratio(s.ours.p50, s.peer.p50)],
+      ['query p95 (ms)', fmt(s.ours.p95), fmt(s.peer.p95), ratio(s.ours.p95, s.peer.p95)],
+      ['heap retained (MB)', fmt(s.ours.heapMb, 1), fmt(s.peer.heapMb, 1), ratio(s.ours.heapMb, s.peer.heapMb)],
+      ['process RSS after build (MB)', fmt(s.ours.rssMb, 0), '', ''],
+      ['JSON size (MB)', fmt(s.ours.jsonMb, 1), '', ''],
+      ['toJSON+stringify (ms)', fmt(s.ours.saveMs, 0), '', ''],
+      ['parse+fromJSON (ms)', fmt(s.ours.loadMs, 0), '', ''],
+      ['update one doc (ms, mean of 1000)', fmt(s.ours.updateMs), '', ''],
+    ],
+  )
+}
+
+function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: readonly string[]): string => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |'
+  console.log(line(header))
+  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|')
+  for (const row of rows) console.log(line(row))
+}
+
+// ---------------------------------------------------------------- main
+
+const CHINESE_QUERIES = ['我想喝茶', '上次去西湖是什么时候', '妈妈的生日礼物', '最近总是失眠做梦', '周末一起去爬山吗', '还记得那只猫咪吗', '面试紧张', '写代码加班']
+
+function main(): void {
+  const args = parseArgs(process.argv.slice(2))
+  const started = performance.now()
+  const files = readdirSync(args.dataDir).filter((f) => f.endsWith('.json')).sort()
+  const conversations = files.map((f) => loadConversation(join(args.dataDir, f), f))
+  console.log(`node ${process.version}, ICU ${process.versions.icu}, ${process.platform}/${process.arch}; data ${args.dataDir}`)
+  printLocomo(runLocomo(conversations), conversations.length)
+  if (args.scale > 0) {
+    const english = conversations.flatMap((c) => c.turns.map((t) => t.text))
+    const questions = conversations.flatMap((c) => c.questions.map((q) => q.question))
+    const queries: string[] = []
+    for (let i = 0; i < args.scaleQueries; i++) {
+      queries.push(i % 4 === 0 ? CHINESE_QUERIES[(i / 4) % CHINESE_QUERIES.length]! : questions[(i * 7) % questions.length]!)
+    }
+    printScale(runScale(args.scale, english, queries))
+  }
+  console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`)
+}
+
+main()
