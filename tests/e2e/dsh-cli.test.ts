@@ -1,0 +1,170 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
+import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
+import { PROJECT_ROOT } from '../harness/host.ts'
+
+/**
+ * The packed plugin in the real `dsh` CLI (0.1.0-rc.8), offline: pnpm installs
+ * the tarball into a throwaway DSH_HOME, then a headless one-shot and a `dsh web`
+ * server run real turns against a recording mock provider (tests/e2e/mock-bundle).
+ */
+const WORK = join(PROJECT_ROOT, '.cache', 'e2e')
+const BIN = join(PROJECT_ROOT, 'node_modules', '.bin')
+const env = (home: string, log: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PATH: `${BIN}:${process.env.PATH ?? ''}`,
+  DSH_HOME: home,
+  DSH_TELEMETRY_DISABLED: '1',
+  CYRENE_E2E_LOG: log,
+})
+
+function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  const result = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}` }, encoding: 'utf8', timeout: 300_000 })
+  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`)
+  return result
+}
+
+/** npm pack into a stable folder (pnpm's lockfile in the profile records the tarball path). */
+function pack(dir: string, out: string): string {
+  const name = run('npm', ['pack', '--silent', '--pack-destination', out], { cwd: dir }).stdout.trim().split('\n').at(-1) as string
+  return join(out, name)
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+const requests = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []) as { system: string; messages: unknown[]; tools: string[]; toolText: string }[]
+
+function expectedSystem(file: string, cwd: string): string {
+  const values: Record<string, string> = { user_nickname: '伙伴', cyrene_memory: framed('记忆', EMPTY_MEMORY), model: 'mock-model', cwd }
+  return readFileSync(join(PROJECT_ROOT, 'persona', file), 'utf8').replace(/\{\{([a-z_]+)\}\}/g, (_, n: string) => values[n] ?? `<<${n}>>`)
+}
+
+let home: string
+let log: string
+let workspace: string
+let web: ChildProcess | undefined
+
+beforeAll(() => {
+  mkdirSync(WORK, { recursive: true })
+  const tarballs = join(WORK, 'tarballs')
+  rmSync(tarballs, { recursive: true, force: true })
+  mkdirSync(tarballs, { recursive: true })
+  const mockSrc = join(WORK, 'mock-bundle')
+  rmSync(mockSrc, { recursive: true, force: true })
+  cpSync(join(PROJECT_ROOT, 'tests', 'e2e', 'mock-bundle'), mockSrc, { recursive: true })
+  const ours = pack(PROJECT_ROOT, tarballs)
+  const mock = pack(mockSrc, tarballs)
+  home = mkdtempSync(join(WORK, 'home-'))
+  log = join(home, 'requests.jsonl')
+  workspace = join(home, 'workspace')
+  mkdirSync(workspace)
+  for (const profile of ['headless', 'web']) {
+    for (const tgz of [mock, ours]) run(DSH_BIN, ['plugin', '--profile', profile, 'add', tgz], { cwd: home, env: env(home, log) })
+  }
+})
+
+afterAll(async () => {
+  if (web !== undefined && web.exitCode === null) {
+    web.kill('SIGTERM')
+    await new Promise((r) => web?.once('exit', r))
+  }
+  if (home !== undefined) rmSync(home, { recursive: true, force: true })
+})
+
+describe('the packed plugin in the real dsh CLI', () => {
+  it('the profile composes the bundle: host row, roster row and the original roster turned off', () => {
+    const dump = run(DSH_BIN, ['--profile', 'web', '--dump-config'], { cwd: home, env: env(home, log) }).stdout
+    expect(dump).toContain('dsh-cyrene-philia093-0/host')
+    expect(dump).toContain('cyrene-agent-presets')
+  })
+
+  it('headless: a one-shot turn runs with the bundle loaded', () => {
+    const result = spawnSync(DSH_BIN, ['--profile', 'headless', '你好'], { cwd: workspace, env: env(home, log), encoding: 'utf8', timeout: 300_000 })
+    expect(result.stderr).not.toMatch(/failed to (load|apply|import)/)
+    expect(result.status).toBe(0)
+    expect(result.stdout.trim()).toBe('mock: 收到。')
+  })
+
+  describe('dsh web', () => {
+    let port: number
+    const rpc = async (method: string, payload: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'client-request', rpcId: `r${Math.random()}`, method, payload }),
+      })
+      return (await res.json()) as any
+    }
+
+    beforeAll(async () => {
+      port = await freePort()
+      const out = join(home, 'web.log')
+      writeFileSync(out, '')
+      web = spawn(DSH_BIN, ['web', '--no-open', '--port', String(port)], { cwd: workspace, env: env(home, log), stdio: ['ignore', 'pipe', 'pipe'] })
+      let output = ''
+      web.stdout?.on('data', (d) => { output += d })
+      web.stderr?.on('data', (d) => { output += d })
+      const deadline = Date.now() + 120_000
+      for (;;) {
+        if (web.exitCode !== null) throw new Error(`dsh web exited ${web.exitCode}:\n${output}`)
+        try {
+          const list = await rpc('agentPreset.list', {})
+          if (list?.result !== undefined) break
+        } catch { /* not listening yet */ }
+        if (Date.now() > deadline) throw new Error(`dsh web did not answer in 120 s:\n${output}`)
+        await new Promise((r) => setTimeout(r, 500))
+      }
+    })
+
+    it('lists both presets as system trust with chat the default, and refuses to delete them', async () => {
+      const list = await rpc('agentPreset.list', {})
+      const text = JSON.stringify(list)
+      for (const id of ['chat', 'cyrene-work', 'standard', 'cordis']) expect(text).toContain(`"${id}"`)
+      const presets = JSON.stringify(list.result)
+      expect(presets).toMatch(/"id":"chat"[^}]*"trust":"system"|"trust":"system"[^}]*"id":"chat"/)
+      const removal = await rpc('agentPreset.remove', { agentPreset: 'chat' })
+      expect(JSON.stringify(removal)).toContain('agent-preset-read-only')
+    })
+
+    it('a turn on chat sends the persona as the whole system prompt, and /cyrene doctor answers', async () => {
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
+      const sessionId = created?.result?.value?.sessionId as string
+      expect(typeof sessionId).toBe('string')
+      const doctor = await rpc('commands/execute', { args: { agentId: sessionId, line: '/cyrene doctor', images: [] } })
+      expect(JSON.stringify(doctor)).toContain('昔涟 · 新卷 — doctor')
+      const before = requests(log).length
+      await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '今天好累' }] })
+      const deadline = Date.now() + 60_000
+      while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('今天好累')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+      const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('今天好累'))
+      expect(turn).toBeDefined()
+      expect(turn?.system).toBe(expectedSystem('chat.md', workspace))
+      expect(turn?.tools.length).toBeGreaterThan(5)
+    })
+
+    it('a turn on cyrene-work sends the work persona, and the cordis skills come along', async () => {
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'cyrene-work' })
+      const sessionId = created?.result?.value?.sessionId as string
+      expect(typeof sessionId).toBe('string')
+      const before = requests(log).length
+      await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '看看这个仓库' }] })
+      const deadline = Date.now() + 60_000
+      while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('看看这个仓库')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+      const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('看看这个仓库'))
+      expect(turn?.system).toBe(expectedSystem('work.md', workspace))
+      expect(JSON.stringify(turn)).toContain('editing-cordis-compositions')
+    })
+  })
+})
