@@ -136,3 +136,9 @@ function endsWithoutNewline(absolute: string): boolean {
 export function exists(absolute: string): boolean {
   return existsSync(absolute)
 }
+
+/** Appends text as given (sink targets): existing content is never rewritten. */
+export function appendRaw(absolute: string, text: string, createParents: boolean): void {
+  if (createParents) mkdirSync(path.dirname(absolute), { recursive: true })
+  appendFileSync(absolute, text, 'utf8')
+}

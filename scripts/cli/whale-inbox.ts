@@ -1,3 +1,88 @@
-import { CliError, type SubCommand } from './io.ts'
+import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../../whale/inbox-actions.ts'
+import { viewOf } from '../../whale/inbox.ts'
+import { resolveIn, readBounded, MAX_LOG_BYTES } from '../../whale/files.ts'
+import { CliError, type CliIO, type SubCommand } from './io.ts'
+import { parseOptions, writeJson } from './whale-args.ts'
 
-export const inboxCommand: SubCommand = async () => { throw new CliError('not built yet') }
+const USAGE = 'cyrene whale inbox list [--json] | confirm|reject|drop <index…> [--json] [--source NAME] | log   (all take [--config FILE])'
+
+/** Who confirmed, as recorded in sink lines and the sink log. */
+const DEFAULT_SOURCE = 'cyrene'
+
+function load(io: CliIO, config: string | undefined): InboxState {
+  try {
+    return loadInbox({ env: io.env, cwd: io.cwd }, config)
+  } catch (error) {
+    if (error instanceof InboxInputError) throw new CliError(error.message)
+    throw error
+  }
+}
+
+function guarded<T>(action: () => T): T {
+  try {
+    return action()
+  } catch (error) {
+    if (error instanceof InboxInputError) throw new CliError(error.message + '. Nothing was written.')
+    throw error
+  }
+}
+
+export const inboxCommand: SubCommand = async (argv, io) => {
+  const { values, positionals } = parseOptions(argv, {
+    json: { type: 'boolean' },
+    config: { type: 'string' },
+    source: { type: 'string' },
+  }, USAGE)
+  const [action, ...rest] = positionals
+  const ctx = { env: io.env, cwd: io.cwd }
+  switch (action) {
+    case 'list': {
+      const state = load(io, values.config)
+      const view = viewOf(state.entries)
+      if (values.json === true) writeJson(io, view)
+      else if (!view.length) io.stdout(`The inbox is empty (${state.inboxFile}).\n`)
+      else io.stdout(view.map((e, i) => `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || 'invalid kind'}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`).join('\n') + '\n')
+      return 0
+    }
+    case 'confirm': {
+      const state = load(io, values.config)
+      const indices = guarded(() => parseIndices(rest, state.entries.length))
+      const source = values.source?.trim() || DEFAULT_SOURCE
+      const result = guarded(() => confirmEntries(ctx, state, indices, source, new Date()))
+      const r = result.report
+      if (values.json === true) writeJson(io, r)
+      else {
+        io.stdout(`Confirmed ${r.confirmed} entr${r.confirmed === 1 ? 'y' : 'ies'}.\n`)
+        for (const s of r.sunk) io.stdout(`  [${s.index}] ${s.kind} → appended to ${s.path}\n`)
+        for (const s of r.skipped) io.stdout(`  [${s.index}] ${s.kind} was already in ${s.path}; removed from the inbox\n`)
+        for (const s of r.noRoute) io.stdout(`  [${s.index}] kind "${s.kind}" has no route in memory.sinks: kept in the inbox, not written anywhere\n`)
+        for (const s of r.errors) io.stdout(`  [${s.index}] ${s.kind}: not written (${s.error}); kept in the inbox\n`)
+      }
+      return r.errors.length ? 1 : 0
+    }
+    case 'reject':
+    case 'drop': {
+      const state = load(io, values.config)
+      const indices = guarded(() => parseIndices(rest, state.entries.length))
+      const lines = guarded(() => removeEntries(ctx, state, action, indices, new Date()))
+      if (values.json === true) writeJson(io, { op: action, appended: lines.length, lines: lines.map((l) => JSON.parse(l) as unknown) })
+      else io.stdout(`${action === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`)
+      return 0
+    }
+    case 'log': {
+      const state = load(io, values.config)
+      const read = readBounded(resolveIn(ctx, state.inboxFile), MAX_LOG_BYTES)
+      if (read.kind !== 'text') {
+        io.stdout(`No inbox file at ${state.inboxFile}.\n`)
+        return 0
+      }
+      // the raw lines, numbered: the audit view of spec §5.5
+      const raw = read.text.split(/\r?\n/)
+      if (raw.at(-1) === '') raw.pop()
+      io.stdout(`# ${state.inboxFile}\n` + raw.map((l, i) => `${String(i + 1).padStart(5)}  ${l}`).join('\n') + (raw.length ? '\n' : ''))
+      return 0
+    }
+    default:
+      throw new CliError(`unknown inbox action "${action ?? ''}". Usage: ${USAGE}`)
+  }
+}
