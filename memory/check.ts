@@ -1,0 +1,143 @@
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { charCount, GATES } from './entry.ts'
+import { isUsableId } from './id.ts'
+import { isTempName, walkFiles, DIR_MODE, FILE_MODE } from './fsio.ts'
+import { LAYOUT, dateOfEntryFile } from './paths.ts'
+import type { MemoryStore, StoredEntry } from './store.ts'
+import { LINK_TYPES } from './entry.ts'
+
+export interface Finding { code: string; message: string; file?: string; line?: number }
+
+export interface CheckReport {
+  errors: Finding[]
+  warnings: Finding[]
+  notes: Finding[]
+  stats: { entries: number; day: number; pending: number; files: number; bytes: number; marginBytes: number }
+  fixed: string[]
+}
+
+export interface CheckOptions {
+  /** Remove temp files left by killed writers and restore 0600/0700 modes. */
+  fix?: boolean
+  onProgress?: (done: number, total: number) => void
+}
+
+/**
+ * Verify the whole store: format, ids, links, gate placement, quotas, the JSON
+ * records in 元/, orphans and file modes. Read-only unless `fix` is set, and
+ * even then it only deletes writer temp files and changes modes.
+ */
+export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): Promise<CheckReport> {
+  const errors: Finding[] = []
+  const warnings: Finding[] = []
+  const notes: Finding[] = []
+  const fixed: string[] = []
+  const { entries, problems, files } = await store.scan(opts.onProgress)
+  for (const p of problems) errors.push({ code: 'format', message: p.message, file: p.file, line: p.line })
+  for (const f of files) for (const s of f.segments) {
+    if (s.type === 'loose' && s.raw.trim() !== '') warnings.push({ code: 'loose-text', message: 'text without a cyrene comment after it (kept as-is; not an entry)', file: f.file, line: s.line })
+  }
+
+  const byId = new Map<string, StoredEntry>()
+  for (const e of entries) {
+    if (!isUsableId(e.id)) errors.push({ code: 'bad-id', message: `unusable id ${JSON.stringify(e.id).slice(0, 60)}`, file: e.file, line: e.line })
+    const prev = byId.get(e.id)
+    if (prev !== undefined) errors.push({ code: 'duplicate-id', message: `id ${e.id} also at ${prev.file}:${prev.line}`, file: e.file, line: e.line })
+    else byId.set(e.id, e)
+  }
+  for (const e of entries) {
+    const m = e.meta
+    if (m.links !== undefined) {
+      if (!Array.isArray(m.links)) errors.push({ code: 'link', message: 'links must be a list', file: e.file, line: e.line })
+      else for (const l of m.links) {
+        if (typeof l !== 'string') { errors.push({ code: 'link', message: 'a link is not a string', file: e.file, line: e.line }); continue }
+        const bar = l.lastIndexOf('|')
+        const target = bar < 0 ? l : l.slice(0, bar)
+        const type = bar < 0 ? '' : l.slice(bar + 1)
+        if (!byId.has(target)) errors.push({ code: 'link', message: `link to unknown entry ${target}`, file: e.file, line: e.line })
+        if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type)) errors.push({ code: 'link', message: `unknown link type ${type}`, file: e.file, line: e.line })
+      }
+    }
+    if (Array.isArray(m.src_ids)) for (const s of m.src_ids) {
+      if (typeof s === 'string' && !byId.has(s)) warnings.push({ code: 'src-id', message: `src_ids names ${s}, which is not in this store (fine for imported sources)`, file: e.file, line: e.line })
+    }
+    if (m.gate !== undefined && !(GATES as readonly string[]).includes(m.gate)) warnings.push({ code: 'gate', message: `unknown gate value ${JSON.stringify(m.gate)}`, file: e.file, line: e.line })
+    if (e.area === 'day' && m.gate === 'pending') warnings.push({ code: 'gate', message: 'an entry marked pending sits in a day file', file: e.file, line: e.line })
+    if (e.area === 'pending' && m.gate !== undefined && m.gate !== 'pending') warnings.push({ code: 'gate', message: `an entry marked ${m.gate} sits in 余页/待定`, file: e.file, line: e.line })
+    if (charCount(e.text) > store.limits.entryChars) warnings.push({ code: 'entry-size', message: `entry text is ${charCount(e.text)} characters (limit ${store.limits.entryChars}); it was edited by hand — it is kept, but injected cut short`, file: e.file, line: e.line })
+    if (m.gate === 'promoted' && typeof m.source_ref === 'string') {
+      const [srcFile, srcId] = m.source_ref.split('#')
+      const src = srcId === undefined ? undefined : byId.get(srcId)
+      if (src === undefined || src.file !== srcFile) warnings.push({ code: 'orphan-ref', message: `promoted from ${m.source_ref}, which is no longer there`, file: e.file, line: e.line })
+    }
+  }
+
+  // Files that are not where the layout says, and leftovers of killed writers.
+  for (const area of [LAYOUT.days, LAYOUT.pending]) {
+    for (const rel of await walkFiles(store.root, area)) {
+      if (dateOfEntryFile(rel) !== undefined) continue
+      if (isTempName(rel)) {
+        if (opts.fix === true) {
+          await store.withWriteLock(async () => { await fs.unlink(join(store.root, rel)).catch(() => undefined) })
+          fixed.push(`removed temp file ${rel}`)
+        } else notes.push({ code: 'temp-file', message: 'temp file left by a writer that was killed mid-write (not part of the store; `check --fix` removes it)', file: rel })
+        continue
+      }
+      if (area === LAYOUT.pending && rel.split('/').length > 3) continue
+      warnings.push({ code: 'orphan-file', message: 'file does not follow the layout (YYYY/MM/YYYY-MM-DD.md); it is not read as memories', file: rel })
+    }
+  }
+
+  // 元/*.json: invalid JSON is an error a person must fix by hand.
+  let metaNames: string[] = []
+  try { metaNames = (await fs.readdir(join(store.root, LAYOUT.meta))).filter((n) => n.endsWith('.json')) } catch { /* none */ }
+  for (const n of metaNames) {
+    const { problem } = await store.readMetaJson(n, null)
+    if (problem !== undefined) errors.push({ code: 'meta-json', message: `${problem}; fix it by hand or restore it from a snapshot`, file: `${LAYOUT.meta}/${n}` })
+  }
+  for (const p of store.settingsProblems) if (!p.includes('not valid JSON')) warnings.push({ code: 'settings', message: p, file: '元/settings.json' })
+
+  const pendingState = await store.readMetaJson<{ entries?: Record<string, unknown> }>('待定复检.json', {})
+  for (const id of Object.keys(pendingState.value?.entries ?? {})) {
+    const e = byId.get(id)
+    if (e === undefined || e.area !== 'pending') warnings.push({ code: 'orphan-state', message: `recheck record for ${id}, which is not in 余页/待定`, file: '元/待定复检.json' })
+  }
+
+  const usage = await store.measureUsage(true)
+  if (usage.total > store.limits.totalBytes) errors.push({ code: 'quota', message: `the store uses ${usage.total} bytes, over the ${store.limits.totalBytes} quota; new writes are refused until space is freed` })
+  if (usage.margin > store.limits.marginBytes) errors.push({ code: 'quota', message: `余页/ uses ${usage.margin} bytes, over its ${store.limits.marginBytes} quota` })
+
+  await checkModes(store.root, '', opts.fix === true, warnings, fixed)
+
+  return {
+    errors, warnings, notes, fixed,
+    stats: {
+      entries: entries.length,
+      day: entries.filter((e) => e.area === 'day').length,
+      pending: entries.filter((e) => e.area === 'pending').length,
+      files: files.length,
+      bytes: usage.total,
+      marginBytes: usage.margin,
+    },
+  }
+}
+
+async function checkModes(root: string, rel: string, fix: boolean, warnings: Finding[], fixed: string[]): Promise<void> {
+  const dir = rel === '' ? root : join(root, rel)
+  let ents: import('node:fs').Dirent[] = []
+  try { ents = await fs.readdir(dir, { withFileTypes: true }) } catch { return }
+  for (const d of ents) {
+    const r = rel === '' ? d.name : `${rel}/${d.name}`
+    if (d.name.endsWith('.lock') || d.name.endsWith('.reaping')) continue
+    if (r.startsWith('元/卷/')) continue // volume snapshots are read-only on purpose
+    const want = d.isDirectory() ? DIR_MODE : FILE_MODE
+    const st = await fs.stat(join(root, r)).catch(() => undefined)
+    if (st === undefined) continue
+    if ((st.mode & 0o777) !== want) {
+      if (fix) { await fs.chmod(join(root, r), want); fixed.push(`mode of ${r} set to ${want.toString(8)}`) }
+      else warnings.push({ code: 'mode', message: `mode ${(st.mode & 0o777).toString(8)}, expected ${want.toString(8)} (private to you); \`check --fix\` repairs it`, file: r })
+    }
+    if (d.isDirectory()) await checkModes(root, r, fix, warnings, fixed)
+  }
+}
