@@ -338,10 +338,11 @@ export class MemoryStore {
     await appendLine(join(this.root, LAYOUT.meta, '审计', `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }))
   }
 
-  async auditLog(): Promise<Array<Record<string, unknown>>> {
+  /** Audit records, oldest first; `fromMonth` (YYYY-MM) skips older month files. */
+  async auditLog(fromMonth = ''): Promise<Array<Record<string, unknown>>> {
     const dir = join(this.root, LAYOUT.meta, '审计')
     let names: string[] = []
-    try { names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort() } catch { return [] }
+    try { names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl') && n.slice(0, 7) >= fromMonth).sort() } catch { return [] }
     const out: Array<Record<string, unknown>> = []
     for (const n of names) {
       for (const line of (await readTextOr(join(dir, n), '')).split('\n')) {

@@ -1,0 +1,147 @@
+import { join } from 'node:path'
+import { charCount } from './entry.ts'
+import { readTextOr } from './fsio.ts'
+import { LAYOUT, localDate } from './paths.ts'
+import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
+import type { MemoryStore } from './store.ts'
+import { checkText, RefusedError, type Writer } from './validate.ts'
+
+/**
+ * The four anchors (四问): who I am, who you are, where we came from, where we
+ * are going. An anchor file is a core text followed by dated sections
+ * `## 卷N·YYYY-MM-DD`. When the file grows past its limit, the oldest dated
+ * sections move to 锚/历史/<key>/YYYY-MM.md (only ever appended to) and one
+ * reference line stays in place.
+ */
+export const ANCHOR_FILES: Record<AnchorKey, string> = { self: '我是谁', user: '你是谁', origin: '来处', goal: '去处' }
+/** Days between two model writes of one anchor. */
+export const ANCHOR_CADENCE_DAYS: Record<AnchorKey, number> = { self: 1, user: 1, goal: 1, origin: 7 }
+export const EARLIER_PREFIX = '> 更早的卷：'
+const SECTION_RE = /^## 卷(\d+)·(\d{4}-\d{2}-\d{2})[ \t]*$/
+
+export interface AnchorSection { vol: number; date: string; text: string }
+export interface AnchorDoc { core: string; earlierRef: string | undefined; sections: AnchorSection[] }
+
+export function anchorRel(key: AnchorKey): string { return `${LAYOUT.anchors}/${ANCHOR_FILES[key]}.md` }
+export function anchorHistoryRel(key: AnchorKey, month: string): string { return `${LAYOUT.anchorHistory}/${key}/${month}.md` }
+
+export function isAnchorKey(k: unknown): k is AnchorKey { return typeof k === 'string' && (ANCHOR_KEYS as readonly string[]).includes(k) }
+
+/** Pure parse of an anchor file. Text before the first section is the core. */
+export function parseAnchor(text: string): AnchorDoc {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n')
+  const core: string[] = []
+  const sections: AnchorSection[] = []
+  let earlierRef: string | undefined
+  let cur: AnchorSection | undefined
+  let body: string[] = []
+  const flush = (): void => { if (cur !== undefined) { cur.text = body.join('\n').trim(); sections.push(cur) } }
+  for (const line of lines) {
+    const m = SECTION_RE.exec(line)
+    if (m !== null) { flush(); cur = { vol: Number(m[1]), date: m[2]!, text: '' }; body = []; continue }
+    if (cur === undefined) {
+      if (line.startsWith(EARLIER_PREFIX)) earlierRef = line
+      else core.push(line)
+    } else body.push(line)
+  }
+  flush()
+  return { core: core.join('\n').trim(), earlierRef, sections }
+}
+
+export function renderSection(s: AnchorSection): string { return `## 卷${s.vol}·${s.date}\n${s.text}` }
+
+export function renderAnchor(doc: AnchorDoc): string {
+  const parts: string[] = []
+  if (doc.core !== '') parts.push(doc.core)
+  if (doc.earlierRef !== undefined) parts.push(doc.earlierRef)
+  for (const s of doc.sections) parts.push(renderSection(s))
+  return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`
+}
+
+/**
+ * Pure: fit a document under `limit` characters by moving the oldest sections
+ * out (the newest always stays). Throws if even core + newest does not fit.
+ */
+export function fitAnchor(doc: AnchorDoc, key: AnchorKey, limit: number): { doc: AnchorDoc; archived: AnchorSection[] } {
+  let sections = [...doc.sections]
+  const archived: AnchorSection[] = []
+  let earlierRef = doc.earlierRef
+  const size = (): number => charCount(renderAnchor({ core: doc.core, earlierRef, sections }).trim())
+  while (size() > limit && sections.length > 1) {
+    archived.push(sections[0]!)
+    sections = sections.slice(1)
+    earlierRef = `${EARLIER_PREFIX}见 ${LAYOUT.anchorHistory}/${key}/`
+  }
+  if (size() > limit) {
+    throw new RefusedError('too-long', `the ${key} anchor would be ${size()} characters; its limit is ${limit} (元/settings.json "anchor"). Shorten the text or the core.`)
+  }
+  return { doc: { core: doc.core, earlierRef, sections }, archived }
+}
+
+export async function readAnchor(store: MemoryStore, key: AnchorKey): Promise<AnchorDoc & { file: string; chars: number; limit: number }> {
+  const file = anchorRel(key)
+  const text = await readTextOr(store.path(file), '')
+  const doc = parseAnchor(text)
+  return { ...doc, file, chars: charCount(text.trim()), limit: store.settings.anchor[key] }
+}
+
+export interface AnchorWrite {
+  text: string
+  /** `section` (default): add a dated section. `core`: replace the core — person only. */
+  mode?: 'section' | 'core'
+}
+
+async function lastModelAnchorWrite(store: MemoryStore, key: AnchorKey): Promise<Date | undefined> {
+  // The longest cadence is a week, so last month's file is as far back as we need to look.
+  const from = new Date(store.now().getTime() - 40 * 86_400_000).toISOString().slice(0, 7)
+  const log = await store.auditLog(from)
+  let last: Date | undefined
+  for (const r of log) if (r.op === 'anchor' && r.key === key && r.by === 'model' && typeof r.at === 'string') last = new Date(r.at)
+  return last
+}
+
+export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: AnchorWrite, ctx: { by: Writer }): Promise<{ file: string; archived: number; chars: number }> {
+  if (!isAnchorKey(key)) throw new RefusedError('bad-input', `anchor must be one of ${ANCHOR_KEYS.join(', ')}`)
+  const limit = store.settings.anchor[key]
+  const { text } = checkText(input.text, { ...store.limits, entryChars: limit }, `${key} anchor text`)
+  const mode = input.mode ?? 'section'
+  if (mode === 'core' && ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may rewrite an anchor\'s core; the model adds dated sections')
+  const now = store.now()
+  if (ctx.by === 'model') {
+    const last = await lastModelAnchorWrite(store, key)
+    const days = ANCHOR_CADENCE_DAYS[key]
+    if (last !== undefined && now.getTime() - last.getTime() < days * 86_400_000) {
+      throw new RefusedError('cadence', `the ${key} anchor was already written at ${last.toISOString()}; it may be written once every ${days === 1 ? 'day' : `${days} days`}. Keep the thought in today's entries instead.`)
+    }
+  }
+  const file = anchorRel(key)
+  return await store.withWriteLock(async (lock) => {
+    const current = parseAnchor(await readTextOr(store.path(file), ''))
+    const vol = (await store.currentVolume()) ?? 0
+    const next: AnchorDoc = mode === 'core'
+      ? { ...current, core: text }
+      : { ...current, sections: [...current.sections, { vol, date: localDate(now), text }] }
+    const { doc, archived } = fitAnchor(next, key, limit)
+    // History first: a crash between the two writes leaves a section in both places, never in neither.
+    const byMonth = new Map<string, AnchorSection[]>()
+    for (const s of archived) byMonth.set(s.date.slice(0, 7), [...(byMonth.get(s.date.slice(0, 7)) ?? []), s])
+    for (const [month, secs] of byMonth) {
+      const rel = anchorHistoryRel(key, month)
+      const old = await readTextOr(store.path(rel), '')
+      const add = secs.map(renderSection).join('\n\n')
+      await store.replaceFile(rel, old.trim() === '' ? `${add}\n` : `${old.replace(/\n*$/, '')}\n\n${add}\n`, lock)
+    }
+    const rendered = renderAnchor(doc)
+    await store.replaceFile(file, rendered, lock)
+    await store.audit({ op: 'anchor', key, mode, by: ctx.by, chars: charCount(rendered.trim()), archived: archived.length })
+    return { file, archived: archived.length, chars: charCount(rendered.trim()) }
+  })
+}
+
+export async function readAllAnchors(store: MemoryStore): Promise<Record<AnchorKey, Awaited<ReturnType<typeof readAnchor>>>> {
+  const out = {} as Record<AnchorKey, Awaited<ReturnType<typeof readAnchor>>>
+  for (const k of ANCHOR_KEYS) out[k] = await readAnchor(store, k)
+  return out
+}
+
+export const anchorHistoryDir = (root: string, key: AnchorKey): string => join(root, LAYOUT.anchorHistory, key)
