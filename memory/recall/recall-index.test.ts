@@ -268,3 +268,16 @@ describe('RecallIndex: properties', () => {
     )
   })
 })
+
+describe('RecallIndex: zero weights', () => {
+  it('never returns a source weighted 0, even through a link, and never repeats a hit', () => {
+    const index = build(
+      [
+        entry('e', '喜欢喝茶', '2026-01-01T00:00:00Z', { links: ['d|相似'] }),
+        { id: 'd', text: '梦见喝茶', at: '2026-01-01T00:00:00Z', source: 'dream', links: ['e|相似'] },
+      ],
+      { sourceWeights: { dream: 0 } },
+    )
+    expect(ids(index.search('喝茶', { now: NOW }))).toEqual(['e'])
+  })
+})

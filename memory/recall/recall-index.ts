@@ -7,12 +7,13 @@ import { accumulateBm25 } from './bm25/score.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallSource } from './options.ts'
-import { compareRanked, linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
+import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import {
   parseSerializedIndex,
   RecallFormatError,
   serializeIndex,
-  type IndexedDocSnapshot,
+  type DocToSave,
+  type IndexedDocMeta,
   type SerializedRecallIndex,
 } from './serialise.ts'
 import { tokenize, tokenizerSignature } from './tokenize.ts'
@@ -102,13 +103,18 @@ export class RecallIndex {
     assertRecallDoc(doc)
     const fingerprint = fingerprintDoc(doc)
     const terms = tokenize(clipText(doc.text, this.options.maxDocChars), this.options.maxDocChars)
-    const counts = new Map<string, number>()
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1)
-    this.insert(
-      { id: doc.id, at: doc.at, source: doc.source, kind: doc.kind, links: doc.links ?? [], fingerprint },
-      counts,
-      terms.length,
-    )
+    const counts = new Map<number, number>()
+    for (const term of terms) {
+      const id = this.terms.intern(term)
+      counts.set(id, (counts.get(id) ?? 0) + 1)
+    }
+    const pairs = new Int32Array(counts.size * 2)
+    let i = 0
+    for (const [id, tf] of counts) {
+      pairs[i++] = id
+      pairs[i++] = tf
+    }
+    this.insert({ id: doc.id, at: doc.at, source: doc.source, kind: doc.kind, links: doc.links ?? [], fingerprint }, pairs, terms.length)
   }
 
   /** Same as add: replace the document with this id (or add it). */
@@ -169,54 +175,74 @@ export class RecallIndex {
     const termIds = this.queryTermIds(query)
     if (termIds.length === 0) return []
     const nowMs = resolveNow(options.now)
-    const allowed = options.sources === undefined ? undefined : new Set<RecallSource>(options.sources)
-    const accept = allowed === undefined ? () => true : (slot: number) => allowed.has(this.records[slot]!.source)
+    const accept = this.sourceFilter(options.sources)
 
+    // Scores live in a reused array indexed by slot; only the winners become objects.
     const scores = this.scratchScores()
     const touched = accumulateBm25(this.terms, termIds, this.options, scores, accept)
-    const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
-    const candidates = new Map<string, { id: string; slot: number; score: number; via?: string }>()
-    for (const slot of touched) {
-      const record = this.records[slot]!
-      const score =
-        scores[slot]! *
-        sourceWeights[record.source] *
-        recencyMultiplier(record.atMs, nowMs, recencyHalfLifeDays, recencyWeight)
-      scores[slot] = 0
-      candidates.set(record.id, { id: record.id, slot, score })
+    try {
+      const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
+      for (const slot of touched) {
+        const record = this.records[slot]!
+        scores[slot]! *= sourceWeights[record.source] * recencyMultiplier(record.atMs, nowMs, recencyHalfLifeDays, recencyWeight)
+      }
+      const bySlotRank = (a: number, b: number): number => {
+        const diff = scores[b]! - scores[a]!
+        if (diff !== 0) return diff
+        const idA = this.records[a]!.id
+        const idB = this.records[b]!.id
+        return idA < idB ? -1 : idA > idB ? 1 : 0
+      }
+      const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept)
+      const queryTerms = new Set(termIds)
+      return topK(touched, limit, bySlotRank).map((slot) => {
+        const record = this.records[slot]!
+        const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTerms), source: record.source }
+        const from = via.get(slot)
+        if (from !== undefined) hit.via = from
+        return hit
+      })
+    } finally {
+      for (const slot of touched) scores[slot] = 0
     }
+  }
 
-    const seeds = topK(candidates.values(), this.options.linkSeeds, compareRanked)
+  // A source with weight 0 is never recalled; leaving it out also keeps every
+  // touched score above 0, which is how "touched" is told apart from "not yet".
+  private sourceFilter(sources: readonly RecallSource[] | undefined): ((slot: number) => boolean) | undefined {
+    const weights = this.options.sourceWeights
+    const allowed = new Set((sources ?? RECALL_SOURCES).filter((source) => weights[source] > 0))
+    if (RECALL_SOURCES.every((source) => allowed.has(source))) return undefined
+    return (slot) => allowed.has(this.records[slot]!.source)
+  }
+
+  // Adds each boost to `scores` (and new neighbours to `touched`); returns slot → seed id.
+  private applyLinkBoosts(
+    seedSlots: readonly number[],
+    scores: Float64Array,
+    touched: number[],
+    accept: ((slot: number) => boolean) | undefined,
+  ): Map<number, string> {
+    const via = new Map<number, string>()
+    if (seedSlots.length === 0 || this.options.linkShare <= 0) return via
+    const seeds = seedSlots.map((slot) => ({ id: this.records[slot]!.id, score: scores[slot]! }))
     const neighbours = (id: string): string[] =>
       this.neighbourIds(id).filter((n) => {
         const slot = this.slotsById.get(n)
-        return slot !== undefined && accept(slot)
+        return slot !== undefined && (accept === undefined || accept(slot))
       })
+    // Boosts are computed from the seeds' scores before any is applied, so the order does not matter.
     for (const [id, boost] of linkBoosts(seeds, neighbours, this.options.linkShare)) {
-      const existing = candidates.get(id)
-      if (existing !== undefined) {
-        existing.score += boost.amount
-        existing.via = boost.via
-      } else {
-        candidates.set(id, { id, slot: this.slotsById.get(id)!, score: boost.amount, via: boost.via })
-      }
+      const slot = this.slotsById.get(id)!
+      if (scores[slot] === 0) touched.push(slot)
+      scores[slot]! += boost.amount
+      via.set(slot, boost.via)
     }
-
-    const queryTerms = new Set(termIds)
-    return topK(candidates.values(), limit, compareRanked).map((c) => {
-      const hit: RecallHit = {
-        id: c.id,
-        score: c.score,
-        matched: this.matchedTerms(c.slot, queryTerms),
-        source: this.records[c.slot]!.source,
-      }
-      if (c.via !== undefined) hit.via = c.via
-      return hit
-    })
+    return via
   }
 
   toJSON(): SerializedRecallIndex {
-    return serializeIndex(this.snapshots(), tokenizerSignature(), this.fingerprint())
+    return serializeIndex(this.docsToSave(), (termId) => this.terms.term(termId), tokenizerSignature(), this.fingerprint())
   }
 
   /**
@@ -224,33 +250,38 @@ export class RecallIndex {
    * valid index of this format version and tokenizer; the caller then rebuilds.
    */
   static fromJSON(data: unknown, options: Partial<RecallOptions> = {}): RecallIndex {
-    const docs = parseSerializedIndex(data, tokenizerSignature())
+    const { vocabulary, docs } = parseSerializedIndex(data, tokenizerSignature())
     const index = new RecallIndex(options)
-    for (const doc of docs) index.restore(doc)
+    const termIds = vocabulary.map((term) => index.terms.intern(term))
+    for (const doc of docs) {
+      const pairs = new Int32Array(doc.terms.length)
+      for (let i = 0; i < pairs.length; i += 2) {
+        pairs[i] = termIds[doc.terms[i]!]!
+        pairs[i + 1] = doc.terms[i + 1]!
+      }
+      index.insert(doc, pairs, doc.length)
+    }
     if (index.fingerprint() !== (data as SerializedRecallIndex).fingerprint) {
       throw new RecallFormatError('fingerprint does not match the documents')
     }
     return index
   }
 
-  private restore(doc: IndexedDocSnapshot): void {
-    this.insert(
-      { id: doc.id, at: doc.at, source: doc.source, kind: doc.kind, links: doc.links, fingerprint: doc.fingerprint },
-      new Map(doc.terms),
-      doc.length,
-    )
-  }
-
-  private insert(
-    meta: Omit<DocRecord, 'atMs' | 'linkTargets'>,
-    counts: ReadonlyMap<string, number>,
-    length: number,
-  ): void {
+  private insert(meta: Omit<IndexedDocMeta, 'length'> | Omit<DocRecord, 'atMs' | 'linkTargets'>, pairs: Int32Array, length: number): void {
     this.remove(meta.id)
     const slot = this.allocateSlot()
     const linkTargets = distinctLinkTargets(meta.links, meta.id)
-    const record: DocRecord = { ...meta, links: [...meta.links], atMs: parseTime(meta.at), linkTargets }
-    this.terms.add(slot, counts, length)
+    const record: DocRecord = {
+      id: meta.id,
+      at: meta.at,
+      atMs: parseTime(meta.at),
+      source: meta.source,
+      kind: meta.kind,
+      links: [...meta.links],
+      linkTargets,
+      fingerprint: meta.fingerprint,
+    }
+    this.terms.addPairs(slot, pairs, length)
     this.records[slot] = record
     this.slotsById.set(meta.id, slot)
     for (const target of linkTargets) {
@@ -312,25 +343,13 @@ export class RecallIndex {
     return this.records.filter((r): r is DocRecord => r !== undefined)
   }
 
-  private *snapshots(): Iterable<IndexedDocSnapshot> {
+  private *docsToSave(): Iterable<DocToSave> {
     for (const [id, slot] of this.slotsById) {
       const record = this.records[slot]!
-      const docTerms = this.terms.docTerms(slot)!
-      const terms: (readonly [string, number])[] = []
-      for (let i = 0; i < docTerms.pairs.length; i += 2) {
-        terms.push([this.terms.term(docTerms.pairs[i]!), docTerms.pairs[i + 1]!])
-      }
-      const snapshot: IndexedDocSnapshot = {
-        id,
-        at: record.at,
-        source: record.source,
-        links: record.links,
-        fingerprint: record.fingerprint,
-        length: docTerms.length,
-        terms,
-      }
-      if (record.kind !== undefined) snapshot.kind = record.kind
-      yield snapshot
+      const { pairs, length } = this.terms.docTerms(slot)!
+      const doc: DocToSave = { id, at: record.at, source: record.source, links: record.links, fingerprint: record.fingerprint, length, pairs }
+      if (record.kind !== undefined) doc.kind = record.kind
+      yield doc
     }
   }
 }

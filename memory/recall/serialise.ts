@@ -7,8 +7,8 @@ import { RECALL_SOURCES, type RecallSource } from './options.ts'
 export const RECALL_INDEX_FORMAT = 'cyrene-recall-index'
 export const RECALL_INDEX_VERSION = 1
 
-/** One indexed document as the index holds it: metadata and counted terms, no text. */
-export interface IndexedDocSnapshot {
+/** What the index stores about a document besides its terms (no text). */
+export interface IndexedDocMeta {
   id: string
   at: string
   source: RecallSource
@@ -17,8 +17,21 @@ export interface IndexedDocSnapshot {
   fingerprint: string
   /** Term count, repeats included (BM25 document length). */
   length: number
-  /** Distinct terms with their frequency, in order of first appearance. */
-  terms: readonly (readonly [term: string, tf: number])[]
+}
+
+/** A document as handed to serializeIndex: [termId, tf, termId, tf, …] in order of first appearance. */
+export interface DocToSave extends IndexedDocMeta {
+  pairs: ArrayLike<number>
+}
+
+/** A document as read back: [vocabulary index, tf, …], validated. */
+export interface LoadedDoc extends IndexedDocMeta {
+  terms: readonly number[]
+}
+
+export interface LoadedIndex {
+  vocabulary: readonly string[]
+  docs: LoadedDoc[]
 }
 
 export interface SerializedDoc {
@@ -51,23 +64,25 @@ export class RecallFormatError extends Error {
 }
 
 export function serializeIndex(
-  docs: Iterable<IndexedDocSnapshot>,
+  docs: Iterable<DocToSave>,
+  termText: (termId: number) => string,
   tokenizer: string,
   fingerprint: string,
 ): SerializedRecallIndex {
   const sorted = [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const vocabulary: string[] = []
-  const vocabularyIndex = new Map<string, number>()
+  const vocabularyIndex = new Map<number, number>()
   const out: SerializedDoc[] = sorted.map((doc) => {
     const terms: number[] = []
-    for (const [term, tf] of doc.terms) {
-      let index = vocabularyIndex.get(term)
+    for (let i = 0; i < doc.pairs.length; i += 2) {
+      const termId = doc.pairs[i]!
+      let index = vocabularyIndex.get(termId)
       if (index === undefined) {
         index = vocabulary.length
-        vocabulary.push(term)
-        vocabularyIndex.set(term, index)
+        vocabulary.push(termText(termId))
+        vocabularyIndex.set(termId, index)
       }
-      terms.push(index, tf)
+      terms.push(index, doc.pairs[i + 1]!)
     }
     const serialized: SerializedDoc = { id: doc.id, at: doc.at, source: doc.source, fingerprint: doc.fingerprint, length: doc.length, terms }
     if (doc.kind !== undefined) serialized.kind = doc.kind
@@ -78,7 +93,7 @@ export function serializeIndex(
 }
 
 /** Validate `data` and unpack it; throws RecallFormatError with the first problem found. */
-export function parseSerializedIndex(data: unknown, expectedTokenizer: string): IndexedDocSnapshot[] {
+export function parseSerializedIndex(data: unknown, expectedTokenizer: string): LoadedIndex {
   if (data === null || typeof data !== 'object') throw new RecallFormatError('not an object')
   const d = data as Record<string, unknown>
   if (d.format !== RECALL_INDEX_FORMAT) throw new RecallFormatError(`format is not ${RECALL_INDEX_FORMAT}`)
@@ -92,15 +107,16 @@ export function parseSerializedIndex(data: unknown, expectedTokenizer: string): 
   }
   if (!Array.isArray(d.docs)) throw new RecallFormatError('docs must be an array')
   const seen = new Set<string>()
-  return d.docs.map((raw, position) => {
-    const doc = parseDoc(raw, vocabulary as string[], position)
+  const docs = d.docs.map((raw, position) => {
+    const doc = parseDoc(raw, vocabulary.length, position)
     if (seen.has(doc.id)) throw new RecallFormatError(`duplicate id ${doc.id}`)
     seen.add(doc.id)
     return doc
   })
+  return { vocabulary: vocabulary as string[], docs }
 }
 
-function parseDoc(raw: unknown, vocabulary: readonly string[], position: number): IndexedDocSnapshot {
+function parseDoc(raw: unknown, vocabularySize: number, position: number): LoadedDoc {
   const fail = (why: string): never => {
     throw new RecallFormatError(`docs[${position}]: ${why}`)
   }
@@ -115,28 +131,27 @@ function parseDoc(raw: unknown, vocabulary: readonly string[], position: number)
   if (!Number.isSafeInteger(r.length) || (r.length as number) < 0) fail('length')
   const flat = r.terms
   if (!Array.isArray(flat) || flat.length % 2 !== 0) fail('terms')
-  const terms: (readonly [string, number])[] = []
+  const terms = flat as unknown[]
   const seenTerms = new Set<number>()
   let total = 0
-  for (let i = 0; i < (flat as unknown[]).length; i += 2) {
-    const index = (flat as unknown[])[i]
-    const tf = (flat as unknown[])[i + 1]
-    if (!Number.isSafeInteger(index) || (index as number) < 0 || (index as number) >= vocabulary.length) fail('term index')
+  for (let i = 0; i < terms.length; i += 2) {
+    const index = terms[i]
+    const tf = terms[i + 1]
+    if (!Number.isSafeInteger(index) || (index as number) < 0 || (index as number) >= vocabularySize) fail('term index')
     if (!Number.isSafeInteger(tf) || (tf as number) < 1) fail('term frequency')
     if (seenTerms.has(index as number)) fail('repeated term')
     seenTerms.add(index as number)
-    terms.push([vocabulary[index as number]!, tf as number])
     total += tf as number
   }
   if (total !== r.length) fail('length does not match the term frequencies')
-  const doc: IndexedDocSnapshot = {
+  const doc: LoadedDoc = {
     id: r.id as string,
     at: r.at as string,
     source: r.source as RecallSource,
     links: (r.links as string[] | undefined) ?? [],
     fingerprint: r.fingerprint as string,
     length: r.length as number,
-    terms,
+    terms: terms as number[],
   }
   if (r.kind !== undefined) doc.kind = r.kind as string
   return doc

@@ -183,7 +183,11 @@ function rankTop(scores: Map<number, number>, ids: readonly string[], limit: num
 }
 
 class Ours implements Retriever {
-  readonly index = new RecallIndex()
+  readonly index: RecallIndex
+
+  constructor(options: ConstructorParameters<typeof RecallIndex>[0] = {}) {
+    this.index = new RecallIndex(options)
+  }
 
   add(id: string, text: string, at: string): void {
     this.index.add({ id, text, at, source: 'entry' })
@@ -196,6 +200,8 @@ class Ours implements Retriever {
 
 const SYSTEMS: readonly { name: string; make: () => Retriever }[] = [
   { name: 'recall (ours)', make: () => new Ours() },
+  // Ablation: the same index without the recency bonus (LoCoMo asks about any time).
+  { name: 'ours, recency off', make: () => new Ours({ recencyWeight: 0 }) },
   { name: 'plain-bm25', make: () => new PlainBm25() },
   { name: 'overlap', make: () => new Overlap() },
 ]
@@ -329,7 +335,18 @@ function exposeGc(): () => void {
 
 interface ScaleResult {
   docs: number
-  ours: { buildMs: number; p50: number; p95: number; heapMb: number; rssMb: number; jsonMb: number; saveMs: number; loadMs: number; updateMs: number }
+  ours: {
+    buildMs: number
+    p50: number
+    p95: number
+    heapMb: number
+    rssBeforeMb: number
+    rssAfterMb: number
+    jsonMb: number
+    saveMs: number
+    loadMs: number
+    updateMs: number
+  }
   peer: { buildMs: number; p50: number; p95: number; heapMb: number }
 }
 
@@ -358,9 +375,8 @@ function runScale(count: number, english: readonly string[], queries: readonly s
   const buildMs = performance.now() - t0
   gc()
   const heapMb = mb(process.memoryUsage().heapUsed - heap0)
-  const rssMb = mb(process.memoryUsage().rss)
-  const rssDelta = mb(process.memoryUsage().rss - rss0)
-  void rssDelta
+  const rssBeforeMb = mb(rss0)
+  const rssAfterMb = mb(process.memoryUsage().rss)
   const latency = timeQueries((q) => index.search(q, { limit: 10, now }), queries)
 
   t0 = performance.now()
@@ -391,7 +407,7 @@ function runScale(count: number, english: readonly string[], queries: readonly s
   const peerLatency = timeQueries((q) => peer.search(q, 10), queries)
   return {
     docs: count,
-    ours: { buildMs, ...latency, heapMb, rssMb, jsonMb, saveMs, loadMs, updateMs },
+    ours: { buildMs, ...latency, heapMb, rssBeforeMb, rssAfterMb, jsonMb, saveMs, loadMs, updateMs },
     peer: { buildMs: peerBuildMs, ...peerLatency, heapMb: peerHeapMb },
   }
 }
@@ -455,7 +471,7 @@ function printScale(s: ScaleResult): void {
       ['query p50 (ms)', fmt(s.ours.p50), fmt(s.peer.p50), ratio(s.ours.p50, s.peer.p50)],
       ['query p95 (ms)', fmt(s.ours.p95), fmt(s.peer.p95), ratio(s.ours.p95, s.peer.p95)],
       ['heap retained (MB)', fmt(s.ours.heapMb, 1), fmt(s.peer.heapMb, 1), ratio(s.ours.heapMb, s.peer.heapMb)],
-      ['process RSS after build (MB)', fmt(s.ours.rssMb, 0), '', ''],
+      ['process RSS before → after build (MB)', `${fmt(s.ours.rssBeforeMb, 0)} → ${fmt(s.ours.rssAfterMb, 0)}`, '', ''],
       ['JSON size (MB)', fmt(s.ours.jsonMb, 1), '', ''],
       ['toJSON+stringify (ms)', fmt(s.ours.saveMs, 0), '', ''],
       ['parse+fromJSON (ms)', fmt(s.ours.loadMs, 0), '', ''],

@@ -23,6 +23,8 @@ export class TermIndex {
   private readonly terms: string[] = []
   private readonly postings: number[][] = []
   private readonly docs: (DocTerms | undefined)[] = []
+  /** Document length by slot, kept apart from `docs` for the scoring loop. */
+  private readonly lengths: number[] = []
   private liveDocs = 0
   private totalLength = 0
 
@@ -55,42 +57,13 @@ export class TermIndex {
     return this.docs[slot]
   }
 
-  /**
-   * Index a document under a free `slot`: its distinct terms with their frequencies,
-   * and its length (all terms, repeats counted).
-   */
-  add(slot: number, counts: ReadonlyMap<string, number>, length: number): void {
-    if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS) throw new RangeError(`slot out of range: ${slot}`)
-    if (this.docs[slot] !== undefined) throw new Error(`slot ${slot} is already in use`)
-    const byId = new Map<number, number>()
-    for (const [term, tf] of counts) byId.set(this.internTerm(term), tf)
-    this.insert(slot, byId, length)
+  /** BM25 length of the document in `slot` (0 for a free slot). */
+  docLength(slot: number): number {
+    return this.lengths[slot] ?? 0
   }
 
-  /** Drop the document in `slot`; unknown slots are ignored. */
-  remove(slot: number): void {
-    const doc = this.docs[slot]
-    if (doc === undefined) return
-    for (let i = 0; i < doc.pairs.length; i += 2) removePosting(this.postings[doc.pairs[i]!]!, slot)
-    this.docs[slot] = undefined
-    this.liveDocs--
-    this.totalLength -= doc.length
-  }
-
-  private insert(slot: number, counts: ReadonlyMap<number, number>, length: number): void {
-    const pairs = new Int32Array(counts.size * 2)
-    let i = 0
-    for (const [id, tf] of counts) {
-      pairs[i++] = id
-      pairs[i++] = tf
-      this.postings[id]!.push(slot * TF_BITS + Math.min(tf, MAX_TERM_FREQUENCY))
-    }
-    this.docs[slot] = { pairs, length }
-    this.liveDocs++
-    this.totalLength += length
-  }
-
-  private internTerm(term: string): number {
+  /** The id of `term`, creating it if new. */
+  intern(term: string): number {
     let id = this.idsByTerm.get(term)
     if (id === undefined) {
       id = this.terms.length
@@ -99,6 +72,53 @@ export class TermIndex {
       this.postings.push([])
     }
     return id
+  }
+
+  /**
+   * Index a document under a free `slot`: its distinct terms with their frequencies,
+   * and its length (all terms, repeats counted).
+   */
+  add(slot: number, counts: ReadonlyMap<string, number>, length: number): void {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS) throw new RangeError(`slot out of range: ${slot}`)
+    if (this.docs[slot] !== undefined) throw new Error(`slot ${slot} is already in use`)
+    const pairs = new Int32Array(counts.size * 2)
+    let i = 0
+    for (const [term, tf] of counts) {
+      pairs[i++] = this.intern(term)
+      pairs[i++] = tf
+    }
+    this.addPairs(slot, pairs, length)
+  }
+
+  /**
+   * Same as add, from interned term ids: `pairs` is [termId, tf, termId, tf, …] with
+   * distinct ids (the loader uses this to skip string lookups). The index keeps `pairs`.
+   */
+  addPairs(slot: number, pairs: Int32Array, length: number): void {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS) throw new RangeError(`slot out of range: ${slot}`)
+    if (this.docs[slot] !== undefined) throw new Error(`slot ${slot} is already in use`)
+    for (let i = 0; i < pairs.length; i += 2) {
+      if (this.postings[pairs[i]!] === undefined) throw new RangeError(`unknown term id ${pairs[i]}`)
+    }
+    for (let i = 0; i < pairs.length; i += 2) {
+      this.postings[pairs[i]!]!.push(slot * TF_BITS + Math.min(pairs[i + 1]!, MAX_TERM_FREQUENCY))
+    }
+    this.docs[slot] = { pairs, length }
+    while (this.lengths.length <= slot) this.lengths.push(0)
+    this.lengths[slot] = length
+    this.liveDocs++
+    this.totalLength += length
+  }
+
+  /** Drop the document in `slot`; unknown slots are ignored. */
+  remove(slot: number): void {
+    const doc = this.docs[slot]
+    if (doc === undefined) return
+    for (let i = 0; i < doc.pairs.length; i += 2) removePosting(this.postings[doc.pairs[i]!]!, slot)
+    this.docs[slot] = undefined
+    this.lengths[slot] = 0
+    this.liveDocs--
+    this.totalLength -= doc.length
   }
 }
 

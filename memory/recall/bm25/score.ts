@@ -20,7 +20,7 @@ export function termScore(idf: number, tf: number, length: number, averageLength
 
 /**
  * Add the BM25 score of each query term to `scores[slot]` for every document that
- * contains it and passes `accept`. Terms are visited in the given order, so the
+ * contains it and passes `accept` (all do when it is omitted). Terms are visited in the given order, so the
  * floating-point sum is the same for the same query on the same documents.
  * Returns the slots touched for the first time, in visit order.
  */
@@ -29,7 +29,7 @@ export function accumulateBm25(
   termIds: readonly number[],
   params: Bm25Params,
   scores: Float64Array,
-  accept: (slot: number) => boolean,
+  accept?: (slot: number) => boolean,
 ): number[] {
   const touched: number[] = []
   const docCount = index.docCount
@@ -39,10 +39,9 @@ export function accumulateBm25(
     const idf = inverseDocumentFrequency(docCount, list.length)
     for (const posting of list) {
       const slot = postingSlot(posting)
-      if (!accept(slot)) continue
-      const length = index.docTerms(slot)!.length
+      if (accept !== undefined && !accept(slot)) continue
       if (scores[slot] === 0) touched.push(slot)
-      scores[slot]! += termScore(idf, postingFrequency(posting), length, averageLength, params)
+      scores[slot]! += termScore(idf, postingFrequency(posting), index.docLength(slot), averageLength, params)
     }
   }
   return touched
