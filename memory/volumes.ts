@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { ensureDir, fsyncDir } from './fsio.ts'
+import { LAYOUT } from './paths.ts'
+import type { MemoryStore } from './store.ts'
+import { RefusedError, type Writer } from './validate.ts'
+
+/**
+ * Volumes (卷, contract §7). 元/卷.json records each volume with the
+ * fingerprint of the persona it started with. Only a person opens a volume;
+ * opening records and snapshots, it never edits persona text.
+ */
+export const VOLUMES_FILE = '卷.json'
+export const CONFIRM_WORD = 'new-volume'
+
+export interface Volume { id: number; started_at: string; reason: string; persona_hash: string; wuyu_version: string }
+export interface VolumesFile { current: number; volumes: Volume[] }
+
+/** A persona file: `name` is how it is stored in the snapshot and hashed (e.g. "persona/chat.md"). */
+export interface PersonaSource { name: string; path: string }
+
+/** sha256 over sorted (name, content) pairs; the name is hashed so a rename changes the print. */
+export async function personaFingerprint(sources: readonly PersonaSource[]): Promise<string> {
+  if (sources.length === 0) throw new RefusedError('no-persona', 'no persona files were found to fingerprint; pass the persona folder')
+  const h = createHash('sha256')
+  for (const s of [...sources].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    let content: Buffer
+    try { content = await fs.readFile(s.path) } catch (e) { throw new RefusedError('no-persona', `cannot read persona file ${s.path}: ${(e as Error).message}`) }
+    h.update(`${s.name}\0${content.length}\0`)
+    h.update(content)
+  }
+  return `sha256:${h.digest('hex')}`
+}
+
+async function wuyuVersionOf(sources: readonly PersonaSource[]): Promise<string> {
+  const w = sources.find((s) => s.name.endsWith('wuyu.md'))
+  if (w === undefined) return ''
+  return `sha256:${createHash('sha256').update(await fs.readFile(w.path)).digest('hex').slice(0, 16)}`
+}
+
+/** Pure validation of 元/卷.json content. */
+export function validateVolumes(v: unknown): VolumesFile {
+  const bad = (why: string): never => { throw new RefusedError('meta-json', `元/${VOLUMES_FILE} is not a valid volume index (${why}); fix it by hand or restore it from a snapshot`) }
+  if (v === null || typeof v !== 'object') bad('not an object')
+  const o = v as Record<string, unknown>
+  if (typeof o.current !== 'number' || !Array.isArray(o.volumes)) bad('needs "current" and "volumes"')
+  for (const x of o.volumes as unknown[]) {
+    const vol = x as Record<string, unknown>
+    if (typeof vol?.id !== 'number' || typeof vol.started_at !== 'string') bad('each volume needs id and started_at')
+  }
+  if (!(o.volumes as Volume[]).some((x) => x.id === o.current)) bad(`current volume ${String(o.current)} is not listed`)
+  return o as unknown as VolumesFile
+}
+
+export async function readVolumes(store: MemoryStore): Promise<VolumesFile | undefined> {
+  const { value, problem } = await store.readMetaJson<unknown>(VOLUMES_FILE, undefined)
+  if (problem !== undefined) throw new RefusedError('meta-json', `${problem}; fix it by hand or restore it from a snapshot — nothing was changed`)
+  return value === undefined ? undefined : validateVolumes(value)
+}
+
+export function volumeDirRel(id: number): string { return `${LAYOUT.meta}/卷/${String(id).padStart(3, '0')}/persona` }
+
+/** Copy persona files to 元/卷/NNN/persona/ and make them read-only (0400 files, 0500 folder). Skips if present. */
+async function snapshotPersona(store: MemoryStore, id: number, sources: readonly PersonaSource[]): Promise<boolean> {
+  const dir = store.path(volumeDirRel(id))
+  try { await fs.stat(dir); return false } catch { /* not yet */ }
+  const tmp = `${dir}.tmp-${process.pid}`
+  await fs.rm(tmp, { recursive: true, force: true })
+  for (const s of sources) {
+    const target = join(tmp, s.name)
+    await ensureDir(join(target, '..'))
+    await fs.copyFile(s.path, target)
+    const fh = await fs.open(target, 'r')
+    try { await fh.sync() } finally { await fh.close() }
+    await fs.chmod(target, 0o400)
+  }
+  await ensureDir(join(dir, '..'))
+  await fs.rename(tmp, dir)
+  await fsyncDir(join(dir, '..'))
+  await fs.chmod(dir, 0o500)
+  return true
+}
+
+/**
+ * First start: record volume 0 with the persona fingerprint; later starts fill
+ * an empty fingerprint (补章). Idempotent. Run by the host or migrate.
+ */
+export async function ensureVolumePersonaHash(store: MemoryStore, sources: readonly PersonaSource[]): Promise<VolumesFile> {
+  const hash = await personaFingerprint(sources)
+  const wuyu = await wuyuVersionOf(sources)
+  return await store.withWriteLock(async (lock) => {
+    let vols = await readVolumes(store)
+    let changed = false
+    if (vols === undefined) {
+      vols = { current: 0, volumes: [{ id: 0, started_at: store.now().toISOString(), reason: '卷零：首次启动', persona_hash: hash, wuyu_version: wuyu }] }
+      changed = true
+    } else {
+      const cur = vols.volumes.find((v) => v.id === vols!.current)!
+      if (typeof cur.persona_hash !== 'string' || cur.persona_hash === '') { cur.persona_hash = hash; cur.wuyu_version = cur.wuyu_version || wuyu; changed = true }
+    }
+    if (changed) {
+      await store.writeMetaJson(VOLUMES_FILE, vols, lock)
+      await store.audit({ op: 'volume-complete', volume: vols.current, persona_hash: hash, by: 'engine' })
+    }
+    const cur = vols.volumes.find((v) => v.id === vols!.current)!
+    if (cur.persona_hash === hash) await snapshotPersona(store, vols.current, sources)
+    return vols
+  })
+}
+
+export interface OpenVolumeInput { reason: string; confirm: string; sources: readonly PersonaSource[] }
+
+/** Open the next volume. A person only, with the confirmation word; persona text is never touched. */
+export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx: { by: Writer }): Promise<Volume> {
+  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only a person opens a new volume; the companion may suggest it in the dream journal')
+  if (input.confirm !== CONFIRM_WORD) throw new RefusedError('confirm', `opening a volume is for big changes (persona text, the five virtues, the storage format). To go ahead, add --confirm ${CONFIRM_WORD}`)
+  const reason = typeof input.reason === 'string' ? input.reason.trim() : ''
+  if (reason === '' || reason.includes('\n')) throw new RefusedError('bad-input', 'give a one-line --reason for the new volume')
+  const before = await ensureVolumePersonaHash(store, input.sources)
+  const hash = await personaFingerprint(input.sources)
+  const wuyu = await wuyuVersionOf(input.sources)
+  const vol = await store.withWriteLock(async (lock) => {
+    const vols = (await readVolumes(store)) ?? before
+    const id = Math.max(...vols.volumes.map((v) => v.id)) + 1
+    const v: Volume = { id, started_at: store.now().toISOString(), reason, persona_hash: hash, wuyu_version: wuyu }
+    vols.volumes.push(v)
+    vols.current = id
+    await store.writeMetaJson(VOLUMES_FILE, vols, lock)
+    await snapshotPersona(store, id, input.sources)
+    return v
+  })
+  await store.audit({ op: 'volume-open', volume: vol.id, reason, persona_hash: hash, by: ctx.by })
+  return vol
+}
+
+/** Does the persona on disk still match the current volume's fingerprint? (for doctor) */
+export async function volumeDrift(store: MemoryStore, sources: readonly PersonaSource[]): Promise<{ current?: number; recorded?: string; actual: string; drift: boolean }> {
+  const actual = await personaFingerprint(sources)
+  const vols = await readVolumes(store)
+  const cur = vols?.volumes.find((v) => v.id === vols.current)
+  return { current: vols?.current, recorded: cur?.persona_hash, actual, drift: cur !== undefined && cur.persona_hash !== '' && cur.persona_hash !== actual }
+}
