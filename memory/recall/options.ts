@@ -30,6 +30,11 @@ export interface RecallOptions {
   maxDocChars: number
 }
 
+/** What callers pass: any subset, and any subset of the source weights. */
+export type RecallOptionsInput = Partial<Omit<RecallOptions, 'sourceWeights'>> & {
+  sourceWeights?: Partial<Record<RecallSource, number>>
+}
+
 export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   k1: 1.2,
   b: 0.75,
@@ -44,7 +49,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
 })
 
 /** Defaults overlaid with `partial`; nonsense values (NaN, negative) fall back to the default. */
-export function resolveOptions(partial: Partial<RecallOptions> = {}): RecallOptions {
+export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions {
   const d = DEFAULT_RECALL_OPTIONS
   const weights = { ...d.sourceWeights }
   for (const source of RECALL_SOURCES) {

@@ -6,7 +6,7 @@ import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
 import { accumulateBm25 } from './bm25/score.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
-import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallSource } from './options.ts'
+import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import {
   parseSerializedIndex,
@@ -70,7 +70,7 @@ export class RecallIndex {
   private readonly backlinks = new Map<string, Set<string>>()
   private scratch = new Float64Array(0)
 
-  constructor(options: Partial<RecallOptions> = {}) {
+  constructor(options: RecallOptionsInput = {}) {
     this.options = resolveOptions(options)
   }
 
@@ -249,7 +249,7 @@ export class RecallIndex {
    * Load an index saved by toJSON. Throws RecallFormatError if the data is not a
    * valid index of this format version and tokenizer; the caller then rebuilds.
    */
-  static fromJSON(data: unknown, options: Partial<RecallOptions> = {}): RecallIndex {
+  static fromJSON(data: unknown, options: RecallOptionsInput = {}): RecallIndex {
     const { vocabulary, docs } = parseSerializedIndex(data, tokenizerSignature())
     const index = new RecallIndex(options)
     const termIds = vocabulary.map((term) => index.terms.intern(term))
@@ -267,7 +267,7 @@ export class RecallIndex {
     return index
   }
 
-  private insert(meta: Omit<IndexedDocMeta, 'length'> | Omit<DocRecord, 'atMs' | 'linkTargets'>, pairs: Int32Array, length: number): void {
+  private insert(meta: Omit<IndexedDocMeta, 'length'>, pairs: Int32Array, length: number): void {
     this.remove(meta.id)
     const slot = this.allocateSlot()
     const linkTargets = distinctLinkTargets(meta.links, meta.id)
