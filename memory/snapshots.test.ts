@@ -1,0 +1,59 @@
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { MemoryStore, openEngine } from './store.ts'
+import { listSnapshots, restoreSnapshot, snapshotIfDue, takeSnapshot } from './snapshots.ts'
+import { checkStore } from './check.ts'
+import { tempHome } from './testing/tmp.ts'
+
+let t: Awaited<ReturnType<typeof tempHome>>
+let now = new Date('2026-01-01T12:00:00')
+beforeEach(async () => { t = await tempHome() })
+afterEach(async () => { await t.cleanup() })
+const fact = (text: string) => ({ text, axis: '智', reason: 'r', kind: 'fact' })
+
+it('takes daily snapshots beside the root, once a day, keeping seven, not counted in the quota', async () => {
+  const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
+  await s.write(fact('一'), { by: 'person' })
+  for (let d = 1; d <= 9; d++) {
+    now = new Date(`2026-01-0${d}T12:00:00`)
+    expect(await snapshotIfDue(s)).toBeDefined()
+    expect(await snapshotIfDue(s)).toBeUndefined()
+  }
+  const names = await listSnapshots(s)
+  expect(names).toEqual(['2026-01-03', '2026-01-04', '2026-01-05', '2026-01-06', '2026-01-07', '2026-01-08', '2026-01-09'])
+  expect(s.snapshotsDir).toBe(`${t.root}-snapshots`)
+  const usage = await s.measureUsage(true)
+  expect(usage.total).toBeLessThan(4096)
+  // no lock folders or owner files in a snapshot
+  const snap = join(s.snapshotsDir, names[0]!)
+  const files = await fs.readdir(snap, { recursive: true })
+  expect(files.some((n) => n.includes('日档'))).toBe(true)
+  expect(files.filter((n) => n.includes('lock'))).toEqual([])
+})
+
+it('restores a snapshot after saving a pre-restore one, so the restore can be undone', async () => {
+  const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
+  const a = await s.write(fact('before'), { by: 'person' })
+  const snap = await takeSnapshot(s, 'manual')
+  const b = await s.write(fact('after'), { by: 'person' })
+  await expect(restoreSnapshot(s, '../x', { by: 'person' })).rejects.toThrow(/no snapshot/)
+  await expect(restoreSnapshot(s, snap.name, { by: 'model' })).rejects.toThrow(/only the person/)
+  const r = await restoreSnapshot(s, snap.name, { by: 'person' })
+  expect(await s.get(a.id)).toBeDefined()
+  expect(await s.get(b.id)).toBeUndefined()
+  expect(r.safety).toMatch(/pre-restore/)
+  await restoreSnapshot(s, r.safety, { by: 'person' })
+  expect(await s.get(b.id)).toBeDefined()
+  expect((await checkStore(s)).errors).toEqual([])
+})
+
+it('refuses to restore while another engine is running', async () => {
+  const engine = await openEngine({ env: { DSH_HOME: t.home } })
+  const snap = await takeSnapshot(engine, 'manual')
+  const cli = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+  // same process: the lock owner is alive, and it is not this store's
+  await expect(restoreSnapshot(cli, snap.name, { by: 'person' })).rejects.toThrow(/quit DSH first/)
+  await engine.close()
+  await restoreSnapshot(cli, snap.name, { by: 'person' })
+})
