@@ -1,3 +1,173 @@
-import { CliError, type SubCommand } from './io.ts'
+import { importCard } from '../../whale/card-import.ts'
+import { exists, locationsFor, MAX_JSON_BYTES, readBytesBounded, resolveIn, writeTextAtomic, type FsContext } from '../../whale/files.ts'
+import { isRecord, toJsonText, type JsonRecord } from '../../whale/json.ts'
+import { MAX_PNG_BYTES } from '../../whale/png.ts'
+import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, saveLivePersona, writePreset } from '../../whale/preset-files.ts'
+import { AUTOSAVE_ID, isPresetId, presetFile } from '../../whale/presets.ts'
+import { toTavern } from '../../whale/tavern.ts'
+import { CliError, type CliIO, type SubCommand } from './io.ts'
+import { parseOptions, writeJson } from './whale-args.ts'
 
-export const presetsCommand: SubCommand = async () => { throw new CliError('not built yet') }
+const USAGE = `cyrene whale presets list | show <id> | apply <id> | save <id> [label] | delete <id> | dir
+       cyrene whale presets import <file> [--json] [--dry-run] [--force] [--id ID]
+       cyrene whale presets export <id> [OUT] [--tavern] [--force]`
+
+function guarded<T>(action: () => T): T {
+  try {
+    return action()
+  } catch (error) {
+    if (error instanceof PresetError) throw new CliError(error.message)
+    throw error
+  }
+}
+
+async function guardedAsync<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action()
+  } catch (error) {
+    if (error instanceof PresetError) throw new CliError(error.message)
+    throw error
+  }
+}
+
+function one(positionals: string[], what: string): string {
+  const value = positionals[0]
+  if (value === undefined) throw new CliError(`give ${what}. Usage: ${USAGE}`)
+  return value
+}
+
+export const presetsCommand: SubCommand = async (argv, io) => {
+  const { values, positionals } = parseOptions(argv, {
+    json: { type: 'boolean' },
+    tavern: { type: 'boolean' },
+    force: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    id: { type: 'string' },
+    config: { type: 'string' },
+  }, USAGE)
+  const [action, ...rest] = positionals
+  const ctx: FsContext = { env: io.env, cwd: io.cwd }
+  const where = locationsFor(ctx, values.config)
+  switch (action) {
+    case 'dir':
+      io.stdout(where.presetsDir + '\n')
+      return 0
+    case 'list': {
+      const list = listPresets(ctx, where)
+      if (values.json === true) writeJson(io, list)
+      else if (!list.length) io.stdout(`No presets in ${where.presetsDir}.\n`)
+      else io.stdout(list.map((p) => p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} (not a valid preset)`).join('\n') + '\n')
+      return 0
+    }
+    case 'show': {
+      const loaded = guarded(() => loadPreset(ctx, where, one(rest, 'a preset id')))
+      if (values.json === true) writeJson(io, loaded.preset)
+      else {
+        io.stdout(toJsonText(loaded.preset))
+        if (loaded.ignored.length) io.stdout(`# ignored when applied: ${loaded.ignored.join(', ')}\n`)
+      }
+      return 0
+    }
+    case 'apply': {
+      const id = one(rest, 'a preset id')
+      const outcome = await guardedAsync(() => applyPresetById(ctx, id, values.config))
+      if (values.json === true) writeJson(io, outcome)
+      else if (outcome.ok) {
+        io.stdout(!outcome.changed ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
+          : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`)
+      }
+      if (!outcome.ok) {
+        if (values.json !== true) throw new CliError(outcome.error ?? 'apply refused')
+        return 2
+      }
+      return 0
+    }
+    case 'save': {
+      const id = one(rest, 'an id for the new preset')
+      const file = await guardedAsync(() => saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }))
+      io.stdout(`Saved the current persona as "${id}" in ${file}.\n`)
+      return 0
+    }
+    case 'delete': {
+      const file = guarded(() => deletePreset(ctx, one(rest, 'a preset id')))
+      io.stdout(`Deleted ${file}.\n`)
+      return 0
+    }
+    case 'import':
+      return importAction(ctx, io, one(rest, 'the card file to import'), {
+        json: values.json === true, dryRun: values['dry-run'] === true, force: values.force === true, ...(values.id !== undefined ? { id: values.id } : {}),
+      })
+    case 'export': {
+      const id = one(rest, 'a preset id')
+      const loaded = guarded(() => loadPreset(ctx, where, id))
+      const preset = { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
+      const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
+      const out = rest[1]
+      if (out === undefined) {
+        io.stdout(content)
+        return 0
+      }
+      const target = resolveIn(ctx, out)
+      if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
+      await writeTextAtomic(target, content)
+      io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
+      return 0
+    }
+    default:
+      throw new CliError(`unknown presets action "${action ?? ''}". Usage: ${USAGE}`)
+  }
+}
+
+interface ImportOptions {
+  json: boolean
+  dryRun: boolean
+  force: boolean
+  id?: string
+}
+
+async function importAction(ctx: FsContext, io: CliIO, file: string, options: ImportOptions): Promise<number> {
+  const refuse = (detected: string, error: string): number => {
+    if (!options.json) throw new CliError(error)
+    writeJson(io, { ok: false, detected, error, savedId: null, savedFile: null })
+    return 2
+  }
+  const read = readBytesBounded(resolveIn(ctx, file), Math.max(MAX_JSON_BYTES, MAX_PNG_BYTES))
+  if (!read.ok) return refuse('unknown', `cannot read ${file}: ${read.reason}`)
+  const isPng = read.bytes.subarray(0, 4).toString('latin1') === '\x89PNG'
+  if (!isPng && read.bytes.length > MAX_JSON_BYTES) return refuse('unknown', `${file} is larger than ${MAX_JSON_BYTES} bytes; a JSON card is never that big`)
+  const result = importCard(read.bytes, file)
+  if (!result.ok) return refuse(result.detected, result.error)
+  const preset = result.preset
+  if (options.id !== undefined) {
+    if (!isPresetId(options.id)) return refuse(result.detected, `"${options.id}" is not a valid preset id: use 1–64 letters, digits, "-" or "_"`)
+    preset.id = options.id
+  }
+  if (preset.id === AUTOSAVE_ID && options.id === undefined) return refuse(result.detected, '"autosave" is reserved; import with --id NEW_ID')
+  let savedFile: string | null = null
+  if (!options.dryRun) {
+    const where = locationsFor(ctx)
+    try {
+      savedFile = await writePreset(ctx, where, preset, { overwrite: options.force })
+    } catch (error) {
+      if (error instanceof PresetError) return refuse(result.detected, error.message)
+      throw error
+    }
+  }
+  const report: JsonRecord = {
+    ok: true,
+    detected: result.detected,
+    savedId: savedFile === null ? null : preset.id,
+    savedFile,
+    mapped: result.mapped,
+    unmapped: result.unmapped,
+    notes: result.notes,
+    preset: preset as unknown as JsonRecord,
+  }
+  if (options.json) writeJson(io, report)
+  else {
+    io.stdout(`${savedFile === null ? 'Would import' : 'Imported'} a ${result.detected} card as "${preset.id}"${savedFile === null ? ' (dry run: nothing written)' : ` → ${savedFile}`}.\n`)
+    io.stdout(`  taken: ${result.mapped.join(', ') || '(nothing)'}\n  not taken: ${result.unmapped.join(', ') || '(nothing)'}\n`)
+    for (const note of result.notes) io.stdout(`  note: ${note}\n`)
+  }
+  return 0
+}

@@ -1,0 +1,104 @@
+import { crc32, inflateSync } from 'node:zlib'
+
+/**
+ * Read-only extraction of the character JSON from a PNG card (spec §12.3,
+ * issue part 2). Only tEXt / zTXt / iTXt chunks named `chara` or `ccv3` are
+ * read; image data is never decoded. Every length is checked before use,
+ * every chunk's CRC is verified, and decompression output is bounded.
+ */
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+export const MAX_PNG_BYTES = 32 * 1024 * 1024
+const MAX_CHUNKS = 10_000
+/** Text chunks larger than this are refused, compressed or not. */
+export const MAX_CARD_TEXT_BYTES = 8 * 1024 * 1024
+
+export class PngCardError extends Error {}
+
+export function looksLikePng(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, 8))
+}
+
+interface TextChunk {
+  keyword: string
+  text: string
+}
+
+function inflateBounded(data: Buffer): Buffer {
+  try {
+    return inflateSync(data, { maxOutputLength: MAX_CARD_TEXT_BYTES })
+  } catch (error) {
+    throw new PngCardError(`a compressed text chunk does not inflate within ${MAX_CARD_TEXT_BYTES} bytes (${(error as Error).message})`)
+  }
+}
+
+function keywordEnd(data: Buffer): number {
+  const end = data.indexOf(0)
+  // PNG keywords are 1–79 Latin-1 characters
+  if (end < 1 || end > 79) throw new PngCardError('a text chunk has a malformed keyword')
+  return end
+}
+
+function parseText(type: string, data: Buffer): TextChunk {
+  const end = keywordEnd(data)
+  const keyword = data.subarray(0, end).toString('latin1')
+  const rest = data.subarray(end + 1)
+  if (type === 'tEXt') return { keyword, text: rest.toString('latin1') }
+  if (type === 'zTXt') {
+    if (rest.length < 1 || rest[0] !== 0) throw new PngCardError('a zTXt chunk uses an unknown compression method')
+    return { keyword, text: inflateBounded(rest.subarray(1)).toString('latin1') }
+  }
+  // iTXt: flag, method, language tag\0, translated keyword\0, UTF-8 text
+  if (rest.length < 2) throw new PngCardError('an iTXt chunk is truncated')
+  const compressed = rest[0] === 1
+  if (rest[0]! > 1 || (compressed && rest[1] !== 0)) throw new PngCardError('an iTXt chunk has an unknown compression setting')
+  const langEnd = rest.indexOf(0, 2)
+  const transEnd = langEnd < 0 ? -1 : rest.indexOf(0, langEnd + 1)
+  if (langEnd < 0 || transEnd < 0) throw new PngCardError('an iTXt chunk is truncated')
+  const body = rest.subarray(transEnd + 1)
+  return { keyword, text: (compressed ? inflateBounded(body) : body).toString('utf8') }
+}
+
+/** Walks the chunk list and returns the card texts by keyword (lower-cased). */
+export function cardTexts(bytes: Buffer): Map<string, string> {
+  if (bytes.length > MAX_PNG_BYTES) throw new PngCardError(`the PNG is larger than ${MAX_PNG_BYTES} bytes`)
+  if (!looksLikePng(bytes)) throw new PngCardError('not a PNG file (bad signature)')
+  const found = new Map<string, string>()
+  let offset = 8
+  let sawEnd = false
+  for (let count = 0; offset < bytes.length; count++) {
+    if (count >= MAX_CHUNKS) throw new PngCardError('the PNG has too many chunks')
+    if (offset + 12 > bytes.length) throw new PngCardError('the PNG is truncated inside a chunk header')
+    const length = bytes.readUInt32BE(offset)
+    const type = bytes.subarray(offset + 4, offset + 8).toString('latin1')
+    if (!/^[A-Za-z]{4}$/.test(type)) throw new PngCardError('the PNG has a malformed chunk type')
+    if (length > 0x7fffffff || offset + 12 + length > bytes.length) throw new PngCardError(`the ${type} chunk runs past the end of the file`)
+    const data = bytes.subarray(offset + 8, offset + 8 + length)
+    const storedCrc = bytes.readUInt32BE(offset + 8 + length)
+    const isText = type === 'tEXt' || type === 'zTXt' || type === 'iTXt'
+    if (isText) {
+      if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== storedCrc) throw new PngCardError(`the ${type} chunk fails its CRC check`)
+      if (length > MAX_CARD_TEXT_BYTES) throw new PngCardError(`a text chunk is larger than ${MAX_CARD_TEXT_BYTES} bytes`)
+      const end = data.indexOf(0)
+      const keyword = end > 0 ? data.subarray(0, end).toString('latin1').toLowerCase() : ''
+      // only the two card keywords are parsed at all
+      if (keyword === 'chara' || keyword === 'ccv3') found.set(keyword, parseText(type, data).text)
+    }
+    offset += 12 + length
+    if (type === 'IEND') {
+      sawEnd = true
+      break
+    }
+  }
+  if (!sawEnd) throw new PngCardError('the PNG has no IEND chunk')
+  return found
+}
+
+/** The card JSON text carried by a PNG: `ccv3` preferred over `chara`; both are base64 of UTF-8 JSON. */
+export function cardJsonFromPng(bytes: Buffer): string {
+  const texts = cardTexts(bytes)
+  const encoded = texts.get('ccv3') ?? texts.get('chara')
+  if (encoded === undefined) throw new PngCardError('the PNG carries no "chara" or "ccv3" text chunk, so it is not a character card')
+  const compact = encoded.replace(/\s+/g, '')
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new PngCardError('the card chunk is not valid base64')
+  return Buffer.from(compact, 'base64').toString('utf8')
+}

@@ -1,0 +1,127 @@
+import { readdirSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { exists, locationsFor, MAX_JSON_BYTES, readBounded, resolveIn, writeTextAtomic, type FsContext } from './files.ts'
+import { parseJson, toJsonText, type JsonRecord } from './json.ts'
+import { applyPreset, ApplyRefused, AUTOSAVE_ID, isPresetId, presetFile, readPreset, snapshotPreset, type Preset, type ReadPreset } from './presets.ts'
+import type { WhaleLocations } from './paths.ts'
+
+/** The presets folder and the config write-back (spec §2.6, §4). Every refusal leaves the disk as it was. */
+export class PresetError extends Error {}
+
+export function presetPath(where: WhaleLocations, id: string): string {
+  if (!isPresetId(id)) throw new PresetError(`"${id}" is not a valid preset id: use 1–64 letters, digits, "-" or "_"`)
+  return path.join(where.presetsDir, id + '.json')
+}
+
+export interface LoadedPreset extends ReadPreset {
+  file: string
+  raw: JsonRecord
+}
+
+export function loadPreset(ctx: FsContext, where: WhaleLocations, id: string): LoadedPreset {
+  const file = presetPath(where, id)
+  const read = readBounded(resolveIn(ctx, file), MAX_JSON_BYTES)
+  if (read.kind === 'missing') throw new PresetError(`no preset "${id}" in ${where.presetsDir}; see \`cyrene whale presets list\``)
+  if (read.kind === 'unreadable') throw new PresetError(`cannot read ${file}: ${read.reason}`)
+  const parsed = parseJson(read.text)
+  if (!parsed.ok) throw new PresetError(`${file} is not valid JSON (${parsed.error}); fix or delete it`)
+  const result = readPreset(parsed.value, id)
+  if (result === null) throw new PresetError(`${file} is not a whale-persona preset (it needs a "persona" object, or the early top-level "character"/"contracts")`)
+  return { ...result, file, raw: parsed.value as JsonRecord }
+}
+
+export interface PresetListing {
+  id: string
+  label: string
+  description: string
+  valid: boolean
+}
+
+export function listPresets(ctx: FsContext, where: WhaleLocations): PresetListing[] {
+  let names: string[]
+  try {
+    names = readdirSync(resolveIn(ctx, where.presetsDir))
+  } catch {
+    return []
+  }
+  return names
+    .filter((n) => n.endsWith('.json') && isPresetId(n.slice(0, -5)))
+    .sort()
+    .map((n) => {
+      const id = n.slice(0, -5)
+      try {
+        const { preset } = loadPreset(ctx, where, id)
+        return { id, label: preset.label, description: preset.description, valid: true }
+      } catch {
+        return { id, label: '', description: '', valid: false }
+      }
+    })
+}
+
+export interface ApplyOutcome {
+  ok: boolean
+  id: string
+  changed: boolean
+  autosaveWritten: boolean
+  configFile: string
+  error?: string
+}
+
+/** Reads the live config text: missing means `{}`; invalid JSON refuses so the file is never overwritten. */
+function liveConfig(ctx: FsContext, where: WhaleLocations): unknown {
+  const read = readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES)
+  if (read.kind === 'missing') return {}
+  if (read.kind === 'unreadable') throw new ApplyRefused(`cannot read ${where.configFile}: ${read.reason}; nothing was changed`)
+  const parsed = parseJson(read.text)
+  if (!parsed.ok) throw new ApplyRefused(`${where.configFile} is not valid JSON (${parsed.error}); fix it first — it was not overwritten`)
+  return parsed.value
+}
+
+export async function applyPresetById(ctx: FsContext, id: string, configOverride?: string): Promise<ApplyOutcome> {
+  const where = locationsFor(ctx, configOverride)
+  const { preset } = loadPreset(ctx, where, id)
+  try {
+    const result = applyPreset(liveConfig(ctx, where), preset)
+    if (!result.changed) return { ok: true, id, changed: false, autosaveWritten: false, configFile: where.configFile }
+    // autosave first: if writing the config then fails, the previous persona is still safe
+    if (result.autosave !== null) await writeTextAtomic(resolveIn(ctx, presetPath(where, AUTOSAVE_ID)), toJsonText(result.autosave))
+    await writeTextAtomic(resolveIn(ctx, where.configFile), toJsonText(result.config))
+    return { ok: true, id, changed: true, autosaveWritten: result.autosave !== null, configFile: where.configFile }
+  } catch (error) {
+    if (error instanceof ApplyRefused) return { ok: false, id, changed: false, autosaveWritten: false, configFile: where.configFile, error: error.message }
+    throw error
+  }
+}
+
+export interface SaveOptions {
+  overwrite: boolean
+}
+
+export async function writePreset(ctx: FsContext, where: WhaleLocations, preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord }, options: SaveOptions): Promise<string> {
+  const file = presetPath(where, preset.id)
+  if (!options.overwrite && exists(resolveIn(ctx, file))) {
+    throw new PresetError(`a preset "${preset.id}" already exists; pass --force to replace it${preset.id === AUTOSAVE_ID ? '' : ' or choose another id'}`)
+  }
+  await writeTextAtomic(resolveIn(ctx, file), toJsonText(presetFile(preset)))
+  return file
+}
+
+export async function saveLivePersona(ctx: FsContext, id: string, label: string, options: SaveOptions & { configOverride?: string }): Promise<string> {
+  if (id === AUTOSAVE_ID) throw new PresetError('"autosave" is reserved for the persona saved before an apply; choose another id')
+  const where = locationsFor(ctx, options.configOverride)
+  let config: unknown
+  try {
+    config = liveConfig(ctx, where)
+  } catch (error) {
+    throw new PresetError((error as Error).message)
+  }
+  return writePreset(ctx, where, snapshotPreset(config, id, label), options)
+}
+
+export function deletePreset(ctx: FsContext, id: string): string {
+  const where = locationsFor(ctx)
+  const file = presetPath(where, id)
+  if (!exists(resolveIn(ctx, file))) throw new PresetError(`no preset "${id}" in ${where.presetsDir}`)
+  rmSync(resolveIn(ctx, file))
+  return file
+}

@@ -1,0 +1,251 @@
+import { cloneJson, isRecord, type JsonRecord } from './json.ts'
+import { isPresetId, isPresetShape, PERSONA_KEYS, PRESET_SPEC, validPersonaValue, type Preset } from './presets.ts'
+
+/**
+ * SillyTavern character cards v1/v2/v3 both ways (spec §4.6). Pure: a card
+ * object in, a preset plus an honest report out, and back. Only the part of
+ * a card that is "a system prompt" maps; everything else is named in the report.
+ */
+export type CardKind = 'whale-preset' | 'tavern-v2' | 'tavern-v1' | 'unknown'
+
+export const EXTENSION_KEY = 'whale_persona'
+const MAX_CONTRACTS = 40
+const MAX_CONTRACT_CHARS = 300
+const MAX_TAGS = 32
+
+/** Detection order: our own preset → v2/v3 family → v1 (spec §4.6). */
+export function detectCard(raw: unknown): CardKind {
+  if (!isRecord(raw)) return 'unknown'
+  if (isPresetShape(raw)) return 'whale-preset'
+  const spec = typeof raw.spec === 'string' ? raw.spec.toLowerCase() : ''
+  if (spec === 'chara_card_v2' || spec === 'chara_card_v3') return 'tavern-v2'
+  if (isRecord(raw.data) && typeof raw.data.description === 'string') return 'tavern-v2'
+  if (typeof raw.name === 'string' && (typeof raw.description === 'string' || typeof raw.first_mes === 'string')) return 'tavern-v1'
+  return 'unknown'
+}
+
+/**
+ * A safe file name from a card name: lower-case, runs outside [a-z0-9_-]
+ * become `-`, trimmed and cut to 40. A name with nothing left (e.g. all
+ * Chinese) gets `card-` + a djb2 hash so two such cards do not collide.
+ */
+export function slugId(name: string): string {
+  const lower = name.toLowerCase()
+  const slug = lower.replace(/[^a-z0-9_-]+/g, '-').replace(/-{2,}/g, '-').replace(/^[-_]+|[-_]+$/g, '').slice(0, 40).replace(/[-_]+$/g, '')
+  if (slug) return slug
+  let h = 5381
+  for (const ch of lower) h = ((h * 33) ^ ch.codePointAt(0)!) >>> 0
+  return 'card-' + h.toString(36).slice(0, 6)
+}
+
+const LIST_MARKER = /^(?:[-*•·]|\d+[.)、])\s*/
+
+/** system_prompt → contracts: one per line, markers stripped, noise and duplicates dropped, at most 40. */
+export function contractsFromPrompt(text: string): { id: string; text: string; on: true }[] {
+  const pieces: string[] = []
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim().replace(LIST_MARKER, '').trim()
+    if (line.length < 2) continue
+    if (line.length <= MAX_CONTRACT_CHARS) {
+      pieces.push(line)
+      continue
+    }
+    // one long line: break after sentence ends, then at semicolons
+    for (const sentence of line.split(/(?<=[。！？!?])/)) {
+      for (const part of sentence.split(/[；;]/)) pieces.push(part.trim())
+    }
+  }
+  const seen = new Set<string>()
+  const out: { id: string; text: string; on: true }[] = []
+  for (const piece of pieces) {
+    if (piece.length < 2 || piece.length > MAX_CONTRACT_CHARS || seen.has(piece)) continue
+    seen.add(piece)
+    out.push({ id: 'c' + (out.length + 1), text: piece, on: true })
+    if (out.length >= MAX_CONTRACTS) break
+  }
+  return out
+}
+
+const KNOWN_CARD_FIELDS: ReadonlySet<string> = new Set([
+  'name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example', 'creator_notes',
+  'system_prompt', 'post_history_instructions', 'alternate_greetings', 'character_book', 'tags',
+  'creator', 'character_version', 'extensions', 'group_only_greetings', 'assets', 'nickname', 'creator_notes_multilingual',
+])
+
+/** Card features that need host abilities (greetings, examples, lorebooks), never taken (spec §4.6). */
+const HOST_ONLY_FIELDS = ['first_mes', 'alternate_greetings', 'mes_example', 'character_book', 'creator_notes', 'group_only_greetings', 'assets'] as const
+
+export interface ImportedPreset extends Omit<Preset, 'spec'> {
+  source: { kind: CardKind; name: string; creator: string; characterVersion: string }
+  /** Unknown keys of the card's `extensions`, kept so an export gives them back. */
+  extensions?: JsonRecord
+}
+
+export interface ImportReport {
+  preset: ImportedPreset
+  mapped: string[]
+  unmapped: string[]
+  notes: string[]
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
+
+function isPresent(value: unknown): boolean {
+  if (value === undefined || value === null) return false
+  if (typeof value === 'string') return value.trim() !== ''
+  if (Array.isArray(value)) return value.length > 0
+  return true
+}
+
+function tagsOf(value: unknown): string[] {
+  if (Array.isArray(value)) {
+    return value.filter((t) => typeof t === 'string' || typeof t === 'number').map(String).filter((t) => t.trim() !== '').slice(0, MAX_TAGS)
+  }
+  return typeof value === 'string' && value.trim() ? [value] : []
+}
+
+/** How export writes contracts into system_prompt; import compares against it. */
+export function promptFromContracts(contracts: unknown[]): string {
+  return contracts
+    .filter((c): c is JsonRecord => isRecord(c) && c.on !== false && typeof c.text === 'string' && c.text.trim() !== '')
+    .map((c) => '- ' + String(c.text).trim())
+    .join('\n')
+}
+
+/** A tavern card (v1 or v2/v3 family) → preset + report. Call only after detectCard said tavern-*. */
+export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): ImportReport {
+  const d = kind === 'tavern-v2' && isRecord(raw.data) ? raw.data : raw
+  const mapped: string[] = []
+  const unmapped: string[] = []
+  const notes: string[] = []
+  const take = (field: string): string => {
+    const value = text(d[field])
+    if (value) mapped.push(field)
+    return value
+  }
+
+  const name = text(d.name) || 'imported-card'
+  const description = take('description')
+  const personality = take('personality')
+  const scenario = take('scenario')
+  const systemPrompt = take('system_prompt')
+  const postHistory = take('post_history_instructions')
+  const tags = tagsOf(d.tags)
+  if (tags.length) mapped.push('tags')
+
+  for (const key of Object.keys(d)) if (!KNOWN_CARD_FIELDS.has(key)) unmapped.push('data.' + key)
+  for (const key of HOST_ONLY_FIELDS) if (isPresent(d[key])) unmapped.push('data.' + key)
+
+  const persona: Preset['persona'] = {}
+  const character = [description, scenario ? '【场景】\n' + scenario : ''].filter(Boolean).join('\n\n')
+  if (character) persona.character = character
+  if (personality) persona.stance = personality
+  const contracts = contractsFromPrompt(systemPrompt)
+  if (contracts.length) persona.contracts = contracts
+  else if (systemPrompt) {
+    // a "mapped" claim with nothing behind it would be a lie (spec §4.6)
+    mapped.splice(mapped.indexOf('system_prompt'), 1)
+    unmapped.push('data.system_prompt')
+    notes.push('system_prompt gave no usable contract line (each must be 2–300 characters); split it by hand into lines.')
+  }
+  if (contracts.length >= MAX_CONTRACTS) notes.push(`system_prompt had more lines than the limit; only the first ${MAX_CONTRACTS} contracts were kept.`)
+  if (postHistory) persona.suffix = postHistory
+
+  const creator = text(d.creator)
+  const version = text(d.character_version)
+  const preset: ImportedPreset = {
+    id: slugId(name),
+    label: name,
+    description: '从 SillyTavern 角色卡导入' + (version ? `（卡片版本 ${version}）` : ''),
+    author: creator,
+    tags,
+    persona,
+    source: { kind, name, creator, characterVersion: version },
+  }
+
+  const extensions = isRecord(d.extensions) ? d.extensions : null
+  if (extensions) {
+    const own = extensions[EXTENSION_KEY]
+    if (isRecord(own)) {
+      restoreOwnFields(preset, own, { description, scenario, personality, systemPrompt, postHistory }, notes)
+      mapped.push('extensions.' + EXTENSION_KEY)
+    }
+    const others = Object.fromEntries(Object.entries(extensions).filter(([k]) => k !== EXTENSION_KEY))
+    if (Object.keys(others).length) {
+      preset.extensions = cloneJson(others)
+      notes.push(`Kept extensions ${Object.keys(others).join(', ')} unchanged for a later export; this engine does not use them.`)
+    }
+  }
+  if (unmapped.length) notes.push('Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '))
+  notes.push('An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.')
+  return { preset, mapped, unmapped, notes }
+}
+
+interface VisibleFields {
+  description: string
+  scenario: string
+  personality: string
+  systemPrompt: string
+  postHistory: string
+}
+
+/**
+ * `extensions.whale_persona` carries this engine's own fields so that
+ * export → import is lossless. Fields that also have a visible card field
+ * are restored only while that visible field still says what the export
+ * wrote; a card edited in another tool keeps the edit.
+ */
+function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: VisibleFields, notes: string[]): void {
+  const agrees: Partial<Record<string, boolean>> = {
+    character: typeof own.character === 'string' && !visible.scenario && visible.description === own.character.trim(),
+    stance: typeof own.stance === 'string' && visible.personality === own.stance.trim(),
+    contracts: Array.isArray(own.contracts) && visible.systemPrompt === promptFromContracts(own.contracts).trim(),
+    suffix: typeof own.suffix === 'string' && visible.postHistory === own.suffix.trim(),
+  }
+  for (const key of PERSONA_KEYS) {
+    const value = own[key]
+    if (value === undefined || value === null || !validPersonaValue(key, value)) continue
+    if (key in agrees && !agrees[key]) {
+      notes.push(`The card's ${key} differs from the copy in extensions.${EXTENSION_KEY}; kept the card's visible text.`)
+      continue
+    }
+    preset.persona[key] = cloneJson(value)
+  }
+  if (typeof own.thinkingLanguage === 'string') preset.thinkingLanguage = own.thinkingLanguage
+  if (typeof own.id === 'string' && isPresetId(own.id)) preset.id = own.id
+  if (typeof own.description === 'string' && own.description) preset.description = own.description
+}
+
+/** Preset → SillyTavern v2 card, with this engine's fields under `extensions.whale_persona` (spec §4.6). */
+export function toTavern(preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord }): JsonRecord {
+  const p = preset.persona
+  const name = preset.label || preset.id || 'persona'
+  const own: JsonRecord = { spec: PRESET_SPEC }
+  for (const key of PERSONA_KEYS) if (p[key] !== undefined) own[key] = cloneJson(p[key])
+  if (typeof preset.thinkingLanguage === 'string') own.thinkingLanguage = preset.thinkingLanguage
+  if (slugId(name) !== preset.id) own.id = preset.id
+  if (preset.description) own.description = preset.description
+  const otherExtensions = isRecord(preset.extensions) ? Object.fromEntries(Object.entries(preset.extensions).filter(([k]) => k !== EXTENSION_KEY)) : {}
+  return {
+    spec: 'chara_card_v2',
+    spec_version: '2.0',
+    data: {
+      name,
+      description: typeof p.character === 'string' ? p.character : '',
+      personality: typeof p.stance === 'string' ? p.stance : '',
+      scenario: '',
+      first_mes: '',
+      mes_example: '',
+      creator_notes: 'Exported from a whale-persona preset. It carries the system-prompt side of a persona only: no greeting, example dialogue or lorebook. '
+        + `Names, self-names, tone, appearance, thinking language and the full contract list are kept in extensions.${EXTENSION_KEY}, so importing this card into a whale-persona implementation restores the preset exactly.`,
+      system_prompt: Array.isArray(p.contracts) ? promptFromContracts(p.contracts) : '',
+      post_history_instructions: typeof p.suffix === 'string' ? p.suffix : '',
+      alternate_greetings: [],
+      character_book: null,
+      tags: [...preset.tags],
+      creator: preset.author || 'whale-persona',
+      character_version: '1.0',
+      extensions: { ...cloneJson(otherExtensions), [EXTENSION_KEY]: own },
+    },
+  }
+}
