@@ -167,6 +167,14 @@ describe('RecallIndex: upkeep', () => {
     expect(index.sync(next)).toEqual({ added: [], updated: [], removed: [], unchanged: 4 })
   })
 
+  it('lets the last of repeated ids win in sync', () => {
+    const index = new RecallIndex()
+    index.sync([entry('x', '喝茶'), entry('x', '下雨')])
+    expect(index.size).toBe(1)
+    expect(ids(index.search('下雨', { now: NOW }))).toEqual(['x'])
+    expect(index.search('喝茶', { now: NOW })).toEqual([])
+  })
+
   it('rejects malformed documents with a TypeError and stays unchanged', () => {
     const index = build(MEMORIES)
     const before = JSON.stringify(index.toJSON())
@@ -251,6 +259,25 @@ describe('RecallIndex: properties', () => {
         const index = build(first)
         index.sync(second)
         expect(rankings(index)).toEqual(rankings(build(second)))
+      }),
+    )
+  })
+
+  it('keeps working after a load: updates on a loaded index rank like a fresh build', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, arbitraryDocs, (first, second) => {
+        const loaded = RecallIndex.fromJSON(JSON.parse(JSON.stringify(build(first).toJSON())))
+        loaded.sync(second)
+        expect(rankings(loaded)).toEqual(rankings(build(second)))
+      }),
+    )
+  })
+
+  it('never throws on any query text', () => {
+    const index = build(MEMORIES)
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (query) => {
+        for (const hit of index.search(query, { now: NOW })) expect(Number.isFinite(hit.score)).toBe(true)
       }),
     )
   })
