@@ -1,0 +1,193 @@
+import { promises as fs } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import { entriesOf, parseEntryFile } from './entry.ts'
+import { importItems, type ImportItem, type Skipped } from './importer.ts'
+import { ROOT_NAME, isDateString } from './paths.ts'
+import { takeSnapshot } from './snapshots.ts'
+import type { MemoryStore } from './store.ts'
+import { RefusedError } from './validate.ts'
+
+/**
+ * Migration from the retired plugins (contract §1). Reads only — the source is
+ * never opened for writing. Sources recognised under `--from`:
+ *  * 0.5.x day files: `YYYY-MM-DD.md` holding `<!--cyrene:{…}-->` comments,
+ *    anywhere below the folder, read as-is (text and every key kept, gate: imported);
+ *  * `cyrene-memory.md` of dsh-cyrene 0.6.x: one `- ` line per memory;
+ *  * a whale-persona inbox `memory-inbox.jsonl`: replayed, confirmed entries only.
+ * A file path may also be given directly.
+ */
+export type SourceKind = 'day-file' | 'memory-md' | 'inbox'
+export interface Source { kind: SourceKind; path: string }
+
+export interface MigrationReport {
+  from: string
+  dryRun: boolean
+  sources: Array<Source & { items: number }>
+  imported: number
+  skipped: Skipped[]
+  snapshot?: string
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git', 'profiles'])
+
+async function looksLikeDayFile(path: string): Promise<boolean> {
+  if (!/^\d{4}-\d{2}-\d{2}\.md$/.test(basename(path)) || !isDateString(basename(path, '.md'))) return false
+  const head = await fs.readFile(path, 'utf8')
+  return head.includes('<!--cyrene:')
+}
+
+async function classify(path: string): Promise<SourceKind | undefined> {
+  if (path.endsWith('.jsonl')) return 'inbox'
+  if (await looksLikeDayFile(path)) return 'day-file'
+  if (basename(path) === 'cyrene-memory.md') return 'memory-md'
+  return undefined
+}
+
+/** Find sources below a folder; skips our own store and its snapshots. */
+export async function findSources(from: string, depth = 0): Promise<Source[]> {
+  const st = await fs.stat(from).catch(() => undefined)
+  if (st === undefined) throw new RefusedError('not-found', `nothing at ${from}; give the old plugin's data folder, a DSH_HOME, or a file`)
+  if (st.isFile()) {
+    const kind = (await classify(from)) ?? (from.endsWith('.md') ? 'memory-md' : undefined)
+    if (kind === undefined) throw new RefusedError('bad-input', `${from} is not a day file, a cyrene-memory.md, or a memory-inbox.jsonl`)
+    return [{ kind, path: from }]
+  }
+  const out: Source[] = []
+  const ents = await fs.readdir(from, { withFileTypes: true })
+  for (const d of ents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = join(from, d.name)
+    if (d.isDirectory()) {
+      if (SKIP_DIRS.has(d.name) || d.name === ROOT_NAME || d.name === `${ROOT_NAME}-snapshots` || depth > 8) continue
+      out.push(...await findSources(p, depth + 1))
+    } else if (d.isFile()) {
+      const kind = await classify(p)
+      if (kind === 'inbox' && d.name !== 'memory-inbox.jsonl') continue
+      if (kind !== undefined) out.push({ kind, path: p })
+    }
+  }
+  return out
+}
+
+/** Pure: 0.5.x day file → items, each keeping its whole comment. */
+export function itemsFromDayFile(text: string, path: string): { items: ImportItem[]; skipped: Skipped[] } {
+  const parsed = parseEntryFile(text, path)
+  const skipped = parsed.problems.map((p) => ({ origin: `${path}:${p.line}`, why: `${p.message} (left in the source, not imported)` }))
+  const items = entriesOf(parsed).map((e): ImportItem => {
+    const item: ImportItem = { text: e.text, meta: { ...e.meta }, source_ref: `${path}#${e.meta.id}`, origin: `${path}#${e.meta.id}` }
+    const date = basename(path, '.md')
+    if (typeof e.meta.at !== 'string') item.at = `${date}T12:00:00`
+    return item
+  })
+  return { items, skipped }
+}
+
+/** Pure: dsh-cyrene 0.6.x `cyrene-memory.md`, one `- ` line per memory. */
+export function itemsFromMemoryMd(text: string, path: string, fileTime: Date): ImportItem[] {
+  const items: ImportItem[] = []
+  text.split('\n').forEach((line, i) => {
+    const m = /^\s*- (.*)$/.exec(line)
+    if (m === null || m[1]!.trim() === '') return
+    items.push({ text: m[1]!.trim(), at: fileTime.toISOString(), source_ref: `${path}:${i + 1}`, origin: `${path}:${i + 1}` })
+  })
+  return items
+}
+
+interface InboxItem { text: string; at?: string; status?: string; tag?: string; kind?: string; line: number }
+
+/**
+ * Pure: replay a whale-persona inbox log in line order (spec §5.4) and keep
+ * the confirmed entries. Bad lines and unknown ops are skipped, never fatal.
+ */
+export function itemsFromInbox(text: string, path: string): { items: ImportItem[]; skipped: Skipped[] } {
+  const queue: InboxItem[] = []
+  const skipped: Skipped[] = []
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return
+    let o: Record<string, unknown>
+    try {
+      const v = JSON.parse(line) as unknown
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object')
+      o = v as Record<string, unknown>
+    } catch { skipped.push({ origin: `${path}:${i + 1}`, why: 'not a JSON object line' }); return }
+    const str = (k: string): string | undefined => (typeof o[k] === 'string' ? o[k] as string : undefined)
+    if (o.op === undefined) {
+      if (str('text') === undefined) { skipped.push({ origin: `${path}:${i + 1}`, why: 'fact line without text' }); return }
+      queue.push({ text: str('text')!, at: str('at'), status: str('status'), tag: str('tag'), kind: str('kind'), line: i + 1 })
+      return
+    }
+    const ref = str('ref')
+    const idx = ref === undefined ? -1 : queue.findIndex((q) => q.text === ref)
+    switch (o.op) {
+      case 'confirm': if (idx >= 0) queue[idx]!.status = 'confirmed'; break
+      case 'reject': case 'drop': if (idx >= 0) queue.splice(idx, 1); break
+      case 'supersede': {
+        if (idx < 0 || str('text') === undefined) break
+        const [old] = queue.splice(idx, 1)
+        queue.push({ ...old!, text: str('text')!, at: str('at') ?? old!.at, status: str('status') ?? old!.status, line: i + 1 })
+        break
+      }
+      default: skipped.push({ origin: `${path}:${i + 1}`, why: `unknown op ${JSON.stringify(o.op)} (skipped)` })
+    }
+  })
+  const items: ImportItem[] = []
+  for (const q of queue) {
+    if (q.status !== 'confirmed') { skipped.push({ origin: `${path}:${q.line}`, why: `not confirmed (status ${q.status ?? 'legacy'}); confirm it in whale-persona first` }); continue }
+    const item: ImportItem = { text: q.text, kind: q.kind === undefined || q.kind === 'memory' ? 'fact' : q.kind, source_ref: `${path}:${q.line}`, origin: `${path}:${q.line}` }
+    if (q.at !== undefined) item.at = q.at
+    if (q.tag !== undefined) item.extra = { tag: q.tag }
+    items.push(item)
+  }
+  return { items, skipped }
+}
+
+export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<MigrationReport> {
+  const from = resolve(fromArg)
+  if (from === store.root || from.startsWith(`${store.root}/`)) throw new RefusedError('bad-input', 'that is this store itself; give the old plugin\'s folder')
+  const sources = await findSources(from)
+  const all: ImportItem[] = []
+  const skipped: Skipped[] = []
+  const counted: MigrationReport['sources'] = []
+  for (const src of sources) {
+    const text = await fs.readFile(src.path, 'utf8')
+    let items: ImportItem[] = []
+    if (src.kind === 'day-file') { const r = itemsFromDayFile(text, src.path); items = r.items; skipped.push(...r.skipped) }
+    else if (src.kind === 'inbox') { const r = itemsFromInbox(text, src.path); items = r.items; skipped.push(...r.skipped) }
+    else items = itemsFromMemoryMd(text, src.path, (await fs.stat(src.path)).mtime)
+    counted.push({ ...src, items: items.length })
+    all.push(...items)
+  }
+  const report: MigrationReport = { from, dryRun: opts.dryRun === true, sources: counted, imported: 0, skipped }
+  if (opts.dryRun !== true && all.length > 0) report.snapshot = (await takeSnapshot(store, 'pre-migrate')).name
+  const r = await importItems(store, all, { dryRun: opts.dryRun === true, onProgress: opts.onProgress })
+  report.imported = r.imported
+  report.skipped.push(...r.skipped)
+  if (opts.dryRun !== true) {
+    const stamp = store.now().toISOString().replace(/[:.]/g, '')
+    await store.withWriteLock(async (lock) => { await store.writeMetaJson(`迁移报告-${stamp}.json`, report, lock) })
+    await store.audit({ op: 'migrate', from, imported: report.imported, skipped: report.skipped.length, by: 'person' })
+  }
+  return report
+}
+
+/** Retired plugins found installed in a DSH_HOME's profiles (reported by doctor; both must be removed first). */
+export const RETIRED_PLUGINS = ['dsh-cyrene', 'dsh-cyrene-eternal-page-remembrance'] as const
+
+export async function findRetiredPlugins(dshHome: string): Promise<Array<{ name: string; where: string }>> {
+  const found: Array<{ name: string; where: string }> = []
+  const profiles = join(dshHome, 'profiles')
+  let names: string[] = []
+  try { names = await fs.readdir(profiles) } catch { return found }
+  for (const p of names) {
+    for (const name of RETIRED_PLUGINS) {
+      const pkg = join(profiles, p, 'node_modules', name, 'package.json')
+      if (await fs.stat(pkg).then(() => true, () => false)) found.push({ name, where: join(profiles, p) })
+      else {
+        try {
+          const manifest = JSON.parse(await fs.readFile(join(profiles, p, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+          if (manifest.dependencies?.[name] !== undefined) found.push({ name, where: join(profiles, p) })
+        } catch { /* not a profile */ }
+      }
+    }
+  }
+  return found
+}
