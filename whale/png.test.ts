@@ -1,0 +1,46 @@
+import { crc32 } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { cardJsonFromPng, cardTexts, PngCardError } from './png.ts'
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8)
+  head.writeUInt32BE(data.length, 0)
+  head.write(type, 4, 'latin1')
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
+  return Buffer.concat([head, data, crc])
+}
+const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+describe('cardTexts', () => {
+  it('reads only chara/ccv3 text chunks; other text chunks and image data are skipped', () => {
+    const bytes = Buffer.concat([sig, chunk('IDAT', Buffer.from([0, 1, 2])), chunk('tEXt', Buffer.from('Title\0x')), chunk('tEXt', Buffer.from('CHARA\0abc')), chunk('IEND', Buffer.alloc(0))])
+    expect([...cardTexts(bytes)]).toEqual([['chara', 'abc']])
+  })
+  it('ignores a bad CRC on image chunks it never reads but refuses one on a text chunk', () => {
+    const idat = chunk('IDAT', Buffer.from([1]))
+    idat[idat.length - 1]! ^= 0xff
+    expect(() => cardTexts(Buffer.concat([sig, idat, chunk('IEND', Buffer.alloc(0))]))).not.toThrow()
+    const text = chunk('tEXt', Buffer.from('chara\0abc'))
+    text[text.length - 1]! ^= 0xff
+    expect(() => cardTexts(Buffer.concat([sig, text, chunk('IEND', Buffer.alloc(0))]))).toThrow(/CRC/)
+  })
+  it.each([
+    ['a bad signature', Buffer.from('GIF89a....'), /signature/],
+    ['a malformed chunk type', Buffer.concat([sig, chunk('t3Xt', Buffer.alloc(0))]), /chunk type/],
+    ['an empty keyword', Buffer.concat([sig, chunk('zTXt', Buffer.from('\0\0x')), chunk('IEND', Buffer.alloc(0))]), null],
+  ])('handles %s', (_, bytes, error) => {
+    if (error === null) expect(cardTexts(bytes).size).toBe(0)
+    else expect(() => cardTexts(bytes)).toThrow(error)
+  })
+})
+
+describe('cardJsonFromPng', () => {
+  it('decodes base64 UTF-8 JSON', () => {
+    const b64 = Buffer.from('{"name":"名"}').toString('base64')
+    expect(cardJsonFromPng(Buffer.concat([sig, chunk('tEXt', Buffer.from('chara\0' + b64)), chunk('IEND', Buffer.alloc(0))]))).toBe('{"name":"名"}')
+  })
+  it('is a PngCardError when no card chunk is present', () => {
+    expect(() => cardJsonFromPng(Buffer.concat([sig, chunk('IEND', Buffer.alloc(0))]))).toThrow(PngCardError)
+  })
+})

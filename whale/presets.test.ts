@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { applyPreset, ApplyRefused, isPresetId, presetFile, readPreset, snapshotPreset } from './presets.ts'
+
+describe('preset ids (§4.1)', () => {
+  it.each([['a', true], ['A-b_9', true], ['x'.repeat(64), true], ['x'.repeat(65), false], ['', false], ['../x', false], ['a.b', false], ['a b', false], ['é', false]])('%j → %s', (id, ok) => {
+    expect(isPresetId(id)).toBe(ok)
+  })
+})
+
+describe('readPreset (§4.2, §4.4)', () => {
+  it('takes only whitelisted persona keys of the right type, names the rest', () => {
+    const read = readPreset({ label: 'L', persona: { character: 'c', enabled: false, contracts: 'no', tone: { enabled: true }, selfNameByModel: [1], stance: null }, memory: {} }, 'id1')!
+    expect(read.preset).toEqual({ spec: '', id: 'id1', label: 'L', description: '', author: '', tags: [], persona: { character: 'c', tone: { enabled: true } } })
+    expect(read.ignored).toEqual(['persona.selfNameByModel (wrong type)', 'persona.contracts (wrong type)', 'persona.enabled', 'memory (a preset never carries memory)'])
+  })
+  it('reads the early format: contracts when an array, character only when non-empty', () => {
+    expect(readPreset({ character: '', contracts: [] }, 'o')!.preset.persona).toEqual({ contracts: [] })
+    expect(readPreset({ character: 'c', stance: 'ignored' }, 'o')!.preset.persona).toEqual({ character: 'c' })
+  })
+  it('is null for anything that is not a preset', () => {
+    for (const raw of [null, [], 'x', {}, { persona: [] }, { character: 1 }, { name: 'card', description: 'x' }]) expect(readPreset(raw, 'x')).toBeNull()
+  })
+  it('keeps thinkingLanguage only when it is a string', () => {
+    expect(readPreset({ persona: {}, thinkingLanguage: 'ja' }, 'x')!.preset.thinkingLanguage).toBe('ja')
+    expect('thinkingLanguage' in readPreset({ persona: {}, thinkingLanguage: 3 }, 'x')!.preset).toBe(false)
+  })
+})
+
+describe('applyPreset (§4.3, §4.5)', () => {
+  const preset = readPreset({ thinkingLanguage: 'ko', persona: { character: '', stance: 'new' } }, 'p')!.preset
+  it('replaces whole values, "" included, keeps every other key and its order, and autosaves the old persona', () => {
+    const live = { x: 1, persona: { stance: 'old', tone: { enabled: true, text: 't', extra: 1 }, enabled: false, character: 'c' }, memory: { entries: [{ text: 'm' }] } }
+    const result = applyPreset(live, preset)
+    expect(result.config).toEqual({ x: 1, persona: { stance: 'new', tone: { enabled: true, text: 't', extra: 1 }, enabled: false, character: '' }, memory: { entries: [{ text: 'm' }] }, thinkingLanguage: 'ko' })
+    expect(Object.keys(result.config.persona as object)).toEqual(['stance', 'tone', 'enabled', 'character'])
+    expect(result.autosave).toMatchObject({ id: 'autosave', spec: 'whale-persona-preset/1', persona: { stance: 'old', tone: { enabled: true, text: 't', extra: 1 }, character: 'c' } })
+    expect(live.persona.stance).toBe('old')
+  })
+  it('reports no change (and no autosave) when the card is already applied', () => {
+    const once = applyPreset({}, preset).config
+    expect(applyPreset(once, preset)).toMatchObject({ changed: false, autosave: null })
+  })
+  it('refuses configs that are not objects or whose persona is not an object', () => {
+    for (const bad of [[], 'x', null, { persona: 'x' }]) expect(() => applyPreset(bad, preset)).toThrow(ApplyRefused)
+  })
+})
+
+describe('presetFile and snapshotPreset', () => {
+  it('writes only non-empty optional fields', () => {
+    expect(presetFile({ id: 'a', label: 'A', description: '', author: '', tags: [], persona: {} })).toEqual({ spec: 'whale-persona-preset/1', id: 'a', label: 'A', persona: {} })
+  })
+  it('snapshots the whitelisted persona and the thinking language', () => {
+    expect(snapshotPreset({ thinkingLanguage: 'en', persona: { enabled: true, userName: 'u', preset: 'x' } }, 's', '')).toMatchObject({ id: 's', label: 's', thinkingLanguage: 'en', persona: { userName: 'u' } })
+  })
+})
