@@ -1,6 +1,7 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
 import { configFromText } from './config.ts'
 import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
@@ -141,4 +142,19 @@ export function exists(absolute: string): boolean {
 export function appendRaw(absolute: string, text: string, createParents: boolean): void {
   if (createParents) mkdirSync(path.dirname(absolute), { recursive: true })
   appendFileSync(absolute, text, 'utf8')
+}
+
+/**
+ * Serialises read-then-write sequences (confirm, apply) between processes:
+ * a `<file>.lock` directory beside the file, retried briefly, stale after 10 s.
+ */
+export async function withFileLock<T>(absolute: string, action: () => Promise<T> | T): Promise<T> {
+  // no folder yet means nothing to protect; locking would create it, and a refusal must leave no trace
+  if (!existsSync(path.dirname(absolute))) return action()
+  const release = await lockfile.lock(absolute, { realpath: false, stale: 10_000, retries: { retries: 20, minTimeout: 25, maxTimeout: 250 } })
+  try {
+    return await action()
+  } finally {
+    await release()
+  }
 }

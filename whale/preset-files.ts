@@ -1,6 +1,6 @@
 import { readdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { exists, locationsFor, MAX_JSON_BYTES, readBounded, resolveIn, writeTextAtomic, type FsContext } from './files.ts'
+import { exists, locationsFor, withFileLock, MAX_JSON_BYTES, readBounded, resolveIn, writeTextAtomic, type FsContext } from './files.ts'
 import { parseJson, toJsonText, type JsonRecord } from './json.ts'
 import { applyPreset, ApplyRefused, AUTOSAVE_ID, isPresetId, presetFile, readPreset, snapshotPreset, type Preset, type ReadPreset } from './presets.ts'
 import type { WhaleLocations } from './paths.ts'
@@ -80,6 +80,10 @@ function liveConfig(ctx: FsContext, where: WhaleLocations): unknown {
 export async function applyPresetById(ctx: FsContext, id: string, configOverride?: string): Promise<ApplyOutcome> {
   const where = locationsFor(ctx, configOverride)
   const { preset } = loadPreset(ctx, where, id)
+  return withFileLock(resolveIn(ctx, where.configFile), () => applyLocked(ctx, where, id, preset))
+}
+
+async function applyLocked(ctx: FsContext, where: WhaleLocations, id: string, preset: Preset): Promise<ApplyOutcome> {
   try {
     const result = applyPreset(liveConfig(ctx, where), preset)
     if (!result.changed) return { ok: true, id, changed: false, autosaveWritten: false, configFile: where.configFile }

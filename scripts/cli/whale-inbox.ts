@@ -1,6 +1,6 @@
 import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../../whale/inbox-actions.ts'
 import { viewOf } from '../../whale/inbox.ts'
-import { resolveIn, readBounded, MAX_LOG_BYTES } from '../../whale/files.ts'
+import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../../whale/files.ts'
 import { CliError, type CliIO, type SubCommand } from './io.ts'
 import { parseOptions, writeJson } from './whale-args.ts'
 
@@ -45,29 +45,34 @@ export const inboxCommand: SubCommand = async (argv, io) => {
       return 0
     }
     case 'confirm': {
-      const state = load(io, values.config)
-      const indices = guarded(() => parseIndices(rest, state.entries.length))
-      const source = values.source?.trim() || DEFAULT_SOURCE
-      const result = guarded(() => confirmEntries(ctx, state, indices, source, new Date()))
-      const r = result.report
-      if (values.json === true) writeJson(io, r)
-      else {
-        io.stdout(`Confirmed ${r.confirmed} entr${r.confirmed === 1 ? 'y' : 'ies'}.\n`)
-        for (const s of r.sunk) io.stdout(`  [${s.index}] ${s.kind} → appended to ${s.path}\n`)
-        for (const s of r.skipped) io.stdout(`  [${s.index}] ${s.kind} was already in ${s.path}; removed from the inbox\n`)
-        for (const s of r.noRoute) io.stdout(`  [${s.index}] kind "${s.kind}" has no route in memory.sinks: kept in the inbox, not written anywhere\n`)
-        for (const s of r.errors) io.stdout(`  [${s.index}] ${s.kind}: not written (${s.error}); kept in the inbox\n`)
-      }
-      return r.errors.length ? 1 : 0
+      // the view is read again under the lock so indices refer to what is appended to
+      return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
+        const state = load(io, values.config)
+        const indices = guarded(() => parseIndices(rest, state.entries.length))
+        const source = values.source?.trim() || DEFAULT_SOURCE
+        const result = guarded(() => confirmEntries(ctx, state, indices, source, new Date()))
+        const r = result.report
+        if (values.json === true) writeJson(io, r)
+        else {
+          io.stdout(`Confirmed ${r.confirmed} entr${r.confirmed === 1 ? 'y' : 'ies'}.\n`)
+          for (const s of r.sunk) io.stdout(`  [${s.index}] ${s.kind} → appended to ${s.path}\n`)
+          for (const s of r.skipped) io.stdout(`  [${s.index}] ${s.kind} was already in ${s.path}; removed from the inbox\n`)
+          for (const s of r.noRoute) io.stdout(`  [${s.index}] kind "${s.kind}" has no route in memory.sinks: kept in the inbox, not written anywhere\n`)
+          for (const s of r.errors) io.stdout(`  [${s.index}] ${s.kind}: not written (${s.error}); kept in the inbox\n`)
+        }
+        return r.errors.length ? 1 : 0
+      })
     }
     case 'reject':
     case 'drop': {
-      const state = load(io, values.config)
-      const indices = guarded(() => parseIndices(rest, state.entries.length))
-      const lines = guarded(() => removeEntries(ctx, state, action, indices, new Date()))
-      if (values.json === true) writeJson(io, { op: action, appended: lines.length, lines: lines.map((l) => JSON.parse(l) as unknown) })
-      else io.stdout(`${action === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`)
-      return 0
+      return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
+        const state = load(io, values.config)
+        const indices = guarded(() => parseIndices(rest, state.entries.length))
+        const lines = guarded(() => removeEntries(ctx, state, action, indices, new Date()))
+        if (values.json === true) writeJson(io, { op: action, appended: lines.length, lines: lines.map((l) => JSON.parse(l) as unknown) })
+        else io.stdout(`${action === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`)
+        return 0
+      })
     }
     case 'log': {
       const state = load(io, values.config)

@@ -203,6 +203,11 @@ describe('cyrene whale inbox', () => {
     expect(log).toHaveLength(1)
     expect(log[0]).toMatchObject({ kind: 'idea', format: 'md', line: '- idea one（2026-01-02）', source: 'cyrene' })
   })
+  it('concurrent confirms of the same entry write one confirm line (the inbox is locked)', async () => {
+    const dir = setup()
+    await Promise.all([whale(['inbox', 'confirm', '0'], dir), whale(['inbox', 'confirm', '0'], dir)])
+    expect(inbox(dir).split('\n').filter((l) => l.includes('"op":"confirm"'))).toHaveLength(1)
+  })
   it('a sink line already in the sink log is not written twice', async () => {
     const dir = setup({ idea: { path: 'out/ideas.md' } })
     await whale(['inbox', 'confirm', '1'], dir)
