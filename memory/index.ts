@@ -1,0 +1,24 @@
+/** Public surface of the memory engine. Nothing here imports DSH. */
+export { MemoryStore, openEngine, EngineBusyError, type OpenOptions, type StoredEntry, type WriteResult } from './store.ts'
+export {
+  parseEntryFile, serializeEntry, serializeMeta, entriesOf, charCount,
+  AXES, KNOWN_KINDS, LINK_TYPES, GATES, META_PREFIX,
+  type Entry, type EntryMeta, type Gate, type Axis, type ParsedFile, type ParseProblem, type Segment,
+} from './entry.ts'
+export { gate, gateReasons, type GateResult } from './gate.ts'
+export { newId, ID_RE } from './id.ts'
+export { RefusedError, DEFAULT_LIMITS, injectionText, type Limits, type NewEntry, type Writer } from './validate.ts'
+export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
+export { checkStore, type CheckReport, type Finding } from './check.ts'
+export { recheckPending, listPending, restoreTombstone, type RecheckOptions, type RecheckReport, type PendingRecord } from './margin.ts'
+export { readAnchor, readAllAnchors, writeAnchor, parseAnchor, ANCHOR_FILES, ANCHOR_CADENCE_DAYS, type AnchorWrite } from './anchors.ts'
+export { ANCHOR_KEYS, type AnchorKey, type Settings } from './settings.ts'
+export {
+  readVolumes, ensureVolumePersonaHash, openVolume, personaFingerprint, volumeDrift, CONFIRM_WORD,
+  type Volume, type VolumesFile, type PersonaSource,
+} from './volumes.ts'
+export { takeSnapshot, snapshotIfDue, listSnapshots, restoreSnapshot, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
+export { importItems, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
+export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
+export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
+export { LockBusyError } from './lock.ts'

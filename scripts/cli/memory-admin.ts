@@ -1,0 +1,76 @@
+import { resolve } from 'node:path'
+import { CliError, type SubCommand } from './io.ts'
+import { guarded, openStore, out, packageRoot, parse, personaSources, progress } from './memory-shared.ts'
+import {
+  takeSnapshot, listSnapshots, restoreSnapshot, readVolumes, openVolume, ensureVolumePersonaHash, migrate, findRetiredPlugins, resolveDshHome,
+} from '../../memory/index.ts'
+
+export const backupCommand: SubCommand = async (argv, io) => {
+  const a = parse(argv, { list: { type: 'boolean', default: false } })
+  if (a.values.help) { io.stdout('cyrene backup [--list] — take a snapshot now (kept beside the store, the newest 7 stay)\n'); return 0 }
+  const store = await openStore(io, a.values.root)
+  if (a.values.list) {
+    const names = await listSnapshots(store)
+    out(io, a.values.json, { dir: store.snapshotsDir, snapshots: names }, () => `${store.snapshotsDir}\n${names.map((n) => `  ${n}`).join('\n')}\n`)
+    return 0
+  }
+  const s = await guarded(() => takeSnapshot(store, 'manual', progress(io, 'backup: files', a.values.quiet)))
+  out(io, a.values.json, s, () => `snapshot ${s.name} (${s.files} files) at ${s.path}\n`)
+  return 0
+}
+
+export const restoreCommand: SubCommand = async (argv, io) => {
+  const a = parse(argv, { list: { type: 'boolean', default: false } })
+  if (a.values.help) { io.stdout('cyrene restore <snapshot> | --list — restore the store from a snapshot (the current state is saved first as a pre-restore snapshot)\n'); return 0 }
+  const store = await openStore(io, a.values.root)
+  const name = a.positionals[0]
+  if (a.values.list || name === undefined) {
+    const names = await listSnapshots(store)
+    out(io, a.values.json, { snapshots: names }, () => `${names.length === 0 ? 'no snapshots yet (cyrene backup)' : names.join('\n')}\n`)
+    return name === undefined && !a.values.list ? 2 : 0
+  }
+  const r = await guarded(() => restoreSnapshot(store, name, { by: 'person' }, progress(io, 'restore: files', a.values.quiet)))
+  out(io, a.values.json, r, () => `restored ${r.restored} files from ${name} (${r.removed} newer files removed). To undo: cyrene restore ${r.safety}\n`)
+  return 0
+}
+
+export const volumeCommand: SubCommand = async (argv, io) => {
+  const a = parse(argv, { reason: { type: 'string' }, confirm: { type: 'string' }, persona: { type: 'string' } })
+  if (a.values.help) { io.stdout('cyrene volume [show] | volume new --reason "…" --confirm new-volume [--persona <package folder>]\n'); return 0 }
+  const [verb = 'show'] = a.positionals
+  const store = await openStore(io, a.values.root)
+  const pkg = a.values.persona !== undefined ? resolve(io.cwd, a.values.persona) : packageRoot()
+  if (verb === 'show') {
+    const v = await guarded(() => readVolumes(store))
+    out(io, a.values.json, v ?? null, () => v === undefined ? 'no volume yet (volume 0 is recorded on first start)\n' : `current volume ${v.current}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`)
+    return 0
+  }
+  if (verb === 'complete') {
+    const v = await guarded(() => ensureVolumePersonaHash(store, personaSources(pkg)))
+    out(io, a.values.json, v, () => `volume ${v.current} is complete\n`)
+    return 0
+  }
+  if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
+  const v = await guarded(() => openVolume(store, { reason: a.values.reason ?? '', confirm: a.values.confirm ?? '', sources: personaSources(pkg) }, { by: 'person' }))
+  out(io, a.values.json, v, () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`)
+  return 0
+}
+
+export const migrateCommand: SubCommand = async (argv, io) => {
+  const a = parse(argv, { from: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } })
+  if (a.values.help) { io.stdout('cyrene migrate --from <path> [--dry-run] — import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox; the source is never changed\n'); return 0 }
+  if (a.values.from === undefined) throw new CliError('give the source: cyrene migrate --from <old data folder | DSH_HOME | file> [--dry-run]', 2)
+  const store = await openStore(io, a.values.root)
+  const r = await guarded(() => migrate(store, resolve(io.cwd, a.values.from!), { dryRun: a.values['dry-run'], onProgress: progress(io, 'migrate', a.values.quiet) }))
+  let retired: Array<{ name: string; where: string }> = []
+  try { retired = await findRetiredPlugins(resolveDshHome({ env: io.env })) } catch { /* no DSH_HOME: nothing to report */ }
+  out(io, a.values.json, { ...r, retiredInstalled: retired }, () => [
+    `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}`,
+    ...r.sources.map((s) => `  ${s.kind.padEnd(9)} ${s.items} item(s)  ${s.path}`),
+    ...(r.snapshot !== undefined ? [`snapshot before import: ${r.snapshot}`] : []),
+    ...r.skipped.map((s) => `  skipped ${s.origin}: ${s.why}`),
+    ...retired.map((x) => `warning: retired plugin ${x.name} is still installed in ${x.where}; uninstall it before enabling this plugin`),
+    ...(r.dryRun ? [] : ['next: uninstall the old plugin → install this one → restart DSH → /cyrene doctor']),
+  ].join('\n') + '\n')
+  return 0
+}

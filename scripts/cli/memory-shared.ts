@@ -1,0 +1,90 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { CliError, type CliIO } from './io.ts'
+import { MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type PersonaSource, type StoredEntry } from '../../memory/index.ts'
+
+/** Options every memory-family command takes. */
+export const COMMON = {
+  json: { type: 'boolean', default: false },
+  root: { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options']
+
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw new CliError(`${(e as Error).message}. Add --help for the options.`, 2)
+  }
+}
+
+export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {
+  try {
+    return await MemoryStore.open({ env: io.env, rootDir: root })
+  } catch (e) {
+    throw asCliError(e)
+  }
+}
+
+/** Engine refusals become exit code 2 with their own message (it already says what to do). */
+export function asCliError(e: unknown): unknown {
+  if (e instanceof RefusedError || e instanceof RootError || e instanceof LockBusyError || e instanceof EngineBusyError || e instanceof RangeError) return new CliError(e.message, 2)
+  return e
+}
+
+export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try { return await fn() } catch (e) { throw asCliError(e) }
+}
+
+export function out(io: CliIO, json: boolean, value: unknown, human: () => string): void {
+  io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : human())
+}
+
+/**
+ * Progress for long operations, on stderr so stdout stays clean for --json and
+ * pipes: one plain line every 500 items and at the end (plain lines, not \r,
+ * so it reads the same in a terminal, a log and CI). --quiet turns it off.
+ */
+export function progress(io: CliIO, label: string, quiet: boolean): (done: number, total: number) => void {
+  if (quiet) return () => {}
+  return (done, total) => {
+    if (done === total || done % 500 === 0) io.stderr(`${label}: ${done}/${total}\n`)
+  }
+}
+
+export function oneLine(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ')
+  return [...flat].length > max ? `${[...flat].slice(0, max - 1).join('')}…` : flat
+}
+
+export function entryJson(e: StoredEntry): Record<string, unknown> {
+  return { id: e.id, text: e.text, file: e.file, line: e.line, area: e.area, meta: e.meta }
+}
+
+/** The package root (has package.json named dsh-cyrene-philia093-0), from src or dist. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    const pkg = join(dir, 'package.json')
+    if (existsSync(pkg)) {
+      try { if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'dsh-cyrene-philia093-0') return dir } catch { /* keep looking */ }
+    }
+    const up = dirname(dir)
+    if (up === dir) throw new CliError('cannot find the package folder (persona/); pass --persona <folder>', 2)
+    dir = up
+  }
+}
+
+/** persona/*.md and philosophy/wuyu.md of a package folder: what a volume fingerprints. */
+export function personaSources(pkgRoot: string): PersonaSource[] {
+  const out: PersonaSource[] = []
+  const pdir = join(pkgRoot, 'persona')
+  if (existsSync(pdir)) for (const n of readdirSync(pdir).filter((x) => x.endsWith('.md')).sort()) out.push({ name: `persona/${n}`, path: join(pdir, n) })
+  const wuyu = join(pkgRoot, 'philosophy', 'wuyu.md')
+  if (existsSync(wuyu)) out.push({ name: 'philosophy/wuyu.md', path: wuyu })
+  if (out.length === 0) throw new CliError(`no persona files under ${pkgRoot} (expected persona/*.md)`, 2)
+  return out
+}
