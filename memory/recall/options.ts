@@ -8,6 +8,12 @@ export interface RecallOptions {
   k1: number
   /** BM25 length normalisation (0 = none, 1 = full). 0.75 is the textbook value. */
   b: number
+  /**
+   * Weight of a query term that is a single CJK character (猫, 茶) relative to a word
+   * or character pair: such a match is weaker evidence, but without it 猫 never
+   * reaches a memory that says 猫咪.
+   */
+  cjkCharWeight: number
   /** Half-life of the recency bonus, in days: an entry this old gets half the bonus of one written now. */
   recencyHalfLifeDays: number
   /**
@@ -38,6 +44,7 @@ export type RecallOptionsInput = Partial<Omit<RecallOptions, 'sourceWeights'>> &
 export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   k1: 1.2,
   b: 0.75,
+  cjkCharWeight: 0.5,
   recencyHalfLifeDays: 180,
   recencyWeight: 0.1,
   sourceWeights: Object.freeze({ entry: 1, anchor: 1.3, rollup: 0.9, dream: 0.8 }),
@@ -58,6 +65,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
   return {
     k1: nonNegative(partial.k1, d.k1),
     b: Math.min(1, nonNegative(partial.b, d.b)),
+    cjkCharWeight: nonNegative(partial.cjkCharWeight, d.cjkCharWeight),
     recencyHalfLifeDays: positive(partial.recencyHalfLifeDays, d.recencyHalfLifeDays),
     recencyWeight: nonNegative(partial.recencyWeight, d.recencyWeight),
     sourceWeights: weights,

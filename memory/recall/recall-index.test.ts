@@ -48,6 +48,19 @@ describe('RecallIndex: finding memories', () => {
     expect(index.search('我们上次去 starbucks 聊了什么', { now: NOW })[0]!.id).toBe('mixed')
   })
 
+  it('lets a one-character word reach a memory that wrote a longer word', () => {
+    // 猫 on its own vs 橘猫 in the memory; 茶 vs 乌龙茶.
+    expect(index.search('猫呢', { now: NOW, sources: ['entry'] })[0]!.id).toBe('cat')
+    expect(ids(index.search('茶', { now: NOW, sources: ['entry'] }))).toEqual(['tea'])
+  })
+
+  it('ranks a word or pair match above a single-character match', () => {
+    const index = build([entry('char', '一杯茶'), entry('pair', '去喝茶')], { recencyWeight: 0 })
+    expect(ids(index.search('喝茶', { now: NOW }))).toEqual(['pair', 'char'])
+    const off = build([entry('char', '一杯茶'), entry('pair', '去喝茶')], { cjkCharWeight: 0 })
+    expect(ids(off.search('喝茶', { now: NOW }))).toEqual(['pair'])
+  })
+
   it('returns only documents that share a term (no link involved)', () => {
     expect(ids(index.search('下雨', { now: NOW }))).toEqual(['rain'])
   })
@@ -196,7 +209,9 @@ describe('RecallIndex: upkeep', () => {
     index.add(entry('controls', '\u0000\u0007喝\u200B茶\u202E\uFEFF\uD800'))
     index.add(entry('empty', ''))
     index.add(entry('bad-date', '喝茶', 'not a date'))
-    expect(ids(index.search('喝茶', { now: NOW })).sort()).toEqual(['bad-date', 'controls'])
+    const hits = ids(index.search('喝茶', { now: NOW }))
+    expect(hits.slice(0, 2).sort()).toEqual(['bad-date', 'controls'])
+    expect(hits).not.toContain('empty')
     expect(index.search('茶茶', { now: NOW })[0]!.id).toBe('huge')
   })
 })

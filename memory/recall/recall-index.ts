@@ -3,7 +3,7 @@
 // links); keeps itself current one document at a time; round-trips through JSON.
 
 import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
-import { accumulateBm25 } from './bm25/score.ts'
+import { accumulateBm25, type WeightedTerm } from './bm25/score.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
@@ -16,7 +16,7 @@ import {
   type IndexedDocMeta,
   type SerializedRecallIndex,
 } from './serialise.ts'
-import { tokenize, tokenizerSignature } from './tokenize.ts'
+import { isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
 import { clipText } from './normalize.ts'
 import { topK } from './topk.ts'
 
@@ -172,14 +172,14 @@ export class RecallIndex {
   search(query: string, options: SearchOptions = {}): RecallHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT))
     if (limit === 0 || this.size === 0 || typeof query !== 'string') return []
-    const termIds = this.queryTermIds(query)
-    if (termIds.length === 0) return []
+    const queryTerms = this.queryTerms(query)
+    if (queryTerms.length === 0) return []
     const nowMs = resolveNow(options.now)
     const accept = this.sourceFilter(options.sources)
 
     // Scores live in a reused array indexed by slot; only the winners become objects.
     const scores = this.scratchScores()
-    const touched = accumulateBm25(this.terms, termIds, this.options, scores, accept)
+    const touched = accumulateBm25(this.terms, queryTerms, this.options, scores, accept)
     try {
       const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
       for (const slot of touched) {
@@ -194,10 +194,10 @@ export class RecallIndex {
         return idA < idB ? -1 : idA > idB ? 1 : 0
       }
       const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept)
-      const queryTerms = new Set(termIds)
+      const queryTermIds = new Set(queryTerms.map((t) => t.id))
       return topK(touched, limit, bySlotRank).map((slot) => {
         const record = this.records[slot]!
-        const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTerms), source: record.source }
+        const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTermIds), source: record.source }
         const from = via.get(slot)
         if (from !== undefined) hit.via = from
         return hit
@@ -301,7 +301,7 @@ export class RecallIndex {
 
   // Distinct known terms of the query, rarest first if there are too many, then in
   // term order so the floating-point sum does not depend on how the query was typed.
-  private queryTermIds(query: string): number[] {
+  private queryTerms(query: string): WeightedTerm[] {
     const distinct = new Set(tokenize(clipText(query, this.options.maxQueryChars), this.options.maxQueryChars))
     let known: { id: number; term: string; df: number }[] = []
     for (const term of distinct) {
@@ -313,7 +313,11 @@ export class RecallIndex {
       known.sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
       known = known.slice(0, this.options.maxQueryTerms)
     }
-    return known.sort((a, b) => (a.term < b.term ? -1 : 1)).map((t) => t.id)
+    const charWeight = this.options.cjkCharWeight
+    return known
+      .sort((a, b) => (a.term < b.term ? -1 : 1))
+      .map((t) => ({ id: t.id, weight: isSingleCjkCharacter(t.term) ? charWeight : 1 }))
+      .filter((t) => t.weight > 0)
   }
 
   private matchedTerms(slot: number, queryTerms: ReadonlySet<number>): string[] {

@@ -18,6 +18,16 @@ describe('tokenize: Chinese', () => {
     expect(shared('她爱喝茶水', '我喜欢喝茶')).toContain('喝茶')
   })
 
+  it('emits every character as well, once, so one-character words can match', () => {
+    const terms = tokenize('乌龙茶')
+    expect(terms).toEqual(expect.arrayContaining(['乌龙茶', '乌龙', '龙茶', '乌', '龙', '茶']))
+    expect(terms.filter((t) => t === '茶')).toHaveLength(1)
+  })
+
+  it('counts characters outside the BMP as one character', () => {
+    expect(tokenize('𠀋𠀋')).toEqual(expect.arrayContaining(['𠀋', '𠀋𠀋']))
+  })
+
   it('drops function characters but keeps topic characters', () => {
     const terms = tokenize('我的猫')
     expect(terms).toContain('猫')

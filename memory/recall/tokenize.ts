@@ -2,6 +2,9 @@
 //  * Intl.Segmenter word segments (ICU dictionary segmentation for CJK),
 //  * plus every CJK character pair, so that a memory segmented one way is still
 //    found by a query segmented another way (喜欢喝茶 -> 喜欢|喝茶 vs 爱|喝|茶水),
+//  * plus every CJK character on its own, so that a one-character word in a
+//    message (猫, 茶) still reaches the memory that wrote 猫咪 or 乌龙茶 (scoring
+//    gives these single characters less weight than words and pairs),
 //  * lower case, NFKC, a tiny English suffix stripper, small stop-word lists.
 
 import { normalizeText, clipText } from './normalize.ts'
@@ -12,7 +15,7 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopwords.ts'
  * Bumped whenever the rules below change the terms they produce: a serialised
  * index built under other rules no longer matches fresh query terms.
  */
-export const TOKENIZER_VERSION = 1
+export const TOKENIZER_VERSION = 2
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
 export const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
@@ -43,15 +46,31 @@ export function tokenize(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE_C
   for (const { segment, index, isWordLike } of wordSegmenter().segment(normalized)) {
     if (!isWordLike) continue
     if (CJK_CHAR.test(segment)) {
-      if (segment.length === 2) twoCharWordStarts.add(index)
-      if (!CHINESE_STOP_WORDS.has(segment)) terms.push(segment)
+      const chars = codePointCount(segment)
+      if (chars === 2) twoCharWordStarts.add(index)
+      // A one-character word is the same term as that character, emitted below.
+      if (chars > 1 && !CHINESE_STOP_WORDS.has(segment)) terms.push(segment)
     } else {
       const term = latinTerm(segment)
       if (term !== undefined) terms.push(term)
     }
   }
-  pushCjkBigrams(normalized, twoCharWordStarts, terms)
+  pushCjkCharactersAndPairs(normalized, twoCharWordStarts, terms)
   return terms
+}
+
+/** True for a term that is one CJK character (scored with `cjkCharWeight`). */
+export function isSingleCjkCharacter(term: string): boolean {
+  return codePointCount(term) === 1 && CJK_CHAR.test(term)
+}
+
+function codePointCount(text: string): number {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0xdc00 || code > 0xdfff) n++
+  }
+  return n
 }
 
 function latinTerm(segment: string): string | undefined {
@@ -65,16 +84,16 @@ function latinTerm(segment: string): string | undefined {
 
 // A two-character word the segmenter already emitted at the same place is the
 // same pair; emitting it again would double its weight for no reason.
-function pushCjkBigrams(text: string, skipStarts: ReadonlySet<number>, out: string[]): void {
+function pushCjkCharactersAndPairs(text: string, skipPairStarts: ReadonlySet<number>, out: string[]): void {
   for (const match of text.matchAll(CJK_RUN)) {
-    const run = match[0]
-    const start = match.index
-    const chars = Array.from(run)
-    let offset = start
-    for (let i = 0; i + 1 < chars.length; i++) {
-      const pair = chars[i]! + chars[i + 1]!
-      if (!skipStarts.has(offset) && !CHINESE_STOP_WORDS.has(pair)) out.push(pair)
-      offset += chars[i]!.length
+    const chars = Array.from(match[0])
+    let offset = match.index
+    for (let i = 0; i < chars.length; i++) {
+      const char = chars[i]!
+      if (!CHINESE_STOP_WORDS.has(char)) out.push(char)
+      const next = chars[i + 1]
+      if (next !== undefined && !skipPairStarts.has(offset) && !CHINESE_STOP_WORDS.has(char + next)) out.push(char + next)
+      offset += char.length
     }
   }
 }

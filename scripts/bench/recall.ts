@@ -15,8 +15,10 @@
 //
 // The data is read from /work/shared/bench/locomo10 (or --data); it is never copied.
 
+import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { RecallIndex, selectWithinBudget, type RecallDoc } from '../../memory/recall/index.ts'
@@ -27,6 +29,8 @@ interface Args {
   dataDir: string
   scale: number
   scaleQueries: number
+  /** Internal: measure one system's memory in this (fresh) process and print it as JSON. */
+  childFootprint?: ScaleSystem
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -36,6 +40,10 @@ function parseArgs(argv: readonly string[]): Args {
     if (flag === '--data') args.dataDir = argv[++i]!
     else if (flag === '--scale') args.scale = Number(argv[++i])
     else if (flag === '--quick') args.scale = 20_000
+    else if (flag === '--child-footprint') {
+      args.childFootprint = argv[++i] as ScaleSystem
+      args.scale = Number(argv[++i])
+    }
     else throw new Error(`unknown argument ${flag}; use --data DIR, --scale N, --quick`)
   }
   return args
@@ -333,22 +341,28 @@ function exposeGc(): () => void {
   }
 }
 
+interface MemoryFootprint {
+  heapMb: number
+  rssBeforeMb: number
+  rssAfterMb: number
+}
+
 interface ScaleResult {
   docs: number
   ours: {
     buildMs: number
     p50: number
     p95: number
-    heapMb: number
-    rssBeforeMb: number
-    rssAfterMb: number
+    memory: MemoryFootprint
     jsonMb: number
     saveMs: number
     loadMs: number
     updateMs: number
   }
-  peer: { buildMs: number; p50: number; p95: number; heapMb: number }
+  peer: { buildMs: number; p50: number; p95: number; memory: MemoryFootprint }
 }
+
+const mb = (bytes: number): number => bytes / 1_048_576
 
 function timeQueries(run: (q: string) => unknown, queries: readonly string[]): { p50: number; p95: number } {
   for (const q of queries.slice(0, 20)) run(q) // warm-up
@@ -360,23 +374,46 @@ function timeQueries(run: (q: string) => unknown, queries: readonly string[]): {
   return { p50: percentile(times, 50), p95: percentile(times, 95) }
 }
 
-function runScale(count: number, english: readonly string[], queries: readonly string[]): ScaleResult {
+type ScaleSystem = 'ours' | 'peer'
+
+// Returns the built index so that the caller keeps it alive while measuring.
+function buildScaleSystem(system: ScaleSystem, docs: readonly RecallDoc[]): Retriever {
+  const built = system === 'ours' ? new Ours() : new PlainBm25()
+  for (const doc of docs) built.add(doc.id, doc.text, doc.at)
+  return built
+}
+
+// Memory is measured in a fresh process per system, so that neither sees the
+// other's garbage: RSS with the documents loaded, then after building the index.
+function measureFootprintInChild(system: ScaleSystem, count: number, dataDir: string): MemoryFootprint {
+  const script = fileURLToPath(import.meta.url)
+  const out = execFileSync(process.execPath, [script, '--data', dataDir, '--child-footprint', system, String(count)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  })
+  return JSON.parse(out.trim().split('\n').pop()!) as MemoryFootprint
+}
+
+function childFootprint(system: ScaleSystem, count: number, english: readonly string[]): MemoryFootprint {
   const gc = exposeGc()
-  const mb = (bytes: number): number => bytes / 1_048_576
+  const docs = syntheticDocs(count, english)
+  gc()
+  const before = process.memoryUsage()
+  const built = buildScaleSystem(system, docs)
+  gc()
+  const after = process.memoryUsage()
+  if (built.search(docs[1]!.text, 1, new Date()).length === 0) throw new Error('the index lost its documents')
+  return { heapMb: mb(after.heapUsed - before.heapUsed), rssBeforeMb: mb(before.rss), rssAfterMb: mb(after.rss) }
+}
+
+function runScale(count: number, english: readonly string[], queries: readonly string[], dataDir: string): ScaleResult {
   const docs = syntheticDocs(count, english)
   const now = new Date(Date.UTC(2026, 0, 1))
 
-  gc()
-  const heap0 = process.memoryUsage().heapUsed
-  const rss0 = process.memoryUsage().rss
   let t0 = performance.now()
   let index = new RecallIndex()
   for (const doc of docs) index.add(doc)
   const buildMs = performance.now() - t0
-  gc()
-  const heapMb = mb(process.memoryUsage().heapUsed - heap0)
-  const rssBeforeMb = mb(rss0)
-  const rssAfterMb = mb(process.memoryUsage().rss)
   const latency = timeQueries((q) => index.search(q, { limit: 10, now }), queries)
 
   t0 = performance.now()
@@ -385,30 +422,26 @@ function runScale(count: number, english: readonly string[], queries: readonly s
   t0 = performance.now()
   index = RecallIndex.fromJSON(JSON.parse(json))
   const loadMs = performance.now() - t0
+  const jsonMb = mb(Buffer.byteLength(json))
 
-  // Incremental upkeep: rewrite 1,000 existing memories one at a time, then add and remove one.
+  // Incremental upkeep: rewrite 1,000 existing memories one at a time.
   t0 = performance.now()
   for (let i = 0; i < 1000; i++) {
     const doc = docs[(i * 97) % docs.length]!
     index.update({ ...doc, text: `${doc.text} 补记 ${i}` })
   }
   const updateMs = (performance.now() - t0) / 1000
-  const jsonMb = mb(Buffer.byteLength(json))
   index = new RecallIndex()
-  gc()
 
-  const peerHeap0 = process.memoryUsage().heapUsed
   t0 = performance.now()
   const peer = new PlainBm25()
   for (const doc of docs) peer.add(doc.id, doc.text)
   const peerBuildMs = performance.now() - t0
-  gc()
-  const peerHeapMb = mb(process.memoryUsage().heapUsed - peerHeap0)
   const peerLatency = timeQueries((q) => peer.search(q, 10), queries)
   return {
     docs: count,
-    ours: { buildMs, ...latency, heapMb, rssBeforeMb, rssAfterMb, jsonMb, saveMs, loadMs, updateMs },
-    peer: { buildMs: peerBuildMs, ...peerLatency, heapMb: peerHeapMb },
+    ours: { buildMs, ...latency, memory: measureFootprintInChild('ours', count, dataDir), jsonMb, saveMs, loadMs, updateMs },
+    peer: { buildMs: peerBuildMs, ...peerLatency, memory: measureFootprintInChild('peer', count, dataDir) },
   }
 }
 
@@ -470,8 +503,13 @@ function printScale(s: ScaleResult): void {
       ['build (ms)', fmt(s.ours.buildMs, 0), fmt(s.peer.buildMs, 0), ratio(s.ours.buildMs, s.peer.buildMs)],
       ['query p50 (ms)', fmt(s.ours.p50), fmt(s.peer.p50), ratio(s.ours.p50, s.peer.p50)],
       ['query p95 (ms)', fmt(s.ours.p95), fmt(s.peer.p95), ratio(s.ours.p95, s.peer.p95)],
-      ['heap retained (MB)', fmt(s.ours.heapMb, 1), fmt(s.peer.heapMb, 1), ratio(s.ours.heapMb, s.peer.heapMb)],
-      ['process RSS before → after build (MB)', `${fmt(s.ours.rssBeforeMb, 0)} → ${fmt(s.ours.rssAfterMb, 0)}`, '', ''],
+      ['heap retained by the index (MB)', fmt(s.ours.memory.heapMb, 1), fmt(s.peer.memory.heapMb, 1), ratio(s.ours.memory.heapMb, s.peer.memory.heapMb)],
+      [
+        'RSS: docs loaded → index built (MB)',
+        `${fmt(s.ours.memory.rssBeforeMb, 0)} → ${fmt(s.ours.memory.rssAfterMb, 0)}`,
+        `${fmt(s.peer.memory.rssBeforeMb, 0)} → ${fmt(s.peer.memory.rssAfterMb, 0)}`,
+        ratio(s.ours.memory.rssAfterMb - s.ours.memory.rssBeforeMb, s.peer.memory.rssAfterMb - s.peer.memory.rssBeforeMb),
+      ],
       ['JSON size (MB)', fmt(s.ours.jsonMb, 1), '', ''],
       ['toJSON+stringify (ms)', fmt(s.ours.saveMs, 0), '', ''],
       ['parse+fromJSON (ms)', fmt(s.ours.loadMs, 0), '', ''],
@@ -497,6 +535,11 @@ function main(): void {
   const started = performance.now()
   const files = readdirSync(args.dataDir).filter((f) => f.endsWith('.json')).sort()
   const conversations = files.map((f) => loadConversation(join(args.dataDir, f), f))
+  if (args.childFootprint !== undefined) {
+    const english = conversations.flatMap((c) => c.turns.map((t) => t.text))
+    console.log(JSON.stringify(childFootprint(args.childFootprint, args.scale, english)))
+    return
+  }
   console.log(`node ${process.version}, ICU ${process.versions.icu}, ${process.platform}/${process.arch}; data ${args.dataDir}`)
   printLocomo(runLocomo(conversations), conversations.length)
   if (args.scale > 0) {
@@ -506,7 +549,7 @@ function main(): void {
     for (let i = 0; i < args.scaleQueries; i++) {
       queries.push(i % 4 === 0 ? CHINESE_QUERIES[(i / 4) % CHINESE_QUERIES.length]! : questions[(i * 7) % questions.length]!)
     }
-    printScale(runScale(args.scale, english, queries))
+    printScale(runScale(args.scale, english, queries, args.dataDir))
   }
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`)
 }

@@ -18,15 +18,21 @@ export function termScore(idf: number, tf: number, length: number, averageLength
   return (idf * tf * (p.k1 + 1)) / (tf + p.k1 * norm)
 }
 
+export interface WeightedTerm {
+  id: number
+  /** Multiplies the term's contribution (> 0). */
+  weight: number
+}
+
 /**
- * Add the BM25 score of each query term to `scores[slot]` for every document that
- * contains it and passes `accept` (all do when it is omitted). Terms are visited in the given order, so the
- * floating-point sum is the same for the same query on the same documents.
- * Returns the slots touched for the first time, in visit order.
+ * Add the BM25 score of each query term (times its weight) to `scores[slot]` for
+ * every document that contains it and passes `accept` (all do when it is omitted).
+ * Terms are visited in the given order, so the floating-point sum is the same for
+ * the same query on the same documents. Returns the slots touched, in visit order.
  */
 export function accumulateBm25(
   index: TermIndex,
-  termIds: readonly number[],
+  terms: readonly WeightedTerm[],
   params: Bm25Params,
   scores: Float64Array,
   accept?: (slot: number) => boolean,
@@ -34,9 +40,9 @@ export function accumulateBm25(
   const touched: number[] = []
   const docCount = index.docCount
   const averageLength = index.averageLength
-  for (const termId of termIds) {
-    const list = index.postingsOf(termId)
-    const idf = inverseDocumentFrequency(docCount, list.length)
+  for (const { id, weight } of terms) {
+    const list = index.postingsOf(id)
+    const idf = weight * inverseDocumentFrequency(docCount, list.length)
     for (const posting of list) {
       const slot = postingSlot(posting)
       if (accept !== undefined && !accept(slot)) continue
