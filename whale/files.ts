@@ -158,3 +158,18 @@ export async function withFileLock<T>(absolute: string, action: () => Promise<T>
     await release()
   }
 }
+
+/** Reflex rules (spec §8): DSH_REFLEX_RULES or <config dir>/reflex.json; DSH_REFLEX_OFF=1 switches them off. */
+export const MAX_REFLEX_BYTES = 256 * 1024
+
+export function reflexRulesFile(ctx: FsContext): string {
+  const override = ctx.env.DSH_REFLEX_RULES?.trim()
+  return override || path.join(locationsFor(ctx).configDir, 'reflex.json')
+}
+
+export function loadReflexText(ctx: FsContext): { off: boolean; file: string; text: string | null } {
+  const file = reflexRulesFile(ctx)
+  if (ctx.env.DSH_REFLEX_OFF === '1') return { off: true, file, text: null }
+  const read = readBounded(resolveIn(ctx, file), MAX_REFLEX_BYTES)
+  return { off: false, file, text: read.kind === 'text' ? read.text : null }
+}

@@ -490,3 +490,16 @@ describe('cyrene whale conformance', () => {
     expect(out.stderr).toContain('no manifest.json')
   })
 })
+
+describe('cyrene whale reflex check', () => {
+  it('reports no match with zero rules, a hit from reflex.json, and nothing with DSH_REFLEX_OFF=1', async () => {
+    const dir = scratch()
+    expect((await whale(['reflex', 'check', 'hello'], dir)).stdout).toContain('No rule matches (0 rule(s)')
+    put(dir, 'home/whale-persona/reflex.json', { rules: [{ id: 'hi', when: { text: '^hello$' }, then: { reply: '你好' } }] })
+    const out = json((await whale(['reflex', 'check', 'hello', '--json'], dir)).stdout)
+    expect(out.hit).toMatchObject({ id: 'hi', channel: 'text', soft: false, ledger: { id: 'hi', excerpt: 'hello', dryRun: true } })
+    expect((await whale(['reflex', 'check', 'hello'], dir, { DSH_REFLEX_OFF: '1' })).stdout).toContain('switched off')
+    put(dir, 'rules.json', { rules: [] })
+    expect(json((await whale(['reflex', 'check', 'hello', '--json'], dir, { DSH_REFLEX_RULES: 'rules.json' })).stdout).hit).toBeNull()
+  })
+})

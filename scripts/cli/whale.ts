@@ -3,6 +3,7 @@ import { renderCommand } from './whale-render.ts'
 import { presetsCommand } from './whale-presets.ts'
 import { inboxCommand } from './whale-inbox.ts'
 import { conformanceCommand } from './whale-conformance.ts'
+import { reflexCommand } from './whale-reflex.ts'
 
 const HELP = `cyrene whale — whale-persona v1 files on the command line
 
@@ -14,7 +15,8 @@ Usage:
   cyrene whale inbox list [--json]
   cyrene whale inbox confirm|reject|drop <index…> [--json]
   cyrene whale inbox log
-  cyrene whale conformance <dir> [--json]
+  cyrene whale conformance <dir> [--json] [--case ID]…
+  cyrene whale reflex check <text…> [--model ID] [--json]
 
 Files: DSH_WHALE_CONFIG names the config file; otherwise $DSH_HOME/whale-persona/config.json
 (or whale-suite/ when that legacy config exists). DSH_HOME defaults to ~/.dsh.
@@ -26,6 +28,7 @@ const families: Record<string, SubCommand> = {
   presets: presetsCommand,
   inbox: inboxCommand,
   conformance: conformanceCommand,
+  reflex: reflexCommand,
 }
 
 export const whaleCommand: SubCommand = async (argv, io) => {
