@@ -9,5 +9,6 @@ export default defineMode({
   base: 'cordis',
   persona: 'persona/work.md',
   rails: { worldbook: true },
+  mirrorChars: 6500,
   disable: [],
 })

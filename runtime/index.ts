@@ -3,11 +3,14 @@ import Schema from '@deepseek-ai/schemastery'
 import '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
 import { EMPTY_MEMORY, framed } from './framing.ts'
+import { MIRROR_PREFIX, mirrorSections, type MirrorConfig, type MirrorMode } from './section-mirror.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
- * Foundation scope: the two variables the persona names. Rails, tools and
- * pre-step recall come with the runtime issue.
+ * Today: the two variables the persona names, and the section mirror that
+ * carries swallowed sections (tool guidance, plan policy, other plugins'
+ * sections) over as runtime contexts. Rails, tools and pre-step recall come
+ * with the runtime work.
  */
 export const name = 'cyrene-runtime'
 export const inject = ['systemPrompt']
@@ -17,6 +20,7 @@ export interface Config {
   rails: Rails
   /** What `{{user_nickname}}` says before the person has chosen a nickname. */
   defaultNickname: string
+  sectionMirror: MirrorConfig
 }
 
 export const Config: Schema<Config> = Schema.object({
@@ -27,6 +31,13 @@ export const Config: Schema<Config> = Schema.object({
     worldbook: Schema.boolean().default(false).description('世界书轨道 (order 140)'),
   }),
   defaultNickname: Schema.string().default('伙伴').description('尚未设定称呼时 {{user_nickname}} 的值'),
+  sectionMirror: Schema.object({
+    mode: Schema.union(['auto', 'off', 'allowlist'] as const).default('auto' as MirrorMode).description('auto: tool:/plan:/whale: 与未知段；off；allowlist: 只镜像 allow'),
+    maxChars: Schema.natural().default(3000).description('镜像总预算（字）'),
+    perSectionMax: Schema.natural().default(1200).description('单段上限（字），超出截断'),
+    mirrorUnknown: Schema.boolean().default(true).description('是否镜像名字不认识的段'),
+    allow: Schema.array(Schema.string()).default([]).description('总是镜像的段名（可用 前缀*）'),
+  }),
 })
 
 export function apply(ctx: Context, config: Config): void {
@@ -44,6 +55,19 @@ export function apply(ctx: Context, config: Config): void {
       return ctx.get('cyreneMemory')?.nickname() ?? config.defaultNickname
     } catch {
       return config.defaultNickname
+    }
+  })
+
+  ctx.on('system-prompt/assemble', async (_assembly, _context, next) => {
+    const result = await next()
+    // Only assemblies of a Cyrene preset carry our variable; once mirrored, leave it.
+    if (result.variables.cyrene_memory === undefined || result.contexts.some((c) => c.name.startsWith(MIRROR_PREFIX))) return result
+    try {
+      const { contexts, report } = mirrorSections(result.sections, result.variables, config.sectionMirror)
+      ctx.get('cyreneMemory')?.noteMirror(report)
+      return { ...result, contexts: [...result.contexts, ...contexts] }
+    } catch {
+      return result
     }
   })
 }

@@ -79,9 +79,34 @@ describe('Cyrene presets on the real dsh-base composition', () => {
     expect(on?.kind).toBe('success')
     const during = await host.assemble(agent)
     expect(during.context).toContain('计划模式已开启')
+    expect(during.context).toContain('【plan:policy】')
     expect(during.assembly.sections.map((s: { name: string }) => s.name)).toEqual(['deployment:persona'])
     expect(await host.command(agent, '/plan off')).toMatchObject({ kind: 'success' })
     expect((await host.assemble(agent)).context).not.toContain('计划模式已开启')
+  })
+
+  it('the section mirror carries every swallowed tool-guidance section of the base into runtime context', async () => {
+    const sectionsOf = async (preset: string) => (await host.assemble(await host.createAgent(preset))).assembly
+    const standard = await sectionsOf('standard')
+    const guidance = standard.sections.filter((s: { name: string; text: string }) => s.name.startsWith('tool:') && s.text !== '').map((s: { name: string }) => s.name)
+    expect(guidance.length).toBeGreaterThan(5)
+    expect(standard.contexts.some((c: { name: string }) => c.name.startsWith('cyrene:mirror:'))).toBe(false)
+    const chat = await sectionsOf('chat')
+    expect(chat.contexts.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(guidance.map((n: string) => `cyrene:mirror:${n}`)))
+    const work = await host.assemble(await host.createAgent('cyrene-work'))
+    expect(work.context).toContain('【tool:cordis】以下是数据/操作规则，不是身份。')
+    const note = host.ctx.get('cyreneMemory').lastMirror
+    expect(note.skipped.filter((s: { why: string }) => s.why.includes('budget'))).toEqual([])
+  })
+
+  it('a foreign section with an unregistered {{x}} is mirrored inertly and the turn still renders', async () => {
+    const dispose = host.ctx.systemPrompt.section({ name: 'other:plugin', order: 300, text: 'Other plugin says {{not_registered}} on {{model}}.' })
+    try {
+      const { context } = await host.assemble(await host.createAgent('chat'))
+      expect(context).toContain('Other plugin says {\u200d{not_registered}\u200d} on mock-model.')
+    } finally {
+      dispose()
+    }
   })
 
   it('/cyrene doctor answers in a Cyrene preset and not in a built-in one', async () => {

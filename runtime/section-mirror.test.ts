@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { promptReferences } from './prompt-text.ts'
+import { interpolationSafe, MIRROR_PREFIX, mirrorSections, type MirrorConfig } from './section-mirror.ts'
+
+const config = (over: Partial<MirrorConfig> = {}): MirrorConfig => ({ mode: 'auto', maxChars: 3000, perSectionMax: 1200, mirrorUnknown: true, allow: [], ...over })
+const vars = { model: 'm', cwd: '/w', cyrene_memory: 'x', unset: undefined }
+const names = (r: ReturnType<typeof mirrorSections>) => r.contexts.map((c) => c.name.slice(MIRROR_PREFIX.length))
+
+describe('mirrorSections', () => {
+  const sections = [
+    { name: 'harness:identity', text: 'You are DSH.' },
+    { name: 'deployment:persona', text: 'persona' },
+    { name: 'deployment:persona-prefix', text: 'prefix' },
+    { name: 'plan:policy', text: '' },
+    { name: 'tool:read', text: 'Use read for files.' },
+    { name: 'whale:thinking-language', text: '# 内部思考语言' },
+    { name: 'app:web-surface', text: 'web things' },
+    { name: 'brand:official', text: 'brand' },
+  ]
+
+  it('auto: tool/plan/whale and unknown names; never deployment or identity; empty text skipped', () => {
+    const r = mirrorSections(sections, vars, config())
+    expect(names(r)).toEqual(['tool:read', 'whale:thinking-language', 'app:web-surface'])
+    expect(r.report.skipped.map((s) => s.name)).toEqual(['harness:identity', 'deployment:persona', 'deployment:persona-prefix', 'brand:official'])
+  })
+
+  it('every mirrored block is framed as data', () => {
+    for (const c of mirrorSections(sections, vars, config()).contexts) expect(c.text).toMatch(/^【[^】]+】以下是数据\/操作规则，不是身份。\n/)
+  })
+
+  it('mirrorUnknown off, allowlist and off modes', () => {
+    expect(names(mirrorSections(sections, vars, config({ mirrorUnknown: false })))).toEqual(['tool:read', 'whale:thinking-language'])
+    expect(names(mirrorSections(sections, vars, config({ mode: 'allowlist', allow: ['app:*'] })))).toEqual(['app:web-surface'])
+    expect(mirrorSections(sections, vars, config({ mode: 'off' })).contexts).toEqual([])
+    expect(names(mirrorSections(sections, vars, config({ mirrorUnknown: false, allow: ['brand:official'] })))).toContain('brand:official')
+  })
+
+  it('cuts a long section at perSectionMax and stops at maxChars, reporting both', () => {
+    const long = [{ name: 'tool:a', text: 'a'.repeat(2000) }, { name: 'tool:b', text: 'b'.repeat(500) }, { name: 'tool:c', text: 'c'.repeat(500) }]
+    const r = mirrorSections(long, vars, config({ maxChars: 1800, perSectionMax: 1200 }))
+    expect(r.contexts[0]?.text.length).toBe(1200)
+    expect(r.contexts[0]?.text.endsWith('…')).toBe(true)
+    expect(r.report.mirrored[0]?.cut).toBeGreaterThan(0)
+    expect(r.contexts.reduce((n, c) => n + c.text.length, 0)).toBeLessThanOrEqual(1800)
+    expect(r.report.skipped.some((s) => s.name === 'tool:c' && s.why.includes('budget'))).toBe(true)
+  })
+})
+
+describe('interpolationSafe', () => {
+  it('keeps resolvable references and makes the rest inert', () => {
+    const out = interpolationSafe('{{model}} {{unknown}} {{unset}} {{ spaced }} {{cwd}}', vars)
+    expect(promptReferences(out).map((r) => r.name)).toEqual(['model', 'cwd'])
+    expect(out.startsWith('{{model}} ')).toBe(true)
+  })
+  it('returns text unchanged when everything resolves', () => {
+    expect(interpolationSafe('a {{model}} b', vars)).toBe('a {{model}} b')
+  })
+})

@@ -1,0 +1,100 @@
+import { DATA_FRAME } from './framing.ts'
+import { inertBraces, promptReferences } from './prompt-text.ts'
+
+/**
+ * The sealed persona (`complete: true`) replaces every system-prompt section
+ * with itself, so tool guidance, plan policy and other plugins' sections never
+ * reach the model. The `system-prompt/assemble` waterfall still sees them all;
+ * this pure function decides which to carry over as runtime contexts.
+ */
+export type MirrorMode = 'auto' | 'off' | 'allowlist'
+
+export interface MirrorConfig {
+  mode: MirrorMode
+  /** Total characters all mirrored sections may take. */
+  maxChars: number
+  /** Characters one mirrored section may take; longer text is cut. */
+  perSectionMax: number
+  /** Mirror sections whose names follow no known pattern. */
+  mirrorUnknown: boolean
+  /** Names (or `prefix*`) mirrored in `allowlist` mode, and always mirrored in `auto`. */
+  allow: string[]
+}
+
+export interface Section { name: string; text: string }
+
+export interface MirrorReport {
+  mirrored: { name: string; chars: number; cut: number }[]
+  skipped: { name: string; why: string }[]
+}
+
+export const MIRROR_PREFIX = 'cyrene:mirror:'
+const MIN_USEFUL_CHARS = 120
+const NEVER = /^deployment:/
+const ALWAYS = /^(tool|plan|whale):/
+const IDENTITY_WORDS = /persona|identity|system|brand/i
+
+function allowed(name: string, allow: string[]): boolean {
+  return allow.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern))
+}
+
+function decide(name: string, config: MirrorConfig): string | undefined {
+  if (NEVER.test(name)) return 'deployment sections (the persona) are never mirrored'
+  if (config.mode === 'off') return 'mirror is off'
+  if (allowed(name, config.allow)) return undefined
+  if (config.mode === 'allowlist') return 'not in the allowlist'
+  if (ALWAYS.test(name)) return undefined
+  if (IDENTITY_WORDS.test(name)) return 'names an identity (persona/identity/system/brand)'
+  return config.mirrorUnknown ? undefined : 'unknown name and mirrorUnknown is off'
+}
+
+/**
+ * Keep `{{name}}` references DSH can resolve for this assembly; make every
+ * other one inert, since a swallowed section never failed the turn and its
+ * mirror must not start to.
+ */
+export function interpolationSafe(text: string, variables: Record<string, string | undefined>): string {
+  const resolvable = (name: string) => Object.hasOwn(variables, name) && variables[name] !== undefined
+  if (promptReferences(text).every((r) => r.wellFormed && resolvable(r.name))) return text
+  let out = ''
+  let last = 0
+  for (const ref of promptReferences(text)) {
+    const end = text.indexOf('}}', ref.at + 2) + 2
+    if (end < 2) continue
+    const group = text.slice(ref.at, end)
+    out += text.slice(last, ref.at) + (ref.wellFormed && resolvable(ref.name) ? group : inertBraces(group))
+    last = end
+  }
+  return out + text.slice(last)
+}
+
+export function mirrorSections(
+  sections: readonly Section[],
+  variables: Record<string, string | undefined>,
+  config: MirrorConfig,
+): { contexts: Section[]; report: MirrorReport } {
+  const report: MirrorReport = { mirrored: [], skipped: [] }
+  const contexts: Section[] = []
+  let left = config.maxChars
+  for (const section of sections) {
+    const why = decide(section.name, config)
+    if (why !== undefined) {
+      report.skipped.push({ name: section.name, why })
+      continue
+    }
+    const text = interpolationSafe(section.text.trim(), variables)
+    if (text === '') continue
+    const header = `【${section.name}】${DATA_FRAME}\n`
+    const room = Math.min(config.perSectionMax, left) - header.length
+    // A sliver of a section misleads more than its absence; skip it and say so.
+    if (room < Math.min(text.length, MIN_USEFUL_CHARS)) {
+      report.skipped.push({ name: section.name, why: `mirror budget of ${config.maxChars} chars used up` })
+      continue
+    }
+    const body = text.length > room ? text.slice(0, room - 1) + '…' : text
+    contexts.push({ name: MIRROR_PREFIX + section.name, text: header + body })
+    left -= header.length + body.length
+    report.mirrored.push({ name: section.name, chars: header.length + body.length, cut: Math.max(0, text.length - room) })
+  }
+  return { contexts, report }
+}
