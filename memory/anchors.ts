@@ -116,7 +116,7 @@ export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: Anc
   }
   const file = anchorRel(key)
   return await store.withWriteLock(async (lock) => {
-    const current = parseAnchor(await readTextOr(store.path(file), ''))
+    const current = parseAnchor(await store.readForRewrite(file))
     const vol = (await store.currentVolume()) ?? 0
     const next: AnchorDoc = mode === 'core'
       ? { ...current, core: text }
@@ -127,7 +127,7 @@ export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: Anc
     for (const s of archived) byMonth.set(s.date.slice(0, 7), [...(byMonth.get(s.date.slice(0, 7)) ?? []), s])
     for (const [month, secs] of byMonth) {
       const rel = anchorHistoryRel(key, month)
-      const old = await readTextOr(store.path(rel), '')
+      const old = await store.readForRewrite(rel)
       const add = secs.map(renderSection).join('\n\n')
       await store.replaceFile(rel, old.trim() === '' ? `${add}\n` : `${old.replace(/\n*$/, '')}\n\n${add}\n`, lock)
     }

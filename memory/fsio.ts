@@ -109,3 +109,27 @@ export async function sizeOf(dir: string, rel = ''): Promise<number> {
 export function isTempName(name: string): boolean {
   return TEMP_RE.test(basename(name))
 }
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+const lossyUtf8 = new TextDecoder('utf-8')
+
+/** Decode a file; `valid: false` means some bytes are not UTF-8 and a rewrite would change them. */
+export function decodeUtf8(buf: Uint8Array): { text: string; valid: boolean } {
+  try { return { text: strictUtf8.decode(buf), valid: true } } catch { return { text: lossyUtf8.decode(buf), valid: false } }
+}
+
+/** Read a file we are about to rewrite; refuses files whose bytes would not survive a rewrite. */
+export async function readForRewrite(file: string, rel: string): Promise<string> {
+  let buf: Buffer
+  try { buf = await fs.readFile(file) } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ''
+    throw e
+  }
+  const { text, valid } = decodeUtf8(buf)
+  if (!valid) {
+    const err = new Error(`${rel} is not valid UTF-8 (edited with another encoding?); it was left untouched and nothing was written. Re-save it as UTF-8, then try again.`)
+    err.name = 'NotUtf8'
+    throw err
+  }
+  return text
+}

@@ -7,7 +7,7 @@ import {
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
 import { acquire, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
-import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine } from './fsio.ts'
+import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite } from './fsio.ts'
 import {
   LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
   type RootOptions,
@@ -101,6 +101,14 @@ export class MemoryStore {
     await this.removeTempsBeside(full)
   }
 
+  /** Current text of a file about to be rewritten; refuses non-UTF-8 files (a rewrite would change their bytes). */
+  async readForRewrite(rel: string): Promise<string> {
+    try { return await readForRewrite(this.path(rel), rel) } catch (e) {
+      if ((e as Error).name === 'NotUtf8') throw new RefusedError('not-utf8', (e as Error).message)
+      throw e
+    }
+  }
+
   /** Leftovers of writers killed mid-write. Only called under the write lock, when no writer is mid-write. */
   private async removeTempsBeside(full: string): Promise<void> {
     const dir = dirname(full)
@@ -154,7 +162,9 @@ export class MemoryStore {
     }
     const hit = this.cache.get(rel)
     if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.parsed
-    const parsed = parseEntryFile(await fs.readFile(full, 'utf8'), rel)
+    const { text, valid } = decodeUtf8(await fs.readFile(full))
+    const parsed = parseEntryFile(text, rel)
+    if (!valid) parsed.problems.unshift({ file: rel, line: 1, message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8' })
     this.cache.set(rel, { mtimeMs: st.mtimeMs, size: st.size, parsed })
     return parsed
   }
@@ -247,7 +257,7 @@ export class MemoryStore {
   async appendEntries(rel: string, entries: Entry[]): Promise<void> {
     const intoMargin = rel.startsWith(`${LAYOUT.margin}/`)
     await this.withWriteLock(async (lock) => {
-      const current = await readTextOr(this.path(rel), '')
+      const current = await this.readForRewrite(rel)
       let next = current
       for (const e of entries) next = appendEntryText(next, e)
       const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
@@ -273,7 +283,7 @@ export class MemoryStore {
       if (k in patch) { if (meta[k] === undefined) delete next.meta[k]; else next.meta[k] = meta[k] as never }
     }
     return await this.withWriteLock(async (lock) => {
-      const parsed = parseEntryFile(await readTextOr(this.path(found.file), ''), found.file)
+      const parsed = parseEntryFile(await this.readForRewrite(found.file), found.file)
       const idx = parsed.segments.findIndex((s) => s.type === 'entry' && s.entry.meta.id === id)
       if (idx < 0) throw new RefusedError('not-found', `entry ${id} moved while being edited; try again`)
       const seg = parsed.segments[idx] as Extract<Segment, { type: 'entry' }>
@@ -300,7 +310,7 @@ export class MemoryStore {
     if (typeof text !== 'string') throw new RefusedError('bad-input', 'text must be a string')
     checkText(text.slice(0, 10), { ...this.limits, entryChars: Infinity }, 'text')
     await this.withWriteLock(async (lock) => {
-      const current = await readTextOr(this.path(p), '')
+      const current = await this.readForRewrite(p)
       const next = ctx.mode === 'replace' ? text : current === '' ? text : `${current.replace(/\n*$/, '\n\n')}${text}`
       const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
       await this.checkQuota(delta, true)
