@@ -298,6 +298,18 @@ describe('cyrene whale presets', () => {
     const shown = json((await whale(['presets', 'show', 'p1', '--json'], dir)).stdout)
     expect(shown.persona).toEqual({ character: 'new' })
   })
+  it('refuses broken, huge and non-preset preset files with a message, writing nothing', async () => {
+    const dir = setup()
+    put(dir, 'home/whale-persona/presets/broken.json', '{')
+    put(dir, 'home/whale-persona/presets/huge.json', '{"persona":{"character":"' + 'x'.repeat(5 * 1024 * 1024) + '"}}')
+    put(dir, 'home/whale-persona/presets/card.json', { spec: 'chara_card_v2', data: { name: 'n', description: 'd' } })
+    const before = tree(dir)
+    expect((await whale(['presets', 'show', 'broken'], dir)).stderr).toContain('not valid JSON')
+    expect((await whale(['presets', 'apply', 'huge'], dir)).stderr).toContain('cannot read')
+    expect((await whale(['presets', 'apply', 'card'], dir)).stderr).toContain('is not a whale-persona preset')
+    expect((await whale(['presets', 'apply', 'nope'], dir)).stderr).toContain('no preset "nope"')
+    expect(tree(dir)).toEqual(before)
+  })
   it('apply replaces whitelisted keys only, keeps everything else, autosaves the previous persona', async () => {
     const dir = setup()
     const out = json((await whale(['presets', 'apply', 'p1', '--json'], dir)).stdout)
@@ -484,10 +496,13 @@ describe('cyrene whale conformance', () => {
     expect(report).toMatchObject({ total: 2, passed: 1, failed: 1 })
     expect(report.cases[0].failures[0]).toContain('thinking')
   })
-  it('refuses a folder without a manifest', async () => {
-    const out = await whale(['conformance', '.'], scratch())
+  it('refuses a folder without a manifest, or with one that is not JSON', async () => {
+    const dir = scratch()
+    const out = await whale(['conformance', '.'], dir)
     expect(out.code).toBe(2)
     expect(out.stderr).toContain('no manifest.json')
+    put(dir, 'manifest.json', '{ nope')
+    expect((await whale(['conformance', '.'], dir)).stderr).toContain('is not a manifest')
   })
 })
 
