@@ -6,6 +6,9 @@ import { isTempName, walkFiles, DIR_MODE, FILE_MODE } from './fsio.ts'
 import { LAYOUT, dateOfEntryFile } from './paths.ts'
 import type { MemoryStore, StoredEntry } from './store.ts'
 import { LINK_TYPES } from './entry.ts'
+import { readAnchor } from './anchors.ts'
+import { ANCHOR_KEYS } from './settings.ts'
+import { findRetiredPlugins } from './migrate.ts'
 
 export interface Finding { code: string; message: string; file?: string; line?: number }
 
@@ -21,6 +24,8 @@ export interface CheckOptions {
   /** Remove temp files left by killed writers and restore 0600/0700 modes. */
   fix?: boolean
   onProgress?: (done: number, total: number) => void
+  /** When given, retired plugins installed under this DSH_HOME are reported. */
+  dshHome?: string
 }
 
 /**
@@ -107,6 +112,16 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   const usage = await store.measureUsage(true)
   if (usage.total > store.limits.totalBytes) errors.push({ code: 'quota', message: `the store uses ${usage.total} bytes, over the ${store.limits.totalBytes} quota; new writes are refused until space is freed` })
   if (usage.margin > store.limits.marginBytes) errors.push({ code: 'quota', message: `余页/ uses ${usage.margin} bytes, over its ${store.limits.marginBytes} quota` })
+
+  for (const key of ANCHOR_KEYS) {
+    const a = await readAnchor(store, key)
+    if (a.chars > a.limit) warnings.push({ code: 'anchor-size', message: `anchor ${key} has ${a.chars} characters, over its ${a.limit} limit (edited by hand?); the next write archives older sections`, file: a.file })
+  }
+  if (opts.dshHome !== undefined) {
+    for (const r of await findRetiredPlugins(opts.dshHome)) {
+      errors.push({ code: 'retired-plugin', message: `retired plugin ${r.name} is installed in ${r.where}; it shares ids and storage with this one — uninstall it (after \`cyrene migrate\`)` })
+    }
+  }
 
   await checkModes(store.root, '', opts.fix === true, warnings, fixed)
 

@@ -76,6 +76,14 @@ describe('cyrene memory', () => {
     expect((await run(['memory', 'list'])).out).toMatch(/1 entry; 1 unreadable/)
   })
 
+  it('check reports a retired plugin still installed in a profile', async () => {
+    await fs.mkdir(join(t.home, 'profiles/web/node_modules/dsh-cyrene-eternal-page-remembrance'), { recursive: true })
+    await fs.writeFile(join(t.home, 'profiles/web/node_modules/dsh-cyrene-eternal-page-remembrance/package.json'), '{}')
+    const c = await run(['memory', 'check'])
+    expect(c.code).toBe(1)
+    expect(c.out).toMatch(/retired plugin dsh-cyrene-eternal-page-remembrance/)
+  })
+
   it('import --jsonl, export, reindex (progress on stderr)', async () => {
     const file = fileURLToPath(new URL('../../tests/fixtures/memory/import.jsonl', import.meta.url))
     const i = await run(['memory', 'import', '--jsonl', file])

@@ -5,7 +5,7 @@ import { CliError, type CliIO, type SubCommand } from './io.ts'
 import { entryJson, guarded, oneLine, openStore, out, parse, progress } from './memory-shared.ts'
 import {
   checkStore, importItems, parseImportJsonl, searchEntries, listPending, recheckPending, restoreTombstone,
-  readAllAnchors, writeAnchor, ANCHOR_KEYS, type AnchorKey, type NewEntry, type StoredEntry, type CheckReport, type Finding,
+  readAllAnchors, writeAnchor, ANCHOR_KEYS, resolveDshHome, type AnchorKey, type NewEntry, type StoredEntry, type CheckReport, type Finding,
 } from '../../memory/index.ts'
 export { backupCommand, restoreCommand, volumeCommand, migrateCommand } from './memory-admin.ts'
 
@@ -131,7 +131,9 @@ const handlers: Record<string, Handler> = {
   check: async (argv, io) => {
     const a = parse(argv, { fix: { type: 'boolean', default: false } })
     const store = await openStore(io, a.values.root)
-    const report = await guarded(() => checkStore(store, { fix: a.values.fix, onProgress: progress(io, 'check: files', a.values.quiet) }))
+    let dshHome: string | undefined
+    if (a.values.root === undefined) dshHome = resolveDshHome({ env: io.env })
+    const report = await guarded(() => checkStore(store, { fix: a.values.fix, dshHome, onProgress: progress(io, 'check: files', a.values.quiet) }))
     out(io, a.values.json, report, () => renderCheck(report))
     return report.errors.length > 0 ? 1 : 0
   },

@@ -1,0 +1,94 @@
+/**
+ * Memory engine benchmark (not a test: it asserts nothing, it measures).
+ *
+ *   node scripts/bench/memory.ts [--entries 20000] [--writes 300] [--import 5000] [--dir /tmp/x]
+ *
+ * Builds a store of N entries (spread over days, ~9 a day like years of daily
+ * use) by writing day files directly, then measures on it: write latency with
+ * fsync (p50/p95), cold open + full scan time and RSS, full check time, and
+ * import throughput. Prints one table.
+ */
+import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { parseArgs } from 'node:util'
+import { performance } from 'node:perf_hooks'
+import { MemoryStore, checkStore, importItems, serializeEntry, dayFileRel, newId, type ImportItem } from '../../memory/index.ts'
+
+const { values } = parseArgs({ options: { entries: { type: 'string', default: '20000' }, writes: { type: 'string', default: '300' }, import: { type: 'string', default: '5000' }, dir: { type: 'string' } } })
+const N = Number(values.entries)
+const W = Number(values.writes)
+const I = Number(values.import)
+const PER_DAY = 9
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
+}
+const ms = (x: number): string => `${x.toFixed(2)} ms`
+const mb = (x: number): string => `${(x / 1024 / 1024).toFixed(1)} MB`
+
+const home = values.dir ?? await mkdtemp(join(tmpdir(), 'cyrene-bench-'))
+const root = join(home, 'cyrene-philia093-0')
+const rows: Array<[string, string]> = []
+try {
+  // 1. Build the store (not measured).
+  const start = new Date('1996-01-01T12:00:00Z').getTime()
+  let made = 0
+  for (let d = 0; made < N; d++) {
+    const day = new Date(start + d * 86_400_000)
+    const date = day.toISOString().slice(0, 10)
+    let text = ''
+    for (let k = 0; k < PER_DAY && made < N; k++, made++) {
+      const meta = { id: newId(new Date(day.getTime() + k * 1000)), kind: 'fact', axis: '智', reason: '基准', at: day.toISOString(), by: 'model' as const, gate: 'day' as const }
+      text += `${text === '' ? '' : '\n'}${serializeEntry({ text: `第${made}条：她今天说起了工作里的事情，还有晚上想吃什么。Entry ${made} about work and dinner.`, meta })}`
+    }
+    const file = join(root, dayFileRel(date))
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+    await writeFile(file, text, { mode: 0o600 })
+  }
+
+  // 2. Cold open + first full read (what the host does at start), and RSS.
+  const rss0 = process.memoryUsage().rss
+  let t = performance.now()
+  const store = await MemoryStore.open({ env: { DSH_HOME: home } })
+  const { entries } = await store.scan()
+  const openMs = performance.now() - t
+  const rss = process.memoryUsage().rss
+  rows.push(['entries in store', String(entries.length)])
+  rows.push(['open + full read (cold)', ms(openMs)])
+  rows.push(['RSS after open', `${mb(rss)} (+${mb(rss - rss0)})`])
+
+  t = performance.now()
+  await store.scan()
+  rows.push(['full re-read (warm, unchanged files)', ms(performance.now() - t)])
+
+  // 3. Writes with fsync, on the full store.
+  const lat: number[] = []
+  for (let i = 0; i < W; i++) {
+    const t0 = performance.now()
+    await store.write({ text: `基准写入 ${i}`, kind: 'fact', axis: '劳', reason: '基准' }, { by: 'model' })
+    lat.push(performance.now() - t0)
+  }
+  rows.push([`write p50 (fsync, ${W} writes)`, ms(pct(lat, 50))])
+  rows.push(['write p95', ms(pct(lat, 95))])
+  rows.push(['write max', ms(Math.max(...lat))])
+
+  // 4. Full check.
+  t = performance.now()
+  const report = await checkStore(store)
+  rows.push(['full check', `${ms(performance.now() - t)} (${report.errors.length} errors)`])
+
+  // 5. Import throughput.
+  const items: ImportItem[] = Array.from({ length: I }, (_, i) => ({ text: `导入的第${i}条`, at: new Date(Date.UTC(2030, 0, 1) + Math.floor(i / PER_DAY) * 86_400_000).toISOString(), kind: 'fact', source_ref: `bench:${i}`, origin: `bench:${i}` }))
+  t = performance.now()
+  const imp = await importItems(store, items)
+  const impS = (performance.now() - t) / 1000
+  rows.push([`import (${imp.imported} entries)`, `${(imp.imported / impS).toFixed(0)} entries/s (${impS.toFixed(2)} s)`])
+  rows.push(['store size', mb((await store.measureUsage(true)).total)])
+} finally {
+  if (values.dir === undefined) await rm(home, { recursive: true, force: true })
+}
+
+const w = Math.max(...rows.map((r) => r[0].length))
+process.stdout.write(`memory engine benchmark — node ${process.version}, ${process.platform}\n\n| ${'measure'.padEnd(w)} | value |\n|${'-'.repeat(w + 2)}|-------|\n${rows.map(([k, v]) => `| ${k.padEnd(w)} | ${v} |`).join('\n')}\n`)
