@@ -1,7 +1,7 @@
 import type { StyleField, WhaleConfig } from './config.ts'
 import { isRecord } from './json.ts'
 import { pickByModel, tierOf } from './model-match.ts'
-import { bullet, fillNames, normaliseNewlines, type NameVars } from './text.ts'
+import { bullet, fillNames, type NameVars } from './text.ts'
 
 // Fixed texts quoted by spec §3.1: part of the format, reproduced exactly.
 const appearanceHeader = (userName: string): string =>
@@ -21,9 +21,12 @@ export function nameVars(config: WhaleConfig, model: string): NameVars {
   return { selfName: selfNameFor(config, model), userName: config.persona.userName }
 }
 
-/** Placeholders filled after newline normalisation, then the block is trimmed. */
+/**
+ * Placeholders filled, then the block trimmed. Newlines stay as written here;
+ * bullet() normalises CRLF for the blocks it splits into lines.
+ */
 function prepared(text: string, vars: NameVars): string {
-  return fillNames(normaliseNewlines(text), vars).trim()
+  return fillNames(text, vars).trim()
 }
 
 function styleText(field: StyleField, model: string): string {

@@ -56,10 +56,12 @@ describe('persona prefix (§3.1)', () => {
     const r = renderSegments(base({ persona: { userName: '$&$1', character: "{userName}|{{selfName}}|{{userName}}|{selfName}" } }))
     expect(r.prefix).toBe('$&$1|{{selfName}}|{{userName}}|我')
   })
-  it('CRLF text is normalised before bullets and whitespace-only contracts are skipped', () => {
-    const r = renderSegments(base({ persona: { tone: { enabled: true, text: 'a\r\nb' }, contracts: [{ text: '   ' }, { text: 'x' }] } }))
-    expect(r.prefix).toContain('- a\n- b')
-    expect(r.prefix.endsWith('工作契约：\n- x')).toBe(true)
+  it('CRLF text is normalised before bullets (no stray CR, no lone dash) and whitespace-only contracts are skipped', () => {
+    const r = renderSegments(base({ persona: { tone: { enabled: true, text: 'a\r\n\r\nb' }, contracts: [{ text: '   ' }, { text: 'x' }] }, memory: { enabled: true, entries: [{ text: 'm1\r\nm2' }] } }))
+    expect(r.prefix).toContain('- a\n\n- b')
+    expect(r.prefix).toContain('工作契约：\n- x\n')
+    expect(r.prefix.endsWith('- m1\n- m2')).toBe(true)
+    expect(r.prefix).not.toContain('\r')
   })
   it('multi-line manual memory entries get one bullet per line', () => {
     const r = renderSegments(base({ memory: { enabled: true, entries: [{ text: 'one\ntwo' }, { text: 'off', on: false }] } }))
