@@ -7,7 +7,7 @@ export {
 } from './entry.ts'
 export { gate, gateReasons, type GateResult } from './gate.ts'
 export { newId, ID_RE } from './id.ts'
-export { RefusedError, DEFAULT_LIMITS, injectionText, type Limits, type NewEntry, type Writer } from './validate.ts'
+export { RefusedError, DEFAULT_LIMITS, injectionText, clipForInjection, buildMeta, type Limits, type NewEntry, type Writer } from './validate.ts'
 export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
 export { checkStore, type CheckReport, type Finding } from './check.ts'
 export { recheckPending, listPending, restoreTombstone, type RecheckOptions, type RecheckReport, type PendingRecord } from './margin.ts'
@@ -22,3 +22,4 @@ export { importItems, parseImportJsonl, type ImportItem, type ImportReport } fro
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
 export { LockBusyError } from './lock.ts'
+export { startEngine, type EngineStart } from './engine.ts'

@@ -189,6 +189,21 @@ export class MemoryStore {
 
   async get(id: string): Promise<StoredEntry | undefined> {
     if (typeof id !== 'string' || id === '') return undefined
+    // Fast path: an id minted here carries its write time, and most entries are
+    // about the day they were written, so look in that day's files first.
+    const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z-/.exec(id)
+    if (m !== null) {
+      const minted = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!))
+      if (!Number.isNaN(minted.getTime())) {
+        const date = localDate(minted)
+        try {
+          for (const area of ['day', 'pending'] as const) {
+            const hit = (await this.entriesOfDate(date, area)).find((e) => e.id === id)
+            if (hit !== undefined) return hit
+          }
+        } catch { /* out of range: fall back to the full read */ }
+      }
+    }
     const { entries } = await this.scan()
     return entries.find((e) => e.id === id)
   }

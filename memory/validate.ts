@@ -101,6 +101,17 @@ export function checkLink(link: unknown): string {
   return `${id}|${type}`
 }
 
+/**
+ * What the runtime injects for one entry, never longer than `limit`
+ * (a hand-edited entry may exceed what the write path allows; it is cut, with a mark).
+ */
+export function clipForInjection(text: string, meta: Pick<EntryMeta, 'src_quote'>, limit: number = DEFAULT_LIMITS.injectChars): { text: string; clipped: boolean } {
+  const full = injectionText(text, meta)
+  const chars = [...full]
+  if (chars.length <= limit) return { text: full, clipped: false }
+  return { text: `${chars.slice(0, Math.max(0, limit - 1)).join('')}…`, clipped: true }
+}
+
 /** The text that would be injected for an entry: body plus its source quote. */
 export function injectionText(text: string, meta: Pick<EntryMeta, 'src_quote'>): string {
   return typeof meta.src_quote === 'string' && meta.src_quote !== '' ? `${text}\n（原话：「${meta.src_quote}」）` : text
@@ -128,7 +139,10 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   const reason = oneLineString(input.reason, 'reason', 200)
   if (reason !== undefined) meta.reason = reason
   if (input.at !== undefined) {
-    if (typeof input.at !== 'string' || Number.isNaN(Date.parse(input.at))) throw new RefusedError('bad-time', `at must be an ISO date-time, got ${JSON.stringify(input.at)}`)
+    const t = typeof input.at === 'string' ? Date.parse(input.at) : Number.NaN
+    if (Number.isNaN(t)) throw new RefusedError('bad-time', `at must be an ISO date-time, got ${JSON.stringify(input.at)}`)
+    const y = new Date(t).getFullYear()
+    if (y < 1000 || y > 9999) throw new RefusedError('bad-time', `at must fall in the years 1000–9999, got ${JSON.stringify(input.at)}`)
   }
   if (input.links !== undefined) {
     if (!Array.isArray(input.links)) throw new RefusedError('bad-link', 'links must be a list of "<id>|<type>"')

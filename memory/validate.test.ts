@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { buildMeta, checkLink, clipForInjection, DEFAULT_LIMITS, RefusedError } from './validate.ts'
+
+describe('buildMeta', () => {
+  it('keeps only given fields, trims, and never lets callers set reserved keys', () => {
+    const r = buildMeta({ text: '  hi \r\n there ', kind: 'fact', reason: ' r ', extra: { id: 'evil', gate: 'day', mood: 'ok' } }, 'model', DEFAULT_LIMITS)
+    expect(r.text).toBe('hi \n there')
+    expect(r.meta).toEqual({ kind: 'fact', reason: 'r', mood: 'ok' })
+  })
+  it('refuses bad kinds, times, links and an over-long injection', () => {
+    const bad = [
+      { text: 'x', kind: 'Not A Kind' },
+      { text: 'x', at: 'tomorrow' },
+      { text: 'x', at: '+020000-01-01T00:00:00Z' },
+      { text: 'x', links: ['a|朋友'] },
+      { text: 'x', src_ids: ['a\u0000'] },
+      { text: 'x'.repeat(400), src_quote: 'y'.repeat(900) },
+    ]
+    for (const b of bad) expect(() => buildMeta(b, 'person', DEFAULT_LIMITS)).toThrow(RefusedError)
+  })
+  it('notes unknown kinds but keeps them', () => {
+    expect(buildMeta({ text: 'x', kind: 'dream' }, 'person', DEFAULT_LIMITS).notes.join()).toMatch(/not one of the known kinds/)
+  })
+})
+
+it('checkLink normalises "<id>" to "<id>|"', () => {
+  expect(checkLink('abc')).toBe('abc|')
+  expect(checkLink('abc|因果')).toBe('abc|因果')
+})
+
+it('clipForInjection cuts at the limit with a mark', () => {
+  expect(clipForInjection('a'.repeat(10), {}, 5)).toEqual({ text: 'aaaa…', clipped: true })
+  expect(clipForInjection('ab', { src_quote: 'q' }, 100).text).toBe('ab\n（原话：「q」）')
+})
