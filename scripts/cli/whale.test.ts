@@ -113,6 +113,14 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
     expect(out.stdout).toContain('32/32 cases pass')
     expect(out.code).toBe(0)
   })
+  it('`--command` drives another command line (here: the bin again, as an external program)', async () => {
+    const out = await whale(['conformance', sample, '--json', '--case', 'R06-demo-flash', '--case', 'S01-confirm-and-sink',
+      '--command', process.execPath, '--command-arg', path.join(repo, 'bin/cyrene.js'), '--command-arg', 'whale'], repo)
+    expect(json(out.stdout)).toMatchObject({ total: 2, passed: 2 })
+    const missing = await whale(['conformance', sample, '--case', 'R01-empty-config', '--command', '/nonexistent/program'], repo)
+    expect(missing.code).toBe(1)
+    expect(missing.stdout).toContain('FAIL  R01-empty-config')
+  })
 })
 
 // ---------------------------------------------------------------- render
