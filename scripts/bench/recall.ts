@@ -16,7 +16,8 @@
 // The data is read from /work/shared/bench/locomo10 (or --data); it is never copied.
 
 import { execFileSync } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
@@ -31,6 +32,7 @@ interface Args {
   scaleQueries: number
   /** Internal: measure one system's memory in this (fresh) process and print it as JSON. */
   childFootprint?: ScaleSystem
+  cacheFile?: string
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -43,6 +45,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--child-footprint') {
       args.childFootprint = argv[++i] as ScaleSystem
       args.scale = Number(argv[++i])
+      args.cacheFile = argv[++i]
     }
     else throw new Error(`unknown argument ${flag}; use --data DIR, --scale N, --quick`)
   }
@@ -354,6 +357,7 @@ interface ScaleResult {
     p50: number
     p95: number
     memory: MemoryFootprint
+    loadedMemory: MemoryFootprint
     jsonMb: number
     saveMs: number
     loadMs: number
@@ -374,36 +378,42 @@ function timeQueries(run: (q: string) => unknown, queries: readonly string[]): {
   return { p50: percentile(times, 50), p95: percentile(times, 95) }
 }
 
-type ScaleSystem = 'ours' | 'peer'
+/** 'loaded' = our index read back from its JSON cache (the store's usual start-up path). */
+type ScaleSystem = 'ours' | 'peer' | 'loaded'
 
-// Returns the built index so that the caller keeps it alive while measuring.
-function buildScaleSystem(system: ScaleSystem, docs: readonly RecallDoc[]): Retriever {
-  const built = system === 'ours' ? new Ours() : new PlainBm25()
-  for (const doc of docs) built.add(doc.id, doc.text, doc.at)
-  return built
-}
-
-// Memory is measured in a fresh process per system, so that neither sees the
-// other's garbage: RSS with the documents loaded, then after building the index.
-function measureFootprintInChild(system: ScaleSystem, count: number, dataDir: string): MemoryFootprint {
+// Memory is measured in a fresh process per system, so that none sees another's
+// garbage. "Retained" = V8 heap + array buffers (our per-document term arrays live there).
+function measureFootprintInChild(system: ScaleSystem, count: number, dataDir: string, cacheFile: string): MemoryFootprint {
   const script = fileURLToPath(import.meta.url)
-  const out = execFileSync(process.execPath, [script, '--data', dataDir, '--child-footprint', system, String(count)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  })
+  const args = [script, '--data', dataDir, '--child-footprint', system, String(count), cacheFile]
+  const out = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 })
   return JSON.parse(out.trim().split('\n').pop()!) as MemoryFootprint
 }
 
-function childFootprint(system: ScaleSystem, count: number, english: readonly string[]): MemoryFootprint {
+function childFootprint(system: ScaleSystem, count: number, english: readonly string[], cacheFile: string): MemoryFootprint {
   const gc = exposeGc()
   const docs = syntheticDocs(count, english)
   gc()
   const before = process.memoryUsage()
-  const built = buildScaleSystem(system, docs)
+  // Built in a helper so that no temporary (the parsed JSON above all) stays on this frame.
+  const built = buildForFootprint(system, docs, cacheFile)
   gc()
   const after = process.memoryUsage()
+  // Also keeps `built` alive until after the measurement.
   if (built.search(docs[1]!.text, 1, new Date()).length === 0) throw new Error('the index lost its documents')
-  return { heapMb: mb(after.heapUsed - before.heapUsed), rssBeforeMb: mb(before.rss), rssAfterMb: mb(after.rss) }
+  const retained = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers)
+  return { heapMb: mb(retained), rssBeforeMb: mb(before.rss), rssAfterMb: mb(after.rss) }
+}
+
+function buildForFootprint(system: ScaleSystem, docs: readonly RecallDoc[], cacheFile: string): Retriever {
+  if (system === 'loaded') {
+    const ours = new Ours()
+    ;(ours as { index: RecallIndex }).index = RecallIndex.fromJSON(JSON.parse(readFileSync(cacheFile, 'utf8')))
+    return ours
+  }
+  const built = system === 'ours' ? new Ours() : new PlainBm25()
+  for (const doc of docs) built.add(doc.id, doc.text, doc.at)
+  return built
 }
 
 function runScale(count: number, english: readonly string[], queries: readonly string[], dataDir: string): ScaleResult {
@@ -423,6 +433,9 @@ function runScale(count: number, english: readonly string[], queries: readonly s
   index = RecallIndex.fromJSON(JSON.parse(json))
   const loadMs = performance.now() - t0
   const jsonMb = mb(Buffer.byteLength(json))
+  const cacheDir = mkdtempSync(join(tmpdir(), 'recall-bench-'))
+  const cacheFile = join(cacheDir, 'index.json')
+  writeFileSync(cacheFile, json)
 
   // Incremental upkeep: rewrite 1,000 existing memories one at a time.
   t0 = performance.now()
@@ -438,10 +451,23 @@ function runScale(count: number, english: readonly string[], queries: readonly s
   for (const doc of docs) peer.add(doc.id, doc.text)
   const peerBuildMs = performance.now() - t0
   const peerLatency = timeQueries((q) => peer.search(q, 10), queries)
-  return {
-    docs: count,
-    ours: { buildMs, ...latency, memory: measureFootprintInChild('ours', count, dataDir), jsonMb, saveMs, loadMs, updateMs },
-    peer: { buildMs: peerBuildMs, ...peerLatency, memory: measureFootprintInChild('peer', count, dataDir) },
+  try {
+    return {
+      docs: count,
+      ours: {
+        buildMs,
+        ...latency,
+        memory: measureFootprintInChild('ours', count, dataDir, cacheFile),
+        loadedMemory: measureFootprintInChild('loaded', count, dataDir, cacheFile),
+        jsonMb,
+        saveMs,
+        loadMs,
+        updateMs,
+      },
+      peer: { buildMs: peerBuildMs, ...peerLatency, memory: measureFootprintInChild('peer', count, dataDir, cacheFile) },
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true })
   }
 }
 
@@ -503,19 +529,24 @@ function printScale(s: ScaleResult): void {
       ['build (ms)', fmt(s.ours.buildMs, 0), fmt(s.peer.buildMs, 0), ratio(s.ours.buildMs, s.peer.buildMs)],
       ['query p50 (ms)', fmt(s.ours.p50), fmt(s.peer.p50), ratio(s.ours.p50, s.peer.p50)],
       ['query p95 (ms)', fmt(s.ours.p95), fmt(s.peer.p95), ratio(s.ours.p95, s.peer.p95)],
-      ['heap retained by the index (MB)', fmt(s.ours.memory.heapMb, 1), fmt(s.peer.memory.heapMb, 1), ratio(s.ours.memory.heapMb, s.peer.memory.heapMb)],
-      [
-        'RSS: docs loaded → index built (MB)',
-        `${fmt(s.ours.memory.rssBeforeMb, 0)} → ${fmt(s.ours.memory.rssAfterMb, 0)}`,
-        `${fmt(s.peer.memory.rssBeforeMb, 0)} → ${fmt(s.peer.memory.rssAfterMb, 0)}`,
-        ratio(s.ours.memory.rssAfterMb - s.ours.memory.rssBeforeMb, s.peer.memory.rssAfterMb - s.peer.memory.rssBeforeMb),
-      ],
+      ['retained: heap + buffers (MB)', fmt(s.ours.memory.heapMb, 1), fmt(s.peer.memory.heapMb, 1), ratio(s.ours.memory.heapMb, s.peer.memory.heapMb)],
+      ['RSS: docs loaded → index built (MB)', rssSpan(s.ours.memory), rssSpan(s.peer.memory), ratio(rssGrowth(s.ours.memory), rssGrowth(s.peer.memory))],
+      ['retained when loaded from JSON (MB)', fmt(s.ours.loadedMemory.heapMb, 1), '', ''],
+      ['RSS when loaded from JSON (MB)', rssSpan(s.ours.loadedMemory), '', ''],
       ['JSON size (MB)', fmt(s.ours.jsonMb, 1), '', ''],
       ['toJSON+stringify (ms)', fmt(s.ours.saveMs, 0), '', ''],
-      ['parse+fromJSON (ms)', fmt(s.ours.loadMs, 0), '', ''],
+      ['parse+fromJSON (ms)', fmt(s.ours.loadMs, 0), `(vs our build: ${ratio(s.ours.loadMs, s.ours.buildMs)})`, ''],
       ['update one doc (ms, mean of 1000)', fmt(s.ours.updateMs), '', ''],
     ],
   )
+}
+
+function rssSpan(m: MemoryFootprint): string {
+  return `${fmt(m.rssBeforeMb, 0)} → ${fmt(m.rssAfterMb, 0)}`
+}
+
+function rssGrowth(m: MemoryFootprint): number {
+  return m.rssAfterMb - m.rssBeforeMb
 }
 
 function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
@@ -537,7 +568,7 @@ function main(): void {
   const conversations = files.map((f) => loadConversation(join(args.dataDir, f), f))
   if (args.childFootprint !== undefined) {
     const english = conversations.flatMap((c) => c.turns.map((t) => t.text))
-    console.log(JSON.stringify(childFootprint(args.childFootprint, args.scale, english)))
+    console.log(JSON.stringify(childFootprint(args.childFootprint, args.scale, english, args.cacheFile ?? '')))
     return
   }
   console.log(`node ${process.version}, ICU ${process.versions.icu}, ${process.platform}/${process.arch}; data ${args.dataDir}`)
