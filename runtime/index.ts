@@ -2,6 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
+import type {} from './whale-persona.ts'
 import { EMPTY_MEMORY, framed } from './framing.ts'
 import { MIRROR_PREFIX, mirrorSections, type MirrorConfig, type MirrorMode } from './section-mirror.ts'
 
@@ -52,7 +53,7 @@ export function apply(ctx: Context, config: Config): void {
   })
   ctx.systemPrompt.variable('user_nickname', () => {
     try {
-      return ctx.get('cyreneMemory')?.nickname() ?? config.defaultNickname
+      return ctx.get('cyreneMemory')?.nickname() ?? ctx.get('whalePersona')?.userName() ?? config.defaultNickname
     } catch {
       return config.defaultNickname
     }

@@ -3,7 +3,7 @@ import type { Row } from './rows.ts'
 
 /**
  * The bundle's own layer over the profile: the host row (cyreneMemory service,
- * panel, dreams, sync) and a roster that serves this package's presets as
+ * panel, dreams, sync), the whale-persona row, and a roster that serves this package's presets as
  * system trust. The dsh launcher rewrites the roots of the row whose id is
  * exactly `agent-presets`, so ours is a second row of the same plugin and the
  * original is turned off.
@@ -16,8 +16,10 @@ export function bundlePatch(defaultPreset: string): unknown[] {
     config: { default: defaultPreset, roots: { $js: roots } },
   }
   const host: Row = { id: 'cyrene-host', name: `${PACKAGE_NAME}/host` }
+  // whale-persona v1 for every preset; with no config.json it renders nothing (spec §9).
+  const whale: Row = { id: 'cyrene-whale-persona', name: `${PACKAGE_NAME}/whale` }
   return [
     { id: 'agent-presets', disabled: true },
-    { insert: [roster, host] },
+    { insert: [roster, host, whale] },
   ]
 }

@@ -1,0 +1,150 @@
+import { Service, type Context } from '@deepseek-ai/cordis'
+import Schema from '@deepseek-ai/schemastery'
+import '@deepseek-ai/dsh-system-prompt'
+import '@deepseek-ai/dsh-commands'
+import { configFromText, loadRenderInput, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
+import { inertBraces } from './prompt-text.ts'
+
+declare module '@deepseek-ai/cordis' {
+  interface Context {
+    whalePersona: WhalePersona
+  }
+}
+
+/** What a section text function receives from DSH (AssembleContext, narrowed to what we read). */
+interface AssemblyAgent { id?: string; options?: { model?: string }; session?: { id?: string; header?: { cwd?: string } } }
+
+/**
+ * Row `whale-persona` (host level, inserted by this bundle): the three
+ * whale-persona v1 segments as DSH sections, re-read from the files at every
+ * assembly, and the per-session capture switch of spec §3.4.
+ *
+ * DSH 0.1.x interpolates every section strictly and has no way to opt out, so
+ * every `{{` / `}}` of the rendered text is made inert (a zero-width joiner
+ * between the braces): the model reads the user's `{{var}}` as written, as the
+ * spec asks, and an unknown one cannot fail the turn. Apart from that the
+ * section text is byte-identical to `cyrene whale render`.
+ */
+export const name = 'whale-persona'
+export const inject = ['systemPrompt']
+
+export interface Config {
+  /** A config file to read instead of the located one (like DSH_WHALE_CONFIG). */
+  configFile: string
+  prefixOrder: number
+  thinkingOrder: number
+  suffixOrder: number
+}
+
+export const Config: Schema<Config> = Schema.object({
+  configFile: Schema.string().default('').description('config.json to read instead of DSH_WHALE_CONFIG / $DSH_HOME/whale-persona/config.json'),
+  prefixOrder: Schema.number().default(1).description('deployment:persona-prefix: right after the persona (0)'),
+  thinkingOrder: Schema.number().default(20).description('whale:thinking-language'),
+  suffixOrder: Schema.number().default(10200).description('deployment:persona-suffix: after every other section'),
+})
+
+export class WhalePersona extends Service {
+  static inject = ['systemPrompt']
+  private readonly capture = new Map<string, boolean>()
+  readonly config: Config
+  /** Registrations that failed (e.g. another whale-persona plugin owns the names), for the doctor. */
+  readonly failures: string[] = []
+
+  constructor(ctx: Context, config: Config) {
+    super(ctx, 'whalePersona')
+    this.config = config
+    registerSections(ctx, this)
+  }
+
+  captureOn(sessionId: string): boolean {
+    return this.capture.get(sessionId) === true
+  }
+
+  setCapture(sessionId: string, on: boolean): void {
+    if (on) this.capture.set(sessionId, true)
+    else this.capture.delete(sessionId)
+  }
+
+  /** The segments for one assembly, exactly as `cyrene whale render` computes them; never throws. */
+  segments(agent: AssemblyAgent | undefined): RenderedSegments {
+    const sessionId = agent?.session?.id ?? ''
+    const input = loadRenderInput(
+      { env: process.env, cwd: process.cwd() },
+      {
+        configOverride: this.config.configFile === '' ? undefined : this.config.configFile,
+        model: agent?.options?.model ?? '',
+        hostCwd: agent?.session?.header?.cwd ?? '',
+        sessionCapture: sessionId !== '' && this.captureOn(sessionId),
+      },
+    )
+    return renderSegments(input)
+  }
+
+  /** `persona.userName` when the person set one; a source of `{{user_nickname}}`. */
+  userName(): string | undefined {
+    try {
+      const input = loadRenderInput({ env: process.env, cwd: process.cwd() }, { configOverride: this.config.configFile === '' ? undefined : this.config.configFile })
+      const raw = JSON.parse(input.configText ?? '{}')?.persona?.userName
+      return typeof raw === 'string' && raw.trim() !== '' ? configFromText(input.configText).persona.userName : undefined
+    } catch {
+      return undefined
+    }
+  }
+}
+
+const MEMORY_HINT = 'on | off | status'
+
+/** `/memory on|off|status`: the spec's per-session capture switch; shared with Cyrene's own /memory. */
+export function captureCommand(service: WhalePersona, sessionId: string, input: string): { kind: 'success' | 'error'; text: string } {
+  const word = input.trim().toLowerCase()
+  if (word === 'on' || word === 'off') {
+    service.setCapture(sessionId, word === 'on')
+    return { kind: 'success', text: word === 'on' ? '本会话的长期记忆收口已开启：AI 只会提出候选，等你确认（cyrene whale inbox list）。' : '本会话的长期记忆收口已关闭。' }
+  }
+  if (word === 'status' || word === '') {
+    return { kind: 'success', text: `本会话的长期记忆收口：${service.captureOn(sessionId) ? '开启' : '关闭'}` }
+  }
+  return { kind: 'error', text: `用法：/memory ${MEMORY_HINT}` }
+}
+
+export function apply(ctx: Context, config: Config): void {
+  ctx.plugin(WhalePersona, config)
+}
+
+/** Registrations run from the service's own context, so they go when it goes. */
+function registerSections(ctx: Context, service: WhalePersona): void {
+  const sections: [string, number, (s: RenderedSegments) => string][] = [
+    [SECTION_NAMES.prefix, service.config.prefixOrder, (s) => s.prefix],
+    [SECTION_NAMES.thinking, service.config.thinkingOrder, (s) => s.thinking],
+    [SECTION_NAMES.suffix, service.config.suffixOrder, (s) => s.suffix],
+  ]
+  for (const [sectionName, order, pick] of sections) {
+    try {
+      ctx.systemPrompt.section({
+        name: sectionName,
+        order,
+        text: (assembly) => {
+          try {
+            return inertBraces(pick(service.segments(assembly.agent as AssemblyAgent | undefined)))
+          } catch {
+            return ''
+          }
+        },
+      })
+    } catch (error) {
+      service.failures.push(`${sectionName}: ${(error as Error).message}`)
+    }
+  }
+  ctx.inject(['commands'], (inner) => {
+    try {
+      inner.commands.register({
+        name: 'memory',
+        description: '长期记忆收口（whale-persona）：/memory on|off|status',
+        input: { hint: MEMORY_HINT },
+        handler: ({ agent, rawInput }) => captureCommand(service, agent.session.id, rawInput),
+      })
+    } catch (error) {
+      service.failures.push(`/memory: ${(error as Error).message}`)
+    }
+  })
+}
