@@ -323,7 +323,8 @@ export class MemoryStore {
     this.path(p)
     if (p.startsWith(`${LAYOUT.pending}/`) || !p.endsWith('.md')) throw new RefusedError('bad-path', '余页 free writing goes into a .md file outside 余页/待定/')
     if (typeof text !== 'string') throw new RefusedError('bad-input', 'text must be a string')
-    checkText(text.slice(0, 10), { ...this.limits, entryChars: Infinity }, 'text')
+    // Free writing has no per-entry size limit (only the 余页 quota), but the same character rules.
+    checkText(text, { ...this.limits, entryChars: Number.POSITIVE_INFINITY }, '余页 text')
     await this.withWriteLock(async (lock) => {
       const current = await this.readForRewrite(p)
       const next = ctx.mode === 'replace' ? text : current === '' ? text : `${current.replace(/\n*$/, '\n\n')}${text}`
