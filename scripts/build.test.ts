@@ -1,6 +1,7 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { scratchDir } from '../tests/harness/scratch.ts'
 import { DSH_PACKAGE_DIR } from './ensure-dsh.ts'
 import { build, PACKAGE_ROOT } from './build.ts'
 import { CYRENE_ROW_IDS } from './build/compose.ts'
@@ -12,14 +13,9 @@ import { parseComposition } from './build/yaml-js.ts'
 
 const GENERATED = ['presets/chat/agent.cordis.yml', 'presets/chat/preset.yml', 'presets/cyrene-work/agent.cordis.yml', 'presets/cyrene-work/preset.yml', 'cordis.patch.yml']
 
-const scratch: string[] = []
-afterEach(() => { for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true }) })
-
 /** A copy of everything the build reads and writes, to break on purpose. */
 function copyOfPackage(): string {
-  mkdirSync(join(PACKAGE_ROOT, '.cache'), { recursive: true })
-  const dir = mkdtempSync(join(PACKAGE_ROOT, '.cache', 'build-'))
-  scratch.push(dir)
+  const dir = scratchDir('build')
   for (const part of ['modes', 'persona', 'presets', 'cordis.patch.yml']) cpSync(join(PACKAGE_ROOT, part), join(dir, part), { recursive: true })
   return dir
 }

@@ -1,17 +1,13 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { scratchDir } from '../tests/harness/scratch.ts'
 import { PACKAGE_ROOT } from './build.ts'
 import { extractLegacy, findLegacyPersonas } from './extract-legacy.ts'
 
 const FIXTURE = join(PACKAGE_ROOT, 'tests/fixtures/legacy-plugin')
-const dirs: string[] = []
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
-
 function tempRoot(): string {
-  mkdirSync(join(PACKAGE_ROOT, '.cache'), { recursive: true })
-  const root = mkdtempSync(join(PACKAGE_ROOT, '.cache', 'legacy-'))
-  dirs.push(root)
+  const root = scratchDir('legacy')
   cpSync(join(PACKAGE_ROOT, 'persona'), join(root, 'persona'), { recursive: true })
   return root
 }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { boot, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
 import { assembleContextFor } from '@deepseek-ai/dsh-agent'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { CallId, createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { renderContextSnapshot, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { DSH_INSTALL } from '../../scripts/ensure-dsh.ts'
@@ -91,6 +91,10 @@ export async function bootHost(opts: BootOptions = {}) {
     return run?.result as { kind: 'success' | 'error'; text?: string } | undefined
   }
 
+  async function tool(agent: any, name: string, args: Record<string, unknown>) {
+    return (await ctx.tools.execute({ callId: CallId(`direct-${Date.now()}-${Math.random()}`), name, arguments: args, agent, signal: new AbortController().signal })) as { isError: boolean; content: unknown; value?: unknown }
+  }
+
   async function turn(agent: any, text: string) {
     agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
     await new Promise((r) => setTimeout(r, 10))
@@ -105,7 +109,7 @@ export async function bootHost(opts: BootOptions = {}) {
     rmSync(scratch, { recursive: true, force: true })
   }
 
-  return { ctx, llm, dshHome, scratch, createAgent, assemble, command, turn, dispose }
+  return { ctx, llm, dshHome, scratch, createAgent, assemble, command, tool, turn, dispose }
 }
 
 export type Host = Awaited<ReturnType<typeof bootHost>>

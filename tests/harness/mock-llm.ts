@@ -43,12 +43,12 @@ export class MockLlm extends LlmAdapter {
     this.script = script
   }
 
-  resolveModel(provider: string, model: string) {
+  override resolveModel(provider: string, model: string) {
     return Promise.resolve({ provider, id: model, name: model })
   }
 
   // The adapter contract's option and chunk types are wide; the mock reads only what it records.
-  async *stream(options: any): AsyncGenerator<any> {
+  override async *stream(options: any): AsyncGenerator<any> {
     const seen: SeenRequest = { system: options.system ?? '', messages: options.messages ?? [], tools: options.tools ?? [] }
     this.requests.push(seen)
     const reply = this.script(seen, this.requests.length - 1)

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
@@ -69,6 +69,14 @@ describe('Cyrene presets on the real dsh-base composition', () => {
       expect(baseTools.length).toBeGreaterThan(5)
       expect(await toolsOn(ours)).toEqual(expect.arrayContaining(baseTools))
     }
+  })
+
+  it('base tools run for an agent on a sealed preset', async () => {
+    const agent = await host.createAgent('chat')
+    writeFileSync(join(host.scratch, 'note.txt'), '乌龙茶\n')
+    const read = await host.tool(agent, 'read', { file_path: join(host.scratch, 'note.txt') })
+    expect(read.isError, JSON.stringify(read.content)).toBe(false)
+    expect(JSON.stringify(read.content)).toContain('乌龙茶')
   })
 
   it('plan mode works inside the planning group and reaches the model through the bridge rail', async () => {
