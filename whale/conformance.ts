@@ -275,7 +275,7 @@ const handlers: Record<string, Handler> = {
       if (!key.startsWith('after/') || typeof value !== 'string') continue
       const actualRel = path.join(caseDir, key.slice('after/'.length))
       if (key.endsWith('.jsonl') && path.basename(key) === 'sink-log.jsonl') {
-        check.equal(key, (parseJsonLines(check.text(actualRel) ?? '') ?? []).map(maskAt), parseJsonLines(check.text(value) ?? ''))
+        check.equal(key, (parseJsonLines(check.text(actualRel) ?? '') ?? []).map(maskAt), (parseJsonLines(check.text(value) ?? '') ?? []).map(maskAt))
       } else {
         check.same(key, check.text(actualRel), check.text(value))
       }

@@ -99,6 +99,13 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
     }
   }
 
+  const ownCases = path.join(repo, 'tests/fixtures/whale')
+  it.each(readManifest(ownCases).map((c) => c.id))('own case %s', async (id) => {
+    const report = await runConformance(ownCases, binExec, { only: [id] })
+    expect(report.cases).toHaveLength(1)
+    expect(report.cases[0]!.failures).toEqual([])
+  })
+
   const ids = readManifest(sample).map((c) => c.id)
   it('has the 32 vendored cases', () => {
     expect(ids).toHaveLength(32)
