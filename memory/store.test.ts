@@ -131,6 +131,14 @@ describe('MemoryStore', () => {
     await e.close()
   })
 
+  it('many writes at once from one process all land (the lock also serialises in-process writers)', async () => {
+    const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const rs = await Promise.all(Array.from({ length: 40 }, (_, i) => s.write({ ...good, text: `第${i}条`, at: '2026-02-02T12:00:00' }, { by: 'model' })))
+    expect(new Set(rs.map((r) => r.id)).size).toBe(40)
+    const { entries } = await s.scan()
+    expect(entries.map((e) => e.text).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `第${i}条`).sort())
+  })
+
   it('free writing in 余页 is allowed for the model, but not into 待定 or outside', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     expect(await s.writeMargin('随笔/一.md', '很长的一段\n'.repeat(100), { by: 'model' })).toBe('余页/随笔/一.md')
