@@ -68,6 +68,23 @@ describe('parseEntryFile', () => {
   })
 })
 
+it('parsing never loses a byte, whatever the file holds (property)', () => {
+  const piece = fc.oneof(
+    fc.string(),
+    fc.constant('\n'), fc.constant('\r\n'),
+    fc.constant('<!--cyrene:{"id":"a"}-->'), fc.constant('<!--cyrene:{bad'), fc.constant('<!--cyrene:[1]-->'),
+  )
+  fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+    const text = parts.join('')
+    const p = parseEntryFile(text, 'f')
+    expect(joinSegments(p.segments)).toBe(text)
+    // appending keeps every earlier byte except where loose text is moved after the new entry
+    const next = appendEntryText(text, { text: 'new', meta: { id: 'n' } })
+    expect(entriesOf(parseEntryFile(next, 'f')).filter((e) => e.meta.id === 'n')).toHaveLength(1)
+    for (const s of p.segments) if (s.type !== 'loose') expect(next).toContain(s.raw.trimEnd())
+  }))
+})
+
 describe('serialize', () => {
   it('escapes --> inside JSON strings and round-trips', () => {
     const meta = { id: 'x', src_quote: 'a --> b <!-- c' }

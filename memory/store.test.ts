@@ -18,6 +18,7 @@ describe('MemoryStore', () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     expect(s.root).toBe(t.root)
     for (const d of LAYOUT_DIRS) expect((await fs.stat(join(t.root, d))).mode & 0o777).toBe(0o700)
+    expect((await fs.stat(`${t.root}-snapshots`)).mode & 0o777).toBe(0o700)
   })
 
   it('writes a passing entry to the day file (0600) and reads it back', async () => {

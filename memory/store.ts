@@ -77,6 +77,7 @@ export class MemoryStore {
     const root = resolveRoot(opts)
     await ensureDir(root)
     for (const d of LAYOUT_DIRS) await ensureDir(join(root, d))
+    await ensureDir(snapshotsDirOf(root))
     const { settings, problems } = await readSettings(root)
     if (opts.limits !== undefined) settings.limits = { ...settings.limits, ...opts.limits }
     return new MemoryStore(root, settings, problems, opts)
