@@ -37,7 +37,11 @@ export function tokenizerSignature(): string {
   return `tok${TOKENIZER_VERSION}/icu${icu}`
 }
 
-/** Index terms of `text`, in order of appearance, repeats kept (they are term frequencies). */
+/**
+ * Index terms of `text`, repeats kept (they are term frequencies): segmenter words
+ * in order of appearance, then the CJK characters and pairs. Deterministic for a
+ * given tokenizerSignature().
+ */
 export function tokenize(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE_CHARS): string[] {
   if (typeof text !== 'string' || text.length === 0) return []
   const normalized = normalizeText(clipText(text, maxChars))

@@ -46,8 +46,7 @@ function parseArgs(argv: readonly string[]): Args {
       args.childFootprint = argv[++i] as ScaleSystem
       args.scale = Number(argv[++i])
       args.cacheFile = argv[++i]
-    }
-    else throw new Error(`unknown argument ${flag}; use --data DIR, --scale N, --quick`)
+    } else throw new Error(`unknown argument ${flag}; use --data DIR, --scale N, --quick`)
   }
   return args
 }
@@ -196,8 +195,8 @@ function rankTop(scores: Map<number, number>, ids: readonly string[], limit: num
 class Ours implements Retriever {
   readonly index: RecallIndex
 
-  constructor(options: ConstructorParameters<typeof RecallIndex>[0] = {}) {
-    this.index = new RecallIndex(options)
+  constructor(index: RecallIndex = new RecallIndex()) {
+    this.index = index
   }
 
   add(id: string, text: string, at: string): void {
@@ -212,7 +211,7 @@ class Ours implements Retriever {
 const SYSTEMS: readonly { name: string; make: () => Retriever }[] = [
   { name: 'recall (ours)', make: () => new Ours() },
   // Ablation: the same index without the recency bonus (LoCoMo asks about any time).
-  { name: 'ours, recency off', make: () => new Ours({ recencyWeight: 0 }) },
+  { name: 'ours, recency off', make: () => new Ours(new RecallIndex({ recencyWeight: 0 })) },
   { name: 'plain-bm25', make: () => new PlainBm25() },
   { name: 'overlap', make: () => new Overlap() },
 ]
@@ -407,9 +406,7 @@ function childFootprint(system: ScaleSystem, count: number, english: readonly st
 
 function buildForFootprint(system: ScaleSystem, docs: readonly RecallDoc[], cacheFile: string): Retriever {
   if (system === 'loaded') {
-    const ours = new Ours()
-    ;(ours as { index: RecallIndex }).index = RecallIndex.fromJSON(JSON.parse(readFileSync(cacheFile, 'utf8')))
-    return ours
+    return new Ours(RecallIndex.fromJSON(JSON.parse(readFileSync(cacheFile, 'utf8'))))
   }
   const built = system === 'ours' ? new Ours() : new PlainBm25()
   for (const doc of docs) built.add(doc.id, doc.text, doc.at)
