@@ -49,7 +49,7 @@ export const inboxCommand: SubCommand = async (argv, io) => {
       return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
         const state = load(io, values.config)
         const indices = guarded(() => parseIndices(rest, state.entries.length))
-        const source = values.source?.trim() || DEFAULT_SOURCE
+        const source = values.source?.replace(/[\r\n]+/g, ' ').trim() || DEFAULT_SOURCE
         const result = guarded(() => confirmEntries(ctx, state, indices, source, new Date()))
         const r = result.report
         if (values.json === true) writeJson(io, r)

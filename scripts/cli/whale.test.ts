@@ -158,7 +158,7 @@ describe('cyrene whale render', () => {
     const dir = scratch()
     put(dir, 'big.json', '{"persona":{"character":"' + 'x'.repeat(5 * 1024 * 1024) + '"}}')
     put(dir, 'bin.json', Buffer.from([0, 1, 2, 255, 254]))
-    for (const f of ['big.json', 'bin.json', 'missing-dir']) {
+    for (const f of ['big.json', 'bin.json', 'missing-dir', '/dev/zero', '.']) {
       const out = await whale(['render', '--json', '--config', f], dir)
       expect(out.code).toBe(0)
       expect(json(out.stdout).prefix).toBe('')
@@ -406,6 +406,14 @@ describe('cyrene whale presets', () => {
     expect(out.preset.persona).toEqual({ character: 'edited', contracts: [{ id: 'k', text: 'one', on: true }] })
     expect(out.notes.join(' ')).toContain("card's character differs")
     expect(out.savedFile).toBeNull()
+  })
+  it('a path the system cannot write is a clear refusal, not a crash', async () => {
+    const dir = setup()
+    put(dir, 'blocker', 'a file where a folder is needed')
+    const out = await whale(['presets', 'export', 'p1', 'blocker/card.json'], dir)
+    expect(out.code).toBe(1)
+    expect(out.stderr).toMatch(/EEXIST|ENOTDIR/)
+    expect(out.stderr).toContain('permissions')
   })
   it('import refuses existing ids without --force and reserved autosave', async () => {
     const dir = setup()

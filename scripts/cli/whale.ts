@@ -39,6 +39,13 @@ export const whaleCommand: SubCommand = async (argv, io) => {
   }
   const family = families[name]
   if (family === undefined) throw new CliError(`unknown sub-command "${name}". Run \`cyrene whale --help\` for the list.`)
-  return family(rest, io)
+  try {
+    return await family(rest, io)
+  } catch (error) {
+    // a file the system will not let us read or write is a refusal to explain, not a crash
+    const code = (error as NodeJS.ErrnoException | null)?.code
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new CliError(`${(error as Error).message}. Check the path and its permissions; nothing else was changed.`, 1)
+    throw error
+  }
 }
 
