@@ -53,11 +53,13 @@ function parseArgs(argv: readonly string[]): Args {
 
 // ---------------------------------------------------------------- LoCoMo
 
-interface Turn {
+/** One indexed document: a dialogue turn, or a session observation (a one-line fact about a speaker). */
+interface Unit {
   id: string
-  speaker: string
   text: string
   at: string
+  /** The dialogue ids this document stands for (evidence found = the ids of the retrieved units). */
+  covers: string[]
 }
 
 interface Question {
@@ -68,7 +70,8 @@ interface Question {
 
 interface Conversation {
   name: string
-  turns: Turn[]
+  turns: Unit[]
+  observations: Unit[]
   questions: Question[]
   now: Date
 }
@@ -93,7 +96,8 @@ function parseSessionDate(text: string): Date {
 
 function loadConversation(path: string, name: string): Conversation {
   const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
-  const turns: Turn[] = []
+  const turns: Unit[] = []
+  const observations: Unit[] = []
   let last = 0
   for (const key of Object.keys(raw)) {
     const session = /^session_(\d+)$/.exec(key)
@@ -103,8 +107,15 @@ function loadConversation(path: string, name: string): Conversation {
       const at = start + i * 30_000 // turns of a session half a minute apart
       last = Math.max(last, at)
       const caption = t.blip_caption ? ` [image: ${t.blip_caption}]` : ''
-      turns.push({ id: t.dia_id, speaker: t.speaker, text: `${t.speaker}: ${t.text}${caption}`, at: new Date(at).toISOString() })
+      turns.push({ id: t.dia_id, text: `${t.speaker}: ${t.text}${caption}`, at: new Date(at).toISOString(), covers: [t.dia_id] })
     })
+    const observed = raw[`${key}_observation`] as Record<string, [string, string | string[]][]> | undefined
+    for (const [speaker, facts] of Object.entries(observed ?? {})) {
+      for (const [text, ids] of facts) {
+        const covers = (Array.isArray(ids) ? ids : [ids]).flatMap((id) => id.split(/[;,\s]+/)).filter((id) => id !== '')
+        observations.push({ id: `${key}#${observations.length}`, text: `${speaker}: ${text}`, at: new Date(start).toISOString(), covers })
+      }
+    }
   }
   const known = new Set(turns.map((t) => t.id))
   const questions: Question[] = []
@@ -114,7 +125,7 @@ function loadConversation(path: string, name: string): Conversation {
     const evidence = [...new Set((q.evidence ?? []).flatMap((e) => e.split(/[;,\s]+/)).filter((e) => known.has(e)))]
     if (evidence.length > 0) questions.push({ question: q.question, category: q.category, evidence })
   }
-  return { name, turns, questions, now: new Date(last + 86_400_000) }
+  return { name, turns, observations, questions, now: new Date(last + 86_400_000) }
 }
 
 // ---------------------------------------------------------------- peers
@@ -239,18 +250,21 @@ function emptyTally(): Tally {
   return { questions: 0, recall: Object.fromEntries(KS.map((k) => [k, 0])), budgetRecall: 0 }
 }
 
-function runLocomo(conversations: readonly Conversation[]): Map<string, SystemResult> {
+function runLocomo(conversations: readonly Conversation[], unitsOf: (c: Conversation) => Unit[]): Map<string, SystemResult> {
   const results = new Map<string, SystemResult>()
   for (const system of SYSTEMS) {
     results.set(system.name, { buildMs: 0, latenciesMs: [], overall: emptyTally(), byCategory: new Map() })
   }
   for (const conversation of conversations) {
-    const texts = new Map(conversation.turns.map((t) => [t.id, { text: t.text }]))
+    const units = unitsOf(conversation)
+    const texts = new Map(units.map((u) => [u.id, { text: u.text }]))
+    const covers = new Map(units.map((u) => [u.id, u.covers]))
+    const dialogueIds = (ids: readonly string[]): string[] => ids.flatMap((id) => covers.get(id) ?? [])
     for (const system of SYSTEMS) {
       const result = results.get(system.name)!
       const retriever = system.make()
       const t0 = performance.now()
-      for (const turn of conversation.turns) retriever.add(turn.id, turn.text, turn.at)
+      for (const unit of units) retriever.add(unit.id, unit.text, unit.at)
       result.buildMs += performance.now() - t0
       for (const q of conversation.questions) {
         const q0 = performance.now()
@@ -260,8 +274,8 @@ function runLocomo(conversations: readonly Conversation[]): Map<string, SystemRe
         const tallies = [result.overall, categoryTally(result.byCategory, q.category)]
         for (const tally of tallies) {
           tally.questions++
-          for (const k of KS) tally.recall[k]! += fractionFound(q.evidence, ranked.slice(0, k))
-          tally.budgetRecall += fractionFound(q.evidence, picked.map((p) => p.id))
+          for (const k of KS) tally.recall[k]! += fractionFound(q.evidence, dialogueIds(ranked.slice(0, k)))
+          tally.budgetRecall += fractionFound(q.evidence, dialogueIds(picked.map((p) => p.id)))
         }
       }
     }
@@ -478,7 +492,7 @@ function ratio(a: number, b: number): string {
   return b > 0 ? `${(a / b).toFixed(2)}×` : '—'
 }
 
-function printLocomo(results: Map<string, SystemResult>, conversations: number): void {
+function printLocomo(results: Map<string, SystemResult>, conversations: number, what: string, withSpeed: boolean): void {
   const ours = results.get(SYSTEMS[0]!.name)!
   const categories = [...ours.byCategory.keys()].sort()
   const names = ['multi-hop', 'temporal', 'open-domain', 'single-hop']
@@ -502,10 +516,11 @@ function printLocomo(results: Map<string, SystemResult>, conversations: number):
     }
   }
   console.log(
-    `\nLoCoMo: ${conversations} conversations, one document per turn, categories 1–4; R@${BUDGET_CHARS}ch = evidence inside a ` +
+    `\nLoCoMo: ${conversations} conversations, ${what}, categories 1–4; R@${BUDGET_CHARS}ch = evidence inside a ` +
       `${BUDGET_CHARS}-char budget (≤ ${PER_ENTRY_MAX} per entry). Ratios: this system / plain-bm25.`,
   )
   printTable(header, rows)
+  if (!withSpeed) return
   console.log(`\nLoCoMo speed (build = all ${conversations} indexes; latency per question). Ratios: ours / this system.`)
   const speedRows = [...results].map(([name, result]) => [
     name,
@@ -570,7 +585,13 @@ function main(): void {
     return
   }
   console.log(`node ${process.version}, ICU ${process.versions.icu}, ${process.platform}/${process.arch}; data ${args.dataDir}`)
-  printLocomo(runLocomo(conversations), conversations.length)
+  printLocomo(runLocomo(conversations, (c) => c.turns), conversations.length, 'one document per turn', true)
+  printLocomo(
+    runLocomo(conversations, (c) => c.observations),
+    conversations.length,
+    'one document per session observation (evidence found = the turns an observation cites)',
+    false,
+  )
   if (args.scale > 0) {
     const english = conversations.flatMap((c) => c.turns.map((t) => t.text))
     const questions = conversations.flatMap((c) => c.questions.map((q) => q.question))
