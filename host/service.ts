@@ -1,4 +1,7 @@
+import { fileURLToPath } from 'node:url'
 import { Service, type Context } from '@deepseek-ai/cordis'
+import { EngineBusyError, resolveRoot, startEngine, type MemoryStore, type PersonaSource } from '../memory/index.ts'
+import { MemoryReader } from './memory-reader.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -22,29 +25,87 @@ export interface MirrorNote {
 
 export interface MemoryBlock {
   text: string
-  /** Characters dropped to stay within the budget, for the doctor. */
+  /** Anchors or entries shortened or left out to stay within the budget, for the doctor. */
   cut: number
 }
 
+export interface ServiceConfig {
+  rootDir: string
+  memoryChars: number
+  recentDays: number
+}
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+/** The persona and the five virtues: what a volume's fingerprint covers. */
+export const PERSONA_SOURCES: PersonaSource[] = ['persona/chat.md', 'persona/work.md', 'philosophy/wuyu.md']
+  .map((rel) => ({ name: rel, path: PACKAGE_ROOT + rel }))
+
+type EngineState =
+  | { kind: 'starting' }
+  | { kind: 'ready'; store: MemoryStore; root: string; problems: string[]; reader: MemoryReader }
+  | { kind: 'busy'; root: string; detail: string }
+  | { kind: 'failed'; detail: string }
+
 /**
  * The host-plane service every Cyrene preset row reads through `ctx.get`.
- * STUB (foundation issue): it answers with an empty memory and reports that
- * the memory engine is not wired yet; the memory-engine issue fills it in.
+ * It opens the memory engine of this DSH_HOME, reads the text of
+ * `{{cyrene_memory}}` when DSH assembles a step, and it never lets a memory problem become a failed turn: a busy, missing or
+ * broken store means an empty memory and a line in `/cyrene doctor`.
  */
 export class CyreneMemory extends Service {
   readonly startedAt = new Date()
+  readonly config: ServiceConfig
   lastMirror: MirrorNote | undefined
+  private state: EngineState = { kind: 'starting' }
+  private block: MemoryBlock = { text: '', cut: 0 }
+  private refreshError: string | undefined
+  readonly ready: Promise<void>
 
-  constructor(ctx: Context) {
+  constructor(ctx: Context, config: ServiceConfig) {
     super(ctx, 'cyreneMemory')
+    this.config = config
+    this.ready = this.start()
+    ctx.effect(() => () => this.stop(), 'cyrene: release the memory engine')
   }
 
-  /** The value of `{{cyrene_memory}}` for one assembly; never throws. */
+  private async start(): Promise<void> {
+    const options = { rootDir: this.config.rootDir === '' ? undefined : this.config.rootDir, env: process.env }
+    let root = ''
+    try {
+      root = resolveRoot(options)
+      const started = await startEngine({ ...options, persona: PERSONA_SOURCES })
+      this.state = { kind: 'ready', store: started.store, root, problems: started.problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
+    } catch (error) {
+      this.state = error instanceof EngineBusyError
+        ? { kind: 'busy', root, detail: error.message }
+        : { kind: 'failed', detail: (error as Error).message }
+    }
+  }
+
+  private async stop(): Promise<void> {
+    const state = this.state
+    this.state = { kind: 'failed', detail: 'stopped' }
+    if (state.kind === 'ready') await state.store.close().catch(() => undefined)
+  }
+
+  /** The value of `{{cyrene_memory}}` for one assembly, read from the files now; never throws. */
   memoryBlock(): MemoryBlock {
-    return { text: '', cut: 0 }
+    if (this.state.kind !== 'ready') return { text: '', cut: 0 }
+    try {
+      this.block = this.state.reader.read()
+      this.refreshError = undefined
+    } catch (error) {
+      this.refreshError = (error as Error).message
+    }
+    return this.block
   }
 
-  /** The nickname the person asked to be called, if any. */
+  /** The open store, when this process holds the engine. */
+  store(): MemoryStore | undefined {
+    return this.state.kind === 'ready' ? this.state.store : undefined
+  }
+
+  /** The nickname the person asked to be called; the nickname rail is not built yet. */
   nickname(): string | undefined {
     return undefined
   }
@@ -53,11 +114,32 @@ export class CyreneMemory extends Service {
     this.lastMirror = { at: new Date().toISOString(), ...report }
   }
 
+  private engineLines(): DoctorLine[] {
+    const s = this.state
+    switch (s.kind) {
+      case 'starting':
+        return [{ check: 'memory engine', status: 'warn', detail: 'still starting' }]
+      case 'busy':
+        return [{ check: 'memory engine', status: 'fail', detail: `${s.root} is held by another engine (${s.detail}); this process injects no memory. Close the other DSH, or run one DSH per DSH_HOME.` }]
+      case 'failed':
+        return [{ check: 'memory engine', status: 'fail', detail: `${s.detail}; the turn goes on without memory` }]
+      case 'ready':
+        return [
+          { check: 'memory engine', status: 'ok', detail: `${s.root} (engine lock held by this process)` },
+          ...s.problems.map((p): DoctorLine => ({ check: 'memory store', status: 'warn', detail: p })),
+          this.refreshError !== undefined
+            ? { check: '{{cyrene_memory}}', status: 'warn', detail: `could not be refreshed: ${this.refreshError}` }
+            : { check: '{{cyrene_memory}}', status: this.block.cut > 0 ? 'warn' : 'ok', detail: `${[...this.block.text].length}/${this.config.memoryChars} chars${this.block.cut > 0 ? `; ${this.block.cut} anchors or entries shortened or left out` : ''}` },
+        ]
+    }
+  }
+
   doctor(): DoctorLine[] {
     const mirror = this.lastMirror
     return [
       { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${this.startedAt.toISOString()}` },
-      { check: 'memory engine', status: 'missing', detail: 'not wired into the host yet in this version: nothing is recalled or written' },
+      ...this.engineLines(),
+      { check: 'recall, memory tools, rails', status: 'missing', detail: 'not built yet: the model cannot search or write memory from a chat in this version' },
       mirror === undefined
         ? { check: 'section mirror', status: 'warn', detail: 'no Cyrene assembly seen yet' }
         : {

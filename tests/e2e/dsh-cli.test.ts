@@ -144,6 +144,8 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(typeof sessionId).toBe('string')
       const doctor = await rpc('commands/execute', { args: { agentId: sessionId, line: '/cyrene doctor', images: [] } })
       expect(JSON.stringify(doctor)).toContain('昔涟 · 新卷 — doctor')
+      // The headless run before this one held the engine and exited; its lock must not strand this one.
+      expect(JSON.stringify(doctor)).toContain('✓ memory engine')
       const before = requests(log).length
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '今天好累' }] })
       const deadline = Date.now() + 60_000
@@ -152,6 +154,18 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(turn).toBeDefined()
       expect(turn?.system).toBe(expectedSystem('chat.md', workspace))
       expect(turn?.tools.length).toBeGreaterThan(5)
+    })
+
+    it('memory the person writes with the cyrene CLI reaches the next turn', async () => {
+      run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'anchor', 'write', 'goal', '一起写完第一本书。', '--core'], { cwd: workspace, env: env(home, log) })
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
+      const sessionId = created?.result?.value?.sessionId as string
+      const before = requests(log).length
+      await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '我们要去哪里' }] })
+      const deadline = Date.now() + 60_000
+      while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('我们要去哪里')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+      const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('我们要去哪里'))
+      expect(turn?.system).toContain('【去处】一起写完第一本书。')
     })
 
     it('a turn on cyrene-work sends the work persona, and the cordis skills come along', async () => {
@@ -163,7 +177,7 @@ describe('the packed plugin in the real dsh CLI', () => {
       const deadline = Date.now() + 60_000
       while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('看看这个仓库')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
       const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('看看这个仓库'))
-      expect(turn?.system).toBe(expectedSystem('work.md', workspace))
+      expect(turn?.system).toBe(expectedSystem('work.md', workspace).replace('（暂时还没有写下的记忆。）', '【去处】一起写完第一本书。'))
       expect(JSON.stringify(turn)).toContain('editing-cordis-compositions')
     })
   })

@@ -34,6 +34,10 @@ export interface BootOptions {
   /** Extra patch rows applied after dsh-base and this package's bundle layer. */
   patches?: unknown[]
   script?: Script
+  /** Use this DSH_HOME instead of a fresh one (a second host on the same home). */
+  dshHome?: string
+  /** Put files into the fresh DSH_HOME before the host starts. */
+  prepareHome?: (dshHome: string) => void
 }
 
 /**
@@ -46,8 +50,9 @@ export async function bootHost(opts: BootOptions = {}) {
   const hosts = join(DSH_INSTALL, 'hosts')
   mkdirSync(hosts, { recursive: true })
   const scratch = mkdtempSync(join(hosts, 'host-'))
-  const dshHome = join(scratch, 'home')
+  const dshHome = opts.dshHome ?? join(scratch, 'home')
   mkdirSync(dshHome, { recursive: true })
+  opts.prepareHome?.(dshHome)
   const previousHome = process.env.DSH_HOME
   process.env.DSH_HOME = dshHome
   process.env.DSH_TELEMETRY_DISABLED = '1'

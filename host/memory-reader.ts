@@ -1,0 +1,80 @@
+import { readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { anchorRel, parseAnchor } from '../memory/anchors.ts'
+import { entriesOf, parseEntryFile } from '../memory/entry.ts'
+import { dayFileRel } from '../memory/paths.ts'
+import type { AnchorKey } from '../memory/settings.ts'
+import { composeMemoryBlock, type MemoryBlockResult, type RecentEntry } from './memory-block.ts'
+
+const ANCHOR_TITLES: Record<AnchorKey, string> = { self: '我是谁', user: '你是谁', origin: '来处', goal: '去处' }
+
+function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10)
+}
+
+function fingerprint(path: string): string {
+  try {
+    const st = statSync(path)
+    return `${st.mtimeMs}:${st.size}`
+  } catch {
+    return '-'
+  }
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * DSH reads prompt variables synchronously, right when it assembles a step, so
+ * the text of `{{cyrene_memory}}` is read here synchronously too: a handful of
+ * small files (four anchors, the newest days), re-parsed only when one of them
+ * changed. Whatever a person wrote by hand or through the CLI is in the next
+ * request. Writes are atomic renames, so a read sees a whole old or a whole new file.
+ */
+export class MemoryReader {
+  private readonly root: string
+  private readonly days: number
+  private readonly budget: number
+  private key = ''
+  private last: MemoryBlockResult = { text: '', cut: 0 }
+
+  constructor(root: string, days: number, budget: number) {
+    this.root = root
+    this.days = days
+    this.budget = budget
+  }
+
+  private files(now: Date): { anchors: [AnchorKey, string][]; days: [string, string][] } {
+    const anchors = (Object.keys(ANCHOR_TITLES) as AnchorKey[]).map((key): [AnchorKey, string] => [key, join(this.root, anchorRel(key))])
+    const days = Array.from({ length: this.days }, (_, back): [string, string] => {
+      const date = isoDay(new Date(now.getTime() - back * 86_400_000))
+      return [date, join(this.root, dayFileRel(date))]
+    })
+    return { anchors, days }
+  }
+
+  /** The current block; throws only if the files cannot be read at all (the caller keeps the last one). */
+  read(now = new Date()): MemoryBlockResult {
+    const { anchors, days } = this.files(now)
+    const key = [...anchors.map(([, p]) => p), ...days.map(([, p]) => p)].map((p) => `${p}=${fingerprint(p)}`).join('|')
+    if (key === this.key) return this.last
+    const recent: RecentEntry[] = []
+    for (const [date, path] of days) {
+      const text = readOr(path)
+      if (text === '') continue
+      for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ date, text: entry.text })
+    }
+    this.last = composeMemoryBlock(
+      anchors.map(([k, path]) => ({ key: k, title: ANCHOR_TITLES[k], text: parseAnchor(readOr(path)).core })),
+      recent,
+      this.budget,
+    )
+    this.key = key
+    return this.last
+  }
+}

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+
+/** The person's command line, on the same DSH_HOME as the running host. */
+function cyrene(host: Host, ...args: string[]) {
+  const run = spawnSync(process.execPath, ['bin/cyrene.js', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: host.dshHome }, encoding: 'utf8' })
+  expect(run.status, run.stderr).toBe(0)
+  return run.stdout
+}
+
+let host: Host
+beforeAll(async () => {
+  host = await bootHost()
+  await host.ctx.get('cyreneMemory').ready
+})
+afterAll(async () => { await host?.dispose() })
+
+describe('the memory engine behind a real host', () => {
+  it('opens the store under DSH_HOME and holds the engine lock', async () => {
+    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    expect(doctor?.text).toContain(`✓ memory engine: ${join(host.dshHome, 'cyrene-philia093-0')}`)
+  })
+
+  it('what the person writes with the CLI reaches {{cyrene_memory}} on the next step', async () => {
+    cyrene(host, 'memory', 'anchor', 'write', 'user', '你是阿远，写小说的人。', '--core')
+    cyrene(host, 'memory', 'write', '喜欢乌龙茶，不加糖。', '--kind', 'preference', '--axis', '美', '--reason', '稳定的口味偏好')
+    const agent = await host.createAgent('chat')
+    host.llm.script = () => ({ text: '记得。' })
+    await host.turn(agent, '我喜欢喝什么？')
+    const request = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('我喜欢喝什么'))
+    expect(request?.system).toContain('【你是谁】你是阿远，写小说的人。')
+    expect(request?.system).toMatch(/【近来】\n- \d{4}-\d\d-\d\d 喜欢乌龙茶，不加糖。/)
+  })
+
+  it('memory text cannot break interpolation: braces in a memory reach the model as written', async () => {
+    cyrene(host, 'memory', 'write', '她说 {{model}} 和 {{x}} 都只是花括号。', '--kind', 'fact', '--axis', '智', '--reason', '测试花括号')
+    const agent = await host.createAgent('chat')
+    const { system } = await host.assemble(agent)
+    expect(system).toContain('她说 {{model}} 和 {{x}} 都只是花括号。')
+  })
+
+  it('a second host on the same DSH_HOME is refused the engine, reports it, and its turns go on without memory', async () => {
+    const other = await bootHost({ dshHome: host.dshHome })
+    try {
+      await other.ctx.get('cyreneMemory').ready
+      const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor')
+      expect(doctor?.text).toContain('✗ memory engine')
+      expect(doctor?.text).toContain('held by another engine')
+      const agent = await other.createAgent('chat')
+      other.llm.script = () => ({ text: 'ok' })
+      await other.turn(agent, '还记得我吗')
+      const request = other.llm.requests.find((r) => JSON.stringify(r.messages).includes('还记得我吗'))
+      expect(request?.system).toContain('（暂时还没有写下的记忆。）')
+    } finally {
+      await other.dispose()
+    }
+    // The first host still holds its engine.
+    expect((await host.command(await host.createAgent('chat'), '/cyrene doctor'))?.text).toContain('✓ memory engine')
+  })
+
+  it('a broken settings file is reported and the store keeps serving', async () => {
+    const other = await bootHost({
+      prepareHome: (home) => {
+        mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
+        writeFileSync(join(home, 'cyrene-philia093-0', '元', 'settings.json'), '{ broken')
+      },
+    })
+    try {
+      await other.ctx.get('cyreneMemory').ready
+      const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor')
+      expect(doctor?.text).toContain('✓ memory engine')
+      expect(doctor?.text).toMatch(/! memory store: 元\/settings\.json is not valid JSON/)
+    } finally {
+      await other.dispose()
+    }
+  })
+})
