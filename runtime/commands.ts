@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
-import '@deepseek-ai/dsh-commands'
+import type {} from '@deepseek-ai/dsh-commands'
 import type { DoctorLine } from '../host/service.ts'
 import { doctorReport } from './doctor.ts'
 import { captureCommand, type WhalePersona } from './whale-persona.ts'

@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
-import '@deepseek-ai/dsh-system-prompt'
+import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
 import type {} from './whale-persona.ts'
 import { EMPTY_MEMORY, framed } from './framing.ts'

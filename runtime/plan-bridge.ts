@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
-import '@deepseek-ai/dsh-system-prompt'
-import '@deepseek-ai/dsh-plan-mode'
+import type {} from '@deepseek-ai/dsh-system-prompt'
+import type {} from '@deepseek-ai/dsh-plan-mode'
 import { framed } from './framing.ts'
 
 /**

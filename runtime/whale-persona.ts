@@ -1,7 +1,7 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
-import '@deepseek-ai/dsh-system-prompt'
-import '@deepseek-ai/dsh-commands'
+import type {} from '@deepseek-ai/dsh-system-prompt'
+import type {} from '@deepseek-ai/dsh-commands'
 import { configFromText, loadRenderInput, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
 import { inertBraces } from './prompt-text.ts'
 
