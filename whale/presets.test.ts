@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { applyPreset, ApplyRefused, isPresetId, presetFile, readPreset, snapshotPreset } from './presets.ts'
+import { applyPreset, ApplyRefused, isPresetId, PERSONA_KEYS, presetFile, readPreset, snapshotPreset } from './presets.ts'
 
 describe('preset ids (§4.1)', () => {
   it.each([['a', true], ['A-b_9', true], ['x'.repeat(64), true], ['x'.repeat(65), false], ['', false], ['../x', false], ['a.b', false], ['a b', false], ['é', false]])('%j → %s', (id, ok) => {
@@ -51,5 +52,26 @@ describe('presetFile and snapshotPreset', () => {
   })
   it('snapshots the whitelisted persona and the thinking language', () => {
     expect(snapshotPreset({ thinkingLanguage: 'en', persona: { enabled: true, userName: 'u', preset: 'x' } }, 's', '')).toMatchObject({ id: 's', label: 's', thinkingLanguage: 'en', persona: { userName: 'u' } })
+  })
+})
+
+describe('applyPreset properties', () => {
+  it('keeps every key outside the whitelist, at every level, exactly as it was', () => {
+    const whitelisted = new Set<string>(PERSONA_KEYS)
+    fc.assert(fc.property(
+      fc.dictionary(fc.string(), fc.jsonValue()),
+      fc.dictionary(fc.string(), fc.jsonValue()),
+      fc.dictionary(fc.constantFrom(...PERSONA_KEYS), fc.oneof(fc.string(), fc.dictionary(fc.string(), fc.string()), fc.array(fc.jsonValue()))),
+      (top, persona, card) => {
+        const live = JSON.parse(JSON.stringify({ ...top, persona }))
+        const read = readPreset({ persona: card }, 'p')
+        if (read === null) return
+        const after = applyPreset(live, read.preset).config
+        for (const key of Object.keys(live)) if (key !== 'persona' && key !== 'thinkingLanguage') expect(after[key]).toEqual(live[key])
+        for (const key of Object.keys(live.persona)) {
+          if (!whitelisted.has(key) || read.preset.persona[key as keyof typeof read.preset.persona] === undefined) expect((after.persona as Record<string, unknown>)[key]).toEqual(live.persona[key])
+        }
+      },
+    ), { numRuns: 200 })
   })
 })

@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { renderSegments, type RenderInput } from './render.ts'
+import { renderSegments, renderUnguarded, type RenderInput } from './render.ts'
 
 const base = (config: unknown, extra: Partial<RenderInput> = {}): RenderInput => ({
   configText: typeof config === 'string' ? config : JSON.stringify(config),
@@ -136,5 +137,41 @@ describe('thinking, suffix and budget (§3.2, §3.5, §7)', () => {
     const quiet = renderSegments(base({ persona: { character: 'abcdef' }, budget: { enabled: true, max: 1, warnInPrompt: false } }))
     expect(quiet.suffix).toBe('')
     expect(quiet.measure.budget.over).toBe(true)
+  })
+})
+
+describe('renderSegments properties', () => {
+  const text = fc.oneof(fc.string(), fc.constantFrom('{selfName}', '{userName}', '{{cwd}}', '\r\n', '「」', ' '))
+  const persona = fc.record({
+    enabled: fc.oneof(fc.boolean(), fc.constant(undefined)), userName: text, selfNameFlash: text, selfNamePro: text,
+    stance: text, character: text, suffix: text,
+    selfNameByModel: fc.dictionary(fc.string(), fc.oneof(text, fc.integer())),
+    tone: fc.oneof(fc.record({ enabled: fc.oneof(fc.constant(true), fc.anything()), text, byModel: fc.dictionary(fc.string(), text) }), fc.anything()),
+    contracts: fc.oneof(fc.array(fc.oneof(fc.record({ text, on: fc.oneof(fc.boolean(), fc.anything()) }), fc.anything())), fc.anything()),
+  }, { requiredKeys: [] })
+  const config = fc.record({
+    enabled: fc.oneof(fc.boolean(), fc.anything()),
+    thinkingLanguage: fc.oneof(text, fc.anything()),
+    persona: fc.oneof(persona, fc.anything()),
+    memory: fc.oneof(fc.record({ enabled: fc.boolean(), capture: fc.constantFrom('always', 'on-demand'), maxEntries: fc.oneof(fc.integer(), fc.anything()), entries: fc.array(fc.record({ text })), sinks: fc.anything() }, { requiredKeys: [] }), fc.anything()),
+    budget: fc.oneof(fc.record({ enabled: fc.boolean(), max: fc.integer({ min: -5, max: 400 }), warnInPrompt: fc.boolean() }, { requiredKeys: [] }), fc.anything()),
+  }, { requiredKeys: [] })
+  const inbox = fc.array(fc.oneof(fc.string(), fc.record({ text, status: fc.constantFrom('confirmed', 'proposed', 'x'), tag: text, kind: text }).map((o) => JSON.stringify(o))), { maxLength: 12 }).map((l) => l.join('\n'))
+
+  it('has no crash path even without its safety net, and the measured parts add up to exactly what is injected', () => {
+    fc.assert(fc.property(config, fc.option(inbox, { nil: null }), fc.string(), fc.string(), fc.boolean(), (cfg, inboxText, model, cwd, capture) => {
+      const r = renderUnguarded({ configText: JSON.stringify(cfg) ?? 'null', inboxText, configDir: 'h', model, cwd, sessionCapture: capture })
+      const noteChars = r.measure.budget.noteChars
+      expect(r.measure.total + noteChars).toBe(r.prefix.length + r.thinking.length + r.suffix.length)
+      expect(r.prefix.startsWith('\n')).toBe(false)
+      if (r.measure.budget.over && r.measure.budget.warnInPrompt) expect(noteChars).toBeGreaterThan(0)
+      else expect(noteChars).toBe(0)
+    }), { numRuns: 300 })
+  })
+  it('renders nothing at all when the master switch is off', () => {
+    fc.assert(fc.property(config, fc.option(inbox, { nil: null }), (cfg, inboxText) => {
+      const r = renderSegments({ configText: JSON.stringify({ ...cfg, enabled: false }), inboxText, configDir: 'h', sessionCapture: true })
+      expect([r.prefix, r.thinking, r.suffix, r.captureActive]).toEqual(['', '', '', false])
+    }), { numRuns: 100 })
   })
 })

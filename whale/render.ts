@@ -48,7 +48,7 @@ export const EMPTY_SEGMENTS: RenderedSegments = Object.freeze({
  */
 export function renderSegments(input: RenderInput): RenderedSegments {
   try {
-    return renderUnsafe(input)
+    return renderUnguarded(input)
   } catch {
     return EMPTY_SEGMENTS
   }
@@ -65,7 +65,8 @@ function memoryParts(config: WhaleConfig, input: RenderInput, cwd: string, activ
   return { inbox, discipline }
 }
 
-function renderUnsafe(input: RenderInput): RenderedSegments {
+/** The rendering without the safety net; exported so tests can prove it has no crash path of its own. */
+export function renderUnguarded(input: RenderInput): RenderedSegments {
   const config = configFromText(input.configText)
   const model = input.model ?? ''
   const cwd = input.cwd ?? ''
