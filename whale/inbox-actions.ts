@@ -137,6 +137,7 @@ type SinkOutcome = { kind: 'sunk'; bytes: number } | { kind: 'skipped' } | { kin
 /** Why a target is refused, or null when it is acceptable. */
 export function unsafeTarget(ctx: FsContext, route: SinkRoute, sink: Pick<SinkContext, 'protectedFiles' | 'configDir'>): string | null {
   if (route.path.includes('\0')) return 'the sink path contains a NUL character'
+  if (process.platform !== 'win32' && /^[A-Za-z]:[\\/]/.test(route.path)) return 'the sink path is a Windows drive path, which this system cannot write; use a path of this system'
   const target = resolveIn(ctx, route.path)
   if (sink.protectedFiles.includes(target)) return 'the sink path points at the config, the inbox or the sink log'
   if (!path.isAbsolute(route.path)) {

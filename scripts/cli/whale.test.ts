@@ -238,7 +238,7 @@ describe('cyrene whale inbox', () => {
     expect(json((await whale(['inbox', 'list', '--json'], dir)).stdout)[1]).toMatchObject({ text: 'idea one', status: 'confirmed' })
   })
   it('refuses sink paths that escape the config folder or hit the inbox; the entry stays', async () => {
-    for (const target of ['../../escape.md', 'memory-inbox.jsonl', 'sink-log.jsonl', 'config.json']) {
+    for (const target of ['../../escape.md', 'memory-inbox.jsonl', 'sink-log.jsonl', 'config.json', ...(process.platform === 'win32' ? [] : ['D:/notes/x.md'])]) {
       const dir = setup({ idea: { path: target } })
       const out = await whale(['inbox', 'confirm', '1', '--json'], dir)
       expect(out.code).toBe(1)
