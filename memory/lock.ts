@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs'
+import { promises as fs, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import lockfile from 'proper-lockfile'
@@ -11,10 +11,11 @@ import { FILE_MODE } from './fsio.ts'
  * known dead on this host, instead of after the stale timeout.
  *
  * Reclaiming is itself guarded by a `<lock>.reaping` folder so two waiters
- * never both remove a lock; the owner record is removed before the lock so a
- * fresh holder is never mistaken for the dead one.
+ * never both remove a lock; the owner record is removed before the lock, and
+ * carries the lock folder's inode, so a fresh holder is never mistaken for a
+ * dead one whose record was left behind.
  */
-export interface LockOwner { pid: number; host: string; at: string; purpose: string }
+export interface LockOwner { pid: number; host: string; at: string; purpose: string; /** inode of the lock folder this record belongs to */ ino?: number }
 
 export interface LockOptions {
   /** Lock folder path (e.g. <root>/元/write.lock). */
@@ -75,6 +76,10 @@ async function tryReapDead(lockPath: string): Promise<boolean> {
   try {
     const owner = await readOwner(lockPath)
     if (owner === undefined || owner.host !== hostname() || owner.pid === process.pid || pidAlive(owner.pid)) return false
+    // The record must belong to the lock folder that is there now, not to an
+    // earlier one removed as stale (then the current holder has not written its record yet).
+    const st = await fs.stat(lockPath).catch(() => undefined)
+    if (st === undefined || owner.ino === undefined || st.ino !== owner.ino) return false
     await fs.unlink(`${lockPath}.owner`).catch(() => undefined)
     await fs.rmdir(lockPath).catch(() => undefined)
     return true
@@ -90,20 +95,32 @@ export async function acquire(opts: LockOptions): Promise<HeldLock> {
   let delay = 2
   for (;;) {
     try {
-      const release = await lockfile.lock(opts.path, {
+      // Synchronous on purpose: taking the lock and writing its owner record
+      // happen back to back, with no event-loop turn in between, so a process
+      // killed at a random moment almost never leaves a lock without an owner
+      // (which would make the next writer wait for the stale timeout).
+      const release = lockfile.lockSync(opts.path, {
         lockfilePath: opts.path,
         realpath: false,
         stale,
-        retries: 0,
         onCompromised: () => { compromised = true },
       })
-      const owner: LockOwner = { pid: process.pid, host: hostname(), at: new Date().toISOString(), purpose: opts.purpose }
-      await fs.writeFile(`${opts.path}.owner`, JSON.stringify(owner), { mode: FILE_MODE })
+      try {
+        const ino = statSync(opts.path).ino
+        const owner: LockOwner = { pid: process.pid, host: hostname(), at: new Date().toISOString(), purpose: opts.purpose, ino }
+        writeFileSync(`${opts.path}.owner`, JSON.stringify(owner), { mode: FILE_MODE })
+      } catch (e) {
+        try { release() } catch { /* already gone */ }
+        throw e
+      }
+      let released = false
       return {
         compromised: () => compromised,
         release: async () => {
-          await fs.unlink(`${opts.path}.owner`).catch(() => undefined)
-          await release().catch(() => undefined)
+          if (released) return
+          released = true
+          try { unlinkSync(`${opts.path}.owner`) } catch { /* already gone */ }
+          try { release() } catch { /* compromised or already removed */ }
         },
       }
     } catch (e) {

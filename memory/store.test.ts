@@ -127,7 +127,11 @@ describe('MemoryStore', () => {
   it('reclaims an engine lock left by a dead process at once', async () => {
     const lock = join(t.root, '元', 'engine.lock')
     await fs.mkdir(lock, { recursive: true })
-    await fs.writeFile(`${lock}.owner`, JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), at: 'x', purpose: 'engine' }))
+    const dead = { pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), at: 'x', purpose: 'engine' }
+    // a record that belongs to an older lock folder (other inode) is not trusted
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...dead, ino: (await fs.stat(lock)).ino + 1 }))
+    await expect(openEngine({ env: { DSH_HOME: t.home } })).rejects.toBeInstanceOf(EngineBusyError)
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...dead, ino: (await fs.stat(lock)).ino }))
     const e = await openEngine({ env: { DSH_HOME: t.home } })
     await e.close()
   })
