@@ -82,6 +82,23 @@ describe('MemoryStore', () => {
     expect(await s.get('../../etc/passwd')).toBeUndefined()
   })
 
+  it('an update rewrites only that entry: neighbours byte for byte, unknown keys kept', async () => {
+    const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const at = '2026-02-03T12:00:00'
+    const [a, b, c] = [await s.write({ ...good, text: 'A', at }, { by: 'model' }), await s.write({ ...good, text: 'B', at }, { by: 'model' }), await s.write({ ...good, text: 'C', at }, { by: 'model' })]
+    const file = join(t.root, a.file)
+    const orig = (await fs.readFile(file, 'utf8')).replace(`{"id":"${b.id}"`, `{"id":"${b.id}","x_future":{"k":[1]}`)
+    await fs.writeFile(file, orig)
+    await s.update(b.id, { text: 'B2', links: [`${a.id}|时序`] }, { by: 'model' })
+    const after = await fs.readFile(file, 'utf8')
+    const blockOf = (text: string, id: string): string => text.split('\n\n').find((x) => x.includes(`"id":"${id}"`))!
+    expect(blockOf(after, a.id)).toBe(blockOf(orig, a.id))
+    expect(blockOf(after, c.id)).toBe(blockOf(orig, c.id))
+    const e = await s.get(b.id)
+    expect(e).toMatchObject({ text: 'B2', meta: { x_future: { k: [1] }, links: [`${a.id}|时序`] } })
+    expect(Object.keys(e!.meta).slice(0, 2)).toEqual(['id', 'x_future'])
+  })
+
   it('an update that changes nothing leaves the file byte for byte', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     const r = await s.write(good, { by: 'person' })
