@@ -140,6 +140,13 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
 
 async function checkModes(root: string, rel: string, fix: boolean, warnings: Finding[], fixed: string[]): Promise<void> {
   const dir = rel === '' ? root : join(root, rel)
+  if (rel === '') {
+    const st = await fs.stat(root).catch(() => undefined)
+    if (st !== undefined && (st.mode & 0o777) !== DIR_MODE) {
+      if (fix) { await fs.chmod(root, DIR_MODE); fixed.push(`mode of the root set to 700`) }
+      else warnings.push({ code: 'mode', message: `the root folder has mode ${(st.mode & 0o777).toString(8)}, expected 700 (private to you); \`check --fix\` repairs it`, file: '.' })
+    }
+  }
   let ents: import('node:fs').Dirent[] = []
   try { ents = await fs.readdir(dir, { withFileTypes: true }) } catch { return }
   for (const d of ents) {

@@ -49,7 +49,7 @@ export async function ensureDir(dir: string): Promise<void> {
 }
 
 /** Atomic replace: temp file + fsync + rename (write-file-atomic) + fsync of the folder. */
-export async function writeAtomic(file: string, data: string): Promise<void> {
+export async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
   await ensureDir(dirname(file))
   await writeFileAtomic(file, data, { mode: FILE_MODE, fsync: true, encoding: 'utf8' })
   await fsyncDir(dirname(file))

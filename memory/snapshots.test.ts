@@ -45,6 +45,13 @@ it('restores a snapshot after saving a pre-restore one, so the restore can be un
   expect(r.safety).toMatch(/pre-restore/)
   await restoreSnapshot(s, r.safety, { by: 'person' })
   expect(await s.get(b.id)).toBeDefined()
+  // bytes that are not UTF-8 survive a snapshot and a restore unchanged
+  const odd = join(t.root, '余页', 'latin1.md')
+  await fs.writeFile(odd, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))
+  const snap2 = await takeSnapshot(s, 'manual')
+  await fs.writeFile(odd, 'changed')
+  await restoreSnapshot(s, snap2.name, { by: 'person' })
+  expect([...await fs.readFile(odd)]).toEqual([0x63, 0x61, 0x66, 0xe9, 0x0a])
   expect((await checkStore(s)).errors).toEqual([])
 })
 

@@ -30,6 +30,12 @@ export function snapshotName(kind: SnapshotKind, at: Date): string {
   return `${localDate(at)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z-${kind}`
 }
 
+function letters(n: number): string {
+  let out = ''
+  for (let k = n; k > 0; k = Math.floor(k / 26)) out = 'abcdefghijklmnopqrstuvwxyz'[k % 26]! + out
+  return out
+}
+
 export async function listSnapshots(store: MemoryStore): Promise<string[]> {
   let names: string[] = []
   try { names = await fs.readdir(store.snapshotsDir) } catch { return [] }
@@ -55,7 +61,9 @@ export async function takeSnapshot(store: MemoryStore, kind: SnapshotKind = 'man
   const existing = await listSnapshots(store)
   if (existing.includes(name)) {
     if (kind === 'daily') return { name, path: join(store.snapshotsDir, name), files: -1 }
-    name = `${name}-${process.pid}`.replace(/-(\d+)$/, (m) => m.replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!))
+    // Two in the same second: suffix -b, -c, … (letters keep names in time order and in NAME_RE).
+    const base = name
+    for (let n = 1; existing.includes(name); n++) name = `${base}-${letters(n)}`
   }
   const final = join(store.snapshotsDir, name)
   const tmp = join(store.snapshotsDir, `.tmp-${name}-${process.pid}`)
@@ -118,7 +126,8 @@ export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { b
     const wantSet = new Set(want)
     let done = 0
     for (const rel of want) {
-      await store.replaceFile(rel, await fs.readFile(join(from, rel), 'utf8'), lock)
+      // Bytes, not text: a file that is not valid UTF-8 comes back exactly as it was.
+      await store.replaceFile(rel, await fs.readFile(join(from, rel)), lock)
       onProgress?.(++done, want.length)
     }
     let removed = 0

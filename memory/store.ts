@@ -95,7 +95,7 @@ export class MemoryStore {
   }
 
   /** Replace a file atomically, refusing if our lock was lost meanwhile. */
-  async replaceFile(rel: string, text: string, lock: HeldLock): Promise<void> {
+  async replaceFile(rel: string, text: string | Buffer, lock: HeldLock): Promise<void> {
     if (lock.compromised()) throw new RefusedError('lock-lost', 'the store lock was lost while writing (the process stalled too long); nothing was written — try again')
     const full = this.path(rel)
     await writeAtomic(full, text)
