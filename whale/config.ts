@@ -1,4 +1,5 @@
 import { isRecord, parseJson, type JsonRecord } from './json.ts'
+import { textOf } from './text.ts'
 
 /**
  * The config as rendering sees it (spec §2, interop "Reading the config").
@@ -57,14 +58,14 @@ export const DEFAULT_USER_NAME = '用户'
 export const DEFAULT_MAX_ENTRIES = 30
 
 const truthyOr = (value: unknown, fallback: boolean): boolean => (value === undefined ? fallback : Boolean(value))
-const nonEmptyString = (value: unknown): string => (typeof value === 'string' ? value : '')
+const stringOnly = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 function normaliseStyle(value: unknown): StyleField {
   if (!isRecord(value)) return { enabled: false, text: '', byModel: {} }
   return {
     // opt-in: only a literal `true` switches the block on (spec §2.3.1)
     enabled: value.enabled === true,
-    text: nonEmptyString(value.text),
+    text: textOf(value.text),
     byModel: isRecord(value.byModel) ? value.byModel : {},
   }
 }
@@ -77,18 +78,19 @@ function normaliseThinkingLanguage(value: unknown): string {
 
 function normalisePersona(value: unknown): PersonaConfig {
   const p = isRecord(value) ? value : {}
-  const flash = nonEmptyString(p.selfNameFlash)
-  const pro = nonEmptyString(p.selfNamePro)
+  const flash = textOf(p.selfNameFlash)
+  const pro = textOf(p.selfNamePro)
   return {
     enabled: truthyOr(p.enabled, true),
     selfNameFlash: flash || DEFAULT_SELF_NAME,
     // spec §2.3: an empty pro name falls back to the flash name first
     selfNamePro: pro || flash || DEFAULT_SELF_NAME,
     selfNameByModel: isRecord(p.selfNameByModel) ? p.selfNameByModel : {},
-    userName: nonEmptyString(p.userName) || DEFAULT_USER_NAME,
-    stance: nonEmptyString(p.stance),
-    character: nonEmptyString(p.character),
-    suffix: nonEmptyString(p.suffix),
+    userName: textOf(p.userName) || DEFAULT_USER_NAME,
+    stance: textOf(p.stance),
+    character: textOf(p.character),
+    // the reference drops a non-string suffix (it cannot run replace() on it)
+    suffix: stringOnly(p.suffix),
     appearance: normaliseStyle(p.appearance),
     tone: normaliseStyle(p.tone),
     contracts: Array.isArray(p.contracts) ? p.contracts : [],
@@ -102,16 +104,17 @@ function positiveNumber(value: unknown): number {
 
 function normaliseMemory(value: unknown): MemoryConfig {
   const m = isRecord(value) ? value : {}
-  const cap = Math.floor(positiveNumber(m.maxEntries))
+  // kept as given (not rounded): a fractional cap behaves as in the reference (slice truncates)
+  const cap = positiveNumber(m.maxEntries)
   return {
     enabled: truthyOr(m.enabled, false),
     entries: Array.isArray(m.entries) ? m.entries : [],
     inbox: truthyOr(m.inbox, true),
     capture: typeof m.capture === 'string' ? m.capture : 'on-demand',
-    maxEntries: cap >= 1 ? cap : DEFAULT_MAX_ENTRIES,
-    inboxPath: nonEmptyString(m.inboxPath).trim(),
+    maxEntries: cap > 0 ? cap : DEFAULT_MAX_ENTRIES,
+    inboxPath: stringOnly(m.inboxPath).trim(),
     sinks: isRecord(m.sinks) ? m.sinks : {},
-    sinkLog: nonEmptyString(m.sinkLog).trim(),
+    sinkLog: stringOnly(m.sinkLog).trim(),
     // safety-critical default: only a literal `false` relaxes it (spec §2.4)
     requireConfirm: m.requireConfirm !== false,
   }

@@ -1,4 +1,5 @@
 import type { JsonRecord } from './json.ts'
+import { textOf } from './text.ts'
 
 export type Tier = 'flash' | 'pro'
 
@@ -18,7 +19,7 @@ export function pickByModel(table: JsonRecord, model: string): string | null {
   let best: { key: string; value: string } | null = null
   for (const [rawKey, rawValue] of Object.entries(table)) {
     const key = rawKey.trim().toLowerCase()
-    const value = typeof rawValue === 'string' ? rawValue.trim() : ''
+    const value = textOf(rawValue).trim()
     if (!key || !value) continue
     if (key === wanted) return value
     if (wanted.includes(key) && (best === null || key.length > best.key.length)) best = { key, value }

@@ -1,7 +1,7 @@
 import type { StyleField, WhaleConfig } from './config.ts'
 import { isRecord } from './json.ts'
 import { pickByModel, tierOf } from './model-match.ts'
-import { bullet, fillNames, type NameVars } from './text.ts'
+import { bullet, fillNames, textOf, type NameVars } from './text.ts'
 
 // Fixed texts quoted by spec §3.1: part of the format, reproduced exactly.
 const appearanceHeader = (userName: string): string =>
@@ -38,8 +38,8 @@ function styleText(field: StyleField, model: string): string {
 function enabledTexts(items: unknown[]): string[] {
   const texts: string[] = []
   for (const item of items) {
-    if (!isRecord(item) || item.on === false || typeof item.text !== 'string' || !item.text.trim()) continue
-    texts.push(item.text)
+    const text = isRecord(item) && item.on !== false ? textOf(item.text) : ''
+    if (text.trim()) texts.push(text)
   }
   return texts
 }

@@ -68,7 +68,8 @@ describe('export → import round trip', () => {
     expect(back.ok).toBe(true)
     if (!back.ok) return
     expect(back.preset.persona).toEqual(raw.persona)
-    expect(back.preset).toMatchObject({ id: 'my-id', label: 'Shown Label', thinkingLanguage: 'ru', tags: ['t'] })
+    expect(back.preset).toMatchObject({ id: 'shown-label', label: 'Shown Label', thinkingLanguage: 'ru', tags: ['t'] })
+    expect(Object.keys((card.data as Record<string, any>).extensions.whale_persona).sort()).toEqual(['appearance', 'character', 'contracts', 'spec', 'thinkingLanguage'])
     expect(back.mapped).toContain('extensions.whale_persona')
   })
   it('reads cards exported by the reference shape (extensions without contracts)', () => {

@@ -1,5 +1,5 @@
-import { cloneJson, isRecord, type JsonRecord } from './json.ts'
-import { isPresetId, isPresetShape, PERSONA_KEYS, PRESET_SPEC, validPersonaValue, type Preset } from './presets.ts'
+import { cloneJson, isRecord, jsonEqual, type JsonRecord } from './json.ts'
+import { isPresetShape, PRESET_SPEC, validPersonaValue, type Preset } from './presets.ts'
 
 /**
  * SillyTavern character cards v1/v2/v3 both ways (spec §4.6). Pure: a card
@@ -189,42 +189,51 @@ interface VisibleFields {
   postHistory: string
 }
 
+/** Persona keys that only this engine has; the reference stores them in the extension too. */
+const ENGINE_ONLY_KEYS = ['userName', 'selfNameFlash', 'selfNamePro', 'selfNameByModel', 'tone', 'appearance'] as const
+
 /**
- * `extensions.whale_persona` carries this engine's own fields so that
- * export → import is lossless. Fields that also have a visible card field
- * are restored only while that visible field still says what the export
- * wrote; a card edited in another tool keeps the edit.
+ * `extensions.whale_persona` restores what the visible card fields cannot
+ * carry. Engine-only keys are taken as they are. `stance` from the extension
+ * wins when it is not empty, as in the reference. `character`, `contracts` and
+ * `suffix` are there only when the visible field could not carry them exactly
+ * (see toTavern); they are restored only while the visible field still says
+ * what the export wrote, so a card edited in another tool keeps the edit.
  */
 function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: VisibleFields, notes: string[]): void {
-  const agrees: Partial<Record<string, boolean>> = {
-    character: typeof own.character === 'string' && !visible.scenario && visible.description === own.character.trim(),
-    stance: typeof own.stance === 'string' && visible.personality === own.stance.trim(),
-    contracts: Array.isArray(own.contracts) && visible.systemPrompt === promptFromContracts(own.contracts).trim(),
-    suffix: typeof own.suffix === 'string' && visible.postHistory === own.suffix.trim(),
-  }
-  for (const key of PERSONA_KEYS) {
+  for (const key of ENGINE_ONLY_KEYS) {
     const value = own[key]
-    if (value === undefined || value === null || !validPersonaValue(key, value)) continue
-    if (key in agrees && !agrees[key]) {
-      notes.push(`The card's ${key} differs from the copy in extensions.${EXTENSION_KEY}; kept the card's visible text.`)
-      continue
-    }
-    preset.persona[key] = cloneJson(value)
+    if (value !== undefined && value !== null && validPersonaValue(key, value)) preset.persona[key] = cloneJson(value)
+  }
+  if (typeof own.stance === 'string' && (own.stance !== '' || !visible.personality)) preset.persona.stance = own.stance
+  const visibleAgrees: Record<'character' | 'contracts' | 'suffix', (value: unknown) => boolean> = {
+    character: (v) => typeof v === 'string' && !visible.scenario && visible.description === v.trim(),
+    contracts: (v) => Array.isArray(v) && visible.systemPrompt === promptFromContracts(v).trim(),
+    suffix: (v) => typeof v === 'string' && visible.postHistory === v.trim(),
+  }
+  for (const key of ['character', 'contracts', 'suffix'] as const) {
+    if (own[key] === undefined) continue
+    if (visibleAgrees[key](own[key])) preset.persona[key] = cloneJson(own[key])
+    else notes.push(`The card's ${key} differs from the copy in extensions.${EXTENSION_KEY}; kept the card's visible text.`)
   }
   if (typeof own.thinkingLanguage === 'string') preset.thinkingLanguage = own.thinkingLanguage
-  if (typeof own.id === 'string' && isPresetId(own.id)) preset.id = own.id
-  if (typeof own.description === 'string' && own.description) preset.description = own.description
+}
+
+/** What importing a visible field gives back; export stores a copy only when this differs. */
+function survivesVisibly(key: 'character' | 'contracts' | 'suffix', value: unknown): boolean {
+  if (key === 'contracts') return Array.isArray(value) && jsonEqual(contractsFromPrompt(promptFromContracts(value)), value)
+  return typeof value === 'string' && value !== '' && value === value.trim()
 }
 
 /** Preset → SillyTavern v2 card, with this engine's fields under `extensions.whale_persona` (spec §4.6). */
 export function toTavern(preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord }): JsonRecord {
   const p = preset.persona
   const name = preset.label || preset.id || 'persona'
+  // the reference's fields, plus a copy of any field the visible card cannot carry exactly
   const own: JsonRecord = { spec: PRESET_SPEC }
-  for (const key of PERSONA_KEYS) if (p[key] !== undefined) own[key] = cloneJson(p[key])
+  for (const key of [...ENGINE_ONLY_KEYS, 'stance'] as const) if (p[key] !== undefined) own[key] = cloneJson(p[key])
+  for (const key of ['character', 'contracts', 'suffix'] as const) if (p[key] !== undefined && !survivesVisibly(key, p[key])) own[key] = cloneJson(p[key])
   if (typeof preset.thinkingLanguage === 'string') own.thinkingLanguage = preset.thinkingLanguage
-  if (slugId(name) !== preset.id) own.id = preset.id
-  if (preset.description) own.description = preset.description
   const otherExtensions = isRecord(preset.extensions) ? Object.fromEntries(Object.entries(preset.extensions).filter(([k]) => k !== EXTENSION_KEY)) : {}
   return {
     spec: 'chara_card_v2',

@@ -36,10 +36,18 @@ function replaceSingle(text: string, name: string, value: string): string {
   return text.replace(pattern, (match) => (match.startsWith('{{') ? match : value))
 }
 
+/**
+ * A text field as the reference reads it: a string as is, a finite number as
+ * its decimal form (the reference calls String() on it); anything else is absent.
+ */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : ''
+}
+
 /** Inbox text and tags: surrounding space trimmed, each run of CR/LF folded to one space. */
 export function foldLine(value: unknown): string {
-  if (typeof value !== 'string') return ''
-  return value.trim().replace(/[\r\n]+/g, ' ')
+  return textOf(value).trim().replace(/[\r\n]+/g, ' ')
 }
 
 /** 「 and 」 are removed so data can never close its own quotes (spec §3.3). */

@@ -391,7 +391,10 @@ describe('cyrene whale presets', () => {
     const back = json((await whale(['presets', 'import', 'card.json', '--json', '--id', 'back'], dir)).stdout)
     expect(back).toMatchObject({ ok: true, detected: 'tavern-v2', savedId: 'back' })
     const saved = json(read(dir, 'home/whale-persona/presets/back.json'))
-    expect(saved).toEqual({ ...full, id: 'back' })
+    expect(saved.persona).toEqual(full.persona)
+    expect(saved).toMatchObject({ id: 'back', label: 'Full Name', author: 'me', tags: ['a'], thinkingLanguage: 'ja', extensions: full.extensions })
+    // the visible fields carry character and suffix; only the contracts needed the stored copy
+    expect(Object.keys(card.data.extensions.whale_persona).sort()).toEqual(['appearance', 'contracts', 'selfNameByModel', 'selfNameFlash', 'selfNamePro', 'spec', 'stance', 'thinkingLanguage', 'tone', 'userName'])
     expect((await whale(['presets', 'export', 'full', 'plain.json'], dir)).code).toBe(0)
     expect(json(read(dir, 'plain.json'))).toEqual(full)
   })
@@ -401,10 +404,11 @@ describe('cyrene whale presets', () => {
     await whale(['presets', 'export', 'full', 'card.json', '--tavern'], dir)
     const card = json(read(dir, 'card.json'))
     card.data.description = 'edited'
+    card.data.system_prompt = '- one\n- two'
     put(dir, 'card.json', card)
     const out = json((await whale(['presets', 'import', 'card.json', '--json', '--dry-run'], dir)).stdout)
-    expect(out.preset.persona).toEqual({ character: 'edited', contracts: [{ id: 'k', text: 'one', on: true }] })
-    expect(out.notes.join(' ')).toContain("card's character differs")
+    expect(out.preset.persona).toEqual({ character: 'edited', contracts: [{ id: 'c1', text: 'one', on: true }, { id: 'c2', text: 'two', on: true }] })
+    expect(out.notes.join(' ')).toContain("card's contracts differs")
     expect(out.savedFile).toBeNull()
   })
   it('a path the system cannot write is a clear refusal, not a crash', async () => {
