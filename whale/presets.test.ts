@@ -9,10 +9,12 @@ describe('preset ids (§4.1)', () => {
 })
 
 describe('readPreset (§4.2, §4.4)', () => {
-  it('takes only whitelisted persona keys of the right type, names the rest', () => {
+  it('reads whitelisted persona keys as they are, names what apply will not take', () => {
     const read = readPreset({ label: 'L', persona: { character: 'c', enabled: false, contracts: 'no', tone: { enabled: true }, selfNameByModel: [1], stance: null }, memory: {} }, 'id1')!
-    expect(read.preset).toEqual({ spec: '', id: 'id1', label: 'L', description: '', author: '', tags: [], persona: { character: 'c', tone: { enabled: true } } })
-    expect(read.ignored).toEqual(['persona.selfNameByModel (wrong type)', 'persona.contracts (wrong type)', 'persona.enabled', 'memory (a preset never carries memory)'])
+    expect(read.preset).toEqual({ spec: '', id: 'id1', label: 'L', description: '', author: '', tags: [], persona: { character: 'c', contracts: 'no', tone: { enabled: true }, selfNameByModel: [1], stance: null } })
+    expect(read.ignored).toEqual(['persona.selfNameByModel (wrong type, not applied)', 'persona.contracts (wrong type, not applied)', 'persona.enabled', 'memory (a preset never carries memory)'])
+    // apply takes only the usable values
+    expect(applyPreset({}, read.preset).config).toEqual({ persona: { character: 'c', tone: { enabled: true } } })
   })
   it('reads the early format: contracts when an array, character only when non-empty', () => {
     expect(readPreset({ character: '', contracts: [] }, 'o')!.preset.persona).toEqual({ contracts: [] })
@@ -73,5 +75,23 @@ describe('applyPreset properties', () => {
         }
       },
     ), { numRuns: 200 })
+  })
+})
+
+describe('readPreset metadata (as the reference reads it)', () => {
+  it('prefers a valid id inside the file, falls back through label/name/id for the label, trims texts', () => {
+    expect(readPreset({ id: 'inner', name: ' Named ', description: ' d ', creator: 'c', tags: ['a', 3, {}, ''], persona: {} }, 'file')!.preset)
+      .toMatchObject({ id: 'inner', label: 'Named', description: 'd', author: 'c', tags: ['a', '3'] })
+    expect(readPreset({ id: '../bad', persona: {} }, 'file')!.preset).toMatchObject({ id: 'file', label: '../bad' })
+  })
+  it('lets top-level early-format fields override a persona object, as the reference does', () => {
+    expect(readPreset({ persona: { character: 'inner', stance: 's' }, character: 'outer' }, 'f')!.preset.persona).toEqual({ character: 'outer', stance: 's' })
+  })
+})
+
+describe('autosave trigger', () => {
+  it('is written only when the persona changes, not for a thinking language change alone', () => {
+    const preset = readPreset({ thinkingLanguage: 'ja', persona: { stance: 's' } }, 'p')!.preset
+    expect(applyPreset({ persona: { stance: 's' }, thinkingLanguage: 'en' }, preset)).toMatchObject({ changed: true, autosave: null })
   })
 })

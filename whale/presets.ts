@@ -47,56 +47,67 @@ export function isPresetShape(raw: unknown): boolean {
   return isRecord(raw) && (isRecord(raw.persona) || typeof raw.character === 'string' || Array.isArray(raw.contracts))
 }
 
-function pickPersona(source: JsonRecord, ignored: string[], prefix: string): Preset['persona'] {
+/** Every whitelisted key the source has, values copied as they are (null and odd shapes included). */
+function whitelisted(source: JsonRecord): Preset['persona'] {
   const persona: Preset['persona'] = {}
-  for (const key of PERSONA_KEYS) {
-    const value = source[key]
-    if (value === undefined || value === null) continue
-    if (validPersonaValue(key, value)) persona[key] = cloneJson(value)
-    else ignored.push(`${prefix}${key} (wrong type)`)
-  }
-  for (const key of Object.keys(source)) {
-    if (!(PERSONA_KEYS as readonly string[]).includes(key)) ignored.push(prefix + key)
-  }
+  for (const key of PERSONA_KEYS) if (Object.hasOwn(source, key) && source[key] !== undefined) persona[key] = cloneJson(source[key])
   return persona
 }
 
-/** Reads a card the way apply uses it; `null` when it is not a preset at all. `id` is the file name. */
-export function readPreset(raw: unknown, id: string): ReadPreset | null {
-  if (!isRecord(raw) || !isPresetShape(raw)) return null
-  const ignored: string[] = []
-  let persona: Preset['persona']
-  if (isRecord(raw.persona)) {
-    persona = pickPersona(raw.persona, ignored, 'persona.')
-  } else {
-    // early format (spec §4.4): only contracts (an array) and a non-empty character
-    persona = {}
-    if (Array.isArray(raw.contracts)) persona.contracts = cloneJson(raw.contracts)
-    if (typeof raw.character === 'string' && raw.character !== '') persona.character = raw.character
+/** What apply will not take from a card, named for `presets show` and import reports. */
+function notTaken(persona: Preset['persona'], source: JsonRecord | null, raw: JsonRecord): string[] {
+  const out: string[] = []
+  for (const key of PERSONA_KEYS) {
+    const value = persona[key]
+    if (value !== undefined && value !== null && !validPersonaValue(key, value)) out.push(`persona.${key} (wrong type, not applied)`)
   }
-  if ('memory' in raw) ignored.push('memory (a preset never carries memory)')
+  if (source !== null) for (const key of Object.keys(source)) if (!(PERSONA_KEYS as readonly string[]).includes(key)) out.push('persona.' + key)
+  if ('memory' in raw) out.push('memory (a preset never carries memory)')
+  return out
+}
+
+const textList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map((t) => (typeof t === 'string' || typeof t === 'number' ? String(t) : '')).filter(Boolean).slice(0, 32) : []
+const trimmedText = (...values: unknown[]): string => {
+  for (const v of values) if ((typeof v === 'string' && v) || typeof v === 'number') return String(v).trim()
+  return ''
+}
+
+/**
+ * Reads a card the way apply uses it (as the reference does); `null` when it
+ * is not a preset at all. `fileId` is the file name, used when the card has
+ * no valid id of its own.
+ */
+export function readPreset(raw: unknown, fileId: string): ReadPreset | null {
+  if (!isRecord(raw) || !isPresetShape(raw)) return null
+  const inner = isRecord(raw.persona) ? raw.persona : null
+  const persona = inner ? whitelisted(inner) : {}
+  // early format (spec §4.4): top-level contracts (an array) and a non-empty character
+  if (Array.isArray(raw.contracts)) persona.contracts = cloneJson(raw.contracts)
+  if (typeof raw.character === 'string' && raw.character !== '') persona.character = raw.character
+  const id = typeof raw.id === 'string' && isPresetId(raw.id.trim()) ? raw.id.trim() : fileId
   const preset: Preset = {
     spec: typeof raw.spec === 'string' ? raw.spec : '',
     id,
-    label: typeof raw.label === 'string' && raw.label ? raw.label : id,
-    description: typeof raw.description === 'string' ? raw.description : '',
-    author: typeof raw.author === 'string' ? raw.author : '',
-    tags: Array.isArray(raw.tags) ? raw.tags.filter((t): t is string => typeof t === 'string') : [],
+    label: trimmedText(raw.label, raw.name, raw.id, fileId),
+    description: trimmedText(raw.description),
+    author: trimmedText(raw.author, raw.creator),
+    tags: textList(raw.tags),
     persona,
   }
   if (typeof raw.thinkingLanguage === 'string') preset.thinkingLanguage = raw.thinkingLanguage
-  return { preset, ignored }
+  return { preset, ignored: notTaken(persona, inner, raw) }
 }
 
 /** The whitelisted part of a live persona, as an autosave or a saved preset holds it. */
 export function personaSnapshot(config: JsonRecord): Preset['persona'] {
-  return isRecord(config.persona) ? pickPersona(config.persona, [], '') : {}
+  return isRecord(config.persona) ? whitelisted(config.persona) : {}
 }
 
 export interface ApplyResult {
   config: JsonRecord
   changed: boolean
-  /** The previous persona, to be written as `autosave` before the config when something changed. */
+  /** The previous persona, to be written as `autosave` before the config when the persona changed. */
   autosave: JsonRecord | null
 }
 
@@ -115,13 +126,17 @@ export function applyPreset(liveConfig: unknown, preset: Preset): ApplyResult {
   const next = cloneJson(liveConfig)
   const persona: JsonRecord = isRecord(next.persona) ? next.persona : {}
   for (const key of PERSONA_KEYS) {
-    if (preset.persona[key] !== undefined) persona[key] = cloneJson(preset.persona[key])
+    const value = preset.persona[key]
+    // null is skipped (interop); a value of the wrong shape would destroy the live one, so it is skipped too
+    if (value !== undefined && value !== null && validPersonaValue(key, value)) persona[key] = cloneJson(value)
   }
   next.persona = persona
   if (typeof preset.thinkingLanguage === 'string') next.thinkingLanguage = preset.thinkingLanguage
   if (liveConfig.persona === undefined && Object.keys(persona).length === 0) delete next.persona
   const changed = !jsonEqual(next, liveConfig)
-  return { config: next, changed, autosave: changed ? autosaveOf(liveConfig) : null }
+  // the autosave is a persona snapshot: only a persona change makes one
+  const personaChanged = !jsonEqual(personaSnapshot(next), personaSnapshot(liveConfig))
+  return { config: next, changed, autosave: personaChanged ? autosaveOf(liveConfig) : null }
 }
 
 function autosaveOf(liveConfig: JsonRecord): JsonRecord {

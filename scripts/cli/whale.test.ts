@@ -311,7 +311,8 @@ describe('cyrene whale presets', () => {
       { id: 'p1', label: 'One', description: '', valid: true },
     ])
     const shown = json((await whale(['presets', 'show', 'p1', '--json'], dir)).stdout)
-    expect(shown.persona).toEqual({ character: 'new' })
+    expect(shown.persona).toEqual({ character: 'new', contracts: 'not an array' })
+    expect((await whale(['presets', 'show', 'p1'], dir)).stdout).toContain('# ignored when applied: persona.contracts (wrong type, not applied), persona.enabled, memory')
   })
   it('refuses broken, huge and non-preset preset files with a message, writing nothing', async () => {
     const dir = setup()
