@@ -40,8 +40,8 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   const fixed: string[] = []
   const { entries, problems, files } = await store.scan(opts.onProgress)
   for (const p of problems) errors.push({ code: 'format', message: p.message, file: p.file, line: p.line })
-  for (const f of files) for (const s of f.segments) {
-    if (s.type === 'loose' && s.raw.trim() !== '') warnings.push({ code: 'loose-text', message: 'text without a cyrene comment after it (kept as-is; not an entry)', file: f.file, line: s.line })
+  for (const f of files) for (const line of f.loose) {
+    warnings.push({ code: 'loose-text', message: 'text without a cyrene comment after it (kept as-is; not an entry)', file: f.file, line })
   }
 
   const byId = new Map<string, StoredEntry>()

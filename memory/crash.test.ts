@@ -41,7 +41,7 @@ it(`SIGKILL a writer at random points ${KILLS} times: no torn file, every acknow
   const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
   const { entries, problems, files } = await store.scan()
   expect(problems).toEqual([])
-  for (const f of files) expect(f.segments.filter((s) => s.type !== 'entry')).toEqual([])
+  for (const f of files) expect(f.loose).toEqual([])
   const byId = new Map(entries.map((e) => [e.id, e.text]))
   expect(byId.size).toBe(entries.length)
   for (const [id, text] of acked) expect(byId.get(id), `acknowledged ${id} missing`).toBe(text)

@@ -1,5 +1,5 @@
 /** Public surface of the memory engine. Nothing here imports DSH. */
-export { MemoryStore, openEngine, EngineBusyError, type OpenOptions, type StoredEntry, type WriteResult, type StoreChange } from './store.ts'
+export { MemoryStore, openEngine, EngineBusyError, type OpenOptions, type StoredEntry, type WriteResult, type StoreChange, type CatalogFile } from './store.ts'
 export {
   parseEntryFile, serializeEntry, serializeMeta, entriesOf, charCount,
   AXES, KNOWN_KINDS, LINK_TYPES, GATES, META_PREFIX,

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import { join, dirname, basename } from 'node:path'
 import {
   appendEntryText, joinSegments, parseEntryFile, reserializeSegment,
-  type Entry, type EntryMeta, type ParsedFile, type ParseProblem, type Segment,
+  type Entry, type EntryMeta, type ParseProblem, type Segment,
 } from './entry.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
@@ -42,7 +42,16 @@ export interface WriteResult {
   notes: string[]
 }
 
-interface CachedFile { mtimeMs: number; size: number; parsed: ParsedFile }
+interface CachedFile { mtimeMs: number; size: number; catalog: CatalogFile }
+
+/** What the read path keeps of a file: its entries, what could not be read, where loose text starts. */
+export interface CatalogFile {
+  file: string
+  entries: Array<{ entry: Entry; line: number }>
+  problems: ParseProblem[]
+  /** Lines where text without a comment after it starts (kept in the file, not an entry). */
+  loose: number[]
+}
 
 export const WRITE_LOCK = 'write.lock'
 export const ENGINE_LOCK = 'engine.lock'
@@ -157,39 +166,48 @@ export class MemoryStore {
     return [...days.sort(), ...pend.sort()]
   }
 
-  /** Parse a file, reusing the cached parse if size and mtime are unchanged. */
-  async readFile(rel: string): Promise<ParsedFile> {
+  /**
+   * The entries of one file, from a cache checked by size and mtime. The cache
+   * keeps only the parsed entries (not the file's bytes): rewrites always read
+   * the file again.
+   */
+  async catalogFile(rel: string): Promise<CatalogFile> {
     const full = this.path(rel)
     let st: import('node:fs').Stats
     try { st = await fs.stat(full) } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, segments: [], problems: [] } }
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, entries: [], problems: [], loose: [] } }
       throw e
     }
     const hit = this.cache.get(rel)
-    if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.parsed
+    if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.catalog
     const { text, valid } = decodeUtf8(await fs.readFile(full))
     const parsed = parseEntryFile(text, rel)
     if (!valid) parsed.problems.unshift({ file: rel, line: 1, message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8' })
-    this.cache.set(rel, { mtimeMs: st.mtimeMs, size: st.size, parsed })
-    return parsed
+    const catalog: CatalogFile = { file: rel, entries: [], problems: parsed.problems, loose: [] }
+    for (const seg of parsed.segments) {
+      if (seg.type === 'entry') catalog.entries.push({ entry: seg.entry, line: seg.line })
+      else if (seg.type === 'loose' && seg.raw.trim() !== '') catalog.loose.push(seg.line)
+    }
+    this.cache.set(rel, { mtimeMs: st.mtimeMs, size: st.size, catalog })
+    return catalog
   }
 
   /** Every entry in day and pending files, oldest file first, plus what could not be read. */
-  async scan(onFile?: (done: number, total: number) => void): Promise<{ entries: StoredEntry[]; problems: ParseProblem[]; files: ParsedFile[] }> {
-    const files = await this.entryFiles()
+  async scan(onFile?: (done: number, total: number) => void): Promise<{ entries: StoredEntry[]; problems: ParseProblem[]; files: CatalogFile[] }> {
+    const rels = await this.entryFiles()
     const entries: StoredEntry[] = []
     const problems: ParseProblem[] = []
-    const parsedFiles: ParsedFile[] = []
+    const files: CatalogFile[] = []
     let done = 0
-    for (const rel of files) {
+    for (const rel of rels) {
       const area = dateOfEntryFile(rel)!.area
-      const parsed = await this.readFile(rel)
-      parsedFiles.push(parsed)
-      problems.push(...parsed.problems)
-      for (const s of parsed.segments) if (s.type === 'entry') entries.push({ ...s.entry, id: s.entry.meta.id, file: rel, line: s.line, area })
-      onFile?.(++done, files.length)
+      const cat = await this.catalogFile(rel)
+      files.push(cat)
+      problems.push(...cat.problems)
+      for (const { entry, line } of cat.entries) entries.push({ ...entry, id: entry.meta.id, file: rel, line, area })
+      onFile?.(++done, rels.length)
     }
-    return { entries, problems, files: parsedFiles }
+    return { entries, problems, files }
   }
 
   async get(id: string): Promise<StoredEntry | undefined> {
@@ -215,10 +233,8 @@ export class MemoryStore {
 
   async entriesOfDate(date: string, area: 'day' | 'pending' = 'day'): Promise<StoredEntry[]> {
     const rel = area === 'day' ? dayFileRel(date) : pendingFileRel(date)
-    const parsed = await this.readFile(rel)
-    const out: StoredEntry[] = []
-    for (const s of parsed.segments) if (s.type === 'entry') out.push({ ...s.entry, id: s.entry.meta.id, file: rel, line: s.line, area })
-    return out
+    const cat = await this.catalogFile(rel)
+    return cat.entries.map(({ entry, line }) => ({ ...entry, id: entry.meta.id, file: rel, line, area }))
   }
 
   // ── quotas ─────────────────────────────────────────────────────────────
