@@ -5,12 +5,14 @@ import { MAX_PNG_BYTES } from '../../whale/png.ts'
 import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, saveLivePersona, writePreset } from '../../whale/preset-files.ts'
 import { AUTOSAVE_ID, isPresetId, presetFile } from '../../whale/presets.ts'
 import { toTavern } from '../../whale/tavern.ts'
+import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
 import { CliError, type CliIO, type SubCommand } from './io.ts'
 import { parseOptions, writeJson } from './whale-args.ts'
 
 const USAGE = `cyrene whale presets list | show <id> | apply <id> | save <id> [label] | delete <id> | dir
        cyrene whale presets import <file> [--json] [--dry-run] [--force] [--id ID]
-       cyrene whale presets export <id> [OUT] [--tavern] [--force]`
+       cyrene whale presets export <id> [OUT] [--tavern] [--force]
+         (<id> cyrene:chat or cyrene:work exports Cyrene's own persona, without memory)`
 
 function guarded<T>(action: () => T): T {
   try {
@@ -99,8 +101,10 @@ export const presetsCommand: SubCommand = async (argv, io) => {
       })
     case 'export': {
       const id = one(rest, 'a preset id')
-      const loaded = guarded(() => loadPreset(ctx, where, id))
-      const preset = { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
+      const preset = isCyreneExportId(id) ? cyrenePreset(id) : (() => {
+        const loaded = guarded(() => loadPreset(ctx, where, id))
+        return { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
+      })()
       const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
       const out = rest[1]
       if (out === undefined) {

@@ -12,6 +12,7 @@ Usage:
   cyrene whale presets list|show <id>|apply <id>|save <id> [label]|delete <id>|dir
   cyrene whale presets import <file> [--json] [--dry-run] [--force] [--id ID]
   cyrene whale presets export <id> [OUT] [--tavern] [--force]
+      (<id> = cyrene:chat or cyrene:work: Cyrene's own persona, without memory)
   cyrene whale inbox list [--json]
   cyrene whale inbox confirm|reject|drop <index…> [--json]
   cyrene whale inbox log
