@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
+import { packagePath } from './package-root.ts'
 
 /**
  * Where presets live, resolved at mount time from `!!js` in cordis.patch.yml
@@ -11,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
  */
 const DSH_PACKAGE = '@deepseek-ai/dsh'
 
-export const OWN_PRESETS_DIR = fileURLToPath(new URL('../../presets/', import.meta.url))
+export const OWN_PRESETS_DIR = packagePath('presets') + '/'
 
 function isDshPackage(dir: string): boolean {
   try {

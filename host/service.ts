@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url'
 import { Service, type Context } from '@deepseek-ai/cordis'
-import { EngineBusyError, resolveRoot, startEngine, type MemoryStore, type PersonaSource } from '../memory/index.ts'
+import { EngineBusyError, resolveRoot, startEngine, type MemoryStore } from '../memory/index.ts'
 import { MemoryReader } from './memory-reader.ts'
+import { PERSONA_SOURCES, personaDrift } from './persona-sources.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -35,10 +35,6 @@ export interface ServiceConfig {
   recentDays: number
 }
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
-/** The persona and the five virtues: what a volume's fingerprint covers. */
-export const PERSONA_SOURCES: PersonaSource[] = ['persona/chat.md', 'persona/work.md', 'philosophy/wuyu.md']
-  .map((rel) => ({ name: rel, path: PACKAGE_ROOT + rel }))
 
 type EngineState =
   | { kind: 'starting' }
@@ -74,7 +70,8 @@ export class CyreneMemory extends Service {
     try {
       root = resolveRoot(options)
       const started = await startEngine({ ...options, persona: PERSONA_SOURCES })
-      this.state = { kind: 'ready', store: started.store, root, problems: started.problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
+      const problems = [...started.problems, ...(await personaDrift(started.store))]
+      this.state = { kind: 'ready', store: started.store, root, problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
     } catch (error) {
       this.state = error instanceof EngineBusyError
         ? { kind: 'busy', root, detail: error.message }

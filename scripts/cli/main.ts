@@ -5,6 +5,7 @@ import { processIO, CliError, type CliIO, type SubCommand } from './io.ts'
  * only when asked for, so `cyrene whale …` never pays for the memory engine.
  */
 const families: Record<string, { summary: string; load: () => Promise<SubCommand> }> = {
+  doctor: { summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, whale-persona', load: async () => (await import('./doctor.ts')).doctorCommand },
   memory: { summary: 'the memory store: list, show, write, search, log, check, import, export, reindex', load: async () => (await import('./memory.ts')).memoryCommand },
   backup: { summary: 'take a snapshot of the memory store now', load: async () => (await import('./memory.ts')).backupCommand },
   restore: { summary: 'restore the memory store from a snapshot', load: async () => (await import('./memory.ts')).restoreCommand },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { packagePath } from '../../host/package-root.ts'
 import type { Preset } from '../../whale/presets.ts'
 
 /**
@@ -49,6 +49,5 @@ export function presetFromCyrenePersona(text: string, mode: 'chat' | 'work'): Om
 
 export function cyrenePreset(id: CyreneExportId): Omit<Preset, 'spec'> {
   const mode = CYRENE_EXPORT_IDS[id]
-  const file = fileURLToPath(new URL(`../../../persona/${mode}.md`, import.meta.url))
-  return presetFromCyrenePersona(readFileSync(file, 'utf8'), mode)
+  return presetFromCyrenePersona(readFileSync(packagePath('persona', `${mode}.md`), 'utf8'), mode)
 }

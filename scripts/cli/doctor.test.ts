@@ -1,0 +1,56 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PERSONA_SOURCES } from '../../host/persona-sources.ts'
+import { startEngine } from '../../memory/index.ts'
+import { scratchDir } from '../../tests/harness/scratch.ts'
+import { doctorCommand } from './doctor.ts'
+import type { CliIO } from './io.ts'
+
+async function doctor(home: string): Promise<{ code: number; out: string; lines: { check: string; status: string; detail: string }[] }> {
+  let out = ''
+  const io: CliIO = { stdout: (t) => { out += t }, stderr: () => {}, env: { DSH_HOME: home, HOME: home }, cwd: home }
+  const code = await doctorCommand(['--json'], io)
+  return { code, out, lines: JSON.parse(out).lines }
+}
+
+describe('cyrene doctor', () => {
+  it('on an empty DSH_HOME: says the store does not exist yet and changes nothing', async () => {
+    const home = scratchDir('doctor')
+    const r = await doctor(home)
+    expect(r.code).toBe(0)
+    expect(r.lines.find((l) => l.check === 'memory root')).toMatchObject({ status: 'missing' })
+    expect((await import('node:fs')).existsSync(join(home, 'cyrene-philia093-0'))).toBe(false)
+  })
+
+  it('shows the engine holder, quotas and a persona changed without a new volume', async () => {
+    const home = scratchDir('doctor')
+    const started = await startEngine({ env: { DSH_HOME: home }, persona: PERSONA_SOURCES })
+    try {
+      const held = await doctor(home)
+      expect(held.lines.find((l) => l.check === 'memory engine')?.detail).toMatch(/^held by .*pid \d+/)
+      expect(held.lines.filter((l) => l.check.startsWith('quota'))).toHaveLength(2)
+      expect(held.lines.filter((l) => l.check === 'volume' && l.status === 'warn')).toEqual([])
+      const file = join(home, 'cyrene-philia093-0', '元', '卷.json')
+      const volumes = JSON.parse(readFileSync(file, 'utf8'))
+      volumes.volumes[0].persona_hash = 'sha256:' + '0'.repeat(64)
+      writeFileSync(file, JSON.stringify(volumes))
+      const drift = await doctor(home)
+      expect(drift.lines.find((l) => l.check === 'volume' && l.status === 'warn')?.detail).toContain('cyrene volume new')
+    } finally {
+      await started.store.close()
+    }
+  })
+
+  it('a broken 卷.json fails the doctor with a message, and the file is left as it was', async () => {
+    const home = scratchDir('doctor')
+    const started = await startEngine({ env: { DSH_HOME: home }, persona: PERSONA_SOURCES })
+    await started.store.close()
+    const file = join(home, 'cyrene-philia093-0', '元', '卷.json')
+    writeFileSync(file, '{ broken')
+    const r = await doctor(home)
+    expect(r.code).toBe(1)
+    expect(r.lines.find((l) => l.check === 'volume' && l.status === 'fail')).toBeDefined()
+    expect(readFileSync(file, 'utf8')).toBe('{ broken')
+  })
+})
