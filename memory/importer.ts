@@ -1,8 +1,8 @@
 import type { Entry, EntryMeta } from './entry.ts'
 import { isUsableId, newId } from './id.ts'
-import { dayFileRel, localDate } from './paths.ts'
+import { dayFileRel, isDateString, localDate } from './paths.ts'
 import type { MemoryStore } from './store.ts'
-import { checkText, RefusedError } from './validate.ts'
+import { checkText, parseWhen, RefusedError } from './validate.ts'
 
 /**
  * Bringing memories in from outside (JSONL, the retired plugins, a
@@ -22,6 +22,8 @@ export interface ImportItem {
   reason?: string
   source_ref?: string
   extra?: Record<string, unknown>
+  /** The day file to put it in (YYYY-MM-DD); default: the local day of its time. */
+  date?: string
   /** Where it was read, for the report. */
   origin: string
 }
@@ -37,7 +39,7 @@ export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limi
   try { text = checkText(item.text, store.limits).text } catch (e) {
     return { why: e instanceof RefusedError ? e.message : String(e) }
   }
-  const atMs = item.at !== undefined ? Date.parse(item.at) : Number.NaN
+  const atMs = item.at !== undefined ? parseWhen(item.at).getTime() : Number.NaN
   const at = Number.isNaN(atMs) ? now : new Date(atMs)
   const meta: EntryMeta = { ...(item.meta ?? {}), id: '' }
   const origId = item.meta?.id
@@ -52,7 +54,8 @@ export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limi
   for (const [k, v] of Object.entries(item.extra ?? {})) if (meta[k] === undefined) meta[k] = v
   // The day file follows the entry's own time when it has a readable one.
   const own = typeof meta.at === 'string' ? Date.parse(meta.at) : Number.NaN
-  return { entry: { text, meta }, date: localDate(Number.isNaN(own) ? at : new Date(own)) }
+  const date = item.date !== undefined && isDateString(item.date) ? item.date : localDate(Number.isNaN(own) ? at : new Date(own))
+  return { entry: { text, meta }, date }
 }
 
 export async function importItems(store: MemoryStore, items: readonly ImportItem[], opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<ImportReport> {

@@ -73,8 +73,9 @@ export function itemsFromDayFile(text: string, path: string): { items: ImportIte
   const parsed = parseEntryFile(text, path)
   const skipped = parsed.problems.map((p) => ({ origin: `${path}:${p.line}`, why: `${p.message} (left in the source, not imported)` }))
   const items = entriesOf(parsed).map((e): ImportItem => {
-    const item: ImportItem = { text: e.text, meta: { ...e.meta }, source_ref: `${path}#${e.meta.id}`, origin: `${path}#${e.meta.id}` }
+    // A day file's entries stay on that file's day, whatever time zone reads them.
     const date = basename(path, '.md')
+    const item: ImportItem = { text: e.text, meta: { ...e.meta }, date, source_ref: `${path}#${e.meta.id}`, origin: `${path}#${e.meta.id}` }
     if (typeof e.meta.at !== 'string') item.at = `${date}T12:00:00`
     return item
   })

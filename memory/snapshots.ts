@@ -21,7 +21,7 @@ export interface SnapshotInfo { name: string; path: string; files: number }
 
 function isStoreFile(rel: string): boolean {
   const base = rel.split('/').at(-1) ?? ''
-  return !isTempName(rel) && !base.endsWith('.owner') && !rel.split('/').some((p) => p.endsWith('.lock') || p.endsWith('.reaping') || p.includes('.tmp-'))
+  return !isTempName(rel) && !base.endsWith('.owner') && !/\.lock\.intent\.\d+$/.test(base) && !rel.split('/').some((p) => p.endsWith('.lock') || p.endsWith('.reaping') || p.includes('.tmp-'))
 }
 
 export function snapshotName(kind: SnapshotKind, at: Date): string {

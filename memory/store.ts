@@ -13,7 +13,7 @@ import {
   type RootOptions,
 } from './paths.ts'
 import { readSettings, type Settings } from './settings.ts'
-import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText } from './validate.ts'
+import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
 
 export interface OpenOptions extends RootOptions {
   /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
@@ -276,7 +276,7 @@ export class MemoryStore {
   async write(input: NewEntry, ctx: { by: Writer }): Promise<WriteResult> {
     const { text, meta, notes } = buildMeta(input, ctx.by, this.limits)
     const written = this.now()
-    const at = input.at !== undefined ? new Date(input.at) : written
+    const at = input.at !== undefined ? parseWhen(input.at) : written
     const full: EntryMeta = { id: newId(written), ...meta, at: at.toISOString(), by: ctx.by }
     const vol = await this.currentVolume()
     if (vol !== undefined) full.vol = vol

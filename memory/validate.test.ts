@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildMeta, checkLink, clipForInjection, DEFAULT_LIMITS, RefusedError } from './validate.ts'
+import { buildMeta, checkLink, clipForInjection, DEFAULT_LIMITS, parseWhen, RefusedError } from './validate.ts'
 
 describe('buildMeta', () => {
   it('keeps only given fields, trims, and never lets callers set reserved keys', () => {
@@ -31,4 +31,10 @@ it('checkLink normalises "<id>" to "<id>|"', () => {
 it('clipForInjection cuts at the limit with a mark', () => {
   expect(clipForInjection('a'.repeat(10), {}, 5)).toEqual({ text: 'aaaa…', clipped: true })
   expect(clipForInjection('ab', { src_quote: 'q' }, 100).text).toBe('ab\n（原话：「q」）')
+})
+
+it('parseWhen reads a bare date as local noon of that day', () => {
+  const d = parseWhen('2026-03-04')
+  expect([d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours()]).toEqual([2026, 3, 4, 12])
+  expect(parseWhen('2026-03-04T00:00:00Z').toISOString()).toBe('2026-03-04T00:00:00.000Z')
 })

@@ -56,6 +56,14 @@ const INVISIBLE_RE = /[\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069]/g
 const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/
 const RESERVED_KEYS = new Set(['id', 'gate', 'by', 'vol', 'promoted_at', 'source_ref', 'edited_at'])
 
+/**
+ * A time given by a caller. A bare date (YYYY-MM-DD) means that local day, so
+ * it is read as local noon — never UTC midnight, which is the day before west of Greenwich.
+ */
+export function parseWhen(at: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(at) ? new Date(`${at}T12:00:00`) : new Date(at)
+}
+
 export function normalizeText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim()
 }
@@ -139,7 +147,7 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   const reason = oneLineString(input.reason, 'reason', 200)
   if (reason !== undefined) meta.reason = reason
   if (input.at !== undefined) {
-    const t = typeof input.at === 'string' ? Date.parse(input.at) : Number.NaN
+    const t = typeof input.at === 'string' ? parseWhen(input.at).getTime() : Number.NaN
     if (Number.isNaN(t)) throw new RefusedError('bad-time', `at must be an ISO date-time, got ${JSON.stringify(input.at)}`)
     const y = new Date(t).getFullYear()
     if (y < 1000 || y > 9999) throw new RefusedError('bad-time', `at must fall in the years 1000–9999, got ${JSON.stringify(input.at)}`)

@@ -13,7 +13,7 @@ if (home === undefined || countArg === undefined || tag === undefined) {
   process.exit(2)
 }
 const count = countArg === 'forever' ? Infinity : Number(countArg)
-const store = await MemoryStore.open({ env: { DSH_HOME: home }, lockStaleMs: 2000, lockWaitMs: 120_000 })
+const store = await MemoryStore.open({ env: { DSH_HOME: home }, lockWaitMs: 120_000 })
 process.stdout.write('READY\n')
 for (let i = 0; i < count; i++) {
   const text = `${tag}-${i} 记下的第${i}件事`
