@@ -97,6 +97,21 @@ function pidIsAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM' }
 }
 
+const VOLUME_SNAPSHOTS = '元/卷/'
+
+/** Volume persona snapshots are read-only and immutable: bring back a missing one, never overwrite. */
+async function restoreVolumeFile(store: MemoryStore, from: string, rel: string): Promise<void> {
+  const target = store.path(rel)
+  if (await fs.stat(target).then(() => true, () => false)) return
+  const dir = dirname(target)
+  const existed = await fs.stat(dir).then(() => true, () => false)
+  if (existed) await fs.chmod(dir, 0o700)
+  await ensureDir(dir)
+  await fs.copyFile(join(from, rel), target)
+  await fs.chmod(target, 0o400)
+  await fs.chmod(dir, 0o500)
+}
+
 /** The daily snapshot, if today's is not there yet. */
 export async function snapshotIfDue(store: MemoryStore): Promise<SnapshotInfo | undefined> {
   const today = snapshotName('daily', store.now())
@@ -126,13 +141,15 @@ export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { b
     const wantSet = new Set(want)
     let done = 0
     for (const rel of want) {
+      if (rel.startsWith(VOLUME_SNAPSHOTS)) await restoreVolumeFile(store, from, rel)
       // Bytes, not text: a file that is not valid UTF-8 comes back exactly as it was.
-      await store.replaceFile(rel, await fs.readFile(join(from, rel)), lock)
+      else await store.replaceFile(rel, await fs.readFile(join(from, rel)), lock)
       onProgress?.(++done, want.length)
     }
     let removed = 0
     for (const rel of (await walkFiles(store.root)).filter(isStoreFile)) {
-      if (wantSet.has(rel) || rel.startsWith('元/审计/')) continue
+      // The audit log and the read-only persona snapshots of volumes are only ever added to.
+      if (wantSet.has(rel) || rel.startsWith('元/审计/') || rel.startsWith(VOLUME_SNAPSHOTS)) continue
       await fs.unlink(join(store.root, rel))
       removed++
     }

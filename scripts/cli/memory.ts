@@ -96,7 +96,7 @@ const handlers: Record<string, Handler> = {
     const store = await openStore(io, v.root)
     const r = await guarded(() => store.write(input, { by: 'person' }))
     out(io, v.json, r, () => [
-      r.gate === 'day' ? `written ${r.id} → ${r.file}` : `kept ${r.id} in ${r.file} (余页/待定): it did not pass the gate yet`,
+      r.gate === 'day' ? `written ${r.id} → ${r.file}` : `kept ${r.id} in ${r.file}: it did not pass the five-virtue gate yet`,
       ...r.reasons.map((x) => `  · ${x}`),
       ...r.notes.map((x) => `  note: ${x}`),
     ].join('\n') + '\n')
