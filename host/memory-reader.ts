@@ -2,15 +2,11 @@ import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { anchorRel, parseAnchor } from '../memory/anchors.ts'
 import { entriesOf, parseEntryFile } from '../memory/entry.ts'
-import { dayFileRel } from '../memory/paths.ts'
+import { dayFileRel, localDate } from '../memory/paths.ts'
 import type { AnchorKey } from '../memory/settings.ts'
 import { composeMemoryBlock, type MemoryBlockResult, type RecentEntry } from './memory-block.ts'
 
 const ANCHOR_TITLES: Record<AnchorKey, string> = { self: '我是谁', user: '你是谁', origin: '来处', goal: '去处' }
-
-function isoDay(date: Date): string {
-  return date.toISOString().slice(0, 10)
-}
 
 function fingerprint(path: string): string {
   try {
@@ -52,7 +48,8 @@ export class MemoryReader {
   private files(now: Date): { anchors: [AnchorKey, string][]; days: [string, string][] } {
     const anchors = (Object.keys(ANCHOR_TITLES) as AnchorKey[]).map((key): [AnchorKey, string] => [key, join(this.root, anchorRel(key))])
     const days = Array.from({ length: this.days }, (_, back): [string, string] => {
-      const date = isoDay(new Date(now.getTime() - back * 86_400_000))
+      // Entries are filed under the local day they happened on, as the store files them.
+      const date = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - back, 12))
       return [date, join(this.root, dayFileRel(date))]
     })
     return { anchors, days }
