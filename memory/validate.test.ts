@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { buildMeta, checkLink, clipForInjection, DEFAULT_LIMITS, parseWhen, RefusedError } from './validate.ts'
 
 describe('buildMeta', () => {
-  it('keeps only given fields, trims, and never lets callers set reserved keys', () => {
-    const r = buildMeta({ text: '  hi \r\n there ', kind: 'fact', reason: ' r ', extra: { id: 'evil', gate: 'day', mood: 'ok' } }, 'model', DEFAULT_LIMITS)
+  it('keeps only given fields, trims, and keeps extra keys the format does not define', () => {
+    const r = buildMeta({ text: '  hi \r\n there ', kind: 'fact', reason: ' r ', extra: { mood: 'ok' } }, 'model', DEFAULT_LIMITS)
     expect(r.text).toBe('hi \n there')
     expect(r.meta).toEqual({ kind: 'fact', reason: 'r', mood: 'ok' })
+  })
+  it('never lets extra set a field of the format (no way around the person-only base rule)', () => {
+    for (const k of ['base', 'id', 'gate', 'by', 'vol', 'src', 'pending_reasons', 'source_ref', 'axis']) {
+      expect(() => buildMeta({ text: 'x', extra: { [k]: true } }, 'model', DEFAULT_LIMITS)).toThrow(/may not set/)
+    }
   })
   it('refuses bad kinds, times, links and an over-long injection', () => {
     const bad = [
@@ -17,6 +22,10 @@ describe('buildMeta', () => {
       { text: 'x'.repeat(400), src_quote: 'y'.repeat(900) },
     ]
     for (const b of bad) expect(() => buildMeta(b, 'person', DEFAULT_LIMITS)).toThrow(RefusedError)
+  })
+  it('refuses a huge metadata paste', () => {
+    expect(() => buildMeta({ text: 'x', nature: { name: 'n'.repeat(5000) } }, 'model', DEFAULT_LIMITS)).toThrow(/metadata .* limit is 4000/)
+    expect(() => buildMeta({ text: 'x', extra: { blob: 'b'.repeat(5000) } }, 'person', DEFAULT_LIMITS)).toThrow(/limit is 4000/)
   })
   it('notes unknown kinds but keeps them', () => {
     expect(buildMeta({ text: 'x', kind: 'dream' }, 'person', DEFAULT_LIMITS).notes.join()).toMatch(/not one of the known kinds/)

@@ -54,7 +54,16 @@ export class RefusedError extends Error {
 const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0080-\u009f]/
 const INVISIBLE_RE = /[\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069]/g
 const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/
-const RESERVED_KEYS = new Set(['id', 'gate', 'by', 'vol', 'promoted_at', 'source_ref', 'edited_at'])
+export const MAX_META_CHARS = 4000
+/**
+ * `extra` may only add keys the format does not define: every defined field
+ * goes through its own check (so `extra: {base: true}` cannot bypass the
+ * person-only rule) or is set by the store itself.
+ */
+const RESERVED_KEYS = new Set([
+  'id', 'kind', 'axis', 'reason', 'at', 'edited_at', 'by', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy',
+  'legacy', 'aim', 'nature', 'base', 'vol', 'gate', 'promoted_at', 'source_ref', 'pending_reasons', 'src', 'imported_gate', '__proto__',
+])
 
 /**
  * A time given by a caller. A bare date (YYYY-MM-DD) means that local day, so
@@ -178,11 +187,15 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   }
   if (input.base === true) meta.base = true
   if (input.extra !== undefined) {
+    if (input.extra === null || typeof input.extra !== 'object' || Array.isArray(input.extra)) throw new RefusedError('bad-input', 'extra must be an object of further keys')
     for (const [k, v] of Object.entries(input.extra)) {
-      if (RESERVED_KEYS.has(k) || k in meta) continue
+      if (RESERVED_KEYS.has(k)) throw new RefusedError('bad-input', `extra may not set "${k}": it is a field of the format; pass it as its own field`)
       meta[k] = v
     }
   }
+  // The comment is one line a person may read in an editor; a huge one is a paste gone wrong.
+  const metaChars = JSON.stringify(meta).length
+  if (metaChars > MAX_META_CHARS) throw new RefusedError('too-long', `the metadata of this entry is ${metaChars} characters; the limit is ${MAX_META_CHARS}. Keep long material in the text of separate entries or in 余页/.`)
   const injected = charCount(injectionText(text, meta))
   if (injected > limits.injectChars) {
     throw new RefusedError('too-long', `this entry would inject ${injected} characters; the limit per injected entry is ${limits.injectChars}. Shorten src_quote or the text.`)
