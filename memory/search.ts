@@ -1,10 +1,11 @@
+import { loadRecall } from './recall-store.ts'
 import type { MemoryStore, StoredEntry } from './store.ts'
 
 /**
- * The one place `cyrene memory search` asks for matches. For now a plain
- * case-insensitive substring match over entry text, newest first. The recall
- * index (memory/recall/) replaces the body of this function later; callers
- * keep this signature.
+ * The one place `cyrene memory search` asks for matches: the bilingual recall
+ * index (memory/recall/) over every entry, brought up to date with the files
+ * first. `rankBySubstring` stays as the plain peer the benchmark and tests
+ * compare against.
  */
 export interface SearchOptions { limit?: number; includePending?: boolean }
 export interface SearchHit { entry: StoredEntry; score: number }
@@ -32,6 +33,18 @@ export function rankBySubstring(entries: readonly StoredEntry[], query: string, 
 }
 
 export async function searchEntries(store: MemoryStore, query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+  if (query.trim() === '') return []
   const { entries } = await store.scan()
-  return rankBySubstring(entries, query, opts)
+  const { index } = await loadRecall(store, entries)
+  const byId = new Map(entries.map((e) => [e.id, e]))
+  const limit = opts.limit ?? 20
+  const hits: SearchHit[] = []
+  // Pending entries are indexed too; ask for more so filtering them out still fills the page.
+  for (const hit of index.search(query, { limit: limit * 4 + 20, now: store.now() })) {
+    const entry = byId.get(hit.id)
+    if (entry === undefined || (entry.area === 'pending' && opts.includePending !== true)) continue
+    hits.push({ entry, score: hit.score })
+    if (hits.length >= limit) break
+  }
+  return hits
 }

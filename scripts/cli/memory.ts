@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { CliError, type CliIO, type SubCommand } from './io.ts'
 import { entryJson, guarded, oneLine, openStore, out, parse, progress } from './memory-shared.ts'
+import { dropRecallCache, loadRecall } from '../../memory/recall-store.ts'
 import {
   checkStore, importItems, parseImportJsonl, searchEntries, listPending, recheckPending, restoreTombstone,
   readAllAnchors, writeAnchor, ANCHOR_KEYS, resolveDshHome, type AnchorKey, type NewEntry, type StoredEntry, type CheckReport, type Finding,
@@ -20,7 +21,7 @@ export const MEMORY_HELP = `cyrene memory — the memory store (<DSH_HOME>/cyren
   check [--fix]                    verify the whole store; exit 1 on a problem
   import --jsonl <file | -> [--dry-run]
   export [--out FILE] [--pending]  JSON lines, one entry each
-  reindex                          re-read every file and report
+  reindex                          re-read every file and rebuild the recall index
   recheck --scope month|year       re-check 余页/待定 (read-only; promotes what now passes)
   untomb <id>                      bring a tombstoned pending entry back
   anchor [show] | anchor write <self|user|origin|goal> <text> [--core]
@@ -172,10 +173,11 @@ const handlers: Record<string, Handler> = {
   reindex: async (argv, io) => {
     const a = parse(argv, {})
     const store = await openStore(io, a.values.root)
-    // Today this re-reads every file (the catalogue); the recall index rebuild plugs in here.
     const { entries, problems, files } = await store.scan(progress(io, 'reindex: files', a.values.quiet))
-    const result = { files: files.length, entries: entries.length, problems }
-    out(io, a.values.json, result, () => `read ${files.length} files, ${entries.length} entries${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`)
+    await dropRecallCache(store)
+    const recall = await loadRecall(store, entries)
+    const result = { files: files.length, entries: entries.length, indexed: recall.index.size, cacheSaved: recall.saveError === undefined, problems }
+    out(io, a.values.json, result, () => `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${recall.index.size} entries${recall.saveError === undefined ? '' : `, not cached: ${recall.saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`)
     return 0
   },
 
