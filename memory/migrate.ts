@@ -141,7 +141,10 @@ export function itemsFromInbox(text: string, path: string): { items: ImportItem[
   return { items, skipped }
 }
 
-export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<MigrationReport> {
+/** Turns an inbox file's text into items; the command line passes whale/'s replay, the reference of spec §5.4. */
+export type InboxReader = (text: string, path: string) => { items: ImportItem[]; skipped: Skipped[] }
+
+export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void; readInbox?: InboxReader } = {}): Promise<MigrationReport> {
   const from = resolve(fromArg)
   if (from === store.root || from.startsWith(`${store.root}/`)) throw new RefusedError('bad-input', 'that is this store itself; give the old plugin\'s folder')
   const sources = await findSources(from)
@@ -152,7 +155,7 @@ export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRu
     const text = await fs.readFile(src.path, 'utf8')
     let items: ImportItem[] = []
     if (src.kind === 'day-file') { const r = itemsFromDayFile(text, src.path); items = r.items; skipped.push(...r.skipped) }
-    else if (src.kind === 'inbox') { const r = itemsFromInbox(text, src.path); items = r.items; skipped.push(...r.skipped) }
+    else if (src.kind === 'inbox') { const r = (opts.readInbox ?? itemsFromInbox)(text, src.path); items = r.items; skipped.push(...r.skipped) }
     else items = itemsFromMemoryMd(text, src.path, (await fs.stat(src.path)).mtime)
     counted.push({ ...src, items: items.length })
     all.push(...items)

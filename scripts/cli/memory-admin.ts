@@ -1,4 +1,6 @@
 import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
 import { CliError, type SubCommand } from './io.ts'
 import { guarded, openStore, out, packageRoot, parse, personaSources, progress } from './memory-shared.ts'
 import {
@@ -57,11 +59,18 @@ export const volumeCommand: SubCommand = async (argv, io) => {
 }
 
 export const migrateCommand: SubCommand = async (argv, io) => {
-  const a = parse(argv, { from: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } })
-  if (a.values.help) { io.stdout('cyrene migrate --from <path> [--dry-run] — import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox; the source is never changed\n'); return 0 }
-  if (a.values.from === undefined) throw new CliError('give the source: cyrene migrate --from <old data folder | DSH_HOME | file> [--dry-run]', 2)
+  const a = parse(argv, { from: { type: 'string' }, 'from-whale': { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false } })
+  if (a.values.help) { io.stdout('cyrene migrate --from <path> | --from-whale [--dry-run] — import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox (--from-whale: the inbox of this DSH_HOME / DSH_WHALE_CONFIG, confirmed entries only); the source is never changed\n'); return 0 }
+  if ((a.values.from === undefined) === (a.values['from-whale'] !== true)) throw new CliError('give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]', 2)
+  let from: string
+  if (a.values['from-whale'] === true) {
+    from = whaleInboxPath({ env: io.env, cwd: io.cwd })
+    if (!existsSync(from)) throw new CliError(`no whale-persona inbox at ${from}; nothing to import`, 2)
+  } else {
+    from = resolve(io.cwd, a.values.from as string)
+  }
   const store = await openStore(io, a.values.root)
-  const r = await guarded(() => migrate(store, resolve(io.cwd, a.values.from!), { dryRun: a.values['dry-run'], onProgress: progress(io, 'migrate', a.values.quiet) }))
+  const r = await guarded(() => migrate(store, from, { dryRun: a.values['dry-run'], onProgress: progress(io, 'migrate', a.values.quiet), readInbox: itemsFromWhaleInbox }))
   let retired: Array<{ name: string; where: string }> = []
   try { retired = await findRetiredPlugins(resolveDshHome({ env: io.env })) } catch { /* no DSH_HOME: nothing to report */ }
   out(io, a.values.json, { ...r, retiredInstalled: retired }, () => [

@@ -1,0 +1,61 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { MemoryStore } from '../../memory/index.ts'
+import { scratchDir } from '../../tests/harness/scratch.ts'
+import type { CliIO } from './io.ts'
+import { main } from './main.ts'
+import { itemsFromWhaleInbox } from './whale-migrate.ts'
+
+/** Lines a long-lived inbox really has: odd casing, CRLF, supersede, drop, proposals. */
+const INBOX = [
+  { text: '喜欢乌龙茶', at: '2026-01-02T03:04:05Z', status: ' Confirmed ', tag: 'life' },
+  { text: '在写第一本小说', at: '2026-01-03T03:04:05Z', status: 'proposed' },
+  { op: 'confirm', ref: '在写第一本小说' },
+  { text: '住在杭州', at: '2026-01-04T03:04:05Z', status: 'confirmed' },
+  { op: 'supersede', ref: '住在杭州', text: '搬到了上海' },
+  { text: '还没确认的事', at: '2026-01-05T03:04:05Z', status: 'proposed' },
+  { text: '丢掉的', status: 'confirmed' },
+  { op: 'drop', ref: '丢掉的' },
+].map((l) => JSON.stringify(l)).join('\r\n') + '\r\n'
+
+function io(home: string): CliIO & { out: () => string } {
+  let out = ''
+  return { stdout: (t) => { out += t }, stderr: () => {}, env: { DSH_HOME: home, HOME: home }, cwd: home, out: () => out }
+}
+
+describe('whale-persona inbox → memory', () => {
+  it('takes exactly the confirmed entries of the replayed view', () => {
+    const { items, skipped } = itemsFromWhaleInbox(INBOX, 'inbox.jsonl')
+    expect(items.map((i) => i.text)).toEqual(['喜欢乌龙茶', '在写第一本小说', '搬到了上海'])
+    expect(items[0]).toMatchObject({ kind: 'fact', at: '2026-01-02T03:04:05Z', extra: { tag: 'life' }, source_ref: 'inbox.jsonl#1' })
+    expect(skipped.map((s) => s.origin)).toEqual(['inbox.jsonl#4'])
+  })
+
+  it('cyrene migrate --from-whale imports them once, and leaves the inbox as it was', async () => {
+    const home = scratchDir('from-whale')
+    mkdirSync(join(home, 'whale-persona'), { recursive: true })
+    const inbox = join(home, 'whale-persona', 'memory-inbox.jsonl')
+    writeFileSync(inbox, INBOX)
+    const listed = io(home)
+    expect(await main(['whale', 'inbox', 'list', '--json'], listed)).toBe(0)
+    const confirmed = (JSON.parse(listed.out()) as { text: string; status: string }[]).filter((e) => e.status === 'confirmed').map((e) => e.text)
+    const first = io(home)
+    expect(await main(['migrate', '--from-whale', '--json', '--quiet'], first)).toBe(0)
+    expect(JSON.parse(first.out()).imported).toBe(confirmed.length)
+    const again = io(home)
+    expect(await main(['migrate', '--from-whale', '--json', '--quiet'], again)).toBe(0)
+    expect(JSON.parse(again.out()).imported).toBe(0)
+    const { entries } = await (await MemoryStore.open({ env: { DSH_HOME: home } })).scan()
+    expect(entries.map((e) => e.text).sort()).toEqual([...confirmed].sort())
+    expect(entries.every((e) => e.meta.gate === 'imported')).toBe(true)
+    expect(readFileSync(inbox, 'utf8')).toBe(INBOX)
+  })
+
+  it('refuses without a source, with two sources, and when there is no inbox', async () => {
+    const home = scratchDir('from-whale')
+    expect(await main(['migrate'], io(home))).toBe(2)
+    expect(await main(['migrate', '--from-whale', '--from', home], io(home))).toBe(2)
+    expect(await main(['migrate', '--from-whale'], io(home))).toBe(2)
+  })
+})

@@ -1,0 +1,48 @@
+import type { ImportItem, Skipped } from '../../memory/importer.ts'
+import { configFromText } from '../../whale/config.ts'
+import { locationsFor, MAX_JSON_BYTES, readBounded, resolveIn, type FsContext } from '../../whale/files.ts'
+import { replayInbox, splitLines } from '../../whale/inbox.ts'
+import { inboxFileOf } from '../../whale/paths.ts'
+
+const MEMORY_KIND = 'memory'
+const ENTRY_KIND = /^[a-z][a-z0-9_-]{0,31}$/
+
+/**
+ * A whale-persona inbox read the way whale/ reads it (spec §5.4 replay, the
+ * same code `cyrene whale inbox list` uses): only confirmed entries come over;
+ * proposed ones wait for the person in whale-persona. Each keeps its place in
+ * the replayed view as `source_ref`, and its tag.
+ */
+export function itemsFromWhaleInbox(text: string, path: string): { items: ImportItem[]; skipped: Skipped[] } {
+  const items: ImportItem[] = []
+  const skipped: Skipped[] = []
+  replayInbox(splitLines(text)).forEach((entry, i) => {
+    const origin = `${path}#${i + 1}`
+    if (entry.status !== 'confirmed') {
+      skipped.push({ origin, why: `not confirmed (${entry.status}); confirm it with \`cyrene whale inbox confirm ${i + 1}\` first` })
+      return
+    }
+    const kind = entry.kind === MEMORY_KIND ? 'fact' : entry.kind
+    if (!ENTRY_KIND.test(kind)) {
+      skipped.push({ origin, why: `kind ${JSON.stringify(entry.kind)} has no memory equivalent` })
+      return
+    }
+    items.push({
+      text: entry.text,
+      kind,
+      source_ref: origin,
+      origin,
+      ...(entry.at !== '' ? { at: entry.at } : {}),
+      ...(entry.tag !== '' ? { extra: { tag: entry.tag } } : {}),
+    })
+  })
+  return { items, skipped }
+}
+
+/** Where the whale-persona inbox of this DSH_HOME / DSH_WHALE_CONFIG is, as an absolute path. */
+export function whaleInboxPath(ctx: FsContext): string {
+  const where = locationsFor(ctx)
+  const config = readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES)
+  const memory = configFromText(config.kind === 'text' ? config.text : null).memory
+  return resolveIn(ctx, inboxFileOf(memory, where.configDir))
+}
