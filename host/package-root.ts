@@ -4,12 +4,19 @@ import { fileURLToPath } from 'node:url'
 
 const NAME = 'dsh-cyrene-philia093-0'
 
-function nameAt(dir: string): string | undefined {
+/** The `name` of the package.json in `dir`, if there is a readable one. */
+export function packageNameAt(dir: string): string | undefined {
   try {
     return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name
   } catch {
     return undefined
   }
+}
+
+/** The nearest folder at or above `start` whose package.json is named `name`. */
+export function findPackageAbove(start: string, name: string): string | undefined {
+  for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) if (packageNameAt(dir) === name) return dir
+  return undefined
 }
 
 /**
@@ -19,8 +26,9 @@ function nameAt(dir: string): string | undefined {
  */
 export const PACKAGE_ROOT: string = (() => {
   const start = dirname(fileURLToPath(import.meta.url))
-  for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) if (nameAt(dir) === NAME) return dir
-  throw new Error(`${NAME}: cannot find the package folder above ${start}`)
+  const found = findPackageAbove(start, NAME)
+  if (found === undefined) throw new Error(`${NAME}: cannot find the package folder above ${start}`)
+  return found
 })()
 
 export function packagePath(...parts: string[]): string {

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { packagePath } from './package-root.ts'
+import { findPackageAbove, packagePath } from './package-root.ts'
 
 /**
  * Where presets live, resolved at mount time from `!!js` in cordis.patch.yml
@@ -14,14 +14,6 @@ const DSH_PACKAGE = '@deepseek-ai/dsh'
 
 export const OWN_PRESETS_DIR = packagePath('presets') + '/'
 
-function isDshPackage(dir: string): boolean {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name === DSH_PACKAGE
-  } catch {
-    return false
-  }
-}
-
 /** The installed `@deepseek-ai/dsh` package folder, or undefined when it cannot be found. */
 export function findDshPackage(fromUrl?: string, launcher: string | undefined = process.argv[1]): string | undefined {
   if (fromUrl !== undefined) {
@@ -32,10 +24,7 @@ export function findDshPackage(fromUrl?: string, launcher: string | undefined = 
     }
   }
   if (launcher === undefined || !existsSync(launcher)) return undefined
-  for (let dir = dirname(realpathSync(launcher)); dir !== dirname(dir); dir = dirname(dir)) {
-    if (isDshPackage(dir)) return dir
-  }
-  return undefined
+  return findPackageAbove(dirname(realpathSync(launcher)), DSH_PACKAGE)
 }
 
 export function builtinPresetsDir(dshDir: string): string {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { delimiter, dirname, join } from 'node:path'
 import { parse } from 'yaml'
+import { findPackageAbove, packageNameAt } from '../../host/package-root.ts'
 import { BuildError } from './errors.ts'
 import { isRow, type Row } from './rows.ts'
 import { parseComposition } from './yaml-js.ts'
@@ -21,20 +22,9 @@ export interface BaseSnapshot {
 
 const DSH_PACKAGE = '@deepseek-ai/dsh'
 
-function packageNameAt(dir: string): string | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name
-  } catch {
-    return undefined
-  }
-}
-
 /** Walk up from a file (the `dsh` bin) to the folder of the @deepseek-ai/dsh package. */
 function dshPackageAbove(file: string): string | undefined {
-  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
-    if (packageNameAt(dir) === DSH_PACKAGE) return dir
-  }
-  return undefined
+  return findPackageAbove(dirname(file), DSH_PACKAGE)
 }
 
 function dshOnPath(env: NodeJS.ProcessEnv): string | undefined {
