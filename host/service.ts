@@ -1,5 +1,6 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
 import { EngineBusyError, resolveRoot, startEngine, type MemoryStore } from '../memory/index.ts'
+import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
 import { PERSONA_SOURCES, personaDrift } from './persona-sources.ts'
 
@@ -55,7 +56,12 @@ export class CyreneMemory extends Service {
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0 }
   private refreshError: string | undefined
+  private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; keeper: RecallKeeper } | { kind: 'failed'; detail: string } = { kind: 'off' }
+  /** Last recall problem (a failed refresh or search), for the doctor. */
+  private recallError: string | undefined
   readonly ready: Promise<void>
+  /** Settles when the recall index is built (or failed to build); recall is empty until then. */
+  recallReady: Promise<void> = Promise.resolve()
 
   constructor(ctx: Context, config: ServiceConfig) {
     super(ctx, 'cyreneMemory')
@@ -71,6 +77,11 @@ export class CyreneMemory extends Service {
       root = resolveRoot(options)
       const started = await startEngine({ ...options, persona: PERSONA_SOURCES })
       const problems = [...started.problems, ...(await personaDrift(started.store))]
+      this.recallState = { kind: 'building' }
+      this.recallReady = RecallKeeper.open(started.store).then(
+        (keeper) => { this.recallState = { kind: 'ready', keeper } },
+        (error: Error) => { this.recallState = { kind: 'failed', detail: error.message } },
+      )
       this.state = { kind: 'ready', store: started.store, root, problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
     } catch (error) {
       this.state = error instanceof EngineBusyError
@@ -95,6 +106,24 @@ export class CyreneMemory extends Service {
       this.refreshError = (error as Error).message
     }
     return this.block
+  }
+
+  /**
+   * Day entries that match a message, with the index first brought level with
+   * the files. Empty while the index builds, when the engine is not ours, or on
+   * any failure (noted for the doctor): recall never fails a turn.
+   */
+  async recall(query: string, limit: number): Promise<RecalledEntry[]> {
+    if (this.recallState.kind !== 'ready') return []
+    try {
+      await this.recallState.keeper.refresh()
+      const hits = this.recallState.keeper.search(query, limit)
+      this.recallError = undefined
+      return hits
+    } catch (error) {
+      this.recallError = (error as Error).message
+      return []
+    }
   }
 
   /** The open store, when this process holds the engine. */
@@ -131,12 +160,24 @@ export class CyreneMemory extends Service {
     }
   }
 
+  private recallLine(): DoctorLine {
+    const r = this.recallState
+    if (this.recallError !== undefined) return { check: 'recall', status: 'warn', detail: `last search failed: ${this.recallError}; turns go on without hits` }
+    switch (r.kind) {
+      case 'off': return { check: 'recall', status: 'missing', detail: 'no index: the memory engine is not this process\'s' }
+      case 'building': return { check: 'recall', status: 'warn', detail: 'index still building; no memory hits until it is ready' }
+      case 'failed': return { check: 'recall', status: 'fail', detail: `index could not be built: ${r.detail}` }
+      case 'ready': return { check: 'recall', status: 'ok', detail: `${r.keeper.size} entries indexed (Chinese and English), hits added before each step` }
+    }
+  }
+
   doctor(): DoctorLine[] {
     const mirror = this.lastMirror
     return [
       { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${this.startedAt.toISOString()}` },
       ...this.engineLines(),
-      { check: 'recall, memory tools, rails', status: 'missing', detail: 'not built yet: the model cannot search or write memory from a chat in this version' },
+      this.recallLine(),
+      { check: 'memory tools, rails, dreams', status: 'missing', detail: 'not built yet: the model cannot write memory from a chat in this version' },
       mirror === undefined
         ? { check: 'section mirror', status: 'warn', detail: 'no Cyrene assembly seen yet' }
         : {

@@ -19,9 +19,9 @@ export function recallCacheFile(root: string): string {
   return join(indexDirOf(root), 'recall.json')
 }
 
-export function docOf(entry: StoredEntry): RecallDoc {
+export function docOf(entry: Pick<StoredEntry, 'text' | 'meta'>): RecallDoc {
   return {
-    id: entry.id,
+    id: entry.meta.id,
     text: entry.text,
     at: typeof entry.meta.at === 'string' ? entry.meta.at : '',
     source: 'entry',

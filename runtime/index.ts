@@ -5,6 +5,8 @@ import type {} from '../host/service.ts'
 import type {} from './whale-persona.ts'
 import { EMPTY_MEMORY, framed } from './framing.ts'
 import { MIRROR_PREFIX, mirrorSections, type MirrorConfig, type MirrorMode } from './section-mirror.ts'
+import { recallBlock } from './recall-block.ts'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
@@ -22,6 +24,15 @@ export interface Config {
   /** What `{{user_nickname}}` says before the person has chosen a nickname. */
   defaultNickname: string
   sectionMirror: MirrorConfig
+  recall: RecallConfig
+}
+
+export interface RecallConfig {
+  enabled: boolean
+  /** Characters the memory-hit message may take (contract §4: ≤ 1000). */
+  maxChars: number
+  perEntryMax: number
+  limit: number
 }
 
 export const Config: Schema<Config> = Schema.object({
@@ -39,7 +50,23 @@ export const Config: Schema<Config> = Schema.object({
     mirrorUnknown: Schema.boolean().default(true).description('是否镜像名字不认识的段'),
     allow: Schema.array(Schema.string()).default([]).description('总是镜像的段名（可用 前缀*）'),
   }),
+  recall: Schema.object({
+    enabled: Schema.boolean().default(true).description('每条消息前附上记忆命中（pre-step）'),
+    maxChars: Schema.natural().default(1000).description('记忆命中块的预算（字）'),
+    perEntryMax: Schema.natural().default(300).description('单条命中上限（字）'),
+    limit: Schema.natural().default(8).description('最多几条命中'),
+  }),
 })
+
+/** The text the person typed in this step's new messages (plugin notices left out). */
+export function latestUserText(messages: readonly { source?: { kind?: string }; content?: unknown }[]): string {
+  const texts: string[] = []
+  for (const m of messages) {
+    if (m.source?.kind !== 'user' || !Array.isArray(m.content)) continue
+    for (const block of m.content as { type?: string; text?: unknown }[]) if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+  }
+  return texts.join('\n').trim()
+}
 
 export function apply(ctx: Context, config: Config): void {
   // Variables must always have a value: an undefined one fails the whole turn.
@@ -56,6 +83,26 @@ export function apply(ctx: Context, config: Config): void {
       return ctx.get('cyreneMemory')?.nickname() ?? ctx.get('whalePersona')?.userName() ?? config.defaultNickname
     } catch {
       return config.defaultNickname
+    }
+  })
+
+  // Memory hits for what the person just said, as a data message before the step (contract §4).
+  ctx.on('agent/pre-step', async (payload, next) => {
+    const decision = await next()
+    if (decision.kind !== 'enter' || !config.recall.enabled) return decision
+    const query = latestUserText(payload.messages)
+    const service = ctx.get('cyreneMemory')
+    if (query === '' || service === undefined) return decision
+    try {
+      const block = recallBlock(await service.recall(query, config.recall.limit), config.recall.maxChars, config.recall.perEntryMax)
+      if (block.text === '') return decision
+      const note = createUserMessage({
+        content: [{ type: 'text', text: block.text }],
+        source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: `记忆命中 ${block.shown} 条` },
+      })
+      return { ...decision, messages: [...decision.messages, note] }
+    } catch {
+      return decision
     }
   })
 

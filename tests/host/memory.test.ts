@@ -35,6 +35,25 @@ describe('the memory engine behind a real host', () => {
     expect(request?.system).toMatch(/【近来】\n- \d{4}-\d\d-\d\d 喜欢乌龙茶，不加糖。/)
   })
 
+  it('recalls old memories for what the person just said, only in Cyrene presets, as framed data', async () => {
+    await host.ctx.get('cyreneMemory').recallReady
+    cyrene(host, 'memory', 'write', '最爱的茶是大红袍，不加糖。', '--kind', 'preference', '--axis', '美', '--reason', '口味', '--at', '2019-05-01T10:00:00+08:00')
+    host.llm.script = () => ({ text: '大红袍。' })
+    const chat = await host.createAgent('chat')
+    await host.turn(chat, '我最爱的茶是什么？')
+    const request = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('我最爱的茶是什么'))
+    const notice = request?.messages.find((m) => JSON.stringify(m.content).includes('【记忆命中】'))
+    expect(notice?.source).toMatchObject({ kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice' })
+    expect(JSON.stringify(notice?.content)).toContain('- 2019-05-01 最爱的茶是大红袍，不加糖。')
+    expect(request?.system).not.toContain('大红袍')
+    const standard = await host.createAgent('standard')
+    await host.turn(standard, '我最爱的茶是什么呀？')
+    const plain = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('我最爱的茶是什么呀'))
+    expect(JSON.stringify(plain?.messages)).not.toContain('【记忆命中】')
+    const doctor = await host.command(chat, '/cyrene doctor')
+    expect(doctor?.text).toMatch(/✓ recall: \d+ entries indexed/)
+  })
+
   it('memory text cannot break interpolation: braces in a memory reach the model as written', async () => {
     cyrene(host, 'memory', 'write', '她说 {{model}} 和 {{x}} 都只是花括号。', '--kind', 'fact', '--axis', '智', '--reason', '测试花括号')
     const agent = await host.createAgent('chat')

@@ -1,0 +1,117 @@
+import { readFile, stat } from 'node:fs/promises'
+import { entriesOf, parseEntryFile } from './entry.ts'
+import { dateOfEntryFile } from './paths.ts'
+import { docOf, loadRecall } from './recall-store.ts'
+import type { RecallIndex } from './recall/index.ts'
+import type { MemoryStore } from './store.ts'
+
+export interface RecalledEntry { id: string; score: number; text: string; date: string }
+
+interface FileState { print: string; ids: string[] }
+interface EntryInfo { text: string; date: string; area: 'day' | 'pending' }
+
+async function printOf(path: string): Promise<string | undefined> {
+  try {
+    const st = await stat(path)
+    return `${st.mtimeMs}:${st.size}`
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The recall index of a running engine, kept level with the files: before each
+ * search it looks at every entry file's size and time and re-reads only those
+ * that changed, so what the person wrote by hand or with the command line is
+ * found on the very next turn. Pending entries stay indexed (the cache is
+ * shared with `cyrene memory search`) but are never recalled: they did not
+ * pass the gate.
+ */
+export class RecallKeeper {
+  private readonly store: MemoryStore
+  private readonly index: RecallIndex
+  private readonly files = new Map<string, FileState>()
+  private readonly entries = new Map<string, EntryInfo>()
+
+  private constructor(store: MemoryStore, index: RecallIndex) {
+    this.store = store
+    this.index = index
+  }
+
+  static async open(store: MemoryStore): Promise<RecallKeeper> {
+    const { entries } = await store.scan()
+    const { index } = await loadRecall(store, entries)
+    const keeper = new RecallKeeper(store, index)
+    const byFile = new Map<string, string[]>()
+    for (const e of entries) {
+      const where = dateOfEntryFile(e.file)
+      if (where === undefined) continue
+      keeper.entries.set(e.id, { text: e.text, date: where.date, area: where.area })
+      byFile.set(e.file, [...(byFile.get(e.file) ?? []), e.id])
+    }
+    for (const [file, ids] of byFile) keeper.files.set(file, { print: (await printOf(store.path(file))) ?? '', ids })
+    return keeper
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** Bring the index level with the files; returns how many files had changed. */
+  async refresh(): Promise<number> {
+    const seen = new Set<string>()
+    let changed = 0
+    for (const rel of await this.store.entryFiles()) {
+      seen.add(rel)
+      const print = await printOf(this.store.path(rel))
+      if (print === undefined || this.files.get(rel)?.print === print) continue
+      await this.reread(rel, print)
+      changed++
+    }
+    for (const rel of [...this.files.keys()]) {
+      if (seen.has(rel)) continue
+      this.forget(this.files.get(rel)?.ids ?? [])
+      this.files.delete(rel)
+      changed++
+    }
+    return changed
+  }
+
+  private forget(ids: readonly string[]): void {
+    for (const id of ids) {
+      this.index.remove(id)
+      this.entries.delete(id)
+    }
+  }
+
+  private async reread(rel: string, print: string): Promise<void> {
+    const where = dateOfEntryFile(rel)
+    if (where === undefined) return
+    let text: string
+    try {
+      text = await readFile(this.store.path(rel), 'utf8')
+    } catch {
+      return
+    }
+    const fresh = entriesOf(parseEntryFile(text, rel))
+    const keep = new Set(fresh.map((e) => e.meta.id))
+    this.forget((this.files.get(rel)?.ids ?? []).filter((id) => !keep.has(id)))
+    for (const entry of fresh) {
+      this.index.update(docOf(entry))
+      this.entries.set(entry.meta.id, { text: entry.text, date: where.date, area: where.area })
+    }
+    this.files.set(rel, { print, ids: [...keep] })
+  }
+
+  /** The best day entries for a message, newest-biased as the index scores them. */
+  search(query: string, limit: number, now: Date = this.store.now()): RecalledEntry[] {
+    const out: RecalledEntry[] = []
+    for (const hit of this.index.search(query, { limit: limit * 4 + 20, now })) {
+      const info = this.entries.get(hit.id)
+      if (info === undefined || info.area !== 'day') continue
+      out.push({ id: hit.id, score: hit.score, text: info.text, date: info.date })
+      if (out.length >= limit) break
+    }
+    return out
+  }
+}
