@@ -7,6 +7,8 @@ import type { MemoryStore } from './store.ts'
 
 export interface RecalledEntry { id: string; score: number; text: string; date: string }
 
+const STAT_BATCH = 64
+
 interface FileState { print: string; ids: string[] }
 interface EntryInfo { text: string; date: string; area: 'day' | 'pending' }
 
@@ -59,14 +61,19 @@ export class RecallKeeper {
 
   /** Bring the index level with the files; returns how many files had changed. */
   async refresh(): Promise<number> {
-    const seen = new Set<string>()
+    const rels = await this.store.entryFiles()
+    const seen = new Set(rels)
     let changed = 0
-    for (const rel of await this.store.entryFiles()) {
-      seen.add(rel)
-      const print = await printOf(this.store.path(rel))
-      if (print === undefined || this.files.get(rel)?.print === print) continue
-      await this.reread(rel, print)
-      changed++
+    // Stats in parallel batches: the thread pool answers several at once, sequential awaits do not.
+    for (let i = 0; i < rels.length; i += STAT_BATCH) {
+      const batch = rels.slice(i, i + STAT_BATCH)
+      const prints = await Promise.all(batch.map((rel) => printOf(this.store.path(rel))))
+      for (const [k, rel] of batch.entries()) {
+        const print = prints[k]
+        if (print === undefined || this.files.get(rel)?.print === print) continue
+        await this.reread(rel, print)
+        changed++
+      }
     }
     for (const rel of [...this.files.keys()]) {
       if (seen.has(rel)) continue
