@@ -1,5 +1,5 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
-import { EngineBusyError, resolveRoot, startEngine, type MemoryStore } from '../memory/index.ts'
+import { EngineBusyError, resolveRoot, startEngine, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
 import { PERSONA_SOURCES, personaDrift } from './persona-sources.ts'
@@ -126,6 +126,19 @@ export class CyreneMemory extends Service {
     }
   }
 
+  /**
+   * A write the model asked for: through the gate (day or 余页/待定), refused
+   * where only the person may write. Throws a message the model can act on.
+   */
+  async writeAsModel(input: NewEntry): Promise<WriteResult> {
+    if (this.state.kind !== 'ready') {
+      throw new Error(this.state.kind === 'busy'
+        ? 'the memory engine of this DSH_HOME is held by another DSH process; nothing was written (see /cyrene doctor)'
+        : 'the memory engine is not running; nothing was written (see /cyrene doctor)')
+    }
+    return await this.state.store.write(input, { by: 'model' })
+  }
+
   /** The open store, when this process holds the engine. */
   store(): MemoryStore | undefined {
     return this.state.kind === 'ready' ? this.state.store : undefined
@@ -177,7 +190,7 @@ export class CyreneMemory extends Service {
       { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${this.startedAt.toISOString()}` },
       ...this.engineLines(),
       this.recallLine(),
-      { check: 'memory tools, rails, dreams', status: 'missing', detail: 'not built yet: the model cannot write memory from a chat in this version' },
+      { check: 'rails, anchors tool, dreams, sync, panel', status: 'missing', detail: 'not built yet in this version' },
       mirror === undefined
         ? { check: 'section mirror', status: 'warn', detail: 'no Cyrene assembly seen yet' }
         : {

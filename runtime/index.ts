@@ -6,17 +6,18 @@ import type {} from './whale-persona.ts'
 import { EMPTY_MEMORY, framed } from './framing.ts'
 import { MIRROR_PREFIX, mirrorSections, type MirrorConfig, type MirrorMode } from './section-mirror.ts'
 import { recallBlock } from './recall-block.ts'
+import { registerMemoryTools } from './memory-tools.ts'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
- * Today: the two variables the persona names, and the section mirror that
- * carries swallowed sections (tool guidance, plan policy, other plugins'
- * sections) over as runtime contexts. Rails, tools and pre-step recall come
- * with the runtime work.
+ * Today: the two variables the persona names, the memory tools, the memory
+ * hits before each step, and the section mirror that carries swallowed
+ * sections (tool guidance, plan policy, other plugins' sections) over as
+ * runtime contexts. The rails come with the runtime work.
  */
 export const name = 'cyrene-runtime'
-export const inject = ['systemPrompt']
+export const inject = ['systemPrompt', 'tools']
 
 export interface Rails { nickname: boolean; style: boolean; scene: boolean; worldbook: boolean }
 export interface Config {
@@ -85,6 +86,8 @@ export function apply(ctx: Context, config: Config): void {
       return config.defaultNickname
     }
   })
+
+  registerMemoryTools(ctx)
 
   // Memory hits for what the person just said, as a data message before the step (contract §4).
   ctx.on('agent/pre-step', async (payload, next) => {

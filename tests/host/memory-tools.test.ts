@@ -1,0 +1,91 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bootHost, type Host } from '../harness/host.ts'
+
+let host: Host
+beforeAll(async () => {
+  host = await bootHost()
+  await host.ctx.get('cyreneMemory').ready
+  await host.ctx.get('cyreneMemory').recallReady
+})
+afterAll(async () => { await host?.dispose() })
+
+const value = (r: { value?: unknown }) => r.value as { id: string; gate: string; reasons: string[]; notes: string[] }
+
+describe('memory tools in the Cyrene presets', () => {
+  it('memory_write: a fact through the gate lands in the day file as a model write; extra arguments cannot make it base', async () => {
+    const agent = await host.createAgent('chat')
+    const r = await host.tool(agent, 'memory_write', { text: '对方养了一只叫年糕的橘猫。', kind: 'fact', axis: '美', reason: '对方在意的生活细节', base: true })
+    expect(r.isError, JSON.stringify(r.content)).toBe(false)
+    expect(value(r).gate).toBe('day')
+    const store = host.ctx.get('cyreneMemory').store()
+    const entry = await store.get(value(r).id)
+    expect(entry).toMatchObject({ area: 'day', text: '对方养了一只叫年糕的橘猫。' })
+    expect(entry.meta.by).toBe('model')
+    expect(entry.meta.base).toBeUndefined()
+  })
+
+  it('memory_write: a decision without its source goes to 余页/待定 with the reasons, nothing lost', async () => {
+    const agent = await host.createAgent('cyrene-work')
+    const r = await host.tool(agent, 'memory_write', { text: '决定把项目迁到 TypeScript。', kind: 'decision', axis: '智', reason: '工作上的关键决定' })
+    expect(r.isError).toBe(false)
+    expect(value(r).gate).toBe('pending')
+    expect(value(r).reasons.length).toBeGreaterThan(0)
+    expect(JSON.stringify(r.content)).toContain('余页/待定')
+    const entry = await host.ctx.get('cyreneMemory').store().get(value(r).id)
+    expect(entry.area).toBe('pending')
+  })
+
+  it('memory_write: refusals come back as tool errors the model can read, and write nothing', async () => {
+    const agent = await host.createAgent('chat')
+    const before = (await host.ctx.get('cyreneMemory').store().scan()).entries.length
+    const r = await host.tool(agent, 'memory_write', { text: '太长'.repeat(300), kind: 'fact', axis: '智', reason: 'r' })
+    expect(r.isError).toBe(true)
+    expect(JSON.stringify(r.content)).toMatch(/400/)
+    expect((await host.ctx.get('cyreneMemory').store().scan()).entries.length).toBe(before)
+  })
+
+  it('memory_search finds what was written, in Chinese; the tools exist only in Cyrene presets', async () => {
+    const chat = await host.createAgent('chat')
+    const r = await host.tool(chat, 'memory_search', { query: '橘猫叫什么' })
+    expect(r.isError).toBe(false)
+    expect((r.value as { hits: { text: string }[] }).hits.map((h) => h.text)).toContain('对方养了一只叫年糕的橘猫。')
+    const tools = (await host.assemble(await host.createAgent('standard'))).assembly.tools.map((t: { name: string }) => t.name)
+    expect(tools).not.toContain('memory_write')
+    expect((await host.assemble(chat)).assembly.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['memory_write', 'memory_search']))
+  })
+
+  it('a full turn: the model calls memory_write and the entry is on disk as a model write', async () => {
+    const agent = await host.createAgent('chat')
+    let calls = 0
+    host.llm.script = (request) => {
+      const all = JSON.stringify(request.messages)
+      // DSH also asks the model for a session title; only the persona's own request calls the tool.
+      if (request.system.includes('昔涟') && all.includes('周六去看海') && calls === 0) {
+        calls++
+        return { tool: 'memory_write', args: { text: '约好了下个月一起去看海。', kind: 'plan', axis: '德', reason: '双方的约定' } }
+      }
+      return { text: '记下了。' }
+    }
+    await host.turn(agent, '我们约好周六去看海吧，下个月。')
+    expect(calls).toBe(1)
+    const store = host.ctx.get('cyreneMemory').store()
+    const written = (await store.scan()).entries.find((e: { text: string }) => e.text === '约好了下个月一起去看海。')
+    expect(written?.area).toBe('day')
+    expect(existsSync(join(store.root, written.file))).toBe(true)
+    expect(readFileSync(join(store.root, written.file), 'utf8')).toContain('"by":"model"')
+  })
+
+  it('a host that does not hold the engine refuses writes with a message', async () => {
+    const other = await bootHost({ dshHome: host.dshHome })
+    try {
+      await other.ctx.get('cyreneMemory').ready
+      const r = await other.tool(await other.createAgent('chat'), 'memory_write', { text: '不该写进去', kind: 'fact', axis: '智', reason: 'r' })
+      expect(r.isError).toBe(true)
+      expect(JSON.stringify(r.content)).toContain('held by another DSH process')
+    } finally {
+      await other.dispose()
+    }
+  })
+})
