@@ -4,10 +4,10 @@ import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
 import type {} from './whale-persona.ts'
 import { EMPTY_MEMORY, framed } from './framing.ts'
-import { MIRROR_PREFIX, mirrorSections, type MirrorConfig, type MirrorMode } from './section-mirror.ts'
-import { recallBlock } from './recall-block.ts'
+import type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 import { registerMemoryTools } from './memory-tools.ts'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { registerRecallStep, type RecallConfig } from './recall-step.ts'
+import { registerSectionMirror } from './mirror-listener.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
@@ -28,13 +28,6 @@ export interface Config {
   recall: RecallConfig
 }
 
-export interface RecallConfig {
-  enabled: boolean
-  /** Characters the memory-hit message may take (contract §4: ≤ 1000). */
-  maxChars: number
-  perEntryMax: number
-  limit: number
-}
 
 export const Config: Schema<Config> = Schema.object({
   rails: Schema.object({
@@ -59,16 +52,6 @@ export const Config: Schema<Config> = Schema.object({
   }),
 })
 
-/** The text the person typed in this step's new messages (plugin notices left out). */
-export function latestUserText(messages: readonly { source?: { kind?: string }; content?: unknown }[]): string {
-  const texts: string[] = []
-  for (const m of messages) {
-    if (m.source?.kind !== 'user' || !Array.isArray(m.content)) continue
-    for (const block of m.content as { type?: string; text?: unknown }[]) if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
-  }
-  return texts.join('\n').trim()
-}
-
 export function apply(ctx: Context, config: Config): void {
   // Variables must always have a value: an undefined one fails the whole turn.
   ctx.systemPrompt.variable('cyrene_memory', () => {
@@ -89,36 +72,7 @@ export function apply(ctx: Context, config: Config): void {
 
   registerMemoryTools(ctx)
 
-  // Memory hits for what the person just said, as a data message before the step (contract §4).
-  ctx.on('agent/pre-step', async (payload, next) => {
-    const decision = await next()
-    if (decision.kind !== 'enter' || !config.recall.enabled) return decision
-    const query = latestUserText(payload.messages)
-    const service = ctx.get('cyreneMemory')
-    if (query === '' || service === undefined) return decision
-    try {
-      const block = recallBlock(await service.recall(query, config.recall.limit), config.recall.maxChars, config.recall.perEntryMax)
-      if (block.text === '') return decision
-      const note = createUserMessage({
-        content: [{ type: 'text', text: block.text }],
-        source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: `记忆命中 ${block.shown} 条` },
-      })
-      return { ...decision, messages: [...decision.messages, note] }
-    } catch {
-      return decision
-    }
-  })
+  registerRecallStep(ctx, config.recall)
 
-  ctx.on('system-prompt/assemble', async (_assembly, _context, next) => {
-    const result = await next()
-    // Only assemblies of a Cyrene preset carry our variable; once mirrored, leave it.
-    if (result.variables.cyrene_memory === undefined || result.contexts.some((c) => c.name.startsWith(MIRROR_PREFIX))) return result
-    try {
-      const { contexts, report } = mirrorSections(result.sections, result.variables, config.sectionMirror)
-      ctx.get('cyreneMemory')?.noteMirror(report)
-      return { ...result, contexts: [...result.contexts, ...contexts] }
-    } catch {
-      return result
-    }
-  })
+  registerSectionMirror(ctx, config.sectionMirror)
 }
