@@ -3,11 +3,10 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { boot, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
-import { assembleContextFor } from '@deepseek-ai/dsh-agent'
 import { CallId, createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { renderContextSnapshot, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { DSH_INSTALL } from '../../scripts/ensure-dsh.ts'
+import { assembleFor, runCommand } from './agent-ops.ts'
 import { MockLlm, type Script } from './mock-llm.ts'
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -86,15 +85,8 @@ export async function bootHost(opts: BootOptions = {}) {
     return handle.agent
   }
 
-  async function assemble(agent: any) {
-    const assembly = await ctx.systemPrompt.assemble(assembleContextFor(agent))
-    return { assembly, system: renderPrompt(assembly), context: renderContextSnapshot(assembly) }
-  }
-
-  async function command(agent: any, line: string) {
-    const run = await ctx.commands.execute(agent, line, [], new AbortController().signal)
-    return run?.result as { kind: 'success' | 'error'; text?: string } | undefined
-  }
+  const assemble = (agent: any) => assembleFor(ctx, agent)
+  const command = (agent: any, line: string) => runCommand(ctx, agent, line)
 
   async function tool(agent: any, name: string, args: Record<string, unknown>) {
     return (await ctx.tools.execute({ callId: CallId(`direct-${Date.now()}-${Math.random()}`), name, arguments: args, agent, signal: new AbortController().signal })) as { isError: boolean; content: unknown; value?: unknown }

@@ -1,12 +1,13 @@
 import { Context } from '@deepseek-ai/cordis'
-import AgentRegistry, { assembleContextFor } from '@deepseek-ai/dsh-agent'
+import AgentRegistry from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
 import CommandRuntime from '@deepseek-ai/dsh-commands'
 import LlmRuntime from '@deepseek-ai/dsh-llm'
 import * as Persona from '@deepseek-ai/dsh-persona'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
-import SystemPrompt, { renderContextSnapshot, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
+import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
+import { assembleFor, runCommand } from './agent-ops.ts'
 import { MockLlm, type Script } from './mock-llm.ts'
 
 /**
@@ -44,14 +45,8 @@ export async function bootSpine(opts: { script?: Script } = {}) {
     return handle.agent
   }
 
-  async function assemble(agent: any) {
-    const assembly = await ctx.systemPrompt.assemble(assembleContextFor(agent))
-    return { assembly, system: renderPrompt(assembly), context: renderContextSnapshot(assembly) }
-  }
-
-  async function command(agent: any, line: string) {
-    return (await ctx.commands.execute(agent, line, [], new AbortController().signal))?.result as { kind: string; text?: string } | undefined
-  }
+  const assemble = (agent: any) => assembleFor(ctx, agent)
+  const command = (agent: any, line: string) => runCommand(ctx, agent, line)
 
   async function dispose() {
     for (const h of handles.reverse()) await h.dispose()
