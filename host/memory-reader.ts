@@ -25,6 +25,12 @@ function readOr(path: string): string {
   }
 }
 
+/** The person's core first, then the dated sections, newest first (the budget cuts the oldest). */
+function anchorText(file: string): string {
+  const doc = parseAnchor(file)
+  return [doc.core, ...[...doc.sections].reverse().map((s) => `（${s.date}）${s.text}`)].map((t) => t.trim()).filter((t) => t !== '').join(' ')
+}
+
 /**
  * DSH reads prompt variables synchronously, right when it assembles a step, so
  * the text of `{{cyrene_memory}}` is read here synchronously too: a handful of
@@ -67,7 +73,7 @@ export class MemoryReader {
       for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ date, text: entry.text })
     }
     this.last = composeMemoryBlock(
-      anchors.map(([k, path]) => ({ key: k, title: ANCHOR_TITLES[k], text: parseAnchor(readOr(path)).core })),
+      anchors.map(([k, path]) => ({ key: k, title: ANCHOR_TITLES[k], text: anchorText(readOr(path)) })),
       recent,
       this.budget,
     )

@@ -1,5 +1,5 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
-import { EngineBusyError, resolveRoot, startEngine, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
+import { EngineBusyError, resolveRoot, startEngine, writeAnchor, type AnchorKey, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
 import { PERSONA_SOURCES, personaDrift } from './persona-sources.ts'
@@ -131,12 +131,19 @@ export class CyreneMemory extends Service {
    * where only the person may write. Throws a message the model can act on.
    */
   async writeAsModel(input: NewEntry): Promise<WriteResult> {
-    if (this.state.kind !== 'ready') {
-      throw new Error(this.state.kind === 'busy'
-        ? 'the memory engine of this DSH_HOME is held by another DSH process; nothing was written (see /cyrene doctor)'
-        : 'the memory engine is not running; nothing was written (see /cyrene doctor)')
-    }
-    return await this.state.store.write(input, { by: 'model' })
+    return await this.engineStore().write(input, { by: 'model' })
+  }
+
+  /** A dated section the model adds to an anchor (its core is the person's); cadence enforced by the store. */
+  async anchorAsModel(key: AnchorKey, text: string): Promise<{ file: string; archived: number; chars: number }> {
+    return await writeAnchor(this.engineStore(), key, { text, mode: 'section' }, { by: 'model' })
+  }
+
+  private engineStore(): MemoryStore {
+    if (this.state.kind === 'ready') return this.state.store
+    throw new Error(this.state.kind === 'busy'
+      ? 'the memory engine of this DSH_HOME is held by another DSH process; nothing was written (see /cyrene doctor)'
+      : 'the memory engine is not running; nothing was written (see /cyrene doctor)')
   }
 
   /** The open store, when this process holds the engine. */
@@ -190,7 +197,7 @@ export class CyreneMemory extends Service {
       { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${this.startedAt.toISOString()}` },
       ...this.engineLines(),
       this.recallLine(),
-      { check: 'rails, anchors tool, dreams, sync, panel', status: 'missing', detail: 'not built yet in this version' },
+      { check: 'rails, dreams, sync, panel', status: 'missing', detail: 'not built yet in this version' },
       mirror === undefined
         ? { check: 'section mirror', status: 'warn', detail: 'no Cyrene assembly seen yet' }
         : {

@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
-import { AXES, KNOWN_KINDS } from '../memory/index.ts'
+import { ANCHOR_KEYS, AXES, KNOWN_KINDS, type AnchorKey } from '../memory/index.ts'
 
 /**
  * The model's hands on the memory, registered in the Cyrene presets only. Every
@@ -94,6 +94,23 @@ export function registerMemoryTools(ctx: Context): void {
         ...(args.consequence !== undefined ? { consequence: { ...args.consequence } } : {}),
       })
       return { id: result.id, gate: result.gate, reasons: [...result.reasons], notes: [...result.notes] }
+    },
+  }))
+
+  ctx.tools.register(defineTool({
+    name: 'memory_anchor',
+    description: '给四问锚点添一段带日期的补记：self（我是谁）、user（你是谁）、origin（来处）、goal（去处）。锚点的核心只有对方能改；self/user/goal 每天最多一次，origin 每周最多一次。只写真正改变了认识的事，其余写进 memory_write。',
+    parameters: {
+      key: { type: 'string', required: true, description: ANCHOR_KEYS.join(' | ') },
+      text: { type: 'string', required: true, description: '补记正文' },
+    },
+    output: {
+      schema: { type: 'object', additionalProperties: false, properties: { file: { type: 'string', required: true }, archived: { type: 'integer', required: true }, chars: { type: 'integer', required: true } } },
+      render: (args, value) => text(`已给锚点「${args.key}」添了一段补记（全文 ${value.chars} 字${value.archived > 0 ? `，${value.archived} 段旧补记已归档到 锚/历史/` : ''}）。`),
+    },
+    async execute(args) {
+      if (!(ANCHOR_KEYS as readonly string[]).includes(args.key)) throw new Error(`key must be one of ${ANCHOR_KEYS.join(', ')}`)
+      return await service(ctx).anchorAsModel(args.key as AnchorKey, args.text)
     },
   }))
 }

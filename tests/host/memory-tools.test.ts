@@ -53,7 +53,7 @@ describe('memory tools in the Cyrene presets', () => {
     expect((r.value as { hits: { text: string }[] }).hits.map((h) => h.text)).toContain('对方养了一只叫年糕的橘猫。')
     const tools = (await host.assemble(await host.createAgent('standard'))).assembly.tools.map((t: { name: string }) => t.name)
     expect(tools).not.toContain('memory_write')
-    expect((await host.assemble(chat)).assembly.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['memory_write', 'memory_search']))
+    expect((await host.assemble(chat)).assembly.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['memory_write', 'memory_search', 'memory_anchor']))
   })
 
   it('a full turn: the model calls memory_write and the entry is on disk as a model write', async () => {
@@ -75,6 +75,18 @@ describe('memory tools in the Cyrene presets', () => {
     expect(written?.area).toBe('day')
     expect(existsSync(join(store.root, written.file))).toBe(true)
     expect(readFileSync(join(store.root, written.file), 'utf8')).toContain('"by":"model"')
+  })
+
+  it('memory_anchor adds a dated section the next prompt shows, once a day; the core stays the person\'s', async () => {
+    const agent = await host.createAgent('chat')
+    const first = await host.tool(agent, 'memory_anchor', { key: 'goal', text: '一起把第一本书写完。' })
+    expect(first.isError, JSON.stringify(first.content)).toBe(false)
+    const again = await host.tool(agent, 'memory_anchor', { key: 'goal', text: '再添一句。' })
+    expect(again.isError).toBe(true)
+    expect(JSON.stringify(again.content)).toMatch(/once every day/)
+    expect((await host.tool(agent, 'memory_anchor', { key: 'nonsense', text: 'x' })).isError).toBe(true)
+    const { system } = await host.assemble(await host.createAgent('chat'))
+    expect(system).toMatch(/【去处】（\d{4}-\d\d-\d\d）一起把第一本书写完。/)
   })
 
   it('a host that does not hold the engine refuses writes with a message', async () => {
