@@ -196,9 +196,9 @@ describe('the packed plugin in the real dsh CLI', () => {
       while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('看看这个仓库')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
       const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('看看这个仓库'))
       // The memory block holds what earlier tests wrote; everything around it is the persona verbatim.
-      const [before, after] = expectedSystem('work.md', workspace).split('（暂时还没有写下的记忆。）') as [string, string]
-      expect(turn?.system.startsWith(before)).toBe(true)
-      expect(turn?.system.endsWith(after)).toBe(true)
+      const [head, tail] = expectedSystem('work.md', workspace).split('（暂时还没有写下的记忆。）') as [string, string]
+      expect(turn?.system.startsWith(head)).toBe(true)
+      expect(turn?.system.endsWith(tail)).toBe(true)
       expect(turn?.system).toContain('【去处】一起写完第一本书。')
       expect(JSON.stringify(turn)).toContain('editing-cordis-compositions')
     })
