@@ -40,7 +40,13 @@ export interface PresetRoot { path: string; trust: 'system' | 'user' }
  * @param profileUrl - the loader's baseUrl (the profile folder) as seen from cordis.patch.yml.
  */
 export function presetRoots(profileUrl?: string): PresetRoot[] {
-  const dsh = findDshPackage(profileUrl === undefined ? undefined : new URL('package.json', profileUrl).href)
+  // Evaluated inside the roster row's `!!js`: a throw here would stop DSH from booting.
+  let dsh: string | undefined
+  try {
+    dsh = findDshPackage(profileUrl === undefined ? undefined : new URL('package.json', profileUrl).href)
+  } catch {
+    dsh = undefined
+  }
   const roots: PresetRoot[] = []
   if (dsh !== undefined) roots.push({ path: builtinPresetsDir(dsh), trust: 'system' })
   roots.push({ path: OWN_PRESETS_DIR, trust: 'system' })
@@ -53,8 +59,12 @@ export function presetRoots(profileUrl?: string): PresetRoot[] {
  * skills folder). Falls back to the Cyrene preset's own folder.
  */
 export function basePresetUrl(base: string, fallbackUrl: string): string {
-  const dsh = findDshPackage(fallbackUrl)
-  if (dsh === undefined) return fallbackUrl
-  const dir = join(builtinPresetsDir(dsh), base)
-  return existsSync(dir) ? pathToFileURL(dir).href + '/' : fallbackUrl
+  try {
+    const dsh = findDshPackage(fallbackUrl)
+    if (dsh === undefined) return fallbackUrl
+    const dir = join(builtinPresetsDir(dsh), base)
+    return existsSync(dir) ? pathToFileURL(dir).href + '/' : fallbackUrl
+  } catch {
+    return fallbackUrl
+  }
 }
