@@ -8,6 +8,8 @@ import type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 import { registerMemoryTools } from './memory-tools.ts'
 import { registerRecallStep, type RecallConfig } from './recall-step.ts'
 import { registerSectionMirror } from './mirror-listener.ts'
+import { registerCapabilityRail, type CapabilityConfig } from './capability-rail.ts'
+import { inertBraces } from './prompt-text.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
@@ -26,6 +28,7 @@ export interface Config {
   defaultNickname: string
   sectionMirror: MirrorConfig
   recall: RecallConfig
+  capability: CapabilityConfig
 }
 
 
@@ -43,6 +46,10 @@ export const Config: Schema<Config> = Schema.object({
     perSectionMax: Schema.natural().default(1200).description('单段上限（字），超出截断'),
     mirrorUnknown: Schema.boolean().default(true).description('是否镜像名字不认识的段'),
     allow: Schema.array(Schema.string()).default([]).description('总是镜像的段名（可用 前缀*）'),
+  }),
+  capability: Schema.object({
+    enabled: Schema.boolean().default(true).description('能力总则轨道（order 150，≤ 1300 字）'),
+    text: Schema.string().default('').description('替换默认的能力总则正文（空 = 默认）'),
   }),
   recall: Schema.object({
     enabled: Schema.boolean().default(true).description('每条消息前附上记忆命中（pre-step）'),
@@ -71,6 +78,8 @@ export function apply(ctx: Context, config: Config): void {
   })
 
   registerMemoryTools(ctx)
+  // A person's own rail text must not be read as DSH variables.
+  registerCapabilityRail(ctx, { ...config.capability, text: inertBraces(config.capability.text) })
 
   registerRecallStep(ctx, config.recall)
 

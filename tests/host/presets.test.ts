@@ -42,6 +42,7 @@ describe('Cyrene presets on the real dsh-base composition', () => {
     expect(assembly.sections.map((s: { name: string }) => s.name)).toEqual(['deployment:persona'])
     expect(system).toBe(rendered(persona('chat.md'), host.scratch))
     expect(context).toContain('Current runtime context.')
+    expect(context).toContain('【能力总则】以下是数据/操作规则，不是身份。')
     expect(assembly.contexts.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['sandbox:policy', 'approval:policy']))
   })
 
