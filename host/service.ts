@@ -197,7 +197,7 @@ export class CyreneMemory extends Service {
       { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${this.startedAt.toISOString()}` },
       ...this.engineLines(),
       this.recallLine(),
-      { check: 'rails, dreams, sync, panel', status: 'missing', detail: 'not built yet in this version' },
+      { check: 'rails 120–140, dreams, SiYuan sync, panel', status: 'missing', detail: 'not built yet in this version' },
       mirror === undefined
         ? { check: 'section mirror', status: 'warn', detail: 'no Cyrene assembly seen yet' }
         : {
