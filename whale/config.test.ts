@@ -47,3 +47,9 @@ describe('locate (§2.1)', () => {
     expect(locate({ DSH_WHALE_CONFIG: '/c.json' }, '/home/u', () => false)).toMatchObject({ configDir: '/home/u/.dsh/whale-persona', configFile: '/c.json' })
   })
 })
+
+describe('thinkingLanguage that String() cannot convert', () => {
+  it('counts as off instead of throwing', () => {
+    expect(configFromText(JSON.stringify({ thinkingLanguage: [{ toString: 0 }] })).thinkingLanguage).toBe('off')
+  })
+})

@@ -73,7 +73,12 @@ function normaliseStyle(value: unknown): StyleField {
 function normaliseThinkingLanguage(value: unknown): string {
   // spec wins over the reference: null is "off", not the string "null"
   if (value === undefined || value === null) return 'off'
-  return String(value)
+  try {
+    return String(value)
+  } catch {
+    // JSON can spell a value String() cannot convert ([{"toString": 0}]); it names no language.
+    return 'off'
+  }
 }
 
 function normalisePersona(value: unknown): PersonaConfig {
