@@ -2,7 +2,7 @@ import { Service, type Context } from '@deepseek-ai/cordis'
 import { EngineBusyError, resolveRoot, startEngine, writeAnchor, type AnchorKey, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
-import { PERSONA_SOURCES, personaDrift } from './persona-sources.ts'
+import { PERSONA_SOURCES } from './persona-sources.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -76,7 +76,8 @@ export class CyreneMemory extends Service {
     try {
       root = resolveRoot(options)
       const started = await startEngine({ ...options, persona: PERSONA_SOURCES })
-      const problems = [...started.problems, ...(await personaDrift(started.store))]
+      // Settings problems, drift and retired plugins are read fresh by the store lines of the doctor.
+      const problems = started.problems.filter((p) => !started.store.settingsProblems.includes(p) && !p.startsWith('retired plugin'))
       this.recallState = { kind: 'building' }
       this.recallReady = RecallKeeper.open(started.store).then(
         (keeper) => { this.recallState = { kind: 'ready', keeper } },

@@ -3,6 +3,7 @@ import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-commands'
 import type { DoctorLine } from '../host/service.ts'
 import { doctorReport } from './doctor.ts'
+import { retiredLines, storeLines, whaleLines } from '../host/store-doctor.ts'
 import { captureCommand, type WhalePersona } from './whale-persona.ts'
 
 /**
@@ -21,17 +22,9 @@ export function apply(ctx: Context): void {
     name: 'cyrene',
     description: '昔涟：/cyrene doctor 查看状态与各项限制',
     input: { hint: SUBCOMMANDS },
-    handler: ({ rawInput }) => {
+    handler: async ({ rawInput }) => {
       const [sub = ''] = rawInput.trim().split(/\s+/)
-      if (sub === 'doctor' || sub === '') {
-        let lines: DoctorLine[]
-        try {
-          lines = ctx.cyreneMemory.doctor()
-        } catch (error) {
-          lines = [{ check: 'host service', status: 'fail', detail: String((error as Error).message ?? error) }]
-        }
-        return { kind: 'success', text: doctorReport([...lines, whaleDoctorLine(ctx.get('whalePersona') as WhalePersona | undefined)]) }
-      }
+      if (sub === 'doctor' || sub === '') return { kind: 'success', text: doctorReport(await doctorLines(ctx)) }
       return { kind: 'error', text: `未知子命令「${sub}」。可用：${SUBCOMMANDS}` }
     },
   })
@@ -49,12 +42,30 @@ export function apply(ctx: Context): void {
         if (whale === undefined) return { kind: 'error', text: 'whale-persona 行没有挂载，收口开关不可用（见 /cyrene doctor）。' }
         return captureCommand(whale, agent.session.id, rawInput)
       }
-      return { kind: 'error', text: `「/memory ${sub}」尚未提供：记忆引擎还没接入宿主。可用：${MEMORY_SUBCOMMANDS}` }
+      return { kind: 'error', text: `没有「/memory ${sub}」。可用：${MEMORY_SUBCOMMANDS}。想找记忆就直接问（会用 memory_search），或在命令行用 cyrene memory search。` }
     },
   })
 }
 
 const MEMORY_SUBCOMMANDS = 'on | off | status'
+
+/** The host service's own lines, then the store as `cyrene doctor` sees it (quotas, snapshots, volume…). */
+async function doctorLines(ctx: Context): Promise<DoctorLine[]> {
+  let lines: DoctorLine[]
+  try {
+    lines = ctx.cyreneMemory.doctor()
+  } catch (error) {
+    lines = [{ check: 'host service', status: 'fail', detail: String((error as Error).message ?? error) }]
+  }
+  const rootDir = ctx.get('cyreneMemory')?.config.rootDir
+  const io = { env: process.env, cwd: process.cwd(), rootDir: rootDir === '' ? undefined : rootDir }
+  try {
+    lines.push(...(await storeLines(io, { engine: false })), ...(await retiredLines(io)))
+  } catch (error) {
+    lines.push({ check: 'memory store', status: 'fail', detail: (error as Error).message })
+  }
+  return [...lines, whaleDoctorLine(ctx.get('whalePersona') as WhalePersona | undefined), ...whaleLines(io)]
+}
 
 function whaleDoctorLine(whale: WhalePersona | undefined): DoctorLine {
   if (whale === undefined) return { check: 'whale-persona', status: 'missing', detail: 'row not mounted: no whale-persona sections, /memory on|off unavailable' }

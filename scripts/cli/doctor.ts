@@ -1,78 +1,10 @@
-import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import type { DoctorLine } from '../../host/service.ts'
-import { personaDrift } from '../../host/persona-sources.ts'
-import { findRetiredPlugins, listSnapshots, MemoryStore, readVolumes, resolveDshHome, resolveRoot } from '../../memory/index.ts'
+import { retiredLines, storeLines, whaleLines } from '../../host/store-doctor.ts'
 import { doctorReport } from '../../runtime/doctor.ts'
-import { loadRenderInput, locationsFor, renderSegments } from '../../whale/index.ts'
-import { CliError, type CliIO, type SubCommand } from './io.ts'
+import { CliError, type SubCommand } from './io.ts'
 
 const USAGE = `cyrene doctor [--json] — the state of this DSH_HOME outside a chat: memory store, engine,
 quotas, snapshots, volume, retired plugins, whale-persona. Reads only; exit 1 when something fails.`
-
-const MB = 1024 * 1024
-const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`
-
-async function memoryLines(io: CliIO): Promise<DoctorLine[]> {
-  let root: string
-  try {
-    root = resolveRoot({ env: io.env })
-  } catch (error) {
-    return [{ check: 'memory root', status: 'fail', detail: (error as Error).message }]
-  }
-  if (!existsSync(root)) return [{ check: 'memory root', status: 'missing', detail: `${root} does not exist yet: it is created when DSH starts with this plugin, or by \`cyrene memory write\`` }]
-  const store = await MemoryStore.open({ env: io.env })
-  const lines: DoctorLine[] = [{ check: 'memory root', status: 'ok', detail: root }]
-  const engine = await store.engineStatus()
-  lines.push(engine.held && engine.alive !== false
-    ? { check: 'memory engine', status: 'ok', detail: `held by ${engine.owner?.purpose ?? 'an engine'} (pid ${engine.owner?.pid ?? '?'} on ${engine.owner?.host ?? '?'}) since ${engine.owner?.at ?? '?'}` }
-    : { check: 'memory engine', status: 'ok', detail: engine.held ? 'a stale lock of a process that is gone; the next DSH start takes it over' : 'free (no DSH running on this DSH_HOME)' })
-  const usage = await store.measureUsage(true)
-  const { totalBytes, marginBytes } = store.limits
-  const quota = (used: number, limit: number, what: string): DoctorLine => ({
-    check: `quota: ${what}`,
-    status: used >= limit ? 'fail' : used >= limit * 0.9 ? 'warn' : 'ok',
-    detail: `${mb(used)} of ${mb(limit)}`,
-  })
-  lines.push(quota(usage.total, totalBytes, 'the whole store'), quota(usage.margin, marginBytes, '余页'))
-  for (const problem of store.settingsProblems) lines.push({ check: 'settings', status: 'warn', detail: problem })
-  const snapshots = await listSnapshots(store)
-  lines.push(snapshots.length === 0
-    ? { check: 'snapshots', status: 'warn', detail: 'none yet: `cyrene backup` takes one now (DSH takes one a day while it runs)' }
-    : { check: 'snapshots', status: 'ok', detail: `${snapshots.length} kept, newest ${snapshots.at(-1)}` })
-  try {
-    const volumes = await readVolumes(store)
-    lines.push({ check: 'volume', status: 'ok', detail: volumes === undefined ? 'volume 0 is completed when DSH first starts' : `current volume ${volumes.current} of ${volumes.volumes.length}` })
-  } catch (error) {
-    lines.push({ check: 'volume', status: 'fail', detail: (error as Error).message })
-  }
-  for (const drift of await personaDrift(store)) lines.push({ check: 'volume', status: 'warn', detail: drift })
-  return lines
-}
-
-async function retiredLines(io: CliIO): Promise<DoctorLine[]> {
-  try {
-    const found = await findRetiredPlugins(resolveDshHome({ env: io.env }))
-    return found.length === 0
-      ? [{ check: 'retired plugins', status: 'ok', detail: 'none installed' }]
-      : found.map((r) => ({ check: 'retired plugins', status: 'fail' as const, detail: `${r.name} is installed in ${r.where}: back up, \`cyrene migrate --from …\`, then uninstall it` }))
-  } catch (error) {
-    return [{ check: 'retired plugins', status: 'warn', detail: `could not look: ${(error as Error).message}` }]
-  }
-}
-
-function whaleLines(io: CliIO): DoctorLine[] {
-  const ctx = { env: io.env, cwd: io.cwd }
-  const where = locationsFor(ctx)
-  const segments = renderSegments(loadRenderInput(ctx, {}))
-  const { total, budget } = segments.measure
-  if (!existsSync(where.configFile)) return [{ check: 'whale-persona', status: 'ok', detail: `no config at ${where.configFile}: nothing is injected` }]
-  return [{
-    check: 'whale-persona',
-    status: budget.over ? 'warn' : 'ok',
-    detail: `${where.configFile}: ${total} chars injected${budget.enabled && budget.max > 0 ? ` of a ${budget.max} budget${budget.over ? ' (over)' : ''}` : ''}`,
-  }]
-}
 
 export const doctorCommand: SubCommand = async (argv, io) => {
   let values
@@ -85,7 +17,7 @@ export const doctorCommand: SubCommand = async (argv, io) => {
     io.stdout(USAGE + '\n')
     return 0
   }
-  const lines = [...(await memoryLines(io)), ...(await retiredLines(io)), ...whaleLines(io)]
+  const lines = [...(await storeLines(io)), ...(await retiredLines(io)), ...whaleLines(io)]
   if (values.json === true) io.stdout(JSON.stringify({ lines }, null, 2) + '\n')
   else io.stdout(doctorReport(lines) + '\n')
   return lines.some((l) => l.status === 'fail') ? 1 : 0

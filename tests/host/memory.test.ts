@@ -91,7 +91,8 @@ describe('the memory engine behind a real host', () => {
       await other.ctx.get('cyreneMemory').ready
       const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor')
       expect(doctor?.text).toContain('✓ memory engine')
-      expect(doctor?.text).toMatch(/! memory store: 元\/settings\.json is not valid JSON/)
+      expect(doctor?.text).toMatch(/! settings: 元\/settings\.json is not valid JSON/)
+      expect(doctor?.text).toMatch(/✓ quota: the whole store: [\d.]+ MB of 128\.0 MB/)
     } finally {
       await other.dispose()
     }
