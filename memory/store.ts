@@ -424,11 +424,10 @@ export class MemoryStore {
   async fsyncRoot(): Promise<void> { await fsyncDir(this.root) }
 }
 
-export class EngineBusyError extends Error {
-  readonly owner: LockOwner | undefined
+/** The engine lock in particular is held: another engine serves this DSH_HOME. */
+export class EngineBusyError extends LockBusyError {
   constructor(message: string, owner: LockOwner | undefined) {
-    super(message)
-    this.owner = owner
+    super(message, owner)
     this.name = 'EngineBusyError'
   }
 }
