@@ -13,10 +13,11 @@ import { inertBraces } from './prompt-text.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
- * Today: the two variables the persona names, the memory tools, the memory
- * hits before each step, and the section mirror that carries swallowed
- * sections (tool guidance, plan policy, other plugins' sections) over as
- * runtime contexts. The rails come with the runtime work.
+ * Today: the two variables the persona names, the memory tools, the 150
+ * capability rail, the memory hits before each step, and the section mirror
+ * that carries swallowed sections (tool guidance, plan policy, other plugins'
+ * sections) over as runtime contexts. The 120–140 rails are not built yet;
+ * their switches are already in the config the presets pass.
  */
 export const name = 'cyrene-runtime'
 export const inject = ['systemPrompt', 'tools']
@@ -30,7 +31,6 @@ export interface Config {
   recall: RecallConfig
   capability: CapabilityConfig
 }
-
 
 export const Config: Schema<Config> = Schema.object({
   rails: Schema.object({
