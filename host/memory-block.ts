@@ -1,3 +1,4 @@
+import { charCount } from '../memory/entry.ts'
 /**
  * What `{{cyrene_memory}}` holds: the four anchors (who I am, who you are,
  * where we come from, where we are going) and the newest remembered days,
@@ -19,7 +20,6 @@ function clip(text: string, max: number): string {
   return chars.length <= max ? text : chars.slice(0, Math.max(0, max - 1)).join('') + ELLIPSIS
 }
 
-const length = (text: string) => [...text].length
 
 /**
  * Anchors first (each gets an equal share of what it needs, never more than
@@ -34,22 +34,22 @@ export function composeMemoryBlock(anchors: AnchorCore[], recent: RecentEntry[],
   for (const anchor of present) {
     const body = anchor.text.trim().replace(/\s*\n\s*/g, ' ')
     const head = `【${anchor.title}】`
-    const room = Math.max(0, anchorShare - length(head))
+    const room = Math.max(0, anchorShare - charCount(head))
     const shown = clip(body, room)
     if (shown !== body) cut++
     if (room === 0) continue
     lines.push(head + shown)
-    used += length(head + shown) + 1
+    used += charCount(head + shown) + 1
   }
   const header = '【近来】'
-  if (recent.length > 0 && used + length(header) + 1 < budget) {
+  if (recent.length > 0 && used + charCount(header) + 1 < budget) {
     const entryLines: string[] = []
-    let left = budget - used - length(header) - 1
+    let left = budget - used - charCount(header) - 1
     for (const entry of recent) {
       const line = `- ${entry.date} ${entry.text.trim().replace(/\s*\n\s*/g, ' ')}`
-      if (length(line) + 1 <= left) {
+      if (charCount(line) + 1 <= left) {
         entryLines.push(line)
-        left -= length(line) + 1
+        left -= charCount(line) + 1
       } else if (left > 40) {
         entryLines.push(clip(line, left - 1))
         left = 0

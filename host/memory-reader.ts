@@ -1,12 +1,10 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { anchorRel, parseAnchor } from '../memory/anchors.ts'
+import { ANCHOR_FILES, anchorRel, parseAnchor } from '../memory/anchors.ts'
 import { entriesOf, parseEntryFile } from '../memory/entry.ts'
 import { dayFileRel, localDate } from '../memory/paths.ts'
 import type { AnchorKey } from '../memory/settings.ts'
 import { composeMemoryBlock, type MemoryBlockResult, type RecentEntry } from './memory-block.ts'
-
-const ANCHOR_TITLES: Record<AnchorKey, string> = { self: '我是谁', user: '你是谁', origin: '来处', goal: '去处' }
 
 function fingerprint(path: string): string {
   try {
@@ -52,7 +50,7 @@ export class MemoryReader {
   }
 
   private files(now: Date): { anchors: [AnchorKey, string][]; days: [string, string][] } {
-    const anchors = (Object.keys(ANCHOR_TITLES) as AnchorKey[]).map((key): [AnchorKey, string] => [key, join(this.root, anchorRel(key))])
+    const anchors = (Object.keys(ANCHOR_FILES) as AnchorKey[]).map((key): [AnchorKey, string] => [key, join(this.root, anchorRel(key))])
     const days = Array.from({ length: this.days }, (_, back): [string, string] => {
       // Entries are filed under the local day they happened on, as the store files them.
       const date = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - back, 12))
@@ -73,7 +71,7 @@ export class MemoryReader {
       for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ date, text: entry.text })
     }
     this.last = composeMemoryBlock(
-      anchors.map(([k, path]) => ({ key: k, title: ANCHOR_TITLES[k], text: anchorText(readOr(path)) })),
+      anchors.map(([k, path]) => ({ key: k, title: ANCHOR_FILES[k], text: anchorText(readOr(path)) })),
       recent,
       this.budget,
     )

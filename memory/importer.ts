@@ -2,7 +2,7 @@ import type { Entry, EntryMeta } from './entry.ts'
 import { isUsableId, newId } from './id.ts'
 import { dayFileRel, isDateString, localDate } from './paths.ts'
 import type { MemoryStore } from './store.ts'
-import { checkText, parseWhen, RefusedError } from './validate.ts'
+import { checkText, KIND_RE, parseWhen, RefusedError } from './validate.ts'
 
 /**
  * Bringing memories in from outside (JSONL, the retired plugins, a
@@ -31,7 +31,6 @@ export interface ImportItem {
 export interface Skipped { origin: string; why: string }
 export interface ImportReport { imported: number; skipped: Skipped[]; files: string[]; dryRun: boolean }
 
-const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/
 
 /** Pure: one item → the entry to write, or why not. */
 export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, now: Date): { entry: Entry; date: string } | { why: string } {

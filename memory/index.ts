@@ -7,7 +7,7 @@ export {
 } from './entry.ts'
 export { gate, gateReasons, type GateResult } from './gate.ts'
 export { newId, ID_RE } from './id.ts'
-export { RefusedError, DEFAULT_LIMITS, injectionText, clipForInjection, buildMeta, type Limits, type NewEntry, type Writer } from './validate.ts'
+export { RefusedError, DEFAULT_LIMITS, KIND_RE, injectionText, clipForInjection, buildMeta, type Limits, type NewEntry, type Writer } from './validate.ts'
 export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel, localDate, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
 export { checkStore, type CheckReport, type Finding } from './check.ts'
 export { recheckPending, listPending, restoreTombstone, type RecheckOptions, type RecheckReport, type PendingRecord } from './margin.ts'

@@ -53,7 +53,8 @@ export class RefusedError extends Error {
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0080-\u009f]/
 const INVISIBLE_RE = /[\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069]/g
-const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/
+/** A kind is one short lowercase word (known kinds, or new ones kept with a note). */
+export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/
 export const MAX_META_CHARS = 4000
 /**
  * `extra` may only add keys the format does not define: every defined field

@@ -1,11 +1,11 @@
 import type { ImportItem, Skipped } from '../../memory/importer.ts'
+import { KIND_RE } from '../../memory/validate.ts'
 import { configFromText } from '../../whale/config.ts'
 import { locationsFor, MAX_JSON_BYTES, readBounded, resolveIn, type FsContext } from '../../whale/files.ts'
 import { replayInbox, splitLines } from '../../whale/inbox.ts'
 import { inboxFileOf } from '../../whale/paths.ts'
 
 const MEMORY_KIND = 'memory'
-const ENTRY_KIND = /^[a-z][a-z0-9_-]{0,31}$/
 
 /**
  * A whale-persona inbox read the way whale/ reads it (spec §5.4 replay, the
@@ -23,7 +23,7 @@ export function itemsFromWhaleInbox(text: string, path: string): { items: Import
       return
     }
     const kind = entry.kind === MEMORY_KIND ? 'fact' : entry.kind
-    if (!ENTRY_KIND.test(kind)) {
+    if (!KIND_RE.test(kind)) {
       skipped.push({ origin, why: `kind ${JSON.stringify(entry.kind)} has no memory equivalent` })
       return
     }
