@@ -2,7 +2,7 @@ import { Service, type Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-commands'
-import { configFromText, loadRenderInput, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
+import { loadRenderInput, normaliseConfig, readConfigText, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
 import { inertBraces } from './prompt-text.ts'
 
 declare module '@deepseek-ai/cordis' {
@@ -46,6 +46,7 @@ export const Config: Schema<Config> = Schema.object({
 export class WhalePersona extends Service {
   static inject = ['systemPrompt']
   private readonly capture = new Map<string, boolean>()
+  private readonly rendered = new WeakMap<object, RenderedSegments>()
   readonly config: Config
   /** Registrations that failed (e.g. another whale-persona plugin owns the names), for the doctor. */
   readonly failures: string[] = []
@@ -65,7 +66,20 @@ export class WhalePersona extends Service {
     else this.capture.delete(sessionId)
   }
 
-  /** The segments for one assembly, exactly as `cyrene whale render` computes them; never throws. */
+  /**
+   * The segments for one assembly. DSH calls the three section texts with the
+   * same context object, so the files are read and rendered once per assembly.
+   */
+  segmentsFor(assembly: { agent?: unknown }): RenderedSegments {
+    let rendered = this.rendered.get(assembly)
+    if (rendered === undefined) {
+      rendered = this.segments(assembly.agent as AssemblyAgent | undefined)
+      this.rendered.set(assembly, rendered)
+    }
+    return rendered
+  }
+
+  /** The segments, exactly as `cyrene whale render` computes them; never throws. */
   segments(agent: AssemblyAgent | undefined): RenderedSegments {
     const sessionId = agent?.session?.id ?? ''
     const input = loadRenderInput(
@@ -83,9 +97,11 @@ export class WhalePersona extends Service {
   /** `persona.userName` when the person set one; a source of `{{user_nickname}}`. */
   userName(): string | undefined {
     try {
-      const input = loadRenderInput({ env: process.env, cwd: process.cwd() }, { configOverride: this.config.configFile === '' ? undefined : this.config.configFile })
-      const raw = JSON.parse(input.configText ?? '{}')?.persona?.userName
-      return typeof raw === 'string' && raw.trim() !== '' ? configFromText(input.configText).persona.userName : undefined
+      // Only the config: the inbox (which can be large) has nothing to say about the name.
+      const { configText } = readConfigText({ env: process.env, cwd: process.cwd() }, this.config.configFile === '' ? undefined : this.config.configFile)
+      const raw: unknown = JSON.parse(configText ?? '{}')
+      const given = (raw as { persona?: { userName?: unknown } } | null)?.persona?.userName
+      return typeof given === 'string' && given.trim() !== '' ? normaliseConfig(raw).persona.userName : undefined
     } catch {
       return undefined
     }
@@ -125,7 +141,7 @@ function registerSections(ctx: Context, service: WhalePersona): void {
         order,
         text: (assembly) => {
           try {
-            return inertBraces(pick(service.segments(assembly.agent as AssemblyAgent | undefined)))
+            return inertBraces(pick(service.segmentsFor(assembly)))
           } catch {
             return ''
           }

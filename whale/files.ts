@@ -87,10 +87,15 @@ export interface RenderRequest {
   sessionCapture?: boolean
 }
 
+/** The located config file's text (`null` when missing or unreadable) and where things are; never throws. */
+export function readConfigText(ctx: FsContext, configOverride?: string): { where: WhaleLocations; configText: string | null } {
+  const where = locationsFor(ctx, configOverride)
+  return { where, configText: textOrNull(readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES)) }
+}
+
 /** Reads the config and the inbox it names into a RenderInput; never throws. */
 export function loadRenderInput(ctx: FsContext, request: RenderRequest): RenderInput {
-  const where = locationsFor(ctx, request.configOverride)
-  const configText = textOrNull(readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES))
+  const { where, configText } = readConfigText(ctx, request.configOverride)
   const config = configFromText(configText)
   const inboxText = textOrNull(readBounded(resolveIn(ctx, inboxFileOf(config.memory, where.configDir)), MAX_LOG_BYTES))
   return {

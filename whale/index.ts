@@ -4,7 +4,7 @@
  * from plain data; either way it gets the same bytes as `cyrene whale render`.
  */
 export { renderSegments, EMPTY_SEGMENTS, type RenderInput, type RenderedSegments } from './render.ts'
-export { loadRenderInput, locationsFor, type FsContext, type RenderRequest } from './files.ts'
+export { loadRenderInput, locationsFor, readConfigText, type FsContext, type RenderRequest } from './files.ts'
 export { normaliseConfig, configFromText, captureActive, type WhaleConfig } from './config.ts'
 export { locate, type WhaleLocations } from './paths.ts'
 export { replayInbox, viewOf, type InboxEntry } from './inbox.ts'

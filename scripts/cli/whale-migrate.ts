@@ -1,7 +1,7 @@
 import type { ImportItem, Skipped } from '../../memory/importer.ts'
 import { KIND_RE } from '../../memory/validate.ts'
 import { configFromText } from '../../whale/config.ts'
-import { locationsFor, MAX_JSON_BYTES, readBounded, resolveIn, type FsContext } from '../../whale/files.ts'
+import { readConfigText, resolveIn, type FsContext } from '../../whale/files.ts'
 import { replayInbox, splitLines } from '../../whale/inbox.ts'
 import { inboxFileOf } from '../../whale/paths.ts'
 
@@ -41,8 +41,6 @@ export function itemsFromWhaleInbox(text: string, path: string): { items: Import
 
 /** Where the whale-persona inbox of this DSH_HOME / DSH_WHALE_CONFIG is, as an absolute path. */
 export function whaleInboxPath(ctx: FsContext): string {
-  const where = locationsFor(ctx)
-  const config = readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES)
-  const memory = configFromText(config.kind === 'text' ? config.text : null).memory
-  return resolveIn(ctx, inboxFileOf(memory, where.configDir))
+  const { where, configText } = readConfigText(ctx)
+  return resolveIn(ctx, inboxFileOf(configFromText(configText).memory, where.configDir))
 }
