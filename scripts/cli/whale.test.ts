@@ -62,6 +62,16 @@ function tree(dir: string): Record<string, string> {
   return out
 }
 
+/** A refusal: exit 2, a message that says what is wrong, and not one byte changed under dir. */
+async function expectRefusal(dir: string, argv: string[], message: string | RegExp): Promise<void> {
+  const before = tree(dir)
+  const out = await whale(argv, dir)
+  expect(out.code).toBe(2)
+  if (typeof message === 'string') expect(out.stderr).toContain(message)
+  else expect(out.stderr).toMatch(message)
+  expect(tree(dir)).toEqual(before)
+}
+
 function png(chunks: [string, Buffer][], opts: { badCrc?: boolean } = {}): Buffer {
   const parts: Buffer[] = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])]
   for (const [type, data] of chunks) {
@@ -85,7 +95,9 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
     // The bin runs dist/, which `npm test` compiles first. Rebuilding here would race
     // other test files spawning the bin, so a stale build is a clear failure instead.
     const built = path.join(repo, 'dist/scripts/cli/whale.js')
+    // Test files are not compiled into dist/, so editing one does not make the build stale.
     const sources = [...readdirSync(path.join(repo, 'whale')).map((f) => path.join(repo, 'whale', f)), ...readdirSync(path.join(repo, 'scripts/cli')).filter((f) => f.startsWith('whale')).map((f) => path.join(repo, 'scripts/cli', f))]
+      .filter((f) => !f.endsWith('.test.ts'))
     const stale = !existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs)
     if (stale) throw new Error('dist/ is older than whale/ sources: run `npm run compile` (npm test does it first)')
   })
@@ -258,11 +270,7 @@ describe('cyrene whale inbox', () => {
     [['drop', '3'], 'same text as entry 2'],
   ])('refuses %j and writes nothing', async (args, message) => {
     const dir = setup()
-    const before = tree(dir)
-    const out = await whale(['inbox', ...args], dir)
-    expect(out.code).toBe(2)
-    expect(out.stderr).toContain(message)
-    expect(tree(dir)).toEqual(before)
+    await expectRefusal(dir, ['inbox', ...args], message)
   })
   it('drop and reject append one line each; both duplicates can be dropped together', async () => {
     const dir = setup()
@@ -344,11 +352,7 @@ describe('cyrene whale presets', () => {
     for (const bad of ['{ broken', '[1,2]', '{"persona": "x"}']) {
       const dir = setup()
       put(dir, 'home/whale-persona/config.json', bad)
-      const before = tree(dir)
-      const out = await whale(['presets', 'apply', 'p1'], dir)
-      expect(out.code).toBe(2)
-      expect(out.stderr).toMatch(/fix it first/)
-      expect(tree(dir)).toEqual(before)
+      await expectRefusal(dir, ['presets', 'apply', 'p1'], /fix it first/)
     }
   })
   it.each(['../p1', 'a/b', '', 'x'.repeat(65), 'p1.json', '..'])('refuses the preset id %j', async (id) => {
@@ -438,11 +442,7 @@ describe('cyrene whale presets', () => {
   ])('import refuses %s and saves nothing', async (_, content, message) => {
     const dir = setup()
     put(dir, 'card.json', content)
-    const before = tree(dir)
-    const out = await whale(['presets', 'import', 'card.json'], dir)
-    expect(out.code).toBe(2)
-    expect(out.stderr).toContain(message)
-    expect(tree(dir)).toEqual(before)
+    await expectRefusal(dir, ['presets', 'import', 'card.json'], message)
   })
   it('import refuses a huge JSON file', async () => {
     const dir = setup()
@@ -502,11 +502,7 @@ describe('PNG character cards (read-only)', () => {
   ])('refuses %s and saves nothing', async (_, bytes, message) => {
     const dir = scratch()
     put(dir, 'card.png', bytes)
-    const before = tree(dir)
-    const out = await whale(['presets', 'import', 'card.png'], dir)
-    expect(out.code).toBe(2)
-    expect(out.stderr).toContain(message)
-    expect(tree(dir)).toEqual(before)
+    await expectRefusal(dir, ['presets', 'import', 'card.png'], message)
   })
 })
 
