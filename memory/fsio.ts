@@ -48,9 +48,19 @@ export async function ensureDir(dir: string): Promise<void> {
   }
 }
 
+export interface WriteAtomicOptions {
+  /**
+   * Called synchronously right before the rename that makes the write visible;
+   * throwing there abandons the write (the old file stays). The write lock
+   * uses it to re-check that it still owns the lock.
+   */
+  beforeRename?: () => void
+}
+
 /** Atomic replace: temp file + fsync + rename (write-file-atomic) + fsync of the folder. */
-export async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
+export async function writeAtomic(file: string, data: string | Buffer, opts: WriteAtomicOptions = {}): Promise<void> {
   await ensureDir(dirname(file))
+  opts.beforeRename?.()
   await writeFileAtomic(file, data, { mode: FILE_MODE, fsync: true, encoding: 'utf8' })
   await fsyncDir(dirname(file))
 }

@@ -52,6 +52,8 @@ export interface HeldLock {
   release: () => Promise<void>
   /** True once proper-lockfile found the lock taken from under us. */
   compromised: () => boolean
+  /** Throws (synchronously) unless this process still owns the lock; called right before every rename. */
+  assertOwned: () => void
 }
 
 /** proper-lockfile never reaches this, so it never removes a lock by itself. */
@@ -173,6 +175,9 @@ export async function acquire(opts: LockOptions): Promise<HeldLock> {
       let released = false
       return {
         compromised: () => compromised,
+        assertOwned: () => {
+          if (released || compromised) throw new Error(`the lock ${opts.path} is no longer held by this process`)
+        },
         release: async () => {
           if (released) return
           released = true

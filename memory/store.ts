@@ -111,7 +111,7 @@ export class MemoryStore {
   async replaceFile(rel: string, text: string | Buffer, lock: HeldLock): Promise<void> {
     if (lock.compromised()) throw new RefusedError('lock-lost', 'the store lock was lost while writing (the process stalled too long); nothing was written — try again')
     const full = this.path(rel)
-    await writeAtomic(full, text)
+    await writeAtomic(full, text, { beforeRename: () => lock.assertOwned() })
     await this.removeTempsBeside(full)
   }
 
