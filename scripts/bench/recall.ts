@@ -7,13 +7,13 @@
 // the same process on the same data, so the comparison survives a noisy machine:
 //   * plain-bm25: textbook BM25 (k1 1.2, b 0.75), lower-cased \p{L}\p{N} words, no
 //     stemming, stop words, bigrams, recency or links (roughly the minisearch baseline
-//     described in /work/shared/bench/README.md);
+//     described in ../shared/bench/README.md beside this repository);
 //   * overlap: the number of distinct query words a turn contains (no idf at all).
 // Part 2 — scale: N synthetic memories (half Chinese, half English LoCoMo turns),
 // build time, query latency, heap and RSS, JSON size, load time, incremental updates;
 // plain-bm25 at the same scale as the speed peer.
 //
-// The data is read from /work/shared/bench/locomo10 (or --data); it is never copied.
+// The data is read from ../shared/bench/locomo10 beside the repository (or --data); it is never copied.
 
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -35,8 +35,11 @@ interface Args {
   cacheFile?: string
 }
 
+/** The shared folder sits beside the repository (../shared), wherever the repository was cloned. */
+const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../shared/bench/locomo10', import.meta.url))
+
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dataDir: '/work/shared/bench/locomo10', scale: 100_000, scaleQueries: 300 }
+  const args: Args = { dataDir: DEFAULT_DATA_DIR, scale: 100_000, scaleQueries: 300 }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
     if (flag === '--data') args.dataDir = argv[++i]!
