@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -119,6 +121,16 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
     expect(await gone()).toBe(true)
   })
 
+  it('a record from another pid namespace (a container with the same hostname) is judged like another host: kept while fresh, even if that pid is dead here (issue 7 item 3)', async () => {
+    await fs.mkdir(lock)
+    const ns = await fs.readlink('/proc/self/ns/pid')
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ pid: DEAD, host: hostname(), pidns: `${ns}-elsewhere`, at: 'x', purpose: 't', ino: (await fs.stat(lock)).ino }))
+    expect(reclaim(lock, 10_000)).toBe(false)
+    const old = new Date(Date.now() - 60_000)
+    await fs.utimes(lock, old, old)
+    expect(reclaim(lock, 10_000)).toBe(true)
+  })
+
   it('release by a process whose lock was taken over (another host) leaves the new folder, record and mtime alone (issue 7 item 3)', async () => {
     const h = spawnLockHolder(lock, 2000)
     expect(await h.next('READY', 'EXITED')).toBe('READY')
@@ -213,4 +225,27 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
     expect(entries).toHaveLength(3)
     expect((await checkStore(store)).errors).toEqual([])
   }, 60_000)
+})
+
+describe('on a full disk (a real 1 MiB tmpfs)', () => {
+  let mnt = ''
+  beforeAll(async () => {
+    mnt = await fs.mkdtemp(join(tmpdir(), 'cyrene-lock-full-'))
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt])
+  })
+  afterAll(async () => {
+    if (mnt === '') return
+    try { execFileSync('umount', [mnt]) } finally { await fs.rmdir(mnt) }
+  })
+
+  it('release still frees the lock when the disk filled up meanwhile (intent files now carry host and start time; a live holder must never strand its lock)', async () => {
+    const full = join(mnt, 'x.lock')
+    const held = await acquire({ path: full, purpose: 'write' })
+    // Fill the disk to the last byte.
+    const fh = await fs.open(join(mnt, 'filler'), 'w')
+    try { for (;;) await fh.write(Buffer.alloc(64 * 1024, 1)) } catch (e) { expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC') } finally { await fh.close() }
+    await held.release()
+    expect((await fs.readdir(mnt)).sort()).toEqual(['filler'])
+    await fs.unlink(join(mnt, 'filler'))
+  })
 })

@@ -1,4 +1,4 @@
-import { promises as fs, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs'
+import { promises as fs, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
@@ -10,11 +10,12 @@ import { RefusedError } from './validate.ts'
  * Cross-process locks. A lock is a folder made with mkdir (exactly one process
  * can make it), kept fresh by its holder (utimes every min(5 s, stale/2)), with
  * an owner record beside it, `<lock>.owner` = {pid, host, at, purpose, ino,
- * token, start}: `ino` is the lock folder's inode (a record of an older folder
- * is never trusted), `token` is random per acquisition, and `start` is the
- * owner's process start time (Linux: field 22 of /proc/<pid>/stat; left out
- * elsewhere), so a pid the system has handed to a new process is not mistaken
- * for the owner.
+ * token, start, pidns}: `ino` is the lock folder's inode (a record of an older
+ * folder is never trusted), `token` is random per acquisition, and `start` is
+ * the owner's process start time (Linux: field 22 of /proc/<pid>/stat; left
+ * out elsewhere), so a pid the system has handed to a new process is not
+ * mistaken for the owner. "This host" means the same hostname and (Linux) the
+ * same pid namespace (`pidns`): only there can a pid be checked.
  *
  * Ownership is read from the disk, synchronously, every time it matters:
  * before every rename of a write (`assertOwned`), before every refresh, and
@@ -58,6 +59,8 @@ export interface LockOwner {
   token?: string
   /** the owner's process start time (Linux, clock ticks after boot) */
   start?: number
+  /** the owner's pid namespace (Linux): containers with one hostname still have pids of their own */
+  pidns?: string
 }
 
 export interface LockOptions {
@@ -113,6 +116,13 @@ export function processStart(pid: number): number | undefined {
 }
 
 const OWN_START = processStart(process.pid)
+const OWN_PIDNS = ((): string | undefined => { try { return readlinkSync('/proc/self/ns/pid') } catch { return undefined } })()
+
+/** Can this process check the pids of a record written with this host and pid namespace? */
+function sameHost(host: unknown, pidns: unknown): boolean {
+  if (host !== hostname()) return false
+  return typeof pidns !== 'string' || OWN_PIDNS === undefined || pidns === OWN_PIDNS
+}
 
 /**
  * Is the process that wrote a record (pid + start time) still running on this
@@ -143,7 +153,7 @@ export async function readOwner(lockPath: string): Promise<LockOwner | undefined
 
 /** Alive as far as this host can tell: a holder on another host counts as alive. */
 function ownerAlive(owner: LockOwner): boolean {
-  return owner.host !== hostname() || processAlive(owner.pid, owner.start)
+  return !sameHost(owner.host, owner.pidns) || processAlive(owner.pid, owner.start)
 }
 
 /** Is the lock held by a live process (as far as this host can tell)? */
@@ -162,9 +172,16 @@ export function describeHolder(owner: LockOwner | undefined, alive?: boolean): s
 
 function intentPath(lockPath: string, pid: number = process.pid): string { return `${lockPath}.intent.${pid}` }
 
+/**
+ * Writes this process's intent file. On a full disk the file is usually still
+ * created, empty or torn: readers then judge it by its pid alone, which is
+ * enough. Throws only when not even that worked.
+ */
 function writeIntent(lockPath: string): string {
   const p = intentPath(lockPath)
-  writeFileSync(p, JSON.stringify({ host: hostname(), start: OWN_START }), { mode: FILE_MODE })
+  try { writeFileSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS }), { mode: FILE_MODE }) } catch (e) {
+    try { statSync(p) } catch { throw e }
+  }
   return p
 }
 
@@ -185,13 +202,13 @@ function liveIntent(lockPath: string, staleMs: number): boolean {
     // Our own intents exist only inside synchronous calls, never while we reclaim.
     if (pid === process.pid) continue
     const file = join(dir, n)
-    let info: { host?: unknown; start?: unknown } = {}
+    let info: { host?: unknown; start?: unknown; pidns?: unknown } = {}
     let mtimeMs = 0
     try {
       mtimeMs = statSync(file).mtimeMs
       info = JSON.parse(readFileSync(file, 'utf8')) as typeof info
     } catch { /* just created (empty) or gone: judged by its pid below */ }
-    const foreign = typeof info.host === 'string' && info.host !== hostname()
+    const foreign = typeof info.host === 'string' && !sameHost(info.host, info.pidns)
     const alive = foreign
       ? Date.now() - mtimeMs <= staleMs
       : processAlive(pid, typeof info.start === 'number' ? info.start : undefined)
@@ -206,7 +223,7 @@ function abandoned(st: Stats, owner: LockOwner | undefined, someoneMidway: boole
   const stale = Date.now() - st.mtimeMs > staleMs
   if (owner === undefined) return !someoneMidway
   if (owner.ino !== st.ino) return !someoneMidway && stale
-  if (owner.host !== hostname()) return stale
+  if (!sameHost(owner.host, owner.pidns)) return stale
   return !processAlive(owner.pid, owner.start)
 }
 
@@ -306,12 +323,16 @@ class Holding implements HeldLock {
     this.released = true
     if (!mine) { this.lost = true; return }
     // Synchronous and back to back, inside an intent (the record-less gap).
-    const intent = writeIntent(this.path)
+    let intent: string | undefined
+    try { intent = writeIntent(this.path) } catch {
+      // Not even an empty file can be made. Release anyway: a lock left behind
+      // by a live process would block every writer for as long as it lives.
+    }
     try {
       try { unlinkSync(`${this.path}.owner`) } catch { /* gone */ }
       try { rmdirSync(this.path) } catch { /* gone */ }
     } finally {
-      try { unlinkSync(intent) } catch { /* gone */ }
+      if (intent !== undefined) { try { unlinkSync(intent) } catch { /* gone */ } }
     }
   }
 
@@ -334,6 +355,7 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
         pid: process.pid, host: hostname(), at: new Date().toISOString(), purpose,
         ino: statSync(path).ino, token: randomBytes(12).toString('hex'),
         ...(OWN_START === undefined ? {} : { start: OWN_START }),
+        ...(OWN_PIDNS === undefined ? {} : { pidns: OWN_PIDNS }),
       }
       writeFileSync(`${path}.owner`, JSON.stringify(owner), { mode: FILE_MODE })
       return new Holding(path, owner, staleMs)
@@ -351,7 +373,7 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
 /** What a waiter that gives up says, naming the holder. */
 function busyError(path: string, staleMs: number): LockBusyError {
   const owner = readOwnerSync(path)
-  const local = owner !== undefined && owner.host === hostname()
+  const local = owner !== undefined && sameHost(owner.host, owner.pidns)
   const alive = owner === undefined ? undefined : local ? processAlive(owner.pid, owner.start) : undefined
   const advice = owner === undefined
     ? 'Try again in a moment.'
