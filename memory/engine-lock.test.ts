@@ -1,26 +1,46 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { openEngine, EngineBusyError, MemoryStore } from './store.ts'
+import { spawnEngineHolder } from './testing/spawn.ts'
 import { tempHome } from './testing/tmp.ts'
 
-const HOLDER = fileURLToPath(new URL('./testing/engine-holder.ts', import.meta.url))
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => { t = await tempHome() })
 afterEach(async () => { await t.cleanup() })
 
 it('an engine in another process is reported; once that process is SIGKILLed its lock is reclaimed at once', async () => {
-  const child = spawn(process.execPath, [HOLDER, t.home], { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('READY')) resolve() }))
+  const h = spawnEngineHolder(t.home)
+  expect(await h.next('READY', 'EXITED')).toBe('READY')
   const err = await openEngine({ env: { DSH_HOME: t.home } }).then(() => undefined, (e: unknown) => e)
   expect(err).toBeInstanceOf(EngineBusyError)
-  expect((err as EngineBusyError).owner?.pid).toBe(child.pid)
-  expect((err as Error).message).toMatch(new RegExp(`process ${child.pid}`))
+  expect((err as EngineBusyError).owner?.pid).toBe(h.child.pid)
+  expect((err as Error).message).toMatch(new RegExp(`process ${h.child.pid}`))
   const status = await (await MemoryStore.open({ env: { DSH_HOME: t.home } })).engineStatus()
   expect(status).toMatchObject({ held: true, alive: true, mine: false })
-  child.kill('SIGKILL')
-  await new Promise((r) => child.on('close', r))
+  h.child.kill('SIGKILL')
+  await h.done
   const mine = await openEngine({ env: { DSH_HOME: t.home } })
   expect((await mine.engineStatus()).mine).toBe(true)
   await mine.close()
+})
+
+it('an engine holder paused (SIGSTOP) past the stale time keeps the engine: a second openEngine is refused (issue 7 item 3)', async () => {
+  const h = spawnEngineHolder(t.home, 2000)
+  expect(await h.next('READY', 'EXITED')).toBe('READY')
+  h.child.kill('SIGSTOP')
+  try {
+    await sleep(3000) // no refresh for longer than the stale time
+    const err = await openEngine({ env: { DSH_HOME: t.home }, lockStaleMs: 2000 }).then((s) => s.close(), (e: unknown) => e)
+    expect(err).toBeInstanceOf(EngineBusyError)
+    expect((err as EngineBusyError).owner?.pid).toBe(h.child.pid)
+    expect((err as Error).message).toMatch(/paused or still working/)
+    const status = await (await MemoryStore.open({ env: { DSH_HOME: t.home } })).engineStatus()
+    expect(status).toMatchObject({ held: true, alive: true, mine: false })
+  } finally {
+    h.child.kill('SIGCONT')
+    h.child.kill('SIGKILL')
+    await h.done
+  }
+  const next = await openEngine({ env: { DSH_HOME: t.home }, lockStaleMs: 2000 })
+  await next.close()
 })

@@ -1,8 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { acquire, reclaim, LockBusyError } from './lock.ts'
+import { MemoryStore } from './store.ts'
+import { checkStore } from './check.ts'
+import { RefusedError } from './validate.ts'
+import { spawnLockHolder, spawnWriter, type Worker } from './testing/spawn.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
@@ -70,5 +77,175 @@ describe('acquire', () => {
     const again = await acquire({ path: lock, purpose: 'third', waitMs: 100 })
     await again.release()
     expect((await fs.readdir(t.home)).filter((n) => n.startsWith('x.lock'))).toEqual([])
+  })
+})
+
+/** Start time of a process as Linux reports it (field 22 of /proc/<pid>/stat), read here independently of lock.ts. */
+async function startOf(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+}
+
+describe('a paused holder keeps its lock; nobody removes what is not theirs (issue 7 item 3)', () => {
+  it('a lock whose owner on this host is alive but stopped (SIGSTOP) is never reclaimed, however old; a waiter names it as paused (issue 7 item 3)', async () => {
+    const h = spawnLockHolder(lock, 2000, 'first')
+    expect(await h.next('READY', 'EXITED')).toBe('READY')
+    h.child.kill('SIGSTOP')
+    try {
+      // Far past the stale time, as if it had been stopped for a minute.
+      const old = new Date(Date.now() - 60_000)
+      await fs.utimes(lock, old, old)
+      expect(reclaim(lock, 2000)).toBe(false)
+      const err = await acquire({ path: lock, purpose: 'second', staleMs: 2000, waitMs: 300 }).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(LockBusyError)
+      expect((err as LockBusyError).owner?.pid).toBe(h.child.pid)
+      expect((err as Error).message).toMatch(new RegExp(`process ${h.child.pid} .*first.*since .*paused or still working`))
+      expect((err as LockBusyError).alive).toBe(true)
+    } finally { h.child.kill('SIGCONT') }
+    const released = h.next('RELEASED', 'EXITED')
+    h.send('release')
+    expect(await released).toBe('RELEASED')
+    h.child.stdin!.end()
+    expect(await h.done).toBe(0)
+    expect(await gone()).toBe(true)
+  })
+
+  it('pid reuse: a record of this host naming a live pid with another start time is reclaimed; with the right start time it is kept (issue 7 item 3)', async () => {
+    await fs.mkdir(lock)
+    const ino = (await fs.stat(lock)).ino
+    const record = { pid: process.ppid, host: hostname(), at: 'x', purpose: 't', ino, token: 'someone' }
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...record, start: await startOf(process.ppid) }))
+    expect(reclaim(lock, 10_000)).toBe(false)
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...record, start: (await startOf(process.ppid)) + 1 }))
+    expect(reclaim(lock, 10_000)).toBe(true)
+    expect(await gone()).toBe(true)
+  })
+
+  it('a record from another pid namespace (a container with the same hostname) is judged like another host: kept while fresh, even if that pid is dead here (issue 7 item 3)', async () => {
+    await fs.mkdir(lock)
+    const ns = await fs.readlink('/proc/self/ns/pid')
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ pid: DEAD, host: hostname(), pidns: `${ns}-elsewhere`, at: 'x', purpose: 't', ino: (await fs.stat(lock)).ino }))
+    expect(reclaim(lock, 10_000)).toBe(false)
+    const old = new Date(Date.now() - 60_000)
+    await fs.utimes(lock, old, old)
+    expect(reclaim(lock, 10_000)).toBe(true)
+  })
+
+  it('release by a process whose lock was taken over (another host) leaves the new folder, record and mtime alone (issue 7 item 3)', async () => {
+    const h = spawnLockHolder(lock, 2000)
+    expect(await h.next('READY', 'EXITED')).toBe('READY')
+    // Another machine judged the lock stale, removed it and took it.
+    await fs.unlink(`${lock}.owner`)
+    await fs.rmdir(lock)
+    await fs.mkdir(lock)
+    const theirs = JSON.stringify({ pid: 4242, host: 'another-machine', at: 'x', purpose: 'theirs', ino: (await fs.stat(lock)).ino, token: 'theirs' })
+    await fs.writeFile(`${lock}.owner`, theirs)
+    const when = new Date(Date.now() - 5000)
+    await fs.utimes(lock, when, when)
+    const before = await fs.stat(lock)
+    // Long enough for the old holder's refresh timer (every 1 s at this stale time) to run.
+    await sleep(1500)
+    const asserted = h.next('OWNED', 'LOST', 'EXITED')
+    h.send('assert')
+    const assertion = await asserted
+    const released = h.next('RELEASED', 'EXITED')
+    h.send('release')
+    expect(await released).toBe('RELEASED')
+    h.send('exit')
+    await h.done
+    const after = await fs.stat(lock)
+    expect(after.ino).toBe(before.ino)
+    expect(await fs.readFile(`${lock}.owner`, 'utf8')).toBe(theirs)
+    expect(after.mtimeMs).toBe(before.mtimeMs)
+    expect((await fs.readdir(t.home)).filter((n) => n.includes('intent'))).toEqual([])
+    expect(assertion).toMatch(/^LOST .*nothing was written/)
+  })
+
+  it('assertOwned throws synchronously once the owner record is not ours, and replaceFile then leaves the file unchanged (issue 7 item 3)', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const r = await store.write({ text: '原来的一件事', kind: 'fact', axis: '德', reason: 'r' }, { by: 'person' })
+    const before = await fs.readFile(store.path(r.file))
+    const writeLock = join(t.root, '元', 'write.lock')
+    let other = ''
+    await store.withWriteLock(async (held) => {
+      expect(() => held.assertOwned()).not.toThrow()
+      const mine = JSON.parse(await fs.readFile(`${writeLock}.owner`, 'utf8')) as Record<string, unknown>
+      other = JSON.stringify({ ...mine, pid: process.ppid, token: 'another-holder' })
+      await fs.writeFile(`${writeLock}.owner`, other)
+      let thrown: unknown
+      try { held.assertOwned() } catch (e) { thrown = e }
+      expect(thrown).toBeInstanceOf(RefusedError)
+      expect(thrown).toMatchObject({ code: 'lock-lost' })
+      expect((thrown as Error).message).toMatch(/abandoned.*nothing was written/)
+      await expect(store.replaceFile(r.file, 'overwritten\n', held)).rejects.toMatchObject({ code: 'lock-lost' })
+    })
+    expect(await fs.readFile(store.path(r.file))).toEqual(before)
+    // Leaving the lock did not remove the other holder's record or folder.
+    expect(await fs.readFile(`${writeLock}.owner`, 'utf8')).toBe(other)
+    await expect(fs.stat(writeLock)).resolves.toBeDefined()
+  })
+
+  it('P1 stopped mid-write past the stale time, P2 and P3 write meanwhile: every acknowledged write is stored, never two holders at once, check clean (issue 7 item 3)', async () => {
+    const holdLog = join(t.home, 'holders.log')
+    const opts = { staleMs: 2000, holdLog }
+    const holders = async () => (await fs.readFile(holdLog, 'utf8')).split('\n').filter((l) => l !== '')
+    const p1 = spawnWriter(t.home, 1, 'p1', { ...opts, pauseAfterReadMs: 1000 })
+    await p1.holding
+    p1.child.kill('SIGSTOP')
+    let p2: Worker | undefined
+    let p3: Worker | undefined
+    try {
+      // The stop landed inside P1's write: it holds the lock and has read the day file.
+      expect(await holders()).toEqual([`+${p1.child.pid}`])
+      await sleep(3500) // the lock has not been refreshed for longer than the stale time
+      p2 = spawnWriter(t.home, 1, 'p2', opts)
+      p3 = spawnWriter(t.home, 1, 'p3', opts)
+      await Promise.all([p2.ready, p3.ready])
+      await sleep(1500) // time enough for them to take the lock, were it taken from a live holder
+      expect(p2.acks.size + p3.acks.size).toBe(0)
+      expect(JSON.parse(await fs.readFile(join(t.root, '元', 'write.lock.owner'), 'utf8'))).toMatchObject({ pid: p1.child.pid })
+    } finally { p1.child.kill('SIGCONT') }
+    const workers = [p1, p2!, p3!]
+    const codes = await Promise.all(workers.map((w) => w.done))
+    expect(codes, workers.map((w) => w.stderr()).join('\n')).toEqual([0, 0, 0])
+    // One holder at a time: +a -a +b -b +c -c.
+    const log = await holders()
+    expect(log).toHaveLength(6)
+    for (let i = 0; i < log.length; i += 2) {
+      expect(log[i]!.startsWith('+')).toBe(true)
+      expect(log[i + 1]).toBe(`-${log[i]!.slice(1)}`)
+    }
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const { entries, problems } = await store.scan()
+    expect(problems).toEqual([])
+    const acked = new Map(workers.flatMap((w) => [...w.acks]))
+    expect(acked.size).toBe(3)
+    const byId = new Map(entries.map((e) => [e.id, e.text]))
+    for (const [id, text] of acked) expect(byId.get(id), `acknowledged ${id} missing`).toBe(text)
+    expect(entries).toHaveLength(3)
+    expect((await checkStore(store)).errors).toEqual([])
+  }, 60_000)
+})
+
+describe('on a full disk (a real 1 MiB tmpfs)', () => {
+  let mnt = ''
+  beforeAll(async () => {
+    mnt = await fs.mkdtemp(join(tmpdir(), 'cyrene-lock-full-'))
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt])
+  })
+  afterAll(async () => {
+    if (mnt === '') return
+    try { execFileSync('umount', [mnt]) } finally { await fs.rmdir(mnt) }
+  })
+
+  it('release still frees the lock when the disk filled up meanwhile (intent files now carry host and start time; a live holder must never strand its lock)', async () => {
+    const full = join(mnt, 'x.lock')
+    const held = await acquire({ path: full, purpose: 'write' })
+    // Fill the disk to the last byte.
+    const fh = await fs.open(join(mnt, 'filler'), 'w')
+    try { for (;;) await fh.write(Buffer.alloc(64 * 1024, 1)) } catch (e) { expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC') } finally { await fh.close() }
+    await held.release()
+    expect((await fs.readdir(mnt)).sort()).toEqual(['filler'])
+    await fs.unlink(join(mnt, 'filler'))
   })
 })

@@ -1,39 +1,73 @@
-import { promises as fs, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { promises as fs, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
-import lockfile from 'proper-lockfile'
-import { FILE_MODE } from './fsio.ts'
+import { DIR_MODE, FILE_MODE } from './fsio.ts'
+import { RefusedError } from './validate.ts'
 
 /**
- * Cross-process locks: proper-lockfile's mkdir lock (kept fresh by its holder)
- * plus an owner record beside it, `<lock>.owner` = {pid, host, at, purpose, ino}.
+ * Cross-process locks. A lock is a folder made with mkdir (exactly one process
+ * can make it), kept fresh by its holder (utimes every min(5 s, stale/2)), with
+ * an owner record beside it, `<lock>.owner` = {pid, host, at, purpose, ino,
+ * token, start, pidns}: `ino` is the lock folder's inode (a record of an older
+ * folder is never trusted), `token` is random per acquisition, and `start` is
+ * the owner's process start time (Linux: field 22 of /proc/<pid>/stat; left
+ * out elsewhere), so a pid the system has handed to a new process is not
+ * mistaken for the owner. "This host" means the same hostname and (Linux) the
+ * same pid namespace (`pidns`): only there can a pid be checked.
  *
- * Removing somebody else's lock is the dangerous part of any file lock: two
- * waiters that both decide a lock is abandoned can each remove it, and the
- * second removes the first one's fresh lock. So removal happens in one place
- * only, `reclaim`, which
- *  * runs under a guard folder `<lock>.reaping` (one reclaimer at a time),
- *  * is fully synchronous (the guard is held for microseconds, so a process
- *    killed at a random moment almost never leaves it behind),
- *  * removes a lock when its owner record names a dead process on this host
- *    and belongs to this very lock folder (same inode); when it has no record
- *    and no live process has an intent file `<lock>.intent.<pid>` (written
- *    around the moments between taking/releasing the lock and writing/removing
- *    the record, so "no record" then means its holder died in that gap); or
- *    when the holder has not refreshed it for `staleMs` (dead on another host),
- *  * re-checks the folder is unchanged (inode + mtime), then removes the owner
- *    record and the folder.
- * proper-lockfile's own stale removal (which has no such guard) is switched
- * off by giving it a stale time it never reaches.
+ * Ownership is read from the disk, synchronously, every time it matters:
+ * before every rename of a write (`assertOwned`), before every refresh, and
+ * before release removes anything. A holder whose lock is no longer its own
+ * abandons its write and touches nothing of the new holder's.
+ *
+ * A lock is taken from its owner only when the owner is gone:
+ *  * owner on this host: never while its process is alive — a process that is
+ *    paused (SIGSTOP, Ctrl-Z, a debugger) or just slow is alive, however old
+ *    the lock; at once when it is dead, a zombie, or its pid now belongs to a
+ *    process with another start time;
+ *  * owner on another host (its process cannot be checked from here): when it
+ *    has not refreshed the lock for `staleMs`;
+ *  * no record: its holder died between mkdir and writing the record, or while
+ *    releasing — at once, when no live process has an intent file
+ *    `<lock>.intent.<pid>` (kept, with host and start time, around those two
+ *    gaps, so a live process inside a gap is never mistaken for a dead one);
+ *  * a record of another folder (not expected to happen): after `staleMs`,
+ *    when no live process has an intent file.
+ * Removal happens in one place only, `reclaim`: under a guard folder
+ * `<lock>.reaping` (one reclaimer at a time), synchronously (the guard is
+ * held for microseconds, so a process killed at a random moment almost never
+ * leaves it behind), re-checking the folder (inode + mtime) right before it
+ * removes the record and then the folder.
+ *
+ * This file used proper-lockfile before. It was replaced because its release
+ * and its exit handler remove the lock folder by path, without asking whose
+ * it is by then, and its refresh touches whatever folder is at that path —
+ * after a takeover that is the new holder's lock. Its stale removal has no
+ * guard and was already switched off, so all it still did was one mkdir and
+ * a timer; the lines below do that and check ownership each time.
  */
-export interface LockOwner { pid: number; host: string; at: string; purpose: string; /** inode of the lock folder this record belongs to */ ino?: number }
+export interface LockOwner {
+  pid: number
+  host: string
+  at: string
+  purpose: string
+  /** inode of the lock folder this record belongs to */
+  ino?: number
+  /** random per acquisition: tells this holding from any other with the same pid */
+  token?: string
+  /** the owner's process start time (Linux, clock ticks after boot) */
+  start?: number
+  /** the owner's pid namespace (Linux): containers with one hostname still have pids of their own */
+  pidns?: string
+}
 
 export interface LockOptions {
   /** Lock folder path (e.g. <root>/元/write.lock). */
   path: string
   purpose: string
-  /** How long a holder may go without refreshing before others treat the lock as abandoned (min 2000). */
+  /** How long a holder on another host may go without refreshing before others treat the lock as abandoned (min 2000). */
   staleMs?: number
   /** Give up after this long (0: try once). */
   waitMs?: number
@@ -41,28 +75,65 @@ export interface LockOptions {
 
 export class LockBusyError extends Error {
   readonly owner: LockOwner | undefined
-  constructor(message: string, owner: LockOwner | undefined) {
+  /** true: the holder is a live process on this host (paused or still working) */
+  readonly alive: boolean | undefined
+  constructor(message: string, owner: LockOwner | undefined, alive?: boolean) {
     super(message)
     this.owner = owner
+    this.alive = alive
     this.name = 'LockBusyError'
   }
 }
 
 export interface HeldLock {
   release: () => Promise<void>
-  /** True once proper-lockfile found the lock taken from under us. */
+  /** True once this process found the lock is no longer its own. */
   compromised: () => boolean
-  /** Throws (synchronously) unless this process still owns the lock; called right before every rename. */
+  /** Throws a RefusedError ('lock-lost'), synchronously, unless the disk says this process still owns the lock; called right before every rename. */
   assertOwned: () => void
 }
 
-/** proper-lockfile never reaches this, so it never removes a lock by itself. */
-const NEVER_STALE_MS = 100 * 365 * 86_400_000
 const GUARD_STALE_MS = 2000
 
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
   try { process.kill(pid, 0); return true } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM' }
+}
+
+/** State letter and start time of a process from /proc (Linux); undefined where there is no /proc. */
+function procStat(pid: number): { state: string; start: number } | undefined {
+  let text: string
+  try { text = readFileSync(`/proc/${pid}/stat`, 'utf8') } catch { return undefined }
+  // Field 2, the command name in parentheses, may itself hold spaces and ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  const start = Number(fields[19]) // fields[0] is field 3 (state); field 22 is starttime
+  return fields[0] !== undefined && Number.isSafeInteger(start) ? { state: fields[0], start } : undefined
+}
+
+/** When a process started (Linux: clock ticks after boot); undefined where this cannot be read. */
+export function processStart(pid: number): number | undefined {
+  return procStat(pid)?.start
+}
+
+const OWN_START = processStart(process.pid)
+const OWN_PIDNS = ((): string | undefined => { try { return readlinkSync('/proc/self/ns/pid') } catch { return undefined } })()
+
+/** Can this process check the pids of a record written with this host and pid namespace? */
+function sameHost(host: unknown, pidns: unknown): boolean {
+  if (host !== hostname()) return false
+  return typeof pidns !== 'string' || OWN_PIDNS === undefined || pidns === OWN_PIDNS
+}
+
+/**
+ * Is the process that wrote a record (pid + start time) still running on this
+ * host? A stopped process is running; a zombie or a reused pid is not.
+ */
+export function processAlive(pid: number, start: number | undefined): boolean {
+  if (!pidAlive(pid)) return false
+  const now = procStat(pid)
+  if (now === undefined) return true // no /proc (or it just exited): the pid answered, so trust it
+  if (now.state === 'Z' || now.state === 'X') return false
+  return start === undefined || now.start === start
 }
 
 function parseOwner(text: string): LockOwner | undefined {
@@ -80,22 +151,46 @@ export async function readOwner(lockPath: string): Promise<LockOwner | undefined
   try { return parseOwner(await fs.readFile(`${lockPath}.owner`, 'utf8')) } catch { return undefined }
 }
 
+/** Alive as far as this host can tell: a holder on another host counts as alive. */
+function ownerAlive(owner: LockOwner): boolean {
+  return !sameHost(owner.host, owner.pidns) || processAlive(owner.pid, owner.start)
+}
+
 /** Is the lock held by a live process (as far as this host can tell)? */
 export async function lockState(lockPath: string): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean }> {
   try { await fs.stat(lockPath) } catch { return { held: false } }
   const owner = await readOwner(lockPath)
-  const alive = owner === undefined ? undefined : owner.host !== hostname() ? true : pidAlive(owner.pid)
-  return { held: true, owner, alive }
+  return { held: true, owner, alive: owner === undefined ? undefined : ownerAlive(owner) }
+}
+
+/** "process 12 on host (write, since …)", plus "which is alive — paused or still working" when it is known to be. */
+export function describeHolder(owner: LockOwner | undefined, alive?: boolean): string {
+  if (owner === undefined) return 'another process'
+  const who = `process ${owner.pid} on ${owner.host} (${owner.purpose}, since ${owner.at})`
+  return alive === true ? `${who}, which is alive — paused or still working` : who
 }
 
 function intentPath(lockPath: string, pid: number = process.pid): string { return `${lockPath}.intent.${pid}` }
 
 /**
- * Is some live process between "about to take or release the lock" and "owner
- * record written or removed"? Its intent file says so. Dead processes' intent
- * files are cleared on the way.
+ * Writes this process's intent file. On a full disk the file is usually still
+ * created, empty or torn: readers then judge it by its pid alone, which is
+ * enough. Throws only when not even that worked.
  */
-function liveIntent(lockPath: string): boolean {
+function writeIntent(lockPath: string): string {
+  const p = intentPath(lockPath)
+  try { writeFileSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS }), { mode: FILE_MODE }) } catch (e) {
+    try { statSync(p) } catch { throw e }
+  }
+  return p
+}
+
+/**
+ * Is some live process between "about to take or release the lock" and "owner
+ * record written or removed"? Its intent file says so. Intents of dead
+ * processes on this host, and stale ones of other hosts, are cleared on the way.
+ */
+function liveIntent(lockPath: string, staleMs: number): boolean {
   const dir = dirname(lockPath)
   const prefix = `${basename(lockPath)}.intent.`
   let names: string[] = []
@@ -104,11 +199,32 @@ function liveIntent(lockPath: string): boolean {
   for (const n of names) {
     if (!n.startsWith(prefix)) continue
     const pid = Number(n.slice(prefix.length))
+    // Our own intents exist only inside synchronous calls, never while we reclaim.
     if (pid === process.pid) continue
-    if (pidAlive(pid)) live = true
-    else { try { unlinkSync(join(dir, n)) } catch { /* gone */ } }
+    const file = join(dir, n)
+    let info: { host?: unknown; start?: unknown; pidns?: unknown } = {}
+    let mtimeMs = 0
+    try {
+      mtimeMs = statSync(file).mtimeMs
+      info = JSON.parse(readFileSync(file, 'utf8')) as typeof info
+    } catch { /* just created (empty) or gone: judged by its pid below */ }
+    const foreign = typeof info.host === 'string' && !sameHost(info.host, info.pidns)
+    const alive = foreign
+      ? Date.now() - mtimeMs <= staleMs
+      : processAlive(pid, typeof info.start === 'number' ? info.start : undefined)
+    if (alive) live = true
+    else { try { unlinkSync(file) } catch { /* gone */ } }
   }
   return live
+}
+
+/** May this lock be taken from its owner (see the module comment)? */
+function abandoned(st: Stats, owner: LockOwner | undefined, someoneMidway: boolean, staleMs: number): boolean {
+  const stale = Date.now() - st.mtimeMs > staleMs
+  if (owner === undefined) return !someoneMidway
+  if (owner.ino !== st.ino) return !someoneMidway && stale
+  if (!sameHost(owner.host, owner.pidns)) return stale
+  return !processAlive(owner.pid, owner.start)
 }
 
 /** Remove an abandoned lock (see the module comment). True if the lock is gone. Synchronous on purpose. */
@@ -121,20 +237,18 @@ export function reclaim(lockPath: string, staleMs: number): boolean {
     return false
   }
   try {
-    let st: import('node:fs').Stats
+    let st: Stats
     try { st = statSync(lockPath) } catch { return true }
     // Intents first, then the record: a live holder writes its record before
     // it drops its intent, so this order never sees "no intent and no record" for it.
-    const someoneMidway = liveIntent(lockPath)
+    const someoneMidway = liveIntent(lockPath, staleMs)
     const owner = readOwnerSync(lockPath)
-    const dead = owner !== undefined && owner.host === hostname() && owner.pid !== process.pid && owner.ino === st.ino && !pidAlive(owner.pid)
-    const orphan = owner === undefined && !someoneMidway
-    const stale = Date.now() - st.mtimeMs > staleMs
-    if (!dead && !orphan && !stale) return false
-    let again: import('node:fs').Stats
+    if (!abandoned(st, owner, someoneMidway, staleMs)) return false
+    let again: Stats
     try { again = statSync(lockPath) } catch { return true }
     if (again.ino !== st.ino || again.mtimeMs !== st.mtimeMs) return false
-    if (owner !== undefined) { try { unlinkSync(`${lockPath}.owner`) } catch { /* gone */ } }
+    // The folder is unchanged and its holder gone, so a record beside it (even a torn one) is that holder's.
+    try { unlinkSync(`${lockPath}.owner`) } catch { /* none */ }
     try { rmdirSync(lockPath) } catch { return false }
     return true
   } finally {
@@ -142,63 +256,146 @@ export function reclaim(lockPath: string, staleMs: number): boolean {
   }
 }
 
+/** Locks this process holds, released (if still ours) when it exits; one set per process, whatever the module copies. */
+const HELD = Symbol.for('dsh-cyrene-philia093-0.held-locks')
+function heldLocks(): Set<Holding> {
+  const g = globalThis as { [HELD]?: Set<Holding> }
+  let set = g[HELD]
+  if (set === undefined) {
+    const created = new Set<Holding>()
+    process.on('exit', () => { for (const l of created) l.releaseSync() })
+    g[HELD] = set = created
+  }
+  return set
+}
+
+/** One holding of a lock by this process. */
+class Holding implements HeldLock {
+  private readonly path: string
+  private readonly owner: LockOwner
+  private readonly timer: NodeJS.Timeout
+  private released = false
+  private lost = false
+
+  constructor(path: string, owner: LockOwner, staleMs: number) {
+    this.path = path
+    this.owner = owner
+    this.timer = setInterval(() => this.refresh(), Math.max(1000, Math.min(5000, Math.floor(staleMs / 2))))
+    this.timer.unref()
+    heldLocks().add(this)
+  }
+
+  /** Why the lock is not ours any more, or undefined while it is. Reads the disk, synchronously. */
+  private notOursBecause(): string | undefined {
+    if (this.released) return 'it was already released'
+    let st: Stats
+    try { st = statSync(this.path) } catch { return 'the lock folder is gone' }
+    const rec = readOwnerSync(this.path)
+    if (st.ino !== this.owner.ino) return `the lock was taken over by ${describeHolder(rec)}`
+    if (rec === undefined || rec.token !== this.owner.token || rec.pid !== this.owner.pid || rec.host !== this.owner.host) {
+      return `its owner record now names ${describeHolder(rec)}`
+    }
+    return undefined
+  }
+
+  compromised = (): boolean => this.lost
+
+  assertOwned = (): void => {
+    const why = this.notOursBecause()
+    if (why === undefined) return
+    this.lost = true
+    throw new RefusedError('lock-lost', `the write was abandoned and nothing was written: this process no longer holds the lock ${this.path} (${why}). Try again.`)
+  }
+
+  /** Keeps the folder's mtime fresh for waiters on other hosts; stops, touching nothing, once the lock is not ours. */
+  private refresh(): void {
+    if (this.notOursBecause() !== undefined) { this.lost = true; clearInterval(this.timer); return }
+    const now = new Date()
+    try { utimesSync(this.path, now, now) } catch { this.lost = true; clearInterval(this.timer) }
+  }
+
+  /** Removes the record and the folder only if both are still ours; otherwise leaves the new holder's alone. */
+  releaseSync(): void {
+    if (this.released) return
+    clearInterval(this.timer)
+    heldLocks().delete(this)
+    const mine = this.notOursBecause() === undefined
+    this.released = true
+    if (!mine) { this.lost = true; return }
+    // Synchronous and back to back, inside an intent (the record-less gap).
+    let intent: string | undefined
+    try { intent = writeIntent(this.path) } catch {
+      // Not even an empty file can be made. Release anyway: a lock left behind
+      // by a live process would block every writer for as long as it lives.
+    }
+    try {
+      try { unlinkSync(`${this.path}.owner`) } catch { /* gone */ }
+      try { rmdirSync(this.path) } catch { /* gone */ }
+    } finally {
+      if (intent !== undefined) { try { unlinkSync(intent) } catch { /* gone */ } }
+    }
+  }
+
+  release = async (): Promise<void> => { this.releaseSync() }
+}
+
+/**
+ * One try: intent, mkdir, owner record, intent removed — synchronous and back
+ * to back, with no event-loop turn in between. Undefined when the lock exists.
+ */
+function tryTake(path: string, purpose: string, staleMs: number): Holding | undefined {
+  const intent = writeIntent(path)
+  try {
+    try { mkdirSync(path, { mode: DIR_MODE }) } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined
+      throw e
+    }
+    try {
+      const owner: LockOwner = {
+        pid: process.pid, host: hostname(), at: new Date().toISOString(), purpose,
+        ino: statSync(path).ino, token: randomBytes(12).toString('hex'),
+        ...(OWN_START === undefined ? {} : { start: OWN_START }),
+        ...(OWN_PIDNS === undefined ? {} : { pidns: OWN_PIDNS }),
+      }
+      writeFileSync(`${path}.owner`, JSON.stringify(owner), { mode: FILE_MODE })
+      return new Holding(path, owner, staleMs)
+    } catch (e) {
+      // The folder is ours (nobody takes a live owner's lock): undo, leave no trace.
+      try { unlinkSync(`${path}.owner`) } catch { /* not written */ }
+      try { rmdirSync(path) } catch { /* gone */ }
+      throw e
+    }
+  } finally {
+    try { unlinkSync(intent) } catch { /* gone */ }
+  }
+}
+
+/** What a waiter that gives up says, naming the holder. */
+function busyError(path: string, staleMs: number): LockBusyError {
+  const owner = readOwnerSync(path)
+  const local = owner !== undefined && sameHost(owner.host, owner.pidns)
+  const alive = owner === undefined ? undefined : local ? processAlive(owner.pid, owner.start) : undefined
+  const advice = owner === undefined
+    ? 'Try again in a moment.'
+    : local && alive === true
+      ? `A lock is never taken from a live process: wait for it to finish, or, if it was stopped (Ctrl-Z, SIGSTOP), resume it (\`fg\`, \`kill -CONT ${owner.pid}\`) or end it.`
+      : local
+        ? 'That process is gone; its lock is being cleared — try again in a moment.'
+        : `If that process is gone, the lock frees itself ${Math.round(staleMs / 1000)} s after its last refresh.`
+  return new LockBusyError(`busy: the lock ${path} is held by ${describeHolder(owner, alive)}. ${advice}`, owner, alive)
+}
+
 export async function acquire(opts: LockOptions): Promise<HeldLock> {
   const staleMs = Math.max(opts.staleMs ?? 10_000, 2000)
-  // Refresh well within the stale time (proper-lockfile's minimum refresh is 1 s).
-  const update = Math.max(1000, Math.min(5000, Math.floor(staleMs / 2)))
   const deadline = Date.now() + (opts.waitMs ?? 30_000)
-  let compromised = false
   let delay = 2
   for (;;) {
-    // Synchronous on purpose: intent, lock, owner record, intent removed — back
-    // to back with no event-loop turn in between (see the module comment).
-    const intent = intentPath(opts.path)
-    writeFileSync(intent, '', { mode: FILE_MODE })
-    try {
-      const release = lockfile.lockSync(opts.path, {
-        lockfilePath: opts.path,
-        realpath: false,
-        stale: NEVER_STALE_MS,
-        update,
-        onCompromised: () => { compromised = true },
-      })
-      try {
-        const ino = statSync(opts.path).ino
-        const owner: LockOwner = { pid: process.pid, host: hostname(), at: new Date().toISOString(), purpose: opts.purpose, ino }
-        writeFileSync(`${opts.path}.owner`, JSON.stringify(owner), { mode: FILE_MODE })
-      } catch (e) {
-        try { release() } catch { /* already gone */ }
-        throw e
-      } finally {
-        try { unlinkSync(intent) } catch { /* gone */ }
-      }
-      let released = false
-      return {
-        compromised: () => compromised,
-        assertOwned: () => {
-          if (released || compromised) throw new Error(`the lock ${opts.path} is no longer held by this process`)
-        },
-        release: async () => {
-          if (released) return
-          released = true
-          writeFileSync(intent, '', { mode: FILE_MODE })
-          try { unlinkSync(`${opts.path}.owner`) } catch { /* already gone */ }
-          try { release() } catch { /* compromised or already removed */ }
-          try { unlinkSync(intent) } catch { /* gone */ }
-        },
-      }
-    } catch (e) {
-      try { unlinkSync(intent) } catch { /* gone */ }
-      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e
-      if (reclaim(opts.path, staleMs)) continue
-      if (Date.now() >= deadline) {
-        const owner = await readOwner(opts.path)
-        const who = owner === undefined ? 'another process' : `process ${owner.pid} on ${owner.host} (${owner.purpose}, since ${owner.at})`
-        throw new LockBusyError(`the memory store is busy: ${opts.path} is held by ${who}. Try again in a moment; if that process is gone, the lock frees itself within ${Math.round(staleMs / 1000)} s.`, owner)
-      }
-      await sleep(delay + Math.random() * delay)
-      delay = Math.min(delay * 2, 50)
-    }
+    const held = tryTake(opts.path, opts.purpose, staleMs)
+    if (held !== undefined) return held
+    if (reclaim(opts.path, staleMs)) continue
+    if (Date.now() >= deadline) throw busyError(opts.path, staleMs)
+    await sleep(delay + Math.random() * delay)
+    delay = Math.min(delay * 2, 50)
   }
 }
 

@@ -6,7 +6,7 @@ import {
 } from './entry.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
-import { acquire, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
+import { acquire, describeHolder, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
 import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite } from './fsio.ts'
 import {
   LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
@@ -107,9 +107,12 @@ export class MemoryStore {
     try { return await fn(lock) } finally { await lock.release() }
   }
 
-  /** Replace a file atomically, refusing if our lock was lost meanwhile. */
+  /**
+   * Replace a file atomically. Right before the rename the lock's ownership is
+   * read from the disk (synchronously): if another process holds it by then,
+   * the write is refused with 'lock-lost' and the file stays as it was.
+   */
   async replaceFile(rel: string, text: string | Buffer, lock: HeldLock): Promise<void> {
-    if (lock.compromised()) throw new RefusedError('lock-lost', 'the store lock was lost while writing (the process stalled too long); nothing was written — try again')
     const full = this.path(rel)
     await writeAtomic(full, text, { beforeRename: () => lock.assertOwned() })
     await this.removeTempsBeside(full)
@@ -140,7 +143,8 @@ export class MemoryStore {
     } catch (e) {
       if (e instanceof LockBusyError) {
         const o = e.owner
-        throw new EngineBusyError(`another memory engine is already open for ${this.root}${o === undefined ? '' : ` (process ${o.pid} on ${o.host}, ${o.purpose}, since ${o.at})`}. Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.`, o)
+        const paused = e.alive === true ? ' If that DSH is stopped (Ctrl-Z), resume it and close it: a live engine keeps its lock, however long it is paused.' : ''
+        throw new EngineBusyError(`another memory engine is already open for ${this.root}${o === undefined ? '' : ` (${describeHolder(o, e.alive)})`}. Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.${paused}`, o, e.alive)
       }
       throw e
     }
@@ -426,8 +430,8 @@ export class MemoryStore {
 
 /** The engine lock in particular is held: another engine serves this DSH_HOME. */
 export class EngineBusyError extends LockBusyError {
-  constructor(message: string, owner: LockOwner | undefined) {
-    super(message, owner)
+  constructor(message: string, owner: LockOwner | undefined, alive?: boolean) {
+    super(message, owner, alive)
     this.name = 'EngineBusyError'
   }
 }

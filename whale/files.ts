@@ -1,8 +1,8 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
+import { withLock } from '../memory/lock.ts'
 import { configFromText } from './config.ts'
 import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
 import type { RenderInput } from './render.ts'
@@ -151,17 +151,14 @@ export function appendRaw(absolute: string, text: string, createParents: boolean
 
 /**
  * Serialises read-then-write sequences (confirm, apply) between processes:
- * a `<file>.lock` directory beside the file, retried briefly, stale after 10 s.
+ * the memory store's lock (memory/lock.ts) on a `<file>.lock` folder beside
+ * the file, waited for up to 5 s. A holder that is alive keeps it however
+ * long it takes; a dead one's is taken over at once.
  */
 export async function withFileLock<T>(absolute: string, action: () => Promise<T> | T): Promise<T> {
   // no folder yet means nothing to protect; locking would create it, and a refusal must leave no trace
   if (!existsSync(path.dirname(absolute))) return action()
-  const release = await lockfile.lock(absolute, { realpath: false, stale: 10_000, retries: { retries: 20, minTimeout: 25, maxTimeout: 250 } })
-  try {
-    return await action()
-  } finally {
-    await release()
-  }
+  return withLock({ path: `${absolute}.lock`, purpose: 'whale', waitMs: 5000 }, async () => action())
 }
 
 /** Reflex rules (spec §8): DSH_REFLEX_RULES or <config dir>/reflex.json; DSH_REFLEX_OFF=1 switches them off. */
