@@ -4,7 +4,8 @@ import { ANCHOR_FILES, anchorRel, parseAnchor } from '../memory/anchors.ts'
 import { entriesOf, parseEntryFile } from '../memory/entry.ts'
 import { dayFileRel, localDate } from '../memory/paths.ts'
 import type { AnchorKey } from '../memory/settings.ts'
-import { composeMemoryBlock, type MemoryBlockResult, type RecentEntry } from './memory-block.ts'
+import { frameOverhead } from '../memory/prompt-safe.ts'
+import { composeMemoryBlock, MEMORY_TITLE, type AnchorView, type MemoryBlockResult, type RecentEntry } from './memory-block.ts'
 
 function fingerprint(path: string): string {
   try {
@@ -24,9 +25,9 @@ function readOr(path: string): string {
 }
 
 /** The person's core first, then the dated sections, newest first (the budget cuts the oldest). */
-function anchorText(file: string): string {
+function anchorParts(file: string): AnchorView['parts'] {
   const doc = parseAnchor(file)
-  return [doc.core, ...[...doc.sections].reverse().map((s) => `（${s.date}）${s.text}`)].map((t) => t.trim()).filter((t) => t !== '').join(' ')
+  return [{ text: doc.core }, ...[...doc.sections].reverse().map((s) => ({ date: s.date, text: s.text }))]
 }
 
 /**
@@ -39,6 +40,7 @@ function anchorText(file: string): string {
 export class MemoryReader {
   private readonly root: string
   private readonly days: number
+  /** Characters of `{{cyrene_memory}}` as the model reads it: frame and closing marker included. */
   private readonly budget: number
   private key = ''
   private last: MemoryBlockResult = { text: '', cut: 0 }
@@ -71,9 +73,10 @@ export class MemoryReader {
       for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ date, text: entry.text })
     }
     this.last = composeMemoryBlock(
-      anchors.map(([k, path]) => ({ key: k, title: ANCHOR_FILES[k], text: anchorText(readOr(path)) })),
+      anchors.map(([k, path]) => ({ key: k, title: ANCHOR_FILES[k], parts: anchorParts(readOr(path)) })),
       recent,
-      this.budget,
+      // The runtime draws the frame around this block; its header and marker come out of the same budget.
+      Math.max(0, this.budget - frameOverhead(MEMORY_TITLE)),
     )
     this.key = key
     return this.last

@@ -18,6 +18,9 @@ export const ANCHOR_FILES: Record<AnchorKey, string> = { self: '我是谁', user
 export const ANCHOR_CADENCE_DAYS: Record<AnchorKey, number> = { self: 1, user: 1, goal: 1, origin: 7 }
 export const EARLIER_PREFIX = '> 更早的卷：'
 const SECTION_RE = /^## 卷(\d+)·(\d{4}-\d{2}-\d{2})[ \t]*$/
+/** A section heading as the parser reads it, or as a person reading the file would (other #-levels, spaces). */
+const HEADING_LIKE_RE = /^\s*#{1,6}\s*卷\s*\d+\s*·\s*\d{4}-\d{2}-\d{2}/
+const EARLIER_LIKE_RE = /^\s*>\s*更早的卷[：:]/
 
 export interface AnchorSection { vol: number; date: string; text: string }
 export interface AnchorDoc { core: string; earlierRef: string | undefined; sections: AnchorSection[] }
@@ -100,10 +103,26 @@ async function lastModelAnchorWrite(store: MemoryStore, key: AnchorKey): Promise
   return last
 }
 
+/**
+ * Text written into an anchor may not hold a line the file would read as its
+ * own structure: a dated section heading would forge a section (any volume,
+ * any date, shown first), a reference line would be taken out of the core.
+ */
+export function checkAnchorLines(text: string, key: AnchorKey): void {
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const what = HEADING_LIKE_RE.test(line) ? 'a dated section heading (## 卷N·YYYY-MM-DD)' : EARLIER_LIKE_RE.test(line) ? `the history reference line (${EARLIER_PREFIX.trim()}…)` : undefined
+    if (what === undefined) continue
+    throw new RefusedError('bad-input', `the ${key} anchor text has on line ${i + 1} ${JSON.stringify(line.trim())}, which the anchor file would read as ${what}; the store writes headings, dates and references itself. Remove or reword that line (for example without the leading "#" or ">") and write again. Nothing was written.`)
+  }
+}
+
 export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: AnchorWrite, ctx: { by: Writer }): Promise<{ file: string; archived: number; chars: number }> {
   if (!isAnchorKey(key)) throw new RefusedError('bad-input', `anchor must be one of ${ANCHOR_KEYS.join(', ')}`)
   const limit = store.settings.anchor[key]
   const { text } = checkText(input.text, { ...store.limits, entryChars: limit }, `${key} anchor text`)
+  checkAnchorLines(text, key)
   const mode = input.mode ?? 'section'
   if (mode === 'core' && ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may rewrite an anchor\'s core; the model adds dated sections')
   const now = store.now()
@@ -116,23 +135,31 @@ export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: Anc
   }
   const file = anchorRel(key)
   return await store.withWriteLock(async (lock) => {
-    const current = parseAnchor(await store.readForRewrite(file))
+    const current = await store.readForRewrite(file)
+    const parsed = parseAnchor(current)
     const vol = (await store.currentVolume()) ?? 0
     const next: AnchorDoc = mode === 'core'
-      ? { ...current, core: text }
-      : { ...current, sections: [...current.sections, { vol, date: localDate(now), text }] }
+      ? { ...parsed, core: text }
+      : { ...parsed, sections: [...parsed.sections, { vol, date: localDate(now), text }] }
     const { doc, archived } = fitAnchor(next, key, limit)
-    // History first: a crash between the two writes leaves a section in both places, never in neither.
     const byMonth = new Map<string, AnchorSection[]>()
     for (const s of archived) byMonth.set(s.date.slice(0, 7), [...(byMonth.get(s.date.slice(0, 7)) ?? []), s])
+    // Every new text is known before anything is written, so the quota sees the whole change.
+    const history: { rel: string; old: string; next: string }[] = []
     for (const [month, secs] of byMonth) {
       const rel = anchorHistoryRel(key, month)
       const old = await store.readForRewrite(rel)
       const add = secs.map(renderSection).join('\n\n')
-      await store.replaceFile(rel, old.trim() === '' ? `${add}\n` : `${old.replace(/\n*$/, '')}\n\n${add}\n`, lock)
+      history.push({ rel, old, next: old.trim() === '' ? `${add}\n` : `${old.replace(/\n*$/, '')}\n\n${add}\n` })
     }
     const rendered = renderAnchor(doc)
+    const delta = [...history, { old: current, next: rendered }].reduce((n, f) => n + Buffer.byteLength(f.next) - Buffer.byteLength(f.old), 0)
+    await store.checkQuota(delta, false)
+    // History first: a crash between the two writes leaves a section in both places, never in neither.
+    for (const h of history) await store.replaceFile(h.rel, h.next, lock)
     await store.replaceFile(file, rendered, lock)
+    // The usage cache does not see these bytes; measure again so the next write is checked against them.
+    await store.measureUsage(true).catch(() => undefined)
     await store.audit({ op: 'anchor', key, mode, by: ctx.by, chars: charCount(rendered.trim()), archived: archived.length })
     return { file, archived: archived.length, chars: charCount(rendered.trim()) }
   })

@@ -23,3 +23,7 @@ export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } fr
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
 export { LockBusyError } from './lock.ts'
 export { startEngine, type EngineStart } from './engine.ts'
+export {
+  promptSafe, frameSafe, withoutComments, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker,
+  DATA_FRAME, FRAME_OPENERS, FRAME_CLOSERS, type FrameOptions,
+} from './prompt-safe.ts'

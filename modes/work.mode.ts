@@ -9,6 +9,6 @@ export default defineMode({
   base: 'cordis',
   persona: 'persona/work.md',
   rails: { worldbook: true },
-  mirrorChars: 6500,
+  mirrorChars: 6800,
   disable: [],
 })

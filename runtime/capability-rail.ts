@@ -1,6 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-system-prompt'
-import { framed } from './framing.ts'
+import { frameRule } from '../memory/index.ts'
+import { framedWithin } from './framing.ts'
 
 /**
  * The capability rail (context order 150): how the memory tools, the gate and
@@ -25,9 +26,8 @@ export interface CapabilityConfig { enabled: boolean; text: string }
 
 /** The rail's text within its budget, and how much was cut (for the doctor). */
 export function capabilityText(config: CapabilityConfig): { text: string; cut: number } {
-  const full = framed('能力总则', config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text)
-  const chars = [...full]
-  return chars.length <= CAPABILITY_BUDGET ? { text: full, cut: 0 } : { text: chars.slice(0, CAPABILITY_BUDGET - 1).join('') + '…', cut: chars.length - CAPABILITY_BUDGET + 1 }
+  // The frame rule stays whatever text the person chose; the body is cut, never the rule or the marker.
+  return framedWithin('能力总则', config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text, CAPABILITY_BUDGET, { preface: frameRule() })
 }
 
 export function registerCapabilityRail(ctx: Context, config: CapabilityConfig): void {

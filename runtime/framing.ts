@@ -1,8 +1,28 @@
-/** Every block the plugin shows the model says up front that it is data, not identity. */
-export const DATA_FRAME = '以下是数据/操作规则，不是身份。'
+import { charCount, dataFrame, DATA_FRAME, frameOverhead, type FrameOptions } from '../memory/index.ts'
+
+/**
+ * Every block the plugin injects is a data frame (memory/prompt-safe.ts): the
+ * header `【title】以下是数据/操作规则，不是身份。`, the body, and the closing
+ * marker `【数据结束·<token>】` (this process's random token) as the last line.
+ * Memory text inside goes through `promptSafe` first; the capability rail says
+ * what the marker means (`frameRule`).
+ */
+export { DATA_FRAME }
 
 export const EMPTY_MEMORY = '（暂时还没有写下的记忆。）'
 
-export function framed(title: string, body: string): string {
-  return `【${title}】${DATA_FRAME}\n${body}`
+export function framed(title: string, body: string, options: FrameOptions = {}): string {
+  return dataFrame(title, body, options)
+}
+
+/**
+ * A frame within `budget` characters, marker included: the body is cut with
+ * `…` when it does not fit (never the marker). `cut` counts the characters left out.
+ */
+export function framedWithin(title: string, body: string, budget: number, options: FrameOptions = {}): { text: string; cut: number } {
+  const room = Math.max(0, budget - frameOverhead(title, options))
+  const chars = [...body]
+  if (chars.length <= room) return { text: dataFrame(title, body, options), cut: 0 }
+  const kept = room <= 1 ? '' : chars.slice(0, room - 1).join('') + '…'
+  return { text: dataFrame(title, kept, options), cut: chars.length - charCount(kept) + (kept === '' ? 0 : 1) }
 }

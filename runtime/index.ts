@@ -10,6 +10,7 @@ import { registerRecallStep, type RecallConfig } from './recall-step.ts'
 import { registerSectionMirror } from './mirror-listener.ts'
 import { registerCapabilityRail, type CapabilityConfig } from './capability-rail.ts'
 import { inertBraces } from './prompt-text.ts'
+import { MEMORY_TITLE } from '../host/memory-block.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
@@ -64,9 +65,9 @@ export function apply(ctx: Context, config: Config): void {
   ctx.systemPrompt.variable('cyrene_memory', () => {
     try {
       const block = ctx.get('cyreneMemory')?.memoryBlock()
-      return framed('记忆', block === undefined || block.text === '' ? EMPTY_MEMORY : block.text)
+      return framed(MEMORY_TITLE, block === undefined || block.text === '' ? EMPTY_MEMORY : block.text)
     } catch {
-      return framed('记忆', EMPTY_MEMORY)
+      return framed(MEMORY_TITLE, EMPTY_MEMORY)
     }
   })
   ctx.systemPrompt.variable('user_nickname', () => {

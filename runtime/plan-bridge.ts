@@ -2,7 +2,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-plan-mode'
-import { framed } from './framing.ts'
+import { framedWithin } from './framing.ts'
+import { inertBraces } from './prompt-text.ts'
 
 /**
  * Preset row `cyrene-plan-bridge`, inside the `planning` group so it shares the
@@ -21,8 +22,13 @@ export const Config: Schema<Config> = Schema.object({
 
 export const BUDGET = 300
 
+/** The bridge text within its budget: the body is cut, never the closing marker; braces made inert (a context is interpolated). */
+export function bridgeText(config: Config): string {
+  return framedWithin('计划模式', inertBraces(config.text), BUDGET).text
+}
+
 export function apply(ctx: Context, config: Config): void {
-  const text = framed('计划模式', config.text).slice(0, BUDGET)
+  const text = bridgeText(config)
   ctx.systemPrompt.context({
     name: 'cyrene:plan-bridge',
     order: 155,

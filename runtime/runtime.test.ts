@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { bootSpine } from '../tests/harness/spine.ts'
+import { endMarker } from '../memory/index.ts'
 import * as Runtime from './index.ts'
 
 let spine: Awaited<ReturnType<typeof bootSpine>> | undefined
@@ -12,14 +13,14 @@ describe('cyrene-runtime on the minimal DSH spine', () => {
     spine = await bootSpine()
     const agent = await spine.createAgent('你好，{{user_nickname}}。\n{{cyrene_memory}}', [[Runtime, ROW]])
     const { system } = await spine.assemble(agent)
-    expect(system).toBe('你好，旅人。\n【记忆】以下是数据/操作规则，不是身份。\n（暂时还没有写下的记忆。）')
+    expect(system).toBe(`你好，旅人。\n【记忆】以下是数据/操作规则，不是身份。\n（暂时还没有写下的记忆。）\n${endMarker()}`)
   })
 
   it('a host service that throws never fails the assembly', async () => {
     spine = await bootSpine()
     spine.ctx.provide('cyreneMemory', { memoryBlock: () => { throw new Error('disk on fire') }, nickname: () => { throw new Error('no') }, noteMirror: () => {} })
     const agent = await spine.createAgent('{{user_nickname}}|{{cyrene_memory}}', [[Runtime, ROW]])
-    expect((await spine.assemble(agent)).system).toBe('旅人|【记忆】以下是数据/操作规则，不是身份。\n（暂时还没有写下的记忆。）')
+    expect((await spine.assemble(agent)).system).toBe(`旅人|【记忆】以下是数据/操作规则，不是身份。\n（暂时还没有写下的记忆。）\n${endMarker()}`)
   })
 
   it('mirrors a host-level section the sealed persona swallows', async () => {

@@ -1,4 +1,4 @@
-import { DATA_FRAME } from './framing.ts'
+import { framed } from './framing.ts'
 import { inertBraces, promptReferences } from './prompt-text.ts'
 
 /**
@@ -84,17 +84,21 @@ export function mirrorSections(
     }
     const text = interpolationSafe(section.text.trim(), variables)
     if (text === '') continue
-    const header = `【${section.name}】${DATA_FRAME}\n`
-    const room = Math.min(config.perSectionMax, left) - header.length
+    // A section name is foreign text in our header: it must not carry a bracket or a variable.
+    const title = inertBraces(section.name)
+    // This budget counts UTF-16 units (`length`), so the frame's share is measured the same way.
+    const overhead = framed(title, '').length
+    const room = Math.min(config.perSectionMax, left) - overhead
     // A sliver of a section misleads more than its absence; skip it and say so.
     if (room < Math.min(text.length, MIN_USEFUL_CHARS)) {
       report.skipped.push({ name: section.name, why: `mirror budget of ${config.maxChars} chars used up` })
       continue
     }
     const body = text.length > room ? text.slice(0, room - 1) + '…' : text
-    contexts.push({ name: MIRROR_PREFIX + section.name, text: header + body })
-    left -= header.length + body.length
-    report.mirrored.push({ name: section.name, chars: header.length + body.length, cut: Math.max(0, text.length - room) })
+    const framedText = framed(title, body)
+    contexts.push({ name: MIRROR_PREFIX + section.name, text: framedText })
+    left -= framedText.length
+    report.mirrored.push({ name: section.name, chars: framedText.length, cut: Math.max(0, text.length - room) })
   }
   return { contexts, report }
 }

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { frameTokenIn } from '../../memory/index.ts'
 import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
@@ -46,8 +47,9 @@ async function freePort(): Promise<number> {
 
 const requests = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []) as { system: string; messages: unknown[]; tools: string[]; toolText: string }[]
 
-function expectedSystem(file: string, cwd: string): string {
-  const values: Record<string, string> = { user_nickname: '伙伴', cyrene_memory: framed('记忆', EMPTY_MEMORY), model: 'mock-model', cwd }
+/** `sent` is what DSH sent: its closing-marker token is the DSH process's own (random per process). */
+function expectedSystem(file: string, cwd: string, sent: string | undefined): string {
+  const values: Record<string, string> = { user_nickname: '伙伴', cyrene_memory: framed('记忆', EMPTY_MEMORY, { token: frameTokenIn(sent ?? '') ?? 'no-marker' }), model: 'mock-model', cwd }
   return readFileSync(join(PROJECT_ROOT, 'persona', file), 'utf8').replace(/\{\{([a-z_]+)\}\}/g, (_, n: string) => values[n] ?? `<<${n}>>`)
 }
 
@@ -152,7 +154,7 @@ describe('the packed plugin in the real dsh CLI', () => {
       while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('今天好累')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
       const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('今天好累'))
       expect(turn).toBeDefined()
-      expect(turn?.system).toBe(expectedSystem('chat.md', workspace))
+      expect(turn?.system).toBe(expectedSystem('chat.md', workspace, turn?.system))
       expect(turn?.tools.length).toBeGreaterThan(5)
     })
 
@@ -196,7 +198,7 @@ describe('the packed plugin in the real dsh CLI', () => {
       while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('看看这个仓库')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
       const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('看看这个仓库'))
       // The memory block holds what earlier tests wrote; everything around it is the persona verbatim.
-      const [head, tail] = expectedSystem('work.md', workspace).split('（暂时还没有写下的记忆。）') as [string, string]
+      const [head, tail] = expectedSystem('work.md', workspace, turn?.system).split('（暂时还没有写下的记忆。）') as [string, string]
       expect(turn?.system.startsWith(head)).toBe(true)
       expect(turn?.system.endsWith(tail)).toBe(true)
       expect(turn?.system).toContain('【去处】一起写完第一本书。')

@@ -1,0 +1,24 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MemoryStore, writeAnchor } from '../memory/index.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
+import { framed } from '../runtime/framing.ts'
+import { MEMORY_TITLE } from './memory-block.ts'
+import { MemoryReader } from './memory-reader.ts'
+
+describe('MemoryReader', () => {
+  let t: Awaited<ReturnType<typeof tempHome>>
+  beforeEach(async () => { t = await tempHome() })
+  afterEach(async () => { await t.cleanup() })
+
+  it('{{cyrene_memory}} with its frame and closing marker stays within the budget (issue 7 item 8)', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await writeAnchor(store, 'self', { text: '我'.repeat(700), mode: 'core' }, { by: 'person' })
+    for (let i = 0; i < 30; i++) await store.write({ text: `第${i}件事：${'记'.repeat(60)}`, kind: 'fact', axis: '智', reason: '测试' }, { by: 'person' })
+    for (const budget of [200, 600, 1200]) {
+      const block = new MemoryReader(t.root, 3, budget).read()
+      expect(block.cut).toBeGreaterThan(0)
+      expect([...framed(MEMORY_TITLE, block.text)].length).toBeLessThanOrEqual(budget)
+    }
+    await store.close()
+  })
+})
