@@ -9,10 +9,10 @@ import type { MemoryStore } from './store.ts'
  * Snapshots: full copies of the root in `<root>-snapshots/<name>/`, beside
  * the root so they never count toward its quota. Seven are kept (names start
  * with a date, so name order is time order). A snapshot is copied under the
- * write lock (a consistent view) into a temp folder, its files fsynced, a
- * manifest of sizes and SHA-256 sums written last, and the folder renamed
- * into place — so a listed snapshot is complete, and a restore can tell a
- * snapshot that changed since from one that did not. Restore: restore.ts.
+ * write lock (a consistent view) into a temp folder, a manifest of sizes and
+ * SHA-256 sums written last, and the folder renamed into place — so a listed
+ * snapshot is complete, and a restore can tell a snapshot that changed since
+ * from one that did not. Restore: restore.ts. Contract §12.10.
  */
 export const KEEP_SNAPSHOTS = 7
 const NAME_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{6}Z-[a-z-]+)?$/
