@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { findRetiredPlugins, listSnapshots, MemoryStore, readVolumes, resolveDshHome, resolveRoot } from '../memory/index.ts'
+import { describeSnapshots, findRetiredPlugins, MemoryStore, readVolumes, resolveDshHome, resolveRoot } from '../memory/index.ts'
 import { loadRenderInput, locationsFor, renderSegments } from '../whale/index.ts'
 import { personaDrift } from './persona-sources.ts'
 import type { DoctorLine } from './service.ts'
@@ -40,10 +40,12 @@ export async function storeLines(io: StoreDoctorIO, opts: { engine: boolean } = 
   const anchors = Object.entries(store.settings.anchor).map(([k, v]) => `${k} ${v}`).join(', ')
   lines.push({ check: 'limits', status: 'ok', detail: `entry ≤ ${store.limits.entryChars} chars, injected entry ≤ ${store.limits.injectChars}, anchors ${anchors} (元/settings.json)` })
   for (const problem of store.settingsProblems) lines.push({ check: 'settings', status: 'warn', detail: problem })
-  const snapshots = await listSnapshots(store)
+  const snapshots = await describeSnapshots(store)
+  const unverified = snapshots.filter((s) => !s.verified).map((s) => s.name)
   lines.push(snapshots.length === 0
     ? { check: 'snapshots', status: 'warn', detail: 'none yet: `cyrene backup` takes one now (DSH takes one a day while it runs)' }
-    : { check: 'snapshots', status: 'ok', detail: `${snapshots.length} kept, newest ${snapshots.at(-1)}` })
+    : { check: 'snapshots', status: 'ok', detail: `${snapshots.length} kept, newest ${snapshots.at(-1)!.name}` })
+  if (unverified.length > 0) lines.push({ check: 'snapshots', status: 'ok', detail: `unverified (taken before checksums; a restore checks their format only; they age out within a week): ${unverified.join(', ')}` })
   try {
     const volumes = await readVolumes(store)
     lines.push({ check: 'volume', status: 'ok', detail: volumes === undefined ? 'volume 0 is completed when DSH first starts' : `current volume ${volumes.current} of ${volumes.volumes.length}` })

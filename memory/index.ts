@@ -17,7 +17,8 @@ export {
   readVolumes, ensureVolumePersonaHash, openVolume, personaFingerprint, volumeDrift, CONFIRM_WORD,
   type Volume, type VolumesFile, type PersonaSource,
 } from './volumes.ts'
-export { takeSnapshot, snapshotIfDue, listSnapshots, restoreSnapshot, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
+export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
+export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restore.ts'
 export { importItems, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'

@@ -1,27 +1,46 @@
 import { promises as fs } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { join, dirname } from 'node:path'
 import { ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import type { MemoryStore } from './store.ts'
-import { RefusedError, type Writer } from './validate.ts'
 
 /**
  * Snapshots: full copies of the root in `<root>-snapshots/<name>/`, beside
  * the root so they never count toward its quota. Seven are kept (names start
  * with a date, so name order is time order). A snapshot is copied under the
- * write lock (a consistent view) into a temp folder and renamed into place, so
- * a listed snapshot is always complete.
+ * write lock (a consistent view) into a temp folder, a manifest of sizes and
+ * SHA-256 sums written last, and the folder renamed into place — so a listed
+ * snapshot is complete, and a restore can tell a snapshot that changed since
+ * from one that did not. Restore: restore.ts. Contract §12.10.
  */
 export const KEEP_SNAPSHOTS = 7
 const NAME_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{6}Z-[a-z-]+)?$/
+
+/** Written inside every snapshot taken since checksums were introduced; older ones have none ("unverified"). */
+export const MANIFEST_FILE = '.manifest.json'
+export const MANIFEST_VERSION = 1
 
 export type SnapshotKind = 'daily' | 'manual' | 'pre-restore' | 'pre-migrate'
 
 export interface SnapshotInfo { name: string; path: string; files: number }
 
-function isStoreFile(rel: string): boolean {
+export interface SnapshotManifest {
+  version: number
+  taken_at: string
+  kind: SnapshotKind
+  /** Relative path ('/'-separated) → size in bytes and hex SHA-256 of the bytes. */
+  files: Record<string, { size: number; sha256: string }>
+}
+
+/** Lock folders, owner and intent records, temp files and temp folders are never part of a snapshot. */
+export function isStoreFile(rel: string): boolean {
   const base = rel.split('/').at(-1) ?? ''
   return !isTempName(rel) && !base.endsWith('.owner') && !/\.lock\.intent\.\d+$/.test(base) && !rel.split('/').some((p) => p.endsWith('.lock') || p.endsWith('.reaping') || p.includes('.tmp-'))
+}
+
+export function sha256(buf: Uint8Array): string {
+  return createHash('sha256').update(buf).digest('hex')
 }
 
 export function snapshotName(kind: SnapshotKind, at: Date): string {
@@ -42,47 +61,115 @@ export async function listSnapshots(store: MemoryStore): Promise<string[]> {
   return names.filter((n) => NAME_RE.test(n)).sort()
 }
 
-async function copyTree(from: string, to: string, onFile?: (done: number, total: number) => void): Promise<number> {
-  const files = (await walkFiles(from)).filter(isStoreFile)
-  let done = 0
-  for (const rel of files) {
-    const target = join(to, rel)
-    await ensureDir(dirname(target))
-    await fs.copyFile(join(from, rel), target)
-    await fs.chmod(target, FILE_MODE).catch(() => undefined)
-    onFile?.(++done, files.length)
+/** Each snapshot, oldest first, and whether it carries a manifest (verified) or predates them (checked by format only). */
+export async function describeSnapshots(store: MemoryStore): Promise<Array<{ name: string; verified: boolean }>> {
+  const out: Array<{ name: string; verified: boolean }> = []
+  for (const name of await listSnapshots(store)) {
+    const verified = await fs.lstat(join(store.snapshotsDir, name, MANIFEST_FILE)).then((s) => s.isFile(), () => false)
+    out.push({ name, verified })
   }
-  return files.length
+  return out
 }
 
-export async function takeSnapshot(store: MemoryStore, kind: SnapshotKind = 'manual', onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
-  await ensureDir(store.snapshotsDir)
+/** Write a new file (fsynced unless told not to); never follows a link: the name must not exist yet. */
+export async function writeNewFile(file: string, data: Uint8Array | string, mode: number = FILE_MODE, sync = true): Promise<void> {
+  const fh = await fs.open(file, 'wx', mode)
+  try {
+    await fh.writeFile(data)
+    if (sync) await fh.sync()
+  } finally { await fh.close() }
+}
+
+/**
+ * Files of a daily snapshot are not fsynced one by one: that would cost DSH's
+ * start seconds on a large store, and a power cut can then cost only that
+ * snapshot (its manifest no longer matches, so restore refuses it) — never the
+ * store. Snapshots taken right before a restore or an import, and the ones the
+ * person asks for, are the way back: those are fsynced.
+ */
+function durable(kind: SnapshotKind): boolean { return kind !== 'daily' }
+
+/** Copy the store's files into `to` (a fresh folder) and return their manifest entries. */
+async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (done: number, total: number) => void): Promise<SnapshotManifest['files']> {
+  const files = (await walkFiles(from)).filter(isStoreFile).sort()
+  const out: SnapshotManifest['files'] = {}
+  const dirs = new Set<string>([to])
+  let done = 0
+  for (const rel of files) {
+    let buf: Buffer
+    try { buf = await fs.readFile(join(from, rel)) } catch (e) {
+      // Removed by hand between the listing and the read: it is not part of the store any more.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
+      throw e
+    }
+    const target = join(to, rel)
+    await ensureDir(dirname(target))
+    dirs.add(dirname(target))
+    await writeNewFile(target, buf, FILE_MODE, sync)
+    out[rel] = { size: buf.length, sha256: sha256(buf) }
+    onFile?.(++done, files.length)
+  }
+  if (sync) for (const d of dirs) await fsyncDir(d)
+  return out
+}
+
+/** A name not yet taken for a snapshot of this kind (undefined: today's daily one exists). */
+async function freshName(store: MemoryStore, kind: SnapshotKind): Promise<string | undefined> {
   let name = snapshotName(kind, store.now())
   const existing = await listSnapshots(store)
-  if (existing.includes(name)) {
-    if (kind === 'daily') return { name, path: join(store.snapshotsDir, name), files: -1 }
-    // Two in the same second: suffix -b, -c, … (letters keep names in time order and in NAME_RE).
-    const base = name
-    for (let n = 1; existing.includes(name); n++) name = `${base}-${letters(n)}`
+  if (!existing.includes(name)) return name
+  if (kind === 'daily') return undefined
+  // Two in the same second: suffix -b, -c, … (letters keep names in time order and in NAME_RE).
+  const base = name
+  for (let n = 1; existing.includes(name); n++) name = `${base}-${letters(n)}`
+  return name
+}
+
+/**
+ * Take a snapshot while the caller holds the write lock. A failure (a full
+ * disk, say) removes the half-copied temp folder before the error — with its
+ * Node `code` — goes on to the caller: a failed backup must not keep the disk full.
+ */
+export async function snapshotUnderLock(store: MemoryStore, kind: SnapshotKind, onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
+  await ensureDir(store.snapshotsDir)
+  const name = await freshName(store, kind)
+  if (name === undefined) {
+    const today = snapshotName(kind, store.now())
+    return { name: today, path: join(store.snapshotsDir, today), files: -1 }
   }
   const final = join(store.snapshotsDir, name)
   const tmp = join(store.snapshotsDir, `.tmp-${name}-${process.pid}`)
-  const files = await store.withWriteLock(async () => {
+  try {
     await fs.rm(tmp, { recursive: true, force: true })
     await ensureDir(tmp)
-    const n = await copyTree(store.root, tmp, onProgress)
+    const files = await copyStoreTree(store.root, tmp, durable(kind), onProgress)
+    const manifest: SnapshotManifest = { version: MANIFEST_VERSION, taken_at: store.now().toISOString(), kind, files }
+    await writeNewFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`)
+    await fsyncDir(tmp)
     await fs.rename(tmp, final)
     await fsyncDir(store.snapshotsDir)
-    return n
-  })
-  await pruneSnapshots(store)
-  return { name, path: final, files }
+    return { name, path: final, files: Object.keys(files).length }
+  } catch (e) {
+    await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined)
+    throw e
+  }
 }
 
-/** Keep the newest seven; also clear temp folders of snapshots that were cut off. */
-export async function pruneSnapshots(store: MemoryStore): Promise<string[]> {
+export async function takeSnapshot(store: MemoryStore, kind: SnapshotKind = 'manual', onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
+  const info = await store.withWriteLock(async () => await snapshotUnderLock(store, kind, onProgress))
+  if (info.files >= 0) await pruneSnapshots(store)
+  return info
+}
+
+/**
+ * Keep the newest seven; also clear temp folders of snapshots that were cut
+ * off. `spare` names are never removed (the snapshot a restore is reading), so
+ * for a while there may be eight.
+ */
+export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
+  const spare = new Set(opts.spare ?? [])
   const names = await listSnapshots(store)
-  const drop = names.slice(0, Math.max(0, names.length - KEEP_SNAPSHOTS))
+  const drop = names.slice(0, Math.max(0, names.length - KEEP_SNAPSHOTS)).filter((n) => !spare.has(n))
   for (const n of drop) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
   let all: string[] = []
   try { all = await fs.readdir(store.snapshotsDir) } catch { /* none */ }
@@ -97,64 +184,9 @@ function pidIsAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM' }
 }
 
-const VOLUME_SNAPSHOTS = '元/卷/'
-
-/** Volume persona snapshots are read-only and immutable: bring back a missing one, never overwrite. */
-async function restoreVolumeFile(store: MemoryStore, from: string, rel: string): Promise<void> {
-  const target = store.path(rel)
-  if (await fs.stat(target).then(() => true, () => false)) return
-  const dir = dirname(target)
-  const existed = await fs.stat(dir).then(() => true, () => false)
-  if (existed) await fs.chmod(dir, 0o700)
-  await ensureDir(dir)
-  await fs.copyFile(join(from, rel), target)
-  await fs.chmod(target, 0o400)
-  await fs.chmod(dir, 0o500)
-}
-
 /** The daily snapshot, if today's is not there yet. */
 export async function snapshotIfDue(store: MemoryStore): Promise<SnapshotInfo | undefined> {
   const today = snapshotName('daily', store.now())
   if ((await listSnapshots(store)).includes(today)) return undefined
   return await takeSnapshot(store, 'daily')
 }
-
-/**
- * Restore the root from a snapshot, file by file (each atomically), after
- * taking a `pre-restore` snapshot of what is there now — so a restore can
- * itself be undone. Refused while another process runs the engine.
- */
-export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { by: Writer }, onProgress?: (done: number, total: number) => void): Promise<{ restored: number; removed: number; safety: string }> {
-  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a snapshot')
-  const names = await listSnapshots(store)
-  if (typeof name !== 'string' || !names.includes(name)) {
-    throw new RefusedError('not-found', `no snapshot named ${JSON.stringify(name)}. Available: ${names.join(', ') || '(none — run `cyrene backup`)'}`)
-  }
-  const engine = await store.engineStatus()
-  if (engine.held && engine.alive === true && !engine.mine) {
-    throw new RefusedError('engine-running', `the memory engine is running (process ${engine.owner?.pid}); quit DSH first, then restore`)
-  }
-  const safety = await takeSnapshot(store, 'pre-restore')
-  const from = join(store.snapshotsDir, name)
-  return await store.withWriteLock(async (lock) => {
-    const want = (await walkFiles(from)).filter(isStoreFile)
-    const wantSet = new Set(want)
-    let done = 0
-    for (const rel of want) {
-      if (rel.startsWith(VOLUME_SNAPSHOTS)) await restoreVolumeFile(store, from, rel)
-      // Bytes, not text: a file that is not valid UTF-8 comes back exactly as it was.
-      else await store.replaceFile(rel, await fs.readFile(join(from, rel)), lock)
-      onProgress?.(++done, want.length)
-    }
-    let removed = 0
-    for (const rel of (await walkFiles(store.root)).filter(isStoreFile)) {
-      // The audit log and the read-only persona snapshots of volumes are only ever added to.
-      if (wantSet.has(rel) || rel.startsWith('元/审计/') || rel.startsWith(VOLUME_SNAPSHOTS)) continue
-      await fs.unlink(join(store.root, rel))
-      removed++
-    }
-    await store.audit({ op: 'restore', snapshot: name, safety: safety.name, by: ctx.by })
-    return { restored: want.length, removed, safety: safety.name }
-  })
-}
-

@@ -13,6 +13,7 @@ import {
   type RootOptions,
 } from './paths.ts'
 import { readSettings, type Settings } from './settings.ts'
+import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
 
 export interface OpenOptions extends RootOptions {
@@ -93,7 +94,10 @@ export class MemoryStore {
     await ensureDir(snapshotsDirOf(root))
     const { settings, problems } = await readSettings(root)
     if (opts.limits !== undefined) settings.limits = { ...settings.limits, ...opts.limits }
-    return new MemoryStore(root, settings, problems, opts)
+    const store = new MemoryStore(root, settings, problems, opts)
+    // A restore cut off by a crash is finished or undone before anyone reads the store.
+    await recoverInterruptedRestore(store)
+    return store
   }
 
   get limits(): Limits { return this.settings.limits }
@@ -104,7 +108,11 @@ export class MemoryStore {
 
   async withWriteLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     const lock = await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs })
-    try { return await fn(lock) } finally { await lock.release() }
+    try {
+      // A process that opened the store before a restore was killed must not write into the half-switched store.
+      await recoverUnderLock(this, lock)
+      return await fn(lock)
+    } finally { await lock.release() }
   }
 
   /**

@@ -4,7 +4,7 @@ import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
 import { CliError, type SubCommand } from './io.ts'
 import { guarded, openStore, out, packageRoot, parse, personaSources, progress } from './memory-shared.ts'
 import {
-  takeSnapshot, listSnapshots, restoreSnapshot, readVolumes, openVolume, ensureVolumePersonaHash, migrate, findRetiredPlugins, resolveDshHome,
+  takeSnapshot, describeSnapshots, restoreSnapshot, readVolumes, openVolume, ensureVolumePersonaHash, migrate, findRetiredPlugins, resolveDshHome,
 } from '../../memory/index.ts'
 
 export const backupCommand: SubCommand = async (argv, io) => {
@@ -12,8 +12,8 @@ export const backupCommand: SubCommand = async (argv, io) => {
   if (a.values.help) { io.stdout('cyrene backup [--list] — take a snapshot now (kept beside the store, the newest 7 stay)\n'); return 0 }
   const store = await openStore(io, a.values.root)
   if (a.values.list) {
-    const names = await listSnapshots(store)
-    out(io, a.values.json, { dir: store.snapshotsDir, snapshots: names }, () => `${store.snapshotsDir}\n${names.map((n) => `  ${n}`).join('\n')}\n`)
+    const list = await describeSnapshots(store)
+    out(io, a.values.json, snapshotListJson(list, { dir: store.snapshotsDir }), () => `${store.snapshotsDir}\n${list.map((s) => `  ${snapshotLine(s)}`).join('\n')}\n`)
     return 0
   }
   const s = await guarded(() => takeSnapshot(store, 'manual', progress(io, 'backup: files', a.values.quiet)))
@@ -23,17 +23,36 @@ export const backupCommand: SubCommand = async (argv, io) => {
 
 export const restoreCommand: SubCommand = async (argv, io) => {
   const a = parse(argv, { list: { type: 'boolean', default: false } })
-  if (a.values.help) { io.stdout('cyrene restore <snapshot> | --list — restore the store from a snapshot (the current state is saved first as a pre-restore snapshot)\n'); return 0 }
+  if (a.values.help) { io.stdout(RESTORE_HELP); return 0 }
   const store = await openStore(io, a.values.root)
   const name = a.positionals[0]
   if (a.values.list || name === undefined) {
-    const names = await listSnapshots(store)
-    out(io, a.values.json, { snapshots: names }, () => `${names.length === 0 ? 'no snapshots yet (cyrene backup)' : names.join('\n')}\n`)
+    const list = await describeSnapshots(store)
+    out(io, a.values.json, snapshotListJson(list), () => `${list.length === 0 ? 'no snapshots yet (cyrene backup)' : list.map(snapshotLine).join('\n')}\n`)
     return name === undefined && !a.values.list ? 2 : 0
   }
   const r = await guarded(() => restoreSnapshot(store, name, { by: 'person' }, progress(io, 'restore: files', a.values.quiet)))
-  out(io, a.values.json, r, () => `restored ${r.restored} files from ${name} (${r.removed} newer files removed). To undo: cyrene restore ${r.safety}\n`)
+  out(io, a.values.json, r, () => [
+    `restored ${r.restored} files from ${name} (${r.removed} newer files removed). To undo: cyrene restore ${r.safety}`,
+    ...(r.verified ? [] : [`note: ${name} has no checksums (taken before they were recorded); it was checked by format only`]),
+    ...r.linksReplaced.map((l) => `note: ${l} was a link; it is now the snapshot's file (what the link pointed to was left alone)`),
+    ...r.warnings.map((w) => `warning: ${w} (restored as the snapshot had it; \`cyrene memory check\` shows it)`),
+  ].join('\n') + '\n')
   return 0
+}
+
+const RESTORE_HELP = `cyrene restore <snapshot> | --list — restore the store from a snapshot
+  The whole snapshot is checked first (checksums, or the format of older snapshots marked "unverified"); a damaged
+  or edited snapshot is refused and nothing changes. Then the current state is saved as a pre-restore snapshot and
+  the store is switched over so that even a crash leaves the old store or the restored one. Quit DSH first.
+`
+
+function snapshotLine(s: { name: string; verified: boolean }): string {
+  return s.verified ? s.name : `${s.name}  (unverified: taken before checksums; restore checks its format only)`
+}
+
+function snapshotListJson(list: Array<{ name: string; verified: boolean }>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...extra, snapshots: list.map((s) => s.name), unverified: list.filter((s) => !s.verified).map((s) => s.name) }
 }
 
 export const volumeCommand: SubCommand = async (argv, io) => {

@@ -1,0 +1,454 @@
+import { promises as fs, constants as C, type Dirent } from 'node:fs'
+import { hostname } from 'node:os'
+import { dirname, join } from 'node:path'
+import { parseEntryFile } from './entry.ts'
+import { decodeUtf8, ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
+import { LockBusyError, pidAlive, type HeldLock } from './lock.ts'
+import { dateOfEntryFile, safeJoin } from './paths.ts'
+import {
+  MANIFEST_FILE, MANIFEST_VERSION, isStoreFile, listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile,
+  type SnapshotManifest,
+} from './snapshots.ts'
+import type { MemoryStore } from './store.ts'
+import { RefusedError, type Writer } from './validate.ts'
+
+/**
+ * Restore the store from a snapshot so that a crash at any moment leaves
+ * either the old store or the restored one — never a mix, never an empty one.
+ *
+ *  1. Under the engine lock (no DSH may start meanwhile) and the write lock
+ *     (held to the end), check the whole snapshot: no links, no odd file
+ *     types, and either its manifest (every file present with the size and
+ *     SHA-256 it had when taken, nothing added) or — for snapshots older than
+ *     manifests — the format of its day/pending files and 元/*.json. Check the
+ *     live store too for anything the switch could not do without following a
+ *     link. A refusal here has changed nothing.
+ *  2. Take the `pre-restore` snapshot (the undo) and prune, sparing the
+ *     snapshot being restored.
+ *  3. Stage: copy the snapshot into a staging folder on the same file system
+ *     as the real root (beside it), fsync, and write a journal with
+ *     `state: "committed"` (atomic + fsync). That write is the commit point.
+ *  4. Switch (roll forward): drop the recall cache, remove live files the
+ *     snapshot lacks, rename each staged file over its live path (rename
+ *     replaces a link itself, never its target), fsync the folders, audit,
+ *     remove the journal and the staging folder.
+ *
+ * Recovery (`recoverUnderLock`, run by MemoryStore.open and every write-lock
+ * holder before anything else): a staging folder whose journal is not
+ * committed is thrown away (the old store was never touched); a committed one
+ * is rolled forward again — every step is idempotent.
+ */
+
+export type RestorePhase = 'validated' | 'safety' | 'staged' | 'committed' | 'switched'
+
+export interface RestoreResult {
+  /** Files of the snapshot, all now in the store. */
+  restored: number
+  /** Live files the snapshot did not have, removed. */
+  removed: number
+  /** The pre-restore snapshot: restore it to undo this restore. */
+  safety: string
+  /** false: an older snapshot without a manifest, checked by format only. */
+  verified: boolean
+  /** Format problems of a checksummed snapshot, kept as they were (they are the store's bytes of that day). */
+  warnings: string[]
+  /** Live paths that were links: the link was replaced by the snapshot's file; what it pointed to was left alone. */
+  linksReplaced: string[]
+}
+
+export interface RestoreOptions {
+  /** Told when each step is done (progress output, and the crash tests' kill points). */
+  onPhase?: (phase: RestorePhase) => void
+}
+
+/** The audit log is append-only and the volume persona snapshots are immutable: live copies are kept, missing ones come back. */
+const KEPT_LIVE = ['元/审计/', '元/卷/']
+const JOURNAL = 'journal.json'
+const STAGED_FILES = 'files'
+const JOURNAL_VERSION = 1
+
+interface Journal {
+  version: number
+  state: 'staging' | 'committed'
+  snapshot: string
+  safety: string
+  verified: boolean
+  pid: number
+  host: string
+  started_at: string
+  /** Files of the snapshot (for the audit). */
+  files: number
+  /** Live files to remove at the switch, relative to the root. */
+  remove: string[]
+}
+
+interface TreeEntry { kind: 'file' | 'dir' | 'link' | 'other'; size: number }
+
+/** Every entry under `dir`, by lstat: links are reported as links, never followed. Lock folders and temp files are left out. */
+async function lstatTree(dir: string): Promise<Map<string, TreeEntry>> {
+  const out = new Map<string, TreeEntry>()
+  async function walk(rel: string): Promise<void> {
+    let names: Dirent[]
+    try { names = await fs.readdir(rel === '' ? dir : join(dir, rel), { withFileTypes: true }) } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
+      throw e
+    }
+    for (const d of names) {
+      const r = rel === '' ? d.name : `${rel}/${d.name}`
+      if (!isStoreFile(r)) continue
+      const st = await fs.lstat(join(dir, r))
+      const kind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other'
+      out.set(r, { kind, size: st.size })
+      if (kind === 'dir') await walk(r)
+    }
+  }
+  await walk('')
+  return out
+}
+
+function keptLive(rel: string): boolean { return KEPT_LIVE.some((p) => rel.startsWith(p)) }
+
+/** What a format check finds in one file of the store (day/pending files and 元/*.json; other files have no format). */
+function formatProblems(rel: string, buf: Buffer): string[] {
+  if (dateOfEntryFile(rel) !== undefined) {
+    const { text, valid } = decodeUtf8(buf)
+    if (!valid) return [`${rel} is not valid UTF-8`]
+    const out = parseEntryFile(text, rel).problems.map((p) => `${rel}:${p.line}: ${p.message}`)
+    if (text !== '' && !text.endsWith('\n')) out.push(`${rel} ends in the middle of a line (cut short?)`)
+    return out
+  }
+  if (/^元\/[^/]+\.json$/.test(rel)) {
+    const { text, valid } = decodeUtf8(buf)
+    if (!valid) return [`${rel} is not valid UTF-8`]
+    if (text.trim() === '') return []
+    try { JSON.parse(text) } catch (e) { return [`${rel} is not valid JSON (${(e as Error).message})`] }
+  }
+  return []
+}
+
+function parseManifest(text: string): SnapshotManifest | string {
+  let v: unknown
+  try { v = JSON.parse(text) } catch (e) { return `it is not valid JSON (${(e as Error).message})` }
+  const m = v as Partial<SnapshotManifest> | null
+  if (m === null || typeof m !== 'object' || m.version !== MANIFEST_VERSION || m.files === null || typeof m.files !== 'object') return `it is not a version ${MANIFEST_VERSION} manifest`
+  for (const [rel, f] of Object.entries(m.files)) {
+    if (f === null || typeof f !== 'object' || typeof f.size !== 'number' || typeof f.sha256 !== 'string') return `its record of ${rel} is damaged`
+  }
+  return m as SnapshotManifest
+}
+
+interface CheckedSnapshot {
+  /** Relative path → SHA-256 of the bytes checked (the staging copy must read the same bytes). */
+  files: Map<string, string>
+  verified: boolean
+  warnings: string[]
+}
+
+function refuseSnapshot(name: string, problems: string[]): never {
+  const shown = problems.slice(0, 8).map((p) => `  - ${p}`)
+  if (problems.length > shown.length) shown.push(`  - … and ${problems.length - shown.length} more`)
+  throw new RefusedError('bad-snapshot', `snapshot ${name} cannot be restored; nothing was changed:\n${shown.join('\n')}\nA snapshot is restored only whole and as it was taken: choose another one (cyrene restore --list), or put the named files back as they were.`)
+}
+
+/** Step 1: the whole snapshot, before anything is touched. */
+async function checkSnapshot(dir: string, name: string): Promise<CheckedSnapshot> {
+  const top = await fs.lstat(dir)
+  if (!top.isDirectory()) refuseSnapshot(name, [`${dir} is ${top.isSymbolicLink() ? 'a link' : 'not a folder'}`])
+  const tree = await lstatTree(dir)
+  const problems: string[] = []
+  for (const [rel, e] of tree) {
+    if (e.kind === 'link') problems.push(`${rel} is a symbolic link (a snapshot holds only plain files)`)
+    else if (e.kind === 'other') problems.push(`${rel} is not a plain file or folder`)
+    else if (e.kind === 'dir' && /\.(md|json|jsonl)$/.test(rel)) problems.push(`${rel} is a folder where a file should be`)
+  }
+  const readNoFollow = async (rel: string): Promise<Buffer> => {
+    const fh = await fs.open(join(dir, rel), C.O_RDONLY | C.O_NOFOLLOW)
+    try { return await fh.readFile() } finally { await fh.close() }
+  }
+  const files = new Map<string, string>()
+  const warnings: string[] = []
+  const manifestEntry = tree.get(MANIFEST_FILE)
+  tree.delete(MANIFEST_FILE)
+  if (manifestEntry?.kind === 'file') {
+    const manifest = parseManifest((await readNoFollow(MANIFEST_FILE)).toString('utf8'))
+    if (typeof manifest === 'string') refuseSnapshot(name, [...problems, `${MANIFEST_FILE} (its list of files and checksums) cannot be read: ${manifest}`])
+    for (const [rel, want] of Object.entries(manifest.files)) {
+      const e = tree.get(rel)
+      if (e === undefined) { problems.push(`${rel} is missing (the snapshot had it when it was taken)`); continue }
+      if (e.kind !== 'file') { if (e.kind === 'dir') problems.push(`${rel} is a folder where a file should be`); continue }
+      const buf = await readNoFollow(rel)
+      const sum = sha256(buf)
+      if (buf.length !== want.size) problems.push(`${rel} has ${buf.length} bytes; it had ${want.size} when the snapshot was taken (cut short or edited)`)
+      else if (sum !== want.sha256) problems.push(`${rel} was changed after the snapshot was taken (its checksum differs)`)
+      else {
+        files.set(rel, sum)
+        warnings.push(...formatProblems(rel, buf))
+      }
+    }
+    for (const [rel, e] of tree) {
+      if (e.kind === 'file' && !Object.hasOwn(manifest.files, rel)) problems.push(`${rel} was added after the snapshot was taken`)
+    }
+  } else {
+    for (const [rel, e] of tree) {
+      if (e.kind !== 'file') continue
+      const buf = await readNoFollow(rel)
+      files.set(rel, sha256(buf))
+      problems.push(...formatProblems(rel, buf))
+    }
+  }
+  if (problems.length > 0) refuseSnapshot(name, problems)
+  return { files, verified: manifestEntry?.kind === 'file', warnings }
+}
+
+interface SwitchPlan {
+  /** Snapshot files to stage and move into place. */
+  place: string[]
+  remove: string[]
+  linksReplaced: string[]
+}
+
+/** Step 1, live side: what the switch will do, refusing what it could only do through a link or over a folder. */
+async function planSwitch(real: string, name: string, files: ReadonlyMap<string, string>): Promise<SwitchPlan> {
+  const live = await lstatTree(real)
+  const problems: string[] = []
+  const plan: SwitchPlan = { place: [], remove: [], linksReplaced: [] }
+  const removable = (rel: string, e: TreeEntry | undefined) => e?.kind === 'file' && !files.has(rel) && !keptLive(rel)
+  for (const rel of [...files.keys()].sort()) {
+    const cur = live.get(rel)
+    if (keptLive(rel) && cur !== undefined) continue
+    const parts = rel.split('/')
+    for (let i = 1; i < parts.length; i++) {
+      const up = parts.slice(0, i).join('/')
+      const a = live.get(up)
+      if (a === undefined || a.kind === 'dir' || removable(up, a)) continue
+      problems.push(`${up} in the store is ${a.kind === 'link' ? 'a link' : 'not a folder'}, and the snapshot has ${rel} under it: restore never writes through links. Replace it with a plain folder (or move it out of the store)`)
+    }
+    if (cur?.kind === 'dir') problems.push(`${rel} in the store is a folder where the snapshot has a file: move that folder out of the store`)
+    else if (cur?.kind === 'other') problems.push(`${rel} in the store is not a plain file: move it out of the store`)
+    else if (cur?.kind === 'link') plan.linksReplaced.push(rel)
+    plan.place.push(rel)
+  }
+  for (const [rel, e] of live) if (removable(rel, e)) plan.remove.push(rel)
+  if (problems.length > 0) {
+    throw new RefusedError('restore-blocked', `cannot restore ${name}; nothing was changed:\n${[...new Set(problems)].slice(0, 8).map((p) => `  - ${p}`).join('\n')}\nthen restore again.`)
+  }
+  return plan
+}
+
+/** Beside the real root (same file system, so every move is a rename); inside it when the root is a mount point of its own. */
+async function stagingDirFor(real: string): Promise<string> {
+  const [a, b] = await Promise.all([fs.stat(real), fs.stat(dirname(real))])
+  return a.dev === b.dev ? `${real}-restore` : join(real, '.tmp-restore')
+}
+
+async function findStaging(real: string): Promise<string | undefined> {
+  for (const dir of [`${real}-restore`, join(real, '.tmp-restore')]) {
+    if (await fs.lstat(dir).then((s) => s.isDirectory(), () => false)) return dir
+  }
+  return undefined
+}
+
+async function writeJournal(staging: string, j: Journal): Promise<void> {
+  const next = join(staging, `${JOURNAL}.next`)
+  await fs.rm(next, { force: true })
+  await writeNewFile(next, `${JSON.stringify(j)}\n`)
+  await fs.rename(next, join(staging, JOURNAL))
+  await fsyncDir(staging)
+}
+
+/** The journal, or undefined when there is none or it is not one (then nothing was committed: the commit write is atomic). */
+async function readJournal(staging: string): Promise<Journal | undefined> {
+  try {
+    const j = JSON.parse(await fs.readFile(join(staging, JOURNAL), 'utf8')) as Journal
+    return j.version === JOURNAL_VERSION && Array.isArray(j.remove) && typeof j.snapshot === 'string' ? j : undefined
+  } catch { return undefined }
+}
+
+/** Step 3: copy the planned files into staging, re-checking every byte against what step 1 checked; fsync all. */
+async function stage(snapDir: string, filesDir: string, name: string, plan: SwitchPlan, sums: ReadonlyMap<string, string>, onProgress?: (done: number, total: number) => void): Promise<void> {
+  await ensureDir(filesDir)
+  const dirs = new Set<string>([filesDir])
+  let done = 0
+  for (const rel of plan.place) {
+    const fh = await fs.open(join(snapDir, rel), C.O_RDONLY | C.O_NOFOLLOW)
+    let buf: Buffer
+    try { buf = await fh.readFile() } finally { await fh.close() }
+    if (sha256(buf) !== sums.get(rel)) throw new RefusedError('bad-snapshot', `${rel} in snapshot ${name} changed while it was being restored; nothing was changed — try again`)
+    const target = join(filesDir, rel)
+    await ensureDir(dirname(target))
+    dirs.add(dirname(target))
+    await writeNewFile(target, buf, rel.startsWith('元/卷/') ? 0o400 : FILE_MODE)
+    onProgress?.(++done, plan.place.length)
+  }
+  for (const d of dirs) await fsyncDir(d)
+}
+
+/** Throws unless every folder on the way from the root to `rel` is a plain folder (or not there yet). */
+async function assertNoLinkOnTheWay(real: string, rel: string, known: Set<string>): Promise<void> {
+  const parts = rel.split('/')
+  for (let i = 1; i < parts.length; i++) {
+    const up = parts.slice(0, i).join('/')
+    if (known.has(up)) continue
+    const st = await fs.lstat(join(real, up)).catch(() => undefined)
+    if (st === undefined) return
+    if (!st.isDirectory()) throw new RefusedError('restore-blocked', `${up} in the store became ${st.isSymbolicLink() ? 'a link' : 'a file'} during a restore; restore never writes through links. Replace it with a plain folder; the restore finishes the next time the store is opened`)
+    known.add(up)
+  }
+}
+
+/** 元/卷/NNN/persona — the read-only (0500) folder a volume file sits in. */
+function volumeFolder(rel: string): string | undefined {
+  const p = rel.split('/')
+  return rel.startsWith('元/卷/') && p.length > 4 ? p.slice(0, 4).join('/') : undefined
+}
+
+/** Step 4. Idempotent: a second run after a crash finds some files already moved and moves the rest. */
+async function rollForward(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock): Promise<void> {
+  // The recall cache is derived from the files: gone now, rebuilt from the restored files on the next search.
+  const { dropRecallCache } = await import('./recall-store.ts')
+  await dropRecallCache(store)
+  const known = new Set<string>()
+  const touched = new Set<string>()
+  for (const rel of j.remove) {
+    const full = safeJoin(real, rel)
+    const st = await fs.lstat(full).catch(() => undefined)
+    if (st === undefined || !(st.isFile() || st.isSymbolicLink())) continue
+    await assertNoLinkOnTheWay(real, rel, known)
+    lock.assertOwned()
+    await fs.unlink(full)
+    touched.add(dirname(full))
+  }
+  const filesDir = join(staging, STAGED_FILES)
+  const staged = [...await lstatTree(filesDir)].filter(([, e]) => e.kind === 'file').map(([rel]) => rel).sort()
+  for (const rel of staged) {
+    const target = safeJoin(real, rel)
+    await assertNoLinkOnTheWay(real, rel, known)
+    const vol = volumeFolder(rel)
+    if (vol !== undefined) await fs.chmod(join(real, vol), 0o700).catch(() => undefined)
+    await ensureDir(dirname(target))
+    lock.assertOwned()
+    // rename replaces whatever is at `target` — a link included — and never writes into what a link points to.
+    await fs.rename(join(filesDir, rel), target)
+    if (vol !== undefined) await fs.chmod(join(real, vol), 0o500)
+    touched.add(dirname(target))
+  }
+  for (const d of touched) await fsyncDir(d)
+}
+
+async function finishSwitch(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock, recovered: boolean): Promise<void> {
+  await rollForward(store, real, staging, j, lock)
+  // Audit before the journal goes: a crash in between repeats the line rather than losing it.
+  await store.audit({ op: 'restore', snapshot: j.snapshot, safety: j.safety, verified: j.verified, files: j.files, removed: j.remove.length, by: 'person', ...(recovered ? { recovered: true } : {}) })
+  await fs.unlink(join(staging, JOURNAL))
+  await fsyncDir(staging)
+  await fs.rm(staging, { recursive: true, force: true })
+  await fsyncDir(dirname(staging))
+}
+
+/**
+ * Finish or undo a restore that was cut off. The caller holds the write lock,
+ * and a restore holds it from start to end — so any staging folder found here
+ * belongs to a restore that is gone.
+ */
+export async function recoverUnderLock(store: MemoryStore, lock: HeldLock): Promise<'none' | 'rolled-forward' | 'discarded'> {
+  const real = await fs.realpath(store.root)
+  const staging = await findStaging(real)
+  if (staging === undefined) return 'none'
+  const j = await readJournal(staging)
+  if (j?.state === 'committed') {
+    try {
+      await finishSwitch(store, real, staging, j, lock, true)
+    } catch (e) {
+      const err = e as Error
+      err.message = `an interrupted restore of snapshot ${j.snapshot} could not be finished (${err.message}). Its files wait in ${staging}; nothing is lost. Fix the cause, then run any cyrene command to finish it.`
+      throw err
+    }
+    return 'rolled-forward'
+  }
+  await fs.rm(staging, { recursive: true, force: true })
+  await fsyncDir(dirname(staging))
+  if (j !== undefined) await store.audit({ op: 'restore-abandoned', snapshot: j.snapshot, safety: j.safety, by: 'person' })
+  return 'discarded'
+}
+
+/**
+ * For MemoryStore.open: recover a cut-off restore before the store is used.
+ * A restore still running in another process is left to finish by itself.
+ */
+export async function recoverInterruptedRestore(store: MemoryStore): Promise<void> {
+  const real = await fs.realpath(store.root)
+  const staging = await findStaging(real)
+  if (staging === undefined) return
+  const j = await readJournal(staging)
+  if (j !== undefined && j.host === hostname() && j.pid !== process.pid && pidAlive(j.pid)) return
+  try {
+    await store.withWriteLock(async () => undefined) // the lock holder recovers first (store.withWriteLock)
+  } catch (e) {
+    if (e instanceof LockBusyError) return // busy for long: the next writer finishes it
+    throw e
+  }
+}
+
+/** Holds the engine lock for the restore so no DSH starts on a half-restored store. True if this call took it. */
+async function holdEngine(store: MemoryStore): Promise<boolean> {
+  if ((await store.engineStatus()).mine) return false
+  try {
+    await store.claimEngine('restore')
+  } catch (e) {
+    if (e instanceof LockBusyError) throw new RefusedError('engine-running', `the memory engine is running (process ${e.owner?.pid ?? '?'}); quit DSH first, then restore`)
+    throw e
+  }
+  return true
+}
+
+/**
+ * Restore the root from a snapshot (see the module comment), after taking a
+ * `pre-restore` snapshot — so a restore can itself be undone. Person only;
+ * refused while DSH runs the engine.
+ */
+export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { by: Writer }, onProgress?: (done: number, total: number) => void, opts: RestoreOptions = {}): Promise<RestoreResult> {
+  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a snapshot')
+  const names = await listSnapshots(store)
+  if (typeof name !== 'string' || !names.includes(name)) {
+    throw new RefusedError('not-found', `no snapshot named ${JSON.stringify(name)}. Available: ${names.join(', ') || '(none — run `cyrene backup`)'}`)
+  }
+  const tookEngine = await holdEngine(store)
+  try {
+    return await store.withWriteLock(async (lock) => {
+      const snapDir = join(store.snapshotsDir, name)
+      const checked = await checkSnapshot(snapDir, name)
+      const real = await fs.realpath(store.root)
+      const plan = await planSwitch(real, name, checked.files)
+      opts.onPhase?.('validated')
+
+      const safety = await snapshotUnderLock(store, 'pre-restore')
+      await pruneSnapshots(store, { spare: [name] })
+      opts.onPhase?.('safety')
+
+      const staging = await stagingDirFor(real)
+      const journal: Journal = {
+        version: JOURNAL_VERSION, state: 'staging', snapshot: name, safety: safety.name, verified: checked.verified,
+        pid: process.pid, host: hostname(), started_at: store.now().toISOString(), files: checked.files.size, remove: plan.remove,
+      }
+      try {
+        await fs.mkdir(staging, { mode: 0o700 })
+        await fsyncDir(dirname(staging))
+        await writeJournal(staging, journal)
+        await stage(snapDir, join(staging, STAGED_FILES), name, plan, checked.files, onProgress)
+      } catch (e) {
+        await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined)
+        throw e
+      }
+      opts.onPhase?.('staged')
+      lock.assertOwned()
+      const committed: Journal = { ...journal, state: 'committed' }
+      await writeJournal(staging, committed)
+      opts.onPhase?.('committed')
+      await finishSwitch(store, real, staging, committed, lock, false)
+      opts.onPhase?.('switched')
+      return { restored: checked.files.size, removed: plan.remove.length, safety: safety.name, verified: checked.verified, warnings: checked.warnings, linksReplaced: plan.linksReplaced }
+    })
+  } finally {
+    if (tookEngine) await store.close()
+  }
+}
