@@ -7,7 +7,7 @@ export {
 } from './entry.ts'
 export { gate, gateReasons, type GateResult } from './gate.ts'
 export { newId, ID_RE } from './id.ts'
-export { RefusedError, DEFAULT_LIMITS, KIND_RE, injectionText, clipForInjection, buildMeta, type Limits, type NewEntry, type Writer } from './validate.ts'
+export { RefusedError, DEFAULT_LIMITS, KIND_RE, injectionText, clipForInjection, buildMeta, parseWhen, WHEN_FORMS, type Limits, type NewEntry, type Writer } from './validate.ts'
 export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel, localDate, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
 export { checkStore, type CheckReport, type Finding } from './check.ts'
 export { recheckPending, listPending, restoreTombstone, type RecheckOptions, type RecheckReport, type PendingRecord } from './margin.ts'
@@ -18,7 +18,7 @@ export {
   type Volume, type VolumesFile, type PersonaSource,
 } from './volumes.ts'
 export { takeSnapshot, snapshotIfDue, listSnapshots, restoreSnapshot, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
-export { importItems, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
+export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
 export { LockBusyError } from './lock.ts'
