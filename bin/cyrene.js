@@ -1,4 +1,5 @@
 #!/usr/bin/env node
 // The package ships compiled JavaScript; `npm run compile` produces dist/.
-const { main } = await import('../dist/scripts/cli/main.js')
-process.exitCode = await main(process.argv.slice(2))
+// runCli turns every failure into a message and an exit code (see `cyrene --help`).
+const { runCli } = await import('../dist/scripts/cli/main.js')
+process.exitCode = await runCli(process.argv.slice(2))

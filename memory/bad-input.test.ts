@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryStore } from './store.ts'
@@ -83,11 +83,41 @@ it('ids with path tricks or control characters in a file are harmless data, flag
 
 it('duplicate ids and dangling links are errors; a 10 MB paste is refused before touching disk', async () => {
   const a = await s.write(fact('one'), { by: 'person' })
-  await s.write({ ...fact('two'), links: [`${a.id}|因果`, 'ghost-id|相似'] }, { by: 'person' })
-  await fs.appendFile(join(t.root, day), `\ncopy\n<!--cyrene:{"id":"${a.id}"}-->\n`)
+  await s.write({ ...fact('two'), links: [`${a.id}|因果`] }, { by: 'person' })
+  // Writes refuse dangling links now; a hand edit can still make one.
+  await fs.appendFile(join(t.root, day), `\ncopy\n<!--cyrene:{"id":"${a.id}"}-->\n\nhand\n<!--cyrene:{"id":"hand-1","links":["ghost-id|相似"]}-->\n`)
   const codes = (await checkStore(s)).errors.map((e) => e.code).sort()
   expect(codes).toEqual(['duplicate-id', 'link'])
   const before = await fs.readFile(join(t.root, day))
   await expect(s.write(fact('长'.repeat(5 * 1024 * 1024)), { by: 'person' })).rejects.toThrow(/limit is 400/)
   expect(Buffer.compare(await fs.readFile(join(t.root, day)), before)).toBe(0)
+})
+
+describe('links only to entries that exist (issue 7 item 11)', () => {
+  it('write refuses a link to an unknown id, naming it and how to list ids; nothing is written', async () => {
+    const a = await s.write(fact('one'), { by: 'person' })
+    const before = await fs.readFile(join(t.root, day))
+    for (const by of ['person', 'model'] as const) {
+      await expect(s.write({ ...fact('two'), links: [`${a.id}|因果`, 'ghost-id|相似'] }, { by })).rejects.toThrow(/no entry with id "ghost-id" to link to; nothing was written.*cyrene memory list/)
+    }
+    expect(Buffer.compare(await fs.readFile(join(t.root, day)), before)).toBe(0)
+    expect((await s.scan()).entries).toHaveLength(1)
+    expect((await checkStore(s)).errors).toEqual([])
+    // A link to an existing entry, day or pending, is fine.
+    const pending = await s.write({ text: '待定的一条' }, { by: 'person' })
+    expect((await s.write({ ...fact('three'), links: [`${a.id}|因果`, `${pending.id}|`] }, { by: 'model' })).gate).toBe('day')
+  })
+
+  it('update refuses adding a link to an unknown id, but a dangling link left by a hand edit does not block other changes', async () => {
+    const a = await s.write(fact('one'), { by: 'person' })
+    const b = await s.write(fact('two'), { by: 'person' })
+    await expect(s.update(b.id, { links: ['ghost-id|因果'] }, { by: 'model' })).rejects.toThrow(/no entry with id "ghost-id"/)
+    expect((await s.get(b.id))!.meta.links).toBeUndefined()
+    // The person hand-edits a dangling link in; updating the text still works and keeps it.
+    const file = join(t.root, day)
+    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(`{"id":"${b.id}",`, `{"id":"${b.id}","links":["gone|相似"],`))
+    const u = await s.update(b.id, { text: 'two (edited)' }, { by: 'person' })
+    expect(u.meta.links).toEqual(['gone|相似'])
+    expect((await s.update(b.id, { links: ['gone|相似', `${a.id}|时序`] }, { by: 'person' })).meta.links).toEqual(['gone|相似', `${a.id}|时序`])
+  })
 })

@@ -1,16 +1,23 @@
+import { createHash } from 'node:crypto'
 import type { Entry, EntryMeta } from './entry.ts'
 import { isUsableId, newId } from './id.ts'
 import { dayFileRel, isDateString, localDate } from './paths.ts'
 import type { MemoryStore } from './store.ts'
-import { checkText, KIND_RE, parseWhen, RefusedError } from './validate.ts'
+import { assertWellFormed, checkText, importedMetaProblem, KIND_RE, parseWhen, RefusedError, YEAR_MAX, YEAR_MIN } from './validate.ts'
 
 /**
  * Bringing memories in from outside (JSONL, the retired plugins, a
  * whale-persona inbox). Imported entries bypass the gate (`gate: imported`)
- * but not the refusals: an item that is too long or holds control characters
- * is skipped and reported — its source is never modified, so nothing is lost.
- * Importing twice brings nothing in twice (same id, same source_ref, or —
- * without a source_ref — same text and time).
+ * but not the refusals: an item that is too long, holds control characters,
+ * an axis outside 德智体美劳 or an impossible time is skipped and reported —
+ * its source is never modified, so nothing is lost, and a re-run after fixing
+ * the source brings in exactly what was skipped.
+ *
+ * Importing twice brings nothing in twice. Every imported entry records
+ * `import_key` (see `importKey`); an item whose key is already in the store is
+ * reported as already imported. Entries imported before keys existed are
+ * still recognised by the older rules: same id, same source_ref, or —
+ * without a source_ref — same text and time.
  */
 export interface ImportItem {
   text: string
@@ -29,32 +36,68 @@ export interface ImportItem {
 }
 
 export interface Skipped { origin: string; why: string }
-export interface ImportReport { imported: number; skipped: Skipped[]; files: string[]; dryRun: boolean }
+/** `skipped`: refused items (fix the source and import again); `already`: items the store has from an earlier import. */
+export interface ImportReport { imported: number; skipped: Skipped[]; already: Skipped[]; files: string[]; dryRun: boolean }
 
+/**
+ * The identity of an imported line: `sha256:` + hex over the canonical JSON
+ * `[text, kind, at]` — the text after the import's own normalisation (CRLF →
+ * LF, trimmed), the line's kind as given or null, and the line's own `at`
+ * string as given or null. A line without `at` is filed at the import time,
+ * but its key uses the absence, so the next run recognises it.
+ */
+export function importKey(text: string, kind: string | null, at: string | null): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify([text, kind, at])).digest('hex')}`
+}
 
-/** Pure: one item → the entry to write, or why not. */
-export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, now: Date): { entry: Entry; date: string } | { why: string } {
+/** The kind and `at` an item came with, as its source wrote them (the key's inputs). */
+function ownFields(item: ImportItem): { kind: string | null; at: string | null } {
+  const kind = typeof item.meta?.kind === 'string' ? item.meta.kind : item.kind ?? null
+  const at = typeof item.meta?.at === 'string' ? item.meta.at : item.at ?? null
+  return { kind, at }
+}
+
+function why(e: unknown): { why: string } {
+  if (e instanceof RefusedError || e instanceof RangeError) return { why: e.message }
+  throw e
+}
+
+/** Pure: one item → the entry to write (with its import key), or why not. */
+export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, now: Date): { entry: Entry; date: string; key: string } | { why: string } {
   let text: string
-  try { text = checkText(item.text, store.limits).text } catch (e) {
-    return { why: e instanceof RefusedError ? e.message : String(e) }
-  }
-  const atMs = item.at !== undefined ? parseWhen(item.at).getTime() : Number.NaN
-  const at = Number.isNaN(atMs) ? now : new Date(atMs)
+  let at = now
+  try {
+    text = checkText(item.text, store.limits).text
+    if (item.at !== undefined) at = parseWhen(item.at)
+  } catch (e) { return why(e) }
   const meta: EntryMeta = { ...(item.meta ?? {}), id: '' }
   const origId = item.meta?.id
   meta.id = isUsableId(origId) ? origId : newId(now)
   if (item.kind !== undefined && meta.kind === undefined) meta.kind = KIND_RE.test(item.kind) ? item.kind : 'note'
   if (item.axis !== undefined && meta.axis === undefined) meta.axis = item.axis
-  if (item.reason !== undefined && meta.reason === undefined) meta.reason = item.reason
+  if (item.reason !== undefined && meta.reason === undefined) meta.reason = item.reason.trim() === '' ? undefined : item.reason.trim()
+  if (meta.reason === undefined) delete meta.reason
   if (meta.at === undefined) meta.at = at.toISOString()
   if (meta.gate !== undefined && meta.gate !== 'imported') meta.imported_gate = meta.gate
   meta.gate = 'imported'
   if (item.source_ref !== undefined) meta.source_ref = item.source_ref
   for (const [k, v] of Object.entries(item.extra ?? {})) if (meta[k] === undefined) meta[k] = v
+  const own = ownFields(item)
+  const key = importKey(text, own.kind, own.at)
+  meta.import_key = key
+  const problem = importedMetaProblem(meta)
+  if (problem !== undefined) return { why: problem }
   // The day file follows the entry's own time when it has a readable one.
-  const own = typeof meta.at === 'string' ? Date.parse(meta.at) : Number.NaN
-  const date = item.date !== undefined && isDateString(item.date) ? item.date : localDate(Number.isNaN(own) ? at : new Date(own))
-  return { entry: { text, meta }, date }
+  let date: string
+  if (item.date !== undefined && isDateString(item.date)) date = item.date
+  else {
+    let ownAt = at
+    if (typeof item.meta?.at === 'string') { try { ownAt = parseWhen(item.meta.at) } catch { /* unreadable: the item's time */ } }
+    date = localDate(ownAt)
+  }
+  const year = Number(date.slice(0, 4))
+  if (!isDateString(date) || year < YEAR_MIN || year > YEAR_MAX) return { why: `its day ${date} is outside the years ${YEAR_MIN}–${YEAR_MAX}` }
+  return { entry: { text, meta }, date, key }
 }
 
 export async function importItems(store: MemoryStore, items: readonly ImportItem[], opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<ImportReport> {
@@ -62,22 +105,32 @@ export async function importItems(store: MemoryStore, items: readonly ImportItem
   const { entries } = await store.scan()
   const ids = new Set(entries.map((e) => e.id))
   const refs = new Set(entries.map((e) => e.meta.source_ref).filter((r): r is string => typeof r === 'string'))
-  // Items without a source_ref are recognised by text + time, so a re-run adds nothing.
-  const seen = new Set(entries.filter((e) => e.meta.gate === 'imported').map((e) => `${e.text}\0${String(e.meta.at)}`))
+  const keys = new Map<string, string | undefined>(entries.map((e) => e.meta.import_key).filter((k): k is string => typeof k === 'string').map((k) => [k, undefined]))
+  // Entries imported before import keys existed: recognised by text + time, so a re-run adds nothing.
+  // (Only those: a keyed entry is told apart by its key, which also holds the kind.)
+  const seen = new Set(entries.filter((e) => e.meta.gate === 'imported' && e.meta.import_key === undefined).map((e) => `${e.text}\0${String(e.meta.at)}`))
   const skipped: Skipped[] = []
+  const already: Skipped[] = []
   const byFile = new Map<string, Entry[]>()
   for (const item of items) {
-    const r = toImportedEntry(item, store, now)
+    let r: ReturnType<typeof toImportedEntry>
+    try { r = toImportedEntry(item, store, now) } catch (e) { r = { why: `could not be read (${(e as Error).message})` } }
     if ('why' in r) { skipped.push({ origin: item.origin, why: r.why }); continue }
-    const { entry, date } = r
-    if (ids.has(entry.meta.id)) { skipped.push({ origin: item.origin, why: `already in the store (id ${entry.meta.id})` }); continue }
-    if (typeof entry.meta.source_ref === 'string' && refs.has(entry.meta.source_ref)) { skipped.push({ origin: item.origin, why: `already imported from ${entry.meta.source_ref}` }); continue }
-    const key = `${entry.text}\0${String(entry.meta.at)}`
-    if (entry.meta.source_ref === undefined && seen.has(key)) { skipped.push({ origin: item.origin, why: 'already imported (same text and time)' }); continue }
-    seen.add(key)
+    const { entry, date, key } = r
+    if (keys.has(key)) {
+      const first = keys.get(key)
+      already.push({ origin: item.origin, why: first === undefined ? 'already imported (same text, kind and at)' : `the same line as ${first} (same text, kind and at); imported once` })
+      continue
+    }
+    if (ids.has(entry.meta.id)) { already.push({ origin: item.origin, why: `already in the store (id ${entry.meta.id})` }); continue }
+    if (typeof entry.meta.source_ref === 'string' && refs.has(entry.meta.source_ref)) { already.push({ origin: item.origin, why: `already imported from ${entry.meta.source_ref}` }); continue }
+    const legacyKey = `${entry.text}\0${String(entry.meta.at)}`
+    if (entry.meta.source_ref === undefined && seen.has(legacyKey)) { already.push({ origin: item.origin, why: 'already imported (same text and time)' }); continue }
+    let file: string
+    try { file = dayFileRel(date) } catch (e) { skipped.push({ origin: item.origin, ...why(e) }); continue }
+    keys.set(key, item.origin)
     ids.add(entry.meta.id)
     if (typeof entry.meta.source_ref === 'string') refs.add(entry.meta.source_ref)
-    const file = dayFileRel(date)
     const list = byFile.get(file)
     if (list === undefined) byFile.set(file, [entry])
     else list.push(entry)
@@ -89,32 +142,96 @@ export async function importItems(store: MemoryStore, items: readonly ImportItem
     imported += list.length
     opts.onProgress?.(imported, total)
   }
-  return { imported, skipped, files: [...byFile.keys()].sort(), dryRun: opts.dryRun === true }
+  return { imported, skipped, already, files: [...byFile.keys()].sort(), dryRun: opts.dryRun === true }
+}
+
+/** Is this a valid UTF-8 prefix (a sequence cut at the end still counts)? */
+function validPrefix(bytes: Uint8Array): boolean {
+  try { new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }); return true } catch { return false }
+}
+
+/** Index of the first byte that makes `bytes` invalid UTF-8 (prefix validity is monotone, so bisect). */
+export function firstBadByte(bytes: Uint8Array): number {
+  let lo = 0
+  let hi = bytes.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (validPrefix(bytes.subarray(0, mid + 1))) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+const lossyUtf8 = new TextDecoder('utf-8')
+
+export interface SourceLine { text: string; badUtf8?: string }
+
+/**
+ * Lines of a source file (no terminators), decoded one by one so a line of
+ * invalid UTF-8 is reported with its number and never hides the others. A bad
+ * line carries `badUtf8` (why) and its lossy text, which callers must not import.
+ */
+export function decodeLines(input: string | Uint8Array): SourceLine[] {
+  if (typeof input === 'string') return input.split('\n').map((text) => ({ text }))
+  const out: SourceLine[] = []
+  let start = 0
+  for (let i = 0; i <= input.length; i++) {
+    if (i < input.length && input[i] !== 0x0a) continue
+    const bytes = input.subarray(start, i)
+    try { out.push({ text: strictUtf8.decode(bytes) }) } catch {
+      const at = Math.min(firstBadByte(bytes), bytes.length - 1)
+      out.push({
+        text: lossyUtf8.decode(bytes),
+        badUtf8: `not valid UTF-8 (near byte ${at + 1} of the line, 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')}); nothing from this line was imported. Re-save the file as UTF-8 (for example iconv -f GB18030 -t UTF-8) and import again`,
+      })
+    }
+    start = i + 1
+  }
+  return out
+}
+
+/** An optional string field of an import line: absent or null → undefined; anything else but a string is refused. */
+function optionalString(o: Record<string, unknown>, key: string): string | undefined {
+  const v = o[key]
+  if (v === undefined || v === null) return undefined
+  if (typeof v !== 'string') throw new RefusedError('bad-input', `"${key}" must be a string`)
+  assertWellFormed(v, `"${key}"`)
+  return v
 }
 
 /**
- * `cyrene memory import --jsonl`: lines `{"text","at","kind"?,"axis"?,"reason"?,"ref"?}`.
- * Pure parse; bad lines are reported with their number.
+ * `cyrene memory import --jsonl`: lines `{"text","at"?,"kind"?,"axis"?,"reason"?,"ref"?}`.
+ * Pure parse; bad lines are reported with their number. Give the file's bytes
+ * (not a decoded string) so invalid UTF-8 is reported, never turned into U+FFFD.
  */
-export function parseImportJsonl(text: string, origin: string): { items: ImportItem[]; skipped: Skipped[] } {
+export function parseImportJsonl(input: string | Uint8Array, origin: string): { items: ImportItem[]; skipped: Skipped[] } {
   const items: ImportItem[] = []
   const skipped: Skipped[] = []
-  text.split('\n').forEach((line, i) => {
+  decodeLines(input).forEach((line, i) => {
     const where = `${origin}:${i + 1}`
-    if (line.trim() === '') return
+    if (line.badUtf8 !== undefined) { skipped.push({ origin: where, why: line.badUtf8 }); return }
+    const raw = i === 0 ? line.text.replace(/^\ufeff/, '') : line.text
+    if (raw.trim() === '') return
     let v: unknown
-    try { v = JSON.parse(line) } catch { skipped.push({ origin: where, why: 'not valid JSON' }); return }
+    try { v = JSON.parse(raw) } catch { skipped.push({ origin: where, why: 'not valid JSON' }); return }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) { skipped.push({ origin: where, why: 'a line must be a JSON object' }); return }
     const o = v as Record<string, unknown>
     if (typeof o.text !== 'string') { skipped.push({ origin: where, why: 'missing "text"' }); return }
-    if (o.at !== undefined && (typeof o.at !== 'string' || Number.isNaN(Date.parse(o.at)))) { skipped.push({ origin: where, why: '"at" is not an ISO date-time' }); return }
-    const item: ImportItem = { text: o.text, origin: where }
-    if (typeof o.at === 'string') item.at = o.at
-    if (typeof o.kind === 'string') item.kind = o.kind
-    if (typeof o.axis === 'string') item.axis = o.axis
-    if (typeof o.reason === 'string') item.reason = o.reason
-    if (typeof o.ref === 'string' && o.ref !== '') item.source_ref = o.ref
-    items.push(item)
+    try {
+      const item: ImportItem = { text: o.text, origin: where }
+      const at = optionalString(o, 'at')
+      if (at !== undefined) { parseWhen(at); item.at = at }
+      const kind = optionalString(o, 'kind')
+      if (kind !== undefined) item.kind = kind
+      const axis = optionalString(o, 'axis')
+      if (axis !== undefined) item.axis = axis
+      const reason = optionalString(o, 'reason')
+      if (reason !== undefined) item.reason = reason
+      const ref = optionalString(o, 'ref')
+      if (ref !== undefined && ref !== '') item.source_ref = ref
+      items.push(item)
+    } catch (e) { skipped.push({ origin: where, ...why(e) }) }
   })
   return { items, skipped }
 }

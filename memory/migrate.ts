@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { entriesOf, parseEntryFile } from './entry.ts'
-import { importItems, type ImportItem, type Skipped } from './importer.ts'
+import { decodeLines, importItems, type ImportItem, type Skipped } from './importer.ts'
 import { ROOT_NAME, isDateString } from './paths.ts'
 import { takeSnapshot } from './snapshots.ts'
 import type { MemoryStore } from './store.ts'
@@ -24,7 +24,10 @@ export interface MigrationReport {
   dryRun: boolean
   sources: Array<Source & { items: number }>
   imported: number
+  /** Refused items: fix them in the source and migrate again. */
   skipped: Skipped[]
+  /** Items the store already has from an earlier run (not errors). */
+  already: Skipped[]
   snapshot?: string
 }
 
@@ -68,11 +71,22 @@ export async function findSources(from: string, depth = 0): Promise<Source[]> {
   return out
 }
 
-/** Pure: 0.5.x day file → items, each keeping its whole comment. */
-export function itemsFromDayFile(text: string, path: string): { items: ImportItem[]; skipped: Skipped[] } {
+/** Pure: 0.5.x day file → items, each keeping its whole comment. Entries spanning a line in `badLines` (not UTF-8) are left out. */
+export function itemsFromDayFile(text: string, path: string, badLines: ReadonlySet<number> = new Set()): { items: ImportItem[]; skipped: Skipped[] } {
   const parsed = parseEntryFile(text, path)
   const skipped = parsed.problems.map((p) => ({ origin: `${path}:${p.line}`, why: `${p.message} (left in the source, not imported)` }))
-  const items = entriesOf(parsed).map((e): ImportItem => {
+  const readable: typeof parsed.segments = []
+  for (const seg of parsed.segments) {
+    const span = seg.raw.split('\n').length - (seg.raw.endsWith('\n') ? 1 : 0)
+    const first = seg.type === 'entry' ? seg.line - span + 1 : seg.line
+    const bad = [...badLines].filter((n) => n >= first && n < first + span)
+    if (seg.type === 'entry' && bad.length > 0) {
+      skipped.push({ origin: `${path}#${seg.entry.meta.id}`, why: `its lines ${first}–${first + span - 1} include line ${bad.join(', ')}, which is not valid UTF-8; re-save the file as UTF-8 and migrate again` })
+      continue
+    }
+    readable.push(seg)
+  }
+  const items = entriesOf({ ...parsed, segments: readable }).map((e): ImportItem => {
     // A day file's entries stay on that file's day, whatever time zone reads them.
     const date = basename(path, '.md')
     const item: ImportItem = { text: e.text, meta: { ...e.meta }, date, source_ref: `${path}#${e.meta.id}`, origin: `${path}#${e.meta.id}` }
@@ -152,23 +166,29 @@ export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRu
   const skipped: Skipped[] = []
   const counted: MigrationReport['sources'] = []
   for (const src of sources) {
-    const text = await fs.readFile(src.path, 'utf8')
+    // Decoded line by line: invalid UTF-8 is reported with its line, never imported as U+FFFD.
+    const lines = decodeLines(await fs.readFile(src.path))
+    const badLines = new Set<number>()
+    lines.forEach((l, i) => { if (l.badUtf8 !== undefined) { badLines.add(i + 1); skipped.push({ origin: `${src.path}:${i + 1}`, why: l.badUtf8 }) } })
+    // Line-based sources lose only their bad lines; a day file keeps its structure and drops the entries around them.
+    const text = lines.map((l) => (l.badUtf8 !== undefined && src.kind !== 'day-file' ? '' : l.text)).join('\n')
     let items: ImportItem[] = []
-    if (src.kind === 'day-file') { const r = itemsFromDayFile(text, src.path); items = r.items; skipped.push(...r.skipped) }
+    if (src.kind === 'day-file') { const r = itemsFromDayFile(text, src.path, badLines); items = r.items; skipped.push(...r.skipped) }
     else if (src.kind === 'inbox') { const r = (opts.readInbox ?? itemsFromInbox)(text, src.path); items = r.items; skipped.push(...r.skipped) }
     else items = itemsFromMemoryMd(text, src.path, (await fs.stat(src.path)).mtime)
     counted.push({ ...src, items: items.length })
     all.push(...items)
   }
-  const report: MigrationReport = { from, dryRun: opts.dryRun === true, sources: counted, imported: 0, skipped }
+  const report: MigrationReport = { from, dryRun: opts.dryRun === true, sources: counted, imported: 0, skipped, already: [] }
   if (opts.dryRun !== true && all.length > 0) report.snapshot = (await takeSnapshot(store, 'pre-migrate')).name
   const r = await importItems(store, all, { dryRun: opts.dryRun === true, onProgress: opts.onProgress })
   report.imported = r.imported
   report.skipped.push(...r.skipped)
+  report.already = r.already
   if (opts.dryRun !== true) {
     const stamp = store.now().toISOString().replace(/[:.]/g, '')
     await store.withWriteLock(async (lock) => { await store.writeMetaJson(`迁移报告-${stamp}.json`, report, lock) })
-    await store.audit({ op: 'migrate', from, imported: report.imported, skipped: report.skipped.length, by: 'person' })
+    await store.audit({ op: 'migrate', from, imported: report.imported, skipped: report.skipped.length, already: report.already.length, by: 'person' })
   }
   return report
 }

@@ -287,6 +287,7 @@ export class MemoryStore {
    */
   async write(input: NewEntry, ctx: { by: Writer }): Promise<WriteResult> {
     const { text, meta, notes } = buildMeta(input, ctx.by, this.limits)
+    await this.assertLinkTargets(linksOf(meta.links))
     const written = this.now()
     const at = input.at !== undefined ? parseWhen(input.at) : written
     const full: EntryMeta = { id: newId(written), ...meta, at: at.toISOString(), by: ctx.by }
@@ -299,6 +300,18 @@ export class MemoryStore {
     const rel = verdict.gate === 'day' ? dayFileRel(date) : pendingFileRel(date)
     await this.appendEntries(rel, [{ text, meta: full }])
     return { id: full.id, gate: verdict.gate, file: rel, reasons: verdict.reasons, notes }
+  }
+
+  /**
+   * Refuses links to ids that are not in the store (`check` would report each
+   * one as an error). Called by write and update, so the command line and the
+   * model's memory_write get the same refusal.
+   */
+  private async assertLinkTargets(links: readonly string[]): Promise<void> {
+    const missing: string[] = []
+    for (const target of new Set(links.map(linkTarget))) if (await this.get(target) === undefined) missing.push(target)
+    if (missing.length === 0) return
+    throw new RefusedError('bad-link', `no entry with id ${missing.map((m) => JSON.stringify(m)).join(', ')} to link to; nothing was written. Link only to ids that exist: list them with \`cyrene memory list\` or find them with \`cyrene memory search\` (the model: memory_search).`)
   }
 
   /** Append ready-made entries to one file under the write lock (used by write, import, promote). */
@@ -341,6 +354,9 @@ export class MemoryStore {
     if (found.meta.base === true && ctx.by !== 'person') throw new RefusedError('person-only', `entry ${id} is a base entry: only the person may change it`)
     const merged: NewEntry = { ...metaAsInput(found.meta), text: found.text, ...patch }
     const { text, meta, notes: _notes } = buildMeta(merged, ctx.by, this.limits)
+    // Only links this update adds: one left dangling by a hand edit must not block other changes.
+    const had = new Set(linksOf(found.meta.links).map(linkTarget))
+    if ('links' in patch) await this.assertLinkTargets(linksOf(meta.links).filter((l) => !had.has(linkTarget(l))))
     const next: Entry = { text, meta: { ...found.meta } }
     for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
       if (k in patch) { if (meta[k] === undefined) delete next.meta[k]; else next.meta[k] = meta[k] as never }
@@ -442,6 +458,16 @@ export class EngineBusyError extends LockBusyError {
     super(message, owner, alive)
     this.name = 'EngineBusyError'
   }
+}
+
+function linksOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((l): l is string => typeof l === 'string') : []
+}
+
+/** The id a link points to (`"<id>|<type>"`). */
+function linkTarget(link: string): string {
+  const bar = link.lastIndexOf('|')
+  return bar < 0 ? link : link.slice(0, bar)
 }
 
 function mb(bytes: number): string { return `${(bytes / 1024 / 1024).toFixed(1)} MB` }

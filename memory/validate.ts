@@ -1,4 +1,4 @@
-import { charCount, LINK_TYPES, KNOWN_KINDS, META_PREFIX, type Consequence, type EntryMeta } from './entry.ts'
+import { AXES, charCount, LINK_TYPES, KNOWN_KINDS, META_PREFIX, type Consequence, type EntryMeta } from './entry.ts'
 import { isUsableId } from './id.ts'
 
 /** Who is writing. The model may never write `base: true` entries or anything under 元/. */
@@ -63,26 +63,113 @@ export const MAX_META_CHARS = 4000
  */
 const RESERVED_KEYS = new Set([
   'id', 'kind', 'axis', 'reason', 'at', 'edited_at', 'by', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy',
-  'legacy', 'aim', 'nature', 'base', 'vol', 'gate', 'promoted_at', 'source_ref', 'pending_reasons', 'src', 'imported_gate', '__proto__',
+  'legacy', 'aim', 'nature', 'base', 'vol', 'gate', 'promoted_at', 'source_ref', 'pending_reasons', 'src', 'imported_gate', 'import_key', '__proto__',
 ])
 
+/** One year range for every path (write, `--at`, import): the day files are named YYYY-MM-DD. */
+export const YEAR_MIN = 1000
+export const YEAR_MAX = 9999
+
+/** What `parseWhen` accepts, for messages that tell the person what to type instead. */
+export const WHEN_FORMS = `YYYY-MM-DD (that day), YYYY-MM-DDTHH:MM[:SS[.sss]] (local time), or the same followed by Z or ±HH:MM (for example 2026-03-04, 2026-03-04T21:30, 2026-03-04T13:30:00Z); years ${YEAR_MIN}–${YEAR_MAX}`
+
+const WHEN_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28
+  return [4, 6, 9, 11].includes(month) ? 30 : 31
+}
+
+function badTime(at: string, why: string): RefusedError {
+  return new RefusedError('bad-time', `at ${JSON.stringify(at)} ${why}. Accepted: ${WHEN_FORMS}.`)
+}
+
 /**
- * A time given by a caller. A bare date (YYYY-MM-DD) means that local day, so
- * it is read as local noon — never UTC midnight, which is the day before west of Greenwich.
+ * A time given by a caller (write, `--at`, an import line): a calendar date or
+ * an ISO 8601 date-time whose fields are all written out. Every field is
+ * checked — `Date` would silently roll 2026-02-30 over to March and read a
+ * bare "12" as December 2001. A bare date means that local day, read as local
+ * noon (never UTC midnight, which is the day before west of Greenwich); a
+ * date-time without a zone is local time. Throws RefusedError('bad-time').
  */
 export function parseWhen(at: string): Date {
-  return /^\d{4}-\d{2}-\d{2}$/.test(at) ? new Date(`${at}T12:00:00`) : new Date(at)
+  if (typeof at !== 'string') throw new RefusedError('bad-time', `at must be a string. Accepted: ${WHEN_FORMS}.`)
+  const m = WHEN_RE.exec(at.trim())
+  if (m === null) throw badTime(at, /^\d+$/.test(at.trim()) ? 'is a bare number, not a date' : 'is not a date or date-time this store reads')
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  if (year < YEAR_MIN || year > YEAR_MAX) throw badTime(at, `falls outside the years ${YEAR_MIN}–${YEAR_MAX}`)
+  if (month < 1 || month > 12) throw badTime(at, `has no month ${month}`)
+  if (day < 1 || day > daysInMonth(year, month)) throw badTime(at, `is not a day of the calendar (${m[1]}-${m[2]} has ${daysInMonth(year, month)} days)`)
+  if (m[4] === undefined) return new Date(year, month - 1, day, 12, 0, 0, 0)
+  const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6] ?? '0')]
+  if (hour > 23 || minute > 59 || second > 59) throw badTime(at, 'has a time of day that does not exist (hours 00–23, minutes and seconds 00–59)')
+  const ms = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3))
+  const zone = m[8]
+  let when: Date
+  if (zone === undefined) when = new Date(year, month - 1, day, hour, minute, second, ms)
+  else {
+    let offsetMin = 0
+    if (zone !== 'Z' && zone !== 'z') {
+      const digits = zone.slice(1).replace(':', '')
+      const [oh, om] = [Number(digits.slice(0, 2)), Number(digits.slice(2))]
+      if (oh > 23 || om > 59) throw badTime(at, `has an impossible zone offset ${zone}`)
+      offsetMin = (zone.startsWith('-') ? -1 : 1) * (oh * 60 + om)
+    }
+    when = new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMin * 60_000)
+  }
+  // The zone can move the instant across a year boundary; both the stored UTC
+  // time and the local day file must stay four-digit years.
+  for (const y of [when.getUTCFullYear(), when.getFullYear()]) {
+    if (y < YEAR_MIN || y > YEAR_MAX) throw badTime(at, `falls outside the years ${YEAR_MIN}–${YEAR_MAX} once its zone is applied`)
+  }
+  return when
 }
 
 export function normalizeText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim()
 }
 
+/** Half of a UTF-16 pair with no other half: it has no UTF-8 form, so writing it would silently become U+FFFD. */
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** Refuses a lone surrogate in a string given by a caller (never let it turn into U+FFFD on disk). */
+export function assertWellFormed(s: string, what: string): void {
+  const m = LONE_SURROGATE_RE.exec(s)
+  if (m === null) return
+  const hex = m[0].charCodeAt(0).toString(16).toUpperCase()
+  throw new RefusedError('bad-char', `${what} holds a lone surrogate (U+${hex} at position ${[...s.slice(0, m.index)].length + 1}): half of a character — usually a broken "\\u${hex.toLowerCase()}" escape or a cut emoji — that has no UTF-8 form. Fix the source and try again; nothing was written.`)
+}
+
+/** Calls `fn` on every string (keys too) inside a JSON-like value. */
+function eachString(v: unknown, fn: (s: string) => void): void {
+  if (typeof v === 'string') fn(v)
+  else if (Array.isArray(v)) for (const x of v) eachString(x, fn)
+  else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) { fn(k); eachString(x, fn) }
+  }
+}
+
+/** `assertWellFormed` over every string of a field kept as given (extra, entropy, nature). */
+export function assertWellFormedDeep(v: unknown, what: string): void {
+  eachString(v, (s) => { assertWellFormed(s, what) })
+}
+
+/**
+ * Characters that show nothing: zero-width space/joiners, BOM, word joiner,
+ * direction marks and isolates, soft hyphen, variation selectors, fillers
+ * (Unicode's Default_Ignorable_Code_Point). A text made only of these is empty.
+ */
+const IGNORABLE_RE = /\p{Default_Ignorable_Code_Point}/gu
+
 /** Refuses what would corrupt a file or a terminal; returns notes on what is odd but kept. */
 export function checkText(text: unknown, limits: Limits, what = 'entry text'): { text: string; notes: string[] } {
   if (typeof text !== 'string') throw new RefusedError('bad-input', `${what} must be a string`)
+  assertWellFormed(text, what)
   const clean = normalizeText(text)
   if (clean === '') throw new RefusedError('empty', `${what} is empty: write at least one word`)
+  if (clean.replace(IGNORABLE_RE, '').trim() === '') {
+    throw new RefusedError('empty', `${what} is empty: it holds only invisible characters (zero-width spaces, joiners, direction marks or the like); write at least one visible word`)
+  }
   const n = charCount(clean)
   if (n > limits.entryChars) {
     throw new RefusedError('too-long', `${what} is ${n} characters; the limit is ${limits.entryChars}. Split it into smaller memories, or keep the long text in 余页/ (free writing, never injected).`)
@@ -97,14 +184,47 @@ export function checkText(text: unknown, limits: Limits, what = 'entry text'): {
   return { text: clean, notes }
 }
 
-function oneLineString(v: unknown, field: string, max = 400): string | undefined {
+/** A short one-line field (reason, src_quote, …): trimmed, empty → absent, no control characters. */
+export function oneLineString(v: unknown, field: string, max = 400): string | undefined {
   if (v === undefined) return undefined
   if (typeof v !== 'string') throw new RefusedError('bad-input', `${field} must be a string`)
+  assertWellFormed(v, field)
   const s = v.replace(/\r\n?/g, '\n').trim()
   if (s === '') return undefined
   if (CONTROL_RE.test(s)) throw new RefusedError('control-char', `${field} contains control characters; remove them`)
   if (charCount(s) > max) throw new RefusedError('too-long', `${field} is ${charCount(s)} characters; the limit is ${max}. Shorten it.`)
   return s
+}
+
+/**
+ * Fields of an imported entry that skip the gate but not the rules of a write:
+ * the axis is one of 德智体美劳, the reason one line of at most 200 characters,
+ * no control characters or lone surrogates anywhere, and the whole comment
+ * within MAX_META_CHARS. Returns why not, or undefined when it may be stored.
+ */
+export function importedMetaProblem(meta: Record<string, unknown>): string | undefined {
+  try {
+    if (meta.axis !== undefined && (typeof meta.axis !== 'string' || !(AXES as readonly string[]).includes(meta.axis))) {
+      return `axis ${JSON.stringify(meta.axis)} is not one of ${AXES.join(' ')}; correct or remove "axis" on this line and import again`
+    }
+    if (meta.reason !== undefined) {
+      if (typeof meta.reason !== 'string') return 'reason must be a string'
+      if (/[\r\n]/.test(meta.reason)) return 'reason must be one line; join its lines and import again'
+      oneLineString(meta.reason, 'reason', 200)
+    }
+    assertWellFormedDeep(meta, 'the metadata')
+    // Metadata is printed by `memory show`/`list`: no control character, at any depth.
+    let control = false
+    eachString(meta, (s) => { if (CONTROL_RE.test(s)) control = true })
+    if (control) return 'the metadata contains control characters (escape sequences); remove them and import again'
+    
+    const chars = JSON.stringify(meta).length
+    if (chars > MAX_META_CHARS) return `the metadata of this entry is ${chars} characters; the limit is ${MAX_META_CHARS}. Shorten it (a long reason or quote belongs in the text) and import again`
+  } catch (e) {
+    if (e instanceof RefusedError) return e.message
+    throw e
+  }
+  return undefined
 }
 
 export function checkLink(link: unknown): string {
@@ -156,12 +276,7 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   if (axis !== undefined) meta.axis = axis
   const reason = oneLineString(input.reason, 'reason', 200)
   if (reason !== undefined) meta.reason = reason
-  if (input.at !== undefined) {
-    const t = typeof input.at === 'string' ? parseWhen(input.at).getTime() : Number.NaN
-    if (Number.isNaN(t)) throw new RefusedError('bad-time', `at must be an ISO date-time, got ${JSON.stringify(input.at)}`)
-    const y = new Date(t).getFullYear()
-    if (y < 1000 || y > 9999) throw new RefusedError('bad-time', `at must fall in the years 1000–9999, got ${JSON.stringify(input.at)}`)
-  }
+  if (input.at !== undefined) parseWhen(input.at)
   if (input.links !== undefined) {
     if (!Array.isArray(input.links)) throw new RefusedError('bad-link', 'links must be a list of "<id>|<type>"')
     if (input.links.length > 0) meta.links = input.links.map(checkLink)
@@ -181,7 +296,11 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
     }
     if (Object.keys(c).length > 0) meta.consequence = c
   }
-  for (const k of ['entropy', 'nature'] as const) if (input[k] !== undefined) meta[k] = input[k] as never
+  for (const k of ['entropy', 'nature'] as const) {
+    if (input[k] === undefined) continue
+    assertWellFormedDeep(input[k], k)
+    meta[k] = input[k] as never
+  }
   for (const k of ['legacy', 'aim'] as const) {
     const v = oneLineString(input[k], k)
     if (v !== undefined) meta[k] = v
@@ -191,6 +310,8 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
     if (input.extra === null || typeof input.extra !== 'object' || Array.isArray(input.extra)) throw new RefusedError('bad-input', 'extra must be an object of further keys')
     for (const [k, v] of Object.entries(input.extra)) {
       if (RESERVED_KEYS.has(k)) throw new RefusedError('bad-input', `extra may not set "${k}": it is a field of the format; pass it as its own field`)
+      assertWellFormed(k, 'a key of extra')
+      assertWellFormedDeep(v, `extra.${k}`)
       meta[k] = v
     }
   }

@@ -1,27 +1,52 @@
+import { isClosedPipe } from './failures.ts'
+
 /** What a `cyrene` sub-command may touch of the outside world; tests pass their own. */
 export interface CliIO {
   stdout: (text: string) => void
   stderr: (text: string) => void
   env: NodeJS.ProcessEnv
   cwd: string
-  /** Standard input, read whole, for commands that take `-`. */
-  readStdin?: () => Promise<string>
+  /** Standard input, read whole, for commands that take `-`: bytes, so invalid UTF-8 can be refused rather than replaced. */
+  readStdin?: () => Promise<string | Uint8Array>
 }
 
 /** A sub-command: takes the words after its name, returns the exit code. */
 export type SubCommand = (argv: string[], io: CliIO) => Promise<number>
 
-export function processIO(): CliIO {
+/**
+ * The real process. A reader that goes away (`cyrene memory list | head -1`)
+ * closes the pipe: further output is dropped quietly and the command finishes
+ * what it was doing (never cut off between a write and its report).
+ * `failed` holds an output error that is not a closed pipe (a full disk behind `>`).
+ */
+export function processIO(): CliIO & { failed: () => NodeJS.ErrnoException | undefined } {
+  const open = { stdout: true, stderr: true }
+  let failure: NodeJS.ErrnoException | undefined
+  const writer = (name: 'stdout' | 'stderr') => {
+    const stream = process[name]
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      open[name] = false
+      if (!isClosedPipe(e)) failure ??= e
+    })
+    return (t: string) => {
+      if (!open[name]) return
+      try { stream.write(t) } catch (e) {
+        open[name] = false
+        if (!isClosedPipe(e)) failure ??= e as NodeJS.ErrnoException
+      }
+    }
+  }
   return {
-    stdout: (t) => { process.stdout.write(t) },
-    stderr: (t) => { process.stderr.write(t) },
+    stdout: writer('stdout'),
+    stderr: writer('stderr'),
     env: process.env,
     cwd: process.cwd(),
     readStdin: async () => {
       const chunks: Buffer[] = []
       for await (const c of process.stdin) chunks.push(c as Buffer)
-      return Buffer.concat(chunks).toString('utf8')
+      return Buffer.concat(chunks)
     },
+    failed: () => failure,
   }
 }
 

@@ -93,7 +93,7 @@ export const migrateCommand: SubCommand = async (argv, io) => {
   let retired: Array<{ name: string; where: string }> = []
   try { retired = await findRetiredPlugins(resolveDshHome({ env: io.env })) } catch { /* no DSH_HOME: nothing to report */ }
   out(io, a.values.json, { ...r, retiredInstalled: retired }, () => [
-    `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}`,
+    `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}${r.already.length > 0 ? ` (${r.already.length} already imported before, skipped)` : ''}`,
     ...r.sources.map((s) => `  ${s.kind.padEnd(9)} ${s.items} item(s)  ${s.path}`),
     ...(r.snapshot !== undefined ? [`snapshot before import: ${r.snapshot}`] : []),
     ...r.skipped.map((s) => `  skipped ${s.origin}: ${s.why}`),

@@ -150,3 +150,131 @@ describe('backup, restore, volume, migrate', () => {
     expect(i.err).toMatch(/absolute path/)
   })
 })
+
+describe('input refused with a clear message, nothing changed (issue 7 items 10, 11, 13)', () => {
+  const noEntries = async () => JSON.parse((await run(['memory', 'export', '--pending', '--json'])).out || '[]')
+  const entryCount = async () => (await run(['memory', 'export', '--pending'])).out.split('\n').filter((l) => l !== '').length
+
+  it('--link to an id that does not exist: exit 2, names the id and how to list ids, nothing written (item 11)', async () => {
+    const r = await run(['memory', 'write', '有链接的一条', '--axis', '德', '--reason', 'r', '--link', 'nosuch-id|因果'])
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/no entry with id "nosuch-id" to link to; nothing was written.*cyrene memory list/)
+    expect(await entryCount()).toBe(0)
+    expect((await run(['memory', 'check'])).code).toBe(0)
+    const a = JSON.parse((await run(['memory', 'write', '目标', '--json'])).out) as { id: string }
+    expect((await run(['memory', 'write', '有链接的一条', '--link', `${a.id}|因果`])).code).toBe(0)
+    expect((await run(['memory', 'check'])).code).toBe(0)
+  })
+
+  it('--at takes a calendar date or a date-time: 2026-02-30, 12 and 0999-01-01 are refused with the accepted forms (item 13)', async () => {
+    for (const at of ['2026-02-30', '12', '0999-01-01', '2026-1-1']) {
+      const r = await run(['memory', 'write', '某天', '--at', at])
+      expect(r.code, at).toBe(2)
+      expect(r.err, at).toMatch(/Accepted: YYYY-MM-DD .*years 1000–9999/)
+    }
+    expect(await entryCount()).toBe(0)
+    expect((await run(['memory', 'write', '某天', '--at', '2026-02-28', '--json'])).out).toContain('2026-02-28.md')
+    expect((await run(['memory', 'write', '--help'])).out).toMatch(/--at WHEN/)
+  })
+
+  it('invalid UTF-8 on standard input is refused with where it is, never written as U+FFFD (item 13)', async () => {
+    const i = io()
+    i.readStdin = async () => Buffer.concat([Buffer.from('第一行\n好'), Buffer.from([0xff, 0xfe]), Buffer.from('坏')])
+    const code = await main(['memory', 'write', '-'], i)
+    expect(code).toBe(2)
+    expect(i.err).toMatch(/standard input is not valid UTF-8 \(line 2: byte 0xff at offset 13\); nothing was written/)
+    expect(await entryCount()).toBe(0)
+    const ok = io()
+    ok.readStdin = async () => Buffer.from('正常的 UTF-8')
+    expect(await main(['memory', 'write', '-'], ok)).toBe(0)
+  })
+
+  it('a text of one zero-width space is refused as empty (item 13)', async () => {
+    for (const text of ['\u200b', '\u200d\u2060', '\u200e']) {
+      const r = await run(['memory', 'write', text])
+      expect(r.code).toBe(2)
+      expect(r.err).toMatch(/is empty/)
+    }
+    expect(await noEntries()).toEqual([])
+  })
+
+  it('import: a bad line is refused with its number and the rest goes on; a re-run reports the rest as already imported (items 6, 10, 13)', async () => {
+    const file = join(t.home, 'lines.jsonl')
+    await fs.writeFile(file, Buffer.concat([Buffer.from([
+      '{"text":"没有时间"}',
+      '{"text":"古早","at":"0050-01-01T00:00:00Z"}',
+      '{"text":"轴坏了","axis":"\\u001b]0;pwned\\u0007智"}',
+      '{"text":"半个\\udc00字"}',
+      '',
+    ].join('\n')), Buffer.from([0xff, 0x0a]), Buffer.from('{"text":"最后一行","at":"2026-03-01"}\n')]))
+    for (let n = 0; n < 3; n++) {
+      const r = await run(['memory', 'import', '--jsonl', file, '--quiet'])
+      expect(r.code).toBe(0)
+      expect(r.out).toMatch(n === 0 ? /^imported 2 entries/ : /^imported 0 entries.*2 line\(s\) already imported before/)
+      expect(r.out).toMatch(/refused .*lines\.jsonl:2: .*1000–9999[\s\S]*lines\.jsonl:3: axis[\s\S]*lines\.jsonl:4: .*lone surrogate[\s\S]*lines\.jsonl:5: not valid UTF-8/)
+      expect(r.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    }
+    expect(await entryCount()).toBe(2)
+  })
+
+  it('list and show render control characters of a hand-edited file visibly; --json and export escape C1 too (item 10)', async () => {
+    const dir = join(t.root, '岁月涟漪/日档/2026/01')
+    await fs.mkdir(dir, { recursive: true })
+    await fs.writeFile(join(dir, '2026-01-05.md'), '红色\u001b[31m标题\u001b]0;title\u0007\u009b2J\r完\n<!--cyrene:{"id":"hand-1","kind":"note","axis":"\\u001b[5m","tag":"\u0085"}-->\n')
+    const outputs = [
+      await run(['memory', 'list']), await run(['memory', 'show', 'hand-1']), await run(['memory', 'show', 'hand-1', '--json']),
+      await run(['memory', 'export']), await run(['memory', 'search', '标题']), await run(['memory', 'log']),
+    ]
+    for (const o of outputs) {
+      expect(o.code).toBe(0)
+      expect(o.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    }
+    expect(outputs[1]!.out).toContain('红色\\u001b[31m标题\\u001b]0;title\\u0007\\u009b2J\\u000d完')
+    expect(JSON.parse(outputs[2]!.out).text).toBe('红色\u001b[31m标题\u001b]0;title\u0007\u009b2J\r完')
+    expect(JSON.parse(outputs[3]!.out.trim()).meta.tag).toBe('\u0085')
+  })
+})
+
+describe('system and internal failures: one message, no stack, a documented exit code (issue 7 item 12)', () => {
+  it('restore onto a store where a file path is now a folder: exit 3, names the path and what to do', async () => {
+    await run(['memory', 'write', 'one', '--axis', '德', '--reason', 'r', '--at', '2026-01-01'])
+    const b = JSON.parse((await run(['backup', '--json', '--quiet'])).out) as { name: string }
+    const f = join(t.root, '岁月涟漪/日档/2026/01/2026-01-01.md')
+    await fs.rm(f)
+    await fs.mkdir(f)
+    await fs.writeFile(join(f, 'mine.txt'), 'kept')
+    const r = await run(['restore', b.name, '--quiet'])
+    expect(r.code).toBe(3)
+    expect(r.err).toMatch(new RegExp(`path conflict: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder where the store keeps a file`))
+    expect(r.err).toMatch(/pre-restore snapshot .*cyrene restore --list/)
+    expect(r.err).toMatch(/Move it aside \(mv /)
+    expect(r.err).not.toMatch(/\n\s+at /)
+    expect(await fs.readFile(join(f, 'mine.txt'), 'utf8')).toBe('kept')
+  })
+
+  it('a file where the store needs a folder: exit 3 with the path', async () => {
+    await fs.mkdir(join(t.root, '岁月涟漪/日档/2026'), { recursive: true })
+    await fs.writeFile(join(t.root, '岁月涟漪/日档/2026/01'), 'not a folder')
+    const r = await run(['memory', 'write', 'x', '--axis', '德', '--reason', 'r', '--at', '2026-01-02'])
+    expect(r.code).toBe(3)
+    expect(r.err).toMatch(/path conflict: .*岁月涟漪\/日档\/2026\/01 is a file where the store needs a folder\. Nothing was changed\./)
+  })
+
+  it('an unexpected error: one line saying it is a bug, exit 70; the stack only with CYRENE_DEBUG=1', async () => {
+    const i = io()
+    i.stdout = () => { throw new TypeError('broken output') }
+    expect(await main(['memory', 'list'], i)).toBe(70)
+    expect(i.err).toMatch(/^cyrene memory: unexpected error: TypeError: broken output — this is a bug in cyrene.*CYRENE_DEBUG=1/)
+    expect(i.err.trim().split('\n')).toHaveLength(1)
+    const d = io()
+    d.env = { ...d.env, CYRENE_DEBUG: '1' }
+    d.stdout = () => { throw new TypeError('broken output') }
+    expect(await main(['memory', 'list'], d)).toBe(70)
+    expect(d.err).toMatch(/\n\s+at .*memory/)
+  })
+
+  it('cyrene --help documents the exit codes', async () => {
+    const h = await run(['--help'])
+    for (const line of [/0\s+success/, /1\s+a check found a problem/, /2\s+input refused/, /3\s+the system refused: disk full \(ENOSPC, EDQUOT\), permission denied \(EACCES, EPERM\),\s+read-only file system \(EROFS\)/, /70\s+an internal error/]) expect(h.out).toMatch(line)
+  })
+})

@@ -2,7 +2,9 @@ import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { CliError, type CliIO, type SubCommand } from './io.ts'
-import { entryJson, guarded, oneLine, openStore, out, parse, progress } from './memory-shared.ts'
+import { entryJson, guarded, oneLine, openStore, out, parse, progress, readStdinText } from './memory-shared.ts'
+import { safeJson } from './terminal.ts'
+import { describeSystemFailure } from './failures.ts'
 import { dropRecallCache, loadRecall } from '../../memory/recall-store.ts'
 import {
   checkStore, importItems, parseImportJsonl, searchEntries, listPending, recheckPending, restoreTombstone,
@@ -15,11 +17,15 @@ export const MEMORY_HELP = `cyrene memory — the memory store (<DSH_HOME>/cyren
   list [--date D | --from D --to D] [--pending] [--kind K] [--limit N]
   show <id>
   write <text | -> [--kind K] [--axis 德|智|体|美|劳] [--reason R] [--src-quote Q] [--src-id ID]...
-        [--link ID|TYPE]... [--consequence scale=text]... [--at ISO] [--base]
+        [--link ID|TYPE]... [--consequence scale=text]... [--at WHEN] [--base]
+        WHEN: YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS[.sss]] with optional Z or ±HH:MM
+        (local time without one); years 1000–9999. --link takes an id that exists.
   search <query> [--limit N] [--pending]
   log [--limit N]                  entries and audit records, newest first
   check [--fix]                    verify the whole store; exit 1 on a problem
   import --jsonl <file | -> [--dry-run]
+                                   lines {"text","at"?,"kind"?,"axis"?,"reason"?,"ref"?};
+                                   a re-run skips what it imported before
   export [--out FILE] [--pending]  JSON lines, one entry each
   reindex                          re-read every file and rebuild the recall index
   recheck --scope month|year       re-check 余页/待定 (read-only; promotes what now passes)
@@ -71,10 +77,7 @@ const handlers: Record<string, Handler> = {
       at: { type: 'string' }, base: { type: 'boolean', default: false },
     })
     let text = a.positionals.join(' ')
-    if (text === '-' ) {
-      if (io.readStdin === undefined) throw new CliError('standard input is not available here; pass the text as an argument', 2)
-      text = await io.readStdin()
-    }
+    if (text === '-') text = await readStdinText(io)
     if (text.trim() === '') throw new CliError('give the text: cyrene memory write "…" (or - to read standard input)', 2)
     const input: NewEntry = { text }
     const v = a.values
@@ -143,18 +146,30 @@ const handlers: Record<string, Handler> = {
     const a = parse(argv, { jsonl: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } })
     const file = a.values.jsonl
     if (file === undefined) throw new CliError('give the file: cyrene memory import --jsonl <file | ->', 2)
-    let text: string
+    // Bytes, not text: a line of invalid UTF-8 is reported with its number, never imported as U+FFFD.
+    let bytes: string | Uint8Array
     if (file === '-') {
       if (io.readStdin === undefined) throw new CliError('standard input is not available here', 2)
-      text = await io.readStdin()
+      bytes = await io.readStdin()
     } else {
-      try { text = await fs.readFile(resolve(io.cwd, file), 'utf8') } catch (e) { throw new CliError(`cannot read ${file}: ${(e as Error).message}`, 2) }
+      try { bytes = await fs.readFile(resolve(io.cwd, file)) } catch (e) {
+        // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
+        const system = describeSystemFailure(e, { command: 'memory import', argv, nothingChanged: true })
+        if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
+        throw new CliError(`cannot read ${file}: ${(e as Error).message}`, 2)
+      }
     }
     const store = await openStore(io, a.values.root)
-    const parsed = parseImportJsonl(text, file)
+    const parsed = parseImportJsonl(bytes, file)
     const r = await guarded(() => importItems(store, parsed.items, { dryRun: a.values['dry-run'], onProgress: progress(io, 'import', a.values.quiet) }))
     r.skipped.unshift(...parsed.skipped)
-    out(io, a.values.json, r, () => `${r.dryRun ? 'would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} into ${r.files.length} day file(s)\n${r.skipped.map((s) => `  skipped ${s.origin}: ${s.why}`).join('\n')}${r.skipped.length > 0 ? '\n' : ''}`)
+    r.skipped.sort((x, y) => lineOf(x.origin) - lineOf(y.origin))
+    out(io, a.values.json, r, () => [
+      `${r.dryRun ? 'would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} into ${r.files.length} day file(s)` +
+        `${r.already.length > 0 ? `; ${r.already.length} line(s) already imported before, skipped` : ''}` +
+        `${r.skipped.length > 0 ? `; ${r.skipped.length} line(s) refused — fix them and import again` : ''}`,
+      ...r.skipped.map((s) => `  refused ${s.origin}: ${s.why}`),
+    ].join('\n') + '\n')
     return 0
   },
 
@@ -163,7 +178,7 @@ const handlers: Record<string, Handler> = {
     const store = await openStore(io, a.values.root)
     const { entries } = await store.scan()
     const list = entries.filter((e) => a.values.pending || e.area === 'day')
-    const lines = list.map((e) => JSON.stringify(entryJson(e))).join('\n') + (list.length > 0 ? '\n' : '')
+    const lines = list.map((e) => safeJson(entryJson(e))).join('\n') + (list.length > 0 ? '\n' : '')
     if (a.values.out === undefined) { io.stdout(lines); return 0 }
     await writeFileAtomic(resolve(io.cwd, a.values.out), lines, { mode: 0o600 })
     out(io, a.values.json, { exported: list.length, file: a.values.out }, () => `exported ${list.length} entries to ${a.values.out}\n`)
@@ -215,6 +230,12 @@ const handlers: Record<string, Handler> = {
     out(io, a.values.json, r, () => `wrote ${r.file} (${r.chars} characters${r.archived > 0 ? `, ${r.archived} older section(s) moved to 锚/历史/` : ''})\n`)
     return 0
   },
+}
+
+/** The line number at the end of an origin `file:N` (0 when there is none), to list refusals in file order. */
+function lineOf(origin: string): number {
+  const m = /:(\d+)$/.exec(origin)
+  return m === null ? 0 : Number(m[1])
 }
 
 function positiveInt(v: string | undefined, name: string): number {

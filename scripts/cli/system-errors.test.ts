@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { MemoryStore } from '../../memory/store.ts'
+import { importItems } from '../../memory/importer.ts'
+
+/**
+ * Issue 7 item 12: what the compiled `cyrene` prints when the system refuses —
+ * a real second user (root ignores file modes), a real full tmpfs, a real
+ * read-only mount, a real closed pipe. Every case: one message naming the
+ * path and what to do, no stack trace, the exit code of CONTRACT.md §12.14,
+ * and the store exactly as it was.
+ */
+const repo = fileURLToPath(new URL('../../', import.meta.url))
+const bin = join(repo, 'bin/cyrene.js')
+const NOBODY = 65534
+const AS_NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups']
+const STACK = /\n\s+at |node:internal|triggerUncaughtException/
+
+interface Run { status: number | null; stdout: string; stderr: string }
+
+function cyrene(args: string[], home: string, opts: { asNobody?: boolean } = {}): Run {
+  const argv = [bin, ...args]
+  const r = opts.asNobody === true
+    ? spawnSync('setpriv', [...AS_NOBODY, process.execPath, ...argv], { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
+    : spawnSync(process.execPath, argv, { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+const dayDir = (home: string) => join(home, 'cyrene-philia093-0/岁月涟漪/日档/2026/01')
+const dayFile = (home: string) => join(dayDir(home), '2026-01-01.md')
+const write2 = ['memory', 'write', '第二条', '--axis', '德', '--reason', 'r', '--at', '2026-01-01']
+
+/** A DSH_HOME any user may enter, holding a store (made by root) with one entry on 2026-01-01. */
+async function homeWithStore(base: string, name: string): Promise<string> {
+  const home = join(base, name)
+  await fs.mkdir(home, { mode: 0o755 })
+  await fs.chmod(home, 0o755)
+  const s = await MemoryStore.open({ env: { DSH_HOME: home } })
+  await s.write({ text: '第一条', axis: '德', reason: 'r', at: '2026-01-01' }, { by: 'person' })
+  return home
+}
+
+function expectSystemRefusal(r: Run, message: RegExp): void {
+  expect(r.stderr, r.stderr).toMatch(message)
+  expect(r.stderr).not.toMatch(STACK)
+  expect(r.stderr.trim().split('\n')).toHaveLength(1)
+  expect(r.status, r.stderr).toBe(3)
+}
+
+let base: string
+beforeAll(async () => {
+  // The bin runs dist/; a stale build would test old code. Compile first (npm test does).
+  const built = join(repo, 'dist/scripts/cli/main.js')
+  const sources = ['scripts/cli', 'memory'].flatMap((d) => readdirSync(join(repo, d)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => join(repo, d, f)))
+  if (!existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs)) throw new Error('dist/ is older than scripts/cli or memory: run `npm run compile`')
+  base = await fs.mkdtemp(join(tmpdir(), 'cyrene-syserr-'))
+  await fs.chmod(base, 0o755)
+  // The second user must be able to run node and read the compiled package; never skip if not — fail.
+  const probe = cyrene(['--help'], base, { asNobody: true })
+  if (probe.status !== 0) throw new Error(`uid ${NOBODY} cannot run ${process.execPath} ${bin} (status ${probe.status}): ${probe.stderr}. Make the package and node readable by others.`)
+})
+afterAll(async () => { await fs.rm(base, { recursive: true, force: true }) })
+
+describe('permission denied (EACCES) as a second user: exit 3, who owns what, nothing changed (issue 7 item 12)', () => {
+  it('home not writable: the store cannot be created', async () => {
+    const home = join(base, 'home-root-owned')
+    await fs.mkdir(home, { mode: 0o755 })
+    await fs.chmod(home, 0o755)
+    const r = cyrene(['memory', 'write', '你好', '--axis', '德', '--reason', 'r'], home, { asNobody: true })
+    expectSystemRefusal(r, new RegExp(`^cyrene memory: permission denied: cannot create cyrene-philia093-0 in ${home} \\(the folder ${home} belongs to uid 0 \\(root\\) with mode 0755; cyrene runs as uid ${NOBODY}\\b.*\\)\\. Nothing was changed\\. .*chown -R ${NOBODY}:${NOBODY}`))
+    expect(await fs.readdir(home)).toEqual([])
+  })
+
+  it('a read-only day folder: the write is refused, the day file unchanged', async () => {
+    const home = await homeWithStore(base, 'ro-day')
+    execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home])
+    await fs.chmod(dayDir(home), 0o500)
+    const before = await fs.readFile(dayFile(home))
+    const r = cyrene(write2, home, { asNobody: true })
+    expectSystemRefusal(r, new RegExp(`permission denied: ${dayFile(home)} \\(the folder ${dayDir(home)} belongs to uid ${NOBODY}.* with mode 0500; .*\\)\\. Nothing was changed\\. .*chmod u\\+rwx '${dayDir(home)}'`))
+    expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+    expect(await fs.readdir(dayDir(home))).toEqual(['2026-01-01.md'])
+    // Reading still works for that user.
+    expect(cyrene(['memory', 'list'], home, { asNobody: true }).stdout).toMatch(/第一条/)
+  })
+
+  it('a read-only 元/: the write lock cannot be taken, nothing written', async () => {
+    const home = await homeWithStore(base, 'ro-meta')
+    execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home])
+    const meta = join(home, 'cyrene-philia093-0/元')
+    const metaBefore = (await fs.readdir(meta)).sort()
+    await fs.chmod(meta, 0o500)
+    const before = await fs.readFile(dayFile(home))
+    const r = cyrene(write2, home, { asNobody: true })
+    expectSystemRefusal(r, new RegExp(`permission denied: .*in ${meta} \\(the folder ${meta} belongs to uid ${NOBODY}.* mode 0500.*Nothing was changed\\. .*chmod u\\+rwx '${meta}'`))
+    expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+    expect((await fs.readdir(meta)).sort()).toEqual(metaBefore)
+  })
+
+  it('a store owned by another user: list and write refused, with the owner and the chown that fixes it', async () => {
+    const home = await homeWithStore(base, 'other-owner')
+    const root = join(home, 'cyrene-philia093-0')
+    const before = await fs.readFile(dayFile(home))
+    for (const args of [['memory', 'list'], write2]) {
+      const r = cyrene(args, home, { asNobody: true })
+      expectSystemRefusal(r, new RegExp(`permission denied: ${root}/\\S+ \\(the folder ${root} belongs to uid 0 \\(root\\) with mode 0700; cyrene runs as uid ${NOBODY}.*Nothing was changed\\. Run cyrene as root \\(the owner\\), or have root give it to you: chown -R ${NOBODY}:${NOBODY} '${root}'`))
+    }
+    expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+  })
+
+  it('a day file with mode 0000: list and a write to that day refused, the file unchanged', async () => {
+    const home = await homeWithStore(base, 'mode-0000')
+    execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home])
+    const before = await fs.readFile(dayFile(home))
+    await fs.chmod(dayFile(home), 0o000)
+    for (const args of [['memory', 'list'], write2]) {
+      const r = cyrene(args, home, { asNobody: true })
+      expectSystemRefusal(r, new RegExp(`permission denied: ${dayFile(home)} \\(the file ${dayFile(home)} belongs to uid ${NOBODY}.* mode 0000.*Nothing was changed\\. .*chmod u\\+rw '${dayFile(home)}'`))
+    }
+    expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+  })
+})
+
+describe('a full disk and a read-only file system through the command line (issue 7 item 12)', () => {
+  const mounts: string[] = []
+  async function tmpfs(name: string): Promise<string> {
+    const dir = join(base, name)
+    await fs.mkdir(dir)
+    // A failed mount fails the test: the fault is never simulated.
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir])
+    mounts.push(dir)
+    await fs.chmod(dir, 0o755)
+    return dir
+  }
+  afterAll(() => {
+    for (const m of mounts) spawnSync('umount', [m])
+  })
+
+  it('ENOSPC: "disk full", exit 3, the day file byte-identical; after freeing space the next write works', async () => {
+    const mnt = await tmpfs('full')
+    const home = await homeWithStore(mnt, 'home')
+    const before = await fs.readFile(dayFile(home))
+    const filler = join(mnt, 'filler')
+    await expect(fs.writeFile(filler, Buffer.alloc(4 * 1024 * 1024, 1))).rejects.toMatchObject({ code: 'ENOSPC' })
+    const r = cyrene(write2, home)
+    expectSystemRefusal(r, /^cyrene memory: disk full: no space left for .*\. Nothing was changed\. Free some space on that disk/)
+    expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+    await fs.rm(filler)
+    const again = cyrene(write2, home)
+    expect(again.stderr).toBe('')
+    expect(again.status).toBe(0)
+    expect(await fs.readFile(dayFile(home), 'utf8')).toMatch(/第一条[\s\S]*第二条/)
+  })
+
+  it('EROFS: "read-only file system", exit 3, nothing changed', async () => {
+    const mnt = await tmpfs('ro')
+    const home = await homeWithStore(mnt, 'home')
+    const before = await fs.readFile(dayFile(home))
+    execFileSync('mount', ['-o', 'remount,ro', mnt])
+    try {
+      const r = cyrene(write2, home)
+      expectSystemRefusal(r, /^cyrene memory: read-only file system: .*cyrene-philia093-0.*\. Nothing was changed\. Remount it read-write/)
+      expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+    } finally { execFileSync('mount', ['-o', 'remount,rw', mnt]) }
+  })
+})
+
+describe('a reader that closes the pipe early (issue 7 item 12)', () => {
+  it('`cyrene memory export | head -1` and `cyrene memory list | head -1`: no stack, exit 0', async () => {
+    const home = join(base, 'pipe')
+    const s = await MemoryStore.open({ env: { DSH_HOME: home } })
+    // Well over a pipe buffer (64 KB), so the writer is still writing when head exits.
+    const items = Array.from({ length: 1200 }, (_, i) => ({ text: `第${i}条 ${'长'.repeat(100)}`, at: `2026-02-${String((i % 28) + 1).padStart(2, '0')}`, origin: `i${i}` }))
+    expect((await importItems(s, items)).imported).toBe(1200)
+    for (const cmd of ['memory export', 'memory list --limit 1200']) {
+      const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `"$0" "$1" ${cmd} | head -1 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`, process.execPath, bin], { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8' })
+      expect(r.stderr, cmd).toBe('exit=0\n')
+    }
+  })
+})
