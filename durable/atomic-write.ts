@@ -196,14 +196,19 @@ const WHAT_TO_DO: Record<string, string> = {
  * not / the new version is already in place (only the folder sync failed).
  */
 function describe(e: unknown, target: string, stage: 'before' | 'new' | 'after'): Error {
+  if (stage === 'after') return explainSystemError(e, `syncing the folder of ${target}`, target, 'the new version is in place but may not survive a power cut.', false)
+  return explainSystemError(e, `writing ${target}`, target, stage === 'before' ? 'the previous version is unchanged.' : 'nothing was written.')
+}
+
+/**
+ * `<reason> while <doing>; <outcome> <what to do>` as an AtomicWriteError that
+ * keeps node's code; for other writers of this repository (an append-only
+ * log) that fail the same ways. Anything that is not a node error is returned as is.
+ */
+export function explainSystemError(e: unknown, doing: string, path: string, outcome: string, unchanged = true): Error {
   const err = e as NodeJS.ErrnoException
   if (!(e instanceof Error) || e instanceof AtomicWriteError || typeof err.code !== 'string' || !/^E[A-Z0-9]+$/.test(err.code)) return e as Error
   const reason = SYSTEM_REASONS[err.code] ?? err.message
   const todo = WHAT_TO_DO[err.code] ?? 'Try again once the cause is fixed.'
-  const opts = { cause: e, syscall: err.syscall }
-  if (stage === 'after') {
-    return new AtomicWriteError(`${reason} while syncing the folder of ${target}; the new version is in place but may not survive a power cut. ${todo}`, err.code, target, { ...opts, unchanged: false })
-  }
-  const kept = stage === 'before' ? 'the previous version is unchanged.' : 'nothing was written.'
-  return new AtomicWriteError(`${reason} while writing ${target}; ${kept} ${todo}`, err.code, target, opts)
+  return new AtomicWriteError(`${reason} while ${doing}; ${outcome} ${todo}`, err.code, path, { cause: e, syscall: err.syscall, unchanged })
 }

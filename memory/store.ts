@@ -7,7 +7,7 @@ import {
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
 import { acquire, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
-import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite } from './fsio.ts'
+import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite, findLinkBelow, readNoFollow } from './fsio.ts'
 import {
   LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
   type RootOptions,
@@ -107,17 +107,23 @@ export class MemoryStore {
     try { return await fn(lock) } finally { await lock.release() }
   }
 
-  /** Replace a file atomically, refusing if our lock was lost meanwhile. */
+  /**
+   * Replace a file atomically, refusing if our lock was lost meanwhile, and
+   * refusing (never following) a symbolic link anywhere below the root.
+   */
   async replaceFile(rel: string, text: string | Buffer, lock: HeldLock): Promise<void> {
     if (lock.compromised()) throw new RefusedError('lock-lost', 'the store lock was lost while writing (the process stalled too long); nothing was written — try again')
     const full = this.path(rel)
-    await writeAtomic(full, text, { beforeRename: () => lock.assertOwned() })
+    await writeAtomic(full, text, { root: this.root, beforeRename: () => lock.assertOwned() })
     await this.removeTempsBeside(full)
   }
 
-  /** Current text of a file about to be rewritten; refuses non-UTF-8 files (a rewrite would change their bytes). */
+  /**
+   * Current text of a file about to be rewritten; refuses non-UTF-8 files (a
+   * rewrite would change their bytes) and links below the root (never read through).
+   */
   async readForRewrite(rel: string): Promise<string> {
-    try { return await readForRewrite(this.path(rel), rel) } catch (e) {
+    try { return await readForRewrite(this.path(rel), rel, this.root) } catch (e) {
       if ((e as Error).name === 'NotUtf8') throw new RefusedError('not-utf8', (e as Error).message)
       throw e
     }
@@ -173,14 +179,28 @@ export class MemoryStore {
    */
   async catalogFile(rel: string): Promise<CatalogFile> {
     const full = this.path(rel)
+    // A link below the root is never read through (its content is not the store's); `check` reports it.
+    const link = await findLinkBelow(this.root, full)
+    if (link !== undefined) {
+      this.cache.delete(rel)
+      const what = link.notFile === true ? 'is not a regular file' : 'is a symbolic link (the store never follows links below its root)'
+      return { file: rel, entries: [], problems: [{ file: rel, line: 1, message: `${link.rel} ${what}; it is not read as memories` }], loose: [] }
+    }
     let st: import('node:fs').Stats
-    try { st = await fs.stat(full) } catch (e) {
+    try { st = await fs.lstat(full) } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, entries: [], problems: [], loose: [] } }
       throw e
     }
     const hit = this.cache.get(rel)
     if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.catalog
-    const { text, valid } = decodeUtf8(await fs.readFile(full))
+    let bytes: Buffer
+    try { bytes = await readNoFollow(full) } catch (e) {
+      // Replaced by a link (or removed) since the check above.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, entries: [], problems: [], loose: [] } }
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') { this.cache.delete(rel); return { file: rel, entries: [], problems: [{ file: rel, line: 1, message: `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` }], loose: [] } }
+      throw e
+    }
+    const { text, valid } = decodeUtf8(bytes)
     const parsed = parseEntryFile(text, rel)
     if (!valid) parsed.problems.unshift({ file: rel, line: 1, message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8' })
     const catalog: CatalogFile = { file: rel, entries: [], problems: parsed.problems, loose: [] }
@@ -398,7 +418,7 @@ export class MemoryStore {
   async audit(record: Record<string, unknown>): Promise<void> {
     const at = this.now()
     const month = at.toISOString().slice(0, 7)
-    await appendLine(join(this.root, LAYOUT.meta, '审计', `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }))
+    await appendLine(join(this.root, LAYOUT.meta, '审计', `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }), { root: this.root })
   }
 
   /** Audit records, oldest first; `fromMonth` (YYYY-MM) skips older month files. */
