@@ -10,9 +10,9 @@ import { basename, dirname, join } from 'node:path'
  * and a refusal of the system (disk full, no permission) leaves the old file
  * exactly as it was:
  *   temp file beside the target, opened exclusive and without following links
- *   → mode set with fchmod (the umask cannot turn it into 000)
- *   → write until every byte is written
- *   → fsync → size check → close → beforeRename() → rename → fsync of the folder.
+ *   → write until every byte is written → size check (fstat)
+ *   → mode set with fchmod where the umask changed it (0777 cannot make it 000)
+ *   → fsync → close → beforeRename() → rename → fsync of the folder.
  */
 
 /** What the writer needs of an open file; node's FileHandle has it. Tests wrap it to inject faults. */
@@ -20,7 +20,7 @@ export interface WritableFile {
   write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesWritten: number }>
   chmod(mode: number): Promise<void>
   sync(): Promise<void>
-  stat(): Promise<{ size: number }>
+  stat(): Promise<{ size: number; mode?: number }>
   close(): Promise<void>
 }
 
@@ -106,15 +106,17 @@ export async function atomicWrite(file: string, data: string | Uint8Array, opts:
 }
 
 async function writeTemp(temp: string, bytes: Uint8Array, mode: number, open: OpenWritable): Promise<void> {
-  const fh = await open(temp, CREATE_FLAGS, 0o600)
+  const fh = await open(temp, CREATE_FLAGS, mode)
   try {
-    await fh.chmod(mode)
     await writeAll(fh, bytes)
-    await fh.sync()
-    const { size } = await fh.stat()
-    if (size !== bytes.byteLength) {
-      throw Object.assign(new Error(`the temp file holds ${size} of ${bytes.byteLength} bytes after writing`), { code: 'EIO' })
+    const st = await fh.stat()
+    if (st.size !== bytes.byteLength) {
+      throw Object.assign(new Error(`the temp file holds ${st.size} of ${bytes.byteLength} bytes after writing`), { code: 'EIO' })
     }
+    // open() applied the umask (0777 would leave 000): set the mode ourselves
+    // whenever it differs — before the fsync, so the mode is as durable as the bytes.
+    if (st.mode === undefined || (st.mode & 0o7777) !== mode) await fh.chmod(mode)
+    await fh.sync()
   } finally {
     await fh.close()
   }
