@@ -1,4 +1,4 @@
-import { promises as fs, constants as C } from 'node:fs'
+import { promises as fs, constants as C, type Stats } from 'node:fs'
 import { dirname, basename, join, relative, isAbsolute, sep } from 'node:path'
 import { atomicWrite, explainSystemError, fsyncDir, TEMP_SUFFIX_RE, type OpenWritable } from '../durable/atomic-write.ts'
 import { RefusedError } from './validate.ts'
@@ -84,27 +84,33 @@ function relBelow(root: string, file: string): string {
   return rel.split(sep).join('/')
 }
 
+/** What lies at `file` below a store root, looked at without following any link below the root. */
+export type BelowRoot =
+  | { kind: 'file'; stat: Stats }
+  | { kind: 'missing' }
+  /** `rel`: the first component that is a link, and where it points. */
+  | { kind: 'link'; rel: string; target: string }
+  | { kind: 'not-file'; rel: string }
+
 /**
- * The first path component below `root` on the way to `file` that is a
- * symbolic link (its relative path and where it points), or a final component
- * that is there but not a regular file. Missing components end the walk:
- * there is nothing to follow yet.
+ * Walks from `root` (exclusive: the root itself may be a link) down to `file`
+ * with lstat. Missing components end the walk: there is nothing to follow yet.
  */
-export async function findLinkBelow(root: string, file: string): Promise<{ rel: string; link?: string; notFile?: boolean } | undefined> {
+export async function inspectBelow(root: string, file: string): Promise<BelowRoot> {
   const parts = relBelow(root, file).split('/')
   let cur = root
   for (let i = 0; i < parts.length; i++) {
     cur = join(cur, parts[i]!)
-    let st
+    let st: Stats
     try { st = await fs.lstat(cur) } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
       throw e
     }
     const rel = parts.slice(0, i + 1).join('/')
-    if (st.isSymbolicLink()) return { rel, link: await fs.readlink(cur).catch(() => '?') }
-    if (i === parts.length - 1 && !st.isFile()) return { rel, notFile: true }
+    if (st.isSymbolicLink()) return { kind: 'link', rel, target: await fs.readlink(cur).catch(() => '?') }
+    if (i === parts.length - 1) return st.isFile() ? { kind: 'file', stat: st } : { kind: 'not-file', rel }
   }
-  return undefined
+  return { kind: 'missing' }
 }
 
 export function linkRefusal(rel: string): RefusedError {
@@ -112,10 +118,9 @@ export function linkRefusal(rel: string): RefusedError {
 }
 
 async function refuseLinksBelow(root: string, file: string): Promise<void> {
-  const found = await findLinkBelow(root, file)
-  if (found === undefined) return
-  if (found.notFile === true) throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`)
-  throw linkRefusal(found.rel)
+  const found = await inspectBelow(root, file)
+  if (found.kind === 'link') throw linkRefusal(found.rel)
+  if (found.kind === 'not-file') throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`)
 }
 
 export async function readTextOr(file: string, fallback: string): Promise<string> {

@@ -7,7 +7,7 @@ import {
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
 import { acquire, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
-import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite, findLinkBelow, readNoFollow } from './fsio.ts'
+import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite, inspectBelow, readNoFollow, type BelowRoot } from './fsio.ts'
 import {
   LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
   type RootOptions,
@@ -178,27 +178,33 @@ export class MemoryStore {
    * the file again.
    */
   async catalogFile(rel: string): Promise<CatalogFile> {
+    return this.catalogOf(rel, false)
+  }
+
+  /**
+   * `walked`: rel came from walking the root, which never descends into a
+   * linked folder, so only the file itself is looked at (one lstat, as many
+   * as before links were checked); otherwise every component below the root is.
+   */
+  private async catalogOf(rel: string, walked: boolean): Promise<CatalogFile> {
     const full = this.path(rel)
     // A link below the root is never read through (its content is not the store's); `check` reports it.
-    const link = await findLinkBelow(this.root, full)
-    if (link !== undefined) {
+    const at = walked ? await lookAtFile(full, rel) : await inspectBelow(this.root, full)
+    if (at.kind !== 'file') {
       this.cache.delete(rel)
-      const what = link.notFile === true ? 'is not a regular file' : 'is a symbolic link (the store never follows links below its root)'
-      return { file: rel, entries: [], problems: [{ file: rel, line: 1, message: `${link.rel} ${what}; it is not read as memories` }], loose: [] }
+      if (at.kind === 'missing') return emptyCatalog(rel)
+      return emptyCatalog(rel, `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`)
     }
-    let st: import('node:fs').Stats
-    try { st = await fs.lstat(full) } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, entries: [], problems: [], loose: [] } }
-      throw e
-    }
+    const st = at.stat
     const hit = this.cache.get(rel)
     if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.catalog
     let bytes: Buffer
     try { bytes = await readNoFollow(full) } catch (e) {
-      // Replaced by a link (or removed) since the check above.
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, entries: [], problems: [], loose: [] } }
-      if ((e as NodeJS.ErrnoException).code === 'ELOOP') { this.cache.delete(rel); return { file: rel, entries: [], problems: [{ file: rel, line: 1, message: `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` }], loose: [] } }
-      throw e
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ELOOP') throw e
+      // Removed, or replaced by a link, since the look above.
+      this.cache.delete(rel)
+      return emptyCatalog(rel, code === 'ELOOP' ? `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` : undefined)
     }
     const { text, valid } = decodeUtf8(bytes)
     const parsed = parseEntryFile(text, rel)
@@ -221,7 +227,7 @@ export class MemoryStore {
     let done = 0
     for (const rel of rels) {
       const area = dateOfEntryFile(rel)!.area
-      const cat = await this.catalogFile(rel)
+      const cat = await this.catalogOf(rel, true)
       files.push(cat)
       problems.push(...cat.problems)
       for (const { entry, line } of cat.entries) entries.push({ ...entry, id: entry.meta.id, file: rel, line, area })
@@ -450,6 +456,22 @@ export class EngineBusyError extends LockBusyError {
     super(message, owner)
     this.name = 'EngineBusyError'
   }
+}
+
+/** The file alone, with lstat (never through a link). */
+async function lookAtFile(full: string, rel: string): Promise<BelowRoot> {
+  try {
+    const st = await fs.lstat(full)
+    if (st.isSymbolicLink()) return { kind: 'link', rel, target: await fs.readlink(full).catch(() => '?') }
+    return st.isFile() ? { kind: 'file', stat: st } : { kind: 'not-file', rel }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
+    throw e
+  }
+}
+
+function emptyCatalog(file: string, problem?: string): CatalogFile {
+  return { file, entries: [], problems: problem === undefined ? [] : [{ file, line: 1, message: problem }], loose: [] }
 }
 
 function mb(bytes: number): string { return `${(bytes / 1024 / 1024).toFixed(1)} MB` }
