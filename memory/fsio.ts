@@ -80,7 +80,7 @@ export async function writeAtomic(file: string, data: string | Buffer, opts: Wri
 /** `rel` of `file` below `root`, '/'-separated; throws for a path outside the root (a bug, never input). */
 function relBelow(root: string, file: string): string {
   const rel = relative(root, file)
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new Error(`${file} is not below the store root ${root}`)
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`${file} is not below the store root ${root}`)
   return rel.split(sep).join('/')
 }
 
