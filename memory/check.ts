@@ -21,7 +21,7 @@ export interface CheckReport {
 }
 
 export interface CheckOptions {
-  /** Remove temp files left by killed writers and restore 0600/0700 modes. */
+  /** Remove temp files left by killed writers and restore 0600/0700 modes (never through a link). */
   fix?: boolean
   onProgress?: (done: number, total: number) => void
   /** When given, retired plugins installed under this DSH_HOME are reported. */
@@ -30,8 +30,9 @@ export interface CheckOptions {
 
 /**
  * Verify the whole store: format, ids, links, gate placement, quotas, the JSON
- * records in 元/, orphans and file modes. Read-only unless `fix` is set, and
- * even then it only deletes writer temp files and changes modes.
+ * records in 元/, orphans, symbolic links below the root and file modes.
+ * Read-only unless `fix` is set, and even then it only deletes writer temp
+ * files and changes modes.
  */
 export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): Promise<CheckReport> {
   const errors: Finding[] = []
@@ -123,7 +124,7 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
     }
   }
 
-  await checkModes(store.root, '', opts.fix === true, warnings, fixed)
+  await checkTree(store.root, '', opts.fix === true, { errors, warnings, fixed })
 
   return {
     errors, warnings, notes, fixed,
@@ -138,28 +139,53 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   }
 }
 
-async function checkModes(root: string, rel: string, fix: boolean, warnings: Finding[], fixed: string[]): Promise<void> {
+interface TreeFindings { errors: Finding[]; warnings: Finding[]; fixed: string[] }
+
+/**
+ * Walk the whole root: every symbolic link below it is an error (the store
+ * never follows one; the root itself may be a link), and modes are checked —
+ * with lstat, so `--fix` never chmods through a link (a link to a system
+ * folder must not make that folder 0600).
+ */
+async function checkTree(root: string, rel: string, fix: boolean, out: TreeFindings): Promise<void> {
   const dir = rel === '' ? root : join(root, rel)
   if (rel === '') {
     const st = await fs.stat(root).catch(() => undefined)
     if (st !== undefined && (st.mode & 0o777) !== DIR_MODE) {
-      if (fix) { await fs.chmod(root, DIR_MODE); fixed.push(`mode of the root set to 700`) }
-      else warnings.push({ code: 'mode', message: `the root folder has mode ${(st.mode & 0o777).toString(8)}, expected 700 (private to you); \`check --fix\` repairs it`, file: '.' })
+      if (fix) { await fs.chmod(root, DIR_MODE); out.fixed.push(`mode of the root set to 700`) }
+      else out.warnings.push({ code: 'mode', message: `the root folder has mode ${(st.mode & 0o777).toString(8)}, expected 700 (private to you); \`check --fix\` repairs it`, file: '.' })
     }
   }
   let ents: import('node:fs').Dirent[] = []
   try { ents = await fs.readdir(dir, { withFileTypes: true }) } catch { return }
   for (const d of ents) {
     const r = rel === '' ? d.name : `${rel}/${d.name}`
-    if (d.name.endsWith('.lock') || d.name.endsWith('.reaping')) continue
-    if (r.startsWith('元/卷/')) continue // volume snapshots are read-only on purpose
-    const want = d.isDirectory() ? DIR_MODE : FILE_MODE
-    const st = await fs.stat(join(root, r)).catch(() => undefined)
+    const st = await fs.lstat(join(root, r)).catch(() => undefined)
     if (st === undefined) continue
+    if (st.isSymbolicLink()) { out.errors.push(await linkFinding(root, r)); continue }
+    if (d.name.endsWith('.lock') || d.name.endsWith('.reaping')) continue
+    if (r.startsWith('元/卷/')) { if (st.isDirectory()) await checkLinksOnly(root, r, out); continue } // volume snapshots are read-only on purpose
+    const want = st.isDirectory() ? DIR_MODE : FILE_MODE
     if ((st.mode & 0o777) !== want) {
-      if (fix) { await fs.chmod(join(root, r), want); fixed.push(`mode of ${r} set to ${want.toString(8)}`) }
-      else warnings.push({ code: 'mode', message: `mode ${(st.mode & 0o777).toString(8)}, expected ${want.toString(8)} (private to you); \`check --fix\` repairs it`, file: r })
+      if (fix) { await fs.chmod(join(root, r), want); out.fixed.push(`mode of ${r} set to ${want.toString(8)}`) }
+      else out.warnings.push({ code: 'mode', message: `mode ${(st.mode & 0o777).toString(8)}, expected ${want.toString(8)} (private to you); \`check --fix\` repairs it`, file: r })
     }
-    if (d.isDirectory()) await checkModes(root, r, fix, warnings, fixed)
+    if (st.isDirectory()) await checkTree(root, r, fix, out)
   }
+}
+
+/** Links under folders whose modes are not ours to check (volume persona snapshots). */
+async function checkLinksOnly(root: string, rel: string, out: TreeFindings): Promise<void> {
+  let ents: import('node:fs').Dirent[] = []
+  try { ents = await fs.readdir(join(root, rel), { withFileTypes: true }) } catch { return }
+  for (const d of ents) {
+    const r = `${rel}/${d.name}`
+    if (d.isSymbolicLink()) out.errors.push(await linkFinding(root, r))
+    else if (d.isDirectory()) await checkLinksOnly(root, r, out)
+  }
+}
+
+async function linkFinding(root: string, rel: string): Promise<Finding> {
+  const to = await fs.readlink(join(root, rel)).catch(() => '?')
+  return { code: 'symlink', message: `symbolic link ${rel} → ${to}: the store never follows links below its root (writes through it are refused, reads skip it); replace the link with the file or folder itself (\`check --fix\` leaves links alone)`, file: rel }
 }

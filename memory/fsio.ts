@@ -1,30 +1,26 @@
-import { promises as fs, constants as C } from 'node:fs'
-import { dirname, basename, join } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
+import { promises as fs, constants as C, type Stats } from 'node:fs'
+import { dirname, basename, join, relative, isAbsolute, sep } from 'node:path'
+import { atomicWrite, explainSystemError, fsyncDir, TEMP_SUFFIX_RE, type OpenWritable } from '../durable/atomic-write.ts'
+import { RefusedError } from './validate.ts'
+
+export { fsyncDir }
 
 /** Files the user owns are private: 0600 files, 0700 folders. */
 export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
 
-/** Write-file-atomic leaves `<name>.<digits>` behind when killed mid-write. */
-export const TEMP_RE = /\.md\.\d+$|\.json\.\d+$|\.jsonl\.\d+$/
+/**
+ * Temp files of the atomic writer: `<name>.tmp-<pid>-<8 hex>` (durable/), and
+ * `<name>.<digits>` left by write-file-atomic, which wrote this store before.
+ */
+export const TEMP_RE = new RegExp(`\\.md\\.\\d+$|\\.json\\.\\d+$|\\.jsonl\\.\\d+$|${TEMP_SUFFIX_RE.source}`)
 
-export async function fsyncDir(dir: string): Promise<void> {
-  let fh: fs.FileHandle | undefined
-  try {
-    fh = await fs.open(dir, C.O_RDONLY)
-    await fh.sync()
-  } catch (e) {
-    // Some platforms (Windows) cannot open folders; the rename is still atomic there.
-    if ((e as NodeJS.ErrnoException).code !== 'EISDIR' && (e as NodeJS.ErrnoException).code !== 'EPERM') throw e
-  } finally {
-    await fh?.close()
-  }
-}
+const NOFOLLOW = C.O_NOFOLLOW ?? 0
 
 /**
  * mkdir -p with 0700, fsyncing each parent whose listing changed, so a folder
  * made just before a crash does not vanish with the file written into it.
+ * Each new folder is chmod'ed to 0700: under umask 0777 mkdir alone makes 000.
  */
 export async function ensureDir(dir: string): Promise<void> {
   const missing: string[] = []
@@ -43,7 +39,12 @@ export async function ensureDir(dir: string): Promise<void> {
     }
   }
   for (const d of missing.reverse()) {
-    try { await fs.mkdir(d, { mode: DIR_MODE }) } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e }
+    try {
+      await fs.mkdir(d, { mode: DIR_MODE })
+      await fs.chmod(d, DIR_MODE)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw explainSystemError(e, `creating the folder ${d}`, d, 'nothing was written.')
+    }
     await fsyncDir(dirname(d))
   }
 }
@@ -55,14 +56,71 @@ export interface WriteAtomicOptions {
    * uses it to re-check that it still owns the lock.
    */
   beforeRename?: () => void
+  /**
+   * The store root: no path component below it (the root itself may be a
+   * link) may be a symbolic link, and an existing target must be a regular
+   * file; otherwise the write is refused (RefusedError 'link-in-store').
+   */
+  root?: string
+  /** Test seam, passed on to the writer. */
+  open?: OpenWritable
 }
 
-/** Atomic replace: temp file + fsync + rename (write-file-atomic) + fsync of the folder. */
+/**
+ * Atomic replace through durable/'s writer (temp file, write loop, fsync,
+ * size check, rename, folder fsync), 0600 whatever the umask. A failure leaves
+ * the old file as it was and keeps node's error code (ENOSPC …) and path.
+ */
 export async function writeAtomic(file: string, data: string | Buffer, opts: WriteAtomicOptions = {}): Promise<void> {
+  if (opts.root !== undefined) await refuseLinksBelow(opts.root, file)
   await ensureDir(dirname(file))
-  opts.beforeRename?.()
-  await writeFileAtomic(file, data, { mode: FILE_MODE, fsync: true, encoding: 'utf8' })
-  await fsyncDir(dirname(file))
+  await atomicWrite(file, data, { mode: FILE_MODE, beforeRename: opts.beforeRename, open: opts.open })
+}
+
+/** `rel` of `file` below `root`, '/'-separated; throws for a path outside the root (a bug, never input). */
+function relBelow(root: string, file: string): string {
+  const rel = relative(root, file)
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`${file} is not below the store root ${root}`)
+  return rel.split(sep).join('/')
+}
+
+/** What lies at `file` below a store root, looked at without following any link below the root. */
+export type BelowRoot =
+  | { kind: 'file'; stat: Stats }
+  | { kind: 'missing' }
+  /** `rel`: the first component that is a link, and where it points. */
+  | { kind: 'link'; rel: string; target: string }
+  | { kind: 'not-file'; rel: string }
+
+/**
+ * Walks from `root` (exclusive: the root itself may be a link) down to `file`
+ * with lstat. Missing components end the walk: there is nothing to follow yet.
+ */
+export async function inspectBelow(root: string, file: string): Promise<BelowRoot> {
+  const parts = relBelow(root, file).split('/')
+  let cur = root
+  for (let i = 0; i < parts.length; i++) {
+    cur = join(cur, parts[i]!)
+    let st: Stats
+    try { st = await fs.lstat(cur) } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
+      throw e
+    }
+    const rel = parts.slice(0, i + 1).join('/')
+    if (st.isSymbolicLink()) return { kind: 'link', rel, target: await fs.readlink(cur).catch(() => '?') }
+    if (i === parts.length - 1) return st.isFile() ? { kind: 'file', stat: st } : { kind: 'not-file', rel }
+  }
+  return { kind: 'missing' }
+}
+
+export function linkRefusal(rel: string): RefusedError {
+  return new RefusedError('link-in-store', `${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`)
+}
+
+async function refuseLinksBelow(root: string, file: string): Promise<void> {
+  const found = await inspectBelow(root, file)
+  if (found.kind === 'link') throw linkRefusal(found.rel)
+  if (found.kind === 'not-file') throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`)
 }
 
 export async function readTextOr(file: string, fallback: string): Promise<string> {
@@ -79,15 +137,40 @@ export async function exists(p: string): Promise<boolean> {
 /**
  * Append a line to an append-only log (audit). O_APPEND writes of one short
  * line are not interleaved between processes; a torn last line after a crash
- * is skipped by the reader.
+ * is skipped by the reader. A new log file is made 0600 with fchmod (umask-proof);
+ * a log that is a symbolic link is refused, never followed.
  */
-export async function appendLine(file: string, line: string): Promise<void> {
+export async function appendLine(file: string, line: string, opts: { root?: string } = {}): Promise<void> {
+  if (opts.root !== undefined) await refuseLinksBelow(opts.root, file)
   await ensureDir(dirname(file))
-  const fh = await fs.open(file, 'a', FILE_MODE)
+  const bytes = Buffer.from(`${line}\n`, 'utf8')
+  let fh: fs.FileHandle
+  let created = true
   try {
-    await fh.write(`${line}\n`)
+    try {
+      fh = await fs.open(file, C.O_WRONLY | C.O_APPEND | C.O_CREAT | C.O_EXCL | NOFOLLOW, FILE_MODE)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      created = false
+      fh = await fs.open(file, C.O_WRONLY | C.O_APPEND | NOFOLLOW)
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefusal(opts.root === undefined ? file : relBelow(opts.root, file))
+    throw explainSystemError(e, `appending to ${file}`, file, 'nothing was appended.')
+  }
+  try {
+    if (created) await fh.chmod(FILE_MODE)
+    let done = 0
+    while (done < bytes.byteLength) {
+      const { bytesWritten } = await fh.write(bytes, done, bytes.byteLength - done)
+      if (bytesWritten <= 0) throw Object.assign(new Error('the file system took no bytes'), { code: 'EIO' })
+      done += bytesWritten
+    }
     await fh.sync()
+  } catch (e) {
+    throw explainSystemError(e, `appending to ${file}`, file, 'earlier lines are unchanged (the reader skips a torn last line).')
   } finally { await fh.close() }
+  if (created) await fsyncDir(dirname(file))
 }
 
 /** Every file under dir (relative paths with '/'), skipping lock folders. */
@@ -128,11 +211,17 @@ export function decodeUtf8(buf: Uint8Array): { text: string; valid: boolean } {
   try { return { text: strictUtf8.decode(buf), valid: true } } catch { return { text: lossyUtf8.decode(buf), valid: false } }
 }
 
-/** Read a file we are about to rewrite; refuses files whose bytes would not survive a rewrite. */
-export async function readForRewrite(file: string, rel: string): Promise<string> {
+/**
+ * Read a file we are about to rewrite; refuses files whose bytes would not
+ * survive a rewrite. With `root`, a link on the way (or the file itself being
+ * one) is refused: its content is never read.
+ */
+export async function readForRewrite(file: string, rel: string, root?: string): Promise<string> {
+  if (root !== undefined) await refuseLinksBelow(root, file)
   let buf: Buffer
-  try { buf = await fs.readFile(file) } catch (e) {
+  try { buf = await readNoFollow(file) } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ''
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefusal(rel)
     throw e
   }
   const { text, valid } = decodeUtf8(buf)
@@ -142,4 +231,9 @@ export async function readForRewrite(file: string, rel: string): Promise<string>
     throw err
   }
   return text
+}
+
+/** The bytes of a file, refusing (ELOOP) if the file itself is a symbolic link. */
+export async function readNoFollow(file: string): Promise<Buffer> {
+  return fs.readFile(file, { flag: C.O_RDONLY | NOFOLLOW })
 }

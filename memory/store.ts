@@ -7,7 +7,7 @@ import {
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
 import { acquire, describeHolder, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
-import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite } from './fsio.ts'
+import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite, inspectBelow, readNoFollow, type BelowRoot } from './fsio.ts'
 import {
   LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
   type RootOptions,
@@ -118,17 +118,21 @@ export class MemoryStore {
   /**
    * Replace a file atomically. Right before the rename the lock's ownership is
    * read from the disk (synchronously): if another process holds it by then,
-   * the write is refused with 'lock-lost' and the file stays as it was.
+   * the write is refused with 'lock-lost' and the file stays as it was. A
+   * symbolic link anywhere below the root is refused, never followed.
    */
   async replaceFile(rel: string, text: string | Buffer, lock: HeldLock): Promise<void> {
     const full = this.path(rel)
-    await writeAtomic(full, text, { beforeRename: () => lock.assertOwned() })
+    await writeAtomic(full, text, { root: this.root, beforeRename: () => lock.assertOwned() })
     await this.removeTempsBeside(full)
   }
 
-  /** Current text of a file about to be rewritten; refuses non-UTF-8 files (a rewrite would change their bytes). */
+  /**
+   * Current text of a file about to be rewritten; refuses non-UTF-8 files (a
+   * rewrite would change their bytes) and links below the root (never read through).
+   */
   async readForRewrite(rel: string): Promise<string> {
-    try { return await readForRewrite(this.path(rel), rel) } catch (e) {
+    try { return await readForRewrite(this.path(rel), rel, this.root) } catch (e) {
       if ((e as Error).name === 'NotUtf8') throw new RefusedError('not-utf8', (e as Error).message)
       throw e
     }
@@ -184,15 +188,35 @@ export class MemoryStore {
    * the file again.
    */
   async catalogFile(rel: string): Promise<CatalogFile> {
+    return this.catalogOf(rel, false)
+  }
+
+  /**
+   * `walked`: rel came from walking the root, which never descends into a
+   * linked folder, so only the file itself is looked at (one lstat, as many
+   * as before links were checked); otherwise every component below the root is.
+   */
+  private async catalogOf(rel: string, walked: boolean): Promise<CatalogFile> {
     const full = this.path(rel)
-    let st: import('node:fs').Stats
-    try { st = await fs.stat(full) } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') { this.cache.delete(rel); return { file: rel, entries: [], problems: [], loose: [] } }
-      throw e
+    // A link below the root is never read through (its content is not the store's); `check` reports it.
+    const at = walked ? await lookAtFile(full, rel) : await inspectBelow(this.root, full)
+    if (at.kind !== 'file') {
+      this.cache.delete(rel)
+      if (at.kind === 'missing') return emptyCatalog(rel)
+      return emptyCatalog(rel, `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`)
     }
+    const st = at.stat
     const hit = this.cache.get(rel)
     if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.catalog
-    const { text, valid } = decodeUtf8(await fs.readFile(full))
+    let bytes: Buffer
+    try { bytes = await readNoFollow(full) } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ELOOP') throw e
+      // Removed, or replaced by a link, since the look above.
+      this.cache.delete(rel)
+      return emptyCatalog(rel, code === 'ELOOP' ? `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` : undefined)
+    }
+    const { text, valid } = decodeUtf8(bytes)
     const parsed = parseEntryFile(text, rel)
     if (!valid) parsed.problems.unshift({ file: rel, line: 1, message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8' })
     const catalog: CatalogFile = { file: rel, entries: [], problems: parsed.problems, loose: [] }
@@ -213,7 +237,7 @@ export class MemoryStore {
     let done = 0
     for (const rel of rels) {
       const area = dateOfEntryFile(rel)!.area
-      const cat = await this.catalogFile(rel)
+      const cat = await this.catalogOf(rel, true)
       files.push(cat)
       problems.push(...cat.problems)
       for (const { entry, line } of cat.entries) entries.push({ ...entry, id: entry.meta.id, file: rel, line, area })
@@ -426,7 +450,7 @@ export class MemoryStore {
   async audit(record: Record<string, unknown>): Promise<void> {
     const at = this.now()
     const month = at.toISOString().slice(0, 7)
-    await appendLine(join(this.root, LAYOUT.meta, '审计', `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }))
+    await appendLine(join(this.root, LAYOUT.meta, '审计', `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }), { root: this.root })
   }
 
   /** Audit records, oldest first; `fromMonth` (YYYY-MM) skips older month files. */
@@ -468,6 +492,22 @@ function linksOf(v: unknown): string[] {
 function linkTarget(link: string): string {
   const bar = link.lastIndexOf('|')
   return bar < 0 ? link : link.slice(0, bar)
+}
+
+/** The file alone, with lstat (never through a link). */
+async function lookAtFile(full: string, rel: string): Promise<BelowRoot> {
+  try {
+    const st = await fs.lstat(full)
+    if (st.isSymbolicLink()) return { kind: 'link', rel, target: await fs.readlink(full).catch(() => '?') }
+    return st.isFile() ? { kind: 'file', stat: st } : { kind: 'not-file', rel }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
+    throw e
+  }
+}
+
+function emptyCatalog(file: string, problem?: string): CatalogFile {
+  return { file, entries: [], problems: problem === undefined ? [] : [{ file, line: 1, message: problem }], loose: [] }
 }
 
 function mb(bytes: number): string { return `${(bytes / 1024 / 1024).toFixed(1)} MB` }

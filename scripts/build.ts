@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import writeFileAtomic from 'write-file-atomic'
+import { atomicWrite } from '../durable/atomic-write.ts'
 import { BuildError } from './build/errors.ts'
 import { generateFiles, loadModes, snapshotFile } from './build/generate.ts'
 import { locateDsh, readBaseFromDsh, renderSnapshot } from './build/snapshot.ts'
@@ -47,7 +47,7 @@ export async function build(root: string, opts: { snapshot?: boolean; dsh?: stri
   if (opts.check !== true) {
     for (const rel of changed) {
       mkdirSync(dirname(join(root, rel)), { recursive: true })
-      await writeFileAtomic(join(root, rel), files.get(rel) as string, { mode: 0o644 })
+      await atomicWrite(join(root, rel), files.get(rel) as string, { mode: 0o644 })
     }
   }
   return { changed, unchanged }

@@ -1,8 +1,8 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { withLock } from '../memory/lock.ts'
+import { atomicWrite } from '../durable/atomic-write.ts'
 import { configFromText } from './config.ts'
 import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
 import type { RenderInput } from './render.ts'
@@ -108,10 +108,15 @@ export function loadRenderInput(ctx: FsContext, request: RenderRequest): RenderI
   }
 }
 
-/** Atomic replace (write to a temp file, then rename) so readers never see half a file. */
+/**
+ * Atomic replace through durable/'s writer, so readers never see half a file
+ * and a full disk leaves the old file as it was. A file the person keeps as a
+ * link (a dotfile folder) is written where the link points; an existing
+ * file keeps its mode, a new one is private (0600).
+ */
 export async function writeTextAtomic(absolute: string, text: string): Promise<void> {
   mkdirSync(path.dirname(absolute), { recursive: true })
-  await writeFileAtomic(absolute, text, { encoding: 'utf8' })
+  await atomicWrite(absolute, text, { followLink: true, keepMode: true, mode: 0o600 })
 }
 
 /** Appends whole lines in one write; the inbox and the sink log are append-only. */

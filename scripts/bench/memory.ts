@@ -1,25 +1,30 @@
 /**
  * Memory engine benchmark (not a test: it asserts nothing, it measures).
  *
- *   node scripts/bench/memory.ts [--entries 20000] [--writes 300] [--import 5000] [--dir /tmp/x]
+ *   node scripts/bench/memory.ts [--entries 20000] [--writes 300] [--import 5000] [--replaces 400] [--dir /tmp/x]
  *
  * Builds a store of N entries (spread over days, ~9 a day like years of daily
  * use) by writing day files directly, then measures on it: write latency with
  * fsync (p50/p95), cold open + full scan time and RSS, full check time, and
- * import throughput. Prints one table.
+ * import throughput. Then times durable/'s atomic writer against a plain
+ * writeFile + the same fsyncs + rename, interleaved in the same run on a real
+ * disk (never tmpfs, where fsync is free). Prints one table.
  */
-import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, mkdir, writeFile, rename, statfs } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
+import { atomicWrite, fsyncDir } from '../../durable/atomic-write.ts'
 import { RecallKeeper } from '../../memory/recall-keeper.ts'
 import { MemoryStore, checkStore, importItems, serializeEntry, dayFileRel, newId, type ImportItem } from '../../memory/index.ts'
 
-const { values } = parseArgs({ options: { entries: { type: 'string', default: '20000' }, writes: { type: 'string', default: '300' }, import: { type: 'string', default: '5000' }, dir: { type: 'string' } } })
+const { values } = parseArgs({ options: { entries: { type: 'string', default: '20000' }, writes: { type: 'string', default: '300' }, import: { type: 'string', default: '5000' }, replaces: { type: 'string', default: '400' }, dir: { type: 'string' } } })
 const N = Number(values.entries)
 const W = Number(values.writes)
 const I = Number(values.import)
+const R = Number(values.replaces)
 const PER_DAY = 9
 
 function pct(xs: number[], p: number): number {
@@ -109,8 +114,55 @@ try {
   const impS = (performance.now() - t) / 1000
   rows.push([`import (${imp.imported} entries)`, `${(imp.imported / impS).toFixed(0)} entries/s (${impS.toFixed(2)} s)`])
   rows.push(['store size', mb((await store.measureUsage(true)).total)])
+
+  // 6. The atomic writer against the plain way, same run, same disk, interleaved.
+  rows.push(...await writerVsPlain(R))
 } finally {
   if (values.dir === undefined) await rm(home, { recursive: true, force: true })
+}
+
+/**
+ * durable/'s atomicWrite against writeFile (flush: fsync) + rename + folder
+ * fsync — the least any crash-safe replace does. Both replace a ~42 KB day
+ * file R times, alternating which goes first so drift and noise hit both.
+ * On a real disk: tmpfs makes fsync free and the ratio meaningless.
+ */
+async function writerVsPlain(rounds: number): Promise<Array<[string, string]>> {
+  const TMPFS_MAGIC = 0x01021994
+  let base = tmpdir()
+  if (Number((await statfs(base)).type) === TMPFS_MAGIC) base = fileURLToPath(new URL('../..', import.meta.url))
+  const dir = await mkdtemp(join(base, '.cyrene-bench-writer-'))
+  try {
+    const fsType = Number((await statfs(dir)).type)
+    let day = ''
+    for (let k = 0; Buffer.byteLength(day) < 42_000; k++) day += serializeEntry({ text: `第${k}条：她今天说起了工作里的事情，还有晚上想吃什么。`, meta: { id: newId(new Date()), kind: 'fact', at: new Date().toISOString(), by: 'model', gate: 'day' } }) + '\n'
+    const bytes = Buffer.from(day)
+    const ours = join(dir, 'ours.md')
+    const plain = join(dir, 'plain.md')
+    const runOurs = async (): Promise<number> => { const t0 = performance.now(); await atomicWrite(ours, bytes, { mode: 0o600 }); return performance.now() - t0 }
+    const runPlain = async (): Promise<number> => {
+      const t0 = performance.now()
+      await writeFile(`${plain}.tmp`, bytes, { mode: 0o600, flush: true })
+      await rename(`${plain}.tmp`, plain)
+      await fsyncDir(dir)
+      return performance.now() - t0
+    }
+    await runOurs(); await runPlain() // warm both paths
+    const a: number[] = []
+    const b: number[] = []
+    for (let i = 0; i < rounds; i++) {
+      if (i % 2 === 0) { a.push(await runOurs()); b.push(await runPlain()) } else { b.push(await runPlain()); a.push(await runOurs()) }
+    }
+    const sum = (xs: number[]): number => xs.reduce((x, y) => x + y, 0)
+    return [
+      [`atomic writer vs plain (${rounds}× ${(bytes.length / 1024).toFixed(0)} KB each, interleaved, fs 0x${fsType.toString(16)}${fsType === TMPFS_MAGIC ? ' = tmpfs!' : ''})`, dir],
+      ['  durable/ atomicWrite p50 / mean', `${ms(pct(a, 50))} / ${ms(sum(a) / rounds)}`],
+      ['  writeFile+fsync+rename+dir fsync p50 / mean', `${ms(pct(b, 50))} / ${ms(sum(b) / rounds)}`],
+      ['  ratio (ours / plain): p50, total', `${(pct(a, 50) / pct(b, 50)).toFixed(3)}, ${(sum(a) / sum(b)).toFixed(3)}`],
+    ]
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 const w = Math.max(...rows.map((r) => r[0].length))

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
+import { atomicWrite } from '../../durable/atomic-write.ts'
 import { CliError, type CliIO, type SubCommand } from './io.ts'
 import { entryJson, guarded, oneLine, openStore, out, parse, progress, readStdinText } from './memory-shared.ts'
 import { safeJson } from './terminal.ts'
@@ -180,7 +180,7 @@ const handlers: Record<string, Handler> = {
     const list = entries.filter((e) => a.values.pending || e.area === 'day')
     const lines = list.map((e) => safeJson(entryJson(e))).join('\n') + (list.length > 0 ? '\n' : '')
     if (a.values.out === undefined) { io.stdout(lines); return 0 }
-    await writeFileAtomic(resolve(io.cwd, a.values.out), lines, { mode: 0o600 })
+    await atomicWrite(resolve(io.cwd, a.values.out), lines, { mode: 0o600, followLink: true })
     out(io, a.values.json, { exported: list.length, file: a.values.out }, () => `exported ${list.length} entries to ${a.values.out}\n`)
     return 0
   },

@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { execFile } from 'node:child_process'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { MemoryStore } from './store.ts'
+import { checkStore } from './check.ts'
+import { searchEntries } from './search.ts'
+import { serializeEntry } from './entry.ts'
+import { dayFileRel, ROOT_NAME } from './paths.ts'
+import { RefusedError } from './validate.ts'
+import { appendLine } from './fsio.ts'
+import { tempHome } from './testing/tmp.ts'
+
+/** Issue 7 item 7: nothing below the store root is ever followed through a symbolic link. Real links. */
+const BIN = fileURLToPath(new URL('../bin/cyrene.js', import.meta.url))
+const run = promisify(execFile)
+
+let t: Awaited<ReturnType<typeof tempHome>>
+let outside: string
+beforeEach(async () => {
+  t = await tempHome()
+  outside = join(t.home, 'outside')
+  await fs.mkdir(outside, { mode: 0o755 })
+  await fs.chmod(outside, 0o755)
+})
+afterEach(async () => { await t.cleanup() })
+
+const DAY = '2024-05-17'
+const good = { text: '她喜欢下雨天散步。', kind: 'preference', axis: '美', reason: '她的审美' }
+const SECRET_ID = '20240517T100000000Z-abc-secret01'
+/** A file outside the store that looks like a day file, so reading through the link would show it. */
+const secretText = `${serializeEntry({ text: '不该出现的外部内容', meta: { id: SECRET_ID, kind: 'fact', at: '2024-05-17T10:00:00.000Z', by: 'person', gate: 'day' } })}\n`
+
+async function linkDayFile(): Promise<{ secret: string; rel: string }> {
+  const secret = join(outside, 'secret.md')
+  await fs.writeFile(secret, secretText)
+  const rel = dayFileRel(DAY)
+  await fs.mkdir(join(t.root, rel, '..'), { recursive: true })
+  await fs.symlink(secret, join(t.root, rel))
+  return { secret, rel }
+}
+
+async function cyrene(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DSH_HOME: t.home } })
+    return { code: 0, stdout, stderr }
+  } catch (e) {
+    const x = e as { code?: unknown; stdout?: string; stderr?: string }
+    return { code: typeof x.code === 'number' ? x.code : -1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' }
+  }
+}
+
+describe('symbolic links inside the store (issue 7 item 7)', () => {
+  it('a day file linked to a file outside the store: the write is refused (link-in-store), the outside file is unchanged, its content never shows in list, get, search', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const { secret, rel } = await linkDayFile()
+    const err = await store.write({ ...good, at: DAY }, { by: 'person' }).then(() => undefined, (e: unknown) => e)
+    expect(err).toBeInstanceOf(RefusedError)
+    expect(err).toMatchObject({ code: 'link-in-store' })
+    expect((err as Error).message).toBe(`${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`)
+    expect(await fs.readFile(secret, 'utf8')).toBe(secretText)
+    expect((await fs.lstat(join(t.root, rel))).isSymbolicLink()).toBe(true)
+
+    const { entries } = await store.scan()
+    expect(entries.map((e) => e.id)).not.toContain(SECRET_ID)
+    expect(await store.get(SECRET_ID)).toBeUndefined()
+    const ofDay = await store.catalogFile(rel)
+    expect(ofDay.entries).toEqual([])
+    expect(ofDay.problems[0]!.message).toMatch(/is a symbolic link/)
+    expect((await searchEntries(store, '外部内容')).map((h) => h.entry.id)).not.toContain(SECRET_ID)
+  })
+
+  it('through the bin: the write exits 2 with the link message; list does not show the outside content; check reports the link → target and exits 1', async () => {
+    await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const { secret, rel } = await linkDayFile()
+    const w = await cyrene('memory', 'write', '她喜欢下雨天散步。', '--kind', 'preference', '--axis', '美', '--reason', '审美', '--at', DAY)
+    expect(w.code).toBe(2)
+    expect(w.stderr).toContain(`${rel} is a symbolic link; the memory store never follows links below its root`)
+    expect(await fs.readFile(secret, 'utf8')).toBe(secretText)
+    expect((await cyrene('memory', 'list', '--json')).stdout).not.toContain('不该出现的外部内容')
+    const c = await cyrene('memory', 'check', '--json')
+    expect(c.code).toBe(1)
+    const errors = (JSON.parse(c.stdout) as { errors: Array<{ code: string; message: string; file: string }> }).errors
+    expect(errors).toContainEqual(expect.objectContaining({ code: 'symlink', file: rel, message: expect.stringContaining(`${rel} → ${secret}`) }))
+  })
+
+  it('a day folder linked to an outside folder: nothing in it is read, writes into it are refused', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await fs.writeFile(join(outside, `${DAY}.md`), secretText)
+    await fs.mkdir(join(t.root, '岁月涟漪/日档/2024'), { recursive: true })
+    await fs.symlink(outside, join(t.root, '岁月涟漪/日档/2024/05'))
+    await expect(store.write({ ...good, at: DAY }, { by: 'person' })).rejects.toThrow('岁月涟漪/日档/2024/05 is a symbolic link; the memory store never follows links below its root')
+    expect(await fs.readdir(outside)).toEqual([`${DAY}.md`])
+    expect(await fs.readFile(join(outside, `${DAY}.md`), 'utf8')).toBe(secretText)
+    expect(await store.get(SECRET_ID)).toBeUndefined()
+    expect((await store.entriesOfDate(DAY)).length).toBe(0)
+  })
+
+  it('check --fix never chmods through a link: a link to an outside folder keeps that folder 0755 (and is reported)', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await fs.symlink(outside, join(t.root, '余页/notes'))
+    await fs.writeFile(join(outside, 'keep.txt'), 'x')
+    await fs.chmod(join(outside, 'keep.txt'), 0o644)
+    const report = await checkStore(store, { fix: true })
+    expect((await fs.stat(outside)).mode & 0o777).toBe(0o755)
+    expect((await fs.stat(join(outside, 'keep.txt'))).mode & 0o777).toBe(0o644)
+    expect(report.fixed.filter((f) => f.includes('notes'))).toEqual([])
+    expect(report.errors).toContainEqual(expect.objectContaining({ code: 'symlink', file: '余页/notes', message: expect.stringContaining(`余页/notes → ${outside}`) }))
+  })
+
+  it('the root itself may be a link: writes, reads and check work through it, and check reports no link', async () => {
+    const real = join(t.home, 'real-root')
+    await fs.mkdir(real, { mode: 0o700 })
+    await fs.symlink(real, join(t.home, ROOT_NAME))
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const r = await store.write({ ...good, at: DAY }, { by: 'person' })
+    await store.writeMargin('notes.md', '自由书写', { by: 'person' })
+    expect((await store.get(r.id))?.text).toBe(good.text)
+    expect(await fs.readFile(join(real, r.file), 'utf8')).toContain(good.text)
+    const report = await checkStore(store, { fix: true })
+    expect(report.errors).toEqual([])
+    expect((await fs.lstat(join(t.home, ROOT_NAME))).isSymbolicLink()).toBe(true)
+    expect((await cyrene('memory', 'list')).stdout).toContain(good.text)
+  })
+
+  it('margin writes and the audit log refuse links too', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const target = join(outside, 'margin.md')
+    await fs.writeFile(target, 'outside\n')
+    await fs.symlink(target, join(t.root, '余页/notes.md'))
+    await expect(store.writeMargin('notes.md', '自由书写', { by: 'person' })).rejects.toMatchObject({ code: 'link-in-store' })
+    const log = join(outside, 'audit.jsonl')
+    await fs.writeFile(log, '')
+    await fs.mkdir(join(t.root, '元/审计'), { recursive: true })
+    await fs.symlink(log, join(t.root, '元/审计/2024-05.jsonl'))
+    await expect(appendLine(join(t.root, '元/审计/2024-05.jsonl'), '{}', { root: t.root })).rejects.toMatchObject({ code: 'link-in-store' })
+    expect(await fs.readFile(target, 'utf8')).toBe('outside\n')
+    expect(await fs.readFile(log, 'utf8')).toBe('')
+  })
+})

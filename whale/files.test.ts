@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { writeTextAtomic } from './files.ts'
+import { fillDisk, mountTmpfs } from '../durable/testing/tmpfs.ts'
+
+describe('whale writeTextAtomic through durable/ (issue 7 item 1)', () => {
+  let fsys: ReturnType<typeof mountTmpfs>
+  beforeAll(() => { fsys = mountTmpfs('2m') })
+  afterAll(() => { fsys.unmount() })
+
+  it('disk nearly full: a config write the disk cuts short leaves config.json byte-identical and fails with ENOSPC', async () => {
+    const file = join(fsys.dir, 'whale-persona', 'config.json')
+    const old = `${JSON.stringify({ persona: { name: '昔涟', notes: '记'.repeat(6000) } }, null, 2)}\n`
+    await writeTextAtomic(file, old)
+    await fillDisk(join(fsys.dir, 'filler'), 8192)
+    const next = `${JSON.stringify({ persona: { name: '昔涟', notes: '忆'.repeat(9000) } }, null, 2)}\n`
+    await expect(writeTextAtomic(file, next)).rejects.toMatchObject({ code: 'ENOSPC', path: file, message: expect.stringMatching(/^disk full while writing .*config\.json; the previous version is unchanged/) })
+    expect(await fs.readFile(file, 'utf8')).toBe(old)
+    expect(await fs.readdir(join(fsys.dir, 'whale-persona'))).toEqual(['config.json'])
+    await fs.unlink(join(fsys.dir, 'filler'))
+  })
+
+  it('a config kept as a link (a dotfile folder) is written where it points; its mode is kept', async () => {
+    const real = join(fsys.dir, 'dotfiles', 'config.json')
+    await fs.mkdir(join(fsys.dir, 'dotfiles'))
+    await fs.writeFile(real, '{}\n')
+    await fs.chmod(real, 0o640)
+    const link = join(fsys.dir, 'home', 'config.json')
+    await fs.mkdir(join(fsys.dir, 'home'))
+    await fs.symlink(real, link)
+    await writeTextAtomic(link, '{"a":1}\n')
+    expect((await fs.lstat(link)).isSymbolicLink()).toBe(true)
+    expect(await fs.readFile(real, 'utf8')).toBe('{"a":1}\n')
+    expect((await fs.stat(real)).mode & 0o777).toBe(0o640)
+  })
+})
