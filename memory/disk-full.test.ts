@@ -62,11 +62,10 @@ describe('disk full through the cyrene bin (issue 7 item 1)', () => {
     await fillDisk(filler, 12_288)
 
     const w = await cyrene(home, 'memory', 'write', '磁盘满了也不能丢字。', '--kind', 'fact', '--axis', '智', '--reason', '测试', '--at', DAY)
-    expect(w.code).not.toBe(0)
+    expect(w.code).toBe(3)
     expect(w.stdout).not.toMatch(/written/)
-    expect(w.stderr).toMatch(/disk full while writing \S*2024-05-17\.md; the previous version is unchanged\. Free some space and try again\./)
-    // Exit 3 and no stack trace come with scripts/cli/main.ts's mapping of ENOSPC (another helper's part);
-    // until then the exit is non-zero and the message is the writer's own.
+    expect(w.stderr).toMatch(/^cyrene memory: disk full: no space left for \S*2024-05-17\.md\. Nothing was changed\. Free some space/)
+    expect(w.stderr.trim().split('\n')).toHaveLength(1)
     expect(await fs.readFile(file)).toEqual(bytes)
 
     await fs.unlink(filler)

@@ -28,7 +28,7 @@ export async function ensureDir(dir: string): Promise<void> {
   for (;;) {
     try {
       const st = await fs.stat(cur)
-      if (!st.isDirectory()) throw new Error(`${cur} exists and is not a folder`)
+      if (!st.isDirectory()) throw Object.assign(new Error(`${cur} exists and is not a folder`), { code: 'ENOTDIR', path: cur, syscall: 'mkdir' })
       break
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
@@ -123,9 +123,14 @@ async function refuseLinksBelow(root: string, file: string): Promise<void> {
   if (found.kind === 'not-file') throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`)
 }
 
+/**
+ * A store file's text, or `fallback` when it is missing — or is a symbolic
+ * link: the store never reads through one (contract §12.9; `check` reports it).
+ */
 export async function readTextOr(file: string, fallback: string): Promise<string> {
-  try { return await fs.readFile(file, 'utf8') } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return fallback
+  try { return (await readNoFollow(file)).toString('utf8') } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ELOOP') return fallback
     throw e
   }
 }

@@ -11,6 +11,7 @@ import { serializeEntry } from './entry.ts'
 import { dayFileRel, ROOT_NAME } from './paths.ts'
 import { RefusedError } from './validate.ts'
 import { appendLine } from './fsio.ts'
+import { readAnchor } from './anchors.ts'
 import { tempHome } from './testing/tmp.ts'
 
 /** Issue 7 item 7: nothing below the store root is ever followed through a symbolic link. Real links. */
@@ -138,5 +139,21 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
     await expect(appendLine(join(t.root, '元/审计/2024-05.jsonl'), '{}', { root: t.root })).rejects.toMatchObject({ code: 'link-in-store' })
     expect(await fs.readFile(target, 'utf8')).toBe('outside\n')
     expect(await fs.readFile(log, 'utf8')).toBe('')
+  })
+
+  it('an anchor file or settings.json linked outside is never read: the anchor reads empty, settings are the defaults (issue 7 item 7)', async () => {
+    const anchorTarget = join(outside, 'anchor.md')
+    await fs.writeFile(anchorTarget, '外面的文字冒充锚点。\n')
+    const settingsTarget = join(outside, 'settings.json')
+    await fs.writeFile(settingsTarget, JSON.stringify({ quota: { totalMB: 1 } }))
+    await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await fs.symlink(anchorTarget, join(t.root, '锚/你是谁.md'))
+    await fs.symlink(settingsTarget, join(t.root, '元/settings.json'))
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    expect(store.limits.totalBytes).toBe(128 * 1024 * 1024)
+    const anchor = await readAnchor(store, 'user')
+    expect(JSON.stringify(anchor)).not.toContain('外面的文字')
+    const report = await checkStore(store)
+    expect(report.errors.map((e) => e.message).join('\n')).toMatch(/锚\/你是谁\.md/)
   })
 })

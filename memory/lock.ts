@@ -1,4 +1,4 @@
-import { promises as fs, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs'
+import { promises as fs, closeSync, constants as C, fchmodSync, openSync, writeSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, unlinkSync, utimesSync, type Stats } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
@@ -173,13 +173,31 @@ export function describeHolder(owner: LockOwner | undefined, alive?: boolean): s
 function intentPath(lockPath: string, pid: number = process.pid): string { return `${lockPath}.intent.${pid}` }
 
 /**
+ * A small record only this user may read, whatever the umask: the mode given
+ * to open() is masked by it (0777 would leave a file nobody can read, and the
+ * holder could then not recognise its own record), fchmod is not.
+ */
+function writePrivateSync(path: string, text: string): void {
+  const fd = openSync(path, C.O_WRONLY | C.O_CREAT | C.O_TRUNC | (C.O_NOFOLLOW ?? 0), FILE_MODE)
+  try {
+    fchmodSync(fd, FILE_MODE)
+    const bytes = Buffer.from(text, 'utf8')
+    for (let done = 0; done < bytes.length;) {
+      const n = writeSync(fd, bytes, done, bytes.length - done)
+      if (n <= 0) throw Object.assign(new Error(`the file system took no bytes writing ${path}`), { code: 'EIO', path })
+      done += n
+    }
+  } finally { closeSync(fd) }
+}
+
+/**
  * Writes this process's intent file. On a full disk the file is usually still
  * created, empty or torn: readers then judge it by its pid alone, which is
  * enough. Throws only when not even that worked.
  */
 function writeIntent(lockPath: string): string {
   const p = intentPath(lockPath)
-  try { writeFileSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS }), { mode: FILE_MODE }) } catch (e) {
+  try { writePrivateSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS })) } catch (e) {
     try { statSync(p) } catch { throw e }
   }
   return p
@@ -357,7 +375,7 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
         ...(OWN_START === undefined ? {} : { start: OWN_START }),
         ...(OWN_PIDNS === undefined ? {} : { pidns: OWN_PIDNS }),
       }
-      writeFileSync(`${path}.owner`, JSON.stringify(owner), { mode: FILE_MODE })
+      writePrivateSync(`${path}.owner`, JSON.stringify(owner))
       return new Holding(path, owner, staleMs)
     } catch (e) {
       // The folder is ours (nobody takes a live owner's lock): undo, leave no trace.

@@ -1,5 +1,6 @@
 import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
+import { TEMP_SUFFIX_RE } from '../../durable/atomic-write.ts'
 
 /**
  * Exit codes of the `cyrene` command line (CONTRACT.md §5 and §12.14).
@@ -64,8 +65,9 @@ function who(uid: number): string {
   return name === undefined ? `uid ${uid}` : `uid ${uid} (${name})`
 }
 
-/** Write-file-atomic writes `<file>.<digits>` first; the person knows the file, not the temp name. */
+/** An atomic write makes `<file>.tmp-<pid>-<hex>` first (older writers `<file>.<digits>`); the person knows the file, not the temp name. */
 function withoutTempSuffix(path: string): string {
+  if (TEMP_SUFFIX_RE.test(path)) return path.replace(TEMP_SUFFIX_RE, '')
   return /\.(?:md|json|jsonl)\.\d+$/.test(path) ? path.replace(/\.\d+$/, '') : path
 }
 
@@ -95,7 +97,9 @@ function modeOf(st: Stats): string {
 
 /** Who owns the refused path, who we are, and the one command that would fix it. */
 function permissionMessage(e: Errno, ctx: FailureContext): string {
-  const raw = e.dest ?? e.path
+  // The atomic writer names its target; the path the system refused (its temp file, so its folder) is in the cause.
+  const cause = errnoOf((e as { cause?: unknown }).cause)
+  const raw = cause?.dest ?? cause?.path ?? e.dest ?? e.path
   if (raw === undefined) return `permission denied (${e.syscall ?? 'a file operation'}). ${changedNote(ctx)} Check who owns the memory store${ctx.storeRoot === undefined ? '' : ` (ls -ld '${ctx.storeRoot}')`}.`
   const path = withoutTempSuffix(raw)
   // A temp file of an atomic write was refused: the folder is what forbids writing the file.
@@ -140,9 +144,6 @@ function conflictMessage(e: Errno, ctx: FailureContext): string {
   return `path conflict: ${what}. ${changedNote(ctx)} Move it aside (mv '${p}' '${p}.aside'), look inside, then run the command again.`
 }
 
-/** The store's own folder check (fsio `ensureDir`) reports a file in the way with this sentence and no code. */
-const NOT_A_FOLDER_RE = /^(.+) exists and is not a folder$/
-
 /**
  * A failure the command line expects (the system refused: disk full,
  * permission, read-only file system, a path conflict) → exit 3 and a message
@@ -150,11 +151,7 @@ const NOT_A_FOLDER_RE = /^(.+) exists and is not a folder$/
  */
 export function describeSystemFailure(error: unknown, ctx: FailureContext): { exit: number; message: string } | undefined {
   const e = errnoOf(error)
-  if (e === undefined) {
-    const m = error instanceof Error ? NOT_A_FOLDER_RE.exec(error.message) : null
-    if (m === null) return undefined
-    return { exit: EXIT.system, message: `path conflict: ${m[1]} is a file where the store needs a folder. ${changedNote(ctx)} Move it aside (mv '${m[1]}' '${m[1]}.aside'), look inside, then run the command again.` }
-  }
+  if (e === undefined) return undefined
   const code = e.code!
   const where = withoutTempSuffix(e.dest ?? e.path ?? ctx.storeRoot ?? 'the memory store')
   if (DISK_FULL.has(code)) {

@@ -236,7 +236,7 @@ describe('input refused with a clear message, nothing changed (issue 7 items 10,
 })
 
 describe('system and internal failures: one message, no stack, a documented exit code (issue 7 item 12)', () => {
-  it('restore onto a store where a file path is now a folder: exit 3, names the path and what to do', async () => {
+  it('restore onto a store where a file path is now a folder: refused before anything changes (exit 2), names the path and what to do', async () => {
     await run(['memory', 'write', 'one', '--axis', '德', '--reason', 'r', '--at', '2026-01-01'])
     const b = JSON.parse((await run(['backup', '--json', '--quiet'])).out) as { name: string }
     const f = join(t.root, '岁月涟漪/日档/2026/01/2026-01-01.md')
@@ -244,10 +244,9 @@ describe('system and internal failures: one message, no stack, a documented exit
     await fs.mkdir(f)
     await fs.writeFile(join(f, 'mine.txt'), 'kept')
     const r = await run(['restore', b.name, '--quiet'])
-    expect(r.code).toBe(3)
-    expect(r.err).toMatch(new RegExp(`path conflict: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder where the store keeps a file`))
-    expect(r.err).toMatch(/pre-restore snapshot .*cyrene restore --list/)
-    expect(r.err).toMatch(/Move it aside \(mv /)
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/nothing was changed/)
+    expect(r.err).toMatch(/岁月涟漪\/日档\/2026\/01\/2026-01-01\.md in the store is a folder where the snapshot has a file: move that folder out of the store/)
     expect(r.err).not.toMatch(/\n\s+at /)
     expect(await fs.readFile(join(f, 'mine.txt'), 'utf8')).toBe('kept')
   })
