@@ -1,7 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
-import { execFileSync } from 'node:child_process'
-import { tmpdir } from 'node:os'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -11,6 +9,7 @@ import { checkStore } from './check.ts'
 import { RefusedError } from './validate.ts'
 import { spawnLockHolder, spawnWriter, type Worker } from './testing/spawn.ts'
 import { tempHome } from './testing/tmp.ts'
+import { mountTmpfs } from '../durable/testing/tmpfs.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 let lock: string
@@ -229,14 +228,10 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
 
 describe('on a full disk (a real 1 MiB tmpfs)', () => {
   let mnt = ''
-  beforeAll(async () => {
-    mnt = await fs.mkdtemp(join(tmpdir(), 'cyrene-lock-full-'))
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt])
-  })
-  afterAll(async () => {
-    if (mnt === '') return
-    try { execFileSync('umount', [mnt]) } finally { await fs.rmdir(mnt) }
-  })
+  let unmount = () => {}
+  // A failed mount fails these tests: they are never skipped.
+  beforeAll(() => { ({ dir: mnt, unmount } = mountTmpfs('1m')) })
+  afterAll(() => { unmount() })
 
   it('release still frees the lock when the disk filled up meanwhile (intent files now carry host and start time; a live holder must never strand its lock)', async () => {
     const full = join(mnt, 'x.lock')

@@ -1,33 +1,23 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
-import { execFileSync, spawn } from 'node:child_process'
-import { tmpdir } from 'node:os'
+import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { MemoryStore, openEngine, EngineBusyError } from './store.ts'
-import { isStoreFile, listSnapshots, MANIFEST_FILE, sha256, takeSnapshot } from './snapshots.ts'
+import { listSnapshots, takeSnapshot } from './snapshots.ts'
 import { restoreSnapshot } from './restore.ts'
-import { walkFiles } from './fsio.ts'
 import { serializeEntry } from './entry.ts'
 import { dayFileRel } from './paths.ts'
 import { tempHome } from './testing/tmp.ts'
+import { mountTmpfs } from '../durable/testing/tmpfs.ts'
+import { hashTree } from './testing/tree.ts'
 
 const RESTORER = fileURLToPath(new URL('./testing/restorer.ts', import.meta.url))
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => { t = await tempHome() })
 afterEach(async () => { await t.cleanup() })
-
-/** rel → SHA-256 of every store file, without the audit log (append-only, kept live), locks, temps and the manifest. */
-async function hashTree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {}
-  for (const rel of (await walkFiles(dir)).filter(isStoreFile).sort()) {
-    if (rel === MANIFEST_FILE || rel.startsWith('元/审计/')) continue
-    out[rel] = sha256(await fs.readFile(join(dir, rel)))
-  }
-  return out
-}
 
 const sameTree = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -38,16 +28,10 @@ async function fillMargin(root: string, n: number, kb: number, tag: string): Pro
 
 describe('full disk (a real 2 MB tmpfs)', () => {
   let mnt = ''
-  beforeAll(async () => {
-    mnt = await fs.mkdtemp(join(tmpdir(), 'cyrene-full-'))
-    // A failed mount fails these tests: they are never skipped.
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt])
-  })
-  afterAll(async () => {
-    if (mnt === '') return
-    execFileSync('umount', [mnt])
-    await fs.rmdir(mnt)
-  })
+  let unmount = () => {}
+  // A failed mount fails these tests: they are never skipped.
+  beforeAll(() => { ({ dir: mnt, unmount } = mountTmpfs('2m')) })
+  afterAll(() => { unmount() })
   afterEach(async () => { for (const n of await fs.readdir(mnt)) await fs.rm(join(mnt, n), { recursive: true, force: true }) })
 
   const free = async () => { const s = await fs.statfs(mnt); return s.bavail * s.bsize }
@@ -140,10 +124,8 @@ const KILL_ROUNDS = Number(process.env.CYRENE_RESTORE_KILLS ?? 6)
 it(`SIGKILL mid-restore over ~2,000 day files at ${KILL_ROUNDS}+ moments: reopened, the store is exactly the old one or exactly the snapshot (issue 7 item 4e)`, async () => {
   // On a tmpfs: a killed process leaves the page cache as it was, so the file
   // system type does not change what is tested, and fsync costs nothing here.
-  const ram = join(t.home, 'ram')
-  await fs.mkdir(ram)
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256m', 'tmpfs', ram])
-  try { await killRounds(ram) } finally { execFileSync('umount', [ram]) }
+  const ram = mountTmpfs('256m')
+  try { await killRounds(ram.dir) } finally { ram.unmount() }
 }, 600_000)
 
 async function killRounds(dir: string): Promise<void> {

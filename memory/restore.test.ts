@@ -2,27 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryStore } from './store.ts'
-import { describeSnapshots, isStoreFile, listSnapshots, MANIFEST_FILE, sha256, snapshotIfDue, takeSnapshot } from './snapshots.ts'
+import { describeSnapshots, listSnapshots, MANIFEST_FILE, snapshotIfDue, takeSnapshot } from './snapshots.ts'
 import { restoreSnapshot } from './restore.ts'
-import { walkFiles } from './fsio.ts'
 import { checkStore } from './check.ts'
 import { tempHome } from './testing/tmp.ts'
+import { hashTree } from './testing/tree.ts'
 import { storeLines } from '../host/store-doctor.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => { t = await tempHome() })
 afterEach(async () => { await t.cleanup() })
 const fact = (text: string, at?: string) => ({ text, axis: '智', reason: 'r', kind: 'fact', ...(at === undefined ? {} : { at }) })
-
-/** rel → SHA-256 of every store file (no audit log, locks, temps or manifest): what "the store equals" means here. */
-async function hashTree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {}
-  for (const rel of (await walkFiles(dir)).filter(isStoreFile).sort()) {
-    if (rel === MANIFEST_FILE || rel.startsWith('元/审计/')) continue
-    out[rel] = sha256(await fs.readFile(join(dir, rel)))
-  }
-  return out
-}
 
 /** A store with two day files, a snapshot of it, then a later write the snapshot does not have. */
 async function storeWithSnapshot(): Promise<{ s: MemoryStore; name: string; dir: string; dayRel: string; before: Record<string, string>; snaps: string[] }> {
