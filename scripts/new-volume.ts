@@ -1,5 +1,5 @@
-import { processIO } from './cli/io.ts'
-import { main } from './cli/main.ts'
+import { processIO } from '../cli/io.ts'
+import { main } from '../cli/main.ts'
 
 /**
  * The contract's entry for a person opening a new volume (卷):

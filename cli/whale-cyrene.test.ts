@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../build.ts'
+import { PACKAGE_ROOT } from '../scripts/build.ts'
 import { presetFromCyrenePersona } from './whale-cyrene.ts'
 
 const dirs: string[] = []

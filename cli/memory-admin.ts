@@ -5,7 +5,7 @@ import { CliError, type SubCommand } from './io.ts'
 import { guarded, openStore, out, packageRoot, parse, personaSources, progress } from './memory-shared.ts'
 import {
   takeSnapshot, describeSnapshots, restoreSnapshot, readVolumes, openVolume, ensureVolumePersonaHash, migrate, findRetiredPlugins, resolveDshHome,
-} from '../../memory/index.ts'
+} from '../memory/index.ts'
 
 export const backupCommand: SubCommand = async (argv, io) => {
   const a = parse(argv, { list: { type: 'boolean', default: false } })

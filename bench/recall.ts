@@ -1,4 +1,4 @@
-// Recall benchmark (not a test). Run: node scripts/bench/recall.ts [--data DIR] [--scale N] [--quick]
+// Recall benchmark (not a test). Run: node bench/recall.ts [--data DIR] [--scale N] [--quick]
 //
 // Part 1 — LoCoMo retrieval: one index per conversation, one document per dialogue
 // turn ("<speaker>: <text> [image: <caption>]", dated by its session), every question
@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { RecallIndex, selectWithinBudget, type RecallDoc } from '../../memory/recall/index.ts'
+import { RecallIndex, selectWithinBudget, type RecallDoc } from '../memory/recall/index.ts'
 
 // ---------------------------------------------------------------- arguments
 
@@ -36,7 +36,7 @@ interface Args {
 }
 
 /** The shared folder sits beside the repository (../shared), wherever the repository was cloned. */
-const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../shared/bench/locomo10', import.meta.url))
+const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { dataDir: DEFAULT_DATA_DIR, scale: 100_000, scaleQueries: 300 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { main } from './main.ts'
 import type { CliIO } from './io.ts'
-import { tempHome } from '../../memory/testing/tmp.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => { t = await tempHome() })
@@ -85,7 +85,7 @@ describe('cyrene memory', () => {
   })
 
   it('import --jsonl, export, reindex (progress on stderr)', async () => {
-    const file = fileURLToPath(new URL('../../tests/fixtures/memory/import.jsonl', import.meta.url))
+    const file = fileURLToPath(new URL('../tests/fixtures/memory/import.jsonl', import.meta.url))
     const i = await run(['memory', 'import', '--jsonl', file])
     expect(i.code).toBe(0)
     expect(i.out).toMatch(/imported 2 entries/)
@@ -133,7 +133,7 @@ describe('backup, restore, volume, migrate', () => {
   })
 
   it('migrate --dry-run then migrate', async () => {
-    const from = fileURLToPath(new URL('../../tests/fixtures/memory/legacy-home', import.meta.url))
+    const from = fileURLToPath(new URL('../tests/fixtures/memory/legacy-home', import.meta.url))
     const d = await run(['migrate', '--from', from, '--dry-run'])
     expect(d.out).toMatch(/dry run — would import 7/)
     const m = await run(['migrate', '--from', from])

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PERSONA_SOURCES } from '../../host/persona-sources.ts'
-import { startEngine } from '../../memory/index.ts'
-import { scratchDir } from '../../tests/harness/scratch.ts'
+import { PERSONA_SOURCES } from '../host/persona-sources.ts'
+import { startEngine } from '../memory/index.ts'
+import { scratchDir } from '../tests/harness/scratch.ts'
 import { doctorCommand } from './doctor.ts'
 import type { CliIO } from './io.ts'
 

@@ -1,7 +1,7 @@
 /**
  * Memory engine benchmark (not a test: it asserts nothing, it measures).
  *
- *   node scripts/bench/memory.ts [--entries 20000] [--writes 300] [--import 5000] [--replaces 400] [--dir /tmp/x]
+ *   node bench/memory.ts [--entries 20000] [--writes 300] [--import 5000] [--replaces 400] [--dir /tmp/x]
  *
  * Builds a store of N entries (spread over days, ~9 a day like years of daily
  * use) by writing day files directly, then measures on it: write latency with
@@ -16,9 +16,9 @@ import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
-import { atomicWrite, fsyncDir } from '../../durable/atomic-write.ts'
-import { RecallKeeper } from '../../memory/recall-keeper.ts'
-import { MemoryStore, checkStore, importItems, serializeEntry, dayFileRel, newId, type ImportItem } from '../../memory/index.ts'
+import { atomicWrite, fsyncDir } from '../durable/atomic-write.ts'
+import { RecallKeeper } from '../memory/recall-keeper.ts'
+import { MemoryStore, checkStore, importItems, serializeEntry, dayFileRel, newId, type ImportItem } from '../memory/index.ts'
 
 const { values } = parseArgs({ options: { entries: { type: 'string', default: '20000' }, writes: { type: 'string', default: '300' }, import: { type: 'string', default: '5000' }, replaces: { type: 'string', default: '400' }, dir: { type: 'string' } } })
 const N = Number(values.entries)
@@ -130,7 +130,7 @@ try {
 async function writerVsPlain(rounds: number): Promise<Array<[string, string]>> {
   const TMPFS_MAGIC = 0x01021994
   let base = tmpdir()
-  if (Number((await statfs(base)).type) === TMPFS_MAGIC) base = fileURLToPath(new URL('../..', import.meta.url))
+  if (Number((await statfs(base)).type) === TMPFS_MAGIC) base = fileURLToPath(new URL('..', import.meta.url))
   const dir = await mkdtemp(join(base, '.cyrene-bench-writer-'))
   try {
     const fsType = Number((await statfs(dir)).type)

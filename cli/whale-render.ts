@@ -1,5 +1,5 @@
-import { loadRenderInput } from '../../whale/files.ts'
-import { renderSegments, type RenderedSegments } from '../../whale/render.ts'
+import { loadRenderInput } from '../whale/files.ts'
+import { renderSegments, type RenderedSegments } from '../whale/render.ts'
 import type { SubCommand } from './io.ts'
 import { parseOptions, writeJson } from './whale-args.ts'
 

@@ -1,9 +1,9 @@
-import type { ImportItem, Skipped } from '../../memory/importer.ts'
-import { KIND_RE } from '../../memory/validate.ts'
-import { configFromText } from '../../whale/config.ts'
-import { readConfigText, resolveIn, type FsContext } from '../../whale/files.ts'
-import { replayInbox, splitLines } from '../../whale/inbox.ts'
-import { inboxFileOf } from '../../whale/paths.ts'
+import type { ImportItem, Skipped } from '../memory/importer.ts'
+import { KIND_RE } from '../memory/validate.ts'
+import { configFromText } from '../whale/config.ts'
+import { readConfigText, resolveIn, type FsContext } from '../whale/files.ts'
+import { replayInbox, splitLines } from '../whale/inbox.ts'
+import { inboxFileOf } from '../whale/paths.ts'
 
 const MEMORY_KIND = 'memory'
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
-import { formatReport, ManifestError, runConformance, type ExecResult, type WhaleExec } from '../../whale/conformance.ts'
+import { formatReport, ManifestError, runConformance, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
 import { CliError, type SubCommand } from './io.ts'
 import { parseOptions, writeJson } from './whale-args.ts'
 

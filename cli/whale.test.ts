@@ -5,12 +5,12 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { deflateSync, crc32 } from 'node:zlib'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { readManifest, runConformance, type WhaleExec } from '../../whale/conformance.ts'
+import { readManifest, runConformance, type WhaleExec } from '../whale/conformance.ts'
 import { CliError } from './io.ts'
 import { whaleCommand } from './whale.ts'
 
 const run = promisify(execFile)
-const repo = path.resolve(import.meta.dirname, '../..')
+const repo = path.resolve(import.meta.dirname, '..')
 const sample = path.join(repo, 'tests/fixtures/whale-sample')
 
 // ---------------------------------------------------------------- helpers
@@ -94,9 +94,9 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
   beforeAll(() => {
     // The bin runs dist/, which `npm test` compiles first. Rebuilding here would race
     // other test files spawning the bin, so a stale build is a clear failure instead.
-    const built = path.join(repo, 'dist/scripts/cli/whale.js')
+    const built = path.join(repo, 'dist/cli/whale.js')
     // Test files are not compiled into dist/, so editing one does not make the build stale.
-    const sources = [...readdirSync(path.join(repo, 'whale')).map((f) => path.join(repo, 'whale', f)), ...readdirSync(path.join(repo, 'scripts/cli')).filter((f) => f.startsWith('whale')).map((f) => path.join(repo, 'scripts/cli', f))]
+    const sources = [...readdirSync(path.join(repo, 'whale')).map((f) => path.join(repo, 'whale', f)), ...readdirSync(path.join(repo, 'cli')).filter((f) => f.startsWith('whale')).map((f) => path.join(repo, 'cli', f))]
       .filter((f) => !f.endsWith('.test.ts'))
     const stale = !existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs)
     if (stale) throw new Error('dist/ is older than whale/ sources: run `npm run compile` (npm test does it first)')
@@ -184,8 +184,8 @@ describe('cyrene whale render', () => {
   })
   it('matches renderSegments byte for byte (what a DSH row would inject)', async () => {
     const dir = scratch()
-    const { renderSegments } = await import('../../whale/render.ts')
-    const { loadRenderInput } = await import('../../whale/files.ts')
+    const { renderSegments } = await import('../whale/render.ts')
+    const { loadRenderInput } = await import('../whale/files.ts')
     put(dir, 'home/whale-persona/config.json', { thinkingLanguage: 'ko', persona: { stance: 'S', suffix: 'T' }, memory: { enabled: true } })
     put(dir, 'home/whale-persona/memory-inbox.jsonl', jsonl({ text: 'm', status: 'confirmed' }))
     const cli = json((await whale(['render', '--json', '--model', 'x-pro', '--cwd', '/p'], dir)).stdout)

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { packagePath } from '../../host/package-root.ts'
-import type { Preset } from '../../whale/presets.ts'
+import { packagePath } from '../host/package-root.ts'
+import type { Preset } from '../whale/presets.ts'
 
 /**
  * Cyrene's own persona as a whale-persona preset, for people who want to take

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
-import { retiredLines, storeLines, whaleLines } from '../../host/store-doctor.ts'
-import { doctorReport } from '../../runtime/doctor.ts'
+import { retiredLines, storeLines, whaleLines } from '../host/store-doctor.ts'
+import { doctorReport } from '../runtime/doctor.ts'
 import { CliError, type SubCommand } from './io.ts'
 
 const USAGE = `cyrene doctor [--json] — the state of this DSH_HOME outside a chat: memory store, engine,

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
-import { TEMP_SUFFIX_RE } from '../../durable/atomic-write.ts'
+import { TEMP_SUFFIX_RE } from '../durable/atomic-write.ts'
 
 /**
  * Exit codes of the `cyrene` command line (CONTRACT.md §5 and §12.14).

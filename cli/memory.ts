@@ -1,15 +1,15 @@
 import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
-import { atomicWrite } from '../../durable/atomic-write.ts'
+import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO, type SubCommand } from './io.ts'
 import { entryJson, guarded, oneLine, openStore, out, parse, progress, readStdinText } from './memory-shared.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
-import { dropRecallCache, loadRecall } from '../../memory/recall-store.ts'
+import { dropRecallCache, loadRecall } from '../memory/recall-store.ts'
 import {
   checkStore, importItems, parseImportJsonl, searchEntries, listPending, recheckPending, restoreTombstone,
   readAllAnchors, writeAnchor, ANCHOR_KEYS, resolveDshHome, type AnchorKey, type NewEntry, type StoredEntry, type CheckReport, type Finding,
-} from '../../memory/index.ts'
+} from '../memory/index.ts'
 export { backupCommand, restoreCommand, volumeCommand, migrateCommand } from './memory-admin.ts'
 
 export const MEMORY_HELP = `cyrene memory — the memory store (<DSH_HOME>/cyrene-philia093-0/)

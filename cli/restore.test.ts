@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { main } from './main.ts'
 import type { CliIO } from './io.ts'
-import { tempHome } from '../../memory/testing/tmp.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => { t = await tempHome() })

@@ -1,6 +1,6 @@
-import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../../whale/inbox-actions.ts'
-import { viewOf } from '../../whale/inbox.ts'
-import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../../whale/files.ts'
+import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../whale/inbox-actions.ts'
+import { viewOf } from '../whale/inbox.ts'
+import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/files.ts'
 import { CliError, type CliIO, type SubCommand } from './io.ts'
 import { parseOptions, writeJson } from './whale-args.ts'
 

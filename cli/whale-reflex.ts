@@ -1,5 +1,5 @@
-import { loadReflexText } from '../../whale/files.ts'
-import { ledgerRecord, matchReflex, parseReflexRules, reflexInstruction } from '../../whale/reflex.ts'
+import { loadReflexText } from '../whale/files.ts'
+import { ledgerRecord, matchReflex, parseReflexRules, reflexInstruction } from '../whale/reflex.ts'
 import { CliError, type SubCommand } from './io.ts'
 import { parseOptions, writeJson } from './whale-args.ts'
 

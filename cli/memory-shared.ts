@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CliError, type CliIO } from './io.ts'
-import { MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type PersonaSource, type StoredEntry } from '../../memory/index.ts'
-import { firstBadByte } from '../../memory/importer.ts'
+import { MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type PersonaSource, type StoredEntry } from '../memory/index.ts'
+import { firstBadByte } from '../memory/importer.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
 /** Options every memory-family command takes. */

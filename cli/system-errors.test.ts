@@ -4,8 +4,8 @@ import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { MemoryStore } from '../../memory/store.ts'
-import { importItems } from '../../memory/importer.ts'
+import { MemoryStore } from '../memory/store.ts'
+import { importItems } from '../memory/importer.ts'
 
 /**
  * Issue 7 item 12: what the compiled `cyrene` prints when the system refuses —
@@ -14,7 +14,7 @@ import { importItems } from '../../memory/importer.ts'
  * path and what to do, no stack trace, the exit code of CONTRACT.md §12.14,
  * and the store exactly as it was.
  */
-const repo = fileURLToPath(new URL('../../', import.meta.url))
+const repo = fileURLToPath(new URL('../', import.meta.url))
 const bin = join(repo, 'bin/cyrene.js')
 const NOBODY = 65534
 const AS_NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups']
@@ -54,9 +54,9 @@ function expectSystemRefusal(r: Run, message: RegExp): void {
 let base: string
 beforeAll(async () => {
   // The bin runs dist/; a stale build would test old code. Compile first (npm test does).
-  const built = join(repo, 'dist/scripts/cli/main.js')
-  const sources = ['scripts/cli', 'memory'].flatMap((d) => readdirSync(join(repo, d)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => join(repo, d, f)))
-  if (!existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs)) throw new Error('dist/ is older than scripts/cli or memory: run `npm run compile`')
+  const built = join(repo, 'dist/cli/main.js')
+  const sources = ['cli', 'memory'].flatMap((d) => readdirSync(join(repo, d)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => join(repo, d, f)))
+  if (!existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs)) throw new Error('dist/ is older than cli or memory: run `npm run compile`')
   base = await fs.mkdtemp(join(tmpdir(), 'cyrene-syserr-'))
   await fs.chmod(base, 0o755)
   // The second user must be able to run node and read the compiled package; never skip if not — fail.
