@@ -4,7 +4,7 @@ import type {} from '@deepseek-ai/dsh-commands'
 import type { DoctorLine } from '../host/service.ts'
 import { doctorReport } from './doctor.ts'
 import { retiredLines, storeLines, whaleLines } from '../host/store-doctor.ts'
-import { captureCommand, type WhalePersona } from './whale-persona.ts'
+import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 
 /**
  * Preset row `cyrene-commands`; the row itself declares
