@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util'
-import { retiredLines, storeLines, whaleLines } from '../host/store-doctor.ts'
-import { doctorReport } from '../runtime/doctor.ts'
+import { cliDoctorLines, doctorReport } from '../host/doctor.ts'
 import { CliError, type SubCommand } from './io.ts'
 
 const USAGE = `cyrene doctor [--json] — the state of this DSH_HOME outside a chat: memory store, engine,
@@ -17,7 +16,7 @@ export const doctorCommand: SubCommand = async (argv, io) => {
     io.stdout(USAGE + '\n')
     return 0
   }
-  const lines = [...(await storeLines(io)), ...(await retiredLines(io)), ...whaleLines(io)]
+  const lines = await cliDoctorLines(io)
   if (values.json === true) io.stdout(JSON.stringify({ lines }, null, 2) + '\n')
   else io.stdout(doctorReport(lines) + '\n')
   return lines.some((l) => l.status === 'fail') ? 1 : 0

@@ -2,9 +2,12 @@ import { resolve } from 'node:path'
 import { existsSync } from 'node:fs'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
 import { CliError, type SubCommand } from './io.ts'
-import { guarded, openStore, out, packageRoot, parse, personaSources, progress } from './memory-shared.ts'
+import { guarded, openStore, out, parse, progress } from './memory-shared.ts'
+import { PACKAGE_ROOT } from '../host/package-root.ts'
+import { personaSourcesIn } from '../host/persona-sources.ts'
 import {
   takeSnapshot, describeSnapshots, restoreSnapshot, readVolumes, openVolume, ensureVolumePersonaHash, migrate, findRetiredPlugins, resolveDshHome,
+  type PersonaSource,
 } from '../memory/index.ts'
 
 export const backupCommand: SubCommand = async (argv, io) => {
@@ -60,21 +63,33 @@ export const volumeCommand: SubCommand = async (argv, io) => {
   if (a.values.help) { io.stdout('cyrene volume [show] | volume new --reason "…" --confirm new-volume [--persona <package folder>]\n'); return 0 }
   const [verb = 'show'] = a.positionals
   const store = await openStore(io, a.values.root)
-  const pkg = a.values.persona !== undefined ? resolve(io.cwd, a.values.persona) : packageRoot()
+  const pkg = a.values.persona !== undefined ? resolve(io.cwd, a.values.persona) : PACKAGE_ROOT
   if (verb === 'show') {
     const v = await guarded(() => readVolumes(store))
     out(io, a.values.json, v ?? null, () => v === undefined ? 'no volume yet (volume 0 is recorded on first start)\n' : `current volume ${v.current}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`)
     return 0
   }
   if (verb === 'complete') {
-    const v = await guarded(() => ensureVolumePersonaHash(store, personaSources(pkg)))
+    const v = await guarded(() => ensureVolumePersonaHash(store, personaSourcesOf(pkg)))
     out(io, a.values.json, v, () => `volume ${v.current} is complete\n`)
     return 0
   }
   if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
-  const v = await guarded(() => openVolume(store, { reason: a.values.reason ?? '', confirm: a.values.confirm ?? '', sources: personaSources(pkg) }, { by: 'person' }))
+  const v = await guarded(() => openVolume(store, { reason: a.values.reason ?? '', confirm: a.values.confirm ?? '', sources: personaSourcesOf(pkg) }, { by: 'person' }))
   out(io, a.values.json, v, () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`)
   return 0
+}
+
+/**
+ * The persona files of a package folder, as the host fingerprints them (one
+ * list, host/persona-sources.ts), so a volume opened here never reads as drift
+ * there. A folder without them is refused before anything is written.
+ */
+function personaSourcesOf(pkg: string): PersonaSource[] {
+  const sources = personaSourcesIn(pkg)
+  const missing = sources.filter((s) => !existsSync(s.path)).map((s) => s.name)
+  if (missing.length > 0) throw new CliError(`${pkg} has no ${missing.join(', ')}: --persona names a package folder holding ${sources.map((s) => s.name).join(', ')}`, 2)
+  return sources
 }
 
 export const migrateCommand: SubCommand = async (argv, io) => {

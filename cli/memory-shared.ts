@@ -1,9 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { CliError, type CliIO } from './io.ts'
-import { MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type PersonaSource, type StoredEntry } from '../memory/index.ts'
+import { MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type StoredEntry } from '../memory/index.ts'
 import { firstBadByte } from '../memory/importer.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
@@ -83,29 +80,4 @@ export function oneLine(text: string, max = 60): string {
 
 export function entryJson(e: StoredEntry): Record<string, unknown> {
   return { id: e.id, text: e.text, file: e.file, line: e.line, area: e.area, meta: e.meta }
-}
-
-/** The package root (has package.json named dsh-cyrene-philia093-0), from src or dist. */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  for (;;) {
-    const pkg = join(dir, 'package.json')
-    if (existsSync(pkg)) {
-      try { if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'dsh-cyrene-philia093-0') return dir } catch { /* keep looking */ }
-    }
-    const up = dirname(dir)
-    if (up === dir) throw new CliError('cannot find the package folder (persona/); pass --persona <folder>', 2)
-    dir = up
-  }
-}
-
-/** persona/*.md and philosophy/wuyu.md of a package folder: what a volume fingerprints. */
-export function personaSources(pkgRoot: string): PersonaSource[] {
-  const out: PersonaSource[] = []
-  const pdir = join(pkgRoot, 'persona')
-  if (existsSync(pdir)) for (const n of readdirSync(pdir).filter((x) => x.endsWith('.md')).sort()) out.push({ name: `persona/${n}`, path: join(pdir, n) })
-  const wuyu = join(pkgRoot, 'philosophy', 'wuyu.md')
-  if (existsSync(wuyu)) out.push({ name: 'philosophy/wuyu.md', path: wuyu })
-  if (out.length === 0) throw new CliError(`no persona files under ${pkgRoot} (expected persona/*.md)`, 2)
-  return out
 }

@@ -1,17 +1,19 @@
-import { volumeDrift, type MemoryStore, type PersonaSource } from '../memory/index.ts'
-import { packagePath } from './package-root.ts'
+import { join } from 'node:path'
+import type { PersonaSource } from '../memory/index.ts'
+import { PACKAGE_ROOT } from './package-root.ts'
 
+/**
+ * The persona and the five virtues: what a volume's fingerprint covers
+ * (contract §7), relative to a package folder. A fixed list, not a glob, so
+ * files that only sit beside them (`persona/chat.legacy.md` from
+ * `npm run extract-legacy`) are never part of the persona.
+ */
+export const PERSONA_FILES = ['persona/chat.md', 'persona/work.md', 'philosophy/wuyu.md'] as const
 
-/** The persona and the five virtues: what a volume's fingerprint covers (contract §7). */
-export const PERSONA_SOURCES: PersonaSource[] = ['persona/chat.md', 'persona/work.md', 'philosophy/wuyu.md']
-  .map((rel) => ({ name: rel, path: packagePath(rel) }))
-
-/** A persona changed without a new volume is worth a doctor line (contract §7), never a failure. */
-export async function personaDrift(store: MemoryStore): Promise<string[]> {
-  try {
-    const drift = await volumeDrift(store, PERSONA_SOURCES)
-    return drift.drift ? [`the persona or the five virtues changed since volume ${drift.current ?? '?'} was opened: a person opens a new volume with \`cyrene volume new --reason … --confirm new-volume\``] : []
-  } catch (error) {
-    return [`volume check: ${(error as Error).message}`]
-  }
+/** The persona files of a package folder: the host's own, or the one `cyrene volume --persona` names. */
+export function personaSourcesIn(packageFolder: string): PersonaSource[] {
+  return PERSONA_FILES.map((rel) => ({ name: rel, path: join(packageFolder, rel) }))
 }
+
+/** This package's persona: what the host fingerprints at start and the doctor checks for drift. */
+export const PERSONA_SOURCES: PersonaSource[] = personaSourcesIn(PACKAGE_ROOT)

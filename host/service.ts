@@ -2,19 +2,13 @@ import { Service, type Context } from '@deepseek-ai/cordis'
 import { EngineBusyError, resolveRoot, startEngine, writeAnchor, type AnchorKey, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
+import type { HostServiceState } from './doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
     cyreneMemory: CyreneMemory
   }
-}
-
-/** One line of `/cyrene doctor`: what was checked, how it stands, what to do. */
-export interface DoctorLine {
-  check: string
-  status: 'ok' | 'warn' | 'fail' | 'missing'
-  detail: string
 }
 
 /** What the section mirror did on the latest Cyrene assembly. */
@@ -161,51 +155,17 @@ export class CyreneMemory extends Service {
     this.lastMirror = { at: new Date().toISOString(), ...report }
   }
 
-  private engineLines(): DoctorLine[] {
+  /** What `/cyrene doctor` reports about this service; host/doctor.ts writes the lines. */
+  doctorState(): HostServiceState {
     const s = this.state
-    switch (s.kind) {
-      case 'starting':
-        return [{ check: 'memory engine', status: 'warn', detail: 'still starting' }]
-      case 'busy':
-        return [{ check: 'memory engine', status: 'fail', detail: `${s.root} is held by another engine (${s.detail}); this process injects no memory. Close the other DSH, or run one DSH per DSH_HOME.` }]
-      case 'failed':
-        return [{ check: 'memory engine', status: 'fail', detail: `${s.detail}; the turn goes on without memory` }]
-      case 'ready':
-        return [
-          { check: 'memory engine', status: 'ok', detail: `${s.root} (engine lock held by this process)` },
-          ...s.problems.map((p): DoctorLine => ({ check: 'memory store', status: 'warn', detail: p })),
-          this.refreshError !== undefined
-            ? { check: '{{cyrene_memory}}', status: 'warn', detail: `could not be refreshed: ${this.refreshError}` }
-            : { check: '{{cyrene_memory}}', status: this.block.cut > 0 ? 'warn' : 'ok', detail: `${[...this.block.text].length}/${this.config.memoryChars} chars${this.block.cut > 0 ? `; ${this.block.cut} anchors or entries shortened or left out` : ''}` },
-        ]
+    const recall = this.recallState
+    return {
+      startedAt: this.startedAt,
+      engine: s.kind === 'ready' ? { kind: 'ready', root: s.root, problems: s.problems } : s,
+      memoryBlock: { chars: [...this.block.text].length, budget: this.config.memoryChars, cut: this.block.cut, refreshError: this.refreshError },
+      recall: recall.kind === 'ready' ? { kind: 'ready', size: recall.keeper.size } : recall,
+      recallError: this.recallError,
+      mirror: this.lastMirror,
     }
-  }
-
-  private recallLine(): DoctorLine {
-    const r = this.recallState
-    if (this.recallError !== undefined) return { check: 'recall', status: 'warn', detail: `last search failed: ${this.recallError}; turns go on without hits` }
-    switch (r.kind) {
-      case 'off': return { check: 'recall', status: 'missing', detail: 'no index: the memory engine is not this process\'s' }
-      case 'building': return { check: 'recall', status: 'warn', detail: 'index still building; no memory hits until it is ready' }
-      case 'failed': return { check: 'recall', status: 'fail', detail: `index could not be built: ${r.detail}` }
-      case 'ready': return { check: 'recall', status: 'ok', detail: `${r.keeper.size} entries indexed (Chinese and English), hits added before each step` }
-    }
-  }
-
-  doctor(): DoctorLine[] {
-    const mirror = this.lastMirror
-    return [
-      { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${this.startedAt.toISOString()}` },
-      ...this.engineLines(),
-      this.recallLine(),
-      { check: 'rails 120–140, dreams, SiYuan sync, panel', status: 'missing', detail: 'not built yet in this version' },
-      mirror === undefined
-        ? { check: 'section mirror', status: 'warn', detail: 'no Cyrene assembly seen yet' }
-        : {
-            check: 'section mirror',
-            status: mirror.mirrored.some((m) => m.cut > 0) || mirror.skipped.some((s) => s.why.includes('budget')) ? 'warn' : 'ok',
-            detail: `mirrored ${mirror.mirrored.map((m) => `${m.name} (${m.chars}${m.cut > 0 ? `, cut ${m.cut}` : ''})`).join(', ') || 'nothing'}; skipped ${mirror.skipped.map((s) => `${s.name} (${s.why})`).join(', ') || 'nothing'}`,
-          },
-    ]
   }
 }

@@ -7,7 +7,7 @@ import { restoreSnapshot } from './restore.ts'
 import { checkStore } from './check.ts'
 import { tempHome } from './testing/tmp.ts'
 import { hashTree } from './testing/tree.ts'
-import { storeLines } from '../host/store-doctor.ts'
+import { storeLines } from '../host/doctor.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => { t = await tempHome() })

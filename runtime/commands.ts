@@ -1,10 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-commands'
-import type { DoctorLine } from '../host/service.ts'
-import { doctorReport } from './doctor.ts'
-import { retiredLines, storeLines, whaleLines } from '../host/store-doctor.ts'
-import { captureCommand, type WhalePersona } from './whale-persona.ts'
+import { chatDoctorLines, doctorReport } from '../host/doctor.ts'
+import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 
 /**
  * Preset row `cyrene-commands`; the row itself declares
@@ -24,7 +22,7 @@ export function apply(ctx: Context): void {
     input: { hint: SUBCOMMANDS },
     handler: async ({ rawInput }) => {
       const [sub = ''] = rawInput.trim().split(/\s+/)
-      if (sub === 'doctor' || sub === '') return { kind: 'success', text: doctorReport(await doctorLines(ctx)) }
+      if (sub === 'doctor' || sub === '') return { kind: 'success', text: await doctorText(ctx) }
       return { kind: 'error', text: `未知子命令「${sub}」。可用：${SUBCOMMANDS}` }
     },
   })
@@ -49,26 +47,8 @@ export function apply(ctx: Context): void {
 
 const MEMORY_SUBCOMMANDS = 'on | off | status'
 
-/** The host service's own lines, then the store as `cyrene doctor` sees it (quotas, snapshots, volume…). */
-async function doctorLines(ctx: Context): Promise<DoctorLine[]> {
-  let lines: DoctorLine[]
-  try {
-    lines = ctx.cyreneMemory.doctor()
-  } catch (error) {
-    lines = [{ check: 'host service', status: 'fail', detail: String((error as Error).message ?? error) }]
-  }
-  const rootDir = ctx.get('cyreneMemory')?.config.rootDir
-  const io = { env: process.env, cwd: process.cwd(), rootDir: rootDir === '' ? undefined : rootDir }
-  try {
-    lines.push(...(await storeLines(io, { engine: false })), ...(await retiredLines(io)))
-  } catch (error) {
-    lines.push({ check: 'memory store', status: 'fail', detail: (error as Error).message })
-  }
-  return [...lines, whaleDoctorLine(ctx.get('whalePersona') as WhalePersona | undefined), ...whaleLines(io)]
-}
-
-function whaleDoctorLine(whale: WhalePersona | undefined): DoctorLine {
-  if (whale === undefined) return { check: 'whale-persona', status: 'missing', detail: 'row not mounted: no whale-persona sections, /memory on|off unavailable' }
-  if (whale.failures.length > 0) return { check: 'whale-persona', status: 'warn', detail: `registered with failures (another whale-persona plugin?): ${whale.failures.join('; ')}` }
-  return { check: 'whale-persona', status: 'ok', detail: 'sections registered; config re-read at every assembly' }
+/** The lines are host/doctor.ts's (shared with `cyrene doctor`); this row only hands it the services it sees. */
+async function doctorText(ctx: Context): Promise<string> {
+  const whaleRow = ctx.get('whalePersona') as WhalePersona | undefined
+  return doctorReport(await chatDoctorLines({ env: process.env, cwd: process.cwd(), memory: ctx.get('cyreneMemory'), whaleRow }))
 }

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { atomicWrite } from '../durable/atomic-write.ts'
+import { PACKAGE_ROOT } from '../host/package-root.ts'
 import { BuildError } from './build/errors.ts'
 import { generateFiles, loadModes, snapshotFile } from './build/generate.ts'
 import { locateDsh, readBaseFromDsh, renderSnapshot } from './build/snapshot.ts'
@@ -16,7 +16,8 @@ const USAGE = `Usage: node scripts/build.ts [--snapshot [--dsh DIR]] [--check]
   --check      write nothing; exit 1 and list the files that a build would change
 `
 
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** Re-exported for the build's tests: the one finder of the package folder is host/package-root.ts. */
+export { PACKAGE_ROOT }
 
 export function testDshInstalls(root: string): string[] {
   return [join(root, '.cache', 'dsh-0.1.0-rc.8')]

@@ -3,7 +3,7 @@ import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-commands'
 import { loadRenderInput, normaliseConfig, readConfigText, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
-import { inertBraces } from './prompt-text.ts'
+import { inertBraces } from '../runtime/prompt-text.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
