@@ -13,7 +13,7 @@
  */
 
 /** The mark a shortened text ends with, counted within its limit. */
-export const ELLIPSIS = '…'
+const ELLIPSIS = '…'
 
 /** Characters of `text`: Unicode code points (a lone surrogate counts as one). */
 export function charCount(text: string): number {

@@ -28,9 +28,6 @@ export {
   promptSafe, frameSafe, withoutComments, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker,
   DATA_FRAME, FRAME_OPENERS, FRAME_CLOSERS, type FrameOptions,
 } from './prompt-safe.ts'
-export {
-  charCount, clip, fitWithinBudget, ELLIPSIS,
-  type ClipOptions, type FitOptions, type Fit, type FittedItem, type FitCut, type FitCutReason,
-} from './budget.ts'
-export { recentFiles, readRecent, type RecentFiles, type RecentMemory, type AnchorView, type RecentEntry } from './recent.ts'
+export { charCount, clip, fitWithinBudget, type ClipOptions, type FitOptions, type Fit } from './budget.ts'
+export { recentFiles, readRecent, type AnchorView, type RecentEntry } from './recent.ts'
 export type { RecalledEntry } from './recall-keeper.ts'
