@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { composeMemoryBlock, type AnchorView } from './memory-block.ts'
+import type { AnchorView } from '../memory/index.ts'
+import { composeMemoryBlock } from './memory-block.ts'
 
 const anchor = (key: string, title: string, ...parts: AnchorView['parts']): AnchorView => ({ key, title, parts })
 const anchors = [

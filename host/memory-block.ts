@@ -1,9 +1,9 @@
-import { charCount } from '../memory/entry.ts'
-import { promptSafe } from '../memory/prompt-safe.ts'
+import { charCount, clip, fitWithinBudget, promptSafe, type AnchorView, type RecentEntry } from '../memory/index.ts'
 /**
  * What `{{cyrene_memory}}` holds: the four anchors (who I am, who you are,
  * where we come from, where we are going) and the newest remembered days,
- * within one character budget. Pure: the host service reads the files.
+ * within one character budget. Pure: the host service reads the files
+ * (`memory/recent.ts`); lengths and cuts are `memory/budget.ts`'s.
  *
  * Every piece of memory text goes through `promptSafe` (one line, frame
  * brackets turned into parentheses, hidden comments dropped), so the only
@@ -12,22 +12,14 @@ import { promptSafe } from '../memory/prompt-safe.ts'
 /** The frame title the runtime draws around this block. */
 export const MEMORY_TITLE = '记忆'
 
-/** One anchor: its core (no date), then its dated sections newest first. */
-export interface AnchorView { key: string; title: string; parts: { date?: string; text: string }[] }
-export interface RecentEntry { date: string; text: string }
-
 export interface MemoryBlockResult {
   text: string
   /** Anchors or entries left out or shortened to stay within the budget. */
   cut: number
 }
 
-const ELLIPSIS = '…'
-
-function clip(text: string, max: number): string {
-  const chars = [...text]
-  return chars.length <= max ? text : chars.slice(0, Math.max(0, max - 1)).join('') + ELLIPSIS
-}
+/** A recent entry shortened to the end of the budget must still show this much; otherwise it is left out. */
+const MIN_SHORTENED_ENTRY = 40
 
 /** An anchor's parts on one line; a dated section is marked `〔YYYY-MM-DD〕`, which memory text cannot write. */
 function anchorLine(anchor: AnchorView): string {
@@ -60,22 +52,14 @@ export function composeMemoryBlock(anchors: AnchorView[], recent: RecentEntry[],
   const header = '【近来】'
   const entries = recent.map((e) => ({ date: e.date, text: promptSafe(e.text) })).filter((e) => e.text !== '')
   if (entries.length > 0 && used + charCount(header) + 1 < budget) {
-    const entryLines: string[] = []
-    let left = budget - used - charCount(header) - 1
-    for (const entry of entries) {
-      const line = `- ${entry.date} ${entry.text}`
-      if (charCount(line) + 1 <= left) {
-        entryLines.push(line)
-        left -= charCount(line) + 1
-      } else if (left > 40) {
-        entryLines.push(clip(line, left - 1))
-        left = 0
-        cut++
-      } else {
-        cut++
-      }
-    }
-    if (entryLines.length > 0) lines.push(header, ...entryLines)
+    // Each line costs a newline more. An entry that does not fit is shortened while 40 characters
+    // still fit, else left out (a shorter one after it may still fit).
+    const fit = fitWithinBudget(entries, (e) => `- ${e.date} ${e.text}`, budget - used - charCount(header) - 1, {
+      overheadPerItem: 1,
+      minChars: MIN_SHORTENED_ENTRY,
+    })
+    cut += fit.cut.length
+    if (fit.picked.length > 0) lines.push(header, ...fit.picked.map((p) => p.text))
   }
   return { text: lines.join('\n'), cut }
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { charCount } from './entry.ts'
+import { charCount } from './budget.ts'
 import { readTextOr } from './fsio.ts'
 import { LAYOUT, localDate } from './paths.ts'
 import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'

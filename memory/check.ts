@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { charCount, GATES } from './entry.ts'
+import { charCount } from './budget.ts'
+import { GATES } from './entry.ts'
 import { isUsableId } from './id.ts'
 import { isTempName, walkFiles, DIR_MODE, FILE_MODE } from './fsio.ts'
 import { LAYOUT, dateOfEntryFile } from './paths.ts'

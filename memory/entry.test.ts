@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
-  appendEntryText, charCount, entriesOf, joinSegments, parseEntryFile, reserializeSegment, serializeEntry, serializeMeta,
+  appendEntryText, entriesOf, joinSegments, parseEntryFile, reserializeSegment, serializeEntry, serializeMeta,
   type Segment,
 } from './entry.ts'
 
@@ -140,8 +140,4 @@ describe('appendEntryText', () => {
     const p = parseEntryFile(appendEntryText(cur, { text: 'b', meta: { id: '2' } }), 'f')
     expect(entriesOf(p).map((e) => e.text)).toEqual(['b'])
   })
-})
-
-it('charCount counts code points', () => {
-  expect(charCount('昔涟😀a')).toBe(4)
 })

@@ -209,10 +209,3 @@ function withBlankLineEnd(text: string): string {
   if (text.endsWith('\n')) return `${text}\n`
   return `${text}\n\n`
 }
-
-/** The character count the quotas use: Unicode code points, what a person calls characters. */
-export function charCount(s: string): number {
-  let n = 0
-  for (const _ of s) n++
-  return n
-}

@@ -1,7 +1,7 @@
 /** Public surface of the memory engine. Nothing here imports DSH. */
 export { MemoryStore, openEngine, EngineBusyError, type OpenOptions, type StoredEntry, type WriteResult, type StoreChange, type CatalogFile } from './store.ts'
 export {
-  parseEntryFile, serializeEntry, serializeMeta, entriesOf, charCount,
+  parseEntryFile, serializeEntry, serializeMeta, entriesOf,
   AXES, KNOWN_KINDS, LINK_TYPES, GATES, META_PREFIX,
   type Entry, type EntryMeta, type Gate, type Axis, type ParsedFile, type ParseProblem, type Segment,
 } from './entry.ts'
@@ -28,3 +28,6 @@ export {
   promptSafe, frameSafe, withoutComments, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker,
   DATA_FRAME, FRAME_OPENERS, FRAME_CLOSERS, type FrameOptions,
 } from './prompt-safe.ts'
+export { charCount, clip, fitWithinBudget, type ClipOptions, type FitOptions, type Fit } from './budget.ts'
+export { recentFiles, readRecent, type AnchorView, type RecentEntry } from './recent.ts'
+export type { RecalledEntry } from './recall-keeper.ts'

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   DATA_FRAME, FRAME_CLOSERS, FRAME_OPENERS, dataFrame, endMarker, frameOverhead, frameRule, frameSafe, frameToken, frameTokenIn, promptSafe, withoutComments,
 } from './prompt-safe.ts'
-import { charCount } from './entry.ts'
+import { charCount } from './budget.ts'
 
 const BRACKETS = [...FRAME_OPENERS, ...FRAME_CLOSERS, '[', ']']
 const SEPARATORS = ['\n', '\r', '\r\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029', '\u001c', '\u001e']

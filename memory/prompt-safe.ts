@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { charCount } from './entry.ts'
+import { charCount } from './budget.ts'
 
 /**
  * What a language model reads of the store. Memory text is the person's (or an

@@ -1,4 +1,5 @@
-import { AXES, charCount, LINK_TYPES, KNOWN_KINDS, META_PREFIX, type Consequence, type EntryMeta } from './entry.ts'
+import { charCount, clip } from './budget.ts'
+import { AXES, LINK_TYPES, KNOWN_KINDS, META_PREFIX, type Consequence, type EntryMeta } from './entry.ts'
 import { isUsableId } from './id.ts'
 
 /** Who is writing. The model may never write `base: true` entries or anything under 元/. */
@@ -245,9 +246,8 @@ export function checkLink(link: unknown): string {
  */
 export function clipForInjection(text: string, meta: Pick<EntryMeta, 'src_quote'>, limit: number = DEFAULT_LIMITS.injectChars): { text: string; clipped: boolean } {
   const full = injectionText(text, meta)
-  const chars = [...full]
-  if (chars.length <= limit) return { text: full, clipped: false }
-  return { text: `${chars.slice(0, Math.max(0, limit - 1)).join('')}…`, clipped: true }
+  const shown = clip(full, limit)
+  return { text: shown, clipped: shown !== full }
 }
 
 /** The text that would be injected for an entry: body plus its source quote. */

@@ -1,4 +1,4 @@
-import { charCount, dataFrame, DATA_FRAME, frameOverhead, type FrameOptions } from '../memory/index.ts'
+import { charCount, clip, dataFrame, DATA_FRAME, frameOverhead, type FrameOptions } from '../memory/index.ts'
 
 /**
  * Every block the plugin injects is a data frame (memory/prompt-safe.ts): the
@@ -16,13 +16,15 @@ export function framed(title: string, body: string, options: FrameOptions = {}):
 }
 
 /**
- * A frame within `budget` characters, marker included: the body is cut with
- * `…` when it does not fit (never the marker). `cut` counts the characters left out.
+ * A frame within `budget` characters, marker included (counted and cut by
+ * `memory/budget.ts`): the body is cut with `…` when it does not fit (never
+ * the marker, never inside a character). `cut` counts the characters left out.
  */
 export function framedWithin(title: string, body: string, budget: number, options: FrameOptions = {}): { text: string; cut: number } {
   const room = Math.max(0, budget - frameOverhead(title, options))
-  const chars = [...body]
-  if (chars.length <= room) return { text: dataFrame(title, body, options), cut: 0 }
-  const kept = room <= 1 ? '' : chars.slice(0, room - 1).join('') + '…'
-  return { text: dataFrame(title, kept, options), cut: chars.length - charCount(kept) + (kept === '' ? 0 : 1) }
+  const chars = charCount(body)
+  if (chars <= room) return { text: dataFrame(title, body, options), cut: 0 }
+  // An ellipsis alone is no body: with room for one character only, the body is left out.
+  const kept = room <= 1 ? '' : clip(body, room)
+  return { text: dataFrame(title, kept, options), cut: chars - charCount(kept) + (kept === '' ? 0 : 1) }
 }

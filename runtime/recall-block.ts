@@ -1,6 +1,4 @@
-import type { RecalledEntry } from '../memory/recall-keeper.ts'
-import { frameOverhead, promptSafe } from '../memory/index.ts'
-import { selectWithinBudget } from '../memory/recall/index.ts'
+import { charCount, fitWithinBudget, frameOverhead, promptSafe, type RecalledEntry } from '../memory/index.ts'
 import { framed } from './framing.ts'
 
 export interface RecallBlock {
@@ -11,7 +9,7 @@ export interface RecallBlock {
 }
 
 export const RECALL_TITLE = '记忆命中'
-const LINE_PREFIX_CHARS = '- YYYY-MM-DD '.length
+const LINE_PREFIX_CHARS = charCount('- YYYY-MM-DD ')
 
 /**
  * Pure: the pre-step message text for a message's memory hits, within
@@ -21,17 +19,23 @@ const LINE_PREFIX_CHARS = '- YYYY-MM-DD '.length
  */
 export function recallBlock(hits: readonly RecalledEntry[], maxChars: number, perEntryMax: number): RecallBlock {
   if (hits.length === 0) return { text: '', shown: 0, cut: 0 }
-  const byId = new Map(hits.map((h) => [h.id, h]))
-  const safe = (id: string): string | undefined => {
-    const text = byId.get(id)?.text
-    return text === undefined ? undefined : promptSafe(text)
-  }
+  const unique = firstOfEachId(hits)
+  const shown = unique.map((hit) => ({ date: hit.date, text: promptSafe(hit.text) })).filter((hit) => hit.text !== '')
   // Lines are joined by newlines inside the frame: +1 per line covers them (the frame counts its own two).
   const room = maxChars - frameOverhead(RECALL_TITLE) + 1
-  const shown = hits.filter((h) => safe(h.id) !== '')
-  const selection = selectWithinBudget(shown, safe, room, perEntryMax, { overheadPerEntry: LINE_PREFIX_CHARS + 1 })
-  const cut = selection.cut.length + (hits.length - shown.length)
-  if (selection.picked.length === 0) return { text: '', shown: 0, cut }
-  const lines = selection.picked.map((p) => `- ${byId.get(p.id)?.date ?? ''} ${p.text}`)
+  const fit = fitWithinBudget(shown, (hit) => hit.text, room, { perItemMax: perEntryMax, overheadPerItem: LINE_PREFIX_CHARS + 1, trimEnd: true })
+  const cut = fit.cut.length + (unique.length - shown.length)
+  if (fit.picked.length === 0) return { text: '', shown: 0, cut }
+  const lines = fit.picked.map((p) => `- ${p.item.date} ${p.text}`)
   return { text: framed(RECALL_TITLE, lines.join('\n')), shown: lines.length, cut }
+}
+
+/** The recall index returns each entry once; should an id still repeat, it is shown once. */
+function firstOfEachId(hits: readonly RecalledEntry[]): RecalledEntry[] {
+  const seen = new Set<string>()
+  return hits.filter((hit) => {
+    if (seen.has(hit.id)) return false
+    seen.add(hit.id)
+    return true
+  })
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { endMarker } from '../memory/index.ts'
+import { charCount, endMarker } from '../memory/index.ts'
 import { promptReferences } from './prompt-text.ts'
 import { interpolationSafe, MIRROR_PREFIX, mirrorSections, type MirrorConfig } from './section-mirror.ts'
 
@@ -57,6 +57,18 @@ describe('mirrorSections', () => {
     expect(r.report.mirrored[0]?.cut).toBeGreaterThan(0)
     expect(r.contexts.reduce((n, c) => n + c.text.length, 0)).toBeLessThanOrEqual(1800)
     expect(r.report.skipped.some((s) => s.name === 'tool:c' && s.why.includes('budget'))).toBe(true)
+  })
+
+  it('a cut inside an emoji keeps the emoji whole: the mirror counts and cuts code points (issue 8)', () => {
+    const emoji = [{ name: 'tool:emoji', text: '😀'.repeat(1000) }]
+    // Two neighbouring budgets: with UTF-16 counting one of them put the cut between the halves of an emoji.
+    const texts = [400, 401].map((perSectionMax) => mirrorSections(emoji, vars, config({ perSectionMax })).contexts[0]!.text)
+    expect(texts.map((text) => /\p{Cs}/u.test(text))).toEqual([false, false])
+    expect(texts.map(charCount)).toEqual([400, 401])
+    for (const text of texts) {
+      const body = text.split('\n')[1]!
+      expect(body).toBe('😀'.repeat(charCount(body) - 1) + '…')
+    }
   })
 })
 

@@ -1,4 +1,5 @@
-import { framed } from './framing.ts'
+import { charCount, frameOverhead } from '../memory/index.ts'
+import { framedWithin } from './framing.ts'
 import { inertBraces, promptReferences } from './prompt-text.ts'
 
 /**
@@ -86,19 +87,20 @@ export function mirrorSections(
     if (text === '') continue
     // A section name is foreign text in our header: it must not carry a bracket or a variable.
     const title = inertBraces(section.name)
-    // This budget counts UTF-16 units (`length`), so the frame's share is measured the same way.
-    const overhead = framed(title, '').length
-    const room = Math.min(config.perSectionMax, left) - overhead
+    // Characters are code points (memory/budget.ts), the frame's share included; a cut never splits one.
+    const budget = Math.min(config.perSectionMax, left)
+    const room = budget - frameOverhead(title)
+    const chars = charCount(text)
     // A sliver of a section misleads more than its absence; skip it and say so.
-    if (room < Math.min(text.length, MIN_USEFUL_CHARS)) {
+    if (room < Math.min(chars, MIN_USEFUL_CHARS)) {
       report.skipped.push({ name: section.name, why: `mirror budget of ${config.maxChars} chars used up` })
       continue
     }
-    const body = text.length > room ? text.slice(0, room - 1) + '…' : text
-    const framedText = framed(title, body)
+    const framedText = framedWithin(title, text, budget).text
+    const framedChars = charCount(framedText)
     contexts.push({ name: MIRROR_PREFIX + section.name, text: framedText })
-    left -= framedText.length
-    report.mirrored.push({ name: section.name, chars: framedText.length, cut: Math.max(0, text.length - room) })
+    left -= framedChars
+    report.mirrored.push({ name: section.name, chars: framedChars, cut: Math.max(0, chars - room) })
   }
   return { contexts, report }
 }

@@ -1,9 +1,10 @@
-// Fills a character budget (the pre-step hit block ≤ 1000, {{cyrene_memory}} ≤ 1200)
-// with the best hits, each cut to a per-entry maximum, and says what it cut —
-// limits must be visible (/cyrene doctor), never silent.
-//
-// Characters are counted as Unicode code points, which is what "字" means in the
-// contract: one Chinese character, one emoji or one letter each count 1.
+import { fitWithinBudget, type FitCutReason } from '../budget.ts'
+
+// Fills a character budget (the pre-step hit block ≤ 1000) with the best hits,
+// each cut to a per-entry maximum, and says what it cut — limits must be
+// visible (/cyrene doctor), never silent. The counting and cutting are
+// memory/budget.ts's (code points, never half an emoji); this adds what recall
+// needs on top: hits by id, a repeated id taken once, a missing document reported.
 
 export interface BudgetPick {
   id: string
@@ -13,15 +14,8 @@ export interface BudgetPick {
   truncated: boolean
 }
 
-export type CutReason =
-  /** Longer than perEntryMax: shortened, still picked. */
-  | 'entry-limit'
-  /** Shortened to fit what was left of the budget, still picked. */
-  | 'budget'
-  /** Not picked: too little budget left for even `minChars`. */
-  | 'no-room'
-  /** Not picked: the hit's document was not found. */
-  | 'missing'
+/** Why a hit was shortened or left out (see `FitCutReason`; `missing`: its document was not found). */
+export type CutReason = FitCutReason
 
 export interface BudgetCut {
   id: string
@@ -49,9 +43,10 @@ export interface BudgetSelection {
 type TextLookup = ReadonlyMap<string, { text: string }> | ((id: string) => string | undefined)
 
 /**
- * Walk `hits` best first; take each whole if it fits, shortened if at least
- * `minChars` still fit, otherwise skip it (a later, shorter hit may still fit).
- * A repeated id is taken once.
+ * Walk `hits` best first through the one budget fitter (`memory/budget.ts`):
+ * each taken whole if it fits, shortened if at least `minChars` still fit,
+ * otherwise skipped (a later, shorter hit may still fit). A repeated id is
+ * taken once; whitespace at a cut is dropped before the ellipsis.
  */
 export function selectWithinBudget(
   hits: readonly { id: string; score: number }[],
@@ -60,56 +55,32 @@ export function selectWithinBudget(
   perEntryMax: number,
   options: BudgetOptions = {},
 ): BudgetSelection {
-  const overhead = Math.max(0, Math.floor(options.overheadPerEntry ?? 0))
-  const ellipsis = options.ellipsis ?? '…'
-  const minChars = Math.max(codePointLength(ellipsis) + 1, Math.floor(options.minChars ?? 24))
-  const entryMax = Math.max(0, Math.floor(perEntryMax))
-  let remaining = Math.max(0, Math.floor(budgetChars))
-  const picked: BudgetPick[] = []
-  const cut: BudgetCut[] = []
-  const seen = new Set<string>()
+  const fit = fitWithinBudget(firstOfEachId(hits), (hit) => lookup(docsById, hit.id), budgetChars, {
+    perItemMax: perEntryMax,
+    overheadPerItem: options.overheadPerEntry,
+    minChars: options.minChars,
+    ellipsis: options.ellipsis,
+    trimEnd: true,
+  })
+  return {
+    picked: fit.picked.map((p) => ({ id: p.item.id, score: p.item.score, text: p.text, truncated: p.truncated })),
+    cut: fit.cut.map((c) => ({ id: c.item.id, reason: c.reason, originalChars: c.originalChars, keptChars: c.keptChars })),
+    usedChars: fit.usedChars,
+  }
+}
 
+function firstOfEachId<H extends { id: string }>(hits: readonly H[]): H[] {
+  const seen = new Set<string>()
+  const out: H[] = []
   for (const hit of hits) {
     if (seen.has(hit.id)) continue
     seen.add(hit.id)
-    const text = lookup(docsById, hit.id)
-    if (text === undefined) {
-      cut.push({ id: hit.id, reason: 'missing', originalChars: 0, keptChars: 0 })
-      continue
-    }
-    const original = Array.from(text)
-    const room = remaining - overhead
-    const limit = Math.min(entryMax, room)
-    if (original.length <= limit) {
-      picked.push({ id: hit.id, score: hit.score, text, truncated: false })
-      remaining -= original.length + overhead
-      continue
-    }
-    if (limit < minChars) {
-      cut.push({ id: hit.id, reason: 'no-room', originalChars: original.length, keptChars: 0 })
-      continue
-    }
-    const shortened = shorten(original, limit, ellipsis)
-    const kept = codePointLength(shortened)
-    picked.push({ id: hit.id, score: hit.score, text: shortened, truncated: true })
-    cut.push({ id: hit.id, reason: limit < entryMax ? 'budget' : 'entry-limit', originalChars: original.length, keptChars: kept })
-    remaining -= kept + overhead
+    out.push(hit)
   }
-  return { picked, cut, usedChars: Math.max(0, Math.floor(budgetChars)) - remaining }
+  return out
 }
 
 function lookup(docs: TextLookup, id: string): string | undefined {
   const text = typeof docs === 'function' ? docs(id) : docs.get(id)?.text
   return typeof text === 'string' ? text : undefined
-}
-
-function shorten(chars: readonly string[], limit: number, ellipsis: string): string {
-  const keep = Math.max(0, limit - codePointLength(ellipsis))
-  return chars.slice(0, keep).join('').trimEnd() + ellipsis
-}
-
-function codePointLength(text: string): number {
-  let n = 0
-  for (const _ of text) n++
-  return n
 }

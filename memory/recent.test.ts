@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { MemoryStore, writeAnchor } from './index.ts'
+import { readRecent, recentFiles } from './recent.ts'
+import { tempHome } from './testing/tmp.ts'
+
+describe('recent memory for {{cyrene_memory}} (memory/recent.ts)', () => {
+  let t: Awaited<ReturnType<typeof tempHome>>
+  beforeEach(async () => { t = await tempHome() })
+  afterEach(async () => { await t.cleanup() })
+
+  it('names the four anchors and the day files of the last days, newest first', () => {
+    const files = recentFiles('/r', 3, new Date(2026, 2, 1, 0, 30))
+    expect(files.anchors.map((a) => [a.key, a.title])).toEqual([['self', '我是谁'], ['user', '你是谁'], ['origin', '来处'], ['goal', '去处']])
+    expect(files.days).toEqual([
+      { date: '2026-03-01', path: join('/r', '岁月涟漪/日档/2026/03/2026-03-01.md') },
+      { date: '2026-02-28', path: join('/r', '岁月涟漪/日档/2026/02/2026-02-28.md') },
+      { date: '2026-02-27', path: join('/r', '岁月涟漪/日档/2026/02/2026-02-27.md') },
+    ])
+  })
+
+  it('reads entries newest first and anchors core first; a missing file reads as empty', async () => {
+    let clock = new Date(2026, 10, 28, 9)
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => clock })
+    await writeAnchor(store, 'user', { text: '你是阿远。', mode: 'core' }, { by: 'person' })
+    await store.write({ text: '前天的事', kind: 'fact', axis: '智', reason: '测试' }, { by: 'person' })
+    clock = new Date(2026, 10, 30, 9)
+    await store.write({ text: '今天早上', kind: 'fact', axis: '智', reason: '测试' }, { by: 'person' })
+    clock = new Date(2026, 10, 30, 18)
+    await store.write({ text: '今天晚上', kind: 'fact', axis: '智', reason: '测试' }, { by: 'person' })
+    await store.close()
+
+    const { anchors, recent } = readRecent(recentFiles(t.root, 3, new Date(2026, 10, 30, 20)))
+    expect(recent).toEqual([
+      { date: '2026-11-30', text: '今天晚上' },
+      { date: '2026-11-30', text: '今天早上' },
+      { date: '2026-11-28', text: '前天的事' },
+    ])
+    expect(anchors.find((a) => a.key === 'user')?.parts[0]).toEqual({ text: '你是阿远。' })
+    expect(anchors.find((a) => a.key === 'goal')?.parts).toEqual([{ text: '' }])
+  })
+})

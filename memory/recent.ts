@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ANCHOR_FILES, anchorRel, parseAnchor } from './anchors.ts'
+import { entriesOf, parseEntryFile } from './entry.ts'
+import { dayFileRel, localDate } from './paths.ts'
+import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
+
+/**
+ * What `{{cyrene_memory}}` is made of, read straight from the files: the four
+ * anchors and the newest day files. Synchronous, because DSH reads prompt
+ * variables synchronously; the host composes the block and caches it, this
+ * module only knows which files those are and how to read them.
+ */
+
+/** One anchor: its core (no date), then its dated sections newest first. */
+export interface AnchorView { key: string; title: string; parts: { date?: string; text: string }[] }
+export interface RecentEntry { date: string; text: string }
+
+export interface RecentFiles {
+  anchors: { key: AnchorKey; title: string; path: string }[]
+  /** The day files of the last `days` local days, newest first (most do not exist). */
+  days: { date: string; path: string }[]
+}
+
+export interface RecentMemory {
+  anchors: AnchorView[]
+  /** Entries of the recent days, newest first. */
+  recent: RecentEntry[]
+}
+
+/** The files the recent memory is read from, for `now`; a caller may watch them to know when to read again. */
+export function recentFiles(root: string, days: number, now: Date = new Date()): RecentFiles {
+  const anchors = ANCHOR_KEYS.map((key) => ({ key, title: ANCHOR_FILES[key], path: join(root, anchorRel(key)) }))
+  const dayFiles = Array.from({ length: days }, (_, back) => {
+    // Entries are filed under the local day they happened on, as the store files them.
+    const date = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - back, 12))
+    return { date, path: join(root, dayFileRel(date)) }
+  })
+  return { anchors, days: dayFiles }
+}
+
+/**
+ * Reads the files: a missing or unreadable file counts as empty. Writes are
+ * atomic renames, so a read sees a whole old or a whole new file.
+ */
+export function readRecent(files: RecentFiles): RecentMemory {
+  const recent: RecentEntry[] = []
+  for (const { date, path } of files.days) {
+    const text = readOr(path)
+    if (text === '') continue
+    for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ date, text: entry.text })
+  }
+  const anchors = files.anchors.map(({ key, title, path }) => ({ key, title, parts: anchorParts(readOr(path)) }))
+  return { anchors, recent }
+}
+
+/** The person's core first, then the dated sections, newest first (the budget cuts the oldest). */
+function anchorParts(file: string): AnchorView['parts'] {
+  const doc = parseAnchor(file)
+  return [{ text: doc.core }, ...[...doc.sections].reverse().map((s) => ({ date: s.date, text: s.text }))]
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return ''
+  }
+}
