@@ -1,5 +1,5 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
-import { EngineBusyError, resolveRoot, startEngine, writeAnchor, type AnchorKey, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
+import { charCount, EngineBusyError, resolveRoot, startEngine, writeAnchor, type AnchorKey, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
@@ -162,7 +162,7 @@ export class CyreneMemory extends Service {
     return {
       startedAt: this.startedAt,
       engine: s.kind === 'ready' ? { kind: 'ready', root: s.root, problems: s.problems } : s,
-      memoryBlock: { chars: [...this.block.text].length, budget: this.config.memoryChars, cut: this.block.cut, refreshError: this.refreshError },
+      memoryBlock: { chars: charCount(this.block.text), budget: this.config.memoryChars, cut: this.block.cut, refreshError: this.refreshError },
       recall: recall.kind === 'ready' ? { kind: 'ready', size: recall.keeper.size } : recall,
       recallError: this.recallError,
       mirror: this.lastMirror,

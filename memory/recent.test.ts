@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
+import { promises as fs } from 'node:fs'
 import { MemoryStore, writeAnchor } from './index.ts'
 import { readRecent, recentFiles } from './recent.ts'
 import { tempHome } from './testing/tmp.ts'
@@ -38,5 +39,22 @@ describe('recent memory for {{cyrene_memory}} (memory/recent.ts)', () => {
     ])
     expect(anchors.find((a) => a.key === 'user')?.parts[0]).toEqual({ text: '你是阿远。' })
     expect(anchors.find((a) => a.key === 'goal')?.parts).toEqual([{ text: '' }])
+  })
+
+  it('never reads through a symbolic link: a linked anchor, a linked day file and a linked day folder read as empty (issue 7 item 7)', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => new Date(2026, 10, 30, 9) })
+    const outside = join(t.home, 'outside')
+    await fs.mkdir(join(outside, '11'), { recursive: true })
+    const day = '<!--cyrene:{"id":"x1","kind":"fact","at":"2026-11-30T01:00:00.000Z","by":"person","gate":"day"}-->'
+    await fs.writeFile(join(outside, 'anchor.md'), '外面的锚点文字\n')
+    await fs.writeFile(join(outside, 'day.md'), `外面的日档文字\n${day}\n`)
+    await fs.writeFile(join(outside, '11', '2026-11-29.md'), `外面文件夹里的文字\n${day}\n`)
+    await fs.symlink(join(outside, 'anchor.md'), join(store.root, '锚/你是谁.md'))
+    await fs.mkdir(join(store.root, '岁月涟漪/日档/2026'), { recursive: true })
+    await fs.mkdir(join(store.root, '岁月涟漪/日档/2026/10'), { recursive: true })
+    await fs.symlink(join(outside, 'day.md'), join(store.root, '岁月涟漪/日档/2026/10/2026-10-31.md'))
+    await fs.symlink(join(outside, '11'), join(store.root, '岁月涟漪/日档/2026/11'))
+    const read = readRecent(recentFiles(store.root, 40, new Date(2026, 10, 30, 9)))
+    expect(JSON.stringify(read)).not.toMatch(/外面/)
   })
 })

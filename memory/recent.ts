@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, constants as C, openSync, readFileSync, realpathSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { ANCHOR_FILES, anchorRel, parseAnchor } from './anchors.ts'
 import { entriesOf, parseEntryFile } from './entry.ts'
 import { dayFileRel, localDate } from './paths.ts'
@@ -17,6 +17,7 @@ export interface AnchorView { key: string; title: string; parts: { date?: string
 export interface RecentEntry { date: string; text: string }
 
 export interface RecentFiles {
+  root: string
   anchors: { key: AnchorKey; title: string; path: string }[]
   /** The day files of the last `days` local days, newest first (most do not exist). */
   days: { date: string; path: string }[]
@@ -36,7 +37,7 @@ export function recentFiles(root: string, days: number, now: Date = new Date()):
     const date = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - back, 12))
     return { date, path: join(root, dayFileRel(date)) }
   })
-  return { anchors, days: dayFiles }
+  return { root, anchors, days: dayFiles }
 }
 
 /**
@@ -44,6 +45,7 @@ export function recentFiles(root: string, days: number, now: Date = new Date()):
  * atomic renames, so a read sees a whole old or a whole new file.
  */
 export function readRecent(files: RecentFiles): RecentMemory {
+  const readOr = insideReader(files.root)
   const recent: RecentEntry[] = []
   for (const { date, path } of files.days) {
     const text = readOr(path)
@@ -60,10 +62,25 @@ function anchorParts(file: string): AnchorView['parts'] {
   return [{ text: doc.core }, ...[...doc.sections].reverse().map((s) => ({ date: s.date, text: s.text }))]
 }
 
-function readOr(path: string): string {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return ''
+/**
+ * Reads a store file, or '' when it is missing, unreadable or reached through
+ * a symbolic link below the root (the file itself or a folder on the way): the
+ * store never shows what a link points at (contract §12.9; `check` reports it).
+ */
+function insideReader(root: string): (path: string) => string {
+  let realRoot: string | undefined
+  try { realRoot = realpathSync(root) } catch { realRoot = undefined }
+  return (path) => {
+    if (realRoot === undefined) return ''
+    let fd: number | undefined
+    try {
+      fd = openSync(path, C.O_RDONLY | (C.O_NOFOLLOW ?? 0))
+      if (realpathSync(dirname(path)) !== join(realRoot, relative(root, dirname(path)))) return ''
+      return readFileSync(fd, 'utf8')
+    } catch {
+      return ''
+    } finally {
+      if (fd !== undefined) closeSync(fd)
+    }
   }
 }
