@@ -22,7 +22,7 @@ export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restor
 export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
-export { LockBusyError } from './lock.ts'
+export { LockBusyError } from '../durable/lock.ts'
 export { startEngine, type EngineStart } from './engine.ts'
 export {
   promptSafe, frameSafe, withoutComments, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker,

@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseEntryFile } from './entry.ts'
 import { decodeUtf8, ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
-import { LockBusyError, pidAlive, type HeldLock } from './lock.ts'
+import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
 import { dateOfEntryFile, safeJoin } from './paths.ts'
 import {
   MANIFEST_FILE, MANIFEST_VERSION, isStoreFile, listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile,

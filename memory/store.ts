@@ -6,7 +6,7 @@ import {
 } from './entry.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
-import { acquire, describeHolder, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
+import { acquire, describeHolder, lockState, LockLostError, type HeldLock, LockBusyError, type LockOwner } from '../durable/lock.ts'
 import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite, inspectBelow, readNoFollow, type BelowRoot } from './fsio.ts'
 import {
   LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
@@ -107,7 +107,7 @@ export class MemoryStore {
   // ── locking ────────────────────────────────────────────────────────────
 
   async withWriteLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    const lock = await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs })
+    const lock = refusingWhenLost(await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs }))
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.
       await recoverUnderLock(this, lock)
@@ -481,6 +481,23 @@ export class EngineBusyError extends LockBusyError {
   constructor(message: string, owner: LockOwner | undefined, alive?: boolean) {
     super(message, owner, alive)
     this.name = 'EngineBusyError'
+  }
+}
+
+/**
+ * The write lock as the store's callers see it: losing it is one more refusal
+ * of the store (RefusedError 'lock-lost', same message), so the command line
+ * and the host treat it like every other refusal.
+ */
+function refusingWhenLost(held: HeldLock): HeldLock {
+  return {
+    release: held.release,
+    compromised: held.compromised,
+    assertOwned: () => {
+      try { held.assertOwned() } catch (e) {
+        throw e instanceof LockLostError ? new RefusedError(e.code, e.message) : e
+      }
+    },
   }
 }
 
