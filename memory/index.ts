@@ -25,6 +25,7 @@ export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } fr
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
 export { LockBusyError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'
+export { fileStamp, fileStampSync, stampOf, type FileStamp } from './file-stamp.ts'
 export {
   promptSafe, frameSafe, withoutComments, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker,
   DATA_FRAME, FRAME_OPENERS, FRAME_CLOSERS, type FrameOptions,

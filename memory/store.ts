@@ -4,6 +4,7 @@ import {
   appendEntryText, joinSegments, parseEntryFile, reserializeSegment,
   type Entry, type EntryMeta, type ParseProblem, type Segment,
 } from './entry.ts'
+import { stampOf, type FileStamp } from './file-stamp.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
 import { acquire, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
@@ -46,7 +47,7 @@ export interface WriteResult {
   notes: string[]
 }
 
-interface CachedFile { mtimeMs: number; size: number; catalog: CatalogFile }
+interface CachedFile { stamp: FileStamp; catalog: CatalogFile }
 
 /** What the read path keeps of a file: its entries, what could not be read, where loose text starts. */
 export interface CatalogFile {
@@ -165,7 +166,7 @@ export class MemoryStore {
   }
 
   /**
-   * The entries of one file, from a cache checked by size and mtime. The cache
+   * The entries of one file, from a cache checked by its stamp (size and mtime, file-stamp.ts). The cache
    * keeps only the parsed entries (not the file's bytes): rewrites always read
    * the file again.
    */
@@ -187,9 +188,9 @@ export class MemoryStore {
       if (at.kind === 'missing') return emptyCatalog(rel)
       return emptyCatalog(rel, `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`)
     }
-    const st = at.stat
+    const stamp = stampOf(at.stat)
     const hit = this.cache.get(rel)
-    if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.catalog
+    if (hit !== undefined && hit.stamp === stamp) return hit.catalog
     let bytes: Buffer
     try { bytes = await readNoFollow(full) } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
@@ -206,7 +207,7 @@ export class MemoryStore {
       if (seg.type === 'entry') catalog.entries.push({ entry: seg.entry, line: seg.line })
       else if (seg.type === 'loose' && seg.raw.trim() !== '') catalog.loose.push(seg.line)
     }
-    this.cache.set(rel, { mtimeMs: st.mtimeMs, size: st.size, catalog })
+    this.cache.set(rel, { stamp, catalog })
     return catalog
   }
 
