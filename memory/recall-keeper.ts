@@ -102,15 +102,12 @@ export class RecallKeeper {
     this.files.set(rel, { stamp, ids: [...keep] })
   }
 
-  /** The best day entries for a message, newest-biased as the index scores them. */
+  /** The best `limit` day entries for a message, newest-biased as the index scores them (pending ones are filtered out inside the ranking). */
   search(query: string, limit: number, now: Date = this.store.now()): RecalledEntry[] {
-    const out: RecalledEntry[] = []
-    for (const hit of this.index.search(query, { limit: limit * 4 + 20, now })) {
-      const info = this.entries.get(hit.id)
-      if (info === undefined || info.area !== 'day') continue
-      out.push({ id: hit.id, score: hit.score, text: info.text, date: info.date })
-      if (out.length >= limit) break
-    }
-    return out
+    const isDay = (id: string): boolean => this.entries.get(id)?.area === 'day'
+    return this.index.search(query, { limit, now, filter: isDay }).map((hit) => {
+      const info = this.entries.get(hit.id)!
+      return { id: hit.id, score: hit.score, text: info.text, date: info.date }
+    })
   }
 }
