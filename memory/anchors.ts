@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { charCount } from './entry.ts'
 import { audit, auditLog } from './audit.ts'
 import { readTextOr } from './fsio.ts'
@@ -173,4 +172,3 @@ export async function readAllAnchors(store: MemoryStore): Promise<Record<AnchorK
   return out
 }
 
-export const anchorHistoryDir = (root: string, key: AnchorKey): string => join(root, LAYOUT.anchorHistory, key)

@@ -133,10 +133,6 @@ export async function readTextOr(file: string, fallback: string): Promise<string
   }
 }
 
-export async function exists(p: string): Promise<boolean> {
-  try { await fs.lstat(p); return true } catch { return false }
-}
-
 /**
  * Append a line to an append-only log (audit). O_APPEND writes of one short
  * line are not interleaved between processes; a torn last line after a crash

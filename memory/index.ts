@@ -1,5 +1,5 @@
 /** Public surface of the memory engine. Nothing here imports DSH. */
-export { MemoryStore, type OpenOptions, type StoredEntry, type WriteResult, type StoreChange, type CatalogFile } from './store.ts'
+export { MemoryStore, type OpenOptions, type StoredEntry, type WriteResult, type CatalogFile } from './store.ts'
 export { EngineBusyError } from './engine-lock.ts'
 export {
   parseEntryFile, serializeEntry, serializeMeta, entriesOf, charCount,

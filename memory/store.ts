@@ -36,9 +36,6 @@ export interface StoredEntry extends Entry {
   area: 'day' | 'pending'
 }
 
-/** Told after a change is durably on disk (for a derived index such as recall). */
-export interface StoreChange { op: 'append' | 'update'; file: string; entries: Entry[] }
-
 export interface WriteResult {
   id: string
   gate: 'day' | 'pending'
@@ -77,7 +74,6 @@ export class MemoryStore {
   private readonly lockWaitMs: number | undefined
   private readonly cache = new Map<string, CachedFile>()
   private usage: { total: number; margin: number; at: number } | undefined
-  private readonly listeners = new Set<(change: StoreChange) => void>()
 
   private constructor(root: string, settings: Settings, problems: string[], opts: OpenOptions) {
     this.root = root
@@ -333,21 +329,6 @@ export class MemoryStore {
       await this.replaceFile(rel, next, lock)
       this.noteWritten(delta, intoMargin)
     })
-    this.emit({ op: 'append', file: rel, entries })
-  }
-
-  /**
-   * Listen for changes made through this store object (not other processes or
-   * hand edits: a derived index must still re-read files whose mtime changed).
-   * A listener that throws is ignored — the write has already happened.
-   */
-  onChange(listener: (change: StoreChange) => void): () => void {
-    this.listeners.add(listener)
-    return () => { this.listeners.delete(listener) }
-  }
-
-  private emit(change: StoreChange): void {
-    for (const l of this.listeners) { try { l(change) } catch { /* never fail a finished write */ } }
   }
 
   /**
@@ -380,7 +361,6 @@ export class MemoryStore {
       if (!unchanged) {
         await this.replaceFile(found.file, joinSegments(segs), lock)
         await audit(this, { op: 'update', id, by: ctx.by, file: found.file })
-        this.emit({ op: 'update', file: found.file, entries: [next] })
       }
       return { ...found, text: next.text, meta: next.meta }
     })
