@@ -8,7 +8,7 @@ import type { MemoryStore } from './store.ts'
  * the running engine holds 元/engine.lock for as long as it is open. The
  * command line does not take it; `restore` does, while it runs.
  */
-export const ENGINE_LOCK = 'engine.lock'
+const ENGINE_LOCK = 'engine.lock'
 
 /** The engine lock in particular is held: another engine serves this DSH_HOME. */
 export class EngineBusyError extends LockBusyError {

@@ -55,7 +55,7 @@ export interface CatalogFile {
   loose: number[]
 }
 
-export const WRITE_LOCK = 'write.lock'
+const WRITE_LOCK = 'write.lock'
 const USAGE_TTL_MS = 60_000
 
 /**
