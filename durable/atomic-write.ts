@@ -1,6 +1,7 @@
 import { promises as fs, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
+import { FILE_MODE } from './modes.ts'
 
 /**
  * The one atomic file writer of this repository (memory/, whale/, the command
@@ -88,7 +89,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array, opts:
   } catch (e) {
     throw describe(e, file, 'before')
   }
-  const mode = opts.keepMode === true ? await existingMode(target) ?? opts.mode ?? 0o600 : opts.mode ?? 0o600
+  const mode = opts.keepMode === true ? await existingMode(target) ?? opts.mode ?? FILE_MODE : opts.mode ?? FILE_MODE
   const temp = tempNameFor(target)
   try {
     await writeTemp(temp, bytes, mode, opts.open ?? openReal)

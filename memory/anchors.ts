@@ -1,10 +1,12 @@
 import { join } from 'node:path'
 import { charCount } from './budget.ts'
+import { audit, auditLog } from './audit.ts'
 import { readTextOr } from './fsio.ts'
 import { LAYOUT, localDate } from './paths.ts'
 import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
 import type { MemoryStore } from './store.ts'
 import { checkText, RefusedError, type Writer } from './validate.ts'
+import { currentVolume } from './volumes.ts'
 
 /**
  * The four anchors (四问): who I am, who you are, where we came from, where we
@@ -97,7 +99,7 @@ export interface AnchorWrite {
 async function lastModelAnchorWrite(store: MemoryStore, key: AnchorKey): Promise<Date | undefined> {
   // The longest cadence is a week, so last month's file is as far back as we need to look.
   const from = new Date(store.now().getTime() - 40 * 86_400_000).toISOString().slice(0, 7)
-  const log = await store.auditLog(from)
+  const log = await auditLog(store, from)
   let last: Date | undefined
   for (const r of log) if (r.op === 'anchor' && r.key === key && r.by === 'model' && typeof r.at === 'string') last = new Date(r.at)
   return last
@@ -137,7 +139,7 @@ export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: Anc
   return await store.withWriteLock(async (lock) => {
     const current = await store.readForRewrite(file)
     const parsed = parseAnchor(current)
-    const vol = (await store.currentVolume()) ?? 0
+    const vol = (await currentVolume(store)) ?? 0
     const next: AnchorDoc = mode === 'core'
       ? { ...parsed, core: text }
       : { ...parsed, sections: [...parsed.sections, { vol, date: localDate(now), text }] }
@@ -160,7 +162,7 @@ export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: Anc
     await store.replaceFile(file, rendered, lock)
     // The usage cache does not see these bytes; measure again so the next write is checked against them.
     await store.measureUsage(true).catch(() => undefined)
-    await store.audit({ op: 'anchor', key, mode, by: ctx.by, chars: charCount(rendered.trim()), archived: archived.length })
+    await audit(store, { op: 'anchor', key, mode, by: ctx.by, chars: charCount(rendered.trim()), archived: archived.length })
     return { file, archived: archived.length, chars: charCount(rendered.trim()) }
   })
 }
@@ -171,4 +173,3 @@ export async function readAllAnchors(store: MemoryStore): Promise<Record<AnchorK
   return out
 }
 
-export const anchorHistoryDir = (root: string, key: AnchorKey): string => join(root, LAYOUT.anchorHistory, key)

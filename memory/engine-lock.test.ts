@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { openEngine, EngineBusyError, MemoryStore } from './store.ts'
+import { MemoryStore } from './store.ts'
+import { openEngine } from './engine.ts'
+import { EngineBusyError } from './engine-lock.ts'
 import { spawnEngineHolder } from './testing/spawn.ts'
 import { tempHome } from './testing/tmp.ts'
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { startEngine } from './engine.ts'
-import { EngineBusyError } from './store.ts'
+import { EngineBusyError } from './engine-lock.ts'
 import { listSnapshots } from './snapshots.ts'
 import { tempHome } from './testing/tmp.ts'
 

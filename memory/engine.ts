@@ -1,8 +1,20 @@
+import { claimEngine } from './engine-lock.ts'
 import { findRetiredPlugins } from './migrate.ts'
 import { resolveDshHome } from './paths.ts'
 import { snapshotIfDue, type SnapshotInfo } from './snapshots.ts'
 import { MemoryStore, type OpenOptions } from './store.ts'
 import { ensureVolumePersonaHash, type PersonaSource, type VolumesFile } from './volumes.ts'
+
+/**
+ * Open the store as the running engine of this DSH_HOME (the DSH host does
+ * this once). A second engine is refused with EngineBusyError, never shared.
+ * Command-line tools use `MemoryStore.open` and share the per-write lock.
+ */
+export async function openEngine(opts: OpenOptions = {}): Promise<MemoryStore> {
+  const store = await MemoryStore.open(opts)
+  await claimEngine(store)
+  return store
+}
 
 export interface EngineStart {
   store: MemoryStore
@@ -20,8 +32,7 @@ export interface EngineStart {
  * a broken 卷.json or a failed snapshot is a problem to show, not a dead host.
  */
 export async function startEngine(opts: OpenOptions & { persona?: readonly PersonaSource[] } = {}): Promise<EngineStart> {
-  const store = await MemoryStore.open(opts)
-  await store.claimEngine()
+  const store = await openEngine(opts)
   const problems = [...store.settingsProblems]
   let volumes: VolumesFile | undefined
   if (opts.persona !== undefined && opts.persona.length > 0) {

@@ -1,13 +1,11 @@
 import { promises as fs, constants as C, type Stats } from 'node:fs'
 import { dirname, basename, join, relative, isAbsolute, sep } from 'node:path'
 import { atomicWrite, explainSystemError, fsyncDir, TEMP_SUFFIX_RE, type OpenWritable } from '../durable/atomic-write.ts'
+import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
 import { RefusedError } from './validate.ts'
 
-export { fsyncDir }
-
-/** Files the user owns are private: 0600 files, 0700 folders. */
-export const FILE_MODE = 0o600
-export const DIR_MODE = 0o700
+/** Files the user owns are private (0600 files, 0700 folders): the modes are durable/'s. */
+export { DIR_MODE, FILE_MODE, fsyncDir }
 
 /**
  * Temp files of the atomic writer: `<name>.tmp-<pid>-<8 hex>` (durable/), and
@@ -133,10 +131,6 @@ export async function readTextOr(file: string, fallback: string): Promise<string
     if (code === 'ENOENT' || code === 'ELOOP') return fallback
     throw e
   }
-}
-
-export async function exists(p: string): Promise<boolean> {
-  try { await fs.lstat(p); return true } catch { return false }
 }
 
 /**

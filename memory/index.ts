@@ -1,5 +1,6 @@
 /** Public surface of the memory engine. Nothing here imports DSH. */
-export { MemoryStore, openEngine, EngineBusyError, type OpenOptions, type StoredEntry, type WriteResult, type StoreChange, type CatalogFile } from './store.ts'
+export { MemoryStore, type OpenOptions, type StoredEntry, type WriteResult, type CatalogFile } from './store.ts'
+export { EngineBusyError } from './engine-lock.ts'
 export {
   parseEntryFile, serializeEntry, serializeMeta, entriesOf,
   AXES, KNOWN_KINDS, LINK_TYPES, GATES, META_PREFIX,
@@ -22,8 +23,9 @@ export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restor
 export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
-export { LockBusyError } from './lock.ts'
-export { startEngine, type EngineStart } from './engine.ts'
+export { LockBusyError } from '../durable/lock.ts'
+export { openEngine, startEngine, type EngineStart } from './engine.ts'
+export { fileStamp, fileStampSync, stampOf, type FileStamp } from './file-stamp.ts'
 export {
   promptSafe, frameSafe, withoutComments, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker,
   DATA_FRAME, FRAME_OPENERS, FRAME_CLOSERS, type FrameOptions,

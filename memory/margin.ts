@@ -1,3 +1,4 @@
+import { audit } from './audit.ts'
 import { gateReasons } from './gate.ts'
 import { newId } from './id.ts'
 import { dayFileRel, localDate } from './paths.ts'
@@ -107,7 +108,7 @@ export async function recheckPending(store: MemoryStore, opts: RecheckOptions): 
       rec.promoted_at = now.toISOString()
       delete rec.last_reasons
       report.promoted.push({ pendingId: e.id, id, file })
-      await store.audit({ op: 'promote', id, from: sourceRefOf(e), scope: opts.scope, by: opts.by })
+      await audit(store, { op: 'promote', id, from: sourceRefOf(e), scope: opts.scope, by: opts.by })
     } else {
       rec.fails += 1
       rec.last_reasons = reasons
@@ -117,7 +118,7 @@ export async function recheckPending(store: MemoryStore, opts: RecheckOptions): 
         rec.tombstoned_at = now.toISOString()
         rec.tombstone_reason = outOfDate ? 'out of date at the year check' : `failed ${rec.fails} re-checks`
         report.tombstoned.push({ id: e.id, why: rec.tombstone_reason })
-        await store.audit({ op: 'tombstone', id: e.id, why: rec.tombstone_reason, by: opts.by })
+        await audit(store, { op: 'tombstone', id: e.id, why: rec.tombstone_reason, by: opts.by })
       } else report.stillPending.push({ id: e.id, fails: rec.fails, reasons })
     }
     changes.set(e.id, rec)
@@ -142,5 +143,5 @@ export async function restoreTombstone(store: MemoryStore, id: string, ctx: { by
   const rec = state.entries[id]
   if (rec?.tombstoned_at === undefined) throw new RefusedError('not-found', `no tombstone for ${id}; see \`cyrene memory list --pending\``)
   await savePendingRecords(store, new Map([[id, { fails: 0 }]]))
-  await store.audit({ op: 'restore-tombstone', id, by: ctx.by })
+  await audit(store, { op: 'restore-tombstone', id, by: ctx.by })
 }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
+import { audit } from './audit.ts'
 import { entriesOf, parseEntryFile } from './entry.ts'
 import { decodeLines, importItems, type ImportItem, type Skipped } from './importer.ts'
 import { ROOT_NAME, isDateString } from './paths.ts'
@@ -188,7 +189,7 @@ export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRu
   if (opts.dryRun !== true) {
     const stamp = store.now().toISOString().replace(/[:.]/g, '')
     await store.withWriteLock(async (lock) => { await store.writeMetaJson(`迁移报告-${stamp}.json`, report, lock) })
-    await store.audit({ op: 'migrate', from, imported: report.imported, skipped: report.skipped.length, already: report.already.length, by: 'person' })
+    await audit(store, { op: 'migrate', from, imported: report.imported, skipped: report.skipped.length, already: report.already.length, by: 'person' })
   }
   return report
 }

@@ -127,11 +127,6 @@ export function safeJoin(root: string, rel: string): string {
   return full
 }
 
-/** Path relative to root with forward slashes — the form stored in `source_ref` and reports. */
-export function relOf(root: string, full: string): string {
-  return relative(root, full).split(sep).join('/')
-}
-
 /** Is this relative path inside 元/ (the area only a person may write)? */
 export function isMetaPath(rel: string): boolean {
   const p = rel.split(/[\\/]+/).filter((s) => s !== '' && s !== '.')

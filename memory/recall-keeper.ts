@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { entriesOf, parseEntryFile } from './entry.ts'
+import { fileStamp, type FileStamp } from './file-stamp.ts'
 import { dateOfEntryFile } from './paths.ts'
 import { docOf, loadRecall } from './recall-store.ts'
 import type { RecallIndex } from './recall/index.ts'
@@ -9,17 +10,8 @@ export interface RecalledEntry { id: string; score: number; text: string; date: 
 
 const STAT_BATCH = 64
 
-interface FileState { print: string; ids: string[] }
+interface FileState { stamp: FileStamp; ids: string[] }
 interface EntryInfo { text: string; date: string; area: 'day' | 'pending' }
-
-async function printOf(path: string): Promise<string | undefined> {
-  try {
-    const st = await stat(path)
-    return `${st.mtimeMs}:${st.size}`
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * The recall index of a running engine, kept level with the files: before each
@@ -51,7 +43,7 @@ export class RecallKeeper {
       keeper.entries.set(e.id, { text: e.text, date: where.date, area: where.area })
       byFile.set(e.file, [...(byFile.get(e.file) ?? []), e.id])
     }
-    for (const [file, ids] of byFile) keeper.files.set(file, { print: (await printOf(store.path(file))) ?? '', ids })
+    for (const [file, ids] of byFile) keeper.files.set(file, { stamp: (await fileStamp(store.path(file))) ?? '', ids })
     return keeper
   }
 
@@ -67,11 +59,11 @@ export class RecallKeeper {
     // Stats in parallel batches: the thread pool answers several at once, sequential awaits do not.
     for (let i = 0; i < rels.length; i += STAT_BATCH) {
       const batch = rels.slice(i, i + STAT_BATCH)
-      const prints = await Promise.all(batch.map((rel) => printOf(this.store.path(rel))))
+      const stamps = await Promise.all(batch.map((rel) => fileStamp(this.store.path(rel))))
       for (const [k, rel] of batch.entries()) {
-        const print = prints[k]
-        if (print === undefined || this.files.get(rel)?.print === print) continue
-        await this.reread(rel, print)
+        const stamp = stamps[k]
+        if (stamp === undefined || this.files.get(rel)?.stamp === stamp) continue
+        await this.reread(rel, stamp)
         changed++
       }
     }
@@ -91,7 +83,7 @@ export class RecallKeeper {
     }
   }
 
-  private async reread(rel: string, print: string): Promise<void> {
+  private async reread(rel: string, stamp: FileStamp): Promise<void> {
     const where = dateOfEntryFile(rel)
     if (where === undefined) return
     let text: string
@@ -107,18 +99,15 @@ export class RecallKeeper {
       this.index.update(docOf(entry))
       this.entries.set(entry.meta.id, { text: entry.text, date: where.date, area: where.area })
     }
-    this.files.set(rel, { print, ids: [...keep] })
+    this.files.set(rel, { stamp, ids: [...keep] })
   }
 
-  /** The best day entries for a message, newest-biased as the index scores them. */
+  /** The best `limit` day entries for a message, newest-biased as the index scores them (pending ones are filtered out inside the ranking). */
   search(query: string, limit: number, now: Date = this.store.now()): RecalledEntry[] {
-    const out: RecalledEntry[] = []
-    for (const hit of this.index.search(query, { limit: limit * 4 + 20, now })) {
-      const info = this.entries.get(hit.id)
-      if (info === undefined || info.area !== 'day') continue
-      out.push({ id: hit.id, score: hit.score, text: info.text, date: info.date })
-      if (out.length >= limit) break
-    }
-    return out
+    const isDay = (id: string): boolean => this.entries.get(id)?.area === 'day'
+    return this.index.search(query, { limit, now, filter: isDay }).map((hit) => {
+      const info = this.entries.get(hit.id)!
+      return { id: hit.id, score: hit.score, text: info.text, date: info.date }
+    })
   }
 }

@@ -1,9 +1,11 @@
 import { promises as fs, constants as C, type Dirent } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
+import { audit } from './audit.ts'
+import { claimEngine, engineStatus, releaseEngine } from './engine-lock.ts'
 import { parseEntryFile } from './entry.ts'
 import { decodeUtf8, ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
-import { LockBusyError, pidAlive, type HeldLock } from './lock.ts'
+import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
 import { dateOfEntryFile, safeJoin } from './paths.ts'
 import {
   MANIFEST_FILE, MANIFEST_VERSION, isStoreFile, listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile,
@@ -338,7 +340,7 @@ async function rollForward(store: MemoryStore, real: string, staging: string, j:
 async function finishSwitch(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock, recovered: boolean): Promise<void> {
   await rollForward(store, real, staging, j, lock)
   // Audit before the journal goes: a crash in between repeats the line rather than losing it.
-  await store.audit({ op: 'restore', snapshot: j.snapshot, safety: j.safety, verified: j.verified, files: j.files, removed: j.remove.length, by: 'person', ...(recovered ? { recovered: true } : {}) })
+  await audit(store, { op: 'restore', snapshot: j.snapshot, safety: j.safety, verified: j.verified, files: j.files, removed: j.remove.length, by: 'person', ...(recovered ? { recovered: true } : {}) })
   await fs.unlink(join(staging, JOURNAL))
   await fsyncDir(staging)
   await fs.rm(staging, { recursive: true, force: true })
@@ -367,7 +369,7 @@ export async function recoverUnderLock(store: MemoryStore, lock: HeldLock): Prom
   }
   await fs.rm(staging, { recursive: true, force: true })
   await fsyncDir(dirname(staging))
-  if (j !== undefined) await store.audit({ op: 'restore-abandoned', snapshot: j.snapshot, safety: j.safety, by: 'person' })
+  if (j !== undefined) await audit(store, { op: 'restore-abandoned', snapshot: j.snapshot, safety: j.safety, by: 'person' })
   return 'discarded'
 }
 
@@ -391,9 +393,9 @@ export async function recoverInterruptedRestore(store: MemoryStore): Promise<voi
 
 /** Holds the engine lock for the restore so no DSH starts on a half-restored store. True if this call took it. */
 async function holdEngine(store: MemoryStore): Promise<boolean> {
-  if ((await store.engineStatus()).mine) return false
+  if ((await engineStatus(store)).mine) return false
   try {
-    await store.claimEngine('restore')
+    await claimEngine(store, 'restore')
   } catch (e) {
     if (e instanceof LockBusyError) throw new RefusedError('engine-running', `the memory engine is running (process ${e.owner?.pid ?? '?'}); quit DSH first, then restore`)
     throw e
@@ -449,6 +451,6 @@ export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { b
       return { restored: checked.files.size, removed: plan.remove.length, safety: safety.name, verified: checked.verified, warnings: checked.warnings, linksReplaced: plan.linksReplaced }
     })
   } finally {
-    if (tookEngine) await store.close()
+    if (tookEngine) await releaseEngine(store)
   }
 }

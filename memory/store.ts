@@ -4,10 +4,13 @@ import {
   appendEntryText, joinSegments, parseEntryFile, reserializeSegment,
   type Entry, type EntryMeta, type ParseProblem, type Segment,
 } from './entry.ts'
+import { stampOf, type FileStamp } from './file-stamp.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
-import { acquire, describeHolder, lockState, type HeldLock, LockBusyError, type LockOwner } from './lock.ts'
-import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, appendLine, decodeUtf8, readForRewrite, inspectBelow, readNoFollow, type BelowRoot } from './fsio.ts'
+import { acquire, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
+import { audit, auditLog } from './audit.ts'
+import { engineStatus, releaseEngine } from './engine-lock.ts'
+import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, decodeUtf8, readForRewrite, inspectBelow, readNoFollow, type BelowRoot } from './fsio.ts'
 import {
   LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
   type RootOptions,
@@ -15,6 +18,7 @@ import {
 import { readSettings, type Settings } from './settings.ts'
 import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
+import { currentVolume } from './volumes.ts'
 
 export interface OpenOptions extends RootOptions {
   /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
@@ -32,9 +36,6 @@ export interface StoredEntry extends Entry {
   area: 'day' | 'pending'
 }
 
-/** Told after a change is durably on disk (for a derived index such as recall). */
-export interface StoreChange { op: 'append' | 'update'; file: string; entries: Entry[] }
-
 export interface WriteResult {
   id: string
   gate: 'day' | 'pending'
@@ -43,7 +44,7 @@ export interface WriteResult {
   notes: string[]
 }
 
-interface CachedFile { mtimeMs: number; size: number; catalog: CatalogFile }
+interface CachedFile { stamp: FileStamp; catalog: CatalogFile }
 
 /** What the read path keeps of a file: its entries, what could not be read, where loose text starts. */
 export interface CatalogFile {
@@ -54,8 +55,7 @@ export interface CatalogFile {
   loose: number[]
 }
 
-export const WRITE_LOCK = 'write.lock'
-export const ENGINE_LOCK = 'engine.lock'
+const WRITE_LOCK = 'write.lock'
 const USAGE_TTL_MS = 60_000
 
 /**
@@ -69,12 +69,11 @@ export class MemoryStore {
   settings: Settings
   readonly settingsProblems: string[]
   readonly now: () => Date
-  private readonly lockStaleMs: number | undefined
+  /** How long a lock holder on another host may go quiet (tests shorten it); the locks' default when undefined. */
+  readonly lockStaleMs: number | undefined
   private readonly lockWaitMs: number | undefined
   private readonly cache = new Map<string, CachedFile>()
   private usage: { total: number; margin: number; at: number } | undefined
-  private engineLock: HeldLock | undefined
-  private readonly listeners = new Set<(change: StoreChange) => void>()
 
   private constructor(root: string, settings: Settings, problems: string[], opts: OpenOptions) {
     this.root = root
@@ -86,7 +85,7 @@ export class MemoryStore {
     this.lockWaitMs = opts.lockWaitMs
   }
 
-  /** Opens (and lays out, 0700) the store. Takes no engine lock: see `openEngine`. */
+  /** Opens (and lays out, 0700) the store. Takes no engine lock: see `openEngine` (engine.ts). */
   static async open(opts: OpenOptions = {}): Promise<MemoryStore> {
     const root = resolveRoot(opts)
     await ensureDir(root)
@@ -107,7 +106,7 @@ export class MemoryStore {
   // ── locking ────────────────────────────────────────────────────────────
 
   async withWriteLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    const lock = await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs })
+    const lock = refusingWhenLost(await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs }))
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.
       await recoverUnderLock(this, lock)
@@ -147,31 +146,11 @@ export class MemoryStore {
     for (const n of names) if (n.startsWith(`${base}.`) && isTempName(n)) await fs.unlink(join(dir, n)).catch(() => undefined)
   }
 
-  /** Holds 元/engine.lock while this store serves as the running engine. */
-  async claimEngine(purpose = 'engine'): Promise<void> {
-    if (this.engineLock !== undefined) return
-    try {
-      this.engineLock = await acquire({ path: join(this.root, LAYOUT.meta, ENGINE_LOCK), purpose, staleMs: this.lockStaleMs ?? 10_000, waitMs: 0 })
-    } catch (e) {
-      if (e instanceof LockBusyError) {
-        const o = e.owner
-        const paused = e.alive === true ? ' If that DSH is stopped (Ctrl-Z), resume it and close it: a live engine keeps its lock, however long it is paused.' : ''
-        throw new EngineBusyError(`another memory engine is already open for ${this.root}${o === undefined ? '' : ` (${describeHolder(o, e.alive)})`}. Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.${paused}`, o, e.alive)
-      }
-      throw e
-    }
-  }
+  /** Lets go of the engine lock, if this store holds it (engine-lock.ts). */
+  async close(): Promise<void> { await releaseEngine(this) }
 
-  async close(): Promise<void> {
-    const l = this.engineLock
-    this.engineLock = undefined
-    await l?.release()
-  }
-
-  async engineStatus(): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean; mine: boolean }> {
-    const s = await lockState(join(this.root, LAYOUT.meta, ENGINE_LOCK))
-    return { ...s, mine: this.engineLock !== undefined }
-  }
+  /** Who holds the engine lock (engine-lock.ts). */
+  async engineStatus(): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean; mine: boolean }> { return await engineStatus(this) }
 
   // ── reading ────────────────────────────────────────────────────────────
 
@@ -183,7 +162,7 @@ export class MemoryStore {
   }
 
   /**
-   * The entries of one file, from a cache checked by size and mtime. The cache
+   * The entries of one file, from a cache checked by its stamp (size and mtime, file-stamp.ts). The cache
    * keeps only the parsed entries (not the file's bytes): rewrites always read
    * the file again.
    */
@@ -205,9 +184,9 @@ export class MemoryStore {
       if (at.kind === 'missing') return emptyCatalog(rel)
       return emptyCatalog(rel, `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`)
     }
-    const st = at.stat
+    const stamp = stampOf(at.stat)
     const hit = this.cache.get(rel)
-    if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.catalog
+    if (hit !== undefined && hit.stamp === stamp) return hit.catalog
     let bytes: Buffer
     try { bytes = await readNoFollow(full) } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
@@ -224,7 +203,7 @@ export class MemoryStore {
       if (seg.type === 'entry') catalog.entries.push({ entry: seg.entry, line: seg.line })
       else if (seg.type === 'loose' && seg.raw.trim() !== '') catalog.loose.push(seg.line)
     }
-    this.cache.set(rel, { mtimeMs: st.mtimeMs, size: st.size, catalog })
+    this.cache.set(rel, { stamp, catalog })
     return catalog
   }
 
@@ -315,7 +294,7 @@ export class MemoryStore {
     const written = this.now()
     const at = input.at !== undefined ? parseWhen(input.at) : written
     const full: EntryMeta = { id: newId(written), ...meta, at: at.toISOString(), by: ctx.by }
-    const vol = await this.currentVolume()
+    const vol = await currentVolume(this)
     if (vol !== undefined) full.vol = vol
     const verdict = gate({ text, meta: full })
     full.gate = verdict.gate
@@ -350,21 +329,6 @@ export class MemoryStore {
       await this.replaceFile(rel, next, lock)
       this.noteWritten(delta, intoMargin)
     })
-    this.emit({ op: 'append', file: rel, entries })
-  }
-
-  /**
-   * Listen for changes made through this store object (not other processes or
-   * hand edits: a derived index must still re-read files whose mtime changed).
-   * A listener that throws is ignored — the write has already happened.
-   */
-  onChange(listener: (change: StoreChange) => void): () => void {
-    this.listeners.add(listener)
-    return () => { this.listeners.delete(listener) }
-  }
-
-  private emit(change: StoreChange): void {
-    for (const l of this.listeners) { try { l(change) } catch { /* never fail a finished write */ } }
   }
 
   /**
@@ -396,8 +360,7 @@ export class MemoryStore {
       segs[idx] = { ...seg, raw: reserializeSegment(seg, next), entry: next }
       if (!unchanged) {
         await this.replaceFile(found.file, joinSegments(segs), lock)
-        await this.audit({ op: 'update', id, by: ctx.by, file: found.file })
-        this.emit({ op: 'update', file: found.file, entries: [next] })
+        await audit(this, { op: 'update', id, by: ctx.by, file: found.file })
       }
       return { ...found, text: next.text, meta: next.meta }
     })
@@ -422,7 +385,7 @@ export class MemoryStore {
       await this.replaceFile(p, next.endsWith('\n') ? next : `${next}\n`, lock)
       this.noteWritten(delta, true)
     })
-    await this.audit({ op: 'margin', file: p, by: ctx.by })
+    await audit(this, { op: 'margin', file: p, by: ctx.by })
     return p
   }
 
@@ -447,40 +410,26 @@ export class MemoryStore {
     await this.replaceFile(`${LAYOUT.meta}/${name}`, `${JSON.stringify(value, null, 2)}\n`, lock)
   }
 
-  async audit(record: Record<string, unknown>): Promise<void> {
-    const at = this.now()
-    const month = at.toISOString().slice(0, 7)
-    await appendLine(join(this.root, LAYOUT.meta, '审计', `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }), { root: this.root })
-  }
-
-  /** Audit records, oldest first; `fromMonth` (YYYY-MM) skips older month files. */
-  async auditLog(fromMonth = ''): Promise<Array<Record<string, unknown>>> {
-    const dir = join(this.root, LAYOUT.meta, '审计')
-    let names: string[] = []
-    try { names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl') && n.slice(0, 7) >= fromMonth).sort() } catch { return [] }
-    const out: Array<Record<string, unknown>> = []
-    for (const n of names) {
-      for (const line of (await readTextOr(join(dir, n), '')).split('\n')) {
-        if (line.trim() === '') continue
-        try { out.push(JSON.parse(line) as Record<string, unknown>) } catch { /* a torn last line after a crash */ }
-      }
-    }
-    return out
-  }
-
-  async currentVolume(): Promise<number | undefined> {
-    const { value } = await this.readMetaJson<{ current?: unknown }>('卷.json', {})
-    return typeof value.current === 'number' ? value.current : undefined
-  }
+  /** Audit records, oldest first (audit.ts; `fromMonth` YYYY-MM skips older month files). */
+  async auditLog(fromMonth = ''): Promise<Array<Record<string, unknown>>> { return await auditLog(this, fromMonth) }
 
   async fsyncRoot(): Promise<void> { await fsyncDir(this.root) }
 }
 
-/** The engine lock in particular is held: another engine serves this DSH_HOME. */
-export class EngineBusyError extends LockBusyError {
-  constructor(message: string, owner: LockOwner | undefined, alive?: boolean) {
-    super(message, owner, alive)
-    this.name = 'EngineBusyError'
+/**
+ * The write lock as the store's callers see it: losing it is one more refusal
+ * of the store (RefusedError 'lock-lost', same message), so the command line
+ * and the host treat it like every other refusal.
+ */
+function refusingWhenLost(held: HeldLock): HeldLock {
+  return {
+    release: held.release,
+    compromised: held.compromised,
+    assertOwned: () => {
+      try { held.assertOwned() } catch (e) {
+        throw e instanceof LockLostError ? new RefusedError(e.code, e.message) : e
+      }
+    },
   }
 }
 
@@ -518,15 +467,4 @@ function metaAsInput(meta: EntryMeta): Partial<NewEntry> {
     if (meta[k] !== undefined) (out as Record<string, unknown>)[k] = meta[k]
   }
   return out
-}
-
-/**
- * Open the store as the running engine of this DSH_HOME (the DSH host does
- * this once). A second engine is refused with EngineBusyError, never shared.
- * Command-line tools use `MemoryStore.open` and share the per-write lock.
- */
-export async function openEngine(opts: OpenOptions = {}): Promise<MemoryStore> {
-  const store = await MemoryStore.open(opts)
-  await store.claimEngine()
-  return store
 }

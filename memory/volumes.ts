@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
+import { audit } from './audit.ts'
 import { ensureDir, fsyncDir } from './fsio.ts'
 import { LAYOUT } from './paths.ts'
 import type { MemoryStore } from './store.ts'
@@ -53,6 +54,12 @@ export function validateVolumes(v: unknown): VolumesFile {
   return o as unknown as VolumesFile
 }
 
+/** The volume new entries are written into (`vol`), or undefined before there is a 卷.json; lenient: a broken file gives undefined. */
+export async function currentVolume(store: MemoryStore): Promise<number | undefined> {
+  const { value } = await store.readMetaJson<{ current?: unknown }>(VOLUMES_FILE, {})
+  return typeof value.current === 'number' ? value.current : undefined
+}
+
 export async function readVolumes(store: MemoryStore): Promise<VolumesFile | undefined> {
   const { value, problem } = await store.readMetaJson<unknown>(VOLUMES_FILE, undefined)
   if (problem !== undefined) throw new RefusedError('meta-json', `${problem}; fix it by hand or restore it from a snapshot — nothing was changed`)
@@ -101,7 +108,7 @@ export async function ensureVolumePersonaHash(store: MemoryStore, sources: reado
     }
     if (changed) {
       await store.writeMetaJson(VOLUMES_FILE, vols, lock)
-      await store.audit({ op: 'volume-complete', volume: vols.current, persona_hash: hash, by: 'engine' })
+      await audit(store, { op: 'volume-complete', volume: vols.current, persona_hash: hash, by: 'engine' })
     }
     const cur = vols.volumes.find((v) => v.id === vols!.current)!
     if (cur.persona_hash === hash) await snapshotPersona(store, vols.current, sources)
@@ -130,7 +137,7 @@ export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx
     await snapshotPersona(store, id, input.sources)
     return v
   })
-  await store.audit({ op: 'volume-open', volume: vol.id, reason, persona_hash: hash, by: ctx.by })
+  await audit(store, { op: 'volume-open', volume: vol.id, reason, persona_hash: hash, by: ctx.by })
   return vol
 }
 

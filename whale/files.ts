@@ -1,7 +1,7 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { withLock } from '../memory/lock.ts'
+import { withLock } from '../durable/lock.ts'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { configFromText } from './config.ts'
 import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
@@ -156,7 +156,7 @@ export function appendRaw(absolute: string, text: string, createParents: boolean
 
 /**
  * Serialises read-then-write sequences (confirm, apply) between processes:
- * the memory store's lock (memory/lock.ts) on a `<file>.lock` folder beside
+ * the cross-process lock (durable/lock.ts, the memory store's too) on a `<file>.lock` folder beside
  * the file, waited for up to 5 s. A holder that is alive keeps it however
  * long it takes; a dead one's is taken over at once.
  */

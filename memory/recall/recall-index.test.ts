@@ -311,6 +311,34 @@ describe('RecallIndex: properties', () => {
   })
 })
 
+describe('RecallIndex: a filter inside the ranking (issue 8: no over-fetch)', () => {
+  it('returns `limit` hits that pass the filter when more than limit * 4 + 20 better-ranked documents fail it', () => {
+    // 40 newer documents that match better (the pending entries of the store), then the two that may be recalled.
+    const failing = Array.from({ length: 40 }, (_, i) => entry(`p${String(i).padStart(2, '0')}`, '乌龙茶，乌龙茶。', '2026-05-01T00:00:00Z'))
+    const passing = [entry('day-a', '下午喝了一杯乌龙茶，看着窗外的雨。', '2025-01-01T00:00:00Z'), entry('day-b', '朋友送来一罐乌龙茶和一本关于茶的书。', '2024-01-01T00:00:00Z')]
+    const index = build([...failing, ...passing])
+    const isDay = (id: string): boolean => id.startsWith('day-')
+    for (const limit of [1, 2]) {
+      // What over-fetching by limit * 4 + 20 used to see holds none of them.
+      expect(index.search('乌龙茶', { now: NOW, limit: limit * 4 + 20 }).filter((h) => isDay(h.id))).toEqual([])
+      const hits = index.search('乌龙茶', { now: NOW, limit, filter: isDay })
+      expect(hits).toHaveLength(limit)
+      expect(hits.every((h) => isDay(h.id))).toBe(true)
+    }
+  })
+
+  it('ranks what passes exactly as the unfiltered ranking does, scores included (the filter only chooses)', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 5 }), fc.subarray(['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9']), (docs, query, limit, allowed) => {
+        const index = build(docs)
+        const pass = (id: string): boolean => allowed.includes(id)
+        const all = index.search(query, { now: NOW, limit: 100 })
+        expect(index.search(query, { now: NOW, limit, filter: pass })).toEqual(all.filter((h) => pass(h.id)).slice(0, limit))
+      }),
+    )
+  })
+})
+
 describe('RecallIndex: zero weights', () => {
   it('never returns a source weighted 0, even through a link, and never repeats a hit', () => {
     const index = build(

@@ -37,6 +37,13 @@ export interface SearchOptions {
   now?: Date | number
   /** Only documents of these sources are scored or returned (default: all). */
   sources?: readonly RecallSource[]
+  /**
+   * Only documents whose id passes are returned (default: all). It chooses
+   * among the ranked documents and changes no score (a document that fails it
+   * still passes a link boost on), so the best `limit` that pass come back
+   * whenever that many exist: callers need not ask for more and drop some.
+   */
+  filter?: (id: string) => boolean
 }
 
 export interface SyncReport {
@@ -195,7 +202,9 @@ export class RecallIndex {
       }
       const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept)
       const queryTermIds = new Set(queryTerms.map((t) => t.id))
-      return topK(touched, limit, bySlotRank).map((slot) => {
+      const admit = options.filter
+      const candidates = admit === undefined ? touched : touched.filter((slot) => admit(this.records[slot]!.id))
+      return topK(candidates, limit, bySlotRank).map((slot) => {
         const record = this.records[slot]!
         const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTermIds), source: record.source }
         const from = via.get(slot)

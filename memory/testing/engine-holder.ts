@@ -3,7 +3,7 @@
  * killed (or stopped).
  *   node memory/testing/engine-holder.ts <DSH_HOME> [lockStaleMs]
  */
-import { openEngine } from '../store.ts'
+import { openEngine } from '../engine.ts'
 
 const [home, staleArg] = process.argv.slice(2)
 if (home === undefined) { process.stderr.write('usage: engine-holder.ts <DSH_HOME> [lockStaleMs]\n'); process.exit(2) }

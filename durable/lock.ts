@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DIR_MODE, FILE_MODE } from './fsio.ts'
-import { RefusedError } from './validate.ts'
+import { DIR_MODE, FILE_MODE } from './modes.ts'
 
 /**
  * Cross-process locks. A lock is a folder made with mkdir (exactly one process
@@ -73,6 +72,19 @@ export interface LockOptions {
   waitMs?: number
 }
 
+/**
+ * This process no longer holds the lock (a holder judged it gone and took
+ * it): the write it was about to make is abandoned. `code` is 'lock-lost';
+ * the memory store hands it on as its own refusal (exit 2 on the command line).
+ */
+export class LockLostError extends Error {
+  readonly code = 'lock-lost'
+  constructor(message: string) {
+    super(message)
+    this.name = 'LockLostError'
+  }
+}
+
 export class LockBusyError extends Error {
   readonly owner: LockOwner | undefined
   /** true: the holder is a live process on this host (paused or still working) */
@@ -89,7 +101,7 @@ export interface HeldLock {
   release: () => Promise<void>
   /** True once this process found the lock is no longer its own. */
   compromised: () => boolean
-  /** Throws a RefusedError ('lock-lost'), synchronously, unless the disk says this process still owns the lock; called right before every rename. */
+  /** Throws a LockLostError ('lock-lost'), synchronously, unless the disk says this process still owns the lock; called right before every rename. */
   assertOwned: () => void
 }
 
@@ -111,7 +123,7 @@ function procStat(pid: number): { state: string; start: number } | undefined {
 }
 
 /** When a process started (Linux: clock ticks after boot); undefined where this cannot be read. */
-export function processStart(pid: number): number | undefined {
+function processStart(pid: number): number | undefined {
   return procStat(pid)?.start
 }
 
@@ -128,7 +140,7 @@ function sameHost(host: unknown, pidns: unknown): boolean {
  * Is the process that wrote a record (pid + start time) still running on this
  * host? A stopped process is running; a zombie or a reused pid is not.
  */
-export function processAlive(pid: number, start: number | undefined): boolean {
+function processAlive(pid: number, start: number | undefined): boolean {
   if (!pidAlive(pid)) return false
   const now = procStat(pid)
   if (now === undefined) return true // no /proc (or it just exited): the pid answered, so trust it
@@ -147,7 +159,7 @@ function readOwnerSync(lockPath: string): LockOwner | undefined {
   try { return parseOwner(readFileSync(`${lockPath}.owner`, 'utf8')) } catch { return undefined }
 }
 
-export async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
+async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
   try { return parseOwner(await fs.readFile(`${lockPath}.owner`, 'utf8')) } catch { return undefined }
 }
 
@@ -322,7 +334,7 @@ class Holding implements HeldLock {
     const why = this.notOursBecause()
     if (why === undefined) return
     this.lost = true
-    throw new RefusedError('lock-lost', `the write was abandoned and nothing was written: this process no longer holds the lock ${this.path} (${why}). Try again.`)
+    throw new LockLostError(`the write was abandoned and nothing was written: this process no longer holds the lock ${this.path} (${why}). Try again.`)
   }
 
   /** Keeps the folder's mtime fresh for waiters on other hosts; stops, touching nothing, once the lock is not ours. */

@@ -4,7 +4,7 @@
  *   release  → releases the lock, prints `RELEASED`
  *   exit     → exits at once (without calling release)
  *
- *   node memory/testing/lock-holder.ts <lockPath> <staleMs> [purpose]
+ *   node durable/testing/lock-holder.ts <lockPath> <staleMs> [purpose]
  */
 import { createInterface } from 'node:readline'
 import { acquire } from '../lock.ts'

@@ -1,0 +1,192 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { promises as fs } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { acquire, reclaim, LockBusyError, LockLostError } from './lock.ts'
+import { spawnLockHolder } from './testing/spawn.ts'
+import { mountTmpfs } from './testing/tmpfs.ts'
+
+let dir = ''
+let lock: string
+beforeEach(async () => { dir = await fs.mkdtemp(join(tmpdir(), 'cyrene-lock-')); lock = join(dir, 'x.lock') })
+afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }) })
+
+const DEAD = 2 ** 22 + 4321
+const owner = async (pid: number, ino?: number) => fs.writeFile(`${lock}.owner`, JSON.stringify({ pid, host: hostname(), at: 'x', purpose: 't', ino: ino ?? (await fs.stat(lock)).ino }))
+const gone = async () => fs.stat(lock).then(() => false, () => true)
+
+describe('reclaim', () => {
+  it('keeps a lock whose owner is alive', async () => {
+    await fs.mkdir(lock)
+    await owner(process.ppid)
+    expect(reclaim(lock, 10_000)).toBe(false)
+    expect(await gone()).toBe(false)
+  })
+  it('removes a lock whose owner is dead, record first', async () => {
+    await fs.mkdir(lock)
+    await owner(DEAD)
+    expect(reclaim(lock, 10_000)).toBe(true)
+    expect(await gone()).toBe(true)
+    await expect(fs.stat(`${lock}.owner`)).rejects.toThrow()
+  })
+  it('does not trust a dead owner record of another lock folder', async () => {
+    await fs.mkdir(lock)
+    await owner(DEAD, 1)
+    await fs.writeFile(`${lock}.intent.${process.ppid}`, '')
+    expect(reclaim(lock, 10_000)).toBe(false)
+  })
+  it('an ownerless lock: kept while a live process is midway, removed when nobody is; dead intents cleared', async () => {
+    await fs.mkdir(lock)
+    await fs.writeFile(`${lock}.intent.${process.ppid}`, '')
+    await fs.writeFile(`${lock}.intent.${DEAD}`, '')
+    expect(reclaim(lock, 10_000)).toBe(false)
+    await fs.unlink(`${lock}.intent.${process.ppid}`)
+    expect(reclaim(lock, 10_000)).toBe(true)
+    expect((await fs.readdir(dir)).filter((n) => n.includes('intent'))).toEqual([])
+  })
+  it('removes a lock not refreshed for the stale time, even with a live owner elsewhere', async () => {
+    await fs.mkdir(lock)
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ pid: 1, host: 'another-machine', at: 'x', purpose: 't', ino: (await fs.stat(lock)).ino }))
+    expect(reclaim(lock, 10_000)).toBe(false)
+    const old = new Date(Date.now() - 60_000)
+    await fs.utimes(lock, old, old)
+    expect(reclaim(lock, 10_000)).toBe(true)
+  })
+  it('does nothing while another reclaimer holds the guard', async () => {
+    await fs.mkdir(lock)
+    await owner(DEAD)
+    await fs.mkdir(`${lock}.reaping`)
+    expect(reclaim(lock, 10_000)).toBe(false)
+    expect(await gone()).toBe(false)
+  })
+})
+
+describe('acquire', () => {
+  it('waits, then names the holder when it gives up', async () => {
+    const held = await acquire({ path: lock, purpose: 'first' })
+    const err = await acquire({ path: lock, purpose: 'second', waitMs: 100 }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(LockBusyError)
+    expect((err as Error).message).toMatch(new RegExp(`process ${process.pid} .*first`))
+    await held.release()
+    const again = await acquire({ path: lock, purpose: 'third', waitMs: 100 })
+    await again.release()
+    expect((await fs.readdir(dir)).filter((n) => n.startsWith('x.lock'))).toEqual([])
+  })
+})
+
+/** Start time of a process as Linux reports it (field 22 of /proc/<pid>/stat), read here independently of lock.ts. */
+async function startOf(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+}
+
+describe('a paused holder keeps its lock; nobody removes what is not theirs (issue 7 item 3)', () => {
+  it('a lock whose owner on this host is alive but stopped (SIGSTOP) is never reclaimed, however old; a waiter names it as paused (issue 7 item 3)', async () => {
+    const h = spawnLockHolder(lock, 2000, 'first')
+    expect(await h.next('READY', 'EXITED')).toBe('READY')
+    h.child.kill('SIGSTOP')
+    try {
+      // Far past the stale time, as if it had been stopped for a minute.
+      const old = new Date(Date.now() - 60_000)
+      await fs.utimes(lock, old, old)
+      expect(reclaim(lock, 2000)).toBe(false)
+      const err = await acquire({ path: lock, purpose: 'second', staleMs: 2000, waitMs: 300 }).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(LockBusyError)
+      expect((err as LockBusyError).owner?.pid).toBe(h.child.pid)
+      expect((err as Error).message).toMatch(new RegExp(`process ${h.child.pid} .*first.*since .*paused or still working`))
+      expect((err as LockBusyError).alive).toBe(true)
+    } finally { h.child.kill('SIGCONT') }
+    const released = h.next('RELEASED', 'EXITED')
+    h.send('release')
+    expect(await released).toBe('RELEASED')
+    h.child.stdin!.end()
+    expect(await h.done).toBe(0)
+    expect(await gone()).toBe(true)
+  })
+
+  it('pid reuse: a record of this host naming a live pid with another start time is reclaimed; with the right start time it is kept (issue 7 item 3)', async () => {
+    await fs.mkdir(lock)
+    const ino = (await fs.stat(lock)).ino
+    const record = { pid: process.ppid, host: hostname(), at: 'x', purpose: 't', ino, token: 'someone' }
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...record, start: await startOf(process.ppid) }))
+    expect(reclaim(lock, 10_000)).toBe(false)
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...record, start: (await startOf(process.ppid)) + 1 }))
+    expect(reclaim(lock, 10_000)).toBe(true)
+    expect(await gone()).toBe(true)
+  })
+
+  it('a record from another pid namespace (a container with the same hostname) is judged like another host: kept while fresh, even if that pid is dead here (issue 7 item 3)', async () => {
+    await fs.mkdir(lock)
+    const ns = await fs.readlink('/proc/self/ns/pid')
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ pid: DEAD, host: hostname(), pidns: `${ns}-elsewhere`, at: 'x', purpose: 't', ino: (await fs.stat(lock)).ino }))
+    expect(reclaim(lock, 10_000)).toBe(false)
+    const old = new Date(Date.now() - 60_000)
+    await fs.utimes(lock, old, old)
+    expect(reclaim(lock, 10_000)).toBe(true)
+  })
+
+  it('release by a process whose lock was taken over (another host) leaves the new folder, record and mtime alone (issue 7 item 3)', async () => {
+    const h = spawnLockHolder(lock, 2000)
+    expect(await h.next('READY', 'EXITED')).toBe('READY')
+    // Another machine judged the lock stale, removed it and took it.
+    await fs.unlink(`${lock}.owner`)
+    await fs.rmdir(lock)
+    await fs.mkdir(lock)
+    const theirs = JSON.stringify({ pid: 4242, host: 'another-machine', at: 'x', purpose: 'theirs', ino: (await fs.stat(lock)).ino, token: 'theirs' })
+    await fs.writeFile(`${lock}.owner`, theirs)
+    const when = new Date(Date.now() - 5000)
+    await fs.utimes(lock, when, when)
+    const before = await fs.stat(lock)
+    // Long enough for the old holder's refresh timer (every 1 s at this stale time) to run.
+    await sleep(1500)
+    const asserted = h.next('OWNED', 'LOST', 'EXITED')
+    h.send('assert')
+    const assertion = await asserted
+    const released = h.next('RELEASED', 'EXITED')
+    h.send('release')
+    expect(await released).toBe('RELEASED')
+    h.send('exit')
+    await h.done
+    const after = await fs.stat(lock)
+    expect(after.ino).toBe(before.ino)
+    expect(await fs.readFile(`${lock}.owner`, 'utf8')).toBe(theirs)
+    expect(after.mtimeMs).toBe(before.mtimeMs)
+    expect((await fs.readdir(dir)).filter((n) => n.includes('intent'))).toEqual([])
+    expect(assertion).toMatch(/^LOST .*nothing was written/)
+  })
+
+  it('assertOwned throws a LockLostError (code lock-lost, the message of before) once the owner record is not ours (issue 8: the lock lives in durable/)', async () => {
+    const held = await acquire({ path: lock, purpose: 'write' })
+    expect(() => held.assertOwned()).not.toThrow()
+    const mine = JSON.parse(await fs.readFile(`${lock}.owner`, 'utf8')) as Record<string, unknown>
+    await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...mine, token: 'another-holder' }))
+    let thrown: unknown
+    try { held.assertOwned() } catch (e) { thrown = e }
+    expect(thrown).toBeInstanceOf(LockLostError)
+    expect(thrown).toMatchObject({ code: 'lock-lost' })
+    expect((thrown as Error).message).toMatch(/abandoned.*nothing was written.*owner record now names/)
+    expect(held.compromised()).toBe(true)
+    await held.release()
+    await expect(fs.stat(lock)).resolves.toBeDefined()
+  })
+})
+
+describe('on a full disk (a real 1 MiB tmpfs)', () => {
+  let mnt = ''
+  let unmount = () => {}
+  // A failed mount fails these tests: they are never skipped.
+  beforeAll(() => { ({ dir: mnt, unmount } = mountTmpfs('1m')) })
+  afterAll(() => { unmount() })
+
+  it('release still frees the lock when the disk filled up meanwhile (intent files now carry host and start time; a live holder must never strand its lock)', async () => {
+    const full = join(mnt, 'x.lock')
+    const held = await acquire({ path: full, purpose: 'write' })
+    // Fill the disk to the last byte.
+    const fh = await fs.open(join(mnt, 'filler'), 'w')
+    try { for (;;) await fh.write(Buffer.alloc(64 * 1024, 1)) } catch (e) { expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC') } finally { await fh.close() }
+    await held.release()
+    expect((await fs.readdir(mnt)).sort()).toEqual(['filler'])
+    await fs.unlink(join(mnt, 'filler'))
+  })
+})
