@@ -1,14 +1,8 @@
-import { statSync } from 'node:fs'
-import { frameOverhead, readRecent, recentFiles } from '../memory/index.ts'
+import { fileStampSync, frameOverhead, readRecent, recentFiles } from '../memory/index.ts'
 import { composeMemoryBlock, MEMORY_TITLE, type MemoryBlockResult } from './memory-block.ts'
 
 function fingerprint(path: string): string {
-  try {
-    const st = statSync(path)
-    return `${st.mtimeMs}:${st.size}`
-  } catch {
-    return '-'
-  }
+  return fileStampSync(path) ?? '-'
 }
 
 /**
