@@ -13,9 +13,11 @@ beforeEach(() => { home = mkdtempSync(join(tmpdir(), 'cyrene-args-')) })
 afterEach(() => { rmSync(home, { recursive: true, force: true }) })
 
 function io(): CliIO & { out: string; err: string } {
-  const o = { out: '', err: '', env: { DSH_HOME: home }, cwd: home, readStdin: async () => '' } as CliIO & { out: string; err: string }
-  o.stdout = (s) => { o.out += s }
-  o.stderr = (s) => { o.err += s }
+  const o: CliIO & { out: string; err: string } = {
+    out: '', err: '', env: { DSH_HOME: home }, cwd: home, readStdin: async () => '',
+    stdout: (s) => { o.out += s },
+    stderr: (s) => { o.err += s },
+  }
   return o
 }
 

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option, type ErrorOptions, type HelpContext, t
 import { CliError, type CliIO } from './io.ts'
 import { EXIT } from './failures.ts'
 
-/** Help is laid out for this width whatever the terminal, so the text the READMEs quote is the text people get. */
+/** Help is laid out for this width whatever the terminal, so it reads the same everywhere (and in tests). */
 const HELP_WIDTH = 100
 
 /** What commander would take as a negative number and, in a command without sub-commands, as an argument. */
@@ -14,11 +14,11 @@ const NEGATIVE_NUMBER = /^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/
  * is generated from the options each command declares; every parse refusal
  * becomes a one-line `CliError` (exit 2) naming the command and its `--help`.
  *
- * Three commander habits are changed so nothing that node's `parseArgs`
- * refused before is accepted now (see cli/README.md): a negative number is an
- * unknown option, an option value that starts with a dash is ambiguous, and
- * `-h`/`--help` anywhere before `--` asks for help (never becomes a value).
- * Missing arguments are left to the action, whose message says what to give.
+ * Where commander would take what node's `parseArgs` refused, it is still
+ * refused (see cli/README.md): a negative number is an unknown option, and an
+ * option value that starts with a dash is ambiguous. `-h`/`--help` anywhere
+ * before `--` asks for help (never becomes a value). Missing arguments are
+ * left to the action, whose message says what to give.
  */
 export class CyreneCommand extends Command {
   readonly io: CliIO
@@ -98,6 +98,7 @@ export class CyreneCommand extends Command {
   private refuseWhatParseArgsRefused(argv: string[]): void {
     const end = argv.indexOf('--')
     const words = end < 0 ? argv : argv.slice(0, end)
+    // Asking for help wins over everything else, so `--reason --help` never writes an entry.
     if (words.some((w) => w === '-h' || w === '--help')) this.help()
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!
@@ -138,7 +139,6 @@ export class CyreneCommand extends Command {
     const said = aside(head)
     throw new CliError(`${said.charAt(0).toUpperCase()}${said.slice(1)}. Usage: ${this.path()} ${this.usage()}. Run \`${this.path()} --help\` for the options.`, EXIT.refused)
   }
-
 }
 
 /** Parses `argv` with `root` and runs the action it names; refusals throw `CliError`, help returns 0 (2 when not asked for). */

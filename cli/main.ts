@@ -6,7 +6,7 @@ import { visibleControls } from './terminal.ts'
 import { CyreneCommand, runCommand } from './command.ts'
 
 /** A command family: builds its commands (options, help, actions) for one invocation. */
-export type Family = (io: CliIO) => CyreneCommand
+type Family = (io: CliIO) => CyreneCommand
 
 /**
  * The `cyrene` command line. Each family lives in its own module and is loaded
