@@ -1,30 +1,30 @@
 import { isAbsolute, join } from 'node:path'
 import { homedir } from 'node:os'
-import { processIO, CliError, type CliIO, type SubCommand } from './io.ts'
+import { processIO, CliError, type CliIO } from './io.ts'
 import { describeBug, describeSystemFailure, EXIT, type FailureContext } from './failures.ts'
 import { visibleControls } from './terminal.ts'
+import { CyreneCommand, runCommand } from './command.ts'
+
+/** A command family: builds its commands (options, help, actions) for one invocation. */
+type Family = (io: CliIO) => CyreneCommand
 
 /**
  * The `cyrene` command line. Each family lives in its own module and is loaded
  * only when asked for, so `cyrene whale …` never pays for the memory engine.
  */
-const families: Record<string, { summary: string; load: () => Promise<SubCommand> }> = {
-  doctor: { summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, whale-persona', load: async () => (await import('./doctor.ts')).doctorCommand },
-  memory: { summary: 'the memory store: list, show, write, search, log, check, import, export, reindex', load: async () => (await import('./memory.ts')).memoryCommand },
-  backup: { summary: 'take a snapshot of the memory store now', load: async () => (await import('./memory.ts')).backupCommand },
-  restore: { summary: 'restore the memory store from a snapshot', load: async () => (await import('./memory.ts')).restoreCommand },
-  volume: { summary: 'volumes (卷): show, or open a new one (a person only)', load: async () => (await import('./memory.ts')).volumeCommand },
-  migrate: { summary: 'import memories from the retired plugins or a whale-persona inbox', load: async () => (await import('./memory.ts')).migrateCommand },
-  whale: { summary: 'whale-persona v1: render, presets, cards, inbox, conformance', load: async () => (await import('./whale.ts')).whaleCommand },
+const families: Record<string, { summary: string; load: () => Promise<Family> }> = {
+  doctor: { summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, whale-persona', load: async () => (await import('./doctor.ts')).doctorFamily },
+  memory: { summary: 'the memory store: list, show, write, search, log, check, import, export, reindex', load: async () => (await import('./memory.ts')).memoryFamily },
+  backup: { summary: 'take a snapshot of the memory store now', load: async () => (await import('./memory.ts')).backupFamily },
+  restore: { summary: 'restore the memory store from a snapshot', load: async () => (await import('./memory.ts')).restoreFamily },
+  volume: { summary: 'volumes (卷): show, or open a new one (a person only)', load: async () => (await import('./memory.ts')).volumeFamily },
+  migrate: { summary: 'import memories from the retired plugins or a whale-persona inbox', load: async () => (await import('./memory.ts')).migrateFamily },
+  whale: { summary: 'whale-persona v1: render, presets, cards, inbox, conformance', load: async () => (await import('./whale.ts')).whaleFamily },
 }
 
-export const HELP = `cyrene — 昔涟 · 新卷 command line
+const ABOUT = 'cyrene — 昔涟 · 新卷 command line'
 
-Usage: cyrene <command> [options]
-
-Commands:
-${Object.entries(families).map(([k, v]) => `  ${k.padEnd(10)} ${v.summary}`).join('\n')}
-
+const AFTER_HELP = `
 Every command honours DSH_HOME (default ~/.dsh). Add --help after a command for its options.
 
 Exit status:
@@ -35,25 +35,32 @@ Exit status:
       read-only file system (EROFS), an I/O error, or a folder where a file belongs (or the
       reverse); the message names the path and what to do, and says what was changed
   70  an internal error: a bug in cyrene (CYRENE_DEBUG=1 shows where it happened)
-A reader that closes the output early (\`cyrene memory list | head -1\`) is not an error.
-`
+A reader that closes the output early (\`cyrene memory list | head -1\`) is not an error.`
+
+/**
+ * The whole command line for one invocation, with the family `argv` names
+ * loaded (`cyrene help <family>` too); every family when `argv` is not given.
+ */
+export async function program(io: CliIO, argv?: readonly string[]): Promise<CyreneCommand> {
+  const root = new CyreneCommand('cyrene', io).description(ABOUT).addHelpText('after', AFTER_HELP)
+  const wanted = argv === undefined ? undefined : argv[0] === 'help' ? argv[1] : argv[0]
+  for (const [name, family] of Object.entries(families)) {
+    const command = argv === undefined || wanted === name ? (await family.load())(io) : new CyreneCommand(name, io)
+    root.addCommand(command.summary(family.summary))
+  }
+  return root
+}
+
+/** One command line, refusals thrown as `CliError`: what `main` reports, and what tests and `whale conformance` call. */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  return await runCommand(await program(io, argv), argv)
+}
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const [name, ...rest] = argv
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(HELP)
-    return name === undefined ? 2 : 0
-  }
-  const family = families[name]
-  if (family === undefined) {
-    io.stderr(`cyrene: unknown command "${name}". Run \`cyrene --help\` for the list.\n`)
-    return 2
-  }
   try {
-    const run = await family.load()
-    return await run(rest, io)
+    return await run(argv, io)
   } catch (error) {
-    return await reportFailure(error, name, rest, io)
+    return await reportFailure(error, argv, io)
   }
 }
 
@@ -72,17 +79,20 @@ function storeRootOf(argv: readonly string[], env: NodeJS.ProcessEnv): string | 
  * unless CYRENE_DEBUG=1 and it is a bug): refusals 2, the system refusing 3,
  * anything unexpected 70.
  */
-async function reportFailure(error: unknown, name: string, rest: string[], io: CliIO): Promise<number> {
+async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise<number> {
+  const [first = '', ...rest] = argv
+  // A refusal of the command line itself (an unknown command) is the program's, not a family's.
+  const name = Object.hasOwn(families, first) ? first : undefined
   // Families with sub-commands name them (`memory write`); for the others the first word is an argument.
-  const sub = ['memory', 'volume', 'whale'].includes(name) && rest[0] !== undefined && !rest[0].startsWith('-') ? ` ${rest[0]}` : ''
-  const say = (text: string): void => { io.stderr(`cyrene ${name}: ${visibleControls(text)}\n`) }
+  const sub = ['memory', 'volume', 'whale'].includes(first) && rest[0] !== undefined && !rest[0].startsWith('-') ? ` ${rest[0]}` : ''
+  const say = (text: string): void => { io.stderr(`cyrene${name === undefined ? '' : ` ${name}`}: ${visibleControls(text)}\n`) }
   let e = error
-  if (!(e instanceof CliError) && name !== 'whale' && name !== 'doctor') {
+  if (!(e instanceof CliError) && name !== undefined && name !== 'whale' && name !== 'doctor') {
     // Engine refusals (RefusedError, a busy lock, …) that a handler did not wrap; loaded only on this path.
     e = (await import('./memory-shared.ts')).asCliError(e)
   }
   if (e instanceof CliError) { say(e.message); return e.code }
-  const ctx: FailureContext = { command: `${name}${sub}`, argv: rest, storeRoot: storeRootOf(rest, io.env) }
+  const ctx: FailureContext = { command: `${name ?? first}${sub}`, argv: rest, storeRoot: storeRootOf(rest, io.env) }
   const system = describeSystemFailure(e, ctx)
   if (system !== undefined) { say(system.message); return system.exit }
   say(describeBug(e, io.env.CYRENE_DEBUG === '1'))

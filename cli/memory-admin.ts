@@ -1,8 +1,9 @@
 import { resolve } from 'node:path'
 import { existsSync } from 'node:fs'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
-import { CliError, type SubCommand } from './io.ts'
-import { guarded, openStore, out, parse, progress } from './memory-shared.ts'
+import { CliError, type CliIO } from './io.ts'
+import { CyreneCommand } from './command.ts'
+import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { PACKAGE_ROOT } from '../host/package-root.ts'
 import { personaSourcesIn } from '../host/persona-sources.ts'
 import {
@@ -10,32 +11,51 @@ import {
   type PersonaSource,
 } from '../memory/index.ts'
 
-export const backupCommand: SubCommand = async (argv, io) => {
-  const a = parse(argv, { list: { type: 'boolean', default: false } })
-  if (a.values.help) { io.stdout('cyrene backup [--list] — take a snapshot now (kept beside the store, the newest 7 stay)\n'); return 0 }
-  const store = await openStore(io, a.values.root)
-  if (a.values.list) {
+interface ListOptions extends StoreOptions { list?: true }
+
+export function backupFamily(io: CliIO): CyreneCommand {
+  return storeOptions(new CyreneCommand('backup', io)
+    .description('take a snapshot now (kept beside the store, the newest 7 stay)')
+    .option('--list', 'list the snapshots instead'))
+    .act<ListOptions>(async (o) => await backup(o, io))
+}
+
+async function backup(o: ListOptions, io: CliIO): Promise<number> {
+  const store = await openStore(io, o.root)
+  if (o.list) {
     const list = await describeSnapshots(store)
-    out(io, a.values.json, snapshotListJson(list, { dir: store.snapshotsDir }), () => `${store.snapshotsDir}\n${list.map((s) => `  ${snapshotLine(s)}`).join('\n')}\n`)
+    out(io, o.json, snapshotListJson(list, { dir: store.snapshotsDir }), () => `${store.snapshotsDir}\n${list.map((s) => `  ${snapshotLine(s)}`).join('\n')}\n`)
     return 0
   }
-  const s = await guarded(() => takeSnapshot(store, 'manual', progress(io, 'backup: files', a.values.quiet)))
-  out(io, a.values.json, s, () => `snapshot ${s.name} (${s.files} files) at ${s.path}\n`)
+  const s = await guarded(() => takeSnapshot(store, 'manual', progress(io, 'backup: files', o.quiet)))
+  out(io, o.json, s, () => `snapshot ${s.name} (${s.files} files) at ${s.path}\n`)
   return 0
 }
 
-export const restoreCommand: SubCommand = async (argv, io) => {
-  const a = parse(argv, { list: { type: 'boolean', default: false } })
-  if (a.values.help) { io.stdout(RESTORE_HELP); return 0 }
-  const store = await openStore(io, a.values.root)
-  const name = a.positionals[0]
-  if (a.values.list || name === undefined) {
+const RESTORE_DETAILS = `
+The whole snapshot is checked first (checksums, or the format of older snapshots marked "unverified"); a damaged
+or edited snapshot is refused and nothing changes. Then the current state is saved as a pre-restore snapshot and
+the store is switched over so that even a crash leaves the old store or the restored one. Quit DSH first.`
+
+export function restoreFamily(io: CliIO): CyreneCommand {
+  return storeOptions(new CyreneCommand('restore', io)
+    .description('restore the store from a snapshot')
+    .addHelpText('after', RESTORE_DETAILS)
+    .argument('[snapshot]', 'the snapshot to restore; without one, the snapshots are listed (exit 2)')
+    .option('--list', 'list the snapshots'))
+    .act<ListOptions>(async (o, args) => await restore(o, args, io))
+}
+
+async function restore(o: ListOptions, args: string[], io: CliIO): Promise<number> {
+  const store = await openStore(io, o.root)
+  const name = args[0]
+  if (o.list || name === undefined) {
     const list = await describeSnapshots(store)
-    out(io, a.values.json, snapshotListJson(list), () => `${list.length === 0 ? 'no snapshots yet (cyrene backup)' : list.map(snapshotLine).join('\n')}\n`)
-    return name === undefined && !a.values.list ? 2 : 0
+    out(io, o.json, snapshotListJson(list), () => `${list.length === 0 ? 'no snapshots yet (cyrene backup)' : list.map(snapshotLine).join('\n')}\n`)
+    return name === undefined && !o.list ? 2 : 0
   }
-  const r = await guarded(() => restoreSnapshot(store, name, { by: 'person' }, progress(io, 'restore: files', a.values.quiet)))
-  out(io, a.values.json, r, () => [
+  const r = await guarded(() => restoreSnapshot(store, name, { by: 'person' }, progress(io, 'restore: files', o.quiet)))
+  out(io, o.json, r, () => [
     `restored ${r.restored} files from ${name} (${r.removed} newer files removed). To undo: cyrene restore ${r.safety}`,
     ...(r.verified ? [] : [`note: ${name} has no checksums (taken before they were recorded); it was checked by format only`]),
     ...r.linksReplaced.map((l) => `note: ${l} was a link; it is now the snapshot's file (what the link pointed to was left alone)`),
@@ -43,12 +63,6 @@ export const restoreCommand: SubCommand = async (argv, io) => {
   ].join('\n') + '\n')
   return 0
 }
-
-const RESTORE_HELP = `cyrene restore <snapshot> | --list — restore the store from a snapshot
-  The whole snapshot is checked first (checksums, or the format of older snapshots marked "unverified"); a damaged
-  or edited snapshot is refused and nothing changes. Then the current state is saved as a pre-restore snapshot and
-  the store is switched over so that even a crash leaves the old store or the restored one. Quit DSH first.
-`
 
 function snapshotLine(s: { name: string; verified: boolean }): string {
   return s.verified ? s.name : `${s.name}  (unverified: taken before checksums; restore checks its format only)`
@@ -58,25 +72,35 @@ function snapshotListJson(list: Array<{ name: string; verified: boolean }>, extr
   return { ...extra, snapshots: list.map((s) => s.name), unverified: list.filter((s) => !s.verified).map((s) => s.name) }
 }
 
-export const volumeCommand: SubCommand = async (argv, io) => {
-  const a = parse(argv, { reason: { type: 'string' }, confirm: { type: 'string' }, persona: { type: 'string' } })
-  if (a.values.help) { io.stdout('cyrene volume [show] | volume new --reason "…" --confirm new-volume [--persona <package folder>]\n'); return 0 }
-  const [verb = 'show'] = a.positionals
-  const store = await openStore(io, a.values.root)
-  const pkg = a.values.persona !== undefined ? resolve(io.cwd, a.values.persona) : PACKAGE_ROOT
+interface VolumeOptions extends StoreOptions { reason?: string; confirm?: string; persona?: string }
+
+export function volumeFamily(io: CliIO): CyreneCommand {
+  return storeOptions(new CyreneCommand('volume', io)
+    .description('volumes (卷): volume [show] | volume complete | volume new --reason "…" --confirm new-volume')
+    .argument('[verb]', 'show (the default), complete (record the persona fingerprint of volume 0) or new')
+    .option('--reason <TEXT>', 'why a new volume begins (new)')
+    .option('--confirm <WORD>', 'new-volume, to say it is meant (new)')
+    .option('--persona <DIR>', 'the package folder whose persona/ is fingerprinted (default: this package)'))
+    .act<VolumeOptions>(async (o, args) => await volume(o, args, io))
+}
+
+async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<number> {
+  const [verb = 'show'] = args
+  const store = await openStore(io, o.root)
+  const pkg = o.persona !== undefined ? resolve(io.cwd, o.persona) : PACKAGE_ROOT
   if (verb === 'show') {
     const v = await guarded(() => readVolumes(store))
-    out(io, a.values.json, v ?? null, () => v === undefined ? 'no volume yet (volume 0 is recorded on first start)\n' : `current volume ${v.current}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`)
+    out(io, o.json, v ?? null, () => v === undefined ? 'no volume yet (volume 0 is recorded on first start)\n' : `current volume ${v.current}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`)
     return 0
   }
   if (verb === 'complete') {
     const v = await guarded(() => ensureVolumePersonaHash(store, personaSourcesOf(pkg)))
-    out(io, a.values.json, v, () => `volume ${v.current} is complete\n`)
+    out(io, o.json, v, () => `volume ${v.current} is complete\n`)
     return 0
   }
   if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
-  const v = await guarded(() => openVolume(store, { reason: a.values.reason ?? '', confirm: a.values.confirm ?? '', sources: personaSourcesOf(pkg) }, { by: 'person' }))
-  out(io, a.values.json, v, () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`)
+  const v = await guarded(() => openVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '', sources: personaSourcesOf(pkg) }, { by: 'person' }))
+  out(io, o.json, v, () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`)
   return 0
 }
 
@@ -92,22 +116,31 @@ function personaSourcesOf(pkg: string): PersonaSource[] {
   return sources
 }
 
-export const migrateCommand: SubCommand = async (argv, io) => {
-  const a = parse(argv, { from: { type: 'string' }, 'from-whale': { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false } })
-  if (a.values.help) { io.stdout('cyrene migrate --from <path> | --from-whale [--dry-run] — import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox (--from-whale: the inbox of this DSH_HOME / DSH_WHALE_CONFIG, confirmed entries only); the source is never changed\n'); return 0 }
-  if ((a.values.from === undefined) === (a.values['from-whale'] !== true)) throw new CliError('give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]', 2)
+interface MigrateOptions extends StoreOptions { from?: string; fromWhale?: true; dryRun?: true }
+
+export function migrateFamily(io: CliIO): CyreneCommand {
+  return storeOptions(new CyreneCommand('migrate', io)
+    .description('import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox; the source is never changed')
+    .option('--from <PATH>', 'the old data folder, a DSH_HOME or a file')
+    .option('--from-whale', 'the whale-persona inbox of this DSH_HOME / DSH_WHALE_CONFIG (confirmed entries only)')
+    .option('--dry-run', 'say what would be imported, write nothing'))
+    .act<MigrateOptions>(async (o) => await migrateFrom(o, io))
+}
+
+async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
+  if ((o.from === undefined) === (o.fromWhale !== true)) throw new CliError('give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]', 2)
   let from: string
-  if (a.values['from-whale'] === true) {
+  if (o.fromWhale === true) {
     from = whaleInboxPath({ env: io.env, cwd: io.cwd })
     if (!existsSync(from)) throw new CliError(`no whale-persona inbox at ${from}; nothing to import`, 2)
   } else {
-    from = resolve(io.cwd, a.values.from as string)
+    from = resolve(io.cwd, o.from as string)
   }
-  const store = await openStore(io, a.values.root)
-  const r = await guarded(() => migrate(store, from, { dryRun: a.values['dry-run'], onProgress: progress(io, 'migrate', a.values.quiet), readInbox: itemsFromWhaleInbox }))
+  const store = await openStore(io, o.root)
+  const r = await guarded(() => migrate(store, from, { dryRun: o.dryRun, onProgress: progress(io, 'migrate', o.quiet), readInbox: itemsFromWhaleInbox }))
   let retired: Array<{ name: string; where: string }> = []
   try { retired = await findRetiredPlugins(resolveDshHome({ env: io.env })) } catch { /* no DSH_HOME: nothing to report */ }
-  out(io, a.values.json, { ...r, retiredInstalled: retired }, () => [
+  out(io, o.json, { ...r, retiredInstalled: retired }, () => [
     `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}${r.already.length > 0 ? ` (${r.already.length} already imported before, skipped)` : ''}`,
     ...r.sources.map((s) => `  ${s.kind.padEnd(9)} ${s.items} item(s)  ${s.path}`),
     ...(r.snapshot !== undefined ? [`snapshot before import: ${r.snapshot}`] : []),

@@ -1,23 +1,22 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { CliError, type CliIO } from './io.ts'
+import type { CyreneCommand } from './command.ts'
 import { MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type StoredEntry } from '../memory/index.ts'
 import { firstBadByte } from '../memory/importer.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
 /** Options every memory-family command takes. */
-export const COMMON = {
-  json: { type: 'boolean', default: false },
-  root: { type: 'string' },
-  quiet: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const satisfies ParseArgsConfig['options']
+export interface StoreOptions {
+  json?: true
+  root?: string
+  quiet?: true
+}
 
-export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
-  try {
-    return parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: true, strict: true })
-  } catch (e) {
-    throw new CliError(`${(e as Error).message}. Add --help for the options.`, 2)
-  }
+/** Adds the options every memory-family command takes (after its own, so its own come first in help). */
+export function storeOptions(command: CyreneCommand): CyreneCommand {
+  return command
+    .option('--json', 'machine output')
+    .option('--root <DIR>', 'the memory store folder (absolute), instead of the one in DSH_HOME')
+    .option('--quiet', 'no progress lines on stderr')
 }
 
 export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {
@@ -57,7 +56,7 @@ export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Everything a memory command prints goes through here: stored text may hold escapes from a hand edit. */
-export function out(io: CliIO, json: boolean, value: unknown, human: () => string): void {
+export function out(io: CliIO, json: boolean | undefined, value: unknown, human: () => string): void {
   io.stdout(json ? `${safeJson(value, 2)}\n` : visibleControls(human()))
 }
 
@@ -66,7 +65,7 @@ export function out(io: CliIO, json: boolean, value: unknown, human: () => strin
  * pipes: one plain line every 500 items and at the end (plain lines, not \r,
  * so it reads the same in a terminal, a log and CI). --quiet turns it off.
  */
-export function progress(io: CliIO, label: string, quiet: boolean): (done: number, total: number) => void {
+export function progress(io: CliIO, label: string, quiet: boolean | undefined): (done: number, total: number) => void {
   if (quiet) return () => {}
   return (done, total) => {
     if (done === total || done % 500 === 0) io.stderr(`${label}: ${done}/${total}\n`)

@@ -18,3 +18,8 @@ export function visibleControls(text: string): string {
 export function safeJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
+
+/** Plain JSON for the whale commands: their output is compared byte for byte with other whale-persona implementations. */
+export function writeJson(io: { stdout: (text: string) => void }, value: unknown): void {
+  io.stdout(JSON.stringify(value, null, 2) + '\n')
+}

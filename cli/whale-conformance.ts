@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { formatReport, ManifestError, runConformance, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
-import { CliError, type SubCommand } from './io.ts'
-import { parseOptions, writeJson } from './whale-args.ts'
-
-const USAGE = 'cyrene whale conformance <dir> [--json] [--case ID]… [--command PROGRAM [--command-arg ARG]…]'
+import { CliError, type CliIO } from './io.ts'
+import { repeated, type CyreneCommand } from './command.ts'
+import { writeJson } from './terminal.ts'
 
 /** Runs `cyrene whale …` in this process with the case's own env and working directory. */
 export const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResult> => {
@@ -34,18 +33,25 @@ export function externalExec(program: string, fixedArgs: string[], path_: string
   })
 }
 
-export const conformanceCommand: SubCommand = async (argv, io) => {
-  const { values, positionals } = parseOptions(argv, {
-    json: { type: 'boolean' },
-    case: { type: 'string', multiple: true },
-    command: { type: 'string' },
-    'command-arg': { type: 'string', multiple: true },
-  }, USAGE)
-  if (positionals.length !== 1) throw new CliError(`give exactly one folder holding a manifest.json. Usage: ${USAGE}`)
+interface ConformanceOptions { json?: true; case?: string[]; command?: string; commandArg?: string[] }
+
+export function addConformance(whale: CyreneCommand): void {
+  whale.command('conformance')
+    .description('run a golden-case folder (its manifest.json) against this implementation or another one')
+    .argument('<dir>', 'the folder holding manifest.json')
+    .option('--json', 'machine output')
+    .option('--case <ID>', 'only this case (repeatable)', repeated)
+    .option('--command <PROGRAM>', 'run PROGRAM <whale argv…> instead of this cyrene')
+    .option('--command-arg <ARG>', 'an argument PROGRAM takes before the whale argv (repeatable)', repeated)
+    .act<ConformanceOptions>(async (o, args, command) => await conformance(o, args, command, whale.io))
+}
+
+async function conformance(values: ConformanceOptions, positionals: string[], command: CyreneCommand, io: CliIO): Promise<number> {
+  if (positionals.length !== 1) throw new CliError(`give exactly one folder holding a manifest.json. Usage: ${command.path()} ${command.usage()}`)
   const dir = path.resolve(io.cwd, positionals[0]!)
   let report
   try {
-    const exec = values.command ? externalExec(values.command, values['command-arg'] ?? [], io.env.PATH) : inProcessExec
+    const exec = values.command ? externalExec(values.command, values.commandArg ?? [], io.env.PATH) : inProcessExec
     report = await runConformance(dir, exec, values.case ? { only: values.case } : {})
   } catch (error) {
     if (error instanceof ManifestError) throw new CliError(error.message)

@@ -1,10 +1,9 @@
 import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../whale/inbox-actions.ts'
 import { viewOf } from '../whale/inbox.ts'
 import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/files.ts'
-import { CliError, type CliIO, type SubCommand } from './io.ts'
-import { parseOptions, writeJson } from './whale-args.ts'
-
-const USAGE = 'cyrene whale inbox list [--json] | confirm|reject|drop <index…> [--json] [--source NAME] | log   (all take [--config FILE])'
+import { CliError, type CliIO } from './io.ts'
+import type { CyreneCommand } from './command.ts'
+import { writeJson } from './terminal.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -27,67 +26,73 @@ function guarded<T>(action: () => T): T {
   }
 }
 
-export const inboxCommand: SubCommand = async (argv, io) => {
-  const { values, positionals } = parseOptions(argv, {
-    json: { type: 'boolean' },
-    config: { type: 'string' },
-    source: { type: 'string' },
-  }, USAGE)
-  const [action, ...rest] = positionals
+/** The options of `cyrene whale inbox`; each action shows those it uses and, as always, accepts the others. */
+const OPTIONS = {
+  json: ['--json', 'machine output'],
+  config: ['--config <FILE>', 'the config file, instead of DSH_WHALE_CONFIG or the default'],
+  source: ['--source <NAME>', `who confirms, as the sink lines record it (default ${DEFAULT_SOURCE})`],
+} as const
+
+type InboxOptions = { json?: true; config?: string; source?: string }
+type Run = (o: InboxOptions, args: string[]) => Promise<number>
+
+export function addInbox(whale: CyreneCommand): void {
+  const io = whale.io
   const ctx = { env: io.env, cwd: io.cwd }
-  switch (action) {
-    case 'list': {
+  const inbox = whale.command('inbox').description('the memory inbox: proposed entries wait here for a person')
+  const action = (name: string, about: string, uses: Array<keyof typeof OPTIONS>, run: Run): CyreneCommand =>
+    inbox.command(name).description(about).sharedOptions(OPTIONS, uses).act<InboxOptions>(run)
+
+  action('list', 'the entries, numbered, as replayed from the inbox file', ['json', 'config'], async (values) => {
+    const state = load(io, values.config)
+    const view = viewOf(state.entries)
+    if (values.json === true) writeJson(io, view)
+    else if (!view.length) io.stdout(`The inbox is empty (${state.inboxFile}).\n`)
+    else io.stdout(view.map((e, i) => `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || 'invalid kind'}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`).join('\n') + '\n')
+    return 0
+  })
+  action('confirm', 'confirm entries: kinds with a sink route are written there', ['json', 'config', 'source'], async (values, rest) => {
+    // the view is read again under the lock so indices refer to what is appended to
+    return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
       const state = load(io, values.config)
-      const view = viewOf(state.entries)
-      if (values.json === true) writeJson(io, view)
-      else if (!view.length) io.stdout(`The inbox is empty (${state.inboxFile}).\n`)
-      else io.stdout(view.map((e, i) => `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || 'invalid kind'}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`).join('\n') + '\n')
-      return 0
-    }
-    case 'confirm': {
-      // the view is read again under the lock so indices refer to what is appended to
-      return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
-        const state = load(io, values.config)
-        const indices = guarded(() => parseIndices(rest, state.entries.length))
-        const source = values.source?.replace(/[\r\n]+/g, ' ').trim() || DEFAULT_SOURCE
-        const result = guarded(() => confirmEntries(ctx, state, indices, source, new Date()))
-        const r = result.report
-        if (values.json === true) writeJson(io, r)
-        else {
-          io.stdout(`Confirmed ${r.confirmed} entr${r.confirmed === 1 ? 'y' : 'ies'}.\n`)
-          for (const s of r.sunk) io.stdout(`  [${s.index}] ${s.kind} → appended to ${s.path}\n`)
-          for (const s of r.skipped) io.stdout(`  [${s.index}] ${s.kind} was already in ${s.path}; removed from the inbox\n`)
-          for (const s of r.noRoute) io.stdout(`  [${s.index}] kind "${s.kind}" has no route in memory.sinks: kept in the inbox, not written anywhere\n`)
-          for (const s of r.errors) io.stdout(`  [${s.index}] ${s.kind}: not written (${s.error}); kept in the inbox\n`)
-        }
-        return r.errors.length ? 1 : 0
-      })
-    }
-    case 'reject':
-    case 'drop': {
-      return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
-        const state = load(io, values.config)
-        const indices = guarded(() => parseIndices(rest, state.entries.length))
-        const lines = guarded(() => removeEntries(ctx, state, action, indices, new Date()))
-        if (values.json === true) writeJson(io, { op: action, appended: lines.length, lines: lines.map((l) => JSON.parse(l) as unknown) })
-        else io.stdout(`${action === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`)
-        return 0
-      })
-    }
-    case 'log': {
-      const state = load(io, values.config)
-      const read = readBounded(resolveIn(ctx, state.inboxFile), MAX_LOG_BYTES)
-      if (read.kind !== 'text') {
-        io.stdout(`No inbox file at ${state.inboxFile}.\n`)
-        return 0
+      const indices = guarded(() => parseIndices(rest, state.entries.length))
+      const source = values.source?.replace(/[\r\n]+/g, ' ').trim() || DEFAULT_SOURCE
+      const result = guarded(() => confirmEntries(ctx, state, indices, source, new Date()))
+      const r = result.report
+      if (values.json === true) writeJson(io, r)
+      else {
+        io.stdout(`Confirmed ${r.confirmed} entr${r.confirmed === 1 ? 'y' : 'ies'}.\n`)
+        for (const s of r.sunk) io.stdout(`  [${s.index}] ${s.kind} → appended to ${s.path}\n`)
+        for (const s of r.skipped) io.stdout(`  [${s.index}] ${s.kind} was already in ${s.path}; removed from the inbox\n`)
+        for (const s of r.noRoute) io.stdout(`  [${s.index}] kind "${s.kind}" has no route in memory.sinks: kept in the inbox, not written anywhere\n`)
+        for (const s of r.errors) io.stdout(`  [${s.index}] ${s.kind}: not written (${s.error}); kept in the inbox\n`)
       }
-      // the raw lines, numbered: the audit view of spec §5.5
-      const raw = read.text.split(/\r?\n/)
-      if (raw.at(-1) === '') raw.pop()
-      io.stdout(`# ${state.inboxFile}\n` + raw.map((l, i) => `${String(i + 1).padStart(5)}  ${l}`).join('\n') + (raw.length ? '\n' : ''))
+      return r.errors.length ? 1 : 0
+    })
+  }).argument('<index...>')
+  for (const verb of ['reject', 'drop'] as const) {
+    action(verb, `${verb} entries (one line each is appended to the inbox file)`, ['json', 'config'], async (values, rest) => {
+      return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
+        const state = load(io, values.config)
+        const indices = guarded(() => parseIndices(rest, state.entries.length))
+        const lines = guarded(() => removeEntries(ctx, state, verb, indices, new Date()))
+        if (values.json === true) writeJson(io, { op: verb, appended: lines.length, lines: lines.map((l) => JSON.parse(l) as unknown) })
+        else io.stdout(`${verb === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`)
+        return 0
+      })
+    }).argument('<index...>')
+  }
+  action('log', 'the raw lines of the inbox file, numbered (the audit view)', ['config'], async (values) => {
+    const state = load(io, values.config)
+    const read = readBounded(resolveIn(ctx, state.inboxFile), MAX_LOG_BYTES)
+    if (read.kind !== 'text') {
+      io.stdout(`No inbox file at ${state.inboxFile}.\n`)
       return 0
     }
-    default:
-      throw new CliError(`unknown inbox action "${action ?? ''}". Usage: ${USAGE}`)
-  }
+    // the raw lines, numbered: the audit view of spec §5.5
+    const raw = read.text.split(/\r?\n/)
+    if (raw.at(-1) === '') raw.pop()
+    io.stdout(`# ${state.inboxFile}\n` + raw.map((l, i) => `${String(i + 1).padStart(5)}  ${l}`).join('\n') + (raw.length ? '\n' : ''))
+    return 0
+  })
 }

@@ -6,13 +6,22 @@ import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, sa
 import { AUTOSAVE_ID, isPresetId, presetFile } from '../whale/presets.ts'
 import { toTavern } from '../whale/tavern.ts'
 import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
-import { CliError, type CliIO, type SubCommand } from './io.ts'
-import { parseOptions, writeJson } from './whale-args.ts'
+import { CliError, type CliIO } from './io.ts'
+import type { CyreneCommand } from './command.ts'
+import { writeJson } from './terminal.ts'
 
-const USAGE = `cyrene whale presets list | show <id> | apply <id> | save <id> [label] | delete <id> | dir
-       cyrene whale presets import <file> [--json] [--dry-run] [--force] [--id ID]
-       cyrene whale presets export <id> [OUT] [--tavern] [--force]
-         (<id> cyrene:chat or cyrene:work exports Cyrene's own persona, without memory)`
+/** The options of `cyrene whale presets`; each action shows those it uses and, as always, accepts the others. */
+const OPTIONS = {
+  json: ['--json', 'machine output'],
+  tavern: ['--tavern', 'as a SillyTavern v2 card'],
+  force: ['--force', 'replace what is already there'],
+  dryRun: ['--dry-run', 'check the card, save nothing'],
+  id: ['--id <ID>', 'save it under this id'],
+  config: ['--config <FILE>', 'the config file, instead of DSH_WHALE_CONFIG or the default'],
+} as const
+
+type PresetOptions = { json?: true; tavern?: true; force?: true; dryRun?: true; id?: string; config?: string }
+type Run = (o: PresetOptions, args: string[], command: CyreneCommand) => Promise<number>
 
 function guarded<T>(action: () => T): T {
   try {
@@ -32,94 +41,87 @@ async function guardedAsync<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-function one(positionals: string[], what: string): string {
-  const value = positionals[0]
-  if (value === undefined) throw new CliError(`give ${what}. Usage: ${USAGE}`)
+function one(args: string[], what: string, command: CyreneCommand): string {
+  const value = args[0]
+  if (value === undefined) throw new CliError(`give ${what}. Usage: ${command.path()} ${command.usage()}`)
   return value
 }
 
-export const presetsCommand: SubCommand = async (argv, io) => {
-  const { values, positionals } = parseOptions(argv, {
-    json: { type: 'boolean' },
-    tavern: { type: 'boolean' },
-    force: { type: 'boolean' },
-    'dry-run': { type: 'boolean' },
-    id: { type: 'string' },
-    config: { type: 'string' },
-  }, USAGE)
-  const [action, ...rest] = positionals
+export function addPresets(whale: CyreneCommand): void {
+  const io = whale.io
   const ctx: FsContext = { env: io.env, cwd: io.cwd }
-  const where = locationsFor(ctx, values.config)
-  switch (action) {
-    case 'dir':
-      io.stdout(where.presetsDir + '\n')
-      return 0
-    case 'list': {
-      const list = listPresets(ctx, where)
-      if (values.json === true) writeJson(io, list)
-      else if (!list.length) io.stdout(`No presets in ${where.presetsDir}.\n`)
-      else io.stdout(list.map((p) => p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} (not a valid preset)`).join('\n') + '\n')
+  const presets = whale.command('presets').description('whale-persona presets: list, show, apply, save, delete; import and export cards')
+  const action = (name: string, about: string, uses: Array<keyof typeof OPTIONS>, run: Run): CyreneCommand =>
+    presets.command(name).description(about).sharedOptions(OPTIONS, uses).act<PresetOptions>(run)
+
+  action('list', 'the saved presets', ['json', 'config'], async (values) => {
+    const where = locationsFor(ctx, values.config)
+    const list = listPresets(ctx, where)
+    if (values.json === true) writeJson(io, list)
+    else if (!list.length) io.stdout(`No presets in ${where.presetsDir}.\n`)
+    else io.stdout(list.map((p) => p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} (not a valid preset)`).join('\n') + '\n')
+    return 0
+  })
+  action('show', 'one preset, as its file holds it', ['json', 'config'], async (values, rest, command) => {
+    const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), one(rest, 'a preset id', command)))
+    if (values.json === true) writeJson(io, loaded.preset)
+    else {
+      io.stdout(toJsonText(loaded.preset))
+      if (loaded.ignored.length) io.stdout(`# ignored when applied: ${loaded.ignored.join(', ')}\n`)
+    }
+    return 0
+  }).argument('<id>')
+  action('apply', 'make a preset the live persona (the previous one is saved as "autosave")', ['json', 'config'], async (values, rest, command) => {
+    const id = one(rest, 'a preset id', command)
+    const outcome = await guardedAsync(() => applyPresetById(ctx, id, values.config))
+    if (values.json === true) writeJson(io, outcome)
+    else if (outcome.ok) {
+      io.stdout(!outcome.changed ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
+        : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`)
+    }
+    if (!outcome.ok) {
+      if (values.json !== true) throw new CliError(outcome.error ?? 'apply refused')
+      return 2
+    }
+    return 0
+  }).argument('<id>')
+  action('save', 'save the live persona as a preset', ['force', 'config'], async (values, rest, command) => {
+    const id = one(rest, 'an id for the new preset', command)
+    const file = await guardedAsync(() => saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }))
+    io.stdout(`Saved the current persona as "${id}" in ${file}.\n`)
+    return 0
+  }).argument('<id>').argument('[label...]')
+  action('delete', 'delete a saved preset', [], async (_, rest, command) => {
+    const file = guarded(() => deletePreset(ctx, one(rest, 'a preset id', command)))
+    io.stdout(`Deleted ${file}.\n`)
+    return 0
+  }).argument('<id>')
+  action('dir', 'the folder the presets are kept in', ['config'], async (values) => {
+    io.stdout(locationsFor(ctx, values.config).presetsDir + '\n')
+    return 0
+  })
+  action('import', 'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card', ['json', 'dryRun', 'force', 'id'], async (values, rest, command) =>
+    await importAction(ctx, io, one(rest, 'the card file to import', command), {
+      json: values.json === true, dryRun: values.dryRun === true, force: values.force === true, ...(values.id !== undefined ? { id: values.id } : {}),
+    })).argument('<file>')
+  action('export', 'a preset as a card, to standard output or OUT (cyrene:chat and cyrene:work export Cyrene\'s own persona, without memory)', ['tavern', 'force', 'config'], async (values, rest, command) => {
+    const id = one(rest, 'a preset id', command)
+    const preset = isCyreneExportId(id) ? cyrenePreset(id) : (() => {
+      const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id))
+      return { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
+    })()
+    const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
+    const out = rest[1]
+    if (out === undefined) {
+      io.stdout(content)
       return 0
     }
-    case 'show': {
-      const loaded = guarded(() => loadPreset(ctx, where, one(rest, 'a preset id')))
-      if (values.json === true) writeJson(io, loaded.preset)
-      else {
-        io.stdout(toJsonText(loaded.preset))
-        if (loaded.ignored.length) io.stdout(`# ignored when applied: ${loaded.ignored.join(', ')}\n`)
-      }
-      return 0
-    }
-    case 'apply': {
-      const id = one(rest, 'a preset id')
-      const outcome = await guardedAsync(() => applyPresetById(ctx, id, values.config))
-      if (values.json === true) writeJson(io, outcome)
-      else if (outcome.ok) {
-        io.stdout(!outcome.changed ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
-          : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`)
-      }
-      if (!outcome.ok) {
-        if (values.json !== true) throw new CliError(outcome.error ?? 'apply refused')
-        return 2
-      }
-      return 0
-    }
-    case 'save': {
-      const id = one(rest, 'an id for the new preset')
-      const file = await guardedAsync(() => saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }))
-      io.stdout(`Saved the current persona as "${id}" in ${file}.\n`)
-      return 0
-    }
-    case 'delete': {
-      const file = guarded(() => deletePreset(ctx, one(rest, 'a preset id')))
-      io.stdout(`Deleted ${file}.\n`)
-      return 0
-    }
-    case 'import':
-      return importAction(ctx, io, one(rest, 'the card file to import'), {
-        json: values.json === true, dryRun: values['dry-run'] === true, force: values.force === true, ...(values.id !== undefined ? { id: values.id } : {}),
-      })
-    case 'export': {
-      const id = one(rest, 'a preset id')
-      const preset = isCyreneExportId(id) ? cyrenePreset(id) : (() => {
-        const loaded = guarded(() => loadPreset(ctx, where, id))
-        return { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
-      })()
-      const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
-      const out = rest[1]
-      if (out === undefined) {
-        io.stdout(content)
-        return 0
-      }
-      const target = resolveIn(ctx, out)
-      if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
-      await writeTextAtomic(target, content)
-      io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
-      return 0
-    }
-    default:
-      throw new CliError(`unknown presets action "${action ?? ''}". Usage: ${USAGE}`)
-  }
+    const target = resolveIn(ctx, out)
+    if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
+    await writeTextAtomic(target, content)
+    io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
+    return 0
+  }).argument('<id>').argument('[OUT]')
 }
 
 interface ImportOptions {

@@ -1,15 +1,24 @@
 import { loadReflexText } from '../whale/files.ts'
 import { ledgerRecord, matchReflex, parseReflexRules, reflexInstruction } from '../whale/reflex.ts'
-import { CliError, type SubCommand } from './io.ts'
-import { parseOptions, writeJson } from './whale-args.ts'
+import { CliError, type CliIO } from './io.ts'
+import type { CyreneCommand } from './command.ts'
+import { writeJson } from './terminal.ts'
 
-const USAGE = 'cyrene whale reflex check <text…> [--model ID] [--json]'
+interface ReflexOptions { model?: string; json?: true }
 
-/** A dry run of the reflex layer: which rule (if any) a message would trigger, and the instruction it would add. */
-export const reflexCommand: SubCommand = async (argv, io) => {
-  const { values, positionals } = parseOptions(argv, { model: { type: 'string' }, json: { type: 'boolean' } }, USAGE)
-  const [action, ...words] = positionals
-  if (action !== 'check' || !words.length) throw new CliError(`Usage: ${USAGE}`)
+export function addReflex(whale: CyreneCommand): void {
+  whale.command('reflex')
+    .description('the reflex rules')
+    .command('check')
+    .description('a dry run: which rule (if any) a message would trigger, and the instruction it would add')
+    .argument('<text...>', 'the message')
+    .option('--model <ID>', 'the model the message goes to')
+    .option('--json', 'machine output')
+    .act<ReflexOptions>(async (o, words, command) => check(o, words, command, whale.io))
+}
+
+function check(values: ReflexOptions, words: string[], command: CyreneCommand, io: CliIO): number {
+  if (!words.length) throw new CliError(`Usage: ${command.path()} ${command.usage()}`)
   const loaded = loadReflexText({ env: io.env, cwd: io.cwd })
   const rules = loaded.off ? { enabled: false, dryRun: false, rules: [] } : parseReflexRules(loaded.text)
   const ctx = { text: words.join(' '), model: values.model ?? '' }

@@ -1,21 +1,26 @@
 import { loadRenderInput } from '../whale/files.ts'
 import { renderSegments, type RenderedSegments } from '../whale/render.ts'
-import type { SubCommand } from './io.ts'
-import { parseOptions, writeJson } from './whale-args.ts'
-
-const USAGE = 'cyrene whale render [--config FILE] [--model ID] [--cwd DIR] [--capture] [--json]'
+import type { CliIO } from './io.ts'
+import type { CyreneCommand } from './command.ts'
+import { writeJson } from './terminal.ts'
 
 // The self-check wording of spec §9, quoted there.
 const EMPTY_NOTE = '(空 —— 该段不会出现在系统提示词里)'
 
-export const renderCommand: SubCommand = async (argv, io) => {
-  const { values } = parseOptions(argv, {
-    config: { type: 'string' },
-    model: { type: 'string' },
-    cwd: { type: 'string' },
-    capture: { type: 'boolean' },
-    json: { type: 'boolean' },
-  }, USAGE)
+interface RenderOptions { config?: string; model?: string; cwd?: string; capture?: true; json?: true }
+
+export function addRender(whale: CyreneCommand): void {
+  whale.command('render')
+    .description('the three segments a DSH row would inject (the §9 self-check)')
+    .option('--config <FILE>', 'the config file, instead of DSH_WHALE_CONFIG or the default')
+    .option('--model <ID>', 'the model to render for')
+    .option('--cwd <DIR>', 'the working directory the host reports')
+    .option('--capture', 'as in a session with memory capture on')
+    .option('--json', 'machine output')
+    .act<RenderOptions>(async (o) => render(o, whale.io))
+}
+
+function render(values: RenderOptions, io: CliIO): number {
   const input = loadRenderInput({ env: io.env, cwd: io.cwd }, {
     ...(values.config !== undefined ? { configOverride: values.config } : {}),
     model: values.model ?? '',

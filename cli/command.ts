@@ -1,0 +1,161 @@
+import { Command, CommanderError, Option, type ErrorOptions, type HelpContext, type OptionValues } from 'commander'
+import { CliError, type CliIO } from './io.ts'
+import { EXIT } from './failures.ts'
+
+/** Help is laid out for this width whatever the terminal, so it reads the same everywhere (and in tests). */
+const HELP_WIDTH = 100
+
+/** What commander would take as a negative number and, in a command without sub-commands, as an argument. */
+const NEGATIVE_NUMBER = /^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/
+
+/**
+ * The one way the `cyrene` command line reads its words: a commander command
+ * that writes through the injected `CliIO` and never exits the process. Help
+ * is generated from the options each command declares; every parse refusal
+ * becomes a one-line `CliError` (exit 2) naming the command and its `--help`.
+ *
+ * Where commander would take what node's `parseArgs` refused, it is still
+ * refused (see cli/README.md): a negative number is an unknown option, and an
+ * option value that starts with a dash is ambiguous. `-h`/`--help` anywhere
+ * before `--` asks for help (never becomes a value). Missing arguments are
+ * left to the action, whose message says what to give.
+ */
+export class CyreneCommand extends Command {
+  readonly io: CliIO
+  /** The exit code the action returned, kept on the command that ran it. */
+  status: number | undefined
+  private explain: ((error: unknown) => unknown) | undefined
+
+  constructor(name: string, io: CliIO) {
+    super(name)
+    this.io = io
+    this.exitOverride()
+    this.configureOutput({
+      writeOut: (text) => { io.stdout(text) },
+      // Only help goes this way (errors are thrown, see error()): help shown because a sub-command is
+      // missing is still help, on stdout as it always was; the exit code (2) says it was not asked for.
+      writeErr: (text) => { io.stdout(text) },
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    })
+    this.allowExcessArguments()
+    // Each command reads only its own options, the rest goes untouched (`--` included) to its sub-command.
+    this.enablePositionalOptions()
+  }
+
+  override createCommand(name?: string): CyreneCommand {
+    return new CyreneCommand(name ?? '', this.io)
+  }
+
+  /** The action: gets this command's options and arguments, returns the exit code. */
+  act<O extends OptionValues>(run: (options: O, args: string[], command: CyreneCommand) => Promise<number>): this {
+    return this.action(async () => {
+      try {
+        this.status = await run(this.opts<O>(), this.args, this)
+      } catch (error) {
+        throw this.explained(error)
+      }
+    })
+  }
+
+  /** How the actions of this command and of those below it turn their own errors into refusals (a family's habit). */
+  explainErrors(explain: (error: unknown) => unknown): this {
+    this.explain = explain
+    return this
+  }
+
+  private explained(error: unknown): unknown {
+    let e = error
+    for (let c: Command | null = this; c !== null; c = c.parent) if (c instanceof CyreneCommand && c.explain !== undefined) e = c.explain(e)
+    return e
+  }
+
+  /**
+   * Options of a family of actions that all took the same set: the ones in `uses` are shown in help;
+   * the others this action ignores, but it still accepts them as it always did (scripts pass them).
+   */
+  sharedOptions<K extends string>(table: Readonly<Record<K, readonly [flags: string, help: string]>>, uses: readonly K[]): this {
+    for (const [key, [flags, help]] of Object.entries(table) as Array<[K, readonly [string, string]]>) {
+      this.addOption(uses.includes(key) ? new Option(flags, help) : new Option(flags).hideHelp())
+    }
+    return this
+  }
+
+  /** `cyrene memory write`: this command's words, for messages. */
+  path(): string {
+    const names: string[] = []
+    for (let c: Command | null = this; c !== null; c = c.parent) names.unshift(c.name())
+    return names.join(' ')
+  }
+
+  override parseOptions(argv: string[]): { operands: string[]; unknown: string[] } {
+    if (this.commands.length === 0) this.refuseWhatParseArgsRefused(argv)
+    return super.parseOptions(argv)
+  }
+
+  private refuseWhatParseArgsRefused(argv: string[]): void {
+    const end = argv.indexOf('--')
+    const words = end < 0 ? argv : argv.slice(0, end)
+    // Asking for help wins over everything else, so `--reason --help` never writes an entry.
+    if (words.some((w) => w === '-h' || w === '--help')) this.help()
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!
+      const option = this.options.find((o) => o.long === word || o.short === word)
+      if (option?.required) {
+        const value = argv[i + 1]
+        if (value !== undefined && value.length > 1 && value.startsWith('-')) {
+          this.error(`option '${word}' argument is ambiguous: did you forget its value? For a value that starts with a dash write ${word}=${value}`, { code: 'commander.optionMissingArgument' })
+        }
+        i++
+      } else if (NEGATIVE_NUMBER.test(word)) {
+        this.error(`unknown option '${word}'`, { code: 'commander.unknownOption' })
+      }
+    }
+  }
+
+  /** Commander's own check would refuse with its words; each action says what to give instead. */
+  missingArgument(): void {}
+
+  override help(context?: HelpContext): never
+  override help(cb: (text: string) => string): never
+  override help(context?: HelpContext | ((text: string) => string)): never {
+    const asked = typeof context !== 'object' || !context.error
+    this.outputHelp({ error: !asked })
+    // Help that was not asked for (a sub-command is missing) is a refusal: exit 2, as before.
+    throw new CommanderError(asked ? EXIT.ok : EXIT.refused, 'commander.help', '(outputHelp)')
+  }
+
+  override error(message: string, options?: ErrorOptions): never {
+    // Commander's words on one line, its "(Did you mean --json?)" included.
+    const [head = '', ...more] = message.replace(/^error: /, '').split('\n')
+    const aside = (text: string): string => [text, ...more.map((m) => m.trim())].filter((t) => t !== '').join(' ')
+    if (options?.code === 'commander.unknownCommand') {
+      const what = this.parent === null ? 'command' : 'sub-command'
+      throw new CliError(`${aside(`unknown ${what} "${this.args[0] ?? ''}"`)}. Run \`${this.path()} --help\` for the list.`, EXIT.refused)
+    }
+    // Capitalised as node's parseArgs said it ("Unknown option '--x'"), which scripts and tests may look for.
+    const said = aside(head)
+    throw new CliError(`${said.charAt(0).toUpperCase()}${said.slice(1)}. Usage: ${this.path()} ${this.usage()}. Run \`${this.path()} --help\` for the options.`, EXIT.refused)
+  }
+}
+
+/** Parses `argv` with `root` and runs the action it names; refusals throw `CliError`, help returns 0 (2 when not asked for). */
+export async function runCommand(root: CyreneCommand, argv: string[]): Promise<number> {
+  let ran: CyreneCommand | undefined
+  root.hook('preAction', (_, action) => { ran = action as CyreneCommand })
+  try {
+    await root.parseAsync(argv, { from: 'user' })
+  } catch (error) {
+    if (error instanceof CommanderError && (error.code === 'commander.help' || error.code === 'commander.helpDisplayed')) return error.exitCode
+    if (error instanceof CommanderError) throw new CliError(error.message.replace(/^error: /, ''), EXIT.refused)
+    throw error
+  }
+  return ran?.status ?? EXIT.ok
+}
+
+/** Collects a repeatable option (`--link a --link b`) in the order given. */
+export function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value]
+}
