@@ -1,6 +1,6 @@
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
-import { MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type StoredEntry } from '../memory/index.ts'
+import { clip, MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type StoredEntry } from '../memory/index.ts'
 import { firstBadByte } from '../memory/importer.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
@@ -73,8 +73,7 @@ export function progress(io: CliIO, label: string, quiet: boolean | undefined): 
 }
 
 export function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ')
-  return [...flat].length > max ? `${[...flat].slice(0, max - 1).join('')}…` : flat
+  return clip(text.replace(/\s+/g, ' '), max)
 }
 
 export function entryJson(e: StoredEntry): Record<string, unknown> {
