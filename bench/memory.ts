@@ -20,7 +20,15 @@ import { atomicWrite, fsyncDir } from '../durable/atomic-write.ts'
 import { RecallKeeper } from '../memory/recall-keeper.ts'
 import { MemoryStore, checkStore, importItems, serializeEntry, dayFileRel, newId, type ImportItem } from '../memory/index.ts'
 
-const { values } = parseArgs({ options: { entries: { type: 'string', default: '20000' }, writes: { type: 'string', default: '300' }, import: { type: 'string', default: '5000' }, replaces: { type: 'string', default: '400' }, dir: { type: 'string' } } })
+const { values } = parseArgs({
+  options: {
+    entries: { type: 'string', default: '20000' },
+    writes: { type: 'string', default: '300' },
+    import: { type: 'string', default: '5000' },
+    replaces: { type: 'string', default: '400' },
+    dir: { type: 'string' },
+  },
+})
 const N = Number(values.entries)
 const W = Number(values.writes)
 const I = Number(values.import)
@@ -34,7 +42,7 @@ function pct(xs: number[], p: number): number {
 const ms = (x: number): string => `${x.toFixed(2)} ms`
 const mb = (x: number): string => `${(x / 1024 / 1024).toFixed(1)} MB`
 
-const home = values.dir ?? await mkdtemp(join(tmpdir(), 'cyrene-bench-'))
+const home = values.dir ?? (await mkdtemp(join(tmpdir(), 'cyrene-bench-')))
 const root = join(home, 'cyrene-philia093-0')
 const rows: Array<[string, string]> = []
 try {
@@ -46,7 +54,15 @@ try {
     const date = day.toISOString().slice(0, 10)
     let text = ''
     for (let k = 0; k < PER_DAY && made < N; k++, made++) {
-      const meta = { id: newId(new Date(day.getTime() + k * 1000)), kind: 'fact', axis: '智', reason: '基准', at: day.toISOString(), by: 'model' as const, gate: 'day' as const }
+      const meta = {
+        id: newId(new Date(day.getTime() + k * 1000)),
+        kind: 'fact',
+        axis: '智',
+        reason: '基准',
+        at: day.toISOString(),
+        by: 'model' as const,
+        gate: 'day' as const,
+      }
       text += `${text === '' ? '' : '\n'}${serializeEntry({ text: `第${made}条：她今天说起了工作里的事情，还有晚上想吃什么。Entry ${made} about work and dinner.`, meta })}`
     }
     const file = join(root, dayFileRel(date))
@@ -108,7 +124,13 @@ try {
   rows.push(['full check', `${ms(performance.now() - t)} (${report.errors.length} errors)`])
 
   // 5. Import throughput.
-  const items: ImportItem[] = Array.from({ length: I }, (_, i) => ({ text: `导入的第${i}条`, at: new Date(Date.UTC(2030, 0, 1) + Math.floor(i / PER_DAY) * 86_400_000).toISOString(), kind: 'fact', source_ref: `bench:${i}`, origin: `bench:${i}` }))
+  const items: ImportItem[] = Array.from({ length: I }, (_, i) => ({
+    text: `导入的第${i}条`,
+    at: new Date(Date.UTC(2030, 0, 1) + Math.floor(i / PER_DAY) * 86_400_000).toISOString(),
+    kind: 'fact',
+    source_ref: `bench:${i}`,
+    origin: `bench:${i}`,
+  }))
   t = performance.now()
   const imp = await importItems(store, items)
   const impS = (performance.now() - t) / 1000
@@ -116,7 +138,7 @@ try {
   rows.push(['store size', mb((await store.measureUsage(true)).total)])
 
   // 6. The atomic writer against the plain way, same run, same disk, interleaved.
-  rows.push(...await writerVsPlain(R))
+  rows.push(...(await writerVsPlain(R)))
 } finally {
   if (values.dir === undefined) await rm(home, { recursive: true, force: true })
 }
@@ -135,11 +157,20 @@ async function writerVsPlain(rounds: number): Promise<Array<[string, string]>> {
   try {
     const fsType = Number((await statfs(dir)).type)
     let day = ''
-    for (let k = 0; Buffer.byteLength(day) < 42_000; k++) day += serializeEntry({ text: `第${k}条：她今天说起了工作里的事情，还有晚上想吃什么。`, meta: { id: newId(new Date()), kind: 'fact', at: new Date().toISOString(), by: 'model', gate: 'day' } }) + '\n'
+    for (let k = 0; Buffer.byteLength(day) < 42_000; k++)
+      day +=
+        serializeEntry({
+          text: `第${k}条：她今天说起了工作里的事情，还有晚上想吃什么。`,
+          meta: { id: newId(new Date()), kind: 'fact', at: new Date().toISOString(), by: 'model', gate: 'day' },
+        }) + '\n'
     const bytes = Buffer.from(day)
     const ours = join(dir, 'ours.md')
     const plain = join(dir, 'plain.md')
-    const runOurs = async (): Promise<number> => { const t0 = performance.now(); await atomicWrite(ours, bytes, { mode: 0o600 }); return performance.now() - t0 }
+    const runOurs = async (): Promise<number> => {
+      const t0 = performance.now()
+      await atomicWrite(ours, bytes, { mode: 0o600 })
+      return performance.now() - t0
+    }
     const runPlain = async (): Promise<number> => {
       const t0 = performance.now()
       await writeFile(`${plain}.tmp`, bytes, { mode: 0o600, flush: true })
@@ -147,15 +178,25 @@ async function writerVsPlain(rounds: number): Promise<Array<[string, string]>> {
       await fsyncDir(dir)
       return performance.now() - t0
     }
-    await runOurs(); await runPlain() // warm both paths
+    await runOurs()
+    await runPlain() // warm both paths
     const a: number[] = []
     const b: number[] = []
     for (let i = 0; i < rounds; i++) {
-      if (i % 2 === 0) { a.push(await runOurs()); b.push(await runPlain()) } else { b.push(await runPlain()); a.push(await runOurs()) }
+      if (i % 2 === 0) {
+        a.push(await runOurs())
+        b.push(await runPlain())
+      } else {
+        b.push(await runPlain())
+        a.push(await runOurs())
+      }
     }
     const sum = (xs: number[]): number => xs.reduce((x, y) => x + y, 0)
     return [
-      [`atomic writer vs plain (${rounds}× ${(bytes.length / 1024).toFixed(0)} KB each, interleaved, fs 0x${fsType.toString(16)}${fsType === TMPFS_MAGIC ? ' = tmpfs!' : ''})`, dir],
+      [
+        `atomic writer vs plain (${rounds}× ${(bytes.length / 1024).toFixed(0)} KB each, interleaved, fs 0x${fsType.toString(16)}${fsType === TMPFS_MAGIC ? ' = tmpfs!' : ''})`,
+        dir,
+      ],
       ['  durable/ atomicWrite p50 / mean', `${ms(pct(a, 50))} / ${ms(sum(a) / rounds)}`],
       ['  writeFile+fsync+rename+dir fsync p50 / mean', `${ms(pct(b, 50))} / ${ms(sum(b) / rounds)}`],
       ['  ratio (ours / plain): p50, total', `${(pct(a, 50) / pct(b, 50)).toFixed(3)}, ${(sum(a) / sum(b)).toFixed(3)}`],
@@ -166,4 +207,6 @@ async function writerVsPlain(rounds: number): Promise<Array<[string, string]>> {
 }
 
 const w = Math.max(...rows.map((r) => r[0].length))
-process.stdout.write(`memory engine benchmark — node ${process.version}, ${process.platform}\n\n| ${'measure'.padEnd(w)} | value |\n|${'-'.repeat(w + 2)}|-------|\n${rows.map(([k, v]) => `| ${k.padEnd(w)} | ${v} |`).join('\n')}\n`)
+process.stdout.write(
+  `memory engine benchmark — node ${process.version}, ${process.platform}\n\n| ${'measure'.padEnd(w)} | value |\n|${'-'.repeat(w + 2)}|-------|\n${rows.map(([k, v]) => `| ${k.padEnd(w)} | ${v} |`).join('\n')}\n`,
+)

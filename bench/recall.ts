@@ -195,7 +195,11 @@ class Overlap implements Retriever {
       for (const w of words) if (d.words.has(w)) hits++
       if (hits > 0) scores.set(i, hits)
     })
-    return rankTop(scores, this.docs.map((d) => d.id), limit)
+    return rankTop(
+      scores,
+      this.docs.map((d) => d.id),
+      limit,
+    )
   }
 }
 
@@ -273,7 +277,12 @@ function runLocomo(conversations: readonly Conversation[], unitsOf: (c: Conversa
         const q0 = performance.now()
         const ranked = retriever.search(q.question, Math.max(...KS), conversation.now)
         result.latenciesMs.push(performance.now() - q0)
-        const picked = selectWithinBudget(ranked.map((id, i) => ({ id, score: -i })), texts, BUDGET_CHARS, PER_ENTRY_MAX).picked
+        const picked = selectWithinBudget(
+          ranked.map((id, i) => ({ id, score: -i })),
+          texts,
+          BUDGET_CHARS,
+          PER_ENTRY_MAX,
+        ).picked
         const tallies = [result.overall, categoryTally(result.byCategory, q.category)]
         for (const tally of tallies) {
           tally.questions++
@@ -538,7 +547,9 @@ function printLocomo(results: Map<string, SystemResult>, conversations: number, 
 }
 
 function printScale(s: ScaleResult): void {
-  console.log(`\nScale: ${s.docs.toLocaleString('en')} synthetic memories (half Chinese, half English), 30 years; queries = LoCoMo questions + Chinese phrases.`)
+  console.log(
+    `\nScale: ${s.docs.toLocaleString('en')} synthetic memories (half Chinese, half English), 30 years; queries = LoCoMo questions + Chinese phrases.`,
+  )
   printTable(
     ['measure', 'recall (ours)', 'plain-bm25', 'ours / bm25'],
     [
@@ -575,12 +586,23 @@ function printTable(header: readonly string[], rows: readonly (readonly string[]
 
 // ---------------------------------------------------------------- main
 
-const CHINESE_QUERIES = ['我想喝茶', '上次去西湖是什么时候', '妈妈的生日礼物', '最近总是失眠做梦', '周末一起去爬山吗', '还记得那只猫咪吗', '面试紧张', '写代码加班']
+const CHINESE_QUERIES = [
+  '我想喝茶',
+  '上次去西湖是什么时候',
+  '妈妈的生日礼物',
+  '最近总是失眠做梦',
+  '周末一起去爬山吗',
+  '还记得那只猫咪吗',
+  '面试紧张',
+  '写代码加班',
+]
 
 function main(): void {
   const args = parseArgs(process.argv.slice(2))
   const started = performance.now()
-  const files = readdirSync(args.dataDir).filter((f) => f.endsWith('.json')).sort()
+  const files = readdirSync(args.dataDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
   const conversations = files.map((f) => loadConversation(join(args.dataDir, f), f))
   if (args.childFootprint !== undefined) {
     const english = conversations.flatMap((c) => c.turns.map((t) => t.text))
@@ -588,7 +610,12 @@ function main(): void {
     return
   }
   console.log(`node ${process.version}, ICU ${process.versions.icu}, ${process.platform}/${process.arch}; data ${args.dataDir}`)
-  printLocomo(runLocomo(conversations, (c) => c.turns), conversations.length, 'one document per turn', true)
+  printLocomo(
+    runLocomo(conversations, (c) => c.turns),
+    conversations.length,
+    'one document per turn',
+    true,
+  )
   printLocomo(
     runLocomo(conversations, (c) => c.observations),
     conversations.length,

@@ -9,14 +9,26 @@ import { main, program } from './main.ts'
 import type { CliIO } from './io.ts'
 
 let home: string
-beforeEach(() => { home = mkdtempSync(join(tmpdir(), 'cyrene-args-')) })
-afterEach(() => { rmSync(home, { recursive: true, force: true }) })
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'cyrene-args-'))
+})
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true })
+})
 
 function io(): CliIO & { out: string; err: string } {
   const o: CliIO & { out: string; err: string } = {
-    out: '', err: '', env: { DSH_HOME: home }, cwd: home, readStdin: async () => '',
-    stdout: (s) => { o.out += s },
-    stderr: (s) => { o.err += s },
+    out: '',
+    err: '',
+    env: { DSH_HOME: home },
+    cwd: home,
+    readStdin: async () => '',
+    stdout: (s) => {
+      o.out += s
+    },
+    stderr: (s) => {
+      o.err += s
+    },
   }
   return o
 }
@@ -36,7 +48,16 @@ describe('one option parsing for the whole command line (issue 8)', () => {
   it('every command and sub-command answers --help and -h with exit 0, and an unknown option with exit 2 and one line naming its --help', async () => {
     const paths = commandPaths(await program(io()))
     // The tree is read, not listed here, so a new command cannot miss this test; these prove the walk reached the leaves.
-    for (const known of [['memory', 'write'], ['memory', 'anchor'], ['whale', 'presets', 'export'], ['whale', 'inbox', 'confirm'], ['whale', 'reflex', 'check'], ['doctor'], ['restore']]) expect(paths).toContainEqual(known)
+    for (const known of [
+      ['memory', 'write'],
+      ['memory', 'anchor'],
+      ['whale', 'presets', 'export'],
+      ['whale', 'inbox', 'confirm'],
+      ['whale', 'reflex', 'check'],
+      ['doctor'],
+      ['restore'],
+    ])
+      expect(paths).toContainEqual(known)
     for (const words of paths) {
       const name = ['cyrene', ...words].join(' ')
       for (const flag of ['--help', '-h']) {
@@ -62,7 +83,11 @@ describe('one option parsing for the whole command line (issue 8)', () => {
       expect(r.out, words.join(' ')).toMatch(new RegExp(`^Usage: ${['cyrene', ...words].join(' ')} \\[options\\] \\[command\\]`))
     }
     expect(await run(['nosuch'])).toEqual({ code: 2, out: '', err: 'cyrene: unknown command "nosuch". Run `cyrene --help` for the list.\n' })
-    expect(await run(['memory', 'frob'])).toEqual({ code: 2, out: '', err: 'cyrene memory: unknown sub-command "frob". Run `cyrene memory --help` for the list.\n' })
+    expect(await run(['memory', 'frob'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'cyrene memory: unknown sub-command "frob". Run `cyrene memory --help` for the list.\n',
+    })
     for (const args of [['help'], ['help', 'memory'], ['memory', 'help', 'write']]) expect((await run(args)).code, args.join(' ')).toBe(0)
     expect((await run(['memory', 'help', 'write'])).out).toMatch(/^Usage: cyrene memory write /)
   })
@@ -73,7 +98,9 @@ describe('one option parsing for the whole command line (issue 8)', () => {
     expect(negative.err).toMatch(/^cyrene memory: Unknown option '-1'\. Usage: cyrene memory write \[options\] <text\.\.\.>\. Run `cyrene memory write --help`/)
     const ambiguous = await run(['memory', 'write', '雨天', '--reason', '-心情'])
     expect(ambiguous.code).toBe(2)
-    expect(ambiguous.err).toContain("Option '--reason' argument is ambiguous: did you forget its value? For a value that starts with a dash write --reason=-心情")
+    expect(ambiguous.err).toContain(
+      "Option '--reason' argument is ambiguous: did you forget its value? For a value that starts with a dash write --reason=-心情",
+    )
     expect((await run(['memory', 'list', '--limit', '-3'])).code).toBe(2)
     const missing = await run(['memory', 'list', '--limit'])
     expect(missing.code).toBe(2)
@@ -117,11 +144,18 @@ describe('families load only when asked for (issue 8)', () => {
     const hook = `import { registerHooks } from 'node:module'; import { writeFileSync } from 'node:fs'; const seen = []; registerHooks({ load(url, context, next) { seen.push(url); return next(url, context) } }); process.on('exit', () => writeFileSync(process.env.CYRENE_LOADED, seen.join('\\n')))`
     const mainUrl = pathToFileURL(join(import.meta.dirname, 'main.ts')).href
     const script = `const { main } = await import(${JSON.stringify(mainUrl)}); process.exitCode = await main(process.argv.slice(1))`
-    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', script, '--', ...argv], {
-      env: { PATH: process.env.PATH, DSH_HOME: join(home, 'dsh'), CYRENE_LOADED: log }, encoding: 'utf8',
-    })
+    const r = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', script, '--', ...argv],
+      {
+        env: { PATH: process.env.PATH, DSH_HOME: join(home, 'dsh'), CYRENE_LOADED: log },
+        encoding: 'utf8',
+      },
+    )
     expect(r.status, r.stderr).toBe(0)
-    return readFileSync(log, 'utf8').split('\n').map((u) => u.replace(pathToFileURL(join(import.meta.dirname, '..')).href, ''))
+    return readFileSync(log, 'utf8')
+      .split('\n')
+      .map((u) => u.replace(pathToFileURL(join(import.meta.dirname, '..')).href, ''))
   }
 
   it('`cyrene --help` loads no family; `cyrene whale render` never loads the memory engine', () => {

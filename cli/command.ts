@@ -31,10 +31,14 @@ export class CyreneCommand extends Command {
     this.io = io
     this.exitOverride()
     this.configureOutput({
-      writeOut: (text) => { io.stdout(text) },
+      writeOut: (text) => {
+        io.stdout(text)
+      },
       // Only help goes this way (errors are thrown, see error()): help shown because a sub-command is
       // missing is still help, on stdout as it always was; the exit code (2) says it was not asked for.
-      writeErr: (text) => { io.stdout(text) },
+      writeErr: (text) => {
+        io.stdout(text)
+      },
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
       getOutHasColors: () => false,
@@ -106,7 +110,9 @@ export class CyreneCommand extends Command {
       if (option?.required) {
         const value = argv[i + 1]
         if (value !== undefined && value.length > 1 && value.startsWith('-')) {
-          this.error(`option '${word}' argument is ambiguous: did you forget its value? For a value that starts with a dash write ${word}=${value}`, { code: 'commander.optionMissingArgument' })
+          this.error(`option '${word}' argument is ambiguous: did you forget its value? For a value that starts with a dash write ${word}=${value}`, {
+            code: 'commander.optionMissingArgument',
+          })
         }
         i++
       } else if (NEGATIVE_NUMBER.test(word)) {
@@ -137,14 +143,19 @@ export class CyreneCommand extends Command {
     }
     // Capitalised as node's parseArgs said it ("Unknown option '--x'"), which scripts and tests may look for.
     const said = aside(head)
-    throw new CliError(`${said.charAt(0).toUpperCase()}${said.slice(1)}. Usage: ${this.path()} ${this.usage()}. Run \`${this.path()} --help\` for the options.`, EXIT.refused)
+    throw new CliError(
+      `${said.charAt(0).toUpperCase()}${said.slice(1)}. Usage: ${this.path()} ${this.usage()}. Run \`${this.path()} --help\` for the options.`,
+      EXIT.refused,
+    )
   }
 }
 
 /** Parses `argv` with `root` and runs the action it names; refusals throw `CliError`, help returns 0 (2 when not asked for). */
 export async function runCommand(root: CyreneCommand, argv: string[]): Promise<number> {
   let ran: CyreneCommand | undefined
-  root.hook('preAction', (_, action) => { ran = action as CyreneCommand })
+  root.hook('preAction', (_, action) => {
+    ran = action as CyreneCommand
+  })
   try {
     await root.parseAsync(argv, { from: 'user' })
   } catch (error) {

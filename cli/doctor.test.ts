@@ -9,7 +9,14 @@ import type { CliIO } from './io.ts'
 
 async function doctor(home: string): Promise<{ code: number; out: string; lines: { check: string; status: string; detail: string }[] }> {
   let out = ''
-  const io: CliIO = { stdout: (t) => { out += t }, stderr: () => {}, env: { DSH_HOME: home, HOME: home }, cwd: home }
+  const io: CliIO = {
+    stdout: (t) => {
+      out += t
+    },
+    stderr: () => {},
+    env: { DSH_HOME: home, HOME: home },
+    cwd: home,
+  }
   const code = await doctorCommand(['--json'], io)
   return { code, out, lines: JSON.parse(out).lines }
 }

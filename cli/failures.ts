@@ -28,12 +28,23 @@ const CONFLICT = new Set(['EISDIR', 'ENOTDIR', 'ENOTEMPTY'])
 
 /** Commands that only read, or change the store in one atomic step: a failure changed nothing. */
 const ONE_STEP = new Set([
-  'doctor', 'backup', 'volume', 'volume show', 'memory list', 'memory show', 'memory write', 'memory search', 'memory log',
-  'memory export', 'memory reindex', 'memory untomb', 'memory anchor show',
+  'doctor',
+  'backup',
+  'volume',
+  'volume show',
+  'memory list',
+  'memory show',
+  'memory write',
+  'memory search',
+  'memory log',
+  'memory export',
+  'memory reindex',
+  'memory untomb',
+  'memory anchor show',
 ])
 
 function errnoOf(e: unknown): Errno | undefined {
-  return e instanceof Error && typeof (e as Errno).code === 'string' ? e as Errno : undefined
+  return e instanceof Error && typeof (e as Errno).code === 'string' ? (e as Errno) : undefined
 }
 
 /** What the command left behind when one of its steps failed — never claims more than is true. */
@@ -46,7 +57,8 @@ export function changedNote(ctx: FailureContext): string {
   if (command === 'restore') {
     return 'The restore may have stopped part-way: the store as it was before is in the newest pre-restore snapshot (`cyrene restore --list`); once it is fixed, run the same restore again.'
   }
-  if (ONE_STEP.has(command) || (command === 'memory check' && !argv.includes('--fix')) || argv.includes('--list') || argv.includes('--dry-run')) return 'Nothing was changed.'
+  if (ONE_STEP.has(command) || (command === 'memory check' && !argv.includes('--fix')) || argv.includes('--list') || argv.includes('--dry-run'))
+    return 'Nothing was changed.'
   return 'The step that failed changed nothing; earlier steps of this command may have finished — `cyrene memory check` shows the state of the store.'
 }
 
@@ -56,7 +68,9 @@ function userName(uid: number): string | undefined {
       const f = line.split(':')
       if (f.length > 2 && Number(f[2]) === uid && f[2] !== '') return f[0]
     }
-  } catch { /* no passwd file: numbers only */ }
+  } catch {
+    /* no passwd file: numbers only */
+  }
   return undefined
 }
 
@@ -80,7 +94,9 @@ function nearestVisible(path: string): { path: string; st: Stats; self: boolean;
   let p = resolve(path)
   let missing = false
   for (let self = true; ; self = false) {
-    try { return { path: p, st: statSync(p), self, missing } } catch (e) {
+    try {
+      return { path: p, st: statSync(p), self, missing }
+    } catch (e) {
       const code = errnoOf(e)?.code
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES') return undefined
       if (self && code === 'ENOENT') missing = true
@@ -100,12 +116,14 @@ function permissionMessage(e: Errno, ctx: FailureContext): string {
   // The atomic writer names its target; the path the system refused (its temp file, so its folder) is in the cause.
   const cause = errnoOf((e as { cause?: unknown }).cause)
   const raw = cause?.dest ?? cause?.path ?? e.dest ?? e.path
-  if (raw === undefined) return `permission denied (${e.syscall ?? 'a file operation'}). ${changedNote(ctx)} Check who owns the memory store${ctx.storeRoot === undefined ? '' : ` (ls -ld '${ctx.storeRoot}')`}.`
+  if (raw === undefined)
+    return `permission denied (${e.syscall ?? 'a file operation'}). ${changedNote(ctx)} Check who owns the memory store${ctx.storeRoot === undefined ? '' : ` (ls -ld '${ctx.storeRoot}')`}.`
   const path = withoutTempSuffix(raw)
   // A temp file of an atomic write was refused: the folder is what forbids writing the file.
   const found = nearestVisible(raw === path ? path : dirname(path))
   const me = process.getuid?.()
-  const head = found !== undefined && found.missing && raw === path ? `permission denied: cannot create ${basename(path)} in ${found.path}` : `permission denied: ${path}`
+  const head =
+    found !== undefined && found.missing && raw === path ? `permission denied: cannot create ${basename(path)} in ${found.path}` : `permission denied: ${path}`
   if (found === undefined || me === undefined) return `${head}. ${changedNote(ctx)} Check the owner and mode of that path and its folders (ls -ld).`
   const kind = found.st.isDirectory() ? 'folder' : 'file'
   const state = `the ${kind} ${found.path} belongs to ${who(found.st.uid)} with mode ${modeOf(found.st)}; cyrene runs as ${who(me)}`
@@ -114,9 +132,10 @@ function permissionMessage(e: Errno, ctx: FailureContext): string {
     const target = ctx.storeRoot !== undefined && found.path.startsWith(ctx.storeRoot) ? ctx.storeRoot : found.path
     fix = `Run cyrene as ${userName(found.st.uid) ?? `uid ${found.st.uid}`} (the owner), or have root give it to you: chown -R ${me}:${process.getgid?.() ?? me} '${target}'.`
   } else {
-    fix = me === 0
-      ? `Root is refused here, so the file system forbids it (an immutable attribute or a protected mount?): check lsattr '${found.path}' and the mount options.`
-      : `It is yours but its mode forbids this; give yourself access back: chmod u+rw${kind === 'folder' ? 'x' : ''} '${found.path}'.`
+    fix =
+      me === 0
+        ? `Root is refused here, so the file system forbids it (an immutable attribute or a protected mount?): check lsattr '${found.path}' and the mount options.`
+        : `It is yours but its mode forbids this; give yourself access back: chmod u+rw${kind === 'folder' ? 'x' : ''} '${found.path}'.`
   }
   return `${head} (${state}). ${changedNote(ctx)} ${fix}`
 }
@@ -126,7 +145,11 @@ function fileInTheWay(path: string): string | undefined {
   const parts = resolve(path).split('/')
   for (let i = 2; i <= parts.length; i++) {
     const p = parts.slice(0, i).join('/')
-    try { if (!lstatSync(p).isDirectory()) return p } catch { return undefined }
+    try {
+      if (!lstatSync(p).isDirectory()) return p
+    } catch {
+      return undefined
+    }
   }
   return undefined
 }
@@ -156,13 +179,20 @@ export function describeSystemFailure(error: unknown, ctx: FailureContext): { ex
   const where = withoutTempSuffix(e.dest ?? e.path ?? ctx.storeRoot ?? 'the memory store')
   if (DISK_FULL.has(code)) {
     const what = code === 'EDQUOT' ? 'disk quota exceeded' : 'disk full'
-    return { exit: EXIT.system, message: `${what}: no space left for ${where}. ${changedNote(ctx)} Free some space on that disk (df -h '${dirname(where)}' shows it) and try again.` }
+    return {
+      exit: EXIT.system,
+      message: `${what}: no space left for ${where}. ${changedNote(ctx)} Free some space on that disk (df -h '${dirname(where)}' shows it) and try again.`,
+    }
   }
   if (DENIED.has(code)) return { exit: EXIT.system, message: permissionMessage(e, ctx) }
   if (code === 'EROFS') {
-    return { exit: EXIT.system, message: `read-only file system: ${where}. ${changedNote(ctx)} Remount it read-write, or point DSH_HOME (or --root) at a writable place.` }
+    return {
+      exit: EXIT.system,
+      message: `read-only file system: ${where}. ${changedNote(ctx)} Remount it read-write, or point DSH_HOME (or --root) at a writable place.`,
+    }
   }
-  if (code === 'EIO') return { exit: EXIT.system, message: `the disk reported an input/output error at ${where}. ${changedNote(ctx)} Check the disk (dmesg), then try again.` }
+  if (code === 'EIO')
+    return { exit: EXIT.system, message: `the disk reported an input/output error at ${where}. ${changedNote(ctx)} Check the disk (dmesg), then try again.` }
   if (CONFLICT.has(code)) return { exit: EXIT.system, message: conflictMessage(e, ctx) }
   return undefined
 }

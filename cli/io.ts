@@ -30,7 +30,9 @@ export function processIO(): CliIO & { failed: () => NodeJS.ErrnoException | und
     })
     return (t: string) => {
       if (!open[name]) return
-      try { stream.write(t) } catch (e) {
+      try {
+        stream.write(t)
+      } catch (e) {
         open[name] = false
         if (!isClosedPipe(e)) failure ??= e as NodeJS.ErrnoException
       }

@@ -13,8 +13,14 @@ type Family = (io: CliIO) => CyreneCommand
  * only when asked for, so `cyrene whale …` never pays for the memory engine.
  */
 const families: Record<string, { summary: string; load: () => Promise<Family> }> = {
-  doctor: { summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, whale-persona', load: async () => (await import('./doctor.ts')).doctorFamily },
-  memory: { summary: 'the memory store: list, show, write, search, log, check, import, export, reindex', load: async () => (await import('./memory.ts')).memoryFamily },
+  doctor: {
+    summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, whale-persona',
+    load: async () => (await import('./doctor.ts')).doctorFamily,
+  },
+  memory: {
+    summary: 'the memory store: list, show, write, search, log, check, import, export, reindex',
+    load: async () => (await import('./memory.ts')).memoryFamily,
+  },
   backup: { summary: 'take a snapshot of the memory store now', load: async () => (await import('./memory.ts')).backupFamily },
   restore: { summary: 'restore the memory store from a snapshot', load: async () => (await import('./memory.ts')).restoreFamily },
   volume: { summary: 'volumes (卷): show, or open a new one (a person only)', load: async () => (await import('./memory.ts')).volumeFamily },
@@ -70,7 +76,15 @@ function storeRootOf(argv: readonly string[], env: NodeJS.ProcessEnv): string | 
   if (i >= 0 && argv[i + 1] !== undefined && isAbsolute(argv[i + 1]!)) return argv[i + 1]
   const eq = argv.find((a) => a.startsWith('--root='))
   if (eq !== undefined && isAbsolute(eq.slice(7))) return eq.slice(7)
-  const home = env.DSH_HOME?.trim() ? env.DSH_HOME.trim() : (() => { try { return join(homedir(), '.dsh') } catch { return undefined } })()
+  const home = env.DSH_HOME?.trim()
+    ? env.DSH_HOME.trim()
+    : (() => {
+        try {
+          return join(homedir(), '.dsh')
+        } catch {
+          return undefined
+        }
+      })()
   return home !== undefined && isAbsolute(home) ? join(home, 'cyrene-philia093-0') : undefined
 }
 
@@ -85,16 +99,24 @@ async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise
   const name = Object.hasOwn(families, first) ? first : undefined
   // Families with sub-commands name them (`memory write`); for the others the first word is an argument.
   const sub = ['memory', 'volume', 'whale'].includes(first) && rest[0] !== undefined && !rest[0].startsWith('-') ? ` ${rest[0]}` : ''
-  const say = (text: string): void => { io.stderr(`cyrene${name === undefined ? '' : ` ${name}`}: ${visibleControls(text)}\n`) }
+  const say = (text: string): void => {
+    io.stderr(`cyrene${name === undefined ? '' : ` ${name}`}: ${visibleControls(text)}\n`)
+  }
   let e = error
   if (!(e instanceof CliError) && name !== undefined && name !== 'whale' && name !== 'doctor') {
     // Engine refusals (RefusedError, a busy lock, …) that a handler did not wrap; loaded only on this path.
     e = (await import('./memory-shared.ts')).asCliError(e)
   }
-  if (e instanceof CliError) { say(e.message); return e.code }
+  if (e instanceof CliError) {
+    say(e.message)
+    return e.code
+  }
   const ctx: FailureContext = { command: `${name ?? first}${sub}`, argv: rest, storeRoot: storeRootOf(rest, io.env) }
   const system = describeSystemFailure(e, ctx)
-  if (system !== undefined) { say(system.message); return system.exit }
+  if (system !== undefined) {
+    say(system.message)
+    return system.exit
+  }
   say(describeBug(e, io.env.CYRENE_DEBUG === '1'))
   return EXIT.bug
 }

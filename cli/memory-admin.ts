@@ -7,17 +7,28 @@ import { guarded, openStore, out, progress, storeOptions, type StoreOptions } fr
 import { PACKAGE_ROOT } from '../host/package-root.ts'
 import { personaSourcesIn } from '../host/persona-sources.ts'
 import {
-  takeSnapshot, describeSnapshots, restoreSnapshot, readVolumes, openVolume, ensureVolumePersonaHash, migrate, findRetiredPlugins, resolveDshHome,
+  takeSnapshot,
+  describeSnapshots,
+  restoreSnapshot,
+  readVolumes,
+  openVolume,
+  ensureVolumePersonaHash,
+  migrate,
+  findRetiredPlugins,
+  resolveDshHome,
   type PersonaSource,
 } from '../memory/index.ts'
 
-interface ListOptions extends StoreOptions { list?: true }
+interface ListOptions extends StoreOptions {
+  list?: true
+}
 
 export function backupFamily(io: CliIO): CyreneCommand {
-  return storeOptions(new CyreneCommand('backup', io)
-    .description('take a snapshot now (kept beside the store, the newest 7 stay)')
-    .option('--list', 'list the snapshots instead'))
-    .act<ListOptions>(async (o) => await backup(o, io))
+  return storeOptions(
+    new CyreneCommand('backup', io)
+      .description('take a snapshot now (kept beside the store, the newest 7 stay)')
+      .option('--list', 'list the snapshots instead'),
+  ).act<ListOptions>(async (o) => await backup(o, io))
 }
 
 async function backup(o: ListOptions, io: CliIO): Promise<number> {
@@ -38,12 +49,13 @@ or edited snapshot is refused and nothing changes. Then the current state is sav
 the store is switched over so that even a crash leaves the old store or the restored one. Quit DSH first.`
 
 export function restoreFamily(io: CliIO): CyreneCommand {
-  return storeOptions(new CyreneCommand('restore', io)
-    .description('restore the store from a snapshot')
-    .addHelpText('after', RESTORE_DETAILS)
-    .argument('[snapshot]', 'the snapshot to restore; without one, the snapshots are listed (exit 2)')
-    .option('--list', 'list the snapshots'))
-    .act<ListOptions>(async (o, args) => await restore(o, args, io))
+  return storeOptions(
+    new CyreneCommand('restore', io)
+      .description('restore the store from a snapshot')
+      .addHelpText('after', RESTORE_DETAILS)
+      .argument('[snapshot]', 'the snapshot to restore; without one, the snapshots are listed (exit 2)')
+      .option('--list', 'list the snapshots'),
+  ).act<ListOptions>(async (o, args) => await restore(o, args, io))
 }
 
 async function restore(o: ListOptions, args: string[], io: CliIO): Promise<number> {
@@ -55,12 +67,18 @@ async function restore(o: ListOptions, args: string[], io: CliIO): Promise<numbe
     return name === undefined && !o.list ? 2 : 0
   }
   const r = await guarded(() => restoreSnapshot(store, name, { by: 'person' }, progress(io, 'restore: files', o.quiet)))
-  out(io, o.json, r, () => [
-    `restored ${r.restored} files from ${name} (${r.removed} newer files removed). To undo: cyrene restore ${r.safety}`,
-    ...(r.verified ? [] : [`note: ${name} has no checksums (taken before they were recorded); it was checked by format only`]),
-    ...r.linksReplaced.map((l) => `note: ${l} was a link; it is now the snapshot's file (what the link pointed to was left alone)`),
-    ...r.warnings.map((w) => `warning: ${w} (restored as the snapshot had it; \`cyrene memory check\` shows it)`),
-  ].join('\n') + '\n')
+  out(
+    io,
+    o.json,
+    r,
+    () =>
+      [
+        `restored ${r.restored} files from ${name} (${r.removed} newer files removed). To undo: cyrene restore ${r.safety}`,
+        ...(r.verified ? [] : [`note: ${name} has no checksums (taken before they were recorded); it was checked by format only`]),
+        ...r.linksReplaced.map((l) => `note: ${l} was a link; it is now the snapshot's file (what the link pointed to was left alone)`),
+        ...r.warnings.map((w) => `warning: ${w} (restored as the snapshot had it; \`cyrene memory check\` shows it)`),
+      ].join('\n') + '\n',
+  )
   return 0
 }
 
@@ -72,16 +90,21 @@ function snapshotListJson(list: Array<{ name: string; verified: boolean }>, extr
   return { ...extra, snapshots: list.map((s) => s.name), unverified: list.filter((s) => !s.verified).map((s) => s.name) }
 }
 
-interface VolumeOptions extends StoreOptions { reason?: string; confirm?: string; persona?: string }
+interface VolumeOptions extends StoreOptions {
+  reason?: string
+  confirm?: string
+  persona?: string
+}
 
 export function volumeFamily(io: CliIO): CyreneCommand {
-  return storeOptions(new CyreneCommand('volume', io)
-    .description('volumes (卷): volume [show] | volume complete | volume new --reason "…" --confirm new-volume')
-    .argument('[verb]', 'show (the default), complete (record the persona fingerprint of volume 0) or new')
-    .option('--reason <TEXT>', 'why a new volume begins (new)')
-    .option('--confirm <WORD>', 'new-volume, to say it is meant (new)')
-    .option('--persona <DIR>', 'the package folder whose persona/ is fingerprinted (default: this package)'))
-    .act<VolumeOptions>(async (o, args) => await volume(o, args, io))
+  return storeOptions(
+    new CyreneCommand('volume', io)
+      .description('volumes (卷): volume [show] | volume complete | volume new --reason "…" --confirm new-volume')
+      .argument('[verb]', 'show (the default), complete (record the persona fingerprint of volume 0) or new')
+      .option('--reason <TEXT>', 'why a new volume begins (new)')
+      .option('--confirm <WORD>', 'new-volume, to say it is meant (new)')
+      .option('--persona <DIR>', 'the package folder whose persona/ is fingerprinted (default: this package)'),
+  ).act<VolumeOptions>(async (o, args) => await volume(o, args, io))
 }
 
 async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<number> {
@@ -90,7 +113,11 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
   const pkg = o.persona !== undefined ? resolve(io.cwd, o.persona) : PACKAGE_ROOT
   if (verb === 'show') {
     const v = await guarded(() => readVolumes(store))
-    out(io, o.json, v ?? null, () => v === undefined ? 'no volume yet (volume 0 is recorded on first start)\n' : `current volume ${v.current}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`)
+    out(io, o.json, v ?? null, () =>
+      v === undefined
+        ? 'no volume yet (volume 0 is recorded on first start)\n'
+        : `current volume ${v.current}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`,
+    )
     return 0
   }
   if (verb === 'complete') {
@@ -100,7 +127,12 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
   }
   if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
   const v = await guarded(() => openVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '', sources: personaSourcesOf(pkg) }, { by: 'person' }))
-  out(io, o.json, v, () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`)
+  out(
+    io,
+    o.json,
+    v,
+    () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`,
+  )
   return 0
 }
 
@@ -112,23 +144,30 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
 function personaSourcesOf(pkg: string): PersonaSource[] {
   const sources = personaSourcesIn(pkg)
   const missing = sources.filter((s) => !existsSync(s.path)).map((s) => s.name)
-  if (missing.length > 0) throw new CliError(`${pkg} has no ${missing.join(', ')}: --persona names a package folder holding ${sources.map((s) => s.name).join(', ')}`, 2)
+  if (missing.length > 0)
+    throw new CliError(`${pkg} has no ${missing.join(', ')}: --persona names a package folder holding ${sources.map((s) => s.name).join(', ')}`, 2)
   return sources
 }
 
-interface MigrateOptions extends StoreOptions { from?: string; fromWhale?: true; dryRun?: true }
+interface MigrateOptions extends StoreOptions {
+  from?: string
+  fromWhale?: true
+  dryRun?: true
+}
 
 export function migrateFamily(io: CliIO): CyreneCommand {
-  return storeOptions(new CyreneCommand('migrate', io)
-    .description('import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox; the source is never changed')
-    .option('--from <PATH>', 'the old data folder, a DSH_HOME or a file')
-    .option('--from-whale', 'the whale-persona inbox of this DSH_HOME / DSH_WHALE_CONFIG (confirmed entries only)')
-    .option('--dry-run', 'say what would be imported, write nothing'))
-    .act<MigrateOptions>(async (o) => await migrateFrom(o, io))
+  return storeOptions(
+    new CyreneCommand('migrate', io)
+      .description('import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox; the source is never changed')
+      .option('--from <PATH>', 'the old data folder, a DSH_HOME or a file')
+      .option('--from-whale', 'the whale-persona inbox of this DSH_HOME / DSH_WHALE_CONFIG (confirmed entries only)')
+      .option('--dry-run', 'say what would be imported, write nothing'),
+  ).act<MigrateOptions>(async (o) => await migrateFrom(o, io))
 }
 
 async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
-  if ((o.from === undefined) === (o.fromWhale !== true)) throw new CliError('give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]', 2)
+  if ((o.from === undefined) === (o.fromWhale !== true))
+    throw new CliError('give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]', 2)
   let from: string
   if (o.fromWhale === true) {
     from = whaleInboxPath({ env: io.env, cwd: io.cwd })
@@ -139,14 +178,24 @@ async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const r = await guarded(() => migrate(store, from, { dryRun: o.dryRun, onProgress: progress(io, 'migrate', o.quiet), readInbox: itemsFromWhaleInbox }))
   let retired: Array<{ name: string; where: string }> = []
-  try { retired = await findRetiredPlugins(resolveDshHome({ env: io.env })) } catch { /* no DSH_HOME: nothing to report */ }
-  out(io, o.json, { ...r, retiredInstalled: retired }, () => [
-    `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}${r.already.length > 0 ? ` (${r.already.length} already imported before, skipped)` : ''}`,
-    ...r.sources.map((s) => `  ${s.kind.padEnd(9)} ${s.items} item(s)  ${s.path}`),
-    ...(r.snapshot !== undefined ? [`snapshot before import: ${r.snapshot}`] : []),
-    ...r.skipped.map((s) => `  skipped ${s.origin}: ${s.why}`),
-    ...retired.map((x) => `warning: retired plugin ${x.name} is still installed in ${x.where}; uninstall it before enabling this plugin`),
-    ...(r.dryRun ? [] : ['next: uninstall the old plugin → install this one → restart DSH → /cyrene doctor']),
-  ].join('\n') + '\n')
+  try {
+    retired = await findRetiredPlugins(resolveDshHome({ env: io.env }))
+  } catch {
+    /* no DSH_HOME: nothing to report */
+  }
+  out(
+    io,
+    o.json,
+    { ...r, retiredInstalled: retired },
+    () =>
+      [
+        `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}${r.already.length > 0 ? ` (${r.already.length} already imported before, skipped)` : ''}`,
+        ...r.sources.map((s) => `  ${s.kind.padEnd(9)} ${s.items} item(s)  ${s.path}`),
+        ...(r.snapshot !== undefined ? [`snapshot before import: ${r.snapshot}`] : []),
+        ...r.skipped.map((s) => `  skipped ${s.origin}: ${s.why}`),
+        ...retired.map((x) => `warning: retired plugin ${x.name} is still installed in ${x.where}; uninstall it before enabling this plugin`),
+        ...(r.dryRun ? [] : ['next: uninstall the old plugin → install this one → restart DSH → /cyrene doctor']),
+      ].join('\n') + '\n',
+  )
   return 0
 }

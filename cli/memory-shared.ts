@@ -34,7 +34,8 @@ export async function openStore(io: CliIO, root: string | undefined): Promise<Me
  * permission, …) pass through to main.ts, which maps them to exit 3.
  */
 export function asCliError(e: unknown): unknown {
-  if (e instanceof RefusedError || e instanceof RootError || e instanceof LockBusyError || e instanceof EngineBusyError || e instanceof RangeError) return new CliError(e.message, 2)
+  if (e instanceof RefusedError || e instanceof RootError || e instanceof LockBusyError || e instanceof EngineBusyError || e instanceof RangeError)
+    return new CliError(e.message, 2)
   if (e instanceof Error && e.name === 'NotUtf8') return new CliError(e.message, 2)
   return e
 }
@@ -44,15 +45,24 @@ export async function readStdinText(io: CliIO): Promise<string> {
   if (io.readStdin === undefined) throw new CliError('standard input is not available here; pass the text as an argument', 2)
   const input = await io.readStdin()
   if (typeof input === 'string') return input
-  try { return new TextDecoder('utf-8', { fatal: true }).decode(input) } catch {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(input)
+  } catch {
     const bad = Math.min(firstBadByte(input), input.length - 1)
     const line = input.subarray(0, bad).filter((b) => b === 0x0a).length + 1
-    throw new CliError(`standard input is not valid UTF-8 (line ${line}: byte 0x${input[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); nothing was written. Convert it first (for example iconv -f GB18030 -t UTF-8) and try again.`, 2)
+    throw new CliError(
+      `standard input is not valid UTF-8 (line ${line}: byte 0x${input[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); nothing was written. Convert it first (for example iconv -f GB18030 -t UTF-8) and try again.`,
+      2,
+    )
   }
 }
 
 export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
-  try { return await fn() } catch (e) { throw asCliError(e) }
+  try {
+    return await fn()
+  } catch (e) {
+    throw asCliError(e)
+  }
 }
 
 /** Everything a memory command prints goes through here: stored text may hold escapes from a hand edit. */

@@ -7,7 +7,9 @@ import type { CliIO } from './io.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
+beforeEach(async () => {
+  t = await tempHome()
+})
 afterEach(async () => {
   await fs.chmod(join(t.root, '元/卷/000/persona'), 0o700).catch(() => undefined)
   await fs.chmod(join(t.root, '元/卷/001/persona'), 0o700).catch(() => undefined)
@@ -16,8 +18,12 @@ afterEach(async () => {
 
 function io(stdin = ''): CliIO & { out: string; err: string } {
   const o = { out: '', err: '' } as CliIO & { out: string; err: string }
-  o.stdout = (s) => { o.out += s }
-  o.stderr = (s) => { o.err += s }
+  o.stdout = (s) => {
+    o.out += s
+  }
+  o.stderr = (s) => {
+    o.err += s
+  }
   o.env = { DSH_HOME: t.home }
   o.cwd = t.home
   o.readStdin = async () => stdin
@@ -200,18 +206,29 @@ describe('input refused with a clear message, nothing changed (issue 7 items 10,
 
   it('import: a bad line is refused with its number and the rest goes on; a re-run reports the rest as already imported (items 6, 10, 13)', async () => {
     const file = join(t.home, 'lines.jsonl')
-    await fs.writeFile(file, Buffer.concat([Buffer.from([
-      '{"text":"没有时间"}',
-      '{"text":"古早","at":"0050-01-01T00:00:00Z"}',
-      '{"text":"轴坏了","axis":"\\u001b]0;pwned\\u0007智"}',
-      '{"text":"半个\\udc00字"}',
-      '',
-    ].join('\n')), Buffer.from([0xff, 0x0a]), Buffer.from('{"text":"最后一行","at":"2026-03-01"}\n')]))
+    await fs.writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from(
+          [
+            '{"text":"没有时间"}',
+            '{"text":"古早","at":"0050-01-01T00:00:00Z"}',
+            '{"text":"轴坏了","axis":"\\u001b]0;pwned\\u0007智"}',
+            '{"text":"半个\\udc00字"}',
+            '',
+          ].join('\n'),
+        ),
+        Buffer.from([0xff, 0x0a]),
+        Buffer.from('{"text":"最后一行","at":"2026-03-01"}\n'),
+      ]),
+    )
     for (let n = 0; n < 3; n++) {
       const r = await run(['memory', 'import', '--jsonl', file, '--quiet'])
       expect(r.code).toBe(0)
       expect(r.out).toMatch(n === 0 ? /^imported 2 entries/ : /^imported 0 entries.*2 line\(s\) already imported before/)
-      expect(r.out).toMatch(/refused .*lines\.jsonl:2: .*1000–9999[\s\S]*lines\.jsonl:3: axis[\s\S]*lines\.jsonl:4: .*lone surrogate[\s\S]*lines\.jsonl:5: not valid UTF-8/)
+      expect(r.out).toMatch(
+        /refused .*lines\.jsonl:2: .*1000–9999[\s\S]*lines\.jsonl:3: axis[\s\S]*lines\.jsonl:4: .*lone surrogate[\s\S]*lines\.jsonl:5: not valid UTF-8/,
+      )
       expect(r.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
     }
     expect(await entryCount()).toBe(2)
@@ -220,10 +237,17 @@ describe('input refused with a clear message, nothing changed (issue 7 items 10,
   it('list and show render control characters of a hand-edited file visibly; --json and export escape C1 too (item 10)', async () => {
     const dir = join(t.root, '岁月涟漪/日档/2026/01')
     await fs.mkdir(dir, { recursive: true })
-    await fs.writeFile(join(dir, '2026-01-05.md'), '红色\u001b[31m标题\u001b]0;title\u0007\u009b2J\r完\n<!--cyrene:{"id":"hand-1","kind":"note","axis":"\\u001b[5m","tag":"\u0085"}-->\n')
+    await fs.writeFile(
+      join(dir, '2026-01-05.md'),
+      '红色\u001b[31m标题\u001b]0;title\u0007\u009b2J\r完\n<!--cyrene:{"id":"hand-1","kind":"note","axis":"\\u001b[5m","tag":"\u0085"}-->\n',
+    )
     const outputs = [
-      await run(['memory', 'list']), await run(['memory', 'show', 'hand-1']), await run(['memory', 'show', 'hand-1', '--json']),
-      await run(['memory', 'export']), await run(['memory', 'search', '标题']), await run(['memory', 'log']),
+      await run(['memory', 'list']),
+      await run(['memory', 'show', 'hand-1']),
+      await run(['memory', 'show', 'hand-1', '--json']),
+      await run(['memory', 'export']),
+      await run(['memory', 'search', '标题']),
+      await run(['memory', 'log']),
     ]
     for (const o of outputs) {
       expect(o.code).toBe(0)
@@ -261,19 +285,30 @@ describe('system and internal failures: one message, no stack, a documented exit
 
   it('an unexpected error: one line saying it is a bug, exit 70; the stack only with CYRENE_DEBUG=1', async () => {
     const i = io()
-    i.stdout = () => { throw new TypeError('broken output') }
+    i.stdout = () => {
+      throw new TypeError('broken output')
+    }
     expect(await main(['memory', 'list'], i)).toBe(70)
     expect(i.err).toMatch(/^cyrene memory: unexpected error: TypeError: broken output — this is a bug in cyrene.*CYRENE_DEBUG=1/)
     expect(i.err.trim().split('\n')).toHaveLength(1)
     const d = io()
     d.env = { ...d.env, CYRENE_DEBUG: '1' }
-    d.stdout = () => { throw new TypeError('broken output') }
+    d.stdout = () => {
+      throw new TypeError('broken output')
+    }
     expect(await main(['memory', 'list'], d)).toBe(70)
     expect(d.err).toMatch(/\n\s+at .*memory/)
   })
 
   it('cyrene --help documents the exit codes', async () => {
     const h = await run(['--help'])
-    for (const line of [/0\s+success/, /1\s+a check found a problem/, /2\s+input refused/, /3\s+the system refused: disk full \(ENOSPC, EDQUOT\), permission denied \(EACCES, EPERM\),\s+read-only file system \(EROFS\)/, /70\s+an internal error/]) expect(h.out).toMatch(line)
+    for (const line of [
+      /0\s+success/,
+      /1\s+a check found a problem/,
+      /2\s+input refused/,
+      /3\s+the system refused: disk full \(ENOSPC, EDQUOT\), permission denied \(EACCES, EPERM\),\s+read-only file system \(EROFS\)/,
+      /70\s+an internal error/,
+    ])
+      expect(h.out).toMatch(line)
   })
 })

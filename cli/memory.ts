@@ -8,8 +8,22 @@ import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
 import { dropRecallCache, loadRecall } from '../memory/recall-store.ts'
 import {
-  checkStore, importItems, parseImportJsonl, searchEntries, listPending, recheckPending, restoreTombstone,
-  readAllAnchors, writeAnchor, ANCHOR_KEYS, resolveDshHome, type AnchorKey, type NewEntry, type StoredEntry, type CheckReport, type Finding,
+  checkStore,
+  importItems,
+  parseImportJsonl,
+  searchEntries,
+  listPending,
+  recheckPending,
+  restoreTombstone,
+  readAllAnchors,
+  writeAnchor,
+  ANCHOR_KEYS,
+  resolveDshHome,
+  type AnchorKey,
+  type NewEntry,
+  type StoredEntry,
+  type CheckReport,
+  type Finding,
 } from '../memory/index.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
 
@@ -21,80 +35,113 @@ const WHEN_HELP = `
 export function memoryFamily(io: CliIO): CyreneCommand {
   const memory = new CyreneCommand('memory', io)
     .description('the memory store (<DSH_HOME>/cyrene-philia093-0/)')
-    .addHelpText('after', '\nEvery command: --json (machine output), --root DIR (instead of DSH_HOME), --quiet (no progress).\nWrites from this command line are a person\'s writes.')
+    .addHelpText(
+      'after',
+      "\nEvery command: --json (machine output), --root DIR (instead of DSH_HOME), --quiet (no progress).\nWrites from this command line are a person's writes.",
+    )
   const sub = (name: string, about: string): CyreneCommand => memory.command(name).description(about)
 
-  storeOptions(sub('list', 'the newest entries of the day files (or of 余页/待定)')
-    .option('--date <D>', 'only this day (YYYY-MM-DD)')
-    .option('--from <D>', 'only from this day on')
-    .option('--to <D>', 'only up to this day')
-    .option('--pending', 'the entries in 余页/待定, with their records')
-    .option('--kind <K>', 'only entries of this kind')
-    .option('--limit <N>', 'how many', '50'))
-    .act<ListOptions>(async (o) => await list(o, io))
-  storeOptions(sub('show', 'one entry: its text, where it is and its metadata; exit 1 when there is none')
-    .argument('<id>'))
-    .act<StoreOptions>(async (o, args) => await show(o, args, io))
-  storeOptions(sub('write', 'write an entry, as the person')
-    .argument('<text...>', 'the text, or - to read it from standard input')
-    .option('--kind <K>', 'what kind of entry (fact, preference, …)')
-    .option('--axis <AXIS>', 'the virtue it is about: 德, 智, 体, 美 or 劳')
-    .option('--reason <R>', 'why it is worth keeping')
-    .option('--src-quote <Q>', 'the words it comes from')
-    .option('--src-id <ID>', 'an id it comes from (repeatable)', repeated)
-    .option('--link <ID|TYPE>', 'an entry it is linked to, which must exist (repeatable)', repeated)
-    .option('--consequence <SCALE=TEXT>', 'scale is self, other, relation, world or future (repeatable)', repeated)
-    .option('--at <WHEN>', 'when it happened (below)')
-    .option('--base', 'a base entry: only a person may write or change it'))
+  storeOptions(
+    sub('list', 'the newest entries of the day files (or of 余页/待定)')
+      .option('--date <D>', 'only this day (YYYY-MM-DD)')
+      .option('--from <D>', 'only from this day on')
+      .option('--to <D>', 'only up to this day')
+      .option('--pending', 'the entries in 余页/待定, with their records')
+      .option('--kind <K>', 'only entries of this kind')
+      .option('--limit <N>', 'how many', '50'),
+  ).act<ListOptions>(async (o) => await list(o, io))
+  storeOptions(sub('show', 'one entry: its text, where it is and its metadata; exit 1 when there is none').argument('<id>')).act<StoreOptions>(
+    async (o, args) => await show(o, args, io),
+  )
+  storeOptions(
+    sub('write', 'write an entry, as the person')
+      .argument('<text...>', 'the text, or - to read it from standard input')
+      .option('--kind <K>', 'what kind of entry (fact, preference, …)')
+      .option('--axis <AXIS>', 'the virtue it is about: 德, 智, 体, 美 or 劳')
+      .option('--reason <R>', 'why it is worth keeping')
+      .option('--src-quote <Q>', 'the words it comes from')
+      .option('--src-id <ID>', 'an id it comes from (repeatable)', repeated)
+      .option('--link <ID|TYPE>', 'an entry it is linked to, which must exist (repeatable)', repeated)
+      .option('--consequence <SCALE=TEXT>', 'scale is self, other, relation, world or future (repeatable)', repeated)
+      .option('--at <WHEN>', 'when it happened (below)')
+      .option('--base', 'a base entry: only a person may write or change it'),
+  )
     .addHelpText('after', WHEN_HELP)
     .act<WriteOptions>(async (o, args) => await write(o, args, io))
-  storeOptions(sub('search', 'entries that match the words')
-    .argument('<query...>')
-    .option('--limit <N>', 'how many', '20')
-    .option('--pending', 'look in 余页/待定 too'))
-    .act<SearchOptions>(async (o, args) => await search(o, args, io))
-  storeOptions(sub('log', 'entries and audit records, newest first')
-    .option('--limit <N>', 'how many', '30'))
-    .act<LimitOptions>(async (o) => await log(o, io))
-  storeOptions(sub('check', 'verify the whole store; exit 1 on a problem')
-    .option('--fix', 'repair what can be repaired safely'))
-    .act<CheckOptions>(async (o) => await check(o, io))
-  storeOptions(sub('import', 'import entries from JSON lines; a re-run skips what it imported before')
-    .option('--jsonl <FILE>', 'lines {"text","at"?,"kind"?,"axis"?,"reason"?,"ref"?} from FILE, or - for standard input')
-    .option('--dry-run', 'say what would be imported, write nothing'))
-    .act<ImportOptions>(async (o) => await importLines(o, io))
-  storeOptions(sub('export', 'JSON lines, one entry each')
-    .option('--out <FILE>', 'write them to FILE instead of standard output')
-    .option('--pending', 'include 余页/待定'))
-    .act<ExportOptions>(async (o) => await exportLines(o, io))
-  storeOptions(sub('reindex', 're-read every file and rebuild the recall index'))
-    .act<StoreOptions>(async (o) => await reindex(o, io))
-  storeOptions(sub('recheck', 're-check 余页/待定 (read-only; promotes what now passes)')
-    .option('--scope <SCOPE>', 'month or year', 'month'))
-    .act<RecheckOptions>(async (o) => await recheck(o, io))
-  storeOptions(sub('untomb', 'bring a tombstoned pending entry back')
-    .argument('<id>'))
-    .act<StoreOptions>(async (o, args) => await untomb(o, args, io))
-  storeOptions(sub('anchor', 'the anchors: anchor [show] | anchor write <self|user|origin|goal> <text>')
-    .argument('[verb]', 'show (the default) or write')
-    .argument('[key]', 'self, user, origin or goal')
-    .argument('[text...]', 'what to write')
-    .option('--core', 'replace the core text instead of adding a dated section'))
-    .act<AnchorOptions>(async (o, args) => await anchor(o, args, io))
+  storeOptions(
+    sub('search', 'entries that match the words').argument('<query...>').option('--limit <N>', 'how many', '20').option('--pending', 'look in 余页/待定 too'),
+  ).act<SearchOptions>(async (o, args) => await search(o, args, io))
+  storeOptions(sub('log', 'entries and audit records, newest first').option('--limit <N>', 'how many', '30')).act<LimitOptions>(async (o) => await log(o, io))
+  storeOptions(sub('check', 'verify the whole store; exit 1 on a problem').option('--fix', 'repair what can be repaired safely')).act<CheckOptions>(
+    async (o) => await check(o, io),
+  )
+  storeOptions(
+    sub('import', 'import entries from JSON lines; a re-run skips what it imported before')
+      .option('--jsonl <FILE>', 'lines {"text","at"?,"kind"?,"axis"?,"reason"?,"ref"?} from FILE, or - for standard input')
+      .option('--dry-run', 'say what would be imported, write nothing'),
+  ).act<ImportOptions>(async (o) => await importLines(o, io))
+  storeOptions(
+    sub('export', 'JSON lines, one entry each')
+      .option('--out <FILE>', 'write them to FILE instead of standard output')
+      .option('--pending', 'include 余页/待定'),
+  ).act<ExportOptions>(async (o) => await exportLines(o, io))
+  storeOptions(sub('reindex', 're-read every file and rebuild the recall index')).act<StoreOptions>(async (o) => await reindex(o, io))
+  storeOptions(
+    sub('recheck', 're-check 余页/待定 (read-only; promotes what now passes)').option('--scope <SCOPE>', 'month or year', 'month'),
+  ).act<RecheckOptions>(async (o) => await recheck(o, io))
+  storeOptions(sub('untomb', 'bring a tombstoned pending entry back').argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))
+  storeOptions(
+    sub('anchor', 'the anchors: anchor [show] | anchor write <self|user|origin|goal> <text>')
+      .argument('[verb]', 'show (the default) or write')
+      .argument('[key]', 'self, user, origin or goal')
+      .argument('[text...]', 'what to write')
+      .option('--core', 'replace the core text instead of adding a dated section'),
+  ).act<AnchorOptions>(async (o, args) => await anchor(o, args, io))
   return memory
 }
 
-interface ListOptions extends StoreOptions { date?: string; from?: string; to?: string; pending?: true; kind?: string; limit: string }
-interface WriteOptions extends StoreOptions {
-  kind?: string; axis?: string; reason?: string; srcQuote?: string; srcId?: string[]; link?: string[]; consequence?: string[]; at?: string; base?: true
+interface ListOptions extends StoreOptions {
+  date?: string
+  from?: string
+  to?: string
+  pending?: true
+  kind?: string
+  limit: string
 }
-interface LimitOptions extends StoreOptions { limit: string }
-interface SearchOptions extends LimitOptions { pending?: true }
-interface CheckOptions extends StoreOptions { fix?: true }
-interface ImportOptions extends StoreOptions { jsonl?: string; dryRun?: true }
-interface ExportOptions extends StoreOptions { out?: string; pending?: true }
-interface RecheckOptions extends StoreOptions { scope: string }
-interface AnchorOptions extends StoreOptions { core?: true }
+interface WriteOptions extends StoreOptions {
+  kind?: string
+  axis?: string
+  reason?: string
+  srcQuote?: string
+  srcId?: string[]
+  link?: string[]
+  consequence?: string[]
+  at?: string
+  base?: true
+}
+interface LimitOptions extends StoreOptions {
+  limit: string
+}
+interface SearchOptions extends LimitOptions {
+  pending?: true
+}
+interface CheckOptions extends StoreOptions {
+  fix?: true
+}
+interface ImportOptions extends StoreOptions {
+  jsonl?: string
+  dryRun?: true
+}
+interface ExportOptions extends StoreOptions {
+  out?: string
+  pending?: true
+}
+interface RecheckOptions extends StoreOptions {
+  scope: string
+}
+interface AnchorOptions extends StoreOptions {
+  core?: true
+}
 
 async function list(o: ListOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
@@ -109,9 +156,14 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   list = list.slice(-limit)
   let pendingRecords: Record<string, unknown> = {}
   if (o.pending) pendingRecords = Object.fromEntries((await guarded(() => listPending(store))).map((p) => [p.id, p.record]))
-  out(io, o.json, { entries: list.map((e) => ({ ...entryJson(e), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems }, () =>
-    `${list.map((e) => `${e.id}  ${dateOf(e)}  ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
-    `${list.length} entr${list.length === 1 ? 'y' : 'ies'}${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — run \`cyrene memory check\`` : ''}\n`)
+  out(
+    io,
+    o.json,
+    { entries: list.map((e) => ({ ...entryJson(e), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
+    () =>
+      `${list.map((e) => `${e.id}  ${dateOf(e)}  ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
+      `${list.length} entr${list.length === 1 ? 'y' : 'ies'}${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — run \`cyrene memory check\`` : ''}\n`,
+  )
   return 0
 }
 
@@ -148,11 +200,17 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
   }
   const store = await openStore(io, o.root)
   const r = await guarded(() => store.write(input, { by: 'person' }))
-  out(io, o.json, r, () => [
-    r.gate === 'day' ? `written ${r.id} → ${r.file}` : `kept ${r.id} in ${r.file}: it did not pass the five-virtue gate yet`,
-    ...r.reasons.map((x) => `  · ${x}`),
-    ...r.notes.map((x) => `  note: ${x}`),
-  ].join('\n') + '\n')
+  out(
+    io,
+    o.json,
+    r,
+    () =>
+      [
+        r.gate === 'day' ? `written ${r.id} → ${r.file}` : `kept ${r.id} in ${r.file}: it did not pass the five-virtue gate yet`,
+        ...r.reasons.map((x) => `  · ${x}`),
+        ...r.notes.map((x) => `  note: ${x}`),
+      ].join('\n') + '\n',
+  )
   return 0
 }
 
@@ -161,8 +219,12 @@ async function search(o: SearchOptions, args: string[], io: CliIO): Promise<numb
   if (q.trim() === '') throw new CliError('give words to look for: cyrene memory search <query>', 2)
   const store = await openStore(io, o.root)
   const hits = await searchEntries(store, q, { limit: positiveInt(o.limit, 'limit'), includePending: o.pending })
-  out(io, o.json, hits.map((h) => ({ score: h.score, ...entryJson(h.entry) })), () =>
-    hits.length === 0 ? `nothing found for ${JSON.stringify(q)}\n` : `${hits.map((h) => `${h.entry.id}  ${oneLine(h.entry.text, 70)}`).join('\n')}\n`)
+  out(
+    io,
+    o.json,
+    hits.map((h) => ({ score: h.score, ...entryJson(h.entry) })),
+    () => (hits.length === 0 ? `nothing found for ${JSON.stringify(q)}\n` : `${hits.map((h) => `${h.entry.id}  ${oneLine(h.entry.text, 70)}`).join('\n')}\n`),
+  )
   return 0
 }
 
@@ -171,11 +233,26 @@ async function log(o: LimitOptions, io: CliIO): Promise<number> {
   const limit = positiveInt(o.limit, 'limit')
   const { entries } = await store.scan()
   const items: Array<{ at: string; what: string; record: Record<string, unknown> }> = []
-  for (const e of entries) items.push({ at: String(e.meta.at ?? ''), what: `${e.meta.by ?? '?'} wrote ${e.id} (${e.meta.gate ?? '-'}) ${oneLine(e.text, 40)}`, record: { op: 'write', ...entryJson(e) } })
-  for (const r of await store.auditLog()) items.push({ at: String(r.at ?? ''), what: `${String(r.by ?? '?')} ${String(r.op)} ${JSON.stringify({ ...r, at: undefined, op: undefined, by: undefined })}`, record: r })
+  for (const e of entries)
+    items.push({
+      at: String(e.meta.at ?? ''),
+      what: `${e.meta.by ?? '?'} wrote ${e.id} (${e.meta.gate ?? '-'}) ${oneLine(e.text, 40)}`,
+      record: { op: 'write', ...entryJson(e) },
+    })
+  for (const r of await store.auditLog())
+    items.push({
+      at: String(r.at ?? ''),
+      what: `${String(r.by ?? '?')} ${String(r.op)} ${JSON.stringify({ ...r, at: undefined, op: undefined, by: undefined })}`,
+      record: r,
+    })
   items.sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0))
   const shown = items.slice(0, limit)
-  out(io, o.json, shown.map((x) => x.record), () => `${shown.map((x) => `${x.at}  ${x.what}`).join('\n')}${shown.length > 0 ? '\n' : 'nothing yet\n'}`)
+  out(
+    io,
+    o.json,
+    shown.map((x) => x.record),
+    () => `${shown.map((x) => `${x.at}  ${x.what}`).join('\n')}${shown.length > 0 ? '\n' : 'nothing yet\n'}`,
+  )
   return 0
 }
 
@@ -197,7 +274,9 @@ async function importLines(o: ImportOptions, io: CliIO): Promise<number> {
     if (io.readStdin === undefined) throw new CliError('standard input is not available here', 2)
     bytes = await io.readStdin()
   } else {
-    try { bytes = await fs.readFile(resolve(io.cwd, file)) } catch (e) {
+    try {
+      bytes = await fs.readFile(resolve(io.cwd, file))
+    } catch (e) {
       // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
       const system = describeSystemFailure(e, { command: 'memory import', argv: [], nothingChanged: true })
       if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
@@ -209,12 +288,18 @@ async function importLines(o: ImportOptions, io: CliIO): Promise<number> {
   const r = await guarded(() => importItems(store, parsed.items, { dryRun: o.dryRun, onProgress: progress(io, 'import', o.quiet) }))
   r.skipped.unshift(...parsed.skipped)
   r.skipped.sort((x, y) => lineOf(x.origin) - lineOf(y.origin))
-  out(io, o.json, r, () => [
-    `${r.dryRun ? 'would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} into ${r.files.length} day file(s)` +
-      `${r.already.length > 0 ? `; ${r.already.length} line(s) already imported before, skipped` : ''}` +
-      `${r.skipped.length > 0 ? `; ${r.skipped.length} line(s) refused — fix them and import again` : ''}`,
-    ...r.skipped.map((s) => `  refused ${s.origin}: ${s.why}`),
-  ].join('\n') + '\n')
+  out(
+    io,
+    o.json,
+    r,
+    () =>
+      [
+        `${r.dryRun ? 'would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} into ${r.files.length} day file(s)` +
+          `${r.already.length > 0 ? `; ${r.already.length} line(s) already imported before, skipped` : ''}` +
+          `${r.skipped.length > 0 ? `; ${r.skipped.length} line(s) refused — fix them and import again` : ''}`,
+        ...r.skipped.map((s) => `  refused ${s.origin}: ${s.why}`),
+      ].join('\n') + '\n',
+  )
   return 0
 }
 
@@ -223,7 +308,10 @@ async function exportLines(o: ExportOptions, io: CliIO): Promise<number> {
   const { entries } = await store.scan()
   const list = entries.filter((e) => o.pending || e.area === 'day')
   const lines = list.map((e) => safeJson(entryJson(e))).join('\n') + (list.length > 0 ? '\n' : '')
-  if (o.out === undefined) { io.stdout(lines); return 0 }
+  if (o.out === undefined) {
+    io.stdout(lines)
+    return 0
+  }
   await atomicWrite(resolve(io.cwd, o.out), lines, { mode: 0o600, followLink: true })
   out(io, o.json, { exported: list.length, file: o.out }, () => `exported ${list.length} entries to ${o.out}\n`)
   return 0
@@ -235,7 +323,13 @@ async function reindex(o: StoreOptions, io: CliIO): Promise<number> {
   await dropRecallCache(store)
   const recall = await loadRecall(store, entries)
   const result = { files: files.length, entries: entries.length, indexed: recall.index.size, cacheSaved: recall.saveError === undefined, problems }
-  out(io, o.json, result, () => `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${recall.index.size} entries${recall.saveError === undefined ? '' : `, not cached: ${recall.saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`)
+  out(
+    io,
+    o.json,
+    result,
+    () =>
+      `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${recall.index.size} entries${recall.saveError === undefined ? '' : `, not cached: ${recall.saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`,
+  )
   return 0
 }
 
@@ -243,7 +337,12 @@ async function recheck(o: RecheckOptions, io: CliIO): Promise<number> {
   if (o.scope !== 'month' && o.scope !== 'year') throw new CliError('--scope is month or year', 2)
   const store = await openStore(io, o.root)
   const r = await guarded(() => recheckPending(store, { scope: o.scope as 'month' | 'year', by: 'person' }))
-  out(io, o.json, r, () => `promoted ${r.promoted.length}, still pending ${r.stillPending.length}, tombstoned ${r.tombstoned.length}, skipped ${r.skipped.length}\n`)
+  out(
+    io,
+    o.json,
+    r,
+    () => `promoted ${r.promoted.length}, still pending ${r.stillPending.length}, tombstoned ${r.tombstoned.length}, skipped ${r.skipped.length}\n`,
+  )
   return 0
 }
 
@@ -261,7 +360,16 @@ async function anchor(o: AnchorOptions, args: string[], io: CliIO): Promise<numb
   const store = await openStore(io, o.root)
   if (verb === 'show') {
     const all = await readAllAnchors(store)
-    out(io, o.json, all, () => ANCHOR_KEYS.map((k) => `## ${k} (${all[k].file}, ${all[k].chars}/${all[k].limit})\n${all[k].core}${all[k].sections.map((s) => `\n[卷${s.vol}·${s.date}] ${s.text}`).join('')}`).join('\n\n') + '\n')
+    out(
+      io,
+      o.json,
+      all,
+      () =>
+        ANCHOR_KEYS.map(
+          (k) =>
+            `## ${k} (${all[k].file}, ${all[k].chars}/${all[k].limit})\n${all[k].core}${all[k].sections.map((s) => `\n[卷${s.vol}·${s.date}] ${s.text}`).join('')}`,
+        ).join('\n\n') + '\n',
+    )
     return 0
   }
   if (verb !== 'write') throw new CliError('anchor show | anchor write <self|user|origin|goal> <text> [--core]', 2)
@@ -283,7 +391,9 @@ function positiveInt(v: string | undefined, name: string): number {
   return n
 }
 
-function where(f: Finding): string { return f.file === undefined ? '' : `${f.file}${f.line === undefined ? '' : `:${f.line}`}: ` }
+function where(f: Finding): string {
+  return f.file === undefined ? '' : `${f.file}${f.line === undefined ? '' : `:${f.line}`}: `
+}
 
 export function renderCheck(r: CheckReport): string {
   const lines = [
@@ -296,4 +406,3 @@ export function renderCheck(r: CheckReport): string {
   ]
   return `${lines.join('\n')}\n`
 }
-

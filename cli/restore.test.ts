@@ -6,12 +6,25 @@ import type { CliIO } from './io.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const o = { out: '', err: '' }
-  const io: CliIO = { stdout: (s) => { o.out += s }, stderr: (s) => { o.err += s }, env: { DSH_HOME: t.home }, cwd: t.home }
+  const io: CliIO = {
+    stdout: (s) => {
+      o.out += s
+    },
+    stderr: (s) => {
+      o.err += s
+    },
+    env: { DSH_HOME: t.home },
+    cwd: t.home,
+  }
   const code = await main(args, io)
   return { code, ...o }
 }

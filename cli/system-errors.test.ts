@@ -20,13 +20,18 @@ const NOBODY = 65534
 const AS_NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups']
 const STACK = /\n\s+at |node:internal|triggerUncaughtException/
 
-interface Run { status: number | null; stdout: string; stderr: string }
+interface Run {
+  status: number | null
+  stdout: string
+  stderr: string
+}
 
 function cyrene(args: string[], home: string, opts: { asNobody?: boolean } = {}): Run {
   const argv = [bin, ...args]
-  const r = opts.asNobody === true
-    ? spawnSync('setpriv', [...AS_NOBODY, process.execPath, ...argv], { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
-    : spawnSync(process.execPath, argv, { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
+  const r =
+    opts.asNobody === true
+      ? spawnSync('setpriv', [...AS_NOBODY, process.execPath, ...argv], { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
+      : spawnSync(process.execPath, argv, { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -55,15 +60,25 @@ let base: string
 beforeAll(async () => {
   // The bin runs dist/; a stale build would test old code. Compile first (npm test does).
   const built = join(repo, 'dist/cli/main.js')
-  const sources = ['cli', 'memory'].flatMap((d) => readdirSync(join(repo, d)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => join(repo, d, f)))
-  if (!existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs)) throw new Error('dist/ is older than cli or memory: run `npm run compile`')
+  const sources = ['cli', 'memory'].flatMap((d) =>
+    readdirSync(join(repo, d))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => join(repo, d, f)),
+  )
+  if (!existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs))
+    throw new Error('dist/ is older than cli or memory: run `npm run compile`')
   base = await fs.mkdtemp(join(tmpdir(), 'cyrene-syserr-'))
   await fs.chmod(base, 0o755)
   // The second user must be able to run node and read the compiled package; never skip if not — fail.
   const probe = cyrene(['--help'], base, { asNobody: true })
-  if (probe.status !== 0) throw new Error(`uid ${NOBODY} cannot run ${process.execPath} ${bin} (status ${probe.status}): ${probe.stderr}. Make the package and node readable by others.`)
+  if (probe.status !== 0)
+    throw new Error(
+      `uid ${NOBODY} cannot run ${process.execPath} ${bin} (status ${probe.status}): ${probe.stderr}. Make the package and node readable by others.`,
+    )
 })
-afterAll(async () => { await fs.rm(base, { recursive: true, force: true }) })
+afterAll(async () => {
+  await fs.rm(base, { recursive: true, force: true })
+})
 
 describe('permission denied (EACCES) as a second user: exit 3, who owns what, nothing changed (issue 7 item 12)', () => {
   it('home not writable: the store cannot be created', async () => {
@@ -71,7 +86,12 @@ describe('permission denied (EACCES) as a second user: exit 3, who owns what, no
     await fs.mkdir(home, { mode: 0o755 })
     await fs.chmod(home, 0o755)
     const r = cyrene(['memory', 'write', '你好', '--axis', '德', '--reason', 'r'], home, { asNobody: true })
-    expectSystemRefusal(r, new RegExp(`^cyrene memory: permission denied: cannot create cyrene-philia093-0 in ${home} \\(the folder ${home} belongs to uid 0 \\(root\\) with mode 0755; cyrene runs as uid ${NOBODY}\\b.*\\)\\. Nothing was changed\\. .*chown -R ${NOBODY}:${NOBODY}`))
+    expectSystemRefusal(
+      r,
+      new RegExp(
+        `^cyrene memory: permission denied: cannot create cyrene-philia093-0 in ${home} \\(the folder ${home} belongs to uid 0 \\(root\\) with mode 0755; cyrene runs as uid ${NOBODY}\\b.*\\)\\. Nothing was changed\\. .*chown -R ${NOBODY}:${NOBODY}`,
+      ),
+    )
     expect(await fs.readdir(home)).toEqual([])
   })
 
@@ -81,7 +101,12 @@ describe('permission denied (EACCES) as a second user: exit 3, who owns what, no
     await fs.chmod(dayDir(home), 0o500)
     const before = await fs.readFile(dayFile(home))
     const r = cyrene(write2, home, { asNobody: true })
-    expectSystemRefusal(r, new RegExp(`permission denied: ${dayFile(home)} \\(the folder ${dayDir(home)} belongs to uid ${NOBODY}.* with mode 0500; .*\\)\\. Nothing was changed\\. .*chmod u\\+rwx '${dayDir(home)}'`))
+    expectSystemRefusal(
+      r,
+      new RegExp(
+        `permission denied: ${dayFile(home)} \\(the folder ${dayDir(home)} belongs to uid ${NOBODY}.* with mode 0500; .*\\)\\. Nothing was changed\\. .*chmod u\\+rwx '${dayDir(home)}'`,
+      ),
+    )
     expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
     expect(await fs.readdir(dayDir(home))).toEqual(['2026-01-01.md'])
     // Reading still works for that user.
@@ -96,7 +121,12 @@ describe('permission denied (EACCES) as a second user: exit 3, who owns what, no
     await fs.chmod(meta, 0o500)
     const before = await fs.readFile(dayFile(home))
     const r = cyrene(write2, home, { asNobody: true })
-    expectSystemRefusal(r, new RegExp(`permission denied: .*in ${meta} \\(the folder ${meta} belongs to uid ${NOBODY}.* mode 0500.*Nothing was changed\\. .*chmod u\\+rwx '${meta}'`))
+    expectSystemRefusal(
+      r,
+      new RegExp(
+        `permission denied: .*in ${meta} \\(the folder ${meta} belongs to uid ${NOBODY}.* mode 0500.*Nothing was changed\\. .*chmod u\\+rwx '${meta}'`,
+      ),
+    )
     expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
     expect((await fs.readdir(meta)).sort()).toEqual(metaBefore)
   })
@@ -107,7 +137,12 @@ describe('permission denied (EACCES) as a second user: exit 3, who owns what, no
     const before = await fs.readFile(dayFile(home))
     for (const args of [['memory', 'list'], write2]) {
       const r = cyrene(args, home, { asNobody: true })
-      expectSystemRefusal(r, new RegExp(`permission denied: ${root}/\\S+ \\(the folder ${root} belongs to uid 0 \\(root\\) with mode 0700; cyrene runs as uid ${NOBODY}.*Nothing was changed\\. Run cyrene as root \\(the owner\\), or have root give it to you: chown -R ${NOBODY}:${NOBODY} '${root}'`))
+      expectSystemRefusal(
+        r,
+        new RegExp(
+          `permission denied: ${root}/\\S+ \\(the folder ${root} belongs to uid 0 \\(root\\) with mode 0700; cyrene runs as uid ${NOBODY}.*Nothing was changed\\. Run cyrene as root \\(the owner\\), or have root give it to you: chown -R ${NOBODY}:${NOBODY} '${root}'`,
+        ),
+      )
     }
     expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
   })
@@ -119,7 +154,12 @@ describe('permission denied (EACCES) as a second user: exit 3, who owns what, no
     await fs.chmod(dayFile(home), 0o000)
     for (const args of [['memory', 'list'], write2]) {
       const r = cyrene(args, home, { asNobody: true })
-      expectSystemRefusal(r, new RegExp(`permission denied: ${dayFile(home)} \\(the file ${dayFile(home)} belongs to uid ${NOBODY}.* mode 0000.*Nothing was changed\\. .*chmod u\\+rw '${dayFile(home)}'`))
+      expectSystemRefusal(
+        r,
+        new RegExp(
+          `permission denied: ${dayFile(home)} \\(the file ${dayFile(home)} belongs to uid ${NOBODY}.* mode 0000.*Nothing was changed\\. .*chmod u\\+rw '${dayFile(home)}'`,
+        ),
+      )
     }
     expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
   })
@@ -165,7 +205,9 @@ describe('a full disk and a read-only file system through the command line (issu
       const r = cyrene(write2, home)
       expectSystemRefusal(r, /^cyrene memory: read-only file system: .*cyrene-philia093-0.*\. Nothing was changed\. Remount it read-write/)
       expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
-    } finally { execFileSync('mount', ['-o', 'remount,rw', mnt]) }
+    } finally {
+      execFileSync('mount', ['-o', 'remount,rw', mnt])
+    }
   })
 })
 
@@ -174,10 +216,18 @@ describe('a reader that closes the pipe early (issue 7 item 12)', () => {
     const home = join(base, 'pipe')
     const s = await MemoryStore.open({ env: { DSH_HOME: home } })
     // Well over a pipe buffer (64 KB), so the writer is still writing when head exits.
-    const items = Array.from({ length: 1200 }, (_, i) => ({ text: `第${i}条 ${'长'.repeat(100)}`, at: `2026-02-${String((i % 28) + 1).padStart(2, '0')}`, origin: `i${i}` }))
+    const items = Array.from({ length: 1200 }, (_, i) => ({
+      text: `第${i}条 ${'长'.repeat(100)}`,
+      at: `2026-02-${String((i % 28) + 1).padStart(2, '0')}`,
+      origin: `i${i}`,
+    }))
     expect((await importItems(s, items)).imported).toBe(1200)
     for (const cmd of ['memory export', 'memory list --limit 1200']) {
-      const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `"$0" "$1" ${cmd} | head -1 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`, process.execPath, bin], { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8' })
+      const r = spawnSync(
+        'bash',
+        ['--norc', '--noprofile', '-c', `"$0" "$1" ${cmd} | head -1 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`, process.execPath, bin],
+        { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8' },
+      )
       expect(r.stderr, cmd).toBe('exit=0\n')
     }
   })

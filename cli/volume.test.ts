@@ -9,17 +9,32 @@ import { main } from './main.ts'
 import type { CliIO } from './io.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
+beforeEach(async () => {
+  t = await tempHome()
+})
 afterEach(async () => {
   // Volume persona snapshots are read-only folders; open them so the cleanup can remove them.
   const volumes = join(t.root, '元/卷')
-  try { for (const id of readdirSync(volumes)) chmodSync(join(volumes, id, 'persona'), 0o700) } catch { /* no volume yet */ }
+  try {
+    for (const id of readdirSync(volumes)) chmodSync(join(volumes, id, 'persona'), 0o700)
+  } catch {
+    /* no volume yet */
+  }
   await t.cleanup()
 })
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const o = { out: '', err: '' }
-  const io: CliIO = { stdout: (s) => { o.out += s }, stderr: (s) => { o.err += s }, env: { DSH_HOME: t.home, HOME: t.home }, cwd: t.home }
+  const io: CliIO = {
+    stdout: (s) => {
+      o.out += s
+    },
+    stderr: (s) => {
+      o.err += s
+    },
+    env: { DSH_HOME: t.home, HOME: t.home },
+    cwd: t.home,
+  }
   const code = await main(args, io)
   return { code, ...o }
 }

@@ -10,7 +10,16 @@ export const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResu
   const { whaleCommand } = await import('./whale.ts')
   let stdout = ''
   let stderr = ''
-  const io = { stdout: (t: string) => { stdout += t }, stderr: (t: string) => { stderr += t }, env: { ...env }, cwd }
+  const io = {
+    stdout: (t: string) => {
+      stdout += t
+    },
+    stderr: (t: string) => {
+      stderr += t
+    },
+    env: { ...env },
+    cwd,
+  }
   try {
     const code = await whaleCommand(argv, io)
     return { code, stdout, stderr }
@@ -25,18 +34,30 @@ export const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResu
  * The case env is passed as given, plus PATH so PROGRAM can be found.
  */
 export function externalExec(program: string, fixedArgs: string[], path_: string | undefined): WhaleExec {
-  return (argv, env, cwd) => new Promise((resolve) => {
-    execFile(program, [...fixedArgs, ...argv], { cwd, env: { ...env, ...(path_ ? { PATH: path_ } : {}) }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 127
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error !== null && code === 127 ? String(error.message) : '') })
+  return (argv, env, cwd) =>
+    new Promise((resolve) => {
+      execFile(
+        program,
+        [...fixedArgs, ...argv],
+        { cwd, env: { ...env, ...(path_ ? { PATH: path_ } : {}) }, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 127
+          resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error !== null && code === 127 ? String(error.message) : '') })
+        },
+      )
     })
-  })
 }
 
-interface ConformanceOptions { json?: true; case?: string[]; command?: string; commandArg?: string[] }
+interface ConformanceOptions {
+  json?: true
+  case?: string[]
+  command?: string
+  commandArg?: string[]
+}
 
 export function addConformance(whale: CyreneCommand): void {
-  whale.command('conformance')
+  whale
+    .command('conformance')
     .description('run a golden-case folder (its manifest.json) against this implementation or another one')
     .argument('<dir>', 'the folder holding manifest.json')
     .option('--json', 'machine output')

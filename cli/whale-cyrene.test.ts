@@ -7,8 +7,14 @@ import { PACKAGE_ROOT } from '../scripts/build.ts'
 import { presetFromCyrenePersona } from './whale-cyrene.ts'
 
 const dirs: string[] = []
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
-const bin = (args: string[], home: string) => execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bin/cyrene.js'), 'whale', ...args], { env: { ...process.env, DSH_HOME: home, DSH_WHALE_CONFIG: '' }, encoding: 'utf8' })
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+const bin = (args: string[], home: string) =>
+  execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bin/cyrene.js'), 'whale', ...args], {
+    env: { ...process.env, DSH_HOME: home, DSH_WHALE_CONFIG: '' },
+    encoding: 'utf8',
+  })
 
 describe('Cyrene persona as a whale preset', () => {
   it('drops the memory block and host-variable lines, keeps the rest, names the person with {userName}', () => {

@@ -35,7 +35,10 @@ export function presetFromCyrenePersona(text: string, mode: 'chat' | 'work'): Om
     if (/\{\{[a-z_]+\}\}/.test(rest)) continue
     kept.push(rest)
   }
-  const character = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
+  const character = kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
   const m = MODES[mode]
   return {
     id: m.id,

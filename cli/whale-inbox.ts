@@ -48,7 +48,12 @@ export function addInbox(whale: CyreneCommand): void {
     const view = viewOf(state.entries)
     if (values.json === true) writeJson(io, view)
     else if (!view.length) io.stdout(`The inbox is empty (${state.inboxFile}).\n`)
-    else io.stdout(view.map((e, i) => `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || 'invalid kind'}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`).join('\n') + '\n')
+    else
+      io.stdout(
+        view
+          .map((e, i) => `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || 'invalid kind'}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`)
+          .join('\n') + '\n',
+      )
     return 0
   })
   action('confirm', 'confirm entries: kinds with a sink route are written there', ['json', 'config', 'source'], async (values, rest) => {
@@ -77,7 +82,10 @@ export function addInbox(whale: CyreneCommand): void {
         const indices = guarded(() => parseIndices(rest, state.entries.length))
         const lines = guarded(() => removeEntries(ctx, state, verb, indices, new Date()))
         if (values.json === true) writeJson(io, { op: verb, appended: lines.length, lines: lines.map((l) => JSON.parse(l) as unknown) })
-        else io.stdout(`${verb === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`)
+        else
+          io.stdout(
+            `${verb === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`,
+          )
         return 0
       })
     }).argument('<index...>')

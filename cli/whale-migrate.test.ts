@@ -8,20 +8,31 @@ import { main } from './main.ts'
 import { itemsFromWhaleInbox } from './whale-migrate.ts'
 
 /** Lines a long-lived inbox really has: odd casing, CRLF, supersede, drop, proposals. */
-const INBOX = [
-  { text: '喜欢乌龙茶', at: '2026-01-02T03:04:05Z', status: ' Confirmed ', tag: 'life' },
-  { text: '在写第一本小说', at: '2026-01-03T03:04:05Z', status: 'proposed' },
-  { op: 'confirm', ref: '在写第一本小说' },
-  { text: '住在杭州', at: '2026-01-04T03:04:05Z', status: 'confirmed' },
-  { op: 'supersede', ref: '住在杭州', text: '搬到了上海' },
-  { text: '还没确认的事', at: '2026-01-05T03:04:05Z', status: 'proposed' },
-  { text: '丢掉的', status: 'confirmed' },
-  { op: 'drop', ref: '丢掉的' },
-].map((l) => JSON.stringify(l)).join('\r\n') + '\r\n'
+const INBOX =
+  [
+    { text: '喜欢乌龙茶', at: '2026-01-02T03:04:05Z', status: ' Confirmed ', tag: 'life' },
+    { text: '在写第一本小说', at: '2026-01-03T03:04:05Z', status: 'proposed' },
+    { op: 'confirm', ref: '在写第一本小说' },
+    { text: '住在杭州', at: '2026-01-04T03:04:05Z', status: 'confirmed' },
+    { op: 'supersede', ref: '住在杭州', text: '搬到了上海' },
+    { text: '还没确认的事', at: '2026-01-05T03:04:05Z', status: 'proposed' },
+    { text: '丢掉的', status: 'confirmed' },
+    { op: 'drop', ref: '丢掉的' },
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\r\n') + '\r\n'
 
 function io(home: string): CliIO & { out: () => string } {
   let out = ''
-  return { stdout: (t) => { out += t }, stderr: () => {}, env: { DSH_HOME: home, HOME: home }, cwd: home, out: () => out }
+  return {
+    stdout: (t) => {
+      out += t
+    },
+    stderr: () => {},
+    env: { DSH_HOME: home, HOME: home },
+    cwd: home,
+    out: () => out,
+  }
 }
 
 describe('whale-persona inbox → memory', () => {

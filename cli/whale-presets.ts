@@ -59,7 +59,12 @@ export function addPresets(whale: CyreneCommand): void {
     const list = listPresets(ctx, where)
     if (values.json === true) writeJson(io, list)
     else if (!list.length) io.stdout(`No presets in ${where.presetsDir}.\n`)
-    else io.stdout(list.map((p) => p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} (not a valid preset)`).join('\n') + '\n')
+    else
+      io.stdout(
+        list
+          .map((p) => (p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} (not a valid preset)`))
+          .join('\n') + '\n',
+      )
     return 0
   })
   action('show', 'one preset, as its file holds it', ['json', 'config'], async (values, rest, command) => {
@@ -76,8 +81,11 @@ export function addPresets(whale: CyreneCommand): void {
     const outcome = await guardedAsync(() => applyPresetById(ctx, id, values.config))
     if (values.json === true) writeJson(io, outcome)
     else if (outcome.ok) {
-      io.stdout(!outcome.changed ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
-        : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`)
+      io.stdout(
+        !outcome.changed
+          ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
+          : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`,
+      )
     }
     if (!outcome.ok) {
       if (values.json !== true) throw new CliError(outcome.error ?? 'apply refused')
@@ -87,10 +95,14 @@ export function addPresets(whale: CyreneCommand): void {
   }).argument('<id>')
   action('save', 'save the live persona as a preset', ['force', 'config'], async (values, rest, command) => {
     const id = one(rest, 'an id for the new preset', command)
-    const file = await guardedAsync(() => saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }))
+    const file = await guardedAsync(() =>
+      saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
+    )
     io.stdout(`Saved the current persona as "${id}" in ${file}.\n`)
     return 0
-  }).argument('<id>').argument('[label...]')
+  })
+    .argument('<id>')
+    .argument('[label...]')
   action('delete', 'delete a saved preset', [], async (_, rest, command) => {
     const file = guarded(() => deletePreset(ctx, one(rest, 'a preset id', command)))
     io.stdout(`Deleted ${file}.\n`)
@@ -100,28 +112,45 @@ export function addPresets(whale: CyreneCommand): void {
     io.stdout(locationsFor(ctx, values.config).presetsDir + '\n')
     return 0
   })
-  action('import', 'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card', ['json', 'dryRun', 'force', 'id'], async (values, rest, command) =>
-    await importAction(ctx, io, one(rest, 'the card file to import', command), {
-      json: values.json === true, dryRun: values.dryRun === true, force: values.force === true, ...(values.id !== undefined ? { id: values.id } : {}),
-    })).argument('<file>')
-  action('export', 'a preset as a card, to standard output or OUT (cyrene:chat and cyrene:work export Cyrene\'s own persona, without memory)', ['tavern', 'force', 'config'], async (values, rest, command) => {
-    const id = one(rest, 'a preset id', command)
-    const preset = isCyreneExportId(id) ? cyrenePreset(id) : (() => {
-      const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id))
-      return { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
-    })()
-    const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
-    const out = rest[1]
-    if (out === undefined) {
-      io.stdout(content)
+  action(
+    'import',
+    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card',
+    ['json', 'dryRun', 'force', 'id'],
+    async (values, rest, command) =>
+      await importAction(ctx, io, one(rest, 'the card file to import', command), {
+        json: values.json === true,
+        dryRun: values.dryRun === true,
+        force: values.force === true,
+        ...(values.id !== undefined ? { id: values.id } : {}),
+      }),
+  ).argument('<file>')
+  action(
+    'export',
+    "a preset as a card, to standard output or OUT (cyrene:chat and cyrene:work export Cyrene's own persona, without memory)",
+    ['tavern', 'force', 'config'],
+    async (values, rest, command) => {
+      const id = one(rest, 'a preset id', command)
+      const preset = isCyreneExportId(id)
+        ? cyrenePreset(id)
+        : (() => {
+            const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id))
+            return { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
+          })()
+      const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
+      const out = rest[1]
+      if (out === undefined) {
+        io.stdout(content)
+        return 0
+      }
+      const target = resolveIn(ctx, out)
+      if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
+      await writeTextAtomic(target, content)
+      io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
       return 0
-    }
-    const target = resolveIn(ctx, out)
-    if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
-    await writeTextAtomic(target, content)
-    io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
-    return 0
-  }).argument('<id>').argument('[OUT]')
+    },
+  )
+    .argument('<id>')
+    .argument('[OUT]')
 }
 
 interface ImportOptions {
@@ -171,7 +200,9 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   }
   if (options.json) writeJson(io, report)
   else {
-    io.stdout(`${savedFile === null ? 'Would import' : 'Imported'} a ${result.detected} card as "${preset.id}"${savedFile === null ? ' (dry run: nothing written)' : ` → ${savedFile}`}.\n`)
+    io.stdout(
+      `${savedFile === null ? 'Would import' : 'Imported'} a ${result.detected} card as "${preset.id}"${savedFile === null ? ' (dry run: nothing written)' : ` → ${savedFile}`}.\n`,
+    )
     io.stdout(`  taken: ${result.mapped.join(', ') || '(nothing)'}\n  not taken: ${result.unmapped.join(', ') || '(nothing)'}\n`)
     for (const note of result.notes) io.stdout(`  note: ${note}\n`)
   }

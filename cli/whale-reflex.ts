@@ -4,10 +4,14 @@ import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 
-interface ReflexOptions { model?: string; json?: true }
+interface ReflexOptions {
+  model?: string
+  json?: true
+}
 
 export function addReflex(whale: CyreneCommand): void {
-  whale.command('reflex')
+  whale
+    .command('reflex')
     .description('the reflex rules')
     .command('check')
     .description('a dry run: which rule (if any) a message would trigger, and the instruction it would add')
@@ -24,7 +28,18 @@ function check(values: ReflexOptions, words: string[], command: CyreneCommand, i
   const ctx = { text: words.join(' '), model: values.model ?? '' }
   const hit = matchReflex(rules, ctx)
   if (values.json === true) {
-    writeJson(io, { file: loaded.file, off: loaded.off, rules: rules.rules.length, hit: hit && { id: hit.rule.id, channel: hit.channel, soft: hit.soft, instruction: reflexInstruction(hit), ledger: ledgerRecord(hit, ctx, new Date().toISOString(), true) } })
+    writeJson(io, {
+      file: loaded.file,
+      off: loaded.off,
+      rules: rules.rules.length,
+      hit: hit && {
+        id: hit.rule.id,
+        channel: hit.channel,
+        soft: hit.soft,
+        instruction: reflexInstruction(hit),
+        ledger: ledgerRecord(hit, ctx, new Date().toISOString(), true),
+      },
+    })
   } else if (hit === null) {
     io.stdout(`No rule matches (${rules.rules.length} rule(s) in ${loaded.file}${loaded.off ? ', switched off by DSH_REFLEX_OFF=1' : ''}).\n`)
   } else {

@@ -7,10 +7,17 @@ import { writeJson } from './terminal.ts'
 // The self-check wording of spec §9, quoted there.
 const EMPTY_NOTE = '(空 —— 该段不会出现在系统提示词里)'
 
-interface RenderOptions { config?: string; model?: string; cwd?: string; capture?: true; json?: true }
+interface RenderOptions {
+  config?: string
+  model?: string
+  cwd?: string
+  capture?: true
+  json?: true
+}
 
 export function addRender(whale: CyreneCommand): void {
-  whale.command('render')
+  whale
+    .command('render')
     .description('the three segments a DSH row would inject (the §9 self-check)')
     .option('--config <FILE>', 'the config file, instead of DSH_WHALE_CONFIG or the default')
     .option('--model <ID>', 'the model to render for')
@@ -21,12 +28,15 @@ export function addRender(whale: CyreneCommand): void {
 }
 
 function render(values: RenderOptions, io: CliIO): number {
-  const input = loadRenderInput({ env: io.env, cwd: io.cwd }, {
-    ...(values.config !== undefined ? { configOverride: values.config } : {}),
-    model: values.model ?? '',
-    hostCwd: values.cwd ?? io.cwd,
-    sessionCapture: values.capture === true,
-  })
+  const input = loadRenderInput(
+    { env: io.env, cwd: io.cwd },
+    {
+      ...(values.config !== undefined ? { configOverride: values.config } : {}),
+      model: values.model ?? '',
+      hostCwd: values.cwd ?? io.cwd,
+      sessionCapture: values.capture === true,
+    },
+  )
   const rendered = renderSegments(input)
   if (values.json === true) {
     writeJson(io, rendered)
@@ -41,8 +51,10 @@ function preview(r: RenderedSegments): string {
   const parts = r.measure.parts.map((p) => `${p.key} ${p.chars}`).join(' · ')
   const b = r.measure.budget
   const budget = b.enabled && b.max > 0 ? `budget ${b.max}${b.over ? ' (over)' : ''}` : 'budget off'
-  return section('deployment:persona-prefix', r.prefix)
-    + section('whale:thinking-language', r.thinking)
-    + section('deployment:persona-suffix', r.suffix)
-    + `--- ${parts} · total ${r.measure.total} chars · ${budget} · capture ${r.captureActive ? 'on' : 'off'}\n`
+  return (
+    section('deployment:persona-prefix', r.prefix) +
+    section('whale:thinking-language', r.thinking) +
+    section('deployment:persona-suffix', r.suffix) +
+    `--- ${parts} · total ${r.measure.total} chars · ${budget} · capture ${r.captureActive ? 'on' : 'off'}\n`
+  )
 }

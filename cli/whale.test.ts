@@ -15,13 +15,26 @@ const sample = path.join(repo, 'tests/fixtures/whale-sample')
 
 // ---------------------------------------------------------------- helpers
 
-interface Outcome { code: number; stdout: string; stderr: string }
+interface Outcome {
+  code: number
+  stdout: string
+  stderr: string
+}
 
 /** Runs `cyrene whale …` in-process, the way main.ts does (CliError → message + code). */
 async function whale(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<Outcome> {
   let stdout = ''
   let stderr = ''
-  const io = { stdout: (t: string) => { stdout += t }, stderr: (t: string) => { stderr += t }, env: { DSH_HOME: 'home', ...env }, cwd }
+  const io = {
+    stdout: (t: string) => {
+      stdout += t
+    },
+    stderr: (t: string) => {
+      stderr += t
+    },
+    env: { DSH_HOME: 'home', ...env },
+    cwd,
+  }
   try {
     return { code: await whaleCommand(argv, io), stdout, stderr }
   } catch (error) {
@@ -36,7 +49,9 @@ function scratch(): string {
   temps.push(dir)
   return dir
 }
-afterEach(() => { while (temps.length) rmSync(temps.pop()!, { recursive: true, force: true }) })
+afterEach(() => {
+  while (temps.length) rmSync(temps.pop()!, { recursive: true, force: true })
+})
 
 function put(dir: string, rel: string, content: string | Buffer | object): string {
   const file = path.join(dir, rel)
@@ -96,15 +111,23 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
     // other test files spawning the bin, so a stale build is a clear failure instead.
     const built = path.join(repo, 'dist/cli/whale.js')
     // Test files are not compiled into dist/, so editing one does not make the build stale.
-    const sources = [...readdirSync(path.join(repo, 'whale')).map((f) => path.join(repo, 'whale', f)), ...readdirSync(path.join(repo, 'cli')).filter((f) => f.startsWith('whale')).map((f) => path.join(repo, 'cli', f))]
-      .filter((f) => !f.endsWith('.test.ts'))
+    const sources = [
+      ...readdirSync(path.join(repo, 'whale')).map((f) => path.join(repo, 'whale', f)),
+      ...readdirSync(path.join(repo, 'cli'))
+        .filter((f) => f.startsWith('whale'))
+        .map((f) => path.join(repo, 'cli', f)),
+    ].filter((f) => !f.endsWith('.test.ts'))
     const stale = !existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs)
     if (stale) throw new Error('dist/ is older than whale/ sources: run `npm run compile` (npm test does it first)')
   })
 
   const binExec: WhaleExec = async (argv, env, cwd) => {
     try {
-      const { stdout, stderr } = await run(process.execPath, [path.join(repo, 'bin/cyrene.js'), 'whale', ...argv], { cwd, env: { ...env }, maxBuffer: 16 * 1024 * 1024 })
+      const { stdout, stderr } = await run(process.execPath, [path.join(repo, 'bin/cyrene.js'), 'whale', ...argv], {
+        cwd,
+        env: { ...env },
+        maxBuffer: 16 * 1024 * 1024,
+      })
       return { code: 0, stdout, stderr }
     } catch (error) {
       const e = error as { code?: number; stdout?: string; stderr?: string }
@@ -134,8 +157,24 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
     expect(out.code).toBe(0)
   })
   it('`--command` drives another command line (here: the bin again, as an external program)', async () => {
-    const out = await whale(['conformance', sample, '--json', '--case', 'R06-demo-flash', '--case', 'S01-confirm-and-sink',
-      '--command', process.execPath, '--command-arg', path.join(repo, 'bin/cyrene.js'), '--command-arg', 'whale'], repo)
+    const out = await whale(
+      [
+        'conformance',
+        sample,
+        '--json',
+        '--case',
+        'R06-demo-flash',
+        '--case',
+        'S01-confirm-and-sink',
+        '--command',
+        process.execPath,
+        '--command-arg',
+        path.join(repo, 'bin/cyrene.js'),
+        '--command-arg',
+        'whale',
+      ],
+      repo,
+    )
     expect(json(out.stdout)).toMatchObject({ total: 2, passed: 2 })
     const missing = await whale(['conformance', sample, '--case', 'R01-empty-config', '--command', '/nonexistent/program'], repo)
     expect(missing.code).toBe(1)
@@ -201,12 +240,16 @@ describe('cyrene whale inbox', () => {
   function setup(sinks: object = {}): string {
     const dir = scratch()
     put(dir, 'home/whale-persona/config.json', { memory: { enabled: true, sinks } })
-    put(dir, 'home/whale-persona/memory-inbox.jsonl', jsonl(
-      { text: 'm1', status: 'proposed', at: '2026-01-01T00:00:00Z' },
-      { text: 'idea one', status: 'proposed', kind: 'idea', at: '2026-01-02T10:00:00Z' },
-      { text: 'dup', status: 'proposed' },
-      { text: 'dup', status: 'proposed' },
-    ))
+    put(
+      dir,
+      'home/whale-persona/memory-inbox.jsonl',
+      jsonl(
+        { text: 'm1', status: 'proposed', at: '2026-01-01T00:00:00Z' },
+        { text: 'idea one', status: 'proposed', kind: 'idea', at: '2026-01-02T10:00:00Z' },
+        { text: 'dup', status: 'proposed' },
+        { text: 'dup', status: 'proposed' },
+      ),
+    )
     return dir
   }
   const inbox = (dir: string): string => read(dir, 'home/whale-persona/memory-inbox.jsonl')
@@ -214,7 +257,12 @@ describe('cyrene whale inbox', () => {
   it('list --json shows the replayed view', async () => {
     const dir = setup()
     const view = json((await whale(['inbox', 'list', '--json'], dir)).stdout)
-    expect(view.map((e: any) => [e.text, e.status, e.kind])).toEqual([['m1', 'proposed', 'memory'], ['idea one', 'proposed', 'idea'], ['dup', 'proposed', 'memory'], ['dup', 'proposed', 'memory']])
+    expect(view.map((e: any) => [e.text, e.status, e.kind])).toEqual([
+      ['m1', 'proposed', 'memory'],
+      ['idea one', 'proposed', 'idea'],
+      ['dup', 'proposed', 'memory'],
+      ['dup', 'proposed', 'memory'],
+    ])
   })
   it('confirm appends confirm lines, routes sink kinds and drops them; a second confirm writes nothing more', async () => {
     const dir = setup({ idea: { path: 'out/ideas.md', header: '# Ideas' } })
@@ -222,7 +270,11 @@ describe('cyrene whale inbox', () => {
     expect(report).toMatchObject({ confirmed: 2, noRoute: [], errors: [], sunk: [{ index: 1, kind: 'idea', path: 'home/whale-persona/out/ideas.md' }] })
     expect(read(dir, 'home/whale-persona/out/ideas.md')).toBe('# Ideas\n- idea one（2026-01-02）\n')
     const view = json((await whale(['inbox', 'list', '--json'], dir)).stdout)
-    expect(view.map((e: any) => [e.text, e.status])).toEqual([['m1', 'confirmed'], ['dup', 'proposed'], ['dup', 'proposed']])
+    expect(view.map((e: any) => [e.text, e.status])).toEqual([
+      ['m1', 'confirmed'],
+      ['dup', 'proposed'],
+      ['dup', 'proposed'],
+    ])
     const before = inbox(dir)
     const again = json((await whale(['inbox', 'confirm', '0', '--json'], dir)).stdout)
     expect(again.confirmed).toBe(0)
@@ -234,7 +286,11 @@ describe('cyrene whale inbox', () => {
   it('concurrent confirms of the same entry write one confirm line (the inbox is locked)', async () => {
     const dir = setup()
     await Promise.all([whale(['inbox', 'confirm', '0'], dir), whale(['inbox', 'confirm', '0'], dir)])
-    expect(inbox(dir).split('\n').filter((l) => l.includes('"op":"confirm"'))).toHaveLength(1)
+    expect(
+      inbox(dir)
+        .split('\n')
+        .filter((l) => l.includes('"op":"confirm"')),
+    ).toHaveLength(1)
   })
   it('a sink line already in the sink log is not written twice', async () => {
     const dir = setup({ idea: { path: 'out/ideas.md' } })
@@ -251,7 +307,13 @@ describe('cyrene whale inbox', () => {
     expect(json((await whale(['inbox', 'list', '--json'], dir)).stdout)[1]).toMatchObject({ text: 'idea one', status: 'confirmed' })
   })
   it('refuses sink paths that escape the config folder or hit the inbox; the entry stays', async () => {
-    for (const target of ['../../escape.md', 'memory-inbox.jsonl', 'sink-log.jsonl', 'config.json', ...(process.platform === 'win32' ? [] : ['D:/notes/x.md'])]) {
+    for (const target of [
+      '../../escape.md',
+      'memory-inbox.jsonl',
+      'sink-log.jsonl',
+      'config.json',
+      ...(process.platform === 'win32' ? [] : ['D:/notes/x.md']),
+    ]) {
       const dir = setup({ idea: { path: target } })
       const out = await whale(['inbox', 'confirm', '1', '--json'], dir)
       expect(out.code).toBe(1)
@@ -275,7 +337,10 @@ describe('cyrene whale inbox', () => {
   it('drop and reject append one line each; both duplicates can be dropped together', async () => {
     const dir = setup()
     const out = json((await whale(['inbox', 'drop', '3', '2', '--json'], dir)).stdout)
-    expect(out.lines.map((l: any) => [l.op, l.ref])).toEqual([['drop', 'dup'], ['drop', 'dup']])
+    expect(out.lines.map((l: any) => [l.op, l.ref])).toEqual([
+      ['drop', 'dup'],
+      ['drop', 'dup'],
+    ])
     await whale(['inbox', 'reject', '0'], dir)
     expect(json((await whale(['inbox', 'list', '--json'], dir)).stdout).map((e: any) => e.text)).toEqual(['idea one'])
   })
@@ -303,11 +368,23 @@ describe('cyrene whale inbox', () => {
 // ---------------------------------------------------------------- presets
 
 describe('cyrene whale presets', () => {
-  const live = { enabled: true, thinkingLanguage: 'en', persona: { userName: 'L', character: 'old', extra: 1 }, memory: { enabled: true, entries: [{ text: 'private' }] }, other: { keep: true } }
+  const live = {
+    enabled: true,
+    thinkingLanguage: 'en',
+    persona: { userName: 'L', character: 'old', extra: 1 },
+    memory: { enabled: true, entries: [{ text: 'private' }] },
+    other: { keep: true },
+  }
   function setup(): string {
     const dir = scratch()
     put(dir, 'home/whale-persona/config.json', live)
-    put(dir, 'home/whale-persona/presets/p1.json', { spec: 'whale-persona-preset/1', id: 'p1', label: 'One', persona: { character: 'new', enabled: false, contracts: 'not an array' }, memory: { entries: [{ text: 'planted' }] } })
+    put(dir, 'home/whale-persona/presets/p1.json', {
+      spec: 'whale-persona-preset/1',
+      id: 'p1',
+      label: 'One',
+      persona: { character: 'new', enabled: false, contracts: 'not an array' },
+      memory: { entries: [{ text: 'planted' }] },
+    })
     return dir
   }
 
@@ -321,7 +398,9 @@ describe('cyrene whale presets', () => {
     ])
     const shown = json((await whale(['presets', 'show', 'p1', '--json'], dir)).stdout)
     expect(shown.persona).toEqual({ character: 'new', contracts: 'not an array' })
-    expect((await whale(['presets', 'show', 'p1'], dir)).stdout).toContain('# ignored when applied: persona.contracts (wrong type, not applied), persona.enabled, memory')
+    expect((await whale(['presets', 'show', 'p1'], dir)).stdout).toContain(
+      '# ignored when applied: persona.contracts (wrong type, not applied), persona.enabled, memory',
+    )
   })
   it('refuses broken, huge and non-preset preset files with a message, writing nothing', async () => {
     const dir = setup()
@@ -368,7 +447,13 @@ describe('cyrene whale presets', () => {
   it('save snapshots the live persona, refuses autosave and existing ids without --force; delete removes', async () => {
     const dir = setup()
     expect((await whale(['presets', 'save', 'mine', 'My', 'label'], dir)).code).toBe(0)
-    expect(json(read(dir, 'home/whale-persona/presets/mine.json'))).toEqual({ spec: 'whale-persona-preset/1', id: 'mine', label: 'My label', thinkingLanguage: 'en', persona: { userName: 'L', character: 'old' } })
+    expect(json(read(dir, 'home/whale-persona/presets/mine.json'))).toEqual({
+      spec: 'whale-persona-preset/1',
+      id: 'mine',
+      label: 'My label',
+      thinkingLanguage: 'en',
+      persona: { userName: 'L', character: 'old' },
+    })
     expect((await whale(['presets', 'save', 'mine'], dir)).stderr).toContain('--force')
     expect((await whale(['presets', 'save', 'mine', '--force'], dir)).code).toBe(0)
     expect((await whale(['presets', 'save', 'autosave'], dir)).stderr).toContain('reserved')
@@ -379,11 +464,28 @@ describe('cyrene whale presets', () => {
   it('export → import (whale preset and tavern card) is a lossless round trip, unknown extensions kept', async () => {
     const dir = setup()
     const full = {
-      spec: 'whale-persona-preset/1', id: 'full', label: 'Full Name', description: 'd', author: 'me', tags: ['a'], thinkingLanguage: 'ja',
+      spec: 'whale-persona-preset/1',
+      id: 'full',
+      label: 'Full Name',
+      description: 'd',
+      author: 'me',
+      tags: ['a'],
+      thinkingLanguage: 'ja',
       persona: {
-        userName: 'U', selfNameFlash: 'F', selfNamePro: 'P', selfNameByModel: { glm: 'G' }, stance: 'S', character: 'C\n\nmore', suffix: 'X {{cwd}}',
-        contracts: [{ id: 'k1', text: 'one', on: true }, { id: 'k2', text: 'off', on: false }, { id: 'k3', text: 'multi\nline', on: true }],
-        tone: { enabled: true, text: 't', byModel: {}, note: 'kept' }, appearance: { enabled: false, text: '', byModel: {} },
+        userName: 'U',
+        selfNameFlash: 'F',
+        selfNamePro: 'P',
+        selfNameByModel: { glm: 'G' },
+        stance: 'S',
+        character: 'C\n\nmore',
+        suffix: 'X {{cwd}}',
+        contracts: [
+          { id: 'k1', text: 'one', on: true },
+          { id: 'k2', text: 'off', on: false },
+          { id: 'k3', text: 'multi\nline', on: true },
+        ],
+        tone: { enabled: true, text: 't', byModel: {}, note: 'kept' },
+        appearance: { enabled: false, text: '', byModel: {} },
       },
       extensions: { depth_prompt: { prompt: 'x', depth: 4 } },
     }
@@ -400,20 +502,42 @@ describe('cyrene whale presets', () => {
     expect(saved.persona).toEqual(full.persona)
     expect(saved).toMatchObject({ id: 'back', label: 'Full Name', author: 'me', tags: ['a'], thinkingLanguage: 'ja', extensions: full.extensions })
     // the visible fields carry character and suffix; only the contracts needed the stored copy
-    expect(Object.keys(card.data.extensions.whale_persona).sort()).toEqual(['appearance', 'contracts', 'selfNameByModel', 'selfNameFlash', 'selfNamePro', 'spec', 'stance', 'thinkingLanguage', 'tone', 'userName'])
+    expect(Object.keys(card.data.extensions.whale_persona).sort()).toEqual([
+      'appearance',
+      'contracts',
+      'selfNameByModel',
+      'selfNameFlash',
+      'selfNamePro',
+      'spec',
+      'stance',
+      'thinkingLanguage',
+      'tone',
+      'userName',
+    ])
     expect((await whale(['presets', 'export', 'full', 'plain.json'], dir)).code).toBe(0)
     expect(json(read(dir, 'plain.json'))).toEqual(full)
   })
   it('a card edited in another tool keeps the visible edit over the stored copy', async () => {
     const dir = setup()
-    put(dir, 'home/whale-persona/presets/full.json', { spec: 'whale-persona-preset/1', id: 'full', label: 'full', persona: { character: 'C', contracts: [{ id: 'k', text: 'one', on: true }] } })
+    put(dir, 'home/whale-persona/presets/full.json', {
+      spec: 'whale-persona-preset/1',
+      id: 'full',
+      label: 'full',
+      persona: { character: 'C', contracts: [{ id: 'k', text: 'one', on: true }] },
+    })
     await whale(['presets', 'export', 'full', 'card.json', '--tavern'], dir)
     const card = json(read(dir, 'card.json'))
     card.data.description = 'edited'
     card.data.system_prompt = '- one\n- two'
     put(dir, 'card.json', card)
     const out = json((await whale(['presets', 'import', 'card.json', '--json', '--dry-run'], dir)).stdout)
-    expect(out.preset.persona).toEqual({ character: 'edited', contracts: [{ id: 'c1', text: 'one', on: true }, { id: 'c2', text: 'two', on: true }] })
+    expect(out.preset.persona).toEqual({
+      character: 'edited',
+      contracts: [
+        { id: 'c1', text: 'one', on: true },
+        { id: 'c2', text: 'two', on: true },
+      ],
+    })
     expect(out.notes.join(' ')).toContain("card's contracts differs")
     expect(out.savedFile).toBeNull()
   })
@@ -453,8 +577,11 @@ describe('cyrene whale presets', () => {
   })
   it('hostile card fields: prototype keys, odd tags, traversal names and giant prompts stay data', async () => {
     const dir = setup()
-    const hostile = '{"spec":"chara_card_v3","data":{"name":"../../etc/passwd","description":"d","__proto__":{"polluted":1},"tags":[{"x":1},"ok",7],'
-      + '"system_prompt":"' + '啊'.repeat(2000) + '","extensions":{"whale_persona":{"enabled":false,"memory":{"entries":[1]},"id":"../x","userName":{"a":1}}}}}'
+    const hostile =
+      '{"spec":"chara_card_v3","data":{"name":"../../etc/passwd","description":"d","__proto__":{"polluted":1},"tags":[{"x":1},"ok",7],' +
+      '"system_prompt":"' +
+      '啊'.repeat(2000) +
+      '","extensions":{"whale_persona":{"enabled":false,"memory":{"entries":[1]},"id":"../x","userName":{"a":1}}}}}'
     put(dir, 'card.json', hostile)
     const out = json((await whale(['presets', 'import', 'card.json', '--json'], dir)).stdout)
     expect(out.savedId).toBe('etc-passwd')
@@ -481,8 +608,15 @@ describe('PNG character cards (read-only)', () => {
   const cases: [string, Buffer][] = [
     ['tEXt chara', png([ihdr(), ['IDAT', Buffer.from('not really image data')], ['tEXt', Buffer.from('chara\0' + b64(card), 'latin1')], iend()])],
     ['zTXt chara', png([ihdr(), ['zTXt', Buffer.concat([Buffer.from('chara\0\0', 'latin1'), deflateSync(b64(card))])], iend()])],
-    ['iTXt ccv3 (compressed) wins over chara', png([ihdr(), ['tEXt', Buffer.from('chara\0' + b64({ ...card, data: { ...card.data, name: 'Old' } }), 'latin1')],
-      ['iTXt', Buffer.concat([Buffer.from('ccv3\0\x01\x00\0\0', 'latin1'), deflateSync(b64({ ...card, spec: 'chara_card_v3' }))])], iend()])],
+    [
+      'iTXt ccv3 (compressed) wins over chara',
+      png([
+        ihdr(),
+        ['tEXt', Buffer.from('chara\0' + b64({ ...card, data: { ...card.data, name: 'Old' } }), 'latin1')],
+        ['iTXt', Buffer.concat([Buffer.from('ccv3\0\x01\x00\0\0', 'latin1'), deflateSync(b64({ ...card, spec: 'chara_card_v3' }))])],
+        iend(),
+      ]),
+    ],
   ]
   it.each(cases)('imports %s', async (_, bytes) => {
     const dir = scratch()
@@ -495,9 +629,17 @@ describe('PNG character cards (read-only)', () => {
     ['a bad CRC', png([ihdr(), ['tEXt', Buffer.from('chara\0' + b64(card), 'latin1')], iend()], { badCrc: true }), 'CRC'],
     ['no card chunk', png([ihdr(), ['tEXt', Buffer.from('Comment\0hello', 'latin1')], iend()]), 'no "chara"'],
     ['a truncated file', png([ihdr(), ['tEXt', Buffer.from('chara\0' + b64(card), 'latin1')], iend()]).subarray(0, 40), 'truncated'],
-    ['a chunk length past the end', Buffer.concat([png([ihdr()]).subarray(0, 8), Buffer.from('7fffff00', 'hex'), Buffer.from('tEXt'), Buffer.alloc(16)]), 'past the end'],
+    [
+      'a chunk length past the end',
+      Buffer.concat([png([ihdr()]).subarray(0, 8), Buffer.from('7fffff00', 'hex'), Buffer.from('tEXt'), Buffer.alloc(16)]),
+      'past the end',
+    ],
     ['no IEND', png([ihdr(), ['tEXt', Buffer.from('chara\0' + b64(card), 'latin1')]]), 'no IEND'],
-    ['a zip bomb', png([ihdr(), ['zTXt', Buffer.concat([Buffer.from('chara\0\0', 'latin1'), deflateSync(Buffer.alloc(9 * 1024 * 1024, 65))])], iend()]), 'inflate'],
+    [
+      'a zip bomb',
+      png([ihdr(), ['zTXt', Buffer.concat([Buffer.from('chara\0\0', 'latin1'), deflateSync(Buffer.alloc(9 * 1024 * 1024, 65))])], iend()]),
+      'inflate',
+    ],
     ['not base64', png([ihdr(), ['tEXt', Buffer.from('chara\0%%%%', 'latin1')], iend()]), 'base64'],
   ])('refuses %s and saves nothing', async (_, bytes, message) => {
     const dir = scratch()

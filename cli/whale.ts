@@ -34,6 +34,7 @@ export const whaleCommand: SubCommand = async (argv, io) => {
 /** A file the system will not let us read or write is a refusal to explain, not a crash. */
 function fileRefusal(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new CliError(`${(error as Error).message}. Check the path and its permissions; nothing else was changed.`, 1)
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+    return new CliError(`${(error as Error).message}. Check the path and its permissions; nothing else was changed.`, 1)
   return error
 }

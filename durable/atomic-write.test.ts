@@ -37,8 +37,12 @@ function wrapOpen(bend: (real: WritableFile) => Partial<WritableFile>): OpenWrit
 
 describe('atomicWrite on a real full disk (2 MB tmpfs) — issue 7 item 1', () => {
   let fsys: ReturnType<typeof mountTmpfs>
-  beforeAll(() => { fsys = mountTmpfs('2m') })
-  afterAll(() => { fsys.unmount() })
+  beforeAll(() => {
+    fsys = mountTmpfs('2m')
+  })
+  afterAll(() => {
+    fsys.unmount()
+  })
   afterEach(async () => {
     for (const n of await fs.readdir(fsys.dir)) await fs.rm(join(fsys.dir, n), { recursive: true, force: true })
   })
@@ -48,7 +52,10 @@ describe('atomicWrite on a real full disk (2 MB tmpfs) — issue 7 item 1', () =
     const old = sample(40, 'old')
     await atomicWrite(file, old)
     await fillDisk(join(fsys.dir, 'filler'))
-    const err = await atomicWrite(file, old + sample(1, 'new')).then(() => undefined, (e: unknown) => e)
+    const err = await atomicWrite(file, old + sample(1, 'new')).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(AtomicWriteError)
     expect(err).toMatchObject({ code: 'ENOSPC', path: file, unchanged: true })
     expect((err as Error).message).toBe(`disk full while writing ${file}; the previous version is unchanged. Free some space and try again.`)
@@ -98,14 +105,23 @@ describe('atomicWrite on a real full disk (2 MB tmpfs) — issue 7 item 1', () =
 
 describe('atomicWrite with injected faults (the seam) — issue 7 item 1', () => {
   let dir: string
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'cyrene-durable-')) })
-  afterEach(() => { rmSync(dir, { recursive: true, force: true }) })
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cyrene-durable-'))
+  })
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true })
+  })
 
   it('short writes: a write that takes only 7 bytes at a time is continued until every byte is written', async () => {
     const file = join(dir, 'f.md')
     const data = sample(5, 'short')
     let calls = 0
-    const stingy = wrapOpen((real) => ({ write: (b, o, l, p) => { calls++; return real.write(b, o, Math.min(l, 7), p) } }))
+    const stingy = wrapOpen((real) => ({
+      write: (b, o, l, p) => {
+        calls++
+        return real.write(b, o, Math.min(l, 7), p)
+      },
+    }))
     await atomicWrite(file, data, { open: stingy })
     expect(await fs.readFile(file, 'utf8')).toBe(data)
     expect(calls).toBe(Math.ceil(Buffer.byteLength(data) / 7))
@@ -123,8 +139,16 @@ describe('atomicWrite with injected faults (the seam) — issue 7 item 1', () =>
   it('a write that claims more than it wrote is caught by the size check before the rename', async () => {
     const file = join(dir, 'f.md')
     await fs.writeFile(file, 'old\n')
-    const liar = wrapOpen((real) => ({ write: async (b, o, l, p) => { await real.write(b, o, Math.ceil(l / 2), p); return { bytesWritten: l } } }))
-    const err = await atomicWrite(file, 'a longer new text\n', { open: liar }).then(() => undefined, (e: unknown) => e)
+    const liar = wrapOpen((real) => ({
+      write: async (b, o, l, p) => {
+        await real.write(b, o, Math.ceil(l / 2), p)
+        return { bytesWritten: l }
+      },
+    }))
+    const err = await atomicWrite(file, 'a longer new text\n', { open: liar }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(err).toMatchObject({ code: 'EIO', path: file })
     expect((err as Error).message).toMatch(/holds 9 of 18 bytes.*the previous version is unchanged/)
     expect(await fs.readFile(file, 'utf8')).toBe('old\n')
@@ -136,13 +160,15 @@ describe('atomicWrite with injected faults (the seam) — issue 7 item 1', () =>
     await fs.writeFile(file, 'old\n')
     const seen: string[] = []
     const lost = new Error('the lock is no longer held by this process')
-    await expect(atomicWrite(file, 'new\n', {
-      beforeRename: () => {
-        const temps = readdirSync(dir).filter((n) => TEMP_SUFFIX_RE.test(n))
-        seen.push(...temps.map((n) => readFileSync(join(dir, n), 'utf8')))
-        throw lost
-      },
-    })).rejects.toBe(lost)
+    await expect(
+      atomicWrite(file, 'new\n', {
+        beforeRename: () => {
+          const temps = readdirSync(dir).filter((n) => TEMP_SUFFIX_RE.test(n))
+          seen.push(...temps.map((n) => readFileSync(join(dir, n), 'utf8')))
+          throw lost
+        },
+      }),
+    ).rejects.toBe(lost)
     expect(seen).toEqual(['new\n'])
     expect(await fs.readFile(file, 'utf8')).toBe('old\n')
     expect(await tempsIn(dir)).toEqual([])
@@ -151,14 +177,22 @@ describe('atomicWrite with injected faults (the seam) — issue 7 item 1', () =>
 
 describe('atomicWrite modes and links', () => {
   let dir: string
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'cyrene-durable-')) })
-  afterEach(() => { rmSync(dir, { recursive: true, force: true }) })
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cyrene-durable-'))
+  })
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true })
+  })
 
   it('umask 0777 cannot make the file 000: mode 0600 is set with fchmod (issue 7 item 12), checked as a second uid', async () => {
     chownSync(dir, 65534, 65534)
     const file = join(dir, 'f.md')
     const script = `const { atomicWrite } = await import(${JSON.stringify(WRITER)}); await atomicWrite(${JSON.stringify(file)}, 'hello\\n'); process.stdout.write((await import('node:fs')).readFileSync(${JSON.stringify(file)}, 'utf8'))`
-    const out = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', 'umask 0777; exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8' })
+    const out = execFileSync(
+      'setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', 'umask 0777; exec "$0" --input-type=module -e "$1"', process.execPath, script],
+      { encoding: 'utf8' },
+    )
     expect(out).toBe('hello\n')
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600)
   })
@@ -196,8 +230,16 @@ describe('atomicWrite modes and links', () => {
     await fs.writeFile(file, 'old')
     await fs.chmod(dir, 0o755) // the second uid may look, not write
     const script = `const { atomicWrite } = await import(${JSON.stringify(WRITER)}); try { await atomicWrite(${JSON.stringify(file)}, 'new') } catch (e) { process.stdout.write(JSON.stringify({ code: e.code, path: e.path, message: e.message })) }`
-    const out = JSON.parse(execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8' })) as { code: string; path: string; message: string }
-    expect(out).toEqual({ code: 'EACCES', path: file, message: `permission denied while writing ${file}; the previous version is unchanged. Check who owns that folder and its permissions, then try again.` })
+    const out = JSON.parse(
+      execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      }),
+    ) as { code: string; path: string; message: string }
+    expect(out).toEqual({
+      code: 'EACCES',
+      path: file,
+      message: `permission denied while writing ${file}; the previous version is unchanged. Check who owns that folder and its permissions, then try again.`,
+    })
     expect(await fs.readFile(file, 'utf8')).toBe('old')
     expect(await tempsIn(dir)).toEqual([])
   })

@@ -89,7 +89,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array, opts:
   } catch (e) {
     throw describe(e, file, 'before')
   }
-  const mode = opts.keepMode === true ? await existingMode(target) ?? opts.mode ?? FILE_MODE : opts.mode ?? FILE_MODE
+  const mode = opts.keepMode === true ? ((await existingMode(target)) ?? opts.mode ?? FILE_MODE) : (opts.mode ?? FILE_MODE)
   const temp = tempNameFor(target)
   try {
     await writeTemp(temp, bytes, mode, opts.open ?? openReal)
@@ -97,7 +97,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array, opts:
     await fs.rename(temp, target)
   } catch (e) {
     await fs.unlink(temp).catch(() => undefined)
-    throw describe(e, target, await targetExists(target) ? 'before' : 'new')
+    throw describe(e, target, (await targetExists(target)) ? 'before' : 'new')
   }
   try {
     await fsyncDir(dirname(target))
@@ -155,7 +155,9 @@ async function resolveLink(file: string): Promise<string> {
   let cur = file
   for (let hops = 0; hops < 40; hops++) {
     let st
-    try { st = await fs.lstat(cur) } catch (e) {
+    try {
+      st = await fs.lstat(cur)
+    } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return cur
       throw e
     }
@@ -167,12 +169,21 @@ async function resolveLink(file: string): Promise<string> {
 }
 
 async function existingMode(file: string): Promise<number | undefined> {
-  try { return (await fs.stat(file)).mode & 0o7777 } catch { return undefined }
+  try {
+    return (await fs.stat(file)).mode & 0o7777
+  } catch {
+    return undefined
+  }
 }
 
 /** Only a clear ENOENT means "no previous version"; a file we cannot even look at is assumed there. */
 async function targetExists(file: string): Promise<boolean> {
-  try { await fs.lstat(file); return true } catch (e) { return (e as NodeJS.ErrnoException).code !== 'ENOENT' }
+  try {
+    await fs.lstat(file)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT'
+  }
 }
 
 const SYSTEM_REASONS: Record<string, string> = {
@@ -199,7 +210,8 @@ const WHAT_TO_DO: Record<string, string> = {
  * not / the new version is already in place (only the folder sync failed).
  */
 function describe(e: unknown, target: string, stage: 'before' | 'new' | 'after'): Error {
-  if (stage === 'after') return explainSystemError(e, `syncing the folder of ${target}`, target, 'the new version is in place but may not survive a power cut.', false)
+  if (stage === 'after')
+    return explainSystemError(e, `syncing the folder of ${target}`, target, 'the new version is in place but may not survive a power cut.', false)
   return explainSystemError(e, `writing ${target}`, target, stage === 'before' ? 'the previous version is unchanged.' : 'nothing was written.')
 }
 

@@ -9,12 +9,22 @@ import { mountTmpfs } from './testing/tmpfs.ts'
 
 let dir = ''
 let lock: string
-beforeEach(async () => { dir = await fs.mkdtemp(join(tmpdir(), 'cyrene-lock-')); lock = join(dir, 'x.lock') })
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }) })
+beforeEach(async () => {
+  dir = await fs.mkdtemp(join(tmpdir(), 'cyrene-lock-'))
+  lock = join(dir, 'x.lock')
+})
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true })
+})
 
 const DEAD = 2 ** 22 + 4321
-const owner = async (pid: number, ino?: number) => fs.writeFile(`${lock}.owner`, JSON.stringify({ pid, host: hostname(), at: 'x', purpose: 't', ino: ino ?? (await fs.stat(lock)).ino }))
-const gone = async () => fs.stat(lock).then(() => false, () => true)
+const owner = async (pid: number, ino?: number) =>
+  fs.writeFile(`${lock}.owner`, JSON.stringify({ pid, host: hostname(), at: 'x', purpose: 't', ino: ino ?? (await fs.stat(lock)).ino }))
+const gone = async () =>
+  fs.stat(lock).then(
+    () => false,
+    () => true,
+  )
 
 describe('reclaim', () => {
   it('keeps a lock whose owner is alive', async () => {
@@ -96,7 +106,9 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
       expect((err as LockBusyError).owner?.pid).toBe(h.child.pid)
       expect((err as Error).message).toMatch(new RegExp(`process ${h.child.pid} .*first.*since .*paused or still working`))
       expect((err as LockBusyError).alive).toBe(true)
-    } finally { h.child.kill('SIGCONT') }
+    } finally {
+      h.child.kill('SIGCONT')
+    }
     const released = h.next('RELEASED', 'EXITED')
     h.send('release')
     expect(await released).toBe('RELEASED')
@@ -119,7 +131,10 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
   it('a record from another pid namespace (a container with the same hostname) is judged like another host: kept while fresh, even if that pid is dead here (issue 7 item 3)', async () => {
     await fs.mkdir(lock)
     const ns = await fs.readlink('/proc/self/ns/pid')
-    await fs.writeFile(`${lock}.owner`, JSON.stringify({ pid: DEAD, host: hostname(), pidns: `${ns}-elsewhere`, at: 'x', purpose: 't', ino: (await fs.stat(lock)).ino }))
+    await fs.writeFile(
+      `${lock}.owner`,
+      JSON.stringify({ pid: DEAD, host: hostname(), pidns: `${ns}-elsewhere`, at: 'x', purpose: 't', ino: (await fs.stat(lock)).ino }),
+    )
     expect(reclaim(lock, 10_000)).toBe(false)
     const old = new Date(Date.now() - 60_000)
     await fs.utimes(lock, old, old)
@@ -162,7 +177,11 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
     const mine = JSON.parse(await fs.readFile(`${lock}.owner`, 'utf8')) as Record<string, unknown>
     await fs.writeFile(`${lock}.owner`, JSON.stringify({ ...mine, token: 'another-holder' }))
     let thrown: unknown
-    try { held.assertOwned() } catch (e) { thrown = e }
+    try {
+      held.assertOwned()
+    } catch (e) {
+      thrown = e
+    }
     expect(thrown).toBeInstanceOf(LockLostError)
     expect(thrown).toMatchObject({ code: 'lock-lost' })
     expect((thrown as Error).message).toMatch(/abandoned.*nothing was written.*owner record now names/)
@@ -176,15 +195,25 @@ describe('on a full disk (a real 1 MiB tmpfs)', () => {
   let mnt = ''
   let unmount = () => {}
   // A failed mount fails these tests: they are never skipped.
-  beforeAll(() => { ({ dir: mnt, unmount } = mountTmpfs('1m')) })
-  afterAll(() => { unmount() })
+  beforeAll(() => {
+    ;({ dir: mnt, unmount } = mountTmpfs('1m'))
+  })
+  afterAll(() => {
+    unmount()
+  })
 
   it('release still frees the lock when the disk filled up meanwhile (intent files now carry host and start time; a live holder must never strand its lock)', async () => {
     const full = join(mnt, 'x.lock')
     const held = await acquire({ path: full, purpose: 'write' })
     // Fill the disk to the last byte.
     const fh = await fs.open(join(mnt, 'filler'), 'w')
-    try { for (;;) await fh.write(Buffer.alloc(64 * 1024, 1)) } catch (e) { expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC') } finally { await fh.close() }
+    try {
+      for (;;) await fh.write(Buffer.alloc(64 * 1024, 1))
+    } catch (e) {
+      expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC')
+    } finally {
+      await fh.close()
+    }
     await held.release()
     expect((await fs.readdir(mnt)).sort()).toEqual(['filler'])
     await fs.unlink(join(mnt, 'filler'))

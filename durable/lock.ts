@@ -1,4 +1,20 @@
-import { promises as fs, closeSync, constants as C, fchmodSync, openSync, writeSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, unlinkSync, utimesSync, type Stats } from 'node:fs'
+import {
+  promises as fs,
+  closeSync,
+  constants as C,
+  fchmodSync,
+  openSync,
+  writeSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  type Stats,
+} from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
@@ -109,13 +125,22 @@ const GUARD_STALE_MS = 2000
 
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
-  try { process.kill(pid, 0); return true } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM' }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /** State letter and start time of a process from /proc (Linux); undefined where there is no /proc. */
 function procStat(pid: number): { state: string; start: number } | undefined {
   let text: string
-  try { text = readFileSync(`/proc/${pid}/stat`, 'utf8') } catch { return undefined }
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return undefined
+  }
   // Field 2, the command name in parentheses, may itself hold spaces and ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
   const start = Number(fields[19]) // fields[0] is field 3 (state); field 22 is starttime
@@ -128,7 +153,13 @@ function processStart(pid: number): number | undefined {
 }
 
 const OWN_START = processStart(process.pid)
-const OWN_PIDNS = ((): string | undefined => { try { return readlinkSync('/proc/self/ns/pid') } catch { return undefined } })()
+const OWN_PIDNS = ((): string | undefined => {
+  try {
+    return readlinkSync('/proc/self/ns/pid')
+  } catch {
+    return undefined
+  }
+})()
 
 /** Can this process check the pids of a record written with this host and pid namespace? */
 function sameHost(host: unknown, pidns: unknown): boolean {
@@ -152,15 +183,25 @@ function parseOwner(text: string): LockOwner | undefined {
   try {
     const v = JSON.parse(text) as LockOwner
     return typeof v.pid === 'number' && typeof v.host === 'string' ? v : undefined
-  } catch { return undefined }
+  } catch {
+    return undefined
+  }
 }
 
 function readOwnerSync(lockPath: string): LockOwner | undefined {
-  try { return parseOwner(readFileSync(`${lockPath}.owner`, 'utf8')) } catch { return undefined }
+  try {
+    return parseOwner(readFileSync(`${lockPath}.owner`, 'utf8'))
+  } catch {
+    return undefined
+  }
 }
 
 async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
-  try { return parseOwner(await fs.readFile(`${lockPath}.owner`, 'utf8')) } catch { return undefined }
+  try {
+    return parseOwner(await fs.readFile(`${lockPath}.owner`, 'utf8'))
+  } catch {
+    return undefined
+  }
 }
 
 /** Alive as far as this host can tell: a holder on another host counts as alive. */
@@ -170,7 +211,11 @@ function ownerAlive(owner: LockOwner): boolean {
 
 /** Is the lock held by a live process (as far as this host can tell)? */
 export async function lockState(lockPath: string): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean }> {
-  try { await fs.stat(lockPath) } catch { return { held: false } }
+  try {
+    await fs.stat(lockPath)
+  } catch {
+    return { held: false }
+  }
   const owner = await readOwner(lockPath)
   return { held: true, owner, alive: owner === undefined ? undefined : ownerAlive(owner) }
 }
@@ -182,7 +227,9 @@ export function describeHolder(owner: LockOwner | undefined, alive?: boolean): s
   return alive === true ? `${who}, which is alive — paused or still working` : who
 }
 
-function intentPath(lockPath: string, pid: number = process.pid): string { return `${lockPath}.intent.${pid}` }
+function intentPath(lockPath: string, pid: number = process.pid): string {
+  return `${lockPath}.intent.${pid}`
+}
 
 /**
  * A small record only this user may read, whatever the umask: the mode given
@@ -199,7 +246,9 @@ function writePrivateSync(path: string, text: string): void {
       if (n <= 0) throw Object.assign(new Error(`the file system took no bytes writing ${path}`), { code: 'EIO', path })
       done += n
     }
-  } finally { closeSync(fd) }
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /**
@@ -209,8 +258,14 @@ function writePrivateSync(path: string, text: string): void {
  */
 function writeIntent(lockPath: string): string {
   const p = intentPath(lockPath)
-  try { writePrivateSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS })) } catch (e) {
-    try { statSync(p) } catch { throw e }
+  try {
+    writePrivateSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS }))
+  } catch (e) {
+    try {
+      statSync(p)
+    } catch {
+      throw e
+    }
   }
   return p
 }
@@ -224,7 +279,11 @@ function liveIntent(lockPath: string, staleMs: number): boolean {
   const dir = dirname(lockPath)
   const prefix = `${basename(lockPath)}.intent.`
   let names: string[] = []
-  try { names = readdirSync(dir) } catch { return false }
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return false
+  }
   let live = false
   for (const n of names) {
     if (!n.startsWith(prefix)) continue
@@ -237,13 +296,19 @@ function liveIntent(lockPath: string, staleMs: number): boolean {
     try {
       mtimeMs = statSync(file).mtimeMs
       info = JSON.parse(readFileSync(file, 'utf8')) as typeof info
-    } catch { /* just created (empty) or gone: judged by its pid below */ }
+    } catch {
+      /* just created (empty) or gone: judged by its pid below */
+    }
     const foreign = typeof info.host === 'string' && !sameHost(info.host, info.pidns)
-    const alive = foreign
-      ? Date.now() - mtimeMs <= staleMs
-      : processAlive(pid, typeof info.start === 'number' ? info.start : undefined)
+    const alive = foreign ? Date.now() - mtimeMs <= staleMs : processAlive(pid, typeof info.start === 'number' ? info.start : undefined)
     if (alive) live = true
-    else { try { unlinkSync(file) } catch { /* gone */ } }
+    else {
+      try {
+        unlinkSync(file)
+      } catch {
+        /* gone */
+      }
+    }
   }
   return live
 }
@@ -260,29 +325,55 @@ function abandoned(st: Stats, owner: LockOwner | undefined, someoneMidway: boole
 /** Remove an abandoned lock (see the module comment). True if the lock is gone. Synchronous on purpose. */
 export function reclaim(lockPath: string, staleMs: number): boolean {
   const guard = `${lockPath}.reaping`
-  try { mkdirSync(guard) } catch (e) {
+  try {
+    mkdirSync(guard)
+  } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false
     // A reclaimer killed inside its few microseconds leaves the guard behind.
-    try { if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) rmdirSync(guard) } catch { /* gone already */ }
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) rmdirSync(guard)
+    } catch {
+      /* gone already */
+    }
     return false
   }
   try {
     let st: Stats
-    try { st = statSync(lockPath) } catch { return true }
+    try {
+      st = statSync(lockPath)
+    } catch {
+      return true
+    }
     // Intents first, then the record: a live holder writes its record before
     // it drops its intent, so this order never sees "no intent and no record" for it.
     const someoneMidway = liveIntent(lockPath, staleMs)
     const owner = readOwnerSync(lockPath)
     if (!abandoned(st, owner, someoneMidway, staleMs)) return false
     let again: Stats
-    try { again = statSync(lockPath) } catch { return true }
+    try {
+      again = statSync(lockPath)
+    } catch {
+      return true
+    }
     if (again.ino !== st.ino || again.mtimeMs !== st.mtimeMs) return false
     // The folder is unchanged and its holder gone, so a record beside it (even a torn one) is that holder's.
-    try { unlinkSync(`${lockPath}.owner`) } catch { /* none */ }
-    try { rmdirSync(lockPath) } catch { return false }
+    try {
+      unlinkSync(`${lockPath}.owner`)
+    } catch {
+      /* none */
+    }
+    try {
+      rmdirSync(lockPath)
+    } catch {
+      return false
+    }
     return true
   } finally {
-    try { rmdirSync(guard) } catch { /* someone judged it stale */ }
+    try {
+      rmdirSync(guard)
+    } catch {
+      /* someone judged it stale */
+    }
   }
 }
 
@@ -293,7 +384,9 @@ function heldLocks(): Set<Holding> {
   let set = g[HELD]
   if (set === undefined) {
     const created = new Set<Holding>()
-    process.on('exit', () => { for (const l of created) l.releaseSync() })
+    process.on('exit', () => {
+      for (const l of created) l.releaseSync()
+    })
     g[HELD] = set = created
   }
   return set
@@ -319,7 +412,11 @@ class Holding implements HeldLock {
   private notOursBecause(): string | undefined {
     if (this.released) return 'it was already released'
     let st: Stats
-    try { st = statSync(this.path) } catch { return 'the lock folder is gone' }
+    try {
+      st = statSync(this.path)
+    } catch {
+      return 'the lock folder is gone'
+    }
     const rec = readOwnerSync(this.path)
     if (st.ino !== this.owner.ino) return `the lock was taken over by ${describeHolder(rec)}`
     if (rec === undefined || rec.token !== this.owner.token || rec.pid !== this.owner.pid || rec.host !== this.owner.host) {
@@ -339,9 +436,18 @@ class Holding implements HeldLock {
 
   /** Keeps the folder's mtime fresh for waiters on other hosts; stops, touching nothing, once the lock is not ours. */
   private refresh(): void {
-    if (this.notOursBecause() !== undefined) { this.lost = true; clearInterval(this.timer); return }
+    if (this.notOursBecause() !== undefined) {
+      this.lost = true
+      clearInterval(this.timer)
+      return
+    }
     const now = new Date()
-    try { utimesSync(this.path, now, now) } catch { this.lost = true; clearInterval(this.timer) }
+    try {
+      utimesSync(this.path, now, now)
+    } catch {
+      this.lost = true
+      clearInterval(this.timer)
+    }
   }
 
   /** Removes the record and the folder only if both are still ours; otherwise leaves the new holder's alone. */
@@ -351,22 +457,43 @@ class Holding implements HeldLock {
     heldLocks().delete(this)
     const mine = this.notOursBecause() === undefined
     this.released = true
-    if (!mine) { this.lost = true; return }
+    if (!mine) {
+      this.lost = true
+      return
+    }
     // Synchronous and back to back, inside an intent (the record-less gap).
     let intent: string | undefined
-    try { intent = writeIntent(this.path) } catch {
+    try {
+      intent = writeIntent(this.path)
+    } catch {
       // Not even an empty file can be made. Release anyway: a lock left behind
       // by a live process would block every writer for as long as it lives.
     }
     try {
-      try { unlinkSync(`${this.path}.owner`) } catch { /* gone */ }
-      try { rmdirSync(this.path) } catch { /* gone */ }
+      try {
+        unlinkSync(`${this.path}.owner`)
+      } catch {
+        /* gone */
+      }
+      try {
+        rmdirSync(this.path)
+      } catch {
+        /* gone */
+      }
     } finally {
-      if (intent !== undefined) { try { unlinkSync(intent) } catch { /* gone */ } }
+      if (intent !== undefined) {
+        try {
+          unlinkSync(intent)
+        } catch {
+          /* gone */
+        }
+      }
     }
   }
 
-  release = async (): Promise<void> => { this.releaseSync() }
+  release = async (): Promise<void> => {
+    this.releaseSync()
+  }
 }
 
 /**
@@ -376,14 +503,20 @@ class Holding implements HeldLock {
 function tryTake(path: string, purpose: string, staleMs: number): Holding | undefined {
   const intent = writeIntent(path)
   try {
-    try { mkdirSync(path, { mode: DIR_MODE }) } catch (e) {
+    try {
+      mkdirSync(path, { mode: DIR_MODE })
+    } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined
       throw e
     }
     try {
       const owner: LockOwner = {
-        pid: process.pid, host: hostname(), at: new Date().toISOString(), purpose,
-        ino: statSync(path).ino, token: randomBytes(12).toString('hex'),
+        pid: process.pid,
+        host: hostname(),
+        at: new Date().toISOString(),
+        purpose,
+        ino: statSync(path).ino,
+        token: randomBytes(12).toString('hex'),
         ...(OWN_START === undefined ? {} : { start: OWN_START }),
         ...(OWN_PIDNS === undefined ? {} : { pidns: OWN_PIDNS }),
       }
@@ -391,12 +524,24 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
       return new Holding(path, owner, staleMs)
     } catch (e) {
       // The folder is ours (nobody takes a live owner's lock): undo, leave no trace.
-      try { unlinkSync(`${path}.owner`) } catch { /* not written */ }
-      try { rmdirSync(path) } catch { /* gone */ }
+      try {
+        unlinkSync(`${path}.owner`)
+      } catch {
+        /* not written */
+      }
+      try {
+        rmdirSync(path)
+      } catch {
+        /* gone */
+      }
       throw e
     }
   } finally {
-    try { unlinkSync(intent) } catch { /* gone */ }
+    try {
+      unlinkSync(intent)
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -405,13 +550,14 @@ function busyError(path: string, staleMs: number): LockBusyError {
   const owner = readOwnerSync(path)
   const local = owner !== undefined && sameHost(owner.host, owner.pidns)
   const alive = owner === undefined ? undefined : local ? processAlive(owner.pid, owner.start) : undefined
-  const advice = owner === undefined
-    ? 'Try again in a moment.'
-    : local && alive === true
-      ? `A lock is never taken from a live process: wait for it to finish, or, if it was stopped (Ctrl-Z, SIGSTOP), resume it (\`fg\`, \`kill -CONT ${owner.pid}\`) or end it.`
-      : local
-        ? 'That process is gone; its lock is being cleared — try again in a moment.'
-        : `If that process is gone, the lock frees itself ${Math.round(staleMs / 1000)} s after its last refresh.`
+  const advice =
+    owner === undefined
+      ? 'Try again in a moment.'
+      : local && alive === true
+        ? `A lock is never taken from a live process: wait for it to finish, or, if it was stopped (Ctrl-Z, SIGSTOP), resume it (\`fg\`, \`kill -CONT ${owner.pid}\`) or end it.`
+        : local
+          ? 'That process is gone; its lock is being cleared — try again in a moment.'
+          : `If that process is gone, the lock frees itself ${Math.round(staleMs / 1000)} s after its last refresh.`
   return new LockBusyError(`busy: the lock ${path} is held by ${describeHolder(owner, alive)}. ${advice}`, owner, alive)
 }
 
@@ -431,5 +577,9 @@ export async function acquire(opts: LockOptions): Promise<HeldLock> {
 
 export async function withLock<T>(opts: LockOptions, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
   const lock = await acquire(opts)
-  try { return await fn(lock) } finally { await lock.release() }
+  try {
+    return await fn(lock)
+  } finally {
+    await lock.release()
+  }
 }

@@ -25,7 +25,11 @@ export function doctorReport(lines: DoctorLine[]): string {
 }
 
 /** Where the doctor looks: a DSH_HOME (from env), the working folder, and the store root when configured. */
-export interface DoctorIO { env: NodeJS.ProcessEnv; cwd: string; rootDir?: string | undefined }
+export interface DoctorIO {
+  env: NodeJS.ProcessEnv
+  cwd: string
+  rootDir?: string | undefined
+}
 
 /** `cyrene doctor`: the files of a DSH_HOME as a person sees them from outside a chat. */
 export async function cliDoctorLines(io: DoctorIO): Promise<DoctorLine[]> {
@@ -71,13 +75,31 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
   } catch (error) {
     return [{ check: 'memory root', status: 'fail', detail: (error as Error).message }]
   }
-  if (!existsSync(root)) return [{ check: 'memory root', status: 'missing', detail: `${root} does not exist yet: it is created when DSH starts with this plugin, or by \`cyrene memory write\`` }]
+  if (!existsSync(root))
+    return [
+      {
+        check: 'memory root',
+        status: 'missing',
+        detail: `${root} does not exist yet: it is created when DSH starts with this plugin, or by \`cyrene memory write\``,
+      },
+    ]
   const store = await MemoryStore.open({ env: io.env, rootDir: io.rootDir })
   const lines: DoctorLine[] = [{ check: 'memory root', status: 'ok', detail: root }]
   const engine = await store.engineStatus()
-  if (opts.engine) lines.push(engine.held && engine.alive !== false
-    ? { check: 'memory engine', status: 'ok', detail: `held by ${engine.owner?.purpose ?? 'an engine'} (pid ${engine.owner?.pid ?? '?'} on ${engine.owner?.host ?? '?'}) since ${engine.owner?.at ?? '?'}` }
-    : { check: 'memory engine', status: 'ok', detail: engine.held ? 'a stale lock of a process that is gone; the next DSH start takes it over' : 'free (no DSH running on this DSH_HOME)' })
+  if (opts.engine)
+    lines.push(
+      engine.held && engine.alive !== false
+        ? {
+            check: 'memory engine',
+            status: 'ok',
+            detail: `held by ${engine.owner?.purpose ?? 'an engine'} (pid ${engine.owner?.pid ?? '?'} on ${engine.owner?.host ?? '?'}) since ${engine.owner?.at ?? '?'}`,
+          }
+        : {
+            check: 'memory engine',
+            status: 'ok',
+            detail: engine.held ? 'a stale lock of a process that is gone; the next DSH start takes it over' : 'free (no DSH running on this DSH_HOME)',
+          },
+    )
   const usage = await store.measureUsage(true)
   const { totalBytes, marginBytes } = store.limits
   const quota = (used: number, limit: number, what: string): DoctorLine => ({
@@ -86,18 +108,35 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
     detail: `${mb(used)} of ${mb(limit)}`,
   })
   lines.push(quota(usage.total, totalBytes, 'the whole store'), quota(usage.margin, marginBytes, '余页'))
-  const anchors = Object.entries(store.settings.anchor).map(([k, v]) => `${k} ${v}`).join(', ')
-  lines.push({ check: 'limits', status: 'ok', detail: `entry ≤ ${store.limits.entryChars} chars, injected entry ≤ ${store.limits.injectChars}, anchors ${anchors} (元/settings.json)` })
+  const anchors = Object.entries(store.settings.anchor)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')
+  lines.push({
+    check: 'limits',
+    status: 'ok',
+    detail: `entry ≤ ${store.limits.entryChars} chars, injected entry ≤ ${store.limits.injectChars}, anchors ${anchors} (元/settings.json)`,
+  })
   for (const problem of store.settingsProblems) lines.push({ check: 'settings', status: 'warn', detail: problem })
   const snapshots = await describeSnapshots(store)
   const unverified = snapshots.filter((s) => !s.verified).map((s) => s.name)
-  lines.push(snapshots.length === 0
-    ? { check: 'snapshots', status: 'warn', detail: 'none yet: `cyrene backup` takes one now (DSH takes one a day while it runs)' }
-    : { check: 'snapshots', status: 'ok', detail: `${snapshots.length} kept, newest ${snapshots.at(-1)!.name}` })
-  if (unverified.length > 0) lines.push({ check: 'snapshots', status: 'ok', detail: `unverified (taken before checksums; a restore checks their format only; they age out within a week): ${unverified.join(', ')}` })
+  lines.push(
+    snapshots.length === 0
+      ? { check: 'snapshots', status: 'warn', detail: 'none yet: `cyrene backup` takes one now (DSH takes one a day while it runs)' }
+      : { check: 'snapshots', status: 'ok', detail: `${snapshots.length} kept, newest ${snapshots.at(-1)!.name}` },
+  )
+  if (unverified.length > 0)
+    lines.push({
+      check: 'snapshots',
+      status: 'ok',
+      detail: `unverified (taken before checksums; a restore checks their format only; they age out within a week): ${unverified.join(', ')}`,
+    })
   try {
     const volumes = await readVolumes(store)
-    lines.push({ check: 'volume', status: 'ok', detail: volumes === undefined ? 'volume 0 is completed when DSH first starts' : `current volume ${volumes.current} of ${volumes.volumes.length}` })
+    lines.push({
+      check: 'volume',
+      status: 'ok',
+      detail: volumes === undefined ? 'volume 0 is completed when DSH first starts' : `current volume ${volumes.current} of ${volumes.volumes.length}`,
+    })
   } catch (error) {
     lines.push({ check: 'volume', status: 'fail', detail: (error as Error).message })
   }
@@ -109,7 +148,11 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
 async function personaDrift(store: MemoryStore): Promise<string[]> {
   try {
     const drift = await volumeDrift(store, PERSONA_SOURCES)
-    return drift.drift ? [`the persona or the five virtues changed since volume ${drift.current ?? '?'} was opened: a person opens a new volume with \`cyrene volume new --reason … --confirm new-volume\``] : []
+    return drift.drift
+      ? [
+          `the persona or the five virtues changed since volume ${drift.current ?? '?'} was opened: a person opens a new volume with \`cyrene volume new --reason … --confirm new-volume\``,
+        ]
+      : []
   } catch (error) {
     return [`volume check: ${(error as Error).message}`]
   }
@@ -120,7 +163,11 @@ export async function retiredLines(io: DoctorIO): Promise<DoctorLine[]> {
     const found = await findRetiredPlugins(resolveDshHome({ env: io.env }))
     return found.length === 0
       ? [{ check: 'retired plugins', status: 'ok', detail: 'none installed' }]
-      : found.map((r) => ({ check: 'retired plugins', status: 'fail' as const, detail: `${r.name} is installed in ${r.where}: back up, \`cyrene migrate --from …\`, then uninstall it` }))
+      : found.map((r) => ({
+          check: 'retired plugins',
+          status: 'fail' as const,
+          detail: `${r.name} is installed in ${r.where}: back up, \`cyrene migrate --from …\`, then uninstall it`,
+        }))
   } catch (error) {
     return [{ check: 'retired plugins', status: 'warn', detail: `could not look: ${(error as Error).message}` }]
   }
@@ -133,20 +180,25 @@ export function whaleLines(io: DoctorIO): DoctorLine[] {
   const segments = renderSegments(loadRenderInput(ctx, {}))
   const { total, budget } = segments.measure
   if (!existsSync(where.configFile)) return [{ check: 'whale-persona', status: 'ok', detail: `no config at ${where.configFile}: nothing is injected` }]
-  return [{
-    check: 'whale-persona',
-    status: budget.over ? 'warn' : 'ok',
-    detail: `${where.configFile}: ${total} chars injected${budget.enabled && budget.max > 0 ? ` of a ${budget.max} budget${budget.over ? ' (over)' : ''}` : ''}`,
-  }]
+  return [
+    {
+      check: 'whale-persona',
+      status: budget.over ? 'warn' : 'ok',
+      detail: `${where.configFile}: ${total} chars injected${budget.enabled && budget.max > 0 ? ` of a ${budget.max} budget${budget.over ? ' (over)' : ''}` : ''}`,
+    },
+  ]
 }
 
-
 /** The whale row as `/cyrene doctor` sees it: its registrations that failed, if it is mounted. */
-export interface WhaleRowState { readonly failures: readonly string[] }
+export interface WhaleRowState {
+  readonly failures: readonly string[]
+}
 
 export function whaleRowLine(whale: WhaleRowState | undefined): DoctorLine {
-  if (whale === undefined) return { check: 'whale-persona', status: 'missing', detail: 'row not mounted: no whale-persona sections, /memory on|off unavailable' }
-  if (whale.failures.length > 0) return { check: 'whale-persona', status: 'warn', detail: `registered with failures (another whale-persona plugin?): ${whale.failures.join('; ')}` }
+  if (whale === undefined)
+    return { check: 'whale-persona', status: 'missing', detail: 'row not mounted: no whale-persona sections, /memory on|off unavailable' }
+  if (whale.failures.length > 0)
+    return { check: 'whale-persona', status: 'warn', detail: `registered with failures (another whale-persona plugin?): ${whale.failures.join('; ')}` }
   return { check: 'whale-persona', status: 'ok', detail: 'sections registered; config re-read at every assembly' }
 }
 
@@ -160,11 +212,7 @@ export interface HostServiceState {
     | { kind: 'ready'; root: string; problems: readonly string[] }
   /** `{{cyrene_memory}}` at the latest assembly: its length, its budget, what was cut, a failed refresh. */
   memoryBlock: { chars: number; budget: number; cut: number; refreshError: string | undefined }
-  recall:
-    | { kind: 'off' }
-    | { kind: 'building' }
-    | { kind: 'failed'; detail: string }
-    | { kind: 'ready'; size: number }
+  recall: { kind: 'off' } | { kind: 'building' } | { kind: 'failed'; detail: string } | { kind: 'ready'; size: number }
   /** The last recall problem (a failed refresh or search). */
   recallError: string | undefined
   mirror: MirrorNote | undefined
@@ -187,7 +235,13 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState): DoctorLi
     case 'starting':
       return [{ check: 'memory engine', status: 'warn', detail: 'still starting' }]
     case 'busy':
-      return [{ check: 'memory engine', status: 'fail', detail: `${engine.root} is held by another engine (${engine.detail}); this process injects no memory. Close the other DSH, or run one DSH per DSH_HOME.` }]
+      return [
+        {
+          check: 'memory engine',
+          status: 'fail',
+          detail: `${engine.root} is held by another engine (${engine.detail}); this process injects no memory. Close the other DSH, or run one DSH per DSH_HOME.`,
+        },
+      ]
     case 'failed':
       return [{ check: 'memory engine', status: 'fail', detail: `${engine.detail}; the turn goes on without memory` }]
     case 'ready':
@@ -196,7 +250,11 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState): DoctorLi
         ...engine.problems.map((p): DoctorLine => ({ check: 'memory store', status: 'warn', detail: p })),
         block.refreshError !== undefined
           ? { check: '{{cyrene_memory}}', status: 'warn', detail: `could not be refreshed: ${block.refreshError}` }
-          : { check: '{{cyrene_memory}}', status: block.cut > 0 ? 'warn' : 'ok', detail: `${block.chars}/${block.budget} chars${block.cut > 0 ? `; ${block.cut} anchors or entries shortened or left out` : ''}` },
+          : {
+              check: '{{cyrene_memory}}',
+              status: block.cut > 0 ? 'warn' : 'ok',
+              detail: `${block.chars}/${block.budget} chars${block.cut > 0 ? `; ${block.cut} anchors or entries shortened or left out` : ''}`,
+            },
       ]
   }
 }
@@ -204,10 +262,14 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState): DoctorLi
 function recallLine({ recall, recallError }: HostServiceState): DoctorLine {
   if (recallError !== undefined) return { check: 'recall', status: 'warn', detail: `last search failed: ${recallError}; turns go on without hits` }
   switch (recall.kind) {
-    case 'off': return { check: 'recall', status: 'missing', detail: 'no index: the memory engine is not this process\'s' }
-    case 'building': return { check: 'recall', status: 'warn', detail: 'index still building; no memory hits until it is ready' }
-    case 'failed': return { check: 'recall', status: 'fail', detail: `index could not be built: ${recall.detail}` }
-    case 'ready': return { check: 'recall', status: 'ok', detail: `${recall.size} entries indexed (Chinese and English), hits added before each step` }
+    case 'off':
+      return { check: 'recall', status: 'missing', detail: "no index: the memory engine is not this process's" }
+    case 'building':
+      return { check: 'recall', status: 'warn', detail: 'index still building; no memory hits until it is ready' }
+    case 'failed':
+      return { check: 'recall', status: 'fail', detail: `index could not be built: ${recall.detail}` }
+    case 'ready':
+      return { check: 'recall', status: 'ok', detail: `${recall.size} entries indexed (Chinese and English), hits added before each step` }
   }
 }
 

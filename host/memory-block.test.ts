@@ -17,7 +17,9 @@ const recent = [
 describe('composeMemoryBlock', () => {
   it('anchors first (sections dated 〔…〕), empty anchors left out, then the newest days', () => {
     const r = composeMemoryBlock(anchors, recent, 1200)
-    expect(r.text).toBe('【我是谁】我是昔涟。\n【你是谁】你是阿远，写小说的人。 〔2026-11-02〕最近在改第三章。\n【去处】一起写完第一本书。\n【近来】\n- 2026-11-29 今天改完了第三章。\n- 2026-11-28 喜欢乌龙茶，不加糖。')
+    expect(r.text).toBe(
+      '【我是谁】我是昔涟。\n【你是谁】你是阿远，写小说的人。 〔2026-11-02〕最近在改第三章。\n【去处】一起写完第一本书。\n【近来】\n- 2026-11-29 今天改完了第三章。\n- 2026-11-28 喜欢乌龙茶，不加糖。',
+    )
     expect(r.cut).toBe(0)
   })
 
@@ -39,7 +41,7 @@ describe('composeMemoryBlock', () => {
 
   it('never exceeds the budget and counts what it cut', () => {
     const long = anchors.map((a) => ({ ...a, parts: a.parts.map((p) => ({ ...p, text: p.text + '很长'.repeat(400) })) }))
-    const many = Array.from({ length: 100 }, (_, i) => ({ date: `2026-10-${String(i % 28 + 1).padStart(2, '0')}`, text: '一件值得记住的小事'.repeat(3) }))
+    const many = Array.from({ length: 100 }, (_, i) => ({ date: `2026-10-${String((i % 28) + 1).padStart(2, '0')}`, text: '一件值得记住的小事'.repeat(3) }))
     for (const budget of [0, 50, 300, 1200]) {
       const r = composeMemoryBlock(long, many, budget)
       expect([...r.text].length).toBeLessThanOrEqual(budget)

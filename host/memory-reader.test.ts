@@ -7,8 +7,12 @@ import { MemoryReader } from './memory-reader.ts'
 
 describe('MemoryReader', () => {
   let t: Awaited<ReturnType<typeof tempHome>>
-  beforeEach(async () => { t = await tempHome() })
-  afterEach(async () => { await t.cleanup() })
+  beforeEach(async () => {
+    t = await tempHome()
+  })
+  afterEach(async () => {
+    await t.cleanup()
+  })
 
   it('{{cyrene_memory}} with its frame and closing marker stays within the budget (issue 7 item 8)', async () => {
     const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })

@@ -31,7 +31,10 @@ export function builtinPresetsDir(dshDir: string): string {
   return join(dshDir, 'config', 'agent-presets')
 }
 
-export interface PresetRoot { path: string; trust: 'system' | 'user' }
+export interface PresetRoot {
+  path: string
+  trust: 'system' | 'user'
+}
 
 /**
  * Roots for the roster row that replaces DSH's own: the built-in presets and

@@ -1,5 +1,15 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
-import { charCount, EngineBusyError, resolveRoot, startEngine, writeAnchor, type AnchorKey, type MemoryStore, type NewEntry, type WriteResult } from '../memory/index.ts'
+import {
+  charCount,
+  EngineBusyError,
+  resolveRoot,
+  startEngine,
+  writeAnchor,
+  type AnchorKey,
+  type MemoryStore,
+  type NewEntry,
+  type WriteResult,
+} from '../memory/index.ts'
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
@@ -29,7 +39,6 @@ export interface ServiceConfig {
   memoryChars: number
   recentDays: number
 }
-
 
 type EngineState =
   | { kind: 'starting' }
@@ -74,14 +83,16 @@ export class CyreneMemory extends Service {
       const problems = started.problems.filter((p) => !started.store.settingsProblems.includes(p) && !p.startsWith('retired plugin'))
       this.recallState = { kind: 'building' }
       this.recallReady = RecallKeeper.open(started.store).then(
-        (keeper) => { this.recallState = { kind: 'ready', keeper } },
-        (error: Error) => { this.recallState = { kind: 'failed', detail: error.message } },
+        (keeper) => {
+          this.recallState = { kind: 'ready', keeper }
+        },
+        (error: Error) => {
+          this.recallState = { kind: 'failed', detail: error.message }
+        },
       )
       this.state = { kind: 'ready', store: started.store, root, problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
     } catch (error) {
-      this.state = error instanceof EngineBusyError
-        ? { kind: 'busy', root, detail: error.message }
-        : { kind: 'failed', detail: (error as Error).message }
+      this.state = error instanceof EngineBusyError ? { kind: 'busy', root, detail: error.message } : { kind: 'failed', detail: (error as Error).message }
     }
   }
 
@@ -136,9 +147,11 @@ export class CyreneMemory extends Service {
 
   private engineStore(): MemoryStore {
     if (this.state.kind === 'ready') return this.state.store
-    throw new Error(this.state.kind === 'busy'
-      ? 'the memory engine of this DSH_HOME is held by another DSH process; nothing was written (see /cyrene doctor)'
-      : 'the memory engine is not running; nothing was written (see /cyrene doctor)')
+    throw new Error(
+      this.state.kind === 'busy'
+        ? 'the memory engine of this DSH_HOME is held by another DSH process; nothing was written (see /cyrene doctor)'
+        : 'the memory engine is not running; nothing was written (see /cyrene doctor)',
+    )
   }
 
   /** The open store, when this process holds the engine. */

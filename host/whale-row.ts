@@ -12,7 +12,11 @@ declare module '@deepseek-ai/cordis' {
 }
 
 /** What a section text function receives from DSH (AssembleContext, narrowed to what we read). */
-interface AssemblyAgent { id?: string; options?: { model?: string }; session?: { id?: string; header?: { cwd?: string } } }
+interface AssemblyAgent {
+  id?: string
+  options?: { model?: string }
+  session?: { id?: string; header?: { cwd?: string } }
+}
 
 /**
  * Row `whale-persona` (host level, inserted by this bundle): the three
@@ -115,7 +119,10 @@ export function captureCommand(service: WhalePersona, sessionId: string, input: 
   const word = input.trim().toLowerCase()
   if (word === 'on' || word === 'off') {
     service.setCapture(sessionId, word === 'on')
-    return { kind: 'success', text: word === 'on' ? '本会话的长期记忆收口已开启：AI 只会提出候选，等你确认（cyrene whale inbox list）。' : '本会话的长期记忆收口已关闭。' }
+    return {
+      kind: 'success',
+      text: word === 'on' ? '本会话的长期记忆收口已开启：AI 只会提出候选，等你确认（cyrene whale inbox list）。' : '本会话的长期记忆收口已关闭。',
+    }
   }
   if (word === 'status' || word === '') {
     return { kind: 'success', text: `本会话的长期记忆收口：${service.captureOn(sessionId) ? '开启' : '关闭'}` }

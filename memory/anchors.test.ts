@@ -11,7 +11,10 @@ describe('anchor documents (pure)', () => {
     const text = '我是昔涟。\n\n> 更早的卷：见 锚/历史/self/\n\n## 卷0·2026-01-01\n第一段\n\n## 卷1·2026-02-01\n第二段\n'
     const doc = parseAnchor(text)
     expect(doc.core).toBe('我是昔涟。')
-    expect(doc.sections.map((s) => [s.vol, s.date, s.text])).toEqual([[0, '2026-01-01', '第一段'], [1, '2026-02-01', '第二段']])
+    expect(doc.sections.map((s) => [s.vol, s.date, s.text])).toEqual([
+      [0, '2026-01-01', '第一段'],
+      [1, '2026-02-01', '第二段'],
+    ])
     expect(renderAnchor(doc)).toBe(text)
   })
   it('moves the oldest sections out until the document fits, keeping the newest', () => {
@@ -27,8 +30,12 @@ describe('anchor documents (pure)', () => {
 describe('writeAnchor', () => {
   let t: Awaited<ReturnType<typeof tempHome>>
   let now = new Date('2026-06-01T10:00:00Z')
-  beforeEach(async () => { t = await tempHome() })
-  afterEach(async () => { await t.cleanup() })
+  beforeEach(async () => {
+    t = await tempHome()
+  })
+  afterEach(async () => {
+    await t.cleanup()
+  })
 
   it('enforces the cadence for the model (daily; origin weekly), not for the person, and audits', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
@@ -88,7 +95,9 @@ describe('writeAnchor', () => {
     for (const by of ['model', 'person'] as const) {
       const refusal = writeAnchor(s, 'self', { text: forged }, { by })
       await expect(refusal).rejects.toMatchObject({ name: 'RefusedError', code: 'bad-input' })
-      await expect(writeAnchor(s, 'self', { text: forged }, { by })).rejects.toThrow(/line 2 "## 卷0·2001-01-01".*dated section heading.*Remove or reword that line/)
+      await expect(writeAnchor(s, 'self', { text: forged }, { by })).rejects.toThrow(
+        /line 2 "## 卷0·2001-01-01".*dated section heading.*Remove or reword that line/,
+      )
     }
     expect(await anchorBytes()).toBe(before)
     // The model's one write of the day is still there to use: the refusal did not count.
@@ -127,14 +136,20 @@ describe('writeAnchor', () => {
     const used = (await opened.withWriteLock(() => opened.measureUsage(true))).total
     const text = '你喜欢雨天。'.repeat(10)
     // Room for about three sections of this size, not for thirty-three.
-    const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now, limits: { totalBytes: used + 3 * Buffer.byteLength(`## 卷0·2026-06-01\n${text}\n\n`) + 32 } })
+    const s = await MemoryStore.open({
+      env: { DSH_HOME: t.home },
+      now: () => now,
+      limits: { totalBytes: used + 3 * Buffer.byteLength(`## 卷0·2026-06-01\n${text}\n\n`) + 32 },
+    })
     let refused: unknown
     let written = 0
     for (let i = 0; i < 33 && refused === undefined; i++) {
       try {
         await writeAnchor(s, 'self', { text: `${i}${text}` }, { by: 'person' })
         written++
-      } catch (e) { refused = e }
+      } catch (e) {
+        refused = e
+      }
     }
     expect(refused).toMatchObject({ code: 'quota' })
     expect(written).toBeGreaterThanOrEqual(2)
@@ -153,7 +168,11 @@ describe('writeAnchor', () => {
     const usage = (await first.withWriteLock(() => first.measureUsage(true))).total
     // The second write replaces the first section by the new one plus a reference line, and moves the first to 锚/历史/.
     const anchorBefore = Buffer.byteLength(await fs.readFile(join(t.root, anchorRel('goal'))))
-    const next = renderAnchor({ core: '', earlierRef: '> 更早的卷：见 锚/历史/goal/', sections: [{ vol: 0, date: '2026-07-02', text: '目标2'.padEnd(20, '。') }] })
+    const next = renderAnchor({
+      core: '',
+      earlierRef: '> 更早的卷：见 锚/历史/goal/',
+      sections: [{ vol: 0, date: '2026-07-02', text: '目标2'.padEnd(20, '。') }],
+    })
     const history = `## 卷0·2026-07-01\n${'目标1'.padEnd(20, '。')}\n`
     const anchorDelta = Buffer.byteLength(next) - anchorBefore
     const historyBytes = Buffer.byteLength(history)

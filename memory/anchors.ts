@@ -24,13 +24,27 @@ const SECTION_RE = /^## 卷(\d+)·(\d{4}-\d{2}-\d{2})[ \t]*$/
 const HEADING_LIKE_RE = /^\s*#{1,6}\s*卷\s*\d+\s*·\s*\d{4}-\d{2}-\d{2}/
 const EARLIER_LIKE_RE = /^\s*>\s*更早的卷[：:]/
 
-export interface AnchorSection { vol: number; date: string; text: string }
-export interface AnchorDoc { core: string; earlierRef: string | undefined; sections: AnchorSection[] }
+export interface AnchorSection {
+  vol: number
+  date: string
+  text: string
+}
+export interface AnchorDoc {
+  core: string
+  earlierRef: string | undefined
+  sections: AnchorSection[]
+}
 
-export function anchorRel(key: AnchorKey): string { return `${LAYOUT.anchors}/${ANCHOR_FILES[key]}.md` }
-export function anchorHistoryRel(key: AnchorKey, month: string): string { return `${LAYOUT.anchorHistory}/${key}/${month}.md` }
+export function anchorRel(key: AnchorKey): string {
+  return `${LAYOUT.anchors}/${ANCHOR_FILES[key]}.md`
+}
+export function anchorHistoryRel(key: AnchorKey, month: string): string {
+  return `${LAYOUT.anchorHistory}/${key}/${month}.md`
+}
 
-export function isAnchorKey(k: unknown): k is AnchorKey { return typeof k === 'string' && (ANCHOR_KEYS as readonly string[]).includes(k) }
+export function isAnchorKey(k: unknown): k is AnchorKey {
+  return typeof k === 'string' && (ANCHOR_KEYS as readonly string[]).includes(k)
+}
 
 /** Pure parse of an anchor file. Text before the first section is the core. */
 export function parseAnchor(text: string): AnchorDoc {
@@ -40,10 +54,20 @@ export function parseAnchor(text: string): AnchorDoc {
   let earlierRef: string | undefined
   let cur: AnchorSection | undefined
   let body: string[] = []
-  const flush = (): void => { if (cur !== undefined) { cur.text = body.join('\n').trim(); sections.push(cur) } }
+  const flush = (): void => {
+    if (cur !== undefined) {
+      cur.text = body.join('\n').trim()
+      sections.push(cur)
+    }
+  }
   for (const line of lines) {
     const m = SECTION_RE.exec(line)
-    if (m !== null) { flush(); cur = { vol: Number(m[1]), date: m[2]!, text: '' }; body = []; continue }
+    if (m !== null) {
+      flush()
+      cur = { vol: Number(m[1]), date: m[2]!, text: '' }
+      body = []
+      continue
+    }
     if (cur === undefined) {
       if (line.startsWith(EARLIER_PREFIX)) earlierRef = line
       else core.push(line)
@@ -53,7 +77,9 @@ export function parseAnchor(text: string): AnchorDoc {
   return { core: core.join('\n').trim(), earlierRef, sections }
 }
 
-export function renderSection(s: AnchorSection): string { return `## 卷${s.vol}·${s.date}\n${s.text}` }
+export function renderSection(s: AnchorSection): string {
+  return `## 卷${s.vol}·${s.date}\n${s.text}`
+}
 
 export function renderAnchor(doc: AnchorDoc): string {
   const parts: string[] = []
@@ -78,7 +104,10 @@ export function fitAnchor(doc: AnchorDoc, key: AnchorKey, limit: number): { doc:
     earlierRef = `${EARLIER_PREFIX}见 ${LAYOUT.anchorHistory}/${key}/`
   }
   if (size() > limit) {
-    throw new RefusedError('too-long', `the ${key} anchor would be ${size()} characters; its limit is ${limit} (元/settings.json "anchor"). Shorten the text or the core.`)
+    throw new RefusedError(
+      'too-long',
+      `the ${key} anchor would be ${size()} characters; its limit is ${limit} (元/settings.json "anchor"). Shorten the text or the core.`,
+    )
   }
   return { doc: { core: doc.core, earlierRef, sections }, archived }
 }
@@ -114,25 +143,41 @@ export function checkAnchorLines(text: string, key: AnchorKey): void {
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
-    const what = HEADING_LIKE_RE.test(line) ? 'a dated section heading (## 卷N·YYYY-MM-DD)' : EARLIER_LIKE_RE.test(line) ? `the history reference line (${EARLIER_PREFIX.trim()}…)` : undefined
+    const what = HEADING_LIKE_RE.test(line)
+      ? 'a dated section heading (## 卷N·YYYY-MM-DD)'
+      : EARLIER_LIKE_RE.test(line)
+        ? `the history reference line (${EARLIER_PREFIX.trim()}…)`
+        : undefined
     if (what === undefined) continue
-    throw new RefusedError('bad-input', `the ${key} anchor text has on line ${i + 1} ${JSON.stringify(line.trim())}, which the anchor file would read as ${what}; the store writes headings, dates and references itself. Remove or reword that line (for example without the leading "#" or ">") and write again. Nothing was written.`)
+    throw new RefusedError(
+      'bad-input',
+      `the ${key} anchor text has on line ${i + 1} ${JSON.stringify(line.trim())}, which the anchor file would read as ${what}; the store writes headings, dates and references itself. Remove or reword that line (for example without the leading "#" or ">") and write again. Nothing was written.`,
+    )
   }
 }
 
-export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: AnchorWrite, ctx: { by: Writer }): Promise<{ file: string; archived: number; chars: number }> {
+export async function writeAnchor(
+  store: MemoryStore,
+  key: AnchorKey,
+  input: AnchorWrite,
+  ctx: { by: Writer },
+): Promise<{ file: string; archived: number; chars: number }> {
   if (!isAnchorKey(key)) throw new RefusedError('bad-input', `anchor must be one of ${ANCHOR_KEYS.join(', ')}`)
   const limit = store.settings.anchor[key]
   const { text } = checkText(input.text, { ...store.limits, entryChars: limit }, `${key} anchor text`)
   checkAnchorLines(text, key)
   const mode = input.mode ?? 'section'
-  if (mode === 'core' && ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may rewrite an anchor\'s core; the model adds dated sections')
+  if (mode === 'core' && ctx.by !== 'person')
+    throw new RefusedError('person-only', "only the person may rewrite an anchor's core; the model adds dated sections")
   const now = store.now()
   if (ctx.by === 'model') {
     const last = await lastModelAnchorWrite(store, key)
     const days = ANCHOR_CADENCE_DAYS[key]
     if (last !== undefined && now.getTime() - last.getTime() < days * 86_400_000) {
-      throw new RefusedError('cadence', `the ${key} anchor was already written at ${last.toISOString()}; it may be written once every ${days === 1 ? 'day' : `${days} days`}. Keep the thought in today's entries instead.`)
+      throw new RefusedError(
+        'cadence',
+        `the ${key} anchor was already written at ${last.toISOString()}; it may be written once every ${days === 1 ? 'day' : `${days} days`}. Keep the thought in today's entries instead.`,
+      )
     }
   }
   const file = anchorRel(key)
@@ -140,9 +185,7 @@ export async function writeAnchor(store: MemoryStore, key: AnchorKey, input: Anc
     const current = await store.readForRewrite(file)
     const parsed = parseAnchor(current)
     const vol = (await currentVolume(store)) ?? 0
-    const next: AnchorDoc = mode === 'core'
-      ? { ...parsed, core: text }
-      : { ...parsed, sections: [...parsed.sections, { vol, date: localDate(now), text }] }
+    const next: AnchorDoc = mode === 'core' ? { ...parsed, core: text } : { ...parsed, sections: [...parsed.sections, { vol, date: localDate(now), text }] }
     const { doc, archived } = fitAnchor(next, key, limit)
     const byMonth = new Map<string, AnchorSection[]>()
     for (const s of archived) byMonth.set(s.date.slice(0, 7), [...(byMonth.get(s.date.slice(0, 7)) ?? []), s])
@@ -172,4 +215,3 @@ export async function readAllAnchors(store: MemoryStore): Promise<Record<AnchorK
   for (const k of ANCHOR_KEYS) out[k] = await readAnchor(store, k)
   return out
 }
-

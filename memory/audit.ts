@@ -22,12 +22,20 @@ export async function audit(store: MemoryStore, record: Record<string, unknown>)
 export async function auditLog(store: MemoryStore, fromMonth = ''): Promise<Array<Record<string, unknown>>> {
   const dir = auditDir(store)
   let names: string[] = []
-  try { names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl') && n.slice(0, 7) >= fromMonth).sort() } catch { return [] }
+  try {
+    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl') && n.slice(0, 7) >= fromMonth).sort()
+  } catch {
+    return []
+  }
   const out: Array<Record<string, unknown>> = []
   for (const n of names) {
     for (const line of (await readTextOr(join(dir, n), '')).split('\n')) {
       if (line.trim() === '') continue
-      try { out.push(JSON.parse(line) as Record<string, unknown>) } catch { /* a torn last line after a crash */ }
+      try {
+        out.push(JSON.parse(line) as Record<string, unknown>)
+      } catch {
+        /* a torn last line after a crash */
+      }
     }
   }
   return out

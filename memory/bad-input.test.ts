@@ -8,8 +8,13 @@ import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 let s: MemoryStore
-beforeEach(async () => { t = await tempHome(); s = await MemoryStore.open({ env: { DSH_HOME: t.home } }) })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+  s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 const fact = (text: string, at = '2026-04-01T12:00:00') => ({ text, at, axis: '智', reason: 'r', kind: 'fact' })
 const day = '岁月涟漪/日档/2026/04/2026-04-01.md'
 
@@ -98,7 +103,9 @@ describe('links only to entries that exist (issue 7 item 11)', () => {
     const a = await s.write(fact('one'), { by: 'person' })
     const before = await fs.readFile(join(t.root, day))
     for (const by of ['person', 'model'] as const) {
-      await expect(s.write({ ...fact('two'), links: [`${a.id}|因果`, 'ghost-id|相似'] }, { by })).rejects.toThrow(/no entry with id "ghost-id" to link to; nothing was written.*cyrene memory list/)
+      await expect(s.write({ ...fact('two'), links: [`${a.id}|因果`, 'ghost-id|相似'] }, { by })).rejects.toThrow(
+        /no entry with id "ghost-id" to link to; nothing was written.*cyrene memory list/,
+      )
     }
     expect(Buffer.compare(await fs.readFile(join(t.root, day)), before)).toBe(0)
     expect((await s.scan()).entries).toHaveLength(1)

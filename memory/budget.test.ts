@@ -62,15 +62,26 @@ describe('fitWithinBudget (issue 8: one fit that returns the items)', () => {
     const fit = fitWithinBudget(given, textOf, 50, { minChars: 10 })
     expect(fit.picked.map((p) => p.item)).toEqual([given[0], given[1]])
     expect(fit.picked[1]!.text).toBe('y'.repeat(19) + '…')
-    expect(fit.cut.map((c) => [c.item, c.reason])).toEqual([[given[1], 'budget'], [given[2], 'no-room']])
+    expect(fit.cut.map((c) => [c.item, c.reason])).toEqual([
+      [given[1], 'budget'],
+      [given[2], 'no-room'],
+    ])
     expect(fit.usedChars).toBe(50)
   })
 
   it('an item without text is reported missing; a later shorter item uses room a long one could not', () => {
-    const given = [{ key: 0, text: 'x'.repeat(40) }, { key: 1, text: undefined }, { key: 2, text: 'y'.repeat(30) }, { key: 3, text: 'ok' }]
+    const given = [
+      { key: 0, text: 'x'.repeat(40) },
+      { key: 1, text: undefined },
+      { key: 2, text: 'y'.repeat(30) },
+      { key: 3, text: 'ok' },
+    ]
     const fit = fitWithinBudget(given, (item) => item.text, 50, { minChars: 20 })
     expect(fit.picked.map((p) => p.item.key)).toEqual([0, 3])
-    expect(fit.cut.map((c) => [c.item.key, c.reason])).toEqual([[1, 'missing'], [2, 'no-room']])
+    expect(fit.cut.map((c) => [c.item.key, c.reason])).toEqual([
+      [1, 'missing'],
+      [2, 'no-room'],
+    ])
   })
 
   it('property: never over the budget or the per-item limit, items in the order given, each accounted for once', () => {

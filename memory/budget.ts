@@ -118,12 +118,7 @@ export interface Fit<T> {
  * later, shorter item may still fit). `textOf` gives an item's text, or
  * undefined when it has none (reported as `missing`).
  */
-export function fitWithinBudget<T>(
-  items: readonly T[],
-  textOf: (item: T) => string | undefined,
-  budget: number,
-  options: FitOptions = {},
-): Fit<T> {
+export function fitWithinBudget<T>(items: readonly T[], textOf: (item: T) => string | undefined, budget: number, options: FitOptions = {}): Fit<T> {
   const overhead = wholeLimit(options.overheadPerItem ?? 0)
   const ellipsis = options.ellipsis ?? ELLIPSIS
   const clipOptions: ClipOptions = { ellipsis, trimEnd: options.trimEnd ?? false }

@@ -11,7 +11,12 @@ import { readAnchor } from './anchors.ts'
 import { ANCHOR_KEYS } from './settings.ts'
 import { findRetiredPlugins } from './migrate.ts'
 
-export interface Finding { code: string; message: string; file?: string; line?: number }
+export interface Finding {
+  code: string
+  message: string
+  file?: string
+  line?: number
+}
 
 export interface CheckReport {
   errors: Finding[]
@@ -42,9 +47,10 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   const fixed: string[] = []
   const { entries, problems, files } = await store.scan(opts.onProgress)
   for (const p of problems) errors.push({ code: 'format', message: p.message, file: p.file, line: p.line })
-  for (const f of files) for (const line of f.loose) {
-    warnings.push({ code: 'loose-text', message: 'text without a cyrene comment after it (kept as-is; not an entry)', file: f.file, line })
-  }
+  for (const f of files)
+    for (const line of f.loose) {
+      warnings.push({ code: 'loose-text', message: 'text without a cyrene comment after it (kept as-is; not an entry)', file: f.file, line })
+    }
 
   const byId = new Map<string, StoredEntry>()
   for (const e of entries) {
@@ -57,26 +63,43 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
     const m = e.meta
     if (m.links !== undefined) {
       if (!Array.isArray(m.links)) errors.push({ code: 'link', message: 'links must be a list', file: e.file, line: e.line })
-      else for (const l of m.links) {
-        if (typeof l !== 'string') { errors.push({ code: 'link', message: 'a link is not a string', file: e.file, line: e.line }); continue }
-        const bar = l.lastIndexOf('|')
-        const target = bar < 0 ? l : l.slice(0, bar)
-        const type = bar < 0 ? '' : l.slice(bar + 1)
-        if (!byId.has(target)) errors.push({ code: 'link', message: `link to unknown entry ${target}`, file: e.file, line: e.line })
-        if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type)) errors.push({ code: 'link', message: `unknown link type ${type}`, file: e.file, line: e.line })
+      else
+        for (const l of m.links) {
+          if (typeof l !== 'string') {
+            errors.push({ code: 'link', message: 'a link is not a string', file: e.file, line: e.line })
+            continue
+          }
+          const bar = l.lastIndexOf('|')
+          const target = bar < 0 ? l : l.slice(0, bar)
+          const type = bar < 0 ? '' : l.slice(bar + 1)
+          if (!byId.has(target)) errors.push({ code: 'link', message: `link to unknown entry ${target}`, file: e.file, line: e.line })
+          if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type))
+            errors.push({ code: 'link', message: `unknown link type ${type}`, file: e.file, line: e.line })
+        }
+    }
+    if (Array.isArray(m.src_ids))
+      for (const s of m.src_ids) {
+        if (typeof s === 'string' && !byId.has(s))
+          warnings.push({ code: 'src-id', message: `src_ids names ${s}, which is not in this store (fine for imported sources)`, file: e.file, line: e.line })
       }
-    }
-    if (Array.isArray(m.src_ids)) for (const s of m.src_ids) {
-      if (typeof s === 'string' && !byId.has(s)) warnings.push({ code: 'src-id', message: `src_ids names ${s}, which is not in this store (fine for imported sources)`, file: e.file, line: e.line })
-    }
-    if (m.gate !== undefined && !(GATES as readonly string[]).includes(m.gate)) warnings.push({ code: 'gate', message: `unknown gate value ${JSON.stringify(m.gate)}`, file: e.file, line: e.line })
-    if (e.area === 'day' && m.gate === 'pending') warnings.push({ code: 'gate', message: 'an entry marked pending sits in a day file', file: e.file, line: e.line })
-    if (e.area === 'pending' && m.gate !== undefined && m.gate !== 'pending') warnings.push({ code: 'gate', message: `an entry marked ${m.gate} sits in 余页/待定`, file: e.file, line: e.line })
-    if (charCount(e.text) > store.limits.entryChars) warnings.push({ code: 'entry-size', message: `entry text is ${charCount(e.text)} characters (limit ${store.limits.entryChars}); it was edited by hand — it is kept, but injected cut short`, file: e.file, line: e.line })
+    if (m.gate !== undefined && !(GATES as readonly string[]).includes(m.gate))
+      warnings.push({ code: 'gate', message: `unknown gate value ${JSON.stringify(m.gate)}`, file: e.file, line: e.line })
+    if (e.area === 'day' && m.gate === 'pending')
+      warnings.push({ code: 'gate', message: 'an entry marked pending sits in a day file', file: e.file, line: e.line })
+    if (e.area === 'pending' && m.gate !== undefined && m.gate !== 'pending')
+      warnings.push({ code: 'gate', message: `an entry marked ${m.gate} sits in 余页/待定`, file: e.file, line: e.line })
+    if (charCount(e.text) > store.limits.entryChars)
+      warnings.push({
+        code: 'entry-size',
+        message: `entry text is ${charCount(e.text)} characters (limit ${store.limits.entryChars}); it was edited by hand — it is kept, but injected cut short`,
+        file: e.file,
+        line: e.line,
+      })
     if (m.gate === 'promoted' && typeof m.source_ref === 'string') {
       const [srcFile, srcId] = m.source_ref.split('#')
       const src = srcId === undefined ? undefined : byId.get(srcId)
-      if (src === undefined || src.file !== srcFile) warnings.push({ code: 'orphan-ref', message: `promoted from ${m.source_ref}, which is no longer there`, file: e.file, line: e.line })
+      if (src === undefined || src.file !== srcFile)
+        warnings.push({ code: 'orphan-ref', message: `promoted from ${m.source_ref}, which is no longer there`, file: e.file, line: e.line })
     }
   }
 
@@ -86,9 +109,16 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
       if (dateOfEntryFile(rel) !== undefined) continue
       if (isTempName(rel)) {
         if (opts.fix === true) {
-          await store.withWriteLock(async () => { await fs.unlink(join(store.root, rel)).catch(() => undefined) })
+          await store.withWriteLock(async () => {
+            await fs.unlink(join(store.root, rel)).catch(() => undefined)
+          })
           fixed.push(`removed temp file ${rel}`)
-        } else notes.push({ code: 'temp-file', message: 'temp file left by a writer that was killed mid-write (not part of the store; `check --fix` removes it)', file: rel })
+        } else
+          notes.push({
+            code: 'temp-file',
+            message: 'temp file left by a writer that was killed mid-write (not part of the store; `check --fix` removes it)',
+            file: rel,
+          })
         continue
       }
       if (area === LAYOUT.pending && rel.split('/').length > 3) continue
@@ -98,37 +128,59 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
 
   // 元/*.json: invalid JSON is an error a person must fix by hand.
   let metaNames: string[] = []
-  try { metaNames = (await fs.readdir(join(store.root, LAYOUT.meta))).filter((n) => n.endsWith('.json')) } catch { /* none */ }
+  try {
+    metaNames = (await fs.readdir(join(store.root, LAYOUT.meta))).filter((n) => n.endsWith('.json'))
+  } catch {
+    /* none */
+  }
   for (const n of metaNames) {
     const { problem } = await store.readMetaJson(n, null)
-    if (problem !== undefined) errors.push({ code: 'meta-json', message: `${problem}; fix it by hand or restore it from a snapshot`, file: `${LAYOUT.meta}/${n}` })
+    if (problem !== undefined)
+      errors.push({ code: 'meta-json', message: `${problem}; fix it by hand or restore it from a snapshot`, file: `${LAYOUT.meta}/${n}` })
   }
   for (const p of store.settingsProblems) if (!p.includes('not valid JSON')) warnings.push({ code: 'settings', message: p, file: '元/settings.json' })
 
   const pendingState = await store.readMetaJson<{ entries?: Record<string, unknown> }>('待定复检.json', {})
   for (const id of Object.keys(pendingState.value?.entries ?? {})) {
     const e = byId.get(id)
-    if (e === undefined || e.area !== 'pending') warnings.push({ code: 'orphan-state', message: `recheck record for ${id}, which is not in 余页/待定`, file: '元/待定复检.json' })
+    if (e === undefined || e.area !== 'pending')
+      warnings.push({ code: 'orphan-state', message: `recheck record for ${id}, which is not in 余页/待定`, file: '元/待定复检.json' })
   }
 
   const usage = await store.measureUsage(true)
-  if (usage.total > store.limits.totalBytes) errors.push({ code: 'quota', message: `the store uses ${usage.total} bytes, over the ${store.limits.totalBytes} quota; new writes are refused until space is freed` })
-  if (usage.margin > store.limits.marginBytes) errors.push({ code: 'quota', message: `余页/ uses ${usage.margin} bytes, over its ${store.limits.marginBytes} quota` })
+  if (usage.total > store.limits.totalBytes)
+    errors.push({
+      code: 'quota',
+      message: `the store uses ${usage.total} bytes, over the ${store.limits.totalBytes} quota; new writes are refused until space is freed`,
+    })
+  if (usage.margin > store.limits.marginBytes)
+    errors.push({ code: 'quota', message: `余页/ uses ${usage.margin} bytes, over its ${store.limits.marginBytes} quota` })
 
   for (const key of ANCHOR_KEYS) {
     const a = await readAnchor(store, key)
-    if (a.chars > a.limit) warnings.push({ code: 'anchor-size', message: `anchor ${key} has ${a.chars} characters, over its ${a.limit} limit (edited by hand?); the next write archives older sections`, file: a.file })
+    if (a.chars > a.limit)
+      warnings.push({
+        code: 'anchor-size',
+        message: `anchor ${key} has ${a.chars} characters, over its ${a.limit} limit (edited by hand?); the next write archives older sections`,
+        file: a.file,
+      })
   }
   if (opts.dshHome !== undefined) {
     for (const r of await findRetiredPlugins(opts.dshHome)) {
-      errors.push({ code: 'retired-plugin', message: `retired plugin ${r.name} is installed in ${r.where}; it shares ids and storage with this one — uninstall it (after \`cyrene migrate\`)` })
+      errors.push({
+        code: 'retired-plugin',
+        message: `retired plugin ${r.name} is installed in ${r.where}; it shares ids and storage with this one — uninstall it (after \`cyrene migrate\`)`,
+      })
     }
   }
 
   await checkTree(store.root, '', opts.fix === true, { errors, warnings, fixed })
 
   return {
-    errors, warnings, notes, fixed,
+    errors,
+    warnings,
+    notes,
+    fixed,
     stats: {
       entries: entries.length,
       day: entries.filter((e) => e.area === 'day').length,
@@ -140,7 +192,11 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   }
 }
 
-interface TreeFindings { errors: Finding[]; warnings: Finding[]; fixed: string[] }
+interface TreeFindings {
+  errors: Finding[]
+  warnings: Finding[]
+  fixed: string[]
+}
 
 /**
  * Walk the whole root: every symbolic link below it is an error (the store
@@ -153,23 +209,47 @@ async function checkTree(root: string, rel: string, fix: boolean, out: TreeFindi
   if (rel === '') {
     const st = await fs.stat(root).catch(() => undefined)
     if (st !== undefined && (st.mode & 0o777) !== DIR_MODE) {
-      if (fix) { await fs.chmod(root, DIR_MODE); out.fixed.push(`mode of the root set to 700`) }
-      else out.warnings.push({ code: 'mode', message: `the root folder has mode ${(st.mode & 0o777).toString(8)}, expected 700 (private to you); \`check --fix\` repairs it`, file: '.' })
+      if (fix) {
+        await fs.chmod(root, DIR_MODE)
+        out.fixed.push(`mode of the root set to 700`)
+      } else
+        out.warnings.push({
+          code: 'mode',
+          message: `the root folder has mode ${(st.mode & 0o777).toString(8)}, expected 700 (private to you); \`check --fix\` repairs it`,
+          file: '.',
+        })
     }
   }
   let ents: import('node:fs').Dirent[] = []
-  try { ents = await fs.readdir(dir, { withFileTypes: true }) } catch { return }
+  try {
+    ents = await fs.readdir(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
   for (const d of ents) {
     const r = rel === '' ? d.name : `${rel}/${d.name}`
     const st = await fs.lstat(join(root, r)).catch(() => undefined)
     if (st === undefined) continue
-    if (st.isSymbolicLink()) { out.errors.push(await linkFinding(root, r)); continue }
+    if (st.isSymbolicLink()) {
+      out.errors.push(await linkFinding(root, r))
+      continue
+    }
     if (d.name.endsWith('.lock') || d.name.endsWith('.reaping')) continue
-    if (r.startsWith('元/卷/')) { if (st.isDirectory()) await checkLinksOnly(root, r, out); continue } // volume snapshots are read-only on purpose
+    if (r.startsWith('元/卷/')) {
+      if (st.isDirectory()) await checkLinksOnly(root, r, out)
+      continue
+    } // volume snapshots are read-only on purpose
     const want = st.isDirectory() ? DIR_MODE : FILE_MODE
     if ((st.mode & 0o777) !== want) {
-      if (fix) { await fs.chmod(join(root, r), want); out.fixed.push(`mode of ${r} set to ${want.toString(8)}`) }
-      else out.warnings.push({ code: 'mode', message: `mode ${(st.mode & 0o777).toString(8)}, expected ${want.toString(8)} (private to you); \`check --fix\` repairs it`, file: r })
+      if (fix) {
+        await fs.chmod(join(root, r), want)
+        out.fixed.push(`mode of ${r} set to ${want.toString(8)}`)
+      } else
+        out.warnings.push({
+          code: 'mode',
+          message: `mode ${(st.mode & 0o777).toString(8)}, expected ${want.toString(8)} (private to you); \`check --fix\` repairs it`,
+          file: r,
+        })
     }
     if (st.isDirectory()) await checkTree(root, r, fix, out)
   }
@@ -178,7 +258,11 @@ async function checkTree(root: string, rel: string, fix: boolean, out: TreeFindi
 /** Links under folders whose modes are not ours to check (volume persona snapshots). */
 async function checkLinksOnly(root: string, rel: string, out: TreeFindings): Promise<void> {
   let ents: import('node:fs').Dirent[] = []
-  try { ents = await fs.readdir(join(root, rel), { withFileTypes: true }) } catch { return }
+  try {
+    ents = await fs.readdir(join(root, rel), { withFileTypes: true })
+  } catch {
+    return
+  }
   for (const d of ents) {
     const r = `${rel}/${d.name}`
     if (d.isSymbolicLink()) out.errors.push(await linkFinding(root, r))
@@ -188,5 +272,9 @@ async function checkLinksOnly(root: string, rel: string, out: TreeFindings): Pro
 
 async function linkFinding(root: string, rel: string): Promise<Finding> {
   const to = await fs.readlink(join(root, rel)).catch(() => '?')
-  return { code: 'symlink', message: `symbolic link ${rel} → ${to}: the store never follows links below its root (writes through it are refused, reads skip it); replace the link with the file or folder itself (\`check --fix\` leaves links alone)`, file: rel }
+  return {
+    code: 'symlink',
+    message: `symbolic link ${rel} → ${to}: the store never follows links below its root (writes through it are refused, reads skip it); replace the link with the file or folder itself (\`check --fix\` leaves links alone)`,
+    file: rel,
+  }
 }

@@ -5,8 +5,12 @@ import { spawnWriter } from './testing/spawn.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 it('4 processes × 500 writes at once → exactly 2000 entries, no duplicates, store checks clean', async () => {
   const workers = [0, 1, 2, 3].map((n) => spawnWriter(t.home, 500, `w${n}`))

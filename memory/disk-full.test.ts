@@ -17,7 +17,11 @@ import { isTempName, walkFiles } from './fsio.ts'
 const BIN = fileURLToPath(new URL('../bin/cyrene.js', import.meta.url))
 const run = promisify(execFile)
 
-interface Ran { code: number; stdout: string; stderr: string }
+interface Ran {
+  code: number
+  stdout: string
+  stderr: string
+}
 async function cyrene(home: string, ...args: string[]): Promise<Ran> {
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DSH_HOME: home }, maxBuffer: 16 * 1024 * 1024 })
@@ -33,8 +37,12 @@ const DAY = '2024-05-17'
 const entryText = (i: number): string => `第${i}条：${'她说今天的风很温柔，我们一起走过了河边的小路。'.repeat(14)}`
 
 let fsys: ReturnType<typeof mountTmpfs>
-beforeAll(() => { fsys = mountTmpfs('2m') })
-afterAll(() => { fsys.unmount() })
+beforeAll(() => {
+  fsys = mountTmpfs('2m')
+})
+afterAll(() => {
+  fsys.unmount()
+})
 afterEach(async () => {
   for (const n of await fs.readdir(fsys.dir)) await fs.rm(join(fsys.dir, n), { recursive: true, force: true })
 })

@@ -7,13 +7,20 @@ import { spawnEngineHolder } from './testing/spawn.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 it('an engine in another process is reported; once that process is SIGKILLed its lock is reclaimed at once', async () => {
   const h = spawnEngineHolder(t.home)
   expect(await h.next('READY', 'EXITED')).toBe('READY')
-  const err = await openEngine({ env: { DSH_HOME: t.home } }).then(() => undefined, (e: unknown) => e)
+  const err = await openEngine({ env: { DSH_HOME: t.home } }).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(EngineBusyError)
   expect((err as EngineBusyError).owner?.pid).toBe(h.child.pid)
   expect((err as Error).message).toMatch(new RegExp(`process ${h.child.pid}`))
@@ -32,7 +39,10 @@ it('an engine holder paused (SIGSTOP) past the stale time keeps the engine: a se
   h.child.kill('SIGSTOP')
   try {
     await sleep(3000) // no refresh for longer than the stale time
-    const err = await openEngine({ env: { DSH_HOME: t.home }, lockStaleMs: 2000 }).then((s) => s.close(), (e: unknown) => e)
+    const err = await openEngine({ env: { DSH_HOME: t.home }, lockStaleMs: 2000 }).then(
+      (s) => s.close(),
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(EngineBusyError)
     expect((err as EngineBusyError).owner?.pid).toBe(h.child.pid)
     expect((err as Error).message).toMatch(/paused or still working/)

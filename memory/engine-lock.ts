@@ -33,8 +33,13 @@ export async function claimEngine(store: MemoryStore, purpose = 'engine'): Promi
   } catch (e) {
     if (e instanceof LockBusyError) {
       const o = e.owner
-      const paused = e.alive === true ? ' If that DSH is stopped (Ctrl-Z), resume it and close it: a live engine keeps its lock, however long it is paused.' : ''
-      throw new EngineBusyError(`another memory engine is already open for ${store.root}${o === undefined ? '' : ` (${describeHolder(o, e.alive)})`}. Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.${paused}`, o, e.alive)
+      const paused =
+        e.alive === true ? ' If that DSH is stopped (Ctrl-Z), resume it and close it: a live engine keeps its lock, however long it is paused.' : ''
+      throw new EngineBusyError(
+        `another memory engine is already open for ${store.root}${o === undefined ? '' : ` (${describeHolder(o, e.alive)})`}. Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.${paused}`,
+        o,
+        e.alive,
+      )
     }
     throw e
   }

@@ -7,13 +7,15 @@ import { listSnapshots } from './snapshots.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
+beforeEach(async () => {
+  t = await tempHome()
+})
 afterEach(async () => {
   await fs.chmod(join(t.root, '元/卷/000/persona'), 0o700).catch(() => undefined)
   await t.cleanup()
 })
 
-it('starts once per DSH_HOME: volume 0, today\'s snapshot, problems collected; a second start is refused', async () => {
+it("starts once per DSH_HOME: volume 0, today's snapshot, problems collected; a second start is refused", async () => {
   const p = join(t.home, 'chat.md')
   await fs.writeFile(p, '我是昔涟。')
   await fs.mkdir(join(t.home, 'profiles/web/node_modules/dsh-cyrene'), { recursive: true })

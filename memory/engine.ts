@@ -36,12 +36,22 @@ export async function startEngine(opts: OpenOptions & { persona?: readonly Perso
   const problems = [...store.settingsProblems]
   let volumes: VolumesFile | undefined
   if (opts.persona !== undefined && opts.persona.length > 0) {
-    try { volumes = await ensureVolumePersonaHash(store, opts.persona) } catch (e) { problems.push(`volume: ${(e as Error).message}`) }
+    try {
+      volumes = await ensureVolumePersonaHash(store, opts.persona)
+    } catch (e) {
+      problems.push(`volume: ${(e as Error).message}`)
+    }
   }
   let snapshot: SnapshotInfo | undefined
-  try { snapshot = await snapshotIfDue(store) } catch (e) { problems.push(`snapshot: ${(e as Error).message}`) }
+  try {
+    snapshot = await snapshotIfDue(store)
+  } catch (e) {
+    problems.push(`snapshot: ${(e as Error).message}`)
+  }
   try {
     for (const r of await findRetiredPlugins(resolveDshHome(opts))) problems.push(`retired plugin ${r.name} is installed in ${r.where}; uninstall it`)
-  } catch { /* no DSH_HOME to look in (rootDir given without one) */ }
+  } catch {
+    /* no DSH_HOME to look in (rootDir given without one) */
+  }
   return { store, volumes, snapshot, problems }
 }

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import {
-  appendEntryText, entriesOf, joinSegments, parseEntryFile, reserializeSegment, serializeEntry, serializeMeta,
-  type Segment,
-} from './entry.ts'
+import { appendEntryText, entriesOf, joinSegments, parseEntryFile, reserializeSegment, serializeEntry, serializeMeta, type Segment } from './entry.ts'
 
 const legacyDay = [
   '# 2025-03-01',
@@ -71,18 +68,23 @@ describe('parseEntryFile', () => {
 it('parsing never loses a byte, whatever the file holds (property)', () => {
   const piece = fc.oneof(
     fc.string(),
-    fc.constant('\n'), fc.constant('\r\n'),
-    fc.constant('<!--cyrene:{"id":"a"}-->'), fc.constant('<!--cyrene:{bad'), fc.constant('<!--cyrene:[1]-->'),
+    fc.constant('\n'),
+    fc.constant('\r\n'),
+    fc.constant('<!--cyrene:{"id":"a"}-->'),
+    fc.constant('<!--cyrene:{bad'),
+    fc.constant('<!--cyrene:[1]-->'),
   )
-  fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
-    const text = parts.join('')
-    const p = parseEntryFile(text, 'f')
-    expect(joinSegments(p.segments)).toBe(text)
-    // appending keeps every earlier byte except where loose text is moved after the new entry
-    const next = appendEntryText(text, { text: 'new', meta: { id: 'n' } })
-    expect(entriesOf(parseEntryFile(next, 'f')).filter((e) => e.meta.id === 'n')).toHaveLength(1)
-    for (const s of p.segments) if (s.type !== 'loose') expect(next).toContain(s.raw.trimEnd())
-  }))
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+      const text = parts.join('')
+      const p = parseEntryFile(text, 'f')
+      expect(joinSegments(p.segments)).toBe(text)
+      // appending keeps every earlier byte except where loose text is moved after the new entry
+      const next = appendEntryText(text, { text: 'new', meta: { id: 'n' } })
+      expect(entriesOf(parseEntryFile(next, 'f')).filter((e) => e.meta.id === 'n')).toHaveLength(1)
+      for (const s of p.segments) if (s.type !== 'loose') expect(next).toContain(s.raw.trimEnd())
+    }),
+  )
 })
 
 describe('serialize', () => {
@@ -107,14 +109,26 @@ describe('serialize', () => {
   })
 
   it('round-trips arbitrary text and metadata (property)', () => {
-    const textArb = fc.string({ minLength: 1, maxLength: 60 }).map((s) => s.replace(/<!--cyrene:/g, '').trim()).filter((s) => s !== '')
-    fc.assert(fc.property(textArb, fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => k !== 'id' && k !== '__proto__'), fc.jsonValue()), (text, extra) => {
-      const meta = { ...extra, id: 'x1' }
-      const file = serializeEntry({ text, meta })
-      const es = entriesOf(parseEntryFile(file, 'f'))
-      expect(es).toHaveLength(1)
-      expect(es[0]!.meta).toEqual(JSON.parse(JSON.stringify(meta)))
-    }))
+    const textArb = fc
+      .string({ minLength: 1, maxLength: 60 })
+      .map((s) => s.replace(/<!--cyrene:/g, '').trim())
+      .filter((s) => s !== '')
+    fc.assert(
+      fc.property(
+        textArb,
+        fc.dictionary(
+          fc.string({ maxLength: 8 }).filter((k) => k !== 'id' && k !== '__proto__'),
+          fc.jsonValue(),
+        ),
+        (text, extra) => {
+          const meta = { ...extra, id: 'x1' }
+          const file = serializeEntry({ text, meta })
+          const es = entriesOf(parseEntryFile(file, 'f'))
+          expect(es).toHaveLength(1)
+          expect(es[0]!.meta).toEqual(JSON.parse(JSON.stringify(meta)))
+        },
+      ),
+    )
   })
 })
 

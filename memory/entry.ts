@@ -23,7 +23,13 @@ export const LINK_TYPES = ['因果', '相似', '对立', '时序', '归属', '�
 export const GATES = ['day', 'pending', 'promoted', 'imported'] as const
 export type Gate = (typeof GATES)[number]
 
-export interface Consequence { self?: string; other?: string; relation?: string; world?: string; future?: string }
+export interface Consequence {
+  self?: string
+  other?: string
+  relation?: string
+  world?: string
+  future?: string
+}
 
 /**
  * The JSON of the comment line. Known fields are typed; any other key is kept
@@ -64,7 +70,11 @@ export type Segment =
   | { type: 'broken'; raw: string; line: number; error: string }
   | { type: 'loose'; raw: string; line: number }
 
-export interface ParseProblem { file: string; line: number; message: string }
+export interface ParseProblem {
+  file: string
+  line: number
+  message: string
+}
 
 export interface ParsedFile {
   file: string
@@ -77,7 +87,10 @@ function splitKeepingEnds(text: string): string[] {
   const out: string[] = []
   let start = 0
   for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) { out.push(text.slice(start, i + 1)); start = i + 1 }
+    if (text.charCodeAt(i) === 10) {
+      out.push(text.slice(start, i + 1))
+      start = i + 1
+    }
   }
   if (start < text.length) out.push(text.slice(start))
   return out
@@ -89,7 +102,10 @@ function stripEnd(line: string): string {
 
 /** Entry text: the lines before the comment, without surrounding blank lines. */
 export function textOfBody(body: string): string {
-  return body.replace(/\r\n/g, '\n').replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '')
+  return body
+    .replace(/\r\n/g, '\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .replace(/\s+$/, '')
 }
 
 export function parseMetaLine(line: string): { meta: EntryMeta } | { error: string } | undefined {
@@ -98,7 +114,11 @@ export function parseMetaLine(line: string): { meta: EntryMeta } | { error: stri
   if (!trimmed.endsWith(META_SUFFIX)) return { error: 'the cyrene comment is not closed with "-->" on the same line (truncated or wrapped?)' }
   const json = trimmed.slice(META_PREFIX.length, trimmed.length - META_SUFFIX.length)
   let value: unknown
-  try { value = JSON.parse(json) } catch (e) { return { error: `the cyrene comment is not valid JSON: ${(e as Error).message}` } }
+  try {
+    value = JSON.parse(json)
+  } catch (e) {
+    return { error: `the cyrene comment is not valid JSON: ${(e as Error).message}` }
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'the cyrene comment must hold a JSON object' }
   const meta = value as Record<string, unknown>
   if (typeof meta.id !== 'string' || meta.id.trim() === '') return { error: 'the cyrene comment has no "id" string' }

@@ -5,8 +5,12 @@ import { fileStamp, fileStampSync, stampOf } from './file-stamp.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 it('one stamp for every cache: it changes with the size or the mtime, not otherwise; a missing file has none (issue 8)', async () => {
   const f = join(t.home, 'a.md')

@@ -15,10 +15,18 @@ export function stampOf(st: { mtimeMs: number; size: number }): FileStamp {
 
 /** The stamp of the file at `path` (stat: a link is followed), or undefined when it cannot be looked at. */
 export async function fileStamp(path: string): Promise<FileStamp | undefined> {
-  try { return stampOf(await fs.stat(path)) } catch { return undefined }
+  try {
+    return stampOf(await fs.stat(path))
+  } catch {
+    return undefined
+  }
 }
 
 /** `fileStamp` for synchronous readers (the host's memory block). */
 export function fileStampSync(path: string): FileStamp | undefined {
-  try { return stampOf(statSync(path)) } catch { return undefined }
+  try {
+    return stampOf(statSync(path))
+  } catch {
+    return undefined
+  }
 }

@@ -100,7 +100,9 @@ export async function inspectBelow(root: string, file: string): Promise<BelowRoo
   for (let i = 0; i < parts.length; i++) {
     cur = join(cur, parts[i]!)
     let st: Stats
-    try { st = await fs.lstat(cur) } catch (e) {
+    try {
+      st = await fs.lstat(cur)
+    } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
       throw e
     }
@@ -112,13 +114,17 @@ export async function inspectBelow(root: string, file: string): Promise<BelowRoo
 }
 
 export function linkRefusal(rel: string): RefusedError {
-  return new RefusedError('link-in-store', `${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`)
+  return new RefusedError(
+    'link-in-store',
+    `${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`,
+  )
 }
 
 async function refuseLinksBelow(root: string, file: string): Promise<void> {
   const found = await inspectBelow(root, file)
   if (found.kind === 'link') throw linkRefusal(found.rel)
-  if (found.kind === 'not-file') throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`)
+  if (found.kind === 'not-file')
+    throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`)
 }
 
 /**
@@ -126,7 +132,9 @@ async function refuseLinksBelow(root: string, file: string): Promise<void> {
  * link: the store never reads through one (contract §12.9; `check` reports it).
  */
 export async function readTextOr(file: string, fallback: string): Promise<string> {
-  try { return (await readNoFollow(file)).toString('utf8') } catch (e) {
+  try {
+    return (await readNoFollow(file)).toString('utf8')
+  } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ELOOP') return fallback
     throw e
@@ -168,14 +176,18 @@ export async function appendLine(file: string, line: string, opts: { root?: stri
     await fh.sync()
   } catch (e) {
     throw explainSystemError(e, `appending to ${file}`, file, 'earlier lines are unchanged (the reader skips a torn last line).')
-  } finally { await fh.close() }
+  } finally {
+    await fh.close()
+  }
   if (created) await fsyncDir(dirname(file))
 }
 
 /** Every file under dir (relative paths with '/'), skipping lock folders. */
 export async function walkFiles(dir: string, rel = ''): Promise<string[]> {
   let names: import('node:fs').Dirent[]
-  try { names = await fs.readdir(join(dir, rel), { withFileTypes: true }) } catch (e) {
+  try {
+    names = await fs.readdir(join(dir, rel), { withFileTypes: true })
+  } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
     throw e
   }
@@ -184,7 +196,7 @@ export async function walkFiles(dir: string, rel = ''): Promise<string[]> {
     const r = rel === '' ? d.name : `${rel}/${d.name}`
     if (d.isDirectory()) {
       if (d.name.endsWith('.lock')) continue
-      out.push(...await walkFiles(dir, r))
+      out.push(...(await walkFiles(dir, r)))
     } else if (d.isFile()) out.push(r)
   }
   return out
@@ -193,7 +205,11 @@ export async function walkFiles(dir: string, rel = ''): Promise<string[]> {
 export async function sizeOf(dir: string, rel = ''): Promise<number> {
   let total = 0
   for (const f of await walkFiles(dir, rel)) {
-    try { total += (await fs.stat(join(dir, f))).size } catch { /* removed meanwhile */ }
+    try {
+      total += (await fs.stat(join(dir, f))).size
+    } catch {
+      /* removed meanwhile */
+    }
   }
   return total
 }
@@ -207,7 +223,11 @@ const lossyUtf8 = new TextDecoder('utf-8')
 
 /** Decode a file; `valid: false` means some bytes are not UTF-8 and a rewrite would change them. */
 export function decodeUtf8(buf: Uint8Array): { text: string; valid: boolean } {
-  try { return { text: strictUtf8.decode(buf), valid: true } } catch { return { text: lossyUtf8.decode(buf), valid: false } }
+  try {
+    return { text: strictUtf8.decode(buf), valid: true }
+  } catch {
+    return { text: lossyUtf8.decode(buf), valid: false }
+  }
 }
 
 /**
@@ -218,14 +238,18 @@ export function decodeUtf8(buf: Uint8Array): { text: string; valid: boolean } {
 export async function readForRewrite(file: string, rel: string, root?: string): Promise<string> {
   if (root !== undefined) await refuseLinksBelow(root, file)
   let buf: Buffer
-  try { buf = await readNoFollow(file) } catch (e) {
+  try {
+    buf = await readNoFollow(file)
+  } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ''
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefusal(rel)
     throw e
   }
   const { text, valid } = decodeUtf8(buf)
   if (!valid) {
-    const err = new Error(`${rel} is not valid UTF-8 (edited with another encoding?); it was left untouched and nothing was written. Re-save it as UTF-8, then try again.`)
+    const err = new Error(
+      `${rel} is not valid UTF-8 (edited with another encoding?); it was left untouched and nothing was written. Re-save it as UTF-8, then try again.`,
+    )
     err.name = 'NotUtf8'
     throw err
   }

@@ -35,9 +35,18 @@ export interface ImportItem {
   origin: string
 }
 
-export interface Skipped { origin: string; why: string }
+export interface Skipped {
+  origin: string
+  why: string
+}
 /** `skipped`: refused items (fix the source and import again); `already`: items the store has from an earlier import. */
-export interface ImportReport { imported: number; skipped: Skipped[]; already: Skipped[]; files: string[]; dryRun: boolean }
+export interface ImportReport {
+  imported: number
+  skipped: Skipped[]
+  already: Skipped[]
+  files: string[]
+  dryRun: boolean
+}
 
 /**
  * The identity of an imported line: `sha256:` + hex over the canonical JSON
@@ -47,13 +56,15 @@ export interface ImportReport { imported: number; skipped: Skipped[]; already: S
  * but its key uses the absence, so the next run recognises it.
  */
 export function importKey(text: string, kind: string | null, at: string | null): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify([text, kind, at])).digest('hex')}`
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify([text, kind, at]))
+    .digest('hex')}`
 }
 
 /** The kind and `at` an item came with, as its source wrote them (the key's inputs). */
 function ownFields(item: ImportItem): { kind: string | null; at: string | null } {
-  const kind = typeof item.meta?.kind === 'string' ? item.meta.kind : item.kind ?? null
-  const at = typeof item.meta?.at === 'string' ? item.meta.at : item.at ?? null
+  const kind = typeof item.meta?.kind === 'string' ? item.meta.kind : (item.kind ?? null)
+  const at = typeof item.meta?.at === 'string' ? item.meta.at : (item.at ?? null)
   return { kind, at }
 }
 
@@ -63,13 +74,19 @@ function why(e: unknown): { why: string } {
 }
 
 /** Pure: one item → the entry to write (with its import key), or why not. */
-export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, now: Date): { entry: Entry; date: string; key: string } | { why: string } {
+export function toImportedEntry(
+  item: ImportItem,
+  store: Pick<MemoryStore, 'limits'>,
+  now: Date,
+): { entry: Entry; date: string; key: string } | { why: string } {
   let text: string
   let at = now
   try {
     text = checkText(item.text, store.limits).text
     if (item.at !== undefined) at = parseWhen(item.at)
-  } catch (e) { return why(e) }
+  } catch (e) {
+    return why(e)
+  }
   const meta: EntryMeta = { ...(item.meta ?? {}), id: '' }
   const origId = item.meta?.id
   meta.id = isUsableId(origId) ? origId : newId(now)
@@ -92,7 +109,13 @@ export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limi
   if (item.date !== undefined && isDateString(item.date)) date = item.date
   else {
     let ownAt = at
-    if (typeof item.meta?.at === 'string') { try { ownAt = parseWhen(item.meta.at) } catch { /* unreadable: the item's time */ } }
+    if (typeof item.meta?.at === 'string') {
+      try {
+        ownAt = parseWhen(item.meta.at)
+      } catch {
+        /* unreadable: the item's time */
+      }
+    }
     date = localDate(ownAt)
   }
   const year = Number(date.slice(0, 4))
@@ -100,12 +123,21 @@ export function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limi
   return { entry: { text, meta }, date, key }
 }
 
-export async function importItems(store: MemoryStore, items: readonly ImportItem[], opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<ImportReport> {
+export async function importItems(
+  store: MemoryStore,
+  items: readonly ImportItem[],
+  opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {},
+): Promise<ImportReport> {
   const now = store.now()
   const { entries } = await store.scan()
   const ids = new Set(entries.map((e) => e.id))
   const refs = new Set(entries.map((e) => e.meta.source_ref).filter((r): r is string => typeof r === 'string'))
-  const keys = new Map<string, string | undefined>(entries.map((e) => e.meta.import_key).filter((k): k is string => typeof k === 'string').map((k) => [k, undefined]))
+  const keys = new Map<string, string | undefined>(
+    entries
+      .map((e) => e.meta.import_key)
+      .filter((k): k is string => typeof k === 'string')
+      .map((k) => [k, undefined]),
+  )
   // Entries imported before import keys existed: recognised by text + time, so a re-run adds nothing.
   // (Only those: a keyed entry is told apart by its key, which also holds the kind.)
   const seen = new Set(entries.filter((e) => e.meta.gate === 'imported' && e.meta.import_key === undefined).map((e) => `${e.text}\0${String(e.meta.at)}`))
@@ -114,20 +146,44 @@ export async function importItems(store: MemoryStore, items: readonly ImportItem
   const byFile = new Map<string, Entry[]>()
   for (const item of items) {
     let r: ReturnType<typeof toImportedEntry>
-    try { r = toImportedEntry(item, store, now) } catch (e) { r = { why: `could not be read (${(e as Error).message})` } }
-    if ('why' in r) { skipped.push({ origin: item.origin, why: r.why }); continue }
+    try {
+      r = toImportedEntry(item, store, now)
+    } catch (e) {
+      r = { why: `could not be read (${(e as Error).message})` }
+    }
+    if ('why' in r) {
+      skipped.push({ origin: item.origin, why: r.why })
+      continue
+    }
     const { entry, date, key } = r
     if (keys.has(key)) {
       const first = keys.get(key)
-      already.push({ origin: item.origin, why: first === undefined ? 'already imported (same text, kind and at)' : `the same line as ${first} (same text, kind and at); imported once` })
+      already.push({
+        origin: item.origin,
+        why: first === undefined ? 'already imported (same text, kind and at)' : `the same line as ${first} (same text, kind and at); imported once`,
+      })
       continue
     }
-    if (ids.has(entry.meta.id)) { already.push({ origin: item.origin, why: `already in the store (id ${entry.meta.id})` }); continue }
-    if (typeof entry.meta.source_ref === 'string' && refs.has(entry.meta.source_ref)) { already.push({ origin: item.origin, why: `already imported from ${entry.meta.source_ref}` }); continue }
+    if (ids.has(entry.meta.id)) {
+      already.push({ origin: item.origin, why: `already in the store (id ${entry.meta.id})` })
+      continue
+    }
+    if (typeof entry.meta.source_ref === 'string' && refs.has(entry.meta.source_ref)) {
+      already.push({ origin: item.origin, why: `already imported from ${entry.meta.source_ref}` })
+      continue
+    }
     const legacyKey = `${entry.text}\0${String(entry.meta.at)}`
-    if (entry.meta.source_ref === undefined && seen.has(legacyKey)) { already.push({ origin: item.origin, why: 'already imported (same text and time)' }); continue }
+    if (entry.meta.source_ref === undefined && seen.has(legacyKey)) {
+      already.push({ origin: item.origin, why: 'already imported (same text and time)' })
+      continue
+    }
     let file: string
-    try { file = dayFileRel(date) } catch (e) { skipped.push({ origin: item.origin, ...why(e) }); continue }
+    try {
+      file = dayFileRel(date)
+    } catch (e) {
+      skipped.push({ origin: item.origin, ...why(e) })
+      continue
+    }
     keys.set(key, item.origin)
     ids.add(entry.meta.id)
     if (typeof entry.meta.source_ref === 'string') refs.add(entry.meta.source_ref)
@@ -147,7 +203,12 @@ export async function importItems(store: MemoryStore, items: readonly ImportItem
 
 /** Is this a valid UTF-8 prefix (a sequence cut at the end still counts)? */
 function validPrefix(bytes: Uint8Array): boolean {
-  try { new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }); return true } catch { return false }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true })
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Index of the first byte that makes `bytes` invalid UTF-8 (prefix validity is monotone, so bisect). */
@@ -165,7 +226,10 @@ export function firstBadByte(bytes: Uint8Array): number {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 const lossyUtf8 = new TextDecoder('utf-8')
 
-export interface SourceLine { text: string; badUtf8?: string }
+export interface SourceLine {
+  text: string
+  badUtf8?: string
+}
 
 /**
  * Lines of a source file (no terminators), decoded one by one so a line of
@@ -179,7 +243,9 @@ export function decodeLines(input: string | Uint8Array): SourceLine[] {
   for (let i = 0; i <= input.length; i++) {
     if (i < input.length && input[i] !== 0x0a) continue
     const bytes = input.subarray(start, i)
-    try { out.push({ text: strictUtf8.decode(bytes) }) } catch {
+    try {
+      out.push({ text: strictUtf8.decode(bytes) })
+    } catch {
       const at = Math.min(firstBadByte(bytes), bytes.length - 1)
       out.push({
         text: lossyUtf8.decode(bytes),
@@ -210,18 +276,35 @@ export function parseImportJsonl(input: string | Uint8Array, origin: string): { 
   const skipped: Skipped[] = []
   decodeLines(input).forEach((line, i) => {
     const where = `${origin}:${i + 1}`
-    if (line.badUtf8 !== undefined) { skipped.push({ origin: where, why: line.badUtf8 }); return }
+    if (line.badUtf8 !== undefined) {
+      skipped.push({ origin: where, why: line.badUtf8 })
+      return
+    }
     const raw = i === 0 ? line.text.replace(/^\ufeff/, '') : line.text
     if (raw.trim() === '') return
     let v: unknown
-    try { v = JSON.parse(raw) } catch { skipped.push({ origin: where, why: 'not valid JSON' }); return }
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) { skipped.push({ origin: where, why: 'a line must be a JSON object' }); return }
+    try {
+      v = JSON.parse(raw)
+    } catch {
+      skipped.push({ origin: where, why: 'not valid JSON' })
+      return
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      skipped.push({ origin: where, why: 'a line must be a JSON object' })
+      return
+    }
     const o = v as Record<string, unknown>
-    if (typeof o.text !== 'string') { skipped.push({ origin: where, why: 'missing "text"' }); return }
+    if (typeof o.text !== 'string') {
+      skipped.push({ origin: where, why: 'missing "text"' })
+      return
+    }
     try {
       const item: ImportItem = { text: o.text, origin: where }
       const at = optionalString(o, 'at')
-      if (at !== undefined) { parseWhen(at); item.at = at }
+      if (at !== undefined) {
+        parseWhen(at)
+        item.at = at
+      }
       const kind = optionalString(o, 'kind')
       if (kind !== undefined) item.kind = kind
       const axis = optionalString(o, 'axis')
@@ -231,7 +314,9 @@ export function parseImportJsonl(input: string | Uint8Array, origin: string): { 
       const ref = optionalString(o, 'ref')
       if (ref !== undefined && ref !== '') item.source_ref = ref
       items.push(item)
-    } catch (e) { skipped.push({ origin: where, ...why(e) }) }
+    } catch (e) {
+      skipped.push({ origin: where, ...why(e) })
+    }
   })
   return { items, skipped }
 }

@@ -2,21 +2,53 @@
 export { MemoryStore, type OpenOptions, type StoredEntry, type WriteResult, type CatalogFile } from './store.ts'
 export { EngineBusyError } from './engine-lock.ts'
 export {
-  parseEntryFile, serializeEntry, serializeMeta, entriesOf,
-  AXES, KNOWN_KINDS, LINK_TYPES, GATES, META_PREFIX,
-  type Entry, type EntryMeta, type Gate, type Axis, type ParsedFile, type ParseProblem, type Segment,
+  parseEntryFile,
+  serializeEntry,
+  serializeMeta,
+  entriesOf,
+  AXES,
+  KNOWN_KINDS,
+  LINK_TYPES,
+  GATES,
+  META_PREFIX,
+  type Entry,
+  type EntryMeta,
+  type Gate,
+  type Axis,
+  type ParsedFile,
+  type ParseProblem,
+  type Segment,
 } from './entry.ts'
 export { gate, gateReasons, type GateResult } from './gate.ts'
 export { newId, ID_RE } from './id.ts'
-export { RefusedError, DEFAULT_LIMITS, KIND_RE, injectionText, clipForInjection, buildMeta, parseWhen, WHEN_FORMS, type Limits, type NewEntry, type Writer } from './validate.ts'
+export {
+  RefusedError,
+  DEFAULT_LIMITS,
+  KIND_RE,
+  injectionText,
+  clipForInjection,
+  buildMeta,
+  parseWhen,
+  WHEN_FORMS,
+  type Limits,
+  type NewEntry,
+  type Writer,
+} from './validate.ts'
 export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel, localDate, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
 export { checkStore, type CheckReport, type Finding } from './check.ts'
 export { recheckPending, listPending, restoreTombstone, type RecheckOptions, type RecheckReport, type PendingRecord } from './margin.ts'
 export { readAnchor, readAllAnchors, writeAnchor, parseAnchor, ANCHOR_FILES, ANCHOR_CADENCE_DAYS, type AnchorWrite } from './anchors.ts'
 export { ANCHOR_KEYS, type AnchorKey, type Settings } from './settings.ts'
 export {
-  readVolumes, ensureVolumePersonaHash, openVolume, personaFingerprint, volumeDrift, CONFIRM_WORD,
-  type Volume, type VolumesFile, type PersonaSource,
+  readVolumes,
+  ensureVolumePersonaHash,
+  openVolume,
+  personaFingerprint,
+  volumeDrift,
+  CONFIRM_WORD,
+  type Volume,
+  type VolumesFile,
+  type PersonaSource,
 } from './volumes.ts'
 export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
 export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restore.ts'
@@ -27,8 +59,20 @@ export { LockBusyError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'
 export { fileStamp, fileStampSync, stampOf, type FileStamp } from './file-stamp.ts'
 export {
-  promptSafe, frameSafe, withoutComments, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker,
-  DATA_FRAME, FRAME_OPENERS, FRAME_CLOSERS, type FrameOptions,
+  promptSafe,
+  frameSafe,
+  withoutComments,
+  dataFrame,
+  frameHeader,
+  frameRule,
+  frameOverhead,
+  frameToken,
+  frameTokenIn,
+  endMarker,
+  DATA_FRAME,
+  FRAME_OPENERS,
+  FRAME_CLOSERS,
+  type FrameOptions,
 } from './prompt-safe.ts'
 export { charCount, clip, fitWithinBudget, type ClipOptions, type FitOptions, type Fit } from './budget.ts'
 export { recentFiles, readRecent, type AnchorView, type RecentEntry } from './recent.ts'

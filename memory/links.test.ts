@@ -26,7 +26,9 @@ beforeEach(async () => {
   await fs.mkdir(outside, { mode: 0o755 })
   await fs.chmod(outside, 0o755)
 })
-afterEach(async () => { await t.cleanup() })
+afterEach(async () => {
+  await t.cleanup()
+})
 
 const DAY = '2024-05-17'
 const good = { text: '她喜欢下雨天散步。', kind: 'preference', axis: '美', reason: '她的审美' }
@@ -57,10 +59,15 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
   it('a day file linked to a file outside the store: the write is refused (link-in-store), the outside file is unchanged, its content never shows in list, get, search', async () => {
     const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     const { secret, rel } = await linkDayFile()
-    const err = await store.write({ ...good, at: DAY }, { by: 'person' }).then(() => undefined, (e: unknown) => e)
+    const err = await store.write({ ...good, at: DAY }, { by: 'person' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(RefusedError)
     expect(err).toMatchObject({ code: 'link-in-store' })
-    expect((err as Error).message).toBe(`${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`)
+    expect((err as Error).message).toBe(
+      `${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`,
+    )
     expect(await fs.readFile(secret, 'utf8')).toBe(secretText)
     expect((await fs.lstat(join(t.root, rel))).isSymbolicLink()).toBe(true)
 
@@ -92,7 +99,9 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
     await fs.writeFile(join(outside, `${DAY}.md`), secretText)
     await fs.mkdir(join(t.root, '岁月涟漪/日档/2024'), { recursive: true })
     await fs.symlink(outside, join(t.root, '岁月涟漪/日档/2024/05'))
-    await expect(store.write({ ...good, at: DAY }, { by: 'person' })).rejects.toThrow('岁月涟漪/日档/2024/05 is a symbolic link; the memory store never follows links below its root')
+    await expect(store.write({ ...good, at: DAY }, { by: 'person' })).rejects.toThrow(
+      '岁月涟漪/日档/2024/05 is a symbolic link; the memory store never follows links below its root',
+    )
     expect(await fs.readdir(outside)).toEqual([`${DAY}.md`])
     expect(await fs.readFile(join(outside, `${DAY}.md`), 'utf8')).toBe(secretText)
     expect(await store.get(SECRET_ID)).toBeUndefined()
@@ -108,7 +117,9 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
     expect((await fs.stat(outside)).mode & 0o777).toBe(0o755)
     expect((await fs.stat(join(outside, 'keep.txt'))).mode & 0o777).toBe(0o644)
     expect(report.fixed.filter((f) => f.includes('notes'))).toEqual([])
-    expect(report.errors).toContainEqual(expect.objectContaining({ code: 'symlink', file: '余页/notes', message: expect.stringContaining(`余页/notes → ${outside}`) }))
+    expect(report.errors).toContainEqual(
+      expect.objectContaining({ code: 'symlink', file: '余页/notes', message: expect.stringContaining(`余页/notes → ${outside}`) }),
+    )
   })
 
   it('the root itself may be a link: writes, reads and check work through it, and check reports no link', async () => {

@@ -12,8 +12,12 @@ import { tempHome } from './testing/tmp.ts'
 // here: what the store does with it.
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 describe('a paused holder keeps its lock; nobody removes what is not theirs (issue 7 item 3)', () => {
   it('assertOwned throws synchronously once the owner record is not ours, and replaceFile then leaves the file unchanged (issue 7 item 3)', async () => {
@@ -28,7 +32,11 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
       other = JSON.stringify({ ...mine, pid: process.ppid, token: 'another-holder' })
       await fs.writeFile(`${writeLock}.owner`, other)
       let thrown: unknown
-      try { held.assertOwned() } catch (e) { thrown = e }
+      try {
+        held.assertOwned()
+      } catch (e) {
+        thrown = e
+      }
       expect(thrown).toBeInstanceOf(RefusedError)
       expect(thrown).toMatchObject({ code: 'lock-lost' })
       expect((thrown as Error).message).toMatch(/abandoned.*nothing was written/)
@@ -59,7 +67,9 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
       await sleep(1500) // time enough for them to take the lock, were it taken from a live holder
       expect(p2.acks.size + p3.acks.size).toBe(0)
       expect(JSON.parse(await fs.readFile(join(t.root, '元', 'write.lock.owner'), 'utf8'))).toMatchObject({ pid: p1.child.pid })
-    } finally { p1.child.kill('SIGCONT') }
+    } finally {
+      p1.child.kill('SIGCONT')
+    }
     const workers = [p1, p2!, p3!]
     const codes = await Promise.all(workers.map((w) => w.done))
     expect(codes, workers.map((w) => w.stderr()).join('\n')).toEqual([0, 0, 0])

@@ -8,8 +8,13 @@ import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 let s: MemoryStore
-beforeEach(async () => { t = await tempHome(); s = await MemoryStore.open({ env: { DSH_HOME: t.home } }) })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+  s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 it('a month check promotes with an amendment into a new day entry and leaves 待定 byte for byte', async () => {
   const p = await s.write({ text: '她说想学游泳', kind: 'plan', at: '2026-05-02T09:00:00' }, { by: 'model' })
@@ -20,7 +25,12 @@ it('a month check promotes with an amendment into a new day entry and leaves 待
   expect(r.stillPending).toEqual([expect.objectContaining({ id: other.id, fails: 1 })])
   expect(await fs.readFile(join(t.root, p.file), 'utf8')).toBe(before)
   const promoted = await s.get(r.promoted[0]!.id)
-  expect(promoted).toMatchObject({ area: 'day', text: '她说想学游泳', file: '岁月涟漪/日档/2026/05/2026-05-02.md', meta: { gate: 'promoted', axis: '体', src: 'margin', source_ref: `余页/待定/2026-05-02.md#${p.id}` } })
+  expect(promoted).toMatchObject({
+    area: 'day',
+    text: '她说想学游泳',
+    file: '岁月涟漪/日档/2026/05/2026-05-02.md',
+    meta: { gate: 'promoted', axis: '体', src: 'margin', source_ref: `余页/待定/2026-05-02.md#${p.id}` },
+  })
   expect(promoted!.meta.pending_reasons).toBeUndefined()
   // a second check does not promote it twice
   const again = await recheckPending(s, { scope: 'year', by: 'model', amend: () => ({ axis: '体', reason: 'r' }) })

@@ -27,7 +27,10 @@ export interface PendingRecord {
   tombstone_reason?: string
 }
 
-export interface PendingState { version: 1; entries: Record<string, PendingRecord> }
+export interface PendingState {
+  version: 1
+  entries: Record<string, PendingRecord>
+}
 
 export interface RecheckOptions {
   scope: 'month' | 'year'
@@ -47,7 +50,9 @@ export interface RecheckReport {
   skipped: Array<{ id: string; why: string }>
 }
 
-export function sourceRefOf(e: StoredEntry): string { return `${e.file}#${e.id}` }
+export function sourceRefOf(e: StoredEntry): string {
+  return `${e.file}#${e.id}`
+}
 
 export async function readPendingState(store: MemoryStore): Promise<PendingState> {
   const { value, problem } = await store.readMetaJson<PendingState>(PENDING_STATE, { version: 1, entries: {} })
@@ -77,20 +82,36 @@ export async function recheckPending(store: MemoryStore, opts: RecheckOptions): 
   const report: RecheckReport = { promoted: [], stillPending: [], tombstoned: [], skipped: [] }
   const now = store.now()
   const { entries } = await store.scan()
-  const alreadyPromoted = new Set(entries.filter((e) => e.meta.gate === 'promoted' && typeof e.meta.source_ref === 'string').map((e) => e.meta.source_ref as string))
+  const alreadyPromoted = new Set(
+    entries.filter((e) => e.meta.gate === 'promoted' && typeof e.meta.source_ref === 'string').map((e) => e.meta.source_ref as string),
+  )
   const state = await readPendingState(store)
   const changes = new Map<string, PendingRecord>()
 
   for (const e of entries.filter((x) => x.area === 'pending')) {
     const rec: PendingRecord = { ...(state.entries[e.id] ?? { fails: 0 }) }
-    if (rec.tombstoned_at !== undefined) { report.skipped.push({ id: e.id, why: 'tombstoned' }); continue }
-    if (rec.promoted_id !== undefined || alreadyPromoted.has(sourceRefOf(e))) { report.skipped.push({ id: e.id, why: 'already promoted' }); continue }
+    if (rec.tombstoned_at !== undefined) {
+      report.skipped.push({ id: e.id, why: 'tombstoned' })
+      continue
+    }
+    if (rec.promoted_id !== undefined || alreadyPromoted.has(sourceRefOf(e))) {
+      report.skipped.push({ id: e.id, why: 'already promoted' })
+      continue
+    }
     let amendment: Partial<NewEntry> | undefined
-    try { amendment = await opts.amend?.(e) } catch { amendment = undefined }
+    try {
+      amendment = await opts.amend?.(e)
+    } catch {
+      amendment = undefined
+    }
     let amended: Omit<EntryMeta, 'id'> = {}
     let reasons: string[]
     try {
-      if (amendment !== undefined) amended = buildMeta({ text: e.text, ...amendment, at: undefined }, opts.by, { ...store.limits, entryChars: Math.max(store.limits.entryChars, e.text.length) }).meta
+      if (amendment !== undefined)
+        amended = buildMeta({ text: e.text, ...amendment, at: undefined }, opts.by, {
+          ...store.limits,
+          entryChars: Math.max(store.limits.entryChars, e.text.length),
+        }).meta
       const { id: _i, ...base } = e.meta
       reasons = gateReasons({ id: e.id, ...base, ...amended })
     } catch (err) {

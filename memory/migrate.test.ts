@@ -20,8 +20,12 @@ async function treeHash(dir: string): Promise<string> {
 }
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 describe('migrate', () => {
   it('imports 0.5.x day files as-is, cyrene-memory.md lines and confirmed inbox entries; never touches the source', async () => {
@@ -74,7 +78,13 @@ describe('migrate', () => {
 
 describe('inbox replay', () => {
   it('supersede keeps the confirmation and moves the entry to the end', () => {
-    const log = ['{"text":"a","status":"proposed"}', '{"text":"b","status":"proposed"}', '{"op":"confirm","ref":"a"}', '{"op":"confirm","ref":"b"}', '{"op":"supersede","ref":"a","text":"a2"}'].join('\n')
+    const log = [
+      '{"text":"a","status":"proposed"}',
+      '{"text":"b","status":"proposed"}',
+      '{"op":"confirm","ref":"a"}',
+      '{"op":"confirm","ref":"b"}',
+      '{"op":"supersede","ref":"a","text":"a2"}',
+    ].join('\n')
     expect(itemsFromInbox(log, 'x').items.map((i) => i.text)).toEqual(['b', 'a2'])
   })
 })
@@ -94,7 +104,10 @@ describe('import --jsonl', () => {
 
   it('skips, not refuses, an item that is too long, keeping the rest', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-    const r = await importItems(s, [{ text: '长'.repeat(500), origin: 'a' }, { text: '短', origin: 'b' }])
+    const r = await importItems(s, [
+      { text: '长'.repeat(500), origin: 'a' },
+      { text: '短', origin: 'b' },
+    ])
     expect(r.imported).toBe(1)
     expect(r.skipped[0]).toMatchObject({ origin: 'a', why: expect.stringMatching(/limit is 400/) })
   })
@@ -127,7 +140,10 @@ describe('re-importing brings nothing twice; bad lines are refused one by one (i
     expect(entries.map((e) => e.text).sort()).toEqual(['有时间的一条', '没有时间的一条', '没有时间的第二条'])
     expect(entries.some((e) => e.text.includes('\ufffd'))).toBe(false)
     // The key: sha256 of the canonical JSON [normalised text, kind or null, the line's own at or null].
-    const key = (text: string, kind: string | null, at: string | null) => `sha256:${createHash('sha256').update(JSON.stringify([text, kind, at])).digest('hex')}`
+    const key = (text: string, kind: string | null, at: string | null) =>
+      `sha256:${createHash('sha256')
+        .update(JSON.stringify([text, kind, at]))
+        .digest('hex')}`
     const byText = new Map(entries.map((e) => [e.text, e.meta]))
     expect(byText.get('没有时间的一条')!.import_key).toBe(key('没有时间的一条', 'fact', null))
     expect(byText.get('没有时间的第二条')!.import_key).toBe(key('没有时间的第二条', null, null))
@@ -138,7 +154,10 @@ describe('re-importing brings nothing twice; bad lines are refused one by one (i
 
   it('an exact repeat inside one file is imported once; a line that differs in kind or at is its own memory', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-    const { items } = parseImportJsonl(enc(['{"text":"同一句"}', '{"text":"同一句"}', '{"text":"同一句","kind":"note"}', '{"text":"同一句","at":"2026-01-01"}']), 'g')
+    const { items } = parseImportJsonl(
+      enc(['{"text":"同一句"}', '{"text":"同一句"}', '{"text":"同一句","kind":"note"}', '{"text":"同一句","at":"2026-01-01"}']),
+      'g',
+    )
     const r = await importItems(s, items)
     expect(r.imported).toBe(3)
     expect(r.already).toEqual([{ origin: 'g:2', why: expect.stringMatching(/same line as g:1/) }])
@@ -156,14 +175,17 @@ describe('re-importing brings nothing twice; bad lines are refused one by one (i
 
   it('axis, reason and the metadata cap are checked like a write; escapes never get in (item 10)', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-    const { items, skipped } = parseImportJsonl(enc([
-      '{"text":"好的","axis":"智","reason":"学到了"}',
-      '{"text":"坏轴","axis":"\\u001b[2J\\u001b[31m智"}',
-      `{"text":"长理由","axis":"德","reason":"${'理'.repeat(100_000)}"}`,
-      '{"text":"两行理由","reason":"一\\n二"}',
-      '{"text":"控制字符","reason":"\\u009b31m"}',
-      '{"text":"不是字符串","axis":5}',
-    ]), 'm')
+    const { items, skipped } = parseImportJsonl(
+      enc([
+        '{"text":"好的","axis":"智","reason":"学到了"}',
+        '{"text":"坏轴","axis":"\\u001b[2J\\u001b[31m智"}',
+        `{"text":"长理由","axis":"德","reason":"${'理'.repeat(100_000)}"}`,
+        '{"text":"两行理由","reason":"一\\n二"}',
+        '{"text":"控制字符","reason":"\\u009b31m"}',
+        '{"text":"不是字符串","axis":5}',
+      ]),
+      'm',
+    )
     const r = await importItems(s, items)
     expect(r.imported).toBe(1)
     const refused = Object.fromEntries([...skipped, ...r.skipped].map((x) => [x.origin, x.why]))
@@ -182,25 +204,37 @@ describe('re-importing brings nothing twice; bad lines are refused one by one (i
 
   it('a year below 1000, 0999, an impossible date: refused with the line number, the rest goes on (item 13)', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-    const { items, skipped } = parseImportJsonl(enc([
-      '{"text":"公元五十年","at":"0050-01-01T00:00:00Z"}',
-      '{"text":"公元九九九年","at":"0999-12-31"}',
-      '{"text":"二月三十日","at":"2026-02-30"}',
-      '{"text":"数字","at":"12"}',
-      '{"text":"正常","at":"2026-02-28"}',
-    ]), 'y')
+    const { items, skipped } = parseImportJsonl(
+      enc([
+        '{"text":"公元五十年","at":"0050-01-01T00:00:00Z"}',
+        '{"text":"公元九九九年","at":"0999-12-31"}',
+        '{"text":"二月三十日","at":"2026-02-30"}',
+        '{"text":"数字","at":"12"}',
+        '{"text":"正常","at":"2026-02-28"}',
+      ]),
+      'y',
+    )
     expect(skipped.map((x) => x.origin)).toEqual(['y:1', 'y:2', 'y:3', 'y:4'])
     for (const x of skipped) expect(x.why).toMatch(/Accepted: YYYY-MM-DD/)
     const r = await importItems(s, items)
     expect(r.imported).toBe(1)
     // The same rule holds for items that do not come through the JSONL parser.
-    const direct = await importItems(s, [{ text: '直接', at: '0050-06-01', origin: 'direct' }, { text: '也正常', at: '2026-02-27', origin: 'ok' }])
+    const direct = await importItems(s, [
+      { text: '直接', at: '0050-06-01', origin: 'direct' },
+      { text: '也正常', at: '2026-02-27', origin: 'ok' },
+    ])
     expect(direct).toMatchObject({ imported: 1, skipped: [{ origin: 'direct', why: expect.stringMatching(/1000–9999/) }] })
   })
 
   it('invalid UTF-8 is refused line by line with its number, never imported as U+FFFD (item 13)', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-    const bytes = Buffer.concat([Buffer.from('\ufeff{"text":"第一行"}\n{"text":"'), Buffer.from([0xe4, 0xbd]), Buffer.from('坏"}\n{"text":"'), Buffer.from([0xff]), Buffer.from('"}\n{"text":"第四行"}\n')])
+    const bytes = Buffer.concat([
+      Buffer.from('\ufeff{"text":"第一行"}\n{"text":"'),
+      Buffer.from([0xe4, 0xbd]),
+      Buffer.from('坏"}\n{"text":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}\n{"text":"第四行"}\n'),
+    ])
     const { items, skipped } = parseImportJsonl(bytes, 'u')
     expect(skipped.map((x) => x.origin)).toEqual(['u:2', 'u:3'])
     expect(skipped[0]!.why).toMatch(/not valid UTF-8 \(near byte 12 of the line, 0xe5/)

@@ -18,7 +18,10 @@ import { RefusedError } from './validate.ts'
  * A file path may also be given directly.
  */
 export type SourceKind = 'day-file' | 'memory-md' | 'inbox'
-export interface Source { kind: SourceKind; path: string }
+export interface Source {
+  kind: SourceKind
+  path: string
+}
 
 export interface MigrationReport {
   from: string
@@ -62,7 +65,7 @@ export async function findSources(from: string, depth = 0): Promise<Source[]> {
     const p = join(from, d.name)
     if (d.isDirectory()) {
       if (SKIP_DIRS.has(d.name) || d.name === ROOT_NAME || d.name === `${ROOT_NAME}-snapshots` || depth > 8) continue
-      out.push(...await findSources(p, depth + 1))
+      out.push(...(await findSources(p, depth + 1)))
     } else if (d.isFile()) {
       const kind = await classify(p)
       if (kind === 'inbox' && d.name !== 'memory-inbox.jsonl') continue
@@ -82,7 +85,10 @@ export function itemsFromDayFile(text: string, path: string, badLines: ReadonlyS
     const first = seg.type === 'entry' ? seg.line - span + 1 : seg.line
     const bad = [...badLines].filter((n) => n >= first && n < first + span)
     if (seg.type === 'entry' && bad.length > 0) {
-      skipped.push({ origin: `${path}#${seg.entry.meta.id}`, why: `its lines ${first}–${first + span - 1} include line ${bad.join(', ')}, which is not valid UTF-8; re-save the file as UTF-8 and migrate again` })
+      skipped.push({
+        origin: `${path}#${seg.entry.meta.id}`,
+        why: `its lines ${first}–${first + span - 1} include line ${bad.join(', ')}, which is not valid UTF-8; re-save the file as UTF-8 and migrate again`,
+      })
       continue
     }
     readable.push(seg)
@@ -108,7 +114,14 @@ export function itemsFromMemoryMd(text: string, path: string, fileTime: Date): I
   return items
 }
 
-interface InboxItem { text: string; at?: string; status?: string; tag?: string; kind?: string; line: number }
+interface InboxItem {
+  text: string
+  at?: string
+  status?: string
+  tag?: string
+  kind?: string
+  line: number
+}
 
 /**
  * Pure: replay a whale-persona inbox log in line order (spec §5.4) and keep
@@ -124,31 +137,51 @@ export function itemsFromInbox(text: string, path: string): { items: ImportItem[
       const v = JSON.parse(line) as unknown
       if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object')
       o = v as Record<string, unknown>
-    } catch { skipped.push({ origin: `${path}:${i + 1}`, why: 'not a JSON object line' }); return }
-    const str = (k: string): string | undefined => (typeof o[k] === 'string' ? o[k] as string : undefined)
+    } catch {
+      skipped.push({ origin: `${path}:${i + 1}`, why: 'not a JSON object line' })
+      return
+    }
+    const str = (k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined)
     if (o.op === undefined) {
-      if (str('text') === undefined) { skipped.push({ origin: `${path}:${i + 1}`, why: 'fact line without text' }); return }
+      if (str('text') === undefined) {
+        skipped.push({ origin: `${path}:${i + 1}`, why: 'fact line without text' })
+        return
+      }
       queue.push({ text: str('text')!, at: str('at'), status: str('status'), tag: str('tag'), kind: str('kind'), line: i + 1 })
       return
     }
     const ref = str('ref')
     const idx = ref === undefined ? -1 : queue.findIndex((q) => q.text === ref)
     switch (o.op) {
-      case 'confirm': if (idx >= 0) queue[idx]!.status = 'confirmed'; break
-      case 'reject': case 'drop': if (idx >= 0) queue.splice(idx, 1); break
+      case 'confirm':
+        if (idx >= 0) queue[idx]!.status = 'confirmed'
+        break
+      case 'reject':
+      case 'drop':
+        if (idx >= 0) queue.splice(idx, 1)
+        break
       case 'supersede': {
         if (idx < 0 || str('text') === undefined) break
         const [old] = queue.splice(idx, 1)
         queue.push({ ...old!, text: str('text')!, at: str('at') ?? old!.at, status: str('status') ?? old!.status, line: i + 1 })
         break
       }
-      default: skipped.push({ origin: `${path}:${i + 1}`, why: `unknown op ${JSON.stringify(o.op)} (skipped)` })
+      default:
+        skipped.push({ origin: `${path}:${i + 1}`, why: `unknown op ${JSON.stringify(o.op)} (skipped)` })
     }
   })
   const items: ImportItem[] = []
   for (const q of queue) {
-    if (q.status !== 'confirmed') { skipped.push({ origin: `${path}:${q.line}`, why: `not confirmed (status ${q.status ?? 'legacy'}); confirm it in whale-persona first` }); continue }
-    const item: ImportItem = { text: q.text, kind: q.kind === undefined || q.kind === 'memory' ? 'fact' : q.kind, source_ref: `${path}:${q.line}`, origin: `${path}:${q.line}` }
+    if (q.status !== 'confirmed') {
+      skipped.push({ origin: `${path}:${q.line}`, why: `not confirmed (status ${q.status ?? 'legacy'}); confirm it in whale-persona first` })
+      continue
+    }
+    const item: ImportItem = {
+      text: q.text,
+      kind: q.kind === undefined || q.kind === 'memory' ? 'fact' : q.kind,
+      source_ref: `${path}:${q.line}`,
+      origin: `${path}:${q.line}`,
+    }
     if (q.at !== undefined) item.at = q.at
     if (q.tag !== undefined) item.extra = { tag: q.tag }
     items.push(item)
@@ -159,9 +192,13 @@ export function itemsFromInbox(text: string, path: string): { items: ImportItem[
 /** Turns an inbox file's text into items; the command line passes whale/'s replay, the reference of spec §5.4. */
 export type InboxReader = (text: string, path: string) => { items: ImportItem[]; skipped: Skipped[] }
 
-export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void; readInbox?: InboxReader } = {}): Promise<MigrationReport> {
+export async function migrate(
+  store: MemoryStore,
+  fromArg: string,
+  opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void; readInbox?: InboxReader } = {},
+): Promise<MigrationReport> {
   const from = resolve(fromArg)
-  if (from === store.root || from.startsWith(`${store.root}/`)) throw new RefusedError('bad-input', 'that is this store itself; give the old plugin\'s folder')
+  if (from === store.root || from.startsWith(`${store.root}/`)) throw new RefusedError('bad-input', "that is this store itself; give the old plugin's folder")
   const sources = await findSources(from)
   const all: ImportItem[] = []
   const skipped: Skipped[] = []
@@ -170,13 +207,24 @@ export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRu
     // Decoded line by line: invalid UTF-8 is reported with its line, never imported as U+FFFD.
     const lines = decodeLines(await fs.readFile(src.path))
     const badLines = new Set<number>()
-    lines.forEach((l, i) => { if (l.badUtf8 !== undefined) { badLines.add(i + 1); skipped.push({ origin: `${src.path}:${i + 1}`, why: l.badUtf8 }) } })
+    lines.forEach((l, i) => {
+      if (l.badUtf8 !== undefined) {
+        badLines.add(i + 1)
+        skipped.push({ origin: `${src.path}:${i + 1}`, why: l.badUtf8 })
+      }
+    })
     // Line-based sources lose only their bad lines; a day file keeps its structure and drops the entries around them.
     const text = lines.map((l) => (l.badUtf8 !== undefined && src.kind !== 'day-file' ? '' : l.text)).join('\n')
     let items: ImportItem[] = []
-    if (src.kind === 'day-file') { const r = itemsFromDayFile(text, src.path, badLines); items = r.items; skipped.push(...r.skipped) }
-    else if (src.kind === 'inbox') { const r = (opts.readInbox ?? itemsFromInbox)(text, src.path); items = r.items; skipped.push(...r.skipped) }
-    else items = itemsFromMemoryMd(text, src.path, (await fs.stat(src.path)).mtime)
+    if (src.kind === 'day-file') {
+      const r = itemsFromDayFile(text, src.path, badLines)
+      items = r.items
+      skipped.push(...r.skipped)
+    } else if (src.kind === 'inbox') {
+      const r = (opts.readInbox ?? itemsFromInbox)(text, src.path)
+      items = r.items
+      skipped.push(...r.skipped)
+    } else items = itemsFromMemoryMd(text, src.path, (await fs.stat(src.path)).mtime)
     counted.push({ ...src, items: items.length })
     all.push(...items)
   }
@@ -188,7 +236,9 @@ export async function migrate(store: MemoryStore, fromArg: string, opts: { dryRu
   report.already = r.already
   if (opts.dryRun !== true) {
     const stamp = store.now().toISOString().replace(/[:.]/g, '')
-    await store.withWriteLock(async (lock) => { await store.writeMetaJson(`迁移报告-${stamp}.json`, report, lock) })
+    await store.withWriteLock(async (lock) => {
+      await store.writeMetaJson(`迁移报告-${stamp}.json`, report, lock)
+    })
     await audit(store, { op: 'migrate', from, imported: report.imported, skipped: report.skipped.length, already: report.already.length, by: 'person' })
   }
   return report
@@ -201,16 +251,28 @@ export async function findRetiredPlugins(dshHome: string): Promise<Array<{ name:
   const found: Array<{ name: string; where: string }> = []
   const profiles = join(dshHome, 'profiles')
   let names: string[] = []
-  try { names = await fs.readdir(profiles) } catch { return found }
+  try {
+    names = await fs.readdir(profiles)
+  } catch {
+    return found
+  }
   for (const p of names) {
     for (const name of RETIRED_PLUGINS) {
       const pkg = join(profiles, p, 'node_modules', name, 'package.json')
-      if (await fs.stat(pkg).then(() => true, () => false)) found.push({ name, where: join(profiles, p) })
+      if (
+        await fs.stat(pkg).then(
+          () => true,
+          () => false,
+        )
+      )
+        found.push({ name, where: join(profiles, p) })
       else {
         try {
           const manifest = JSON.parse(await fs.readFile(join(profiles, p, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
           if (manifest.dependencies?.[name] !== undefined) found.push({ name, where: join(profiles, p) })
-        } catch { /* not a profile */ }
+        } catch {
+          /* not a profile */
+        }
       }
     }
   }

@@ -12,7 +12,14 @@ describe('resolveRoot', () => {
   })
   it('never falls back to the working directory', () => {
     expect(() => resolveRoot({ env: {}, home: () => '' })).toThrow(RootError)
-    expect(() => resolveRoot({ env: {}, home: () => { throw new Error('no home') } })).toThrow(/DSH_HOME/)
+    expect(() =>
+      resolveRoot({
+        env: {},
+        home: () => {
+          throw new Error('no home')
+        },
+      }),
+    ).toThrow(/DSH_HOME/)
     expect(() => resolveRoot({ env: { DSH_HOME: 'relative/dir' } })).toThrow(/absolute/)
     expect(() => resolveRoot({ rootDir: 'rel' })).toThrow(/absolute/)
   })

@@ -20,8 +20,17 @@ export const LAYOUT = {
 
 /** Every folder created when a store is opened (order: parents first). */
 export const LAYOUT_DIRS: readonly string[] = [
-  LAYOUT.anchors, LAYOUT.anchorHistory, '岁月涟漪', LAYOUT.days, LAYOUT.months, LAYOUT.years,
-  LAYOUT.dreams, LAYOUT.rolling, LAYOUT.margin, LAYOUT.pending, LAYOUT.meta,
+  LAYOUT.anchors,
+  LAYOUT.anchorHistory,
+  '岁月涟漪',
+  LAYOUT.days,
+  LAYOUT.months,
+  LAYOUT.years,
+  LAYOUT.dreams,
+  LAYOUT.rolling,
+  LAYOUT.margin,
+  LAYOUT.pending,
+  LAYOUT.meta,
 ]
 
 export class RootError extends Error {}
@@ -55,10 +64,16 @@ export function resolveDshHome(opts: RootOptions = {}): string {
     return resolve(fromEnv)
   }
   let home = ''
-  try { home = (opts.home ?? homedir)() } catch { home = '' }
+  try {
+    home = (opts.home ?? homedir)()
+  } catch {
+    home = ''
+  }
   home = (home ?? '').trim()
   if (home === '' || !isAbsolute(home)) {
-    throw new RootError('cannot place the memory store: DSH_HOME is not set and there is no home directory. Set DSH_HOME to an absolute path (for example DSH_HOME=/home/you/.dsh).')
+    throw new RootError(
+      'cannot place the memory store: DSH_HOME is not set and there is no home directory. Set DSH_HOME to an absolute path (for example DSH_HOME=/home/you/.dsh).',
+    )
   }
   return join(home, '.dsh')
 }
@@ -118,7 +133,8 @@ export function dateOfEntryFile(rel: string): { date: string; area: 'day' | 'pen
  */
 export function safeJoin(root: string, rel: string): string {
   if (typeof rel !== 'string' || rel === '' || rel.includes('\0')) throw new RangeError('path is empty or contains NUL')
-  if (isAbsolute(rel) || /^[a-zA-Z]:/.test(rel) || rel.startsWith('\\')) throw new RangeError(`path must be relative to the memory root: ${JSON.stringify(rel)}`)
+  if (isAbsolute(rel) || /^[a-zA-Z]:/.test(rel) || rel.startsWith('\\'))
+    throw new RangeError(`path must be relative to the memory root: ${JSON.stringify(rel)}`)
   const parts = rel.split(/[\\/]+/)
   if (parts.some((p) => p === '..')) throw new RangeError(`path may not contain "..": ${JSON.stringify(rel)}`)
   const full = resolve(root, rel)

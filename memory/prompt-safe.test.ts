@@ -1,7 +1,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  DATA_FRAME, FRAME_CLOSERS, FRAME_OPENERS, dataFrame, endMarker, frameOverhead, frameRule, frameSafe, frameToken, frameTokenIn, promptSafe, withoutComments,
+  DATA_FRAME,
+  FRAME_CLOSERS,
+  FRAME_OPENERS,
+  dataFrame,
+  endMarker,
+  frameOverhead,
+  frameRule,
+  frameSafe,
+  frameToken,
+  frameTokenIn,
+  promptSafe,
+  withoutComments,
 } from './prompt-safe.ts'
 import { charCount } from './budget.ts'
 
@@ -9,7 +20,26 @@ const BRACKETS = [...FRAME_OPENERS, ...FRAME_CLOSERS, '[', ']']
 const SEPARATORS = ['\n', '\r', '\r\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029', '\u001c', '\u001e']
 /** Pieces an attacker would reach for, mixed with arbitrary text. */
 const PIECES = [
-  ...BRACKETS, ...SEPARATORS, '<!--', '-->', '<!-->', '<!---->', '数据结束', '·', '【数据结束·', endMarker(), '系统', 'system', '{{', '}}', ' ', '\t', '\u200d', '\u3000', '－', '##',
+  ...BRACKETS,
+  ...SEPARATORS,
+  '<!--',
+  '-->',
+  '<!-->',
+  '<!---->',
+  '数据结束',
+  '·',
+  '【数据结束·',
+  endMarker(),
+  '系统',
+  'system',
+  '{{',
+  '}}',
+  ' ',
+  '\t',
+  '\u200d',
+  '\u3000',
+  '－',
+  '##',
 ]
 const hostile = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 6 })), { maxLength: 40 }).map((parts) => parts.join(''))
 
@@ -43,14 +73,17 @@ describe('promptSafe: memory text inside a frame (issue 7 item 8)', () => {
   })
 
   it('property: no frame bracket, no line break, no comment opener, never the closing marker; idempotent', () => {
-    fc.assert(fc.property(hostile, (text) => {
-      const safe = promptSafe(text)
-      for (const b of BRACKETS) expect(safe).not.toContain(b)
-      expect(safe).not.toMatch(ANY_BREAK)
-      expect(safe).not.toContain('<!--')
-      expect(safe).not.toContain(endMarker())
-      expect(promptSafe(safe)).toBe(safe)
-    }), { numRuns: 2000 })
+    fc.assert(
+      fc.property(hostile, (text) => {
+        const safe = promptSafe(text)
+        for (const b of BRACKETS) expect(safe).not.toContain(b)
+        expect(safe).not.toMatch(ANY_BREAK)
+        expect(safe).not.toContain('<!--')
+        expect(safe).not.toContain(endMarker())
+        expect(promptSafe(safe)).toBe(safe)
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
 
@@ -71,14 +104,17 @@ describe('data frames and their closing marker (issue 7 item 8)', () => {
   })
 
   it('property: whatever the body, the marker is a line only once, as the last line', () => {
-    fc.assert(fc.property(hostile, hostile, (title, body) => {
-      const lines = dataFrame(title, body).split('\n')
-      expect(lines.at(-1)).toBe(endMarker())
-      expect(lines.filter((l) => l === endMarker())).toHaveLength(1)
-      for (const line of lines.slice(1, -1)) expect(line).not.toContain('【数据结束')
-      // The title cannot add a bracket or a line: the header holds only its own 【title】.
-      expect([...lines[0]!].filter((c) => c === '【')).toHaveLength(1)
-    }), { numRuns: 1000 })
+    fc.assert(
+      fc.property(hostile, hostile, (title, body) => {
+        const lines = dataFrame(title, body).split('\n')
+        expect(lines.at(-1)).toBe(endMarker())
+        expect(lines.filter((l) => l === endMarker())).toHaveLength(1)
+        for (const line of lines.slice(1, -1)) expect(line).not.toContain('【数据结束')
+        // The title cannot add a bracket or a line: the header holds only its own 【title】.
+        expect([...lines[0]!].filter((c) => c === '【')).toHaveLength(1)
+      }),
+      { numRuns: 1000 },
+    )
   })
 
   it('frameSafe keeps lines and brackets of rule text but defuses anything reading as the marker', () => {

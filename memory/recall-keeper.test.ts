@@ -5,8 +5,12 @@ import { MemoryStore } from './store.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 const open = () => MemoryStore.open({ env: { DSH_HOME: t.home } })
 const fact = (text: string, at?: string) => ({ text, kind: 'fact', axis: '智', reason: '事实', ...(at !== undefined ? { at } : {}) })

@@ -6,12 +6,24 @@ import { docOf, loadRecall } from './recall-store.ts'
 import type { RecallIndex } from './recall/index.ts'
 import type { MemoryStore } from './store.ts'
 
-export interface RecalledEntry { id: string; score: number; text: string; date: string }
+export interface RecalledEntry {
+  id: string
+  score: number
+  text: string
+  date: string
+}
 
 const STAT_BATCH = 64
 
-interface FileState { stamp: FileStamp; ids: string[] }
-interface EntryInfo { text: string; date: string; area: 'day' | 'pending' }
+interface FileState {
+  stamp: FileStamp
+  ids: string[]
+}
+interface EntryInfo {
+  text: string
+  date: string
+  area: 'day' | 'pending'
+}
 
 /**
  * The recall index of a running engine, kept level with the files: before each

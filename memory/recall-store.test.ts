@@ -11,7 +11,9 @@ beforeEach(async () => {
   t = await tempHome()
   store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
 })
-afterEach(async () => { await t.cleanup() })
+afterEach(async () => {
+  await t.cleanup()
+})
 
 const write = (text: string, extra: Record<string, unknown> = {}) =>
   store.write({ text, kind: 'preference', axis: '美', reason: '偏好', ...extra }, { by: 'person' })

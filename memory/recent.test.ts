@@ -7,12 +7,21 @@ import { tempHome } from './testing/tmp.ts'
 
 describe('recent memory for {{cyrene_memory}} (memory/recent.ts)', () => {
   let t: Awaited<ReturnType<typeof tempHome>>
-  beforeEach(async () => { t = await tempHome() })
-  afterEach(async () => { await t.cleanup() })
+  beforeEach(async () => {
+    t = await tempHome()
+  })
+  afterEach(async () => {
+    await t.cleanup()
+  })
 
   it('names the four anchors and the day files of the last days, newest first', () => {
     const files = recentFiles('/r', 3, new Date(2026, 2, 1, 0, 30))
-    expect(files.anchors.map((a) => [a.key, a.title])).toEqual([['self', '我是谁'], ['user', '你是谁'], ['origin', '来处'], ['goal', '去处']])
+    expect(files.anchors.map((a) => [a.key, a.title])).toEqual([
+      ['self', '我是谁'],
+      ['user', '你是谁'],
+      ['origin', '来处'],
+      ['goal', '去处'],
+    ])
     expect(files.days).toEqual([
       { date: '2026-03-01', path: join('/r', '岁月涟漪/日档/2026/03/2026-03-01.md') },
       { date: '2026-02-28', path: join('/r', '岁月涟漪/日档/2026/02/2026-02-28.md') },

@@ -13,8 +13,15 @@ import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
  */
 
 /** One anchor: its core (no date), then its dated sections newest first. */
-export interface AnchorView { key: string; title: string; parts: { date?: string; text: string }[] }
-export interface RecentEntry { date: string; text: string }
+export interface AnchorView {
+  key: string
+  title: string
+  parts: { date?: string; text: string }[]
+}
+export interface RecentEntry {
+  date: string
+  text: string
+}
 
 export interface RecentFiles {
   root: string
@@ -69,7 +76,11 @@ function anchorParts(file: string): AnchorView['parts'] {
  */
 function insideReader(root: string): (path: string) => string {
   let realRoot: string | undefined
-  try { realRoot = realpathSync(root) } catch { realRoot = undefined }
+  try {
+    realRoot = realpathSync(root)
+  } catch {
+    realRoot = undefined
+  }
   return (path) => {
     if (realRoot === undefined) return ''
     let fd: number | undefined

@@ -18,25 +18,38 @@ import { hashTree } from './testing/tree.ts'
 const RESTORER = fileURLToPath(new URL('./testing/restorer.ts', import.meta.url))
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 const sameTree = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(a) === JSON.stringify(b)
 
 /** `n` files of about `kb` KB of text in 余页/, different for each `tag`. */
 async function fillMargin(root: string, n: number, kb: number, tag: string): Promise<void> {
-  for (let i = 0; i < n; i++) await fs.writeFile(join(root, '余页', `big-${i}.md`), `${tag}-${i} ${'涟'.repeat(Math.floor(kb * 1024 / 3) - 10)}\n`)
+  for (let i = 0; i < n; i++) await fs.writeFile(join(root, '余页', `big-${i}.md`), `${tag}-${i} ${'涟'.repeat(Math.floor((kb * 1024) / 3) - 10)}\n`)
 }
 
 describe('full disk (a real 2 MB tmpfs)', () => {
   let mnt = ''
   let unmount = () => {}
   // A failed mount fails these tests: they are never skipped.
-  beforeAll(() => { ({ dir: mnt, unmount } = mountTmpfs('2m')) })
-  afterAll(() => { unmount() })
-  afterEach(async () => { for (const n of await fs.readdir(mnt)) await fs.rm(join(mnt, n), { recursive: true, force: true }) })
+  beforeAll(() => {
+    ;({ dir: mnt, unmount } = mountTmpfs('2m'))
+  })
+  afterAll(() => {
+    unmount()
+  })
+  afterEach(async () => {
+    for (const n of await fs.readdir(mnt)) await fs.rm(join(mnt, n), { recursive: true, force: true })
+  })
 
-  const free = async () => { const s = await fs.statfs(mnt); return s.bavail * s.bsize }
+  const free = async () => {
+    const s = await fs.statfs(mnt)
+    return s.bavail * s.bsize
+  }
 
   it('a backup that runs out of space removes its .tmp- folder, keeps the store and says ENOSPC (issue 7 item 5)', async () => {
     const home = join(mnt, 'home')
@@ -46,7 +59,10 @@ describe('full disk (a real 2 MB tmpfs)', () => {
     await fillMargin(s.root, 12, 100, 'a')
     const before = await hashTree(s.root)
     const freeBefore = await free()
-    const err = await takeSnapshot(s, 'manual').then(() => undefined, (e: unknown) => e as NodeJS.ErrnoException)
+    const err = await takeSnapshot(s, 'manual').then(
+      () => undefined,
+      (e: unknown) => e as NodeJS.ErrnoException,
+    )
     expect(err?.code).toBe('ENOSPC')
     expect((await fs.readdir(s.snapshotsDir)).filter((n) => n.startsWith('.tmp-'))).toEqual([])
     expect(await listSnapshots(s)).toEqual([])
@@ -66,7 +82,10 @@ describe('full disk (a real 2 MB tmpfs)', () => {
     await fillMargin(t.root, 11, 100, 'b')
     const before = await hashTree(real)
     const freeBefore = await free()
-    const err = await restoreSnapshot(s, snap.name, { by: 'person' }).then(() => undefined, (e: unknown) => e as NodeJS.ErrnoException)
+    const err = await restoreSnapshot(s, snap.name, { by: 'person' }).then(
+      () => undefined,
+      (e: unknown) => e as NodeJS.ErrnoException,
+    )
     expect(err?.code).toBe('ENOSPC')
     expect(await hashTree(real)).toEqual(before)
     expect(await fs.readdir(mnt)).toEqual(['store'])
@@ -77,7 +96,16 @@ describe('full disk (a real 2 MB tmpfs)', () => {
 })
 
 /** A child restoring `name` in `home`; `seen` fills with each line it prints and when. */
-function spawnRestorer(home: string, name: string): { child: ReturnType<typeof spawn>; seen: Array<{ line: string; at: number }>; waitFor: (line: string) => Promise<boolean>; done: Promise<number | null>; stderr: () => string } {
+function spawnRestorer(
+  home: string,
+  name: string,
+): {
+  child: ReturnType<typeof spawn>
+  seen: Array<{ line: string; at: number }>
+  waitFor: (line: string) => Promise<boolean>
+  done: Promise<number | null>
+  stderr: () => string
+} {
   const child = spawn(process.execPath, [RESTORER, home, name], { stdio: ['ignore', 'pipe', 'pipe'] })
   const seen: Array<{ line: string; at: number }> = []
   const waiters: Array<{ line: string; resolve: (ok: boolean) => void }> = []
@@ -95,9 +123,17 @@ function spawnRestorer(home: string, name: string): { child: ReturnType<typeof s
     }
   })
   child.stderr!.setEncoding('utf8')
-  child.stderr!.on('data', (d: string) => { err += d })
-  const done = new Promise<number | null>((r) => child.on('close', (code) => { for (const w of waiters) w.resolve(false); r(code) }))
-  const waitFor = (line: string) => seen.some((s) => s.line === line) ? Promise.resolve(true) : new Promise<boolean>((resolve) => waiters.push({ line, resolve }))
+  child.stderr!.on('data', (d: string) => {
+    err += d
+  })
+  const done = new Promise<number | null>((r) =>
+    child.on('close', (code) => {
+      for (const w of waiters) w.resolve(false)
+      r(code)
+    }),
+  )
+  const waitFor = (line: string) =>
+    seen.some((s) => s.line === line) ? Promise.resolve(true) : new Promise<boolean>((resolve) => waiters.push({ line, resolve }))
   return { child, seen, waitFor, done, stderr: () => err }
 }
 
@@ -106,7 +142,19 @@ async function bigStore(home: string): Promise<{ name: string; old: Record<strin
   const root = join(home, 'cyrene-philia093-0')
   await MemoryStore.open({ env: { DSH_HOME: home } })
   const day = (i: number) => new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10)
-  const entry = (i: number, text: string) => serializeEntry({ text, meta: { id: `20200101T000000000Z-${i.toString(36).padStart(6, '0')}${text.length}`, kind: 'fact', axis: '智', reason: 'r', at: `${day(i)}T12:00:00.000Z`, by: 'person', gate: 'day' } })
+  const entry = (i: number, text: string) =>
+    serializeEntry({
+      text,
+      meta: {
+        id: `20200101T000000000Z-${i.toString(36).padStart(6, '0')}${text.length}`,
+        kind: 'fact',
+        axis: '智',
+        reason: 'r',
+        at: `${day(i)}T12:00:00.000Z`,
+        by: 'person',
+        gate: 'day',
+      },
+    })
   const write = async (i: number, text: string) => {
     const rel = dayFileRel(day(i))
     await fs.mkdir(join(root, rel, '..'), { recursive: true })
@@ -127,7 +175,11 @@ it(`SIGKILL mid-restore over ~2,000 day files at ${KILL_ROUNDS}+ moments: reopen
   // On a tmpfs: a killed process leaves the page cache as it was, so the file
   // system type does not change what is tested, and fsync costs nothing here.
   const ram = mountTmpfs('256m')
-  try { await killRounds(ram.dir) } finally { ram.unmount() }
+  try {
+    await killRounds(ram.dir)
+  } finally {
+    ram.unmount()
+  }
 }, 600_000)
 
 async function killRounds(dir: string): Promise<void> {
@@ -136,7 +188,11 @@ async function killRounds(dir: string): Promise<void> {
   const { name, old, snap } = await bigStore(tpl)
   expect(Object.keys(old).length).toBeGreaterThan(2000)
   expect(sameTree(old, snap)).toBe(false)
-  const fresh = async (n: string) => { const h = join(dir, n); await fs.cp(tpl, h, { recursive: true }); return h }
+  const fresh = async (n: string) => {
+    const h = join(dir, n)
+    await fs.cp(tpl, h, { recursive: true })
+    return h
+  }
 
   // One uninterrupted run in a child: it must end with the snapshot, and it times the steps.
   const home0 = await fresh('run-0')
@@ -184,7 +240,8 @@ async function killRounds(dir: string): Promise<void> {
 
 it('a restore holds the engine lock: a DSH starting meanwhile is refused, and may start once it is done', async () => {
   const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-  for (let i = 0; i < 50; i++) await s.write({ text: `事${i}`, kind: 'fact', axis: '智', reason: 'r', at: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T12:00:00` }, { by: 'person' })
+  for (let i = 0; i < 50; i++)
+    await s.write({ text: `事${i}`, kind: 'fact', axis: '智', reason: 'r', at: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T12:00:00` }, { by: 'person' })
   const snap = await takeSnapshot(s, 'manual')
   const w = spawnRestorer(t.home, snap.name)
   expect(await w.waitFor('PHASE validated')).toBe(true)

@@ -10,8 +10,12 @@ import { hashTree } from './testing/tree.ts'
 import { storeLines } from '../host/doctor.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 const fact = (text: string, at?: string) => ({ text, axis: '智', reason: 'r', kind: 'fact', ...(at === undefined ? {} : { at }) })
 
 /** A store with two day files, a snapshot of it, then a later write the snapshot does not have. */
@@ -69,7 +73,9 @@ describe('restore', () => {
   it('an edited snapshot (broken comment + forged base entry) is refused by its checksums; nothing changes (issue 7 item 4a)', async () => {
     const { s, name, dir, dayRel, before, snaps } = await storeWithSnapshot()
     await fs.appendFile(join(dir, dayRel), '伪造的\n<!--cyrene:{"id":"forged","base":true,"by":"person"}-->\n坏的\n<!--cyrene:{broken-->\n')
-    await expect(restoreSnapshot(s, name, { by: 'person' })).rejects.toThrow(new RegExp(`cannot be restored; nothing was changed:[\\s\\S]*${escape(dayRel)} has \\d+ bytes`))
+    await expect(restoreSnapshot(s, name, { by: 'person' })).rejects.toThrow(
+      new RegExp(`cannot be restored; nothing was changed:[\\s\\S]*${escape(dayRel)} has \\d+ bytes`),
+    )
     await expectUnchanged(s, before, snaps)
   })
 
@@ -131,7 +137,9 @@ describe('restore', () => {
     await fs.mkdir(live)
     await fs.rename(`${live}.away`, join(live, 'kept.md'))
     const liveBefore = await hashTree(t.root)
-    await expect(restoreSnapshot(s, name, { by: 'person' })).rejects.toThrow(new RegExp(`${escape(dayRel)} in the store is a folder where the snapshot has a file`))
+    await expect(restoreSnapshot(s, name, { by: 'person' })).rejects.toThrow(
+      new RegExp(`${escape(dayRel)} in the store is a folder where the snapshot has a file`),
+    )
     await expectUnchanged(s, liveBefore, snaps)
   })
 
@@ -160,7 +168,10 @@ describe('restore', () => {
     expect(await hashTree(t.root)).toEqual(want)
     expect((await s.auditLog()).at(-1)).toMatchObject({ op: 'restore', snapshot: name, verified: false })
     // the pre-restore snapshot has a manifest
-    expect(await describeSnapshots(s)).toEqual([{ name, verified: false }, { name: r.safety, verified: true }])
+    expect(await describeSnapshots(s)).toEqual([
+      { name, verified: false },
+      { name: r.safety, verified: true },
+    ])
   })
 
   it('never writes through a symlinked anchor: the link is replaced, the outside file stays, and a symlinked root stays a link (issue 7 item 7)', async () => {
@@ -202,7 +213,11 @@ describe('restore', () => {
 })
 
 describe('restore: stage and switch (recovery when cut off)', () => {
-  const cut = (at: string) => ({ onPhase: (p: string) => { if (p === at) throw new Error(`cut at ${at}`) } })
+  const cut = (at: string) => ({
+    onPhase: (p: string) => {
+      if (p === at) throw new Error(`cut at ${at}`)
+    },
+  })
 
   it('cut off before the commit: the store is the old one, and the next open throws the staging away', async () => {
     const { s, name, before } = await storeWithSnapshot()

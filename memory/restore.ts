@@ -8,7 +8,14 @@ import { decodeUtf8, ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
 import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
 import { dateOfEntryFile, safeJoin } from './paths.ts'
 import {
-  MANIFEST_FILE, MANIFEST_VERSION, isStoreFile, listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile,
+  MANIFEST_FILE,
+  MANIFEST_VERSION,
+  isStoreFile,
+  listSnapshots,
+  pruneSnapshots,
+  sha256,
+  snapshotUnderLock,
+  writeNewFile,
   type SnapshotManifest,
 } from './snapshots.ts'
 import type { MemoryStore } from './store.ts'
@@ -84,14 +91,19 @@ interface Journal {
   remove: string[]
 }
 
-interface TreeEntry { kind: 'file' | 'dir' | 'link' | 'other'; size: number }
+interface TreeEntry {
+  kind: 'file' | 'dir' | 'link' | 'other'
+  size: number
+}
 
 /** Every entry under `dir`, by lstat: links are reported as links, never followed. Lock folders and temp files are left out. */
 async function lstatTree(dir: string): Promise<Map<string, TreeEntry>> {
   const out = new Map<string, TreeEntry>()
   async function walk(rel: string): Promise<void> {
     let names: Dirent[]
-    try { names = await fs.readdir(rel === '' ? dir : join(dir, rel), { withFileTypes: true }) } catch (e) {
+    try {
+      names = await fs.readdir(rel === '' ? dir : join(dir, rel), { withFileTypes: true })
+    } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
       throw e
     }
@@ -108,7 +120,9 @@ async function lstatTree(dir: string): Promise<Map<string, TreeEntry>> {
   return out
 }
 
-function keptLive(rel: string): boolean { return KEPT_LIVE.some((p) => rel.startsWith(p)) }
+function keptLive(rel: string): boolean {
+  return KEPT_LIVE.some((p) => rel.startsWith(p))
+}
 
 /** What a format check finds in one file of the store (day/pending files and 元/*.json; other files have no format). */
 function formatProblems(rel: string, buf: Buffer): string[] {
@@ -123,16 +137,25 @@ function formatProblems(rel: string, buf: Buffer): string[] {
     const { text, valid } = decodeUtf8(buf)
     if (!valid) return [`${rel} is not valid UTF-8`]
     if (text.trim() === '') return []
-    try { JSON.parse(text) } catch (e) { return [`${rel} is not valid JSON (${(e as Error).message})`] }
+    try {
+      JSON.parse(text)
+    } catch (e) {
+      return [`${rel} is not valid JSON (${(e as Error).message})`]
+    }
   }
   return []
 }
 
 function parseManifest(text: string): SnapshotManifest | string {
   let v: unknown
-  try { v = JSON.parse(text) } catch (e) { return `it is not valid JSON (${(e as Error).message})` }
+  try {
+    v = JSON.parse(text)
+  } catch (e) {
+    return `it is not valid JSON (${(e as Error).message})`
+  }
   const m = v as Partial<SnapshotManifest> | null
-  if (m === null || typeof m !== 'object' || m.version !== MANIFEST_VERSION || m.files === null || typeof m.files !== 'object') return `it is not a version ${MANIFEST_VERSION} manifest`
+  if (m === null || typeof m !== 'object' || m.version !== MANIFEST_VERSION || m.files === null || typeof m.files !== 'object')
+    return `it is not a version ${MANIFEST_VERSION} manifest`
   for (const [rel, f] of Object.entries(m.files)) {
     if (f === null || typeof f !== 'object' || typeof f.size !== 'number' || typeof f.sha256 !== 'string') return `its record of ${rel} is damaged`
   }
@@ -149,7 +172,10 @@ interface CheckedSnapshot {
 function refuseSnapshot(name: string, problems: string[]): never {
   const shown = problems.slice(0, 8).map((p) => `  - ${p}`)
   if (problems.length > shown.length) shown.push(`  - … and ${problems.length - shown.length} more`)
-  throw new RefusedError('bad-snapshot', `snapshot ${name} cannot be restored; nothing was changed:\n${shown.join('\n')}\nA snapshot is restored only whole and as it was taken: choose another one (cyrene restore --list), or put the named files back as they were.`)
+  throw new RefusedError(
+    'bad-snapshot',
+    `snapshot ${name} cannot be restored; nothing was changed:\n${shown.join('\n')}\nA snapshot is restored only whole and as it was taken: choose another one (cyrene restore --list), or put the named files back as they were.`,
+  )
 }
 
 /** Step 1: the whole snapshot, before anything is touched. */
@@ -165,7 +191,11 @@ async function checkSnapshot(dir: string, name: string): Promise<CheckedSnapshot
   }
   const readNoFollow = async (rel: string): Promise<Buffer> => {
     const fh = await fs.open(join(dir, rel), C.O_RDONLY | C.O_NOFOLLOW)
-    try { return await fh.readFile() } finally { await fh.close() }
+    try {
+      return await fh.readFile()
+    } finally {
+      await fh.close()
+    }
   }
   const files = new Map<string, string>()
   const warnings: string[] = []
@@ -176,8 +206,14 @@ async function checkSnapshot(dir: string, name: string): Promise<CheckedSnapshot
     if (typeof manifest === 'string') refuseSnapshot(name, [...problems, `${MANIFEST_FILE} (its list of files and checksums) cannot be read: ${manifest}`])
     for (const [rel, want] of Object.entries(manifest.files)) {
       const e = tree.get(rel)
-      if (e === undefined) { problems.push(`${rel} is missing (the snapshot had it when it was taken)`); continue }
-      if (e.kind !== 'file') { if (e.kind === 'dir') problems.push(`${rel} is a folder where a file should be`); continue }
+      if (e === undefined) {
+        problems.push(`${rel} is missing (the snapshot had it when it was taken)`)
+        continue
+      }
+      if (e.kind !== 'file') {
+        if (e.kind === 'dir') problems.push(`${rel} is a folder where a file should be`)
+        continue
+      }
       const buf = await readNoFollow(rel)
       const sum = sha256(buf)
       if (buf.length !== want.size) problems.push(`${rel} has ${buf.length} bytes; it had ${want.size} when the snapshot was taken (cut short or edited)`)
@@ -223,7 +259,9 @@ async function planSwitch(real: string, name: string, files: ReadonlyMap<string,
       const up = parts.slice(0, i).join('/')
       const a = live.get(up)
       if (a === undefined || a.kind === 'dir' || removable(up, a)) continue
-      problems.push(`${up} in the store is ${a.kind === 'link' ? 'a link' : 'not a folder'}, and the snapshot has ${rel} under it: restore never writes through links. Replace it with a plain folder (or move it out of the store)`)
+      problems.push(
+        `${up} in the store is ${a.kind === 'link' ? 'a link' : 'not a folder'}, and the snapshot has ${rel} under it: restore never writes through links. Replace it with a plain folder (or move it out of the store)`,
+      )
     }
     if (cur?.kind === 'dir') problems.push(`${rel} in the store is a folder where the snapshot has a file: move that folder out of the store`)
     else if (cur?.kind === 'other') problems.push(`${rel} in the store is not a plain file: move it out of the store`)
@@ -232,7 +270,13 @@ async function planSwitch(real: string, name: string, files: ReadonlyMap<string,
   }
   for (const [rel, e] of live) if (removable(rel, e)) plan.remove.push(rel)
   if (problems.length > 0) {
-    throw new RefusedError('restore-blocked', `cannot restore ${name}; nothing was changed:\n${[...new Set(problems)].slice(0, 8).map((p) => `  - ${p}`).join('\n')}\nthen restore again.`)
+    throw new RefusedError(
+      'restore-blocked',
+      `cannot restore ${name}; nothing was changed:\n${[...new Set(problems)]
+        .slice(0, 8)
+        .map((p) => `  - ${p}`)
+        .join('\n')}\nthen restore again.`,
+    )
   }
   return plan
 }
@@ -245,7 +289,13 @@ async function stagingDirFor(real: string): Promise<string> {
 
 async function findStaging(real: string): Promise<string | undefined> {
   for (const dir of [`${real}-restore`, join(real, '.tmp-restore')]) {
-    if (await fs.lstat(dir).then((s) => s.isDirectory(), () => false)) return dir
+    if (
+      await fs.lstat(dir).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )
+    )
+      return dir
   }
   return undefined
 }
@@ -263,19 +313,33 @@ async function readJournal(staging: string): Promise<Journal | undefined> {
   try {
     const j = JSON.parse(await fs.readFile(join(staging, JOURNAL), 'utf8')) as Journal
     return j.version === JOURNAL_VERSION && Array.isArray(j.remove) && typeof j.snapshot === 'string' ? j : undefined
-  } catch { return undefined }
+  } catch {
+    return undefined
+  }
 }
 
 /** Step 3: copy the planned files into staging, re-checking every byte against what step 1 checked; fsync all. */
-async function stage(snapDir: string, filesDir: string, name: string, plan: SwitchPlan, sums: ReadonlyMap<string, string>, onProgress?: (done: number, total: number) => void): Promise<void> {
+async function stage(
+  snapDir: string,
+  filesDir: string,
+  name: string,
+  plan: SwitchPlan,
+  sums: ReadonlyMap<string, string>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
   await ensureDir(filesDir)
   const dirs = new Set<string>([filesDir])
   let done = 0
   for (const rel of plan.place) {
     const fh = await fs.open(join(snapDir, rel), C.O_RDONLY | C.O_NOFOLLOW)
     let buf: Buffer
-    try { buf = await fh.readFile() } finally { await fh.close() }
-    if (sha256(buf) !== sums.get(rel)) throw new RefusedError('bad-snapshot', `${rel} in snapshot ${name} changed while it was being restored; nothing was changed — try again`)
+    try {
+      buf = await fh.readFile()
+    } finally {
+      await fh.close()
+    }
+    if (sha256(buf) !== sums.get(rel))
+      throw new RefusedError('bad-snapshot', `${rel} in snapshot ${name} changed while it was being restored; nothing was changed — try again`)
     const target = join(filesDir, rel)
     await ensureDir(dirname(target))
     dirs.add(dirname(target))
@@ -293,7 +357,11 @@ async function assertNoLinkOnTheWay(real: string, rel: string, known: Set<string
     if (known.has(up)) continue
     const st = await fs.lstat(join(real, up)).catch(() => undefined)
     if (st === undefined) return
-    if (!st.isDirectory()) throw new RefusedError('restore-blocked', `${up} in the store became ${st.isSymbolicLink() ? 'a link' : 'a file'} during a restore; restore never writes through links. Replace it with a plain folder; the restore finishes the next time the store is opened`)
+    if (!st.isDirectory())
+      throw new RefusedError(
+        'restore-blocked',
+        `${up} in the store became ${st.isSymbolicLink() ? 'a link' : 'a file'} during a restore; restore never writes through links. Replace it with a plain folder; the restore finishes the next time the store is opened`,
+      )
     known.add(up)
   }
 }
@@ -321,7 +389,10 @@ async function rollForward(store: MemoryStore, real: string, staging: string, j:
     touched.add(dirname(full))
   }
   const filesDir = join(staging, STAGED_FILES)
-  const staged = [...await lstatTree(filesDir)].filter(([, e]) => e.kind === 'file').map(([rel]) => rel).sort()
+  const staged = [...(await lstatTree(filesDir))]
+    .filter(([, e]) => e.kind === 'file')
+    .map(([rel]) => rel)
+    .sort()
   for (const rel of staged) {
     const target = safeJoin(real, rel)
     await assertNoLinkOnTheWay(real, rel, known)
@@ -340,7 +411,16 @@ async function rollForward(store: MemoryStore, real: string, staging: string, j:
 async function finishSwitch(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock, recovered: boolean): Promise<void> {
   await rollForward(store, real, staging, j, lock)
   // Audit before the journal goes: a crash in between repeats the line rather than losing it.
-  await audit(store, { op: 'restore', snapshot: j.snapshot, safety: j.safety, verified: j.verified, files: j.files, removed: j.remove.length, by: 'person', ...(recovered ? { recovered: true } : {}) })
+  await audit(store, {
+    op: 'restore',
+    snapshot: j.snapshot,
+    safety: j.safety,
+    verified: j.verified,
+    files: j.files,
+    removed: j.remove.length,
+    by: 'person',
+    ...(recovered ? { recovered: true } : {}),
+  })
   await fs.unlink(join(staging, JOURNAL))
   await fsyncDir(staging)
   await fs.rm(staging, { recursive: true, force: true })
@@ -397,7 +477,8 @@ async function holdEngine(store: MemoryStore): Promise<boolean> {
   try {
     await claimEngine(store, 'restore')
   } catch (e) {
-    if (e instanceof LockBusyError) throw new RefusedError('engine-running', `the memory engine is running (process ${e.owner?.pid ?? '?'}); quit DSH first, then restore`)
+    if (e instanceof LockBusyError)
+      throw new RefusedError('engine-running', `the memory engine is running (process ${e.owner?.pid ?? '?'}); quit DSH first, then restore`)
     throw e
   }
   return true
@@ -408,7 +489,13 @@ async function holdEngine(store: MemoryStore): Promise<boolean> {
  * `pre-restore` snapshot — so a restore can itself be undone. Person only;
  * refused while DSH runs the engine.
  */
-export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { by: Writer }, onProgress?: (done: number, total: number) => void, opts: RestoreOptions = {}): Promise<RestoreResult> {
+export async function restoreSnapshot(
+  store: MemoryStore,
+  name: string,
+  ctx: { by: Writer },
+  onProgress?: (done: number, total: number) => void,
+  opts: RestoreOptions = {},
+): Promise<RestoreResult> {
   if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a snapshot')
   const names = await listSnapshots(store)
   if (typeof name !== 'string' || !names.includes(name)) {
@@ -429,8 +516,16 @@ export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { b
 
       const staging = await stagingDirFor(real)
       const journal: Journal = {
-        version: JOURNAL_VERSION, state: 'staging', snapshot: name, safety: safety.name, verified: checked.verified,
-        pid: process.pid, host: hostname(), started_at: store.now().toISOString(), files: checked.files.size, remove: plan.remove,
+        version: JOURNAL_VERSION,
+        state: 'staging',
+        snapshot: name,
+        safety: safety.name,
+        verified: checked.verified,
+        pid: process.pid,
+        host: hostname(),
+        started_at: store.now().toISOString(),
+        files: checked.files.size,
+        remove: plan.remove,
       }
       try {
         await fs.mkdir(staging, { mode: 0o700 })
@@ -448,7 +543,14 @@ export async function restoreSnapshot(store: MemoryStore, name: string, ctx: { b
       opts.onPhase?.('committed')
       await finishSwitch(store, real, staging, committed, lock, false)
       opts.onPhase?.('switched')
-      return { restored: checked.files.size, removed: plan.remove.length, safety: safety.name, verified: checked.verified, warnings: checked.warnings, linksReplaced: plan.linksReplaced }
+      return {
+        restored: checked.files.size,
+        removed: plan.remove.length,
+        safety: safety.name,
+        verified: checked.verified,
+        warnings: checked.warnings,
+        linksReplaced: plan.linksReplaced,
+      }
     })
   } finally {
     if (tookEngine) await releaseEngine(store)

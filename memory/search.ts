@@ -7,8 +7,14 @@ import type { MemoryStore, StoredEntry } from './store.ts'
  * first — the same index and the same filtered ranking as the host's recall
  * (recall-keeper.ts).
  */
-export interface SearchOptions { limit?: number; includePending?: boolean }
-export interface SearchHit { entry: StoredEntry; score: number }
+export interface SearchOptions {
+  limit?: number
+  includePending?: boolean
+}
+export interface SearchHit {
+  entry: StoredEntry
+  score: number
+}
 
 export async function searchEntries(store: MemoryStore, query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
   if (query.trim() === '') return []

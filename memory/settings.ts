@@ -11,7 +11,10 @@ export interface Settings {
   anchor: Record<AnchorKey, number>
 }
 
-export interface SettingsRead { settings: Settings; problems: string[] }
+export interface SettingsRead {
+  settings: Settings
+  problems: string[]
+}
 
 function positive(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : undefined
@@ -27,7 +30,9 @@ export function parseSettings(text: string | undefined): SettingsRead {
   const settings: Settings = { limits: { ...DEFAULT_LIMITS }, anchor: { ...DEFAULT_ANCHOR_LIMITS } }
   if (text === undefined || text.trim() === '') return { settings, problems }
   let raw: unknown
-  try { raw = JSON.parse(text) } catch (e) {
+  try {
+    raw = JSON.parse(text)
+  } catch (e) {
     problems.push(`元/settings.json is not valid JSON (${(e as Error).message}); using defaults until it is fixed`)
     return { settings, problems }
   }
@@ -39,18 +44,24 @@ export function parseSettings(text: string | undefined): SettingsRead {
   const anchor = r.anchor
   if (anchor !== undefined) {
     if (anchor === null || typeof anchor !== 'object') problems.push('元/settings.json "anchor" must be an object like {"self": 800}')
-    else for (const k of ANCHOR_KEYS) {
-      const v = (anchor as Record<string, unknown>)[k]
-      if (v === undefined) continue
-      const n = positive(v)
-      if (n === undefined) problems.push(`元/settings.json anchor.${k} must be a positive number`)
-      else settings.anchor[k] = n
-    }
+    else
+      for (const k of ANCHOR_KEYS) {
+        const v = (anchor as Record<string, unknown>)[k]
+        if (v === undefined) continue
+        const n = positive(v)
+        if (n === undefined) problems.push(`元/settings.json anchor.${k} must be a positive number`)
+        else settings.anchor[k] = n
+      }
   }
   const quota = r.quota
   if (quota !== undefined && quota !== null && typeof quota === 'object') {
     const q = quota as Record<string, unknown>
-    const map: Array<[keyof Limits, string, number]> = [['totalBytes', 'totalMB', 1024 * 1024], ['marginBytes', 'marginMB', 1024 * 1024], ['entryChars', 'entryChars', 1], ['injectChars', 'injectChars', 1]]
+    const map: Array<[keyof Limits, string, number]> = [
+      ['totalBytes', 'totalMB', 1024 * 1024],
+      ['marginBytes', 'marginMB', 1024 * 1024],
+      ['entryChars', 'entryChars', 1],
+      ['injectChars', 'injectChars', 1],
+    ]
     for (const [key, name, scale] of map) {
       if (q[name] === undefined) continue
       const n = positive(q[name])

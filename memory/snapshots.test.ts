@@ -10,8 +10,12 @@ import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 let now = new Date('2026-01-01T12:00:00')
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 const fact = (text: string) => ({ text, axis: '智', reason: 'r', kind: 'fact' })
 
 it('takes daily snapshots beside the root, once a day, keeping seven, not counted in the quota', async () => {
@@ -53,7 +57,7 @@ it('restores a snapshot after saving a pre-restore one, so the restore can be un
   const snap2 = await takeSnapshot(s, 'manual')
   await fs.writeFile(odd, 'changed')
   await restoreSnapshot(s, snap2.name, { by: 'person' })
-  expect([...await fs.readFile(odd)]).toEqual([0x63, 0x61, 0x66, 0xe9, 0x0a])
+  expect([...(await fs.readFile(odd))]).toEqual([0x63, 0x61, 0x66, 0xe9, 0x0a])
   expect((await checkStore(s)).errors).toEqual([])
 })
 

@@ -23,7 +23,11 @@ export const MANIFEST_VERSION = 1
 
 export type SnapshotKind = 'daily' | 'manual' | 'pre-restore' | 'pre-migrate'
 
-export interface SnapshotInfo { name: string; path: string; files: number }
+export interface SnapshotInfo {
+  name: string
+  path: string
+  files: number
+}
 
 export interface SnapshotManifest {
   version: number
@@ -36,7 +40,12 @@ export interface SnapshotManifest {
 /** Lock folders, owner and intent records, temp files and temp folders are never part of a snapshot. */
 export function isStoreFile(rel: string): boolean {
   const base = rel.split('/').at(-1) ?? ''
-  return !isTempName(rel) && !base.endsWith('.owner') && !/\.lock\.intent\.\d+$/.test(base) && !rel.split('/').some((p) => p.endsWith('.lock') || p.endsWith('.reaping') || p.includes('.tmp-'))
+  return (
+    !isTempName(rel) &&
+    !base.endsWith('.owner') &&
+    !/\.lock\.intent\.\d+$/.test(base) &&
+    !rel.split('/').some((p) => p.endsWith('.lock') || p.endsWith('.reaping') || p.includes('.tmp-'))
+  )
 }
 
 export function sha256(buf: Uint8Array): string {
@@ -57,7 +66,11 @@ function letters(n: number): string {
 
 export async function listSnapshots(store: MemoryStore): Promise<string[]> {
   let names: string[] = []
-  try { names = await fs.readdir(store.snapshotsDir) } catch { return [] }
+  try {
+    names = await fs.readdir(store.snapshotsDir)
+  } catch {
+    return []
+  }
   return names.filter((n) => NAME_RE.test(n)).sort()
 }
 
@@ -65,7 +78,10 @@ export async function listSnapshots(store: MemoryStore): Promise<string[]> {
 export async function describeSnapshots(store: MemoryStore): Promise<Array<{ name: string; verified: boolean }>> {
   const out: Array<{ name: string; verified: boolean }> = []
   for (const name of await listSnapshots(store)) {
-    const verified = await fs.lstat(join(store.snapshotsDir, name, MANIFEST_FILE)).then((s) => s.isFile(), () => false)
+    const verified = await fs.lstat(join(store.snapshotsDir, name, MANIFEST_FILE)).then(
+      (s) => s.isFile(),
+      () => false,
+    )
     out.push({ name, verified })
   }
   return out
@@ -77,7 +93,9 @@ export async function writeNewFile(file: string, data: Uint8Array | string, mode
   try {
     await fh.writeFile(data)
     if (sync) await fh.sync()
-  } finally { await fh.close() }
+  } finally {
+    await fh.close()
+  }
 }
 
 /**
@@ -87,7 +105,9 @@ export async function writeNewFile(file: string, data: Uint8Array | string, mode
  * store. Snapshots taken right before a restore or an import, and the ones the
  * person asks for, are the way back: those are fsynced.
  */
-function durable(kind: SnapshotKind): boolean { return kind !== 'daily' }
+function durable(kind: SnapshotKind): boolean {
+  return kind !== 'daily'
+}
 
 /** Copy the store's files into `to` (a fresh folder) and return their manifest entries. */
 async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (done: number, total: number) => void): Promise<SnapshotManifest['files']> {
@@ -97,7 +117,9 @@ async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (
   let done = 0
   for (const rel of files) {
     let buf: Buffer
-    try { buf = await fs.readFile(join(from, rel)) } catch (e) {
+    try {
+      buf = await fs.readFile(join(from, rel))
+    } catch (e) {
       // Removed by hand between the listing and the read: it is not part of the store any more.
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
       throw e
@@ -155,7 +177,11 @@ export async function snapshotUnderLock(store: MemoryStore, kind: SnapshotKind, 
   }
 }
 
-export async function takeSnapshot(store: MemoryStore, kind: SnapshotKind = 'manual', onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
+export async function takeSnapshot(
+  store: MemoryStore,
+  kind: SnapshotKind = 'manual',
+  onProgress?: (done: number, total: number) => void,
+): Promise<SnapshotInfo> {
   const info = await store.withWriteLock(async () => await snapshotUnderLock(store, kind, onProgress))
   if (info.files >= 0) await pruneSnapshots(store)
   return info
@@ -172,7 +198,11 @@ export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonl
   const drop = names.slice(0, Math.max(0, names.length - KEEP_SNAPSHOTS)).filter((n) => !spare.has(n))
   for (const n of drop) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
   let all: string[] = []
-  try { all = await fs.readdir(store.snapshotsDir) } catch { /* none */ }
+  try {
+    all = await fs.readdir(store.snapshotsDir)
+  } catch {
+    /* none */
+  }
   for (const n of all) {
     const m = /^\.tmp-.*-(\d+)$/.exec(n)
     if (m !== null && !pidIsAlive(Number(m[1]))) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
@@ -181,7 +211,12 @@ export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonl
 }
 
 function pidIsAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM' }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /** The daily snapshot, if today's is not there yet. */

@@ -10,8 +10,12 @@ import { LAYOUT_DIRS } from './paths.ts'
 import { ID_RE } from './id.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 const good = { text: '她喜欢下雨天散步。', kind: 'preference', axis: '美', reason: '她的审美' }
 
@@ -73,7 +77,9 @@ describe('MemoryStore', () => {
   it('refuses when the quota is full, with a message saying what to do', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, limits: { totalBytes: 600 } })
     await s.write(good, { by: 'person' })
-    await expect(async () => { for (let i = 0; i < 10; i++) await s.write(good, { by: 'person' }) }).rejects.toThrow(/full .*settings\.json/)
+    await expect(async () => {
+      for (let i = 0; i < 10; i++) await s.write(good, { by: 'person' })
+    }).rejects.toThrow(/full .*settings\.json/)
   })
 
   it('never edits pending entries, and treats ids as opaque (no path tricks)', async () => {
@@ -87,7 +93,11 @@ describe('MemoryStore', () => {
   it('an update rewrites only that entry: neighbours byte for byte, unknown keys kept', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     const at = '2026-02-03T12:00:00'
-    const [a, b, c] = [await s.write({ ...good, text: 'A', at }, { by: 'model' }), await s.write({ ...good, text: 'B', at }, { by: 'model' }), await s.write({ ...good, text: 'C', at }, { by: 'model' })]
+    const [a, b, c] = [
+      await s.write({ ...good, text: 'A', at }, { by: 'model' }),
+      await s.write({ ...good, text: 'B', at }, { by: 'model' }),
+      await s.write({ ...good, text: 'C', at }, { by: 'model' }),
+    ]
     const file = join(t.root, a.file)
     const orig = (await fs.readFile(file, 'utf8')).replace(`{"id":"${b.id}"`, `{"id":"${b.id}","x_future":{"k":[1]}`)
     await fs.writeFile(file, orig)

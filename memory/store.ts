@@ -1,18 +1,37 @@
 import { promises as fs } from 'node:fs'
 import { join, dirname, basename } from 'node:path'
-import {
-  appendEntryText, joinSegments, parseEntryFile, reserializeSegment,
-  type Entry, type EntryMeta, type ParseProblem, type Segment,
-} from './entry.ts'
+import { appendEntryText, joinSegments, parseEntryFile, reserializeSegment, type Entry, type EntryMeta, type ParseProblem, type Segment } from './entry.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
 import { acquire, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
 import { audit, auditLog } from './audit.ts'
 import { engineStatus, releaseEngine } from './engine-lock.ts'
-import { ensureDir, fsyncDir, isTempName, readTextOr, sizeOf, walkFiles, writeAtomic, decodeUtf8, readForRewrite, inspectBelow, readNoFollow, type BelowRoot } from './fsio.ts'
 import {
-  LAYOUT, LAYOUT_DIRS, dateOfEntryFile, dayFileRel, localDate, pendingFileRel, resolveRoot, snapshotsDirOf, safeJoin, isMetaPath,
+  ensureDir,
+  fsyncDir,
+  isTempName,
+  readTextOr,
+  sizeOf,
+  walkFiles,
+  writeAtomic,
+  decodeUtf8,
+  readForRewrite,
+  inspectBelow,
+  readNoFollow,
+  type BelowRoot,
+} from './fsio.ts'
+import {
+  LAYOUT,
+  LAYOUT_DIRS,
+  dateOfEntryFile,
+  dayFileRel,
+  localDate,
+  pendingFileRel,
+  resolveRoot,
+  snapshotsDirOf,
+  safeJoin,
+  isMetaPath,
   type RootOptions,
 } from './paths.ts'
 import { readSettings, type Settings } from './settings.ts'
@@ -44,7 +63,10 @@ export interface WriteResult {
   notes: string[]
 }
 
-interface CachedFile { stamp: FileStamp; catalog: CatalogFile }
+interface CachedFile {
+  stamp: FileStamp
+  catalog: CatalogFile
+}
 
 /** What the read path keeps of a file: its entries, what could not be read, where loose text starts. */
 export interface CatalogFile {
@@ -99,19 +121,27 @@ export class MemoryStore {
     return store
   }
 
-  get limits(): Limits { return this.settings.limits }
+  get limits(): Limits {
+    return this.settings.limits
+  }
 
-  path(rel: string): string { return safeJoin(this.root, rel) }
+  path(rel: string): string {
+    return safeJoin(this.root, rel)
+  }
 
   // ── locking ────────────────────────────────────────────────────────────
 
   async withWriteLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    const lock = refusingWhenLost(await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs }))
+    const lock = refusingWhenLost(
+      await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs }),
+    )
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.
       await recoverUnderLock(this, lock)
       return await fn(lock)
-    } finally { await lock.release() }
+    } finally {
+      await lock.release()
+    }
   }
 
   /**
@@ -131,7 +161,9 @@ export class MemoryStore {
    * rewrite would change their bytes) and links below the root (never read through).
    */
   async readForRewrite(rel: string): Promise<string> {
-    try { return await readForRewrite(this.path(rel), rel, this.root) } catch (e) {
+    try {
+      return await readForRewrite(this.path(rel), rel, this.root)
+    } catch (e) {
       if ((e as Error).name === 'NotUtf8') throw new RefusedError('not-utf8', (e as Error).message)
       throw e
     }
@@ -142,15 +174,23 @@ export class MemoryStore {
     const dir = dirname(full)
     const base = basename(full)
     let names: string[] = []
-    try { names = await fs.readdir(dir) } catch { return }
+    try {
+      names = await fs.readdir(dir)
+    } catch {
+      return
+    }
     for (const n of names) if (n.startsWith(`${base}.`) && isTempName(n)) await fs.unlink(join(dir, n)).catch(() => undefined)
   }
 
   /** Lets go of the engine lock, if this store holds it (engine-lock.ts). */
-  async close(): Promise<void> { await releaseEngine(this) }
+  async close(): Promise<void> {
+    await releaseEngine(this)
+  }
 
   /** Who holds the engine lock (engine-lock.ts). */
-  async engineStatus(): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean; mine: boolean }> { return await engineStatus(this) }
+  async engineStatus(): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean; mine: boolean }> {
+    return await engineStatus(this)
+  }
 
   // ── reading ────────────────────────────────────────────────────────────
 
@@ -182,22 +222,35 @@ export class MemoryStore {
     if (at.kind !== 'file') {
       this.cache.delete(rel)
       if (at.kind === 'missing') return emptyCatalog(rel)
-      return emptyCatalog(rel, `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`)
+      return emptyCatalog(
+        rel,
+        `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`,
+      )
     }
     const stamp = stampOf(at.stat)
     const hit = this.cache.get(rel)
     if (hit !== undefined && hit.stamp === stamp) return hit.catalog
     let bytes: Buffer
-    try { bytes = await readNoFollow(full) } catch (e) {
+    try {
+      bytes = await readNoFollow(full)
+    } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code !== 'ENOENT' && code !== 'ELOOP') throw e
       // Removed, or replaced by a link, since the look above.
       this.cache.delete(rel)
-      return emptyCatalog(rel, code === 'ELOOP' ? `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` : undefined)
+      return emptyCatalog(
+        rel,
+        code === 'ELOOP' ? `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` : undefined,
+      )
     }
     const { text, valid } = decodeUtf8(bytes)
     const parsed = parseEntryFile(text, rel)
-    if (!valid) parsed.problems.unshift({ file: rel, line: 1, message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8' })
+    if (!valid)
+      parsed.problems.unshift({
+        file: rel,
+        line: 1,
+        message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8',
+      })
     const catalog: CatalogFile = { file: rel, entries: [], problems: parsed.problems, loose: [] }
     for (const seg of parsed.segments) {
       if (seg.type === 'entry') catalog.entries.push({ entry: seg.entry, line: seg.line })
@@ -239,7 +292,9 @@ export class MemoryStore {
             const hit = (await this.entriesOfDate(date, area)).find((e) => e.id === id)
             if (hit !== undefined) return hit
           }
-        } catch { /* out of range: fall back to the full read */ }
+        } catch {
+          /* out of range: fall back to the full read */
+        }
       }
     }
     const { entries } = await this.scan()
@@ -268,10 +323,16 @@ export class MemoryStore {
     const u = await this.measureUsage()
     const L = this.limits
     if (u.total + addBytes > L.totalBytes) {
-      throw new RefusedError('quota', `the memory store is full (${mb(u.total)} of ${mb(L.totalBytes)}). Nothing was written. Move old 余页/ writing elsewhere, or raise quota.totalMB in 元/settings.json.`)
+      throw new RefusedError(
+        'quota',
+        `the memory store is full (${mb(u.total)} of ${mb(L.totalBytes)}). Nothing was written. Move old 余页/ writing elsewhere, or raise quota.totalMB in 元/settings.json.`,
+      )
     }
     if (intoMargin && u.margin + addBytes > L.marginBytes) {
-      throw new RefusedError('quota', `余页/ is full (${mb(u.margin)} of ${mb(L.marginBytes)}). Nothing was written. Move or delete old free writing in 余页/, or raise quota.marginMB in 元/settings.json.`)
+      throw new RefusedError(
+        'quota',
+        `余页/ is full (${mb(u.margin)} of ${mb(L.marginBytes)}). Nothing was written. Move or delete old free writing in 余页/, or raise quota.marginMB in 元/settings.json.`,
+      )
     }
   }
 
@@ -312,9 +373,12 @@ export class MemoryStore {
    */
   private async assertLinkTargets(links: readonly string[]): Promise<void> {
     const missing: string[] = []
-    for (const target of new Set(links.map(linkTarget))) if (await this.get(target) === undefined) missing.push(target)
+    for (const target of new Set(links.map(linkTarget))) if ((await this.get(target)) === undefined) missing.push(target)
     if (missing.length === 0) return
-    throw new RefusedError('bad-link', `no entry with id ${missing.map((m) => JSON.stringify(m)).join(', ')} to link to; nothing was written. Link only to ids that exist: list them with \`cyrene memory list\` or find them with \`cyrene memory search\` (the model: memory_search).`)
+    throw new RefusedError(
+      'bad-link',
+      `no entry with id ${missing.map((m) => JSON.stringify(m)).join(', ')} to link to; nothing was written. Link only to ids that exist: list them with \`cyrene memory list\` or find them with \`cyrene memory search\` (the model: memory_search).`,
+    )
   }
 
   /** Append ready-made entries to one file under the write lock (used by write, import, promote). */
@@ -347,7 +411,10 @@ export class MemoryStore {
     if ('links' in patch) await this.assertLinkTargets(linksOf(meta.links).filter((l) => !had.has(linkTarget(l))))
     const next: Entry = { text, meta: { ...found.meta } }
     for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
-      if (k in patch) { if (meta[k] === undefined) delete next.meta[k]; else next.meta[k] = meta[k] as never }
+      if (k in patch) {
+        if (meta[k] === undefined) delete next.meta[k]
+        else next.meta[k] = meta[k] as never
+      }
     }
     return await this.withWriteLock(async (lock) => {
       const parsed = parseEntryFile(await this.readForRewrite(found.file), found.file)
@@ -373,7 +440,8 @@ export class MemoryStore {
   async writeMargin(rel: string, text: string, ctx: { by: Writer; mode?: 'append' | 'replace' }): Promise<string> {
     const p = `${LAYOUT.margin}/${rel}`
     this.path(p)
-    if (p.startsWith(`${LAYOUT.pending}/`) || !p.endsWith('.md')) throw new RefusedError('bad-path', '余页 free writing goes into a .md file outside 余页/待定/')
+    if (p.startsWith(`${LAYOUT.pending}/`) || !p.endsWith('.md'))
+      throw new RefusedError('bad-path', '余页 free writing goes into a .md file outside 余页/待定/')
     if (typeof text !== 'string') throw new RefusedError('bad-input', 'text must be a string')
     // Free writing has no per-entry size limit (only the 余页 quota), but the same character rules.
     checkText(text, { ...this.limits, entryChars: Number.POSITIVE_INFINITY }, '余页 text')
@@ -391,7 +459,8 @@ export class MemoryStore {
 
   /** Any write into 元/ by the model is refused here, whatever the caller. */
   assertWritable(rel: string, by: Writer): void {
-    if (by !== 'person' && isMetaPath(rel)) throw new RefusedError('person-only', '元/ holds the store\'s own records and settings; only the person may change them')
+    if (by !== 'person' && isMetaPath(rel))
+      throw new RefusedError('person-only', "元/ holds the store's own records and settings; only the person may change them")
   }
 
   // ── small records in 元/ ──────────────────────────────────────────────
@@ -400,7 +469,9 @@ export class MemoryStore {
   async readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string }> {
     const text = await readTextOr(join(this.root, LAYOUT.meta, name), '')
     if (text.trim() === '') return { value: fallback }
-    try { return { value: JSON.parse(text) as T } } catch (e) {
+    try {
+      return { value: JSON.parse(text) as T }
+    } catch (e) {
       return { value: fallback, problem: `元/${name} is not valid JSON (${(e as Error).message})` }
     }
   }
@@ -411,9 +482,13 @@ export class MemoryStore {
   }
 
   /** Audit records, oldest first (audit.ts; `fromMonth` YYYY-MM skips older month files). */
-  async auditLog(fromMonth = ''): Promise<Array<Record<string, unknown>>> { return await auditLog(this, fromMonth) }
+  async auditLog(fromMonth = ''): Promise<Array<Record<string, unknown>>> {
+    return await auditLog(this, fromMonth)
+  }
 
-  async fsyncRoot(): Promise<void> { await fsyncDir(this.root) }
+  async fsyncRoot(): Promise<void> {
+    await fsyncDir(this.root)
+  }
 }
 
 /**
@@ -426,7 +501,9 @@ function refusingWhenLost(held: HeldLock): HeldLock {
     release: held.release,
     compromised: held.compromised,
     assertOwned: () => {
-      try { held.assertOwned() } catch (e) {
+      try {
+        held.assertOwned()
+      } catch (e) {
         throw e instanceof LockLostError ? new RefusedError(e.code, e.message) : e
       }
     },
@@ -459,7 +536,9 @@ function emptyCatalog(file: string, problem?: string): CatalogFile {
   return { file, entries: [], problems: problem === undefined ? [] : [{ file, line: 1, message: problem }], loose: [] }
 }
 
-function mb(bytes: number): string { return `${(bytes / 1024 / 1024).toFixed(1)} MB` }
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
 
 function metaAsInput(meta: EntryMeta): Partial<NewEntry> {
   const out: Partial<NewEntry> = {}

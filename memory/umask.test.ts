@@ -14,8 +14,12 @@ import { walkFiles } from './fsio.ts'
 const BIN = fileURLToPath(new URL('../bin/cyrene.js', import.meta.url))
 
 let t: Awaited<ReturnType<typeof tempHome>>
-beforeEach(async () => { t = await tempHome() })
-afterEach(async () => { await t.cleanup() })
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
 
 /** Runs the bin under umask 0777, optionally as the second uid; returns stdout (throws on a non-zero exit). */
 function underUmask0777(asNobody: boolean, ...args: string[]): string {

@@ -50,8 +50,28 @@ it('parseWhen reads a bare date as local noon of that day', () => {
 
 describe('one strict date rule for write, --at and import (issue 7 item 13)', () => {
   it('refuses impossible dates, bare numbers and years outside 1000–9999, showing the accepted forms', () => {
-    for (const at of ['2026-02-30', '2025-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '12', '2026', '20260304', '2026-1-1', 'tomorrow', '',
-      '0999-12-31', '0050-01-01', '10000-01-01', '+020000-01-01T00:00:00Z', '2026-01-01T24:00', '2026-01-01T12:60', '2026-01-01T12:00:61', '2026-01-01T12', '2026-01-01T12:00+25:00']) {
+    for (const at of [
+      '2026-02-30',
+      '2025-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '12',
+      '2026',
+      '20260304',
+      '2026-1-1',
+      'tomorrow',
+      '',
+      '0999-12-31',
+      '0050-01-01',
+      '10000-01-01',
+      '+020000-01-01T00:00:00Z',
+      '2026-01-01T24:00',
+      '2026-01-01T12:60',
+      '2026-01-01T12:00:61',
+      '2026-01-01T12',
+      '2026-01-01T12:00+25:00',
+    ]) {
       expect(() => parseWhen(at), at).toThrow(RefusedError)
       expect(() => parseWhen(at), at).toThrow(/Accepted: YYYY-MM-DD .*years 1000–9999/)
     }
@@ -87,7 +107,12 @@ describe('text rules (issue 7 item 13)', () => {
     expect(() => checkText('a\ud800b', DEFAULT_LIMITS)).toThrow(/lone surrogate \(U\+D800 at position 2\)/)
     expect(() => checkText('\udc00', DEFAULT_LIMITS)).toThrow(/lone surrogate/)
     expect(checkText('😀', DEFAULT_LIMITS).text).toBe('😀')
-    for (const input of [{ text: 'x', reason: 'r\ud83d' }, { text: 'x', src_quote: '\ude00' }, { text: 'x', extra: { k: ['\ud800'] } }, { text: 'x', nature: { name: '\udfff' } }]) {
+    for (const input of [
+      { text: 'x', reason: 'r\ud83d' },
+      { text: 'x', src_quote: '\ude00' },
+      { text: 'x', extra: { k: ['\ud800'] } },
+      { text: 'x', nature: { name: '\udfff' } },
+    ]) {
       expect(() => buildMeta(input, 'person', DEFAULT_LIMITS), JSON.stringify(input)).toThrow(/lone surrogate/)
     }
   })

@@ -63,8 +63,31 @@ export const MAX_META_CHARS = 4000
  * person-only rule) or is set by the store itself.
  */
 const RESERVED_KEYS = new Set([
-  'id', 'kind', 'axis', 'reason', 'at', 'edited_at', 'by', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy',
-  'legacy', 'aim', 'nature', 'base', 'vol', 'gate', 'promoted_at', 'source_ref', 'pending_reasons', 'src', 'imported_gate', 'import_key', '__proto__',
+  'id',
+  'kind',
+  'axis',
+  'reason',
+  'at',
+  'edited_at',
+  'by',
+  'links',
+  'src_quote',
+  'src_ids',
+  'consequence',
+  'entropy',
+  'legacy',
+  'aim',
+  'nature',
+  'base',
+  'vol',
+  'gate',
+  'promoted_at',
+  'source_ref',
+  'pending_reasons',
+  'src',
+  'imported_gate',
+  'import_key',
+  '__proto__',
 ])
 
 /** One year range for every path (write, `--at`, import): the day files are named YYYY-MM-DD. */
@@ -138,7 +161,10 @@ export function assertWellFormed(s: string, what: string): void {
   const m = LONE_SURROGATE_RE.exec(s)
   if (m === null) return
   const hex = m[0].charCodeAt(0).toString(16).toUpperCase()
-  throw new RefusedError('bad-char', `${what} holds a lone surrogate (U+${hex} at position ${[...s.slice(0, m.index)].length + 1}): half of a character — usually a broken "\\u${hex.toLowerCase()}" escape or a cut emoji — that has no UTF-8 form. Fix the source and try again; nothing was written.`)
+  throw new RefusedError(
+    'bad-char',
+    `${what} holds a lone surrogate (U+${hex} at position ${[...s.slice(0, m.index)].length + 1}): half of a character — usually a broken "\\u${hex.toLowerCase()}" escape or a cut emoji — that has no UTF-8 form. Fix the source and try again; nothing was written.`,
+  )
 }
 
 /** Calls `fn` on every string (keys too) inside a JSON-like value. */
@@ -146,13 +172,18 @@ function eachString(v: unknown, fn: (s: string) => void): void {
   if (typeof v === 'string') fn(v)
   else if (Array.isArray(v)) for (const x of v) eachString(x, fn)
   else if (v !== null && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) { fn(k); eachString(x, fn) }
+    for (const [k, x] of Object.entries(v)) {
+      fn(k)
+      eachString(x, fn)
+    }
   }
 }
 
 /** `assertWellFormed` over every string of a field kept as given (extra, entropy, nature). */
 export function assertWellFormedDeep(v: unknown, what: string): void {
-  eachString(v, (s) => { assertWellFormed(s, what) })
+  eachString(v, (s) => {
+    assertWellFormed(s, what)
+  })
 }
 
 /**
@@ -169,13 +200,20 @@ export function checkText(text: unknown, limits: Limits, what = 'entry text'): {
   const clean = normalizeText(text)
   if (clean === '') throw new RefusedError('empty', `${what} is empty: write at least one word`)
   if (clean.replace(IGNORABLE_RE, '').trim() === '') {
-    throw new RefusedError('empty', `${what} is empty: it holds only invisible characters (zero-width spaces, joiners, direction marks or the like); write at least one visible word`)
+    throw new RefusedError(
+      'empty',
+      `${what} is empty: it holds only invisible characters (zero-width spaces, joiners, direction marks or the like); write at least one visible word`,
+    )
   }
   const n = charCount(clean)
   if (n > limits.entryChars) {
-    throw new RefusedError('too-long', `${what} is ${n} characters; the limit is ${limits.entryChars}. Split it into smaller memories, or keep the long text in 余页/ (free writing, never injected).`)
+    throw new RefusedError(
+      'too-long',
+      `${what} is ${n} characters; the limit is ${limits.entryChars}. Split it into smaller memories, or keep the long text in 余页/ (free writing, never injected).`,
+    )
   }
-  if (CONTROL_RE.test(clean)) throw new RefusedError('control-char', `${what} contains control characters (for example from a terminal paste); remove them and write again`)
+  if (CONTROL_RE.test(clean))
+    throw new RefusedError('control-char', `${what} contains control characters (for example from a terminal paste); remove them and write again`)
   if (clean.split('\n').some((l) => l.trim().startsWith(META_PREFIX))) {
     throw new RefusedError('meta-in-text', `${what} contains a line starting with "${META_PREFIX}", which would be read as metadata; reword that line`)
   }
@@ -216,11 +254,14 @@ export function importedMetaProblem(meta: Record<string, unknown>): string | und
     assertWellFormedDeep(meta, 'the metadata')
     // Metadata is printed by `memory show`/`list`: no control character, at any depth.
     let control = false
-    eachString(meta, (s) => { if (CONTROL_RE.test(s)) control = true })
+    eachString(meta, (s) => {
+      if (CONTROL_RE.test(s)) control = true
+    })
     if (control) return 'the metadata contains control characters (escape sequences); remove them and import again'
-    
+
     const chars = JSON.stringify(meta).length
-    if (chars > MAX_META_CHARS) return `the metadata of this entry is ${chars} characters; the limit is ${MAX_META_CHARS}. Shorten it (a long reason or quote belongs in the text) and import again`
+    if (chars > MAX_META_CHARS)
+      return `the metadata of this entry is ${chars} characters; the limit is ${MAX_META_CHARS}. Shorten it (a long reason or quote belongs in the text) and import again`
   } catch (e) {
     if (e instanceof RefusedError) return e.message
     throw e
@@ -244,7 +285,11 @@ export function checkLink(link: unknown): string {
  * What the runtime injects for one entry, never longer than `limit`
  * (a hand-edited entry may exceed what the write path allows; it is cut, with a mark).
  */
-export function clipForInjection(text: string, meta: Pick<EntryMeta, 'src_quote'>, limit: number = DEFAULT_LIMITS.injectChars): { text: string; clipped: boolean } {
+export function clipForInjection(
+  text: string,
+  meta: Pick<EntryMeta, 'src_quote'>,
+  limit: number = DEFAULT_LIMITS.injectChars,
+): { text: string; clipped: boolean } {
   const full = injectionText(text, meta)
   const shown = clip(full, limit)
   return { text: shown, clipped: shown !== full }
@@ -264,12 +309,17 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   if (by !== 'person' && by !== 'model') throw new RefusedError('bad-input', 'say who is writing: by "person" or "model"')
   const { text, notes } = checkText(input.text, limits)
   if (input.base === true && by !== 'person') {
-    throw new RefusedError('person-only', 'base: true entries can only be written by the person (cyrene memory write --base); the model may propose it in words instead')
+    throw new RefusedError(
+      'person-only',
+      'base: true entries can only be written by the person (cyrene memory write --base); the model may propose it in words instead',
+    )
   }
   const meta: Omit<EntryMeta, 'id'> = {}
   if (input.kind !== undefined) {
-    if (typeof input.kind !== 'string' || !KIND_RE.test(input.kind)) throw new RefusedError('bad-kind', `kind must be a short lowercase word like ${KNOWN_KINDS.slice(0, 6).join(', ')}`)
-    if (!(KNOWN_KINDS as readonly string[]).includes(input.kind)) notes.push(`kind "${input.kind}" is not one of the known kinds (${KNOWN_KINDS.join(', ')}); kept`)
+    if (typeof input.kind !== 'string' || !KIND_RE.test(input.kind))
+      throw new RefusedError('bad-kind', `kind must be a short lowercase word like ${KNOWN_KINDS.slice(0, 6).join(', ')}`)
+    if (!(KNOWN_KINDS as readonly string[]).includes(input.kind))
+      notes.push(`kind "${input.kind}" is not one of the known kinds (${KNOWN_KINDS.join(', ')}); kept`)
     meta.kind = input.kind
   }
   const axis = oneLineString(input.axis, 'axis', 1)
@@ -288,7 +338,8 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
     if (input.src_ids.length > 0) meta.src_ids = [...input.src_ids]
   }
   if (input.consequence !== undefined) {
-    if (input.consequence === null || typeof input.consequence !== 'object') throw new RefusedError('bad-input', 'consequence must be an object {self, other, relation, world, future}')
+    if (input.consequence === null || typeof input.consequence !== 'object')
+      throw new RefusedError('bad-input', 'consequence must be an object {self, other, relation, world, future}')
     const c: Consequence = {}
     for (const k of ['self', 'other', 'relation', 'world', 'future'] as const) {
       const v = oneLineString(input.consequence[k], `consequence.${k}`)
@@ -307,7 +358,8 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   }
   if (input.base === true) meta.base = true
   if (input.extra !== undefined) {
-    if (input.extra === null || typeof input.extra !== 'object' || Array.isArray(input.extra)) throw new RefusedError('bad-input', 'extra must be an object of further keys')
+    if (input.extra === null || typeof input.extra !== 'object' || Array.isArray(input.extra))
+      throw new RefusedError('bad-input', 'extra must be an object of further keys')
     for (const [k, v] of Object.entries(input.extra)) {
       if (RESERVED_KEYS.has(k)) throw new RefusedError('bad-input', `extra may not set "${k}": it is a field of the format; pass it as its own field`)
       assertWellFormed(k, 'a key of extra')
@@ -317,10 +369,17 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   }
   // The comment is one line a person may read in an editor; a huge one is a paste gone wrong.
   const metaChars = JSON.stringify(meta).length
-  if (metaChars > MAX_META_CHARS) throw new RefusedError('too-long', `the metadata of this entry is ${metaChars} characters; the limit is ${MAX_META_CHARS}. Keep long material in the text of separate entries or in 余页/.`)
+  if (metaChars > MAX_META_CHARS)
+    throw new RefusedError(
+      'too-long',
+      `the metadata of this entry is ${metaChars} characters; the limit is ${MAX_META_CHARS}. Keep long material in the text of separate entries or in 余页/.`,
+    )
   const injected = charCount(injectionText(text, meta))
   if (injected > limits.injectChars) {
-    throw new RefusedError('too-long', `this entry would inject ${injected} characters; the limit per injected entry is ${limits.injectChars}. Shorten src_quote or the text.`)
+    throw new RefusedError(
+      'too-long',
+      `this entry would inject ${injected} characters; the limit per injected entry is ${limits.injectChars}. Shorten src_quote or the text.`,
+    )
   }
   return { text, meta, notes }
 }

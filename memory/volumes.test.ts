@@ -14,7 +14,10 @@ beforeEach(async () => {
   await fs.mkdir(join(p, 'philosophy'), { recursive: true })
   await fs.writeFile(join(p, 'persona/chat.md'), '我是昔涟。')
   await fs.writeFile(join(p, 'philosophy/wuyu.md'), '德智体美劳')
-  sources = [{ name: 'persona/chat.md', path: join(p, 'persona/chat.md') }, { name: 'philosophy/wuyu.md', path: join(p, 'philosophy/wuyu.md') }]
+  sources = [
+    { name: 'persona/chat.md', path: join(p, 'persona/chat.md') },
+    { name: 'philosophy/wuyu.md', path: join(p, 'philosophy/wuyu.md') },
+  ]
 })
 afterEach(async () => {
   // snapshots are read-only on purpose; make them removable
@@ -43,7 +46,10 @@ it('completes volume 0 on first start with a snapshot, idempotently', async () =
 
 it('fills an empty fingerprint (补章)', async () => {
   const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-  await fs.writeFile(join(t.root, '元/卷.json'), JSON.stringify({ current: 0, volumes: [{ id: 0, started_at: '2025-01-01T00:00:00Z', reason: 'old', persona_hash: '', wuyu_version: '' }] }))
+  await fs.writeFile(
+    join(t.root, '元/卷.json'),
+    JSON.stringify({ current: 0, volumes: [{ id: 0, started_at: '2025-01-01T00:00:00Z', reason: 'old', persona_hash: '', wuyu_version: '' }] }),
+  )
   const v = await ensureVolumePersonaHash(s, sources)
   expect(v.volumes[0]!.persona_hash).toMatch(/^sha256:/)
   expect(v.volumes[0]!.reason).toBe('old')

@@ -15,11 +15,23 @@ import { RefusedError, type Writer } from './validate.ts'
 export const VOLUMES_FILE = '卷.json'
 export const CONFIRM_WORD = 'new-volume'
 
-export interface Volume { id: number; started_at: string; reason: string; persona_hash: string; wuyu_version: string }
-export interface VolumesFile { current: number; volumes: Volume[] }
+export interface Volume {
+  id: number
+  started_at: string
+  reason: string
+  persona_hash: string
+  wuyu_version: string
+}
+export interface VolumesFile {
+  current: number
+  volumes: Volume[]
+}
 
 /** A persona file: `name` is how it is stored in the snapshot and hashed (e.g. "persona/chat.md"). */
-export interface PersonaSource { name: string; path: string }
+export interface PersonaSource {
+  name: string
+  path: string
+}
 
 /** sha256 over sorted (name, content) pairs; the name is hashed so a rename changes the print. */
 export async function personaFingerprint(sources: readonly PersonaSource[]): Promise<string> {
@@ -27,7 +39,11 @@ export async function personaFingerprint(sources: readonly PersonaSource[]): Pro
   const h = createHash('sha256')
   for (const s of [...sources].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     let content: Buffer
-    try { content = await fs.readFile(s.path) } catch (e) { throw new RefusedError('no-persona', `cannot read persona file ${s.path}: ${(e as Error).message}`) }
+    try {
+      content = await fs.readFile(s.path)
+    } catch (e) {
+      throw new RefusedError('no-persona', `cannot read persona file ${s.path}: ${(e as Error).message}`)
+    }
     h.update(`${s.name}\0${content.length}\0`)
     h.update(content)
   }
@@ -37,12 +53,17 @@ export async function personaFingerprint(sources: readonly PersonaSource[]): Pro
 async function wuyuVersionOf(sources: readonly PersonaSource[]): Promise<string> {
   const w = sources.find((s) => s.name.endsWith('wuyu.md'))
   if (w === undefined) return ''
-  return `sha256:${createHash('sha256').update(await fs.readFile(w.path)).digest('hex').slice(0, 16)}`
+  return `sha256:${createHash('sha256')
+    .update(await fs.readFile(w.path))
+    .digest('hex')
+    .slice(0, 16)}`
 }
 
 /** Pure validation of 元/卷.json content. */
 export function validateVolumes(v: unknown): VolumesFile {
-  const bad = (why: string): never => { throw new RefusedError('meta-json', `元/${VOLUMES_FILE} is not a valid volume index (${why}); fix it by hand or restore it from a snapshot`) }
+  const bad = (why: string): never => {
+    throw new RefusedError('meta-json', `元/${VOLUMES_FILE} is not a valid volume index (${why}); fix it by hand or restore it from a snapshot`)
+  }
   if (v === null || typeof v !== 'object') bad('not an object')
   const o = v as Record<string, unknown>
   if (typeof o.current !== 'number' || !Array.isArray(o.volumes)) bad('needs "current" and "volumes"')
@@ -66,12 +87,19 @@ export async function readVolumes(store: MemoryStore): Promise<VolumesFile | und
   return value === undefined ? undefined : validateVolumes(value)
 }
 
-export function volumeDirRel(id: number): string { return `${LAYOUT.meta}/卷/${String(id).padStart(3, '0')}/persona` }
+export function volumeDirRel(id: number): string {
+  return `${LAYOUT.meta}/卷/${String(id).padStart(3, '0')}/persona`
+}
 
 /** Copy persona files to 元/卷/NNN/persona/ and make them read-only (0400 files, 0500 folder). Skips if present. */
 async function snapshotPersona(store: MemoryStore, id: number, sources: readonly PersonaSource[]): Promise<boolean> {
   const dir = store.path(volumeDirRel(id))
-  try { await fs.stat(dir); return false } catch { /* not yet */ }
+  try {
+    await fs.stat(dir)
+    return false
+  } catch {
+    /* not yet */
+  }
   const tmp = `${dir}.tmp-${process.pid}`
   await fs.rm(tmp, { recursive: true, force: true })
   for (const s of sources) {
@@ -79,7 +107,11 @@ async function snapshotPersona(store: MemoryStore, id: number, sources: readonly
     await ensureDir(join(target, '..'))
     await fs.copyFile(s.path, target)
     const fh = await fs.open(target, 'r')
-    try { await fh.sync() } finally { await fh.close() }
+    try {
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
     await fs.chmod(target, 0o400)
   }
   await ensureDir(join(dir, '..'))
@@ -104,7 +136,11 @@ export async function ensureVolumePersonaHash(store: MemoryStore, sources: reado
       changed = true
     } else {
       const cur = vols.volumes.find((v) => v.id === vols!.current)!
-      if (typeof cur.persona_hash !== 'string' || cur.persona_hash === '') { cur.persona_hash = hash; cur.wuyu_version = cur.wuyu_version || wuyu; changed = true }
+      if (typeof cur.persona_hash !== 'string' || cur.persona_hash === '') {
+        cur.persona_hash = hash
+        cur.wuyu_version = cur.wuyu_version || wuyu
+        changed = true
+      }
     }
     if (changed) {
       await store.writeMetaJson(VOLUMES_FILE, vols, lock)
@@ -116,12 +152,20 @@ export async function ensureVolumePersonaHash(store: MemoryStore, sources: reado
   })
 }
 
-export interface OpenVolumeInput { reason: string; confirm: string; sources: readonly PersonaSource[] }
+export interface OpenVolumeInput {
+  reason: string
+  confirm: string
+  sources: readonly PersonaSource[]
+}
 
 /** Open the next volume. A person only, with the confirmation word; persona text is never touched. */
 export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx: { by: Writer }): Promise<Volume> {
   if (ctx.by !== 'person') throw new RefusedError('person-only', 'only a person opens a new volume; the companion may suggest it in the dream journal')
-  if (input.confirm !== CONFIRM_WORD) throw new RefusedError('confirm', `opening a volume is for big changes (persona text, the five virtues, the storage format). To go ahead, add --confirm ${CONFIRM_WORD}`)
+  if (input.confirm !== CONFIRM_WORD)
+    throw new RefusedError(
+      'confirm',
+      `opening a volume is for big changes (persona text, the five virtues, the storage format). To go ahead, add --confirm ${CONFIRM_WORD}`,
+    )
   const reason = typeof input.reason === 'string' ? input.reason.trim() : ''
   if (reason === '' || reason.includes('\n')) throw new RefusedError('bad-input', 'give a one-line --reason for the new volume')
   const before = await ensureVolumePersonaHash(store, input.sources)
@@ -142,7 +186,10 @@ export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx
 }
 
 /** Does the persona on disk still match the current volume's fingerprint? (for doctor) */
-export async function volumeDrift(store: MemoryStore, sources: readonly PersonaSource[]): Promise<{ current?: number; recorded?: string; actual: string; drift: boolean }> {
+export async function volumeDrift(
+  store: MemoryStore,
+  sources: readonly PersonaSource[],
+): Promise<{ current?: number; recorded?: string; actual: string; drift: boolean }> {
   const actual = await personaFingerprint(sources)
   const vols = await readVolumes(store)
   const cur = vols?.volumes.find((v) => v.id === vols.current)

@@ -22,7 +22,7 @@ it('a longer text of the person is cut to the budget before the marker, and the 
   expect(cut).toBe([...body].length - ([...shown].length - 1))
 })
 
-it('the plan-mode bridge keeps its marker within 300 characters, and a person\'s braces stay inert (issue 7 item 8)', () => {
+it("the plan-mode bridge keeps its marker within 300 characters, and a person's braces stay inert (issue 7 item 8)", () => {
   const long = bridgeText({ text: '计划'.repeat(400) + '{{x}}' })
   expect([...long].length).toBe(BUDGET)
   expect(long.endsWith(`…\n${endMarker()}`)).toBe(true)

@@ -22,7 +22,10 @@ export const DEFAULT_CAPABILITY_TEXT = [
   '- 一次只记一件事，每条不超过 400 字；琐碎的过程不必记。',
 ].join('\n')
 
-export interface CapabilityConfig { enabled: boolean; text: string }
+export interface CapabilityConfig {
+  enabled: boolean
+  text: string
+}
 
 /** The rail's text within its budget, and how much was cut (for the doctor). */
 export function capabilityText(config: CapabilityConfig): { text: string; cut: number } {

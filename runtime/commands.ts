@@ -40,7 +40,10 @@ export function apply(ctx: Context): void {
         if (whale === undefined) return { kind: 'error', text: 'whale-persona 行没有挂载，收口开关不可用（见 /cyrene doctor）。' }
         return captureCommand(whale, agent.session.id, rawInput)
       }
-      return { kind: 'error', text: `没有「/memory ${sub}」。可用：${MEMORY_SUBCOMMANDS}。想找记忆就直接问（会用 memory_search），或在命令行用 cyrene memory search。` }
+      return {
+        kind: 'error',
+        text: `没有「/memory ${sub}」。可用：${MEMORY_SUBCOMMANDS}。想找记忆就直接问（会用 memory_search），或在命令行用 cyrene memory search。`,
+      }
     },
   })
 }

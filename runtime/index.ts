@@ -23,7 +23,12 @@ import { MEMORY_TITLE } from '../host/memory-block.ts'
 export const name = 'cyrene-runtime'
 export const inject = ['systemPrompt', 'tools']
 
-export interface Rails { nickname: boolean; style: boolean; scene: boolean; worldbook: boolean }
+export interface Rails {
+  nickname: boolean
+  style: boolean
+  scene: boolean
+  worldbook: boolean
+}
 export interface Config {
   rails: Rails
   /** What `{{user_nickname}}` says before the person has chosen a nickname. */
@@ -42,7 +47,9 @@ export const Config: Schema<Config> = Schema.object({
   }),
   defaultNickname: Schema.string().default('伙伴').description('尚未设定称呼时 {{user_nickname}} 的值'),
   sectionMirror: Schema.object({
-    mode: Schema.union(['auto', 'off', 'allowlist'] as const).default('auto' as MirrorMode).description('auto: tool:/plan:/whale: 与未知段；off；allowlist: 只镜像 allow'),
+    mode: Schema.union(['auto', 'off', 'allowlist'] as const)
+      .default('auto' as MirrorMode)
+      .description('auto: tool:/plan:/whale: 与未知段；off；allowlist: 只镜像 allow'),
     maxChars: Schema.natural().default(3000).description('镜像总预算（字）'),
     perSectionMax: Schema.natural().default(1200).description('单段上限（字），超出截断'),
     mirrorUnknown: Schema.boolean().default(true).description('是否镜像名字不认识的段'),

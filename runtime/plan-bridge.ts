@@ -13,11 +13,15 @@ import { inertBraces } from './prompt-text.ts'
 export const name = 'cyrene-plan-bridge'
 export const inject = ['planMode', 'systemPrompt']
 
-export interface Config { text: string }
+export interface Config {
+  text: string
+}
 export const Config: Schema<Config> = Schema.object({
-  text: Schema.string().default(
-    '计划模式已开启：只读探查、不改文件、不执行计划；把完整计划（以 # 标题开头）交给 exit_plan_mode 作为本次回复中唯一且最后的工具调用，批准后才动手。',
-  ).description('计划模式开启时注入的提示（≤ 300 字，含数据框）'),
+  text: Schema.string()
+    .default(
+      '计划模式已开启：只读探查、不改文件、不执行计划；把完整计划（以 # 标题开头）交给 exit_plan_mode 作为本次回复中唯一且最后的工具调用，批准后才动手。',
+    )
+    .description('计划模式开启时注入的提示（≤ 300 字，含数据框）'),
 })
 
 export const BUDGET = 300

@@ -3,7 +3,11 @@ import { inertBraces, lineOf, promptReferences } from './prompt-text.ts'
 
 describe('promptReferences mirrors DSH interpolation', () => {
   it('finds simple groups and flags malformed ones', () => {
-    expect(promptReferences('a {{model}} b {{ bad }} c {{Up}}').map((r) => [r.name, r.wellFormed])).toEqual([['model', true], [' bad ', false], ['Up', false]])
+    expect(promptReferences('a {{model}} b {{ bad }} c {{Up}}').map((r) => [r.name, r.wellFormed])).toEqual([
+      ['model', true],
+      [' bad ', false],
+      ['Up', false],
+    ])
   })
   it('ignores single braces and a lone {{ with no closing', () => {
     expect(promptReferences('{a} {b} {{ never closed')).toEqual([])

@@ -4,9 +4,16 @@ import { endMarker } from '../memory/index.ts'
 import * as Runtime from './index.ts'
 
 let spine: Awaited<ReturnType<typeof bootSpine>> | undefined
-afterEach(async () => { await spine?.dispose(); spine = undefined })
+afterEach(async () => {
+  await spine?.dispose()
+  spine = undefined
+})
 
-const ROW = { rails: { nickname: true, style: false, scene: false, worldbook: false }, defaultNickname: '旅人', sectionMirror: { mode: 'auto', maxChars: 3000, perSectionMax: 1200, mirrorUnknown: true, allow: [] } }
+const ROW = {
+  rails: { nickname: true, style: false, scene: false, worldbook: false },
+  defaultNickname: '旅人',
+  sectionMirror: { mode: 'auto', maxChars: 3000, perSectionMax: 1200, mirrorUnknown: true, allow: [] },
+}
 
 describe('cyrene-runtime on the minimal DSH spine', () => {
   it('fails open without the host service: both variables still have values, the turn renders', async () => {
@@ -18,7 +25,15 @@ describe('cyrene-runtime on the minimal DSH spine', () => {
 
   it('a host service that throws never fails the assembly', async () => {
     spine = await bootSpine()
-    spine.ctx.provide('cyreneMemory', { memoryBlock: () => { throw new Error('disk on fire') }, nickname: () => { throw new Error('no') }, noteMirror: () => {} })
+    spine.ctx.provide('cyreneMemory', {
+      memoryBlock: () => {
+        throw new Error('disk on fire')
+      },
+      nickname: () => {
+        throw new Error('no')
+      },
+      noteMirror: () => {},
+    })
     const agent = await spine.createAgent('{{user_nickname}}|{{cyrene_memory}}', [[Runtime, ROW]])
     expect((await spine.assemble(agent)).system).toBe(`旅人|【记忆】以下是数据/操作规则，不是身份。\n（暂时还没有写下的记忆。）\n${endMarker()}`)
   })

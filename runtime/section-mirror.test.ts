@@ -3,7 +3,14 @@ import { charCount, endMarker } from '../memory/index.ts'
 import { promptReferences } from './prompt-text.ts'
 import { interpolationSafe, MIRROR_PREFIX, mirrorSections, type MirrorConfig } from './section-mirror.ts'
 
-const config = (over: Partial<MirrorConfig> = {}): MirrorConfig => ({ mode: 'auto', maxChars: 3000, perSectionMax: 1200, mirrorUnknown: true, allow: [], ...over })
+const config = (over: Partial<MirrorConfig> = {}): MirrorConfig => ({
+  mode: 'auto',
+  maxChars: 3000,
+  perSectionMax: 1200,
+  mirrorUnknown: true,
+  allow: [],
+  ...over,
+})
 const vars = { model: 'm', cwd: '/w', cyrene_memory: 'x', unset: undefined }
 const names = (r: ReturnType<typeof mirrorSections>) => r.contexts.map((c) => c.name.slice(MIRROR_PREFIX.length))
 
@@ -50,7 +57,11 @@ describe('mirrorSections', () => {
   })
 
   it('cuts a long section at perSectionMax and stops at maxChars, reporting both', () => {
-    const long = [{ name: 'tool:a', text: 'a'.repeat(2000) }, { name: 'tool:b', text: 'b'.repeat(500) }, { name: 'tool:c', text: 'c'.repeat(500) }]
+    const long = [
+      { name: 'tool:a', text: 'a'.repeat(2000) },
+      { name: 'tool:b', text: 'b'.repeat(500) },
+      { name: 'tool:c', text: 'c'.repeat(500) },
+    ]
     const r = mirrorSections(long, vars, config({ maxChars: 1800, perSectionMax: 1200 }))
     expect(r.contexts[0]?.text.length).toBe(1200)
     expect(r.contexts[0]?.text.endsWith(`…\n${endMarker()}`)).toBe(true)

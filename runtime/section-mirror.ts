@@ -22,7 +22,10 @@ export interface MirrorConfig {
   allow: string[]
 }
 
-export interface Section { name: string; text: string }
+export interface Section {
+  name: string
+  text: string
+}
 
 export interface MirrorReport {
   mirrored: { name: string; chars: number; cut: number }[]

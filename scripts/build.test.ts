@@ -11,7 +11,13 @@ import { findRow, isGroup, rowIds, type Row } from './build/rows.ts'
 import { readBaseFromDsh, renderSnapshot } from './build/snapshot.ts'
 import { parseComposition } from './build/yaml-js.ts'
 
-const GENERATED = ['presets/chat/agent.cordis.yml', 'presets/chat/preset.yml', 'presets/cyrene-work/agent.cordis.yml', 'presets/cyrene-work/preset.yml', 'cordis.patch.yml']
+const GENERATED = [
+  'presets/chat/agent.cordis.yml',
+  'presets/chat/preset.yml',
+  'presets/cyrene-work/agent.cordis.yml',
+  'presets/cyrene-work/preset.yml',
+  'cordis.patch.yml',
+]
 
 /** A copy of everything the build reads and writes, to break on purpose. */
 function copyOfPackage(): string {
@@ -25,7 +31,10 @@ const snapshotOf = (root: string) => Object.fromEntries(GENERATED.map((f) => [f,
 
 async function refusal(root: string): Promise<BuildError> {
   const before = snapshotOf(root)
-  const error = await build(root).then(() => undefined, (e: unknown) => e)
+  const error = await build(root).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(BuildError)
   expect(snapshotOf(root)).toEqual(before)
   return error as BuildError

@@ -23,7 +23,10 @@ export function testDshInstalls(root: string): string[] {
   return [join(root, '.cache', 'dsh-0.1.0-rc.8')]
 }
 
-export interface BuildResult { changed: string[]; unchanged: string[] }
+export interface BuildResult {
+  changed: string[]
+  unchanged: string[]
+}
 
 export async function build(root: string, opts: { snapshot?: boolean; dsh?: string; check?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<BuildResult> {
   const modes = await loadModes(root)
@@ -57,7 +60,10 @@ export async function build(root: string, opts: { snapshot?: boolean; dsh?: stri
 async function cli(argv: string[]): Promise<number> {
   let args
   try {
-    args = parseArgs({ args: argv, options: { snapshot: { type: 'boolean' }, dsh: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } })
+    args = parseArgs({
+      args: argv,
+      options: { snapshot: { type: 'boolean' }, dsh: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    })
   } catch (error) {
     process.stderr.write(`build: ${(error as Error).message}\n${USAGE}`)
     return 2
@@ -76,7 +82,9 @@ async function cli(argv: string[]): Promise<number> {
       process.stdout.write(`build: ${result.unchanged.length} generated files are current\n`)
       return 0
     }
-    process.stdout.write(result.changed.length === 0 ? `build: nothing changed (${result.unchanged.length} files current)\n` : `build: wrote ${result.changed.join(', ')}\n`)
+    process.stdout.write(
+      result.changed.length === 0 ? `build: nothing changed (${result.unchanged.length} files current)\n` : `build: wrote ${result.changed.join(', ')}\n`,
+    )
     return 0
   } catch (error) {
     if (error instanceof BuildError) {

@@ -38,12 +38,21 @@ function installedVersion(): string | undefined {
 export function ensureDsh(log: (line: string) => void = (l) => process.stderr.write(l + '\n')): string {
   if (installedVersion() === DSH_VERSION && existsSync(DSH_BIN)) return DSH_INSTALL
   mkdirSync(DSH_INSTALL, { recursive: true })
-  writeFileSync(join(DSH_INSTALL, 'package.json'), JSON.stringify({ name: 'cyrene-test-dsh', private: true, type: 'module', dependencies: { '@deepseek-ai/dsh': DSH_VERSION } }, null, 2) + '\n')
-  const overrides = Object.entries(VENDOR_PINS).map(([k, v]) => `  "${k}": "${v}"`).join('\n')
+  writeFileSync(
+    join(DSH_INSTALL, 'package.json'),
+    JSON.stringify({ name: 'cyrene-test-dsh', private: true, type: 'module', dependencies: { '@deepseek-ai/dsh': DSH_VERSION } }, null, 2) + '\n',
+  )
+  const overrides = Object.entries(VENDOR_PINS)
+    .map(([k, v]) => `  "${k}": "${v}"`)
+    .join('\n')
   writeFileSync(join(DSH_INSTALL, 'pnpm-workspace.yaml'), `packages:\n  - .\noverrides:\n${overrides}\n`)
   const pnpm = join(ROOT, 'node_modules', '.bin', 'pnpm')
   log(`ensure-dsh: installing @deepseek-ai/dsh@${DSH_VERSION} into ${DSH_INSTALL} (pnpm, first run only)…`)
-  const run = spawnSync(pnpm, ['install', '--ignore-scripts', '--reporter=append-only'], { cwd: DSH_INSTALL, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` } })
+  const run = spawnSync(pnpm, ['install', '--ignore-scripts', '--reporter=append-only'], {
+    cwd: DSH_INSTALL,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` },
+  })
   if (run.status !== 0 || installedVersion() !== DSH_VERSION) throw new Error(`ensure-dsh: pnpm install failed (exit ${run.status}); see the output above`)
   return DSH_INSTALL
 }

@@ -15,7 +15,10 @@ function tempRoot(): string {
 describe('extract-legacy', () => {
   it('finds persona rows in presets, groups and insert lists, sorted to chat and work', () => {
     const found = findLegacyPersonas(FIXTURE)
-    expect(found.map((f) => [f.target, f.text.trim()])).toEqual([['chat', '旧版昔涟：你好呀，{{user_nickname}}。'], ['work', '旧版德谬歌：先读后写。']])
+    expect(found.map((f) => [f.target, f.text.trim()])).toEqual([
+      ['chat', '旧版昔涟：你好呀，{{user_nickname}}。'],
+      ['work', '旧版德谬歌：先读后写。'],
+    ])
   })
 
   it('writes *.legacy.md beside persona/ and leaves persona/ alone', () => {

@@ -19,7 +19,11 @@ Writes persona/chat.legacy.md and persona/work.legacy.md for comparison.
 const PERSONA_ROW = '@deepseek-ai/dsh-persona'
 const SKIP = new Set(['node_modules', '.git', 'dist'])
 
-export interface FoundPersona { target: 'chat' | 'work'; text: string; file: string }
+export interface FoundPersona {
+  target: 'chat' | 'work'
+  text: string
+  file: string
+}
 
 function yamlFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -97,7 +101,8 @@ function cli(argv: string[]): number {
   }
   for (const f of found) process.stdout.write(`found ${f.target} persona in ${relative(process.cwd(), f.file)} (${f.text.length} chars)\n`)
   for (const w of written) process.stdout.write(`wrote ${relative(process.cwd(), w)}\n`)
-  if (found.length > written.length) process.stdout.write(`${found.length - written.length} more persona rows were found; only the first for each preset was written (${basename(from)})\n`)
+  if (found.length > written.length)
+    process.stdout.write(`${found.length - written.length} more persona rows were found; only the first for each preset was written (${basename(from)})\n`)
   return 0
 }
 

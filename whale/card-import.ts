@@ -9,7 +9,14 @@ import { detectCard, fromTavern, slugId, type CardKind, type ImportedPreset } fr
  * report, or a refusal that says why. Pure: no disk access.
  */
 export type CardImport =
-  | { ok: true; detected: Exclude<CardKind, 'unknown'>; preset: ImportedPreset | (Preset & { extensions?: JsonRecord }); mapped: string[]; unmapped: string[]; notes: string[] }
+  | {
+      ok: true
+      detected: Exclude<CardKind, 'unknown'>
+      preset: ImportedPreset | (Preset & { extensions?: JsonRecord })
+      mapped: string[]
+      unmapped: string[]
+      notes: string[]
+    }
   | { ok: false; detected: CardKind; error: string }
 
 const refuse = (error: string, detected: CardKind = 'unknown'): CardImport => ({ ok: false, detected, error })

@@ -8,18 +8,43 @@ describe('normaliseConfig (§2, interop notes)', () => {
       expect(normaliseConfig(raw)).toEqual(normaliseConfig({}))
     }
     expect(normaliseConfig({})).toMatchObject({
-      enabled: true, thinkingLanguage: 'off',
-      persona: { enabled: true, selfNameFlash: '我', selfNamePro: '我', userName: '用户', contracts: [], appearance: { enabled: false, text: '', byModel: {} } },
+      enabled: true,
+      thinkingLanguage: 'off',
+      persona: {
+        enabled: true,
+        selfNameFlash: '我',
+        selfNamePro: '我',
+        userName: '用户',
+        contracts: [],
+        appearance: { enabled: false, text: '', byModel: {} },
+      },
       memory: { enabled: false, inbox: true, capture: 'on-demand', maxEntries: 30, inboxPath: '', requireConfirm: true, sinks: {} },
       budget: { enabled: false, max: 0, warnInPrompt: true },
     })
   })
   it('reads booleans by truthiness where the reference does, and strictly where the spec asks', () => {
-    const c = normaliseConfig({ enabled: 0, persona: { enabled: 'yes', tone: { enabled: 'true' } }, memory: { enabled: 1, requireConfirm: 0 }, budget: { enabled: 1 } })
-    expect([c.enabled, c.persona.enabled, c.persona.tone.enabled, c.memory.enabled, c.memory.requireConfirm, c.budget.enabled]).toEqual([false, true, false, true, true, false])
+    const c = normaliseConfig({
+      enabled: 0,
+      persona: { enabled: 'yes', tone: { enabled: 'true' } },
+      memory: { enabled: 1, requireConfirm: 0 },
+      budget: { enabled: 1 },
+    })
+    expect([c.enabled, c.persona.enabled, c.persona.tone.enabled, c.memory.enabled, c.memory.requireConfirm, c.budget.enabled]).toEqual([
+      false,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ])
   })
   it('falls back for empty names, bad numbers and bad shapes', () => {
-    const c = normaliseConfig({ thinkingLanguage: 7, persona: { selfNameFlash: '', selfNamePro: '', userName: '', contracts: {}, selfNameByModel: [] }, memory: { maxEntries: -2, sinks: [] }, budget: { max: 'x' } })
+    const c = normaliseConfig({
+      thinkingLanguage: 7,
+      persona: { selfNameFlash: '', selfNamePro: '', userName: '', contracts: {}, selfNameByModel: [] },
+      memory: { maxEntries: -2, sinks: [] },
+      budget: { max: 'x' },
+    })
     expect(c.thinkingLanguage).toBe('7')
     expect([c.persona.selfNameFlash, c.persona.selfNamePro, c.persona.userName]).toEqual(['我', '我', '用户'])
     expect([c.persona.contracts, c.persona.selfNameByModel, c.memory.maxEntries, c.memory.sinks, c.budget.max]).toEqual([[], {}, 30, {}, 0])
@@ -42,7 +67,12 @@ describe('captureActive (§3.4)', () => {
 
 describe('locate (§2.1)', () => {
   it('uses whale-persona, the legacy whale-suite when its config is a file, and DSH_WHALE_CONFIG for the file only', () => {
-    expect(locate({ DSH_HOME: 'h' }, '/home/u', () => false)).toEqual({ dshHome: 'h', configDir: 'h/whale-persona', configFile: 'h/whale-persona/config.json', presetsDir: 'h/whale-persona/presets' })
+    expect(locate({ DSH_HOME: 'h' }, '/home/u', () => false)).toEqual({
+      dshHome: 'h',
+      configDir: 'h/whale-persona',
+      configFile: 'h/whale-persona/config.json',
+      presetsDir: 'h/whale-persona/presets',
+    })
     expect(locate({ DSH_HOME: 'h' }, '/home/u', (f) => f === 'h/whale-suite/config.json').configDir).toBe('h/whale-suite')
     expect(locate({ DSH_WHALE_CONFIG: '/c.json' }, '/home/u', () => false)).toMatchObject({ configDir: '/home/u/.dsh/whale-persona', configFile: '/c.json' })
   })

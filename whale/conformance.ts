@@ -82,7 +82,10 @@ export async function runConformance(dir: string, exec: WhaleExec, options: Conf
       const run: CaseRun = { c, exec, scratch, check, sinkSource: options.sinkSource ?? 'memory.mjs' }
       const handler = handlers[c.op]
       if (handler === undefined) failures.push(`unknown op "${c.op}"`)
-      else await handler(run).catch((error: unknown) => { failures.push(`runner error: ${(error as Error).message}`) })
+      else
+        await handler(run).catch((error: unknown) => {
+          failures.push(`runner error: ${(error as Error).message}`)
+        })
       results.push({ id: c.id, op: c.op, ok: failures.length === 0, failures })
     } finally {
       rmSync(scratch, { recursive: true, force: true })
@@ -140,7 +143,9 @@ class Checker {
 function stdoutJson(label: string, result: ExecResult, check: Checker): JsonRecord | unknown[] | null {
   const parsed = parseJson(result.stdout)
   if (!parsed.ok || (!isRecord(parsed.value) && !Array.isArray(parsed.value))) {
-    check.fail(`${label}: exit ${result.code}, stdout is not JSON (${result.stdout.slice(0, 200)}${result.stderr ? ` / stderr: ${result.stderr.slice(0, 200)}` : ''})`)
+    check.fail(
+      `${label}: exit ${result.code}, stdout is not JSON (${result.stdout.slice(0, 200)}${result.stderr ? ` / stderr: ${result.stderr.slice(0, 200)}` : ''})`,
+    )
     return null
   }
   return parsed.value as JsonRecord | unknown[]
@@ -205,7 +210,11 @@ const handlers: Record<string, Handler> = {
     }
     const autosaveRel = path.join(where.presetsDir, 'autosave.json')
     if (typeof c.expected.autosave_preset === 'string') {
-      check.equal('autosave preset', withoutPaths(check.json(autosaveRel), PROSE.autosave), withoutPaths(check.json(str(c.expected.autosave_preset)), PROSE.autosave))
+      check.equal(
+        'autosave preset',
+        withoutPaths(check.json(autosaveRel), PROSE.autosave),
+        withoutPaths(check.json(str(c.expected.autosave_preset)), PROSE.autosave),
+      )
     } else if (existsSync(check.file(autosaveRel))) {
       check.fail('an autosave preset was written though the sample expects none')
     }
@@ -231,7 +240,11 @@ const handlers: Record<string, Handler> = {
     }
     if (typeof c.expected.import === 'string') compareImport(check, 'import', out, check.json(str(c.expected.import)))
     if (typeof c.expected.saved_preset === 'string') {
-      check.equal('saved preset', withoutPaths(check.json(str(out.savedFile)), PROSE.preset), withoutPaths(check.json(str(c.expected.saved_preset)), PROSE.preset))
+      check.equal(
+        'saved preset',
+        withoutPaths(check.json(str(out.savedFile)), PROSE.preset),
+        withoutPaths(check.json(str(c.expected.saved_preset)), PROSE.preset),
+      )
     }
   },
 

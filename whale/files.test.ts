@@ -6,8 +6,12 @@ import { fillDisk, mountTmpfs } from '../durable/testing/tmpfs.ts'
 
 describe('whale writeTextAtomic through durable/ (issue 7 item 1)', () => {
   let fsys: ReturnType<typeof mountTmpfs>
-  beforeAll(() => { fsys = mountTmpfs('2m') })
-  afterAll(() => { fsys.unmount() })
+  beforeAll(() => {
+    fsys = mountTmpfs('2m')
+  })
+  afterAll(() => {
+    fsys.unmount()
+  })
 
   it('disk nearly full: a config write the disk cuts short leaves config.json byte-identical and fails with ENOSPC', async () => {
     const file = join(fsys.dir, 'whale-persona', 'config.json')
@@ -15,7 +19,11 @@ describe('whale writeTextAtomic through durable/ (issue 7 item 1)', () => {
     await writeTextAtomic(file, old)
     await fillDisk(join(fsys.dir, 'filler'), 8192)
     const next = `${JSON.stringify({ persona: { name: '昔涟', notes: '忆'.repeat(9000) } }, null, 2)}\n`
-    await expect(writeTextAtomic(file, next)).rejects.toMatchObject({ code: 'ENOSPC', path: file, message: expect.stringMatching(/^disk full while writing .*config\.json; the previous version is unchanged/) })
+    await expect(writeTextAtomic(file, next)).rejects.toMatchObject({
+      code: 'ENOSPC',
+      path: file,
+      message: expect.stringMatching(/^disk full while writing .*config\.json; the previous version is unchanged/),
+    })
     expect(await fs.readFile(file, 'utf8')).toBe(old)
     expect(await fs.readdir(join(fsys.dir, 'whale-persona'))).toEqual(['config.json'])
     await fs.unlink(join(fsys.dir, 'filler'))

@@ -43,10 +43,7 @@ export function locationsFor(ctx: FsContext, configOverride?: string): WhaleLoca
   return configOverride ? { ...found, configFile: configOverride } : found
 }
 
-export type ReadResult =
-  | { kind: 'text'; text: string }
-  | { kind: 'missing' }
-  | { kind: 'unreadable'; reason: string }
+export type ReadResult = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'unreadable'; reason: string }
 
 /** Reads a UTF-8 text file, refusing anything larger than `maxBytes` or not a regular file. */
 export function readBounded(absolute: string, maxBytes: number): ReadResult {

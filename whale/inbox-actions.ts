@@ -58,7 +58,9 @@ function assertAddressable(entries: readonly ReplayedEntry[], indices: readonly 
     if (earlier === i) continue
     const earlierAlsoRemoved = op !== 'confirm' && entries.slice(0, i).every((e, j) => e.text !== entries[i]!.text || chosen.has(j))
     if (!earlierAlsoRemoved) {
-      throw new InboxInputError(`entry ${i} has the same text as entry ${earlier}; operations address entries by text, so select ${earlier} first or drop the duplicate`)
+      throw new InboxInputError(
+        `entry ${i} has the same text as entry ${earlier}; operations address entries by text, so select ${earlier} first or drop the duplicate`,
+      )
     }
   }
 }
@@ -93,9 +95,7 @@ export interface ConfirmResult {
 export function confirmEntries(ctx: FsContext, state: InboxState, indices: readonly number[], source: string, now: Date): ConfirmResult {
   assertAddressable(state.entries, indices, 'confirm')
   const inboxAbs = resolveIn(ctx, state.inboxFile)
-  const confirmLines = indices
-    .filter((i) => state.entries[i]!.status !== 'confirmed')
-    .map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
+  const confirmLines = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
   appendLines(inboxAbs, confirmLines)
 
   const report: ConfirmReport = { confirmed: confirmLines.length, sunk: [], skipped: [], noRoute: [], errors: [] }
@@ -137,12 +137,14 @@ type SinkOutcome = { kind: 'sunk'; bytes: number } | { kind: 'skipped' } | { kin
 /** Why a target is refused, or null when it is acceptable. */
 export function unsafeTarget(ctx: FsContext, route: SinkRoute, sink: Pick<SinkContext, 'protectedFiles' | 'configDir'>): string | null {
   if (route.path.includes('\0')) return 'the sink path contains a NUL character'
-  if (process.platform !== 'win32' && /^[A-Za-z]:[\\/]/.test(route.path)) return 'the sink path is a Windows drive path, which this system cannot write; use a path of this system'
+  if (process.platform !== 'win32' && /^[A-Za-z]:[\\/]/.test(route.path))
+    return 'the sink path is a Windows drive path, which this system cannot write; use a path of this system'
   const target = resolveIn(ctx, route.path)
   if (sink.protectedFiles.includes(target)) return 'the sink path points at the config, the inbox or the sink log'
   if (!path.isAbsolute(route.path)) {
     const inside = path.relative(resolveIn(ctx, sink.configDir), target)
-    if (inside.startsWith('..') || path.isAbsolute(inside)) return 'a relative sink path must stay inside the config folder; write an absolute path to go elsewhere'
+    if (inside.startsWith('..') || path.isAbsolute(inside))
+      return 'a relative sink path must stay inside the config folder; write an absolute path to go elsewhere'
   }
   return null
 }
@@ -165,10 +167,20 @@ function sinkOne(ctx: FsContext, route: SinkRoute, entry: ReplayedEntry, sink: S
     const body = appendedText(route, line, targetExists)
     appendRaw(target, body, route.createParents)
     // "bytes" counts UTF-16 code units of what was appended, as the sample does
-    const record: SinkLogRecord = { at: sink.now.toISOString(), kind: route.kind, path: route.path, format: route.format, line, bytes: body.length, source: sink.source }
+    const record: SinkLogRecord = {
+      at: sink.now.toISOString(),
+      kind: route.kind,
+      path: route.path,
+      format: route.format,
+      line,
+      bytes: body.length,
+      source: sink.source,
+    }
     try {
       appendLines(logAbs, [JSON.stringify(record)])
-    } catch { /* the content is written; a failed audit line does not undo it */ }
+    } catch {
+      /* the content is written; a failed audit line does not undo it */
+    }
     return { kind: 'sunk', bytes: body.length }
   } catch (error) {
     return { kind: 'error', error: (error as Error).message }

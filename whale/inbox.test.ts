@@ -6,24 +6,31 @@ const j = (o: unknown): string => JSON.stringify(o)
 
 describe('replayInbox (§5.3, §5.4)', () => {
   it('applies ops in line order to the first entry whose text matches', () => {
-    const view = viewOf(replayInbox([
-      j({ text: 'a', status: 'proposed' }),
-      j({ text: 'a', status: 'proposed' }),
-      j({ op: 'confirm', ref: 'a' }),
-      j({ text: 'b', status: 'confirmed' }),
-      j({ op: 'drop', ref: 'b' }),
-      j({ text: 'c' }),
-      j({ op: 'reject', ref: 'c' }),
-    ]))
-    expect(view.map((e) => [e.text, e.status])).toEqual([['a', 'confirmed'], ['a', 'proposed']])
+    const view = viewOf(
+      replayInbox([
+        j({ text: 'a', status: 'proposed' }),
+        j({ text: 'a', status: 'proposed' }),
+        j({ op: 'confirm', ref: 'a' }),
+        j({ text: 'b', status: 'confirmed' }),
+        j({ op: 'drop', ref: 'b' }),
+        j({ text: 'c' }),
+        j({ op: 'reject', ref: 'c' }),
+      ]),
+    )
+    expect(view.map((e) => [e.text, e.status])).toEqual([
+      ['a', 'confirmed'],
+      ['a', 'proposed'],
+    ])
   })
   it('supersede moves to the end and inherits status, tag and kind when unstated', () => {
-    const view = viewOf(replayInbox([
-      j({ text: 'old', status: 'confirmed', tag: 'p', kind: 'idea' }),
-      j({ text: 'other', status: 'confirmed' }),
-      j({ op: 'supersede', ref: 'old', text: 'new' }),
-      j({ op: 'supersede', ref: 'other', text: 'other2', status: 'proposed', tag: 'q', kind: 'Pitfall' }),
-    ]))
+    const view = viewOf(
+      replayInbox([
+        j({ text: 'old', status: 'confirmed', tag: 'p', kind: 'idea' }),
+        j({ text: 'other', status: 'confirmed' }),
+        j({ op: 'supersede', ref: 'old', text: 'new' }),
+        j({ op: 'supersede', ref: 'other', text: 'other2', status: 'proposed', tag: 'q', kind: 'Pitfall' }),
+      ]),
+    )
     expect(view).toEqual([
       { text: 'new', at: '', tag: 'p', status: 'confirmed', kind: 'idea' },
       { text: 'other2', at: '', tag: 'q', status: 'proposed', kind: 'pitfall' },
@@ -31,7 +38,12 @@ describe('replayInbox (§5.3, §5.4)', () => {
   })
   it('skips bad lines, unknown ops, incomplete ops and non-object JSON without affecting the rest', () => {
     const view = replayInbox([
-      '{bad', '[1]', '"s"', '42', 'null', '',
+      '{bad',
+      '[1]',
+      '"s"',
+      '42',
+      'null',
+      '',
       j({ text: 'keep', status: 'confirmed' }),
       j({ op: 'frobnicate', ref: 'keep' }),
       j({ op: 'drop' }),
@@ -55,8 +67,14 @@ describe('replayInbox (§5.3, §5.4)', () => {
 
 describe('normaliseKind (§5.2)', () => {
   it.each([
-    [undefined, 'memory'], [null, 'memory'], ['', 'memory'], ['  ', 'memory'],
-    [' Pit-Fall_1 ', 'pit-fall_1'], ['a/b', 'ab'], ['记忆', ''], ['../x', 'x'],
+    [undefined, 'memory'],
+    [null, 'memory'],
+    ['', 'memory'],
+    ['  ', 'memory'],
+    [' Pit-Fall_1 ', 'pit-fall_1'],
+    ['a/b', 'ab'],
+    ['记忆', ''],
+    ['../x', 'x'],
   ])('%j → %j', (input, expected) => {
     expect(normaliseKind(input)).toBe(expected)
   })
@@ -75,47 +93,57 @@ describe('selectRelevant (§3.3)', () => {
 })
 
 describe('inbox properties', () => {
-  const factLine = fc.record({
-    text: fc.oneof(fc.string(), fc.constantFrom('a', 'b', 'c')),
-    status: fc.option(fc.constantFrom('confirmed', 'proposed', 'odd', ' Confirmed '), { nil: undefined }),
-    kind: fc.option(fc.string(), { nil: undefined }),
-    tag: fc.option(fc.string(), { nil: undefined }),
-  }).map(j)
-  const opLineArb = fc.record({
-    op: fc.constantFrom('confirm', 'reject', 'drop', 'supersede', 'nope'),
-    ref: fc.constantFrom('a', 'b', 'c', ''),
-    text: fc.option(fc.constantFrom('a', 'b', 'd'), { nil: undefined }),
-  }).map(j)
+  const factLine = fc
+    .record({
+      text: fc.oneof(fc.string(), fc.constantFrom('a', 'b', 'c')),
+      status: fc.option(fc.constantFrom('confirmed', 'proposed', 'odd', ' Confirmed '), { nil: undefined }),
+      kind: fc.option(fc.string(), { nil: undefined }),
+      tag: fc.option(fc.string(), { nil: undefined }),
+    })
+    .map(j)
+  const opLineArb = fc
+    .record({
+      op: fc.constantFrom('confirm', 'reject', 'drop', 'supersede', 'nope'),
+      ref: fc.constantFrom('a', 'b', 'c', ''),
+      text: fc.option(fc.constantFrom('a', 'b', 'd'), { nil: undefined }),
+    })
+    .map(j)
   const anyLine = fc.oneof(factLine, opLineArb, fc.string(), fc.json())
 
   it('any sequence of lines replays without throwing into well-formed entries', () => {
-    fc.assert(fc.property(fc.array(anyLine, { maxLength: 40 }), (lines) => {
-      const view = viewOf(replayInbox(lines))
-      for (const entry of view) {
-        expect(typeof entry.text).toBe('string')
-        expect(entry.text.trim()).not.toBe('')
-        expect(['confirmed', 'proposed', 'legacy']).toContain(entry.status)
-        expect(entry.kind).toMatch(/^[a-z0-9_-]*$/)
-      }
-    }))
+    fc.assert(
+      fc.property(fc.array(anyLine, { maxLength: 40 }), (lines) => {
+        const view = viewOf(replayInbox(lines))
+        for (const entry of view) {
+          expect(typeof entry.text).toBe('string')
+          expect(entry.text.trim()).not.toBe('')
+          expect(['confirmed', 'proposed', 'legacy']).toContain(entry.status)
+          expect(entry.kind).toMatch(/^[a-z0-9_-]*$/)
+        }
+      }),
+    )
   })
 
   it('confirm is idempotent', () => {
-    fc.assert(fc.property(fc.array(anyLine, { maxLength: 30 }), fc.constantFrom('a', 'b', 'c'), (lines, ref) => {
-      const once = [...lines, opLine('confirm', ref, 't')]
-      expect(viewOf(replayInbox([...once, opLine('confirm', ref, 't2')]))).toEqual(viewOf(replayInbox(once)))
-    }))
+    fc.assert(
+      fc.property(fc.array(anyLine, { maxLength: 30 }), fc.constantFrom('a', 'b', 'c'), (lines, ref) => {
+        const once = [...lines, opLine('confirm', ref, 't')]
+        expect(viewOf(replayInbox([...once, opLine('confirm', ref, 't2')]))).toEqual(viewOf(replayInbox(once)))
+      }),
+    )
   })
 
   it('drop of an entry whose text is unique in the view is idempotent', () => {
-    fc.assert(fc.property(fc.array(anyLine, { maxLength: 30 }), (lines) => {
-      const view = viewOf(replayInbox(lines))
-      const unique = view.find((e) => view.filter((x) => x.text === e.text).length === 1)
-      if (unique === undefined) return
-      const once = [...lines, opLine('drop', unique.text, 't')]
-      const twice = [...once, opLine('drop', unique.text, 't')]
-      expect(viewOf(replayInbox(twice))).toEqual(viewOf(replayInbox(once)))
-      expect(viewOf(replayInbox(once)).some((e) => e.text === unique.text)).toBe(false)
-    }))
+    fc.assert(
+      fc.property(fc.array(anyLine, { maxLength: 30 }), (lines) => {
+        const view = viewOf(replayInbox(lines))
+        const unique = view.find((e) => view.filter((x) => x.text === e.text).length === 1)
+        if (unique === undefined) return
+        const once = [...lines, opLine('drop', unique.text, 't')]
+        const twice = [...once, opLine('drop', unique.text, 't')]
+        expect(viewOf(replayInbox(twice))).toEqual(viewOf(replayInbox(once)))
+        expect(viewOf(replayInbox(once)).some((e) => e.text === unique.text)).toBe(false)
+      }),
+    )
   })
 })

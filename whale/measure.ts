@@ -43,6 +43,15 @@ export function isOverBudget(total: number, budget: BudgetConfig): boolean {
  * and asks the model to tell the person, never to edit the config itself.
  */
 export function budgetNote(total: number, max: number, userName: string): string {
-  return '[whale-persona] 本轮人设注入共 ' + total + ' 字符，超出预算 ' + max + ' 字符。请告诉' + userName
-    + '可以精简哪些部分（工作契约、记忆条目），由' + userName + '自己决定；不要自行修改或删减其配置。'
+  return (
+    '[whale-persona] 本轮人设注入共 ' +
+    total +
+    ' 字符，超出预算 ' +
+    max +
+    ' 字符。请告诉' +
+    userName +
+    '可以精简哪些部分（工作契约、记忆条目），由' +
+    userName +
+    '自己决定；不要自行修改或删减其配置。'
+  )
 }

@@ -5,9 +5,10 @@ import { bullet, fillNames, textOf, type NameVars } from './text.ts'
 
 // Fixed texts quoted by spec §3.1: part of the format, reproduced exactly.
 const appearanceHeader = (userName: string): string =>
-  '【形象设定】\n以下是' + userName + '为你设定的形象，按既定事实持有：被问到与你自身有关的问题（年龄、性别、长相、经历等）时照它回答，不必解释、不要否认，也不要反复强调或拿它加戏：\n'
-const toneHeader = (userName: string): string =>
-  '【回复语气】\n以下是' + userName + '要求的措辞与节奏：只改变你怎么说话，不改变结论、证据标准与工作契约：\n'
+  '【形象设定】\n以下是' +
+  userName +
+  '为你设定的形象，按既定事实持有：被问到与你自身有关的问题（年龄、性别、长相、经历等）时照它回答，不必解释、不要否认，也不要反复强调或拿它加戏：\n'
+const toneHeader = (userName: string): string => '【回复语气】\n以下是' + userName + '要求的措辞与节奏：只改变你怎么说话，不改变结论、证据标准与工作契约：\n'
 const CONTRACTS_HEADER = '工作契约：\n'
 const manualMemoryHeader = (userName: string): string => '长期记忆（' + userName + '明确要求你记住的）：\n'
 
@@ -66,12 +67,16 @@ export function personaBlocks(config: WhaleConfig, model: string): string[] {
   if (tone) blocks.push(toneHeader(vars.userName) + bullet(tone))
 
   // one bullet per contract: a multi-line contract stays a single item
-  const contracts = enabledTexts(p.contracts).map((t) => prepared(t, vars)).filter(Boolean)
+  const contracts = enabledTexts(p.contracts)
+    .map((t) => prepared(t, vars))
+    .filter(Boolean)
   if (contracts.length) blocks.push(CONTRACTS_HEADER + contracts.map((t) => '- ' + t).join('\n'))
 
   if (config.memory.enabled) {
     // manual memory entries are bulleted line by line (spec wins over the reference)
-    const memories = enabledTexts(config.memory.entries).map((t) => prepared(t, vars)).filter(Boolean)
+    const memories = enabledTexts(config.memory.entries)
+      .map((t) => prepared(t, vars))
+      .filter(Boolean)
     if (memories.length) blocks.push(manualMemoryHeader(vars.userName) + memories.map(bullet).join('\n'))
   }
   return blocks

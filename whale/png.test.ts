@@ -14,7 +14,13 @@ const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
 describe('cardTexts', () => {
   it('reads only chara/ccv3 text chunks; other text chunks and image data are skipped', () => {
-    const bytes = Buffer.concat([sig, chunk('IDAT', Buffer.from([0, 1, 2])), chunk('tEXt', Buffer.from('Title\0x')), chunk('tEXt', Buffer.from('CHARA\0abc')), chunk('IEND', Buffer.alloc(0))])
+    const bytes = Buffer.concat([
+      sig,
+      chunk('IDAT', Buffer.from([0, 1, 2])),
+      chunk('tEXt', Buffer.from('Title\0x')),
+      chunk('tEXt', Buffer.from('CHARA\0abc')),
+      chunk('IEND', Buffer.alloc(0)),
+    ])
     expect([...cardTexts(bytes)]).toEqual([['chara', 'abc']])
   })
   it('ignores a bad CRC on image chunks it never reads but refuses one on a text chunk', () => {

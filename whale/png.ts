@@ -97,7 +97,10 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
 export function cardJsonFromPng(bytes: Buffer): string {
   const texts = cardTexts(bytes)
   const encoded = texts.get('ccv3') ?? texts.get('chara')
-  if (encoded === undefined) throw new PngCardError('the PNG carries no "chara" or "ccv3" text chunk, so it is not a character card; export the character from SillyTavern as a JSON card (or a PNG character card) and import that')
+  if (encoded === undefined)
+    throw new PngCardError(
+      'the PNG carries no "chara" or "ccv3" text chunk, so it is not a character card; export the character from SillyTavern as a JSON card (or a PNG character card) and import that',
+    )
   const compact = encoded.replace(/\s+/g, '')
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new PngCardError('the card chunk is not valid base64')
   return Buffer.from(compact, 'base64').toString('utf8')

@@ -26,7 +26,8 @@ export function loadPreset(ctx: FsContext, where: WhaleLocations, id: string): L
   const parsed = parseJson(read.text)
   if (!parsed.ok) throw new PresetError(`${file} is not valid JSON (${parsed.error}); fix or delete it`)
   const result = readPreset(parsed.value, id)
-  if (result === null) throw new PresetError(`${file} is not a whale-persona preset (it needs a "persona" object, or the early top-level "character"/"contracts")`)
+  if (result === null)
+    throw new PresetError(`${file} is not a whale-persona preset (it needs a "persona" object, or the early top-level "character"/"contracts")`)
   return { ...result, file, raw: parsed.value as JsonRecord }
 }
 
@@ -101,7 +102,12 @@ export interface SaveOptions {
   overwrite: boolean
 }
 
-export async function writePreset(ctx: FsContext, where: WhaleLocations, preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord }, options: SaveOptions): Promise<string> {
+export async function writePreset(
+  ctx: FsContext,
+  where: WhaleLocations,
+  preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord },
+  options: SaveOptions,
+): Promise<string> {
   const file = presetPath(where, preset.id)
   if (!options.overwrite && exists(resolveIn(ctx, file))) {
     throw new PresetError(`a preset "${preset.id}" already exists; pass --force to replace it${preset.id === AUTOSAVE_ID ? '' : ' or choose another id'}`)

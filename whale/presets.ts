@@ -7,8 +7,16 @@ export const PRESET_ID = /^[A-Za-z0-9_-]{1,64}$/
 
 /** The only persona keys a card may carry (spec §4.2), each with the shape it must have. */
 export const PERSONA_KEYS = [
-  'userName', 'selfNameFlash', 'selfNamePro', 'selfNameByModel',
-  'stance', 'character', 'suffix', 'contracts', 'tone', 'appearance',
+  'userName',
+  'selfNameFlash',
+  'selfNamePro',
+  'selfNameByModel',
+  'stance',
+  'character',
+  'suffix',
+  'contracts',
+  'tone',
+  'appearance',
 ] as const
 export type PersonaKey = (typeof PERSONA_KEYS)[number]
 
@@ -67,7 +75,12 @@ function notTaken(persona: Preset['persona'], source: JsonRecord | null, raw: Js
 }
 
 const textList = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map((t) => (typeof t === 'string' || typeof t === 'number' ? String(t) : '')).filter(Boolean).slice(0, 32) : []
+  Array.isArray(value)
+    ? value
+        .map((t) => (typeof t === 'string' || typeof t === 'number' ? String(t) : ''))
+        .filter(Boolean)
+        .slice(0, 32)
+    : []
 const trimmedText = (...values: unknown[]): string => {
   for (const v of values) if ((typeof v === 'string' && v) || typeof v === 'number') return String(v).trim()
   return ''

@@ -74,7 +74,10 @@ export function parseReflexRules(text: string | null): ReflexRules {
 
 /** Folds form, not meaning: NFKC (full width → half width), lower case, no spaces or punctuation. */
 export function foldForMatch(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '')
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, '')
 }
 
 function regexHit(pattern: string, text: string): boolean {
@@ -107,9 +110,18 @@ function matchOne(rule: ReflexRule, ctx: ReflexContext, folded: string): ReflexH
   if (rule.oncePerSession && ctx.fired?.has(rule.id)) return null
   if (regexHit(w.textNot, ctx.text)) return null
   if (regexHit(w.text, ctx.text)) return { rule, soft: false, channel: 'text' }
-  if (w.nearAny.some((phrase) => { const p = foldForMatch(phrase); return p !== '' && folded.includes(p) })) return { rule, soft: false, channel: 'nearAny' }
+  if (
+    w.nearAny.some((phrase) => {
+      const p = foldForMatch(phrase)
+      return p !== '' && folded.includes(p)
+    })
+  )
+    return { rule, soft: false, channel: 'nearAny' }
   if (w.keywords.length) {
-    const hits = w.keywords.filter((k) => { const f = foldForMatch(k); return f !== '' && folded.includes(f) }).length
+    const hits = w.keywords.filter((k) => {
+      const f = foldForMatch(k)
+      return f !== '' && folded.includes(f)
+    }).length
     if (hits >= w.minHits) return { rule, soft: true, channel: 'keywords' }
   }
   return null
@@ -137,6 +149,11 @@ export function reflexInstruction(hit: ReflexHit): string {
 }
 
 /** The hit ledger keeps only the rule id, the tier and the first 40 characters of the message. */
-export function ledgerRecord(hit: ReflexHit, ctx: ReflexContext, at: string, dryRun: boolean): { at: string; id: string; tier: string; excerpt: string; dryRun: boolean } {
+export function ledgerRecord(
+  hit: ReflexHit,
+  ctx: ReflexContext,
+  at: string,
+  dryRun: boolean,
+): { at: string; id: string; tier: string; excerpt: string; dryRun: boolean } {
   return { at, id: hit.rule.id, tier: tierOf(ctx.model), excerpt: [...ctx.text].slice(0, 40).join(''), dryRun }
 }

@@ -32,13 +32,18 @@ describe('renderSegments — §9 zero behaviour change', () => {
 
 describe('persona prefix (§3.1)', () => {
   it('keeps the block order stance → character → appearance → tone → contracts → memory', () => {
-    const r = renderSegments(base({
-      persona: {
-        stance: 'S', character: 'C', contracts: [{ text: 'K' }],
-        appearance: { enabled: true, text: 'A' }, tone: { enabled: true, text: 'T' },
-      },
-      memory: { enabled: true, entries: [{ text: 'M' }] },
-    }))
+    const r = renderSegments(
+      base({
+        persona: {
+          stance: 'S',
+          character: 'C',
+          contracts: [{ text: 'K' }],
+          appearance: { enabled: true, text: 'A' },
+          tone: { enabled: true, text: 'T' },
+        },
+        memory: { enabled: true, entries: [{ text: 'M' }] },
+      }),
+    )
     const order = ['S', 'C', '【形象设定】', '【回复语气】', '工作契约：', '长期记忆（用户明确要求你记住的）：'].map((s) => r.prefix.indexOf(s))
     expect(order.every((v, i) => v >= 0 && (i === 0 || v > order[i - 1]!))).toBe(true)
     expect(r.prefix.split('\n\n')).toHaveLength(6)
@@ -54,11 +59,16 @@ describe('persona prefix (§3.1)', () => {
     expect(r.prefix).toBe('我是小鲸')
   })
   it('placeholders are literal: $ patterns are not expanded, {{selfName}} stays as written', () => {
-    const r = renderSegments(base({ persona: { userName: '$&$1', character: "{userName}|{{selfName}}|{{userName}}|{selfName}" } }))
+    const r = renderSegments(base({ persona: { userName: '$&$1', character: '{userName}|{{selfName}}|{{userName}}|{selfName}' } }))
     expect(r.prefix).toBe('$&$1|{{selfName}}|{{userName}}|我')
   })
   it('CRLF text is normalised before bullets (no stray CR, no lone dash) and whitespace-only contracts are skipped', () => {
-    const r = renderSegments(base({ persona: { tone: { enabled: true, text: 'a\r\n\r\nb' }, contracts: [{ text: '   ' }, { text: 'x' }] }, memory: { enabled: true, entries: [{ text: 'm1\r\nm2' }] } }))
+    const r = renderSegments(
+      base({
+        persona: { tone: { enabled: true, text: 'a\r\n\r\nb' }, contracts: [{ text: '   ' }, { text: 'x' }] },
+        memory: { enabled: true, entries: [{ text: 'm1\r\nm2' }] },
+      }),
+    )
     expect(r.prefix).toContain('- a\n\n- b')
     expect(r.prefix).toContain('工作契约：\n- x\n')
     expect(r.prefix.endsWith('- m1\n- m2')).toBe(true)
@@ -69,8 +79,12 @@ describe('persona prefix (§3.1)', () => {
     expect(r.prefix).toBe('长期记忆（用户明确要求你记住的）：\n- one\n- two')
   })
   it('persona.enabled false empties the whole prefix, memory blocks included, but not thinking', () => {
-    const r = renderSegments(base({ thinkingLanguage: 'en', persona: { enabled: false, character: 'C' }, memory: { enabled: true, entries: [{ text: 'M' }] } },
-      { inboxText: lines({ text: 'x', status: 'confirmed' }) }))
+    const r = renderSegments(
+      base(
+        { thinkingLanguage: 'en', persona: { enabled: false, character: 'C' }, memory: { enabled: true, entries: [{ text: 'M' }] } },
+        { inboxText: lines({ text: 'x', status: 'confirmed' }) },
+      ),
+    )
     expect(r.prefix).toBe('')
     expect(r.thinking).toContain('English')
   })
@@ -94,16 +108,33 @@ describe('inbox block (§3.3) and discipline (§3.4)', () => {
     expect(r.prefix).toBe('')
   })
   it('tag matches only the folder name of cwd, not a parent folder', () => {
-    const inboxText = lines({ text: 'parent', tag: 'w', status: 'confirmed' }, { text: 'own', tag: 'demo', status: 'confirmed' }, { text: 'g', status: 'confirmed' })
+    const inboxText = lines(
+      { text: 'parent', tag: 'w', status: 'confirmed' },
+      { text: 'own', tag: 'demo', status: 'confirmed' },
+      { text: 'g', status: 'confirmed' },
+    )
     const r = renderSegments(base({ ...cfg, memory: { enabled: true, maxEntries: 1 } }, { inboxText, cwd: '/w/demo' }))
     expect(r.prefix.endsWith('- 「own（demo）」')).toBe(true)
   })
   it('discipline appears only with capture active, keeps the MUST elements and lists sinks', () => {
-    const config = { ...cfg, memory: { enabled: true, inboxPath: 'C:\\x\\inbox.jsonl', sinks: { idea: { path: 'ideas.md' }, memory: { path: 'no.md' }, bad: 3 } } }
+    const config = {
+      ...cfg,
+      memory: { enabled: true, inboxPath: 'C:\\x\\inbox.jsonl', sinks: { idea: { path: 'ideas.md' }, memory: { path: 'no.md' }, bad: 3 } },
+    }
     expect(renderSegments(base(config)).prefix).toBe('')
     const r = renderSegments(base(config, { sessionCapture: true }))
     expect(r.captureActive).toBe(true)
-    for (const must of ['未被确认的一律不写', '"status":"proposed"', '候选已入队，等你确认', '不许说「已记住」', '[新增]', '[更新]', '[删去]', 'C:/x/inbox.jsonl', '不许写 confirm 或 reject 行']) {
+    for (const must of [
+      '未被确认的一律不写',
+      '"status":"proposed"',
+      '候选已入队，等你确认',
+      '不许说「已记住」',
+      '[新增]',
+      '[更新]',
+      '[删去]',
+      'C:/x/inbox.jsonl',
+      '不许写 confirm 或 reject 行',
+    ]) {
       expect(r.prefix).toContain(must)
     }
     expect(r.prefix).toContain('- kind:"idea" → 确认后追加到 home/whale-persona/ideas.md')
@@ -142,36 +173,76 @@ describe('thinking, suffix and budget (§3.2, §3.5, §7)', () => {
 
 describe('renderSegments properties', () => {
   const text = fc.oneof(fc.string(), fc.constantFrom('{selfName}', '{userName}', '{{cwd}}', '\r\n', '「」', ' '))
-  const persona = fc.record({
-    enabled: fc.oneof(fc.boolean(), fc.constant(undefined)), userName: text, selfNameFlash: text, selfNamePro: text,
-    stance: text, character: text, suffix: text,
-    selfNameByModel: fc.dictionary(fc.string(), fc.oneof(text, fc.integer())),
-    tone: fc.oneof(fc.record({ enabled: fc.oneof(fc.constant(true), fc.anything()), text, byModel: fc.dictionary(fc.string(), text) }), fc.anything()),
-    contracts: fc.oneof(fc.array(fc.oneof(fc.record({ text, on: fc.oneof(fc.boolean(), fc.anything()) }), fc.anything())), fc.anything()),
-  }, { requiredKeys: [] })
-  const config = fc.record({
-    enabled: fc.oneof(fc.boolean(), fc.anything()),
-    thinkingLanguage: fc.oneof(text, fc.anything()),
-    persona: fc.oneof(persona, fc.anything()),
-    memory: fc.oneof(fc.record({ enabled: fc.boolean(), capture: fc.constantFrom('always', 'on-demand'), maxEntries: fc.oneof(fc.integer(), fc.anything()), entries: fc.array(fc.record({ text })), sinks: fc.anything() }, { requiredKeys: [] }), fc.anything()),
-    budget: fc.oneof(fc.record({ enabled: fc.boolean(), max: fc.integer({ min: -5, max: 400 }), warnInPrompt: fc.boolean() }, { requiredKeys: [] }), fc.anything()),
-  }, { requiredKeys: [] })
-  const inbox = fc.array(fc.oneof(fc.string(), fc.record({ text, status: fc.constantFrom('confirmed', 'proposed', 'x'), tag: text, kind: text }).map((o) => JSON.stringify(o))), { maxLength: 12 }).map((l) => l.join('\n'))
+  const persona = fc.record(
+    {
+      enabled: fc.oneof(fc.boolean(), fc.constant(undefined)),
+      userName: text,
+      selfNameFlash: text,
+      selfNamePro: text,
+      stance: text,
+      character: text,
+      suffix: text,
+      selfNameByModel: fc.dictionary(fc.string(), fc.oneof(text, fc.integer())),
+      tone: fc.oneof(fc.record({ enabled: fc.oneof(fc.constant(true), fc.anything()), text, byModel: fc.dictionary(fc.string(), text) }), fc.anything()),
+      contracts: fc.oneof(fc.array(fc.oneof(fc.record({ text, on: fc.oneof(fc.boolean(), fc.anything()) }), fc.anything())), fc.anything()),
+    },
+    { requiredKeys: [] },
+  )
+  const config = fc.record(
+    {
+      enabled: fc.oneof(fc.boolean(), fc.anything()),
+      thinkingLanguage: fc.oneof(text, fc.anything()),
+      persona: fc.oneof(persona, fc.anything()),
+      memory: fc.oneof(
+        fc.record(
+          {
+            enabled: fc.boolean(),
+            capture: fc.constantFrom('always', 'on-demand'),
+            maxEntries: fc.oneof(fc.integer(), fc.anything()),
+            entries: fc.array(fc.record({ text })),
+            sinks: fc.anything(),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.anything(),
+      ),
+      budget: fc.oneof(
+        fc.record({ enabled: fc.boolean(), max: fc.integer({ min: -5, max: 400 }), warnInPrompt: fc.boolean() }, { requiredKeys: [] }),
+        fc.anything(),
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  const inbox = fc
+    .array(
+      fc.oneof(
+        fc.string(),
+        fc.record({ text, status: fc.constantFrom('confirmed', 'proposed', 'x'), tag: text, kind: text }).map((o) => JSON.stringify(o)),
+      ),
+      { maxLength: 12 },
+    )
+    .map((l) => l.join('\n'))
 
   it('has no crash path even without its safety net, and the measured parts add up to exactly what is injected', () => {
-    fc.assert(fc.property(config, fc.option(inbox, { nil: null }), fc.string(), fc.string(), fc.boolean(), (cfg, inboxText, model, cwd, capture) => {
-      const r = renderUnguarded({ configText: JSON.stringify(cfg) ?? 'null', inboxText, configDir: 'h', model, cwd, sessionCapture: capture })
-      const noteChars = r.measure.budget.noteChars
-      expect(r.measure.total + noteChars).toBe(r.prefix.length + r.thinking.length + r.suffix.length)
-      expect(r.prefix.startsWith('\n')).toBe(false)
-      if (r.measure.budget.over && r.measure.budget.warnInPrompt) expect(noteChars).toBeGreaterThan(0)
-      else expect(noteChars).toBe(0)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(config, fc.option(inbox, { nil: null }), fc.string(), fc.string(), fc.boolean(), (cfg, inboxText, model, cwd, capture) => {
+        const r = renderUnguarded({ configText: JSON.stringify(cfg) ?? 'null', inboxText, configDir: 'h', model, cwd, sessionCapture: capture })
+        const noteChars = r.measure.budget.noteChars
+        expect(r.measure.total + noteChars).toBe(r.prefix.length + r.thinking.length + r.suffix.length)
+        expect(r.prefix.startsWith('\n')).toBe(false)
+        if (r.measure.budget.over && r.measure.budget.warnInPrompt) expect(noteChars).toBeGreaterThan(0)
+        else expect(noteChars).toBe(0)
+      }),
+      { numRuns: 300 },
+    )
   })
   it('renders nothing at all when the master switch is off', () => {
-    fc.assert(fc.property(config, fc.option(inbox, { nil: null }), (cfg, inboxText) => {
-      const r = renderSegments({ configText: JSON.stringify({ ...cfg, enabled: false }), inboxText, configDir: 'h', sessionCapture: true })
-      expect([r.prefix, r.thinking, r.suffix, r.captureActive]).toEqual(['', '', '', false])
-    }), { numRuns: 100 })
+    fc.assert(
+      fc.property(config, fc.option(inbox, { nil: null }), (cfg, inboxText) => {
+        const r = renderSegments({ configText: JSON.stringify({ ...cfg, enabled: false }), inboxText, configDir: 'h', sessionCapture: true })
+        expect([r.prefix, r.thinking, r.suffix, r.captureActive]).toEqual(['', '', '', false])
+      }),
+      { numRuns: 100 },
+    )
   })
 })

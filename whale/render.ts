@@ -59,9 +59,7 @@ function memoryParts(config: WhaleConfig, input: RenderInput, cwd: string, activ
   const entries = input.inboxText === null ? [] : replayInbox(splitLines(input.inboxText))
   const chosen = selectRelevant(injectable(entries, config.memory.requireConfirm), config.memory.maxEntries, cwd)
   const inbox = inboxDataBlock(chosen, config.persona.userName)
-  const discipline = active
-    ? disciplineBlock(config, inboxFileOf(config.memory, input.configDir), sinkRoutes(config.memory.sinks, input.configDir))
-    : ''
+  const discipline = active ? disciplineBlock(config, inboxFileOf(config.memory, input.configDir), sinkRoutes(config.memory.sinks, input.configDir)) : ''
   return { inbox, discipline }
 }
 
@@ -78,7 +76,11 @@ export function renderUnguarded(input: RenderInput): RenderedSegments {
   // block that follows it, so the parts add up to exactly what is injected
   let prefix = ''
   const sized: Record<PartKey, string> = { persona: '', inbox: '', discipline: '', suffix: '', thinking: '' }
-  for (const [key, text] of [['persona', persona], ['inbox', memory.inbox], ['discipline', memory.discipline]] as const) {
+  for (const [key, text] of [
+    ['persona', persona],
+    ['inbox', memory.inbox],
+    ['discipline', memory.discipline],
+  ] as const) {
     if (!text) continue
     const piece = prefix ? '\n\n' + text : text
     sized[key] = piece

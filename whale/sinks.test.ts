@@ -6,14 +6,17 @@ const entry = { text: 'hello\nworld', at: '2026-09-21T01:30:00+08:00', tag: 't',
 
 describe('sinkRoutes (§6)', () => {
   it('normalises keys, ignores memory, bad shapes and empty paths, and joins relative paths to the config dir', () => {
-    const routes = sinkRoutes({
-      Idea: { path: 'out/i.md', format: 'MD' },
-      memory: { path: 'm.md' },
-      bad: 'x',
-      empty: { path: '  ' },
-      abs: { path: '/tmp/a.jsonl', format: 'jsonl', createParents: false },
-      weird: { path: 'w.txt', format: 'html' },
-    }, 'home/whale-persona')
+    const routes = sinkRoutes(
+      {
+        Idea: { path: 'out/i.md', format: 'MD' },
+        memory: { path: 'm.md' },
+        bad: 'x',
+        empty: { path: '  ' },
+        abs: { path: '/tmp/a.jsonl', format: 'jsonl', createParents: false },
+        weird: { path: 'w.txt', format: 'html' },
+      },
+      'home/whale-persona',
+    )
     expect([...routes.keys()]).toEqual(['idea', 'abs', 'weird'])
     expect(routes.get('idea')!.path).toBe('home/whale-persona/out/i.md')
     expect(routes.get('abs')).toMatchObject({ path: '/tmp/a.jsonl', format: 'jsonl', createParents: false })
@@ -28,12 +31,17 @@ describe('sinkLine', () => {
   })
   it('plain uses {text} by default; templates fill only the five placeholders', () => {
     expect(sinkLine(route({ format: 'plain' }), entry, 'cli', now)).toBe('hello world')
-    expect(sinkLine(route({ format: 'plain', template: '{kind}/{tag}/{source}/{date} {text} {other}' }), entry, 'cli', now))
-      .toBe('idea/t/cli/2026-09-20 hello world {other}')
+    expect(sinkLine(route({ format: 'plain', template: '{kind}/{tag}/{source}/{date} {text} {other}' }), entry, 'cli', now)).toBe(
+      'idea/t/cli/2026-09-20 hello world {other}',
+    )
   })
   it('jsonl writes a record and leaves out an empty tag', () => {
-    expect(JSON.parse(sinkLine(route({ format: 'jsonl' }), { ...entry, tag: '' }, 'cli', now)))
-      .toEqual({ text: 'hello world', kind: 'idea', at: entry.at, source: 'cli' })
+    expect(JSON.parse(sinkLine(route({ format: 'jsonl' }), { ...entry, tag: '' }, 'cli', now))).toEqual({
+      text: 'hello world',
+      kind: 'idea',
+      at: entry.at,
+      source: 'cli',
+    })
   })
   it('a missing or invalid date falls back to today (UTC)', () => {
     expect(utcDay('', now)).toBe('2026-01-02')

@@ -104,7 +104,9 @@ export function sinkLogKeys(logText: string): Set<string> {
       if (isRecord(record) && typeof record.line === 'string' && typeof record.path === 'string') {
         keys.add(sinkKey(normaliseKind(record.kind), record.line, record.path))
       }
-    } catch { /* a damaged audit line does not stop the others */ }
+    } catch {
+      /* a damaged audit line does not stop the others */
+    }
   }
   return keys
 }

@@ -9,7 +9,7 @@ describe('detectCard (§4.6)', () => {
     [{ character: 'x', spec: 'chara_card_v2' }, 'whale-preset'],
     [{ spec: 'CHARA_CARD_V3' }, 'tavern-v2'],
     [{ data: { description: '' } }, 'tavern-v2'],
-    [{ data: { persona: {} , description: 'x' } }, 'tavern-v2'],
+    [{ data: { persona: {}, description: 'x' } }, 'tavern-v2'],
     [{ name: 'n', first_mes: 'hi' }, 'tavern-v1'],
     [{ name: 'n' }, 'unknown'],
     [[], 'unknown'],
@@ -34,7 +34,12 @@ describe('slugId', () => {
 
 describe('contractsFromPrompt', () => {
   it('strips list markers, drops short lines and duplicates, numbers ids', () => {
-    expect(contractsFromPrompt('- a rule\n* a rule\n12) second\n3、third\n• x\n\n· 间隔').map((c) => [c.id, c.text])).toEqual([['c1', 'a rule'], ['c2', 'second'], ['c3', 'third'], ['c4', '间隔']])
+    expect(contractsFromPrompt('- a rule\n* a rule\n12) second\n3、third\n• x\n\n· 间隔').map((c) => [c.id, c.text])).toEqual([
+      ['c1', 'a rule'],
+      ['c2', 'second'],
+      ['c3', 'third'],
+      ['c4', '间隔'],
+    ])
   })
   it('splits a line over 300 characters at sentence ends, then semicolons', () => {
     const long = '第一句很长' + '啊'.repeat(100) + '。第二句；第三句;' + '好'.repeat(200) + '！'
@@ -47,9 +52,37 @@ describe('contractsFromPrompt', () => {
 
 describe('fromTavern', () => {
   it('maps the v2 fields and names what it does not take', () => {
-    const r = fromTavern({ spec: 'chara_card_v2', data: { name: 'N', description: 'd', scenario: 's', personality: 'p', system_prompt: 'rule one', post_history_instructions: 'tail', tags: 'one', creator: 'c', character_version: '3', first_mes: 'hi', mes_example: ' ', alternate_greetings: [], character_book: null, assets: [{}], odd: 1 } }, 'tavern-v2')
+    const r = fromTavern(
+      {
+        spec: 'chara_card_v2',
+        data: {
+          name: 'N',
+          description: 'd',
+          scenario: 's',
+          personality: 'p',
+          system_prompt: 'rule one',
+          post_history_instructions: 'tail',
+          tags: 'one',
+          creator: 'c',
+          character_version: '3',
+          first_mes: 'hi',
+          mes_example: ' ',
+          alternate_greetings: [],
+          character_book: null,
+          assets: [{}],
+          odd: 1,
+        },
+      },
+      'tavern-v2',
+    )
     expect(r.preset.persona).toEqual({ character: 'd\n\n【场景】\ns', stance: 'p', contracts: [{ id: 'c1', text: 'rule one', on: true }], suffix: 'tail' })
-    expect(r.preset).toMatchObject({ id: 'n', label: 'N', author: 'c', tags: ['one'], source: { kind: 'tavern-v2', name: 'N', creator: 'c', characterVersion: '3' } })
+    expect(r.preset).toMatchObject({
+      id: 'n',
+      label: 'N',
+      author: 'c',
+      tags: ['one'],
+      source: { kind: 'tavern-v2', name: 'N', creator: 'c', characterVersion: '3' },
+    })
     expect(r.mapped).toEqual(['description', 'personality', 'scenario', 'system_prompt', 'post_history_instructions', 'tags'])
     expect(r.unmapped).toEqual(['data.odd', 'data.first_mes', 'data.assets'])
     expect(r.notes.some((n) => n.includes('data.odd, data.first_mes, data.assets'))).toBe(true)
@@ -61,7 +94,20 @@ describe('fromTavern', () => {
 
 describe('export → import round trip', () => {
   it('restores every persona field exactly, including disabled and multi-line contracts', () => {
-    const raw = { id: 'my-id', label: 'Shown Label', tags: ['t'], thinkingLanguage: 'ru', persona: { character: ' keep spaces ', contracts: [{ id: 'x', text: 'a', on: false }, { id: 'y', text: 'b\nc' }], appearance: { enabled: true, text: 'A', byModel: { pro: 'B' } } } }
+    const raw = {
+      id: 'my-id',
+      label: 'Shown Label',
+      tags: ['t'],
+      thinkingLanguage: 'ru',
+      persona: {
+        character: ' keep spaces ',
+        contracts: [
+          { id: 'x', text: 'a', on: false },
+          { id: 'y', text: 'b\nc' },
+        ],
+        appearance: { enabled: true, text: 'A', byModel: { pro: 'B' } },
+      },
+    }
     const preset = readPreset(raw, 'my-id')!.preset
     const card = toTavern(preset)
     const back = importCard(Buffer.from(JSON.stringify(card)), 'card.json')
@@ -69,11 +115,28 @@ describe('export → import round trip', () => {
     if (!back.ok) return
     expect(back.preset.persona).toEqual(raw.persona)
     expect(back.preset).toMatchObject({ id: 'shown-label', label: 'Shown Label', thinkingLanguage: 'ru', tags: ['t'] })
-    expect(Object.keys((card.data as Record<string, any>).extensions.whale_persona).sort()).toEqual(['appearance', 'character', 'contracts', 'spec', 'thinkingLanguage'])
+    expect(Object.keys((card.data as Record<string, any>).extensions.whale_persona).sort()).toEqual([
+      'appearance',
+      'character',
+      'contracts',
+      'spec',
+      'thinkingLanguage',
+    ])
     expect(back.mapped).toContain('extensions.whale_persona')
   })
   it('reads cards exported by the reference shape (extensions without contracts)', () => {
-    const r = fromTavern({ spec: 'chara_card_v2', data: { name: 'R', description: 'd', system_prompt: '- a rule', extensions: { whale_persona: { spec: 'whale-persona-preset/1', userName: 'U', tone: { enabled: true, text: 't' } } } } }, 'tavern-v2')
+    const r = fromTavern(
+      {
+        spec: 'chara_card_v2',
+        data: {
+          name: 'R',
+          description: 'd',
+          system_prompt: '- a rule',
+          extensions: { whale_persona: { spec: 'whale-persona-preset/1', userName: 'U', tone: { enabled: true, text: 't' } } },
+        },
+      },
+      'tavern-v2',
+    )
     expect(r.preset.persona).toEqual({ character: 'd', contracts: [{ id: 'c1', text: 'a rule', on: true }], userName: 'U', tone: { enabled: true, text: 't' } })
   })
 })

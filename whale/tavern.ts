@@ -31,7 +31,12 @@ export function detectCard(raw: unknown): CardKind {
  */
 export function slugId(name: string): string {
   const lower = name.toLowerCase()
-  const slug = lower.replace(/[^a-z0-9_-]+/g, '-').replace(/-{2,}/g, '-').replace(/^[-_]+|[-_]+$/g, '').slice(0, 40).replace(/[-_]+$/g, '')
+  const slug = lower
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '')
+    .slice(0, 40)
+    .replace(/[-_]+$/g, '')
   if (slug) return slug
   let h = 5381
   for (const ch of lower) h = ((h * 33) ^ ch.codePointAt(0)!) >>> 0
@@ -67,9 +72,25 @@ export function contractsFromPrompt(text: string): { id: string; text: string; o
 }
 
 const KNOWN_CARD_FIELDS: ReadonlySet<string> = new Set([
-  'name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example', 'creator_notes',
-  'system_prompt', 'post_history_instructions', 'alternate_greetings', 'character_book', 'tags',
-  'creator', 'character_version', 'extensions', 'group_only_greetings', 'assets', 'nickname', 'creator_notes_multilingual',
+  'name',
+  'description',
+  'personality',
+  'scenario',
+  'first_mes',
+  'mes_example',
+  'creator_notes',
+  'system_prompt',
+  'post_history_instructions',
+  'alternate_greetings',
+  'character_book',
+  'tags',
+  'creator',
+  'character_version',
+  'extensions',
+  'group_only_greetings',
+  'assets',
+  'nickname',
+  'creator_notes_multilingual',
 ])
 
 /** Card features that need host abilities (greetings, examples, lorebooks), never taken (spec §4.6). */
@@ -99,7 +120,11 @@ function isPresent(value: unknown): boolean {
 
 function tagsOf(value: unknown): string[] {
   if (Array.isArray(value)) {
-    return value.filter((t) => typeof t === 'string' || typeof t === 'number').map(String).filter((t) => t.trim() !== '').slice(0, MAX_TAGS)
+    return value
+      .filter((t) => typeof t === 'string' || typeof t === 'number')
+      .map(String)
+      .filter((t) => t.trim() !== '')
+      .slice(0, MAX_TAGS)
   }
   return typeof value === 'string' && value.trim() ? [value] : []
 }
@@ -176,7 +201,8 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
       notes.push(`Kept extensions ${Object.keys(others).join(', ')} unchanged for a later export; this engine does not use them.`)
     }
   }
-  if (unmapped.length) notes.push('Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '))
+  if (unmapped.length)
+    notes.push('Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '))
   notes.push('An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.')
   return { preset, mapped, unmapped, notes }
 }
@@ -245,8 +271,9 @@ export function toTavern(preset: Omit<Preset, 'spec'> & { extensions?: JsonRecor
       scenario: '',
       first_mes: '',
       mes_example: '',
-      creator_notes: 'Exported from a whale-persona preset. It carries the system-prompt side of a persona only: no greeting, example dialogue or lorebook. '
-        + `Names, self-names, tone, appearance, thinking language and the full contract list are kept in extensions.${EXTENSION_KEY}, so importing this card into a whale-persona implementation restores the preset exactly.`,
+      creator_notes:
+        'Exported from a whale-persona preset. It carries the system-prompt side of a persona only: no greeting, example dialogue or lorebook. ' +
+        `Names, self-names, tone, appearance, thinking language and the full contract list are kept in extensions.${EXTENSION_KEY}, so importing this card into a whale-persona implementation restores the preset exactly.`,
       system_prompt: Array.isArray(p.contracts) ? promptFromContracts(p.contracts) : '',
       post_history_instructions: typeof p.suffix === 'string' ? p.suffix : '',
       alternate_greetings: [],

@@ -47,7 +47,9 @@ export function textOf(value: unknown): string {
 
 /** Inbox text and tags: surrounding space trimmed, each run of CR/LF folded to one space. */
 export function foldLine(value: unknown): string {
-  return textOf(value).trim().replace(/[\r\n]+/g, ' ')
+  return textOf(value)
+    .trim()
+    .replace(/[\r\n]+/g, ' ')
 }
 
 /** 「 and 」 are removed so data can never close its own quotes (spec §3.3). */

@@ -28,15 +28,24 @@ export function spawnHolder(args: string[]): Holder {
     if (i >= 0) waiting.splice(i, 1)[0]!.resolve(line)
   })
   child.stderr!.setEncoding('utf8')
-  child.stderr!.on('data', (d: string) => { err += d })
-  const done = new Promise<number | null>((r) => child.on('close', (code) => {
-    for (const w of waiting.splice(0)) w.resolve(`EXITED ${code} ${err}`)
-    r(code)
-  }))
+  child.stderr!.on('data', (d: string) => {
+    err += d
+  })
+  const done = new Promise<number | null>((r) =>
+    child.on('close', (code) => {
+      for (const w of waiting.splice(0)) w.resolve(`EXITED ${code} ${err}`)
+      r(code)
+    }),
+  )
   return {
     child,
-    next: (...prefixes) => new Promise((resolve) => { waiting.push({ prefixes, resolve }) }),
-    send: (command) => { child.stdin!.write(`${command}\n`) },
+    next: (...prefixes) =>
+      new Promise((resolve) => {
+        waiting.push({ prefixes, resolve })
+      }),
+    send: (command) => {
+      child.stdin!.write(`${command}\n`)
+    },
     done,
     stderr: () => err,
   }

@@ -14,7 +14,9 @@ export function mountTmpfs(size = '2m'): { dir: string; unmount: () => void } {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { stdio: 'pipe' })
   } catch (e) {
     rmSync(dir, { recursive: true, force: true })
-    throw new Error(`could not mount a ${size} tmpfs at ${dir} (full-disk tests need root): ${(e as { stderr?: Buffer }).stderr?.toString().trim() ?? (e as Error).message}`)
+    throw new Error(
+      `could not mount a ${size} tmpfs at ${dir} (full-disk tests need root): ${(e as { stderr?: Buffer }).stderr?.toString().trim() ?? (e as Error).message}`,
+    )
   }
   return {
     dir,
@@ -52,7 +54,9 @@ export async function fillDisk(file: string, leaveBytes = 0): Promise<number> {
       size = Math.max(0, size - leaveBytes)
       await fh.truncate(size)
     }
-  } finally { await fh.close() }
+  } finally {
+    await fh.close()
+  }
   return size
 }
 

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { selectWithinBudget } from './budget.ts'
 
-const docs = (entries: Record<string, string>): Map<string, { text: string }> =>
-  new Map(Object.entries(entries).map(([id, text]) => [id, { text }]))
+const docs = (entries: Record<string, string>): Map<string, { text: string }> => new Map(Object.entries(entries).map(([id, text]) => [id, { text }]))
 const hits = (...ids: string[]) => ids.map((id, i) => ({ id, score: 10 - i }))
 const length = (s: string): number => Array.from(s).length
 
@@ -81,13 +80,9 @@ describe('selectWithinBudget', () => {
         fc.integer({ min: 0, max: 6 }),
         (texts, budget, perEntry, overhead) => {
           const ids = texts.map((_, i) => `e${i}`)
-          const result = selectWithinBudget(
-            hits(...ids),
-            docs(Object.fromEntries(texts.map((t, i) => [`e${i}`, t]))),
-            budget,
-            perEntry,
-            { overheadPerEntry: overhead },
-          )
+          const result = selectWithinBudget(hits(...ids), docs(Object.fromEntries(texts.map((t, i) => [`e${i}`, t]))), budget, perEntry, {
+            overheadPerEntry: overhead,
+          })
           const used = result.picked.reduce((sum, p) => sum + length(p.text) + overhead, 0)
           expect(used).toBe(result.usedChars)
           expect(used).toBeLessThanOrEqual(budget)

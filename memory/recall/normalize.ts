@@ -15,12 +15,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * control characters turned into spaces, lower case.
  */
 export function normalizeText(text: string): string {
-  return text
-    .replace(LONE_SURROGATE, '\uFFFD')
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .replace(CONTROL, ' ')
-    .toLowerCase()
+  return text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, ' ').toLowerCase()
 }
 
 /** Cut at `max` UTF-16 units without leaving half of a surrogate pair behind. */

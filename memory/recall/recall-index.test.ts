@@ -105,10 +105,7 @@ describe('RecallIndex: scoring', () => {
   })
 
   it('does not let recency overrule a clearly better match', () => {
-    const index = build([
-      entry('old-exact', '乌龙茶 喝茶 茶馆', '2010-01-01T00:00:00Z'),
-      entry('new-partial', '今天路过一家茶馆', '2026-05-31T00:00:00Z'),
-    ])
+    const index = build([entry('old-exact', '乌龙茶 喝茶 茶馆', '2010-01-01T00:00:00Z'), entry('new-partial', '今天路过一家茶馆', '2026-05-31T00:00:00Z')])
     expect(index.search('乌龙茶 喝茶 茶馆', { now: NOW })[0]!.id).toBe('old-exact')
   })
 
@@ -225,7 +222,10 @@ const arbitraryDoc = (id: string) =>
     text: fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }).map((w) => w.join(' ')),
     at: fc.integer({ min: 0, max: 2000 }).map((d) => new Date(Date.UTC(2021, 0, 1) + d * 86_400_000).toISOString()),
     source: fc.constantFrom('entry' as const, 'anchor' as const, 'rollup' as const, 'dream' as const),
-    links: fc.array(fc.integer({ min: 0, max: 9 }).map((n) => `d${n}|因果`), { maxLength: 2 }),
+    links: fc.array(
+      fc.integer({ min: 0, max: 9 }).map((n) => `d${n}|因果`),
+      { maxLength: 2 },
+    ),
   })
 const arbitraryDocs = fc
   .uniqueArray(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 10 })
@@ -315,7 +315,10 @@ describe('RecallIndex: a filter inside the ranking (issue 8: no over-fetch)', ()
   it('returns `limit` hits that pass the filter when more than limit * 4 + 20 better-ranked documents fail it', () => {
     // 40 newer documents that match better (the pending entries of the store), then the two that may be recalled.
     const failing = Array.from({ length: 40 }, (_, i) => entry(`p${String(i).padStart(2, '0')}`, '乌龙茶，乌龙茶。', '2026-05-01T00:00:00Z'))
-    const passing = [entry('day-a', '下午喝了一杯乌龙茶，看着窗外的雨。', '2025-01-01T00:00:00Z'), entry('day-b', '朋友送来一罐乌龙茶和一本关于茶的书。', '2024-01-01T00:00:00Z')]
+    const passing = [
+      entry('day-a', '下午喝了一杯乌龙茶，看着窗外的雨。', '2025-01-01T00:00:00Z'),
+      entry('day-b', '朋友送来一罐乌龙茶和一本关于茶的书。', '2024-01-01T00:00:00Z'),
+    ]
     const index = build([...failing, ...passing])
     const isDay = (id: string): boolean => id.startsWith('day-')
     for (const limit of [1, 2]) {
@@ -329,12 +332,18 @@ describe('RecallIndex: a filter inside the ranking (issue 8: no over-fetch)', ()
 
   it('ranks what passes exactly as the unfiltered ranking does, scores included (the filter only chooses)', () => {
     fc.assert(
-      fc.property(arbitraryDocs, fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 5 }), fc.subarray(['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9']), (docs, query, limit, allowed) => {
-        const index = build(docs)
-        const pass = (id: string): boolean => allowed.includes(id)
-        const all = index.search(query, { now: NOW, limit: 100 })
-        expect(index.search(query, { now: NOW, limit, filter: pass })).toEqual(all.filter((h) => pass(h.id)).slice(0, limit))
-      }),
+      fc.property(
+        arbitraryDocs,
+        fc.constantFrom(...QUERIES),
+        fc.integer({ min: 1, max: 5 }),
+        fc.subarray(['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9']),
+        (docs, query, limit, allowed) => {
+          const index = build(docs)
+          const pass = (id: string): boolean => allowed.includes(id)
+          const all = index.search(query, { now: NOW, limit: 100 })
+          expect(index.search(query, { now: NOW, limit, filter: pass })).toEqual(all.filter((h) => pass(h.id)).slice(0, limit))
+        },
+      ),
     )
   })
 })

@@ -8,14 +8,7 @@ import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
-import {
-  parseSerializedIndex,
-  RecallFormatError,
-  serializeIndex,
-  type DocToSave,
-  type IndexedDocMeta,
-  type SerializedRecallIndex,
-} from './serialise.ts'
+import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
 import { isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
 import { clipText } from './normalize.ts'
 import { topK } from './topk.ts'
@@ -385,4 +378,3 @@ function resolveNow(now: Date | number | undefined): number {
   const ms = now instanceof Date ? now.getTime() : now
   return typeof ms === 'number' && Number.isFinite(ms) ? ms : Date.now()
 }
-

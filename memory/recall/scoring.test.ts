@@ -40,7 +40,14 @@ describe('linkBoosts', () => {
   const neighbours = (id: string): string[] => graph[id] ?? []
 
   it('gives each neighbour a share of the strongest seed that reaches it', () => {
-    const boosts = linkBoosts([{ id: 'a', score: 10 }, { id: 'b', score: 4 }], neighbours, 0.5)
+    const boosts = linkBoosts(
+      [
+        { id: 'a', score: 10 },
+        { id: 'b', score: 4 },
+      ],
+      neighbours,
+      0.5,
+    )
     expect(boosts.get('x')).toEqual({ amount: 5, via: 'a' })
     expect(boosts.get('y')).toEqual({ amount: 5, via: 'a' })
   })

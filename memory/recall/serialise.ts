@@ -63,12 +63,7 @@ export class RecallFormatError extends Error {
   override readonly name = 'RecallFormatError'
 }
 
-export function serializeIndex(
-  docs: Iterable<DocToSave>,
-  termText: (termId: number) => string,
-  tokenizer: string,
-  fingerprint: string,
-): SerializedRecallIndex {
+export function serializeIndex(docs: Iterable<DocToSave>, termText: (termId: number) => string, tokenizer: string, fingerprint: string): SerializedRecallIndex {
   const sorted = [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const vocabulary: string[] = []
   const vocabularyIndex = new Map<number, number>()

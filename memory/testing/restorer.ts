@@ -15,5 +15,9 @@ if (home === undefined || name === undefined) {
 }
 const store = await MemoryStore.open({ env: { DSH_HOME: home } })
 process.stdout.write('READY\n')
-await restoreSnapshot(store, name, { by: 'person' }, undefined, { onPhase: (p) => { process.stdout.write(`PHASE ${p}\n`) } })
+await restoreSnapshot(store, name, { by: 'person' }, undefined, {
+  onPhase: (p) => {
+    process.stdout.write(`PHASE ${p}\n`)
+  },
+})
 process.stdout.write('DONE\n')

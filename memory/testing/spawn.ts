@@ -17,7 +17,11 @@ export interface Worker {
 }
 
 /** See writer.ts for what these do. */
-export interface WriterOptions { staleMs?: number; holdLog?: string; pauseAfterReadMs?: number }
+export interface WriterOptions {
+  staleMs?: number
+  holdLog?: string
+  pauseAfterReadMs?: number
+}
 
 /** Spawns writer.ts with the same node that runs the tests (Node 24 runs .ts directly). */
 export function spawnWriter(home: string, count: number | 'forever', tag: string, opts: WriterOptions = {}): Worker {
@@ -35,11 +39,23 @@ export function spawnWriter(home: string, count: number | 'forever', tag: string
     if (line === 'READY') ready.fire()
     if (line === 'HOLDING') holding.fire()
     const m = /^ACK (\S+) (.*)$/.exec(line)
-    if (m !== null) { acks.set(m[1]!, m[2]!); firstAck.fire() }
+    if (m !== null) {
+      acks.set(m[1]!, m[2]!)
+      firstAck.fire()
+    }
   })
   child.stderr!.setEncoding('utf8')
-  child.stderr!.on('data', (d: string) => { err += d })
-  const done = new Promise<number | null>((r) => child.on('close', (code) => { ready.fire(); firstAck.fire(); holding.fire(); r(code) }))
+  child.stderr!.on('data', (d: string) => {
+    err += d
+  })
+  const done = new Promise<number | null>((r) =>
+    child.on('close', (code) => {
+      ready.fire()
+      firstAck.fire()
+      holding.fire()
+      r(code)
+    }),
+  )
   return { child, acks, ready: ready.promise, firstAck: firstAck.promise, holding: holding.promise, done, stderr: () => err }
 }
 
@@ -50,6 +66,8 @@ export function spawnEngineHolder(home: string, staleMs?: number): Holder {
 
 function signal(): { promise: Promise<void>; fire: () => void } {
   let fire: () => void = () => {}
-  const promise = new Promise<void>((r) => { fire = r })
+  const promise = new Promise<void>((r) => {
+    fire = r
+  })
   return { promise, fire }
 }

@@ -34,10 +34,15 @@ const store = await MemoryStore.open({ env: { DSH_HOME: home }, lockWaitMs: 120_
 const holdLog = values['hold-log']
 if (holdLog !== undefined) {
   const inner = store.withWriteLock.bind(store)
-  store.withWriteLock = (fn) => inner(async (lock) => {
-    appendFileSync(holdLog, `+${process.pid}\n`)
-    try { return await fn(lock) } finally { appendFileSync(holdLog, `-${process.pid}\n`) }
-  })
+  store.withWriteLock = (fn) =>
+    inner(async (lock) => {
+      appendFileSync(holdLog, `+${process.pid}\n`)
+      try {
+        return await fn(lock)
+      } finally {
+        appendFileSync(holdLog, `-${process.pid}\n`)
+      }
+    })
 }
 const pauseArg = values['pause-after-read-ms']
 if (pauseArg !== undefined) {

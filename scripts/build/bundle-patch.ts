@@ -19,8 +19,5 @@ export function bundlePatch(defaultPreset: string): unknown[] {
   // whale-persona v1 for every preset; with no config.json it renders nothing (spec §9).
   // The export says it is a row: the bare `whale` is the DSH-free whale/ folder.
   const whale: Row = { id: 'cyrene-whale-persona', name: `${PACKAGE_NAME}/whale-row` }
-  return [
-    { id: 'agent-presets', disabled: true },
-    { insert: [roster, host, whale] },
-  ]
+  return [{ id: 'agent-presets', disabled: true }, { insert: [roster, host, whale] }]
 }

@@ -11,8 +11,9 @@ export interface Row {
 }
 
 export function isRow(value: unknown): value is Row {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && typeof (value as Row).id === 'string' && typeof (value as Row).name === 'string'
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Row).id === 'string' && typeof (value as Row).name === 'string'
+  )
 }
 
 export function isGroup(row: Row): row is Row & { config: Row[] } {

@@ -82,7 +82,7 @@ export function readBaseFromDsh(dshDir: string, base: string): BaseSnapshot {
   }
   const rows = parseComposition(readFileSync(found.composition, 'utf8'))
   if (!Array.isArray(rows) || !rows.every(isRow)) throw new BuildError(found.composition, 'is not a list of loader rows')
-  const meta = found.meta !== undefined && existsSync(found.meta) ? parse(readFileSync(found.meta, 'utf8')) ?? {} : {}
+  const meta = found.meta !== undefined && existsSync(found.meta) ? (parse(readFileSync(found.meta, 'utf8')) ?? {}) : {}
   return {
     format: SNAPSHOT_FORMAT,
     base,

@@ -1,7 +1,9 @@
 import { parse, stringify } from 'yaml'
 
 /** A `!!js` expression as the snapshot stores it: `{"$js": "<expr>"}`. */
-export interface JsValue { $js: string }
+export interface JsValue {
+  $js: string
+}
 
 export function isJsValue(value: unknown): value is JsValue {
   return typeof value === 'object' && value !== null && typeof (value as JsValue).$js === 'string' && Object.keys(value).length === 1

@@ -24,7 +24,12 @@ const env = (home: string, log: string): NodeJS.ProcessEnv => ({
 })
 
 function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }) {
-  const result = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}` }, encoding: 'utf8', timeout: 300_000 })
+  const result = spawnSync(cmd, args, {
+    cwd: opts.cwd,
+    env: opts.env ?? { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}` },
+    encoding: 'utf8',
+    timeout: 300_000,
+  })
   if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`)
   return result
 }
@@ -45,11 +50,23 @@ async function freePort(): Promise<number> {
   })
 }
 
-const requests = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []) as { system: string; messages: unknown[]; tools: string[]; toolText: string }[]
+const requests = (log: string) =>
+  (existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : []) as { system: string; messages: unknown[]; tools: string[]; toolText: string }[]
 
 /** `sent` is what DSH sent: its closing-marker token is the DSH process's own (random per process). */
 function expectedSystem(file: string, cwd: string, sent: string | undefined): string {
-  const values: Record<string, string> = { user_nickname: '伙伴', cyrene_memory: framed('记忆', EMPTY_MEMORY, { token: frameTokenIn(sent ?? '') ?? 'no-marker' }), model: 'mock-model', cwd }
+  const values: Record<string, string> = {
+    user_nickname: '伙伴',
+    cyrene_memory: framed('记忆', EMPTY_MEMORY, { token: frameTokenIn(sent ?? '') ?? 'no-marker' }),
+    model: 'mock-model',
+    cwd,
+  }
   return readFileSync(join(PROJECT_ROOT, 'persona', file), 'utf8').replace(/\{\{([a-z_]+)\}\}/g, (_, n: string) => values[n] ?? `<<${n}>>`)
 }
 
@@ -116,15 +133,21 @@ describe('the packed plugin in the real dsh CLI', () => {
       writeFileSync(out, '')
       web = spawn(DSH_BIN, ['web', '--no-open', '--port', String(port)], { cwd: workspace, env: env(home, log), stdio: ['ignore', 'pipe', 'pipe'] })
       let output = ''
-      web.stdout?.on('data', (d) => { output += d })
-      web.stderr?.on('data', (d) => { output += d })
+      web.stdout?.on('data', (d) => {
+        output += d
+      })
+      web.stderr?.on('data', (d) => {
+        output += d
+      })
       const deadline = Date.now() + 120_000
       for (;;) {
         if (web.exitCode !== null) throw new Error(`dsh web exited ${web.exitCode}:\n${output}`)
         try {
           const list = await rpc('agentPreset.list', {})
           if (list?.result !== undefined) break
-        } catch { /* not listening yet */ }
+        } catch {
+          /* not listening yet */
+        }
         if (Date.now() > deadline) throw new Error(`dsh web did not answer in 120 s:\n${output}`)
         await new Promise((r) => setTimeout(r, 500))
       }
@@ -151,22 +174,41 @@ describe('the packed plugin in the real dsh CLI', () => {
       const before = requests(log).length
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '今天好累' }] })
       const deadline = Date.now() + 60_000
-      while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('今天好累')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
-      const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('今天好累'))
+      while (
+        !requests(log)
+          .slice(before)
+          .some((r) => JSON.stringify(r.messages).includes('今天好累')) &&
+        Date.now() < deadline
+      )
+        await new Promise((r) => setTimeout(r, 250))
+      const turn = requests(log)
+        .slice(before)
+        .find((r) => JSON.stringify(r.messages).includes('今天好累'))
       expect(turn).toBeDefined()
       expect(turn?.system).toBe(expectedSystem('chat.md', workspace, turn?.system))
       expect(turn?.tools.length).toBeGreaterThan(5)
     })
 
     it('memory the person writes with the cyrene CLI reaches the next turn', async () => {
-      run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'anchor', 'write', 'goal', '一起写完第一本书。', '--core'], { cwd: workspace, env: env(home, log) })
+      run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'anchor', 'write', 'goal', '一起写完第一本书。', '--core'], {
+        cwd: workspace,
+        env: env(home, log),
+      })
       const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
       const sessionId = created?.result?.value?.sessionId as string
       const before = requests(log).length
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '我们要去哪里' }] })
       const deadline = Date.now() + 60_000
-      while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('我们要去哪里')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
-      const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('我们要去哪里'))
+      while (
+        !requests(log)
+          .slice(before)
+          .some((r) => JSON.stringify(r.messages).includes('我们要去哪里')) &&
+        Date.now() < deadline
+      )
+        await new Promise((r) => setTimeout(r, 250))
+      const turn = requests(log)
+        .slice(before)
+        .find((r) => JSON.stringify(r.messages).includes('我们要去哪里'))
       expect(turn?.system).toContain('【去处】一起写完第一本书。')
     })
 
@@ -174,7 +216,11 @@ describe('the packed plugin in the real dsh CLI', () => {
       const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
       const sessionId = created?.result?.value?.sessionId as string
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '请记住：我喜欢在深夜散步。' }] })
-      const search = () => JSON.parse(run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'search', '深夜散步', '--json'], { cwd: workspace, env: env(home, log) }).stdout) as { text: string; by?: string; gate?: string }[]
+      const search = () =>
+        JSON.parse(
+          run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'search', '深夜散步', '--json'], { cwd: workspace, env: env(home, log) })
+            .stdout,
+        ) as { text: string; by?: string; gate?: string }[]
       const deadline = Date.now() + 60_000
       while (search().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
       expect(search()[0]).toMatchObject({ text: '我喜欢在深夜散步。' })
@@ -182,8 +228,16 @@ describe('the packed plugin in the real dsh CLI', () => {
       const next = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
       await rpc('session.prompt', { sessionId: next?.result?.value?.sessionId, mode: 'queue', content: [{ type: 'text', text: '我晚上喜欢做什么？散步吗' }] })
       const until = Date.now() + 60_000
-      while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('我晚上喜欢做什么')) && Date.now() < until) await new Promise((r) => setTimeout(r, 250))
-      const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('我晚上喜欢做什么'))
+      while (
+        !requests(log)
+          .slice(before)
+          .some((r) => JSON.stringify(r.messages).includes('我晚上喜欢做什么')) &&
+        Date.now() < until
+      )
+        await new Promise((r) => setTimeout(r, 250))
+      const turn = requests(log)
+        .slice(before)
+        .find((r) => JSON.stringify(r.messages).includes('我晚上喜欢做什么'))
       expect(JSON.stringify(turn?.messages)).toContain('【记忆命中】')
       expect(JSON.stringify(turn?.messages)).toContain('我喜欢在深夜散步。')
     })
@@ -195,8 +249,16 @@ describe('the packed plugin in the real dsh CLI', () => {
       const before = requests(log).length
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '看看这个仓库' }] })
       const deadline = Date.now() + 60_000
-      while (!requests(log).slice(before).some((r) => JSON.stringify(r.messages).includes('看看这个仓库')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
-      const turn = requests(log).slice(before).find((r) => JSON.stringify(r.messages).includes('看看这个仓库'))
+      while (
+        !requests(log)
+          .slice(before)
+          .some((r) => JSON.stringify(r.messages).includes('看看这个仓库')) &&
+        Date.now() < deadline
+      )
+        await new Promise((r) => setTimeout(r, 250))
+      const turn = requests(log)
+        .slice(before)
+        .find((r) => JSON.stringify(r.messages).includes('看看这个仓库'))
       // The memory block holds what earlier tests wrote; everything around it is the persona verbatim.
       const [head, tail] = expectedSystem('work.md', workspace, turn?.system).split('（暂时还没有写下的记忆。）') as [string, string]
       expect(turn?.system.startsWith(head)).toBe(true)

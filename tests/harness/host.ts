@@ -89,7 +89,13 @@ export async function bootHost(opts: BootOptions = {}) {
   const command = (agent: any, line: string) => runCommand(ctx, agent, line)
 
   async function tool(agent: any, name: string, args: Record<string, unknown>) {
-    return (await ctx.tools.execute({ callId: CallId(`direct-${Date.now()}-${Math.random()}`), name, arguments: args, agent, signal: new AbortController().signal })) as { isError: boolean; content: unknown; value?: unknown }
+    return (await ctx.tools.execute({
+      callId: CallId(`direct-${Date.now()}-${Math.random()}`),
+      name,
+      arguments: args,
+      agent,
+      signal: new AbortController().signal,
+    })) as { isError: boolean; content: unknown; value?: unknown }
   }
 
   async function turn(agent: any, text: string) {

@@ -9,7 +9,9 @@ beforeAll(async () => {
   await host.ctx.get('cyreneMemory').ready
   await host.ctx.get('cyreneMemory').recallReady
 })
-afterAll(async () => { await host?.dispose() })
+afterAll(async () => {
+  await host?.dispose()
+})
 
 const value = (r: { value?: unknown }) => r.value as { id: string; gate: string; reasons: string[]; notes: string[] }
 
@@ -53,7 +55,9 @@ describe('memory tools in the Cyrene presets', () => {
     expect((r.value as { hits: { text: string }[] }).hits.map((h) => h.text)).toContain('对方养了一只叫年糕的橘猫。')
     const tools = (await host.assemble(await host.createAgent('standard'))).assembly.tools.map((t: { name: string }) => t.name)
     expect(tools).not.toContain('memory_write')
-    expect((await host.assemble(chat)).assembly.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['memory_write', 'memory_search', 'memory_anchor']))
+    expect((await host.assemble(chat)).assembly.tools.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining(['memory_write', 'memory_search', 'memory_anchor']),
+    )
   })
 
   it('a full turn: the model calls memory_write and the entry is on disk as a model write', async () => {
@@ -77,7 +81,7 @@ describe('memory tools in the Cyrene presets', () => {
     expect(readFileSync(join(store.root, written.file), 'utf8')).toContain('"by":"model"')
   })
 
-  it('memory_anchor adds a dated section the next prompt shows, once a day; the core stays the person\'s', async () => {
+  it("memory_anchor adds a dated section the next prompt shows, once a day; the core stays the person's", async () => {
     const agent = await host.createAgent('chat')
     const first = await host.tool(agent, 'memory_anchor', { key: 'goal', text: '一起把第一本书写完。' })
     expect(first.isError, JSON.stringify(first.content)).toBe(false)

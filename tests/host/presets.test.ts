@@ -13,8 +13,12 @@ function rendered(text: string, cwd: string): string {
 }
 
 let host: Host
-beforeAll(async () => { host = await bootHost() })
-afterAll(async () => { await host?.dispose() })
+beforeAll(async () => {
+  host = await bootHost()
+})
+afterAll(async () => {
+  await host?.dispose()
+})
 
 describe('Cyrene presets on the real dsh-base composition', () => {
   it('the roster serves chat and cyrene-work as system trust, chat as default, beside the built-ins', async () => {
@@ -65,7 +69,10 @@ describe('Cyrene presets on the real dsh-base composition', () => {
         await own.dispose()
       }
     }
-    for (const [ours, base] of [['chat', 'standard'], ['cyrene-work', 'cordis']] as const) {
+    for (const [ours, base] of [
+      ['chat', 'standard'],
+      ['cyrene-work', 'cordis'],
+    ] as const) {
       const baseTools = await toolsOn(base)
       expect(baseTools.length).toBeGreaterThan(5)
       expect(await toolsOn(ours)).toEqual(expect.arrayContaining(baseTools))
@@ -97,7 +104,9 @@ describe('Cyrene presets on the real dsh-base composition', () => {
   it('the section mirror carries every swallowed tool-guidance section of the base into runtime context', async () => {
     const sectionsOf = async (preset: string) => (await host.assemble(await host.createAgent(preset))).assembly
     const standard = await sectionsOf('standard')
-    const guidance = standard.sections.filter((s: { name: string; text: string }) => s.name.startsWith('tool:') && s.text !== '').map((s: { name: string }) => s.name)
+    const guidance = standard.sections
+      .filter((s: { name: string; text: string }) => s.name.startsWith('tool:') && s.text !== '')
+      .map((s: { name: string }) => s.name)
     expect(guidance.length).toBeGreaterThan(5)
     expect(standard.contexts.some((c: { name: string }) => c.name.startsWith('cyrene:mirror:'))).toBe(false)
     const chat = await sectionsOf('chat')

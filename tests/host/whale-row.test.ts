@@ -21,10 +21,13 @@ const CONFIG = {
   memory: { enabled: true, inbox: true, capture: 'off' },
   futureKey: { kept: true },
 }
-const INBOX = [
-  { text: '喜欢乌龙茶', at: '2026-01-02T03:04:05Z', status: 'confirmed' },
-  { text: '还没确认的事', at: '2026-01-03T03:04:05Z', status: 'proposed' },
-].map((l) => JSON.stringify(l)).join('\n') + '\n'
+const INBOX =
+  [
+    { text: '喜欢乌龙茶', at: '2026-01-02T03:04:05Z', status: 'confirmed' },
+    { text: '还没确认的事', at: '2026-01-03T03:04:05Z', status: 'proposed' },
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\n') + '\n'
 
 let host: Host
 beforeAll(async () => {
@@ -34,7 +37,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG, null, 2))
   writeFileSync(join(dir, 'memory-inbox.jsonl'), INBOX)
 })
-afterAll(async () => { await host?.dispose() })
+afterAll(async () => {
+  await host?.dispose()
+})
 
 function cliRender(cwd: string, capture: boolean): { prefix: string; thinking: string; suffix: string } {
   const args = ['bin/cyrene.js', 'whale', 'render', '--model', 'mock-model', '--cwd', cwd, '--json', ...(capture ? ['--capture'] : [])]
@@ -60,7 +65,7 @@ describe('the whale-persona row on a real host', () => {
     expect(system.indexOf('阿远')).toBeGreaterThan(system.indexOf('You are a coding agent'))
   })
 
-  it('the capture switch is per session, through whale\'s /memory and through Cyrene\'s', async () => {
+  it("the capture switch is per session, through whale's /memory and through Cyrene's", async () => {
     const standard = await host.createAgent('standard')
     expect(await host.command(standard, '/memory status')).toMatchObject({ kind: 'success', text: expect.stringContaining('关闭') })
     expect(await host.command(standard, '/memory on')).toMatchObject({ kind: 'success' })
@@ -95,7 +100,9 @@ describe('the whale-persona row on a real host', () => {
       expect(section(assembly, 'deployment:persona-prefix')).toBe('')
       host.llm.script = () => ({ text: 'fine' })
       await host.turn(agent, 'hello from a broken config')
-      const turn = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('hello from a broken config') && r.system.includes('You are a coding agent'))
+      const turn = host.llm.requests.find(
+        (r) => JSON.stringify(r.messages).includes('hello from a broken config') && r.system.includes('You are a coding agent'),
+      )
       expect(turn).toBeDefined()
       expect(turn?.system).not.toContain('写作伙伴')
     } finally {

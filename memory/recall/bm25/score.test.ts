@@ -27,7 +27,14 @@ describe('BM25 pieces', () => {
 describe('accumulateBm25', () => {
   it('sums per document, skips rejected documents and reports touched slots once', () => {
     const index = new TermIndex()
-    index.add(0, new Map([['tea', 1], ['cat', 1]]), 2)
+    index.add(
+      0,
+      new Map([
+        ['tea', 1],
+        ['cat', 1],
+      ]),
+      2,
+    )
     index.add(1, new Map([['tea', 1]]), 1)
     index.add(2, new Map([['dog', 1]]), 1)
     const scores = new Float64Array(3)

@@ -25,15 +25,36 @@ const call = (id, name, args) => {
   ]
 }
 
-const textOf = (message) => (Array.isArray(message?.content) ? message.content.filter((b) => b.type === 'text').map((b) => b.text).join('') : '')
+const textOf = (message) =>
+  Array.isArray(message?.content)
+    ? message.content
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join('')
+    : ''
 
 class RecordingMock extends LlmAdapter {
-  resolveModel(provider, model) { return Promise.resolve({ provider, id: model, name: model }) }
-  async * stream(options) {
+  resolveModel(provider, model) {
+    return Promise.resolve({ provider, id: model, name: model })
+  }
+  async *stream(options) {
     const log = process.env.CYRENE_E2E_LOG
-    if (log) appendFileSync(log, JSON.stringify({ system: options.system ?? '', messages: options.messages ?? [], tools: (options.tools ?? []).map((t) => t.name), toolText: JSON.stringify(options.tools ?? []) }) + '\n')
+    if (log)
+      appendFileSync(
+        log,
+        JSON.stringify({
+          system: options.system ?? '',
+          messages: options.messages ?? [],
+          tools: (options.tools ?? []).map((t) => t.name),
+          toolText: JSON.stringify(options.tools ?? []),
+        }) + '\n',
+      )
     const messages = options.messages ?? []
-    const asked = messages.filter((m) => m.source?.kind === 'user').map(textOf).reverse().find((t) => t.includes('请记住：'))
+    const asked = messages
+      .filter((m) => m.source?.kind === 'user')
+      .map(textOf)
+      .reverse()
+      .find((t) => t.includes('请记住：'))
     const answered = messages.some((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'tool-result'))
     const canWrite = (options.tools ?? []).some((t) => t.name === 'memory_write')
     if (asked !== undefined && canWrite && !answered) {
