@@ -48,7 +48,7 @@ function errnoOf(e: unknown): Errno | undefined {
 }
 
 /** What the command left behind when one of its steps failed — never claims more than is true. */
-export function changedNote(ctx: FailureContext): string {
+function changedNote(ctx: FailureContext): string {
   const { command, argv } = ctx
   if (ctx.nothingChanged === true) return 'Nothing was changed.'
   if (command === 'memory import' || command === 'migrate') {

@@ -6,7 +6,7 @@ import { repeated, type CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 
 /** Runs `cyrene whale …` in this process with the case's own env and working directory. */
-export const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResult> => {
+const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResult> => {
   const { whaleCommand } = await import('./whale.ts')
   let stdout = ''
   let stderr = ''
@@ -33,7 +33,7 @@ export const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResu
  * Runs another implementation's command line instead: PROGRAM ARG… <whale argv…>.
  * The case env is passed as given, plus PATH so PROGRAM can be found.
  */
-export function externalExec(program: string, fixedArgs: string[], path_: string | undefined): WhaleExec {
+function externalExec(program: string, fixedArgs: string[], path_: string | undefined): WhaleExec {
   return (argv, env, cwd) =>
     new Promise((resolve) => {
       execFile(

@@ -8,7 +8,7 @@ import type { Preset } from '../whale/presets.ts'
  * memory): the memory block goes, `{{user_nickname}}` becomes `{userName}`, and
  * lines naming host variables (`{{model}}`, `{{cwd}}`) are left out.
  */
-export const CYRENE_EXPORT_IDS = { 'cyrene:chat': 'chat', 'cyrene:work': 'work' } as const
+const CYRENE_EXPORT_IDS = { 'cyrene:chat': 'chat', 'cyrene:work': 'work' } as const
 export type CyreneExportId = keyof typeof CYRENE_EXPORT_IDS
 
 const MODES = {

@@ -158,7 +158,7 @@ async function personaDrift(store: MemoryStore): Promise<string[]> {
   }
 }
 
-export async function retiredLines(io: DoctorIO): Promise<DoctorLine[]> {
+async function retiredLines(io: DoctorIO): Promise<DoctorLine[]> {
   try {
     const found = await findRetiredPlugins(resolveDshHome({ env: io.env }))
     return found.length === 0
@@ -174,7 +174,7 @@ export async function retiredLines(io: DoctorIO): Promise<DoctorLine[]> {
 }
 
 /** The whale-persona config: where it is and how much of it is injected. */
-export function whaleLines(io: DoctorIO): DoctorLine[] {
+function whaleLines(io: DoctorIO): DoctorLine[] {
   const ctx = { env: io.env, cwd: io.cwd }
   const where = locationsFor(ctx)
   const segments = renderSegments(loadRenderInput(ctx, {}))
@@ -190,11 +190,11 @@ export function whaleLines(io: DoctorIO): DoctorLine[] {
 }
 
 /** The whale row as `/cyrene doctor` sees it: its registrations that failed, if it is mounted. */
-export interface WhaleRowState {
+interface WhaleRowState {
   readonly failures: readonly string[]
 }
 
-export function whaleRowLine(whale: WhaleRowState | undefined): DoctorLine {
+function whaleRowLine(whale: WhaleRowState | undefined): DoctorLine {
   if (whale === undefined)
     return { check: 'whale-persona', status: 'missing', detail: 'row not mounted: no whale-persona sections, /memory on|off unavailable' }
   if (whale.failures.length > 0)
@@ -218,7 +218,7 @@ export interface HostServiceState {
   mirror: MirrorNote | undefined
 }
 
-export function hostServiceLines(state: HostServiceState): DoctorLine[] {
+function hostServiceLines(state: HostServiceState): DoctorLine[] {
   return [
     { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${state.startedAt.toISOString()}` },
     ...engineLines(state),

@@ -8,7 +8,7 @@ import { PACKAGE_ROOT } from './package-root.ts'
  * files that only sit beside them (`persona/chat.legacy.md` from
  * `npm run extract-legacy`) are never part of the persona.
  */
-export const PERSONA_FILES = ['persona/chat.md', 'persona/work.md', 'philosophy/wuyu.md'] as const
+const PERSONA_FILES = ['persona/chat.md', 'persona/work.md', 'philosophy/wuyu.md'] as const
 
 /** The persona files of a package folder: the host's own, or the one `cyrene volume --persona` names. */
 export function personaSourcesIn(packageFolder: string): PersonaSource[] {

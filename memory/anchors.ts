@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { charCount } from './budget.ts'
 import { audit, auditLog } from './audit.ts'
 import { readTextOr } from './fsio.ts'
@@ -18,7 +17,7 @@ import { currentVolume } from './volumes.ts'
 export const ANCHOR_FILES: Record<AnchorKey, string> = { self: '我是谁', user: '你是谁', origin: '来处', goal: '去处' }
 /** Days between two model writes of one anchor. */
 export const ANCHOR_CADENCE_DAYS: Record<AnchorKey, number> = { self: 1, user: 1, goal: 1, origin: 7 }
-export const EARLIER_PREFIX = '> 更早的卷：'
+const EARLIER_PREFIX = '> 更早的卷：'
 const SECTION_RE = /^## 卷(\d+)·(\d{4}-\d{2}-\d{2})[ \t]*$/
 /** A section heading as the parser reads it, or as a person reading the file would (other #-levels, spaces). */
 const HEADING_LIKE_RE = /^\s*#{1,6}\s*卷\s*\d+\s*·\s*\d{4}-\d{2}-\d{2}/
@@ -38,11 +37,11 @@ export interface AnchorDoc {
 export function anchorRel(key: AnchorKey): string {
   return `${LAYOUT.anchors}/${ANCHOR_FILES[key]}.md`
 }
-export function anchorHistoryRel(key: AnchorKey, month: string): string {
+function anchorHistoryRel(key: AnchorKey, month: string): string {
   return `${LAYOUT.anchorHistory}/${key}/${month}.md`
 }
 
-export function isAnchorKey(k: unknown): k is AnchorKey {
+function isAnchorKey(k: unknown): k is AnchorKey {
   return typeof k === 'string' && (ANCHOR_KEYS as readonly string[]).includes(k)
 }
 
@@ -77,7 +76,7 @@ export function parseAnchor(text: string): AnchorDoc {
   return { core: core.join('\n').trim(), earlierRef, sections }
 }
 
-export function renderSection(s: AnchorSection): string {
+function renderSection(s: AnchorSection): string {
   return `## 卷${s.vol}·${s.date}\n${s.text}`
 }
 
@@ -139,7 +138,7 @@ async function lastModelAnchorWrite(store: MemoryStore, key: AnchorKey): Promise
  * own structure: a dated section heading would forge a section (any volume,
  * any date, shown first), a reference line would be taken out of the core.
  */
-export function checkAnchorLines(text: string, key: AnchorKey): void {
+function checkAnchorLines(text: string, key: AnchorKey): void {
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!

@@ -89,14 +89,14 @@ export interface FitOptions extends ClipOptions {
   minChars?: number
 }
 
-export interface FittedItem<T> {
+interface FittedItem<T> {
   item: T
   /** The text to show, within the limits, ending in the ellipsis if shortened. */
   text: string
   truncated: boolean
 }
 
-export interface FitCut<T> {
+interface FitCut<T> {
   item: T
   reason: FitCutReason
   originalChars: number

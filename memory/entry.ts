@@ -9,7 +9,7 @@
  */
 
 export const META_PREFIX = '<!--cyrene:'
-export const META_SUFFIX = '-->'
+const META_SUFFIX = '-->'
 
 export const AXES = ['德', '智', '体', '美', '劳'] as const
 export type Axis = (typeof AXES)[number]
@@ -101,14 +101,14 @@ function stripEnd(line: string): string {
 }
 
 /** Entry text: the lines before the comment, without surrounding blank lines. */
-export function textOfBody(body: string): string {
+function textOfBody(body: string): string {
   return body
     .replace(/\r\n/g, '\n')
     .replace(/^(?:[ \t]*\n)+/, '')
     .replace(/\s+$/, '')
 }
 
-export function parseMetaLine(line: string): { meta: EntryMeta } | { error: string } | undefined {
+function parseMetaLine(line: string): { meta: EntryMeta } | { error: string } | undefined {
   const trimmed = line.trim()
   if (!trimmed.startsWith(META_PREFIX)) return undefined
   if (!trimmed.endsWith(META_SUFFIX)) return { error: 'the cyrene comment is not closed with "-->" on the same line (truncated or wrapped?)' }
@@ -179,7 +179,7 @@ export function serializeEntry(entry: Entry): string {
 }
 
 /** Deep structural equality of plain JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false
   if (Array.isArray(a) !== Array.isArray(b)) return false

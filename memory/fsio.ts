@@ -11,7 +11,7 @@ export { DIR_MODE, FILE_MODE, fsyncDir }
  * Temp files of the atomic writer: `<name>.tmp-<pid>-<8 hex>` (durable/), and
  * `<name>.<digits>` left by write-file-atomic, which wrote this store before.
  */
-export const TEMP_RE = new RegExp(`\\.md\\.\\d+$|\\.json\\.\\d+$|\\.jsonl\\.\\d+$|${TEMP_SUFFIX_RE.source}`)
+const TEMP_RE = new RegExp(`\\.md\\.\\d+$|\\.json\\.\\d+$|\\.jsonl\\.\\d+$|${TEMP_SUFFIX_RE.source}`)
 
 const NOFOLLOW = C.O_NOFOLLOW ?? 0
 
@@ -113,7 +113,7 @@ export async function inspectBelow(root: string, file: string): Promise<BelowRoo
   return { kind: 'missing' }
 }
 
-export function linkRefusal(rel: string): RefusedError {
+function linkRefusal(rel: string): RefusedError {
   return new RefusedError(
     'link-in-store',
     `${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`,

@@ -24,7 +24,7 @@ const processTag = (() => {
 })()
 let seq = 0
 
-export function timestampPart(at: Date): string {
+function timestampPart(at: Date): string {
   const iso = at.toISOString() // 2026-11-29T19:30:51.123Z
   return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}${iso.slice(20, 23)}Z`
 }

@@ -74,11 +74,7 @@ function why(e: unknown): { why: string } {
 }
 
 /** Pure: one item → the entry to write (with its import key), or why not. */
-export function toImportedEntry(
-  item: ImportItem,
-  store: Pick<MemoryStore, 'limits'>,
-  now: Date,
-): { entry: Entry; date: string; key: string } | { why: string } {
+function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, now: Date): { entry: Entry; date: string; key: string } | { why: string } {
   let text: string
   let at = now
   try {
@@ -87,7 +83,7 @@ export function toImportedEntry(
   } catch (e) {
     return why(e)
   }
-  const meta: EntryMeta = { ...(item.meta ?? {}), id: '' }
+  const meta: EntryMeta = { ...item.meta, id: '' }
   const origId = item.meta?.id
   meta.id = isUsableId(origId) ? origId : newId(now)
   if (item.kind !== undefined && meta.kind === undefined) meta.kind = KIND_RE.test(item.kind) ? item.kind : 'note'

@@ -14,7 +14,7 @@ import type { EntryMeta } from './entry.ts'
  * Failure counts and tombstones live in 元/待定复检.json, so a tombstone is a
  * record, not a deletion: restoring it is clearing that record.
  */
-export const PENDING_STATE = '待定复检.json'
+const PENDING_STATE = '待定复检.json'
 
 export interface PendingRecord {
   fails: number
@@ -27,7 +27,7 @@ export interface PendingRecord {
   tombstone_reason?: string
 }
 
-export interface PendingState {
+interface PendingState {
   version: 1
   entries: Record<string, PendingRecord>
 }
@@ -50,11 +50,11 @@ export interface RecheckReport {
   skipped: Array<{ id: string; why: string }>
 }
 
-export function sourceRefOf(e: StoredEntry): string {
+function sourceRefOf(e: StoredEntry): string {
   return `${e.file}#${e.id}`
 }
 
-export async function readPendingState(store: MemoryStore): Promise<PendingState> {
+async function readPendingState(store: MemoryStore): Promise<PendingState> {
   const { value, problem } = await store.readMetaJson<PendingState>(PENDING_STATE, { version: 1, entries: {} })
   if (problem !== undefined) throw new RefusedError('meta-json', `${problem}. Fix or restore it before re-checking; nothing was changed.`)
   if (value === null || typeof value !== 'object' || typeof value.entries !== 'object' || value.entries === null) return { version: 1, entries: {} }
@@ -69,7 +69,7 @@ export async function listPending(store: MemoryStore): Promise<Array<StoredEntry
 }
 
 /** The promoted entry's comment: original fields, the amendment, and where it came from. Pure. */
-export function promotedMeta(src: StoredEntry, amended: Omit<EntryMeta, 'id'>, id: string, at: Date, scope: 'month' | 'year'): EntryMeta {
+function promotedMeta(src: StoredEntry, amended: Omit<EntryMeta, 'id'>, id: string, at: Date, scope: 'month' | 'year'): EntryMeta {
   const { id: _old, gate: _g, pending_reasons: _r, ...rest } = src.meta
   const meta: EntryMeta = { id, ...rest, ...amended, gate: 'promoted', promoted_at: at.toISOString(), source_ref: sourceRefOf(src) }
   if (scope === 'month') meta.src = 'margin'

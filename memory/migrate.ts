@@ -17,8 +17,8 @@ import { RefusedError } from './validate.ts'
  *  * a whale-persona inbox `memory-inbox.jsonl`: replayed, confirmed entries only.
  * A file path may also be given directly.
  */
-export type SourceKind = 'day-file' | 'memory-md' | 'inbox'
-export interface Source {
+type SourceKind = 'day-file' | 'memory-md' | 'inbox'
+interface Source {
   kind: SourceKind
   path: string
 }
@@ -51,7 +51,7 @@ async function classify(path: string): Promise<SourceKind | undefined> {
 }
 
 /** Find sources below a folder; skips our own store and its snapshots. */
-export async function findSources(from: string, depth = 0): Promise<Source[]> {
+async function findSources(from: string, depth = 0): Promise<Source[]> {
   const st = await fs.stat(from).catch(() => undefined)
   if (st === undefined) throw new RefusedError('not-found', `nothing at ${from}; give the old plugin's data folder, a DSH_HOME, or a file`)
   if (st.isFile()) {
@@ -76,7 +76,7 @@ export async function findSources(from: string, depth = 0): Promise<Source[]> {
 }
 
 /** Pure: 0.5.x day file → items, each keeping its whole comment. Entries spanning a line in `badLines` (not UTF-8) are left out. */
-export function itemsFromDayFile(text: string, path: string, badLines: ReadonlySet<number> = new Set()): { items: ImportItem[]; skipped: Skipped[] } {
+function itemsFromDayFile(text: string, path: string, badLines: ReadonlySet<number> = new Set()): { items: ImportItem[]; skipped: Skipped[] } {
   const parsed = parseEntryFile(text, path)
   const skipped = parsed.problems.map((p) => ({ origin: `${path}:${p.line}`, why: `${p.message} (left in the source, not imported)` }))
   const readable: typeof parsed.segments = []
@@ -104,7 +104,7 @@ export function itemsFromDayFile(text: string, path: string, badLines: ReadonlyS
 }
 
 /** Pure: dsh-cyrene 0.6.x `cyrene-memory.md`, one `- ` line per memory. */
-export function itemsFromMemoryMd(text: string, path: string, fileTime: Date): ImportItem[] {
+function itemsFromMemoryMd(text: string, path: string, fileTime: Date): ImportItem[] {
   const items: ImportItem[] = []
   text.split('\n').forEach((line, i) => {
     const m = /^\s*- (.*)$/.exec(line)

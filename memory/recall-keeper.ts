@@ -79,7 +79,8 @@ export class RecallKeeper {
         changed++
       }
     }
-    for (const rel of [...this.files.keys()]) {
+    // Deleting the key being visited is well-defined for a Map.
+    for (const rel of this.files.keys()) {
       if (seen.has(rel)) continue
       this.forget(this.files.get(rel)?.ids ?? [])
       this.files.delete(rel)

@@ -11,7 +11,7 @@ import type { MemoryStore, StoredEntry } from './store.ts'
  * thirty years of entries on every search. A broken or foreign cache is simply
  * rebuilt; a cache that cannot be written only costs the next search time.
  */
-export function indexDirOf(root: string): string {
+function indexDirOf(root: string): string {
   return join(dirname(root), `${basename(root)}-index`)
 }
 

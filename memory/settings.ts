@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, type Limits } from './validate.ts'
 
 export const ANCHOR_KEYS = ['self', 'user', 'origin', 'goal'] as const
 export type AnchorKey = (typeof ANCHOR_KEYS)[number]
-export const DEFAULT_ANCHOR_LIMITS: Record<AnchorKey, number> = { self: 800, user: 600, goal: 600, origin: 400 }
+const DEFAULT_ANCHOR_LIMITS: Record<AnchorKey, number> = { self: 800, user: 600, goal: 600, origin: 400 }
 
 export interface Settings {
   limits: Limits
@@ -25,7 +25,7 @@ function positive(v: unknown): number | undefined {
  * types never stop the store: defaults are used and the problem is reported.
  * Only the keys this module reads are interpreted; the file is never rewritten here.
  */
-export function parseSettings(text: string | undefined): SettingsRead {
+function parseSettings(text: string | undefined): SettingsRead {
   const problems: string[] = []
   const settings: Settings = { limits: { ...DEFAULT_LIMITS }, anchor: { ...DEFAULT_ANCHOR_LIMITS } }
   if (text === undefined || text.trim() === '') return { settings, problems }

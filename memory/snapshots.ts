@@ -52,7 +52,7 @@ export function sha256(buf: Uint8Array): string {
   return createHash('sha256').update(buf).digest('hex')
 }
 
-export function snapshotName(kind: SnapshotKind, at: Date): string {
+function snapshotName(kind: SnapshotKind, at: Date): string {
   if (kind === 'daily') return localDate(at)
   const iso = at.toISOString()
   return `${localDate(at)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z-${kind}`

@@ -56,7 +56,7 @@ const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0080-\u009f]/
 const INVISIBLE_RE = /[\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069]/g
 /** A kind is one short lowercase word (known kinds, or new ones kept with a note). */
 export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/
-export const MAX_META_CHARS = 4000
+const MAX_META_CHARS = 4000
 /**
  * `extra` may only add keys the format does not define: every defined field
  * goes through its own check (so `extra: {base: true}` cannot bypass the
@@ -149,7 +149,7 @@ export function parseWhen(at: string): Date {
   return when
 }
 
-export function normalizeText(text: string): string {
+function normalizeText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim()
 }
 
@@ -163,7 +163,7 @@ export function assertWellFormed(s: string, what: string): void {
   const hex = m[0].charCodeAt(0).toString(16).toUpperCase()
   throw new RefusedError(
     'bad-char',
-    `${what} holds a lone surrogate (U+${hex} at position ${[...s.slice(0, m.index)].length + 1}): half of a character — usually a broken "\\u${hex.toLowerCase()}" escape or a cut emoji — that has no UTF-8 form. Fix the source and try again; nothing was written.`,
+    `${what} holds a lone surrogate (U+${hex} at position ${charCount(s.slice(0, m.index)) + 1}): half of a character — usually a broken "\\u${hex.toLowerCase()}" escape or a cut emoji — that has no UTF-8 form. Fix the source and try again; nothing was written.`,
   )
 }
 
@@ -180,7 +180,7 @@ function eachString(v: unknown, fn: (s: string) => void): void {
 }
 
 /** `assertWellFormed` over every string of a field kept as given (extra, entropy, nature). */
-export function assertWellFormedDeep(v: unknown, what: string): void {
+function assertWellFormedDeep(v: unknown, what: string): void {
   eachString(v, (s) => {
     assertWellFormed(s, what)
   })
@@ -224,7 +224,7 @@ export function checkText(text: unknown, limits: Limits, what = 'entry text'): {
 }
 
 /** A short one-line field (reason, src_quote, …): trimmed, empty → absent, no control characters. */
-export function oneLineString(v: unknown, field: string, max = 400): string | undefined {
+function oneLineString(v: unknown, field: string, max = 400): string | undefined {
   if (v === undefined) return undefined
   if (typeof v !== 'string') throw new RefusedError('bad-input', `${field} must be a string`)
   assertWellFormed(v, field)

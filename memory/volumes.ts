@@ -12,7 +12,7 @@ import { RefusedError, type Writer } from './validate.ts'
  * fingerprint of the persona it started with. Only a person opens a volume;
  * opening records and snapshots, it never edits persona text.
  */
-export const VOLUMES_FILE = '卷.json'
+const VOLUMES_FILE = '卷.json'
 export const CONFIRM_WORD = 'new-volume'
 
 export interface Volume {
@@ -60,7 +60,7 @@ async function wuyuVersionOf(sources: readonly PersonaSource[]): Promise<string>
 }
 
 /** Pure validation of 元/卷.json content. */
-export function validateVolumes(v: unknown): VolumesFile {
+function validateVolumes(v: unknown): VolumesFile {
   const bad = (why: string): never => {
     throw new RefusedError('meta-json', `元/${VOLUMES_FILE} is not a valid volume index (${why}); fix it by hand or restore it from a snapshot`)
   }
@@ -87,7 +87,7 @@ export async function readVolumes(store: MemoryStore): Promise<VolumesFile | und
   return value === undefined ? undefined : validateVolumes(value)
 }
 
-export function volumeDirRel(id: number): string {
+function volumeDirRel(id: number): string {
   return `${LAYOUT.meta}/卷/${String(id).padStart(3, '0')}/persona`
 }
 

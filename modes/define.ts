@@ -3,7 +3,7 @@
  * persona it speaks with, and which Cyrene rows it adds. scripts/build.ts turns
  * each mode into a DSH preset directory under presets/<id>/.
  */
-export interface RailSwitches {
+interface RailSwitches {
   nickname?: boolean
   style?: boolean
   scene?: boolean

@@ -8,7 +8,7 @@ import { framedWithin } from './framing.ts'
  * the data blocks work, in the plugin's own words. Stable text, so the runtime
  * snapshot DSH re-sends only when it changes stays unchanged between steps.
  */
-export const CAPABILITY_ORDER = 150
+const CAPABILITY_ORDER = 150
 export const CAPABILITY_BUDGET = 1300
 
 export const DEFAULT_CAPABILITY_TEXT = [

@@ -1,4 +1,4 @@
-import { charCount, clip, dataFrame, DATA_FRAME, frameOverhead, type FrameOptions } from '../memory/index.ts'
+import { charCount, clip, dataFrame, frameOverhead, type FrameOptions } from '../memory/index.ts'
 
 /**
  * Every block the plugin injects is a data frame (memory/prompt-safe.ts): the
@@ -7,7 +7,6 @@ import { charCount, clip, dataFrame, DATA_FRAME, frameOverhead, type FrameOption
  * Memory text inside goes through `promptSafe` first; the capability rail says
  * what the marker means (`frameRule`).
  */
-export { DATA_FRAME }
 
 export const EMPTY_MEMORY = '（暂时还没有写下的记忆。）'
 

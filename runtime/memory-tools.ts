@@ -13,14 +13,14 @@ import { framed } from './framing.ts'
  */
 const text = (value: string) => [{ type: 'text' as const, text: value }]
 
-export const SEARCH_TITLE = '记忆检索'
+const SEARCH_TITLE = '记忆检索'
 
 /**
  * What the model reads of a search: a data frame closed by the token marker,
  * one hit per line. Hit texts arrive neutralised (`promptSafe`); ids are
  * opaque and may come from an import, so they are neutralised for display too.
  */
-export function renderSearchHits(hits: readonly { id: string; date: string; text: string }[]): string {
+function renderSearchHits(hits: readonly { id: string; date: string; text: string }[]): string {
   if (hits.length === 0) return '（没有找到相关的记忆）'
   return framed(SEARCH_TITLE, hits.map((h) => `- ${promptSafe(h.date)} ${promptSafe(h.text)}（${promptSafe(h.id)}）`).join('\n'))
 }

@@ -8,7 +8,7 @@ export interface RecallBlock {
   cut: number
 }
 
-export const RECALL_TITLE = '记忆命中'
+const RECALL_TITLE = '记忆命中'
 const LINE_PREFIX_CHARS = charCount('- YYYY-MM-DD ')
 
 /**

@@ -13,7 +13,7 @@ export interface StyleField {
   byModel: JsonRecord
 }
 
-export interface PersonaConfig {
+interface PersonaConfig {
   enabled: boolean
   selfNameFlash: string
   selfNamePro: string
@@ -53,9 +53,9 @@ export interface WhaleConfig {
   budget: BudgetConfig
 }
 
-export const DEFAULT_SELF_NAME = '我'
-export const DEFAULT_USER_NAME = '用户'
-export const DEFAULT_MAX_ENTRIES = 30
+const DEFAULT_SELF_NAME = '我'
+const DEFAULT_USER_NAME = '用户'
+const DEFAULT_MAX_ENTRIES = 30
 
 const truthyOr = (value: unknown, fallback: boolean): boolean => (value === undefined ? fallback : Boolean(value))
 const stringOnly = (value: unknown): string => (typeof value === 'string' ? value : '')

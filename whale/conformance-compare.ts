@@ -28,7 +28,7 @@ export const PROSE = {
 } as const
 
 /** "system_prompt → 工作契约" and "data.system_prompt（…）" both name the field `system_prompt` / `data.system_prompt`. */
-export function fieldName(entry: unknown): string {
+function fieldName(entry: unknown): string {
   return String(entry).split(/\s*→|（|\s/)[0] ?? ''
 }
 

@@ -19,7 +19,7 @@ export interface ExecResult {
 /** Runs `whale <argv…>` with exactly `env` in the working directory `cwd`. */
 export type WhaleExec = (argv: string[], env: Record<string, string>, cwd: string) => Promise<ExecResult>
 
-export interface CaseResult {
+interface CaseResult {
   id: string
   op: string
   ok: boolean

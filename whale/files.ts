@@ -29,7 +29,7 @@ export function resolveIn(ctx: FsContext, file: string): string {
   return path.resolve(ctx.cwd, file)
 }
 
-export function isFile(absolute: string): boolean {
+function isFile(absolute: string): boolean {
   try {
     return statSync(absolute).isFile()
   } catch {
@@ -164,9 +164,9 @@ export async function withFileLock<T>(absolute: string, action: () => Promise<T>
 }
 
 /** Reflex rules (spec §8): DSH_REFLEX_RULES or <config dir>/reflex.json; DSH_REFLEX_OFF=1 switches them off. */
-export const MAX_REFLEX_BYTES = 256 * 1024
+const MAX_REFLEX_BYTES = 256 * 1024
 
-export function reflexRulesFile(ctx: FsContext): string {
+function reflexRulesFile(ctx: FsContext): string {
   const override = ctx.env.DSH_REFLEX_RULES?.trim()
   return override || path.join(locationsFor(ctx).configDir, 'reflex.json')
 }

@@ -74,7 +74,7 @@ export function removeEntries(ctx: FsContext, state: InboxState, op: 'reject' | 
   return lines
 }
 
-export interface ConfirmReport {
+interface ConfirmReport {
   confirmed: number
   sunk: { index: number; kind: string; path: string; bytes: number; text: string }[]
   skipped: { index: number; kind: string; path: string; reason: string }[]
@@ -135,7 +135,7 @@ interface SinkContext {
 type SinkOutcome = { kind: 'sunk'; bytes: number } | { kind: 'skipped' } | { kind: 'error'; error: string }
 
 /** Why a target is refused, or null when it is acceptable. */
-export function unsafeTarget(ctx: FsContext, route: SinkRoute, sink: Pick<SinkContext, 'protectedFiles' | 'configDir'>): string | null {
+function unsafeTarget(ctx: FsContext, route: SinkRoute, sink: Pick<SinkContext, 'protectedFiles' | 'configDir'>): string | null {
   if (route.path.includes('\0')) return 'the sink path contains a NUL character'
   if (process.platform !== 'win32' && /^[A-Za-z]:[\\/]/.test(route.path))
     return 'the sink path is a Windows drive path, which this system cannot write; use a path of this system'

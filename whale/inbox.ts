@@ -5,7 +5,7 @@ import { foldLine } from './text.ts'
  * The memory inbox is an append-only event log (spec §5). Reading it means
  * replaying every line in order; nothing ever looks at "the last line".
  */
-export type EntryStatus = 'confirmed' | 'proposed' | 'legacy'
+type EntryStatus = 'confirmed' | 'proposed' | 'legacy'
 
 export const MEMORY_KIND = 'memory'
 
@@ -53,7 +53,7 @@ function parseStatus(value: unknown): { status: EntryStatus | null; valid: boole
 
 const atOf = (value: unknown): string => (typeof value === 'string' ? value : '')
 
-export function parseInboxLine(line: string): InboxLine | null {
+function parseInboxLine(line: string): InboxLine | null {
   const trimmed = line.trim()
   if (!trimmed) return null
   let value: unknown
@@ -135,7 +135,7 @@ export function injectable(entries: readonly ReplayedEntry[], requireConfirm: bo
 }
 
 /** The working directory's own folder name, lower-cased; `\` counts as a separator. */
-export function projectName(cwd: string): string {
+function projectName(cwd: string): string {
   const segments = cwd.replace(/\\/g, '/').split('/').filter(Boolean)
   return (segments.at(-1) ?? '').trim().toLowerCase()
 }

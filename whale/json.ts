@@ -6,10 +6,6 @@ export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-export function stringOr(value: unknown, fallback: string): string {
-  return typeof value === 'string' ? value : fallback
-}
-
 /** Parses JSON text; any failure is reported as `ok: false` instead of thrown. */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {

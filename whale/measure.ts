@@ -3,7 +3,7 @@ import { charCount } from './text.ts'
 
 export type PartKey = 'persona' | 'inbox' | 'discipline' | 'suffix' | 'thinking'
 
-export const PART_LABELS: Readonly<Record<PartKey, string>> = {
+const PART_LABELS: Readonly<Record<PartKey, string>> = {
   persona: '人设正文',
   inbox: '历史备忘',
   discipline: '入库纪律',

@@ -12,13 +12,13 @@ const toneHeader = (userName: string): string => '【回复语气】\n以下是'
 const CONTRACTS_HEADER = '工作契约：\n'
 const manualMemoryHeader = (userName: string): string => '长期记忆（' + userName + '明确要求你记住的）：\n'
 
-export function selfNameFor(config: WhaleConfig, model: string): string {
+function selfNameFor(config: WhaleConfig, model: string): string {
   const hit = pickByModel(config.persona.selfNameByModel, model)
   if (hit !== null) return hit
   return tierOf(model) === 'pro' ? config.persona.selfNamePro : config.persona.selfNameFlash
 }
 
-export function nameVars(config: WhaleConfig, model: string): NameVars {
+function nameVars(config: WhaleConfig, model: string): NameVars {
   return { selfName: selfNameFor(config, model), userName: config.persona.userName }
 }
 

@@ -6,11 +6,11 @@ import { crc32, inflateSync } from 'node:zlib'
  * read; image data is never decoded. Every length is checked before use,
  * every chunk's CRC is verified, and decompression output is bounded.
  */
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 export const MAX_PNG_BYTES = 32 * 1024 * 1024
 const MAX_CHUNKS = 10_000
 /** Text chunks larger than this are refused, compressed or not. */
-export const MAX_CARD_TEXT_BYTES = 8 * 1024 * 1024
+const MAX_CARD_TEXT_BYTES = 8 * 1024 * 1024
 
 export class PngCardError extends Error {}
 

@@ -8,7 +8,7 @@ import type { WhaleLocations } from './paths.ts'
 /** The presets folder and the config write-back (spec §2.6, §4). Every refusal leaves the disk as it was. */
 export class PresetError extends Error {}
 
-export function presetPath(where: WhaleLocations, id: string): string {
+function presetPath(where: WhaleLocations, id: string): string {
   if (!isPresetId(id)) throw new PresetError(`"${id}" is not a valid preset id: use 1–64 letters, digits, "-" or "_"`)
   return path.join(where.presetsDir, id + '.json')
 }

@@ -3,7 +3,7 @@ import { cloneJson, isRecord, jsonEqual, type JsonRecord } from './json.ts'
 /** Preset cards, `whale-persona-preset/1` (spec §4). Pure: files.ts-style callers do the I/O. */
 export const PRESET_SPEC = 'whale-persona-preset/1'
 export const AUTOSAVE_ID = 'autosave'
-export const PRESET_ID = /^[A-Za-z0-9_-]{1,64}$/
+const PRESET_ID = /^[A-Za-z0-9_-]{1,64}$/
 
 /** The only persona keys a card may carry (spec §4.2), each with the shape it must have. */
 export const PERSONA_KEYS = [
@@ -113,7 +113,7 @@ export function readPreset(raw: unknown, fileId: string): ReadPreset | null {
 }
 
 /** The whitelisted part of a live persona, as an autosave or a saved preset holds it. */
-export function personaSnapshot(config: JsonRecord): Preset['persona'] {
+function personaSnapshot(config: JsonRecord): Preset['persona'] {
   return isRecord(config.persona) ? whitelisted(config.persona) : {}
 }
 

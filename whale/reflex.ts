@@ -6,7 +6,7 @@ import { tierOf } from './model-match.ts'
  * add one very short instruction for this step. Matching is pure string
  * work: no model call, no retrieval, no tokens. Factory state is zero rules.
  */
-export interface ReflexRule {
+interface ReflexRule {
   id: string
   priority: number
   oncePerSession: boolean
@@ -28,7 +28,7 @@ export interface ReflexRules {
   rules: ReflexRule[]
 }
 
-export const NO_RULES: ReflexRules = Object.freeze({ enabled: true, dryRun: false, rules: [] })
+const NO_RULES: ReflexRules = Object.freeze({ enabled: true, dryRun: false, rules: [] })
 
 /** User regexes only ever see this much text, which bounds the cost of a bad pattern. */
 const MAX_MATCH_CHARS = 2000

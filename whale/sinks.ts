@@ -7,7 +7,7 @@ import { MEMORY_KIND, normaliseKind, type InboxEntry } from './inbox.ts'
  * to a file instead of entering the prompt. This file is pure: it computes
  * routes and lines; files.ts does the appending.
  */
-export type SinkFormat = 'md' | 'plain' | 'jsonl'
+type SinkFormat = 'md' | 'plain' | 'jsonl'
 
 export interface SinkRoute {
   kind: string
@@ -27,7 +27,7 @@ function formatOf(value: unknown): SinkFormat {
 }
 
 /** Relative targets live under the config dir; absolute ones are taken as written. */
-export function targetPath(configDir: string, configured: string): string {
+function targetPath(configDir: string, configured: string): string {
   return path.isAbsolute(configured) || /^[A-Za-z]:[\\/]/.test(configured) ? configured : path.join(configDir, configured)
 }
 

@@ -8,7 +8,7 @@ import { isPresetShape, PRESET_SPEC, validPersonaValue, type Preset } from './pr
  */
 export type CardKind = 'whale-preset' | 'tavern-v2' | 'tavern-v1' | 'unknown'
 
-export const EXTENSION_KEY = 'whale_persona'
+const EXTENSION_KEY = 'whale_persona'
 const MAX_CONTRACTS = 40
 const MAX_CONTRACT_CHARS = 300
 const MAX_TAGS = 32
@@ -130,7 +130,7 @@ function tagsOf(value: unknown): string[] {
 }
 
 /** How export writes contracts into system_prompt; import compares against it. */
-export function promptFromContracts(contracts: unknown[]): string {
+function promptFromContracts(contracts: unknown[]): string {
   return contracts
     .filter((c): c is JsonRecord => isRecord(c) && c.on !== false && typeof c.text === 'string' && c.text.trim() !== '')
     .map((c) => '- ' + String(c.text).trim())

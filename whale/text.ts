@@ -1,7 +1,7 @@
 /** Text primitives shared by the segment builders (spec §3.0). */
 
 /** CRLF and lone CR become LF before anything is split into lines (spec wins over the reference). */
-export function normaliseNewlines(text: string): string {
+function normaliseNewlines(text: string): string {
   return text.replace(/\r\n?/g, '\n')
 }
 

@@ -10,7 +10,7 @@ const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
 }
 
 /** Built-in names match exact case only; any other value is used as written (spec §3.2). */
-export function languageName(value: string): string {
+function languageName(value: string): string {
   return Object.hasOwn(LANGUAGE_NAMES, value) ? LANGUAGE_NAMES[value]! : value
 }
 

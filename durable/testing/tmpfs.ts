@@ -16,6 +16,7 @@ export function mountTmpfs(size = '2m'): { dir: string; unmount: () => void } {
     rmSync(dir, { recursive: true, force: true })
     throw new Error(
       `could not mount a ${size} tmpfs at ${dir} (full-disk tests need root): ${(e as { stderr?: Buffer }).stderr?.toString().trim() ?? (e as Error).message}`,
+      { cause: e },
     )
   }
   return {

@@ -25,7 +25,7 @@ export interface DocToSave extends IndexedDocMeta {
 }
 
 /** A document as read back: [vocabulary index, tf, …], validated. */
-export interface LoadedDoc extends IndexedDocMeta {
+interface LoadedDoc extends IndexedDocMeta {
   terms: readonly number[]
 }
 

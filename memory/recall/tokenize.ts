@@ -18,7 +18,7 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopwords.ts'
 export const TOKENIZER_VERSION = 2
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
-export const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
+const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
 
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu

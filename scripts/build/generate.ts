@@ -11,7 +11,7 @@ import { parseSnapshot, type BaseSnapshot } from './snapshot.ts'
 import { renderComposition } from './yaml-js.ts'
 
 /** Variables a persona may name: ours (registered by the runtime row) and DSH's own. */
-export const PERSONA_VARIABLES = ['cyrene_memory', 'user_nickname', 'model', 'cwd', 'provider'] as const
+const PERSONA_VARIABLES = ['cyrene_memory', 'user_nickname', 'model', 'cwd', 'provider'] as const
 
 const PRESET_ID = /^[a-z0-9][a-z0-9-]*$/
 
@@ -45,7 +45,7 @@ export function snapshotFile(root: string, base: string): string {
 /** Snapshot contents not yet on disk (a fresh `--snapshot`), by absolute path. */
 export type StagedFiles = ReadonlyMap<string, string>
 
-export function readSnapshotFor(root: string, { file, mode }: LoadedMode, staged: StagedFiles = new Map()): BaseSnapshot {
+function readSnapshotFor(root: string, { file, mode }: LoadedMode, staged: StagedFiles = new Map()): BaseSnapshot {
   const path = snapshotFile(root, mode.base)
   const stagedText = staged.get(path)
   if (stagedText !== undefined) return parseSnapshot(path, stagedText, mode.base)
@@ -59,7 +59,7 @@ export function readSnapshotFor(root: string, { file, mode }: LoadedMode, staged
 }
 
 /** The persona text, refused when DSH would fail to interpolate it. */
-export function readPersona(root: string, { file, mode }: LoadedMode): string {
+function readPersona(root: string, { file, mode }: LoadedMode): string {
   const path = join(root, mode.persona)
   if (!existsSync(path)) throw new BuildError(file, `persona file ${mode.persona} does not exist`)
   const text = readFileSync(path, 'utf8')

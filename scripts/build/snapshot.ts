@@ -7,7 +7,7 @@ import { BuildError } from './errors.ts'
 import { isRow, type Row } from './rows.ts'
 import { parseComposition } from './yaml-js.ts'
 
-export const SNAPSHOT_FORMAT = 1
+const SNAPSHOT_FORMAT = 1
 
 /** A pinned copy of one built-in DSH preset: what a Cyrene mode stands on. */
 export interface BaseSnapshot {
@@ -56,7 +56,7 @@ export function locateDsh(hint: string | undefined, fallbacks: string[], env: No
 }
 
 /** Both layouts DSH has used for its built-in presets; the first that exists wins. */
-export function basePresetSources(dshDir: string, base: string): { composition: string; meta?: string; source: string }[] {
+function basePresetSources(dshDir: string, base: string): { composition: string; meta?: string; source: string }[] {
   const sources: { composition: string; meta?: string; source: string }[] = [
     {
       composition: join(dshDir, 'config', 'agent-presets', base, 'agent.cordis.yml'),

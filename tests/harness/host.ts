@@ -20,7 +20,7 @@ function bundlePatchOf(pkg: string): string {
  * The loader imports row modules by package name from its own node_modules, as
  * it would find an installed bundle; link this package there (what `npm link` does).
  */
-export function linkSelf(): void {
+function linkSelf(): void {
   const link = join(PROJECT_ROOT, 'node_modules', 'dsh-cyrene-philia093-0')
   try {
     lstatSync(link)

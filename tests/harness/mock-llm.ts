@@ -8,11 +8,11 @@ export interface SeenRequest {
 }
 
 type Chunk = Record<string, unknown>
-export type Reply = { text: string } | { tool: string; args: Record<string, unknown>; id?: string }
+type Reply = { text: string } | { tool: string; args: Record<string, unknown>; id?: string }
 /** Decides the next reply from what the model has been sent so far. */
 export type Script = (request: SeenRequest, index: number) => Reply
 
-export function textChunks(text: string): Chunk[] {
+function textChunks(text: string): Chunk[] {
   return [
     { type: 'block-start', index: 0, blockType: 'text' },
     { type: 'text-delta', index: 0, text },
@@ -22,7 +22,7 @@ export function textChunks(text: string): Chunk[] {
   ]
 }
 
-export function toolChunks(id: string, name: string, args: Record<string, unknown>): Chunk[] {
+function toolChunks(id: string, name: string, args: Record<string, unknown>): Chunk[] {
   const json = JSON.stringify(args)
   return [
     { type: 'block-start', index: 0, blockType: 'tool-call' },
