@@ -190,7 +190,8 @@ function whaleLines(io: DoctorIO, ledgerError?: string): DoctorLine[] {
   const segments = renderSegments(loadRenderInput(ctx, {}))
   const { total, budget } = segments.measure
   const reflex = reflexLines(io, ledgerError)
-  if (!existsSync(where.configFile)) return [{ check: 'whale-persona', status: 'ok', detail: `no config at ${where.configFile}: nothing is injected` }, ...reflex]
+  if (!existsSync(where.configFile))
+    return [{ check: 'whale-persona', status: 'ok', detail: `no config at ${where.configFile}: nothing is injected` }, ...reflex]
   return [
     {
       check: 'whale-persona',

@@ -180,8 +180,7 @@ export function reflexProblems(text: string | null): string[] {
 
 function validPattern(pattern: string): boolean {
   try {
-    new RegExp(pattern, 'iu')
-    return true
+    return new RegExp(pattern, 'iu') instanceof RegExp
   } catch {
     return false
   }

@@ -66,7 +66,11 @@ const userIndex = (request: SeenRequest, said: string) =>
 
 const ledgerLines = () => {
   try {
-    return readFileSync(ledgerFile(), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    return readFileSync(ledgerFile(), 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
   } catch {
     return []
   }
@@ -213,6 +217,21 @@ describe('the reflex layer on a real DSH host (issue 14)', () => {
     expect(reflexFrames(request)).toEqual([])
     const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
     expect(doctor?.text).toContain(`! reflex: ${rulesFile()}: not valid JSON`)
+  })
+
+  it('DSH_REFLEX_RULES names another rules file; its ledger is kept beside it (issue 14)', async () => {
+    const other = join(host.scratch, 'rules-elsewhere')
+    mkdirSync(other, { recursive: true })
+    writeFileSync(join(other, 'mine.json'), JSON.stringify({ rules: [{ id: 'elsewhere', when: { nearAny: ['别处口令'] }, then: { directive: '别处。' } }] }))
+    process.env.DSH_REFLEX_RULES = join(other, 'mine.json')
+    try {
+      const agent = await host.createAgent('standard')
+      await host.turn(agent, '别处口令')
+      expect(reflexFrames(requestWith('别处口令')).map((f) => f.text)).toEqual([expect.stringContaining('别处。')])
+      expect(readFileSync(join(other, 'reflex-hits.jsonl'), 'utf8')).toContain('"id":"elsewhere"')
+    } finally {
+      delete process.env.DSH_REFLEX_RULES
+    }
   })
 
   it('/cyrene doctor shows the rule count and the last hits (issue 14)', async () => {
