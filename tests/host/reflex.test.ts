@@ -126,11 +126,13 @@ describe('the reflex layer on a real DSH host (issue 14)', () => {
 
   it('DSH_REFLEX_OFF=1 and zero rules leave the request byte-identical to one without reflex.json (issue 14, §9)', async () => {
     const said = '晚安喵，零规则'
+    const counts: number[] = []
     const requestFor = async (prepare: () => void) => {
       prepare()
       const agent = await host.createAgent('standard')
       const before = host.llm.requests.length
       await host.turn(agent, said)
+      counts.push(host.llm.requests.length - before)
       const mine = host.llm.requests.slice(before).filter((r) => personSaid(r, said))
       expect(mine).toHaveLength(1)
       // Message ids are fresh UUIDs per message; everything else must match byte for byte.
@@ -149,6 +151,8 @@ describe('the reflex layer on a real DSH host (issue 14)', () => {
     expect(zero).toBe(none)
     // the same message with the rules on does differ: the comparison can fail
     expect(on).not.toBe(none)
+    // matching costs no model call: the turn with a hit sent as many requests as the others
+    expect(new Set(counts).size).toBe(1)
     expect(ledgerLines().length).toBe(ledgerBefore + 1)
   })
 
