@@ -67,7 +67,7 @@ describe('cyrene doctor', () => {
     expect(reflex((await doctor(home)).lines)).toEqual([{ check: 'reflex', status: 'ok', detail: expect.stringContaining('no rules at') }])
     const dir = join(home, 'whale-persona')
     mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'reflex.json'), JSON.stringify({ rules: [{ id: 'a', then: { reply: 'x' } }, { id: 'no-action' }] }))
+    writeFileSync(join(dir, 'reflex.json'), '{"rules": [{"id": "a", "then": {"reply": "x"}}, {"id": "no-action"}]}')
     const hit = (id: string, excerpt: string) => JSON.stringify({ at: '2026-01-01T00:00:00.000Z', id, tier: 'flash', excerpt, dryRun: false })
     writeFileSync(join(dir, 'reflex-hits.jsonl'), [hit('old', '一'), hit('a', '二'), hit('a', '三'), hit('a', '四'), ''].join('\n'))
     const counted = await doctor(home)
