@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PERSONA_SOURCES } from '../host/persona-sources.ts'
@@ -59,5 +59,25 @@ describe('cyrene doctor', () => {
     expect(r.code).toBe(1)
     expect(r.lines.find((l) => l.check === 'volume' && l.status === 'fail')).toBeDefined()
     expect(readFileSync(file, 'utf8')).toBe('{ broken')
+  })
+
+  it('shows the reflex rules: none, the count, a broken file, and the last hits of the ledger (issue 14)', async () => {
+    const home = scratchDir('doctor')
+    const reflex = (lines: { check: string; status: string; detail: string }[]) => lines.filter((l) => l.check === 'reflex')
+    expect(reflex((await doctor(home)).lines)).toEqual([{ check: 'reflex', status: 'ok', detail: expect.stringContaining('no rules at') }])
+    const dir = join(home, 'whale-persona')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'reflex.json'), '{"rules": [{"id": "a", "then": {"reply": "x"}}, {"id": "no-action"}]}')
+    const hit = (id: string, excerpt: string) => JSON.stringify({ at: '2026-01-01T00:00:00.000Z', id, tier: 'flash', excerpt, dryRun: false })
+    writeFileSync(join(dir, 'reflex-hits.jsonl'), [hit('old', '一'), hit('a', '二'), hit('a', '三'), hit('a', '四'), ''].join('\n'))
+    const counted = await doctor(home)
+    expect(counted.code).toBe(0)
+    expect(reflex(counted.lines)).toEqual([
+      { check: 'reflex', status: 'ok', detail: `1 rule(s) in ${join(dir, 'reflex.json')}` },
+      { check: 'reflex', status: 'warn', detail: expect.stringContaining('1 rule(s) ignored') },
+      { check: 'reflex', status: 'ok', detail: expect.stringMatching(/^last hits: .*"二".*"三".*"四"$/) },
+    ])
+    writeFileSync(join(dir, 'reflex.json'), '{ broken')
+    expect(reflex((await doctor(home)).lines)).toContainEqual({ check: 'reflex', status: 'warn', detail: expect.stringContaining('not valid JSON') })
   })
 })

@@ -1,6 +1,16 @@
-import { existsSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs'
 import { describeSnapshots, findRetiredPlugins, MemoryStore, readVolumes, resolveDshHome, resolveRoot, volumeDrift } from '../memory/index.ts'
-import { loadRenderInput, locationsFor, renderSegments } from '../whale/index.ts'
+import {
+  lastLedgerRecords,
+  loadReflexText,
+  loadRenderInput,
+  locationsFor,
+  parseReflexRules,
+  reflexLedgerFile,
+  reflexProblems,
+  renderSegments,
+  resolveIn,
+} from '../whale/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import type { MirrorNote } from './service.ts'
 
@@ -61,7 +71,7 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
   } catch (error) {
     lines.push({ check: 'memory store', status: 'fail', detail: (error as Error).message })
   }
-  return [...lines, whaleRowLine(input.whaleRow), ...whaleLines(io)]
+  return [...lines, whaleRowLine(input.whaleRow), ...whaleLines(io, input.whaleRow?.reflex.ledgerError)]
 }
 
 const MB = 1024 * 1024
@@ -174,24 +184,76 @@ async function retiredLines(io: DoctorIO): Promise<DoctorLine[]> {
 }
 
 /** The whale-persona config: where it is and how much of it is injected. */
-function whaleLines(io: DoctorIO): DoctorLine[] {
+function whaleLines(io: DoctorIO, ledgerError?: string): DoctorLine[] {
   const ctx = { env: io.env, cwd: io.cwd }
   const where = locationsFor(ctx)
   const segments = renderSegments(loadRenderInput(ctx, {}))
   const { total, budget } = segments.measure
-  if (!existsSync(where.configFile)) return [{ check: 'whale-persona', status: 'ok', detail: `no config at ${where.configFile}: nothing is injected` }]
+  const reflex = reflexLines(io, ledgerError)
+  if (!existsSync(where.configFile))
+    return [{ check: 'whale-persona', status: 'ok', detail: `no config at ${where.configFile}: nothing is injected` }, ...reflex]
   return [
     {
       check: 'whale-persona',
       status: budget.over ? 'warn' : 'ok',
       detail: `${where.configFile}: ${total} chars injected${budget.enabled && budget.max > 0 ? ` of a ${budget.max} budget${budget.over ? ' (over)' : ''}` : ''}`,
     },
+    ...reflex,
   ]
+}
+
+/** How many of the newest ledger lines the doctor shows. */
+const LAST_HITS = 3
+/** The ledger only grows; its newest lines are in this many bytes at its end. */
+const LEDGER_TAIL_BYTES = 16 * 1024
+
+/** The reflex rules (spec §8): how many apply, what is wrong with the file, the newest hits of the ledger. */
+function reflexLines(io: DoctorIO, ledgerError: string | undefined): DoctorLine[] {
+  const fsCtx = { env: io.env, cwd: io.cwd }
+  const loaded = loadReflexText(fsCtx)
+  const file = resolveIn(fsCtx, loaded.file)
+  if (loaded.off) return [{ check: 'reflex', status: 'ok', detail: `switched off by DSH_REFLEX_OFF=1 (${file}): nothing is matched` }]
+  const lines: DoctorLine[] = []
+  if (loaded.unreadable !== undefined) lines.push({ check: 'reflex', status: 'warn', detail: `${file} cannot be read (${loaded.unreadable}): no rule applies` })
+  else if (loaded.text === null) lines.push({ check: 'reflex', status: 'ok', detail: `no rules at ${file}: nothing is added` })
+  else {
+    const rules = parseReflexRules(loaded.text)
+    const mode = !rules.enabled ? ' (enabled: false, none applies)' : rules.dryRun ? ' (dryRun: hits are recorded, nothing is added)' : ''
+    lines.push({ check: 'reflex', status: 'ok', detail: `${rules.rules.length} rule(s) in ${file}${mode}` })
+    for (const problem of reflexProblems(loaded.text)) lines.push({ check: 'reflex', status: 'warn', detail: `${file}: ${problem}` })
+  }
+  if (ledgerError !== undefined) lines.push({ check: 'reflex', status: 'warn', detail: `the hit ledger could not be written: ${ledgerError}` })
+  const hits = lastLedgerRecords(readTail(reflexLedgerFile(file), LEDGER_TAIL_BYTES), LAST_HITS)
+  if (hits.length > 0)
+    lines.push({
+      check: 'reflex',
+      status: 'ok',
+      detail: `last hits: ${hits.map((h) => `${h.at} ${h.id} (${h.tier}${h.dryRun ? ', dry run' : ''}) ${JSON.stringify(h.excerpt)}`).join('; ')}`,
+    })
+  return lines
+}
+
+/** The last `bytes` of a file as text ('' when there is none); a first line cut in half is skipped by the reader. */
+function readTail(file: string, bytes: number): string {
+  let fd: number | undefined
+  try {
+    const size = statSync(file).size
+    const length = Math.min(size, bytes)
+    const buffer = Buffer.alloc(length)
+    fd = openSync(file, 'r')
+    readSync(fd, buffer, 0, length, size - length)
+    return buffer.toString('utf8')
+  } catch {
+    return ''
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
 }
 
 /** The whale row as `/cyrene doctor` sees it: its registrations that failed, if it is mounted. */
 interface WhaleRowState {
   readonly failures: readonly string[]
+  readonly reflex: { readonly ledgerError: string | undefined }
 }
 
 function whaleRowLine(whale: WhaleRowState | undefined): DoctorLine {

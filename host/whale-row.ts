@@ -4,6 +4,7 @@ import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-commands'
 import { loadRenderInput, normaliseConfig, readConfigText, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
 import { inertBraces } from '../runtime/prompt-text.ts'
+import { ReflexState, registerReflexStep } from './whale-reflex.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -28,6 +29,9 @@ interface AssemblyAgent {
  * between the braces): the model reads the user's `{{var}}` as written, as the
  * spec asks, and an unknown one cannot fail the turn. Apart from that the
  * section text is byte-identical to `cyrene whale render`.
+ *
+ * The reflex layer (spec §8, host/whale-reflex.ts) rides on this row too: a
+ * matching rule adds a framed pre-step message for root agents, in every preset.
  */
 export const name = 'whale-persona'
 export const inject = ['systemPrompt']
@@ -54,11 +58,14 @@ export class WhalePersona extends Service {
   readonly config: Config
   /** Registrations that failed (e.g. another whale-persona plugin owns the names), for the doctor. */
   readonly failures: string[] = []
+  /** The reflex layer (spec §8) of this row: `oncePerSession` bookkeeping and the last ledger failure. */
+  readonly reflex = new ReflexState()
 
   constructor(ctx: Context, config: Config) {
     super(ctx, 'whalePersona')
     this.config = config
     registerSections(ctx, this)
+    registerReflexStep(ctx, this.reflex)
   }
 
   captureOn(sessionId: string): boolean {

@@ -171,9 +171,11 @@ function reflexRulesFile(ctx: FsContext): string {
   return override || path.join(locationsFor(ctx).configDir, 'reflex.json')
 }
 
-export function loadReflexText(ctx: FsContext): { off: boolean; file: string; text: string | null } {
+/** `unreadable` says why a rules file that exists could not be read (for the doctor); the rules are then none. */
+export function loadReflexText(ctx: FsContext): { off: boolean; file: string; text: string | null; unreadable?: string } {
   const file = reflexRulesFile(ctx)
   if (ctx.env.DSH_REFLEX_OFF === '1') return { off: true, file, text: null }
   const read = readBounded(resolveIn(ctx, file), MAX_REFLEX_BYTES)
+  if (read.kind === 'unreadable') return { off: false, file, text: null, unreadable: read.reason }
   return { off: false, file, text: read.kind === 'text' ? read.text : null }
 }

@@ -4,7 +4,8 @@
  * from plain data; either way it gets the same bytes as `cyrene whale render`.
  */
 export { renderSegments, EMPTY_SEGMENTS, type RenderInput, type RenderedSegments } from './render.ts'
-export { loadRenderInput, locationsFor, readConfigText, type FsContext, type RenderRequest } from './files.ts'
+export { loadRenderInput, locationsFor, readConfigText, loadReflexText, resolveIn, type FsContext, type RenderRequest } from './files.ts'
+export { parseReflexRules, reflexProblems, reflexLedgerFile, lastLedgerRecords } from './reflex.ts'
 export { normaliseConfig, configFromText, captureActive, type WhaleConfig } from './config.ts'
 export { locate, type WhaleLocations } from './paths.ts'
 export { replayInbox, viewOf, type InboxEntry } from './inbox.ts'

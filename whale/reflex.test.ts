@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { foldForMatch, ledgerRecord, matchReflex, parseReflexRules, reflexInstruction } from './reflex.ts'
+import {
+  foldForMatch,
+  lastLedgerRecords,
+  ledgerRecord,
+  matchReflex,
+  parseReflexRules,
+  reflexBody,
+  reflexInstruction,
+  reflexLedgerFile,
+  reflexProblems,
+} from './reflex.ts'
 
 const rules = (list: unknown[], extra: object = {}) => parseReflexRules(JSON.stringify({ rules: list, ...extra }))
 
@@ -57,5 +67,38 @@ describe('matchReflex (§8)', () => {
   })
   it('folds form only', () => {
     expect(foldForMatch('ＡＢ c，D!')).toBe('abcd')
+  })
+})
+
+describe('reflexProblems, the ledger file and its newest lines (issue 14)', () => {
+  it('says what is wrong with a rules file in words a person can act on (issue 14)', () => {
+    expect(reflexProblems(null)).toEqual([])
+    expect(reflexProblems('{"rules":[{"id":"a","then":{"reply":"x"}}]}')).toEqual([])
+    expect(reflexProblems('{ broken')).toEqual([expect.stringContaining('not valid JSON')])
+    expect(reflexProblems('[]')).toEqual([expect.stringContaining('not a JSON object')])
+    expect(reflexProblems('{"rules":{}}')).toEqual([expect.stringContaining('"rules" is not a list')])
+    expect(reflexProblems('{"rules":[{"id":"a"},{"id":"b","when":{"text":"("},"then":{"reply":"x"}}]}')).toEqual([
+      expect.stringContaining('1 rule(s) ignored'),
+      expect.stringContaining('rule "b": when.text is not a valid regular expression'),
+    ])
+  })
+
+  it('keeps the ledger beside whichever rules file is used (issue 14)', () => {
+    expect(reflexLedgerFile('/h/whale-persona/reflex.json')).toBe('/h/whale-persona/reflex-hits.jsonl')
+    expect(reflexLedgerFile('/elsewhere/my-rules.json')).toBe('/elsewhere/reflex-hits.jsonl')
+  })
+
+  it('reads the newest well-formed ledger lines, skipping a torn or foreign one (issue 14)', () => {
+    const line = (id: string) => JSON.stringify({ at: '2026-01-01T00:00:00.000Z', id, tier: 'flash', excerpt: id, dryRun: false })
+    const text = [line('a'), '{"torn', line('b'), '{"other":1}', line('c'), ''].join('\n')
+    expect(lastLedgerRecords(text, 2).map((r) => r.id)).toEqual(['b', 'c'])
+    expect(lastLedgerRecords(text, 9).map((r) => r.id)).toEqual(['a', 'b', 'c'])
+    expect(lastLedgerRecords('', 3)).toEqual([])
+  })
+
+  it('reflexInstruction is the heading plus reflexBody, as before (issue 14)', () => {
+    const hit = matchReflex(rules([{ id: 'r', when: { keywords: ['a', 'b'] }, then: { reply: 'R', directive: 'D' } }]), { text: 'a b', model: '' })!
+    expect(reflexInstruction(hit)).toBe(`[whale-persona 条件反射 · r]\n${reflexBody(hit)}`)
+    expect(reflexBody(hit)).toBe('这一步直接回复下面这句：R\nD\n这是按关键词的软匹配：不符就完全忽略本条。')
   })
 })

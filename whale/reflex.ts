@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { isRecord, parseJson } from './json.ts'
 import { tierOf } from './model-match.ts'
 
@@ -139,13 +140,71 @@ export function matchReflex(rules: ReflexRules, ctx: ReflexContext): ReflexHit |
   return null
 }
 
-/** The one short instruction a hit adds. Our wording; the soft-hit escape is the spec's own phrase. */
-export function reflexInstruction(hit: ReflexHit): string {
-  const lines = ['[whale-persona 条件反射 · ' + hit.rule.id + ']']
+/** What a hit asks of the model, without a heading (a host puts it in a titled frame). */
+export function reflexBody(hit: ReflexHit): string {
+  const lines: string[] = []
   if (hit.rule.then.reply) lines.push('这一步直接回复下面这句：' + hit.rule.then.reply)
   if (hit.rule.then.directive) lines.push(hit.rule.then.directive)
   if (hit.soft) lines.push('这是按关键词的软匹配：不符就完全忽略本条。')
   return lines.join('\n')
+}
+
+/** The one short instruction a hit adds. Our wording; the soft-hit escape is the spec's own phrase. */
+export function reflexInstruction(hit: ReflexHit): string {
+  return '[whale-persona 条件反射 · ' + hit.rule.id + ']\n' + reflexBody(hit)
+}
+
+/**
+ * What is wrong with a rules file, in words a person can act on; empty when
+ * nothing is. Matching never needs this: a broken file simply matches nothing.
+ */
+export function reflexProblems(text: string | null): string[] {
+  if (text === null) return []
+  const parsed = parseJson(text)
+  if (!parsed.ok) return ['not valid JSON: fix the file or remove it (no rule applies meanwhile)']
+  if (!isRecord(parsed.value)) return ['not a JSON object with a "rules" list: no rule applies']
+  const raw = parsed.value.rules
+  if (raw !== undefined && !Array.isArray(raw)) return ['"rules" is not a list: no rule applies']
+  const problems: string[] = []
+  const list = Array.isArray(raw) ? raw : []
+  const dropped = list.filter((r) => readRule(r) === null).length
+  if (dropped > 0) problems.push(`${dropped} rule(s) ignored: each needs an "id" and a "then.reply" or "then.directive"`)
+  for (const rule of list.map(readRule)) {
+    if (rule === null) continue
+    for (const key of ['text', 'textNot'] as const) {
+      if (rule.when[key] && !validPattern(rule.when[key])) problems.push(`rule "${rule.id}": when.${key} is not a valid regular expression, it matches nothing`)
+    }
+  }
+  return problems
+}
+
+function validPattern(pattern: string): boolean {
+  try {
+    return new RegExp(pattern, 'iu') instanceof RegExp
+  } catch {
+    return false
+  }
+}
+
+/** The hit ledger lives beside the rules file it records, whichever file that is. */
+export function reflexLedgerFile(rulesFile: string): string {
+  return path.join(path.dirname(rulesFile), 'reflex-hits.jsonl')
+}
+
+export type LedgerRecord = ReturnType<typeof ledgerRecord>
+
+/** The newest `count` well-formed ledger lines, newest last; a torn or foreign line is skipped. */
+export function lastLedgerRecords(text: string, count: number): LedgerRecord[] {
+  const records: LedgerRecord[] = []
+  const lines = text.split('\n')
+  for (let i = lines.length - 1; i >= 0 && records.length < count; i--) {
+    const parsed = parseJson(lines[i]!)
+    if (!parsed.ok || !isRecord(parsed.value)) continue
+    const v = parsed.value
+    if (typeof v.id !== 'string' || typeof v.tier !== 'string' || typeof v.excerpt !== 'string' || typeof v.at !== 'string') continue
+    records.unshift({ at: v.at, id: v.id, tier: v.tier, excerpt: v.excerpt, dryRun: v.dryRun === true })
+  }
+  return records
 }
 
 /** The hit ledger keeps only the rule id, the tier and the first 40 characters of the message. */

@@ -71,11 +71,11 @@ export async function bootHost(opts: BootOptions = {}) {
   ctx.llm.registerAdapter(['mock'], llm)
   const handles: { dispose(): Promise<void> | void }[] = []
 
-  async function createAgent(preset?: string, cwd = scratch) {
+  async function createAgent(preset?: string, cwd = scratch, model = 'mock-model') {
     const roster = ctx.get('agentPresets')
     const handle = await ctx.agents.create({
       sessionId: SessionId(`test-${handles.length}-${Date.now()}`),
-      agentOptions: { provider: 'mock', model: 'mock-model' },
+      agentOptions: { provider: 'mock', model },
       meta: { cwd },
       setup: async (agentCtx: unknown) => {
         if (preset !== undefined) await roster.mount(agentCtx, preset)
