@@ -68,6 +68,21 @@ describe('confirmEntries and the sink log (§6 written once)', () => {
     ])
   })
 
+  it('the sink log names the same target however its path was written (absolute, ./, relative)', () => {
+    for (const recorded of ['ABS', './home/whale-persona/ideas.md', 'home/whale-persona/../whale-persona/ideas.md']) {
+      const { ctx, file } = home()
+      const logged = recorded === 'ABS' ? file('ideas.md') : recorded
+      writeFileSync(
+        file('sink-log.jsonl'),
+        jsonl({ at: '2026-09-20T02:00:00.000Z', kind: 'idea', path: logged, format: 'md', line: '- old idea（2026-09-20）', bytes: 21, source: 'cyrene' }),
+      )
+      const result = confirmEntries(ctx, loadInbox(ctx), [0], 'cyrene', new Date('2026-10-01T00:00:00Z'))
+      expect(result.report.skipped.map((s) => s.index)).toEqual([0])
+      expect(readFileSync(file('ideas.md'), 'utf8')).toBe('- old idea（2026-09-20）\n')
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('a later confirm of the skipped entry writes nothing at all', () => {
     const { ctx, file } = home()
     confirmEntries(ctx, loadInbox(ctx), [0], 'cyrene', new Date('2026-10-01T00:00:00Z'))

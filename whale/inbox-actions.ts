@@ -163,7 +163,9 @@ function sinkOne(ctx: FsContext, route: SinkRoute, entry: ReplayedEntry, sink: S
     const logAbs = resolveIn(ctx, sink.logFile)
     const logRead = readBounded(logAbs, MAX_LOG_BYTES)
     if (logRead.kind === 'unreadable') return { kind: 'error', error: `cannot read the sink log: ${logRead.reason}` }
-    if (sinkLogKeys(logRead.kind === 'text' ? logRead.text : '').has(sinkKey(route.kind, line, route.path))) return { kind: 'skipped' }
+    // the same target however its path was written (relative, ./, absolute): written once (§6)
+    const sameFile = (target: string): string => resolveIn(ctx, target)
+    if (sinkLogKeys(logRead.kind === 'text' ? logRead.text : '', sameFile).has(sinkKey(route.kind, line, sameFile(route.path)))) return { kind: 'skipped' }
     const target = resolveIn(ctx, route.path)
     const targetExists = exists(target)
     if (!targetExists && !route.createParents && !exists(path.dirname(target))) {
