@@ -299,6 +299,10 @@ describe('cyrene whale inbox', () => {
     const report = json((await whale(['inbox', 'confirm', '3', '--json'], dir)).stdout)
     expect(report.skipped).toMatchObject([{ index: 3, kind: 'idea', reason: 'already-sunk' }])
     expect(read(dir, 'home/whale-persona/out/ideas.md')).toBe('- idea one（2026-01-02）\n')
+    // sink idempotency (issue 14): the skipped entry got no drop line, so it is still there and the message says so
+    const view = json((await whale(['inbox', 'list', '--json'], dir)).stdout)
+    expect(view.filter((e: any) => e.text === 'idea one')).toHaveLength(1)
+    expect((await whale(['inbox', 'confirm', String(view.findIndex((e: any) => e.text === 'idea one'))], dir)).stdout).toContain('kept in the inbox')
   })
   it('a kind without a route is reported and kept', async () => {
     const dir = setup()
