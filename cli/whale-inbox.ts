@@ -68,7 +68,10 @@ export function addInbox(whale: CyreneCommand): void {
       else {
         io.stdout(`Confirmed ${r.confirmed} entr${r.confirmed === 1 ? 'y' : 'ies'}.\n`)
         for (const s of r.sunk) io.stdout(`  [${s.index}] ${s.kind} → appended to ${s.path}\n`)
-        for (const s of r.skipped) io.stdout(`  [${s.index}] ${s.kind} was already in ${s.path}; removed from the inbox\n`)
+        for (const s of r.skipped)
+          io.stdout(
+            `  [${s.index}] ${s.kind} was already written to ${s.path} (the sink log has it): not written again, kept in the inbox (drop it with \`cyrene whale inbox drop\`)\n`,
+          )
         for (const s of r.noRoute) io.stdout(`  [${s.index}] kind "${s.kind}" has no route in memory.sinks: kept in the inbox, not written anywhere\n`)
         for (const s of r.errors) io.stdout(`  [${s.index}] ${s.kind}: not written (${s.error}); kept in the inbox\n`)
       }

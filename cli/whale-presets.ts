@@ -2,7 +2,7 @@ import { importCard } from '../whale/card-import.ts'
 import { exists, locationsFor, MAX_JSON_BYTES, readBytesBounded, resolveIn, writeTextAtomic, type FsContext } from '../whale/files.ts'
 import { isRecord, toJsonText, type JsonRecord } from '../whale/json.ts'
 import { MAX_PNG_BYTES } from '../whale/png.ts'
-import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, saveLivePersona, writePreset } from '../whale/preset-files.ts'
+import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, saveImportedPreset, saveLivePersona } from '../whale/preset-files.ts'
 import { AUTOSAVE_ID, isPresetId, presetFile } from '../whale/presets.ts'
 import { toTavern } from '../whale/tavern.ts'
 import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
@@ -179,10 +179,11 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   }
   if (preset.id === AUTOSAVE_ID && options.id === undefined) return refuse(result.detected, '"autosave" is reserved; import with --id NEW_ID')
   let savedFile: string | null = null
+  let unchanged = false
   if (!options.dryRun) {
     const where = locationsFor(ctx)
     try {
-      savedFile = await writePreset(ctx, where, preset, { overwrite: options.force })
+      ;({ file: savedFile, unchanged } = await saveImportedPreset(ctx, where, preset, { overwrite: options.force }))
     } catch (error) {
       if (error instanceof PresetError) return refuse(result.detected, error.message)
       throw error
@@ -193,6 +194,7 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
     detected: result.detected,
     savedId: savedFile === null ? null : preset.id,
     savedFile,
+    unchanged,
     mapped: result.mapped,
     unmapped: result.unmapped,
     notes: result.notes,
@@ -201,7 +203,9 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   if (options.json) writeJson(io, report)
   else {
     io.stdout(
-      `${savedFile === null ? 'Would import' : 'Imported'} a ${result.detected} card as "${preset.id}"${savedFile === null ? ' (dry run: nothing written)' : ` → ${savedFile}`}.\n`,
+      unchanged
+        ? `Preset "${preset.id}" already holds what this ${result.detected} card carries; left as it was (${savedFile}).\n`
+        : `${savedFile === null ? 'Would import' : 'Imported'} a ${result.detected} card as "${preset.id}"${savedFile === null ? ' (dry run: nothing written)' : ` → ${savedFile}`}.\n`,
     )
     io.stdout(`  taken: ${result.mapped.join(', ') || '(nothing)'}\n  not taken: ${result.unmapped.join(', ') || '(nothing)'}\n`)
     for (const note of result.notes) io.stdout(`  note: ${note}\n`)

@@ -299,6 +299,10 @@ describe('cyrene whale inbox', () => {
     const report = json((await whale(['inbox', 'confirm', '3', '--json'], dir)).stdout)
     expect(report.skipped).toMatchObject([{ index: 3, kind: 'idea', reason: 'already-sunk' }])
     expect(read(dir, 'home/whale-persona/out/ideas.md')).toBe('- idea one（2026-01-02）\n')
+    // sink idempotency (issue 14): the skipped entry got no drop line, so it is still there and the message says so
+    const view = json((await whale(['inbox', 'list', '--json'], dir)).stdout)
+    expect(view.filter((e: any) => e.text === 'idea one')).toHaveLength(1)
+    expect((await whale(['inbox', 'confirm', String(view.findIndex((e: any) => e.text === 'idea one'))], dir)).stdout).toContain('kept in the inbox')
   })
   it('a kind without a route is reported and kept', async () => {
     const dir = setup()
@@ -557,6 +561,38 @@ describe('cyrene whale presets', () => {
     expect(out.error).toContain('already exists')
     put(dir, 'a.json', { id: 'autosave', persona: { character: 'x' } })
     expect((await whale(['presets', 'import', 'a.json'], dir)).stderr).toContain('reserved')
+  })
+  it('card round trip: export --tavern then import into the same home succeeds and leaves the preset as it was; a changed card needs --force (issue 14 item "card round trip")', async () => {
+    const dir = setup()
+    put(dir, 'home/whale-persona/presets/one.json', {
+      spec: 'whale-persona-preset/1',
+      id: 'one',
+      label: 'One',
+      description: 'mine',
+      persona: { userName: 'U', character: 'C', contracts: [{ id: 'k', text: 'keep', on: false }] },
+    })
+    const before = read(dir, 'home/whale-persona/presets/one.json')
+    expect((await whale(['presets', 'export', 'one', 'one-card.json', '--tavern'], dir)).code).toBe(0)
+    const back = await whale(['presets', 'import', 'one-card.json', '--json'], dir)
+    expect(back.code).toBe(0)
+    expect(json(back.stdout)).toMatchObject({
+      ok: true,
+      detected: 'tavern-v2',
+      savedId: 'one',
+      savedFile: 'home/whale-persona/presets/one.json',
+      unchanged: true,
+    })
+    expect(read(dir, 'home/whale-persona/presets/one.json')).toBe(before)
+    expect((await whale(['presets', 'import', 'one-card.json'], dir)).stdout).toContain('left as it was')
+    const card = json(read(dir, 'one-card.json'))
+    card.data.description = 'changed elsewhere'
+    put(dir, 'one-card.json', card)
+    const refused = await whale(['presets', 'import', 'one-card.json'], dir)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--force')
+    expect(read(dir, 'home/whale-persona/presets/one.json')).toBe(before)
+    expect((await whale(['presets', 'import', 'one-card.json', '--force'], dir)).code).toBe(0)
+    expect(json(read(dir, 'home/whale-persona/presets/one.json')).persona.character).toBe('changed elsewhere')
   })
   it.each([
     ['invalid JSON', '{"spec":', 'not valid JSON'],

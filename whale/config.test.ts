@@ -35,8 +35,35 @@ describe('normaliseConfig (§2, interop notes)', () => {
       false,
       true,
       true,
-      false,
+      true,
     ])
+  })
+  it('budget warning with loosely typed values: switches by truthiness, max from numeric strings (issue 14 item "budget warning")', () => {
+    const budget = (b: unknown) => normaliseConfig({ budget: b }).budget
+    expect(budget({ enabled: 'yes', max: '60' })).toEqual({ enabled: true, max: 60, warnInPrompt: true })
+    // JS truthiness, as the reference's `!!value`: any non-empty string is on, even "no"
+    for (const on of ['yes', 'no', 'false', '0', 1, -1, {}, []]) expect(budget({ enabled: on }).enabled).toBe(true)
+    for (const off of ['', 0, null, false]) expect(budget({ enabled: off }).enabled).toBe(false)
+    expect(budget({}).enabled).toBe(false)
+    for (const off of ['', 0, null, false]) expect(budget({ warnInPrompt: off }).warnInPrompt).toBe(false)
+    for (const on of [undefined, 'no', 1, true]) expect(budget({ warnInPrompt: on }).warnInPrompt).toBe(true)
+    // numbers and the strings Number() reads as a finite positive number; everything else is "no limit"
+    for (const [raw, max] of [
+      [' 60 ', 60],
+      ['6e1', 60],
+      ['12.5', 12.5],
+      [60, 60],
+      ['60px', 0],
+      ['sixty', 0],
+      ['', 0],
+      ['-5', 0],
+      ['Infinity', 0],
+      [true, 0],
+      [[60], 0],
+      [null, 0],
+    ] as const) {
+      expect(budget({ max: raw }).max).toBe(max)
+    }
   })
   it('falls back for empty names, bad numbers and bad shapes', () => {
     const c = normaliseConfig({

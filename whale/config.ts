@@ -125,12 +125,20 @@ function normaliseMemory(value: unknown): MemoryConfig {
   }
 }
 
+/**
+ * Budget switches are read like every other switch of the reference's
+ * normalisation (interop notes): absent → the default, else JS truthiness, so
+ * `"yes"` and `1` switch it on, `""`, `0` and `null` off. `max` takes a finite
+ * positive number or a string Number() reads as one (`"60"`, `" 60 "`,
+ * `"6e1"`); anything else, garbage included, is 0 = no limit. The budget only
+ * ever adds a reminder, so reading loosely cannot cost the person anything.
+ */
 function normaliseBudget(value: unknown): BudgetConfig {
   const b = isRecord(value) ? value : {}
   return {
-    enabled: b.enabled === true,
+    enabled: truthyOr(b.enabled, false),
     max: positiveNumber(b.max),
-    warnInPrompt: b.warnInPrompt !== false,
+    warnInPrompt: truthyOr(b.warnInPrompt, true),
   }
 }
 

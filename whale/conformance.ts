@@ -222,6 +222,9 @@ const handlers: Record<string, Handler> = {
 
   async 'tavern-import'(run) {
     const { c, exec, scratch, check } = run
+    // a home may hold presets already (a card imported over one); a refusal must leave them all as they were
+    const presetsDir = path.join(scratch, placesFor(run).presetsDir)
+    const presetsBefore = folderTexts(presetsDir)
     const result = await exec(['presets', 'import', str(c.inputs.card), '--json'], c.env, scratch)
     const out = stdoutJson('presets import', result, check)
     if (!isRecord(out)) return
@@ -233,11 +236,9 @@ const handlers: Record<string, Handler> = {
       if ('saved_id' in expected) check.equal('result.saved_id', out.savedId, expected.saved_id)
       if ('saved_file' in expected) check.equal('result.saved_file', out.savedFile, expected.saved_file)
       if (typeof expected.error === 'string' && !str(out.error)) check.fail('result: the refusal carries no error message')
-      if (expected.ok === false) {
-        const presets = path.join(scratch, placesFor(run).presetsDir)
-        if (existsSync(presets) && readdirSync(presets).length) check.fail('a refused import left files in the presets folder')
-      }
+      if (expected.ok === false) check.equal('presets folder after a refused import', folderTexts(presetsDir), presetsBefore)
     }
+    compareAfterFiles(run)
     if (typeof c.expected.import === 'string') compareImport(check, 'import', out, check.json(str(c.expected.import)))
     if (typeof c.expected.saved_preset === 'string') {
       check.equal(
@@ -266,6 +267,19 @@ const handlers: Record<string, Handler> = {
       const out = stdoutJson('presets import (dry run)', again, check)
       if (isRecord(out)) compareImport(check, 'reimport', out, check.json(str(c.expected.reimport)))
     }
+    if (typeof c.expected.reimport_result === 'string') {
+      // the exported card imported for real into the same home (spec §4.6: a lossless round trip)
+      const saved = await exec(['presets', 'import', cardRel, '--json'], c.env, scratch)
+      const out = stdoutJson('presets import (same home)', saved, check)
+      const expected = check.json(str(c.expected.reimport_result))
+      if (isRecord(out) && isRecord(expected)) {
+        check.equal('reimport_result.ok', out.ok, expected.ok)
+        check.equal('reimport exit code', saved.code === 0, expected.ok === true)
+        if ('saved_id' in expected) check.equal('reimport_result.saved_id', out.savedId, expected.saved_id)
+        if ('saved_file' in expected) check.equal('reimport_result.saved_file', out.savedFile, expected.saved_file)
+      }
+    }
+    compareAfterFiles(run)
   },
 
   async 'sink-confirm'(run) {
@@ -283,17 +297,38 @@ const handlers: Record<string, Handler> = {
       const appended = (parseJsonLines(after.slice(before.length)) ?? []).map(maskAt)
       check.equal('appended inbox lines', appended, check.json(str(c.expected.appended_inbox_lines)))
     }
-    const caseDir = path.join('cases', c.id)
-    for (const [key, value] of Object.entries(c.expected)) {
-      if (!key.startsWith('after/') || typeof value !== 'string') continue
-      const actualRel = path.join(caseDir, key.slice('after/'.length))
-      if (key.endsWith('.jsonl') && path.basename(key) === 'sink-log.jsonl') {
-        check.equal(key, (parseJsonLines(check.text(actualRel) ?? '') ?? []).map(maskAt), (parseJsonLines(check.text(value) ?? '') ?? []).map(maskAt))
-      } else {
-        check.same(key, check.text(actualRel), check.text(value))
-      }
-    }
+    compareAfterFiles(run)
   },
+}
+
+/**
+ * `after/<path>` expectations: the file at `cases/<id>/<path>` after the run,
+ * byte-exact; the sink log compares by value with real timestamps masked.
+ */
+function compareAfterFiles(run: CaseRun): void {
+  const { c, check } = run
+  const caseDir = path.join('cases', c.id)
+  for (const [key, value] of Object.entries(c.expected)) {
+    if (!key.startsWith('after/') || typeof value !== 'string') continue
+    const actualRel = path.join(caseDir, key.slice('after/'.length))
+    if (path.basename(key) === 'sink-log.jsonl') {
+      check.equal(key, (parseJsonLines(check.text(actualRel) ?? '') ?? []).map(maskAt), (parseJsonLines(check.text(value) ?? '') ?? []).map(maskAt))
+    } else {
+      check.same(key, check.text(actualRel), check.text(value))
+    }
+  }
+}
+
+/** Every file of a folder (not recursive) with its text; an absent folder is empty. */
+function folderTexts(dir: string): Record<string, string> {
+  if (!existsSync(dir)) return {}
+  return Object.fromEntries(
+    readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name)
+      .sort()
+      .map((name) => [name, readFileSync(path.join(dir, name), 'utf8')]),
+  )
 }
 
 function compareImport(check: Checker, label: string, out: JsonRecord, expected: unknown): void {

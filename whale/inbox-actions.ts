@@ -89,8 +89,9 @@ export interface ConfirmResult {
 
 /**
  * confirm: a confirm line for each selected entry not yet confirmed; then
- * every non-memory entry goes to its sink and, once written, leaves the
- * inbox with a drop line. An entry without a route is reported and kept.
+ * every non-memory entry goes to its sink and, once written now, leaves the
+ * inbox with a drop line (in confirmation order). An entry the sink log
+ * already holds is skipped and kept, like one without a route (reported).
  */
 export function confirmEntries(ctx: FsContext, state: InboxState, indices: readonly number[], source: string, now: Date): ConfirmResult {
   assertAddressable(state.entries, indices, 'confirm')
@@ -116,8 +117,12 @@ export function confirmEntries(ctx: FsContext, state: InboxState, indices: reado
       report.errors.push({ index, kind: entry.kind, error: outcome.error })
       continue
     }
-    if (outcome.kind === 'skipped') report.skipped.push({ index, kind: entry.kind, path: route.path, reason: 'already-sunk' })
-    else report.sunk.push({ index, kind: entry.kind, path: route.path, bytes: outcome.bytes, text: entry.text })
+    if (outcome.kind === 'skipped') {
+      // written once (spec §6): an entry already in the sink log is not a write of this confirm, so it gets no drop line
+      report.skipped.push({ index, kind: entry.kind, path: route.path, reason: 'already-sunk' })
+      continue
+    }
+    report.sunk.push({ index, kind: entry.kind, path: route.path, bytes: outcome.bytes, text: entry.text })
     dropLines.push(opLine('drop', entry.text, now.toISOString()))
   }
   appendLines(inboxAbs, dropLines)
@@ -158,7 +163,9 @@ function sinkOne(ctx: FsContext, route: SinkRoute, entry: ReplayedEntry, sink: S
     const logAbs = resolveIn(ctx, sink.logFile)
     const logRead = readBounded(logAbs, MAX_LOG_BYTES)
     if (logRead.kind === 'unreadable') return { kind: 'error', error: `cannot read the sink log: ${logRead.reason}` }
-    if (sinkLogKeys(logRead.kind === 'text' ? logRead.text : '').has(sinkKey(route.kind, line, route.path))) return { kind: 'skipped' }
+    // the same target however its path was written (relative, ./, absolute): written once (§6)
+    const sameFile = (target: string): string => resolveIn(ctx, target)
+    if (sinkLogKeys(logRead.kind === 'text' ? logRead.text : '', sameFile).has(sinkKey(route.kind, line, sameFile(route.path)))) return { kind: 'skipped' }
     const target = resolveIn(ctx, route.path)
     const targetExists = exists(target)
     if (!targetExists && !route.createParents && !exists(path.dirname(target))) {

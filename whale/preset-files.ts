@@ -2,7 +2,18 @@ import { readdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { exists, locationsFor, withFileLock, MAX_JSON_BYTES, readBounded, resolveIn, writeTextAtomic, type FsContext } from './files.ts'
 import { parseJson, toJsonText, type JsonRecord } from './json.ts'
-import { applyPreset, ApplyRefused, AUTOSAVE_ID, isPresetId, presetFile, readPreset, snapshotPreset, type Preset, type ReadPreset } from './presets.ts'
+import {
+  applyPreset,
+  ApplyRefused,
+  AUTOSAVE_ID,
+  isPresetId,
+  presetFile,
+  readPreset,
+  sameCardContent,
+  snapshotPreset,
+  type Preset,
+  type ReadPreset,
+} from './presets.ts'
 import type { WhaleLocations } from './paths.ts'
 
 /** The presets folder and the config write-back (spec §2.6, §4). Every refusal leaves the disk as it was. */
@@ -102,7 +113,7 @@ export interface SaveOptions {
   overwrite: boolean
 }
 
-export async function writePreset(
+async function writePreset(
   ctx: FsContext,
   where: WhaleLocations,
   preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord },
@@ -114,6 +125,39 @@ export async function writePreset(
   }
   await writeTextAtomic(resolveIn(ctx, file), toJsonText(presetFile(preset)))
   return file
+}
+
+export interface ImportWrite {
+  file: string
+  /** The preset already held this content: nothing was written. */
+  unchanged: boolean
+}
+
+/**
+ * Saves an imported card. A preset of the same id with the same content (a
+ * card exported from this home and imported back, spec §4.6) is left exactly
+ * as it is and the import succeeds; different content still needs
+ * `overwrite`. An existing file that cannot be read as a preset counts as
+ * different: it is never replaced without `overwrite`.
+ */
+export async function saveImportedPreset(
+  ctx: FsContext,
+  where: WhaleLocations,
+  preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord },
+  options: SaveOptions,
+): Promise<ImportWrite> {
+  const file = presetPath(where, preset.id)
+  if (!options.overwrite && exists(resolveIn(ctx, file))) {
+    let existing: LoadedPreset | null = null
+    try {
+      existing = loadPreset(ctx, where, preset.id)
+    } catch (error) {
+      if (!(error instanceof PresetError)) throw error
+    }
+    if (existing !== null && sameCardContent({ ...existing.preset, extensions: existing.raw.extensions }, preset)) return { file, unchanged: true }
+    throw new PresetError(`a preset "${preset.id}" already exists with different content; pass --force to replace it, or --id NEW_ID to keep both`)
+  }
+  return { file: await writePreset(ctx, where, preset, options), unchanged: false }
 }
 
 export async function saveLivePersona(ctx: FsContext, id: string, label: string, options: SaveOptions & { configOverride?: string }): Promise<string> {

@@ -175,6 +175,35 @@ export function presetFile(preset: Omit<Preset, 'spec'> & { extensions?: JsonRec
   return out
 }
 
+/**
+ * Whether importing `incoming` over `existing` would change what the preset
+ * means (spec §4.6: export → import is a lossless round trip). Compared is
+ * what a card carries exactly: label, tags, thinking language, the
+ * whitelisted persona and the other `extensions` keys. The id is the file
+ * name (equal by construction); `description` and `author` are bookkeeping a
+ * card does not carry back exactly (export writes no description and
+ * `whale-persona` for a missing author), so they never make content differ.
+ */
+export function sameCardContent(existing: PresetContent, incoming: PresetContent): boolean {
+  const content = (p: PresetContent) => ({
+    label: p.label,
+    tags: p.tags,
+    thinkingLanguage: p.thinkingLanguage,
+    persona: p.persona,
+    extensions: otherExtensions(p.extensions),
+  })
+  return jsonEqual(content(existing), content(incoming))
+}
+
+type PresetContent = Pick<Preset, 'label' | 'tags' | 'thinkingLanguage' | 'persona'> & { extensions?: unknown }
+
+/** Extension keys other than this engine's own; an empty object counts as none. */
+function otherExtensions(value: unknown): JsonRecord | undefined {
+  if (!isRecord(value)) return undefined
+  const others = Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'whale_persona'))
+  return Object.keys(others).length ? others : undefined
+}
+
 /** `presets save`: the live persona (whitelisted keys) and thinking language as a new card. */
 export function snapshotPreset(liveConfig: unknown, id: string, label: string): Preset {
   const config = isRecord(liveConfig) ? liveConfig : {}

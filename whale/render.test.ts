@@ -169,6 +169,17 @@ describe('thinking, suffix and budget (§3.2, §3.5, §7)', () => {
     expect(quiet.suffix).toBe('')
     expect(quiet.measure.budget.over).toBe(true)
   })
+  it('budget warning with loosely typed values: "enabled": "yes" and "max": "60" still add the line (issue 14 item "budget warning")', () => {
+    const character = '字'.repeat(61)
+    const r = renderSegments(base({ persona: { character, suffix: 'S' }, budget: { enabled: 'yes', max: '60' } }))
+    expect(r.measure.total).toBe(62)
+    expect(r.measure.budget).toMatchObject({ enabled: true, max: 60, over: true })
+    expect(r.suffix).toMatch(/^S\n\[whale-persona\] 本轮人设注入共 62 字符，超出预算 60 字符。/)
+    // garbage max is "no limit"; an empty-string switch is off: neither adds a line
+    expect(renderSegments(base({ persona: { character, suffix: 'S' }, budget: { enabled: 'yes', max: '60 chars' } })).suffix).toBe('S')
+    expect(renderSegments(base({ persona: { character, suffix: 'S' }, budget: { enabled: '', max: '60' } })).suffix).toBe('S')
+    expect(renderSegments(base({ persona: { character, suffix: 'S' }, budget: { enabled: 1, max: '60', warnInPrompt: 0 } })).suffix).toBe('S')
+  })
 })
 
 describe('renderSegments properties', () => {

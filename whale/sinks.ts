@@ -95,14 +95,20 @@ export interface SinkLogRecord {
   source: string
 }
 
-export function sinkLogKeys(logText: string): Set<string> {
+/**
+ * Keys of every record of the sink log. `sameFile` maps a recorded path to
+ * the form the caller compares targets in (the caller resolves both sides
+ * against its working directory, so `out/a.md`, `./out/a.md` and the
+ * absolute path name one target); by default paths compare as written.
+ */
+export function sinkLogKeys(logText: string, sameFile: (target: string) => string = (target) => target): Set<string> {
   const keys = new Set<string>()
   for (const raw of logText.split(/\r?\n/)) {
     if (!raw.trim()) continue
     try {
       const record = JSON.parse(raw) as unknown
       if (isRecord(record) && typeof record.line === 'string' && typeof record.path === 'string') {
-        keys.add(sinkKey(normaliseKind(record.kind), record.line, record.path))
+        keys.add(sinkKey(normaliseKind(record.kind), record.line, sameFile(record.path)))
       }
     } catch {
       /* a damaged audit line does not stop the others */

@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { importCard } from './card-import.ts'
-import { readPreset } from './presets.ts'
+import { readPreset, sameCardContent } from './presets.ts'
 import { contractsFromPrompt, detectCard, fromTavern, slugId, toTavern } from './tavern.ts'
 
 describe('detectCard (§4.6)', () => {
@@ -138,5 +139,46 @@ describe('export → import round trip', () => {
       'tavern-v2',
     )
     expect(r.preset.persona).toEqual({ character: 'd', contracts: [{ id: 'c1', text: 'a rule', on: true }], userName: 'U', tone: { enabled: true, text: 't' } })
+  })
+})
+
+describe('card round trip property (§4.6, issue 14 item "card round trip")', () => {
+  const text = fc.oneof(fc.string(), fc.constantFrom('', ' x ', 'a\nb', '- item', '{selfName}', '。！'))
+  const style = fc.record({ enabled: fc.boolean(), text, byModel: fc.dictionary(fc.string(), text) })
+  const persona = fc.record(
+    {
+      userName: text,
+      selfNameFlash: text,
+      selfNamePro: text,
+      selfNameByModel: fc.dictionary(fc.string(), text),
+      stance: text,
+      character: text,
+      suffix: text,
+      contracts: fc.array(fc.record({ id: fc.string(), text, on: fc.boolean() }, { requiredKeys: ['text'] }), { maxLength: 5 }),
+      tone: style,
+      appearance: style,
+    },
+    { requiredKeys: [] },
+  )
+  it('an empty contract list comes back empty, not absent (absent would let apply keep the live contracts)', () => {
+    const read = readPreset({ spec: 'whale-persona-preset/1', id: 'x', label: 'X', persona: { contracts: [] } }, 'x')!.preset
+    expect(fromTavern(toTavern(read), 'tavern-v2').preset.persona).toEqual({ contracts: [] })
+  })
+  it('a preset read from its file, exported and imported back has the same content (so re-importing into its home needs no --force)', () => {
+    fc.assert(
+      fc.property(
+        persona,
+        fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,20}[A-Za-z0-9]$/),
+        fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 3 }),
+        fc.option(fc.constantFrom('zh-CN', 'en', 'off'), { nil: undefined }),
+        (p, label, tags, thinkingLanguage) => {
+          const file = { spec: 'whale-persona-preset/1', id: 'x', label, tags, persona: p, ...(thinkingLanguage ? { thinkingLanguage } : {}) }
+          const read = readPreset(file, 'x')!.preset
+          const back = fromTavern(toTavern(read), 'tavern-v2').preset
+          expect(sameCardContent(read, back)).toBe(true)
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })

@@ -247,7 +247,8 @@ function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: Visi
 
 /** What importing a visible field gives back; export stores a copy only when this differs. */
 function survivesVisibly(key: 'character' | 'contracts' | 'suffix', value: unknown): boolean {
-  if (key === 'contracts') return Array.isArray(value) && jsonEqual(contractsFromPrompt(promptFromContracts(value)), value)
+  // an empty list survives no better than an empty string: import would leave contracts out, and apply would then keep the live ones
+  if (key === 'contracts') return Array.isArray(value) && value.length > 0 && jsonEqual(contractsFromPrompt(promptFromContracts(value)), value)
   return typeof value === 'string' && value !== '' && value === value.trim()
 }
 

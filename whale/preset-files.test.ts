@@ -1,0 +1,93 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { importCard } from './card-import.ts'
+import { locationsFor } from './files.ts'
+import { loadPreset, PresetError, saveImportedPreset } from './preset-files.ts'
+import { toTavern } from './tavern.ts'
+
+describe('importing a card over an existing preset (§4.6 lossless round trip)', () => {
+  let dir = ''
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const starter = {
+    spec: 'whale-persona-preset/1',
+    id: 'starter',
+    label: 'Starter',
+    description: 'my own words, which a card does not carry',
+    tags: ['work'],
+    thinkingLanguage: 'zh-CN',
+    persona: {
+      userName: '小林',
+      stance: ' 搭子 ',
+      character: '你是{selfName}。',
+      contracts: [
+        { id: 'terse', text: '结论先行。', on: true },
+        { id: 'off', text: '停用的', on: false },
+      ],
+      tone: { enabled: true, text: '简洁。', byModel: { pro: '更简洁。' } },
+    },
+    extensions: { depth_prompt: { depth: 4 } },
+  }
+
+  function setup(): { ctx: { env: Record<string, string>; cwd: string }; file: string; text: string } {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'whale-import-'))
+    const file = path.join(dir, 'home', 'whale-persona', 'presets', 'starter.json')
+    mkdirSync(path.dirname(file), { recursive: true })
+    const text = JSON.stringify(starter, null, 2) + '\n'
+    writeFileSync(file, text)
+    return { ctx: { env: { DSH_HOME: 'home' }, cwd: dir }, file, text }
+  }
+
+  function exportedCard(ctx: { env: Record<string, string>; cwd: string }): Record<string, any> {
+    const loaded = loadPreset(ctx, locationsFor(ctx), 'starter')
+    return toTavern({ ...loaded.preset, extensions: loaded.raw.extensions as Record<string, unknown> })
+  }
+
+  function imported(card: unknown) {
+    const result = importCard(Buffer.from(JSON.stringify(card)), 'card.json')
+    if (!result.ok) throw new Error(result.error)
+    return result.preset
+  }
+
+  it('card round trip: a card exported from this home imports back into it and leaves the preset byte-identical (issue 14 item "card round trip")', async () => {
+    const { ctx, file, text } = setup()
+    const preset = imported(exportedCard(ctx))
+    expect(preset.id).toBe('starter')
+    await expect(saveImportedPreset(ctx, locationsFor(ctx), preset, { overwrite: false })).resolves.toEqual({
+      file: 'home/whale-persona/presets/starter.json',
+      unchanged: true,
+    })
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it('card round trip: a card that would replace different content still needs --force (issue 14 item "card round trip")', async () => {
+    const { ctx, file, text } = setup()
+    for (const edit of [
+      (card: Record<string, any>) => (card.data.extensions.whale_persona.userName = '阿明'),
+      (card: Record<string, any>) => (card.data.tags = ['play']),
+      (card: Record<string, any>) => (card.data.post_history_instructions = '新的末尾'),
+      (card: Record<string, any>) => (card.data.extensions.depth_prompt = { depth: 2 }),
+    ]) {
+      const card = exportedCard(ctx)
+      edit(card)
+      await expect(saveImportedPreset(ctx, locationsFor(ctx), imported(card), { overwrite: false })).rejects.toThrow(PresetError)
+      expect(readFileSync(file, 'utf8')).toBe(text)
+    }
+    const card = exportedCard(ctx)
+    card.data.extensions.whale_persona.userName = '阿明'
+    await expect(saveImportedPreset(ctx, locationsFor(ctx), imported(card), { overwrite: true })).resolves.toMatchObject({ unchanged: false })
+    expect(JSON.parse(readFileSync(file, 'utf8')).persona.userName).toBe('阿明')
+  })
+
+  it('an existing file that is not a readable preset is never replaced without --force', async () => {
+    const { ctx, file } = setup()
+    const card = exportedCard(ctx)
+    writeFileSync(file, '{ broken')
+    await expect(saveImportedPreset(ctx, locationsFor(ctx), imported(card), { overwrite: false })).rejects.toThrow('--force')
+    expect(readFileSync(file, 'utf8')).toBe('{ broken')
+  })
+})
