@@ -5,20 +5,12 @@ import { PERSONA_SOURCES } from '../host/persona-sources.ts'
 import { startEngine } from '../memory/index.ts'
 import { scratchDir } from '../tests/harness/scratch.ts'
 import { doctorCommand } from './doctor.ts'
-import type { CliIO } from './io.ts'
+import { memoryIO } from './io.ts'
 
 async function doctor(home: string): Promise<{ code: number; out: string; lines: { check: string; status: string; detail: string }[] }> {
-  let out = ''
-  const io: CliIO = {
-    stdout: (t) => {
-      out += t
-    },
-    stderr: () => {},
-    env: { DSH_HOME: home, HOME: home },
-    cwd: home,
-  }
+  const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
   const code = await doctorCommand(['--json'], io)
-  return { code, out, lines: JSON.parse(out).lines }
+  return { code, out: io.out(), lines: JSON.parse(io.out()).lines }
 }
 
 describe('cyrene doctor', () => {

@@ -52,6 +52,25 @@ export function processIO(): CliIO & { failed: () => NodeJS.ErrnoException | und
   }
 }
 
+/** An in-memory `CliIO` for in-process runs (`cyrene whale conformance`, tests): the output is kept as text. */
+export function memoryIO(env: NodeJS.ProcessEnv, cwd: string, stdin?: string): CliIO & { out: () => string; err: () => string } {
+  let out = ''
+  let err = ''
+  return {
+    stdout: (t) => {
+      out += t
+    },
+    stderr: (t) => {
+      err += t
+    },
+    env,
+    cwd,
+    ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
+    out: () => out,
+    err: () => err,
+  }
+}
+
 /** Refusals carry an exit code and a message that says what to do. */
 export class CliError extends Error {
   readonly code: number

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { main } from './main.ts'
-import type { CliIO } from './io.ts'
+import { memoryIO } from './io.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
@@ -14,19 +14,9 @@ afterEach(async () => {
 })
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const o = { out: '', err: '' }
-  const io: CliIO = {
-    stdout: (s) => {
-      o.out += s
-    },
-    stderr: (s) => {
-      o.err += s
-    },
-    env: { DSH_HOME: t.home },
-    cwd: t.home,
-  }
+  const io = memoryIO({ DSH_HOME: t.home }, t.home)
   const code = await main(args, io)
-  return { code, ...o }
+  return { code, out: io.out(), err: io.err() }
 }
 
 async function listing(dir: string): Promise<string[]> {

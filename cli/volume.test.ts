@@ -6,7 +6,7 @@ import { PERSONA_SOURCES } from '../host/persona-sources.ts'
 import { personaFingerprint, startEngine } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { main } from './main.ts'
-import type { CliIO } from './io.ts'
+import { memoryIO } from './io.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => {
@@ -24,19 +24,9 @@ afterEach(async () => {
 })
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const o = { out: '', err: '' }
-  const io: CliIO = {
-    stdout: (s) => {
-      o.out += s
-    },
-    stderr: (s) => {
-      o.err += s
-    },
-    env: { DSH_HOME: t.home, HOME: t.home },
-    cwd: t.home,
-  }
+  const io = memoryIO({ DSH_HOME: t.home, HOME: t.home }, t.home)
   const code = await main(args, io)
-  return { code, ...o }
+  return { code, out: io.out(), err: io.err() }
 }
 
 /** A package folder with this package's persona, as `--persona` names one. */

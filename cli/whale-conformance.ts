@@ -1,31 +1,20 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { formatReport, ManifestError, runConformance, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
-import { CliError, type CliIO } from './io.ts'
+import { CliError, memoryIO, type CliIO } from './io.ts'
 import { repeated, type CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 
 /** Runs `cyrene whale …` in this process with the case's own env and working directory. */
 const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResult> => {
   const { whaleCommand } = await import('./whale.ts')
-  let stdout = ''
-  let stderr = ''
-  const io = {
-    stdout: (t: string) => {
-      stdout += t
-    },
-    stderr: (t: string) => {
-      stderr += t
-    },
-    env: { ...env },
-    cwd,
-  }
+  const io = memoryIO({ ...env }, cwd)
   try {
     const code = await whaleCommand(argv, io)
-    return { code, stdout, stderr }
+    return { code, stdout: io.out(), stderr: io.err() }
   } catch (error) {
-    if (error instanceof CliError) return { code: error.code, stdout, stderr: stderr + error.message + '\n' }
-    return { code: 70, stdout, stderr: stderr + String((error as Error).stack ?? error) + '\n' }
+    if (error instanceof CliError) return { code: error.code, stdout: io.out(), stderr: io.err() + error.message + '\n' }
+    return { code: 70, stdout: io.out(), stderr: io.err() + String((error as Error).stack ?? error) + '\n' }
   }
 }
 

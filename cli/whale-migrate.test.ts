@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MemoryStore } from '../memory/index.ts'
 import { scratchDir } from '../tests/harness/scratch.ts'
-import type { CliIO } from './io.ts'
+import { memoryIO, type CliIO } from './io.ts'
 import { main } from './main.ts'
 import { itemsFromWhaleInbox } from './whale-migrate.ts'
 
@@ -23,16 +23,7 @@ const INBOX =
     .join('\r\n') + '\r\n'
 
 function io(home: string): CliIO & { out: () => string } {
-  let out = ''
-  return {
-    stdout: (t) => {
-      out += t
-    },
-    stderr: () => {},
-    env: { DSH_HOME: home, HOME: home },
-    cwd: home,
-    out: () => out,
-  }
+  return memoryIO({ DSH_HOME: home, HOME: home }, home)
 }
 
 describe('whale-persona inbox → memory', () => {

@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { deflateSync, crc32 } from 'node:zlib'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest, runConformance, type WhaleExec } from '../whale/conformance.ts'
-import { CliError } from './io.ts'
+import { CliError, memoryIO } from './io.ts'
 import { whaleCommand } from './whale.ts'
 
 const run = promisify(execFile)
@@ -23,22 +23,11 @@ interface Outcome {
 
 /** Runs `cyrene whale …` in-process, the way main.ts does (CliError → message + code). */
 async function whale(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<Outcome> {
-  let stdout = ''
-  let stderr = ''
-  const io = {
-    stdout: (t: string) => {
-      stdout += t
-    },
-    stderr: (t: string) => {
-      stderr += t
-    },
-    env: { DSH_HOME: 'home', ...env },
-    cwd,
-  }
+  const io = memoryIO({ DSH_HOME: 'home', ...env }, cwd)
   try {
-    return { code: await whaleCommand(argv, io), stdout, stderr }
+    return { code: await whaleCommand(argv, io), stdout: io.out(), stderr: io.err() }
   } catch (error) {
-    if (error instanceof CliError) return { code: error.code, stdout, stderr: stderr + error.message }
+    if (error instanceof CliError) return { code: error.code, stdout: io.out(), stderr: io.err() + error.message }
     throw error
   }
 }

@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { execFileSync } from 'node:child_process'
 import { promises as fs, mkdtempSync, rmSync, chownSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { atomicWrite, AtomicWriteError, TEMP_SUFFIX_RE, type OpenWritable, type WritableFile } from './atomic-write.ts'
-import { fillDisk, mountTmpfs } from './testing/tmpfs.ts'
+import { fillDisk } from './testing/tmpfs.ts'
+import { useTmpfs } from './testing/use-tmpfs.ts'
 
 const WRITER = fileURLToPath(new URL('./atomic-write.ts', import.meta.url))
 
@@ -36,16 +37,7 @@ function wrapOpen(bend: (real: WritableFile) => Partial<WritableFile>): OpenWrit
 }
 
 describe('atomicWrite on a real full disk (2 MB tmpfs) — issue 7 item 1', () => {
-  let fsys: ReturnType<typeof mountTmpfs>
-  beforeAll(() => {
-    fsys = mountTmpfs('2m')
-  })
-  afterAll(() => {
-    fsys.unmount()
-  })
-  afterEach(async () => {
-    for (const n of await fs.readdir(fsys.dir)) await fs.rm(join(fsys.dir, n), { recursive: true, force: true })
-  })
+  const fsys = useTmpfs('2m')
 
   it('disk full: the write is refused with ENOSPC and "disk full", the old file stays byte-identical, no temp file is left', async () => {
     const file = join(fsys.dir, 'day.md')

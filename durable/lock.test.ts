@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { acquire, reclaim, LockBusyError, LockLostError } from './lock.ts'
 import { spawnLockHolder } from './testing/spawn.ts'
-import { mountTmpfs } from './testing/tmpfs.ts'
+import { useTmpfs } from './testing/use-tmpfs.ts'
 
 let dir = ''
 let lock: string
@@ -192,21 +192,13 @@ describe('a paused holder keeps its lock; nobody removes what is not theirs (iss
 })
 
 describe('on a full disk (a real 1 MiB tmpfs)', () => {
-  let mnt = ''
-  let unmount = () => {}
-  // A failed mount fails these tests: they are never skipped.
-  beforeAll(() => {
-    ;({ dir: mnt, unmount } = mountTmpfs('1m'))
-  })
-  afterAll(() => {
-    unmount()
-  })
+  const tmpfs = useTmpfs('1m')
 
   it('release still frees the lock when the disk filled up meanwhile (intent files now carry host and start time; a live holder must never strand its lock)', async () => {
-    const full = join(mnt, 'x.lock')
+    const full = join(tmpfs.dir, 'x.lock')
     const held = await acquire({ path: full, purpose: 'write' })
     // Fill the disk to the last byte.
-    const fh = await fs.open(join(mnt, 'filler'), 'w')
+    const fh = await fs.open(join(tmpfs.dir, 'filler'), 'w')
     try {
       for (;;) await fh.write(Buffer.alloc(64 * 1024, 1))
     } catch (e) {
@@ -215,7 +207,7 @@ describe('on a full disk (a real 1 MiB tmpfs)', () => {
       await fh.close()
     }
     await held.release()
-    expect((await fs.readdir(mnt)).sort()).toEqual(['filler'])
-    await fs.unlink(join(mnt, 'filler'))
+    expect((await fs.readdir(tmpfs.dir)).sort()).toEqual(['filler'])
+    await fs.unlink(join(tmpfs.dir, 'filler'))
   })
 })

@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { execFile } from 'node:child_process'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { fillDisk, mountTmpfs } from '../durable/testing/tmpfs.ts'
+import { fillDisk } from '../durable/testing/tmpfs.ts'
+import { useTmpfs } from '../durable/testing/use-tmpfs.ts'
 import { MemoryStore } from './store.ts'
 import { dayFileRel, ROOT_NAME } from './paths.ts'
 import { isTempName, walkFiles } from './fsio.ts'
@@ -36,16 +37,7 @@ const DAY = '2024-05-17'
 /** ~1 KB per entry (CJK is 3 bytes a character), so 40 entries make a ~42 KB day file as in the issue. */
 const entryText = (i: number): string => `第${i}条：${'她说今天的风很温柔，我们一起走过了河边的小路。'.repeat(14)}`
 
-let fsys: ReturnType<typeof mountTmpfs>
-beforeAll(() => {
-  fsys = mountTmpfs('2m')
-})
-afterAll(() => {
-  fsys.unmount()
-})
-afterEach(async () => {
-  for (const n of await fs.readdir(fsys.dir)) await fs.rm(join(fsys.dir, n), { recursive: true, force: true })
-})
+const fsys = useTmpfs('2m')
 
 async function dayWith40(home: string): Promise<{ file: string; bytes: Buffer }> {
   const store = await MemoryStore.open({ env: { DSH_HOME: home } })

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
@@ -13,6 +13,7 @@ import { serializeEntry } from './entry.ts'
 import { dayFileRel } from './paths.ts'
 import { tempHome } from './testing/tmp.ts'
 import { mountTmpfs } from '../durable/testing/tmpfs.ts'
+import { useTmpfs } from '../durable/testing/use-tmpfs.ts'
 import { hashTree } from './testing/tree.ts'
 
 const RESTORER = fileURLToPath(new URL('./testing/restorer.ts', import.meta.url))
@@ -33,26 +34,15 @@ async function fillMargin(root: string, n: number, kb: number, tag: string): Pro
 }
 
 describe('full disk (a real 2 MB tmpfs)', () => {
-  let mnt = ''
-  let unmount = () => {}
-  // A failed mount fails these tests: they are never skipped.
-  beforeAll(() => {
-    ;({ dir: mnt, unmount } = mountTmpfs('2m'))
-  })
-  afterAll(() => {
-    unmount()
-  })
-  afterEach(async () => {
-    for (const n of await fs.readdir(mnt)) await fs.rm(join(mnt, n), { recursive: true, force: true })
-  })
+  const tmpfs = useTmpfs('2m')
 
   const free = async () => {
-    const s = await fs.statfs(mnt)
+    const s = await fs.statfs(tmpfs.dir)
     return s.bavail * s.bsize
   }
 
   it('a backup that runs out of space removes its .tmp- folder, keeps the store and says ENOSPC (issue 7 item 5)', async () => {
-    const home = join(mnt, 'home')
+    const home = join(tmpfs.dir, 'home')
     await fs.mkdir(home)
     const s = await MemoryStore.open({ env: { DSH_HOME: home } })
     await s.write({ text: '一件事', kind: 'fact', axis: '智', reason: 'r' }, { by: 'person' })
@@ -73,7 +63,7 @@ describe('full disk (a real 2 MB tmpfs)', () => {
 
   it('a restore whose staging copy hits a full disk leaves the old store untouched and removes the staging', async () => {
     // The root is a link into the small disk; snapshots live beside the link, on the big one.
-    const real = join(mnt, 'store')
+    const real = join(tmpfs.dir, 'store')
     await fs.mkdir(real)
     await fs.symlink(real, t.root)
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
@@ -88,7 +78,7 @@ describe('full disk (a real 2 MB tmpfs)', () => {
     )
     expect(err?.code).toBe('ENOSPC')
     expect(await hashTree(real)).toEqual(before)
-    expect(await fs.readdir(mnt)).toEqual(['store'])
+    expect(await fs.readdir(tmpfs.dir)).toEqual(['store'])
     expect(await free()).toBe(freeBefore)
     expect((await fs.lstat(t.root)).isSymbolicLink()).toBe(true)
     expect(await listSnapshots(s)).toContain(snap.name)
