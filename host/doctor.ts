@@ -39,7 +39,7 @@ export function doctorReport(lines: DoctorLine[]): string {
  * and the one to start with (the first ✗, else the first !), whose detail says
  * what to do. `…` lines (not built, not there yet) are not problems.
  */
-export function doctorVerdict(lines: readonly DoctorLine[]): string {
+function doctorVerdict(lines: readonly DoctorLine[]): string {
   const fails = lines.filter((l) => l.status === 'fail')
   const warns = lines.filter((l) => l.status === 'warn')
   const first = fails[0] ?? warns[0]
