@@ -5,6 +5,7 @@ import { PERSONA_SOURCES } from '../host/persona-sources.ts'
 import { startEngine } from '../memory/index.ts'
 import { scratchDir } from '../tests/harness/scratch.ts'
 import { doctorCommand } from './doctor.ts'
+import { doctorReport } from '../host/doctor.ts'
 import { memoryIO } from './io.ts'
 
 async function doctor(home: string): Promise<{ code: number; out: string; lines: { check: string; status: string; detail: string }[] }> {
@@ -12,6 +13,40 @@ async function doctor(home: string): Promise<{ code: number; out: string; lines:
   const code = await doctorCommand(['--json'], io)
   return { code, out: io.out(), lines: JSON.parse(io.out()).lines }
 }
+
+async function doctorText(home: string): Promise<string> {
+  const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
+  await doctorCommand([], io)
+  return io.out()
+}
+
+describe('the doctor says first, in one sentence, whether all is well (issue 13 item 5)', () => {
+  it('all ✓ and … lines: everything is fine; otherwise how many need a look and the first ✗ (else !) with its advice', () => {
+    const ok = { check: 'quota', status: 'ok' as const, detail: '1 MB of 128 MB' }
+    const notYet = { check: 'memory root', status: 'missing' as const, detail: 'does not exist yet' }
+    expect(doctorReport([ok, notYet]).split('\n')[0]).toBe('昔涟 · 新卷 — doctor: everything is fine (nothing failed, nothing to warn about).')
+    const warn = { check: 'snapshots', status: 'warn' as const, detail: 'none yet: `cyrene backup` takes one now' }
+    const fail = { check: 'volume', status: 'fail' as const, detail: '卷.json is not JSON: restore it with `cyrene restore --list`' }
+    expect(doctorReport([ok, warn, fail]).split('\n')).toEqual([
+      '昔涟 · 新卷 — doctor: 2 lines need a look (1 ✗, 1 !); start with volume: 卷.json is not JSON: restore it with `cyrene restore --list`',
+      '✓ quota: 1 MB of 128 MB',
+      '! snapshots: none yet: `cyrene backup` takes one now',
+      '✗ volume: 卷.json is not JSON: restore it with `cyrene restore --list`',
+    ])
+  })
+
+  it('cyrene doctor on a store written by hand: first the advice to take a snapshot, after `backup` everything is fine', async () => {
+    const home = scratchDir('doctor')
+    const { main } = await import('./main.ts')
+    const quiet = { stdout: () => {}, stderr: () => {}, env: { DSH_HOME: home }, cwd: home }
+    expect(await main(['memory', 'write', '第一条', '--axis', '美', '--reason', 'r'], quiet)).toBe(0)
+    expect((await doctorText(home)).split('\n')[0]).toMatch(
+      /^昔涟 · 新卷 — doctor: one line needs a look \(1 !\); start with snapshots: none yet: `cyrene backup`/,
+    )
+    expect(await main(['backup', '--quiet'], quiet)).toBe(0)
+    expect((await doctorText(home)).split('\n')[0]).toBe('昔涟 · 新卷 — doctor: everything is fine (nothing failed, nothing to warn about).')
+  })
+})
 
 describe('cyrene doctor', () => {
   it('on an empty DSH_HOME: says the store does not exist yet and changes nothing', async () => {

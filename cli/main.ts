@@ -4,6 +4,7 @@ import { processIO, CliError, type CliIO } from './io.ts'
 import { describeBug, describeSystemFailure, EXIT, type FailureContext } from './failures.ts'
 import { visibleControls } from './terminal.ts'
 import { CyreneCommand, runCommand } from './command.ts'
+import { withProfileHome } from './profile-home.ts'
 
 /** A command family: builds its commands (options, help, actions) for one invocation. */
 type Family = (io: CliIO) => CyreneCommand
@@ -31,7 +32,9 @@ const families: Record<string, { summary: string; load: () => Promise<Family> }>
 const ABOUT = 'cyrene — 昔涟 · 新卷 command line'
 
 const AFTER_HELP = `
-Every command honours DSH_HOME (default ~/.dsh). Add --help after a command for its options.
+Where the memory is: --root DIR, else DSH_HOME, else the DSH home of the profile you are in (the
+working directory, then where this cyrene is installed: <home>/profiles/<name>/), else ~/.dsh.
+Add --help after a command for its options.
 
 Exit status:
   0   success
@@ -121,9 +124,13 @@ async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise
   return EXIT.bug
 }
 
-/** What bin/cyrene.js runs: the real process, with output errors folded into the exit code. */
-export async function runCli(argv: string[]): Promise<number> {
+/**
+ * What bin/cyrene.js runs: the real process, with output errors folded into the exit code.
+ * `packageDir` is where this package is installed: inside a DSH profile it names that profile's DSH_HOME.
+ */
+export async function runCli(argv: string[], packageDir?: string): Promise<number> {
   const io = processIO()
+  io.env = withProfileHome(io.env, io.cwd, packageDir)
   const code = await main(argv, io)
   const failed = io.failed()
   if (failed === undefined) return code

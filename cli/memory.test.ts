@@ -53,6 +53,21 @@ describe('cyrene memory', () => {
     expect((await run(['memory', 'show', 'no-such-id'])).code).toBe(1)
   })
 
+  it('memory list prints newest first, and --limit keeps the newest (issue 13 item 4)', async () => {
+    for (const [text, at] of [
+      ['最早的一天', '2026-01-01'],
+      ['中间的一天', '2026-02-01'],
+      ['同一天较早', '2026-03-01T08:00'],
+      ['同一天较晚', '2026-03-01T20:00'],
+    ]) {
+      expect((await run(['memory', 'write', text!, '--at', at!, '--axis', '美', '--reason', 'r'])).code).toBe(0)
+    }
+    const lines = (await run(['memory', 'list'])).out.split('\n').filter((l) => l.includes('的一天') || l.includes('同一天'))
+    expect(lines.map((l) => /(最早的一天|中间的一天|同一天较早|同一天较晚)/.exec(l)?.[1])).toEqual(['同一天较晚', '同一天较早', '中间的一天', '最早的一天'])
+    const json = JSON.parse((await run(['memory', 'list', '--limit', '2', '--json'])).out) as { entries: Array<{ text: string }> }
+    expect(json.entries.map((e) => e.text)).toEqual(['同一天较晚', '同一天较早'])
+  })
+
   it('reads text from stdin and reports a pending write with reasons', async () => {
     const r = await run(['memory', 'write', '-'], '决定辞职')
     expect(r.code).toBe(0)

@@ -153,7 +153,8 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   if (o.from !== undefined) list = list.filter((e) => dateOf(e) >= o.from!)
   if (o.to !== undefined) list = list.filter((e) => dateOf(e) <= o.to!)
   if (o.kind !== undefined) list = list.filter((e) => e.meta.kind === o.kind)
-  list = list.slice(-limit)
+  // The scan reads day files oldest first; a person looks for what happened lately, so newest first (README, CONTRACT).
+  list = list.slice(-limit).reverse()
   let pendingRecords: Record<string, unknown> = {}
   if (o.pending) pendingRecords = Object.fromEntries((await guarded(() => listPending(store))).map((p) => [p.id, p.record]))
   out(

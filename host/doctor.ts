@@ -31,7 +31,21 @@ export interface DoctorLine {
 const MARK: Record<DoctorLine['status'], string> = { ok: '✓', warn: '!', fail: '✗', missing: '…' }
 
 export function doctorReport(lines: DoctorLine[]): string {
-  return ['昔涟 · 新卷 — doctor', ...lines.map((l) => `${MARK[l.status]} ${l.check}: ${l.detail}`)].join('\n')
+  return [`昔涟 · 新卷 — doctor: ${doctorVerdict(lines)}`, ...lines.map((l) => `${MARK[l.status]} ${l.check}: ${l.detail}`)].join('\n')
+}
+
+/**
+ * The first line, one sentence: all is well, or how many lines need a look
+ * and the one to start with (the first ✗, else the first !), whose detail says
+ * what to do. `…` lines (not built, not there yet) are not problems.
+ */
+function doctorVerdict(lines: readonly DoctorLine[]): string {
+  const fails = lines.filter((l) => l.status === 'fail')
+  const warns = lines.filter((l) => l.status === 'warn')
+  const first = fails[0] ?? warns[0]
+  if (first === undefined) return 'everything is fine (nothing failed, nothing to warn about).'
+  const counts = [fails.length > 0 ? `${fails.length} ✗` : '', warns.length > 0 ? `${warns.length} !` : ''].filter((c) => c !== '').join(', ')
+  return `${fails.length + warns.length === 1 ? 'one line needs' : `${fails.length + warns.length} lines need`} a look (${counts}); start with ${first.check}: ${first.detail}`
 }
 
 /** Where the doctor looks: a DSH_HOME (from env), the working folder, and the store root when configured. */

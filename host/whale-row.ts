@@ -120,6 +120,8 @@ export class WhalePersona extends Service {
 }
 
 const MEMORY_HINT = 'on | off | status'
+/** The switch is whale-persona's candidate capture only; "memory off" must not read as Cyrene forgetting (issue 13). */
+const NOT_CYRENE_MEMORY = '这个开关只管本会话的候选收集，不是昔涟的记忆：她的记忆照常读写。'
 
 /** `/memory on|off|status`: the spec's per-session capture switch; shared with Cyrene's own /memory. */
 export function captureCommand(service: WhalePersona, sessionId: string, input: string): { kind: 'success' | 'error'; text: string } {
@@ -128,11 +130,17 @@ export function captureCommand(service: WhalePersona, sessionId: string, input: 
     service.setCapture(sessionId, word === 'on')
     return {
       kind: 'success',
-      text: word === 'on' ? '本会话的长期记忆收口已开启：AI 只会提出候选，等你确认（cyrene whale inbox list）。' : '本会话的长期记忆收口已关闭。',
+      text:
+        word === 'on'
+          ? `本会话的 whale-persona 收口已开启：AI 只会提出候选，等你确认（cyrene whale inbox list）。${NOT_CYRENE_MEMORY}`
+          : `本会话的 whale-persona 收口已关闭：不再提出候选。${NOT_CYRENE_MEMORY}`,
     }
   }
   if (word === 'status' || word === '') {
-    return { kind: 'success', text: `本会话的长期记忆收口：${service.captureOn(sessionId) ? '开启' : '关闭'}` }
+    return {
+      kind: 'success',
+      text: `本会话的 whale-persona 收口（把对话提成候选、等你确认）：${service.captureOn(sessionId) ? '开启' : '关闭'}。${NOT_CYRENE_MEMORY}`,
+    }
   }
   return { kind: 'error', text: `用法：/memory ${MEMORY_HINT}` }
 }
@@ -169,7 +177,7 @@ function registerSections(ctx: Context, service: WhalePersona): void {
     try {
       inner.commands.register({
         name: 'memory',
-        description: '长期记忆收口（whale-persona）：/memory on|off|status',
+        description: 'whale-persona 候选收口（本会话）：/memory on|off|status',
         input: { hint: MEMORY_HINT },
         handler: ({ agent, rawInput }) => captureCommand(service, agent.session.id, rawInput),
       })

@@ -31,7 +31,7 @@ export function apply(ctx: Context): void {
   // whale capture switch too: both work wherever they are mounted.
   ctx.commands.register({
     name: 'memory',
-    description: '记忆：/memory on|off|status 切换本会话的 whale-persona 收口',
+    description: '本会话的 whale-persona 候选收口：/memory on|off|status（不是昔涟的记忆开关）',
     input: { hint: MEMORY_SUBCOMMANDS },
     handler: ({ rawInput, agent }) => {
       const [sub = ''] = rawInput.trim().split(/\s+/)
