@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { frameTokenIn } from '../../memory/index.ts'
@@ -85,45 +86,45 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-beforeAll(async () => {
-  mkdirSync(WORK, { recursive: true })
-  home = mkdtempSync(join(WORK, 'home-'))
-  log = join(home, 'demo-requests.jsonl')
-  port = await freePort()
-  const began = Date.now()
-  // Its own process group, like a terminal's foreground job: the SIGINT below reaches npm and the script as Ctrl-C would.
-  starter = spawn('npm', ['start', '--', '--offline', '--port', String(port), '--home', home], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, CYRENE_DEMO_LOG: log },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
-  starter.stdout?.on('data', (d) => {
-    output += d
-  })
-  starter.stderr?.on('data', (d) => {
-    output += d
-  })
-  await until(
-    'the URL line',
-    () => {
-      if (starter.exitCode !== null) throw new Error(`npm start exited ${starter.exitCode}:\n${output}`)
-      return output.includes(`http://127.0.0.1:${port}/`) ? true : undefined
-    },
-    300_000,
-  )
-  startSeconds = (Date.now() - began) / 1000
-  webPid = Number(/dsh web pid (\d+)/.exec(output)?.[1])
-  process.stderr.write(`npm start -- --offline: URL printed after ${startSeconds.toFixed(1)} s\n`)
-}, 320_000)
-
-afterAll(async () => {
-  // Only what this test started: npm start's group and, should it outlive it, dsh web's group.
-  for (const pgid of [starter?.pid, webPid]) if (pgid !== undefined && pgid > 0 && groupAlive(pgid)) process.kill(-pgid, 'SIGKILL')
-  if (home !== undefined) rmSync(home, { recursive: true, force: true })
-})
-
 describe('npm start -- --offline (issue 13 item 1)', () => {
+  beforeAll(async () => {
+    mkdirSync(WORK, { recursive: true })
+    home = mkdtempSync(join(WORK, 'home-'))
+    log = join(home, 'demo-requests.jsonl')
+    port = await freePort()
+    const began = Date.now()
+    // Its own process group, like a terminal's foreground job: the SIGINT below reaches npm and the script as Ctrl-C would.
+    starter = spawn('npm', ['start', '--', '--offline', '--port', String(port), '--home', home], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, CYRENE_DEMO_LOG: log },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    starter.stdout?.on('data', (d) => {
+      output += d
+    })
+    starter.stderr?.on('data', (d) => {
+      output += d
+    })
+    await until(
+      'the URL line',
+      () => {
+        if (starter.exitCode !== null) throw new Error(`npm start exited ${starter.exitCode}:\n${output}`)
+        return output.includes(`http://127.0.0.1:${port}/`) ? true : undefined
+      },
+      300_000,
+    )
+    startSeconds = (Date.now() - began) / 1000
+    webPid = Number(/dsh web pid (\d+)/.exec(output)?.[1])
+    process.stderr.write(`npm start -- --offline: URL printed after ${startSeconds.toFixed(1)} s\n`)
+  }, 320_000)
+
+  afterAll(async () => {
+    // Only what this test started: npm start's group and, should it outlive it, dsh web's group.
+    for (const pgid of [starter?.pid, webPid]) if (pgid !== undefined && pgid > 0 && groupAlive(pgid)) process.kill(-pgid, 'SIGKILL')
+    if (home !== undefined) rmSync(home, { recursive: true, force: true })
+  })
+
   it('prints the URL of a dsh web whose roster lists chat (the default) and cyrene-work', async () => {
     expect(output).toContain(`昔涟 is ready at http://127.0.0.1:${port}/`)
     const list = await rpc('agentPreset.list', {})
@@ -172,5 +173,32 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     expect(output).not.toContain('npm start: dsh web exited')
     await until('the dsh web group to be gone', () => (groupAlive(webPid) ? undefined : true), 10_000)
     expect(processesWithHome()).toEqual([])
+  })
+})
+
+describe('npm start refuses clearly and starts nothing (issue 13 item 1)', () => {
+  const npmStart = (args: string[]) => spawnSync('npm', ['start', '--', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 60_000 })
+
+  it('a busy port: exit 1, the message names the port and --port, no home is created', async () => {
+    const busy = createServer()
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
+    const taken = (busy.address() as AddressInfo).port
+    const untouched = join(WORK, `never-${taken}`)
+    try {
+      const result = npmStart(['--offline', '--port', String(taken), '--home', untouched])
+      expect(result.status).toBe(1)
+      expect(result.stderr).toContain(`port ${taken} is already in use; pick another with \`npm start -- --port N\``)
+      expect(existsSync(untouched)).toBe(false)
+    } finally {
+      busy.close()
+    }
+  })
+
+  it('a bad --port or an unknown option: exit 2 with the usage', () => {
+    for (const args of [['--port', 'eighty'], ['--port', '70000'], ['--offlin']]) {
+      const result = npmStart(args)
+      expect(result.status).toBe(2)
+      expect(result.stderr).toContain('usage: npm start -- [--offline] [--port N] [--home DIR]')
+    }
   })
 })
