@@ -50,8 +50,18 @@ function firstHit(messagesSinceUser) {
   return undefined
 }
 
+/** DSH asks the default model for a session title too: a few words of the person's first message will do. */
+function titleRequest(messages) {
+  const ask = messages.find((m) => m.source?.plugin === 'dsh-session-title-llm')
+  if (ask === undefined) return undefined
+  const said = /"text":"((?:[^"\\]|\\.)*)"/.exec(textOf(ask))?.[1] ?? ''
+  return [...said.replace(REMEMBER, '')].slice(0, 16).join('') || '和昔涟聊天'
+}
+
 /** What the demo does for one request: the tool call to make, or the text to answer. */
 export function demoTurn(messages, toolNames) {
+  const title = titleRequest(messages)
+  if (title !== undefined) return { text: title }
   // Tool results may travel as user-side messages too: the person's message is the last one with text.
   const lastUser = messages.findLastIndex((m) => m.source?.kind === 'user' && textOf(m).trim() !== '')
   const said = lastUser === -1 ? '' : textOf(messages[lastUser]).trim()
