@@ -17,7 +17,6 @@ const DEFAULT_HOME = join(REPO_ROOT, '.dsh-home')
 const DEFAULT_PORT = 3999
 const DEMO_MODEL = 'cyrene-demo-model'
 const PROFILES = ['web', 'headless'] as const
-const MIN_NODE: readonly [number, number] = [22, 19]
 
 const USAGE = `usage: npm start -- [--offline] [--port N] [--home DIR]
        npm run dsh -- [--home DIR] <dsh arguments…>
@@ -57,14 +56,6 @@ function parseStart(argv: string[]): StartOptions {
   if (!Number.isInteger(port) || port < 1 || port > 65535 || !/^\d+$/.test(values.port ?? String(DEFAULT_PORT)))
     throw new UsageError(`--port must be a whole number from 1 to 65535, got ${JSON.stringify(values.port)}`)
   return { home: homeFrom(values.home), port, offline: values.offline === true }
-}
-
-function checkNode(): void {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
-  if (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1])) return
-  throw new Error(
-    `Node ${process.versions.node} is too old: dsh ${DSH_VERSION} needs Node ≥ ${MIN_NODE.join('.')}. Run \`npm ci\` first, then \`npm start\` (it uses the Node in node_modules/.bin).`,
-  )
 }
 
 function installDsh(): void {
@@ -138,7 +129,6 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 async function start(options: StartOptions): Promise<void> {
-  checkNode()
   if (await portInUse(options.port)) throw new Error(`port ${options.port} is already in use; pick another with \`npm start -- --port N\`.`)
   installDsh()
   mkdirSync(options.home, { recursive: true })
@@ -192,7 +182,6 @@ function runDsh(argv: string[]): void {
     home = homeFrom(args[0].slice('--home='.length))
     args = args.slice(1)
   }
-  checkNode()
   installDsh()
   mkdirSync(home, { recursive: true })
   // The terminal's Ctrl-C reaches dsh directly (same process group); this process only waits for it.

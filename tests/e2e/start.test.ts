@@ -194,6 +194,28 @@ describe('npm start refuses clearly and starts nothing (issue 13 item 1)', () =>
     }
   })
 
+  it('a Node older than 22.19 (the machine’s own, without node_modules/.bin): exit 1 and the message says to run npm ci', () => {
+    const bare = {
+      ...process.env,
+      PATH: (process.env.PATH ?? '')
+        .split(':')
+        .filter((dir) => !dir.includes('node_modules'))
+        .join(':'),
+    }
+    const version = spawnSync('node', ['--version'], { env: bare, encoding: 'utf8' }).stdout.trim()
+    const [major = 0, minor = 0] = version.slice(1).split('.').map(Number)
+    const result = spawnSync('node', [join('scripts', 'check-node.mjs')], { cwd: PROJECT_ROOT, env: bare, encoding: 'utf8' })
+    if (major < 22 || (major === 22 && minor < 19)) {
+      expect(result.status).toBe(1)
+      expect(result.stderr).toContain(`Node ${version.slice(1)} is too old: it needs Node ≥ 22.19`)
+      expect(result.stderr).toContain('Run `npm ci` first')
+    } else {
+      // A machine whose own Node is new enough passes the check (this one's is 20: the branch above runs here).
+      expect(result.status).toBe(0)
+      expect(result.stderr).toBe('')
+    }
+  })
+
   it('a bad --port or an unknown option: exit 2 with the usage', () => {
     for (const args of [['--port', 'eighty'], ['--port', '70000'], ['--offlin']]) {
       const result = npmStart(args)
