@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync } from 'node:fs'
-import { isAbsolute, join, resolve } from 'node:path'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { dshEnv, packInto, portInUse, REPO_ROOT, waitForWeb } from './dsh-web.ts'
 import { DSH_BIN, DSH_VERSION, ensureDsh } from './ensure-dsh.ts'
@@ -82,20 +83,38 @@ function dependenciesOf(home: string, profile: string): string[] {
   }
 }
 
+/**
+ * Packs `dir` into tarballs/<content hash>/: pnpm keeps a `file:` tarball it already installed from
+ * the same path as it is ("Already up to date"), so a changed build must arrive under a new path.
+ * The tarballs an earlier install came from stay until the new one is in: pnpm reads them again.
+ */
+function packByContent(dir: string, tarballs: string): string {
+  const staging = join(tarballs, '.packing')
+  rmSync(staging, { recursive: true, force: true })
+  mkdirSync(staging, { recursive: true })
+  const packed = packInto(dir, staging)
+  const folder = join(tarballs, createHash('sha256').update(readFileSync(packed)).digest('hex').slice(0, 16))
+  mkdirSync(folder, { recursive: true })
+  const target = join(folder, basename(packed))
+  renameSync(packed, target)
+  rmSync(staging, { recursive: true, force: true })
+  return target
+}
+
 /** Packs the plugin (prepack compiles it) and the demo model, and installs them into the home's profiles. */
 function install(options: StartOptions): void {
   const tarballs = join(options.home, 'tarballs')
-  rmSync(tarballs, { recursive: true, force: true })
-  mkdirSync(tarballs, { recursive: true })
   process.stderr.write('npm start: building and packing the plugin…\n')
-  const plugin = packInto(REPO_ROOT, tarballs)
-  const demo = options.offline ? packInto(join(REPO_ROOT, 'demo', 'model'), tarballs) : undefined
+  const plugin = packByContent(REPO_ROOT, tarballs)
+  const demo = options.offline ? packByContent(join(REPO_ROOT, 'demo', 'model'), tarballs) : undefined
   for (const profile of PROFILES) {
     process.stderr.write(`npm start: installing into the ${profile} profile of ${options.home}…\n`)
     if (demo !== undefined) dsh(options.home, ['plugin', '--profile', profile, 'add', demo])
     else if (dependenciesOf(options.home, profile).includes(DEMO_MODEL)) dsh(options.home, ['plugin', '--profile', profile, 'remove', DEMO_MODEL])
     dsh(options.home, ['plugin', '--profile', profile, 'add', plugin])
   }
+  const current = new Set([plugin, demo].filter((t) => t !== undefined).map((t) => basename(dirname(t))))
+  for (const entry of readdirSync(tarballs)) if (!current.has(entry)) rmSync(join(tarballs, entry), { recursive: true, force: true })
 }
 
 let stopping = false

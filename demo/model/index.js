@@ -77,7 +77,7 @@ export function demoTurn(messages, toolNames) {
     return { call: { tool: 'memory_write', args: { text: what, kind: 'note', axis: '德', reason: '对方亲口请我记住的事' } } }
   }
   const hit = firstHit(since)
-  if (hit !== undefined) return { text: `我记得哦——「${hit}」。（演示模型：这句来自注入的记忆命中。）` }
+  if (hit !== undefined) return { text: `我记得哦——「${hit}」（演示模型：这句来自注入的记忆命中。）` }
   return { text: '嗯，我在听哦。（这是离线演示模型：接上真正的模型后我会好好回答。试试说「记住：……」，再换个话题问问我。）' }
 }
 

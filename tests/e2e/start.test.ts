@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { frameTokenIn } from '../../memory/index.ts'
 import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
-import { dshEnv, freePort, webRpc } from '../../scripts/dsh-web.ts'
+import { dshEnv, freePort, packInto, runChecked, webRpc } from '../../scripts/dsh-web.ts'
+import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 
 /**
@@ -86,12 +87,28 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
+/**
+ * A home that already holds an older build of the demo model, installed from the tarball path
+ * npm start uses (as a run before a code change would leave it).
+ */
+function installOlderDemoBuild(): void {
+  const source = join(home, 'older-demo')
+  cpSync(join(PROJECT_ROOT, 'demo', 'model'), source, { recursive: true })
+  appendFileSync(join(source, 'index.js'), '// an older build\n')
+  const tarballs = join(home, 'tarballs')
+  mkdirSync(tarballs, { recursive: true })
+  const tgz = packInto(source, tarballs)
+  runChecked(DSH_BIN, ['plugin', '--profile', 'web', 'add', tgz], { cwd: home, env: dshEnv(home) })
+  rmSync(source, { recursive: true, force: true })
+}
+
 describe('npm start -- --offline (issue 13 item 1)', () => {
   beforeAll(async () => {
     mkdirSync(WORK, { recursive: true })
     home = mkdtempSync(join(WORK, 'home-'))
     log = join(home, 'demo-requests.jsonl')
     port = await freePort()
+    installOlderDemoBuild()
     const began = Date.now()
     // Its own process group, like a terminal's foreground job: the SIGINT below reaches npm and the script as Ctrl-C would.
     starter = spawn('npm', ['start', '--', '--offline', '--port', String(port), '--home', home], {
@@ -134,6 +151,11 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     expect(presets.find((p) => p.id === 'chat')?.name).toBe('昔涟聊天模式')
     const page = await fetch(`http://127.0.0.1:${port}/`)
     expect(page.status).toBe(200)
+  })
+
+  it('installs the build the repository has now, over an older one already in the home', () => {
+    const installed = readFileSync(join(home, 'profiles', 'web', 'node_modules', 'cyrene-demo-model', 'index.js'), 'utf8')
+    expect(installed).toBe(readFileSync(join(PROJECT_ROOT, 'demo', 'model', 'index.js'), 'utf8'))
   })
 
   it('a chat turn completes through the demo model with the persona as the system prompt', async () => {
