@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { frameTokenIn } from '../../memory/index.ts'
 import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
+import { dshEnv, freePort, packInto, runChecked, waitForWeb, webRpc } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 
@@ -14,41 +14,9 @@ import { PROJECT_ROOT } from '../harness/host.ts'
  * server run real turns against a recording mock provider (tests/e2e/mock-bundle).
  */
 const WORK = join(PROJECT_ROOT, '.cache', 'e2e')
-const BIN = join(PROJECT_ROOT, 'node_modules', '.bin')
-const env = (home: string, log: string): NodeJS.ProcessEnv => ({
-  ...process.env,
-  PATH: `${BIN}:${process.env.PATH ?? ''}`,
-  DSH_HOME: home,
-  DSH_TELEMETRY_DISABLED: '1',
-  CYRENE_E2E_LOG: log,
-})
-
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }) {
-  const result = spawnSync(cmd, args, {
-    cwd: opts.cwd,
-    env: opts.env ?? { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}` },
-    encoding: 'utf8',
-    timeout: 300_000,
-  })
-  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`)
-  return result
-}
-
-/** npm pack into a stable folder (pnpm's lockfile in the profile records the tarball path). */
-function pack(dir: string, out: string): string {
-  const name = run('npm', ['pack', '--silent', '--pack-destination', out], { cwd: dir }).stdout.trim().split('\n').at(-1) as string
-  return join(out, name)
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
+const env = (home: string, log: string): NodeJS.ProcessEnv => dshEnv(home, { CYRENE_E2E_LOG: log })
+const run = runChecked
+const pack = packInto
 
 const requests = (log: string) =>
   (existsSync(log)
@@ -118,14 +86,7 @@ describe('the packed plugin in the real dsh CLI', () => {
 
   describe('dsh web', () => {
     let port: number
-    const rpc = async (method: string, payload: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'client-request', rpcId: `r${Math.random()}`, method, payload }),
-      })
-      return (await res.json()) as any
-    }
+    const rpc = (method: string, payload: unknown) => webRpc(port, method, payload)
 
     beforeAll(async () => {
       port = await freePort()
@@ -139,18 +100,7 @@ describe('the packed plugin in the real dsh CLI', () => {
       web.stderr?.on('data', (d) => {
         output += d
       })
-      const deadline = Date.now() + 120_000
-      for (;;) {
-        if (web.exitCode !== null) throw new Error(`dsh web exited ${web.exitCode}:\n${output}`)
-        try {
-          const list = await rpc('agentPreset.list', {})
-          if (list?.result !== undefined) break
-        } catch {
-          /* not listening yet */
-        }
-        if (Date.now() > deadline) throw new Error(`dsh web did not answer in 120 s:\n${output}`)
-        await new Promise((r) => setTimeout(r, 500))
-      }
+      await waitForWeb(port, web, () => output)
     })
 
     it('lists both presets as system trust with chat the default, and refuses to delete them', async () => {
