@@ -26,7 +26,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^npm pack$/, 'builds the tarball (compiles); tests/e2e packs and installs it'],
   [/^npm run compile$/, 'npm test compiles first (pretest); the cyrene runs below use that dist/'],
   [/^npm run build( -- --snapshot)?$/, "regenerates committed files from DSH's installed presets; scripts/build.test.ts guards their drift"],
-  [/^npm start$/, 'starts DSH web for a person (tests/e2e/start.test.ts)'],
+  [/^npm start( -- --offline)?$/, 'starts DSH web for a person until Ctrl-C (tests/e2e/start.test.ts runs it with --offline and stops it)'],
   [/^npm install -g pnpm@/, 'installs a global package (network, changes the machine)'],
   [/^git clone /, 'network'],
   [/^cd /, 'moves the shell of the person reading'],
