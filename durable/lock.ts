@@ -357,23 +357,32 @@ export function reclaim(lockPath: string, staleMs: number): boolean {
     }
     if (again.ino !== st.ino || again.mtimeMs !== st.mtimeMs) return false
     // The folder is unchanged and its holder gone, so a record beside it (even a torn one) is that holder's.
-    try {
-      unlinkSync(`${lockPath}.owner`)
-    } catch {
-      /* none */
-    }
-    try {
-      rmdirSync(lockPath)
-    } catch {
-      return false
-    }
-    return true
+    return removeRecordAndFolder(lockPath)
   } finally {
     try {
       rmdirSync(guard)
     } catch {
       /* someone judged it stale */
     }
+  }
+}
+
+/**
+ * Removes a lock's owner record, then its folder — in that order, so no moment
+ * shows a folder-less record as the lock. Callers have made sure both are
+ * theirs to remove. True when the folder is gone.
+ */
+function removeRecordAndFolder(lockPath: string): boolean {
+  try {
+    unlinkSync(`${lockPath}.owner`)
+  } catch {
+    /* none, or not written */
+  }
+  try {
+    rmdirSync(lockPath)
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -470,16 +479,7 @@ class Holding implements HeldLock {
       // by a live process would block every writer for as long as it lives.
     }
     try {
-      try {
-        unlinkSync(`${this.path}.owner`)
-      } catch {
-        /* gone */
-      }
-      try {
-        rmdirSync(this.path)
-      } catch {
-        /* gone */
-      }
+      removeRecordAndFolder(this.path)
     } finally {
       if (intent !== undefined) {
         try {
@@ -524,16 +524,7 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
       return new Holding(path, owner, staleMs)
     } catch (e) {
       // The folder is ours (nobody takes a live owner's lock): undo, leave no trace.
-      try {
-        unlinkSync(`${path}.owner`)
-      } catch {
-        /* not written */
-      }
-      try {
-        rmdirSync(path)
-      } catch {
-        /* gone */
-      }
+      removeRecordAndFolder(path)
       throw e
     }
   } finally {
