@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
-import { TEMP_SUFFIX_RE } from '../durable/atomic-write.ts'
+import { withoutTempSuffix } from '../durable/atomic-write.ts'
 
 /**
  * Exit codes of the `cyrene` command line (CONTRACT.md §5 and §12.14).
@@ -77,12 +77,6 @@ function userName(uid: number): string | undefined {
 function who(uid: number): string {
   const name = userName(uid)
   return name === undefined ? `uid ${uid}` : `uid ${uid} (${name})`
-}
-
-/** An atomic write makes `<file>.tmp-<pid>-<hex>` first (older writers `<file>.<digits>`); the person knows the file, not the temp name. */
-function withoutTempSuffix(path: string): string {
-  if (TEMP_SUFFIX_RE.test(path)) return path.replace(TEMP_SUFFIX_RE, '')
-  return /\.(?:md|json|jsonl)\.\d+$/.test(path) ? path.replace(/\.\d+$/, '') : path
 }
 
 /**

@@ -72,6 +72,22 @@ export class AtomicWriteError extends Error {
 /** Temp files: `<name>.tmp-<pid>-<8 hex>`, always beside their target. */
 export const TEMP_SUFFIX_RE = /\.tmp-\d+-[0-9a-f]{8}$/
 
+/**
+ * Any temp suffix this repository's writers leave: ours, and `<name>.<digits>`
+ * of write-file-atomic, which wrote the memory store before (its .md/.json/.jsonl files).
+ */
+const ANY_TEMP_SUFFIX_RE = new RegExp(`(?<=\\.(?:md|json|jsonl))\\.\\d+$|${TEMP_SUFFIX_RE.source}`)
+
+/** Is this (a path ending in) a temp file of an atomic write, current or earlier? */
+export function isTempName(name: string): boolean {
+  return ANY_TEMP_SUFFIX_RE.test(name)
+}
+
+/** The file a temp file was being written for (the path without its temp suffix); other paths unchanged. */
+export function withoutTempSuffix(path: string): string {
+  return path.replace(ANY_TEMP_SUFFIX_RE, '')
+}
+
 export function tempNameFor(file: string): string {
   return join(dirname(file), `${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
 }

@@ -1,17 +1,14 @@
 import { promises as fs, constants as C, type Stats } from 'node:fs'
-import { dirname, basename, join, relative, isAbsolute, sep } from 'node:path'
-import { atomicWrite, explainSystemError, fsyncDir, TEMP_SUFFIX_RE, type OpenWritable } from '../durable/atomic-write.ts'
+import { dirname, join, relative, isAbsolute, sep } from 'node:path'
+import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '../durable/atomic-write.ts'
+
+/** Temp files of atomic writes, current and earlier (`check --fix` and every rewrite clear them). */
+export { isTempName } from '../durable/atomic-write.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
 import { RefusedError } from './validate.ts'
 
 /** Files the user owns are private (0600 files, 0700 folders): the modes are durable/'s. */
 export { DIR_MODE, FILE_MODE, fsyncDir }
-
-/**
- * Temp files of the atomic writer: `<name>.tmp-<pid>-<8 hex>` (durable/), and
- * `<name>.<digits>` left by write-file-atomic, which wrote this store before.
- */
-const TEMP_RE = new RegExp(`\\.md\\.\\d+$|\\.json\\.\\d+$|\\.jsonl\\.\\d+$|${TEMP_SUFFIX_RE.source}`)
 
 const NOFOLLOW = C.O_NOFOLLOW ?? 0
 
@@ -212,10 +209,6 @@ export async function sizeOf(dir: string, rel = ''): Promise<number> {
     }
   }
   return total
-}
-
-export function isTempName(name: string): boolean {
-  return TEMP_RE.test(basename(name))
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
