@@ -113,7 +113,7 @@ export function fitAnchor(doc: AnchorDoc, key: AnchorKey, limit: number): { doc:
 
 export async function readAnchor(store: MemoryStore, key: AnchorKey): Promise<AnchorDoc & { file: string; chars: number; limit: number }> {
   const file = anchorRel(key)
-  const text = await readTextOr(store.path(file), '')
+  const text = await readTextOr(store.root, store.path(file), '')
   const doc = parseAnchor(text)
   return { ...doc, file, chars: charCount(text.trim()), limit: store.settings.anchor[key] }
 }

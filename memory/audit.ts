@@ -29,7 +29,7 @@ export async function auditLog(store: MemoryStore, fromMonth = ''): Promise<Arra
   }
   const out: Array<Record<string, unknown>> = []
   for (const n of names) {
-    for (const line of (await readTextOr(join(dir, n), '')).split('\n')) {
+    for (const line of (await readTextOr(store.root, join(dir, n), '')).split('\n')) {
       if (line.trim() === '') continue
       try {
         out.push(JSON.parse(line) as Record<string, unknown>)

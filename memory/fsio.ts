@@ -125,10 +125,12 @@ async function refuseLinksBelow(root: string, file: string): Promise<void> {
 }
 
 /**
- * A store file's text, or `fallback` when it is missing — or is a symbolic
- * link: the store never reads through one (contract §12.9; `check` reports it).
+ * A store file's text, or `fallback` when it is missing — or is reached
+ * through a symbolic link (the file itself or a folder below `root`): the
+ * store never reads through one (contract §12.9; `check` reports it).
  */
-export async function readTextOr(file: string, fallback: string): Promise<string> {
+export async function readTextOr(root: string, file: string, fallback: string): Promise<string> {
+  if ((await inspectBelow(root, file)).kind !== 'file') return fallback
   try {
     return (await readNoFollow(file)).toString('utf8')
   } catch (e) {

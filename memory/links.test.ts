@@ -167,4 +167,15 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
     const report = await checkStore(store)
     expect(report.errors.map((e) => e.message).join('\n')).toMatch(/锚\/你是谁\.md/)
   })
+
+  it('an anchor folder linked outside is never read either: the anchors read empty (issue 7 item 7)', async () => {
+    const folder = join(outside, 'anchors')
+    await fs.mkdir(folder)
+    await fs.writeFile(join(folder, '你是谁.md'), '外面文件夹里的锚点。\n')
+    await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await fs.rm(join(t.root, '锚'), { recursive: true })
+    await fs.symlink(folder, join(t.root, '锚'))
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    expect(JSON.stringify(await readAnchor(store, 'user'))).not.toContain('外面')
+  })
 })

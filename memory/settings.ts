@@ -73,5 +73,5 @@ function parseSettings(text: string | undefined): SettingsRead {
 }
 
 export async function readSettings(root: string): Promise<SettingsRead> {
-  return parseSettings(await readTextOr(join(root, '元', 'settings.json'), ''))
+  return parseSettings(await readTextOr(root, join(root, '元', 'settings.json'), ''))
 }

@@ -467,7 +467,7 @@ export class MemoryStore {
 
   /** Read a JSON file in 元/; invalid JSON is reported, never overwritten silently. */
   async readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string }> {
-    const text = await readTextOr(join(this.root, LAYOUT.meta, name), '')
+    const text = await readTextOr(this.root, join(this.root, LAYOUT.meta, name), '')
     if (text.trim() === '') return { value: fallback }
     try {
       return { value: JSON.parse(text) as T }
