@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import { join, dirname } from 'node:path'
 import { ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
+import { pidAlive } from '../durable/lock.ts'
 import type { MemoryStore } from './store.ts'
 
 /**
@@ -205,18 +206,9 @@ export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonl
   }
   for (const n of all) {
     const m = /^\.tmp-.*-(\d+)$/.exec(n)
-    if (m !== null && !pidIsAlive(Number(m[1]))) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
+    if (m !== null && !pidAlive(Number(m[1]))) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
   }
   return drop
-}
-
-function pidIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** The daily snapshot, if today's is not there yet. */
