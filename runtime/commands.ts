@@ -3,6 +3,7 @@ import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-commands'
 import { chatDoctorLines, doctorReport } from '../host/doctor.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
+import { dispatchSubcommand, type CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /**
  * Preset row `cyrene-commands`; the row itself declares
@@ -13,18 +14,17 @@ export const name = 'cyrene-commands'
 export interface Config {}
 export const Config: Schema<Config> = Schema.object({})
 
-const SUBCOMMANDS = 'doctor'
+/** Every `/cyrene` sub-command; a feature adds its row here. */
+const SUBCOMMANDS: readonly CyreneSubcommand[] = [
+  { name: 'doctor', usage: 'doctor', summary: '查看状态与各项限制', run: async (c) => ({ kind: 'success', text: await doctorText(c) }) },
+]
 
 export function apply(ctx: Context): void {
   ctx.commands.register({
     name: 'cyrene',
     description: '昔涟：/cyrene doctor 查看状态与各项限制',
-    input: { hint: SUBCOMMANDS },
-    handler: async ({ rawInput }) => {
-      const [sub = ''] = rawInput.trim().split(/\s+/)
-      if (sub === 'doctor' || sub === '') return { kind: 'success', text: await doctorText(ctx) }
-      return { kind: 'error', text: `未知子命令「${sub}」。可用：${SUBCOMMANDS}` }
-    },
+    input: { hint: SUBCOMMANDS.map((r) => r.usage).join(' | ') },
+    handler: ({ rawInput, agent }) => dispatchSubcommand(SUBCOMMANDS, ctx, rawInput, agent),
   })
 
   // Cyrene's /memory shadows whale-persona's in Cyrene presets, so it answers the
