@@ -15,6 +15,9 @@ import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 
+/** How long a turn waits for a memory engine or recall index that is still starting. */
+const STARTUP_WAIT_MS = 5000
+
 declare module '@deepseek-ai/cordis' {
   interface Context {
     cyreneMemory: CyreneMemory
@@ -120,6 +123,7 @@ export class CyreneMemory extends Service {
    * any failure (noted for the doctor): recall never fails a turn.
    */
   async recall(query: string, limit: number): Promise<RecalledEntry[]> {
+    if (this.recallState.kind === 'off' || this.recallState.kind === 'building') await this.startupOrLater(this.ready.then(() => this.recallReady))
     if (this.recallState.kind !== 'ready') return []
     try {
       await this.recallState.keeper.refresh()
@@ -137,15 +141,27 @@ export class CyreneMemory extends Service {
    * where only the person may write. Throws a message the model can act on.
    */
   async writeAsModel(input: NewEntry): Promise<WriteResult> {
-    return await this.engineStore().write(input, { by: 'model' })
+    return await (await this.engineStore()).write(input, { by: 'model' })
   }
 
   /** A dated section the model adds to an anchor (its core is the person's); cadence enforced by the store. */
   async anchorAsModel(key: AnchorKey, text: string): Promise<{ file: string; archived: number; chars: number }> {
-    return await writeAnchor(this.engineStore(), key, { text, mode: 'section' }, { by: 'model' })
+    return await writeAnchor(await this.engineStore(), key, { text, mode: 'section' }, { by: 'model' })
   }
 
-  private engineStore(): MemoryStore {
+  /**
+   * A turn that arrives while the engine or the index is still starting (the
+   * first message right after DSH starts) waits for it, up to STARTUP_WAIT_MS,
+   * then goes on without it: the turn is never failed by our start.
+   */
+  private async startupOrLater(started: Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([started, new Promise<void>((r) => (timer = setTimeout(r, STARTUP_WAIT_MS)))])
+    clearTimeout(timer)
+  }
+
+  private async engineStore(): Promise<MemoryStore> {
+    if (this.state.kind === 'starting') await this.startupOrLater(this.ready)
     if (this.state.kind === 'ready') return this.state.store
     throw new Error(
       this.state.kind === 'busy'
