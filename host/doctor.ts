@@ -68,6 +68,8 @@ export interface ChatDoctorInput {
   memory: { doctorState(): HostServiceState; config: { rootDir: string } } | undefined
   /** The whale row's service, when mounted. */
   whaleRow: WhaleRowState | undefined
+  /** The store guard of the host row (CONTRACT §5.1), when mounted. */
+  guard?: { doctorState(): StoreGuardState } | undefined
 }
 
 /** `/cyrene doctor`: the host service's own lines, then the store as `cyrene doctor` sees it (quotas, snapshots, volume…). */
@@ -85,7 +87,27 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
   } catch (error) {
     lines.push({ check: 'memory store', status: 'fail', detail: (error as Error).message })
   }
-  return [...lines, whaleRowLine(input.whaleRow), ...whaleLines(io, input.whaleRow?.reflex.ledgerError)]
+  return [...lines, guardLine(input.guard?.doctorState()), whaleRowLine(input.whaleRow), ...whaleLines(io, input.whaleRow?.reflex.ledgerError)]
+}
+
+/** The store guard as plain data (host/store-guard.ts). */
+export type StoreGuardState =
+  | { kind: 'off'; detail: string }
+  | { kind: 'on'; root: string; refusals: number; last: { at: string; tool: string; target: string } | undefined; checkErrors: number }
+
+/** One line: whether the model's generic tools are kept out of 元/ and base entries, and how often they were refused. */
+export function guardLine(state: StoreGuardState | undefined): DoctorLine {
+  const check = 'store guard'
+  if (state === undefined)
+    return { check, status: 'warn', detail: "not mounted: the model's write/edit/bash tools could change 元/ and base entries. Restart DSH with this plugin's bundle layer." }
+  if (state.kind === 'off') return { check, status: 'warn', detail: `off: ${state.detail}` }
+  const last = state.last === undefined ? '' : `; last: ${state.last.tool} → ${state.last.target} at ${state.last.at}`
+  const errors = state.checkErrors > 0 ? `; ${state.checkErrors} calls it could not check (refused when they named the store)` : ''
+  return {
+    check,
+    status: state.checkErrors > 0 ? 'warn' : 'ok',
+    detail: `on in every preset: the model's file, shell and program tools cannot change 元/ or day files with base entries under ${state.root} (reads stay open); ${state.refusals} refused since start${last}${errors}`,
+  }
 }
 
 const MB = 1024 * 1024

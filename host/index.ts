@@ -1,8 +1,12 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import { CyreneMemory, type ServiceConfig } from './service.ts'
+import { StoreGuard } from './store-guard.ts'
 
-/** Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset. */
+/**
+ * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, and the store
+ * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §5.1).
+ */
 export const name = 'cyrene-host'
 
 export type Config = ServiceConfig
@@ -14,4 +18,6 @@ export const Config: Schema<Config> = Schema.object({
 
 export function apply(ctx: Context, config: Config): void {
   ctx.plugin(CyreneMemory, config)
+  // Host level on purpose: a guard registered here covers DSH's own presets too, not only Cyrene's.
+  ctx.plugin(StoreGuard, { rootDir: config.rootDir })
 }

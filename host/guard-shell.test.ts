@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest'
+import { readProgramText, readShellCommand, RUNTIME_PART, type PathRef } from './guard-shell.ts'
+
+const env = { home: '/home/u', vars: { HOME: '/home/u', DSH_HOME: '/home/u/.dsh' } }
+const STORE = '/home/u/.dsh/cyrene-philia093-0'
+const read = (command: string, cwd: string | undefined = '/work/proj') => readShellCommand(command, cwd, env)
+const abs = (refs: PathRef[]) => refs.flatMap((r) => (r.abs === undefined ? [] : [r.abs]))
+
+describe('the shell reader: what a command would change', () => {
+  it.each([
+    ['echo x > 元/settings.json', '/work/proj/元/settings.json'],
+    ['echo x >> "$DSH_HOME/cyrene-philia093-0/元/settings.json"', `${STORE}/元/settings.json`],
+    ['echo x >| ${DSH_HOME}/cyrene-philia093-0/元/a', `${STORE}/元/a`],
+    ['printf x &> ~/.dsh/cyrene-philia093-0/元/a', `${STORE}/元/a`],
+    ['cat a 2> ~/.dsh/cyrene-philia093-0/元/err', `${STORE}/元/err`],
+    ['exec 3<> ~/.dsh/cyrene-philia093-0/元/fd', `${STORE}/元/fd`],
+    ['echo hi | tee -a "/home/u/.dsh/cyrene-philia093-0/元/a b.json"', `${STORE}/元/a b.json`],
+    ["sed -i 's/a/b/' /home/u/.dsh/cyrene-philia093-0/元/settings.json", `${STORE}/元/settings.json`],
+    ["sed -i.bak -e 's/a/b/' ~/.dsh/cyrene-philia093-0/元/x", `${STORE}/元/x`],
+    ["perl -pi -e 's/a/b/' ~/.dsh/cyrene-philia093-0/元/x", `${STORE}/元/x`],
+    ['mv ~/.dsh/cyrene-philia093-0/元/settings.json /tmp/s', `${STORE}/元/settings.json`],
+    ['mv /tmp/s ~/.dsh/cyrene-philia093-0/元/settings.json', `${STORE}/元/settings.json`],
+    ['mv -t ~/.dsh/cyrene-philia093-0/元 /tmp/s', `${STORE}/元`],
+    ['cp /tmp/s ~/.dsh/cyrene-philia093-0/元/', `${STORE}/元/`],
+    ['cp -t ~/.dsh/cyrene-philia093-0/元 /tmp/s /tmp/t', `${STORE}/元`],
+    ['rm -rf ~/.dsh', '/home/u/.dsh'],
+    ['rm -- -weird ~/.dsh/cyrene-philia093-0/元/x', `${STORE}/元/x`],
+    ['ln -s /tmp/evil ~/.dsh/cyrene-philia093-0/元/link', `${STORE}/元/link`],
+    ['ln ~/.dsh/cyrene-philia093-0/元/settings.json /tmp/alias', `${STORE}/元/settings.json`],
+    ['touch ~/.dsh/cyrene-philia093-0/元/new', `${STORE}/元/new`],
+    ['chmod 777 ~/.dsh/cyrene-philia093-0/元', `${STORE}/元`],
+    ['truncate -s 0 ~/.dsh/cyrene-philia093-0/元/settings.json', `${STORE}/元/settings.json`],
+    ['dd if=/dev/zero of=/home/u/.dsh/cyrene-philia093-0/元/x bs=1 count=1', `${STORE}/元/x`],
+    ['sort -o ~/.dsh/cyrene-philia093-0/元/x a', `${STORE}/元/x`],
+    ['curl -o ~/.dsh/cyrene-philia093-0/元/x https://example.com', `${STORE}/元/x`],
+    ['find ~/.dsh/cyrene-philia093-0/元 -name "*.json" -delete', `${STORE}/元`],
+    ['find ~/.dsh -type f -exec rm {} +', '/home/u/.dsh'],
+    ['sudo -u me rm ~/.dsh/cyrene-philia093-0/元/x', `${STORE}/元/x`],
+    ['env FOO=1 nice -n 5 rm ~/.dsh/cyrene-philia093-0/元/x', `${STORE}/元/x`],
+    ['timeout 5 rm ~/.dsh/cyrene-philia093-0/元/x', `${STORE}/元/x`],
+    ['true && rm ~/.dsh/cyrene-philia093-0/元/x || echo no', `${STORE}/元/x`],
+    ['(rm ~/.dsh/cyrene-philia093-0/元/x)', `${STORE}/元/x`],
+    ['{ rm ~/.dsh/cyrene-philia093-0/元/x; }', `${STORE}/元/x`],
+    ['if true; then rm ~/.dsh/cyrene-philia093-0/元/x; fi', `${STORE}/元/x`],
+    ['echo $(rm ~/.dsh/cyrene-philia093-0/元/x)', `${STORE}/元/x`],
+    ['echo `rm ~/.dsh/cyrene-philia093-0/元/x`', `${STORE}/元/x`],
+    ['diff <(rm ~/.dsh/cyrene-philia093-0/元/x) b', `${STORE}/元/x`],
+    ["bash -c 'rm ~/.dsh/cyrene-philia093-0/元/x'", `${STORE}/元/x`],
+    ["sh -lc \"rm '/home/u/.dsh/cyrene-philia093-0/元/x'\"", `${STORE}/元/x`],
+    ["eval 'rm ~/.dsh/cyrene-philia093-0/元/x'", `${STORE}/元/x`],
+    ['bash <<EOF\nrm ~/.dsh/cyrene-philia093-0/元/x\nEOF', `${STORE}/元/x`],
+    ['bash <<< "rm ~/.dsh/cyrene-philia093-0/元/x"', `${STORE}/元/x`],
+    ['D=~/.dsh/cyrene-philia093-0; echo > $D/元/x', `${STORE}/元/x`],
+    ['tar -xzf b.tgz -C ~/.dsh/cyrene-philia093-0/元', `${STORE}/元/${RUNTIME_PART}new`],
+    ['tar czf ~/.dsh/cyrene-philia093-0/元/b.tgz src', `${STORE}/元/b.tgz`],
+    ['git -C ~/.dsh/cyrene-philia093-0 checkout -- 元/settings.json', `/work/proj/元/settings.json`],
+    ['rm a\\ b/元\\ x', '/work/proj/a b/元 x'],
+  ])('%s', (command, expected) => {
+    expect(abs(read(command).writes)).toContain(expected)
+  })
+
+  it('cd into the store, then a relative path: both the old and the new folder are possible', () => {
+    const r = read('cd ~/.dsh/cyrene-philia093-0 && echo x > 元/settings.json')
+    expect(abs(r.writes)).toEqual(['/work/proj/元/settings.json', `${STORE}/元/settings.json`])
+  })
+
+  it('cd through .. chains keeps the .. for the guard to resolve physically', () => {
+    const r = read('cd ../../home/u/.dsh/./cyrene-philia093-0/岁月涟漪 && rm ../元/settings.json', '/work/proj')
+    expect(abs(r.writes)).toContain('/work/proj/../../home/u/.dsh/./cyrene-philia093-0/岁月涟漪/../元/settings.json')
+  })
+
+  it('cd into a folder named at run time keeps the literal part for the name check', () => {
+    const r = read('cd "$X/元" && rm settings.json')
+    expect(r.writes.map((w) => w.text)).toContain(`${RUNTIME_PART}/元/settings.json`)
+  })
+
+  it('a persistent shell (folder unknown): relative paths keep only their text', () => {
+    const r = readShellCommand('rm 元/settings.json', undefined, env)
+    expect(r.writes).toEqual([{ text: `${RUNTIME_PART}/元/settings.json` }])
+  })
+
+  it('reads and harmless redirections change nothing', () => {
+    for (const c of [
+      'cat ~/.dsh/cyrene-philia093-0/元/settings.json',
+      'grep -r base ~/.dsh/cyrene-philia093-0 2>/dev/null',
+      'ls -la ~/.dsh/cyrene-philia093-0/元 | head -5',
+      'cat ~/.dsh/cyrene-philia093-0/元/settings.json 2>&1',
+      "sed -n '1,5p' ~/.dsh/cyrene-philia093-0/元/settings.json",
+      'find ~/.dsh/cyrene-philia093-0 -name "*.md" -exec cat {} \\;',
+      'cp ~/.dsh/cyrene-philia093-0/元/settings.json /tmp/copy.json',
+      'git -C ~/.dsh/cyrene-philia093-0 log',
+      "awk '{print $1}' ~/.dsh/cyrene-philia093-0/元/settings.json",
+      "cat <<'EOF'\nrm -rf ~/.dsh\nEOF",
+      '# rm -rf ~/.dsh',
+      "echo 'rm -rf ~/.dsh'",
+    ]) {
+      const r = read(c)
+      expect(abs(r.writes).filter((p) => p.includes('.dsh')), c).toEqual([])
+      expect(r.unsureWhy, c).toEqual([])
+    }
+  })
+
+  it('interpreters, unknown programs and xargs are unsure and list what they name', () => {
+    const py = read(`python3 -c "open('${STORE}/元/settings.json','w').write('x')"`)
+    expect(py.unsureWhy).toEqual(['python3'])
+    expect(abs(py.unsureMentions)).toContain(`${STORE}/元/settings.json`)
+    const x = read('find ~/.dsh -name "*.json" | xargs rm -f')
+    expect(x.unsureWhy[0]).toMatch(/^xargs rm/)
+    expect(abs(x.unsureMentions)).toContain('/home/u/.dsh')
+    const unknown = read('./fix-it.sh ~/.dsh/cyrene-philia093-0/元/settings.json')
+    expect(unknown.unsureWhy[0]).toMatch(/not a command the guard knows/)
+    expect(abs(unknown.unsureMentions)).toContain(`${STORE}/元/settings.json`)
+    const piped = read("echo 'rm x' | bash")
+    expect(piped.unsureWhy[0]).toMatch(/pipe/)
+    const awk = read(`awk '{print > "${STORE}/元/x"}' a`)
+    expect(abs(awk.unsureMentions)).toContain(`${STORE}/元/x`)
+  })
+
+  it('a write to a path known only at run time still lists what the whole line names', () => {
+    const r = read('for f in ~/.dsh/cyrene-philia093-0/元/*; do rm "$f"; done')
+    expect(r.writes.some((w) => w.abs === undefined)).toBe(true)
+    expect(r.scriptMentions.some((m) => m.abs === `${STORE}/元/*` && m.glob === true)).toBe(true)
+  })
+
+  it('program text (run_code, workflow): every path-like piece is an unsure mention', () => {
+    const r = readProgramText(`await fs.writeFile(process.env.HOME + '/.dsh/cyrene-philia093-0/元/x', '1')`, '/work/proj', env, 'a run_code program')
+    expect(r.unsureWhy).toEqual(['a run_code program'])
+    expect(r.unsureMentions.map((m) => m.text).some((t) => t.includes('cyrene-philia093-0'))).toBe(true)
+  })
+})
