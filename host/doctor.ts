@@ -68,7 +68,7 @@ export interface ChatDoctorInput {
   memory: { doctorState(): HostServiceState; config: { rootDir: string } } | undefined
   /** The whale row's service, when mounted. */
   whaleRow: WhaleRowState | undefined
-  /** The store guard of the host row (CONTRACT §5.1), when mounted. */
+  /** The store guard of the host row (CONTRACT §2.4), when mounted. */
   guard?: { doctorState(): StoreGuardState } | undefined
 }
 
@@ -96,10 +96,14 @@ export type StoreGuardState =
   | { kind: 'on'; root: string; refusals: number; last: { at: string; tool: string; target: string } | undefined; checkErrors: number }
 
 /** One line: whether the model's generic tools are kept out of 元/ and base entries, and how often they were refused. */
-export function guardLine(state: StoreGuardState | undefined): DoctorLine {
+function guardLine(state: StoreGuardState | undefined): DoctorLine {
   const check = 'store guard'
   if (state === undefined)
-    return { check, status: 'warn', detail: "not mounted: the model's write/edit/bash tools could change 元/ and base entries. Restart DSH with this plugin's bundle layer." }
+    return {
+      check,
+      status: 'warn',
+      detail: "not mounted: the model's write/edit/bash tools could change 元/ and base entries. Restart DSH with this plugin's bundle layer.",
+    }
   if (state.kind === 'off') return { check, status: 'warn', detail: `off: ${state.detail}` }
   const last = state.last === undefined ? '' : `; last: ${state.last.tool} → ${state.last.target} at ${state.last.at}`
   const errors = state.checkErrors > 0 ? `; ${state.checkErrors} calls it could not check (refused when they named the store)` : ''

@@ -5,7 +5,7 @@ import { RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
 /**
  * Where a path lands, physically, and whether the model's generic tools may
- * change it (CONTRACT §5.1): `元/` and day files holding a `base: true` entry
+ * change it (CONTRACT §2.4): `元/` and day files holding a `base: true` entry
  * are the person's; so is every folder above them (removing or moving the
  * folder removes them). Paths are resolved the way the kernel will: `..`
  * after the links before it, each existing component through its link, the
@@ -14,10 +14,7 @@ import { RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
 /** Why a path is closed to the model. */
 export type Protection =
-  | { kind: 'meta'; path: string }
-  | { kind: 'base-day'; path: string }
-  | { kind: 'holds'; path: string; what: string }
-  | { kind: 'named'; path: string }
+  { kind: 'meta'; path: string } | { kind: 'base-day'; path: string } | { kind: 'holds'; path: string; what: string } | { kind: 'named'; path: string }
 
 /** The file-system reads the guard needs; the real ones by default, a fake in no test (they use real folders). */
 export interface GuardFs {
@@ -149,7 +146,8 @@ export class StoreProtection {
     const named = segments.some((s) => this.key(s) === this.key(ROOT_NAME) || this.key(s) === this.key(basename(this.root)))
     if (named) return { kind: 'named', path: text.replaceAll(RUNTIME_PART, '…') }
     const meta = segments.indexOf(LAYOUT.meta)
-    if (meta >= 0 && (meta === 0 || segments[meta - 1]!.includes(RUNTIME_PART) || segments[meta - 1] === '..')) return { kind: 'named', path: text.replaceAll(RUNTIME_PART, '…') }
+    if (meta >= 0 && (meta === 0 || segments[meta - 1]!.includes(RUNTIME_PART) || segments[meta - 1] === '..'))
+      return { kind: 'named', path: text.replaceAll(RUNTIME_PART, '…') }
     const day = /(\d{4}-\d{2}-\d{2})\.md$/.exec(text)
     if (day !== null && text.includes('日档')) {
       const file = join(this.realRoot(), LAYOUT.days, day[1]!.slice(0, 4), day[1]!.slice(5, 7), `${day[1]}.md`)
@@ -288,7 +286,10 @@ function globRegExp(pattern: string): RegExp {
       const end = pattern.indexOf(']', i + 2)
       if (end < 0) re += '\\['
       else {
-        const body = pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')
+        const body = pattern
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')
         re += `[${body}]`
         i = end
       }

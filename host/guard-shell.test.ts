@@ -46,7 +46,7 @@ describe('the shell reader: what a command would change', () => {
     ['echo `rm ~/.dsh/cyrene-philia093-0/元/x`', `${STORE}/元/x`],
     ['diff <(rm ~/.dsh/cyrene-philia093-0/元/x) b', `${STORE}/元/x`],
     ["bash -c 'rm ~/.dsh/cyrene-philia093-0/元/x'", `${STORE}/元/x`],
-    ["sh -lc \"rm '/home/u/.dsh/cyrene-philia093-0/元/x'\"", `${STORE}/元/x`],
+    ['sh -lc "rm \'/home/u/.dsh/cyrene-philia093-0/元/x\'"', `${STORE}/元/x`],
     ["eval 'rm ~/.dsh/cyrene-philia093-0/元/x'", `${STORE}/元/x`],
     ['bash <<EOF\nrm ~/.dsh/cyrene-philia093-0/元/x\nEOF', `${STORE}/元/x`],
     ['bash <<< "rm ~/.dsh/cyrene-philia093-0/元/x"', `${STORE}/元/x`],
@@ -95,7 +95,10 @@ describe('the shell reader: what a command would change', () => {
       "echo 'rm -rf ~/.dsh'",
     ]) {
       const r = read(c)
-      expect(abs(r.writes).filter((p) => p.includes('.dsh')), c).toEqual([])
+      expect(
+        abs(r.writes).filter((p) => p.includes('.dsh')),
+        c,
+      ).toEqual([])
       expect(r.unsureWhy, c).toEqual([])
     }
   })

@@ -5,7 +5,7 @@
  * interpreter, an unknown program, `xargs`). It touches no file: the guard
  * resolves and classifies the paths it returns. It is not a bash parser and
  * does not try to be one; where it cannot tell, it says "unsure" so the guard
- * can refuse when a protected path is named (CONTRACT §5.1 lists what it
+ * can refuse when a protected path is named (CONTRACT §2.4 lists what it
  * cannot see).
  */
 
@@ -52,10 +52,7 @@ interface Word {
   parts: Part[]
 }
 
-type Token =
-  | { t: 'word'; w: Word }
-  | { t: 'op'; op: string }
-  | { t: 'redir'; op: string; body?: string }
+type Token = { t: 'word'; w: Word } | { t: 'op'; op: string } | { t: 'redir'; op: string; body?: string }
 
 interface Lexed {
   tokens: Token[]
@@ -450,7 +447,7 @@ function addWrites(st: State, values: Value[]): void {
 }
 
 /** A new entry somewhere inside a folder (an extraction, a download): a name that cannot exist stands for it. */
-function insideOf(v: Value | undefined, st: State): Value {
+function insideOf(v: Value | undefined): Value {
   return { text: `${v === undefined ? '.' : v.text}/${UNKNOWN}new`, dynamic: v?.dynamic ?? false, glob: false }
 }
 
@@ -462,7 +459,10 @@ function unsure(st: State, why: string, mentions: PathRef[]): void {
 
 /** Everything a command names: its words, and path-like pieces of words that hold code or text. */
 function mentionsOf(values: Value[], st: State, extraText: string[] = []): PathRef[] {
-  return [...values.flatMap((v) => [...pathsOf(v, st), ...(/[\s'"(]/.test(v.text) ? textPaths(v.text, st) : [])]), ...extraText.flatMap((t) => textPaths(t, st))]
+  return [
+    ...values.flatMap((v) => [...pathsOf(v, st), ...(/[\s'"(]/.test(v.text) ? textPaths(v.text, st) : [])]),
+    ...extraText.flatMap((t) => textPaths(t, st)),
+  ]
 }
 
 function cd(args: Value[], st: State): void {
@@ -472,7 +472,9 @@ function cd(args: Value[], st: State): void {
     return
   }
   if (target.text === '-' || target.dynamic) {
-    st.cwds = union(st.cwds, [target.dynamic ? (target.text.startsWith('/') || target.text.startsWith(UNKNOWN) ? target.text : `${UNKNOWN}/${target.text}`) : UNKNOWN])
+    st.cwds = union(st.cwds, [
+      target.dynamic ? (target.text.startsWith('/') || target.text.startsWith(UNKNOWN) ? target.text : `${UNKNOWN}/${target.text}`) : UNKNOWN,
+    ])
     return
   }
   // The old folders stay possible: a `cd` that fails (`cd x; rm y`) leaves the shell where it was.
@@ -593,12 +595,12 @@ function analyseCommand(values: Value[], cmd: Simple, heredocs: string[], st: St
       return
     case 'curl':
       addWrites(st, optionValues(args, /^-o$|^--output$/))
-      if (args.some((a) => /^-[a-zA-Z]*O/.test(a.text) || a.text === '--remote-name')) addWrites(st, [insideOf(undefined, st)])
+      if (args.some((a) => /^-[a-zA-Z]*O/.test(a.text) || a.text === '--remote-name')) addWrites(st, [insideOf(undefined)])
       return
     case 'wget': {
       const named = optionValues(args, /^-O$|^--output-document$/)
       const dirs = optionValues(args, /^-P$|^--directory-prefix$/)
-      addWrites(st, named.length > 0 ? named : [insideOf(dirs[0], st)])
+      addWrites(st, named.length > 0 ? named : [insideOf(dirs[0])])
       return
     }
     case 'tar':
@@ -610,7 +612,7 @@ function analyseCommand(values: Value[], cmd: Simple, heredocs: string[], st: St
     case 'cpio':
     case 'unrar': {
       const dest = optionValues(args, /^-d$|^-o$/)
-      addWrites(st, [insideOf(dest[0], st), ...dest])
+      addWrites(st, [insideOf(dest[0]), ...dest])
       return
     }
     case 'find':
@@ -653,14 +655,15 @@ function sedLike(args: Value[], st: State, inPlace: RegExp, writeCmd: RegExp): v
 function tarLike(args: Value[], st: State): void {
   const first = args[0]?.text ?? ''
   const cluster = (a: Value) => /^-?[A-Za-z]+$/.test(a.text) && !a.text.startsWith('--')
-  const extract = args.some((a) => (cluster(a) && /x/.test(a.text)) || a.text === '--extract' || a.text === '--get') || (!first.startsWith('-') && /x/.test(first))
+  const extract =
+    args.some((a) => (cluster(a) && /x/.test(a.text)) || a.text === '--extract' || a.text === '--get') || (!first.startsWith('-') && /x/.test(first))
   const dir = optionValues(args, /^-C$|^--directory$/)
   let archive: Value | undefined
   const fi = args.findIndex((a) => cluster(a) && a.text.includes('f'))
   if (fi >= 0) archive = args[fi + 1]
   archive ??= optionValues(args, /^--file$/)[0]
   if (extract) {
-    addWrites(st, [insideOf(dir[0], st), ...operands(args).filter((o) => o !== archive)])
+    addWrites(st, [insideOf(dir[0]), ...operands(args).filter((o) => o !== archive)])
     return
   }
   if (archive !== undefined) addWrites(st, [archive])
@@ -697,7 +700,9 @@ function xargsLike(args: Value[], cmd: Simple, st: State): void {
 }
 
 const GIT_READ = new Set(
-  'status log diff show blame grep ls-files ls-tree rev-parse describe shortlog cat-file rev-list reflog whatchanged help version --version config-get'.split(' '),
+  'status log diff show blame grep ls-files ls-tree rev-parse describe shortlog cat-file rev-list reflog whatchanged help version --version config-get'.split(
+    ' ',
+  ),
 )
 
 function gitLike(args: Value[], st: State): void {
@@ -710,7 +715,7 @@ function gitLike(args: Value[], st: State): void {
   const sub = args[i]?.text ?? ''
   if (GIT_READ.has(sub)) return
   // A git command that changes the work tree changes files inside it; the ones it names are changed.
-  addWrites(st, [insideOf(dirs[0], st), ...operands(args.slice(i + 1))])
+  addWrites(st, [insideOf(dirs[0]), ...operands(args.slice(i + 1))])
 }
 
 // ---------------------------------------------------------------- structure

@@ -1,10 +1,10 @@
 import { isAbsolute, resolve } from 'node:path'
 import { LAYOUT } from '../memory/paths.ts'
-import { readProgramText, readShellCommand, type PathRef, type ShellEnv, type ShellReading } from './guard-shell.ts'
+import { readProgramText, readShellCommand, type ShellEnv, type ShellReading } from './guard-shell.ts'
 import { textCarriesBase, type Protection, type StoreProtection } from './guard-paths.ts'
 
 /**
- * One model tool call → refused or not (CONTRACT §5.1). Knows the argument
+ * One model tool call → refused or not (CONTRACT §2.4). Knows the argument
  * shapes of DSH 0.1.0-rc.8's generic tools; every other tool (read, grep,
  * glob, web, the plugin's own memory tools, which go through the gate) is not
  * this guard's business.

@@ -5,7 +5,7 @@ import { StoreGuard } from './store-guard.ts'
 
 /**
  * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, and the store
- * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §5.1).
+ * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4).
  */
 export const name = 'cyrene-host'
 

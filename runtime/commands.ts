@@ -53,5 +53,7 @@ const MEMORY_SUBCOMMANDS = 'on | off | status'
 /** The lines are host/doctor.ts's (shared with `cyrene doctor`); this row only hands it the services it sees. */
 async function doctorText(ctx: Context): Promise<string> {
   const whaleRow = ctx.get('whalePersona') as WhalePersona | undefined
-  return doctorReport(await chatDoctorLines({ env: process.env, cwd: process.cwd(), memory: ctx.get('cyreneMemory'), whaleRow, guard: ctx.get('cyreneStoreGuard') }))
+  return doctorReport(
+    await chatDoctorLines({ env: process.env, cwd: process.cwd(), memory: ctx.get('cyreneMemory'), whaleRow, guard: ctx.get('cyreneStoreGuard') }),
+  )
 }
