@@ -110,7 +110,7 @@ function guardLine(state: StoreGuardState | undefined): DoctorLine {
   return {
     check,
     status: state.checkErrors > 0 ? 'warn' : 'ok',
-    detail: `on in every preset: the model's file, shell and program tools cannot change 元/ or day files with base entries under ${state.root} (reads stay open); ${state.refusals} refused since start${last}${errors}`,
+    detail: `on in every preset: the model's file, shell and program tools cannot change 元/, 锚/ or day files with base entries under ${state.root} (reads stay open); ${state.refusals} refused since start${last}${errors}`,
   }
 }
 

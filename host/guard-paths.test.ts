@@ -44,6 +44,11 @@ describe('paths: where a tool would land', () => {
     expect(store.classify(join(root, '元'))?.kind).toBe('meta')
   })
 
+  it("the anchor files are the person's too (their cores); 余页 is not", () => {
+    expect(store.classify(join(root, '锚/我是谁.md'))?.kind).toBe('anchor')
+    expect(store.classify(join(root, '余页/随笔.md'))).toBeUndefined()
+  })
+
   it('the root and every folder above it hold the store', () => {
     expect(store.classify(root)?.kind).toBe('holds')
     expect(store.classify(join(home, '.dsh'))?.kind).toBe('holds')
@@ -122,6 +127,9 @@ describe('tool calls: what is refused', () => {
     const r = refused('write', { file_path: join(root, PLAIN_DAY), content: 'x\n<!--cyrene:{"id":"z","base":true}-->\n' })
     expect(r?.message).toMatch(/carries a `base: true` entry/)
     expect(bash(`echo '<!--cyrene:{"id":"z","base":true}-->' >> ${root}/${PLAIN_DAY}`)).toBeDefined()
+    // Edited into an existing comment line, without a comment opener in the new text.
+    expect(refused('edit', { file_path: join(root, PLAIN_DAY), old_string: '{"id":"b",', new_string: '{"id":"b","base":true,' })).toBeDefined()
+    expect(bash(`sed -i 's/{"id":"b",/{"id":"b","base": true,/' ${root}/${PLAIN_DAY}`)).toBeDefined()
   })
 
   it.each([
@@ -149,6 +157,10 @@ describe('tool calls: what is refused', () => {
     () => 'cd ~/.dsh/cyrene-philia093-0 && python3 fix.py',
     () => 'X=$(ls); echo x > "$X/元/settings.json"',
     () => `bash -c 'cd ${root}/元 && rm settings.json'`,
+    () => 'rm -f ~/.dsh/cyrene-philia093-0/{余页,元}/settings.json',
+    () => 'rm ~/.dsh/cyrene-philia093-0/岁月涟漪/日档/2026/11/2026-11-{28..29}.md',
+    () => 'echo x >> ~/.dsh/cyrene-philia093-0/锚/我是谁.md',
+    () => 'cp -l ~/.dsh/cyrene-philia093-0/元/settings.json alias.json',
   ])('bash refused: %s', (make) => {
     const command = make(root)
     const r = bash(command)

@@ -5,8 +5,8 @@ import { RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
 /**
  * Where a path lands, physically, and whether the model's generic tools may
- * change it (CONTRACT §2.4): `元/` and day files holding a `base: true` entry
- * are the person's; so is every folder above them (removing or moving the
+ * change it (CONTRACT §2.4): `元/`, the anchor files `锚/` and day files holding a
+ * `base: true` entry are the person's; so is every folder above them (removing or moving the
  * folder removes them). Paths are resolved the way the kernel will: `..`
  * after the links before it, each existing component through its link, the
  * missing rest appended.
@@ -14,9 +14,12 @@ import { RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
 /** Why a path is closed to the model. */
 export type Protection =
-  { kind: 'meta'; path: string } | { kind: 'base-day'; path: string } | { kind: 'holds'; path: string; what: string } | { kind: 'named'; path: string }
+  | { kind: 'meta' | 'anchor'; path: string }
+  | { kind: 'base-day'; path: string }
+  | { kind: 'holds'; path: string; what: string }
+  | { kind: 'named'; path: string }
 
-/** The file-system reads the guard needs; the real ones by default, a fake in no test (they use real folders). */
+/** The file-system reads the guard needs (the real ones by default; the tests use real folders too). */
 export interface GuardFs {
   lstat(path: string): Stats | undefined
   stat(path: string): Stats | undefined
@@ -126,6 +129,8 @@ export class StoreProtection {
     if (!this.within(path, root)) return this.hardLinkAlias(path, root)
     const rel = relative(this.key(root), this.key(path)).split(sep)
     if (rel[0] === this.key(LAYOUT.meta)) return { kind: 'meta', path }
+    // The anchors' cores are the person's too (CONTRACT §12.7); the model adds sections with memory_anchor.
+    if (rel[0] === this.key(LAYOUT.anchors)) return { kind: 'anchor', path }
     const days = LAYOUT.days.split('/').map((s) => this.key(s))
     // A folder on the way to the day files, or a day file itself.
     if (days.slice(0, rel.length).every((s, i) => s === rel[i]) || days.every((s, i) => s === rel[i])) {
@@ -210,23 +215,23 @@ export class StoreProtection {
     const st = this.fs.lstat(path)
     if (st === undefined || !st.isFile() || st.nlink < 2) return undefined
     let seen = 0
-    const walk = (d: string, inDays: boolean): Protection | undefined => {
+    const walk = (d: string, inDays: boolean, kind: 'meta' | 'anchor' = 'meta'): Protection | undefined => {
       for (const name of this.fs.readdir(d)) {
         if (++seen > MAX_WALK) return undefined
         const p = join(d, name)
         const s = this.fs.lstat(p)
         if (s === undefined) continue
         if (s.isDirectory()) {
-          const found = walk(p, inDays)
+          const found = walk(p, inDays, kind)
           if (found !== undefined) return found
         } else if (s.ino === st.ino && s.dev === st.dev) {
-          if (!inDays) return { kind: 'meta', path: p }
+          if (!inDays) return { kind, path: p }
           if (this.holdsBase(p, s)) return { kind: 'base-day', path: p }
         }
       }
       return undefined
     }
-    return walk(join(root, LAYOUT.meta), false) ?? walk(join(root, LAYOUT.days), true)
+    return walk(join(root, LAYOUT.meta), false) ?? walk(join(root, LAYOUT.anchors), false, 'anchor') ?? walk(join(root, LAYOUT.days), true)
   }
 
   /** Expand `*`, `?` and `[…]` the way bash will, against the disk now; a pattern that matches nothing stays itself. */
@@ -271,9 +276,12 @@ export function textHoldsBase(text: string): boolean {
   return false
 }
 
-/** Text a tool would write that carries a `base: true` entry line (the model may not create one). */
+/**
+ * Text a tool would write into a day file that could make an entry a base entry (the model may
+ * not create one): any `"base": true`, also one edited into an existing comment line.
+ */
 export function textCarriesBase(text: string): boolean {
-  return /<!--cyrene:/.test(text) && /"base"\s*:\s*true/.test(text)
+  return /"base"\s*:\s*true/.test(text)
 }
 
 function globRegExp(pattern: string): RegExp {

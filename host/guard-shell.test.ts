@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readProgramText, readShellCommand, RUNTIME_PART, type PathRef } from './guard-shell.ts'
+import { expandBraces, readProgramText, readShellCommand, RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
 const env = { home: '/home/u', vars: { HOME: '/home/u', DSH_HOME: '/home/u/.dsh' } }
 const STORE = '/home/u/.dsh/cyrene-philia093-0'
@@ -55,6 +55,10 @@ describe('the shell reader: what a command would change', () => {
     ['tar czf ~/.dsh/cyrene-philia093-0/元/b.tgz src', `${STORE}/元/b.tgz`],
     ['git -C ~/.dsh/cyrene-philia093-0 checkout -- 元/settings.json', `/work/proj/元/settings.json`],
     ['rm a\\ b/元\\ x', '/work/proj/a b/元 x'],
+    ['rm ~/.dsh/cyrene-philia093-0/{余页,元}/x', `${STORE}/元/x`],
+    ['rm ~/.dsh/cyrene-philia093-0/岁月涟漪/日档/2026/11/2026-11-{27..29}.md', `${STORE}/岁月涟漪/日档/2026/11/2026-11-29.md`],
+    ['cp -l ~/.dsh/cyrene-philia093-0/元/settings.json /tmp/alias', `${STORE}/元/settings.json`],
+    ['rsync -a --remove-source-files ~/.dsh/cyrene-philia093-0/元/ /tmp/b', `${STORE}/元/`],
   ])('%s', (command, expected) => {
     expect(abs(read(command).writes)).toContain(expected)
   })
@@ -88,6 +92,8 @@ describe('the shell reader: what a command would change', () => {
       "sed -n '1,5p' ~/.dsh/cyrene-philia093-0/元/settings.json",
       'find ~/.dsh/cyrene-philia093-0 -name "*.md" -exec cat {} \\;',
       'cp ~/.dsh/cyrene-philia093-0/元/settings.json /tmp/copy.json',
+      'rsync -rlptgoD ~/.dsh/cyrene-philia093-0/ /backup/store/',
+      "echo '{a,b}' > /tmp/out",
       'git -C ~/.dsh/cyrene-philia093-0 log',
       "awk '{print $1}' ~/.dsh/cyrene-philia093-0/元/settings.json",
       "cat <<'EOF'\nrm -rf ~/.dsh\nEOF",
@@ -123,6 +129,15 @@ describe('the shell reader: what a command would change', () => {
     const r = read('for f in ~/.dsh/cyrene-philia093-0/元/*; do rm "$f"; done')
     expect(r.writes.some((w) => w.abs === undefined)).toBe(true)
     expect(r.scriptMentions.some((m) => m.abs === `${STORE}/元/*` && m.glob === true)).toBe(true)
+  })
+
+  it('brace expansion: lists, number and letter ranges, nested, quoted braces left alone', () => {
+    expect(expandBraces('a/{b,c}/d')).toEqual(['a/b/d', 'a/c/d'])
+    expect(expandBraces('{08..10}.md')).toEqual(['08.md', '09.md', '10.md'])
+    expect(expandBraces('{a..c}')).toEqual(['a', 'b', 'c'])
+    expect(new Set(expandBraces('{x,{y,z}}'))).toEqual(new Set(['x', 'y', 'z']))
+    expect(expandBraces('{single}')).toEqual(['{single}'])
+    expect(abs(read('rm "{元,b}"').writes)).toEqual(['/work/proj/{元,b}'])
   })
 
   it('program text (run_code, workflow): every path-like piece is an unsure mention', () => {

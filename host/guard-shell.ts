@@ -279,6 +279,8 @@ interface Value {
   text: string
   dynamic: boolean
   glob: boolean
+  /** An unquoted `{a,b}` or `{1..3}`: bash makes several words of it. */
+  brace?: boolean
 }
 
 interface State {
@@ -295,10 +297,12 @@ function valueOf(w: Word, st: State): Value {
   let text = ''
   let dynamic = false
   let glob = false
+  let brace = false
   for (const p of w.parts) {
     if (p.kind === 'lit') {
       text += p.text
       if (!p.quoted && /[*?[]/.test(p.text)) glob = true
+      if (!p.quoted && /\{[^{}]*(,|\.\.)[^{}]*\}/.test(p.text)) brace = true
     } else if (p.kind === 'tilde') {
       if (st.env.home === undefined) {
         text += UNKNOWN
@@ -315,11 +319,47 @@ function valueOf(w: Word, st: State): Value {
       dynamic = true
     }
   }
-  return { text, dynamic, glob }
+  return brace ? { text, dynamic, glob, brace } : { text, dynamic, glob }
+}
+
+/** Brace expansion (`{a,b}`, `{1..3}`, `{a..c}`), innermost first (a repeated word is harmless here), at most 256 words. */
+export function expandBraces(text: string): string[] {
+  const m = /\{([^{}]*)\}/.exec(text)
+  if (m === null) return [text]
+  const body = m[1]!
+  let alternatives: string[]
+  const range = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])$/.exec(body)
+  if (body.includes(',')) alternatives = body.split(',')
+  else if (range !== null) alternatives = rangeOf(range[1]!, range[2]!)
+  else return [text]
+  const head = text.slice(0, m.index)
+  const tail = text.slice(m.index + m[0].length)
+  const out: string[] = []
+  for (const alt of alternatives) {
+    for (const rest of expandBraces(head + alt + tail)) {
+      out.push(rest)
+      if (out.length >= 256) return out
+    }
+  }
+  return out
+}
+
+function rangeOf(from: string, to: string): string[] {
+  const numeric = /^-?\d+$/.test(from)
+  const a = numeric ? Number(from) : from.charCodeAt(0)
+  const b = numeric ? Number(to) : to.charCodeAt(0)
+  const width = numeric && (from.startsWith('0') || to.startsWith('0')) ? Math.max(from.length, to.length) : 0
+  const out: string[] = []
+  for (let i = a; a <= b ? i <= b : i >= b; i += a <= b ? 1 : -1) {
+    out.push(numeric ? String(i).padStart(width, '0') : String.fromCharCode(i))
+    if (out.length >= 256) break
+  }
+  return out
 }
 
 /** A word as the paths it may stand for: one per possible working folder when it is relative. */
 function pathsOf(v: Value, st: State): PathRef[] {
+  if (v.brace === true) return expandBraces(v.text).flatMap((text) => pathsOf({ text, dynamic: v.dynamic, glob: v.glob }, st))
   if (v.text === '') return []
   const glob = v.glob ? { glob: true } : {}
   if (v.text.startsWith('/')) return [v.dynamic ? { text: v.text, ...glob } : { abs: v.text, text: v.text, ...glob }]
@@ -553,8 +593,10 @@ function analyseCommand(values: Value[], cmd: Simple, heredocs: string[], st: St
     return
   }
   if (CHANGES_LAST.has(name)) {
-    // Links (`cp -l`, `cp -s`) make a second name for a store file; everything they name is changed then.
-    if (args.some((a) => /^-[a-zA-Z]*[ls]/.test(a.text) || a.text === '--link' || a.text === '--symbolic-link')) {
+    // Links (`cp -l`, `cp -s`) make a second name for a store file; `rsync --remove-source-files`
+    // removes what it copied: everything they name is changed then.
+    const links = name === 'cp' && args.some((a) => /^-[a-zA-Z]*[ls]/.test(a.text) || a.text === '--link' || a.text === '--symbolic-link')
+    if (links || args.some((a) => a.text === '--remove-source-files' || a.text === '--move')) {
       addWrites(st, operands(args))
       return
     }

@@ -84,6 +84,11 @@ describe('the store guard in every preset (full file access)', () => {
     })
   }
 
+  it("the guard tells DSH's one-shot bash (a workdir argument) from a persistent shell by the tool's parameters", async () => {
+    const agent = await host.createAgent('standard', host.scratch)
+    expect(host.ctx.tools.get('bash', agent)?.parameters?.properties?.workdir).toBeDefined()
+  })
+
   it('a write to a normal file in the workspace still works', async () => {
     const agent = await host.createAgent('standard', host.scratch)
     const r = await host.tool(agent, 'write', { file_path: join(host.scratch, 'notes', 'todo.md'), content: '- buy tea\n' })
