@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { expandBraces, readProgramText, readShellCommand, RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
@@ -144,5 +145,47 @@ describe('the shell reader: what a command would change', () => {
     const r = readProgramText(`await fs.writeFile(process.env.HOME + '/.dsh/cyrene-philia093-0/元/x', '1')`, '/work/proj', env, 'a run_code program')
     expect(r.unsureWhy).toEqual(['a run_code program'])
     expect(r.unsureMentions.map((m) => m.text).some((t) => t.includes('cyrene-philia093-0'))).toBe(true)
+  })
+})
+
+describe('the shell reader never fails a call by itself', () => {
+  it('any text from shell punctuation, quotes, expansions and store names: a reading, no throw', () => {
+    const pieces = [
+      'rm ',
+      'cd ',
+      ' ',
+      "'",
+      '"',
+      '\\',
+      '$',
+      '(',
+      ')',
+      '{',
+      '}',
+      '`',
+      '<<',
+      'EOF',
+      '\n',
+      '>',
+      '|',
+      '&',
+      ';',
+      '~',
+      '*',
+      '元/',
+      '..',
+      '$(',
+      '${X',
+      'bash -c ',
+      'for f in ',
+      'cyrene-philia093-0',
+    ]
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+        const r = readShellCommand(parts.join(''), '/work/proj', env)
+        expect(Array.isArray(r.writes)).toBe(true)
+      }),
+      { numRuns: 500 },
+    )
   })
 })
