@@ -178,6 +178,13 @@ export class StoreProtection {
     return this.within(this.canonical(abs), this.realRoot())
   }
 
+  /** The path is below the day files' folder (`岁月涟漪/日档/`). */
+  inDays(abs: string): boolean {
+    const days = join(this.realRoot(), LAYOUT.days)
+    const path = this.canonical(abs)
+    return path !== days && this.within(path, days)
+  }
+
   /** Whether a day file holds an entry with `base: true` (a file too big to read counts as yes). */
   holdsBase(path: string, st: Stats): boolean {
     const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`

@@ -1,5 +1,4 @@
 import { isAbsolute, resolve } from 'node:path'
-import { LAYOUT } from '../memory/paths.ts'
 import { readProgramText, readShellCommand, type ShellEnv, type ShellReading } from './guard-shell.ts'
 import { textCarriesBase, type Protection, type StoreProtection } from './guard-paths.ts'
 
@@ -81,16 +80,10 @@ function checkFileTool(call: ToolCall, args: Record<string, unknown>, tool: (typ
     const found = store.classify(path)
     if (found !== undefined) return refusal(call.name, found)
     const text = tool.text.map((k) => args[k]).filter((v): v is string => typeof v === 'string')
-    if (store.insideStore(path) && isDayPath(store, path) && text.some(textCarriesBase))
+    if (store.inDays(path) && text.some(textCarriesBase))
       return refusal(call.name, { kind: 'base-day', path: store.canonical(path) }, 'the new text carries a `base: true` entry, which only the person may write')
   }
   return undefined
-}
-
-function isDayPath(store: StoreProtection, path: string): boolean {
-  const real = store.canonical(path)
-  const days = resolve(store.canonical(store.root), LAYOUT.days)
-  return real.startsWith(`${days}/`)
 }
 
 function shellCwd(sessionCwd: string | undefined, workdir: unknown): string | undefined {
@@ -115,7 +108,7 @@ function verdict(tool: string, reading: ShellReading, store: StoreProtection, so
   // A file written with `"base": true` in the command's text, into a day file.
   if (textCarriesBase(source)) {
     for (const ref of reading.writes) {
-      if (ref.abs !== undefined && store.insideStore(ref.abs) && isDayPath(store, ref.abs))
+      if (ref.abs !== undefined && store.inDays(ref.abs))
         return refusal(tool, { kind: 'base-day', path: store.canonical(ref.abs) }, 'the command writes a `base: true` entry, which only the person may write')
     }
   }

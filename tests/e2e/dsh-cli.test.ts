@@ -121,6 +121,8 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(JSON.stringify(doctor)).toContain('昔涟 · 新卷 — doctor')
       // The headless run before this one held the engine and exited; its lock must not strand this one.
       expect(JSON.stringify(doctor)).toContain('✓ memory engine')
+      // The host row's store guard is loaded by the real CLI (CONTRACT §2.4).
+      expect(JSON.stringify(doctor)).toContain('✓ store guard: on in every preset')
       const before = requests(log).length
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '今天好累' }] })
       const deadline = Date.now() + 60_000
