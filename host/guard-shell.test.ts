@@ -52,6 +52,7 @@ describe('the shell reader: what a command would change', () => {
     ['bash <<EOF\nrm ~/.dsh/cyrene-philia093-0/元/x\nEOF', `${STORE}/元/x`],
     ['bash <<< "rm ~/.dsh/cyrene-philia093-0/元/x"', `${STORE}/元/x`],
     ['D=~/.dsh/cyrene-philia093-0; echo > $D/元/x', `${STORE}/元/x`],
+    ['export D=~/.dsh/cyrene-philia093-0 && rm "$D/元/x"', `${STORE}/元/x`],
     ['tar -xzf b.tgz -C ~/.dsh/cyrene-philia093-0/元', `${STORE}/元/${RUNTIME_PART}new`],
     ['tar czf ~/.dsh/cyrene-philia093-0/元/b.tgz src', `${STORE}/元/b.tgz`],
     ['git -C ~/.dsh/cyrene-philia093-0 checkout -- 元/settings.json', `/work/proj/元/settings.json`],

@@ -396,11 +396,11 @@ const READ_ONLY = new Set(
   (
     'cat tac less more head tail grep egrep fgrep rg ag ack ls ll la dir vdir tree stat file wc du df diff cmp comm ' +
     'md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum realpath readlink basename dirname pwd ' +
-    'echo printf true false test [ [[ jq cut tr nl od hexdump xxd strings column fold fmt expand unexpand paste join ' +
-    'base64 base32 which type command-v whoami id date cal uname hostname env-print printenv sleep exit return set ' +
+    'echo printf true false test [ [[ jq cut tr nl od hexdump strings column fold fmt expand unexpand paste join ' +
+    'base64 base32 which type whoami id date cal uname hostname printenv sleep exit return set ' +
     'shopt local declare typeset export readonly unset read wait jobs history alias unalias hash getconf locale ' +
     'bat batcat view zcat zless bzcat xzcat lsof ps top free uptime nproc seq yes rev look numfmt tput clear : ' +
-    'lsattr getfacl getfattr namei sha1 shasum md5 grep-dctrl stat-f'
+    'lsattr getfacl getfattr namei sha1 shasum md5'
   ).split(' '),
 )
 
@@ -408,7 +408,7 @@ const READ_ONLY = new Set(
 const CHANGES_OPERANDS = new Set(
   (
     'rm rmdir unlink touch mkdir mkfifo mknod chmod chown chgrp chattr setfacl truncate tee shred gzip gunzip ' +
-    'bzip2 bunzip2 xz unxz lzma zstd unzstd compress uncompress sponge ed ex vi vim nvim view-w nano pico emacs mcedit ' +
+    'bzip2 bunzip2 xz unxz lzma zstd unzstd compress uncompress sponge ed ex vi vim nvim nano pico emacs mcedit ' +
     'joe micro kak hx setfattr xattr rename prename file-rename fallocate split csplit patch install mv ln zip ' +
     'mktemp link srm wipe trash trash-put gio'
   ).split(' '),
@@ -575,6 +575,14 @@ function analyseCommand(values: Value[], cmd: Simple, heredocs: string[], st: St
     return
   }
   if (name === 'eval') return analyseScript(args.map((a) => a.text).join(' '), st)
+  if (name === 'export' || name === 'declare' || name === 'typeset' || name === 'local' || name === 'readonly') {
+    // `export D=~/.dsh/…` names a folder for what follows, like a bare assignment.
+    for (const a of operands(args)) {
+      const eq = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(a.text)
+      if (eq !== null) st.assigned.set(eq[1]!, a.dynamic ? undefined : eq[2])
+    }
+    return
+  }
   if (SHELLS.has(name)) {
     const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text))
     if (c >= 0 && args[c + 1] !== undefined) return analyseScript(args[c + 1]!.text, st)
@@ -628,6 +636,7 @@ function analyseCommand(values: Value[], cmd: Simple, heredocs: string[], st: St
       addWrites(st, optionValues(args, /^-o$/))
       return
     case 'uniq':
+    case 'xxd':
       addWrites(st, operands(args).slice(1, 2))
       return
     case 'iconv':
