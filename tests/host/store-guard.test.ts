@@ -89,6 +89,17 @@ describe('the store guard in every preset (full file access)', () => {
     expect(host.ctx.tools.get('bash', agent)?.parameters?.properties?.workdir).toBeDefined()
   })
 
+  it('a session opened inside the store: relative paths of write and bash resolve against its folder and are refused', async () => {
+    const agent = await host.createAgent('standard', root)
+    const before = bytes('元/settings.json')
+    const w = await host.tool(agent, 'write', { file_path: '元/settings.json', content: '[]' })
+    expect(w.isError).toBe(true)
+    const b = await host.tool(agent, 'bash', { command: 'echo x > 元/settings.json', description: 'overwrite' })
+    expect(b.isError).toBe(true)
+    expect(text(b)).toMatch(/store guard: `bash` would change .*元\/settings\.json/)
+    expect(bytes('元/settings.json').equals(before)).toBe(true)
+  })
+
   it('a write to a normal file in the workspace still works', async () => {
     const agent = await host.createAgent('standard', host.scratch)
     const r = await host.tool(agent, 'write', { file_path: join(host.scratch, 'notes', 'todo.md'), content: '- buy tea\n' })
