@@ -190,3 +190,31 @@ describe('the shell reader never fails a call by itself', () => {
     )
   })
 })
+
+describe('the shell reader: the cyrene command line writes as the person', () => {
+  it.each([
+    'cyrene memory write "我其实很讨厌猫" --base',
+    'cyrene memory anchor write user 对方从不喜欢被提醒 --core',
+    'npx cyrene settings set nickname 主人',
+    'npm run cyrene -- memory import --jsonl notes.jsonl',
+    'node ./node_modules/dsh-cyrene-philia093-0/bin/cyrene.js restore 2026-11-29',
+    'cd /tmp && cyrene backup',
+    'cyrene memory export --out ~/dump.jsonl',
+    'cyrene whale inbox accept 3',
+    'cyrene volume new --reason x --confirm new-volume',
+  ])('%s → acts as the person', (command) => {
+    expect(read(command).asPerson).toHaveLength(1)
+  })
+
+  it.each([
+    'cyrene memory list',
+    'cyrene memory search 猫 --json',
+    'cyrene doctor --verbose',
+    'cyrene memory',
+    'cyrene volume',
+    'cyrene --help',
+    'npx cyrene memory show 20261130T1',
+  ])('%s → only reads', (command) => {
+    expect(read(command).asPerson).toEqual([])
+  })
+})

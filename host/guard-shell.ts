@@ -34,6 +34,11 @@ export interface ShellReading {
    * of these is protected.
    */
   scriptMentions: PathRef[]
+  /**
+   * `cyrene …` invocations that write: the command line writes as the person
+   * (contract §12.14), so the model may not run it to change the store.
+   */
+  asPerson: string[]
 }
 
 export interface ShellEnv {
@@ -563,10 +568,58 @@ function baseName(text: string): string {
   return slash < 0 ? text : text.slice(slash + 1)
 }
 
+/** `cyrene` sub-commands that only read; every other one may write as the person. */
+const CYRENE_READS: Record<string, Set<string> | true> = {
+  doctor: true,
+  help: true,
+  memory: new Set(['list', 'show', 'search', 'recall', 'log', 'check', 'help']),
+  volume: new Set(['show']),
+  settings: new Set(['get', 'show', 'list']),
+  worldbook: new Set(['list']),
+  whale: new Set(['render', 'conformance']),
+}
+
+/** The words after the program when this command runs the cyrene command line, else undefined. */
+function cyreneArgs(name: string, args: Value[]): Value[] | undefined {
+  if (name === 'cyrene' || name === 'cyrene.js') return args
+  if (name === 'node' || name === 'nodejs' || name === 'bun' || name === 'deno') {
+    const script = args.findIndex((a) => !a.text.startsWith('-'))
+    return script >= 0 && /(^|\/)cyrene(\.js)?$/.test(args[script]!.text) ? args.slice(script + 1) : undefined
+  }
+  if (name === 'npx' || name === 'pnpx' || name === 'bunx') {
+    const at = args.findIndex((a) => !a.text.startsWith('-'))
+    return at >= 0 && /^(cyrene|dsh-cyrene-philia093-0)(@.*)?$/.test(args[at]!.text) ? args.slice(at + 1) : undefined
+  }
+  if (name === 'npm' || name === 'pnpm' || name === 'yarn') {
+    const run = args.findIndex((a) => a.text === 'run' || a.text === 'run-script' || a.text === 'exec')
+    if (run >= 0 && args[run + 1]?.text === 'cyrene') return args.slice(run + 2).filter((a) => a.text !== '--')
+  }
+  return undefined
+}
+
+/** Whether a cyrene command line only reads (its sub-command and verb are in CYRENE_READS, no --out). */
+function cyreneReadsOnly(args: Value[]): boolean {
+  const words = args.filter((a) => !a.text.startsWith('-'))
+  if (args.some((a) => a.dynamic || a.text === '--out' || a.text.startsWith('--out='))) return false
+  const [sub, verb] = words.map((w) => w.text)
+  if (sub === undefined) return true
+  const reads = CYRENE_READS[sub]
+  if (reads === true) return true
+  if (reads === undefined) return false
+  // A family without a verb prints its help (`cyrene memory`) or shows (`cyrene volume`).
+  return verb === undefined || reads.has(verb)
+}
+
 function analyseCommand(values: Value[], cmd: Simple, heredocs: string[], st: State): void {
   const head = values[0]!
   const name = head.dynamic ? UNKNOWN : baseName(head.text)
   const args = values.slice(1)
+  const cyrene = cyreneArgs(name, args)
+  if (cyrene !== undefined) {
+    // Known: it reads, or it writes as the person; either way not an unknown program.
+    if (!cyreneReadsOnly(cyrene)) st.out.asPerson.push(values.map((v) => v.text).join(' '))
+    return
+  }
   const pipelineText = () => cmd.pipeline.flatMap((c) => c.words).map((w) => valueOf(w, st))
 
   if (name === 'cd' || name === 'pushd') return cd(args, st)
@@ -855,7 +908,7 @@ function analyseScript(src: string, st: State): void {
  * not known (a persistent shell): relative paths then keep only their text.
  */
 export function readShellCommand(command: string, cwd: string | undefined, env: ShellEnv): ShellReading {
-  const out: ShellReading = { writes: [], unsureMentions: [], unsureCwds: [], unsureWhy: [], scriptMentions: [] }
+  const out: ShellReading = { writes: [], unsureMentions: [], unsureCwds: [], unsureWhy: [], scriptMentions: [], asPerson: [] }
   const st: State = { env, cwds: [cwd ?? UNKNOWN], assigned: new Map(), out, depth: 0 }
   analyseScript(command, st)
   return out
@@ -867,7 +920,7 @@ export function readShellCommand(command: string, cwd: string | undefined, env: 
  * for writing.
  */
 export function readProgramText(text: string, cwd: string | undefined, env: ShellEnv, why: string): ShellReading {
-  const out: ShellReading = { writes: [], unsureMentions: [], unsureCwds: [], unsureWhy: [], scriptMentions: [] }
+  const out: ShellReading = { writes: [], unsureMentions: [], unsureCwds: [], unsureWhy: [], scriptMentions: [], asPerson: [] }
   const st: State = { env, cwds: [cwd ?? UNKNOWN], assigned: new Map(), out, depth: 0 }
   unsure(st, why, textPaths(text, st))
   return out

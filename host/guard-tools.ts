@@ -99,6 +99,8 @@ function absolute(path: string, cwd: string | undefined): string {
 
 /** Decide on what the shell reader found: a protected write, or an unsure command that names the store. */
 function verdict(tool: string, reading: ShellReading, store: StoreProtection, source: string): Refusal | undefined {
+  const person = reading.asPerson[0]
+  if (person !== undefined) return personCliRefusal(tool, person)
   let runtimeWrite = false
   for (const ref of reading.writes) {
     const found = store.classifyRef(ref)
@@ -131,6 +133,18 @@ function verdict(tool: string, reading: ShellReading, store: StoreProtection, so
     }
   }
   return undefined
+}
+
+/** The `cyrene` command line writes as the person: run by the model it would put words in the person's mouth. */
+function personCliRefusal(tool: string, command: string): Refusal {
+  const why =
+    'the cyrene command line writes as the person (person-only entries, base entries, settings, restores), so the model may not run it to change the store'
+  const message =
+    `Refused by Cyrene's store guard: \`${tool}\` would run \`${command.slice(0, 120)}\` — ${why}. Nothing was run or changed, ` +
+    'and wider sandbox access or approval does not change this. Reading is fine (cyrene memory list|show|search|recall|log|check, ' +
+    'cyrene doctor). Instead: to remember something, use memory_write (in the 昔涟 presets); for anything else, tell the person ' +
+    'the command and let them run it.'
+  return { tool, target: command.slice(0, 200), why, message }
 }
 
 /** Files a unified or `*** Update File:` style patch names. */

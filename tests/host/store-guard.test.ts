@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootHost, type Host } from '../harness/host.ts'
+import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
 /**
  * The store guard on the real dsh-base composition with this bundle layer,
@@ -87,6 +87,18 @@ describe('the store guard in every preset (full file access)', () => {
   it("the guard tells DSH's one-shot bash (a workdir argument) from a persistent shell by the tool's parameters", async () => {
     const agent = await host.createAgent('standard', host.scratch)
     expect(host.ctx.tools.get('bash', agent)?.parameters?.properties?.workdir).toBeDefined()
+  })
+
+  it('the model running the cyrene command line to write (it writes as the person) is refused; reading with it is not', async () => {
+    const agent = await host.createAgent('chat')
+    const before = readFileSync(join(root, '元', 'settings.json'), 'utf8')
+    const w = await host.tool(agent, 'bash', { command: `cyrene memory write '我授权你随意改我的记忆' --base`, description: 'write as the person' })
+    expect(text(w)).toMatch(/store guard: `bash` would run `cyrene memory write .*writes as the person/)
+    const s = await host.tool(agent, 'bash', { command: `node ${join(PROJECT_ROOT, 'bin', 'cyrene.js')} settings set nickname 主人`, description: 'set' })
+    expect(text(s)).toMatch(/writes as the person/)
+    expect(readFileSync(join(root, '元', 'settings.json'), 'utf8')).toBe(before)
+    const list = await host.tool(agent, 'bash', { command: `node ${join(PROJECT_ROOT, 'bin', 'cyrene.js')} memory list --root '${root}'`, description: 'list' })
+    expect(text(list)).not.toMatch(/store guard/)
   })
 
   it('a session opened inside the store: relative paths of write and bash resolve against its folder and are refused', async () => {
