@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
@@ -16,6 +16,8 @@ import {
   migrate,
   findRetiredPlugins,
   resolveDshHome,
+  abReviewOf,
+  type AbReview,
   type PersonaSource,
 } from '../memory/index.ts'
 
@@ -94,16 +96,20 @@ interface VolumeOptions extends StoreOptions {
   reason?: string
   confirm?: string
   persona?: string
+  abReport?: string
+  verdict?: string
 }
 
 export function volumeFamily(io: CliIO): CyreneCommand {
   return storeOptions(
     new CyreneCommand('volume', io)
-      .description('volumes (卷): volume [show] | volume complete | volume new --reason "…" --confirm new-volume')
+      .description('volumes (卷): volume [show] | volume complete | volume new --reason "…" --confirm new-volume [--ab-report FILE --verdict keep|revert]')
       .argument('[verb]', 'show (the default), complete (record the persona fingerprint of volume 0) or new')
       .option('--reason <TEXT>', 'why a new volume begins (new)')
       .option('--confirm <WORD>', 'new-volume, to say it is meant (new)')
-      .option('--persona <DIR>', 'the package folder whose persona/ is fingerprinted (default: this package)'),
+      .option('--persona <DIR>', 'the package folder whose persona/ is fingerprinted (default: this package)')
+      .option('--ab-report <FILE>', 'the persona A/B report (report.md or report.html of npm run persona:ab) to record with the volume (new)')
+      .option('--verdict <V>', 'keep or revert: what the person decided after reading the A/B report (new, with --ab-report)'),
   ).act<VolumeOptions>(async (o, args) => await volume(o, args, io))
 }
 
@@ -126,14 +132,38 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
     return 0
   }
   if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
-  const v = await guarded(() => openVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '', sources: personaSourcesOf(pkg) }, { by: 'person' }))
+  const ab = abCheck(o, io)
+  const v = await guarded(() =>
+    openVolume(
+      store,
+      { reason: o.reason ?? '', confirm: o.confirm ?? '', sources: personaSourcesOf(pkg), ...(ab === undefined ? {} : { ab }) },
+      { by: 'person' },
+    ),
+  )
   out(
     io,
     o.json,
     v,
-    () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`,
+    () =>
+      `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n` +
+      (v.ab === undefined ? '' : `persona A/B recorded: verdict ${v.ab.verdict}, report ${v.ab.report_sha256.slice(0, 23)}…\n`) +
+      '(persona text is unchanged; edit persona/ and rebuild separately)\n',
   )
   return 0
+}
+
+/** `--ab-report` and `--verdict` come together; the report's bytes are read now, checked against the persona when the volume opens. */
+function abCheck(o: VolumeOptions, io: CliIO): ((fingerprint: string) => AbReview) | undefined {
+  if (o.abReport === undefined && o.verdict === undefined) return undefined
+  if (o.abReport === undefined || o.verdict === undefined) throw new CliError('--ab-report <FILE> and --verdict keep|revert go together', 2)
+  const file = resolve(io.cwd, o.abReport)
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch (error) {
+    throw new CliError(`cannot read the A/B report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2)
+  }
+  return (fingerprint) => abReviewOf(bytes, o.verdict as string, fingerprint, file)
 }
 
 /**

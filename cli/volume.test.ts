@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PACKAGE_ROOT } from '../host/package-root.ts'
-import { PERSONA_SOURCES } from '../host/persona-sources.ts'
-import { personaFingerprint, startEngine } from '../memory/index.ts'
+import { PERSONA_SOURCES, personaSourcesIn } from '../host/persona-sources.ts'
+import { personaFingerprint, reportMarkLine, startEngine } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { main } from './main.ts'
 import { memoryIO } from './io.ts'
@@ -67,5 +68,71 @@ describe('cyrene volume: one definition of the persona sources (issue 8)', () =>
     expect(refused.code).toBe(2)
     expect(refused.err).toContain('persona/chat.md')
     expect(readFileSync(join(t.root, '元/卷.json'), 'utf8')).toBe(before)
+  })
+})
+
+/** A report file as `npm run persona:ab` writes it, made for the persona `change`. */
+function abReport(change: string, name = 'report.md'): string {
+  const file = join(t.home, name)
+  writeFileSync(file, `${reportMarkLine({ base: 'sha256:old', change, seed: 7, createdAt: '2026-11-30T00:00:00.000Z' })}\n\n# 昔涟 persona A/B\n`)
+  return file
+}
+
+describe('cyrene volume new --ab-report (issue 15 item 3)', () => {
+  it('records the report hash, both fingerprints and the verdict in 元/卷.json; the doctor then has nothing to say', async () => {
+    const started = await startEngine({ env: { DSH_HOME: t.home }, persona: PERSONA_SOURCES })
+    await started.store.close()
+    const pkg = packageCopy()
+    writeFileSync(join(pkg, 'persona/chat.md'), readFileSync(join(pkg, 'persona/chat.md'), 'utf8') + '\n她更爱笑了。\n')
+    const changed = await personaFingerprint(personaSourcesIn(pkg))
+    const report = abReport(changed)
+
+    const opened = await run(['volume', 'new', '--reason', '人格修订', '--confirm', 'new-volume', '--persona', pkg, '--ab-report', report, '--verdict', 'keep'])
+    expect(opened.code, opened.err).toBe(0)
+    expect(opened.out).toContain('persona A/B recorded: verdict keep')
+    const volumes = JSON.parse(readFileSync(join(t.root, '元/卷.json'), 'utf8'))
+    expect(volumes.volumes.at(-1).ab).toEqual({
+      report_sha256: `sha256:${createHash('sha256').update(readFileSync(report)).digest('hex')}`,
+      base_fingerprint: 'sha256:old',
+      change_fingerprint: changed,
+      verdict: 'keep',
+    })
+  })
+
+  it('a report made for another persona, a file that is no report, or a bad verdict: exit 2, no volume opened', async () => {
+    const started = await startEngine({ env: { DSH_HOME: t.home }, persona: PERSONA_SOURCES })
+    await started.store.close()
+    const before = readFileSync(join(t.root, '元/卷.json'), 'utf8')
+    const notReport = join(t.home, 'notes.md')
+    writeFileSync(notReport, '# just notes\n')
+    const current = await personaFingerprint(PERSONA_SOURCES)
+    for (const [args, says] of [
+      [['--ab-report', abReport('sha256:someone-else', 'other.md'), '--verdict', 'keep'], 'run npm run persona:ab again'],
+      [['--ab-report', notReport, '--verdict', 'keep'], 'is not a persona A/B report'],
+      [['--ab-report', abReport(current), '--verdict', 'maybe'], '--verdict must be keep or revert'],
+      [['--ab-report', abReport(current)], '--ab-report <FILE> and --verdict keep|revert go together'],
+      [['--ab-report', join(t.home, 'missing.md'), '--verdict', 'keep'], 'cannot read the A/B report'],
+    ] as const) {
+      const refused = await run(['volume', 'new', '--reason', 'x', '--confirm', 'new-volume', ...args])
+      expect(refused.code, says).toBe(2)
+      expect(refused.err).toContain(says)
+      expect(readFileSync(join(t.root, '元/卷.json'), 'utf8')).toBe(before)
+    }
+  })
+
+  it('the doctor warns about a volume opened for a changed persona without an A/B, with the command to run', async () => {
+    const started = await startEngine({ env: { DSH_HOME: t.home }, persona: PERSONA_SOURCES })
+    await started.store.close()
+    // Volume 0 recorded with an older persona: the persona installed now is a change that was never A/B'd.
+    const volumes = JSON.parse(readFileSync(join(t.root, '元/卷.json'), 'utf8'))
+    volumes.volumes[0].persona_hash = 'sha256:an-older-persona'
+    writeFileSync(join(t.root, '元/卷.json'), JSON.stringify(volumes))
+    expect((await run(['volume', 'new', '--reason', '人格修订', '--confirm', 'new-volume'])).code).toBe(0)
+
+    const doctor = await run(['doctor', '--json'])
+    const warned = (JSON.parse(doctor.out).lines as { check: string; status: string; detail: string }[]).filter(
+      (l) => l.check === 'volume' && l.status === 'warn',
+    )
+    expect(warned.map((l) => l.detail).join('\n')).toContain('without a persona A/B: run `npm run persona:ab -- --base')
   })
 })

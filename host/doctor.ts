@@ -194,15 +194,30 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
   return lines
 }
 
-/** A persona changed without a new volume is worth a doctor line (contract §7), never a failure. */
+const AB_COMMAND = 'npm run persona:ab -- --base <the commit before the change>'
+
+/**
+ * A persona changed without a new volume, or a volume opened for a changed
+ * persona without its A/B (contract §7, §9), is worth a doctor line, never a failure.
+ */
 async function personaDrift(store: MemoryStore): Promise<string[]> {
   try {
     const drift = await volumeDrift(store, PERSONA_SOURCES)
-    return drift.drift
-      ? [
-          `the persona or the five virtues changed since volume ${drift.current ?? '?'} was opened: a person opens a new volume with \`cyrene volume new --reason … --confirm new-volume\``,
-        ]
-      : []
+    if (drift.drift)
+      return [
+        `the persona or the five virtues changed since volume ${drift.current ?? '?'} was opened and has no A/B yet: run \`${AB_COMMAND}\` in the plugin's repository, read the report, then \`cyrene volume new --reason … --confirm new-volume --ab-report <report.md> --verdict keep|revert\``,
+      ]
+    const volumes = await readVolumes(store)
+    const ordered = [...(volumes?.volumes ?? [])].sort((a, b) => a.id - b.id)
+    const at = ordered.findIndex((v) => v.id === volumes?.current)
+    const current = ordered[at]
+    const previous = ordered[at - 1]
+    // Only a volume whose persona differs from the one before it needed an A/B.
+    if (current === undefined || previous === undefined || previous.persona_hash === current.persona_hash) return []
+    if (current.ab?.change_fingerprint === drift.actual) return []
+    return [
+      `volume ${current.id} was opened for a changed persona without a persona A/B: run \`${AB_COMMAND}\` and keep the report with the change (contract §9)`,
+    ]
   } catch (error) {
     return [`volume check: ${(error as Error).message}`]
   }

@@ -50,6 +50,7 @@ export {
   type VolumesFile,
   type PersonaSource,
 } from './volumes.ts'
+export { abReviewOf, readReportMark, reportMarkLine, REPORT_MARK, VERDICTS, type AbReview, type ReportMark, type Verdict } from './ab-review.ts'
 export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
 export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restore.ts'
 export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'

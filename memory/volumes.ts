@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
+import type { AbReview } from './ab-review.ts'
 import { audit } from './audit.ts'
 import { ensureDir, fsyncDir } from './fsio.ts'
 import { LAYOUT } from './paths.ts'
@@ -21,6 +22,8 @@ export interface Volume {
   reason: string
   persona_hash: string
   wuyu_version: string
+  /** The persona A/B this volume was opened with (contract §9), when one was attached. */
+  ab?: AbReview
 }
 export interface VolumesFile {
   current: number
@@ -156,6 +159,8 @@ export interface OpenVolumeInput {
   reason: string
   confirm: string
   sources: readonly PersonaSource[]
+  /** Checks an attached A/B report against the fingerprint the volume opens with; throws to refuse. */
+  ab?: (fingerprint: string) => AbReview
 }
 
 /** Open the next volume. A person only, with the confirmation word; persona text is never touched. */
@@ -168,20 +173,22 @@ export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx
     )
   const reason = typeof input.reason === 'string' ? input.reason.trim() : ''
   if (reason === '' || reason.includes('\n')) throw new RefusedError('bad-input', 'give a one-line --reason for the new volume')
-  const before = await ensureVolumePersonaHash(store, input.sources)
   const hash = await personaFingerprint(input.sources)
+  // Refused before anything is written, volume 0's completion included.
+  const ab = input.ab?.(hash)
+  const before = await ensureVolumePersonaHash(store, input.sources)
   const wuyu = await wuyuVersionOf(input.sources)
   const vol = await store.withWriteLock(async (lock) => {
     const vols = (await readVolumes(store)) ?? before
     const id = Math.max(...vols.volumes.map((v) => v.id)) + 1
-    const v: Volume = { id, started_at: store.now().toISOString(), reason, persona_hash: hash, wuyu_version: wuyu }
+    const v: Volume = { id, started_at: store.now().toISOString(), reason, persona_hash: hash, wuyu_version: wuyu, ...(ab === undefined ? {} : { ab }) }
     vols.volumes.push(v)
     vols.current = id
     await store.writeMetaJson(VOLUMES_FILE, vols, lock)
     await snapshotPersona(store, id, input.sources)
     return v
   })
-  await audit(store, { op: 'volume-open', volume: vol.id, reason, persona_hash: hash, by: ctx.by })
+  await audit(store, { op: 'volume-open', volume: vol.id, reason, persona_hash: hash, by: ctx.by, ...(ab === undefined ? {} : { ab_verdict: ab.verdict }) })
   return vol
 }
 

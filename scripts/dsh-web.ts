@@ -1,7 +1,8 @@
-import { spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DSH_BIN } from './ensure-dsh.ts'
 
 /**
  * What `npm start` and the end-to-end tests share to run the real `dsh`:
@@ -26,9 +27,16 @@ export function runChecked(cmd: string, args: string[], opts: { cwd: string; env
   return result
 }
 
-/** npm pack into a stable folder (pnpm's lockfile in the profile records the tarball path). */
-export function packInto(dir: string, out: string): string {
-  const name = runChecked('npm', ['pack', '--silent', '--pack-destination', out], { cwd: dir }).stdout.trim().split('\n').at(-1) as string
+/**
+ * npm pack into a stable folder (pnpm's lockfile in the profile records the tarball path).
+ * `ignoreScripts` skips prepack's compile, for a folder that already holds the dist/ it should ship.
+ */
+export function packInto(dir: string, out: string, opts: { ignoreScripts?: boolean } = {}): string {
+  const flags = opts.ignoreScripts === true ? ['--ignore-scripts'] : []
+  const name = runChecked('npm', ['pack', '--silent', ...flags, '--pack-destination', out], { cwd: dir })
+    .stdout.trim()
+    .split('\n')
+    .at(-1) as string
   return join(out, name)
 }
 
@@ -74,5 +82,43 @@ export async function waitForWeb(port: number, web: ChildProcess, output: () => 
     }
     if (Date.now() > deadline) throw new Error(`dsh web did not answer in ${timeoutMs / 1000} s:\n${output()}`)
     await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
+export interface WebProcess {
+  web: ChildProcess
+  /** What it printed so far (until `stopKeeping`). */
+  output: () => string
+  stopKeeping: () => void
+}
+
+/** `dsh web` on a port, in its own process group (it starts children of its own); its output is kept. */
+export function spawnWeb(home: string, port: number, opts: { cwd: string; env?: NodeJS.ProcessEnv }): WebProcess {
+  const web = spawn(DSH_BIN, ['web', '--no-open', '--port', String(port)], {
+    cwd: opts.cwd,
+    env: dshEnv(home, opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let output = ''
+  const keep = (chunk: Buffer): void => {
+    output += chunk.toString()
+  }
+  web.stdout?.on('data', keep)
+  web.stderr?.on('data', keep)
+  const stopKeeping = (): void => {
+    web.stdout?.off('data', keep)
+    web.stderr?.off('data', keep)
+  }
+  return { web, output: () => output, stopKeeping }
+}
+
+/** Signals a child's whole process group; a group already gone is fine. */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return
+  try {
+    process.kill(-child.pid, signal)
+  } catch {
+    /* the group is already gone */
   }
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { dshEnv, packInto, portInUse, REPO_ROOT, waitForWeb } from './dsh-web.ts'
+import { dshEnv, killGroup, packInto, portInUse, REPO_ROOT, spawnWeb, waitForWeb } from './dsh-web.ts'
 import { DSH_BIN, DSH_VERSION, ensureDsh } from './ensure-dsh.ts'
 
 /**
@@ -138,15 +138,6 @@ function stopOnSignals(web: ChildProcess): void {
   process.on('SIGHUP', stop)
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    /* the group is already gone */
-  }
-}
-
 async function start(options: StartOptions): Promise<void> {
   if (await portInUse(options.port)) throw new Error(`port ${options.port} is already in use; pick another with \`npm start -- --port N\`.`)
   installDsh()
@@ -154,28 +145,16 @@ async function start(options: StartOptions): Promise<void> {
   install(options)
   const workspace = join(options.home, 'workspace')
   mkdirSync(workspace, { recursive: true })
-  const web = spawn(DSH_BIN, ['web', '--no-open', '--port', String(options.port)], {
-    cwd: workspace,
-    env: dshEnv(options.home),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
-  let output = ''
-  const keep = (chunk: Buffer): void => {
-    output += chunk.toString()
-  }
-  web.stdout?.on('data', keep)
-  web.stderr?.on('data', keep)
+  const { web, output, stopKeeping } = spawnWeb(options.home, options.port, { cwd: workspace })
   stopOnSignals(web)
   try {
-    await waitForWeb(options.port, web, () => output)
+    await waitForWeb(options.port, web, output)
   } catch (error) {
     killGroup(web, 'SIGKILL')
     throw error
   }
   // From here on the server's own output goes to the terminal as it comes.
-  web.stdout?.off('data', keep)
-  web.stderr?.off('data', keep)
+  stopKeeping()
   web.stdout?.pipe(process.stdout)
   web.stderr?.pipe(process.stderr)
   web.once('exit', (code, signal) => {

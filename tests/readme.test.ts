@@ -27,6 +27,10 @@ const NOT_RUN: [RegExp, string][] = [
   [/^npm run compile$/, 'npm test compiles first (pretest); the cyrene runs below use that dist/'],
   [/^npm run build( -- --snapshot)?$/, "regenerates committed files from DSH's installed presets; scripts/build.test.ts guards their drift"],
   [/^npm start( -- --offline)?$/, 'starts DSH web for a person until Ctrl-C (tests/e2e/start.test.ts runs it with --offline and stops it)'],
+  [
+    /^npm run persona:ab -- --base HEAD( --offline)?$/,
+    'runs 40 scenario sessions in dsh web, with the person’s model unless --offline (tests/e2e/persona-ab.test.ts runs it offline)',
+  ],
   [/^npm install -g pnpm@/, 'installs a global package (network, changes the machine)'],
   [/^git clone /, 'network'],
   [/^cd /, 'moves the shell of the person reading'],

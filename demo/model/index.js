@@ -10,6 +10,9 @@ export const inject = ['llm']
 
 const REMEMBER = /^(?:请\s*)?(?:记住|remember)\s*[:：,，、]?\s*/i
 const RECALL_HEADER = '【记忆命中】'
+// npm run persona:ab -- --judge asks with this first line (persona-ab/judge.ts JUDGE_MARK).
+const JUDGE_MARK = '【persona A/B 评审】'
+const JUDGE_CRITERIA = ['in_character', 'warmth_without_flattery', 'honest_about_memory', 'five_virtues', 'follows_request']
 const HIT_LINE = /^- \d{4}-\d{2}-\d{2} (.+)$/m
 
 const textOf = (message) =>
@@ -67,6 +70,11 @@ export function demoTurn(messages, toolNames) {
   const said = lastUser === -1 ? '' : textOf(messages[lastUser]).trim()
   const since = messages.slice(lastUser + 1)
   const toolResult = since.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b) => b.type === 'tool-result')
+  if (said.startsWith(JUDGE_MARK)) {
+    // No language model can judge here: the same middle score for both, and it says so.
+    const scores = Object.fromEntries(JUDGE_CRITERIA.map((c) => [c, 3]))
+    return { text: JSON.stringify({ A: scores, B: scores, reasoning: '离线演示模型不会评审：两边都是固定的 3 分。' }) }
+  }
   const remember = REMEMBER.exec(said)
   if (remember && toolResult !== undefined) {
     const kept = JSON.stringify(toolResult).includes('已写入日档')
