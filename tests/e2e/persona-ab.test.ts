@@ -65,7 +65,7 @@ describe('npm run persona:ab -- --offline (issue 15)', () => {
       join(scenarios, '99-cannot-seed.yml'),
       `id: 99-cannot-seed\ntitle: 坏场景\nwatch: 无\nturns: [你好]\nmemories:\n  - text: ${'长'.repeat(500)}\n`,
     )
-    result = await ab(['--base', baseCommit, '--offline', '--seed', String(SEED), '--scenarios', scenarios, '--out', join(dir, 'out'), '--concurrency', '3'])
+    result = await ab(['--base', baseCommit, '--offline', '--seed', String(SEED), '--scenarios', scenarios, '--out', join(dir, 'out'), '--concurrency', '2'])
     if (!existsSync(join(dir, 'out', 'report.json'))) throw new Error(`no report (exit ${result.status}):\n${result.stderr}`)
     report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as Report
   }, 1_600_000)
