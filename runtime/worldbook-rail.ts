@@ -1,0 +1,187 @@
+import type { Context } from '@deepseek-ai/cordis'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import type {} from '@deepseek-ai/dsh-agent'
+import type {} from '@deepseek-ai/dsh-system-prompt'
+import type {} from '../host/service.ts'
+import { resolveRoot } from '../memory/index.ts'
+import type { WorldbookNote } from '../host/worldbook-doctor.ts'
+import {
+  constantEntries,
+  HITS_TITLE,
+  matchEntries,
+  RAIL_TITLE,
+  renderEntries,
+  WorldbookLibrary,
+  worldbookFolders,
+  type EntryHit,
+  type LoadedWorldbook,
+  type Rendered,
+} from '../worldbook/index.ts'
+import type { VoiceBlock } from './voice-block.ts'
+
+/**
+ * The worldbook in a step (CONTRACT §4.4): the constant entries as the 140
+ * context (stable between steps: it changes only when a file does), and the
+ * keyword entries the person's last messages call up as one pre-step message.
+ * Both are `VoiceBlock`s, so the 4,000 budget pass can trim them like any
+ * other block; until it takes them, each is held to its own cap here.
+ */
+
+export const WORLDBOOK_ORDER = 140
+/** Contract §4: "about 560" for the constant entries, frame included. */
+export const RAIL_CAP = 560
+/** Keyword hits: at most 8 entries and 800 characters, frame included. */
+export const HITS_CAP = 800
+export const HITS_MAX_ENTRIES = 8
+/** Lower is trimmed first by the budget pass: the hits of one step go before the standing rail. */
+export const RAIL_PRIORITY = 40
+export const HITS_PRIORITY = 30
+
+export interface WorldbookConfig {
+  /** How many of the person's latest messages the keys are looked for in (1–3). */
+  recentMessages: number
+  railChars: number
+  hitChars: number
+  hitEntries: number
+}
+
+export const DEFAULT_WORLDBOOK: WorldbookConfig = { recentMessages: 2, railChars: RAIL_CAP, hitChars: HITS_CAP, hitEntries: HITS_MAX_ENTRIES }
+
+/** The 140 rail: the constant entries by priority, whole, within `min(max, cap)`. */
+export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = DEFAULT_WORLDBOOK): VoiceBlock & { rendered(max?: number): Rendered } {
+  const cap = Math.min(config.railChars, RAIL_CAP)
+  const entries = constantEntries(book.entries)
+  const rendered = (max = cap) => renderEntries(RAIL_TITLE, entries, Math.min(max, cap))
+  return { id: 'rail:worldbook', channel: 'rail', priority: RAIL_PRIORITY, cap, render: (max) => rendered(max).text, rendered }
+}
+
+/** The pre-step block: keyword entries called up by `messages` (the person's latest, oldest first). */
+export function worldbookHits(
+  book: LoadedWorldbook,
+  messages: readonly string[],
+  config: WorldbookConfig = DEFAULT_WORLDBOOK,
+): VoiceBlock & { hits: EntryHit[]; rendered(max?: number): Rendered } {
+  const cap = Math.min(config.hitChars, HITS_CAP)
+  const limit = Math.min(config.hitEntries, HITS_MAX_ENTRIES)
+  const hits = matchEntries(book.entries, messages)
+  const rendered = (max = cap) =>
+    renderEntries(
+      HITS_TITLE,
+      hits.map((h) => h.entry),
+      Math.min(max, cap),
+      limit,
+    )
+  return { id: 'step:worldbook', channel: 'pre-step', priority: HITS_PRIORITY, cap, hits, render: (max) => rendered(max).text, rendered }
+}
+
+interface MessageLike {
+  id?: unknown
+  source?: { kind?: string }
+  content?: unknown
+}
+
+function typedText(m: MessageLike): string {
+  if (m.source?.kind !== 'user' || !Array.isArray(m.content)) return ''
+  return (m.content as { type?: string; text?: unknown }[])
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n')
+    .trim()
+}
+
+/**
+ * The texts of the person's last `n` messages (what they typed; plugin
+ * notices, tool results and the model's replies left out), oldest first:
+ * the session's history, then the step's new messages.
+ */
+export function recentUserTexts(history: readonly MessageLike[], fresh: readonly MessageLike[], n: number): string[] {
+  const seen = new Set<unknown>()
+  const texts: string[] = []
+  for (const m of [...history, ...fresh]) {
+    if (m.id !== undefined) {
+      if (seen.has(m.id)) continue
+      seen.add(m.id)
+    }
+    const text = typedText(m)
+    if (text !== '') texts.push(text)
+  }
+  return texts.slice(-Math.max(1, Math.min(3, Math.floor(n))))
+}
+
+/** How many recent hits the doctor keeps. */
+const KEEP_HITS = 3
+
+/**
+ * Registers the 140 context and the pre-step listener in a Cyrene preset.
+ * The files are looked at on every assembly and every step (a few stats), so a
+ * person's edit is in the next step; anything that fails leaves the step as it
+ * was and is noted for `/cyrene doctor`.
+ */
+export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
+  let library: WorldbookLibrary | undefined
+  const note: WorldbookNote = { hits: [] }
+  const current = (): LoadedWorldbook => {
+    if (library === undefined) {
+      let root: string | undefined
+      try {
+        const rootDir = ctx.get('cyreneMemory')?.config.rootDir
+        root = resolveRoot({ rootDir: rootDir === '' ? undefined : rootDir, env: process.env })
+      } catch (error) {
+        note.error = `the store root cannot be found (${(error as Error).message}): only the starter worldbook is used`
+      }
+      library = new WorldbookLibrary(worldbookFolders(root))
+    }
+    return library.current()
+  }
+  const publish = () => {
+    try {
+      ctx.get('cyreneMemory')?.noteWorldbook(note)
+    } catch {
+      /* the doctor misses one update; the turn goes on */
+    }
+  }
+
+  ctx.systemPrompt.context({
+    name: 'cyrene:worldbook',
+    order: WORLDBOOK_ORDER,
+    text: () => {
+      try {
+        const rail = worldbookRail(current(), config).rendered()
+        note.rail = { chars: [...rail.text].length, shown: rail.shown.length, leftOut: rail.leftOut.map((l) => l.name) }
+        publish()
+        return rail.text
+      } catch (error) {
+        note.error = `the 140 rail failed: ${(error as Error).message}`
+        publish()
+        return ''
+      }
+    },
+  })
+
+  ctx.on('agent/pre-step', async (payload, next) => {
+    const decision = await next()
+    if (decision.kind !== 'enter') return decision
+    try {
+      // Only a step that brings words the person typed: a tool round adds nothing.
+      if (recentUserTexts([], payload.messages, 1).length === 0) return decision
+      const texts = recentUserTexts(payload.agent.session.deriveMessages(), payload.messages, config.recentMessages)
+      const block = worldbookHits(current(), texts, config)
+      const rendered = block.rendered()
+      if (rendered.text === '') return decision
+      note.hits = [{ at: new Date().toISOString(), shown: rendered.shown, leftOut: rendered.leftOut.map((l) => `${l.name} (${l.why})`) }, ...note.hits].slice(
+        0,
+        KEEP_HITS,
+      )
+      publish()
+      const message = createUserMessage({
+        content: [{ type: 'text', text: rendered.text }],
+        source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: `世界书命中 ${rendered.shown.length} 条` },
+      })
+      return { ...decision, messages: [...decision.messages, message] }
+    } catch (error) {
+      note.error = `the worldbook hits failed: ${(error as Error).message}`
+      publish()
+      return decision
+    }
+  })
+}
