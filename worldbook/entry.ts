@@ -148,7 +148,10 @@ export function formatEntry(fields: EntryFields): string {
   front.constant = fields.constant ? 'yes' : 'no'
   front.priority = fields.priority
   front.enabled = fields.enabled ? 'yes' : 'no'
-  const yaml = stringifyYaml(front, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' })
+  // One field a line, lists on one line (`keys: [a, b]`): the shape a person writes by hand.
+  const yaml = Object.entries(front)
+    .map(([k, v]) => `${k}: ${stringifyYaml(v, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' }).trimEnd()}\n`)
+    .join('')
   const body = fields.body.replace(/\r\n?/g, '\n').trim()
   return `---\n${yaml}---\n\n${body}\n`
 }
