@@ -27,7 +27,10 @@ const families: Record<string, { summary: string; load: () => Promise<Family> }>
   volume: { summary: 'volumes (卷): show, or open a new one (a person only)', load: async () => (await import('./memory.ts')).volumeFamily },
   migrate: { summary: 'import memories from the retired plugins or a whale-persona inbox', load: async () => (await import('./memory.ts')).migrateFamily },
   whale: { summary: 'whale-persona v1: render, presets, cards, inbox, conformance', load: async () => (await import('./whale.ts')).whaleFamily },
-  worldbook: { summary: 'the worldbook (世界书): list the entries, import SillyTavern World Info', load: async () => (await import('./worldbook.ts')).worldbookFamily },
+  worldbook: {
+    summary: 'the worldbook (世界书): list the entries, import SillyTavern World Info',
+    load: async () => (await import('./worldbook.ts')).worldbookFamily,
+  },
 }
 
 const ABOUT = 'cyrene — 昔涟 · 新卷 command line'

@@ -25,9 +25,9 @@ constant, priority, enabled); edit them with any editor, DSH uses the change at 
 A file of yours with the same name as a starter entry replaces it; one with only "enabled: no"
 in its front matter switches it off.`,
     )
-  storeOptions(worldbook.command('list').description('the entries in force (yours over the starter ones), and files skipped with the reason')).act<StoreOptions>(
-    async (o) => await list(o, io),
-  )
+  storeOptions(
+    worldbook.command('list').description('the entries in force (yours over the starter ones), and files skipped with the reason'),
+  ).act<StoreOptions>(async (o) => await list(o, io))
   storeOptions(
     worldbook
       .command('import')
@@ -69,7 +69,9 @@ async function list(o: StoreOptions, io: CliIO): Promise<number> {
     const lines = [`yours: ${folders[1]!.dir}`, `starter: ${folders[0]!.dir}`, '']
     for (const e of entries) {
       const kind = e.constant ? 'constant' : `keys ${e.keys.join(', ')}${e.secondaryKeys.length > 0 ? ` (${e.logic} ${e.secondaryKeys.join(', ')})` : ''}`
-      lines.push(`${e.enabled ? ' ' : '-'} ${e.name} [${e.source}${book.overridden.includes(e.name) ? ', over the starter one' : ''}] priority ${e.priority}: ${e.enabled ? kind : 'switched off'}`)
+      lines.push(
+        `${e.enabled ? ' ' : '-'} ${e.name} [${e.source}${book.overridden.includes(e.name) ? ', over the starter one' : ''}] priority ${e.priority}: ${e.enabled ? kind : 'switched off'}`,
+      )
     }
     for (const s of value.skipped) lines.push(`skipped ${s.file}: ${s.why}`)
     for (const w of book.warnings) lines.push(`warning ${w.file}: ${w.why}`)
@@ -91,7 +93,10 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (e) {
-    throw new CliError(`${file} is not valid JSON (${(e as Error).message}); nothing was written. Export the world again from SillyTavern's World Info panel.`, 2)
+    throw new CliError(
+      `${file} is not valid JSON (${(e as Error).message}); nothing was written. Export the world again from SillyTavern's World Info panel.`,
+      2,
+    )
   }
 }
 
@@ -156,8 +161,7 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       `${count('refused') + plan.refused.length > 0 ? `; ${count('refused') + plan.refused.length} refused` : ''}`
     const lines = [head]
     for (const x of outcomes) {
-      if (x.result === 'kept')
-        lines.push(`  kept ${x.file}: yours is never overwritten — rename or delete it and import again to take the new one`)
+      if (x.result === 'kept') lines.push(`  kept ${x.file}: yours is never overwritten — rename or delete it and import again to take the new one`)
       if (x.result === 'refused') lines.push(`  refused ${x.entry.origin} → ${x.file}: ${x.why}`)
       if ((x.result === 'written' || x.result === 'would-write') && starter.has(x.entry.name))
         lines.push(`  note ${x.entry.name}.md: replaces the starter entry of the same name`)

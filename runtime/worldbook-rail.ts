@@ -27,7 +27,7 @@ import type { VoiceBlock } from './voice-block.ts'
  * other block; until it takes them, each is held to its own cap here.
  */
 
-export const WORLDBOOK_ORDER = 140
+const WORLDBOOK_ORDER = 140
 /** Contract §4: "about 560" for the constant entries, frame included. */
 export const RAIL_CAP = 560
 /** Keyword hits: at most 8 entries and 800 characters, frame included. */
@@ -45,7 +45,7 @@ export interface WorldbookConfig {
   hitEntries: number
 }
 
-export const DEFAULT_WORLDBOOK: WorldbookConfig = { recentMessages: 2, railChars: RAIL_CAP, hitChars: HITS_CAP, hitEntries: HITS_MAX_ENTRIES }
+const DEFAULT_WORLDBOOK: WorldbookConfig = { recentMessages: 2, railChars: RAIL_CAP, hitChars: HITS_CAP, hitEntries: HITS_MAX_ENTRIES }
 
 /** The 140 rail: the constant entries by priority, whole, within `min(max, cap)`. */
 export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = DEFAULT_WORLDBOOK): VoiceBlock & { rendered(max?: number): Rendered } {
@@ -141,12 +141,17 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
     }
   }
 
+  // DSH assembles an agent's prompt right before that agent's pre-step: the step looks at the files
+  // once, at the assembly, and the pre-step takes the same worldbook (one listing + stats per step).
+  const seenAtAssembly = new WeakMap<object, LoadedWorldbook>()
   ctx.systemPrompt.context({
     name: 'cyrene:worldbook',
     order: WORLDBOOK_ORDER,
-    text: () => {
+    text: (assembling) => {
       try {
-        const rail = worldbookRail(current(), config).rendered()
+        const book = current()
+        if (assembling.agent !== undefined) seenAtAssembly.set(assembling.agent, book)
+        const rail = worldbookRail(book, config).rendered()
         note.rail = { chars: [...rail.text].length, shown: rail.shown.length, leftOut: rail.leftOut.map((l) => l.name) }
         publish()
         return rail.text
@@ -165,7 +170,9 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
       // Only a step that brings words the person typed: a tool round adds nothing.
       if (recentUserTexts([], payload.messages, 1).length === 0) return decision
       const texts = recentUserTexts(payload.agent.session.deriveMessages(), payload.messages, config.recentMessages)
-      const block = worldbookHits(current(), texts, config)
+      const book = seenAtAssembly.get(payload.agent) ?? current()
+      seenAtAssembly.delete(payload.agent)
+      const block = worldbookHits(book, texts, config)
       const rendered = block.rendered()
       if (rendered.text === '') return decision
       note.hits = [{ at: new Date().toISOString(), shown: rendered.shown, leftOut: rendered.leftOut.map((l) => `${l.name} (${l.why})`) }, ...note.hits].slice(

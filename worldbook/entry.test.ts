@@ -5,7 +5,9 @@ const parse = (text: string) => parseEntry('name', text, 'person', '/x/name.md')
 
 describe('entry files', () => {
   it('reads the front matter and the body; yes/no and comma lists are understood', () => {
-    const r = parse('---\ntitle: 翁法罗斯\nkeys: 翁法罗斯，Amphoreus, 永恒之地\nsecondary_keys: [昔涟]\nsecondary_logic: NOT ANY\nconstant: no\npriority: 7\nenabled: yes\n---\n\n正文一行。\n第二行。\n')
+    const r = parse(
+      '---\ntitle: 翁法罗斯\nkeys: 翁法罗斯，Amphoreus, 永恒之地\nsecondary_keys: [昔涟]\nsecondary_logic: NOT ANY\nconstant: no\npriority: 7\nenabled: yes\n---\n\n正文一行。\n第二行。\n',
+    )
     expect(r).toEqual({
       entry: {
         name: 'name',

@@ -117,12 +117,14 @@ export function parseEntry(name: string, text: string, source: EntrySource, file
   if (logic instanceof Problem) return { skipped: logic.why }
   if (constant instanceof Problem) return { skipped: constant.why }
   if (enabled instanceof Problem) return { skipped: enabled.why }
-  if (typeof fields.priority === 'boolean' || !Number.isFinite(priority)) return { skipped: `priority must be a number, not ${JSON.stringify(fields.priority)}` }
+  if (typeof fields.priority === 'boolean' || !Number.isFinite(priority))
+    return { skipped: `priority must be a number, not ${JSON.stringify(fields.priority)}` }
 
   const body = clean.slice(match[0].length).trim()
   const entry: WorldEntry = { name, title, keys, secondaryKeys, logic, constant, priority, enabled, body, source, file }
   if (entry.enabled && body === '') return { skipped: 'the body is empty: write the text below the second ---' }
-  if (entry.enabled && !entry.constant && entry.keys.length === 0) return { skipped: 'no keys and not constant: it would never be shown (add keys, or constant: yes)' }
+  if (entry.enabled && !entry.constant && entry.keys.length === 0)
+    return { skipped: 'no keys and not constant: it would never be shown (add keys, or constant: yes)' }
   return { entry, warnings }
 }
 

@@ -3,7 +3,6 @@ import type { WorldEntry } from './entry.ts'
 import { entry } from './testing/entries.ts'
 import { constantEntries, keyMatches, matchEntries } from './match.ts'
 
-
 describe('keys', () => {
   it('CJK keys match as substrings', () => {
     expect(keyMatches('我昨天梦见了翁法罗斯的海', '翁法罗斯')).toBe(true)

@@ -49,9 +49,17 @@ export function keyMatches(text: string, key: string): boolean {
   return occurs(fold(text), fold(key.trim()))
 }
 
+/** Keys folded once per list: an entry's key lists live as long as the file is unchanged. */
+const foldedKeys = new WeakMap<readonly string[], string[]>()
+
 /** The keys of `keys` that occur in the (folded) text. */
 function found(folded: string, keys: readonly string[]): string[] {
-  return keys.filter((k) => occurs(folded, fold(k.trim())))
+  let ready = foldedKeys.get(keys)
+  if (ready === undefined) {
+    ready = keys.map((k) => fold(k.trim()))
+    foldedKeys.set(keys, ready)
+  }
+  return keys.filter((_, i) => occurs(folded, ready[i]!))
 }
 
 export interface EntryHit {
@@ -73,8 +81,7 @@ export function entryHit(entry: WorldEntry, folded: string): EntryHit | undefine
   if (entry.secondaryKeys.length === 0) return { entry, keys }
   const secondary = found(folded, entry.secondaryKeys).length
   const all = secondary === entry.secondaryKeys.length
-  const pass =
-    entry.logic === 'and-any' ? secondary > 0 : entry.logic === 'and-all' ? all : entry.logic === 'not-any' ? secondary === 0 : /* not-all */ !all
+  const pass = entry.logic === 'and-any' ? secondary > 0 : entry.logic === 'and-all' ? all : entry.logic === 'not-any' ? secondary === 0 : /* not-all */ !all
   return pass ? { entry, keys } : undefined
 }
 

@@ -19,7 +19,8 @@ afterAll(async () => {
 })
 
 type Seen = Host['llm']['requests'][number]
-const texts = (m: Seen['messages'][number]) => (Array.isArray(m.content) ? (m.content as { type: string; text?: string }[]) : []).flatMap((b) => (b.type === 'text' ? [b.text ?? ''] : []))
+const texts = (m: Seen['messages'][number]) =>
+  (Array.isArray(m.content) ? (m.content as { type: string; text?: string }[]) : []).flatMap((b) => (b.type === 'text' ? [b.text ?? ''] : []))
 /** The request that carried `words` from the person, and the worldbook hit block in it (if any). */
 function requestWith(words: string): { request: Seen; hits: string | undefined; notice: Seen['messages'][number] | undefined } {
   // The person's own message, not the session-title request that quotes it.
