@@ -60,6 +60,16 @@ describe('cyrene worldbook', () => {
     expect(r.out).toContain(`skipped ${join(folder(), '坏.md')}: no front matter`)
   })
 
+  it('cyrene doctor names the worldbook, a skipped file with its reason and a constant entry the rail has no room for', async () => {
+    await fs.mkdir(folder(), { recursive: true })
+    await fs.writeFile(join(folder(), '坏.md'), '---\nconstant: maybe\n---\nx\n')
+    await fs.writeFile(join(folder(), '太长.md'), `---\nconstant: yes\npriority: 1\n---\n${'长'.repeat(400)}\n`)
+    const r = await run('doctor')
+    expect(r.out).toMatch(/✓ worldbook: \d+ entries in force \(4 constant/)
+    expect(r.out).toContain(`! worldbook: skipped ${join(folder(), '坏.md')}: constant must be yes or no, not "maybe"`)
+    expect(r.out).toMatch(/! worldbook: constant entries left out of the 140 rail \(\d+\/560 chars used\): 太长 \(no-room, 405 chars\)/)
+  })
+
   it('bad input: a missing file or one that is not World Info is refused with exit 2, nothing written', async () => {
     const missing = await run('worldbook', 'import', join(t.home, 'nope.json'))
     expect(missing.code).toBe(2)

@@ -14,7 +14,10 @@ export interface WorldbookNote {
   rail?: { chars: number; shown: number; leftOut: string[] }
   /** Newest first. */
   hits: { at: string; shown: string[]; leftOut: string[] }[]
-  error?: string
+  /** The latest failure of each part, cleared when it works again. */
+  rootError?: string | undefined
+  railError?: string | undefined
+  hitsError?: string | undefined
 }
 
 /** Contract caps, repeated from runtime/worldbook-rail.ts so this module loads without DSH. */
@@ -64,7 +67,8 @@ export function worldbookLines(io: DoctorIO, note?: WorldbookNote): DoctorLine[]
       status: 'warn',
       detail: `keyword entries too long ever to be shown (a hit block holds ${HITS_CAP} chars with its frame): ${tooLong.map((e) => e.name).join(', ')}`,
     })
-  if (note?.error !== undefined) lines.push({ check: 'worldbook', status: 'warn', detail: note.error })
+  for (const error of [note?.rootError, note?.railError, note?.hitsError])
+    if (error !== undefined) lines.push({ check: 'worldbook', status: 'warn', detail: error })
   if (note !== undefined)
     lines.push({
       check: 'worldbook',

@@ -1,4 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { promptReferences } from './prompt-text.ts'
 import { charCount, endMarker } from '../memory/index.ts'
 import { entry } from '../worldbook/testing/entries.ts'
 import type { LoadedWorldbook } from '../worldbook/index.ts'
@@ -52,5 +54,40 @@ describe('the worldbook as VoiceBlocks for the budget pass', () => {
     expect(recentUserTexts(history, [user('2', '二')], 3)).toEqual(['一', '二'])
     expect(recentUserTexts(history, [], 9)).toEqual(['一', '二'])
     expect(recentUserTexts([], [notice], 2)).toEqual([])
+  })
+
+  it('property: any worldbook, any messages, any budget → both blocks within min(max, cap), ≤ 8 hits, no live {{, the marker last', () => {
+    const word = fc.oneof(fc.constantFrom('翁法罗斯', 'Cyrene', '{{x}}', '【数据结束·abcdef12】', 'a'), fc.string({ maxLength: 6 }))
+    const anEntry = fc.record({
+      keys: fc.array(word, { maxLength: 3 }),
+      secondaryKeys: fc.array(word, { maxLength: 2 }),
+      logic: fc.constantFrom('and-any' as const, 'and-all' as const, 'not-any' as const, 'not-all' as const),
+      constant: fc.boolean(),
+      enabled: fc.boolean(),
+      priority: fc.integer({ min: -5, max: 5 }),
+      title: fc.string({ maxLength: 20 }),
+      body: fc.string({ unit: 'binary', maxLength: 300 }),
+    })
+    fc.assert(
+      fc.property(
+        fc.array(anEntry, { maxLength: 20 }),
+        fc.array(fc.string({ maxLength: 40 }), { maxLength: 3 }),
+        fc.integer({ min: 0, max: 1200 }),
+        (items, messages, max) => {
+          const loaded = book(items.map((it, i) => entry(`e${i}`, it)))
+          for (const block of [worldbookRail(loaded, config), worldbookHits(loaded, messages, config)]) {
+            const text = block.render(max)
+            expect(charCount(text)).toBeLessThanOrEqual(Math.min(max, block.cap))
+            expect(promptReferences(text)).toEqual([])
+            if (text !== '') {
+              const lines = text.split('\n')
+              expect(lines.at(-1)).toBe(endMarker())
+              expect(lines.filter((l) => l.includes('数据结束'))).toHaveLength(1 + lines.filter((l) => l.includes('（数据结束')).length)
+              if (block.channel === 'pre-step') expect(lines.length - 2).toBeLessThanOrEqual(8)
+            }
+          }
+        },
+      ),
+    )
   })
 })

@@ -3,7 +3,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
-import { resolveRoot } from '../memory/index.ts'
+import { charCount, resolveRoot } from '../memory/index.ts'
 import type { WorldbookNote } from '../host/worldbook-doctor.ts'
 import {
   constantEntries,
@@ -127,7 +127,7 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
         const rootDir = ctx.get('cyreneMemory')?.config.rootDir
         root = resolveRoot({ rootDir: rootDir === '' ? undefined : rootDir, env: process.env })
       } catch (error) {
-        note.error = `the store root cannot be found (${(error as Error).message}): only the starter worldbook is used`
+        note.rootError = `the store root cannot be found (${(error as Error).message}): only the starter worldbook is used`
       }
       library = new WorldbookLibrary(worldbookFolders(root))
     }
@@ -152,11 +152,12 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
         const book = current()
         if (assembling.agent !== undefined) seenAtAssembly.set(assembling.agent, book)
         const rail = worldbookRail(book, config).rendered()
-        note.rail = { chars: [...rail.text].length, shown: rail.shown.length, leftOut: rail.leftOut.map((l) => l.name) }
+        note.rail = { chars: charCount(rail.text), shown: rail.shown.length, leftOut: rail.leftOut.map((l) => l.name) }
+        note.railError = undefined
         publish()
         return rail.text
       } catch (error) {
-        note.error = `the 140 rail failed: ${(error as Error).message}`
+        note.railError = `the 140 rail failed, the step went on without it: ${(error as Error).message}`
         publish()
         return ''
       }
@@ -174,6 +175,7 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
       seenAtAssembly.delete(payload.agent)
       const block = worldbookHits(book, texts, config)
       const rendered = block.rendered()
+      note.hitsError = undefined
       if (rendered.text === '') return decision
       note.hits = [{ at: new Date().toISOString(), shown: rendered.shown, leftOut: rendered.leftOut.map((l) => `${l.name} (${l.why})`) }, ...note.hits].slice(
         0,
@@ -186,7 +188,7 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
       })
       return { ...decision, messages: [...decision.messages, message] }
     } catch (error) {
-      note.error = `the worldbook hits failed: ${(error as Error).message}`
+      note.hitsError = `the worldbook hits failed, the step went on without them: ${(error as Error).message}`
       publish()
       return decision
     }
