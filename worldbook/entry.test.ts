@@ -46,6 +46,11 @@ describe('entry files', () => {
     expect('skipped' in r && r.skipped).toContain(why)
   })
 
+  it('an empty front matter is still one: the entry is skipped for what it lacks, not for its shape', () => {
+    const r = parse('---\n---\nbody\n')
+    expect('skipped' in r && r.skipped).toContain('no keys and not constant')
+  })
+
   it('a switched-off entry needs neither keys nor body (it overrides a starter entry); unknown fields warn', () => {
     const r = parse('---\nenabled: no\nkey: [typo]\n---\n')
     expect('entry' in r && r.entry.enabled).toBe(false)

@@ -38,7 +38,7 @@ export const DEFAULT_PRIORITY = 100
 
 export type ParsedEntry = { entry: WorldEntry; warnings: string[] } | { skipped: string }
 
-const FRONT_MATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/
+const FRONT_MATTER_RE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/
 
 /** Words a person may write for yes and no (YAML 1.2 reads `yes`/`no` as text). */
 const YES = new Set(['true', 'yes', 'y', 'on', '1', '是', '对', '开'])
