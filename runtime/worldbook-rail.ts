@@ -112,53 +112,79 @@ export function recentUserTexts(history: readonly MessageLike[], fresh: readonly
 const KEEP_HITS = 3
 
 /**
- * Registers the 140 context and the pre-step listener in a Cyrene preset.
- * The files are looked at on every assembly and every step (a few stats), so a
- * person's edit is in the next step; anything that fails leaves the step as it
- * was and is noted for `/cyrene doctor`.
+ * The worldbook of one preset row as the steps see it: the folders (found from
+ * the host service's store root, else DSH_HOME), one look at the files per step
+ * — DSH assembles an agent's prompt right before that agent's pre-step, so the
+ * assembly looks and the pre-step takes what it saw — and what happened, for
+ * the doctor. The budget pass builds its blocks from `forStep` / `look` with
+ * `worldbookRail` and `worldbookHits`.
  */
-export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
-  let library: WorldbookLibrary | undefined
-  const note: WorldbookNote = { hits: [] }
-  const current = (): LoadedWorldbook => {
-    if (library === undefined) {
+export class WorldbookState {
+  readonly note: WorldbookNote = { hits: [] }
+  private readonly ctx: Context
+  private library: WorldbookLibrary | undefined
+  private readonly seenAtAssembly = new WeakMap<object, LoadedWorldbook>()
+
+  constructor(ctx: Context) {
+    this.ctx = ctx
+  }
+
+  /** The files now (stamps compared, changed files re-read); remembered for `agent`'s pre-step. */
+  look(agent?: object): LoadedWorldbook {
+    if (this.library === undefined) {
       let root: string | undefined
       try {
-        const rootDir = ctx.get('cyreneMemory')?.config.rootDir
+        const rootDir = this.ctx.get('cyreneMemory')?.config.rootDir
         root = resolveRoot({ rootDir: rootDir === '' ? undefined : rootDir, env: process.env })
       } catch (error) {
-        note.rootError = `the store root cannot be found (${(error as Error).message}): only the starter worldbook is used`
+        this.note.rootError = `the store root cannot be found (${(error as Error).message}): only the starter worldbook is used`
       }
-      library = new WorldbookLibrary(worldbookFolders(root))
+      this.library = new WorldbookLibrary(worldbookFolders(root))
     }
-    return library.current()
+    const book = this.library.current()
+    if (agent !== undefined) this.seenAtAssembly.set(agent, book)
+    return book
   }
-  const publish = () => {
+
+  /** What `agent`'s assembly of this step saw (taken once), else a fresh look. */
+  forStep(agent: object): LoadedWorldbook {
+    const book = this.seenAtAssembly.get(agent)
+    this.seenAtAssembly.delete(agent)
+    return book ?? this.look()
+  }
+
+  /** Hands the note to the host service, where `/cyrene doctor` reads it. */
+  publish(): void {
     try {
-      ctx.get('cyreneMemory')?.noteWorldbook(note)
+      this.ctx.get('cyreneMemory')?.noteWorldbook(this.note)
     } catch {
       /* the doctor misses one update; the turn goes on */
     }
   }
+}
 
-  // DSH assembles an agent's prompt right before that agent's pre-step: the step looks at the files
-  // once, at the assembly, and the pre-step takes the same worldbook (one listing + stats per step).
-  const seenAtAssembly = new WeakMap<object, LoadedWorldbook>()
+/**
+ * Registers the 140 context and the pre-step listener in a Cyrene preset and
+ * returns their state. The files are looked at once per step, so a person's
+ * edit is in the next step; anything that fails leaves the step as it was and
+ * is noted for `/cyrene doctor`.
+ */
+export function registerWorldbook(ctx: Context, config: WorldbookConfig): WorldbookState {
+  const state = new WorldbookState(ctx)
+  const note = state.note
   ctx.systemPrompt.context({
     name: 'cyrene:worldbook',
     order: WORLDBOOK_ORDER,
     text: (assembling) => {
       try {
-        const book = current()
-        if (assembling.agent !== undefined) seenAtAssembly.set(assembling.agent, book)
-        const rail = worldbookRail(book, config).rendered()
+        const rail = worldbookRail(state.look(assembling.agent), config).rendered()
         note.rail = { chars: charCount(rail.text), shown: rail.shown.length, leftOut: rail.leftOut.map((l) => l.name) }
         note.railError = undefined
-        publish()
+        state.publish()
         return rail.text
       } catch (error) {
         note.railError = `the 140 rail failed, the step went on without it: ${(error as Error).message}`
-        publish()
+        state.publish()
         return ''
       }
     },
@@ -171,17 +197,14 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
       // Only a step that brings words the person typed: a tool round adds nothing.
       if (recentUserTexts([], payload.messages, 1).length === 0) return decision
       const texts = recentUserTexts(payload.agent.session.deriveMessages(), payload.messages, config.recentMessages)
-      const book = seenAtAssembly.get(payload.agent) ?? current()
-      seenAtAssembly.delete(payload.agent)
-      const block = worldbookHits(book, texts, config)
-      const rendered = block.rendered()
+      const rendered = worldbookHits(state.forStep(payload.agent), texts, config).rendered()
       note.hitsError = undefined
       if (rendered.text === '') return decision
       note.hits = [{ at: new Date().toISOString(), shown: rendered.shown, leftOut: rendered.leftOut.map((l) => `${l.name} (${l.why})`) }, ...note.hits].slice(
         0,
         KEEP_HITS,
       )
-      publish()
+      state.publish()
       const message = createUserMessage({
         content: [{ type: 'text', text: rendered.text }],
         source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: `世界书命中 ${rendered.shown.length} 条` },
@@ -189,8 +212,9 @@ export function registerWorldbook(ctx: Context, config: WorldbookConfig): void {
       return { ...decision, messages: [...decision.messages, message] }
     } catch (error) {
       note.hitsError = `the worldbook hits failed, the step went on without them: ${(error as Error).message}`
-      publish()
+      state.publish()
       return decision
     }
   })
+  return state
 }
