@@ -95,17 +95,22 @@ function typedText(m: MessageLike): string {
  * the session's history, then the step's new messages.
  */
 export function recentUserTexts(history: readonly MessageLike[], fresh: readonly MessageLike[], n: number): string[] {
+  const want = Math.max(1, Math.min(3, Math.floor(n)))
   const seen = new Set<unknown>()
-  const texts: string[] = []
-  for (const m of [...history, ...fresh]) {
-    if (m.id !== undefined) {
-      if (seen.has(m.id)) continue
-      seen.add(m.id)
+  const newest: string[] = []
+  // From the newest back, so a long session costs only as far back as the last few messages.
+  for (const list of [fresh, history]) {
+    for (let i = list.length - 1; i >= 0 && newest.length < want; i--) {
+      const m = list[i]!
+      if (m.id !== undefined) {
+        if (seen.has(m.id)) continue
+        seen.add(m.id)
+      }
+      const text = typedText(m)
+      if (text !== '') newest.push(text)
     }
-    const text = typedText(m)
-    if (text !== '') texts.push(text)
   }
-  return texts.slice(-Math.max(1, Math.min(3, Math.floor(n))))
+  return newest.reverse()
 }
 
 /** How many recent hits the doctor keeps. */
