@@ -15,7 +15,7 @@ type Family = (io: CliIO) => CyreneCommand
  */
 const families: Record<string, { summary: string; load: () => Promise<Family> }> = {
   doctor: {
-    summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, whale-persona',
+    summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, worldbook, whale-persona',
     load: async () => (await import('./doctor.ts')).doctorFamily,
   },
   memory: {
