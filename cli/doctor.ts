@@ -6,7 +6,7 @@ export function doctorFamily(io: CliIO): CyreneCommand {
   return new CyreneCommand('doctor', io)
     .description(
       `the state of this DSH_HOME outside a chat: memory store, engine, quotas, snapshots, volume,
-retired plugins, whale-persona. Reads only; exit 1 when something fails.`,
+retired plugins, worldbook, whale-persona. Reads only; exit 1 when something fails.`,
     )
     .option('--json', 'machine output')
     .act<{ json?: true }>(async (o) => await doctor(o.json === true, io))

@@ -41,6 +41,7 @@ const ONE_STEP = new Set([
   'memory reindex',
   'memory untomb',
   'memory anchor show',
+  'worldbook list',
 ])
 
 function errnoOf(e: unknown): Errno | undefined {

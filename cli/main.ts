@@ -15,7 +15,7 @@ type Family = (io: CliIO) => CyreneCommand
  */
 const families: Record<string, { summary: string; load: () => Promise<Family> }> = {
   doctor: {
-    summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, whale-persona',
+    summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, worldbook, whale-persona',
     load: async () => (await import('./doctor.ts')).doctorFamily,
   },
   memory: {
@@ -27,6 +27,10 @@ const families: Record<string, { summary: string; load: () => Promise<Family> }>
   volume: { summary: 'volumes (卷): show, or open a new one (a person only)', load: async () => (await import('./memory.ts')).volumeFamily },
   migrate: { summary: 'import memories from the retired plugins or a whale-persona inbox', load: async () => (await import('./memory.ts')).migrateFamily },
   whale: { summary: 'whale-persona v1: render, presets, cards, inbox, conformance', load: async () => (await import('./whale.ts')).whaleFamily },
+  worldbook: {
+    summary: 'the worldbook (世界书): list the entries, import SillyTavern World Info',
+    load: async () => (await import('./worldbook.ts')).worldbookFamily,
+  },
 }
 
 const ABOUT = 'cyrene — 昔涟 · 新卷 command line'
@@ -101,7 +105,7 @@ async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise
   // A refusal of the command line itself (an unknown command) is the program's, not a family's.
   const name = Object.hasOwn(families, first) ? first : undefined
   // Families with sub-commands name them (`memory write`); for the others the first word is an argument.
-  const sub = ['memory', 'volume', 'whale'].includes(first) && rest[0] !== undefined && !rest[0].startsWith('-') ? ` ${rest[0]}` : ''
+  const sub = ['memory', 'volume', 'whale', 'worldbook'].includes(first) && rest[0] !== undefined && !rest[0].startsWith('-') ? ` ${rest[0]}` : ''
   const say = (text: string): void => {
     io.stderr(`cyrene${name === undefined ? '' : ` ${name}`}: ${visibleControls(text)}\n`)
   }

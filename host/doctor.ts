@@ -13,6 +13,7 @@ import {
 } from '../whale/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import type { MirrorNote } from './service.ts'
+import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
 
 /**
  * The one doctor: every line of `cyrene doctor` and `/cyrene doctor`, and how
@@ -57,7 +58,7 @@ export interface DoctorIO {
 
 /** `cyrene doctor`: the files of a DSH_HOME as a person sees them from outside a chat. */
 export async function cliDoctorLines(io: DoctorIO): Promise<DoctorLine[]> {
-  return [...(await storeLines(io)), ...(await retiredLines(io)), ...whaleLines(io)]
+  return [...(await storeLines(io)), ...(await retiredLines(io)), ...worldbookLines(io), ...whaleLines(io)]
 }
 
 /** What `/cyrene doctor` needs from the DSH rows, narrowed to plain data and calls. */
@@ -75,8 +76,11 @@ export interface ChatDoctorInput {
 /** `/cyrene doctor`: the host service's own lines, then the store as `cyrene doctor` sees it (quotas, snapshots, volume…). */
 export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLine[]> {
   let lines: DoctorLine[]
+  let worldbook: WorldbookNote | undefined
   try {
-    lines = hostServiceLines(input.memory!.doctorState())
+    const state = input.memory!.doctorState()
+    worldbook = state.worldbook
+    lines = hostServiceLines(state)
   } catch (error) {
     lines = [{ check: 'host service', status: 'fail', detail: String((error as Error).message ?? error) }]
   }
@@ -87,7 +91,13 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
   } catch (error) {
     lines.push({ check: 'memory store', status: 'fail', detail: (error as Error).message })
   }
-  return [...lines, guardLine(input.guard?.doctorState()), whaleRowLine(input.whaleRow), ...whaleLines(io, input.whaleRow?.reflex.ledgerError)]
+  return [
+    ...lines,
+    ...worldbookLines(io, worldbook ?? { hits: [] }),
+    guardLine(input.guard?.doctorState()),
+    whaleRowLine(input.whaleRow),
+    ...whaleLines(io, input.whaleRow?.reflex.ledgerError),
+  ]
 }
 
 /** The store guard as plain data (host/store-guard.ts). */
@@ -333,6 +343,8 @@ export interface HostServiceState {
   /** The last recall problem (a failed refresh or search). */
   recallError: string | undefined
   mirror: MirrorNote | undefined
+  /** What the worldbook rail and its hits did in this DSH run (runtime/worldbook-rail.ts). */
+  worldbook?: WorldbookNote | undefined
 }
 
 function hostServiceLines(state: HostServiceState): DoctorLine[] {
@@ -345,7 +357,7 @@ function hostServiceLines(state: HostServiceState): DoctorLine[] {
   ]
 }
 
-const NOT_BUILT_LINE: DoctorLine = { check: 'rails 120–140, dreams, SiYuan sync, panel', status: 'missing', detail: 'not built yet in this version' }
+const NOT_BUILT_LINE: DoctorLine = { check: 'rails 120–130, dreams, SiYuan sync, panel', status: 'missing', detail: 'not built yet in this version' }
 
 function engineLines({ engine, memoryBlock: block }: HostServiceState): DoctorLine[] {
   switch (engine.kind) {

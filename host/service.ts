@@ -13,6 +13,7 @@ import {
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
+import type { WorldbookNote } from './worldbook-doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
@@ -59,6 +60,8 @@ export class CyreneMemory extends Service {
   readonly startedAt = new Date()
   readonly config: ServiceConfig
   lastMirror: MirrorNote | undefined
+  /** What the worldbook rail and hits did (runtime/worldbook-rail.ts), for the doctor. */
+  lastWorldbook: WorldbookNote | undefined
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0 }
   private refreshError: string | undefined
@@ -184,6 +187,10 @@ export class CyreneMemory extends Service {
     this.lastMirror = { at: new Date().toISOString(), ...report }
   }
 
+  noteWorldbook(note: WorldbookNote): void {
+    this.lastWorldbook = note
+  }
+
   /** What `/cyrene doctor` reports about this service; host/doctor.ts writes the lines. */
   doctorState(): HostServiceState {
     const s = this.state
@@ -195,6 +202,7 @@ export class CyreneMemory extends Service {
       recall: recall.kind === 'ready' ? { kind: 'ready', size: recall.keeper.size } : recall,
       recallError: this.recallError,
       mirror: this.lastMirror,
+      worldbook: this.lastWorldbook,
     }
   }
 }

@@ -11,13 +11,15 @@ import { registerSectionMirror } from './mirror-listener.ts'
 import { registerCapabilityRail, type CapabilityConfig } from './capability-rail.ts'
 import { inertBraces } from './prompt-text.ts'
 import { MEMORY_TITLE } from '../host/memory-block.ts'
+import { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, registerWorldbook, type WorldbookConfig } from './worldbook-rail.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
  * Today: the two variables the persona names, the memory tools, the 150
  * capability rail, the memory hits before each step, and the section mirror
  * that carries swallowed sections (tool guidance, plan policy, other plugins'
- * sections) over as runtime contexts. The 120–140 rails are not built yet;
+ * sections) over as runtime contexts, and the 140 worldbook rail with its
+ * pre-step hits (`rails.worldbook`). The 120–130 rails are not built yet;
  * their switches are already in the config the presets pass.
  */
 export const name = 'cyrene-runtime'
@@ -36,6 +38,7 @@ export interface Config {
   sectionMirror: MirrorConfig
   recall: RecallConfig
   capability: CapabilityConfig
+  worldbook: WorldbookConfig
 }
 
 export const Config: Schema<Config> = Schema.object({
@@ -58,6 +61,12 @@ export const Config: Schema<Config> = Schema.object({
   capability: Schema.object({
     enabled: Schema.boolean().default(true).description('能力总则轨道（order 150，≤ 1300 字）'),
     text: Schema.string().default('').description('替换默认的能力总则正文（空 = 默认）'),
+  }),
+  worldbook: Schema.object({
+    recentMessages: Schema.natural().min(1).max(3).default(2).description('世界书关键词看最近几条用户消息（1–3）'),
+    railChars: Schema.natural().max(RAIL_CAP).default(RAIL_CAP).description('常驻条目轨道（order 140）的上限，含数据框'),
+    hitChars: Schema.natural().max(HITS_CAP).default(HITS_CAP).description('关键词命中消息的上限，含数据框'),
+    hitEntries: Schema.natural().min(1).max(HITS_MAX_ENTRIES).default(HITS_MAX_ENTRIES).description('一次最多几条命中'),
   }),
   recall: Schema.object({
     enabled: Schema.boolean().default(true).description('每条消息前附上记忆命中（pre-step）'),
@@ -90,6 +99,8 @@ export function apply(ctx: Context, config: Config): void {
   registerCapabilityRail(ctx, { ...config.capability, text: inertBraces(config.capability.text) })
 
   registerRecallStep(ctx, config.recall)
+
+  if (config.rails.worldbook) registerWorldbook(ctx, config.worldbook)
 
   registerSectionMirror(ctx, config.sectionMirror)
 }

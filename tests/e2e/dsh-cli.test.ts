@@ -141,6 +141,23 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(turn?.tools.length).toBeGreaterThan(5)
     })
 
+    it('the worldbook comes from the installed package: the starter 140 rail and a keyword hit reach a chat turn', async () => {
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
+      const sessionId = created?.result?.value?.sessionId as string
+      const before = requests(log).length
+      await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '给我讲讲翁法罗斯' }] })
+      const deadline = Date.now() + 60_000
+      const sent = () =>
+        requests(log)
+          .slice(before)
+          .find((r) => JSON.stringify(r.messages).includes('给我讲讲翁法罗斯') && JSON.stringify(r.messages).includes('世界书·命中'))
+      while (sent() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+      const messages = JSON.stringify(sent()?.messages)
+      expect(messages).toContain('【世界书·常驻】以下是数据/操作规则，不是身份。')
+      expect(messages).toContain('- 昔涟的来历：')
+      expect(messages).toContain('- 翁法罗斯：翁法罗斯是昔涟的故乡')
+    })
+
     it('memory the person writes with the cyrene CLI reaches the next turn', async () => {
       run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'anchor', 'write', 'goal', '一起写完第一本书。', '--core'], {
         cwd: workspace,

@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { main } from './main.ts'
+import { memoryIO } from './io.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
+
+const FIXTURE = fileURLToPath(new URL('../tests/fixtures/worldbook/st-world.json', import.meta.url))
+
+let t: Awaited<ReturnType<typeof tempHome>>
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO({ DSH_HOME: t.home }, t.home)
+  const code = await main(args, io)
+  return { code, out: io.out(), err: io.err() }
+}
+const folder = () => join(t.root, '世界书')
+
+describe('cyrene worldbook', () => {
+  it('import --dry-run writes nothing and says what it would write', async () => {
+    const r = await run('worldbook', 'import', FIXTURE, '--dry-run')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('would write 9 entries')
+    expect(r.out).toContain('refused entries.9: no content')
+    await expect(fs.readdir(folder())).rejects.toThrow(/ENOENT/)
+  })
+
+  it('import writes one file per entry (0600), re-running changes nothing, and a person’s file is never overwritten', async () => {
+    const first = await run('worldbook', 'import', FIXTURE)
+    expect(first.code).toBe(0)
+    expect(first.out).toContain('wrote 9 entries')
+    expect(first.out).toContain('note 翁法罗斯.md: replaces the starter entry of the same name')
+    expect((await fs.readdir(folder())).sort()).toHaveLength(9)
+    expect((await fs.stat(join(folder(), '翁法罗斯.md'))).mode & 0o777).toBe(0o600)
+    const again = await run('worldbook', 'import', FIXTURE)
+    expect(again.out).toContain('wrote 0 entries')
+    expect(again.out).toContain('9 already there, the same')
+    await fs.writeFile(join(folder(), '全都要.md'), '---\nkeys: [全]\n---\n我改过的。\n')
+    const third = await run('worldbook', 'import', FIXTURE, '--json')
+    const value = JSON.parse(third.out)
+    expect(value.entries.find((e: { name: string }) => e.name === '全都要').result).toBe('kept')
+    expect(await fs.readFile(join(folder(), '全都要.md'), 'utf8')).toBe('---\nkeys: [全]\n---\n我改过的。\n')
+  })
+
+  it('list shows the entries in force (yours over the starter ones) and skipped files with the reason', async () => {
+    await run('worldbook', 'import', FIXTURE)
+    await fs.writeFile(join(folder(), '坏.md'), 'no front matter')
+    const r = await run('worldbook', 'list')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('翁法罗斯 [person, over the starter one] priority 150: keys 翁法罗斯, Amphoreus (not-any 昔涟)')
+    expect(r.out).toContain('昔涟的来历 [starter] priority 300: constant')
+    expect(r.out).toContain('- 关掉的 [person] priority 10: switched off')
+    expect(r.out).toContain(`skipped ${join(folder(), '坏.md')}: no front matter`)
+  })
+
+  it('cyrene doctor names the worldbook, a skipped file with its reason and a constant entry the rail has no room for', async () => {
+    await fs.mkdir(folder(), { recursive: true })
+    await fs.writeFile(join(folder(), '坏.md'), '---\nconstant: maybe\n---\nx\n')
+    await fs.writeFile(join(folder(), '太长.md'), `---\nconstant: yes\npriority: 1\n---\n${'长'.repeat(400)}\n`)
+    const r = await run('doctor')
+    expect(r.out).toMatch(/✓ worldbook: \d+ entries in force \(4 constant/)
+    expect(r.out).toContain(`! worldbook: skipped ${join(folder(), '坏.md')}: constant must be yes or no, not "maybe"`)
+    expect(r.out).toMatch(/! worldbook: constant entries left out of the 140 rail \(\d+\/560 chars used\): 太长 \(no-room, 405 chars\)/)
+  })
+
+  it('bad input: a missing file or one that is not World Info is refused with exit 2, nothing written', async () => {
+    const missing = await run('worldbook', 'import', join(t.home, 'nope.json'))
+    expect(missing.code).toBe(2)
+    expect(missing.err).toContain('cannot read')
+    await fs.writeFile(join(t.home, 'x.json'), '{"name": "not a world"}')
+    const wrong = await run('worldbook', 'import', join(t.home, 'x.json'))
+    expect(wrong.code).toBe(2)
+    expect(wrong.err).toContain('no "entries" object')
+    await fs.writeFile(join(t.home, 'y.json'), '{broken')
+    const broken = await run('worldbook', 'import', join(t.home, 'y.json'))
+    expect(broken.code).toBe(2)
+    expect(broken.err).toContain('is not valid JSON')
+    await expect(fs.readdir(folder())).rejects.toThrow(/ENOENT/)
+  })
+
+  it('a link where the folder should be is refused, never followed', async () => {
+    await fs.mkdir(t.root, { recursive: true })
+    await fs.mkdir(join(t.home, 'elsewhere'))
+    await fs.symlink(join(t.home, 'elsewhere'), folder())
+    const r = await run('worldbook', 'import', FIXTURE, '--json')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.out).entries.every((e: { result: string }) => e.result === 'refused')).toBe(true)
+    expect(await fs.readdir(join(t.home, 'elsewhere'))).toEqual([])
+  })
+})

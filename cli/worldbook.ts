@@ -1,0 +1,174 @@
+import { promises as fs } from 'node:fs'
+import { resolve } from 'node:path'
+import { CliError, type CliIO } from './io.ts'
+import { CyreneCommand } from './command.ts'
+import { guarded, openStore, out, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { describeSystemFailure } from './failures.ts'
+import { resolveRoot } from '../memory/index.ts'
+import { inspectBelow } from '../memory/fsio.ts'
+import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry } from '../worldbook/index.ts'
+
+/**
+ * `cyrene worldbook list|import`: the worldbook from the command line
+ * (CONTRACT §4.4). `import` writes SillyTavern World Info into the person's
+ * folder `<root>/世界书/`, each file atomically under the store's write lock,
+ * and never over a file that is already there.
+ */
+export function worldbookFamily(io: CliIO): CyreneCommand {
+  const worldbook = new CyreneCommand('worldbook', io)
+    .description('the worldbook (世界书): starter entries in the package, yours in <root>/世界书/')
+    .addHelpText(
+      'after',
+      `
+Entries are markdown files with a small front matter (title, keys, secondary_keys, secondary_logic,
+constant, priority, enabled); edit them with any editor, DSH uses the change at the next step.
+A file of yours with the same name as a starter entry replaces it; one with only "enabled: no"
+in its front matter switches it off.`,
+    )
+  storeOptions(
+    worldbook.command('list').description('the entries in force (yours over the starter ones), and files skipped with the reason'),
+  ).act<StoreOptions>(async (o) => await list(o, io))
+  storeOptions(
+    worldbook
+      .command('import')
+      .description('SillyTavern World Info JSON → entry files in <root>/世界书/; a file already there is never overwritten')
+      .argument('<file.json>', 'a World Info file exported from SillyTavern (or a character card JSON with a character_book)')
+      .option('--dry-run', 'say what would be written, write nothing'),
+  ).act<ImportOptions>(async (o, args) => await importWorld(o, args[0]!, io))
+  return worldbook
+}
+
+interface ImportOptions extends StoreOptions {
+  dryRun?: true
+}
+
+async function list(o: StoreOptions, io: CliIO): Promise<number> {
+  const root = await guarded(async () => resolveRoot({ env: io.env, rootDir: o.root }))
+  const folders = worldbookFolders(root)
+  const book = new WorldbookLibrary(folders).current()
+  const entries = [...book.entries].sort((a, b) => Number(b.constant) - Number(a.constant) || b.priority - a.priority || (a.name < b.name ? -1 : 1))
+  const value = {
+    folders: folders.map((f) => ({ source: f.source, dir: f.dir })),
+    entries: entries.map((e) => ({
+      name: e.name,
+      title: e.title,
+      source: e.source,
+      constant: e.constant,
+      enabled: e.enabled,
+      priority: e.priority,
+      keys: e.keys,
+      secondaryKeys: e.secondaryKeys,
+      logic: e.logic,
+      file: e.file,
+    })),
+    overridden: book.overridden,
+    skipped: [...book.unreadable, ...book.skipped],
+    warnings: book.warnings,
+  }
+  out(io, o.json, value, () => {
+    const lines = [`yours: ${folders[1]!.dir}`, `starter: ${folders[0]!.dir}`, '']
+    for (const e of entries) {
+      const kind = e.constant ? 'constant' : `keys ${e.keys.join(', ')}${e.secondaryKeys.length > 0 ? ` (${e.logic} ${e.secondaryKeys.join(', ')})` : ''}`
+      lines.push(
+        `${e.enabled ? ' ' : '-'} ${e.name} [${e.source}${book.overridden.includes(e.name) ? ', over the starter one' : ''}] priority ${e.priority}: ${e.enabled ? kind : 'switched off'}`,
+      )
+    }
+    for (const s of value.skipped) lines.push(`skipped ${s.file}: ${s.why}`)
+    for (const w of book.warnings) lines.push(`warning ${w.file}: ${w.why}`)
+    return `${lines.join('\n')}\n`
+  })
+  return 0
+}
+
+async function readJson(file: string, io: CliIO): Promise<unknown> {
+  let text: string
+  try {
+    text = await fs.readFile(resolve(io.cwd, file), 'utf8')
+  } catch (e) {
+    // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
+    const system = describeSystemFailure(e, { command: 'worldbook import', argv: [], nothingChanged: true })
+    if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
+    throw new CliError(`cannot read ${file}: ${(e as Error).message}; nothing was written`, 2)
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (e) {
+    throw new CliError(
+      `${file} is not valid JSON (${(e as Error).message}); nothing was written. Export the world again from SillyTavern's World Info panel.`,
+      2,
+    )
+  }
+}
+
+type Outcome = { entry: ImportedEntry; file: string; result: 'written' | 'would-write' | 'unchanged' | 'kept' | 'refused'; why?: string }
+
+async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<number> {
+  const json = await readJson(file, io)
+  let plan
+  try {
+    plan = planImport(json)
+  } catch (e) {
+    if (e instanceof ImportFormatError) throw new CliError(`${file}: ${e.message}; nothing was written`, 2)
+    throw e
+  }
+  const store = await openStore(io, o.root)
+  const starter = new Set(new WorldbookLibrary(worldbookFolders(undefined)).current().entries.map((e) => e.name))
+  const outcomes: Outcome[] = []
+  const run = async (write: (rel: string, text: string) => Promise<void>) => {
+    for (const entry of plan.entries) {
+      const rel = `${PERSON_FOLDER}/${entry.name}.md`
+      const full = store.path(rel)
+      const found = await inspectBelow(store.root, full)
+      if (found.kind === 'link' || found.kind === 'not-file') {
+        outcomes.push({ entry, file: full, result: 'refused', why: `${found.rel} is ${found.kind === 'link' ? 'a symbolic link' : 'not a plain file'}` })
+        continue
+      }
+      if (found.kind === 'file') {
+        const existing = await fs.readFile(full, 'utf8').catch(() => '')
+        outcomes.push({ entry, file: full, result: existing === entry.text ? 'unchanged' : 'kept' })
+        continue
+      }
+      if (o.dryRun === true) {
+        outcomes.push({ entry, file: full, result: 'would-write' })
+        continue
+      }
+      await write(rel, entry.text)
+      outcomes.push({ entry, file: full, result: 'written' })
+    }
+  }
+  if (o.dryRun === true) await run(async () => {})
+  else
+    await guarded(() =>
+      store.withWriteLock(async (lock) => {
+        const bytes = plan.entries.reduce((n, e) => n + Buffer.byteLength(e.text), 0)
+        await store.checkQuota(bytes, false)
+        await run((rel, text) => store.replaceFile(rel, text, lock))
+      }),
+    )
+  const count = (r: Outcome['result']) => outcomes.filter((x) => x.result === r).length
+  const value = {
+    dryRun: o.dryRun === true,
+    folder: store.path(PERSON_FOLDER),
+    entries: outcomes.map((x) => ({ name: x.entry.name, file: x.file, result: x.result, why: x.why, notes: x.entry.notes, origin: x.entry.origin })),
+    refused: plan.refused,
+  }
+  out(io, o.json, value, () => {
+    const written = o.dryRun === true ? count('would-write') : count('written')
+    const head =
+      `${o.dryRun === true ? 'would write' : 'wrote'} ${written} entr${written === 1 ? 'y' : 'ies'} into ${value.folder}` +
+      `${count('unchanged') > 0 ? `; ${count('unchanged')} already there, the same` : ''}` +
+      `${count('kept') > 0 ? `; ${count('kept')} kept as they are (a file of that name is already there)` : ''}` +
+      `${count('refused') + plan.refused.length > 0 ? `; ${count('refused') + plan.refused.length} refused` : ''}`
+    const lines = [head]
+    for (const x of outcomes) {
+      if (x.result === 'kept') lines.push(`  kept ${x.file}: yours is never overwritten — rename or delete it and import again to take the new one`)
+      if (x.result === 'refused') lines.push(`  refused ${x.entry.origin} → ${x.file}: ${x.why}`)
+      if ((x.result === 'written' || x.result === 'would-write') && starter.has(x.entry.name))
+        lines.push(`  note ${x.entry.name}.md: replaces the starter entry of the same name`)
+      for (const n of x.entry.notes) lines.push(`  note ${x.entry.name}.md: ${n}`)
+    }
+    for (const r of plan.refused) lines.push(`  refused ${r.origin}: ${r.why}`)
+    return `${lines.join('\n')}\n`
+  })
+  return 0
+}

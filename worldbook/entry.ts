@@ -1,0 +1,159 @@
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
+
+/**
+ * One worldbook entry: a markdown file a person edits, with a small YAML front
+ * matter and the text as its body. Parsing never throws: a file that cannot be
+ * an entry comes back as the reason, and the turn goes on without it.
+ */
+
+/** How the secondary keys narrow a primary hit (SillyTavern's optional filter). */
+export type SecondaryLogic = 'and-any' | 'not-any' | 'and-all' | 'not-all'
+export const SECONDARY_LOGICS: readonly SecondaryLogic[] = ['and-any', 'not-any', 'and-all', 'not-all']
+
+/** Where an entry comes from: the starter worldbook shipped in the package, or the person's own folder. */
+export type EntrySource = 'starter' | 'person'
+
+export interface WorldEntry {
+  /** The file name without `.md`: a person's entry of the same name replaces the starter one. */
+  name: string
+  title: string
+  keys: string[]
+  secondaryKeys: string[]
+  logic: SecondaryLogic
+  constant: boolean
+  /** Higher goes first and is cut last. */
+  priority: number
+  enabled: boolean
+  body: string
+  source: EntrySource
+  /** Where the file is, for messages. */
+  file: string
+}
+
+/** The front matter fields, in the order a written file has them. */
+export const FIELDS = ['title', 'keys', 'secondary_keys', 'secondary_logic', 'constant', 'priority', 'enabled'] as const
+
+/** SillyTavern's default insertion order; an entry without `priority` sits there. */
+export const DEFAULT_PRIORITY = 100
+
+export type ParsedEntry = { entry: WorldEntry; warnings: string[] } | { skipped: string }
+
+const FRONT_MATTER_RE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/
+
+/** Words a person may write for yes and no (YAML 1.2 reads `yes`/`no` as text). */
+const YES = new Set(['true', 'yes', 'y', 'on', '1', '是', '对', '开'])
+const NO = new Set(['false', 'no', 'n', 'off', '0', '否', '不', '关'])
+
+/** A field that cannot be read: the file is skipped with this reason. */
+class Problem {
+  readonly why: string
+  constructor(why: string) {
+    this.why = why
+  }
+}
+
+function yesNo(value: unknown, field: string, fallback: boolean): boolean | Problem {
+  if (value === undefined || value === null) return fallback
+  if (typeof value === 'boolean') return value
+  const word = String(value).trim().toLowerCase()
+  if (YES.has(word)) return true
+  if (NO.has(word)) return false
+  return new Problem(`${field} must be yes or no, not ${JSON.stringify(value)}`)
+}
+
+/** A list of keys: a YAML list, or one line split at commas (`,` `，` `、`). */
+function keyList(value: unknown, field: string): string[] | Problem {
+  if (value === undefined || value === null) return []
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[,，、]/) : [value]
+  const keys: string[] = []
+  for (const item of items) {
+    if (typeof item !== 'string' && typeof item !== 'number') return new Problem(`${field} must be a list of words, not ${JSON.stringify(item)}`)
+    const key = String(item).trim()
+    if (key !== '' && !keys.includes(key)) keys.push(key)
+  }
+  return keys
+}
+
+function logicOf(value: unknown): SecondaryLogic | Problem {
+  if (value === undefined || value === null) return 'and-any'
+  const word = String(value)
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-') as SecondaryLogic
+  return SECONDARY_LOGICS.includes(word) ? word : new Problem(`secondary_logic must be one of ${SECONDARY_LOGICS.join(', ')}, not ${JSON.stringify(value)}`)
+}
+
+/**
+ * A file's text as an entry. `name` is the file name without `.md`. A file
+ * without front matter, with YAML that is not a mapping, with a field of the
+ * wrong type, or that could never be shown (enabled, not constant, no keys, or
+ * no body) is skipped with the reason; unknown fields only warn.
+ */
+export function parseEntry(name: string, text: string, source: EntrySource, file: string): ParsedEntry {
+  const clean = text.replace(/^\uFEFF/, '')
+  const match = FRONT_MATTER_RE.exec(clean)
+  if (match === null) return { skipped: 'no front matter: the file must start with a line ---, the fields, then a line ---' }
+  let data: unknown
+  try {
+    data = parseYaml(match[1] ?? '', { maxAliasCount: 16 }) ?? {}
+  } catch (error) {
+    return { skipped: `the front matter is not valid YAML: ${String((error as Error).message).split('\n')[0]}` }
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) return { skipped: 'the front matter must be fields (name: value), one a line' }
+  const fields = data as Record<string, unknown>
+  const warnings = Object.keys(fields)
+    .filter((k) => !(FIELDS as readonly string[]).includes(k))
+    .map((k) => `unknown field ${JSON.stringify(k)} is ignored (fields: ${FIELDS.join(', ')})`)
+
+  const title = fields.title === undefined || fields.title === null ? name : String(fields.title).trim() || name
+  const keys = keyList(fields.keys, 'keys')
+  const secondaryKeys = keyList(fields.secondary_keys, 'secondary_keys')
+  const logic = logicOf(fields.secondary_logic)
+  const constant = yesNo(fields.constant, 'constant', false)
+  const enabled = yesNo(fields.enabled, 'enabled', true)
+  const priority = fields.priority === undefined || fields.priority === null ? DEFAULT_PRIORITY : Number(fields.priority)
+  if (keys instanceof Problem) return { skipped: keys.why }
+  if (secondaryKeys instanceof Problem) return { skipped: secondaryKeys.why }
+  if (logic instanceof Problem) return { skipped: logic.why }
+  if (constant instanceof Problem) return { skipped: constant.why }
+  if (enabled instanceof Problem) return { skipped: enabled.why }
+  if (typeof fields.priority === 'boolean' || !Number.isFinite(priority))
+    return { skipped: `priority must be a number, not ${JSON.stringify(fields.priority)}` }
+
+  const body = clean.slice(match[0].length).trim()
+  const entry: WorldEntry = { name, title, keys, secondaryKeys, logic, constant, priority, enabled, body, source, file }
+  if (entry.enabled && body === '') return { skipped: 'the body is empty: write the text below the second ---' }
+  if (entry.enabled && !entry.constant && entry.keys.length === 0)
+    return { skipped: 'no keys and not constant: it would never be shown (add keys, or constant: yes)' }
+  return { entry, warnings }
+}
+
+/** The fields an entry file is written from (the importer's output). */
+export interface EntryFields {
+  title: string
+  keys: string[]
+  secondaryKeys: string[]
+  logic: SecondaryLogic
+  constant: boolean
+  priority: number
+  enabled: boolean
+  body: string
+}
+
+/** An entry as the file a person edits: front matter in the order of `FIELDS`, then the body. */
+export function formatEntry(fields: EntryFields): string {
+  const front: Record<string, unknown> = { title: fields.title, keys: fields.keys }
+  if (fields.secondaryKeys.length > 0) {
+    front.secondary_keys = fields.secondaryKeys
+    front.secondary_logic = fields.logic
+  }
+  front.constant = fields.constant ? 'yes' : 'no'
+  front.priority = fields.priority
+  front.enabled = fields.enabled ? 'yes' : 'no'
+  // One field a line, lists on one line (`keys: [a, b]`): the shape a person writes by hand.
+  const yaml = Object.entries(front)
+    .map(([k, v]) => `${k}: ${stringifyYaml(v, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' }).trimEnd()}\n`)
+    .join('')
+  const body = fields.body.replace(/\r\n?/g, '\n').trim()
+  return `---\n${yaml}---\n\n${body}\n`
+}
