@@ -46,6 +46,8 @@ describe('paths: where a tool would land', () => {
 
   it("the anchor files are the person's too (their cores); 余页 is not", () => {
     expect(store.classify(join(root, '锚/我是谁.md'))?.kind).toBe('anchor')
+    // So is the worldbook: a constant entry written by the model would steer every later session.
+    expect(store.classify(join(root, '世界书/常驻.md'))?.kind).toBe('worldbook')
     expect(store.classify(join(root, '余页/随笔.md'))).toBeUndefined()
   })
 

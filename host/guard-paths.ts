@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { LAYOUT, ROOT_NAME } from '../memory/paths.ts'
+import { PERSON_FOLDER as WORLDBOOK_FOLDER } from '../worldbook/places.ts'
 import { RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
 /**
@@ -14,7 +15,7 @@ import { RUNTIME_PART, type PathRef } from './guard-shell.ts'
 
 /** Why a path is closed to the model. */
 export type Protection =
-  | { kind: 'meta' | 'anchor'; path: string }
+  | { kind: 'meta' | 'anchor' | 'worldbook'; path: string }
   | { kind: 'base-day'; path: string }
   | { kind: 'holds'; path: string; what: string }
   | { kind: 'named'; path: string }
@@ -131,6 +132,8 @@ export class StoreProtection {
     if (rel[0] === this.key(LAYOUT.meta)) return { kind: 'meta', path }
     // The anchors' cores are the person's too (CONTRACT §12.7); the model adds sections with memory_anchor.
     if (rel[0] === this.key(LAYOUT.anchors)) return { kind: 'anchor', path }
+    // The person's worldbook: a model-written constant entry would steer every later session.
+    if (rel[0] === this.key(WORLDBOOK_FOLDER)) return { kind: 'worldbook', path }
     const days = LAYOUT.days.split('/').map((s) => this.key(s))
     // A folder on the way to the day files, or a day file itself.
     if (days.slice(0, rel.length).every((s, i) => s === rel[i]) || days.every((s, i) => s === rel[i])) {

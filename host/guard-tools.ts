@@ -160,6 +160,7 @@ function patchedFiles(text: string): string[] {
 const WHY: Record<Protection['kind'], string> = {
   meta: '元/ holds the memory store’s own records (settings, volumes, audit log, locks); only the person and the plugin itself change them',
   anchor: '锚/ holds the four anchors, whose cores only the person writes (add a dated section with memory_anchor instead)',
+  worldbook: '世界书/ is the person’s worldbook: its entries reach every later session, so only the person writes them',
   'base-day': 'this day file holds a `base: true` entry, which only the person may write or change',
   holds: '',
   named: 'it names the memory store (<DSH_HOME>/cyrene-philia093-0/), whose 元/ and base entries only the person may change',
