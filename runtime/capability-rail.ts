@@ -2,6 +2,7 @@ import { charCount, frameOverhead, frameRule } from '../memory/index.ts'
 import { framedWithin } from './framing.ts'
 import type { VoiceBlock } from './voice-block.ts'
 import { PRIORITY } from './voice-rails.ts'
+import { inertBraces } from './prompt-text.ts'
 
 /**
  * The capability rail (context order 150, registered with the other rails by voice-step.ts): how the memory tools, the gate and
@@ -38,7 +39,8 @@ export function capabilityText(config: CapabilityConfig): { text: string; cut: n
  * rule or the marker; with no room for the rule and a character, nothing.
  */
 export function capabilityBlock(config: CapabilityConfig): VoiceBlock {
-  const body = config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text
+  // A person's own rail text must not be read as DSH variables.
+  const body = inertBraces(config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text)
   const options = { preface: frameRule() }
   return {
     id: 'rail:capability',

@@ -8,7 +8,6 @@ import { registerMemoryTools } from './memory-tools.ts'
 import type { RecallConfig } from './recall-step.ts'
 import { registerSectionMirror } from './mirror-listener.ts'
 import type { CapabilityConfig } from './capability-rail.ts'
-import { inertBraces } from './prompt-text.ts'
 import { promptSafe } from '../memory/index.ts'
 import { MEMORY_CAP, memoryBlock, memoryText, nicknameOf, registerVoice, type Rails } from './voice-step.ts'
 
@@ -70,13 +69,8 @@ export function apply(ctx: Context, config: Config): void {
   ctx.systemPrompt.variable('user_nickname', () => promptSafe(nicknameOf(ctx, config.defaultNickname)) || config.defaultNickname)
 
   registerMemoryTools(ctx)
-  // Rails 120–150, the memory hits and the 4,000 pass. A person's own rail text must not be read as DSH variables.
-  registerVoice(ctx, {
-    rails: config.rails,
-    defaultNickname: config.defaultNickname,
-    capability: { ...config.capability, text: inertBraces(config.capability.text) },
-    recall: config.recall,
-  })
+  // Rails 120–150, the memory hits and the 4,000 pass.
+  registerVoice(ctx, { rails: config.rails, defaultNickname: config.defaultNickname, capability: config.capability, recall: config.recall })
 
   registerSectionMirror(ctx, config.sectionMirror)
 }
