@@ -13,13 +13,17 @@ Every other key of the file is kept as it is. A running DSH uses a change from i
 
 function keyOf(raw: string | undefined): VoiceSettingKey {
   if (raw !== undefined && (VOICE_SETTING_KEYS as readonly string[]).includes(raw)) return raw as VoiceSettingKey
-  throw new CliError(`${raw === undefined ? 'give a key' : `unknown key ${JSON.stringify(raw)}`}: one of ${VOICE_SETTING_KEYS.join(', ')}; nothing was changed`, 2)
+  throw new CliError(
+    `${raw === undefined ? 'give a key' : `unknown key ${JSON.stringify(raw)}`}: one of ${VOICE_SETTING_KEYS.join(', ')}; nothing was changed`,
+    2,
+  )
 }
 
 /** `cyrene settings …`: get, set and unset the voice keys. */
 export function settingsFamily(io: CliIO): CyreneCommand {
   const settings = new CyreneCommand('settings', io).description(ABOUT)
-  const withRoot = (c: CyreneCommand) => c.option('--json', 'machine output').option('--root <DIR>', 'the memory store folder (absolute), instead of the one in DSH_HOME')
+  const withRoot = (c: CyreneCommand) =>
+    c.option('--json', 'machine output').option('--root <DIR>', 'the memory store folder (absolute), instead of the one in DSH_HOME')
   withRoot(settings.command('get').description('print a key (exit 1 when it is not set)').argument('<key>', VOICE_SETTING_KEYS.join(' | '))).act<StoreOptions>(
     async (o, args) => await get(o, args, io),
   )

@@ -40,7 +40,8 @@ describe('voice keys of 元/settings.json (nickname, style)', () => {
 
   it('bad values are refused before anything is touched: empty, spaces around, line breaks, more than 20 characters', async () => {
     const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
-    for (const bad of ['', '  ', ' 小满', '小\n满', '小\u2028满', '名'.repeat(21)]) await expect(writeVoiceSetting(store, 'nickname', bad)).rejects.toThrow(/nothing was changed/)
+    for (const bad of ['', '  ', ' 小满', '小\n满', '小\u2028满', '名'.repeat(21)])
+      await expect(writeVoiceSetting(store, 'nickname', bad)).rejects.toThrow(/nothing was changed/)
     await expect(fs.readFile(settingsFile(), 'utf8')).rejects.toThrow()
     expect(voiceSettingProblem('nickname', '😀'.repeat(20))).toBeUndefined()
     expect(voiceSettingProblem('nickname', '😀'.repeat(21))).toMatch(/21 characters; at most 20/)

@@ -1,7 +1,7 @@
 import type { VoiceForm } from './voice-texts.ts'
 
 /** Why a form was chosen, for the doctor and the tests. */
-export type FormReason = 'pinned' | 'scene' | 'time' | 'default'
+type FormReason = 'pinned' | 'scene' | 'time' | 'default'
 
 export interface FormChoice {
   form: VoiceForm

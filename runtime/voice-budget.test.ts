@@ -8,14 +8,39 @@ import { promptReferences } from './prompt-text.ts'
 import { recallVoiceBlock } from './recall-step.ts'
 import type { VoiceBlock } from './voice-block.ts'
 import { VOICE_TOTAL, voicePass } from './voice-budget.ts'
-import { FORM_CAP, formBlock, formMarkerBlock, frameOrNothing, MARKER_CAP, NICKNAME_CAP, nicknameBlock, PRIORITY, STYLE_CAP, styleBlock } from './voice-rails.ts'
+import {
+  FORM_CAP,
+  formBlock,
+  formMarkerBlock,
+  frameOrNothing,
+  MARKER_CAP,
+  NICKNAME_CAP,
+  nicknameBlock,
+  PRIORITY,
+  STYLE_CAP,
+  styleBlock,
+} from './voice-rails.ts'
 import { fixedBlock, MEMORY_CAP, memoryBlock } from './voice-step.ts'
 
 const hasLoneSurrogate = (text: string): boolean => /\p{Cs}/u.test(text)
 /** Text a person might write, with the things that must stay inert mixed in. */
-const hostile = fc.constantFrom('{{x}}', '{{cyrene_memory}}', '{{', '}}', `【数据结束·${'deadbeef'}】`, endMarker(), '【系统】', '\n\n', '😀', '[/INST]', '<!--')
+const hostile = fc.constantFrom(
+  '{{x}}',
+  '{{cyrene_memory}}',
+  '{{',
+  '}}',
+  `【数据结束·${'deadbeef'}】`,
+  endMarker(),
+  '【系统】',
+  '\n\n',
+  '😀',
+  '[/INST]',
+  '<!--',
+)
 const personText = (max: number) =>
-  fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), hostile, fc.constant('昔涟说话温柔'.repeat(5))), { maxLength: max }).map((parts) => parts.join(''))
+  fc
+    .array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), hostile, fc.constant('昔涟说话温柔'.repeat(5))), { maxLength: max })
+    .map((parts) => parts.join(''))
 
 /** A block a later helper (the worldbook) might add: its text framed within its cap. */
 const wbBlock = (id: 'rail:worldbook' | 'step:worldbook', body: string, cap: number): VoiceBlock => ({
@@ -41,7 +66,9 @@ const scenario = fc.record({
   budget: fc.oneof(fc.constant(VOICE_TOTAL), fc.integer({ min: 0, max: 6000 })),
 })
 
-function blocksOf(s: fc.RecordValue<typeof scenario> extends infer T ? T : never): VoiceBlock[] {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never
+
+function blocksOf(s: Scenario): VoiceBlock[] {
   const form = { name: s.formName || '小昔涟', scenes: [], text: s.formText || '……' }
   const choice = chooseForm([form], { text: '', hour: 12 })!
   const blocks: VoiceBlock[] = [
@@ -93,7 +120,14 @@ describe('the 4,000 pass (voice-budget.ts)', () => {
       cap: chars,
       render: (max) => 'x'.repeat(Math.min(max, chars)),
     })
-    const pass = voicePass([block('rail:capability', 1300), block('var:cyrene_memory', 1200), block('rail:style', 400), block('rail:form', 200), block('step:recall', 1000), block('step:worldbook', 800)])
+    const pass = voicePass([
+      block('rail:capability', 1300),
+      block('var:cyrene_memory', 1200),
+      block('rail:style', 400),
+      block('rail:form', 200),
+      block('step:recall', 1000),
+      block('step:worldbook', 800),
+    ])
     expect(pass.blocks.map((b) => [b.id, b.chars])).toEqual([
       ['rail:capability', 1300],
       ['var:cyrene_memory', 1200],
@@ -112,7 +146,15 @@ describe('the 4,000 pass (voice-budget.ts)', () => {
     const rails = [nicknameBlock('很长的名字'.repeat(4)), formBlock(chooseForm([{ name: '迷迷', scenes: [], text: '软'.repeat(400) }], { text: '', hour: 0 })!)]
     rails.push(styleBlock({ name: '温润', text: '润'.repeat(900) }), memoryBlock('记'.repeat(2000)), capabilityBlock({ enabled: true, text: '' }))
     const quiet = voicePass(rails)
-    const busy = voicePass([...rails, recallVoiceBlock([{ id: 'a', date: '2026-11-30', text: '命中'.repeat(400), score: 1 }] as never, { enabled: true, maxChars: 1000, perEntryMax: 300, limit: 8 })])
+    const busy = voicePass([
+      ...rails,
+      recallVoiceBlock([{ id: 'a', date: '2026-11-30', text: '命中'.repeat(400), score: 1 }] as never, {
+        enabled: true,
+        maxChars: 1000,
+        perEntryMax: 300,
+        limit: 8,
+      }),
+    ])
     expect(busy.blocks.slice(0, rails.length).map((b) => b.text)).toEqual(quiet.blocks.map((b) => b.text))
     expect(quiet.blocks.map((b) => b.chars)).toEqual([NICKNAME_CAP, FORM_CAP, STYLE_CAP, MEMORY_CAP, expect.any(Number)])
     expect(busy.total).toBeLessThanOrEqual(VOICE_TOTAL)
@@ -120,7 +162,15 @@ describe('the 4,000 pass (voice-budget.ts)', () => {
 
   it('a block that throws or overshoots what it was given is left out, not cut', () => {
     const bad: VoiceBlock = { id: 'x', channel: 'rail', priority: 1, cap: 10, render: () => 'y'.repeat(11) }
-    const boom: VoiceBlock = { id: 'z', channel: 'rail', priority: 1, cap: 10, render: () => { throw new Error('broken') } }
+    const boom: VoiceBlock = {
+      id: 'z',
+      channel: 'rail',
+      priority: 1,
+      cap: 10,
+      render: () => {
+        throw new Error('broken')
+      },
+    }
     expect(voicePass([bad, boom]).blocks.map((b) => b.text)).toEqual(['', ''])
   })
 
@@ -136,14 +186,21 @@ describe('the 4,000 pass (voice-budget.ts)', () => {
 
 describe('{{cyrene_memory}} stays within 1,200 with its frame', () => {
   it('whatever the anchors and entries, the composed block fits the room the frame leaves', () => {
-    const anchor = fc.record({ title: fc.constantFrom('我是谁', '你是谁', '来处', '去处'), parts: fc.array(fc.record({ text: personText(20) }), { maxLength: 3 }) })
+    const anchor = fc.record({
+      title: fc.constantFrom('我是谁', '你是谁', '来处', '去处'),
+      parts: fc.array(fc.record({ text: personText(20) }), { maxLength: 3 }),
+    })
     fc.assert(
-      fc.property(fc.array(anchor, { maxLength: 4 }), fc.array(fc.record({ date: fc.constant('2026-11-30'), text: personText(15) }), { maxLength: 30 }), (anchors, recent) => {
-        const body = composeMemoryBlock(anchors as never, recent, MEMORY_CAP).text
-        const framed = memoryBlock(body).render(MEMORY_CAP)
-        expect(charCount(framed)).toBeLessThanOrEqual(MEMORY_CAP)
-        expect(hasLoneSurrogate(framed)).toBe(false)
-      }),
+      fc.property(
+        fc.array(anchor, { maxLength: 4 }),
+        fc.array(fc.record({ date: fc.constant('2026-11-30'), text: personText(15) }), { maxLength: 30 }),
+        (anchors, recent) => {
+          const body = composeMemoryBlock(anchors as never, recent, MEMORY_CAP).text
+          const framed = memoryBlock(body).render(MEMORY_CAP)
+          expect(charCount(framed)).toBeLessThanOrEqual(MEMORY_CAP)
+          expect(hasLoneSurrogate(framed)).toBe(false)
+        },
+      ),
       { numRuns: 100 },
     )
   })

@@ -4,7 +4,7 @@ import type { VoiceBlock } from './voice-block.ts'
 /** Contract §4: every Cyrene injection of a step together, frames and end markers included. */
 export const VOICE_TOTAL = 4000
 
-export interface VoiceOutcome {
+interface VoiceOutcome {
   id: string
   channel: VoiceBlock['channel']
   priority: number
@@ -64,4 +64,3 @@ export function voicePass(blocks: readonly VoiceBlock[], budget: number = VOICE_
   }
   return { blocks: out, total, budget }
 }
-

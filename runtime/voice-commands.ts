@@ -47,7 +47,10 @@ export const formSubcommand: CyreneSubcommand = {
     const wanted = args.join(' ')
     if (wanted === '') {
       const pinned = pinnedForm(sessionId)
-      return { kind: 'error', text: `给一个形态：/cyrene form <${names}>，或 /cyrene form auto。本会话现在${pinned === undefined ? '按场景与时段自动选' : `固定为「${pinned}」`}。` }
+      return {
+        kind: 'error',
+        text: `给一个形态：/cyrene form <${names}>，或 /cyrene form auto。本会话现在${pinned === undefined ? '按场景与时段自动选' : `固定为「${pinned}」`}。`,
+      }
     }
     if (wanted.toLowerCase() === 'auto') {
       pinForm(sessionId, undefined)

@@ -36,17 +36,35 @@ function safe(text: string): string {
 
 export function nicknameBlock(name: string): VoiceBlock {
   const body = safe(`称呼对方「${name}」。`)
-  return { id: 'rail:nickname', channel: 'rail', priority: PRIORITY['rail:nickname'], cap: NICKNAME_CAP, render: (max) => frameOrNothing('称呼', body, Math.min(max, NICKNAME_CAP)) }
+  return {
+    id: 'rail:nickname',
+    channel: 'rail',
+    priority: PRIORITY['rail:nickname'],
+    cap: NICKNAME_CAP,
+    render: (max) => frameOrNothing('称呼', body, Math.min(max, NICKNAME_CAP)),
+  }
 }
 
 export function formBlock(choice: FormChoice): VoiceBlock {
   const body = safe(`此刻的形态：${choice.form.name}。${choice.form.text}`)
-  return { id: 'rail:form', channel: 'rail', priority: PRIORITY['rail:form'], cap: FORM_CAP, render: (max) => frameOrNothing('形态', body, Math.min(max, FORM_CAP)) }
+  return {
+    id: 'rail:form',
+    channel: 'rail',
+    priority: PRIORITY['rail:form'],
+    cap: FORM_CAP,
+    render: (max) => frameOrNothing('形态', body, Math.min(max, FORM_CAP)),
+  }
 }
 
 export function styleBlock(style: VoiceStyle): VoiceBlock {
   const body = safe(`道韵「${style.name}」：${style.text}`)
-  return { id: 'rail:style', channel: 'rail', priority: PRIORITY['rail:style'], cap: STYLE_CAP, render: (max) => frameOrNothing('道韵', body, Math.min(max, STYLE_CAP)) }
+  return {
+    id: 'rail:style',
+    channel: 'rail',
+    priority: PRIORITY['rail:style'],
+    cap: STYLE_CAP,
+    render: (max) => frameOrNothing('道韵', body, Math.min(max, STYLE_CAP)),
+  }
 }
 
 const WHY: Record<FormChoice['reason'], string> = {
@@ -58,8 +76,16 @@ const WHY: Record<FormChoice['reason'], string> = {
 
 /** The pre-step note when her form changed since the last step (only then). */
 export function formMarkerBlock(from: string, to: FormChoice): VoiceBlock {
-  const body = safe(`形态从「${from}」换成了「${to.form.name}」（${WHY[to.reason]}）。从这一步起按「形态」里「${to.form.name}」的方式说话，不必向对方解释这次切换。`)
-  return { id: 'step:form', channel: 'pre-step', priority: PRIORITY['step:form'], cap: MARKER_CAP, render: (max) => frameOrNothing('形态切换', body, Math.min(max, MARKER_CAP)) }
+  const body = safe(
+    `形态从「${from}」换成了「${to.form.name}」（${WHY[to.reason]}）。从这一步起按「形态」里「${to.form.name}」的方式说话，不必向对方解释这次切换。`,
+  )
+  return {
+    id: 'step:form',
+    channel: 'pre-step',
+    priority: PRIORITY['step:form'],
+    cap: MARKER_CAP,
+    render: (max) => frameOrNothing('形态切换', body, Math.min(max, MARKER_CAP)),
+  }
 }
 
 /**

@@ -52,11 +52,11 @@ export interface Rails {
  * and they go through the same pass. Its rail is written into the context named
  * `WORLDBOOK_CONTEXT`, its hits are appended before the memory hits.
  */
-export interface WorldbookBlocks {
+interface WorldbookBlocks {
   rail(agent: Agent | undefined): VoiceBlock | undefined
   step(agent: Agent | undefined, recentUserText: string): VoiceBlock | undefined
 }
-export const WORLDBOOK_CONTEXT = 'cyrene:worldbook'
+const WORLDBOOK_CONTEXT = 'cyrene:worldbook'
 
 export interface VoiceConfig {
   rails: Rails
@@ -67,7 +67,7 @@ export interface VoiceConfig {
 }
 
 /** Context names of the rails, and the id of the block each carries. */
-export const RAIL_CONTEXTS = {
+const RAIL_CONTEXTS = {
   'rail:nickname': { name: 'cyrene:nickname', order: 120 },
   'rail:form': { name: 'cyrene:form', order: 125 },
   'rail:style': { name: 'cyrene:style', order: 130 },
@@ -143,7 +143,8 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     if (config.rails.style && texts !== undefined) {
       const wanted = settings.style
       const style = texts.styles.find((s) => s.name === wanted) ?? texts.styles.find((s) => s.name === texts.defaultStyle)
-      if (wanted !== undefined && style?.name !== wanted) problems.push(`元/settings.json style 「${wanted}」 is not a level of the styles file; using 「${style?.name}」`)
+      if (wanted !== undefined && style?.name !== wanted)
+        problems.push(`元/settings.json style 「${wanted}」 is not a level of the styles file; using 「${style?.name}」`)
       if (style !== undefined) blocks.push(styleBlock(style))
     }
     if (config.rails.worldbook) {
@@ -167,7 +168,8 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
   // Fail-open rails: each at its own cap; the waterfall below replaces them with the pass's texts.
   for (const [id, { name, order }] of Object.entries(RAIL_CONTEXTS)) {
     if (id === 'rail:plan-bridge' || id === 'rail:worldbook') continue
-    if (id === 'rail:capability' ? !config.capability.enabled : !config.rails[id.slice(5) === 'form' ? 'scene' : (id.slice(5) as 'nickname' | 'style')]) continue
+    if (id === 'rail:capability' ? !config.capability.enabled : !config.rails[id.slice(5) === 'form' ? 'scene' : (id.slice(5) as 'nickname' | 'style')])
+      continue
     ctx.systemPrompt.context({
       name,
       order,
@@ -229,7 +231,10 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     if (pending.form !== undefined) v.announced = pending.form
     if (pending.blocks.length === 0) return decision
     const notes = pending.blocks.map((b) =>
-      createUserMessage({ content: [{ type: 'text', text: b.text }], source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: b.summary } }),
+      createUserMessage({
+        content: [{ type: 'text', text: b.text }],
+        source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: b.summary },
+      }),
     )
     return { ...decision, messages: [...decision.messages, ...notes] }
   })

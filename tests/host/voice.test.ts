@@ -34,10 +34,12 @@ async function turnRequests(agent: unknown, text: string) {
 
 /** Form markers the turn added: in each request, the messages after the person's newest one (earlier turns' markers are history). */
 const markers = (requests: { messages: { source?: unknown; content: unknown }[] }[]) =>
-  requests.flatMap((r) => {
-    const lastUser = r.messages.findLastIndex((m) => (m.source as { kind?: string } | undefined)?.kind === 'user')
-    return r.messages.slice(lastUser + 1).flatMap(texts)
-  }).filter((t) => t.startsWith('【形态切换】'))
+  requests
+    .flatMap((r) => {
+      const lastUser = r.messages.findLastIndex((m) => (m.source as { kind?: string } | undefined)?.kind === 'user')
+      return r.messages.slice(lastUser + 1).flatMap(texts)
+    })
+    .filter((t) => t.startsWith('【形态切换】'))
 
 describe('rails 120–130 and the 4,000 pass on a real host', () => {
   it('chat: 称呼, 形态, 道韵 and 能力总则 in order in the runtime snapshot, each framed within its cap; cyrene-work: the capability rail only', async () => {
