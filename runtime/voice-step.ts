@@ -11,7 +11,8 @@ import { EMPTY_MEMORY } from './framing.ts'
 import { chooseForm, type FormChoice } from './form-chooser.ts'
 import { latestUserText, recallVoiceBlock, type RecallConfig } from './recall-step.ts'
 import type { VoiceBlock } from './voice-block.ts'
-import { voicePass, type VoicePass } from './voice-budget.ts'
+import { VOICE_TOTAL, voicePass, type VoicePass } from './voice-budget.ts'
+import { REFLEX_MAX_CHARS } from '../host/whale-reflex.ts'
 import { formBlock, formMarkerBlock, frameOrNothing, nicknameBlock, PRIORITY, styleBlock } from './voice-rails.ts'
 import { pinnedForm, voiceTextsFor } from './voice-state.ts'
 import type { RecalledEntry } from '../memory/index.ts'
@@ -205,7 +206,8 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
         v.hits ??= await recallFor(ctx, v.query, config.recall.limit)
         if (v.hits.length > 0) step.push(recallVoiceBlock(v.hits, config.recall))
       }
-      const pass = voicePass([...blocks, ...step])
+      // The whale row's reflex instruction (≤ 200, its own pre-step) reaches the model beside ours in a Cyrene preset: its room is kept free.
+      const pass = voicePass([...blocks, ...step], VOICE_TOTAL - (ctx.get('whalePersona') === undefined ? 0 : REFLEX_MAX_CHARS))
       ctx.get('cyreneMemory')?.noteVoice(noteOf(pass, problems))
       if (v !== undefined)
         v.pending = {
