@@ -121,8 +121,20 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     return v
   }
 
+  type RailSet = { blocks: VoiceBlock[]; form: FormChoice | undefined; problems: string[] }
+  // One assembly asks for the rails from each context provider and from the waterfall, with the same context object: read once.
+  const perAssembly = new WeakMap<object, RailSet>()
+  const railsFor = (context: { agent?: Agent | undefined }): RailSet => {
+    let set = perAssembly.get(context)
+    if (set === undefined) {
+      set = railBlocks(context.agent)
+      perAssembly.set(context, set)
+    }
+    return set
+  }
+
   /** The rails' inputs now: settings, forms/styles, the form for this agent. */
-  const railBlocks = (agent: Agent | undefined): { blocks: VoiceBlock[]; form: FormChoice | undefined; problems: string[] } => {
+  const railBlocks = (agent: Agent | undefined): RailSet => {
     const memory = ctx.get('cyreneMemory')
     const blocks: VoiceBlock[] = []
     const problems: string[] = []
@@ -176,7 +188,7 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       order,
       text: (assembly) => {
         try {
-          const block = railBlocks(assembly.agent).blocks.find((b) => b.id === id)
+          const block = railsFor(assembly).blocks.find((b) => b.id === id)
           return block === undefined ? '' : block.render(block.cap)
         } catch {
           return ''
@@ -192,7 +204,8 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     try {
       const agent = context.agent
       const v = agent === undefined ? undefined : voiceOf(agent)
-      const { blocks, form, problems } = railBlocks(agent)
+      const { form, problems } = railsFor(context)
+      const blocks = [...railsFor(context).blocks]
       const bridge = result.contexts.find((c) => c.name === RAIL_CONTEXTS['rail:plan-bridge'].name)
       if (bridge !== undefined && bridge.text !== '') blocks.push(fixedBlock('rail:plan-bridge', 'rail', PLAN_BRIDGE_CAP, bridge.text))
       blocks.push(memoryBlock(memoryText(ctx)))

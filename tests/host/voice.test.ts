@@ -88,6 +88,9 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
     expect(charCount(markers(second)[0]!)).toBeLessThanOrEqual(200)
     const third = await turnRequests(agent, '晚安，还是睡不着')
     expect(markers(third)).toEqual([])
+    // Nothing changed, so DSH sends no new runtime snapshot: the rails were stable between the steps.
+    const newest = third[0]!.messages.slice(third[0]!.messages.findLastIndex((m) => (m.source as { kind?: string }).kind === 'user') + 1)
+    expect(newest.flatMap(texts).filter((t) => t.startsWith('Current runtime context.'))).toEqual([])
   })
 
   it('/cyrene nickname, form and style through the command table: saved, pinned, freed, refused with what to do', async () => {
