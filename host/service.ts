@@ -233,7 +233,7 @@ export class CyreneMemory extends Service {
 
   /** Save a voice key as the person's choice (a /cyrene command); refused while another process holds the engine. */
   async setVoiceSetting(key: VoiceSettingKey, value: string | undefined): Promise<void> {
-    await writeVoiceSetting(this.engineStore(), key, value)
+    await writeVoiceSetting(await this.engineStore(), key, value)
   }
 
   noteVoice(report: Omit<VoiceNote, 'at'>): void {
