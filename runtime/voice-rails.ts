@@ -24,10 +24,22 @@ export const MARKER_CAP = 200
  * the body fits: a frame around nothing tells the model nothing.
  */
 export function frameOrNothing(title: string, body: string, max: number): string {
-  if (body === '' || max < frameOverhead(title) + 1) return ''
-  const { text } = framedWithin(title, body, max)
-  return charCount(text) <= max ? text : ''
+  const key = `${title}\u0000${max}\u0000${body}`
+  const known = drawn.get(key)
+  if (known !== undefined) return known
+  let text = ''
+  if (body !== '' && max >= frameOverhead(title) + 1) {
+    text = framedWithin(title, body, max).text
+    if (charCount(text) > max) text = ''
+  }
+  // Every step draws the same rails again (and the variable twice): the last few frames are kept, oldest dropped first.
+  if (drawn.size >= DRAWN_KEPT) drawn.delete(drawn.keys().next().value!)
+  drawn.set(key, text)
+  return text
 }
+
+const DRAWN_KEPT = 32
+const drawn = new Map<string, string>()
 
 /** A person's text as a rail may carry it. */
 function safe(text: string): string {
