@@ -50,8 +50,9 @@ export interface Rails {
  * Where the worldbook (rail 140 and its keyword hits) plugs in: `worldbook/`
  * gives its blocks as `VoiceBlock`s (`rail:worldbook`, priority
  * `PRIORITY['rail:worldbook']`; `step:worldbook`, `PRIORITY['step:worldbook']`)
- * and they go through the same pass. Its rail is written into the context named
- * `WORLDBOOK_CONTEXT`, its hits are appended before the memory hits.
+ * and they go through the same pass: pass them as `VoiceConfig.worldbook` and
+ * this row registers the context `WORLDBOOK_CONTEXT` (order 140) for the rail;
+ * the hits are appended after the form marker, before the memory hits.
  */
 interface WorldbookBlocks {
   rail(agent: Agent | undefined): VoiceBlock | undefined
@@ -179,10 +180,17 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
   })
 
   // Fail-open rails: each at its own cap; the waterfall below replaces them with the pass's texts.
+  // Which rails this row draws (the plan bridge is another row's context; the pass only sizes it).
+  const mounted: Record<keyof typeof RAIL_CONTEXTS, boolean> = {
+    'rail:nickname': config.rails.nickname,
+    'rail:form': config.rails.scene,
+    'rail:style': config.rails.style,
+    'rail:worldbook': config.rails.worldbook && config.worldbook !== undefined,
+    'rail:capability': config.capability.enabled,
+    'rail:plan-bridge': false,
+  }
   for (const [id, { name, order }] of Object.entries(RAIL_CONTEXTS)) {
-    if (id === 'rail:plan-bridge' || id === 'rail:worldbook') continue
-    if (id === 'rail:capability' ? !config.capability.enabled : !config.rails[id.slice(5) === 'form' ? 'scene' : (id.slice(5) as 'nickname' | 'style')])
-      continue
+    if (!mounted[id as keyof typeof RAIL_CONTEXTS]) continue
     ctx.systemPrompt.context({
       name,
       order,
