@@ -338,7 +338,7 @@ const NOT_BUILT_LINE: DoctorLine = { check: 'rail 140 (worldbook), dreams, SiYua
 
 /** One sentence on the 4,000 total: how much the latest step used, and each block the pass shortened or left out and why. */
 function voiceLine(voice: VoiceNote | undefined): DoctorLine {
-  if (voice === undefined) return { check: 'voice budget', status: 'warn', detail: 'no Cyrene assembly seen yet' }
+  if (voice === undefined) return { check: 'voice budget', status: 'missing', detail: 'no Cyrene step assembled yet' }
   const cut = voice.blocks.filter((b) => b.why !== undefined)
   const shown = voice.blocks.filter((b) => b.chars > 0).map((b) => `${b.id} ${b.chars}`)
   return {

@@ -142,8 +142,8 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     let form: FormChoice | undefined
     const texts = config.rails.scene || config.rails.style ? voiceTextsFor(memory) : undefined
     if (texts !== undefined) problems.push(...texts.problems)
+    // Its problems (a bad nickname or style value, bad JSON) are the store's settings lines in the doctor already.
     const settings = memory?.voiceSettings() ?? { problems: [] }
-    problems.push(...settings.problems)
     if (config.rails.nickname) blocks.push(nicknameBlock(nicknameOf(ctx, config.defaultNickname)))
     if (config.rails.scene && texts !== undefined) {
       const sessionId = agent?.session.id
