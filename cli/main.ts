@@ -26,6 +26,10 @@ const families: Record<string, { summary: string; load: () => Promise<Family> }>
   restore: { summary: 'restore the memory store from a snapshot', load: async () => (await import('./memory.ts')).restoreFamily },
   volume: { summary: 'volumes (卷): show, or open a new one (a person only)', load: async () => (await import('./memory.ts')).volumeFamily },
   migrate: { summary: 'import memories from the retired plugins or a whale-persona inbox', load: async () => (await import('./memory.ts')).migrateFamily },
+  settings: {
+    summary: "the person's choices for every session: nickname (how she addresses you), style (道韵 level)",
+    load: async () => (await import('./settings.ts')).settingsFamily,
+  },
   whale: { summary: 'whale-persona v1: render, presets, cards, inbox, conformance', load: async () => (await import('./whale.ts')).whaleFamily },
   worldbook: {
     summary: 'the worldbook (世界书): list the entries, import SillyTavern World Info',

@@ -10,7 +10,7 @@ import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbo
 
 /**
  * `cyrene worldbook list|import`: the worldbook from the command line
- * (CONTRACT §4.4). `import` writes SillyTavern World Info into the person's
+ * (CONTRACT §4.5). `import` writes SillyTavern World Info into the person's
  * folder `<root>/世界书/`, each file atomically under the store's write lock,
  * and never over a file that is already there.
  */

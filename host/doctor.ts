@@ -12,7 +12,7 @@ import {
   resolveIn,
 } from '../whale/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
-import type { MirrorNote } from './service.ts'
+import type { MirrorNote, VoiceNote } from './service.ts'
 import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
 
 /**
@@ -345,6 +345,8 @@ export interface HostServiceState {
   mirror: MirrorNote | undefined
   /** What the worldbook rail and its hits did in this DSH run (runtime/worldbook-rail.ts). */
   worldbook?: WorldbookNote | undefined
+  /** The 4,000 pass on the latest Cyrene assembly (rails, memory, pre-step blocks). */
+  voice?: VoiceNote | undefined
 }
 
 function hostServiceLines(state: HostServiceState): DoctorLine[] {
@@ -353,11 +355,27 @@ function hostServiceLines(state: HostServiceState): DoctorLine[] {
     ...engineLines(state),
     recallLine(state),
     NOT_BUILT_LINE,
+    voiceLine(state.voice),
+    ...(state.voice?.problems ?? []).map((p): DoctorLine => ({ check: 'voice texts', status: 'warn', detail: p })),
     mirrorLine(state.mirror),
   ]
 }
 
-const NOT_BUILT_LINE: DoctorLine = { check: 'rails 120–130, dreams, SiYuan sync, panel', status: 'missing', detail: 'not built yet in this version' }
+const NOT_BUILT_LINE: DoctorLine = { check: 'dreams, SiYuan sync, panel', status: 'missing', detail: 'not built yet in this version' }
+
+/** One sentence on the 4,000 total: how much the latest step used, and each block the pass shortened or left out and why. */
+function voiceLine(voice: VoiceNote | undefined): DoctorLine {
+  if (voice === undefined) return { check: 'voice budget', status: 'missing', detail: 'no Cyrene step assembled yet' }
+  const cut = voice.blocks.filter((b) => b.why !== undefined)
+  const shown = voice.blocks.filter((b) => b.chars > 0).map((b) => `${b.id} ${b.chars}`)
+  return {
+    check: 'voice budget',
+    status: cut.length > 0 ? 'warn' : 'ok',
+    detail:
+      `${voice.total}/${voice.budget} chars in the latest step (${shown.join(', ') || 'nothing'})` +
+      (cut.length > 0 ? `; cut from the lowest priority: ${cut.map((b) => `${b.id} −${b.cut} (${b.why})`).join('; ')}` : '; nothing cut'),
+  }
+}
 
 function engineLines({ engine, memoryBlock: block }: HostServiceState): DoctorLine[] {
   switch (engine.kind) {

@@ -2,14 +2,18 @@ import { Service, type Context } from '@deepseek-ai/cordis'
 import {
   charCount,
   EngineBusyError,
+  parseSettingsText,
+  writeVoiceSetting,
   resolveRoot,
   startEngine,
   writeAnchor,
   type AnchorKey,
   type MemoryStore,
   type NewEntry,
+  type VoiceSettingKey,
   type WriteResult,
 } from '../memory/index.ts'
+import { StoreFile } from './store-file.ts'
 import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
@@ -30,6 +34,23 @@ export interface MirrorNote {
   at: string
   mirrored: { name: string; chars: number; cut: number }[]
   skipped: { name: string; why: string }[]
+}
+
+/** What the 4,000 budget pass did on the latest Cyrene assembly (runtime/voice-budget.ts), for the doctor. */
+export interface VoiceNote {
+  at: string
+  total: number
+  budget: number
+  blocks: { id: string; chars: number; cut: number; why?: string }[]
+  /** Problems with the voice texts (forms/styles files) or settings, one line each. */
+  problems: string[]
+}
+
+/** The voice keys of 元/settings.json as the rails read them now. */
+export interface VoiceSettings {
+  nickname?: string
+  style?: string
+  problems: string[]
 }
 
 export interface MemoryBlock {
@@ -62,6 +83,8 @@ export class CyreneMemory extends Service {
   lastMirror: MirrorNote | undefined
   /** What the worldbook rail and hits did (runtime/worldbook-rail.ts), for the doctor. */
   lastWorldbook: WorldbookNote | undefined
+  lastVoice: VoiceNote | undefined
+  private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0 }
   private refreshError: string | undefined
@@ -178,9 +201,46 @@ export class CyreneMemory extends Service {
     return this.state.kind === 'ready' ? this.state.store : undefined
   }
 
-  /** The nickname the person asked to be called; the nickname rail is not built yet. */
+  /** The nickname the person set (元/settings.json `nickname`), read fresh; undefined when unset or unreadable. */
   nickname(): string | undefined {
-    return undefined
+    return this.voiceSettings().nickname
+  }
+
+  /** `nickname` and `style` of 元/settings.json, re-read when the file changed (the CLI may write it while DSH runs). */
+  voiceSettings(): VoiceSettings {
+    const text = this.storeText('元/settings.json')
+    if (text === undefined) return { problems: [] }
+    const { settings, problems } = parseSettingsText(text)
+    const voice: VoiceSettings = { problems: problems.filter((p) => /nickname|style|JSON/.test(p)) }
+    if (settings.nickname !== undefined) voice.nickname = settings.nickname
+    if (settings.style !== undefined) voice.style = settings.style
+    return voice
+  }
+
+  /** A small store file's text now ('' when missing), or undefined when no store root is known. */
+  storeText(rel: string): string | undefined {
+    const s = this.state
+    if (s.kind !== 'ready' && s.kind !== 'busy') return undefined
+    if (s.root === '') return undefined
+    let file = this.storeFiles.get(rel)
+    if (file === undefined) {
+      file = new StoreFile(s.root, rel)
+      this.storeFiles.set(rel, file)
+    }
+    try {
+      return file.read()
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Save a voice key as the person's choice (a /cyrene command); refused while another process holds the engine. */
+  async setVoiceSetting(key: VoiceSettingKey, value: string | undefined): Promise<void> {
+    await writeVoiceSetting(await this.engineStore(), key, value)
+  }
+
+  noteVoice(report: Omit<VoiceNote, 'at'>): void {
+    this.lastVoice = { at: new Date().toISOString(), ...report }
   }
 
   noteMirror(report: Omit<MirrorNote, 'at'>): void {
@@ -203,6 +263,7 @@ export class CyreneMemory extends Service {
       recallError: this.recallError,
       mirror: this.lastMirror,
       worldbook: this.lastWorldbook,
+      voice: this.lastVoice,
     }
   }
 }

@@ -38,7 +38,17 @@ export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel
 export { checkStore, type CheckReport, type Finding } from './check.ts'
 export { recheckPending, listPending, restoreTombstone, type RecheckOptions, type RecheckReport, type PendingRecord } from './margin.ts'
 export { readAnchor, readAllAnchors, writeAnchor, parseAnchor, ANCHOR_FILES, ANCHOR_CADENCE_DAYS, type AnchorWrite } from './anchors.ts'
-export { ANCHOR_KEYS, type AnchorKey, type Settings } from './settings.ts'
+export {
+  ANCHOR_KEYS,
+  NICKNAME_MAX,
+  VOICE_SETTING_KEYS,
+  voiceSettingProblem,
+  writeVoiceSetting,
+  parseSettingsText,
+  type AnchorKey,
+  type Settings,
+  type VoiceSettingKey,
+} from './settings.ts'
 export {
   readVolumes,
   ensureVolumePersonaHash,
@@ -76,5 +86,5 @@ export {
   type FrameOptions,
 } from './prompt-safe.ts'
 export { charCount, clip, fitWithinBudget, type ClipOptions, type FitOptions, type Fit } from './budget.ts'
-export { recentFiles, readRecent, type AnchorView, type RecentEntry } from './recent.ts'
+export { recentFiles, readRecent, insideReader, type AnchorView, type RecentEntry } from './recent.ts'
 export type { RecalledEntry } from './recall-keeper.ts'

@@ -74,7 +74,7 @@ function anchorParts(file: string): AnchorView['parts'] {
  * a symbolic link below the root (the file itself or a folder on the way): the
  * store never shows what a link points at (contract §12.9; `check` reports it).
  */
-function insideReader(root: string): (path: string) => string {
+export function insideReader(root: string): (path: string) => string {
   let realRoot: string | undefined
   try {
     realRoot = realpathSync(root)

@@ -1,14 +1,14 @@
-import type { Context } from '@deepseek-ai/cordis'
-import type {} from '@deepseek-ai/dsh-system-prompt'
-import { frameRule } from '../memory/index.ts'
+import { charCount, frameOverhead, frameRule } from '../memory/index.ts'
 import { framedWithin } from './framing.ts'
+import type { VoiceBlock } from './voice-block.ts'
+import { PRIORITY } from './voice-rails.ts'
+import { inertBraces } from './prompt-text.ts'
 
 /**
- * The capability rail (context order 150): how the memory tools, the gate and
+ * The capability rail (context order 150, registered with the other rails by voice-step.ts): how the memory tools, the gate and
  * the data blocks work, in the plugin's own words. Stable text, so the runtime
  * snapshot DSH re-sends only when it changes stays unchanged between steps.
  */
-const CAPABILITY_ORDER = 150
 export const CAPABILITY_BUDGET = 1300
 
 export const DEFAULT_CAPABILITY_TEXT = [
@@ -30,11 +30,30 @@ export interface CapabilityConfig {
 /** The rail's text within its budget, and how much was cut (for the doctor). */
 export function capabilityText(config: CapabilityConfig): { text: string; cut: number } {
   // The frame rule stays whatever text the person chose; the body is cut, never the rule or the marker.
-  return framedWithin('能力总则', config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text, CAPABILITY_BUDGET, { preface: frameRule() })
+  return framedWithin(TITLE, config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text, CAPABILITY_BUDGET, { preface: frameRule() })
 }
 
-export function registerCapabilityRail(ctx: Context, config: CapabilityConfig): void {
-  if (!config.enabled) return
-  const { text } = capabilityText(config)
-  ctx.systemPrompt.context({ name: 'cyrene:capability', order: CAPABILITY_ORDER, text })
+/**
+ * The rail as the 4,000 pass sees it (highest priority: how memory and the
+ * frames work). Within less than its cap the body is cut, never the frame
+ * rule or the marker; with no room for the rule and a character, nothing.
+ */
+export function capabilityBlock(config: CapabilityConfig): VoiceBlock {
+  // A person's own rail text must not be read as DSH variables.
+  const body = inertBraces(config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text)
+  const options = { preface: frameRule() }
+  return {
+    id: 'rail:capability',
+    channel: 'rail',
+    priority: PRIORITY['rail:capability'],
+    cap: CAPABILITY_BUDGET,
+    render: (max) => {
+      const budget = Math.min(max, CAPABILITY_BUDGET)
+      if (budget < frameOverhead(TITLE, options) + 1) return ''
+      const { text } = framedWithin(TITLE, body, budget, options)
+      return charCount(text) <= budget ? text : ''
+    },
+  }
 }
+
+const TITLE = '能力总则'

@@ -4,6 +4,7 @@ import type {} from '@deepseek-ai/dsh-commands'
 import { chatDoctorLines, doctorReport } from '../host/doctor.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 import { dispatchSubcommand, type CyreneSubcommand } from './cyrene-subcommands.ts'
+import { formSubcommand, nicknameSubcommand, styleSubcommand } from './voice-commands.ts'
 
 /**
  * Preset row `cyrene-commands`; the row itself declares
@@ -17,6 +18,9 @@ export const Config: Schema<Config> = Schema.object({})
 /** Every `/cyrene` sub-command; a feature adds its row here. */
 const SUBCOMMANDS: readonly CyreneSubcommand[] = [
   { name: 'doctor', usage: 'doctor', summary: '查看状态与各项限制', run: async (c) => ({ kind: 'success', text: await doctorText(c) }) },
+  nicknameSubcommand,
+  formSubcommand,
+  styleSubcommand,
 ]
 
 export function apply(ctx: Context): void {

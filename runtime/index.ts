@@ -3,34 +3,27 @@ import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
-import { EMPTY_MEMORY, framed } from './framing.ts'
 import type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 import { registerMemoryTools } from './memory-tools.ts'
-import { registerRecallStep, type RecallConfig } from './recall-step.ts'
+import type { RecallConfig } from './recall-step.ts'
 import { registerSectionMirror } from './mirror-listener.ts'
-import { registerCapabilityRail, type CapabilityConfig } from './capability-rail.ts'
-import { inertBraces } from './prompt-text.ts'
-import { MEMORY_TITLE } from '../host/memory-block.ts'
-import { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, registerWorldbook, type WorldbookConfig } from './worldbook-rail.ts'
+import type { CapabilityConfig } from './capability-rail.ts'
+import { promptSafe } from '../memory/index.ts'
+import { MEMORY_CAP, memoryBlock, memoryText, nicknameOf, registerVoice, type Rails } from './voice-step.ts'
+import { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, worldbookVoice, type WorldbookConfig } from './worldbook-rail.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
- * Today: the two variables the persona names, the memory tools, the 150
- * capability rail, the memory hits before each step, and the section mirror
- * that carries swallowed sections (tool guidance, plan policy, other plugins'
- * sections) over as runtime contexts, and the 140 worldbook rail with its
- * pre-step hits (`rails.worldbook`). The 120–130 rails are not built yet;
- * their switches are already in the config the presets pass.
+ * The two variables the persona names, the memory tools, rails 120 (称呼),
+ * 125 (形态), 130 (道韵) and 150 (能力总则) mounted per `config.rails`, the
+ * memory hits before each step, rail 140 (the worldbook) and its keyword hits
+ * — all through the 4,000 pass (voice-step.ts) — and the section mirror that
+ * carries swallowed sections (tool guidance, plan policy, other plugins'
+ * sections) over as runtime contexts.
  */
 export const name = 'cyrene-runtime'
 export const inject = ['systemPrompt', 'tools']
 
-export interface Rails {
-  nickname: boolean
-  style: boolean
-  scene: boolean
-  worldbook: boolean
-}
 export interface Config {
   rails: Rails
   /** What `{{user_nickname}}` says before the person has chosen a nickname. */
@@ -78,29 +71,15 @@ export const Config: Schema<Config> = Schema.object({
 
 export function apply(ctx: Context, config: Config): void {
   // Variables must always have a value: an undefined one fails the whole turn.
-  ctx.systemPrompt.variable('cyrene_memory', () => {
-    try {
-      const block = ctx.get('cyreneMemory')?.memoryBlock()
-      return framed(MEMORY_TITLE, block === undefined || block.text === '' ? EMPTY_MEMORY : block.text)
-    } catch {
-      return framed(MEMORY_TITLE, EMPTY_MEMORY)
-    }
-  })
-  ctx.systemPrompt.variable('user_nickname', () => {
-    try {
-      return ctx.get('cyreneMemory')?.nickname() ?? ctx.get('whalePersona')?.userName() ?? config.defaultNickname
-    } catch {
-      return config.defaultNickname
-    }
-  })
+  // Within its cap here (frame included); the 4,000 pass (voice-step.ts) may shorten it further in the assembly.
+  ctx.systemPrompt.variable('cyrene_memory', () => memoryBlock(memoryText(ctx)).render(MEMORY_CAP))
+  // One line, no frame brackets: a value is not re-scanned for {{…}}, but it sits in the persona as plain text.
+  ctx.systemPrompt.variable('user_nickname', () => promptSafe(nicknameOf(ctx, config.defaultNickname)) || config.defaultNickname)
 
   registerMemoryTools(ctx)
-  // A person's own rail text must not be read as DSH variables.
-  registerCapabilityRail(ctx, { ...config.capability, text: inertBraces(config.capability.text) })
-
-  registerRecallStep(ctx, config.recall)
-
-  if (config.rails.worldbook) registerWorldbook(ctx, config.worldbook)
+  // Rails 120–150, the memory hits and the 4,000 pass.
+  const worldbook = config.rails.worldbook ? worldbookVoice(ctx, config.worldbook) : undefined
+  registerVoice(ctx, { rails: config.rails, defaultNickname: config.defaultNickname, capability: config.capability, recall: config.recall, worldbook })
 
   registerSectionMirror(ctx, config.sectionMirror)
 }

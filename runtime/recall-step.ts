@@ -1,9 +1,14 @@
-import type { Context } from '@deepseek-ai/cordis'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
-import type {} from '@deepseek-ai/dsh-agent'
-import type {} from '../host/service.ts'
+import type { RecalledEntry } from '../memory/index.ts'
 import { recallBlock } from './recall-block.ts'
+import type { VoiceBlock } from './voice-block.ts'
+import { PRIORITY } from './voice-rails.ts'
 
+/**
+ * The memory hits before a step (contract §4.2), as a block of the 4,000
+ * pass. voice-step.ts fetches the hits when the person's message is claimed
+ * into the step, lets the pass size this block with the others, and appends
+ * what the pass kept in `agent/pre-step`. Any failure leaves the step as it was.
+ */
 export interface RecallConfig {
   enabled: boolean
   /** Characters the memory-hit message may take (contract §4: ≤ 1000). */
@@ -22,28 +27,13 @@ export function latestUserText(messages: readonly { source?: { kind?: string }; 
   return texts.join('\n').trim()
 }
 
-/**
- * Memory hits for what the person just said, as one data message appended to
- * the step (contract §4.2). DSH delivers `agent/pre-step` to a preset row only
- * for that preset's agents; any failure leaves the step as it was.
- */
-export function registerRecallStep(ctx: Context, config: RecallConfig): void {
-  ctx.on('agent/pre-step', async (payload, next) => {
-    const decision = await next()
-    if (decision.kind !== 'enter' || !config.enabled) return decision
-    const query = latestUserText(payload.messages)
-    const service = ctx.get('cyreneMemory')
-    if (query === '' || service === undefined) return decision
-    try {
-      const block = recallBlock(await service.recall(query, config.limit), config.maxChars, config.perEntryMax)
-      if (block.text === '') return decision
-      const note = createUserMessage({
-        content: [{ type: 'text', text: block.text }],
-        source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: `记忆命中 ${block.shown} 条` },
-      })
-      return { ...decision, messages: [...decision.messages, note] }
-    } catch {
-      return decision
-    }
-  })
+/** The hits as the pass sees them: within the row's budget, and within whatever less the pass leaves. */
+export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig): VoiceBlock {
+  return {
+    id: 'step:recall',
+    channel: 'pre-step',
+    priority: PRIORITY['step:recall'],
+    cap: config.maxChars,
+    render: (max) => recallBlock(hits, Math.min(max, config.maxChars), config.perEntryMax).text,
+  }
 }

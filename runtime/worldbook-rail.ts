@@ -1,5 +1,4 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
@@ -18,9 +17,11 @@ import {
   type Rendered,
 } from '../worldbook/index.ts'
 import type { VoiceBlock } from './voice-block.ts'
+import { PRIORITY } from './voice-rails.ts'
+import type { WorldbookBlocks } from './voice-step.ts'
 
 /**
- * The worldbook in a step (CONTRACT §4.4): the constant entries as the 140
+ * The worldbook in a step (CONTRACT §4.5): the constant entries as the 140
  * context (stable between steps: it changes only when a file does), and the
  * keyword entries the person's last messages call up as one pre-step message.
  * Both are `VoiceBlock`s, so the 4,000 budget pass can trim them like any
@@ -33,9 +34,9 @@ export const RAIL_CAP = 560
 /** Keyword hits: at most 8 entries and 800 characters, frame included. */
 export const HITS_CAP = 800
 export const HITS_MAX_ENTRIES = 8
-/** Lower is trimmed first by the budget pass: the hits of one step go before the standing rail. */
-export const RAIL_PRIORITY = 40
-export const HITS_PRIORITY = 30
+/** Lower is trimmed first by the budget pass (its one table, CONTRACT §4.4): the hits of one step go before the standing rail. */
+export const RAIL_PRIORITY = PRIORITY['rail:worldbook']
+export const HITS_PRIORITY = PRIORITY['step:worldbook']
 
 export interface WorldbookConfig {
   /** How many of the person's latest messages the keys are looked for in (1–3). */
@@ -169,57 +170,50 @@ export class WorldbookState {
 }
 
 /**
- * Registers the 140 context and the pre-step listener in a Cyrene preset and
- * returns their state. The files are looked at once per step, so a person's
- * edit is in the next step; anything that fails leaves the step as it was and
- * is noted for `/cyrene doctor`.
+ * The worldbook as the 4,000 pass (voice-step.ts) takes it: the 140 rail from
+ * one look at the files per assembly, and the keyword hits of a step that
+ * brings the person's words, from the last `recentMessages` of them. The pass
+ * mounts the 140 context and sends the hits; what was seen goes to the doctor.
  */
-export function registerWorldbook(ctx: Context, config: WorldbookConfig): WorldbookState {
+export function worldbookVoice(ctx: Context, config: WorldbookConfig): WorldbookBlocks {
   const state = new WorldbookState(ctx)
   const note = state.note
-  ctx.systemPrompt.context({
-    name: 'cyrene:worldbook',
-    order: WORLDBOOK_ORDER,
-    text: (assembling) => {
+  return {
+    rail(agent) {
       try {
-        const rail = worldbookRail(state.look(assembling.agent), config).rendered()
+        const block = worldbookRail(state.look(agent), config)
+        const rail = block.rendered()
         note.rail = { chars: charCount(rail.text), shown: rail.shown.length, leftOut: rail.leftOut.map((l) => l.name) }
         note.railError = undefined
         state.publish()
-        return rail.text
+        return block
       } catch (error) {
         note.railError = `the 140 rail failed, the step went on without it: ${(error as Error).message}`
         state.publish()
-        return ''
+        return undefined
       }
     },
-  })
-
-  ctx.on('agent/pre-step', async (payload, next) => {
-    const decision = await next()
-    if (decision.kind !== 'enter') return decision
-    try {
-      // Only a step that brings words the person typed: a tool round adds nothing.
-      if (recentUserTexts([], payload.messages, 1).length === 0) return decision
-      const texts = recentUserTexts(payload.agent.session.deriveMessages(), payload.messages, config.recentMessages)
-      const rendered = worldbookHits(state.forStep(payload.agent), texts, config).rendered()
-      note.hitsError = undefined
-      if (rendered.text === '') return decision
-      note.hits = [{ at: new Date().toISOString(), shown: rendered.shown, leftOut: rendered.leftOut.map((l) => `${l.name} (${l.why})`) }, ...note.hits].slice(
-        0,
-        KEEP_HITS,
-      )
-      state.publish()
-      const message = createUserMessage({
-        content: [{ type: 'text', text: rendered.text }],
-        source: { kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: `世界书命中 ${rendered.shown.length} 条` },
-      })
-      return { ...decision, messages: [...decision.messages, message] }
-    } catch (error) {
-      note.hitsError = `the worldbook hits failed, the step went on without them: ${(error as Error).message}`
-      state.publish()
-      return decision
-    }
-  })
-  return state
+    step(agent, latest) {
+      try {
+        const history = agent?.session.deriveMessages() ?? []
+        const texts = recentUserTexts(history, [], config.recentMessages)
+        // The person's newest words may not be in the session's messages yet at assembly.
+        if (texts.at(-1) !== latest) texts.push(latest)
+        const block = worldbookHits(state.forStep(agent ?? {}), texts.slice(-config.recentMessages), config)
+        const rendered = block.rendered()
+        note.hitsError = undefined
+        if (rendered.text === '') return undefined
+        note.hits = [{ at: new Date().toISOString(), shown: rendered.shown, leftOut: rendered.leftOut.map((l) => `${l.name} (${l.why})`) }, ...note.hits].slice(
+          0,
+          KEEP_HITS,
+        )
+        state.publish()
+        return block
+      } catch (error) {
+        note.hitsError = `the worldbook hits failed, the step went on without them: ${(error as Error).message}`
+        state.publish()
+        return undefined
+      }
+    },
+  }
 }

@@ -52,7 +52,7 @@ describe('the worldbook on a real host', () => {
     const agent = await host.createAgent('chat')
     await host.turn(agent, '给我讲讲翁法罗斯吧')
     const first = requestWith('给我讲讲翁法罗斯吧')
-    expect(first.notice?.source).toMatchObject({ kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: '世界书命中 1 条' })
+    expect(first.notice?.source).toMatchObject({ kind: 'plugin', plugin: 'dsh-cyrene-philia093-0', form: 'notice', summary: '世界书' })
     expect(first.hits).toContain('- 翁法罗斯：翁法罗斯是昔涟的故乡')
     expect(first.hits!.split('\n').at(-1)).toBe(endMarker())
     // The rail went by the runtime snapshot, not in the system prompt.

@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { main } from './main.ts'
+import type { CliIO } from './io.ts'
+
+let home: string
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'cyrene-settings-'))
+})
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true })
+})
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const o = { out: '', err: '' }
+  const io: CliIO = {
+    env: { DSH_HOME: home },
+    cwd: home,
+    readStdin: async () => '',
+    stdout: (s) => void (o.out += s),
+    stderr: (s) => void (o.err += s),
+  }
+  const code = await main(argv, io)
+  return { code, ...o }
+}
+const file = () => join(home, 'cyrene-philia093-0', '元', 'settings.json')
+
+describe('cyrene settings', () => {
+  it('set, get and unset nickname and style', async () => {
+    expect(await run(['settings', 'set', 'nickname', '小', '满'])).toMatchObject({ code: 0, out: 'nickname = 小 满\n' })
+    expect(await run(['settings', 'get', 'nickname'])).toMatchObject({ code: 0, out: '小 满\n' })
+    expect(await run(['settings', 'set', 'style', '绮丽'])).toMatchObject({ code: 0 })
+    expect(JSON.parse(readFileSync(file(), 'utf8'))).toEqual({ nickname: '小 满', style: '绮丽' })
+    expect(await run(['settings', 'get', 'style', '--json'])).toMatchObject({ code: 0, out: expect.stringContaining('"value": "绮丽"') })
+    expect(await run(['settings', 'unset', 'style'])).toMatchObject({ code: 0 })
+    expect(await run(['settings', 'get', 'style'])).toMatchObject({ code: 1, out: '' })
+  })
+
+  it('bad input: exit 2, a message saying what to do, the file unchanged', async () => {
+    await run(['settings', 'set', 'nickname', '小满'])
+    const before = readFileSync(file(), 'utf8')
+    const long = await run(['settings', 'set', 'nickname', '名'.repeat(21)])
+    expect(long).toMatchObject({ code: 2, err: expect.stringContaining('at most 20; nothing was changed') })
+    expect(await run(['settings', 'set', 'style', '不存在'])).toMatchObject({ code: 2, err: expect.stringContaining('one of 清简, 温润, 绮丽') })
+    expect(await run(['settings', 'set', 'colour', 'x'])).toMatchObject({ code: 2, err: expect.stringContaining('one of nickname, style') })
+    expect(readFileSync(file(), 'utf8')).toBe(before)
+  })
+
+  it('style levels come from 元/styles.md when the person wrote one', async () => {
+    mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
+    writeFileSync(join(home, 'cyrene-philia093-0', '元', 'styles.md'), '## 猫步\n轻轻地说。\n')
+    expect(await run(['settings', 'set', 'style', '猫步'])).toMatchObject({ code: 0 })
+    expect(await run(['settings', 'set', 'style', '温润'])).toMatchObject({ code: 2 })
+  })
+})
