@@ -1,6 +1,6 @@
-import { existsSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { findPackageAbove, packagePath } from './package-root.ts'
 
@@ -25,6 +25,28 @@ export function findDshPackage(fromUrl?: string, launcher: string | undefined = 
   }
   if (launcher === undefined || !existsSync(launcher)) return undefined
   return findPackageAbove(dirname(realpathSync(launcher)), DSH_PACKAGE)
+}
+
+/** The @deepseek-ai/dsh package of the `dsh` command on PATH, if there is one. */
+export function findDshOnPath(env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    const bin = join(dir, 'dsh')
+    if (dir !== '' && existsSync(bin)) {
+      const found = findPackageAbove(dirname(realpathSync(bin)), DSH_PACKAGE)
+      if (found !== undefined) return found
+    }
+  }
+  return undefined
+}
+
+/** The version of the DSH package a built-in preset's file lies in. */
+export function dshVersionAbove(file: string): string | undefined {
+  const dir = findPackageAbove(dirname(file), DSH_PACKAGE)
+  try {
+    return dir === undefined ? undefined : String(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version)
+  } catch {
+    return undefined
+  }
 }
 
 export function builtinPresetsDir(dshDir: string): string {

@@ -27,7 +27,8 @@ declare module '@deepseek-ai/cordis' {
 /** What the section mirror did on the latest Cyrene assembly. */
 export interface MirrorNote {
   at: string
-  mirrored: { name: string; chars: number; cut: number }[]
+  /** `kind`: DSH's own guidance (carried whole) or another section (bounded); `text`: the section's chars, `chars`: the framed block's. */
+  mirrored: { name: string; kind: 'guidance' | 'other'; text: number; chars: number; cut: number }[]
   skipped: { name: string; why: string }[]
 }
 

@@ -1,9 +1,9 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-commands'
-import { chatDoctorLines, doctorReport } from '../host/doctor.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 import { dispatchSubcommand, type CyreneSubcommand } from './cyrene-subcommands.ts'
+import { doctorRow } from './doctor-command.ts'
 
 /**
  * Preset row `cyrene-commands`; the row itself declares
@@ -15,9 +15,7 @@ export interface Config {}
 export const Config: Schema<Config> = Schema.object({})
 
 /** Every `/cyrene` sub-command; a feature adds its row here. */
-const SUBCOMMANDS: readonly CyreneSubcommand[] = [
-  { name: 'doctor', usage: 'doctor', summary: '查看状态与各项限制', run: async (c) => ({ kind: 'success', text: await doctorText(c) }) },
-]
+const SUBCOMMANDS: readonly CyreneSubcommand[] = [doctorRow]
 
 export function apply(ctx: Context): void {
   ctx.commands.register({
@@ -49,11 +47,3 @@ export function apply(ctx: Context): void {
 }
 
 const MEMORY_SUBCOMMANDS = 'on | off | status'
-
-/** The lines are host/doctor.ts's (shared with `cyrene doctor`); this row only hands it the services it sees. */
-async function doctorText(ctx: Context): Promise<string> {
-  const whaleRow = ctx.get('whalePersona') as WhalePersona | undefined
-  return doctorReport(
-    await chatDoctorLines({ env: process.env, cwd: process.cwd(), memory: ctx.get('cyreneMemory'), whaleRow, guard: ctx.get('cyreneStoreGuard') }),
-  )
-}

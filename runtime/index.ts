@@ -50,8 +50,11 @@ export const Config: Schema<Config> = Schema.object({
     mode: Schema.union(['auto', 'off', 'allowlist'] as const)
       .default('auto' as MirrorMode)
       .description('auto: tool:/plan:/whale: 与未知段；off；allowlist: 只镜像 allow'),
-    maxChars: Schema.natural().default(3000).description('镜像总预算（字）'),
-    perSectionMax: Schema.natural().default(1200).description('单段上限（字），超出截断'),
+    guidanceMaxChars: Schema.natural()
+      .default(40000)
+      .description('DSH 自带说明（tool:/plan:/ui: 段）整段带上的总上限（字，含框）；只防失控，rc.8 的 cordis 约 16,600'),
+    maxChars: Schema.natural().default(2000).description('其他段（别的插件、whale:、未知名字）合计预算（字，含框）'),
+    perSectionMax: Schema.natural().default(1200).description('其他段单段上限（字），超出截断'),
     mirrorUnknown: Schema.boolean().default(true).description('是否镜像名字不认识的段'),
     allow: Schema.array(Schema.string()).default([]).description('总是镜像的段名（可用 前缀*）'),
   }),
