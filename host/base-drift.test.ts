@@ -56,7 +56,7 @@ describe('base drift: the shipped snapshots against the running DSH (CONTRACT.md
     const line = baseDriftLine({ found: new Map([['standard', file]]) }, snaps)
     const plain = doctorReport([line]).split('\n')
     expect(plain.at(-1)).toBe('（细节：--verbose）')
-    expect(plain.some((l) => l.includes('the same rows'))).toBe(false)
+    expect(plain.some((l) => l.includes('snapshot of DSH'))).toBe(false)
     const verbose = doctorReport([line], { verbose: true }).split('\n')
     expect(verbose.at(-1)).toBe(`    standard: snapshot of DSH 0.1.0-rc.8 vs ${file}: the same rows`)
   })
