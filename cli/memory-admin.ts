@@ -5,18 +5,16 @@ import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { PACKAGE_ROOT } from '../host/package-root.ts'
-import { personaSourcesIn } from '../host/persona-sources.ts'
+import { newVolume, personaSourcesOf } from '../host/new-volume.ts'
 import {
   takeSnapshot,
   describeSnapshots,
   restoreSnapshot,
   readVolumes,
-  openVolume,
   ensureVolumePersonaHash,
   migrate,
   findRetiredPlugins,
   resolveDshHome,
-  type PersonaSource,
 } from '../memory/index.ts'
 
 interface ListOptions extends StoreOptions {
@@ -126,7 +124,7 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
     return 0
   }
   if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
-  const v = await guarded(() => openVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '', sources: personaSourcesOf(pkg) }, { by: 'person' }))
+  const v = await guarded(() => newVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '' }, pkg))
   out(
     io,
     o.json,
@@ -134,19 +132,6 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
     () => `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n(persona text is unchanged; edit persona/ and rebuild separately)\n`,
   )
   return 0
-}
-
-/**
- * The persona files of a package folder, as the host fingerprints them (one
- * list, host/persona-sources.ts), so a volume opened here never reads as drift
- * there. A folder without them is refused before anything is written.
- */
-function personaSourcesOf(pkg: string): PersonaSource[] {
-  const sources = personaSourcesIn(pkg)
-  const missing = sources.filter((s) => !existsSync(s.path)).map((s) => s.name)
-  if (missing.length > 0)
-    throw new CliError(`${pkg} has no ${missing.join(', ')}: --persona names a package folder holding ${sources.map((s) => s.name).join(', ')}`, 2)
-  return sources
 }
 
 interface MigrateOptions extends StoreOptions {
