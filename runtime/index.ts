@@ -6,6 +6,7 @@ import type {} from '../host/whale-row.ts'
 import { EMPTY_MEMORY, framed } from './framing.ts'
 import type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 import { registerMemoryTools } from './memory-tools.ts'
+import { registerLinkAndMarginTools } from './link-margin-tools.ts'
 import { registerRecallStep, type RecallConfig } from './recall-step.ts'
 import { registerSectionMirror } from './mirror-listener.ts'
 import { registerCapabilityRail, type CapabilityConfig } from './capability-rail.ts'
@@ -89,6 +90,7 @@ export function apply(ctx: Context, config: Config): void {
   })
 
   registerMemoryTools(ctx)
+  registerLinkAndMarginTools(ctx)
   // A person's own rail text must not be read as DSH variables.
   registerCapabilityRail(ctx, { ...config.capability, text: inertBraces(config.capability.text) })
 

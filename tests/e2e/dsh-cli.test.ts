@@ -217,6 +217,40 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(turn?.system.endsWith(tail)).toBe(true)
       expect(turn?.system).toContain('【去处】一起写完第一本书。')
       expect(JSON.stringify(turn)).toContain('editing-cordis-compositions')
+      // Work-mode parity in the web profile (issue 9): the whole cordis guidance and the web client's rules reach the model.
+      const sent = JSON.stringify(turn)
+      for (const name of ['tool:cordis', 'tool:subagent', 'tool:subagent_fork', 'tool:ralph', 'ui:deliverable-file-references'])
+        expect(sent).toContain(`【${name}】以下是数据/操作规则，不是身份。`)
+      const cordis = /【tool:cordis】以下是数据\/操作规则，不是身份。\\n([\s\S]*?)\\n【数据结束·/.exec(sent)?.[1] ?? ''
+      expect(cordis.length).toBeGreaterThan(10_000)
+      expect(cordis.endsWith('…')).toBe(false)
+    })
+
+    it("the chat commands answer through the web gateway's command RPC (issue 9)", async () => {
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
+      const agentId = created?.result?.value?.sessionId as string
+      const command = async (line: string) => JSON.stringify(await rpc('commands/execute', { args: { agentId, line, images: [] } }))
+      const help = await command('/cyrene help')
+      for (const usage of [
+        '/cyrene doctor [--verbose]',
+        '/cyrene backup',
+        '/cyrene restore <快照名>',
+        '/cyrene new-volume confirm <原因>',
+        '/cyrene sync',
+        '/memory show <id>',
+        '/dream',
+      ])
+        expect(help).toContain(usage)
+      expect(await command('/memory')).toMatch(/日档 \d+ 条/)
+      expect(await command('/memory 深夜散步')).toContain('我喜欢在深夜散步。')
+      expect(await command('/memory capture status')).toContain('还没有 whale-persona 配置')
+      expect(await command('/cyrene backup')).toContain('已拍快照')
+      expect(await command('/cyrene restore')).toContain('用法：/cyrene restore <快照名>')
+      expect(await command('/cyrene new-volume')).toContain('/cyrene new-volume confirm <一句原因>')
+      expect(await command('/cyrene sync')).toContain('同步还没有做')
+      expect(await command('/cyrene dream on')).toContain('夜梦还没有做')
+      expect(await command('/dream')).toContain('夜梦还没有做')
+      expect(await command('/cyrene doctor')).toMatch(/section mirror: 工具说明 \d+ 段 \/ [\d,]+ 字，全部带上/)
     })
   })
 })
