@@ -27,14 +27,40 @@ export function findDshPackage(fromUrl?: string, launcher: string | undefined = 
   return findPackageAbove(dirname(realpathSync(launcher)), DSH_PACKAGE)
 }
 
-/** The @deepseek-ai/dsh package of the `dsh` command on PATH, if there is one. */
+/**
+ * The @deepseek-ai/dsh package of the `dsh` command on PATH, if there is one:
+ * a link into the package (npm), a local `node_modules/.bin` beside it, or a
+ * pnpm shim script naming the package's file (`"$basedir/…/@deepseek-ai/dsh/…"`).
+ */
 export function findDshOnPath(env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     const bin = join(dir, 'dsh')
-    if (dir !== '' && existsSync(bin)) {
-      const found = findPackageAbove(dirname(realpathSync(bin)), DSH_PACKAGE)
+    if (dir === '' || !existsSync(bin)) continue
+    const found = findPackageAbove(dirname(realpathSync(bin)), DSH_PACKAGE) ?? resolvableFrom(dirname(bin)) ?? shimTarget(bin)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+function resolvableFrom(binDir: string): string | undefined {
+  try {
+    return dirname(createRequire(join(binDir, '..', 'noop.js')).resolve(`${DSH_PACKAGE}/package.json`))
+  } catch {
+    return undefined
+  }
+}
+
+/** The package a pnpm shim runs: its `"$basedir/<path>"` into @deepseek-ai/dsh. */
+function shimTarget(bin: string): string | undefined {
+  try {
+    const text = readFileSync(bin, 'utf8').slice(0, 16 * 1024)
+    for (const [, rel] of text.matchAll(/"\$basedir\/([^"]*@deepseek-ai\/dsh\/[^"]*)"/g)) {
+      const file = join(dirname(bin), rel!)
+      const found = existsSync(file) ? findPackageAbove(dirname(realpathSync(file)), DSH_PACKAGE) : undefined
       if (found !== undefined) return found
     }
+  } catch {
+    // not a readable script: no shim to follow
   }
   return undefined
 }
