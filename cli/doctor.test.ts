@@ -7,6 +7,7 @@ import { scratchDir } from '../tests/harness/scratch.ts'
 import { doctorCommand } from './doctor.ts'
 import { doctorReport } from '../host/doctor.ts'
 import { memoryIO } from './io.ts'
+import { DSH_BIN } from '../scripts/ensure-dsh.ts'
 
 async function doctor(home: string): Promise<{ code: number; out: string; lines: { check: string; status: string; detail: string }[] }> {
   const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
@@ -106,5 +107,23 @@ describe('cyrene doctor', () => {
     ])
     writeFileSync(join(dir, 'reflex.json'), '{ broken')
     expect(reflex((await doctor(home)).lines)).toContainEqual({ check: 'reflex', status: 'warn', detail: expect.stringContaining('not valid JSON') })
+  })
+})
+
+describe('cyrene doctor: base presets and --verbose (issue 9)', () => {
+  it('compares the shipped snapshots with the DSH of the `dsh` on PATH; --verbose names each base, plain output only hints', async () => {
+    const home = scratchDir('doctor')
+    const withDsh = { DSH_HOME: home, HOME: home, PATH: join(DSH_BIN, '..') }
+    const plain = memoryIO(withDsh, home)
+    await doctorCommand([], plain)
+    expect(plain.out()).toContain("✓ base presets: Cyrene presets stand on the same rows as DSH 0.1.0-rc.8's built-in cordis, standard")
+    expect(plain.out()).not.toContain('cordis: snapshot of DSH')
+    expect(plain.out().trimEnd().split('\n').at(-1)).toBe('（细节：--verbose）')
+    const verbose = memoryIO(withDsh, home)
+    await doctorCommand(['--verbose'], verbose)
+    expect(verbose.out()).toMatch(/\n {4}cordis: snapshot of DSH 0\.1\.0-rc\.8 vs \S+\/agent-presets\/cordis\/agent\.cordis\.yml: the same rows\n/)
+    const without = memoryIO({ DSH_HOME: home, HOME: home }, home)
+    await doctorCommand([], without)
+    expect(without.out()).toContain('… base presets: not compared: no DSH found beside this package or on PATH')
   })
 })

@@ -5,20 +5,18 @@ import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { PACKAGE_ROOT } from '../host/package-root.ts'
-import { personaSourcesIn } from '../host/persona-sources.ts'
+import { newVolume, personaSourcesOf } from '../host/new-volume.ts'
 import {
   takeSnapshot,
   describeSnapshots,
   restoreSnapshot,
   readVolumes,
-  openVolume,
   ensureVolumePersonaHash,
   migrate,
   findRetiredPlugins,
   resolveDshHome,
   abReviewOf,
   type AbReview,
-  type PersonaSource,
 } from '../memory/index.ts'
 
 interface ListOptions extends StoreOptions {
@@ -133,13 +131,7 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
   }
   if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
   const ab = abCheck(o, io)
-  const v = await guarded(() =>
-    openVolume(
-      store,
-      { reason: o.reason ?? '', confirm: o.confirm ?? '', sources: personaSourcesOf(pkg), ...(ab === undefined ? {} : { ab }) },
-      { by: 'person' },
-    ),
-  )
+  const v = await guarded(() => newVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '', ...(ab === undefined ? {} : { ab }) }, pkg))
   out(
     io,
     o.json,
@@ -164,19 +156,6 @@ function abCheck(o: VolumeOptions, io: CliIO): ((fingerprint: string) => AbRevie
     throw new CliError(`cannot read the A/B report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2)
   }
   return (fingerprint) => abReviewOf(bytes, o.verdict as string, fingerprint, file)
-}
-
-/**
- * The persona files of a package folder, as the host fingerprints them (one
- * list, host/persona-sources.ts), so a volume opened here never reads as drift
- * there. A folder without them is refused before anything is written.
- */
-function personaSourcesOf(pkg: string): PersonaSource[] {
-  const sources = personaSourcesIn(pkg)
-  const missing = sources.filter((s) => !existsSync(s.path)).map((s) => s.name)
-  if (missing.length > 0)
-    throw new CliError(`${pkg} has no ${missing.join(', ')}: --persona names a package folder holding ${sources.map((s) => s.name).join(', ')}`, 2)
-  return sources
 }
 
 interface MigrateOptions extends StoreOptions {

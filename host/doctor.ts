@@ -11,6 +11,8 @@ import {
   renderSegments,
   resolveIn,
 } from '../whale/index.ts'
+import { compareBase, drifted, snapshotBases, type BaseCheck } from './base-drift.ts'
+import { packagePath } from './package-root.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import type { MirrorNote, VoiceNote } from './service.ts'
 import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
@@ -27,12 +29,16 @@ export interface DoctorLine {
   check: string
   status: 'ok' | 'warn' | 'fail' | 'missing'
   detail: string
+  /** Details shown only by `--verbose` (one per line, under this line). */
+  more?: string[]
 }
 
 const MARK: Record<DoctorLine['status'], string> = { ok: '✓', warn: '!', fail: '✗', missing: '…' }
 
-export function doctorReport(lines: DoctorLine[]): string {
-  return [`昔涟 · 新卷 — doctor: ${doctorVerdict(lines)}`, ...lines.map((l) => `${MARK[l.status]} ${l.check}: ${l.detail}`)].join('\n')
+export function doctorReport(lines: DoctorLine[], opts: { verbose?: boolean } = {}): string {
+  const shown = (l: DoctorLine) => [`${MARK[l.status]} ${l.check}: ${l.detail}`, ...(opts.verbose === true ? (l.more ?? []).map((m) => `    ${m}`) : [])]
+  const hint = !opts.verbose && lines.some((l) => (l.more ?? []).length > 0) ? ['（细节：--verbose）'] : []
+  return [`昔涟 · 新卷 — doctor: ${doctorVerdict(lines)}`, ...lines.flatMap(shown), ...hint].join('\n')
 }
 
 /**
@@ -57,9 +63,22 @@ export interface DoctorIO {
 }
 
 /** `cyrene doctor`: the files of a DSH_HOME as a person sees them from outside a chat. */
-export async function cliDoctorLines(io: DoctorIO): Promise<DoctorLine[]> {
-  return [...(await storeLines(io)), ...(await retiredLines(io)), ...worldbookLines(io), ...whaleLines(io)]
+export async function cliDoctorLines(io: DoctorIO, builtins?: BuiltinPresets): Promise<DoctorLine[]> {
+  return [
+    ...(await storeLines(io)),
+    ...(await retiredLines(io)),
+    ...worldbookLines(io),
+    ...whaleLines(io),
+    ...(builtins === undefined ? [] : [baseDriftLine(builtins)]),
+  ]
 }
+
+/**
+ * The running DSH's built-in presets by id → their composition file, or why
+ * they could not be found. The chat asks DSH's roster; the command line looks
+ * for the DSH this package is installed with.
+ */
+export type BuiltinPresets = { found: Map<string, string>; dshVersion?: string | undefined } | { missing: string }
 
 /** What `/cyrene doctor` needs from the DSH rows, narrowed to plain data and calls. */
 export interface ChatDoctorInput {
@@ -71,6 +90,8 @@ export interface ChatDoctorInput {
   whaleRow: WhaleRowState | undefined
   /** The store guard of the host row (CONTRACT §2.4), when mounted. */
   guard?: { doctorState(): StoreGuardState } | undefined
+  /** The built-in presets of the DSH this runs in (from its roster). */
+  builtins?: BuiltinPresets
 }
 
 /** `/cyrene doctor`: the host service's own lines, then the store as `cyrene doctor` sees it (quotas, snapshots, volume…). */
@@ -91,10 +112,12 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
   } catch (error) {
     lines.push({ check: 'memory store', status: 'fail', detail: (error as Error).message })
   }
+  const drift = input.builtins === undefined ? [] : [baseDriftLine(input.builtins)]
   return [
     ...lines,
     ...worldbookLines(io, worldbook ?? { hits: [] }),
     guardLine(input.guard?.doctorState()),
+    ...drift,
     whaleRowLine(input.whaleRow),
     ...whaleLines(io, input.whaleRow?.reflex.ledgerError),
   ]
@@ -122,6 +145,43 @@ function guardLine(state: StoreGuardState | undefined): DoctorLine {
     status: state.checkErrors > 0 ? 'warn' : 'ok',
     detail: `on in every preset: the model's file, shell and program tools cannot change 元/, 锚/ or day files with base entries under ${state.root} (reads stay open); ${state.refusals} refused since start${last}${errors}`,
   }
+}
+
+/**
+ * The presets were built on snapshots of DSH's built-in presets
+ * (`modes/base/`, shipped): when the DSH running now has other capability
+ * rows, a Cyrene preset lacks what its base gained (CONTRACT.md §6).
+ */
+export function baseDriftLine(builtins: BuiltinPresets, snapshotsDir = packagePath('modes', 'base')): DoctorLine {
+  const check = 'base presets'
+  const bases = snapshotBases(snapshotsDir)
+  if (bases.length === 0) return { check, status: 'warn', detail: `no snapshots in ${snapshotsDir}: reinstall the plugin` }
+  if ('missing' in builtins) return { check, status: 'missing', detail: `not compared: ${builtins.missing}` }
+  const checks: BaseCheck[] = bases.map((base) => {
+    const file = builtins.found.get(base)
+    return file === undefined ? { base, problem: `the running DSH has no built-in preset "${base}"` } : compareBase(snapshotsDir, base, file)
+  })
+  const off = checks.filter(drifted)
+  const dsh = builtins.dshVersion === undefined ? 'the running DSH' : `DSH ${builtins.dshVersion}`
+  const more = checks.map((c) =>
+    'problem' in c
+      ? `${c.base}: ${c.problem}`
+      : `${c.base}: snapshot of DSH ${c.snapshotVersion} vs ${c.file}: ${drifted(c) ? [rowList('new rows', c.added), rowList('rows gone', c.removed), rowList('rows changed', c.changed)].filter((t) => t !== '').join('; ') : 'the same rows'}`,
+  )
+  if (off.length === 0) return { check, status: 'ok', detail: `Cyrene presets stand on the same rows as ${dsh}'s built-in ${bases.join(', ')}`, more }
+  const what = off.map((c) =>
+    'problem' in c ? `${c.base} (${c.problem})` : `${c.base} (${c.added.length} new, ${c.removed.length} gone, ${c.changed.length} changed)`,
+  )
+  return {
+    check,
+    status: 'warn',
+    detail: `${dsh}'s built-in ${what.join(', ')} differ from the snapshots the Cyrene presets were built on, so they may lack or misuse a capability: install a plugin version built for this DSH (in a checkout: npm run build -- --snapshot && npm run build)`,
+    more,
+  }
+}
+
+function rowList(label: string, ids: string[]): string {
+  return ids.length === 0 ? '' : `${label} ${ids.join(', ')}`
 }
 
 const MB = 1024 * 1024
@@ -420,11 +480,35 @@ function recallLine({ recall, recallError }: HostServiceState): DoctorLine {
   }
 }
 
+const thousands = (n: number) => n.toLocaleString('en-US')
+
+/**
+ * One sentence a person understands (「工具说明 13 段 / 4,869 字，全部带上」);
+ * which sections, their sizes and what was left out go behind --verbose.
+ */
 function mirrorLine(mirror: MirrorNote | undefined): DoctorLine {
-  if (mirror === undefined) return { check: 'section mirror', status: 'warn', detail: 'no Cyrene assembly seen yet' }
-  return {
-    check: 'section mirror',
-    status: mirror.mirrored.some((m) => m.cut > 0) || mirror.skipped.some((s) => s.why.includes('budget')) ? 'warn' : 'ok',
-    detail: `mirrored ${mirror.mirrored.map((m) => `${m.name} (${m.chars}${m.cut > 0 ? `, cut ${m.cut}` : ''})`).join(', ') || 'nothing'}; skipped ${mirror.skipped.map((s) => `${s.name} (${s.why})`).join(', ') || 'nothing'}`,
-  }
+  const check = 'section mirror'
+  if (mirror === undefined) return { check, status: 'warn', detail: '还没有组装过昔涟的预设（开一个会话后再看）' }
+  const guidance = mirror.mirrored.filter((m) => m.kind === 'guidance')
+  const others = mirror.mirrored.filter((m) => m.kind === 'other')
+  const lost = mirror.skipped.filter((s) => s.why.includes('used up'))
+  const lostGuidance = lost.filter((s) => /^(tool|plan|ui):/.test(s.name))
+  const cutOthers = others.filter((m) => m.cut > 0)
+  const sum = (ms: typeof guidance) => thousands(ms.reduce((n, m) => n + m.text, 0))
+  const parts = [
+    `工具说明 ${guidance.length} 段 / ${sum(guidance)} 字，${lostGuidance.length === 0 ? '全部带上' : `另有 ${lostGuidance.length} 段超出上限没带上`}`,
+  ]
+  const lostOthers = lost.length - lostGuidance.length
+  if (others.length > 0 || lostOthers > 0)
+    parts.push(
+      `其他插件的段 ${others.length} 段 / ${sum(others)} 字${cutOthers.length + lostOthers === 0 ? '，全部带上' : `，${cutOthers.length} 段截短、${lostOthers} 段没带上（预算已满）`}`,
+    )
+  const more = [
+    ...mirror.mirrored.map(
+      (m) =>
+        `mirrored ${m.name}: ${thousands(m.text)} chars${m.cut > 0 ? `, cut ${m.cut}` : ''} (${m.kind === 'guidance' ? 'DSH guidance, whole' : 'other section, bounded'})`,
+    ),
+    ...mirror.skipped.map((s) => `skipped ${s.name}: ${s.why}`),
+  ]
+  return { check, status: lost.length > 0 || cutOthers.length > 0 ? 'warn' : 'ok', detail: parts.join('；'), more }
 }

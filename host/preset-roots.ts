@@ -1,6 +1,6 @@
-import { existsSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { findPackageAbove, packagePath } from './package-root.ts'
 
@@ -25,6 +25,54 @@ export function findDshPackage(fromUrl?: string, launcher: string | undefined = 
   }
   if (launcher === undefined || !existsSync(launcher)) return undefined
   return findPackageAbove(dirname(realpathSync(launcher)), DSH_PACKAGE)
+}
+
+/**
+ * The @deepseek-ai/dsh package of the `dsh` command on PATH, if there is one:
+ * a link into the package (npm), a local `node_modules/.bin` beside it, or a
+ * pnpm shim script naming the package's file (`"$basedir/…/@deepseek-ai/dsh/…"`).
+ */
+export function findDshOnPath(env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    const bin = join(dir, 'dsh')
+    if (dir === '' || !existsSync(bin)) continue
+    const found = findPackageAbove(dirname(realpathSync(bin)), DSH_PACKAGE) ?? resolvableFrom(dirname(bin)) ?? shimTarget(bin)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+function resolvableFrom(binDir: string): string | undefined {
+  try {
+    return dirname(createRequire(join(binDir, '..', 'noop.js')).resolve(`${DSH_PACKAGE}/package.json`))
+  } catch {
+    return undefined
+  }
+}
+
+/** The package a pnpm shim runs: its `"$basedir/<path>"` into @deepseek-ai/dsh. */
+function shimTarget(bin: string): string | undefined {
+  try {
+    const text = readFileSync(bin, 'utf8').slice(0, 16 * 1024)
+    for (const [, rel] of text.matchAll(/"\$basedir\/([^"]*@deepseek-ai\/dsh\/[^"]*)"/g)) {
+      const file = join(dirname(bin), rel!)
+      const found = existsSync(file) ? findPackageAbove(dirname(realpathSync(file)), DSH_PACKAGE) : undefined
+      if (found !== undefined) return found
+    }
+  } catch {
+    // not a readable script: no shim to follow
+  }
+  return undefined
+}
+
+/** The version of the DSH package a built-in preset's file lies in. */
+export function dshVersionAbove(file: string): string | undefined {
+  const dir = findPackageAbove(dirname(file), DSH_PACKAGE)
+  try {
+    return dir === undefined ? undefined : String(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version)
+  } catch {
+    return undefined
+  }
 }
 
 export function builtinPresetsDir(dshDir: string): string {

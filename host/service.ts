@@ -4,10 +4,14 @@ import {
   EngineBusyError,
   parseSettingsText,
   writeVoiceSetting,
+  linkEntries,
+  localDate,
   resolveRoot,
   startEngine,
   writeAnchor,
   type AnchorKey,
+  type LinkInput,
+  type LinkResult,
   type MemoryStore,
   type NewEntry,
   type VoiceSettingKey,
@@ -32,7 +36,8 @@ declare module '@deepseek-ai/cordis' {
 /** What the section mirror did on the latest Cyrene assembly. */
 export interface MirrorNote {
   at: string
-  mirrored: { name: string; chars: number; cut: number }[]
+  /** `kind`: DSH's own guidance (carried whole) or another section (bounded); `text`: the section's chars, `chars`: the framed block's. */
+  mirrored: { name: string; kind: 'guidance' | 'other'; text: number; chars: number; cut: number }[]
   skipped: { name: string; why: string }[]
 }
 
@@ -173,6 +178,18 @@ export class CyreneMemory extends Service {
   /** A dated section the model adds to an anchor (its core is the person's); cadence enforced by the store. */
   async anchorAsModel(key: AnchorKey, text: string): Promise<{ file: string; archived: number; chars: number }> {
     return await writeAnchor(await this.engineStore(), key, { text, mode: 'section' }, { by: 'model' })
+  }
+
+  /** A typed link between two existing entries (never a base entry's own; its text is never touched). */
+  async linkAsModel(input: LinkInput): Promise<LinkResult> {
+    return await linkEntries(await this.engineStore(), input, { by: 'model' })
+  }
+
+  /** Free writing appended to a file in 余页/ (never gated, never injected; the 余页 quota only). */
+  async marginAsModel(file: string | undefined, text: string): Promise<{ file: string }> {
+    const store = await this.engineStore()
+    const rel = file === undefined || file.trim() === '' ? `随笔/${localDate(store.now())}.md` : file.trim()
+    return { file: await store.writeMargin(rel, text, { by: 'model', mode: 'append' }) }
   }
 
   /**

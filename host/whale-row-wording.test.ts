@@ -5,11 +5,12 @@ import { captureCommand, type WhalePersona } from './whale-row.ts'
  * Issue 13: `/memory status` read like "Cyrene's memory is off". The switch is
  * whale-persona's candidate capture for this session; every answer says so.
  */
-function fakeService(): WhalePersona {
+function fakeService(withConfig = true): WhalePersona {
   const on = new Set<string>()
   const service = {
     captureOn: (id: string) => on.has(id),
     setCapture: (id: string, value: boolean) => void (value ? on.add(id) : on.delete(id)),
+    configFile: () => ({ path: '/home/x/.dsh/whale-persona/config.json', exists: withConfig }),
   }
   return service as unknown as WhalePersona
 }
@@ -30,5 +31,17 @@ describe('/memory on|off|status wording (issue 13)', () => {
       expect(answer.text).toContain('不是昔涟的记忆')
       expect(answer.text).not.toContain('长期记忆收口')
     }
+  })
+  it('without a whale-persona config every answer says capture would collect nothing; with one it does not', () => {
+    for (const input of ['on', 'off', 'status']) {
+      expect(captureCommand(fakeService(false), 's1', input).text).toContain(
+        '还没有 whale-persona 配置（/home/x/.dsh/whale-persona/config.json），所以开了也不会收集任何东西',
+      )
+      expect(captureCommand(fakeService(true), 's1', input).text).not.toContain('还没有 whale-persona 配置')
+    }
+    expect(captureCommand(fakeService(), 's1', 'bogus', '/memory capture on | off | status')).toEqual({
+      kind: 'error',
+      text: '用法：/memory capture on | off | status',
+    })
   })
 })

@@ -105,6 +105,16 @@ export class WhalePersona extends Service {
     return renderSegments(input)
   }
 
+  /** The config file this row reads, when there is one; without it capture collects nothing. */
+  configFile(): { path: string; exists: boolean } {
+    try {
+      const { where, configText } = readConfigText({ env: process.env, cwd: process.cwd() }, this.config.configFile === '' ? undefined : this.config.configFile)
+      return { path: where.configFile, exists: configText !== null }
+    } catch {
+      return { path: this.config.configFile, exists: false }
+    }
+  }
+
   /** `persona.userName` when the person set one; a source of `{{user_nickname}}`. */
   userName(): string | undefined {
     try {
@@ -123,26 +133,40 @@ const MEMORY_HINT = 'on | off | status'
 /** The switch is whale-persona's candidate capture only; "memory off" must not read as Cyrene forgetting (issue 13). */
 const NOT_CYRENE_MEMORY = '这个开关只管本会话的候选收集，不是昔涟的记忆：她的记忆照常读写。'
 
-/** `/memory on|off|status`: the spec's per-session capture switch; shared with Cyrene's own /memory. */
-export function captureCommand(service: WhalePersona, sessionId: string, input: string): { kind: 'success' | 'error'; text: string } {
+/** Without a whale-persona config the switch changes a flag nothing reads: say so, every time (issue 9). */
+function noConfigNote(service: WhalePersona): string {
+  const file = service.configFile()
+  return file.exists ? '' : `注意：还没有 whale-persona 配置（${file.path}），所以开了也不会收集任何东西。`
+}
+
+/**
+ * `/memory on|off|status`: the spec's per-session capture switch; Cyrene's
+ * presets reach it as `/memory capture on|off|status` (`usage` names that form).
+ */
+export function captureCommand(
+  service: WhalePersona,
+  sessionId: string,
+  input: string,
+  usage = `/memory ${MEMORY_HINT}`,
+): { kind: 'success' | 'error'; text: string } {
   const word = input.trim().toLowerCase()
   if (word === 'on' || word === 'off') {
     service.setCapture(sessionId, word === 'on')
     return {
       kind: 'success',
       text:
-        word === 'on'
+        (word === 'on'
           ? `本会话的 whale-persona 收口已开启：AI 只会提出候选，等你确认（cyrene whale inbox list）。${NOT_CYRENE_MEMORY}`
-          : `本会话的 whale-persona 收口已关闭：不再提出候选。${NOT_CYRENE_MEMORY}`,
+          : `本会话的 whale-persona 收口已关闭：不再提出候选。${NOT_CYRENE_MEMORY}`) + noConfigNote(service),
     }
   }
   if (word === 'status' || word === '') {
     return {
       kind: 'success',
-      text: `本会话的 whale-persona 收口（把对话提成候选、等你确认）：${service.captureOn(sessionId) ? '开启' : '关闭'}。${NOT_CYRENE_MEMORY}`,
+      text: `本会话的 whale-persona 收口（把对话提成候选、等你确认）：${service.captureOn(sessionId) ? '开启' : '关闭'}。${NOT_CYRENE_MEMORY}${noConfigNote(service)}`,
     }
   }
-  return { kind: 'error', text: `用法：/memory ${MEMORY_HINT}` }
+  return { kind: 'error', text: `用法：${usage}` }
 }
 
 export function apply(ctx: Context, config: Config): void {

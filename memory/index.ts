@@ -65,6 +65,7 @@ export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, KEEP_SNA
 export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restore.ts'
 export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
+export { linkEntries, type LinkInput, type LinkResult } from './entry-links.ts'
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
 export { LockBusyError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'

@@ -9,6 +9,5 @@ export default defineMode({
   base: 'standard',
   persona: 'persona/chat.md',
   rails: { nickname: true, style: true, scene: true, worldbook: true },
-  mirrorChars: 5300,
   disable: [],
 })

@@ -23,11 +23,6 @@ export interface Mode {
   /** Persona file, relative to the package root. */
   persona: string
   rails: RailSwitches
-  /**
-   * Characters the section mirror may spend carrying the base preset's
-   * swallowed sections (tool guidance…) over as contexts; see CONTRACT.md §4.1.
-   */
-  mirrorChars: number
   /** Row ids of the base that this mode turns off (every other base row stays). */
   disable: string[]
 }

@@ -9,6 +9,5 @@ export default defineMode({
   base: 'cordis',
   persona: 'persona/work.md',
   rails: { worldbook: true },
-  mirrorChars: 6800,
   disable: [],
 })

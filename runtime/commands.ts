@@ -1,9 +1,13 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-commands'
-import { chatDoctorLines, doctorReport } from '../host/doctor.ts'
-import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 import { dispatchSubcommand, type CyreneSubcommand } from './cyrene-subcommands.ts'
+import { doctorRow } from './doctor-command.ts'
+import { dreamRow, registerDreamCommand } from './dream-commands.ts'
+import { helpRow } from './help-command.ts'
+import { memoryCommand, MEMORY_USAGE } from './memory-command.ts'
+import { backupRow, newVolumeRow, restoreRow } from './store-commands.ts'
+import { syncRow } from './sync-command.ts'
 import { formSubcommand, nicknameSubcommand, styleSubcommand } from './voice-commands.ts'
 
 /**
@@ -15,49 +19,35 @@ export const name = 'cyrene-commands'
 export interface Config {}
 export const Config: Schema<Config> = Schema.object({})
 
-/** Every `/cyrene` sub-command; a feature adds its row here. */
+/** Every `/cyrene` sub-command; a feature adds its row here. `help` reads this table when asked. */
 const SUBCOMMANDS: readonly CyreneSubcommand[] = [
-  { name: 'doctor', usage: 'doctor', summary: '查看状态与各项限制', run: async (c) => ({ kind: 'success', text: await doctorText(c) }) },
+  helpRow(() => SUBCOMMANDS),
+  doctorRow,
   nicknameSubcommand,
   formSubcommand,
   styleSubcommand,
+  newVolumeRow,
+  backupRow,
+  restoreRow,
+  syncRow,
+  dreamRow,
 ]
 
 export function apply(ctx: Context): void {
   ctx.commands.register({
     name: 'cyrene',
-    description: '昔涟：/cyrene doctor 查看状态与各项限制',
+    description: '昔涟：/cyrene help 列出全部命令',
     input: { hint: SUBCOMMANDS.map((r) => r.usage).join(' | ') },
     handler: ({ rawInput, agent }) => dispatchSubcommand(SUBCOMMANDS, ctx, rawInput, agent),
   })
 
-  // Cyrene's /memory shadows whale-persona's in Cyrene presets, so it answers the
-  // whale capture switch too: both work wherever they are mounted.
+  // Preset-scoped, so it shadows the whale row's host-level /memory in Cyrene presets (contract §2.3).
   ctx.commands.register({
     name: 'memory',
-    description: '本会话的 whale-persona 候选收口：/memory on|off|status（不是昔涟的记忆开关）',
-    input: { hint: MEMORY_SUBCOMMANDS },
-    handler: ({ rawInput, agent }) => {
-      const [sub = ''] = rawInput.trim().split(/\s+/)
-      if (['on', 'off', 'status', ''].includes(sub.toLowerCase())) {
-        const whale = ctx.get('whalePersona') as WhalePersona | undefined
-        if (whale === undefined) return { kind: 'error', text: 'whale-persona 行没有挂载，收口开关不可用（见 /cyrene doctor）。' }
-        return captureCommand(whale, agent.session.id, rawInput)
-      }
-      return {
-        kind: 'error',
-        text: `没有「/memory ${sub}」。可用：${MEMORY_SUBCOMMANDS}。想找记忆就直接问（会用 memory_search），或在命令行用 cyrene memory search。`,
-      }
-    },
+    description: '昔涟的记忆：/memory 概况 | /memory <要找的内容> | /memory show <id> | /memory capture on|off|status',
+    input: { hint: MEMORY_USAGE },
+    handler: ({ rawInput, agent }) => memoryCommand(ctx, agent.session.id, rawInput),
   })
-}
 
-const MEMORY_SUBCOMMANDS = 'on | off | status'
-
-/** The lines are host/doctor.ts's (shared with `cyrene doctor`); this row only hands it the services it sees. */
-async function doctorText(ctx: Context): Promise<string> {
-  const whaleRow = ctx.get('whalePersona') as WhalePersona | undefined
-  return doctorReport(
-    await chatDoctorLines({ env: process.env, cwd: process.cwd(), memory: ctx.get('cyreneMemory'), whaleRow, guard: ctx.get('cyreneStoreGuard') }),
-  )
+  registerDreamCommand(ctx)
 }

@@ -5,6 +5,7 @@ import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
 import type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 import { registerMemoryTools } from './memory-tools.ts'
+import { registerLinkAndMarginTools } from './link-margin-tools.ts'
 import type { RecallConfig } from './recall-step.ts'
 import { registerSectionMirror } from './mirror-listener.ts'
 import type { CapabilityConfig } from './capability-rail.ts'
@@ -46,8 +47,11 @@ export const Config: Schema<Config> = Schema.object({
     mode: Schema.union(['auto', 'off', 'allowlist'] as const)
       .default('auto' as MirrorMode)
       .description('auto: tool:/plan:/whale: 与未知段；off；allowlist: 只镜像 allow'),
-    maxChars: Schema.natural().default(3000).description('镜像总预算（字）'),
-    perSectionMax: Schema.natural().default(1200).description('单段上限（字），超出截断'),
+    guidanceMaxChars: Schema.natural()
+      .default(40000)
+      .description('DSH 自带说明（tool:/plan:/ui: 段）整段带上的总上限（字，含框）；只防失控，rc.8 的 cordis 约 16,600'),
+    maxChars: Schema.natural().default(2000).description('其他段（别的插件、whale:、未知名字）合计预算（字，含框）'),
+    perSectionMax: Schema.natural().default(1200).description('其他段单段上限（字），超出截断'),
     mirrorUnknown: Schema.boolean().default(true).description('是否镜像名字不认识的段'),
     allow: Schema.array(Schema.string()).default([]).description('总是镜像的段名（可用 前缀*）'),
   }),
@@ -77,6 +81,7 @@ export function apply(ctx: Context, config: Config): void {
   ctx.systemPrompt.variable('user_nickname', () => promptSafe(nicknameOf(ctx, config.defaultNickname)) || config.defaultNickname)
 
   registerMemoryTools(ctx)
+  registerLinkAndMarginTools(ctx)
   // Rails 120–150, the memory hits and the 4,000 pass.
   const worldbook = config.rails.worldbook ? worldbookVoice(ctx, config.worldbook) : undefined
   registerVoice(ctx, { rails: config.rails, defaultNickname: config.defaultNickname, capability: config.capability, recall: config.recall, worldbook })

@@ -12,7 +12,7 @@ afterEach(async () => {
 const ROW = {
   rails: { nickname: true, style: false, scene: false, worldbook: false },
   defaultNickname: '旅人',
-  sectionMirror: { mode: 'auto', maxChars: 3000, perSectionMax: 1200, mirrorUnknown: true, allow: [] },
+  sectionMirror: { mode: 'auto', guidanceMaxChars: 40000, maxChars: 3000, perSectionMax: 1200, mirrorUnknown: true, allow: [] },
 }
 
 describe('cyrene-runtime on the minimal DSH spine', () => {

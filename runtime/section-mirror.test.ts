@@ -5,6 +5,7 @@ import { interpolationSafe, MIRROR_PREFIX, mirrorSections, type MirrorConfig } f
 
 const config = (over: Partial<MirrorConfig> = {}): MirrorConfig => ({
   mode: 'auto',
+  guidanceMaxChars: 40000,
   maxChars: 3000,
   perSectionMax: 1200,
   mirrorUnknown: true,
@@ -56,22 +57,53 @@ describe('mirrorSections', () => {
     expect(names(mirrorSections(sections, vars, config({ mirrorUnknown: false, allow: ['brand:official'] })))).toContain('brand:official')
   })
 
-  it('cuts a long section at perSectionMax and stops at maxChars, reporting both', () => {
+  it("carries DSH's guidance (tool/plan/ui) whole, however long, and counts it apart from other sections", () => {
     const long = [
-      { name: 'tool:a', text: 'a'.repeat(2000) },
-      { name: 'tool:b', text: 'b'.repeat(500) },
-      { name: 'tool:c', text: 'c'.repeat(500) },
+      { name: 'tool:cordis', text: 'c'.repeat(10_200) },
+      { name: 'plan:policy', text: 'p'.repeat(2000) },
+      { name: 'ui:deliverable-file-references', text: 'u'.repeat(700) },
+      { name: 'other:plugin', text: 'o'.repeat(500) },
+    ]
+    const r = mirrorSections(long, vars, config({ maxChars: 600, perSectionMax: 1200 }))
+    expect(names(r)).toEqual(['tool:cordis', 'plan:policy', 'ui:deliverable-file-references', 'other:plugin'])
+    for (const [i, s] of long.slice(0, 3).entries()) expect(r.contexts[i]!.text).toContain(s.text)
+    expect(r.report.mirrored.map((m) => [m.kind, m.text, m.cut])).toEqual([
+      ['guidance', 10_200, 0],
+      ['guidance', 2000, 0],
+      ['guidance', 700, 0],
+      ['other', 500, 0],
+    ])
+    // The other section had only its own 600, whatever the guidance took.
+    expect(charCount(r.contexts[3]!.text)).toBeLessThanOrEqual(600)
+  })
+
+  it('guidance past its ceiling is left out whole, never cut, and says so', () => {
+    const two = [
+      { name: 'tool:a', text: 'a'.repeat(900) },
+      { name: 'tool:b', text: 'b'.repeat(900) },
+    ]
+    const r = mirrorSections(two, vars, config({ guidanceMaxChars: 1500 }))
+    expect(names(r)).toEqual(['tool:a'])
+    expect(r.report.mirrored[0]!.cut).toBe(0)
+    expect(r.report.skipped).toEqual([{ name: 'tool:b', why: 'mirror guidance ceiling of 1500 chars used up' }])
+  })
+
+  it('other sections: cut at perSectionMax and stopped at maxChars, reporting both', () => {
+    const long = [
+      { name: 'other:a', text: 'a'.repeat(2000) },
+      { name: 'other:b', text: 'b'.repeat(500) },
+      { name: 'other:c', text: 'c'.repeat(500) },
     ]
     const r = mirrorSections(long, vars, config({ maxChars: 1800, perSectionMax: 1200 }))
     expect(r.contexts[0]?.text.length).toBe(1200)
     expect(r.contexts[0]?.text.endsWith(`…\n${endMarker()}`)).toBe(true)
     expect(r.report.mirrored[0]?.cut).toBeGreaterThan(0)
     expect(r.contexts.reduce((n, c) => n + c.text.length, 0)).toBeLessThanOrEqual(1800)
-    expect(r.report.skipped.some((s) => s.name === 'tool:c' && s.why.includes('budget'))).toBe(true)
+    expect(r.report.skipped.some((s) => s.name === 'other:c' && s.why.includes('budget'))).toBe(true)
   })
 
   it('a cut inside an emoji keeps the emoji whole: the mirror counts and cuts code points (issue 8)', () => {
-    const emoji = [{ name: 'tool:emoji', text: '😀'.repeat(1000) }]
+    const emoji = [{ name: 'other:emoji', text: '😀'.repeat(1000) }]
     // Two neighbouring budgets: with UTF-16 counting one of them put the cut between the halves of an emoji.
     const texts = [400, 401].map((perSectionMax) => mirrorSections(emoji, vars, config({ perSectionMax })).contexts[0]!.text)
     expect(texts.map((text) => /\p{Cs}/u.test(text))).toEqual([false, false])

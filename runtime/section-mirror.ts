@@ -7,14 +7,22 @@ import { inertBraces, promptReferences } from './prompt-text.ts'
  * with itself, so tool guidance, plan policy and other plugins' sections never
  * reach the model. The `system-prompt/assemble` waterfall still sees them all;
  * this pure function decides which to carry over as runtime contexts.
+ *
+ * Two budgets (CONTRACT.md §4.1): DSH's own guidance (`tool:*`, `plan:*`,
+ * `ui:*`) is what the base preset gives its model, so it is carried whole —
+ * a Cyrene preset must be as capable as the preset it stands on — within a
+ * ceiling that only a runaway section reaches. Every other section (another
+ * plugin's, `whale:*`, unknown names) shares a small bounded budget.
  */
 export type MirrorMode = 'auto' | 'off' | 'allowlist'
 
 export interface MirrorConfig {
   mode: MirrorMode
-  /** Total characters all mirrored sections may take. */
+  /** Ceiling for DSH's own guidance (`tool:`/`plan:`/`ui:`), carried whole, frames included. */
+  guidanceMaxChars: number
+  /** Total characters every other mirrored section may take (another plugin's, `whale:*`, unknown). */
   maxChars: number
-  /** Characters one mirrored section may take; longer text is cut. */
+  /** Characters one of those other sections may take; longer text is cut. */
   perSectionMax: number
   /** Mirror sections whose names follow no known pattern. */
   mirrorUnknown: boolean
@@ -27,16 +35,26 @@ export interface Section {
   text: string
 }
 
+/** `guidance`: DSH's own tool/plan/ui guidance, carried whole; `other`: everything else, bounded. */
+type MirrorKind = 'guidance' | 'other'
+
 export interface MirrorReport {
-  mirrored: { name: string; chars: number; cut: number }[]
+  /** `text`: the section's own characters; `chars`: the framed block; `cut`: characters left out. */
+  mirrored: { name: string; kind: MirrorKind; text: number; chars: number; cut: number }[]
   skipped: { name: string; why: string }[]
 }
 
 export const MIRROR_PREFIX = 'cyrene:mirror:'
 const MIN_USEFUL_CHARS = 120
 const NEVER = /^deployment:/
-const ALWAYS = /^(tool|plan|whale):/
+/** DSH's own namespaces in rc.8: tool guidance, the plan policy, the web client's response rules. */
+const GUIDANCE = /^(tool|plan|ui):/
+const ALWAYS = /^(tool|plan|ui|whale):/
 const IDENTITY_WORDS = /persona|identity|system|brand/i
+
+function mirrorKind(name: string): MirrorKind {
+  return GUIDANCE.test(name) ? 'guidance' : 'other'
+}
 
 function allowed(name: string, allow: string[]): boolean {
   return allow.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern))
@@ -72,6 +90,21 @@ export function interpolationSafe(text: string, variables: Record<string, string
   return out + text.slice(last)
 }
 
+/** Characters left in each budget while the sections of one assembly are mirrored. */
+interface Budgets {
+  guidance: number
+  other: number
+}
+
+/** How many characters this section's block may take, frame included. */
+function allowance(kind: MirrorKind, left: Budgets, config: MirrorConfig): number {
+  return kind === 'guidance' ? left.guidance : Math.min(config.perSectionMax, left.other)
+}
+
+function budgetName(kind: MirrorKind, config: MirrorConfig): string {
+  return kind === 'guidance' ? `guidance ceiling of ${config.guidanceMaxChars} chars` : `budget of ${config.maxChars} chars for other sections`
+}
+
 export function mirrorSections(
   sections: readonly Section[],
   variables: Record<string, string | undefined>,
@@ -79,7 +112,7 @@ export function mirrorSections(
 ): { contexts: Section[]; report: MirrorReport } {
   const report: MirrorReport = { mirrored: [], skipped: [] }
   const contexts: Section[] = []
-  let left = config.maxChars
+  const left: Budgets = { guidance: config.guidanceMaxChars, other: config.maxChars }
   for (const section of sections) {
     const why = decide(section.name, config)
     if (why !== undefined) {
@@ -88,22 +121,23 @@ export function mirrorSections(
     }
     const text = interpolationSafe(section.text.trim(), variables)
     if (text === '') continue
+    const kind = mirrorKind(section.name)
     // A section name is foreign text in our header: it must not carry a bracket or a variable.
     const title = inertBraces(section.name)
     // Characters are code points (memory/budget.ts), the frame's share included; a cut never splits one.
-    const budget = Math.min(config.perSectionMax, left)
+    const budget = allowance(kind, left, config)
     const room = budget - frameOverhead(title)
     const chars = charCount(text)
-    // A sliver of a section misleads more than its absence; skip it and say so.
-    if (room < Math.min(chars, MIN_USEFUL_CHARS)) {
-      report.skipped.push({ name: section.name, why: `mirror budget of ${config.maxChars} chars used up` })
+    // Guidance is carried whole or not at all (half a tool's rules misleads); a sliver of another section likewise.
+    if (kind === 'guidance' ? room < chars : room < Math.min(chars, MIN_USEFUL_CHARS)) {
+      report.skipped.push({ name: section.name, why: `mirror ${budgetName(kind, config)} used up` })
       continue
     }
     const framedText = framedWithin(title, text, budget).text
     const framedChars = charCount(framedText)
     contexts.push({ name: MIRROR_PREFIX + section.name, text: framedText })
-    left -= framedChars
-    report.mirrored.push({ name: section.name, chars: framedChars, cut: Math.max(0, chars - room) })
+    left[kind] -= framedChars
+    report.mirrored.push({ name: section.name, kind, text: chars, chars: framedChars, cut: Math.max(0, chars - room) })
   }
   return { contexts, report }
 }

@@ -18,7 +18,7 @@ function personaRow(text: string): Row {
 
 function runtimeRows(mode: Mode): Row[] {
   return [
-    { id: 'cyrene-runtime', name: `${PACKAGE_NAME}/runtime`, config: { rails: { ...mode.rails }, sectionMirror: { maxChars: mode.mirrorChars } } },
+    { id: 'cyrene-runtime', name: `${PACKAGE_NAME}/runtime`, config: { rails: { ...mode.rails } } },
     { id: 'cyrene-commands', name: `${PACKAGE_NAME}/runtime/commands`, inject: ['commands', 'cyreneMemory'] },
   ]
 }

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { delimiter, dirname, join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parse } from 'yaml'
-import { findPackageAbove, packageNameAt } from '../../host/package-root.ts'
+import { packageNameAt } from '../../host/package-root.ts'
+import { findDshOnPath } from '../../host/preset-roots.ts'
 import { BuildError } from './errors.ts'
 import { isRow, type Row } from './rows.ts'
 import { parseComposition } from './yaml-js.ts'
@@ -22,22 +23,6 @@ export interface BaseSnapshot {
 
 const DSH_PACKAGE = '@deepseek-ai/dsh'
 
-/** Walk up from a file (the `dsh` bin) to the folder of the @deepseek-ai/dsh package. */
-function dshPackageAbove(file: string): string | undefined {
-  return findPackageAbove(dirname(file), DSH_PACKAGE)
-}
-
-function dshOnPath(env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    const bin = join(dir, 'dsh')
-    if (dir !== '' && existsSync(bin)) {
-      const found = dshPackageAbove(realpathSync(bin))
-      if (found !== undefined) return found
-    }
-  }
-  return undefined
-}
-
 /**
  * Find the installed DSH package. `hint` may be the package folder itself or
  * any folder from which `@deepseek-ai/dsh` resolves (an install root).
@@ -52,7 +37,7 @@ export function locateDsh(hint: string | undefined, fallbacks: string[], env: No
     }
   }
   if (hint !== undefined) return fromFolder(hint)
-  return dshOnPath(env) ?? fallbacks.map(fromFolder).find((dir) => dir !== undefined)
+  return findDshOnPath(env) ?? fallbacks.map(fromFolder).find((dir) => dir !== undefined)
 }
 
 /** Both layouts DSH has used for its built-in presets; the first that exists wins. */

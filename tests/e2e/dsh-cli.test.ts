@@ -234,6 +234,53 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(turn?.system.endsWith(tail)).toBe(true)
       expect(turn?.system).toContain('【去处】一起写完第一本书。')
       expect(JSON.stringify(turn)).toContain('editing-cordis-compositions')
+      // Work-mode parity in the web profile (issue 9): the whole cordis guidance and the web client's rules reach the model.
+      const sent = JSON.stringify(turn)
+      for (const name of ['tool:cordis', 'tool:subagent', 'tool:subagent_fork', 'tool:ralph', 'ui:deliverable-file-references'])
+        expect(sent).toContain(`【${name}】以下是数据/操作规则，不是身份。`)
+      const cordis = /【tool:cordis】以下是数据\/操作规则，不是身份。\\n([\s\S]*?)\\n【数据结束·/.exec(sent)?.[1] ?? ''
+      expect(cordis.length).toBeGreaterThan(10_000)
+      expect(cordis.endsWith('…')).toBe(false)
+    })
+
+    it("the chat commands answer through the web gateway's command RPC (issue 9)", async () => {
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
+      const agentId = created?.result?.value?.sessionId as string
+      const command = async (line: string) => JSON.stringify(await rpc('commands/execute', { args: { agentId, line, images: [] } }))
+      const help = await command('/cyrene help')
+      for (const usage of [
+        '/cyrene doctor [--verbose]',
+        '/cyrene backup',
+        '/cyrene restore <快照名>',
+        '/cyrene new-volume confirm <原因>',
+        '/cyrene sync',
+        '/memory show <id>',
+        '/dream',
+      ])
+        expect(help).toContain(usage)
+      expect(await command('/memory')).toMatch(/日档 \d+ 条/)
+      const hits = await command('/memory 深夜散步')
+      expect(hits).toContain('我喜欢在深夜散步。')
+      const id = /我喜欢在深夜散步。（([^）]+)）/.exec(hits)?.[1] ?? 'no-id'
+      expect(await command(`/memory show ${id}`)).toContain('由 昔涟 写下')
+      expect(await command('/memory capture status')).toContain('还没有 whale-persona 配置')
+      expect(await command('/memory capture on')).toContain('已开启')
+      expect(await command('/memory capture off')).toContain('已关闭')
+      const backup = await command('/cyrene backup')
+      const snapshot = /已拍快照 (\S+?)（/.exec(backup)?.[1] ?? 'no-snapshot'
+      expect(await command('/cyrene restore')).toContain('用法：/cyrene restore <快照名>')
+      // Back to the snapshot just taken: nothing is lost, and the answer names the undo point.
+      expect(await command(`/cyrene restore ${snapshot}`)).toMatch(/已从 \S+ 恢复 \d+ 个文件/)
+      expect(await command('/memory 深夜散步')).toContain('我喜欢在深夜散步。')
+      expect(await command('/cyrene new-volume')).toContain('/cyrene new-volume confirm <一句原因>')
+      expect(await command('/cyrene new-volume confirm 端到端测试开的新卷')).toContain('已开第 1 卷：端到端测试开的新卷')
+      expect(await command('/cyrene sync')).toContain('同步还没有做')
+      expect(await command('/cyrene dream on')).toContain('夜梦还没有做')
+      expect(await command('/dream')).toContain('夜梦还没有做')
+      const doctor = await command('/cyrene doctor --verbose')
+      expect(doctor).toMatch(/section mirror: 工具说明 \d+ 段 \/ [\d,]+ 字，全部带上/)
+      expect(doctor).toContain("✓ base presets: Cyrene presets stand on the same rows as DSH 0.1.0-rc.8's built-in cordis, standard")
+      expect(doctor).toContain('mirrored ui:deliverable-file-references')
     })
   })
 })

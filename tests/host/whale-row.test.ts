@@ -74,11 +74,12 @@ describe('the whale-persona row on a real host', () => {
     const other = await host.createAgent('standard')
     expect(section((await host.assemble(other)).assembly, 'deployment:persona-prefix')).toBe(inertBraces(cliRender(host.scratch, false).prefix))
     const chat = await host.createAgent('chat')
-    expect(await host.command(chat, '/memory on')).toMatchObject({ kind: 'success' })
+    // In Cyrene's presets /memory is her memory; the switch is /memory capture on|off|status (issue 9).
+    expect(await host.command(chat, '/memory capture on')).toMatchObject({ kind: 'success' })
     expect(host.ctx.get('whalePersona').captureOn(chat.session.id)).toBe(true)
-    expect(await host.command(chat, '/memory off')).toMatchObject({ kind: 'success' })
+    expect(await host.command(chat, '/memory capture off')).toMatchObject({ kind: 'success' })
     expect(host.ctx.get('whalePersona').captureOn(chat.session.id)).toBe(false)
-    expect(await host.command(chat, '/memory bogus')).toMatchObject({ kind: 'error' })
+    expect(await host.command(chat, '/memory capture bogus')).toMatchObject({ kind: 'error' })
   })
 
   it('in Cyrene presets: the persona stays sealed, thinking-language arrives through the mirror, userName names the person', async () => {
