@@ -37,6 +37,8 @@ export interface SearchOptions {
    * whenever that many exist: callers need not ask for more and drop some.
    */
   filter?: (id: string) => boolean
+  /** Return nothing when nothing indexed is about the query (default true; see abstain.ts). */
+  abstain?: boolean
 }
 
 export interface SyncReport {
