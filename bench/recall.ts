@@ -97,7 +97,6 @@ function systems(args: Args): System[] {
 /** Each ranking feature switched off on its own (abstention off too, so only ranking differs). */
 const ABLATIONS: readonly [string, RecallOptionsInput][] = [
   ['− neighbours', { neighbourShare: 0 }],
-  ['− feedback (PRF)', { feedbackWeight: 0 }],
   ['− recency', { recencyWeight: 0 }],
   ['− CJK characters', { cjkCharWeight: 0 }],
   ['b 0.75 (textbook)', { b: 0.75 }],

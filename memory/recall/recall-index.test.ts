@@ -138,6 +138,25 @@ describe('RecallIndex: scoring', () => {
     expect(ids(index.search('加班', { now: NOW }))).toEqual(['cause', 'effect'])
   })
 
+  it('lets a strong hit lift the matching memory written just after it, never one that shares no word', () => {
+    // The question matches the asking line; the answer line shares only "paint" with it.
+    const docs = [
+      entry('ask', 'What did you paint for the lake house painting class?', '2026-03-01T10:00:00Z'),
+      entry('answer', 'A sunrise, I paint it every summer', '2026-03-01T10:00:30Z'),
+      entry('far', 'I paint fences for money', '2026-02-01T10:00:00Z'),
+      entry('unrelated', 'Lunch was great', '2026-03-01T10:01:00Z'),
+    ]
+    const query = 'what painting class at the lake house did you paint'
+    const off = build(docs, { recencyWeight: 0, neighbourShare: 0 })
+    const on = build(docs, { recencyWeight: 0 })
+    // Without neighbours the shorter "far" line wins; the answer's neighbour lifts it above.
+    expect(ids(off.search(query, { now: NOW }))).toEqual(['ask', 'far', 'answer'])
+    expect(ids(on.search(query, { now: NOW }))).toEqual(['ask', 'answer', 'far'])
+    const score = (hits: RecallHit[], id: string): number => hits.find((h) => h.id === id)!.score
+    expect(score(on.search(query, { now: NOW }), 'answer')).toBeGreaterThan(score(off.search(query, { now: NOW }), 'answer'))
+    expect(score(on.search(query, { now: NOW }), 'far')).toBe(score(off.search(query, { now: NOW }), 'far'))
+  })
+
   it('weights anchors by their configurable source weight', () => {
     const docs: RecallDoc[] = [
       entry('e', '我叫昔涟，是你的同伴'),

@@ -12,6 +12,7 @@ import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave
 import { isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
 import { clipText } from './normalize.ts'
 import { topK } from './topk.ts'
+import { Timeline } from './timeline.ts'
 
 export interface RecallHit {
   id: string
@@ -70,6 +71,7 @@ export class RecallIndex {
   private readonly freeSlots: number[] = []
   /** target id → ids of documents that link to it (the target may not be indexed yet). */
   private readonly backlinks = new Map<string, Set<string>>()
+  private readonly timeline = new Timeline()
   private scratch = new Float64Array(0)
 
   constructor(options: RecallOptionsInput = {}) {
@@ -135,6 +137,7 @@ export class RecallIndex {
       if (sources?.size === 0) this.backlinks.delete(target)
     }
     this.terms.remove(slot)
+    this.timeline.remove(slot, record.atMs)
     this.records[slot] = undefined
     this.slotsById.delete(id)
     this.freeSlots.push(slot)
@@ -195,6 +198,7 @@ export class RecallIndex {
         const idB = this.records[b]!.id
         return idA < idB ? -1 : idA > idB ? 1 : 0
       }
+      this.applyNeighbourBoosts(topK(touched, this.options.neighbourSeeds, bySlotRank), scores, accept)
       const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept)
       const queryTermIds = new Set(queryTerms.map((t) => t.id))
       const admit = options.filter
@@ -218,6 +222,25 @@ export class RecallIndex {
     const allowed = new Set((sources ?? RECALL_SOURCES).filter((source) => weights[source] > 0))
     if (RECALL_SOURCES.every((source) => allowed.has(source))) return undefined
     return (slot) => allowed.has(this.records[slot]!.source)
+  }
+
+  // Each seed lends `neighbourShare` of its score to the memories written just before
+  // and after it; a neighbour of several seeds keeps the largest gift. Gifts are
+  // computed before any is applied, so the seeds' order does not matter.
+  private applyNeighbourBoosts(seedSlots: readonly number[], scores: Float64Array, accept: ((slot: number) => boolean) | undefined): void {
+    const { neighbourShare, neighbourWindowMinutes } = this.options
+    if (neighbourShare <= 0) return
+    const gifts = new Map<number, number>()
+    for (const seed of seedSlots) {
+      const amount = neighbourShare * scores[seed]!
+      for (const n of this.timeline.neighbours(seed, this.records[seed]!.atMs, neighbourWindowMinutes * 60_000)) {
+        // Only a memory that itself shares a word with the query is lifted: a neighbour
+        // re-ranks, it never brings in a line about something else.
+        if (scores[n] === 0 || (accept !== undefined && !accept(n))) continue
+        if (amount > (gifts.get(n) ?? 0)) gifts.set(n, amount)
+      }
+    }
+    for (const [slot, amount] of gifts) scores[slot]! += amount
   }
 
   // Adds each boost to `scores` (and new neighbours to `touched`); returns slot → seed id.
@@ -288,6 +311,7 @@ export class RecallIndex {
     this.terms.addPairs(slot, pairs, length)
     this.records[slot] = record
     this.slotsById.set(meta.id, slot)
+    this.timeline.add(slot, record.atMs, record.id)
     for (const target of linkTargets) {
       let sources = this.backlinks.get(target)
       if (sources === undefined) this.backlinks.set(target, (sources = new Set()))
