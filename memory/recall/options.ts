@@ -41,6 +41,15 @@ export interface RecallOptions {
   neighbourSeeds: number
   /** Two memories further apart than this are not neighbours. */
   neighbourWindowMinutes: number
+  /**
+   * Abstention (abstain.ts): return nothing when the best hits cover less than this
+   * share of the query's idf mass (a never-seen word counts at the highest idf). 0 = never.
+   */
+  abstainCoverage: number
+  /** …unless the best hit matches at least this many never-seen words' worth of idf (long messages). */
+  abstainEnough: number
+  /** How many of the best hits abstention looks at, whatever `limit` is (so the rule does not depend on it). */
+  abstainDepth: number
   /** Longest query, in UTF-16 units, that is tokenized; a pasted essay is cut here. */
   maxQueryChars: number
   /** Most distinct query terms used; the rarest (most informative) are kept. */
@@ -66,6 +75,9 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   neighbourShare: 0.5,
   neighbourSeeds: 20,
   neighbourWindowMinutes: 30,
+  abstainCoverage: 0.24,
+  abstainEnough: 2,
+  abstainDepth: 10,
   maxQueryChars: 4000,
   maxQueryTerms: 64,
   maxDocChars: 20_000,
@@ -90,6 +102,9 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     neighbourShare: nonNegative(partial.neighbourShare, d.neighbourShare),
     neighbourSeeds: Math.floor(nonNegative(partial.neighbourSeeds, d.neighbourSeeds)),
     neighbourWindowMinutes: nonNegative(partial.neighbourWindowMinutes, d.neighbourWindowMinutes),
+    abstainCoverage: Math.min(1, nonNegative(partial.abstainCoverage, d.abstainCoverage)),
+    abstainEnough: nonNegative(partial.abstainEnough, d.abstainEnough),
+    abstainDepth: Math.floor(positive(partial.abstainDepth, d.abstainDepth)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),
     maxQueryTerms: Math.floor(positive(partial.maxQueryTerms, d.maxQueryTerms)),
     maxDocChars: Math.floor(positive(partial.maxDocChars, d.maxDocChars)),

@@ -3,13 +3,14 @@
 // links); keeps itself current one document at a time; round-trips through JSON.
 
 import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
-import { accumulateBm25, type WeightedTerm } from './bm25/score.ts'
+import { accumulateBm25, inverseDocumentFrequency, type WeightedTerm } from './bm25/score.ts'
+import { shouldAbstain } from './abstain.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
-import { isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
+import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
 import { clipText } from './normalize.ts'
 import { topK } from './topk.ts'
 import { Timeline } from './timeline.ts'
@@ -177,7 +178,7 @@ export class RecallIndex {
   search(query: string, options: SearchOptions = {}): RecallHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT))
     if (limit === 0 || this.size === 0 || typeof query !== 'string') return []
-    const queryTerms = this.queryTerms(query)
+    const { terms: queryTerms, unknownWeight } = this.queryTerms(query)
     if (queryTerms.length === 0) return []
     const nowMs = resolveNow(options.now)
     const accept = this.sourceFilter(options.sources)
@@ -203,7 +204,9 @@ export class RecallIndex {
       const queryTermIds = new Set(queryTerms.map((t) => t.id))
       const admit = options.filter
       const candidates = admit === undefined ? touched : touched.filter((slot) => admit(this.records[slot]!.id))
-      return topK(candidates, limit, bySlotRank).map((slot) => {
+      const best = topK(candidates, Math.max(limit, this.options.abstainDepth), bySlotRank)
+      if (options.abstain !== false && this.abstains(queryTerms, unknownWeight, best.slice(0, this.options.abstainDepth))) return []
+      return best.slice(0, limit).map((slot) => {
         const record = this.records[slot]!
         const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTermIds), source: record.source }
         const from = via.get(slot)
@@ -213,6 +216,25 @@ export class RecallIndex {
     } finally {
       for (const slot of touched) scores[slot] = 0
     }
+  }
+
+  // The abstention rule's inputs (see abstain.ts): the query's idf mass, unknown
+  // words at the highest idf, against the most that one of the best hits matches.
+  private abstains(queryTerms: readonly WeightedTerm[], unknownWeight: number, best: readonly number[]): boolean {
+    const docCount = this.terms.docCount
+    const rareTermMass = inverseDocumentFrequency(docCount, 0)
+    const massOf = new Map(queryTerms.map((t) => [t.id, t.weight * inverseDocumentFrequency(docCount, this.terms.documentFrequency(t.id))]))
+    let queryMass = unknownWeight * rareTermMass
+    for (const mass of massOf.values()) queryMass += mass
+    let bestMatchedMass = 0
+    for (const slot of best) {
+      const pairs = this.terms.docTerms(slot)!.pairs
+      let matched = 0
+      for (let i = 0; i < pairs.length; i += 2) matched += massOf.get(pairs[i]!) ?? 0
+      bestMatchedMass = Math.max(bestMatchedMass, matched)
+    }
+    const rule = { minCoverage: this.options.abstainCoverage, enoughRareTerms: this.options.abstainEnough }
+    return shouldAbstain({ queryMass, bestMatchedMass, rareTermMass }, rule)
   }
 
   // A source with weight 0 is never recalled; leaving it out also keeps every
@@ -329,23 +351,30 @@ export class RecallIndex {
 
   // Distinct known terms of the query, rarest first if there are too many, then in
   // term order so the floating-point sum does not depend on how the query was typed.
-  private queryTerms(query: string): WeightedTerm[] {
+  // Also returns the summed weight of the terms no document contains (for abstention).
+  private queryTerms(query: string): { terms: WeightedTerm[]; unknownWeight: number } {
     const distinct = new Set(tokenize(clipText(query, this.options.maxQueryChars), this.options.maxQueryChars))
+    const charWeight = this.options.cjkCharWeight
+    const weightOf = (term: string): number => (isSingleCjkCharacter(term) ? charWeight : 1)
     let known: { id: number; term: string; df: number }[] = []
+    let unknownWeight = 0
     for (const term of distinct) {
       const id = this.terms.termId(term)
       const df = id === undefined ? 0 : this.terms.documentFrequency(id)
       if (id !== undefined && df > 0) known.push({ id, term, df })
+      // An unknown CJK pair usually straddles two words (喝什|么茶) and says nothing about
+      // the topic; an unknown character or English word does (罗马, Caroline).
+      else if (!isCjkTerm(term) || isSingleCjkCharacter(term)) unknownWeight += weightOf(term)
     }
     if (known.length > this.options.maxQueryTerms) {
       known.sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
       known = known.slice(0, this.options.maxQueryTerms)
     }
-    const charWeight = this.options.cjkCharWeight
-    return known
+    const terms = known
       .sort((a, b) => (a.term < b.term ? -1 : 1))
-      .map((t) => ({ id: t.id, weight: isSingleCjkCharacter(t.term) ? charWeight : 1 }))
+      .map((t) => ({ id: t.id, weight: weightOf(t.term) }))
       .filter((t) => t.weight > 0)
+    return { terms, unknownWeight }
   }
 
   private matchedTerms(slot: number, queryTerms: ReadonlySet<number>): string[] {

@@ -68,6 +68,11 @@ export function isSingleCjkCharacter(term: string): boolean {
   return codePointCount(term) === 1 && CJK_CHAR.test(term)
 }
 
+/** True for a term made of CJK characters (a word, a pair or one character). */
+export function isCjkTerm(term: string): boolean {
+  return CJK_CHAR.test(term)
+}
+
 function codePointCount(text: string): number {
   let n = 0
   for (let i = 0; i < text.length; i++) {
