@@ -97,6 +97,8 @@ function systems(args: Args): System[] {
 /** Each ranking feature switched off on its own (abstention off too, so only ranking differs). */
 const ABLATIONS: readonly [string, RecallOptionsInput][] = [
   ['− neighbours', { neighbourShare: 0 }],
+  ['− feedback (PRF)', { feedbackWeight: 0 }],
+  ['− time term (when)', { timeWeight: 0 }],
   ['− recency', { recencyWeight: 0 }],
   ['− CJK characters', { cjkCharWeight: 0 }],
   ['b 0.75 (textbook)', { b: 0.75 }],
@@ -434,7 +436,7 @@ function targets(turn: UnitResult, abstain: Record<string, AbstainRow>, scale: S
     const ours = turn.scores[OURS]![half]!
     const peer = turn.scores[MINISEARCH]![half]!
     const r = ours.recall[10]! / peer.recall[10]!
-    out.push({ name: `per-turn R@10 ≥ 1.25 × minisearch (${half})`, value: `${r.toFixed(2)}×`, met: r >= 1.25 })
+    out.push({ name: `per-turn R@10 ≥ 1.25 × minisearch (${half})`, value: `${r.toFixed(3)}×`, met: r >= 1.25 })
     const c = ours.charsAt10 / peer.charsAt10
     out.push({ name: `chars of our top 10 ≤ minisearch’s (${half})`, value: `${c.toFixed(2)}×`, met: c <= 1 })
     const a = abstain[half]!

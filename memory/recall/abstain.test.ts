@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { coverage, shouldAbstain, type AbstainInput } from './abstain.ts'
 import { RecallIndex } from './recall-index.ts'
 
-const RULE = { minCoverage: 0.24, enoughRareTerms: 2 }
+const RULE = { minCoverage: 0.24, enoughRareTerms: 2 } // values chosen for readable arithmetic, not the defaults
 const input = (queryMass: number, bestMatchedMass: number, rareTermMass = 5): AbstainInput => ({ queryMass, bestMatchedMass, rareTermMass })
 
 describe('shouldAbstain (pure)', () => {

@@ -50,6 +50,17 @@ export interface RecallOptions {
   abstainEnough: number
   /** How many of the best hits abstention looks at, whatever `limit` is (so the rule does not depend on it). */
   abstainDepth: number
+  /**
+   * Weight of the time term (time-words.ts) that a "when" question adds: memories that
+   * say when something happened rank higher for it. 0 = off.
+   */
+  timeWeight: number
+  /** Pseudo-relevance feedback: how many of the best text matches lend their words… */
+  feedbackDocs: number
+  /** …how many of those words are added to the query… */
+  feedbackTerms: number
+  /** …and the weight of the strongest added word relative to a query word. 0 = off. */
+  feedbackWeight: number
   /** Longest query, in UTF-16 units, that is tokenized; a pasted essay is cut here. */
   maxQueryChars: number
   /** Most distinct query terms used; the rarest (most informative) are kept. */
@@ -75,7 +86,11 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   neighbourShare: 0.5,
   neighbourSeeds: 20,
   neighbourWindowMinutes: 30,
-  abstainCoverage: 0.24,
+  timeWeight: 1,
+  feedbackDocs: 2,
+  feedbackTerms: 5,
+  feedbackWeight: 0.3,
+  abstainCoverage: 0.22,
   abstainEnough: 2,
   abstainDepth: 10,
   maxQueryChars: 4000,
@@ -102,6 +117,10 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     neighbourShare: nonNegative(partial.neighbourShare, d.neighbourShare),
     neighbourSeeds: Math.floor(nonNegative(partial.neighbourSeeds, d.neighbourSeeds)),
     neighbourWindowMinutes: nonNegative(partial.neighbourWindowMinutes, d.neighbourWindowMinutes),
+    feedbackDocs: Math.floor(nonNegative(partial.feedbackDocs, d.feedbackDocs)),
+    feedbackTerms: Math.floor(nonNegative(partial.feedbackTerms, d.feedbackTerms)),
+    feedbackWeight: nonNegative(partial.feedbackWeight, d.feedbackWeight),
+    timeWeight: nonNegative(partial.timeWeight, d.timeWeight),
     abstainCoverage: Math.min(1, nonNegative(partial.abstainCoverage, d.abstainCoverage)),
     abstainEnough: nonNegative(partial.abstainEnough, d.abstainEnough),
     abstainDepth: Math.floor(positive(partial.abstainDepth, d.abstainDepth)),

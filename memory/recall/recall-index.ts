@@ -11,8 +11,9 @@ import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsI
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
 import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
-import { clipText } from './normalize.ts'
+import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
+import { asksWhen, mentionsTime, TIME_TERM } from './time-words.ts'
 import { Timeline } from './timeline.ts'
 
 export interface RecallHit {
@@ -107,7 +108,9 @@ export class RecallIndex {
   add(doc: RecallDoc): void {
     assertRecallDoc(doc)
     const fingerprint = fingerprintDoc(doc)
-    const terms = tokenize(clipText(doc.text, this.options.maxDocChars), this.options.maxDocChars)
+    const clipped = clipText(doc.text, this.options.maxDocChars)
+    const terms = tokenize(clipped, this.options.maxDocChars)
+    if (mentionsTime(normalizeText(clipped))) terms.push(TIME_TERM)
     const counts = new Map<number, number>()
     for (const term of terms) {
       const id = this.terms.intern(term)
@@ -187,6 +190,9 @@ export class RecallIndex {
     const scores = this.scratchScores()
     const touched = accumulateBm25(this.terms, queryTerms, this.options, scores, accept)
     try {
+      // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
+      const expansion = this.feedbackTerms(touched, scores, queryTerms)
+      if (expansion.length > 0) accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
       const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
       for (const slot of touched) {
         const record = this.records[slot]!
@@ -218,12 +224,39 @@ export class RecallIndex {
     }
   }
 
+  // Pseudo-relevance feedback: the words that the best text matches share, beyond
+  // the query's own, searched again at a fraction of a query word's weight.
+  private feedbackTerms(touched: readonly number[], scores: Float64Array, queryTerms: readonly WeightedTerm[]): WeightedTerm[] {
+    const { feedbackDocs, feedbackTerms, feedbackWeight } = this.options
+    if (feedbackWeight <= 0 || feedbackDocs <= 0 || feedbackTerms <= 0) return []
+    const byScore = (a: number, b: number): number => scores[b]! - scores[a]! || (this.records[a]!.id < this.records[b]!.id ? -1 : 1)
+    const inQuery = new Set(queryTerms.map((t) => t.id))
+    const docCount = this.terms.docCount
+    const weight = new Map<number, number>()
+    for (const slot of topK(touched, feedbackDocs, byScore)) {
+      const { pairs, length } = this.terms.docTerms(slot)!
+      for (let i = 0; i < pairs.length; i += 2) {
+        const id = pairs[i]!
+        const df = this.terms.documentFrequency(id)
+        if (inQuery.has(id) || df < 2 || this.terms.term(id) === TIME_TERM) continue
+        weight.set(id, (weight.get(id) ?? 0) + (pairs[i + 1]! / Math.max(1, length)) * inverseDocumentFrequency(docCount, df))
+      }
+    }
+    // Ties and the summing order go by the term itself (term ids depend on insertion order).
+    const byTerm = (a: number, b: number): number => (this.terms.term(a) < this.terms.term(b) ? -1 : 1)
+    const best = [...weight].sort((a, b) => b[1] - a[1] || byTerm(a[0], b[0])).slice(0, feedbackTerms)
+    const top = best[0]?.[1] ?? 0
+    return best.map(([id, w]) => ({ id, weight: (feedbackWeight * w) / top })).sort((a, b) => byTerm(a.id, b.id))
+  }
+
   // The abstention rule's inputs (see abstain.ts): the query's idf mass, unknown
   // words at the highest idf, against the most that one of the best hits matches.
   private abstains(queryTerms: readonly WeightedTerm[], unknownWeight: number, best: readonly number[]): boolean {
     const docCount = this.terms.docCount
     const rareTermMass = inverseDocumentFrequency(docCount, 0)
-    const massOf = new Map(queryTerms.map((t) => [t.id, t.weight * inverseDocumentFrequency(docCount, this.terms.documentFrequency(t.id))]))
+    // "When" is not a topic: the time term neither asks nor answers what the message is about.
+    const topical = queryTerms.filter((t) => this.terms.term(t.id) !== TIME_TERM)
+    const massOf = new Map(topical.map((t) => [t.id, t.weight * inverseDocumentFrequency(docCount, this.terms.documentFrequency(t.id))]))
     let queryMass = unknownWeight * rareTermMass
     for (const mass of massOf.values()) queryMass += mass
     let bestMatchedMass = 0
@@ -353,9 +386,11 @@ export class RecallIndex {
   // term order so the floating-point sum does not depend on how the query was typed.
   // Also returns the summed weight of the terms no document contains (for abstention).
   private queryTerms(query: string): { terms: WeightedTerm[]; unknownWeight: number } {
-    const distinct = new Set(tokenize(clipText(query, this.options.maxQueryChars), this.options.maxQueryChars))
+    const clipped = clipText(query, this.options.maxQueryChars)
+    const distinct = new Set(tokenize(clipped, this.options.maxQueryChars))
+    if (asksWhen(clipped)) distinct.add(TIME_TERM)
     const charWeight = this.options.cjkCharWeight
-    const weightOf = (term: string): number => (isSingleCjkCharacter(term) ? charWeight : 1)
+    const weightOf = (term: string): number => (term === TIME_TERM ? this.options.timeWeight : isSingleCjkCharacter(term) ? charWeight : 1)
     let known: { id: number; term: string; df: number }[] = []
     let unknownWeight = 0
     for (const term of distinct) {
