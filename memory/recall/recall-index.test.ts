@@ -157,6 +157,24 @@ describe('RecallIndex: scoring', () => {
     expect(score(on.search(query, { now: NOW }), 'far')).toBe(score(off.search(query, { now: NOW }), 'far'))
   })
 
+  it('feedback: the words the best matches share lift a memory that has them, never one without a query word', () => {
+    const docs = [
+      entry('a', 'Caroline adoption agency interview went well', '2026-01-01T00:00:00Z'),
+      entry('b', 'Caroline adoption agency paperwork is done', '2026-01-05T00:00:00Z'),
+      entry('c', 'Caroline wrote about the agency interview again', '2026-01-09T00:00:00Z'),
+      entry('d', 'Caroline likes painting', '2026-01-13T00:00:00Z'),
+      entry('e', 'agency interview tips from a friend', '2026-01-17T00:00:00Z'),
+    ]
+    const opts = { recencyWeight: 0, neighbourShare: 0 }
+    const on = build(docs, opts).search('Caroline adoption', { now: NOW })
+    const off = build(docs, { ...opts, feedbackWeight: 0 }).search('Caroline adoption', { now: NOW })
+    const score = (hits: RecallHit[], id: string): number => hits.find((h) => h.id === id)!.score
+    // c says "agency interview" like the two best matches: lifted; d only says Caroline: not.
+    expect(score(on, 'c')).toBeGreaterThan(score(off, 'c'))
+    expect(score(on, 'd')).toBe(score(off, 'd'))
+    expect(ids(on)).not.toContain('e') // shares no query word
+  })
+
   it('weights anchors by their configurable source weight', () => {
     const docs: RecallDoc[] = [
       entry('e', '我叫昔涟，是你的同伴'),
