@@ -46,9 +46,9 @@ interface Args {
  * The shared folder sits beside the repository (../shared), wherever it was cloned; a
  * worktree one level deeper (…/wt/<name>) finds it one level further up.
  */
-const DEFAULT_DATA_DIR = ['../../shared/bench/locomo10', '../../../shared/bench/locomo10']
-  .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
-  .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
+const DEFAULT_DATA_DIR =
+  ['../../shared/bench/locomo10', '../../../shared/bench/locomo10'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((dir) => existsSync(dir)) ??
+  fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { dataDir: DEFAULT_DATA_DIR, scale: 100_000, json: false, footprint: true, ablations: false, turnsOnly: false, options: {} }
@@ -363,7 +363,14 @@ function printCategories(result: UnitResult): void {
   for (const name of [OURS, MINISEARCH]) {
     for (const [cat, s] of Object.entries(result.categories[name]!)) {
       const peer = result.categories[MINISEARCH]![cat]!
-      rows.push([name, `${cat} ${names[Number(cat) - 1]}`, String(s.n), ...KS.map((k) => fmt(s.recall[k])), fmt(s.budgetRecall), ratio(s.recall[10], peer.recall[10])])
+      rows.push([
+        name,
+        `${cat} ${names[Number(cat) - 1]}`,
+        String(s.n),
+        ...KS.map((k) => fmt(s.recall[k])),
+        fmt(s.budgetRecall),
+        ratio(s.recall[10], peer.recall[10]),
+      ])
     }
   }
   printTable(['system', 'category', 'n', ...KS.map((k) => `R@${k}`), `R@${BUDGET_CHARS}ch`, 'R@10 ÷ mini'], rows)
@@ -387,11 +394,19 @@ function printAbstain(rows: Record<string, AbstainRow>): void {
 
 function printChinese(result: ReturnType<typeof runChinese>): void {
   const set = loadChinese()
-  console.log(`\nChinese set (bench/zh/: ${set.memories.length} memories, ${result[OURS]!.own.n} questions with evidence, ${result[OURS]!.foreignN} about nothing stored):`)
+  console.log(
+    `\nChinese set (bench/zh/: ${set.memories.length} memories, ${result[OURS]!.own.n} questions with evidence, ${result[OURS]!.foreignN} about nothing stored):`,
+  )
   const peer = result[MINISEARCH]!.own
   printTable(
     ['system', ...KS.map((k) => `R@${k}`), `R@${BUDGET_CHARS}ch`, 'R@10 ÷ mini', 'foreign → empty'],
-    Object.entries(result).map(([name, r]) => [name, ...KS.map((k) => fmt(r.own.recall[k])), fmt(r.own.budgetRecall), ratio(r.own.recall[10], peer.recall[10]), pct(r.foreignEmpty)]),
+    Object.entries(result).map(([name, r]) => [
+      name,
+      ...KS.map((k) => fmt(r.own.recall[k])),
+      fmt(r.own.budgetRecall),
+      ratio(r.own.recall[10], peer.recall[10]),
+      pct(r.foreignEmpty),
+    ]),
   )
 }
 
@@ -416,7 +431,13 @@ function printScale(s: ScaleResult): void {
     ['update one doc (ms, mean of 1000)', fmt(s.ours.updateMs), '', '', ''],
   ]
   if (s.ours.memory !== undefined && s.minisearch.memory !== undefined && s.ours.loadedMemory !== undefined) {
-    rows.push(['retained: heap + buffers (MB)', fmt(s.ours.memory.heapMb, 1), fmt(s.minisearch.memory.heapMb, 1), '', ratio(s.ours.memory.heapMb, s.minisearch.memory.heapMb)])
+    rows.push([
+      'retained: heap + buffers (MB)',
+      fmt(s.ours.memory.heapMb, 1),
+      fmt(s.minisearch.memory.heapMb, 1),
+      '',
+      ratio(s.ours.memory.heapMb, s.minisearch.memory.heapMb),
+    ])
     rows.push(['retained when loaded from JSON (MB)', fmt(s.ours.loadedMemory.heapMb, 1), '', '', ''])
   }
   printTable(['measure', 'recall (ours)', 'minisearch', 'plain-bm25', 'ours ÷ minisearch'], rows)
@@ -474,7 +495,9 @@ function main(): void {
   let scale: ScaleResult | undefined
   if (args.scale > 0) {
     const questions = conversations.flatMap((c) => c.questions.map((q) => q.question))
-    const queries = Array.from({ length: 300 }, (_, i) => (i % 4 === 0 ? CHINESE_QUERIES[(i / 4) % CHINESE_QUERIES.length]! : questions[(i * 7) % questions.length]!))
+    const queries = Array.from({ length: 300 }, (_, i) =>
+      i % 4 === 0 ? CHINESE_QUERIES[(i / 4) % CHINESE_QUERIES.length]! : questions[(i * 7) % questions.length]!,
+    )
     scale = runScale(args.scale, english(), queries, args.dataDir, args.footprint)
   }
   const goals = targets(turn, abstain, scale)

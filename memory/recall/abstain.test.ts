@@ -35,9 +35,14 @@ describe('shouldAbstain (pure)', () => {
 
   it('property: more matched mass never turns keeping into abstaining', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 50, noNaN: true }), (q, a, extra) => {
-        if (!shouldAbstain(input(q, a), RULE)) expect(shouldAbstain(input(q, a + extra), RULE)).toBe(false)
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 50, noNaN: true }),
+        (q, a, extra) => {
+          if (!shouldAbstain(input(q, a), RULE)) expect(shouldAbstain(input(q, a + extra), RULE)).toBe(false)
+        },
+      ),
     )
   })
 })

@@ -11,7 +11,24 @@ import type { RecallDoc } from './doc.ts'
 import { RecallIndex } from './recall-index.ts'
 
 const NOW = new Date('2026-06-01T00:00:00Z')
-const WORDS = ['喝茶', '乌龙茶', '猫', '下雨', '昨天', '加班', 'tea', 'cats', 'painted', 'lake', 'yesterday', 'last week', 'Caroline', 'Melanie', '周末', 'latte']
+const WORDS = [
+  '喝茶',
+  '乌龙茶',
+  '猫',
+  '下雨',
+  '昨天',
+  '加班',
+  'tea',
+  'cats',
+  'painted',
+  'lake',
+  'yesterday',
+  'last week',
+  'Caroline',
+  'Melanie',
+  '周末',
+  'latte',
+]
 
 const text = fc.oneof(
   fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(' ')),
@@ -19,10 +36,10 @@ const text = fc.oneof(
   fc.string({ maxLength: 40 }),
 )
 // Minutes apart on a few days, so that neighbours in time exist.
-const store = fc.uniqueArray(
-  fc.record({ n: fc.integer({ min: 0, max: 40 }), text, minute: fc.integer({ min: 0, max: 3 * 24 * 60 }) }),
-  { selector: (d) => d.n, maxLength: 30 },
-)
+const store = fc.uniqueArray(fc.record({ n: fc.integer({ min: 0, max: 40 }), text, minute: fc.integer({ min: 0, max: 3 * 24 * 60 }) }), {
+  selector: (d) => d.n,
+  maxLength: 30,
+})
 const query = fc.oneof(
   fc.array(fc.constantFrom(...WORDS, 'when', '什么时候', 'what', '罗马'), { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')),
   fc.string({ unit: 'grapheme', maxLength: 60 }),

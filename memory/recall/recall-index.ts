@@ -192,7 +192,8 @@ export class RecallIndex {
     try {
       // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
       const expansion = this.feedbackTerms(touched, scores, queryTerms)
-      if (expansion.length > 0) accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
+      if (expansion.length > 0)
+        accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
       const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
       for (const slot of touched) {
         const record = this.records[slot]!

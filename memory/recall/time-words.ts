@@ -14,7 +14,8 @@ const ENGLISH_TIME = new RegExp(
   `\\b(?:yesterday|today|tonight|tomorrow|ago|recently|weekend|(?:last|next|this|past|coming) (?:${UNITS})|${DAYS}|${MONTHS}|(?:19|20)\\d\\d)\\b`,
   'u',
 )
-const CHINESE_TIME = /昨天|今天|明天|前天|后天|昨晚|今晚|上周|下周|这周|本周|上个?月|下个?月|这个月|去年|今年|明年|前年|周[一二三四五六日末]|星期|礼拜|\d+\s*[月号日]|[一二三四五六七八九十]+月/u
+const CHINESE_TIME =
+  /昨天|今天|明天|前天|后天|昨晚|今晚|上周|下周|这周|本周|上个?月|下个?月|这个月|去年|今年|明年|前年|周[一二三四五六日末]|星期|礼拜|\d+\s*[月号日]|[一二三四五六七八九十]+月/u
 
 const ASKS_WHEN_ENGLISH = /\b(?:when|how long|how often|what (?:time|date|day|year|month))\b/u
 const ASKS_WHEN_CHINESE = /什么时候|啥时候|哪天|哪一天|几号|几月|哪年|哪一年|多久|多长时间/u
