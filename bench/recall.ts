@@ -97,6 +97,7 @@ function systems(args: Args): System[] {
 /** Each ranking feature switched off on its own (abstention off too, so only ranking differs). */
 const ABLATIONS: readonly [string, RecallOptionsInput][] = [
   ['− neighbours', { neighbourShare: 0 }],
+  ['neighbours span 1 (not 2)', { neighbourSpan: 1 }],
   ['− feedback (PRF)', { feedbackWeight: 0 }],
   ['− time term (when)', { timeWeight: 0 }],
   ['− recency', { recencyWeight: 0 }],

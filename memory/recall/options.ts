@@ -37,6 +37,8 @@ export interface RecallOptions {
    * the line after the one that shares its words.
    */
   neighbourShare: number
+  /** How many memories on each side count as neighbours (the line after next often still answers). */
+  neighbourSpan: number
   /** How many of the best hits lend to their neighbours. */
   neighbourSeeds: number
   /** Two memories further apart than this are not neighbours. */
@@ -84,6 +86,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   linkShare: 0.3,
   linkSeeds: 5,
   neighbourShare: 0.5,
+  neighbourSpan: 2,
   neighbourSeeds: 20,
   neighbourWindowMinutes: 30,
   timeWeight: 1,
@@ -115,6 +118,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     linkShare: nonNegative(partial.linkShare, d.linkShare),
     linkSeeds: Math.floor(nonNegative(partial.linkSeeds, d.linkSeeds)),
     neighbourShare: nonNegative(partial.neighbourShare, d.neighbourShare),
+    neighbourSpan: Math.floor(nonNegative(partial.neighbourSpan, d.neighbourSpan)),
     neighbourSeeds: Math.floor(nonNegative(partial.neighbourSeeds, d.neighbourSeeds)),
     neighbourWindowMinutes: nonNegative(partial.neighbourWindowMinutes, d.neighbourWindowMinutes),
     feedbackDocs: Math.floor(nonNegative(partial.feedbackDocs, d.feedbackDocs)),

@@ -284,12 +284,12 @@ export class RecallIndex {
   // and after it; a neighbour of several seeds keeps the largest gift. Gifts are
   // computed before any is applied, so the seeds' order does not matter.
   private applyNeighbourBoosts(seedSlots: readonly number[], scores: Float64Array, accept: ((slot: number) => boolean) | undefined): void {
-    const { neighbourShare, neighbourWindowMinutes } = this.options
+    const { neighbourShare, neighbourSpan, neighbourWindowMinutes } = this.options
     if (neighbourShare <= 0) return
     const gifts = new Map<number, number>()
     for (const seed of seedSlots) {
       const amount = neighbourShare * scores[seed]!
-      for (const n of this.timeline.neighbours(seed, this.records[seed]!.atMs, neighbourWindowMinutes * 60_000)) {
+      for (const n of this.timeline.neighbours(seed, this.records[seed]!.atMs, neighbourWindowMinutes * 60_000, neighbourSpan)) {
         // Only a memory that itself shares a word with the query is lifted: a neighbour
         // re-ranks, it never brings in a line about something else.
         if (scores[n] === 0 || (accept !== undefined && !accept(n))) continue

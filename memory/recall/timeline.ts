@@ -46,15 +46,17 @@ export class Timeline {
     if (day.length === 0) this.days.delete(key)
   }
 
-  /** The documents just before and just after `slot` on its day, each at most `windowMs` away. */
-  neighbours(slot: number, atMs: number, windowMs: number): number[] {
+  /** The `span` documents just before and just after `slot` on its day, each at most `windowMs` away. */
+  neighbours(slot: number, atMs: number, windowMs: number, span = 1): number[] {
     if (!Number.isFinite(atMs)) return []
     const day = this.days.get(Math.floor(atMs / DAY_MS))
     const at = day?.findIndex((p) => p.slot === slot) ?? -1
     if (day === undefined || at === -1) return []
     const out: number[] = []
-    for (const other of [day[at - 1], day[at + 1]]) {
-      if (other !== undefined && Math.abs(other.atMs - atMs) <= windowMs) out.push(other.slot)
+    for (let d = 1; d <= span; d++) {
+      for (const other of [day[at - d], day[at + d]]) {
+        if (other !== undefined && Math.abs(other.atMs - atMs) <= windowMs) out.push(other.slot)
+      }
     }
     return out
   }
