@@ -6,7 +6,10 @@ export const RECALL_SOURCES: readonly RecallSource[] = ['entry', 'anchor', 'roll
 export interface RecallOptions {
   /** BM25 term-frequency saturation. 1.2 is the textbook value. */
   k1: number
-  /** BM25 length normalisation (0 = none, 1 = full). 0.75 is the textbook value. */
+  /**
+   * BM25 length normalisation (0 = none, 1 = full). Textbook 0.75 punishes a longer
+   * chat line for saying more; 0.5 was better on LoCoMo conversations 1–5 and held on 6–10.
+   */
   b: number
   /**
    * Weight of a query term that is a single CJK character (猫, 茶) relative to a word
@@ -28,6 +31,38 @@ export interface RecallOptions {
   linkShare: number
   /** How many of the best hits spread a link boost. */
   linkSeeds: number
+  /**
+   * Share of a strong hit's score lent to the memories written just before and after
+   * it (same day, within `neighbourWindowMinutes`): the answer to a question is often
+   * the line after the one that shares its words.
+   */
+  neighbourShare: number
+  /** How many memories on each side count as neighbours (the line after next often still answers). */
+  neighbourSpan: number
+  /** How many of the best hits lend to their neighbours. */
+  neighbourSeeds: number
+  /** Two memories further apart than this are not neighbours. */
+  neighbourWindowMinutes: number
+  /**
+   * Abstention (abstain.ts): return nothing when the best hits cover less than this
+   * share of the query's idf mass (a never-seen word counts at the highest idf). 0 = never.
+   */
+  abstainCoverage: number
+  /** …unless the best hit matches at least this many never-seen words' worth of idf (long messages). */
+  abstainEnough: number
+  /** How many of the best hits abstention looks at, whatever `limit` is (so the rule does not depend on it). */
+  abstainDepth: number
+  /**
+   * Weight of the time term (time-words.ts) that a "when" question adds: memories that
+   * say when something happened rank higher for it. 0 = off.
+   */
+  timeWeight: number
+  /** Pseudo-relevance feedback: how many of the best text matches lend their words… */
+  feedbackDocs: number
+  /** …how many of those words are added to the query… */
+  feedbackTerms: number
+  /** …and the weight of the strongest added word relative to a query word. 0 = off. */
+  feedbackWeight: number
   /** Longest query, in UTF-16 units, that is tokenized; a pasted essay is cut here. */
   maxQueryChars: number
   /** Most distinct query terms used; the rarest (most informative) are kept. */
@@ -43,13 +78,24 @@ export type RecallOptionsInput = Partial<Omit<RecallOptions, 'sourceWeights'>> &
 
 export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   k1: 1.2,
-  b: 0.75,
+  b: 0.5,
   cjkCharWeight: 0.5,
   recencyHalfLifeDays: 180,
   recencyWeight: 0.1,
   sourceWeights: Object.freeze({ entry: 1, anchor: 1.3, rollup: 0.9, dream: 0.8 }),
   linkShare: 0.3,
   linkSeeds: 5,
+  neighbourShare: 0.5,
+  neighbourSpan: 2,
+  neighbourSeeds: 20,
+  neighbourWindowMinutes: 30,
+  timeWeight: 1,
+  feedbackDocs: 2,
+  feedbackTerms: 5,
+  feedbackWeight: 0.3,
+  abstainCoverage: 0.22,
+  abstainEnough: 2,
+  abstainDepth: 10,
   maxQueryChars: 4000,
   maxQueryTerms: 64,
   maxDocChars: 20_000,
@@ -71,6 +117,17 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     sourceWeights: weights,
     linkShare: nonNegative(partial.linkShare, d.linkShare),
     linkSeeds: Math.floor(nonNegative(partial.linkSeeds, d.linkSeeds)),
+    neighbourShare: nonNegative(partial.neighbourShare, d.neighbourShare),
+    neighbourSpan: Math.floor(nonNegative(partial.neighbourSpan, d.neighbourSpan)),
+    neighbourSeeds: Math.floor(nonNegative(partial.neighbourSeeds, d.neighbourSeeds)),
+    neighbourWindowMinutes: nonNegative(partial.neighbourWindowMinutes, d.neighbourWindowMinutes),
+    feedbackDocs: Math.floor(nonNegative(partial.feedbackDocs, d.feedbackDocs)),
+    feedbackTerms: Math.floor(nonNegative(partial.feedbackTerms, d.feedbackTerms)),
+    feedbackWeight: nonNegative(partial.feedbackWeight, d.feedbackWeight),
+    timeWeight: nonNegative(partial.timeWeight, d.timeWeight),
+    abstainCoverage: Math.min(1, nonNegative(partial.abstainCoverage, d.abstainCoverage)),
+    abstainEnough: nonNegative(partial.abstainEnough, d.abstainEnough),
+    abstainDepth: Math.floor(positive(partial.abstainDepth, d.abstainDepth)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),
     maxQueryTerms: Math.floor(positive(partial.maxQueryTerms, d.maxQueryTerms)),
     maxDocChars: Math.floor(positive(partial.maxDocChars, d.maxDocChars)),

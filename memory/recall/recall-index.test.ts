@@ -138,6 +138,43 @@ describe('RecallIndex: scoring', () => {
     expect(ids(index.search('加班', { now: NOW }))).toEqual(['cause', 'effect'])
   })
 
+  it('lets a strong hit lift the matching memory written just after it, never one that shares no word', () => {
+    // The question matches the asking line; the answer line shares only "paint" with it.
+    const docs = [
+      entry('ask', 'What did you paint for the lake house painting class?', '2026-03-01T10:00:00Z'),
+      entry('answer', 'A sunrise, I paint it every summer', '2026-03-01T10:00:30Z'),
+      entry('far', 'I paint fences for money', '2026-02-01T10:00:00Z'),
+      entry('unrelated', 'Lunch was great', '2026-03-01T10:01:00Z'),
+    ]
+    const query = 'what painting class at the lake house did you paint'
+    const off = build(docs, { recencyWeight: 0, neighbourShare: 0 })
+    const on = build(docs, { recencyWeight: 0 })
+    // Without neighbours the shorter "far" line wins; the answer's neighbour lifts it above.
+    expect(ids(off.search(query, { now: NOW }))).toEqual(['ask', 'far', 'answer'])
+    expect(ids(on.search(query, { now: NOW }))).toEqual(['ask', 'answer', 'far'])
+    const score = (hits: RecallHit[], id: string): number => hits.find((h) => h.id === id)!.score
+    expect(score(on.search(query, { now: NOW }), 'answer')).toBeGreaterThan(score(off.search(query, { now: NOW }), 'answer'))
+    expect(score(on.search(query, { now: NOW }), 'far')).toBe(score(off.search(query, { now: NOW }), 'far'))
+  })
+
+  it('feedback: the words the best matches share lift a memory that has them, never one without a query word', () => {
+    const docs = [
+      entry('a', 'Caroline adoption agency interview went well', '2026-01-01T00:00:00Z'),
+      entry('b', 'Caroline adoption agency paperwork is done', '2026-01-05T00:00:00Z'),
+      entry('c', 'Caroline wrote about the agency interview again', '2026-01-09T00:00:00Z'),
+      entry('d', 'Caroline likes painting', '2026-01-13T00:00:00Z'),
+      entry('e', 'agency interview tips from a friend', '2026-01-17T00:00:00Z'),
+    ]
+    const opts = { recencyWeight: 0, neighbourShare: 0 }
+    const on = build(docs, opts).search('Caroline adoption', { now: NOW })
+    const off = build(docs, { ...opts, feedbackWeight: 0 }).search('Caroline adoption', { now: NOW })
+    const score = (hits: RecallHit[], id: string): number => hits.find((h) => h.id === id)!.score
+    // c says "agency interview" like the two best matches: lifted; d only says Caroline: not.
+    expect(score(on, 'c')).toBeGreaterThan(score(off, 'c'))
+    expect(score(on, 'd')).toBe(score(off, 'd'))
+    expect(ids(on)).not.toContain('e') // shares no query word
+  })
+
   it('weights anchors by their configurable source weight', () => {
     const docs: RecallDoc[] = [
       entry('e', '我叫昔涟，是你的同伴'),
@@ -340,8 +377,9 @@ describe('RecallIndex: a filter inside the ranking (issue 8: no over-fetch)', ()
         (docs, query, limit, allowed) => {
           const index = build(docs)
           const pass = (id: string): boolean => allowed.includes(id)
-          const all = index.search(query, { now: NOW, limit: 100 })
-          expect(index.search(query, { now: NOW, limit, filter: pass })).toEqual(all.filter((h) => pass(h.id)).slice(0, limit))
+          // Abstention looks at what passes (a filtered-out best hit cannot vouch for the rest), so it is off here.
+          const all = index.search(query, { now: NOW, limit: 100, abstain: false })
+          expect(index.search(query, { now: NOW, limit, filter: pass, abstain: false })).toEqual(all.filter((h) => pass(h.id)).slice(0, limit))
         },
       ),
     )

@@ -3,15 +3,18 @@
 // links); keeps itself current one document at a time; round-trips through JSON.
 
 import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
-import { accumulateBm25, type WeightedTerm } from './bm25/score.ts'
+import { accumulateBm25, inverseDocumentFrequency, type WeightedTerm } from './bm25/score.ts'
+import { shouldAbstain } from './abstain.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
-import { isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
-import { clipText } from './normalize.ts'
+import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
+import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
+import { asksWhen, mentionsTime, TIME_TERM } from './time-words.ts'
+import { Timeline } from './timeline.ts'
 
 export interface RecallHit {
   id: string
@@ -37,6 +40,8 @@ export interface SearchOptions {
    * whenever that many exist: callers need not ask for more and drop some.
    */
   filter?: (id: string) => boolean
+  /** Return nothing when nothing indexed is about the query (default true; see abstain.ts). */
+  abstain?: boolean
 }
 
 export interface SyncReport {
@@ -68,6 +73,7 @@ export class RecallIndex {
   private readonly freeSlots: number[] = []
   /** target id → ids of documents that link to it (the target may not be indexed yet). */
   private readonly backlinks = new Map<string, Set<string>>()
+  private readonly timeline = new Timeline()
   private scratch = new Float64Array(0)
 
   constructor(options: RecallOptionsInput = {}) {
@@ -102,7 +108,9 @@ export class RecallIndex {
   add(doc: RecallDoc): void {
     assertRecallDoc(doc)
     const fingerprint = fingerprintDoc(doc)
-    const terms = tokenize(clipText(doc.text, this.options.maxDocChars), this.options.maxDocChars)
+    const clipped = clipText(doc.text, this.options.maxDocChars)
+    const terms = tokenize(clipped, this.options.maxDocChars)
+    if (mentionsTime(normalizeText(clipped))) terms.push(TIME_TERM)
     const counts = new Map<number, number>()
     for (const term of terms) {
       const id = this.terms.intern(term)
@@ -133,6 +141,7 @@ export class RecallIndex {
       if (sources?.size === 0) this.backlinks.delete(target)
     }
     this.terms.remove(slot)
+    this.timeline.remove(slot, record.atMs)
     this.records[slot] = undefined
     this.slotsById.delete(id)
     this.freeSlots.push(slot)
@@ -172,7 +181,7 @@ export class RecallIndex {
   search(query: string, options: SearchOptions = {}): RecallHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT))
     if (limit === 0 || this.size === 0 || typeof query !== 'string') return []
-    const queryTerms = this.queryTerms(query)
+    const { terms: queryTerms, unknownWeight } = this.queryTerms(query)
     if (queryTerms.length === 0) return []
     const nowMs = resolveNow(options.now)
     const accept = this.sourceFilter(options.sources)
@@ -181,6 +190,10 @@ export class RecallIndex {
     const scores = this.scratchScores()
     const touched = accumulateBm25(this.terms, queryTerms, this.options, scores, accept)
     try {
+      // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
+      const expansion = this.feedbackTerms(touched, scores, queryTerms)
+      if (expansion.length > 0)
+        accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
       const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
       for (const slot of touched) {
         const record = this.records[slot]!
@@ -193,11 +206,14 @@ export class RecallIndex {
         const idB = this.records[b]!.id
         return idA < idB ? -1 : idA > idB ? 1 : 0
       }
+      this.applyNeighbourBoosts(topK(touched, this.options.neighbourSeeds, bySlotRank), scores, accept)
       const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept)
       const queryTermIds = new Set(queryTerms.map((t) => t.id))
       const admit = options.filter
       const candidates = admit === undefined ? touched : touched.filter((slot) => admit(this.records[slot]!.id))
-      return topK(candidates, limit, bySlotRank).map((slot) => {
+      const best = topK(candidates, Math.max(limit, this.options.abstainDepth), bySlotRank)
+      if (options.abstain !== false && this.abstains(queryTerms, unknownWeight, best.slice(0, this.options.abstainDepth))) return []
+      return best.slice(0, limit).map((slot) => {
         const record = this.records[slot]!
         const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTermIds), source: record.source }
         const from = via.get(slot)
@@ -209,6 +225,52 @@ export class RecallIndex {
     }
   }
 
+  // Pseudo-relevance feedback: the words that the best text matches share, beyond
+  // the query's own, searched again at a fraction of a query word's weight.
+  private feedbackTerms(touched: readonly number[], scores: Float64Array, queryTerms: readonly WeightedTerm[]): WeightedTerm[] {
+    const { feedbackDocs, feedbackTerms, feedbackWeight } = this.options
+    if (feedbackWeight <= 0 || feedbackDocs <= 0 || feedbackTerms <= 0) return []
+    const byScore = (a: number, b: number): number => scores[b]! - scores[a]! || (this.records[a]!.id < this.records[b]!.id ? -1 : 1)
+    const inQuery = new Set(queryTerms.map((t) => t.id))
+    const docCount = this.terms.docCount
+    const weight = new Map<number, number>()
+    for (const slot of topK(touched, feedbackDocs, byScore)) {
+      const { pairs, length } = this.terms.docTerms(slot)!
+      for (let i = 0; i < pairs.length; i += 2) {
+        const id = pairs[i]!
+        const df = this.terms.documentFrequency(id)
+        if (inQuery.has(id) || df < 2 || this.terms.term(id) === TIME_TERM) continue
+        weight.set(id, (weight.get(id) ?? 0) + (pairs[i + 1]! / Math.max(1, length)) * inverseDocumentFrequency(docCount, df))
+      }
+    }
+    // Ties and the summing order go by the term itself (term ids depend on insertion order).
+    const byTerm = (a: number, b: number): number => (this.terms.term(a) < this.terms.term(b) ? -1 : 1)
+    const best = [...weight].sort((a, b) => b[1] - a[1] || byTerm(a[0], b[0])).slice(0, feedbackTerms)
+    const top = best[0]?.[1] ?? 0
+    return best.map(([id, w]) => ({ id, weight: (feedbackWeight * w) / top })).sort((a, b) => byTerm(a.id, b.id))
+  }
+
+  // The abstention rule's inputs (see abstain.ts): the query's idf mass, unknown
+  // words at the highest idf, against the most that one of the best hits matches.
+  private abstains(queryTerms: readonly WeightedTerm[], unknownWeight: number, best: readonly number[]): boolean {
+    const docCount = this.terms.docCount
+    const rareTermMass = inverseDocumentFrequency(docCount, 0)
+    // "When" is not a topic: the time term neither asks nor answers what the message is about.
+    const topical = queryTerms.filter((t) => this.terms.term(t.id) !== TIME_TERM)
+    const massOf = new Map(topical.map((t) => [t.id, t.weight * inverseDocumentFrequency(docCount, this.terms.documentFrequency(t.id))]))
+    let queryMass = unknownWeight * rareTermMass
+    for (const mass of massOf.values()) queryMass += mass
+    let bestMatchedMass = 0
+    for (const slot of best) {
+      const pairs = this.terms.docTerms(slot)!.pairs
+      let matched = 0
+      for (let i = 0; i < pairs.length; i += 2) matched += massOf.get(pairs[i]!) ?? 0
+      bestMatchedMass = Math.max(bestMatchedMass, matched)
+    }
+    const rule = { minCoverage: this.options.abstainCoverage, enoughRareTerms: this.options.abstainEnough }
+    return shouldAbstain({ queryMass, bestMatchedMass, rareTermMass }, rule)
+  }
+
   // A source with weight 0 is never recalled; leaving it out also keeps every
   // touched score above 0, which is how "touched" is told apart from "not yet".
   private sourceFilter(sources: readonly RecallSource[] | undefined): ((slot: number) => boolean) | undefined {
@@ -216,6 +278,25 @@ export class RecallIndex {
     const allowed = new Set((sources ?? RECALL_SOURCES).filter((source) => weights[source] > 0))
     if (RECALL_SOURCES.every((source) => allowed.has(source))) return undefined
     return (slot) => allowed.has(this.records[slot]!.source)
+  }
+
+  // Each seed lends `neighbourShare` of its score to the memories written just before
+  // and after it; a neighbour of several seeds keeps the largest gift. Gifts are
+  // computed before any is applied, so the seeds' order does not matter.
+  private applyNeighbourBoosts(seedSlots: readonly number[], scores: Float64Array, accept: ((slot: number) => boolean) | undefined): void {
+    const { neighbourShare, neighbourSpan, neighbourWindowMinutes } = this.options
+    if (neighbourShare <= 0) return
+    const gifts = new Map<number, number>()
+    for (const seed of seedSlots) {
+      const amount = neighbourShare * scores[seed]!
+      for (const n of this.timeline.neighbours(seed, this.records[seed]!.atMs, neighbourWindowMinutes * 60_000, neighbourSpan)) {
+        // Only a memory that itself shares a word with the query is lifted: a neighbour
+        // re-ranks, it never brings in a line about something else.
+        if (scores[n] === 0 || (accept !== undefined && !accept(n))) continue
+        if (amount > (gifts.get(n) ?? 0)) gifts.set(n, amount)
+      }
+    }
+    for (const [slot, amount] of gifts) scores[slot]! += amount
   }
 
   // Adds each boost to `scores` (and new neighbours to `touched`); returns slot → seed id.
@@ -286,6 +367,7 @@ export class RecallIndex {
     this.terms.addPairs(slot, pairs, length)
     this.records[slot] = record
     this.slotsById.set(meta.id, slot)
+    this.timeline.add(slot, record.atMs, record.id)
     for (const target of linkTargets) {
       let sources = this.backlinks.get(target)
       if (sources === undefined) this.backlinks.set(target, (sources = new Set()))
@@ -303,23 +385,32 @@ export class RecallIndex {
 
   // Distinct known terms of the query, rarest first if there are too many, then in
   // term order so the floating-point sum does not depend on how the query was typed.
-  private queryTerms(query: string): WeightedTerm[] {
-    const distinct = new Set(tokenize(clipText(query, this.options.maxQueryChars), this.options.maxQueryChars))
+  // Also returns the summed weight of the terms no document contains (for abstention).
+  private queryTerms(query: string): { terms: WeightedTerm[]; unknownWeight: number } {
+    const clipped = clipText(query, this.options.maxQueryChars)
+    const distinct = new Set(tokenize(clipped, this.options.maxQueryChars))
+    if (asksWhen(clipped)) distinct.add(TIME_TERM)
+    const charWeight = this.options.cjkCharWeight
+    const weightOf = (term: string): number => (term === TIME_TERM ? this.options.timeWeight : isSingleCjkCharacter(term) ? charWeight : 1)
     let known: { id: number; term: string; df: number }[] = []
+    let unknownWeight = 0
     for (const term of distinct) {
       const id = this.terms.termId(term)
       const df = id === undefined ? 0 : this.terms.documentFrequency(id)
       if (id !== undefined && df > 0) known.push({ id, term, df })
+      // An unknown CJK pair usually straddles two words (喝什|么茶) and says nothing about
+      // the topic; an unknown character or English word does (罗马, Caroline).
+      else if (!isCjkTerm(term) || isSingleCjkCharacter(term)) unknownWeight += weightOf(term)
     }
     if (known.length > this.options.maxQueryTerms) {
       known.sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
       known = known.slice(0, this.options.maxQueryTerms)
     }
-    const charWeight = this.options.cjkCharWeight
-    return known
+    const terms = known
       .sort((a, b) => (a.term < b.term ? -1 : 1))
-      .map((t) => ({ id: t.id, weight: isSingleCjkCharacter(t.term) ? charWeight : 1 }))
+      .map((t) => ({ id: t.id, weight: weightOf(t.term) }))
       .filter((t) => t.weight > 0)
+    return { terms, unknownWeight }
   }
 
   private matchedTerms(slot: number, queryTerms: ReadonlySet<number>): string[] {

@@ -12,10 +12,11 @@ import { stemEnglish } from './stem.ts'
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopwords.ts'
 
 /**
- * Bumped whenever the rules below change the terms they produce: a serialised
- * index built under other rules no longer matches fresh query terms.
+ * Bumped whenever the rules below change the terms they produce, or the index adds
+ * terms of its own (3: the time term, time-words.ts): a serialised index built under
+ * other rules no longer matches fresh query terms.
  */
-export const TOKENIZER_VERSION = 2
+export const TOKENIZER_VERSION = 3
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
 const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
@@ -66,6 +67,11 @@ export function tokenize(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE_C
 /** True for a term that is one CJK character (scored with `cjkCharWeight`). */
 export function isSingleCjkCharacter(term: string): boolean {
   return codePointCount(term) === 1 && CJK_CHAR.test(term)
+}
+
+/** True for a term made of CJK characters (a word, a pair or one character). */
+export function isCjkTerm(term: string): boolean {
+  return CJK_CHAR.test(term)
 }
 
 function codePointCount(text: string): number {

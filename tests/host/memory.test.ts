@@ -70,6 +70,24 @@ describe('the memory engine behind a real host', () => {
     expect(doctor?.text).toMatch(/✓ recall: \d+ entries indexed/)
   })
 
+  it('says nothing when nothing stored is about the message: no 记忆命中 block, and `cyrene memory search` finds nothing either (issue 10, abstention)', async () => {
+    await host.ctx.get('cyreneMemory').recallReady
+    cyrene(host, 'memory', 'write', '周末去西湖边散步，断桥上人很多。', '--kind', 'fact', '--axis', '智', '--reason', '出行')
+    host.llm.script = () => ({ text: '嗯。' })
+    const chat = await host.createAgent('chat')
+    // It shares 人 with two memories: without the rule they would fill the block.
+    await host.turn(chat, '罗马帝国的人是怎么灭亡的？')
+    const foreign = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('罗马帝国的人是怎么灭亡的'))
+    expect(foreign).toBeDefined()
+    expect(JSON.stringify(foreign?.messages)).not.toContain('【记忆命中】')
+    expect(cyrene(host, 'memory', 'search', '罗马帝国的人是怎么灭亡的？')).toMatch(/nothing found/)
+    expect(cyrene(host, 'memory', 'search', '西湖的人')).toContain('周末去西湖边散步')
+    // The same store still answers about what it holds, in the same conversation.
+    await host.turn(chat, '上次去西湖散步人多吗？')
+    const own = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('上次去西湖散步人多吗'))
+    expect(JSON.stringify(own?.messages)).toContain('周末去西湖边散步，断桥上人很多。')
+  })
+
   it('memory text cannot break interpolation: braces in a memory reach the model as written', async () => {
     cyrene(host, 'memory', 'write', '她说 {{model}} 和 {{x}} 都只是花括号。', '--kind', 'fact', '--axis', '智', '--reason', '测试花括号')
     const agent = await host.createAgent('chat')

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { coverage, shouldAbstain, type AbstainInput } from './abstain.ts'
+import { RecallIndex } from './recall-index.ts'
+
+const RULE = { minCoverage: 0.24, enoughRareTerms: 2 } // values chosen for readable arithmetic, not the defaults
+const input = (queryMass: number, bestMatchedMass: number, rareTermMass = 5): AbstainInput => ({ queryMass, bestMatchedMass, rareTermMass })
+
+describe('shouldAbstain (pure)', () => {
+  it('abstains when nothing matched at all', () => {
+    expect(shouldAbstain(input(10, 0), RULE)).toBe(true)
+    expect(shouldAbstain(input(0, 0), { minCoverage: 0, enoughRareTerms: 2 })).toBe(true)
+  })
+
+  it('abstains when the best hit covers too little of the query, keeps it otherwise', () => {
+    expect(shouldAbstain(input(10, 2), RULE)).toBe(true) // 20 %
+    expect(shouldAbstain(input(10, 2.4), RULE)).toBe(false) // 24 %: at the line, kept
+    expect(shouldAbstain(input(10, 9), RULE)).toBe(false)
+  })
+
+  it('keeps a strong match inside a long message (enough rare-word mass)', () => {
+    expect(shouldAbstain(input(100, 9.9, 5), RULE)).toBe(true)
+    expect(shouldAbstain(input(100, 10, 5), RULE)).toBe(false)
+  })
+
+  it('never abstains on a match when the coverage rule is off', () => {
+    expect(shouldAbstain(input(100, 0.1), { minCoverage: 0, enoughRareTerms: 2 })).toBe(false)
+  })
+
+  it('coverage is a share in [0, 1], 0 for an empty query', () => {
+    expect(coverage(input(0, 3))).toBe(0)
+    expect(coverage(input(4, 1))).toBe(0.25)
+    expect(coverage(input(4, 9))).toBe(1)
+  })
+
+  it('property: more matched mass never turns keeping into abstaining', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 50, noNaN: true }),
+        (q, a, extra) => {
+          if (!shouldAbstain(input(q, a), RULE)) expect(shouldAbstain(input(q, a + extra), RULE)).toBe(false)
+        },
+      ),
+    )
+  })
+})
+
+describe('abstention inside RecallIndex.search (the one recall path)', () => {
+  const NOW = new Date('2026-06-01T00:00:00Z')
+  const index = new RecallIndex()
+  const docs = [
+    ['tea', 'Caroline loves oolong tea, especially in the morning.'],
+    ['paint', 'Caroline painted a sunrise over the lake last year.'],
+    ['run', 'Caroline ran a charity race for mental health.'],
+    ['zh', '我最喜欢喝乌龙茶，咖啡喝了会心慌。'],
+  ] as const
+  for (const [id, text] of docs) index.add({ id, text, at: '2026-01-01T00:00:00Z', source: 'entry' })
+
+  it('answers a question about what the store holds', () => {
+    expect(index.search('What tea does Caroline love?', { now: NOW })[0]!.id).toBe('tea')
+    expect(index.search('我喜欢喝什么茶？', { now: NOW })[0]!.id).toBe('zh')
+  })
+
+  it('says nothing about a person and an event it never saw, though one common word matches', () => {
+    expect(index.search('When did Melanie adopt the puppy from the shelter in the morning?', { now: NOW })).toEqual([])
+    expect(index.search('罗马帝国是怎么灭亡的？', { now: NOW })).toEqual([])
+    // The same queries with the rule off: the noise the rule keeps out.
+    expect(index.search('When did Melanie adopt the puppy from the shelter in the morning?', { now: NOW, abstain: false }).length).toBeGreaterThan(0)
+  })
+
+  it('the option abstainCoverage 0 keeps every match', () => {
+    const open = new RecallIndex({ abstainCoverage: 0 })
+    for (const [id, text] of docs) open.add({ id, text, at: '2026-01-01T00:00:00Z', source: 'entry' })
+    expect(open.search('When did Melanie adopt the puppy from the shelter in the morning?', { now: NOW }).length).toBeGreaterThan(0)
+  })
+})

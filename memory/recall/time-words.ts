@@ -1,0 +1,32 @@
+// Names and dates treated as such: a "when" question wants a memory that says
+// when ("yesterday", "last week", "上个月"), even though the question's own words
+// never include those. A memory that holds a time expression gets one extra index
+// term, TIME_TERM; a question that asks when adds it to its terms (see `timeWeight`).
+
+/** Cannot come out of the tokenizer (⟨ ⟩ are punctuation, never part of a word). */
+export const TIME_TERM = '⟨time⟩'
+
+const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday'
+// "may" and "march" are left out: far more often a verb than a month.
+const MONTHS = 'january|february|april|june|july|august|september|october|november|december'
+const UNITS = 'week|month|year|night|weekend|morning|evening|afternoon|summer|winter|spring|fall|autumn|' + DAYS
+const ENGLISH_TIME = new RegExp(
+  `\\b(?:yesterday|today|tonight|tomorrow|ago|recently|weekend|(?:last|next|this|past|coming) (?:${UNITS})|${DAYS}|${MONTHS}|(?:19|20)\\d\\d)\\b`,
+  'u',
+)
+const CHINESE_TIME =
+  /昨天|今天|明天|前天|后天|昨晚|今晚|上周|下周|这周|本周|上个?月|下个?月|这个月|去年|今年|明年|前年|周[一二三四五六日末]|星期|礼拜|\d+\s*[月号日]|[一二三四五六七八九十]+月/u
+
+const ASKS_WHEN_ENGLISH = /\b(?:when|how long|how often|what (?:time|date|day|year|month))\b/u
+const ASKS_WHEN_CHINESE = /什么时候|啥时候|哪天|哪一天|几号|几月|哪年|哪一年|多久|多长时间/u
+
+/** True when `text` (already lower-cased) says when something happened. */
+export function mentionsTime(text: string): boolean {
+  return ENGLISH_TIME.test(text) || CHINESE_TIME.test(text)
+}
+
+/** True when the question asks when (or how long ago). */
+export function asksWhen(text: string): boolean {
+  const lower = text.toLowerCase()
+  return ASKS_WHEN_ENGLISH.test(lower) || ASKS_WHEN_CHINESE.test(lower)
+}

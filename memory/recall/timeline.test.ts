@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { Timeline } from './timeline.ts'
+
+const T = Date.parse('2026-03-01T10:00:00Z')
+const MIN = 60_000
+
+describe('Timeline', () => {
+  it('gives the memories just before and after, on the same day, within the window', () => {
+    const t = new Timeline()
+    t.add(1, T, 'b')
+    t.add(0, T - MIN, 'a')
+    t.add(2, T + MIN, 'c')
+    t.add(3, T + 120 * MIN, 'd')
+    expect(t.neighbours(1, T, 30 * MIN).sort()).toEqual([0, 2])
+    expect(t.neighbours(2, T + MIN, 30 * MIN)).toEqual([1]) // d is two hours later
+    expect(t.neighbours(3, T + 120 * MIN, 180 * MIN)).toEqual([2])
+    // Span 2: two on each side, the window still applies.
+    expect(t.neighbours(0, T - MIN, 30 * MIN, 2).sort()).toEqual([1, 2])
+    expect(t.neighbours(1, T, 180 * MIN, 2).sort()).toEqual([0, 2, 3])
+  })
+
+  it('breaks equal times by id, ignores other days and unparsable times, forgets removed slots', () => {
+    const t = new Timeline()
+    t.add(5, T, 'z')
+    t.add(4, T, 'a')
+    t.add(6, T + 86_400_000, 'next-day')
+    t.add(7, NaN, 'no-date')
+    expect(t.neighbours(4, T, MIN)).toEqual([5])
+    expect(t.neighbours(7, NaN, MIN)).toEqual([])
+    t.remove(5, T)
+    expect(t.neighbours(4, T, MIN)).toEqual([])
+    expect(t.neighbours(6, T + 86_400_000, 86_400_000)).toEqual([])
+  })
+
+  it('property: neighbours are the items within `span` places in the (time, id) order, whatever the insertion order', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 20 }),
+        fc.integer(),
+        fc.integer({ min: 0, max: 3 }),
+        (minutes, seed, span) => {
+          const items = minutes.map((m, slot) => ({ slot, at: T + m * MIN, id: `i${String(slot).padStart(2, '0')}` }))
+          const shuffled = [...items].sort((a, b) => ((a.slot * 7919 + seed) % 97) - ((b.slot * 7919 + seed) % 97))
+          const t = new Timeline()
+          for (const it of shuffled) t.add(it.slot, it.at, it.id)
+          const order = [...items].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
+          order.forEach((item, i) => {
+            const expected = order.filter((_, j) => j !== i && Math.abs(j - i) <= span).map((x) => x.slot)
+            expect(t.neighbours(item.slot, item.at, 1000 * MIN, span).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b))
+          })
+        },
+      ),
+    )
+  })
+})

@@ -1,0 +1,63 @@
+// Which memories were written next to each other: per UTC day, the documents in
+// (time, id) order. A question often matches one side of an exchange while the
+// answer sits in the next line ("What did you paint?" → "A sunrise over the lake"),
+// so a strong hit lends part of its score to its neighbours in time (see
+// `neighbourShare`). Kept per day so that an add or a remove touches one short list.
+
+const DAY_MS = 86_400_000
+
+interface Placed {
+  slot: number
+  atMs: number
+  id: string
+}
+
+function before(a: Placed, b: Placed): boolean {
+  return a.atMs < b.atMs || (a.atMs === b.atMs && a.id < b.id)
+}
+
+export class Timeline {
+  private readonly days = new Map<number, Placed[]>()
+
+  /** Place a document; one with an unparsable time has no neighbours. */
+  add(slot: number, atMs: number, id: string): void {
+    if (!Number.isFinite(atMs)) return
+    const key = Math.floor(atMs / DAY_MS)
+    let day = this.days.get(key)
+    if (day === undefined) this.days.set(key, (day = []))
+    const placed = { slot, atMs, id }
+    let lo = 0
+    let hi = day.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (before(day[mid]!, placed)) lo = mid + 1
+      else hi = mid
+    }
+    day.splice(lo, 0, placed)
+  }
+
+  remove(slot: number, atMs: number): void {
+    if (!Number.isFinite(atMs)) return
+    const key = Math.floor(atMs / DAY_MS)
+    const day = this.days.get(key)
+    const at = day?.findIndex((p) => p.slot === slot) ?? -1
+    if (day === undefined || at === -1) return
+    day.splice(at, 1)
+    if (day.length === 0) this.days.delete(key)
+  }
+
+  /** The `span` documents just before and just after `slot` on its day, each at most `windowMs` away. */
+  neighbours(slot: number, atMs: number, windowMs: number, span = 1): number[] {
+    if (!Number.isFinite(atMs)) return []
+    const day = this.days.get(Math.floor(atMs / DAY_MS))
+    const at = day?.findIndex((p) => p.slot === slot) ?? -1
+    if (day === undefined || at === -1) return []
+    const out: number[] = []
+    for (let d = 1; d <= span; d++) {
+      for (const other of [day[at - d], day[at + d]]) {
+        if (other !== undefined && Math.abs(other.atMs - atMs) <= windowMs) out.push(other.slot)
+      }
+    }
+    return out
+  }
+}
