@@ -28,7 +28,6 @@ import type { WorldbookBlocks } from './voice-step.ts'
  * other block; until it takes them, each is held to its own cap here.
  */
 
-const WORLDBOOK_ORDER = 140
 /** Contract §4: "about 560" for the constant entries, frame included. */
 export const RAIL_CAP = 560
 /** Keyword hits: at most 8 entries and 800 characters, frame included. */

@@ -45,13 +45,16 @@ function commitWithMarkedPersona(): string {
   })
 }
 
-const ab = (args: string[]) =>
-  spawnSync(process.execPath, [join(PROJECT_ROOT, 'persona-ab', 'main.ts'), ...args], {
-    cwd: PROJECT_ROOT,
-    env: withLocalBin(),
-    encoding: 'utf8',
-    timeout: 1_500_000,
-  })
+/** The command, run without blocking this worker (a synchronous wait of minutes starves vitest's own RPC). */
+async function ab(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'persona-ab', 'main.ts'), ...args], { cwd: PROJECT_ROOT, env: withLocalBin() })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => (stdout += d))
+  child.stderr.on('data', (d) => (stderr += d))
+  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
+  return { status, stdout, stderr }
+}
 
 describe('npm run persona:ab -- --offline (issue 15)', () => {
   beforeAll(async () => {
