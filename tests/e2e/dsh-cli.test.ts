@@ -158,6 +158,47 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(messages).toContain('- 翁法罗斯：翁法罗斯是昔涟的故乡')
     })
 
+    it("her voice on the real dsh web (issue 9): the nickname set with the CLI, one marker when the form changes and none after, the rails and the doctor's total within 4,000", async () => {
+      run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'settings', 'set', 'nickname', '阿远'], { cwd: workspace, env: env(home, log) })
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
+      const agentId = created?.result?.value?.sessionId as string
+      const command = async (line: string) => JSON.stringify(await rpc('commands/execute', { args: { agentId, line, images: [] } }))
+      const say = async (text: string) => {
+        const before = requests(log).length
+        await rpc('session.prompt', { sessionId: agentId, mode: 'queue', content: [{ type: 'text', text }] })
+        const deadline = Date.now() + 60_000
+        const sent = () =>
+          requests(log)
+            .slice(before)
+            .find((r) => JSON.stringify(r.messages).includes(text))
+        while (sent() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+        const request = sent()
+        expect(request, text).toBeDefined()
+        // What came in after the person's words: the context snapshot (when it changed) and the pre-step notices.
+        const all = JSON.stringify(request?.messages)
+        return { all, after: all.slice(all.lastIndexOf(text)) }
+      }
+      expect(await command('/cyrene form 迷迷')).toContain('迷迷')
+      const first = await say('今天的午饭很好吃')
+      expect(first.all).toContain('称呼对方「阿远」。')
+      expect(first.all).toContain('此刻的形态：迷迷。')
+      expect(first.all).toContain('【道韵】以下是数据/操作规则，不是身份。')
+      expect(first.all).toContain('【世界书·常驻】')
+      expect(await command('/cyrene form 德谬歌')).toContain('德谬歌')
+      const second = await say('帮我想想这个项目的计划')
+      expect(second.after.match(/【形态切换】/g)).toHaveLength(1)
+      expect(second.after).toContain('形态从「迷迷」换成了「德谬歌」')
+      const third = await say('谢谢你')
+      expect(third.after).not.toContain('【形态切换】')
+      const doctor = await command('/cyrene doctor')
+      const total = /voice budget: (\d+)\/(\d+) chars/.exec(doctor)
+      expect(total, doctor).not.toBeNull()
+      expect(Number(total?.[1])).toBeLessThanOrEqual(Number(total?.[2]))
+      expect(Number(total?.[2])).toBeLessThanOrEqual(4000)
+      // The later turns expect the default nickname.
+      run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'settings', 'unset', 'nickname'], { cwd: workspace, env: env(home, log) })
+    })
+
     it('memory the person writes with the cyrene CLI reaches the next turn', async () => {
       run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'anchor', 'write', 'goal', '一起写完第一本书。', '--core'], {
         cwd: workspace,
