@@ -46,37 +46,21 @@ function safe(text: string): string {
   return inertBraces(promptSafe(text))
 }
 
+/** A rail whose body is fixed for the step: framed within `min(max, cap)`. */
+function railBlock(id: 'rail:nickname' | 'rail:form' | 'rail:style', title: string, cap: number, body: string): VoiceBlock {
+  return { id, channel: 'rail', priority: PRIORITY[id], cap, render: (max) => frameOrNothing(title, body, Math.min(max, cap)) }
+}
+
 export function nicknameBlock(name: string): VoiceBlock {
-  const body = safe(`称呼对方「${name}」。`)
-  return {
-    id: 'rail:nickname',
-    channel: 'rail',
-    priority: PRIORITY['rail:nickname'],
-    cap: NICKNAME_CAP,
-    render: (max) => frameOrNothing('称呼', body, Math.min(max, NICKNAME_CAP)),
-  }
+  return railBlock('rail:nickname', '称呼', NICKNAME_CAP, safe(`称呼对方「${name}」。`))
 }
 
 export function formBlock(choice: FormChoice): VoiceBlock {
-  const body = safe(`此刻的形态：${choice.form.name}。${choice.form.text}`)
-  return {
-    id: 'rail:form',
-    channel: 'rail',
-    priority: PRIORITY['rail:form'],
-    cap: FORM_CAP,
-    render: (max) => frameOrNothing('形态', body, Math.min(max, FORM_CAP)),
-  }
+  return railBlock('rail:form', '形态', FORM_CAP, safe(`此刻的形态：${choice.form.name}。${choice.form.text}`))
 }
 
 export function styleBlock(style: VoiceStyle): VoiceBlock {
-  const body = safe(`道韵「${style.name}」：${style.text}`)
-  return {
-    id: 'rail:style',
-    channel: 'rail',
-    priority: PRIORITY['rail:style'],
-    cap: STYLE_CAP,
-    render: (max) => frameOrNothing('道韵', body, Math.min(max, STYLE_CAP)),
-  }
+  return railBlock('rail:style', '道韵', STYLE_CAP, safe(`道韵「${style.name}」：${style.text}`))
 }
 
 const WHY: Record<FormChoice['reason'], string> = {

@@ -129,16 +129,7 @@ export function parseEntry(name: string, text: string, source: EntrySource, file
 }
 
 /** The fields an entry file is written from (the importer's output). */
-export interface EntryFields {
-  title: string
-  keys: string[]
-  secondaryKeys: string[]
-  logic: SecondaryLogic
-  constant: boolean
-  priority: number
-  enabled: boolean
-  body: string
-}
+export type EntryFields = Pick<WorldEntry, 'title' | 'keys' | 'secondaryKeys' | 'logic' | 'constant' | 'priority' | 'enabled' | 'body'>
 
 /** An entry as the file a person edits: front matter in the order of `FIELDS`, then the body. */
 export function formatEntry(fields: EntryFields): string {
