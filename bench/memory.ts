@@ -89,10 +89,10 @@ try {
   // 2b. The host's recall keeper: build (no cache yet, then from the cache), and the per-step
   //     levelling with the files, as a ratio of the full warm re-read it replaces.
   t = performance.now()
-  await RecallKeeper.open(store)
+  await RecallKeeper.open(store.root)
   rows.push(['recall index build (no cache)', ms(performance.now() - t)])
   t = performance.now()
-  const keeper = await RecallKeeper.open(store)
+  const keeper = await RecallKeeper.open(store.root)
   rows.push(['recall index open (from cache)', ms(performance.now() - t)])
   const sweeps: number[] = []
   for (let i = 0; i < 5; i++) {
@@ -104,7 +104,7 @@ try {
   rows.push(['per-step levelling, nothing changed (p50 of 5)', `${ms(sweep)} (${(sweep / warmMs).toFixed(2)}× the warm re-read)`])
   const queries = ['工作', 'dinner', '晚上想吃什么', 'entry about work']
   t = performance.now()
-  for (const q of queries) keeper.search(q, 8)
+  for (const q of queries) await keeper.search(q, 8)
   rows.push(['recall search (mean of 4 queries)', ms((performance.now() - t) / queries.length)])
 
   // 3. Writes with fsync, on the full store.

@@ -19,7 +19,7 @@ const families: Record<string, { summary: string; load: () => Promise<Family> }>
     load: async () => (await import('./doctor.ts')).doctorFamily,
   },
   memory: {
-    summary: 'the memory store: list, show, write, search, log, check, import, export, reindex',
+    summary: 'the memory store: list, show, write, search, recall, log, check, import, export, reindex',
     load: async () => (await import('./memory.ts')).memoryFamily,
   },
   backup: { summary: 'take a snapshot of the memory store now', load: async () => (await import('./memory.ts')).backupFamily },

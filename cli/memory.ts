@@ -25,6 +25,7 @@ import {
   type CheckReport,
   type Finding,
 } from '../memory/index.ts'
+import { recallCommand, resemblingEntry, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
 
 const WHEN_HELP = `
@@ -71,6 +72,12 @@ export function memoryFamily(io: CliIO): CyreneCommand {
   storeOptions(
     sub('search', 'entries that match the words').argument('<query...>').option('--limit <N>', 'how many', '20').option('--pending', 'look in 余页/待定 too'),
   ).act<SearchOptions>(async (o, args) => await search(o, args, io))
+  storeOptions(
+    sub('recall', 'exactly the memory hits a turn would inject for this message, within the budget')
+      .argument('<query...>')
+      .option('--k <N>', 'how many hits to rank before the budget', RECALL_OPTION_DEFAULTS.k)
+      .option('--budget <CHARS>', 'characters of the hit block, frame included', RECALL_OPTION_DEFAULTS.budget),
+  ).act<RecallOptions>(async (o, args) => await recallCommand(o, args, io))
   storeOptions(sub('log', 'entries and audit records, newest first').option('--limit <N>', 'how many', '30')).act<LimitOptions>(async (o) => await log(o, io))
   storeOptions(sub('check', 'verify the whole store; exit 1 on a problem').option('--fix', 'repair what can be repaired safely')).act<CheckOptions>(
     async (o) => await check(o, io),
@@ -201,15 +208,20 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
   }
   const store = await openStore(io, o.root)
   const r = await guarded(() => store.write(input, { by: 'person' }))
+  // A person's write is always kept; they are told when it says what an entry already says (never twice).
+  const resembles = await resemblingEntry(store.root, text, r.id).catch(() => undefined)
   out(
     io,
     o.json,
-    r,
+    { ...r, ...(resembles !== undefined ? { resembles } : {}) },
     () =>
       [
         r.gate === 'day' ? `written ${r.id} → ${r.file}` : `kept ${r.id} in ${r.file}: it did not pass the five-virtue gate yet`,
         ...r.reasons.map((x) => `  · ${x}`),
         ...r.notes.map((x) => `  note: ${x}`),
+        ...(resembles !== undefined
+          ? [`  resembles ${resembles.id} (${resembles.date}): ${oneLine(resembles.text)} — both are kept; see \`cyrene memory show ${resembles.id}\``]
+          : []),
       ].join('\n') + '\n',
   )
   return 0
@@ -297,8 +309,10 @@ async function importLines(o: ImportOptions, io: CliIO): Promise<number> {
       [
         `${r.dryRun ? 'would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} into ${r.files.length} day file(s)` +
           `${r.already.length > 0 ? `; ${r.already.length} line(s) already imported before, skipped` : ''}` +
-          `${r.skipped.length > 0 ? `; ${r.skipped.length} line(s) refused — fix them and import again` : ''}`,
+          `${r.skipped.length > 0 ? `; ${r.skipped.length} line(s) refused — fix them and import again` : ''}` +
+          `${r.duplicates.length > 0 ? `; ${r.duplicates.length} imported line(s) resemble another entry (kept; listed below)` : ''}`,
         ...r.skipped.map((s) => `  refused ${s.origin}: ${s.why}`),
+        ...r.duplicates.map((d) => `  likely duplicate ${d.origin}: ${d.id} resembles ${d.resembles} (similarity ${d.similarity})`),
       ].join('\n') + '\n',
   )
   return 0

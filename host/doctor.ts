@@ -399,7 +399,18 @@ export interface HostServiceState {
     | { kind: 'ready'; root: string; problems: readonly string[] }
   /** `{{cyrene_memory}}` at the latest assembly: its length, its budget, what was cut, a failed refresh. */
   memoryBlock: { chars: number; budget: number; cut: number; refreshError: string | undefined }
-  recall: { kind: 'off' } | { kind: 'building' } | { kind: 'failed'; detail: string } | { kind: 'ready'; size: number }
+  recall:
+    | { kind: 'off' }
+    | { kind: 'building' }
+    | { kind: 'failed'; detail: string }
+    | {
+        kind: 'ready'
+        size: number
+        /** Where the index runs: its own worker thread, or DSH's thread when a worker could not start. */
+        where?: 'worker' | 'in-process'
+        /** Why the file watcher cannot be trusted (each step then looks at every file), when it cannot. */
+        watch?: string
+      }
   /** The last recall problem (a failed refresh or search). */
   recallError: string | undefined
   mirror: MirrorNote | undefined
@@ -475,8 +486,12 @@ function recallLine({ recall, recallError }: HostServiceState): DoctorLine {
       return { check: 'recall', status: 'warn', detail: 'index still building; no memory hits until it is ready' }
     case 'failed':
       return { check: 'recall', status: 'fail', detail: `index could not be built: ${recall.detail}` }
-    case 'ready':
-      return { check: 'recall', status: 'ok', detail: `${recall.size} entries indexed (Chinese and English), hits added before each step` }
+    case 'ready': {
+      const where = recall.where === 'in-process' ? "in DSH's own thread (a worker could not start)" : 'in a worker thread'
+      const detail = `${recall.size} entries indexed (Chinese and English; day entries, anchors, dreams, rollups) ${where}, hits added before each step`
+      if (recall.watch !== undefined) return { check: 'recall', status: 'warn', detail: `${detail}; ${recall.watch}` }
+      return { check: 'recall', status: recall.where === 'in-process' ? 'warn' : 'ok', detail }
+    }
   }
 }
 

@@ -9,6 +9,9 @@ import { charCount, clip, fitWithinBudget, promptSafe, type AnchorView, type Rec
  * brackets turned into parentheses, hidden comments dropped), so the only
  * `【…】`, `〔…〕` and line starts in the block are the ones drawn here.
  */
+/** The host row's defaults for `{{cyrene_memory}}` (contract §4: ≤ 1,200 with its frame); `cyrene memory recall` uses them too. */
+export const MEMORY_DEFAULTS = { memoryChars: 1200, recentDays: 7 } as const
+
 /** The frame title the runtime draws around this block. */
 export const MEMORY_TITLE = '记忆'
 
@@ -16,6 +19,11 @@ export interface MemoryBlockResult {
   text: string
   /** Anchors or entries left out or shortened to stay within the budget. */
   cut: number
+  /**
+   * The recall ids of what the block shows (`anchor:<key>` and entry ids), so
+   * the memory hits of the same step leave them out (CONTRACT §12, "Never twice").
+   */
+  ids: string[]
 }
 
 /** A recent entry shortened to the end of the budget must still show this much; otherwise it is left out. */
@@ -36,21 +44,23 @@ function anchorLine(anchor: AnchorView): string {
  */
 export function composeMemoryBlock(anchors: AnchorView[], recent: RecentEntry[], budget: number): MemoryBlockResult {
   const lines: string[] = []
+  const ids: string[] = []
   let cut = 0
   let used = 0
-  const present = anchors.map((a) => ({ title: a.title, body: anchorLine(a) })).filter((a) => a.body !== '')
+  const present = anchors.map((a) => ({ key: a.key, title: a.title, body: anchorLine(a) })).filter((a) => a.body !== '')
   const anchorShare = present.length === 0 ? 0 : Math.floor(Math.floor(budget / 2) / present.length)
-  for (const { title, body } of present) {
+  for (const { key, title, body } of present) {
     const head = `【${title}】`
     const room = Math.max(0, anchorShare - charCount(head))
     const shown = clip(body, room)
     if (shown !== body) cut++
     if (room === 0) continue
     lines.push(head + shown)
+    ids.push(`anchor:${key}`)
     used += charCount(head + shown) + 1
   }
   const header = '【近来】'
-  const entries = recent.map((e) => ({ date: e.date, text: promptSafe(e.text) })).filter((e) => e.text !== '')
+  const entries = recent.map((e) => ({ id: e.id, date: e.date, text: promptSafe(e.text) })).filter((e) => e.text !== '')
   if (entries.length > 0 && used + charCount(header) + 1 < budget) {
     // Each line costs a newline more. An entry that does not fit is shortened while 40 characters
     // still fit, else left out (a shorter one after it may still fit).
@@ -60,6 +70,7 @@ export function composeMemoryBlock(anchors: AnchorView[], recent: RecentEntry[],
     })
     cut += fit.cut.length
     if (fit.picked.length > 0) lines.push(header, ...fit.picked.map((p) => p.text))
+    for (const p of fit.picked) if (p.item.id !== undefined) ids.push(p.item.id)
   }
-  return { text: lines.join('\n'), cut }
+  return { text: lines.join('\n'), cut, ids }
 }

@@ -18,7 +18,7 @@ export class MemoryReader {
   /** Characters of `{{cyrene_memory}}` as the model reads it: frame and closing marker included. */
   private readonly budget: number
   private key = ''
-  private last: MemoryBlockResult = { text: '', cut: 0 }
+  private last: MemoryBlockResult = { text: '', cut: 0, ids: [] }
 
   constructor(root: string, days: number, budget: number) {
     this.root = root

@@ -18,7 +18,9 @@ import {
   type WriteResult,
 } from '../memory/index.ts'
 import { StoreFile } from './store-file.ts'
-import { RecallKeeper, type RecalledEntry } from '../memory/recall-keeper.ts'
+import type { RecalledEntry } from '../memory/recall-keeper.ts'
+import { startLiveRecall, type LiveRecall } from '../memory/recall-live.ts'
+import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
 import type { WorldbookNote } from './worldbook-doctor.ts'
@@ -62,7 +64,12 @@ export interface MemoryBlock {
   text: string
   /** Anchors or entries shortened or left out to stay within the budget, for the doctor. */
   cut: number
+  /** Recall ids the block shows (anchor:<key>, entry ids): the memory hits of the same step leave them out. */
+  ids: string[]
 }
+
+/** What the model's memory_write did: written (day or pending), or nothing added because the same memory is already kept. */
+export type ModelWriteResult = WriteResult | { id: string; gate: 'duplicate'; file: string; reasons: string[]; notes: string[] }
 
 export interface ServiceConfig {
   rootDir: string
@@ -91,9 +98,13 @@ export class CyreneMemory extends Service {
   lastVoice: VoiceNote | undefined
   private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
-  private block: MemoryBlock = { text: '', cut: 0 }
+  private block: MemoryBlock = { text: '', cut: 0, ids: [] }
   private refreshError: string | undefined
-  private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; keeper: RecallKeeper } | { kind: 'failed'; detail: string } = { kind: 'off' }
+  private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; live: LiveRecall; size: number } | { kind: 'failed'; detail: string } = {
+    kind: 'off',
+  }
+  private live: LiveRecall | undefined
+  private recallWatch: string | undefined
   /** Last recall problem (a failed refresh or search), for the doctor. */
   private recallError: string | undefined
   readonly ready: Promise<void>
@@ -116,29 +127,42 @@ export class CyreneMemory extends Service {
       // Settings problems, drift and retired plugins are read fresh by the store lines of the doctor.
       const problems = started.problems.filter((p) => !started.store.settingsProblems.includes(p) && !p.startsWith('retired plugin'))
       this.recallState = { kind: 'building' }
-      this.recallReady = RecallKeeper.open(started.store).then(
-        (keeper) => {
-          this.recallState = { kind: 'ready', keeper }
-        },
-        (error: Error) => {
-          this.recallState = { kind: 'failed', detail: error.message }
-        },
-      )
+      // The index loads or builds in a worker thread: nothing of it runs on DSH's event loop (CONTRACT §12, "Never stall the host").
+      this.recallReady = this.startRecall(started.store.root, true)
       this.state = { kind: 'ready', store: started.store, root, problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
     } catch (error) {
       this.state = error instanceof EngineBusyError ? { kind: 'busy', root, detail: error.message } : { kind: 'failed', detail: (error as Error).message }
     }
   }
 
+  private async startRecall(root: string, worker: boolean): Promise<void> {
+    const live = startLiveRecall(root, { worker })
+    this.live = live
+    try {
+      const opened = await live.ready
+      if (this.live !== live) return
+      this.recallState = { kind: 'ready', live, size: opened.size }
+    } catch (error) {
+      if (this.live !== live) return
+      await live.close().catch(() => undefined)
+      // A worker that could not run here: the same work in this thread, in slices.
+      if (live.where === 'worker' && this.state.kind !== 'failed') return await this.startRecall(root, false)
+      this.recallState = { kind: 'failed', detail: (error as Error).message }
+    }
+  }
+
   private async stop(): Promise<void> {
     const state = this.state
     this.state = { kind: 'failed', detail: 'stopped' }
+    const live = this.live
+    this.live = undefined
+    await live?.close().catch(() => undefined)
     if (state.kind === 'ready') await state.store.close().catch(() => undefined)
   }
 
   /** The value of `{{cyrene_memory}}` for one assembly, read from the files now; never throws. */
   memoryBlock(): MemoryBlock {
-    if (this.state.kind !== 'ready') return { text: '', cut: 0 }
+    if (this.state.kind !== 'ready') return { text: '', cut: 0, ids: [] }
     try {
       this.block = this.state.reader.read()
       this.refreshError = undefined
@@ -155,12 +179,15 @@ export class CyreneMemory extends Service {
    */
   async recall(query: string, limit: number): Promise<RecalledEntry[]> {
     if (this.recallState.kind === 'off' || this.recallState.kind === 'building') await this.startupOrLater(this.ready.then(() => this.recallReady))
-    if (this.recallState.kind !== 'ready') return []
+    const recall = this.recallState
+    if (recall.kind !== 'ready') return []
     try {
-      await this.recallState.keeper.refresh()
-      const hits = this.recallState.keeper.search(query, limit)
+      const answer = await recall.live.recall(query, limit, { now: (this.store()?.now() ?? new Date()).getTime() })
+      recall.size = answer.size
       this.recallError = undefined
-      return hits
+      // A watcher that failed makes every step look at every file: shown, not hidden.
+      this.recallWatch = answer.swept?.startsWith('file watching') === true ? answer.swept : undefined
+      return answer.hits
     } catch (error) {
       this.recallError = (error as Error).message
       return []
@@ -170,9 +197,35 @@ export class CyreneMemory extends Service {
   /**
    * A write the model asked for: through the gate (day or 余页/待定), refused
    * where only the person may write. Throws a message the model can act on.
+   * When a day entry already says the same (memory/near-duplicate.ts), nothing
+   * is added and its id comes back (CONTRACT §12, "Never twice"); a pending
+   * entry never counts, so it cannot swallow a newer write that passes the gate.
    */
-  async writeAsModel(input: NewEntry): Promise<WriteResult> {
-    return await (await this.engineStore()).write(input, { by: 'model' })
+  async writeAsModel(input: NewEntry): Promise<ModelWriteResult> {
+    const store = await this.engineStore()
+    const twin = typeof input.text === 'string' ? await this.dayTwinOf(store, input.text) : undefined
+    if (twin !== undefined)
+      return {
+        id: twin.id,
+        gate: 'duplicate',
+        file: twin.file,
+        reasons: [],
+        notes: [`与已记下的 ${twin.id}（${twin.date}）意思相同：「${twin.text}」，没有另存一条`],
+      }
+    return await store.write(input, { by: 'model' })
+  }
+
+  /** A day entry that says the same as `text`: among its recall hits and the entries of today (which the index may not have yet). */
+  private async dayTwinOf(store: MemoryStore, text: string): Promise<{ id: string; file: string; date: string; text: string } | undefined> {
+    const candidates: { id: string; file: string; date: string; text: string }[] = []
+    const today = localDate(store.now())
+    try {
+      for (const e of await store.entriesOfDate(today)) candidates.push({ id: e.id, file: e.file, date: today, text: e.text })
+    } catch {
+      /* an unreadable day file: the recall hits still count */
+    }
+    for (const hit of await this.recall(text, 8)) if (hit.area === 'day') candidates.push({ id: hit.id, file: hit.file, date: hit.date, text: hit.text })
+    return findNearDuplicate(text, candidates)?.item
   }
 
   /** A dated section the model adds to an anchor (its core is the person's); cadence enforced by the store. */
@@ -276,7 +329,10 @@ export class CyreneMemory extends Service {
       startedAt: this.startedAt,
       engine: s.kind === 'ready' ? { kind: 'ready', root: s.root, problems: s.problems } : s,
       memoryBlock: { chars: charCount(this.block.text), budget: this.config.memoryChars, cut: this.block.cut, refreshError: this.refreshError },
-      recall: recall.kind === 'ready' ? { kind: 'ready', size: recall.keeper.size } : recall,
+      recall:
+        recall.kind === 'ready'
+          ? { kind: 'ready', size: recall.size, where: recall.live.where, ...(this.recallWatch !== undefined ? { watch: this.recallWatch } : {}) }
+          : recall,
       recallError: this.recallError,
       mirror: this.lastMirror,
       worldbook: this.lastWorldbook,

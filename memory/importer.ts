@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Entry, EntryMeta } from './entry.ts'
 import { isUsableId, newId } from './id.ts'
 import { dayFileRel, isDateString, localDate } from './paths.ts'
+import { NearDuplicateIndex } from './near-duplicate.ts'
 import type { MemoryStore } from './store.ts'
 import { assertWellFormed, checkText, importedMetaProblem, KIND_RE, parseWhen, RefusedError, YEAR_MAX, YEAR_MIN } from './validate.ts'
 
@@ -39,11 +40,25 @@ export interface Skipped {
   origin: string
   why: string
 }
-/** `skipped`: refused items (fix the source and import again); `already`: items the store has from an earlier import. */
+/** An imported line that says what an entry already says (memory/near-duplicate.ts): imported all the same, and listed. */
+export interface LikelyDuplicate {
+  origin: string
+  /** The new entry's id. */
+  id: string
+  /** The entry (already in the store, or imported earlier in the same run) it resembles. */
+  resembles: string
+  similarity: number
+}
+
+/**
+ * `skipped`: refused items (fix the source and import again); `already`: items the store has from an earlier import;
+ * `duplicates`: imported lines that resemble an entry (never dropped for it: the person decides).
+ */
 export interface ImportReport {
   imported: number
   skipped: Skipped[]
   already: Skipped[]
+  duplicates: LikelyDuplicate[]
   files: string[]
   dryRun: boolean
 }
@@ -139,6 +154,9 @@ export async function importItems(
   const seen = new Set(entries.filter((e) => e.meta.gate === 'imported' && e.meta.import_key === undefined).map((e) => `${e.text}\0${String(e.meta.at)}`))
   const skipped: Skipped[] = []
   const already: Skipped[] = []
+  const duplicates: LikelyDuplicate[] = []
+  const twins = new NearDuplicateIndex()
+  for (const e of entries) twins.add(e.id, e.text)
   const byFile = new Map<string, Entry[]>()
   for (const item of items) {
     let r: ReturnType<typeof toImportedEntry>
@@ -180,6 +198,9 @@ export async function importItems(
       skipped.push({ origin: item.origin, ...why(e) })
       continue
     }
+    const twin = twins.find(entry.text)
+    if (twin !== undefined) duplicates.push({ origin: item.origin, id: entry.meta.id, resembles: twin.id, similarity: Math.round(twin.similarity * 100) / 100 })
+    twins.add(entry.meta.id, entry.text)
     keys.set(key, item.origin)
     ids.add(entry.meta.id)
     if (typeof entry.meta.source_ref === 'string') refs.add(entry.meta.source_ref)
@@ -194,7 +215,7 @@ export async function importItems(
     imported += list.length
     opts.onProgress?.(imported, total)
   }
-  return { imported, skipped, already, files: [...byFile.keys()].sort(), dryRun: opts.dryRun === true }
+  return { imported, skipped, already, duplicates, files: [...byFile.keys()].sort(), dryRun: opts.dryRun === true }
 }
 
 /** Is this a valid UTF-8 prefix (a sequence cut at the end still counts)? */

@@ -63,7 +63,7 @@ export {
 export { abReviewOf, readReportMark, reportMarkLine, REPORT_MARK, VERDICTS, type AbReview, type ReportMark, type Verdict } from './ab-review.ts'
 export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
 export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restore.ts'
-export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport } from './importer.ts'
+export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport, type LikelyDuplicate } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { linkEntries, type LinkInput, type LinkResult } from './entry-links.ts'
 export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'

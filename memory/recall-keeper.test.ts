@@ -1,7 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { RecallKeeper } from './recall-keeper.ts'
+import { keeperCacheFile, RecallKeeper } from './recall-keeper.ts'
 import { MemoryStore } from './store.ts'
+import { writeAnchor } from './anchors.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
@@ -14,31 +16,89 @@ afterEach(async () => {
 
 const open = () => MemoryStore.open({ env: { DSH_HOME: t.home } })
 const fact = (text: string, at?: string) => ({ text, kind: 'fact', axis: '智', reason: '事实', ...(at !== undefined ? { at } : {}) })
+const ids = async (keeper: RecallKeeper, q: string) => (await keeper.search(q, 5)).map((h) => h.id)
 
 it('follows writes from another store object, hand edits in place and deleted files; never recalls pending', async () => {
   const host = await open()
   const person = await open()
   const tea = await person.write(fact('喜欢乌龙茶，不加糖。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
-  const keeper = await RecallKeeper.open(host)
-  expect(keeper.search('乌龙', 5).map((h) => h.id)).toEqual([tea.id])
-  expect(keeper.search('乌龙', 5)[0]).toMatchObject({ text: '喜欢乌龙茶，不加糖。', date: '2026-03-01' })
+  const keeper = await RecallKeeper.open(host.root)
+  expect(await ids(keeper, '乌龙')).toEqual([tea.id])
+  expect((await keeper.search('乌龙', 5))[0]).toMatchObject({ text: '喜欢乌龙茶，不加糖。', date: '2026-03-01', area: 'day' })
 
   const city = await person.write(fact('搬到了上海。', '2026-03-02T10:00:00+08:00'), { by: 'person' })
   const pending = await person.write({ text: '也许该去学日语', kind: 'decision', axis: '德', reason: '未定' }, { by: 'model' })
   expect(pending.gate).toBe('pending')
-  expect(keeper.search('上海', 5)).toEqual([])
+  expect(await ids(keeper, '上海')).toEqual([])
   expect(await keeper.refresh()).toBeGreaterThan(0)
-  expect(keeper.search('上海', 5).map((h) => h.id)).toEqual([city.id])
-  expect(keeper.search('日语', 5)).toEqual([])
+  expect(await ids(keeper, '上海')).toEqual([city.id])
+  expect(await ids(keeper, '日语')).toEqual([])
+  expect((await keeper.search('日语', 5, { includePending: true })).map((h) => h.id)).toEqual([pending.id])
 
   const file = host.path((await host.get(tea.id))!.file)
   writeFileSync(file, readFileSync(file, 'utf8').replace('乌龙茶', '茉莉花茶'))
   await keeper.refresh()
-  expect(keeper.search('乌龙', 5)).toEqual([])
-  expect(keeper.search('茉莉花', 5).map((h) => h.id)).toEqual([tea.id])
+  expect(await ids(keeper, '乌龙')).toEqual([])
+  expect(await ids(keeper, '茉莉花')).toEqual([tea.id])
 
   rmSync(host.path((await host.get(city.id))!.file))
   await keeper.refresh()
-  expect(keeper.search('上海', 5)).toEqual([])
+  expect(await ids(keeper, '上海')).toEqual([])
   expect(await keeper.refresh()).toBe(0)
+})
+
+it('refresh(changed) reads only the files named: a change it is not told about waits for a full look', async () => {
+  const store = await open()
+  await store.write(fact('喜欢乌龙茶。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+  const keeper = await RecallKeeper.open(store.root)
+  const city = await store.write(fact('搬到了上海。', '2026-03-02T10:00:00+08:00'), { by: 'person' })
+  const hike = await store.write(fact('周末去爬山。', '2026-03-03T10:00:00+08:00'), { by: 'person' })
+  expect(await keeper.refresh([city.file])).toBe(1)
+  expect(await ids(keeper, '上海')).toEqual([city.id])
+  expect(await ids(keeper, '爬山')).toEqual([])
+  // Files that are not recall files are ignored; an unchanged one is not read again.
+  expect(await keeper.refresh(['元/settings.json', city.file])).toBe(0)
+  expect(await keeper.refresh()).toBe(1)
+  expect(await ids(keeper, '爬山')).toEqual([hike.id])
+})
+
+it('indexes anchors, dream journals and month/year rollups, each hit saying where it came from', async () => {
+  const store = await open()
+  await writeAnchor(store, 'user', { text: '你是阿远，一个写科幻小说的人。', mode: 'core' }, { by: 'person' })
+  const put = (rel: string, text: string): void => {
+    mkdirSync(dirname(join(store.root, rel)), { recursive: true })
+    writeFileSync(join(store.root, rel), text)
+  }
+  put('梦境/2026/03/2026-03-04.md', '# 梦\n<!-- 私下 -->梦见一座漂浮的灯塔。')
+  put('岁月涟漪/月响/2026/2026-03.md', '三月：搬家、换工作，开始学游泳。')
+  put('岁月涟漪/年轮/2025.md', '二〇二五：第一本书出版。')
+  put('梦境/2026/03/not-a-day.md', '灯塔 不是梦境文件')
+  const keeper = await RecallKeeper.open(store.root)
+  expect(keeper.size).toBe(4)
+  const [dream] = await keeper.search('灯塔', 5)
+  expect(dream).toMatchObject({ id: 'dream:2026-03-04', area: 'dream', date: '2026-03-04', file: '梦境/2026/03/2026-03-04.md' })
+  expect(dream!.text).toBe('梦\n 梦见一座漂浮的灯塔。')
+  expect((await keeper.search('游泳', 5))[0]).toMatchObject({ id: 'month:2026-03', area: 'month', date: '2026-03' })
+  expect((await keeper.search('出版', 5))[0]).toMatchObject({ id: 'year:2025', area: 'year', date: '2025' })
+  expect((await keeper.search('科幻小说', 5))[0]).toMatchObject({ id: 'anchor:user', area: 'anchor' })
+})
+
+it('a second open uses the cache without reading a memory file; a broken cache is rebuilt; an imported entry keeps its source_ref', async () => {
+  const store = await open()
+  await store.write(fact('喜欢乌龙茶。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+  const first = await RecallKeeper.open(store.root)
+  expect(first.opened).toMatchObject({ cache: 'missing', filesRead: 1 })
+  const second = await RecallKeeper.open(store.root)
+  expect(second.opened).toMatchObject({ cache: 'used', filesRead: 0 })
+  expect(await ids(second, '乌龙茶')).toEqual(await ids(first, '乌龙茶'))
+  const cache = JSON.parse(readFileSync(keeperCacheFile(store.root), 'utf8')) as { fileOf: number[] }
+  writeFileSync(keeperCacheFile(store.root), JSON.stringify({ ...cache, fileOf: cache.fileOf.map(() => 99) }))
+  const third = await RecallKeeper.open(store.root)
+  expect(third.opened.cache).toBe('rebuilt')
+  expect(await ids(third, '乌龙茶')).toHaveLength(1)
+
+  const { importItems } = await import('./importer.ts')
+  await importItems(store, [{ text: '在杭州看过一次雷峰塔。', at: '2020-05-01', source_ref: 'diary:12', origin: 'test:1' }])
+  await third.refresh()
+  expect((await third.search('雷峰塔', 5))[0]).toMatchObject({ sourceRef: 'diary:12', date: '2020-05-01' })
 })

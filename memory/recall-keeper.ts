@@ -1,126 +1,325 @@
-import { readFile } from 'node:fs/promises'
-import { entriesOf, parseEntryFile } from './entry.ts'
-import { fileStamp, type FileStamp } from './file-stamp.ts'
-import { dateOfEntryFile } from './paths.ts'
-import { docOf, loadRecall } from './recall-store.ts'
-import type { RecallIndex } from './recall/index.ts'
-import type { MemoryStore } from './store.ts'
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
+import { stampOf, type FileStamp } from './file-stamp.ts'
+import { itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
+import { recallCacheDir } from './recall-store.ts'
+import { RecallIndex } from './recall/index.ts'
+import { yielder } from './yielder.ts'
 
 export interface RecalledEntry {
   id: string
   score: number
   text: string
+  /** The entry's day, or the period of a dream/rollup ('' for an anchor without sections). */
   date: string
+  area: RecallArea
+  /** The file it was read from, relative to the root. */
+  file: string
+  /** An imported entry's source_ref, as imported. */
+  sourceRef?: string
 }
 
-const STAT_BATCH = 64
+export interface RecallSearchOptions {
+  now?: Date
+  /** Pending entries too (the person's `search --pending`); recall never shows them. */
+  includePending?: boolean
+}
+
+/** How the index of a keeper came to be, for the doctor and the bench. */
+export interface KeeperOpenReport {
+  cache: 'used' | 'missing' | 'rebuilt'
+  /** Files read (not just looked at) to bring the index level. */
+  filesRead: number
+  saveError?: string
+}
 
 interface FileState {
   stamp: FileStamp
   ids: string[]
 }
-interface EntryInfo {
-  text: string
-  date: string
-  area: 'day' | 'pending'
+
+const STAT_BATCH = 64
+const CACHE_FORMAT = 'cyrene-recall-keeper'
+const CACHE_VERSION = 2
+
+/** The keeper's cache: the index and the stamp and ids of every file it was built from, in one file. */
+export function keeperCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'keeper.json')
 }
 
 /**
- * The recall index of a running engine, kept level with the files: before each
- * search it looks at every entry file's size and time and re-reads only those
- * that changed, so what the person wrote by hand or with the command line is
- * found on the very next turn. Pending entries stay indexed (the cache is
- * shared with `cyrene memory search`) but are never recalled: they did not
- * pass the gate.
+ * The recall index of a store, kept level with its files: anchors, day and
+ * pending entries, dream journals and rollups (recall-sources.ts). It keeps only
+ * the index and, per file, its stamp (size + mtime) and ids; a hit's text is
+ * read from its file when it is shown, so nothing but the index is held in
+ * memory and the cache loads without reading a single memory file unless it
+ * changed. `refresh(changed)` re-reads just the files named (the host's
+ * watcher knows them, recall-watch.ts); `refresh()` looks at every file's
+ * stamp. Long loops hand the event loop back every few milliseconds
+ * (yielder.ts), so whoever runs a keeper keeps answering.
  */
 export class RecallKeeper {
-  private readonly store: MemoryStore
+  readonly root: string
   private readonly index: RecallIndex
-  private readonly files = new Map<string, FileState>()
-  private readonly entries = new Map<string, EntryInfo>()
+  private readonly files: Map<string, FileState>
+  private readonly where = new Map<string, string>()
+  /** The files of 余页/待定 among `files`: their entries are never recalled. */
+  private readonly pendingFiles = new Set<string>()
+  /** The parsed documents of files hits came from lately, by the stamp they were read at: a hit's text without reading its file again. */
+  private readonly shownFiles = new Map<string, { stamp: FileStamp; items: Map<string, RecallItem> }>()
+  readonly opened: KeeperOpenReport
 
-  private constructor(store: MemoryStore, index: RecallIndex) {
-    this.store = store
+  private constructor(root: string, index: RecallIndex, files: Map<string, FileState>, opened: KeeperOpenReport) {
+    this.root = root
     this.index = index
+    this.files = files
+    this.opened = opened
+    for (const [rel, state] of files) {
+      for (const id of state.ids) this.where.set(id, rel)
+      if (recallFileOf(rel)?.area === 'pending') this.pendingFiles.add(rel)
+    }
   }
 
-  static async open(store: MemoryStore): Promise<RecallKeeper> {
-    const { entries } = await store.scan()
-    const { index } = await loadRecall(store, entries)
-    const keeper = new RecallKeeper(store, index)
-    const byFile = new Map<string, string[]>()
-    for (const e of entries) {
-      const where = dateOfEntryFile(e.file)
-      if (where === undefined) continue
-      keeper.entries.set(e.id, { text: e.text, date: where.date, area: where.area })
-      byFile.set(e.file, [...(byFile.get(e.file) ?? []), e.id])
+  /**
+   * The keeper of the store at `root`: the cache brought level with the files (and saved back when it changed), or a fresh build.
+   * `cache: false` neither reads nor writes the cache: parsing and writing it are single blocks of work a
+   * thread cannot hand back in between, so the in-process fallback builds in slices instead.
+   */
+  static async open(root: string, opts: { cache?: boolean } = {}): Promise<RecallKeeper> {
+    const cached = opts.cache === false ? undefined : await readKeeperCache(root)
+    const usable = typeof cached === 'object' ? cached : undefined
+    const keeper = new RecallKeeper(root, usable?.index ?? new RecallIndex(), usable?.files ?? new Map(), {
+      cache: cached === undefined ? 'missing' : cached === 'bad' ? 'rebuilt' : 'used',
+      filesRead: 0,
+    })
+    const read = await keeper.refresh()
+    keeper.opened.filesRead = read
+    if (opts.cache !== false && (read > 0 || keeper.opened.cache !== 'used')) {
+      const error = await keeper.save()
+      if (error !== undefined) keeper.opened.saveError = error
     }
-    for (const [file, ids] of byFile) keeper.files.set(file, { stamp: (await fileStamp(store.path(file))) ?? '', ids })
     return keeper
   }
 
   get size(): number {
-    return this.entries.size
+    return this.index.size
   }
 
-  /** Bring the index level with the files; returns how many files had changed. */
-  async refresh(): Promise<number> {
-    const rels = await this.store.entryFiles()
+  /** Write the cache; returns why it could not be written (a cache is derived data: that only costs the next start time). */
+  async save(): Promise<string | undefined> {
+    try {
+      const index = this.index.toJSON()
+      const rels = [...this.files.keys()]
+      const number = new Map(rels.map((rel, i) => [rel, i]))
+      // Per document (in the index's own order), the number of its file: no id is written twice.
+      const fileOf = index.docs.map((d) => number.get(this.where.get(d.id)!)!)
+      const files = rels.map((rel) => [rel, this.files.get(rel)!.stamp])
+      await ensureDir(recallCacheDir(this.root))
+      await writeAtomic(keeperCacheFile(this.root), JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf, index }))
+      return undefined
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+
+  /**
+   * Bring the index level with the files. Without `changed`, every recall
+   * file's stamp is looked at (O(files)); with it, only those files (O(changes)).
+   * Returns how many files were read again.
+   */
+  async refresh(changed?: Iterable<string>): Promise<number> {
+    const pause = yielder()
+    let read = 0
+    if (changed !== undefined) {
+      for (const rel of new Set(changed)) {
+        if (recallFileOf(rel) === undefined) continue
+        const st = await statOf(join(this.root, rel))
+        if (st === undefined) read += this.forgetFile(rel) ? 1 : 0
+        else if (this.files.get(rel)?.stamp !== st) {
+          await this.reread(rel, st)
+          read++
+        }
+        await pause()
+      }
+      return read
+    }
+    const rels = await listRecallFiles(this.root)
     const seen = new Set(rels)
-    let changed = 0
-    // Stats in parallel batches: the thread pool answers several at once, sequential awaits do not.
     for (let i = 0; i < rels.length; i += STAT_BATCH) {
       const batch = rels.slice(i, i + STAT_BATCH)
-      const stamps = await Promise.all(batch.map((rel) => fileStamp(this.store.path(rel))))
+      // Stats in parallel batches: the thread pool answers several at once, sequential awaits do not.
+      const stamps = await Promise.all(batch.map((rel) => statOf(join(this.root, rel))))
       for (const [k, rel] of batch.entries()) {
         const stamp = stamps[k]
-        if (stamp === undefined || this.files.get(rel)?.stamp === stamp) continue
-        await this.reread(rel, stamp)
-        changed++
+        if (stamp === undefined) {
+          if (this.forgetFile(rel)) read++
+        } else if (this.files.get(rel)?.stamp !== stamp) {
+          await this.reread(rel, stamp)
+          read++
+        }
+        await pause()
       }
     }
     // Deleting the key being visited is well-defined for a Map.
-    for (const rel of this.files.keys()) {
-      if (seen.has(rel)) continue
-      this.forget(this.files.get(rel)?.ids ?? [])
-      this.files.delete(rel)
-      changed++
-    }
-    return changed
+    for (const rel of this.files.keys()) if (!seen.has(rel) && this.forgetFile(rel)) read++
+    return read
   }
 
-  private forget(ids: readonly string[]): void {
+  private forgetFile(rel: string): boolean {
+    const state = this.files.get(rel)
+    if (state === undefined) return false
+    this.forget(state.ids, rel)
+    this.files.delete(rel)
+    this.pendingFiles.delete(rel)
+    return true
+  }
+
+  private forget(ids: readonly string[], rel: string): void {
     for (const id of ids) {
+      // An id may have moved to another file (a hand edit); only forget it where it was.
+      if (this.where.get(id) !== rel) continue
       this.index.remove(id)
-      this.entries.delete(id)
+      this.where.delete(id)
     }
   }
 
   private async reread(rel: string, stamp: FileStamp): Promise<void> {
-    const where = dateOfEntryFile(rel)
-    if (where === undefined) return
-    let text: string
-    try {
-      text = await readFile(this.store.path(rel), 'utf8')
-    } catch {
+    const items = await readItems(this.root, rel)
+    if (items === undefined) {
+      this.forgetFile(rel)
       return
     }
-    const fresh = entriesOf(parseEntryFile(text, rel))
-    const keep = new Set(fresh.map((e) => e.meta.id))
-    this.forget((this.files.get(rel)?.ids ?? []).filter((id) => !keep.has(id)))
-    for (const entry of fresh) {
-      this.index.update(docOf(entry))
-      this.entries.set(entry.meta.id, { text: entry.text, date: where.date, area: where.area })
+    const keep = new Set(items.map((i) => i.doc.id))
+    this.forget(
+      (this.files.get(rel)?.ids ?? []).filter((id) => !keep.has(id)),
+      rel,
+    )
+    const pause = yielder()
+    for (const item of items) {
+      this.index.update(item.doc)
+      this.where.set(item.doc.id, rel)
+      await pause()
     }
     this.files.set(rel, { stamp, ids: [...keep] })
+    if (recallFileOf(rel)?.area === 'pending') this.pendingFiles.add(rel)
   }
 
-  /** The best `limit` day entries for a message, newest-biased as the index scores them (pending ones are filtered out inside the ranking). */
-  search(query: string, limit: number, now: Date = this.store.now()): RecalledEntry[] {
-    const isDay = (id: string): boolean => this.entries.get(id)?.area === 'day'
-    return this.index.search(query, { limit, now, filter: isDay }).map((hit) => {
-      const info = this.entries.get(hit.id)!
-      return { id: hit.id, score: hit.score, text: info.text, date: info.date }
-    })
+  /**
+   * The best `limit` documents, pending entries left out unless asked for. A
+   * filter is called for every scored document (all of them, for a common
+   * word); with few pending entries it is cheaper to rank `limit + pending`
+   * without one and drop those — the same result, since no more than that
+   * many pending entries can rank above the `limit`-th allowed document.
+   */
+  private ranked(query: string, limit: number, opts: RecallSearchOptions): ReturnType<RecallIndex['search']> {
+    const now = opts.now ?? new Date()
+    let pending = 0
+    for (const rel of this.pendingFiles) pending += this.files.get(rel)?.ids.length ?? 0
+    if (opts.includePending === true || pending === 0) return this.index.search(query, { limit, now })
+    const isPending = (id: string): boolean => this.pendingFiles.has(this.where.get(id) ?? '')
+    if (pending <= FEW_PENDING)
+      return this.index
+        .search(query, { limit: limit + pending, now })
+        .filter((h) => !isPending(h.id))
+        .slice(0, limit)
+    return this.index.search(query, { limit, now, filter: (id) => !isPending(id) })
+  }
+
+  /** The documents of a file as of the stamp the index has for it (read again only when that changed). */
+  private async itemsOf(rel: string): Promise<Map<string, RecallItem>> {
+    const stamp = this.files.get(rel)?.stamp
+    const kept = this.shownFiles.get(rel)
+    if (kept !== undefined && stamp !== undefined && kept.stamp === stamp) {
+      // Most recently used last.
+      this.shownFiles.delete(rel)
+      this.shownFiles.set(rel, kept)
+      return kept.items
+    }
+    const items = new Map((await readItems(this.root, rel))?.map((i) => [i.doc.id, i]) ?? [])
+    if (stamp !== undefined) {
+      this.shownFiles.set(rel, { stamp, items })
+      if (this.shownFiles.size > SHOWN_FILES_KEPT) this.shownFiles.delete(this.shownFiles.keys().next().value!)
+    }
+    return items
+  }
+
+  /**
+   * The best `limit` documents for a message as the index ranks them (pending
+   * entries filtered out inside the ranking unless asked for), each with its
+   * text read from its file now.
+   */
+  async search(query: string, limit: number, opts: RecallSearchOptions = {}): Promise<RecalledEntry[]> {
+    const hits = this.ranked(query, limit, opts)
+    const out: RecalledEntry[] = []
+    for (const hit of hits) {
+      const rel = this.where.get(hit.id)!
+      const item = (await this.itemsOf(rel)).get(hit.id)
+      // Changed since it was indexed (the next refresh sees it): not shown rather than shown stale.
+      if (item === undefined) continue
+      const entry: RecalledEntry = { id: hit.id, score: hit.score, text: item.text, date: item.date, area: item.area, file: rel }
+      if (item.sourceRef !== undefined) entry.sourceRef = item.sourceRef
+      out.push(entry)
+    }
+    return out
+  }
+}
+
+const SHOWN_FILES_KEPT = 64
+const FEW_PENDING = 256
+
+async function statOf(path: string): Promise<FileStamp | undefined> {
+  try {
+    const st = await stat(path)
+    return st.isFile() ? stampOf(st) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The documents of one file; undefined when it cannot be read (gone, a link, not a file). */
+async function readItems(root: string, rel: string): Promise<RecallItem[] | undefined> {
+  try {
+    return itemsOfFile(rel, decodeUtf8(await readNoFollow(join(root, rel))).text)
+  } catch {
+    return undefined
+  }
+}
+
+type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
+
+/** The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). */
+async function readKeeperCache(root: string): Promise<CachedKeeper | 'bad' | undefined> {
+  let text: string
+  try {
+    text = await readFile(keeperCacheFile(root), 'utf8')
+  } catch {
+    return undefined
+  }
+  try {
+    const data = JSON.parse(text) as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown; index?: { docs?: { id: string }[] } }
+    if (data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION || !Array.isArray(data.files) || !Array.isArray(data.fileOf)) return 'bad'
+    const index = RecallIndex.fromJSON(data.index)
+    const rows = data.files as unknown[]
+    const states: FileState[] = []
+    const files = new Map<string, FileState>()
+    for (const row of rows) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return 'bad'
+      const state = { stamp: row[1], ids: [] as string[] }
+      states.push(state)
+      files.set(row[0], state)
+    }
+    // fromJSON validated the documents; each has the number of its file, or the cache is not one this keeper wrote.
+    const docs = data.index!.docs!
+    const fileOf = data.fileOf as unknown[]
+    if (fileOf.length !== docs.length || docs.length !== index.size) return 'bad'
+    for (let i = 0; i < docs.length; i++) {
+      const state = states[fileOf[i] as number]
+      if (state === undefined) return 'bad'
+      state.ids.push(docs[i]!.id)
+    }
+    return { index, files }
+  } catch {
+    return 'bad'
   }
 }

@@ -11,15 +11,15 @@ import type { MemoryStore, StoredEntry } from './store.ts'
  * thirty years of entries on every search. A broken or foreign cache is simply
  * rebuilt; a cache that cannot be written only costs the next search time.
  */
-function indexDirOf(root: string): string {
+export function recallCacheDir(root: string): string {
   return join(dirname(root), `${basename(root)}-index`)
 }
 
 export function recallCacheFile(root: string): string {
-  return join(indexDirOf(root), 'recall.json')
+  return join(recallCacheDir(root), 'recall.json')
 }
 
-export function docOf(entry: Pick<StoredEntry, 'text' | 'meta'>): RecallDoc {
+function docOf(entry: Pick<StoredEntry, 'text' | 'meta'>): RecallDoc {
   return {
     id: entry.meta.id,
     text: entry.text,
@@ -70,7 +70,8 @@ export async function loadRecall(store: MemoryStore, entries: readonly StoredEnt
   }
 }
 
-/** Forget the cache (reindex): the next load builds from the files alone. */
+/** Forget the caches (reindex): the next load builds from the files alone (the search index and the recall keeper's). */
 export async function dropRecallCache(store: MemoryStore): Promise<void> {
   await rm(recallCacheFile(store.root), { force: true })
+  await rm(join(recallCacheDir(store.root), 'keeper.json'), { force: true })
 }

@@ -41,7 +41,7 @@ describe('recent memory for {{cyrene_memory}} (memory/recent.ts)', () => {
     await store.close()
 
     const { anchors, recent } = readRecent(recentFiles(t.root, 3, new Date(2026, 10, 30, 20)))
-    expect(recent).toEqual([
+    expect(recent.map(({ date, text }) => ({ date, text }))).toEqual([
       { date: '2026-11-30', text: '今天晚上' },
       { date: '2026-11-30', text: '今天早上' },
       { date: '2026-11-28', text: '前天的事' },

@@ -19,6 +19,8 @@ export interface AnchorView {
   parts: { date?: string; text: string }[]
 }
 export interface RecentEntry {
+  /** The entry's id, so recall can leave out what the block already shows (always set by readRecent). */
+  id?: string
   date: string
   text: string
 }
@@ -57,7 +59,7 @@ export function readRecent(files: RecentFiles): RecentMemory {
   for (const { date, path } of files.days) {
     const text = readOr(path)
     if (text === '') continue
-    for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ date, text: entry.text })
+    for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ id: entry.meta.id, date, text: entry.text })
   }
   const anchors = files.anchors.map(({ key, title, path }) => ({ key, title, parts: anchorParts(readOr(path)) }))
   return { anchors, recent }

@@ -30,11 +30,11 @@ it('no over-fetch: `cyrene memory search` and the host recall find the day entry
   expect(all.map((h) => h.entry.id).indexOf(day.id)).toBe(PENDING)
 
   expect((await searchEntries(store, '乌龙茶', { limit: 1 })).map((h) => h.entry.id)).toEqual([day.id])
-  const keeper = await RecallKeeper.open(store)
-  expect(keeper.search('乌龙茶', 1).map((h) => h.id)).toEqual([day.id])
+  const keeper = await RecallKeeper.open(store.root)
+  expect((await keeper.search('乌龙茶', 1)).map((h) => h.id)).toEqual([day.id])
   // A limit of 0 asks for nothing (it used to give one hit).
   expect(await searchEntries(store, '乌龙茶', { limit: 0 })).toEqual([])
-  expect(keeper.search('乌龙茶', 0)).toEqual([])
+  expect(await keeper.search('乌龙茶', 0)).toEqual([])
   // With pending entries allowed, the page is full of them.
   expect((await searchEntries(store, '乌龙茶', { limit: 3, includePending: true })).every((h) => h.entry.area === 'pending')).toBe(true)
 })

@@ -7,6 +7,7 @@ import type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 import { registerMemoryTools } from './memory-tools.ts'
 import { registerLinkAndMarginTools } from './link-margin-tools.ts'
 import type { RecallConfig } from './recall-step.ts'
+import { RECALL_DEFAULTS } from './recall-block.ts'
 import { registerSectionMirror } from './mirror-listener.ts'
 import type { CapabilityConfig } from './capability-rail.ts'
 import { promptSafe } from '../memory/index.ts'
@@ -67,9 +68,9 @@ export const Config: Schema<Config> = Schema.object({
   }),
   recall: Schema.object({
     enabled: Schema.boolean().default(true).description('每条消息前附上记忆命中（pre-step）'),
-    maxChars: Schema.natural().default(1000).description('记忆命中块的预算（字）'),
-    perEntryMax: Schema.natural().default(300).description('单条命中上限（字）'),
-    limit: Schema.natural().default(8).description('最多几条命中'),
+    maxChars: Schema.natural().default(RECALL_DEFAULTS.maxChars).description('记忆命中块的预算（字）'),
+    perEntryMax: Schema.natural().default(RECALL_DEFAULTS.perEntryMax).description('单条命中上限（字）'),
+    limit: Schema.natural().default(RECALL_DEFAULTS.limit).description('最多几条命中'),
   }),
 })
 

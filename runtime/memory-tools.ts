@@ -76,6 +76,7 @@ export function registerMemoryTools(ctx: Context): void {
         `必须给 axis（${AXES.join('/')} 之一）和一句 reason 说明它为何属于这一育；kind 用 ${KNOWN_KINDS.join('/')} 之一。`,
         'decision / lesson / rule 必须带出处：src_quote（对方原话）或 src_ids（来源条目 id）；decision 还要在 consequence 里写出至少一个尺度的后果。',
         '不满足的写入不会丢，会进「余页/待定」等月检/年检复评。不要替对方写「基石」（base）条目。写完如实告诉对方写进了日档还是待定。',
+        '同一件事已经记在日档里时不会另存一条，会返回已有条目的 id（gate = duplicate）。',
       ].join(''),
       parameters: {
         text: { type: 'string', required: true, description: '记忆正文，用对方能读懂的话' },
@@ -113,7 +114,9 @@ export function registerMemoryTools(ctx: Context): void {
           text(
             value.gate === 'day'
               ? `已写入日档（${value.id}）。${value.notes.join('；')}`
-              : `没有通过五育闸门，已放进「余页/待定」等复检（${value.id}）：${value.reasons.join('；')}`,
+              : value.gate === 'duplicate'
+                ? `没有另存：这件事已经记着了（${value.id}）。${value.notes.join('；')}`
+                : `没有通过五育闸门，已放进「余页/待定」等复检（${value.id}）：${value.reasons.join('；')}`,
           ),
       },
       async execute(args) {

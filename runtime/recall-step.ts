@@ -27,13 +27,16 @@ export function latestUserText(messages: readonly { source?: { kind?: string }; 
   return texts.join('\n').trim()
 }
 
-/** The hits as the pass sees them: within the row's budget, and within whatever less the pass leaves. */
-export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig): VoiceBlock {
+/**
+ * The hits as the pass sees them: within the row's budget, and within whatever less the pass leaves.
+ * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT §12.16).
+ */
+export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig, exclude: readonly string[] = []): VoiceBlock {
   return {
     id: 'step:recall',
     channel: 'pre-step',
     priority: PRIORITY['step:recall'],
     cap: config.maxChars,
-    render: (max) => recallBlock(hits, Math.min(max, config.maxChars), config.perEntryMax).text,
+    render: (max) => recallBlock(hits, Math.min(max, config.maxChars), config.perEntryMax, { exclude }).text,
   }
 }

@@ -226,7 +226,7 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       }
       if (v !== undefined && v.query !== undefined && config.recall.enabled) {
         v.hits ??= await recallFor(ctx, v.query, config.recall.limit)
-        if (v.hits.length > 0) step.push(recallVoiceBlock(v.hits, config.recall))
+        if (v.hits.length > 0) step.push(recallVoiceBlock(v.hits, config.recall, ctx.get('cyreneMemory')?.memoryBlock().ids ?? []))
       }
       // The whale row's reflex instruction (≤ 200, its own pre-step) reaches the model beside ours in a Cyrene preset: its room is kept free.
       const pass = voicePass([...blocks, ...step], VOICE_TOTAL - (ctx.get('whalePersona') === undefined ? 0 : REFLEX_MAX_CHARS))

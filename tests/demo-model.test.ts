@@ -8,7 +8,7 @@ import { frameHeader } from '../memory/index.ts'
  */
 type Turn = { text?: string; call?: { tool: string; args: Record<string, unknown> } }
 const { demoTurn } = (await import(new URL('../demo/model/index.js', import.meta.url).href)) as {
-  demoTurn: (messages: unknown[], tools: string[]) => Turn
+  demoTurn: (messages: unknown[], tools: string[], system?: string) => Turn
 }
 
 const person = (text: string) => ({ role: 'user', source: { kind: 'user' }, content: [{ type: 'text', text }] })
@@ -40,6 +40,12 @@ describe('the demo model (issue 13 item 1)', () => {
   it('quotes the first injected memory hit, without its date', () => {
     const block = `${frameHeader('记忆命中')}\n- 2026-11-30 我喜欢雨天。\n- 2026-11-29 我养了一只猫。\n【数据结束·x】`
     expect(demoTurn([person('下雨天我喜欢什么？'), notice(block)], TOOLS).text).toContain('「我喜欢雨天。」')
+  })
+
+  it("without a hit, quotes a line of {{cyrene_memory}}'s recent days that shares words with the message (the hits never repeat it)", () => {
+    const system = `【记忆】以下是数据/操作规则，不是身份。\n【近来】\n- 2026-11-30 今天改完了第三章。\n- 2026-11-30 我喜欢在雨天听黑胶唱片。\n【数据结束·x】\n人设……`
+    expect(demoTurn([person('下雨天我喜欢做什么？黑胶唱片')], TOOLS, system).text).toContain('「我喜欢在雨天听黑胶唱片。」')
+    expect(demoTurn([person('今天好累')], TOOLS, system).text).not.toContain('黑胶')
   })
 
   it('a hit from an earlier message is not quoted again; a plain message gets the brief demo answer', () => {

@@ -1,7 +1,9 @@
 // A scripted offline model for trying 昔涟 without a key (npm start -- --offline).
 // It is no language model: it answers briefly in character, calls memory_write when
 // the person's message starts with 记住 / remember, and quotes the first injected
-// memory hit (the 【记忆命中】 block the plugin adds before a step) when there is one.
+// memory hit (the 【记忆命中】 block the plugin adds before a step) when there is one, else a
+// line of {{cyrene_memory}}'s 【近来】 that shares words with the message (a memory written
+// lately is shown there, and the hits never repeat it).
 import { appendFileSync } from 'node:fs'
 import { CallId, LlmAdapter } from '@deepseek-ai/dsh-llm'
 
@@ -53,6 +55,27 @@ function firstHit(messagesSinceUser) {
   return undefined
 }
 
+/** Two-character pieces of Chinese and Latin words of three letters or more: enough to tell whether a line is about the message. */
+function pieces(text) {
+  const out = new Set()
+  for (const run of text.match(/\p{Script=Han}+/gu) ?? []) for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2))
+  for (const word of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) out.add(word)
+  return out
+}
+
+/** A line of {{cyrene_memory}}'s recent days (【近来】) that shares a piece with what the person said. */
+function recentLine(system, said) {
+  const at = system.indexOf('【近来】')
+  if (at === -1) return undefined
+  const wanted = pieces(said)
+  for (const line of system.slice(at).split('\n').slice(1)) {
+    const m = HIT_LINE.exec(line)
+    if (m === null) break
+    if ([...pieces(m[1])].some((p) => wanted.has(p))) return m[1].trim()
+  }
+  return undefined
+}
+
 /** DSH asks the default model for a session title too: a few words of the person's first message will do. */
 function titleRequest(messages) {
   const ask = messages.find((m) => m.source?.plugin === 'dsh-session-title-llm')
@@ -62,7 +85,7 @@ function titleRequest(messages) {
 }
 
 /** What the demo does for one request: the tool call to make, or the text to answer. */
-export function demoTurn(messages, toolNames) {
+export function demoTurn(messages, toolNames, system = '') {
   const title = titleRequest(messages)
   if (title !== undefined) return { text: title }
   // Tool results may travel as user-side messages too: the person's message is the last one with text.
@@ -86,6 +109,8 @@ export function demoTurn(messages, toolNames) {
   }
   const hit = firstHit(since)
   if (hit !== undefined) return { text: `我记得哦——「${hit}」（演示模型：这句来自注入的记忆命中。）` }
+  const recent = recentLine(system, said)
+  if (recent !== undefined) return { text: `我记得哦——「${recent}」（演示模型：这句来自最近的记忆。）` }
   return { text: '嗯，我在听哦。（这是离线演示模型：接上真正的模型后我会好好回答。试试说「记住：……」，再换个话题问问我。）' }
 }
 
@@ -104,6 +129,7 @@ class DemoModel extends LlmAdapter {
     const turn = demoTurn(
       options.messages ?? [],
       (options.tools ?? []).map((t) => t.name),
+      options.system ?? '',
     )
     const chunks = turn.call ? toolCall(`demo-${Date.now()}`, turn.call.tool, turn.call.args) : answer(turn.text)
     for (const chunk of chunks) yield chunk

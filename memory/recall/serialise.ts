@@ -102,8 +102,10 @@ export function parseSerializedIndex(data: unknown, expectedTokenizer: string): 
   }
   if (!Array.isArray(d.docs)) throw new RecallFormatError('docs must be an array')
   const seen = new Set<string>()
+  // One mark per vocabulary entry, reused by every document (a Set per document made loading a large cache mostly garbage collection).
+  const marks = new Int32Array(vocabulary.length)
   const docs = d.docs.map((raw, position) => {
-    const doc = parseDoc(raw, vocabulary.length, position)
+    const doc = parseDoc(raw, vocabulary.length, position, marks)
     if (seen.has(doc.id)) throw new RecallFormatError(`duplicate id ${doc.id}`)
     seen.add(doc.id)
     return doc
@@ -111,7 +113,10 @@ export function parseSerializedIndex(data: unknown, expectedTokenizer: string): 
   return { vocabulary: vocabulary as string[], docs }
 }
 
-function parseDoc(raw: unknown, vocabularySize: number, position: number): LoadedDoc {
+const NO_LINKS: readonly string[] = Object.freeze([])
+
+/** `marks[term] === position + 1` means the term was already seen in this document. */
+function parseDoc(raw: unknown, vocabularySize: number, position: number, marks: Int32Array): LoadedDoc {
   const fail = (why: string): never => {
     throw new RecallFormatError(`docs[${position}]: ${why}`)
   }
@@ -127,15 +132,14 @@ function parseDoc(raw: unknown, vocabularySize: number, position: number): Loade
   const flat = r.terms
   if (!Array.isArray(flat) || flat.length % 2 !== 0) fail('terms')
   const terms = flat as unknown[]
-  const seenTerms = new Set<number>()
   let total = 0
   for (let i = 0; i < terms.length; i += 2) {
     const index = terms[i]
     const tf = terms[i + 1]
     if (!Number.isSafeInteger(index) || (index as number) < 0 || (index as number) >= vocabularySize) fail('term index')
     if (!Number.isSafeInteger(tf) || (tf as number) < 1) fail('term frequency')
-    if (seenTerms.has(index as number)) fail('repeated term')
-    seenTerms.add(index as number)
+    if (marks[index as number] === position + 1) fail('repeated term')
+    marks[index as number] = position + 1
     total += tf as number
   }
   if (total !== r.length) fail('length does not match the term frequencies')
@@ -143,7 +147,7 @@ function parseDoc(raw: unknown, vocabularySize: number, position: number): Loade
     id: r.id as string,
     at: r.at as string,
     source: r.source as RecallSource,
-    links: (r.links as string[] | undefined) ?? [],
+    links: (r.links as string[] | undefined) ?? NO_LINKS,
     fingerprint: r.fingerprint as string,
     length: r.length as number,
     terms: terms as number[],

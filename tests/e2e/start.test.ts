@@ -171,7 +171,7 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     expect(turn?.system).toBe(persona)
   })
 
-  it('记住… makes the demo model call memory_write, and a later turn quotes the memory hit', async () => {
+  it('记住… makes the demo model call memory_write, and a later turn quotes the memory (from {{cyrene_memory}}: written today)', async () => {
     await chat('记住：我喜欢在雨天听黑胶唱片。', '我记下了')
     const listed = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'memory', 'list', '--json'], {
       cwd: home,

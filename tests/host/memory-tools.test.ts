@@ -39,6 +39,42 @@ describe('memory tools in the Cyrene presets', () => {
     expect(entry.area).toBe('pending')
   })
 
+  it('memory_write: the same memory said again (in other words, or on the command line before) returns the kept id and adds nothing (never twice)', async () => {
+    const agent = await host.createAgent('chat')
+    const store = host.ctx.get('cyreneMemory').store()
+    const person = await store.write(
+      { text: '我喜欢乌龙茶', kind: 'preference', axis: '美', reason: '口味', at: '2024-04-01T10:00:00+08:00' },
+      { by: 'person' },
+    )
+    const before = (await store.scan()).entries.length
+    const again = await host.tool(agent, 'memory_write', { text: '对方很喜欢乌龙茶。', kind: 'preference', axis: '美', reason: '口味' })
+    expect(again.isError, JSON.stringify(again.content)).toBe(false)
+    expect(value(again)).toMatchObject({ id: person.id, gate: 'duplicate' })
+    expect(JSON.stringify(again.content)).toContain('没有另存')
+    expect((await store.scan()).entries.length).toBe(before)
+    // Not the same meaning: a negation and a changed preference are new memories.
+    for (const text of ['对方不喜欢乌龙茶。', '对方喜欢红茶。']) {
+      const r = await host.tool(agent, 'memory_write', { text, kind: 'preference', axis: '美', reason: '口味' })
+      expect(value(r).gate).toBe('day')
+    }
+  })
+
+  it('memory_write: a pending entry never swallows a newer write that passes the gate', async () => {
+    const agent = await host.createAgent('chat')
+    const first = await host.tool(agent, 'memory_write', { text: '决定每周六去学游泳。', kind: 'decision', axis: '体', reason: '锻炼' })
+    expect(value(first).gate).toBe('pending')
+    const second = await host.tool(agent, 'memory_write', {
+      text: '决定每周六去学游泳。',
+      kind: 'decision',
+      axis: '体',
+      reason: '锻炼',
+      src_quote: '我决定每周六去学游泳',
+      consequence: { self: '身体更好' },
+    })
+    expect(value(second).gate).toBe('day')
+    expect(value(second).id).not.toBe(value(first).id)
+  })
+
   it('memory_write: refusals come back as tool errors the model can read, and write nothing', async () => {
     const agent = await host.createAgent('chat')
     const before = (await host.ctx.get('cyreneMemory').store().scan()).entries.length

@@ -1,0 +1,119 @@
+/**
+ * The benches' large store, built like the recall bench's scale store (bench/recall.ts):
+ * half Chinese sentences made from a word list, half English dialogue turns of LoCoMo
+ * (read from ../shared/bench/locomo10 beside the repository at run time, never copied),
+ * spread over day files like years of daily use (100,000 entries ≈ 1,096 day files, as
+ * the issue measured), written straight to the files (not measured). Queries: Chinese
+ * questions of our own and LoCoMo's own questions. Deterministic: a seeded generator.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { dayFileRel, newId, ROOT_NAME, serializeEntry } from '../memory/index.ts'
+
+const DATA_DIR = fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
+
+const ZH_WORDS = (
+  '乌龙茶 咖啡 早餐 晚饭 火锅 饺子 面条 蛋糕 草莓 西瓜 工作 加班 会议 项目 面试 辞职 同事 老板 考试 论文 ' +
+  '小说 第三章 电影 音乐 吉他 钢琴 画画 摄影 跑步 游泳 爬山 骑车 瑜伽 散步 旅行 西湖 海边 北京 上海 杭州 ' +
+  '妈妈 爸爸 奶奶 外婆 弟弟 妹妹 朋友 邻居 橘猫 小狗 生日 礼物 中秋 新年 春节 下雨 下雪 春天 秋天 月亮 ' +
+  '失眠 做梦 感冒 医院 体检 开心 难过 紧张 放松 想念 搬家 阳台 种花 厨房 书店 图书馆 地铁 公交 日记 照片'
+).split(' ')
+const ZH_GLUE = ['，', '。', '和', '去', '想', '觉得', '一起', '有点', '终于', '还是', '又', '今天']
+export const ZH_QUERIES = [
+  '我想喝点茶',
+  '上次去西湖是什么时候',
+  '妈妈的生日礼物',
+  '最近总是失眠做梦',
+  '周末一起去爬山吗',
+  '还记得那只橘猫吗',
+  '小说写到第几章了',
+  '搬家以后的阳台',
+]
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+interface Locomo {
+  turns: string[]
+  questions: string[]
+}
+
+/** LoCoMo's turns ("speaker: text") and questions, read at run time; empty when the data is not there. */
+function locomo(): Locomo {
+  const out: Locomo = { turns: [], questions: [] }
+  let files: string[] = []
+  try {
+    files = readdirSync(DATA_DIR).filter((f) => f.endsWith('.json'))
+  } catch {
+    return out
+  }
+  for (const f of files.sort()) {
+    const raw = JSON.parse(readFileSync(join(DATA_DIR, f), 'utf8')) as Record<string, unknown>
+    for (const key of Object.keys(raw)) {
+      if (!/^session_\d+$/.test(key) || !Array.isArray(raw[key])) continue
+      for (const t of raw[key] as { speaker: string; text: string }[]) out.turns.push(`${t.speaker}: ${t.text}`)
+    }
+    for (const q of (raw.qa as { question?: unknown }[] | undefined) ?? []) if (typeof q.question === 'string') out.questions.push(q.question)
+  }
+  return out
+}
+
+const data = locomo()
+
+/** Queries for the benches: one Chinese for every three LoCoMo questions (Chinese only when the data is missing). */
+export const BENCH_QUERIES: readonly string[] = Array.from({ length: 40 }, (_, i) =>
+  i % 4 === 0 || data.questions.length === 0 ? ZH_QUERIES[(i >> 2) % ZH_QUERIES.length]! : data.questions[(i * 7) % data.questions.length]!,
+)
+
+function chineseSentence(random: () => number): string {
+  const words = 6 + Math.floor(random() * 14)
+  let text = ''
+  for (let i = 0; i < words; i++) {
+    text += ZH_WORDS[Math.floor(random() * ZH_WORDS.length)]!
+    if (random() < 0.5) text += ZH_GLUE[Math.floor(random() * ZH_GLUE.length)]!
+  }
+  return `${text}。`
+}
+
+/** Writes `count` entries into `<home>/cyrene-philia093-0/`; returns the number of day files. */
+export async function buildBenchStore(home: string, count: number, perDay = Math.max(1, Math.ceil(count / 1096))): Promise<number> {
+  const root = join(home, ROOT_NAME)
+  const random = mulberry32(42)
+  const start = new Date('2023-01-01T12:00:00Z').getTime()
+  let made = 0
+  let files = 0
+  for (let d = 0; made < count; d++) {
+    const day = new Date(start + d * 86_400_000)
+    const date = day.toISOString().slice(0, 10)
+    const parts: string[] = []
+    for (let k = 0; k < perDay && made < count; k++, made++) {
+      const english = made % 2 === 1 && data.turns.length > 0
+      const text = (english ? data.turns[Math.floor(random() * data.turns.length)]! : chineseSentence(random)).slice(0, 400)
+      const meta = {
+        id: newId(new Date(day.getTime() + k * 1000)),
+        kind: 'fact',
+        axis: '智',
+        reason: '基准',
+        at: day.toISOString(),
+        by: 'model' as const,
+        gate: 'day' as const,
+      }
+      parts.push(serializeEntry({ text, meta }))
+    }
+    const file = join(root, dayFileRel(date))
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+    await writeFile(file, parts.join('\n'), { mode: 0o600 })
+    files++
+  }
+  return files
+}

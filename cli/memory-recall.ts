@@ -1,0 +1,76 @@
+import { charCount } from '../memory/index.ts'
+import { RecallKeeper } from '../memory/recall-keeper.ts'
+import { findNearDuplicate } from '../memory/near-duplicate.ts'
+import { MemoryReader } from '../host/memory-reader.ts'
+import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
+import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../runtime/recall-block.ts'
+import { CliError, type CliIO } from './io.ts'
+import { guarded, openStore, out, type StoreOptions } from './memory-shared.ts'
+
+export interface RecallOptions extends StoreOptions {
+  k: string
+  budget: string
+}
+
+/** The option defaults, shown in `--help`: the pre-step's own. */
+export const RECALL_OPTION_DEFAULTS = { k: String(RECALL_DEFAULTS.limit), budget: String(RECALL_DEFAULTS.maxChars) }
+
+/**
+ * `cyrene memory recall "<query>"`: exactly the memory hits a turn would inject
+ * for that message — the same index (memory/recall-keeper.ts), the same ranking,
+ * the same block (runtime/recall-block.ts `recallBlock`, which the pre-step
+ * calls), leaving out what `{{cyrene_memory}}` shows right now — within the
+ * budget. `--json`: `{"hits":[{"id","text","source_ref","score","source"}],"chars"}`.
+ */
+export async function recallCommand(o: RecallOptions, args: string[], io: CliIO): Promise<number> {
+  const query = args.join(' ')
+  if (query.trim() === '') throw new CliError('give the message to recall for: cyrene memory recall "<query>"', 2)
+  const k = wholeNumber(o.k, '--k', 1)
+  const budget = wholeNumber(o.budget, '--budget', 0)
+  const store = await openStore(io, o.root)
+  const block = await guarded(async () => {
+    const keeper = await RecallKeeper.open(store.root)
+    const now = store.now()
+    const hits = await keeper.search(query, k, { now })
+    const shown = new MemoryReader(store.root, MEMORY_DEFAULTS.recentDays, MEMORY_DEFAULTS.memoryChars).read(now).ids
+    return recallBlock(hits, budget, RECALL_DEFAULTS.perEntryMax, { exclude: shown })
+  })
+  const chars = charCount(block.text)
+  out(io, o.json, { hits: block.hits.map(({ id, text, source_ref, score, source }) => ({ id, text, source_ref, score, source })), chars }, () =>
+    human(block, chars, budget),
+  )
+  return 0
+}
+
+/** The day entry (other than `except`) that says what `text` says, if one does (memory/near-duplicate.ts). */
+export async function resemblingEntry(
+  root: string,
+  text: string,
+  except: string,
+): Promise<{ id: string; date: string; text: string; similarity: number } | undefined> {
+  const keeper = await RecallKeeper.open(root)
+  const hits = (await keeper.search(text, 8)).filter((h) => h.area === 'day' && h.id !== except)
+  const twin = findNearDuplicate(text, hits)
+  return twin === undefined ? undefined : { id: twin.item.id, date: twin.item.date, text: twin.item.text, similarity: Math.round(twin.similarity * 100) / 100 }
+}
+
+function human(block: RecallBlock, chars: number, budget: number): string {
+  const skipped = block.skipped.map(
+    (s) => `  left out ${s.id}: ${s.why === 'in-memory-block' ? '{{cyrene_memory}} already shows it' : 'a near-duplicate of a better hit'}`,
+  )
+  if (block.text === '') return [`nothing would be injected (0/${budget} characters)`, ...skipped].join('\n') + '\n'
+  return (
+    [
+      block.text,
+      '',
+      `${block.shown} hit(s), ${chars}/${budget} characters${block.cut > 0 ? `, ${block.cut} shortened or left out for the budget` : ''}`,
+      ...skipped,
+    ].join('\n') + '\n'
+  )
+}
+
+function wholeNumber(v: string, name: string, min: number): number {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < min) throw new CliError(`${name} must be a whole number ≥ ${min}`, 2)
+  return n
+}

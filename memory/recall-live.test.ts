@@ -1,0 +1,74 @@
+import { renameSync } from 'node:fs'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startLiveRecall, type LiveRecall } from './recall-live.ts'
+import { RecallWatch } from './recall-watch.ts'
+import { MemoryStore } from './store.ts'
+import { tempHome } from './testing/tmp.ts'
+
+let t: Awaited<ReturnType<typeof tempHome>>
+const opened: { close(): Promise<void> }[] = []
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  for (const o of opened.splice(0)) await o.close()
+  await t.cleanup()
+})
+
+const open = () => MemoryStore.open({ env: { DSH_HOME: t.home } })
+const fact = (text: string, at: string) => ({ text, kind: 'fact', axis: '智', reason: '事实', at })
+
+async function settled(live: LiveRecall, query: string): Promise<Awaited<ReturnType<LiveRecall['recall']>>> {
+  // The first answers may still sweep everything (the watcher is starting); wait until it vouches for its list.
+  for (let i = 0; i < 200; i++) {
+    const answer = await live.recall(query, 5)
+    if (answer.swept === undefined) return answer
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  throw new Error('the watcher never became ready')
+}
+
+describe.each([true, false])('live recall (worker: %s)', (worker) => {
+  it('answers from its own index, and a write made after it started is found by reading only that file', async () => {
+    const store = await open()
+    const tea = await store.write(fact('喜欢乌龙茶，不加糖。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+    const live = startLiveRecall(store.root, { worker })
+    opened.push(live)
+    expect(live.where).toBe(worker ? 'worker' : 'in-process')
+    expect(await live.ready).toMatchObject({ size: 1 })
+    expect((await settled(live, '乌龙茶')).hits.map((h) => h.id)).toEqual([tea.id])
+
+    const city = await store.write(fact('搬到了上海。', '2026-03-02T10:00:00+08:00'), { by: 'person' })
+    const answer = await live.recall('上海', 5)
+    expect(answer.hits.map((h) => h.id)).toEqual([city.id])
+    // O(changes): the one file written was read again, and nothing else was looked at.
+    expect(answer).toMatchObject({ reread: 1, size: 2 })
+    expect(answer.swept).toBeUndefined()
+    expect(await live.recall('上海', 5)).toMatchObject({ reread: 0 })
+  })
+})
+
+describe('RecallWatch', () => {
+  it('names the files written, and asks for a full look after the folders were switched under it', async () => {
+    const store = await open()
+    const watch = RecallWatch.start(store.root)
+    opened.push(watch)
+    for (let i = 0; i < 200 && (await watch.take()).all; i++) await new Promise((r) => setTimeout(r, 10))
+    const tea = await store.write(fact('喜欢乌龙茶。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+    // A new month folder appeared: its files may predate the watch, so everything is looked at once.
+    const first = await watch.take()
+    expect(first.rels).toContain(tea.file)
+    expect(first.all).toBe(true)
+    await new Promise((r) => setTimeout(r, 100))
+    const again = await store.write(fact('还是喜欢乌龙茶。', '2026-03-01T11:00:00+08:00'), { by: 'person' })
+    await new Promise((r) => setTimeout(r, 50))
+    const second = await watch.take()
+    expect(second).toMatchObject({ all: false, rels: [again.file] })
+    expect(await watch.take()).toEqual({ all: false, rels: [] })
+
+    // A restore switches folders by rename: the watch follows the old ones, so it must notice.
+    renameSync(store.path('岁月涟漪/日档'), store.path('岁月涟漪/日档.old'))
+    await (await open()).write(fact('新的根。', '2026-03-05T10:00:00+08:00'), { by: 'person' })
+    expect((await watch.take()).all).toBe(true)
+  })
+})

@@ -1,0 +1,195 @@
+import { Worker } from 'node:worker_threads'
+import { RecallKeeper, type KeeperOpenReport, type RecalledEntry, type RecallSearchOptions } from './recall-keeper.ts'
+import { RecallWatch } from './recall-watch.ts'
+
+const SWEEP_EVERY_MS = 5 * 60_000
+const YOUNG_GENERATION_MB = 96
+
+/** What the host asks of the recall of a running engine (host/service.ts). */
+export interface LiveRecall {
+  /** Settles with how the index was opened once it can answer; rejects if it could not be built. */
+  readonly ready: Promise<KeeperOpenReport & { size: number }>
+  /** Where the work runs: its own thread, or DSH's when a worker could not start. */
+  readonly where: 'worker' | 'in-process'
+  /** The index levelled with what changed, then searched. */
+  recall(query: string, limit: number, opts?: { includePending?: boolean; now?: number }): Promise<LiveAnswer>
+  close(): Promise<void>
+}
+
+export interface LiveAnswer {
+  hits: RecalledEntry[]
+  size: number
+  /** Files read again before this search (0 when nothing changed). */
+  reread: number
+  /** Set when every file had to be looked at, and why. */
+  swept?: string
+}
+
+export type LiveRequest = { op: 'recall'; id: number; query: string; limit: number; includePending?: boolean; now?: number } | { op: 'close'; id: number }
+type LiveReply =
+  | ({ op: 'answer'; id: number } & LiveAnswer)
+  | { op: 'error'; id: number; message: string }
+  | { op: 'closed'; id: number }
+  | { op: 'ready'; opened: KeeperOpenReport & { size: number } }
+  | { op: 'failed'; message: string }
+
+/**
+ * Recall in the calling thread: a keeper (its cache, or a build that hands
+ * the event loop back every few milliseconds) and a watcher that names the
+ * files changed since the last search. Runs inside the worker; also what the
+ * host falls back to when a worker cannot start.
+ */
+export class LocalRecall implements LiveRecall {
+  readonly ready: Promise<KeeperOpenReport & { size: number }>
+  readonly where = 'in-process' as const
+  private keeper: RecallKeeper | undefined
+  private watch: RecallWatch | undefined
+  private closed = false
+  private queue: Promise<unknown> = Promise.resolve()
+
+  private readonly timer: NodeJS.Timeout
+
+  private constructor(root: string, cache: boolean) {
+    // Watching starts once the index is open (the watcher's first scan would slow the build down):
+    // until it is ready every step looks at every file, so nothing written meanwhile is missed.
+    this.ready = RecallKeeper.open(root, { cache }).then((keeper) => {
+      this.keeper = keeper
+      if (!this.closed) this.watch = RecallWatch.start(root)
+      return { ...keeper.opened, size: keeper.size }
+    })
+    // A watcher can miss a write in the moment between a new folder appearing and its watch
+    // being set up; a full look now and then, between steps, catches it.
+    this.timer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS)
+    this.timer.unref()
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.keeper === undefined) return
+    const keeper = this.keeper
+    this.queue = this.queue.then(() => keeper.refresh()).catch(() => undefined)
+    await this.queue
+  }
+
+  /**
+   * `cache: false` (DSH's own thread): build in slices without the cache, whose parse and write
+   * are single blocks — slower to start, never a stall. The worker uses the cache.
+   */
+  static start(root: string, opts: { cache?: boolean } = {}): LocalRecall {
+    return new LocalRecall(root, opts.cache !== false)
+  }
+
+  async recall(query: string, limit: number, opts: { includePending?: boolean; now?: number } = {}): Promise<LiveAnswer> {
+    await this.ready
+    // One at a time: two refreshes of one keeper must not interleave.
+    const run = this.queue.then(async () => {
+      const keeper = this.keeper!
+      const changes = this.watch === undefined ? { all: true, rels: [], why: 'closed' } : await this.watch.take()
+      const reread = await keeper.refresh(changes.all ? undefined : changes.rels)
+      const search: RecallSearchOptions = { includePending: opts.includePending === true }
+      if (opts.now !== undefined) search.now = new Date(opts.now)
+      const hits = await keeper.search(query, limit, search)
+      return { hits, size: keeper.size, reread, ...(changes.all && changes.why !== undefined ? { swept: changes.why } : {}) }
+    })
+    this.queue = run.catch(() => undefined)
+    return await run
+  }
+
+  /** A request from the host, answered (used by the worker). */
+  async answer(request: LiveRequest): Promise<LiveReply> {
+    try {
+      if (request.op === 'close') {
+        await this.close()
+        return { op: 'closed', id: request.id }
+      }
+      const opts: { includePending?: boolean; now?: number } = {}
+      if (request.includePending !== undefined) opts.includePending = request.includePending
+      if (request.now !== undefined) opts.now = request.now
+      return { op: 'answer', id: request.id, ...(await this.recall(request.query, request.limit, opts)) }
+    } catch (error) {
+      return { op: 'error', id: request.id, message: (error as Error).message }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer)
+    this.closed = true
+    await this.watch?.close()
+  }
+}
+
+/** Recall in a worker thread: the host's event loop only posts a message and awaits the answer. */
+class ThreadRecall implements LiveRecall {
+  readonly ready: Promise<KeeperOpenReport & { size: number }>
+  readonly where = 'worker' as const
+  private readonly worker: Worker
+  private next = 1
+  private readonly waiting = new Map<number, { resolve: (r: LiveReply) => void; reject: (e: Error) => void }>()
+
+  constructor(root: string) {
+    // Sources run as .ts (tests, benches), the package as .js.
+    const file = new URL(`./recall-worker${new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
+    // A larger young generation: loading a large cache allocates many short-lived objects, and with
+    // the default size the thread spends a good part of its start collecting them.
+    this.worker = new Worker(file, { workerData: { root }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
+    // The worker never keeps DSH alive.
+    this.worker.unref()
+    let settle: { resolve: (v: KeeperOpenReport & { size: number }) => void; reject: (e: Error) => void } | undefined
+    this.ready = new Promise((resolve, reject) => (settle = { resolve, reject }))
+    this.worker.on('message', (reply: LiveReply) => {
+      if (reply.op === 'ready') settle?.resolve(reply.opened)
+      else if (reply.op === 'failed') settle?.reject(new Error(reply.message))
+      else {
+        this.waiting.get(reply.id)?.resolve(reply)
+        this.waiting.delete(reply.id)
+      }
+    })
+    const fail = (error: Error): void => {
+      settle?.reject(error)
+      for (const w of this.waiting.values()) w.reject(error)
+      this.waiting.clear()
+    }
+    this.worker.on('error', fail)
+    this.worker.on('exit', (code) => fail(new Error(`the recall worker stopped (exit ${code})`)))
+  }
+
+  private async ask(request: LiveRequest): Promise<LiveReply> {
+    return await new Promise((resolve, reject) => {
+      this.waiting.set(request.id, { resolve, reject })
+      // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a worker_threads Worker has no origin
+      this.worker.postMessage(request)
+    })
+  }
+
+  async recall(query: string, limit: number, opts: { includePending?: boolean; now?: number } = {}): Promise<LiveAnswer> {
+    await this.ready
+    const reply = await this.ask({ op: 'recall', id: this.next++, query, limit, ...opts })
+    if (reply.op === 'error') throw new Error(reply.message)
+    if (reply.op !== 'answer') throw new Error('the recall worker answered out of turn')
+    return { hits: reply.hits, size: reply.size, reread: reply.reread, ...(reply.swept !== undefined ? { swept: reply.swept } : {}) }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await Promise.race([this.ask({ op: 'close', id: this.next++ }), new Promise((r) => setTimeout(r, 1000).unref())])
+    } catch {
+      /* already gone */
+    }
+    await this.worker.terminate()
+  }
+}
+
+/**
+ * The recall of a running engine: in a worker thread, so nothing of it runs on
+ * DSH's event loop; in-process (the same work, in slices) when a worker
+ * cannot be started here.
+ */
+export function startLiveRecall(root: string, opts: { worker?: boolean } = {}): LiveRecall {
+  if (opts.worker !== false) {
+    try {
+      return new ThreadRecall(root)
+    } catch {
+      /* no worker threads here: the same work in this thread */
+    }
+  }
+  return LocalRecall.start(root, { cache: false })
+}
