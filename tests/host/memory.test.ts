@@ -72,7 +72,21 @@ describe('the memory engine behind a real host', () => {
 
   it('says nothing when nothing stored is about the message: no 记忆命中 block, and `cyrene memory search` finds nothing either (issue 10, abstention)', async () => {
     await host.ctx.get('cyreneMemory').recallReady
-    cyrene(host, 'memory', 'write', '周末去西湖边散步，断桥上人很多。', '--kind', 'fact', '--axis', '智', '--reason', '出行')
+    // An older day: a memory written today is in {{cyrene_memory}}, and the hits never repeat it (never twice).
+    cyrene(
+      host,
+      'memory',
+      'write',
+      '周末去西湖边散步，断桥上人很多。',
+      '--kind',
+      'fact',
+      '--axis',
+      '智',
+      '--reason',
+      '出行',
+      '--at',
+      '2019-06-01T10:00:00+08:00',
+    )
     host.llm.script = () => ({ text: '嗯。' })
     const chat = await host.createAgent('chat')
     // It shares 人 with two memories: without the rule they would fill the block.
