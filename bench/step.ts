@@ -8,9 +8,10 @@
  * agent loop does before it calls the model (dsh-agent-loop `preStep`): assemble the
  * system prompt, render the context sections, run the `agent/pre-step` waterfall. A
  * `standard` step is DSH's own work; a `chat` step (the Cyrene preset built on it) adds
- * everything the plugin does: `{{cyrene_memory}}`, the rails and the section mirror of
- * the assembly, and the memory hits of the pre-step (the recall worker levelled with what
- * changed, searched, the block composed) — whatever of these exists when it runs. Steps
+ * everything the plugin does: `{{cyrene_memory}}`, the rails, the 4,000 pass and the section
+ * mirror of the assembly, the worldbook match, and the memory hits (the recall worker levelled
+ * with what changed, searched, the block composed) — whatever of these exists when it runs.
+ * Each step starts as DSH's starts: `agent/inbox/claimed` with the person's message. Steps
  * alternate between the two presets with a different message each time; medians.
  * Target: added ≤ 0.5 × DSH's step at 10,000 entries, ≤ 1.0 × at 100,000.
  */
@@ -49,13 +50,14 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 async function step(ctx: any, agent: any, text: string): Promise<boolean> {
   const controller = new AbortController()
+  const message = createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } })
+  const events = agentEvents(ctx, agent)
+  // The inbox hands the person's message to the step first (DSH emits this when it claims it); then the assembly, then the pre-step.
+  events.emit('agent/inbox/claimed', { message, turn: 1 } as never)
   const assembly = await ctx.systemPrompt.assemble(assembleContextFor(agent, controller.signal))
   joinContextSections(renderContextSections(assembly))
-  const message = createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } })
-  const decision = await agentEvents(ctx, agent).waterfall(
-    'agent/pre-step',
-    { messages: [message], turn: 1, step: 1, signal: controller.signal } as never,
-    () => Promise.resolve({ kind: 'enter', messages: [message] }),
+  const decision = await events.waterfall('agent/pre-step', { messages: [message], turn: 1, step: 1, signal: controller.signal } as never, () =>
+    Promise.resolve({ kind: 'enter', messages: [message] }),
   )
   return JSON.stringify(decision).includes('【记忆命中】')
 }
