@@ -124,7 +124,7 @@ const KEEP_HITS = 3
  * the doctor. The budget pass builds its blocks from `forStep` / `look` with
  * `worldbookRail` and `worldbookHits`.
  */
-export class WorldbookState {
+class WorldbookState {
   readonly note: WorldbookNote = { hits: [] }
   private readonly ctx: Context
   private library: WorldbookLibrary | undefined
