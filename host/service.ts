@@ -68,6 +68,8 @@ export interface ServiceConfig {
   rootDir: string
   memoryChars: number
   recentDays: number
+  /** The row's settings layer: defaults ← this ← 元/settings.json (memory/settings.ts). */
+  settings: Record<string, unknown>
 }
 
 type EngineState =
@@ -108,7 +110,7 @@ export class CyreneMemory extends Service {
   }
 
   private async start(): Promise<void> {
-    const options = { rootDir: this.config.rootDir === '' ? undefined : this.config.rootDir, env: process.env }
+    const options = { rootDir: this.config.rootDir === '' ? undefined : this.config.rootDir, env: process.env, settingsLayer: this.config.settings }
     let root = ''
     try {
       root = resolveRoot(options)

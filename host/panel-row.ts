@@ -1,0 +1,44 @@
+import type { Context } from '@deepseek-ai/cordis'
+import Schema from '@deepseek-ai/schemastery'
+import type { PanelDeps } from './panel/deps.ts'
+import { PANEL_PREFIX, panelHandler } from './panel/routes.ts'
+
+/**
+ * Row `cyrene-panel`, the package's bare export. DSH web finds a plugin's
+ * browser half through a loader row whose module name is the package name, so
+ * this row is what makes the settings page load at all; it also serves the
+ * page's routes under /dsh-cyrene-philia093-0 (web profile only: without a
+ * webServer the sub-plugin never runs).
+ */
+export const name = 'cyrene-panel'
+
+export interface Config {
+  trustedHosts: string[]
+  maxBodyBytes: number
+}
+
+export const Config: Schema<Config> = Schema.object({
+  trustedHosts: Schema.array(Schema.string().pattern(/^[^\s/@]+$/))
+    .default([])
+    .description('host names (host or host:port) besides loopback the panel answers; e.g. the name DSH web is reached by on your LAN'),
+  maxBodyBytes: Schema.natural()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(64 * 1024)
+    .description('largest POST body the panel reads'),
+})
+
+/** Sub-plugins fill these seams (sync, dream) when they run in the same process. */
+export function panelDeps(ctx: Context, config: Config): PanelDeps {
+  return { memory: ctx.cyreneMemory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
+}
+
+export function apply(ctx: Context, config: Config): void {
+  ctx.inject(['webServer', 'cyreneMemory'], (ctx) => {
+    const deps = panelDeps(ctx, config)
+    ctx.effect(
+      () => (ctx as any).webServer.register({ kind: 'prefix', path: PANEL_PREFIX, handler: panelHandler(deps, (e) => ctx.logger.warn(e)) }),
+      'cyrene: panel routes',
+    )
+  })
+}
