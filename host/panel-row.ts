@@ -2,6 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type { PanelDeps } from './panel/deps.ts'
 import { PANEL_PREFIX, panelHandler } from './panel/routes.ts'
+import { startSiyuanSync } from './siyuan/trigger.ts'
 
 /**
  * Row `cyrene-panel`, the package's bare export. DSH web finds a plugin's
@@ -15,6 +16,8 @@ export const name = 'cyrene-panel'
 export interface Config {
   trustedHosts: string[]
   maxBodyBytes: number
+  syncDebounceMs: number
+  syncTickMinutes: number
 }
 
 export const Config: Schema<Config> = Schema.object({
@@ -26,19 +29,23 @@ export const Config: Schema<Config> = Schema.object({
     .max(1024 * 1024)
     .default(64 * 1024)
     .description('largest POST body the panel reads'),
+  syncDebounceMs: Schema.natural().min(100).default(1500).description('SiYuan: wait this long after the last write before sending'),
+  syncTickMinutes: Schema.natural().min(1).default(30).description('SiYuan: a full pass this often, for whatever the triggers missed'),
 })
 
-/** Sub-plugins fill these seams (sync, dream) when they run in the same process. */
-export function panelDeps(ctx: Context, config: Config): PanelDeps {
-  return { memory: ctx.cyreneMemory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
-}
-
 export function apply(ctx: Context, config: Config): void {
-  ctx.inject(['webServer', 'cyreneMemory'], (ctx) => {
-    const deps = panelDeps(ctx, config)
-    ctx.effect(
-      () => (ctx as any).webServer.register({ kind: 'prefix', path: PANEL_PREFIX, handler: panelHandler(deps, (e) => ctx.logger.warn(e)) }),
-      'cyrene: panel routes',
-    )
+  ctx.inject(['cyreneMemory'], async (ctx) => {
+    const memory = ctx.cyreneMemory
+    await memory.ready
+    const deps: PanelDeps = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
+    // Only the process that holds the memory engine mirrors it.
+    const store = memory.store()
+    if (store !== undefined) deps.sync = startSiyuanSync(ctx, store, { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }, process.env)
+    ctx.inject(['webServer'], (ctx) => {
+      ctx.effect(
+        () => (ctx as any).webServer.register({ kind: 'prefix', path: PANEL_PREFIX, handler: panelHandler(deps, (e) => ctx.logger.warn(e)) }),
+        'cyrene: panel routes',
+      )
+    })
   })
 }

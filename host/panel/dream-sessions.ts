@@ -8,7 +8,7 @@ import type { MemoryStore } from '../../memory/index.ts'
  */
 const DREAM_REGISTRY = '梦会话.json'
 
-export interface DreamSession {
+interface DreamSession {
   sessionId: string
   enabled: boolean
   lastActiveAt?: string

@@ -35,7 +35,7 @@ function trusted(authority: string, trustedHosts: readonly string[]): boolean {
   })
 }
 
-export function hostAllowed(host: string | undefined, trustedHosts: readonly string[]): boolean {
+function hostAllowed(host: string | undefined, trustedHosts: readonly string[]): boolean {
   if (host === undefined || host === '') return false
   const hostname = hostnameOf(host)
   if (hostname === undefined) return false

@@ -36,14 +36,17 @@ async function call(path: string, opts: Call = {}): Promise<{ status: number; js
   if (opts.origin !== undefined) headers.origin = opts.origin
   if (body !== undefined) headers['content-type'] = opts.type ?? 'application/json'
   return await new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: `${PANEL_PREFIX}${path}`, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers }, (res) => {
-      let text = ''
-      res.on('data', (d) => (text += d))
-      res.on('end', () => {
-        answers.push(text)
-        resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) })
-      })
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path: `${PANEL_PREFIX}${path}`, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers },
+      (res) => {
+        let text = ''
+        res.on('data', (d) => (text += d))
+        res.on('end', () => {
+          answers.push(text)
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) })
+        })
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -59,7 +62,10 @@ function storeFiles(dir = root, rel = ''): Record<string, string> {
     if (name.endsWith('.lock')) continue
     const st = statSync(join(dir, r))
     if (st.isDirectory()) Object.assign(out, storeFiles(dir, r))
-    else out[r] = createHash('sha256').update(readFileSync(join(dir, r))).digest('hex')
+    else
+      out[r] = createHash('sha256')
+        .update(readFileSync(join(dir, r)))
+        .digest('hex')
   }
   return out
 }
@@ -161,7 +167,9 @@ describe('panel routes (issue 12 item 2)', () => {
   })
 
   it('GET /session and /day answer; the calendar counts what was written', async () => {
-    await (host.ctx.get('cyreneMemory') as CyreneMemory).store()?.write({ text: '雨天听黑胶。', kind: 'preference', axis: '美', reason: '稳定偏好' }, { by: 'person' })
+    await (host.ctx.get('cyreneMemory') as CyreneMemory)
+      .store()
+      ?.write({ text: '雨天听黑胶。', kind: 'preference', axis: '美', reason: '稳定偏好' }, { by: 'person' })
     const { json } = await call('/status')
     expect(json.calendar[json.today].entries).toBeGreaterThanOrEqual(1)
     const day = await call(`/day?date=${json.today}`)
@@ -173,8 +181,13 @@ describe('panel routes (issue 12 item 2)', () => {
   })
 
   it('a dream registry session can be switched off from the panel', async () => {
-    writeFileSync(join(root, '元', '梦会话.json'), JSON.stringify({ defaultEnabled: true, sessions: { s1: { lastActiveAt: '2026-11-30T10:00:00Z', lastUserText: '晚安' } } }))
-    expect((await call('/status')).json.dreamRegistry.sessions).toEqual([{ sessionId: 's1', enabled: true, lastActiveAt: '2026-11-30T10:00:00Z', lastUserText: '晚安' }])
+    writeFileSync(
+      join(root, '元', '梦会话.json'),
+      JSON.stringify({ defaultEnabled: true, sessions: { s1: { lastActiveAt: '2026-11-30T10:00:00Z', lastUserText: '晚安' } } }),
+    )
+    expect((await call('/status')).json.dreamRegistry.sessions).toEqual([
+      { sessionId: 's1', enabled: true, lastActiveAt: '2026-11-30T10:00:00Z', lastUserText: '晚安' },
+    ])
     const r = await post({ action: 'save-config', dreamSession: { sessionId: 's1', enabled: false } })
     expect(r.status).toBe(200)
     expect(JSON.parse(readFileSync(join(root, '元', '梦会话.json'), 'utf8')).sessions.s1.enabled).toBe(false)
