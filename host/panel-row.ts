@@ -40,7 +40,17 @@ export function apply(ctx: Context, config: Config): void {
     const deps: PanelDeps = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
     // Only the process that holds the memory engine mirrors it.
     const store = memory.store()
-    if (store !== undefined) deps.sync = startSiyuanSync(ctx, store, { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }, process.env)
+    if (store !== undefined) {
+      const sync = startSiyuanSync(ctx, store, { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }, process.env)
+      deps.sync = sync
+      memory.siyuanSync = sync
+      ctx.effect(
+        () => () => {
+          if (memory.siyuanSync === sync) memory.siyuanSync = undefined
+        },
+        'cyrene: SiYuan sync seam',
+      )
+    }
     ctx.inject(['webServer'], (ctx) => {
       ctx.effect(
         () => (ctx as any).webServer.register({ kind: 'prefix', path: PANEL_PREFIX, handler: panelHandler(deps, (e) => ctx.logger.warn(e)) }),

@@ -23,6 +23,7 @@ import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
 import type { WorldbookNote } from './worldbook-doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
+import type { SyncReport, SyncState } from './panel/deps.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
 const STARTUP_WAIT_MS = 5000
@@ -88,6 +89,8 @@ export class CyreneMemory extends Service {
   readonly startedAt = new Date()
   readonly config: ServiceConfig
   lastMirror: MirrorNote | undefined
+  /** The SiYuan sync, set by row cyrene-panel in the process that holds the engine (for /cyrene sync and the doctor). */
+  siyuanSync: { runNow(): Promise<SyncReport>; state(): SyncState } | undefined
   /** What the worldbook rail and hits did (runtime/worldbook-rail.ts), for the doctor. */
   lastWorldbook: WorldbookNote | undefined
   lastVoice: VoiceNote | undefined
@@ -281,6 +284,7 @@ export class CyreneMemory extends Service {
       recall: recall.kind === 'ready' ? { kind: 'ready', size: recall.keeper.size } : recall,
       recallError: this.recallError,
       mirror: this.lastMirror,
+      sync: this.siyuanSync?.state(),
       worldbook: this.lastWorldbook,
       voice: this.lastVoice,
     }

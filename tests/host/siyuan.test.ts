@@ -59,4 +59,12 @@ describe('SiYuan sync in a real host (issue 12 item 4)', () => {
     await new Promise((r) => setTimeout(r, 2000))
     expect(siyuan.docsAt(doc?.hpath as string)).toHaveLength(1)
   })
+
+  it('/cyrene sync runs it now and answers what was sent; the doctor shows the last run', async () => {
+    const agent = await host.createAgent('chat')
+    const answer = await host.command(agent, '/cyrene sync')
+    expect(answer?.text).toMatch(/^思源同步：sent \d+, removed 0, unchanged \d+ \(notebook 昔涟\)$/)
+    const doctor = await host.command(agent, '/cyrene doctor')
+    expect(doctor?.text).toMatch(/SiYuan sync: .*sent \d+/)
+  })
 })
