@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dshEnv, freePort, packInto, runChecked, waitForWeb } from '../../scripts/dsh-web.ts'
+import { SiyuanStandIn } from '../../host/siyuan/testing/stand-in.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 
@@ -26,6 +27,8 @@ let web: ChildProcess
 let output = ''
 let browser: Browser
 let page: Page
+let siyuan: SiyuanStandIn | undefined
+const TOKEN = 'e2e-siyuan-token-1618'
 
 const storeRoot = () => join(home, 'cyrene-philia093-0')
 
@@ -79,11 +82,13 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
       join(storeRoot(), '元', '梦会话.json'),
       JSON.stringify({ defaultEnabled: true, sessions: { 'sess-rainy-day': { lastActiveAt: '2026-11-30T09:00:00Z', lastUserText: '晚安' } } }),
     )
+    siyuan = new SiyuanStandIn(TOKEN)
+    await siyuan.start()
     port = await freePort()
     mkdirSync(join(home, 'workspace'))
     web = spawn(dshBin, ['web', '--no-open', '--port', String(port)], {
       cwd: join(home, 'workspace'),
-      env: dshEnv(home),
+      env: dshEnv(home, { SIYUAN_API_TOKEN: TOKEN }),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
@@ -102,6 +107,7 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
       } catch {
         /* already gone */
       }
+    await siyuan?.stop()
     if (home !== undefined) rmSync(home, { recursive: true, force: true })
   })
 
@@ -152,6 +158,25 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
     await expect.poll(async () => await panel.locator('[data-cyrene="sessions"] input[type="checkbox"]').first().isChecked()).toBe(false)
     await panel.locator('[data-cyrene="calendar"]').scrollIntoViewIfNeeded()
     await page.screenshot({ path: join(ARTIFACTS, 'panel-en.png') })
+  })
+
+  it('SiYuan turned on in the page, then Sync now: the stand-in gets the store and the page shows the last sync', async () => {
+    const panel = page.locator('[data-cyrene="settings"]')
+    expect(await panel.innerText()).toContain('✓ token found in the environment')
+    expect(await panel.innerText()).not.toContain(TOKEN)
+    await panel.locator('input[name="siyuanEnabled"]').check()
+    const stand = siyuan as SiyuanStandIn
+    await panel.locator('input[name="siyuanUrl"]').fill(stand.url)
+    await panel.getByRole('button', { name: 'Save settings' }).click()
+    await expect.poll(async () => await panel.locator('[data-cyrene="message"]').innerText(), { timeout: 30_000 }).toContain('siyuan.enabled')
+    await panel.locator('[data-action="sync"]').click()
+    await expect.poll(async () => await panel.locator('[data-card="sync"]').innerText(), { timeout: 30_000 }).toMatch(/(sent|unchanged) \d+/)
+    const day = [...stand.docs.values()].find((d) => d.markdown.includes('雨天喜欢听黑胶唱片。'))
+    expect(day?.hpath).toMatch(/^\/岁月涟漪\/日档\//)
+    expect(day?.markdown).not.toContain('<!--cyrene:')
+    expect(readFileSync(join(storeRoot(), '元', 'settings.json'), 'utf8')).not.toContain(TOKEN)
+    await page.locator('[data-cyrene="settings"] h2').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(ARTIFACTS, 'panel-en-top.png') })
   })
 
   it('labels follow DSH’s locale: a Chinese browser sees 昔涟 · 一页永恒', async () => {
