@@ -27,6 +27,8 @@ export function startSiyuanSync(ctx: Context, store: MemoryStore, config: Trigge
       timer = undefined
       void sync.runNow().catch((error: unknown) => ctx.logger.warn(error))
     }, config.debounceMs)
+    // Never what keeps a one-shot `dsh` alive: what is not sent yet is found by its hash at the next start.
+    timer.unref?.()
   }
   ctx.effect(() => {
     const watcher = watch(store.root, {
@@ -34,6 +36,7 @@ export function startSiyuanSync(ctx: Context, store: MemoryStore, config: Trigge
       // 元/ holds the sync's own ledger and the locks; temp files are half-written.
       ignored: (path: string) => path.includes('/元/') || path.endsWith('/元') || /\.tmp[-.]|\.lock$/.test(path),
       awaitWriteFinish: false,
+      persistent: false,
     })
     watcher.on('all', soon)
     watcher.on('error', (error) => ctx.logger.warn(error))
