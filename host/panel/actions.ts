@@ -44,6 +44,8 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
       throw new PanelError(400, (error as Error).message)
     }
     const now = change.changed.filter((k) => !change.needRestart.includes(k))
+    // A SiYuan setting just changed (turned on, another address): the next run need not wait for a write.
+    if (deps.sync !== undefined && change.changed.some((k) => k.startsWith('siyuan.'))) void deps.sync.runNow().catch(() => undefined)
     answer.changed = change.changed
     answer.appliedNow = now
     answer.needRestart = change.needRestart
