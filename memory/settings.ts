@@ -20,7 +20,9 @@ const MB = 1024 * 1024
  */
 export const SettingsSchema = Schema.object({
   // Empty = unset; a set value must also pass voiceSettingProblem (one line, trimmed, ≤ 20 code points).
-  nickname: Schema.string().default('').description('how she addresses the person (rail 120, {{user_nickname}}); empty = whale-persona userName, then the row default'),
+  nickname: Schema.string()
+    .default('')
+    .description('how she addresses the person (rail 120, {{user_nickname}}); empty = whale-persona userName, then the row default'),
   style: Schema.string().default('').description('the 道韵 level (rail 130) by name; empty or unknown = the first level of the styles file'),
   form: Schema.union(['chat', 'work']).default('chat').description('the preset a new session opens with'),
   dream: Schema.object({
