@@ -43,8 +43,19 @@ function SettingsForm(props) {
   return h(
     'form',
     { onSubmit: submit, 'data-cyrene': 'settings-form' },
-    h(Field, { label: t('nickname') }, h('input', { name: 'nickname', style: input, value: draft.nickname, maxLength: 40, onChange: set('nickname') })),
-    h(Field, { label: t('style') }, h('input', { name: 'style', style: input, value: draft.style, maxLength: 200, onChange: set('style') })),
+    h(Field, { label: t('nickname') }, h('input', { name: 'nickname', style: input, value: draft.nickname, maxLength: 20, onChange: set('nickname') })),
+    h(
+      Field,
+      { label: t('style') },
+      h(
+        'select',
+        { name: 'style', style: input, value: draft.style, onChange: set('style') },
+        // The 道韵 levels the rails ship; a level from the person's own styles file stays selectable.
+        ['', ...new Set(['清简', '温润', '绮丽', draft.style])]
+          .filter((v, i) => v !== '' || i === 0)
+          .map((v) => h('option', { key: v, value: v }, v === '' ? t('styleDefault') : v)),
+      ),
+    ),
     h(
       Field,
       { label: t('form') },

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dshEnv, freePort, packInto, runChecked, waitForWeb } from '../../scripts/dsh-web.ts'
 import { SiyuanStandIn } from '../../host/siyuan/testing/stand-in.ts'
@@ -40,30 +40,31 @@ function cyrene(...args: string[]): string {
 
 /**
  * DSH web greets a fresh browser with dialogs (a testing notice, then the API key) a little after
- * the page is up; they are dismissed as a person would, until the Settings button takes a click.
+ * the page is up, sometimes after a first click; they are dismissed as a person would, and the
+ * click is tried again until it lands.
  */
-async function openSettings(p: Page, settings: string): Promise<void> {
+async function clickThrough(p: Page, target: Locator, what: string): Promise<void> {
   const deadline = Date.now() + 60_000
-  await p.getByRole('button', { name: settings, exact: true }).first().waitFor({ timeout: 60_000 })
+  await target.waitFor({ timeout: 60_000 })
   while (Date.now() < deadline) {
     for (const name of ['Continue', 'Configure later', '继续', '稍后配置']) {
       const button = p.getByRole('button', { name, exact: true })
       if (await button.isVisible()) await button.click().catch(() => undefined)
     }
     try {
-      await p.getByRole('button', { name: settings, exact: true }).first().click({ timeout: 1500 })
+      await target.click({ timeout: 1500 })
       return
     } catch {
       /* a dialog is still over the page */
     }
   }
-  throw new Error('the Settings button never took a click')
+  throw new Error(`${what} never took a click`)
 }
 
 async function openPanel(p: Page, settings: string, nav: string): Promise<void> {
   await p.goto(`http://127.0.0.1:${port}/`)
-  await openSettings(p, settings)
-  await p.getByText(nav, { exact: true }).first().click()
+  await clickThrough(p, p.getByRole('button', { name: settings, exact: true }).first(), 'the Settings button')
+  await clickThrough(p, p.getByText(nav, { exact: true }).first(), `the ${nav} section`)
   await p.locator('[data-cyrene="settings"] [data-card="engine"]').waitFor({ timeout: 30_000 })
 }
 
