@@ -232,7 +232,7 @@ export class CyreneMemory extends Service {
   voiceSettings(): VoiceSettings {
     const text = this.storeText('元/settings.json')
     if (text === undefined) return { problems: [] }
-    const { settings, problems } = parseSettingsText(text)
+    const { settings, problems } = parseSettingsText(text, this.config.settings)
     const voice: VoiceSettings = { problems: problems.filter((p) => /nickname|style|JSON/.test(p)) }
     if (settings.nickname !== undefined) voice.nickname = settings.nickname
     if (settings.style !== undefined) voice.style = settings.style
