@@ -31,6 +31,7 @@ export class SiyuanStandIn {
   readonly calls: Array<{ endpoint: string; body: Record<string, unknown> }> = []
   delayMs = 0
   private refuse = 0
+  private inFlight = 0
   private server: Server | undefined
   port = 0
 
@@ -51,6 +52,11 @@ export class SiyuanStandIn {
     return [...this.docs.values()].filter((d) => d.hpath === hpath)
   }
 
+  /** Resolves when no request is being answered (a slow one included). */
+  async settled(): Promise<void> {
+    while (this.inFlight > 0) await new Promise((r) => setTimeout(r, 20))
+  }
+
   async start(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res))
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve))
@@ -65,6 +71,15 @@ export class SiyuanStandIn {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inFlight += 1
+    try {
+      await this.answer(req, res)
+    } finally {
+      this.inFlight -= 1
+    }
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
