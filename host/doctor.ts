@@ -14,6 +14,7 @@ import {
 import { compareBase, drifted, snapshotBases, type BaseCheck } from './base-drift.ts'
 import { packagePath } from './package-root.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
+import type { SyncState } from './panel/deps.ts'
 import type { MirrorNote, VoiceNote } from './service.ts'
 import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
 
@@ -418,6 +419,8 @@ export interface HostServiceState {
   worldbook?: WorldbookNote | undefined
   /** The 4,000 pass on the latest Cyrene assembly (rails, memory, pre-step blocks). */
   voice?: VoiceNote | undefined
+  /** The SiYuan sync's state, when it runs in this process (row cyrene-panel). */
+  sync?: SyncState | undefined
 }
 
 function hostServiceLines(state: HostServiceState): DoctorLine[] {
@@ -428,11 +431,12 @@ function hostServiceLines(state: HostServiceState): DoctorLine[] {
     NOT_BUILT_LINE,
     voiceLine(state.voice),
     ...(state.voice?.problems ?? []).map((p): DoctorLine => ({ check: 'voice texts', status: 'warn', detail: p })),
+    siyuanLine(state.sync),
     mirrorLine(state.mirror),
   ]
 }
 
-const NOT_BUILT_LINE: DoctorLine = { check: 'dreams, SiYuan sync, panel', status: 'missing', detail: 'not built yet in this version' }
+const NOT_BUILT_LINE: DoctorLine = { check: 'dreams', status: 'missing', detail: 'not built yet in this version' }
 
 /** One sentence on the 4,000 total: how much the latest step used, and each block the pass shortened or left out and why. */
 function voiceLine(voice: VoiceNote | undefined): DoctorLine {
@@ -446,6 +450,15 @@ function voiceLine(voice: VoiceNote | undefined): DoctorLine {
       `${voice.total}/${voice.budget} chars in the latest step (${shown.join(', ') || 'nothing'})` +
       (cut.length > 0 ? `; cut from the lowest priority: ${cut.map((b) => `${b.id} −${b.cut} (${b.why})`).join('; ')}` : '; nothing cut'),
   }
+}
+
+/** The SiYuan sync of this process (row cyrene-panel): off, waiting on SiYuan, or its last run. */
+function siyuanLine(sync: SyncState | undefined): DoctorLine {
+  if (sync === undefined) return { check: 'SiYuan sync', status: 'ok', detail: 'not running in this process (it runs where the memory engine is held)' }
+  if (!sync.enabled) return { check: 'SiYuan sync', status: 'ok', detail: 'off (siyuan.enabled in 元/settings.json or the panel)' }
+  const last = sync.lastReport
+  if (last === undefined) return { check: 'SiYuan sync', status: 'ok', detail: 'on; no run yet' }
+  return { check: 'SiYuan sync', status: last.ok ? 'ok' : 'warn', detail: `${sync.lastRunAt ?? ''} ${last.message}`.trim() }
 }
 
 function engineLines({ engine, memoryBlock: block }: HostServiceState): DoctorLine[] {

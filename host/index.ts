@@ -15,6 +15,9 @@ export const Config: Schema<Config> = Schema.object({
   rootDir: Schema.string().default('').description('记忆根目录；空 = <DSH_HOME>/cyrene-philia093-0/'),
   memoryChars: Schema.natural().default(MEMORY_DEFAULTS.memoryChars).description('{{cyrene_memory}} 的预算（字）'),
   recentDays: Schema.natural().default(MEMORY_DEFAULTS.recentDays).description('{{cyrene_memory}} 带上最近几天的记忆'),
+  settings: Schema.dict(Schema.any())
+    .default({})
+    .description('设置的行级默认值（与 元/settings.json 同一套键，memory/settings.ts 的 SettingsSchema 校验；文件里的值优先）'),
 })
 
 export function apply(ctx: Context, config: Config): void {

@@ -25,6 +25,7 @@ import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
 import type { WorldbookNote } from './worldbook-doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
+import type { SyncReport, SyncState } from './panel/deps.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
 const STARTUP_WAIT_MS = 5000
@@ -75,6 +76,8 @@ export interface ServiceConfig {
   rootDir: string
   memoryChars: number
   recentDays: number
+  /** The row's settings layer: defaults ← this ← 元/settings.json (memory/settings.ts). */
+  settings: Record<string, unknown>
 }
 
 type EngineState =
@@ -93,6 +96,8 @@ export class CyreneMemory extends Service {
   readonly startedAt = new Date()
   readonly config: ServiceConfig
   lastMirror: MirrorNote | undefined
+  /** The SiYuan sync, set by row cyrene-panel in the process that holds the engine (for /cyrene sync and the doctor). */
+  siyuanSync: { runNow(): Promise<SyncReport>; state(): SyncState } | undefined
   /** What the worldbook rail and hits did (runtime/worldbook-rail.ts), for the doctor. */
   lastWorldbook: WorldbookNote | undefined
   lastVoice: VoiceNote | undefined
@@ -119,7 +124,7 @@ export class CyreneMemory extends Service {
   }
 
   private async start(): Promise<void> {
-    const options = { rootDir: this.config.rootDir === '' ? undefined : this.config.rootDir, env: process.env }
+    const options = { rootDir: this.config.rootDir === '' ? undefined : this.config.rootDir, env: process.env, settingsLayer: this.config.settings }
     let root = ''
     try {
       root = resolveRoot(options)
@@ -280,7 +285,7 @@ export class CyreneMemory extends Service {
   voiceSettings(): VoiceSettings {
     const text = this.storeText('元/settings.json')
     if (text === undefined) return { problems: [] }
-    const { settings, problems } = parseSettingsText(text)
+    const { settings, problems } = parseSettingsText(text, this.config.settings)
     const voice: VoiceSettings = { problems: problems.filter((p) => /nickname|style|JSON/.test(p)) }
     if (settings.nickname !== undefined) voice.nickname = settings.nickname
     if (settings.style !== undefined) voice.style = settings.style
@@ -335,6 +340,7 @@ export class CyreneMemory extends Service {
           : recall,
       recallError: this.recallError,
       mirror: this.lastMirror,
+      sync: this.siyuanSync?.state(),
       worldbook: this.lastWorldbook,
       voice: this.lastVoice,
     }

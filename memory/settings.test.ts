@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { promises as fs } from 'node:fs'
+import { mkdirSync, mkdtempSync, promises as fs, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MemoryStore } from './store.ts'
-import { parseSettingsText, readSettings, voiceSettingProblem, writeVoiceSetting } from './settings.ts'
+import { applySettingsPatch, parseSettingsText, readSettings, SettingsSchema, voiceSettingProblem, writeVoiceSetting } from './settings.ts'
 import { tempHome } from './testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
@@ -53,5 +54,61 @@ describe('voice keys of 元/settings.json (nickname, style)', () => {
     expect(read.settings).toMatchObject({ style: '绮丽', anchor: { self: 500 } })
     expect(read.settings.nickname).toBeUndefined()
     expect(read.problems).toEqual(['元/settings.json nickname must be a string; ignored'])
+  })
+})
+
+function storeWith(text: string | undefined): string {
+  const root = mkdtempSync(join(tmpdir(), 'cyrene-settings-'))
+  mkdirSync(join(root, '元'))
+  if (text !== undefined) writeFileSync(join(root, '元', 'settings.json'), text)
+  return root
+}
+
+describe('layered settings: defaults ← row config ← 元/settings.json (issue 12 item 1)', () => {
+  it('each layer wins over the one below, key by key', async () => {
+    const root = storeWith(JSON.stringify({ nickname: '阿远', siyuan: { notebook: '我的笔记' } }))
+    const { settings, problems } = await readSettings(root, { nickname: '行', form: 'work', siyuan: { url: 'http://10.0.0.2:6806' } })
+    expect(problems).toEqual([])
+    expect(settings.values.nickname).toBe('阿远')
+    expect(settings.values.form).toBe('work')
+    expect(settings.values.siyuan).toEqual({ enabled: false, url: 'http://10.0.0.2:6806', notebook: '我的笔记', tokenEnv: 'SIYUAN_API_TOKEN' })
+    expect(settings.values.dream.time).toBe('23:30')
+  })
+
+  it('a wrong value keeps the lower layer and says which key; the others still apply', async () => {
+    const root = storeWith(JSON.stringify({ anchor: { self: -3, goal: 60 }, dream: { time: '7pm' }, colour: 'red' }))
+    const { settings, problems } = await readSettings(root)
+    expect(settings.anchor).toEqual({ self: 800, user: 600, origin: 400, goal: 60 })
+    expect(settings.values.dream.time).toBe('23:30')
+    expect(problems.join('\n')).toMatch(/"anchor\.self"[\s\S]*"dream\.time"[\s\S]*"colour" is not a setting/)
+  })
+
+  it('quota keys become the store limits', async () => {
+    const { settings } = await readSettings(storeWith(JSON.stringify({ quota: { totalMB: 2, entryChars: 300 } })))
+    expect(settings.limits).toMatchObject({ totalBytes: 2 * 1024 * 1024, entryChars: 300, injectChars: 1200 })
+  })
+
+  it('broken JSON: the last good settings of that store stay, with a warning', async () => {
+    const root = storeWith(JSON.stringify({ nickname: '小涟' }))
+    expect((await readSettings(root)).settings.values.nickname).toBe('小涟')
+    writeFileSync(join(root, '元', 'settings.json'), '{"nickname": "半截')
+    const after = await readSettings(root)
+    expect(after.settings.values.nickname).toBe('小涟')
+    expect(after.problems[0]).toMatch(/not valid JSON.*last good settings/)
+    // A store never read good before falls back to the defaults.
+    const fresh = await readSettings(storeWith('[1, 2'))
+    expect(fresh.settings.values).toEqual(SettingsSchema({}))
+  })
+
+  it('a patch says what changed and what waits for a restart; a bad patch or broken file is refused', () => {
+    const change = applySettingsPatch('{"style": "轻一点"}', { nickname: '阿远', dream: { time: '22:00' } })
+    expect(change.layer).toEqual({ style: '轻一点', nickname: '阿远', dream: { time: '22:00' } })
+    expect(change.changed.sort()).toEqual(['dream.time', 'nickname'])
+    expect(change.needRestart).toEqual(['dream.time'])
+    expect(applySettingsPatch('', { nickname: '' }).changed).toEqual([])
+    expect(() => applySettingsPatch('', { siyuan: { token: 't' } })).toThrow(/"siyuan.token" is not a setting.*Nothing was written/)
+    expect(() => applySettingsPatch('', { form: 'dance' })).toThrow(/"form"/)
+    expect(() => applySettingsPatch('{oops', { nickname: 'x' })).toThrow(/fix or remove the file first/)
+    expect(() => applySettingsPatch('', 'nickname=x')).toThrow(/JSON object/)
   })
 })

@@ -1,11 +1,71 @@
 import { join } from 'node:path'
+import Schema from '@deepseek-ai/schemastery'
 import { readTextOr } from './fsio.ts'
 import type { MemoryStore } from './store.ts'
 import { DEFAULT_LIMITS, RefusedError, type Limits } from './validate.ts'
 
 export const ANCHOR_KEYS = ['self', 'user', 'origin', 'goal'] as const
 export type AnchorKey = (typeof ANCHOR_KEYS)[number]
-const DEFAULT_ANCHOR_LIMITS: Record<AnchorKey, number> = { self: 800, user: 600, goal: 600, origin: 400 }
+
+/** Where the person's layer lives, relative to the store root. */
+export const SETTINGS_REL = '元/settings.json'
+
+const MB = 1024 * 1024
+
+/**
+ * The one schema of every setting Cyrene reads, whatever layer it comes from
+ * (defaults ← the loader row's config ← 元/settings.json). Secrets are not
+ * here on purpose: the SiYuan token is read from the environment variable
+ * `siyuan.tokenEnv` names, so it can never be written into the file or sent to the panel.
+ */
+export const SettingsSchema = Schema.object({
+  // Empty = unset; a set value must also pass voiceSettingProblem (one line, trimmed, ≤ 20 code points).
+  nickname: Schema.string()
+    .default('')
+    .description('how she addresses the person (rail 120, {{user_nickname}}); empty = whale-persona userName, then the row default'),
+  style: Schema.string().default('').description('the 道韵 level (rail 130) by name; empty or unknown = the first level of the styles file'),
+  form: Schema.union(['chat', 'work']).default('chat').description('the preset a new session opens with'),
+  dream: Schema.object({
+    time: Schema.string()
+      .pattern(/^([01]\d|2[0-3]):[0-5]\d$/)
+      .default('23:30')
+      .description('local time of the nightly dream, HH:MM'),
+    maxScheduledSessions: Schema.natural().min(1).max(64).default(8).description('at most this many sessions get a nightly dream'),
+  }),
+  siyuan: Schema.object({
+    enabled: Schema.boolean().default(false).description('send the store to SiYuan'),
+    url: Schema.string()
+      .pattern(/^https?:\/\/[^\s/]+(:\d+)?\/?$/)
+      .default('http://127.0.0.1:6806')
+      .description('SiYuan kernel address'),
+    notebook: Schema.string().min(1).max(80).default('昔涟').description('name of the SiYuan notebook the store is mirrored into'),
+    tokenEnv: Schema.string()
+      .pattern(/^[A-Z_][A-Z0-9_]*$/)
+      .default('SIYUAN_API_TOKEN')
+      .description('environment variable holding the SiYuan API token'),
+  }),
+  quota: Schema.object({
+    totalMB: Schema.natural()
+      .min(1)
+      .default(DEFAULT_LIMITS.totalBytes / MB),
+    marginMB: Schema.natural()
+      .min(1)
+      .default(DEFAULT_LIMITS.marginBytes / MB),
+    entryChars: Schema.natural().min(1).default(DEFAULT_LIMITS.entryChars),
+    injectChars: Schema.natural().min(1).default(DEFAULT_LIMITS.injectChars),
+  }),
+  anchor: Schema.object({
+    self: Schema.natural().min(1).default(800),
+    user: Schema.natural().min(1).default(600),
+    origin: Schema.natural().min(1).default(400),
+    goal: Schema.natural().min(1).default(600),
+  }),
+})
+
+type SettingsValues = ReturnType<typeof SettingsSchema>
+
+/** Keys whose new value is only read when DSH restarts (timers are armed once per session). */
+const RESTART_KEYS = new Set(['dream.time', 'dream.maxScheduledSessions'])
 
 export interface Settings {
   limits: Limits
@@ -14,6 +74,8 @@ export interface Settings {
   nickname?: string
   /** The 道韵 level (rail 130) by name; unset or unknown = the first level of the styles file. */
   style?: string
+  /** Every key after layering; the fields above are derived from it. */
+  values: SettingsValues
 }
 
 export interface SettingsRead {
@@ -21,61 +83,141 @@ export interface SettingsRead {
   problems: string[]
 }
 
-function positive(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : undefined
+type Json = Record<string, unknown>
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+function defaultSettingsValues(): SettingsValues {
+  return SettingsSchema({})
 }
 
 /**
- * 元/settings.json (written by the panel or by hand). Invalid JSON or wrong
- * types never stop the store: defaults are used and the problem is reported.
- * Only the keys this module reads are interpreted; the file is never rewritten here.
+ * Lays `layer` over `base` leaf by leaf: a wrong value is reported and the
+ * lower layer's value kept, so one typo never costs the person their other settings.
  */
-function parseSettings(text: string | undefined): SettingsRead {
-  const problems: string[] = []
-  const settings: Settings = { limits: { ...DEFAULT_LIMITS }, anchor: { ...DEFAULT_ANCHOR_LIMITS } }
-  if (text === undefined || text.trim() === '') return { settings, problems }
+function overlay(schema: Schema, base: Json, layer: Json, source: string, problems: string[], path = ''): Json {
+  const out: Json = { ...base }
+  for (const [key, value] of Object.entries(layer)) {
+    const child = schema.dict?.[key]
+    const here = path === '' ? key : `${path}.${key}`
+    if (child === undefined) {
+      problems.push(`${source}: "${here}" is not a setting; it is ignored`)
+      continue
+    }
+    if (child.type === 'object') {
+      if (!isObject(value)) problems.push(`${source}: "${here}" must be an object`)
+      else out[key] = overlay(child, isObject(base[key]) ? base[key] : {}, value, source, problems, here)
+      continue
+    }
+    if (path === '' && (VOICE_SETTING_KEYS as readonly string[]).includes(key)) {
+      const problem = typeof value === 'string' ? (value === '' ? undefined : voiceSettingProblem(key as VoiceSettingKey, value)) : `${key} must be a string`
+      if (problem !== undefined) problems.push(`${source} ${problem}; ignored`)
+      else out[key] = value
+      continue
+    }
+    try {
+      out[key] = child(value)
+    } catch (error) {
+      problems.push(`${source}: "${here}" ${(error as Error).message}; kept ${JSON.stringify(base[key])}`)
+    }
+  }
+  return out
+}
+
+function derive(values: SettingsValues): Settings {
+  const settings: Settings = {
+    values,
+    anchor: { ...values.anchor },
+    limits: {
+      totalBytes: values.quota.totalMB * MB,
+      marginBytes: values.quota.marginMB * MB,
+      entryChars: values.quota.entryChars,
+      injectChars: values.quota.injectChars,
+    },
+  }
+  if (values.nickname !== '') settings.nickname = values.nickname
+  if (values.style !== '') settings.style = values.style
+  return settings
+}
+
+/** The last file layer that parsed, per store root: a broken edit falls back to it, not to the defaults. */
+const lastGood = new Map<string, Json>()
+
+/** Parses the text of 元/settings.json into a layer; undefined (with a problem) when it is not a JSON object. */
+function parseSettingsLayer(text: string, problems: string[]): Json | undefined {
+  if (text.trim() === '') return {}
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch (e) {
-    problems.push(`元/settings.json is not valid JSON (${(e as Error).message}); using defaults until it is fixed`)
-    return { settings, problems }
+    problems.push(`${SETTINGS_REL} is not valid JSON (${(e as Error).message}); using the last good settings until it is fixed`)
+    return undefined
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push('元/settings.json must hold a JSON object; using defaults')
-    return { settings, problems }
+  if (!isObject(raw)) {
+    problems.push(`${SETTINGS_REL} must hold a JSON object; using the last good settings`)
+    return undefined
   }
-  const r = raw as Record<string, unknown>
-  const anchor = r.anchor
-  if (anchor !== undefined) {
-    if (anchor === null || typeof anchor !== 'object') problems.push('元/settings.json "anchor" must be an object like {"self": 800}')
-    else
-      for (const k of ANCHOR_KEYS) {
-        const v = (anchor as Record<string, unknown>)[k]
-        if (v === undefined) continue
-        const n = positive(v)
-        if (n === undefined) problems.push(`元/settings.json anchor.${k} must be a positive number`)
-        else settings.anchor[k] = n
-      }
-  }
-  const quota = r.quota
-  if (quota !== undefined && quota !== null && typeof quota === 'object') {
-    const q = quota as Record<string, unknown>
-    const map: Array<[keyof Limits, string, number]> = [
-      ['totalBytes', 'totalMB', 1024 * 1024],
-      ['marginBytes', 'marginMB', 1024 * 1024],
-      ['entryChars', 'entryChars', 1],
-      ['injectChars', 'injectChars', 1],
-    ]
-    for (const [key, name, scale] of map) {
-      if (q[name] === undefined) continue
-      const n = positive(q[name])
-      if (n === undefined) problems.push(`元/settings.json quota.${name} must be a positive number`)
-      else settings.limits[key] = n * scale
-    }
-  }
-  readVoiceKeys(r, settings, problems)
-  return { settings, problems }
+  return raw
+}
+
+/** defaults ← row config ← file layer, validated by the one schema. */
+function layerSettings(rowLayer: Json, fileLayer: Json, problems: string[]): Settings {
+  const defaults = defaultSettingsValues() as unknown as Json
+  const withRow = overlay(SettingsSchema, defaults, rowLayer, 'the loader row config', problems)
+  return derive(overlay(SettingsSchema, withRow, fileLayer, SETTINGS_REL, problems) as unknown as SettingsValues)
+}
+
+function parseSettings(root: string, text: string, rowLayer: Json): SettingsRead {
+  const problems: string[] = []
+  let layer = parseSettingsLayer(text, problems)
+  if (layer === undefined) layer = lastGood.get(root) ?? {}
+  else lastGood.set(root, layer)
+  return { settings: layerSettings(rowLayer, layer, problems), problems }
+}
+
+/**
+ * 元/settings.json (written by the panel, `cyrene settings set` or by hand)
+ * over the row's layer. Invalid JSON or wrong types never stop the store:
+ * the last good values are used and the problem is reported to the doctor.
+ */
+export async function readSettings(root: string, rowLayer: Json = {}): Promise<SettingsRead> {
+  return parseSettings(root, await readTextOr(root, join(root, SETTINGS_REL), ''), rowLayer)
+}
+
+export interface SettingsChange {
+  /** The file layer to write (the old one with the patch laid over it). */
+  layer: Json
+  /** Dotted keys whose value changed. */
+  changed: string[]
+  /** Of those, the ones read only at the next DSH start. */
+  needRestart: string[]
+}
+
+function leaves(value: unknown, path = ''): Array<[string, unknown]> {
+  if (!isObject(value)) return [[path, value]]
+  return Object.entries(value).flatMap(([k, v]) => leaves(v, path === '' ? k : `${path}.${k}`))
+}
+
+/**
+ * Lays a patch (from the panel or the CLI) over the current file layer.
+ * Unlike reading, a wrong value here is refused as a whole: the person is
+ * there to fix it, and nothing is written. Throws a message that says which key and why.
+ */
+export function applySettingsPatch(currentText: string, patch: unknown, rowLayer: Json = {}): SettingsChange {
+  if (!isObject(patch)) throw new Error('settings must be a JSON object like {"nickname": "…"}')
+  const readProblems: string[] = []
+  const current = parseSettingsLayer(currentText, readProblems)
+  if (current === undefined) throw new Error(`${readProblems[0] ?? `${SETTINGS_REL} is broken`}; fix or remove the file first, nothing was written`)
+  const problems: string[] = []
+  const before = layerSettings(rowLayer, current, []).values
+  const merged = overlay(SettingsSchema, current, patch, 'setting', problems)
+  if (problems.length > 0) throw new Error(`${problems.join('; ')}. Nothing was written.`)
+  const after = layerSettings(rowLayer, merged, []).values
+  const old = new Map(leaves(before))
+  const changed = leaves(after)
+    .filter(([k, v]) => JSON.stringify(old.get(k)) !== JSON.stringify(v))
+    .map(([k]) => k)
+  return { layer: merged, changed, needRestart: changed.filter((k) => RESTART_KEYS.has(k)) }
 }
 
 // ── voice keys: nickname and style (rails 120 and 130) ──────────────────────
@@ -100,16 +242,6 @@ export function voiceSettingProblem(key: VoiceSettingKey, value: string): string
   if (NAME_BREAK_RE.test(value)) return `${key} must be one line without control characters`
   if (chars > max) return `${key} is ${chars} characters; at most ${max}`
   return undefined
-}
-
-function readVoiceKeys(r: Record<string, unknown>, settings: Settings, problems: string[]): void {
-  for (const key of VOICE_SETTING_KEYS) {
-    const v = r[key]
-    if (v === undefined || v === null) continue
-    const problem = typeof v === 'string' ? voiceSettingProblem(key, v) : `${key} must be a string`
-    if (problem !== undefined) problems.push(`元/settings.json ${problem}; ignored`)
-    else settings[key] = v as string
-  }
 }
 
 /**
@@ -139,16 +271,18 @@ export async function writeVoiceSetting(store: MemoryStore, key: VoiceSettingKey
     if (value === undefined) delete next[key]
     else next[key] = value
     await store.writeMetaJson('settings.json', next, lock)
-    if (value === undefined) delete store.settings[key]
-    else store.settings[key] = value
   })
+  // Re-layered like every other change, so the running store sees it at once.
+  await store.reloadSettings()
 }
 
-/** Sync parse for readers that run while DSH assembles a step (host/service.ts); the same rules as `readSettings`. */
-export function parseSettingsText(text: string): SettingsRead {
-  return parseSettings(text)
-}
-
-export async function readSettings(root: string): Promise<SettingsRead> {
-  return parseSettings(await readTextOr(root, join(root, '元', 'settings.json'), ''))
+/**
+ * Sync parse for readers that run while DSH assembles a step (host/service.ts):
+ * the same layers and rules as `readSettings`, except that broken JSON falls
+ * back to the defaults (there is no store here to remember a last good file by).
+ */
+export function parseSettingsText(text: string, rowLayer: Json = {}): SettingsRead {
+  const problems: string[] = []
+  const layer = parseSettingsLayer(text, problems) ?? {}
+  return { settings: layerSettings(rowLayer, layer, problems), problems }
 }

@@ -34,7 +34,7 @@ import {
   isMetaPath,
   type RootOptions,
 } from './paths.ts'
-import { readSettings, type Settings } from './settings.ts'
+import { applySettingsPatch, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
 import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
 import { currentVolume } from './volumes.ts'
@@ -42,6 +42,8 @@ import { currentVolume } from './volumes.ts'
 export interface OpenOptions extends RootOptions {
   /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
   limits?: Partial<Limits>
+  /** The loader row's settings layer (between the defaults and 元/settings.json). */
+  settingsLayer?: Record<string, unknown>
   lockStaleMs?: number
   lockWaitMs?: number
   now?: () => Date
@@ -90,6 +92,8 @@ export class MemoryStore {
   readonly snapshotsDir: string
   settings: Settings
   readonly settingsProblems: string[]
+  private readonly settingsLayer: Record<string, unknown>
+  private readonly limitsOverride: Partial<Limits> | undefined
   readonly now: () => Date
   /** How long a lock holder on another host may go quiet (tests shorten it); the locks' default when undefined. */
   readonly lockStaleMs: number | undefined
@@ -102,6 +106,8 @@ export class MemoryStore {
     this.snapshotsDir = snapshotsDirOf(root)
     this.settings = settings
     this.settingsProblems = problems
+    this.settingsLayer = opts.settingsLayer ?? {}
+    this.limitsOverride = opts.limits
     this.now = opts.now ?? (() => new Date())
     this.lockStaleMs = opts.lockStaleMs
     this.lockWaitMs = opts.lockWaitMs
@@ -113,12 +119,36 @@ export class MemoryStore {
     await ensureDir(root)
     for (const d of LAYOUT_DIRS) await ensureDir(join(root, d))
     await ensureDir(snapshotsDirOf(root))
-    const { settings, problems } = await readSettings(root)
+    const { settings, problems } = await readSettings(root, opts.settingsLayer)
     if (opts.limits !== undefined) settings.limits = { ...settings.limits, ...opts.limits }
     const store = new MemoryStore(root, settings, problems, opts)
     // A restore cut off by a crash is finished or undone before anyone reads the store.
     await recoverInterruptedRestore(store)
     return store
+  }
+
+  /** Re-reads the layered settings (after 元/settings.json changed); returns the problems, also kept for the doctor. */
+  async reloadSettings(): Promise<string[]> {
+    const { settings, problems } = await readSettings(this.root, this.settingsLayer)
+    if (this.limitsOverride !== undefined) settings.limits = { ...settings.limits, ...this.limitsOverride }
+    this.settings = settings
+    this.settingsProblems.splice(0, this.settingsProblems.length, ...problems)
+    return problems
+  }
+
+  /**
+   * Lays a patch over 元/settings.json under the write lock (panel, CLI) and
+   * applies it to this store at once. A wrong value or a broken file refuses
+   * the whole patch and writes nothing.
+   */
+  async saveSettings(patch: unknown): Promise<SettingsChange> {
+    const change = await this.withWriteLock(async (lock) => {
+      const change = applySettingsPatch(await readTextOr(this.root, this.path(SETTINGS_REL), ''), patch, this.settingsLayer)
+      if (change.changed.length > 0) await this.writeMetaJson('settings.json', change.layer, lock)
+      return change
+    })
+    await this.reloadSettings()
+    return change
   }
 
   get limits(): Limits {

@@ -19,5 +19,7 @@ export function bundlePatch(defaultPreset: string): unknown[] {
   // whale-persona v1 for every preset; with no config.json it renders nothing (spec §9).
   // The export says it is a row: the bare `whale` is the DSH-free whale/ folder.
   const whale: Row = { id: 'cyrene-whale-persona', name: `${PACKAGE_NAME}/whale-row` }
-  return [{ id: 'agent-presets', disabled: true }, { insert: [roster, host, whale] }]
+  // Named exactly after the package: DSH web looks up a plugin's browser half (dsh.client) by loader rows of that name.
+  const panel: Row = { id: 'cyrene-panel', name: PACKAGE_NAME }
+  return [{ id: 'agent-presets', disabled: true }, { insert: [roster, host, whale, panel] }]
 }

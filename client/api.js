@@ -1,0 +1,28 @@
+'use strict'
+// The page talks only to its own host routes (same origin, JSON both ways).
+const BASE = '/dsh-cyrene-philia093-0'
+
+async function answer(res) {
+  let body
+  try {
+    body = await res.json()
+  } catch {
+    body = { ok: false, error: `HTTP ${res.status}` }
+  }
+  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`)
+  return body
+}
+
+exports.getStatus = async () => answer(await fetch(`${BASE}/status`, { credentials: 'same-origin' }))
+
+exports.getDay = async (date) => answer(await fetch(`${BASE}/day?date=${encodeURIComponent(date)}`, { credentials: 'same-origin' }))
+
+exports.postAction = async (body) =>
+  answer(
+    await fetch(`${BASE}/action`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  )

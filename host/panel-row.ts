@@ -1,0 +1,61 @@
+import type { Context } from '@deepseek-ai/cordis'
+import Schema from '@deepseek-ai/schemastery'
+import type { PanelDeps } from './panel/deps.ts'
+import { PANEL_PREFIX, panelHandler } from './panel/routes.ts'
+import { startSiyuanSync } from './siyuan/trigger.ts'
+
+/**
+ * Row `cyrene-panel`, the package's bare export. DSH web finds a plugin's
+ * browser half through a loader row whose module name is the package name, so
+ * this row is what makes the settings page load at all; it also serves the
+ * page's routes under /dsh-cyrene-philia093-0 (web profile only: without a
+ * webServer the sub-plugin never runs).
+ */
+export const name = 'cyrene-panel'
+
+export interface Config {
+  trustedHosts: string[]
+  maxBodyBytes: number
+  syncDebounceMs: number
+  syncTickMinutes: number
+}
+
+export const Config: Schema<Config> = Schema.object({
+  trustedHosts: Schema.array(Schema.string().pattern(/^[^\s/@]+$/))
+    .default([])
+    .description('host names (host or host:port) besides loopback the panel answers; e.g. the name DSH web is reached by on your LAN'),
+  maxBodyBytes: Schema.natural()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(64 * 1024)
+    .description('largest POST body the panel reads'),
+  syncDebounceMs: Schema.natural().min(100).default(1500).description('SiYuan: wait this long after the last write before sending'),
+  syncTickMinutes: Schema.natural().min(1).default(30).description('SiYuan: a full pass this often, for whatever the triggers missed'),
+})
+
+export function apply(ctx: Context, config: Config): void {
+  ctx.inject(['cyreneMemory'], async (ctx) => {
+    const memory = ctx.cyreneMemory
+    await memory.ready
+    const deps: PanelDeps = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
+    // Only the process that holds the memory engine mirrors it.
+    const store = memory.store()
+    if (store !== undefined) {
+      const sync = startSiyuanSync(ctx, store, { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }, process.env)
+      deps.sync = sync
+      memory.siyuanSync = sync
+      ctx.effect(
+        () => () => {
+          if (memory.siyuanSync === sync) memory.siyuanSync = undefined
+        },
+        'cyrene: SiYuan sync seam',
+      )
+    }
+    ctx.inject(['webServer'], (ctx) => {
+      ctx.effect(
+        () => (ctx as any).webServer.register({ kind: 'prefix', path: PANEL_PREFIX, handler: panelHandler(deps, (e) => ctx.logger.warn(e)) }),
+        'cyrene: panel routes',
+      )
+    })
+  })
+}

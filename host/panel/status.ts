@@ -1,0 +1,71 @@
+import { describeSnapshots, localDate, type MemoryStore } from '../../memory/index.ts'
+import { dreamDates, memoryCalendar, type CalendarDay } from './calendar.ts'
+import type { PanelDeps, SyncState } from './deps.ts'
+import { readDreamRegistry, type DreamRegistryView } from './dream-sessions.ts'
+
+/** Everything the page shows, in one answer. No secret is in it: the token appears only as present or not. */
+export interface PanelStatus {
+  today: string
+  engine: { kind: string; detail?: string; root?: string }
+  store?: {
+    usage: { totalBytes: number; marginBytes: number; limitBytes: number; marginLimitBytes: number }
+    entries: number
+    pending: number
+    problems: string[]
+  }
+  recall: { kind: string; size?: number }
+  lastDream: string | null
+  sync: (SyncState & { tokenEnv: string; tokenPresent: boolean }) | null
+  snapshots: Array<{ name: string; verified: boolean }>
+  settings?: { values: unknown; problems: string[] }
+  dreamRegistry?: DreamRegistryView
+  calendar: Record<string, CalendarDay>
+}
+
+async function storePart(store: MemoryStore, calendar: Record<string, CalendarDay>): Promise<NonNullable<PanelStatus['store']>> {
+  const usage = await store.measureUsage()
+  let entries = 0
+  let pending = 0
+  for (const day of Object.values(calendar)) {
+    entries += day.entries
+    pending += day.pending
+  }
+  return {
+    usage: { totalBytes: usage.total, marginBytes: usage.margin, limitBytes: store.limits.totalBytes, marginLimitBytes: store.limits.marginBytes },
+    entries,
+    pending,
+    problems: [...store.settingsProblems],
+  }
+}
+
+export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
+  // Right after DSH starts the engine may still be opening; its start never throws.
+  await deps.memory.ready
+  const state = deps.memory.doctorState()
+  const store = deps.memory.store()
+  const engine: PanelStatus['engine'] = { kind: state.engine.kind }
+  if ('detail' in state.engine) engine.detail = state.engine.detail
+  if ('root' in state.engine) engine.root = state.engine.root
+  const recall: PanelStatus['recall'] = { kind: state.recall.kind }
+  if (state.recall.kind === 'ready') recall.size = state.recall.size
+  const status: PanelStatus = {
+    today: localDate(new Date()),
+    engine,
+    recall,
+    lastDream: null,
+    sync: null,
+    snapshots: [],
+    calendar: {},
+  }
+  if (store === undefined) return status
+  const siyuan = store.settings.values.siyuan
+  const tokenPresent = (deps.env[siyuan.tokenEnv] ?? '') !== ''
+  status.sync = { ...(deps.sync?.state() ?? { enabled: siyuan.enabled, queued: 0 }), tokenEnv: siyuan.tokenEnv, tokenPresent }
+  status.calendar = await memoryCalendar(store)
+  status.store = await storePart(store, status.calendar)
+  status.lastDream = (await dreamDates(store)).at(-1) ?? null
+  status.snapshots = await describeSnapshots(store)
+  status.settings = { values: store.settings.values, problems: [...store.settingsProblems] }
+  status.dreamRegistry = await readDreamRegistry(store)
+  return status
+}

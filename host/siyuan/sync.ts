@@ -1,0 +1,191 @@
+import { readFile } from 'node:fs/promises'
+import type { MemoryStore } from '../../memory/index.ts'
+import { walkFiles } from '../../memory/fsio.ts'
+import type { SyncReport, SyncState } from '../panel/deps.ts'
+import { SiyuanClient, SiyuanError } from './client.ts'
+import { contentHash, docPath, isSynced, renderDoc } from './render.ts'
+
+/** What the sync keeps between runs and restarts, in 元/siyuan-sync.json (no token in it). */
+interface Ledger {
+  url?: string
+  notebook?: { name: string; id: string }
+  /** Store file → the SiYuan document made from it and the hash of what was sent. */
+  docs: Record<string, { id: string; hash: string }>
+  /** Files whose change SiYuan has not taken yet (kept while it is down). */
+  pending: string[]
+  lastRunAt?: string
+  lastReport?: SyncReport
+}
+
+const LEDGER = 'siyuan-sync.json'
+const BACKOFF_MS = [1000, 2000, 5000, 15_000, 60_000]
+
+export interface SyncOptions {
+  env: NodeJS.ProcessEnv
+  timeoutMs?: number
+  /** Retries after a failure, delayed by `BACKOFF_MS` (tests shorten it). */
+  backoffMs?: readonly number[]
+}
+
+/**
+ * One-way mirror of the store into a SiYuan notebook: one document per store
+ * file, at the same path. Runs are serial (one queue); each compares what the
+ * files render to with the hash last sent, so a run with nothing new sends
+ * nothing and a lost ledger finds the documents by path instead of making
+ * second copies. Failures keep the files pending (on disk) and retry with backoff.
+ */
+export class SiyuanSync {
+  private readonly store: MemoryStore
+  private readonly options: SyncOptions
+  private chain: Promise<SyncReport> = Promise.resolve({ ok: true, message: '' })
+  private retry: ReturnType<typeof setTimeout> | undefined
+  private failures = 0
+  private closed = false
+  private ledgerCache: Ledger | undefined
+
+  constructor(store: MemoryStore, options: SyncOptions) {
+    this.store = store
+    this.options = options
+  }
+
+  private settings() {
+    return this.store.settings.values.siyuan
+  }
+
+  state(): SyncState {
+    const l = this.ledgerCache
+    const state: SyncState = { enabled: this.settings().enabled, queued: l?.pending.length ?? 0 }
+    if (l?.lastRunAt !== undefined) state.lastRunAt = l.lastRunAt
+    if (l?.lastReport !== undefined) state.lastReport = l.lastReport
+    return state
+  }
+
+  /** Runs after whatever run is going on (one queue); resolves with what this run sent. */
+  runNow(): Promise<SyncReport> {
+    const next = this.chain.then(
+      () => this.run(),
+      () => this.run(),
+    )
+    this.chain = next
+    return next
+  }
+
+  close(): void {
+    this.closed = true
+    if (this.retry !== undefined) clearTimeout(this.retry)
+  }
+
+  private async readLedger(): Promise<Ledger> {
+    const { value } = await this.store.readMetaJson<Partial<Ledger>>(LEDGER, {})
+    const ledger: Ledger = { docs: {}, pending: [], ...value }
+    this.ledgerCache = ledger
+    return ledger
+  }
+
+  private async saveLedger(ledger: Ledger): Promise<void> {
+    this.ledgerCache = ledger
+    await this.store.withWriteLock(async (lock) => await this.store.writeMetaJson(LEDGER, ledger, lock))
+  }
+
+  private async notebookId(client: SiyuanClient, ledger: Ledger, name: string): Promise<string> {
+    if (ledger.notebook?.name === name && ledger.url === this.settings().url) return ledger.notebook.id
+    const found = (await client.notebooks()).find((n) => n.name === name)
+    const id = found?.id ?? (await client.createNotebook(name))
+    // Another notebook or another SiYuan: what was sent before is not there.
+    ledger.notebook = { name, id }
+    ledger.url = this.settings().url
+    ledger.docs = {}
+    return id
+  }
+
+  /** Store files now and what they render to. */
+  private async current(): Promise<Map<string, string>> {
+    const out = new Map<string, string>()
+    for (const rel of (await walkFiles(this.store.root)).filter(isSynced).sort()) {
+      try {
+        out.set(rel, renderDoc(await readFile(this.store.path(rel), 'utf8')))
+      } catch {
+        /* gone between the walk and the read: the next run sees it as removed */
+      }
+    }
+    return out
+  }
+
+  private async putDoc(client: SiyuanClient, notebook: string, ledger: Ledger, rel: string, markdown: string): Promise<void> {
+    const hash = contentHash(markdown)
+    const known = ledger.docs[rel]
+    if (known !== undefined) {
+      await client.updateDoc(known.id, markdown)
+      ledger.docs[rel] = { id: known.id, hash }
+      return
+    }
+    // A document already at that path (a lost ledger, another process) is updated, never duplicated.
+    const existing = (await client.idsByHPath(notebook, docPath(rel)))[0]
+    if (existing !== undefined) await client.updateDoc(existing, markdown)
+    const id = existing ?? (await client.createDoc(notebook, docPath(rel), markdown))
+    ledger.docs[rel] = { id, hash }
+  }
+
+  private async run(): Promise<SyncReport> {
+    if (this.closed) return { ok: false, message: 'the sync is stopped' }
+    const s = this.settings()
+    if (!s.enabled) return { ok: false, message: 'SiYuan sync is off (siyuan.enabled in the settings)' }
+    const token = this.options.env[s.tokenEnv] ?? ''
+    if (token === '') return { ok: false, message: `no SiYuan token: set the environment variable ${s.tokenEnv} before starting DSH` }
+    const ledger = await this.readLedger()
+    const client = new SiyuanClient({ url: s.url, token, timeoutMs: this.options.timeoutMs ?? 10_000 })
+    const report: SyncReport = { ok: true, message: '', sent: 0, removed: 0, unchanged: 0, queued: 0 }
+    const files = await this.current()
+    const work = new Set([...ledger.pending, ...files.keys(), ...Object.keys(ledger.docs)])
+    try {
+      const notebook = await this.notebookId(client, ledger, s.notebook)
+      for (const rel of [...work].sort()) {
+        const markdown = files.get(rel)
+        const known = ledger.docs[rel]
+        if (markdown === undefined) {
+          if (known !== undefined) {
+            await client.removeDoc(known.id)
+            delete ledger.docs[rel]
+            report.removed = (report.removed ?? 0) + 1
+          }
+        } else if (known?.hash === contentHash(markdown)) report.unchanged = (report.unchanged ?? 0) + 1
+        else {
+          await this.putDoc(client, notebook, ledger, rel, markdown)
+          report.sent = (report.sent ?? 0) + 1
+        }
+        ledger.pending = ledger.pending.filter((p) => p !== rel)
+      }
+      this.failures = 0
+      report.message = `sent ${report.sent}, removed ${report.removed}, unchanged ${report.unchanged} (notebook ${s.notebook})`
+    } catch (error) {
+      if (!(error instanceof SiyuanError)) throw error
+      // What was not done stays pending on disk; a restart picks it up.
+      const done = new Set(
+        Object.entries(ledger.docs)
+          .filter(([rel, d]) => files.has(rel) && d.hash === contentHash(files.get(rel) as string))
+          .map(([rel]) => rel),
+      )
+      ledger.pending = [...work].filter((rel) => !done.has(rel) && (files.has(rel) || ledger.docs[rel] !== undefined))
+      report.ok = false
+      report.queued = ledger.pending.length
+      report.message = `${error.message}; ${report.queued} file(s) wait and are sent when SiYuan answers`
+      if (error.retryable) this.scheduleRetry()
+    }
+    ledger.lastRunAt = new Date().toISOString()
+    ledger.lastReport = report
+    await this.saveLedger(ledger)
+    return report
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retry !== undefined) return
+    const steps = this.options.backoffMs ?? BACKOFF_MS
+    const delay = steps[Math.min(this.failures, steps.length - 1)] ?? 60_000
+    this.failures += 1
+    this.retry = setTimeout(() => {
+      this.retry = undefined
+      void this.runNow()
+    }, delay)
+    this.retry.unref?.()
+  }
+}

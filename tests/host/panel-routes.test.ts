@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PanelDeps } from '../../host/panel/deps.ts'
+import { PANEL_PREFIX, panelHandler } from '../../host/panel/routes.ts'
+import type { CyreneMemory } from '../../host/service.ts'
+import { bootHost, type Host } from '../harness/host.ts'
+
+/**
+ * The panel's routes over real HTTP, served by the handler the web row
+ * registers, in front of the cyreneMemory service of a real host (the
+ * headless composition has no webServer; the browser test drives the same
+ * routes inside `dsh web`).
+ */
+const TOKEN = 'siyuan-secret-7f3a9c'
+let host: Host
+let server: Server
+let port: number
+let root: string
+const answers: string[] = []
+
+interface Call {
+  method?: string
+  host?: string
+  origin?: string
+  type?: string
+  body?: string
+}
+
+async function call(path: string, opts: Call = {}): Promise<{ status: number; json: any }> {
+  const body = opts.body
+  const headers: Record<string, string> = { host: opts.host ?? `127.0.0.1:${port}` }
+  if (opts.origin !== undefined) headers.origin = opts.origin
+  if (body !== undefined) headers['content-type'] = opts.type ?? 'application/json'
+  return await new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: `${PANEL_PREFIX}${path}`, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers },
+      (res) => {
+        let text = ''
+        res.on('data', (d) => (text += d))
+        res.on('end', () => {
+          answers.push(text)
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) })
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+const post = (body: unknown, more: Call = {}) => call('/action', { body: JSON.stringify(body), origin: `http://127.0.0.1:${port}`, ...more })
+
+/** Every file of the store and its content hash: "nothing changed" is this map staying equal. */
+function storeFiles(dir = root, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of readdirSync(join(dir, rel))) {
+    const r = rel === '' ? name : `${rel}/${name}`
+    if (name.endsWith('.lock')) continue
+    const st = statSync(join(dir, r))
+    if (st.isDirectory()) Object.assign(out, storeFiles(dir, r))
+    else
+      out[r] = createHash('sha256')
+        .update(readFileSync(join(dir, r)))
+        .digest('hex')
+  }
+  return out
+}
+
+beforeAll(async () => {
+  host = await bootHost()
+  const memory = host.ctx.get('cyreneMemory') as CyreneMemory
+  await memory.ready
+  root = join(host.dshHome, 'cyrene-philia093-0')
+  const deps: PanelDeps = { memory, trustedHosts: ['panel.example'], maxBodyBytes: 2048, env: { SIYUAN_API_TOKEN: TOKEN } }
+  server = createServer(panelHandler(deps))
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  port = (server.address() as AddressInfo).port
+})
+afterAll(async () => {
+  await new Promise((r) => server?.close(r))
+  await host?.dispose()
+})
+
+describe('panel routes (issue 12 item 2)', () => {
+  it('GET /status answers the store, engine, recall, snapshots and settings; the token only as present', async () => {
+    const { status, json } = await call('/status')
+    expect(status).toBe(200)
+    expect(json.engine.kind).toBe('ready')
+    expect(json.store.usage.limitBytes).toBe(128 * 1024 * 1024)
+    expect(json.settings.values.siyuan).toEqual({ enabled: false, url: 'http://127.0.0.1:6806', notebook: '昔涟', tokenEnv: 'SIYUAN_API_TOKEN' })
+    expect(json.sync.tokenPresent).toBe(true)
+    expect(json.snapshots.length).toBeGreaterThan(0)
+  })
+
+  it('a forged Host gets 403 for GET and POST and nothing changes; a configured trusted host is answered', async () => {
+    const before = storeFiles()
+    expect((await call('/status', { host: 'evil.example' })).status).toBe(403)
+    expect((await call('/status', { host: 'evil.example:80' })).status).toBe(403)
+    expect((await post({ action: 'save-config', settings: { nickname: 'x' } }, { host: 'attacker.test', origin: 'http://attacker.test' })).status).toBe(403)
+    expect((await post({ action: 'backup' }, { host: '127.0.0.1.evil.example' })).status).toBe(403)
+    expect(storeFiles()).toEqual(before)
+    expect((await call('/status', { host: 'panel.example:8080' })).status).toBe(200)
+  })
+
+  it('a cross-origin POST gets 403 and changes nothing', async () => {
+    const before = storeFiles()
+    const r = await post({ action: 'save-config', settings: { nickname: '坏人' } }, { origin: 'http://evil.example' })
+    expect(r.status).toBe(403)
+    expect((await post({ action: 'backup' }, { origin: 'null' })).status).toBe(403)
+    expect(storeFiles()).toEqual(before)
+  })
+
+  it('non-JSON, oversized, a wrong type or an unknown action: 4xx with a message, no file changed', async () => {
+    const before = storeFiles()
+    const origin = `http://127.0.0.1:${port}`
+    expect((await call('/action', { body: 'action=backup', type: 'application/x-www-form-urlencoded', origin })).status).toBe(415)
+    const bad = await call('/action', { body: '{"action": "backup"', origin })
+    expect(bad.status).toBe(400)
+    expect(bad.json.error).toBe('the request body is not valid JSON')
+    expect((await call('/action', { body: '["backup"]', origin })).status).toBe(400)
+    expect((await post({ action: 'save-config', settings: { style: 'x'.repeat(4000) } })).status).toBe(413)
+    const unknown = await post({ action: 'rm -rf' })
+    expect(unknown.status).toBe(400)
+    expect(unknown.json.error).toMatch(/unknown action; use one of sync, backup, dream, save-config/)
+    expect((await call('/nowhere')).status).toBe(404)
+    expect((await call('/status', { method: 'DELETE' })).status).toBe(405)
+    expect(storeFiles()).toEqual(before)
+    for (const a of answers) expect(a).not.toMatch(/at .*\.(ts|js):\d+/)
+  })
+
+  it('save-config round trip: written to 元/settings.json, in effect now or after a restart as it says, read back by /status', async () => {
+    const r = await post({ action: 'save-config', settings: { nickname: '小远', form: 'work', dream: { time: '22:15' }, quota: { entryChars: 500 } } })
+    expect(r.status).toBe(200)
+    expect(r.json.appliedNow).toEqual(expect.arrayContaining(['nickname', 'form', 'quota.entryChars']))
+    expect(r.json.needRestart).toEqual(['dream.time'])
+    expect(r.json.message).toContain('after a DSH restart: dream.time')
+    const file = JSON.parse(readFileSync(join(root, '元', 'settings.json'), 'utf8'))
+    expect(file).toEqual({ nickname: '小远', form: 'work', dream: { time: '22:15' }, quota: { entryChars: 500 } })
+    const { json } = await call('/status')
+    expect(json.settings.values.nickname).toBe('小远')
+    expect(json.settings.values.dream.time).toBe('22:15')
+    // Applied to the running store at once: the entry limit the write gate uses.
+    expect((host.ctx.get('cyreneMemory') as CyreneMemory).store()?.limits.entryChars).toBe(500)
+  })
+
+  it('a wrong value, an unknown key or a token is refused as a whole and nothing is written', async () => {
+    const before = storeFiles()
+    const wrong = await post({ action: 'save-config', settings: { nickname: '好', dream: { time: '25:99' } } })
+    expect(wrong.status).toBe(400)
+    expect(wrong.json.error).toContain('"dream.time"')
+    const token = await post({ action: 'save-config', settings: { siyuan: { token: 'abc' } } })
+    expect(token.status).toBe(400)
+    expect(token.json.error).toContain('"siyuan.token" is not a setting')
+    expect(storeFiles()).toEqual(before)
+  })
+
+  it('backup makes a snapshot that /status then lists', async () => {
+    const before = (await call('/status')).json.snapshots.length
+    const r = await post({ action: 'backup' })
+    expect(r.status).toBe(200)
+    expect(r.json.message).toMatch(/^snapshot /)
+    expect((await call('/status')).json.snapshots.length).toBe(Math.min(before + 1, 7))
+  })
+
+  it('GET /session and /day answer; the calendar counts what was written', async () => {
+    await (host.ctx.get('cyreneMemory') as CyreneMemory)
+      .store()
+      ?.write({ text: '雨天听黑胶。', kind: 'preference', axis: '美', reason: '稳定偏好' }, { by: 'person' })
+    const { json } = await call('/status')
+    expect(json.calendar[json.today].entries).toBeGreaterThanOrEqual(1)
+    const day = await call(`/day?date=${json.today}`)
+    expect(day.json.entries.map((e: { text: string }) => e.text)).toContain('雨天听黑胶。')
+    expect((await call('/day?date=yesterday')).status).toBe(400)
+    const session = await call('/session?sessionId=abc')
+    expect(session.json).toMatchObject({ sessionId: 'abc', registered: false })
+    expect((await call('/session')).status).toBe(400)
+  })
+
+  it('a dream registry session can be switched off from the panel', async () => {
+    writeFileSync(
+      join(root, '元', '梦会话.json'),
+      JSON.stringify({ defaultEnabled: true, sessions: { s1: { lastActiveAt: '2026-11-30T10:00:00Z', lastUserText: '晚安' } } }),
+    )
+    expect((await call('/status')).json.dreamRegistry.sessions).toEqual([
+      { sessionId: 's1', enabled: true, lastActiveAt: '2026-11-30T10:00:00Z', lastUserText: '晚安' },
+    ])
+    const r = await post({ action: 'save-config', dreamSession: { sessionId: 's1', enabled: false } })
+    expect(r.status).toBe(200)
+    expect(JSON.parse(readFileSync(join(root, '元', '梦会话.json'), 'utf8')).sessions.s1.enabled).toBe(false)
+    expect((await post({ action: 'save-config', dreamSession: { sessionId: 'nope', enabled: false } })).status).toBe(400)
+  })
+
+  it('the token is in no answer and no file of the store', () => {
+    for (const a of answers) expect(a).not.toContain(TOKEN)
+    for (const f of Object.keys(storeFiles())) expect(readFileSync(join(root, f)).includes(TOKEN)).toBe(false)
+  })
+})
