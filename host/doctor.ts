@@ -1,5 +1,16 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs'
-import { describeSnapshots, findRetiredPlugins, MemoryStore, readVolumes, resolveDshHome, resolveRoot, volumeDrift } from '../memory/index.ts'
+import {
+  describeSnapshots,
+  findRetiredPlugins,
+  KEEP_OTHER_SNAPSHOTS,
+  KEEP_SNAPSHOTS,
+  kindOfName,
+  MemoryStore,
+  readVolumes,
+  resolveDshHome,
+  resolveRoot,
+  volumeDrift,
+} from '../memory/index.ts'
 import {
   lastLedgerRecords,
   loadReflexText,
@@ -242,7 +253,7 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
   lines.push(
     snapshots.length === 0
       ? { check: 'snapshots', status: 'warn', detail: 'none yet: `cyrene backup` takes one now (DSH takes one a day while it runs)' }
-      : { check: 'snapshots', status: 'ok', detail: `${snapshots.length} kept, newest ${snapshots.at(-1)!.name}` },
+      : { check: 'snapshots', status: 'ok', detail: snapshotsDetail(snapshots.map((s) => s.name)) },
   )
   if (unverified.length > 0)
     lines.push({
@@ -262,6 +273,15 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
   }
   for (const drift of await personaDrift(store)) lines.push({ check: 'volume', status: 'warn', detail: drift })
   return lines
+}
+
+/** Daily and the other kinds are kept apart (7 daily, 5 others), so the doctor counts them apart. */
+function snapshotsDetail(names: readonly string[]): string {
+  const daily = names.filter((n) => kindOfName(n) === 'daily')
+  const other = names.filter((n) => kindOfName(n) === 'other')
+  const part = (list: readonly string[], keep: number, what: string) =>
+    list.length === 0 ? `no ${what}` : `${list.length} ${what} (of ${keep} kept), newest ${list.at(-1)!}`
+  return `${part(daily, KEEP_SNAPSHOTS, 'daily')}; ${part(other, KEEP_OTHER_SNAPSHOTS, 'manual/pre-restore/pre-migrate')}`
 }
 
 const AB_COMMAND = 'npm run persona:ab -- --base <the commit before the change>'

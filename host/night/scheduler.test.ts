@@ -1,0 +1,80 @@
+import { expect, it } from 'vitest'
+import { parseNightTime, dueNights, localDate } from '../../memory/index.ts'
+import { NightTimer } from './scheduler.ts'
+
+/** A driven clock: timers fire when the test moves time forward (or jumps the wall clock). */
+function drivenClock(start: Date) {
+  let now = start.getTime()
+  const timers: Array<{ at: number; fn: () => void; id: number }> = []
+  let next = 0
+  return {
+    now: () => new Date(now),
+    setTimer: (fn: () => void, ms: number) => {
+      const id = next++
+      timers.push({ at: now + ms, fn, id })
+      return () => {
+        const i = timers.findIndex((x) => x.id === id)
+        if (i >= 0) timers.splice(i, 1)
+      }
+    },
+    /** The wall clock moves by `ms` (negative: set back) while timers measure elapsed time. */
+    jumpWall(ms: number) {
+      now += ms
+      for (const x of timers) x.at += ms
+    },
+    async advance(ms: number) {
+      const end = now + ms
+      for (;;) {
+        timers.sort((a, b) => a.at - b.at)
+        const due = timers[0]
+        if (due === undefined || due.at > end) break
+        timers.shift()
+        now = due.at
+        due.fn()
+        await new Promise((r) => setImmediate(r))
+      }
+      now = end
+    },
+    pending: () => timers.length,
+  }
+}
+
+function nightWatcher(clock: ReturnType<typeof drivenClock>) {
+  const t = parseNightTime('23:30')
+  const state = { last: undefined as string | undefined, dreams: [] as string[] }
+  const onWake = async () => {
+    const due = dueNights(state.last, clock.now(), t, 7)
+    if (due.length === 0) return
+    state.last = due.at(-1)
+    state.dreams.push(`${due.at(-1)} @ ${localDate(clock.now())}`)
+  }
+  return { state, timer: new NightTimer({ now: clock.now, at: t, maxWakeMs: 600_000, onWake, setTimer: clock.setTimer }) }
+}
+
+it('wakes at 23:30 local and dreams that night once over three days', async () => {
+  const clock = drivenClock(new Date('2026-05-01T20:00:00'))
+  const { state, timer } = nightWatcher(clock)
+  const stop = timer.start()
+  await clock.advance(3 * 86_400_000)
+  expect(state.dreams).toEqual(['2026-05-01 @ 2026-05-01', '2026-05-02 @ 2026-05-02', '2026-05-03 @ 2026-05-03'])
+  stop()
+  expect(clock.pending()).toBe(0)
+})
+
+it('a wall clock set back an hour after the dream does not dream again; one set forward past 23:30 dreams within maxWake', async () => {
+  const clock = drivenClock(new Date('2026-05-01T23:00:00'))
+  const { state, timer } = nightWatcher(clock)
+  timer.start()
+  await clock.advance(40 * 60_000)
+  expect(state.dreams).toHaveLength(1)
+  clock.jumpWall(-3_600_000)
+  await clock.advance(2 * 3_600_000)
+  expect(state.dreams).toHaveLength(1)
+  // next day: the wall clock jumps from 18:40 to 23:40
+  await clock.advance(18 * 3_600_000)
+  clock.jumpWall(5 * 3_600_000)
+  expect(state.dreams).toHaveLength(1)
+  await clock.advance(600_000)
+  expect(state.dreams).toEqual(['2026-05-01 @ 2026-05-01', '2026-05-02 @ 2026-05-02'])
+  timer.stop()
+})

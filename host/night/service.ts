@@ -1,0 +1,325 @@
+import { Service, type Context } from '@deepseek-ai/cordis'
+import type {} from '@deepseek-ai/dsh-agent'
+import type {} from '@deepseek-ai/dsh-session'
+import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
+import {
+  forgetUnknown,
+  localDate,
+  noteSession,
+  parseNightTime,
+  readRegistry,
+  readVolumes,
+  scheduledSessions,
+  snapshotIfDue,
+  updateRegistry,
+  type MemoryStore,
+  type RegistryRead,
+  type SeenSession,
+} from '../../memory/index.ts'
+import type { CyreneMemory } from '../service.ts'
+import { MEMORY_TITLE } from '../memory-block.ts'
+import { dataFrame } from '../../memory/prompt-safe.ts'
+import type { DreamConfig } from './config.ts'
+import { dreamNight, type NightOutcome } from './night.ts'
+import { dreamSystem } from './persona.ts'
+import { NightTimer, realTimer, type SetTimer } from './scheduler.ts'
+
+declare module '@deepseek-ai/cordis' {
+  interface Context {
+    cyreneDream: CyreneDream
+  }
+}
+
+/** What the service reads of a DSH agent (narrowed: DSH's types are wide). */
+interface SeenAgent {
+  options?: { provider?: string; model?: string }
+  session: { id: string; events?: ReadonlyArray<{ type: string; time?: number | string; data?: unknown }> }
+  ctx: Context
+}
+
+/** What `/cyrene doctor` shows of the night. */
+export interface DreamState {
+  enabled: boolean
+  at: string
+  nextWakeAt?: string | undefined
+  tasks: string[]
+  registryProblem?: string | undefined
+  lastOutcome?: string | undefined
+  lastError?: string | undefined
+  snapshotError?: string | undefined
+}
+
+const USER_TEXT = (data: unknown): string | undefined => {
+  const m = data as { source?: { kind?: string }; content?: Array<{ type?: string; text?: string }> } | undefined
+  if (m?.source?.kind !== 'user' || !Array.isArray(m.content)) return undefined
+  const text = m.content
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .join('\n')
+  return text.trim() === '' ? undefined : text
+}
+
+/**
+ * The night (issue 11, contract §4.3): the dream registry kept from DSH's
+ * agent events, a nightly task per enabled live session plus one host-level
+ * timer (DSH web creates agents lazily, so the host's timer is the one that
+ * always exists), the dream itself (night.ts), and the daily snapshot while
+ * DSH runs. Every timer and listener is registered through ctx: unloading the
+ * row clears them. Fails open: a problem is a doctor line, never a failed turn.
+ */
+export class CyreneDream extends Service {
+  static inject = ['cyreneMemory']
+  readonly config: DreamConfig
+  readonly ready: Promise<void>
+  private store: MemoryStore | undefined
+  private writes: Promise<unknown> = Promise.resolve()
+  private readonly timer: NightTimer
+  private readonly agentTimers = new Map<string, NightTimer>()
+  private registryProblem: string | undefined
+  private lastOutcome: string | undefined
+  private lastError: string | undefined
+  private snapshotError: string | undefined
+  private running: Promise<NightOutcome> | undefined
+  /** Injected by tests to drive the clock; the store's clock is the other half. */
+  setTimer: SetTimer = realTimer
+
+  constructor(ctx: Context, config: DreamConfig) {
+    super(ctx, 'cyreneDream')
+    this.config = config
+    const at = parseNightTime(config.at)
+    this.timer = new NightTimer({
+      now: () => this.now(),
+      at,
+      maxWakeMs: config.maxWakeMinutes * 60_000,
+      onWake: () => this.wake('schedule'),
+      setTimer: (f, ms) => this.setTimer(f, ms),
+    })
+    ctx.on('agent/created', ({ agent }) => this.onAgent(agent as unknown as SeenAgent))
+    ctx.on('session/event', (session, event) => this.onEvent(String(session.id), event as { type: string; data?: unknown }))
+    ctx.effect(
+      () => () => {
+        this.timer.stop()
+        for (const t of this.agentTimers.values()) t.stop()
+      },
+      'cyrene: stop the night timers',
+    )
+    this.ready = this.start()
+  }
+
+  private memory(): CyreneMemory {
+    return this.ctx.cyreneMemory
+  }
+
+  private now(): Date {
+    return this.store?.now() ?? new Date()
+  }
+
+  private async start(): Promise<void> {
+    await this.memory().ready
+    this.store = this.memory().store()
+    if (this.store === undefined) return
+    await this.cleanRegistry()
+    if (this.config.enabled) {
+      // Nights missed while DSH was not running: one catch-up dream now (night.ts caps the days).
+      await this.wake('catch-up')
+      this.timer.start()
+    } else await this.snapshotIfDue()
+  }
+
+  /** Sessions DSH no longer knows are dropped at start; a corrupt registry is kept aside and rebuilt. */
+  private async cleanRegistry(): Promise<void> {
+    const store = this.store!
+    let known: Set<string> | undefined
+    try {
+      const query = this.ctx.get('sessionQuery') as { listSessions(): Promise<Array<{ header: { id: string } }>> } | undefined
+      if (query !== undefined) known = new Set((await query.listSessions()).map((r) => String(r.header.id)))
+    } catch {
+      known = undefined
+    }
+    const before = await readRegistry(store)
+    if (known === undefined && before.problem === undefined) return
+    await this.registryWrite((r) => {
+      if (known !== undefined) forgetUnknown(r, known)
+    })
+  }
+
+  private registryWrite(change: Parameters<typeof updateRegistry>[1]): Promise<RegistryRead | undefined> {
+    const store = this.store
+    if (store === undefined) return Promise.resolve(undefined)
+    const next = this.writes.then(async () => {
+      const read = await updateRegistry(store, change)
+      if (read.keptAside !== undefined) this.registryProblem = `${read.problem}; kept aside as 元/${read.keptAside} and started afresh`
+      return read
+    })
+    this.writes = next.catch((e: Error) => {
+      this.registryProblem = `元/梦会话.json could not be written: ${e.message}`
+    })
+    return next.catch(() => undefined)
+  }
+
+  private presetOf(agent: SeenAgent): string | undefined {
+    const roster = this.ctx.get('agentPresets') as { composedPreset(c: Context): string | undefined } | undefined
+    try {
+      return roster?.composedPreset(agent.ctx)
+    } catch {
+      return undefined
+    }
+  }
+
+  private onAgent(agent: SeenAgent): void {
+    const roots = (this.ctx.get('agents') as { roots(): unknown[] } | undefined)?.roots() ?? []
+    if (!roots.includes(agent)) return
+    const preset = this.presetOf(agent)
+    if (preset === undefined || !this.config.presets.includes(preset)) return
+    const id = String(agent.session.id)
+    void this.ready.then(async () => {
+      const seen: SeenSession = { id, preset, at: this.now(), provider: agent.options?.provider, model: agent.options?.model }
+      const read = await this.registryWrite((r) => noteSession(r, seen))
+      if (read !== undefined) this.armAgentTask(agent, id)
+    })
+  }
+
+  /** A nightly task for an enabled session while it is live (at most maxScheduledSessions); cleared with the agent. */
+  private armAgentTask(agent: SeenAgent, id: string): void {
+    if (!this.config.enabled || this.agentTimers.has(id)) return
+    void readRegistry(this.store!).then(({ registry }) => {
+      if (!scheduledSessions(registry, this.config.maxScheduledSessions).some(([sid]) => sid === id)) return
+      const t = new NightTimer({
+        now: () => this.now(),
+        at: parseNightTime(this.config.at),
+        maxWakeMs: this.config.maxWakeMinutes * 60_000,
+        onWake: () => this.wake(`session ${id}`),
+        setTimer: (f, ms) => this.setTimer(f, ms),
+      })
+      this.agentTimers.set(id, t)
+      agent.ctx.effect(() => {
+        t.start()
+        return () => {
+          t.stop()
+          this.agentTimers.delete(id)
+        }
+      }, 'cyrene: nightly dream task')
+    })
+  }
+
+  private onEvent(sessionId: string, event: { type: string; data?: unknown }): void {
+    if (event.type !== 'user/message') return
+    const text = USER_TEXT(event.data)
+    if (text === undefined) return
+    void this.ready.then(async () => {
+      if (this.store === undefined) return
+      const { registry } = await readRegistry(this.store)
+      const had = registry.sessions[sessionId]
+      if (had === undefined) return
+      await this.registryWrite((r) => noteSession(r, { id: sessionId, preset: had.preset, at: this.now(), userText: text }))
+    })
+  }
+
+  /** Today's lines of the people in live sessions: a quote the dream supplies may come from them. */
+  private liveUserLines(): string[] {
+    const today = localDate(this.now())
+    const agents = ((this.ctx.get('agents') as { roots(): SeenAgent[] } | undefined)?.roots() ?? []) as SeenAgent[]
+    const out: string[] = []
+    for (const a of agents)
+      for (const e of a.session.events ?? []) {
+        if (e.type !== 'user/message') continue
+        const when = e.time === undefined ? today : localDate(new Date(e.time))
+        const text = USER_TEXT(e.data)
+        if (text !== undefined && when === today) out.push(text)
+      }
+    return out
+  }
+
+  private async snapshotIfDue(): Promise<void> {
+    if (this.store === undefined) return
+    try {
+      await snapshotIfDue(this.store)
+      this.snapshotError = undefined
+    } catch (e) {
+      this.snapshotError = (e as Error).message
+    }
+  }
+
+  /** Every wake: today's snapshot if due, then the night's dream if due. */
+  private async wake(trigger: string): Promise<void> {
+    await this.snapshotIfDue()
+    if (this.config.enabled) await this.dream(trigger, false)
+  }
+
+  /** Run the night's dream (force: `/dream`); one at a time in this process, one per DSH_HOME by the lease. */
+  async dream(trigger: string, force: boolean): Promise<NightOutcome | { kind: 'no-engine' }> {
+    await this.ready
+    const store = this.store
+    if (store === undefined) return { kind: 'no-engine' }
+    while (this.running !== undefined) await this.running.catch(() => undefined)
+    const llm = this.ctx.get('llm') as { stream(o: GenerateOptions): AsyncIterable<StreamChunk> } | undefined
+    this.running = dreamNight(
+      {
+        store,
+        config: this.config,
+        stream: (o) => {
+          if (llm === undefined) throw new Error('no llm service in this DSH')
+          return llm.stream(o)
+        },
+        system: () => {
+          const block = this.memory().memoryBlock()
+          return dreamSystem({
+            nickname: '伙伴',
+            memory: dataFrame(MEMORY_TITLE, block.text === '' ? '（暂时还没有写下的记忆。）' : block.text),
+            model: 'dream',
+          })
+        },
+        liveUserLines: () => this.liveUserLines(),
+        wuyuVersion: async () => {
+          const v = await readVolumes(store)
+          return v?.volumes.find((x) => x.id === v.current)?.wuyu_version || undefined
+        },
+      },
+      { trigger, force },
+    )
+    try {
+      const outcome = await this.running
+      this.lastOutcome = `${new Date().toISOString()} ${trigger}: ${outcome.kind === 'dreamt' ? `${outcome.night} (${outcome.wrote ? 'journal written' : '本次未产出'})` : outcome.kind}`
+      this.lastError =
+        outcome.kind === 'dreamt'
+          ? outcome.error
+          : outcome.kind === 'no-model'
+            ? 'no session has a model route yet and dream.provider/model are empty'
+            : undefined
+      return outcome
+    } catch (e) {
+      this.lastError = (e as Error).message
+      throw e
+    } finally {
+      this.running = undefined
+    }
+  }
+
+  /** `/cyrene dream on|off` for one session (registered on the spot if needed). */
+  async setEnabled(sessionId: string, preset: string, enabled: boolean): Promise<void> {
+    await this.ready
+    if (this.store === undefined) throw new Error('the memory engine is not running here (see /cyrene doctor); nothing was changed')
+    const read = await this.registryWrite((r) => {
+      noteSession(r, { id: sessionId, preset, at: this.now() })
+      r.sessions[sessionId]!.enabled = enabled
+    })
+    if (read === undefined) throw new Error(this.registryProblem ?? 'the dream registry could not be written')
+    if (!enabled) {
+      this.agentTimers.get(sessionId)?.stop()
+      this.agentTimers.delete(sessionId)
+    }
+  }
+
+  doctorState(): DreamState {
+    return {
+      enabled: this.config.enabled,
+      at: this.config.at,
+      nextWakeAt: this.timer.nextWakeAt?.toISOString(),
+      tasks: [...this.agentTimers.keys()],
+      registryProblem: this.registryProblem,
+      lastOutcome: this.lastOutcome,
+      lastError: this.lastError,
+      snapshotError: this.snapshotError,
+    }
+  }
+}
