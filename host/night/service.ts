@@ -243,12 +243,17 @@ export class CyreneDream extends Service {
   /** Every wake: today's snapshot if due, then the night's dream if due. */
   private async wake(trigger: string): Promise<void> {
     await this.snapshotIfDue()
-    if (this.config.enabled) await this.dream(trigger, false)
+    if (this.config.enabled) await this.dreamNow(trigger, false)
   }
 
   /** Run the night's dream (force: `/dream`); one at a time in this process, one per DSH_HOME by the lease. */
   async dream(trigger: string, force: boolean): Promise<NightOutcome | { kind: 'no-engine' }> {
     await this.ready
+    return await this.dreamNow(trigger, force)
+  }
+
+  /** The dream itself; start() calls it before `ready` settles (the catch-up), so it must not wait for it. */
+  private async dreamNow(trigger: string, force: boolean): Promise<NightOutcome | { kind: 'no-engine' }> {
     const store = this.store
     if (store === undefined) return { kind: 'no-engine' }
     while (this.running !== undefined) await this.running.catch(() => undefined)
