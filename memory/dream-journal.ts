@@ -30,7 +30,7 @@ export function newVolumeCommand(reason: string): string {
 }
 
 /** Markdown for one addition. Pure. */
-export function journalSection(part: JournalPart): string {
+function journalSection(part: JournalPart): string {
   const lines: string[] = []
   if (part.heading !== undefined) lines.push(`## ${part.heading}`, '')
   lines.push(part.text.trim())

@@ -32,12 +32,12 @@ export interface DreamRegistry {
   sessions: Record<string, DreamSession>
 }
 
-export function emptyRegistry(): DreamRegistry {
+function emptyRegistry(): DreamRegistry {
   return { version: 1, defaultEnabled: true, sessions: {} }
 }
 
 /** The registry in a parsed value, or why it is not one. Pure. */
-export function parseRegistry(value: unknown): DreamRegistry | string {
+function parseRegistry(value: unknown): DreamRegistry | string {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object'
   const v = value as Record<string, unknown>
   if (v.sessions === null || typeof v.sessions !== 'object' || Array.isArray(v.sessions)) return '"sessions" is not an object'

@@ -1,5 +1,4 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type {} from '@deepseek-ai/dsh-commands'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { CommandResult, CyreneSubcommand } from '../../runtime/cyrene-subcommands.ts'
 import type { CyreneDream } from './service.ts'
@@ -14,7 +13,7 @@ function service(ctx: Context): CyreneDream | undefined {
   return ctx.get('cyreneDream') as CyreneDream | undefined
 }
 
-export function describeOutcome(o: NightOutcome | { kind: 'no-engine' }): CommandResult {
+function describeOutcome(o: NightOutcome | { kind: 'no-engine' }): CommandResult {
   switch (o.kind) {
     case 'dreamt': {
       const what = o.wrote ? `梦志写在 ${o.journal}` : `模型没有写梦志，${o.journal} 记下「本次未产出」`

@@ -40,6 +40,8 @@ export interface NightDeps {
   system: () => string
   /** Today's lines of the people in live sessions (a supplied quote may come from them). */
   liveUserLines: () => readonly string[]
+  /** DSH's default model (agentDefaultModel), used when no registered session recorded a route. */
+  defaultRoute?: () => { provider: string; model: string } | undefined
   /** The five-virtue version of the current volume, if known. */
   wuyuVersion: () => Promise<string | undefined>
   signal?: AbortSignal
@@ -60,12 +62,17 @@ export type NightOutcome =
       error?: string
     }
 
-export const LEASE = '梦.lock'
+const LEASE = '梦.lock'
 
-/** The route the dream runs on: the most recent registered session's, else the configured one. */
-function routeOf(sessions: Array<{ provider?: string | undefined; model?: string | undefined }>, config: DreamConfig) {
+/** The route the dream runs on: the most recent registered session's, else DSH's default model, else the configured one. */
+function routeOf(
+  sessions: Array<{ provider?: string | undefined; model?: string | undefined }>,
+  config: DreamConfig,
+  fallback: { provider: string; model: string } | undefined,
+) {
   for (const s of sessions)
     if (s.provider !== undefined && s.model !== undefined && s.provider !== '' && s.model !== '') return { provider: s.provider, model: s.model }
+  if (fallback !== undefined && fallback.provider !== '' && fallback.model !== '') return fallback
   return config.provider !== '' && config.model !== '' ? { provider: config.provider, model: config.model } : undefined
 }
 
@@ -74,7 +81,7 @@ function previousMonth(month: string): string {
 }
 
 export async function dreamNight(deps: NightDeps, opts: { trigger: string; force: boolean }): Promise<NightOutcome> {
-  const { store, config } = deps
+  const { store } = deps
   let lease
   try {
     lease = await acquire({ path: join(store.root, LAYOUT.meta, LEASE), purpose: `dream (${opts.trigger})`, waitMs: 0, staleMs: store.lockStaleMs })
@@ -106,6 +113,7 @@ async function underLease(deps: NightDeps, opts: { trigger: string; force: boole
   const route = routeOf(
     sessions.map(([, s]) => s),
     config,
+    deps.defaultRoute?.(),
   )
   if (route === undefined) return { kind: 'no-model' }
 

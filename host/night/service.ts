@@ -1,6 +1,4 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
-import type {} from '@deepseek-ai/dsh-agent'
-import type {} from '@deepseek-ai/dsh-session'
 import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
 import {
   forgetUnknown,
@@ -80,6 +78,9 @@ export class CyreneDream extends Service {
   private lastError: string | undefined
   private snapshotError: string | undefined
   private running: Promise<NightOutcome> | undefined
+  /** Read once while the context is active: a one-shot DSH may unload the row before start() goes on. */
+  private readonly memoryService: CyreneMemory
+  private stopped = false
   /** Injected by tests to drive the clock; the store's clock is the other half. */
   setTimer: SetTimer = realTimer
 
@@ -96,18 +97,33 @@ export class CyreneDream extends Service {
     })
     ctx.on('agent/created', ({ agent }) => this.onAgent(agent as unknown as SeenAgent))
     ctx.on('session/event', (session, event) => this.onEvent(String(session.id), event as { type: string; data?: unknown }))
+    this.memoryService = ctx.cyreneMemory
     ctx.effect(
       () => () => {
+        this.stopped = true
         this.timer.stop()
         for (const t of this.agentTimers.values()) t.stop()
       },
       'cyrene: stop the night timers',
     )
-    this.ready = this.start()
+    // Never rejects: a night that cannot start is a doctor line, not a failed DSH.
+    this.ready = this.start().catch((e: Error) => {
+      this.lastError = `the night did not start: ${e.message}`
+    })
   }
 
   private memory(): CyreneMemory {
-    return this.ctx.cyreneMemory
+    return this.memoryService
+  }
+
+  /** A service of the host, or undefined (also once this row is unloading: then the context is inactive). */
+  private optional(name: string): unknown {
+    if (this.stopped) return undefined
+    try {
+      return this.ctx.get(name as never)
+    } catch {
+      return undefined
+    }
   }
 
   private now(): Date {
@@ -116,13 +132,15 @@ export class CyreneDream extends Service {
 
   private async start(): Promise<void> {
     await this.memory().ready
+    if (this.stopped) return
     this.store = this.memory().store()
     if (this.store === undefined) return
     await this.cleanRegistry()
+    if (this.stopped) return
     if (this.config.enabled) {
       // Nights missed while DSH was not running: one catch-up dream now (night.ts caps the days).
       await this.wake('catch-up')
-      this.timer.start()
+      if (!this.stopped) this.timer.start()
     } else await this.snapshotIfDue()
   }
 
@@ -131,7 +149,7 @@ export class CyreneDream extends Service {
     const store = this.store!
     let known: Set<string> | undefined
     try {
-      const query = this.ctx.get('sessionQuery') as { listSessions(): Promise<Array<{ header: { id: string } }>> } | undefined
+      const query = this.optional('sessionQuery') as { listSessions(): Promise<Array<{ header: { id: string } }>> } | undefined
       if (query !== undefined) known = new Set((await query.listSessions()).map((r) => String(r.header.id)))
     } catch {
       known = undefined
@@ -158,7 +176,7 @@ export class CyreneDream extends Service {
   }
 
   private presetOf(agent: SeenAgent): string | undefined {
-    const roster = this.ctx.get('agentPresets') as { composedPreset(c: Context): string | undefined } | undefined
+    const roster = this.optional('agentPresets') as { composedPreset(c: Context): string | undefined } | undefined
     try {
       return roster?.composedPreset(agent.ctx)
     } catch {
@@ -167,7 +185,7 @@ export class CyreneDream extends Service {
   }
 
   private onAgent(agent: SeenAgent): void {
-    const roots = (this.ctx.get('agents') as { roots(): unknown[] } | undefined)?.roots() ?? []
+    const roots = (this.optional('agents') as { roots(): unknown[] } | undefined)?.roots() ?? []
     if (!roots.includes(agent)) return
     const preset = this.presetOf(agent)
     if (preset === undefined || !this.config.presets.includes(preset)) return
@@ -218,7 +236,7 @@ export class CyreneDream extends Service {
   /** Today's lines of the people in live sessions: a quote the dream supplies may come from them. */
   private liveUserLines(): string[] {
     const today = localDate(this.now())
-    const agents = ((this.ctx.get('agents') as { roots(): SeenAgent[] } | undefined)?.roots() ?? []) as SeenAgent[]
+    const agents = ((this.optional('agents') as { roots(): SeenAgent[] } | undefined)?.roots() ?? []) as SeenAgent[]
     const out: string[] = []
     for (const a of agents)
       for (const e of a.session.events ?? []) {
@@ -242,6 +260,7 @@ export class CyreneDream extends Service {
 
   /** Every wake: today's snapshot if due, then the night's dream if due. */
   private async wake(trigger: string): Promise<void> {
+    if (this.stopped) return
     await this.snapshotIfDue()
     if (this.config.enabled) await this.dreamNow(trigger, false)
   }
@@ -257,7 +276,7 @@ export class CyreneDream extends Service {
     const store = this.store
     if (store === undefined) return { kind: 'no-engine' }
     while (this.running !== undefined) await this.running.catch(() => undefined)
-    const llm = this.ctx.get('llm') as { stream(o: GenerateOptions): AsyncIterable<StreamChunk> } | undefined
+    const llm = this.optional('llm') as { stream(o: GenerateOptions): AsyncIterable<StreamChunk> } | undefined
     this.running = dreamNight(
       {
         store,
@@ -275,6 +294,14 @@ export class CyreneDream extends Service {
           })
         },
         liveUserLines: () => this.liveUserLines(),
+        defaultRoute: () => {
+          try {
+            const pick = (this.optional('agentDefaultModel') as { currentSelection(): { provider: string; model: string } } | undefined)?.currentSelection()
+            return pick === undefined ? undefined : { provider: pick.provider, model: pick.model }
+          } catch {
+            return undefined
+          }
+        },
         wuyuVersion: async () => {
           const v = await readVolumes(store)
           return v?.volumes.find((x) => x.id === v.current)?.wuyu_version || undefined

@@ -79,7 +79,7 @@ function journalTool(input: DreamToolInput, state: DreamToolState): DreamTool {
 }
 
 /** Does the quote occur, character for character, in one of the sources? */
-export function quoteOccurs(quote: string, sources: readonly string[]): boolean {
+function quoteOccurs(quote: string, sources: readonly string[]): boolean {
   return quote.trim() !== '' && sources.some((s) => s.includes(quote))
 }
 
@@ -115,7 +115,7 @@ function completeTool(input: DreamToolInput, state: DreamToolState): DreamTool {
       const id = str(args.id, 'id')
       const entry = input.pending.find((e) => e.id === id)
       if (entry === undefined) throw new Error(`${id} is not one of the pending entries shown in this dream`)
-      const amendment: Partial<NewEntry> = { ...(state.amendments.get(id) ?? {}) }
+      const amendment: Partial<NewEntry> = { ...state.amendments.get(id) }
       if (args.src_quote !== undefined) {
         const quote = str(args.src_quote, 'src_quote')
         if (!quoteOccurs(quote, await input.quoteSources(entry)))
