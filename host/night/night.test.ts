@@ -1,11 +1,26 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { MemoryStore, noteSession, readNightRecord, updateRegistry, listPending, restoreTombstone, NO_OUTPUT } from '../../memory/index.ts'
+import { fileURLToPath } from 'node:url'
+import { spawnHolder } from '../../durable/testing/spawn.ts'
+import {
+  kindOfName,
+  listSnapshots,
+  MemoryStore,
+  noteSession,
+  parseNightTime,
+  readNightRecord,
+  updateRegistry,
+  listPending,
+  restoreTombstone,
+  NO_OUTPUT,
+} from '../../memory/index.ts'
 import { tempHome } from '../../memory/testing/tmp.ts'
 import { MockLlm, type Script } from '../../tests/harness/mock-llm.ts'
 import { DreamConfig } from './config.ts'
-import { dreamNight, type NightDeps } from './night.ts'
+import { dreamNight, nightWake, type NightDeps } from './night.ts'
+import { NightTimer } from './scheduler.ts'
+import { drivenClock } from './testing/driven-clock.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 let now: Date
@@ -103,7 +118,26 @@ it('a restart between schedule and fire: the next start dreams the missed night 
   expect(await fs.readdir(join(t.root, '梦境', '2026', '05'))).toEqual(['2026-05-01.md', '2026-05-11.md'])
 })
 
-it('two processes on one DSH_HOME at the same moment: exactly one dream, one journal section', async () => {
+it('two real processes on one DSH_HOME told to dream at the same moment: exactly one dream, one journal section', async () => {
+  const store = await open()
+  await register(store, 's1', 'hi')
+  const worker = fileURLToPath(new URL('./testing/dreamer.ts', import.meta.url))
+  const workers = ['a', 'b'].map((label) => spawnHolder([worker, t.home, '2026-05-02T23:30:30', label]))
+  // Both waiters before either line can arrive (a line nobody waits for is dropped).
+  const ready = workers.map((w) => w.next('READY', 'EXITED'))
+  expect(await Promise.all(ready)).toEqual(['READY', 'READY'])
+  const outcomes = workers.map((w) => w.next('OUTCOME', 'EXITED'))
+  for (const w of workers) w.send('GO')
+  const kinds = (await Promise.all(outcomes)).map((l) => l.replace('OUTCOME ', '')).sort()
+  for (const w of workers) await w.done
+  // the loser either met the lease (busy) or came after the winner's record (not-due)
+  expect(kinds.filter((k) => k === 'dreamt')).toHaveLength(1)
+  expect(kinds.filter((k) => k !== 'dreamt').every((k) => k === 'busy' || k === 'not-due')).toBe(true)
+  const text = await fs.readFile(journalFile('2026-05-02'), 'utf8')
+  expect(text.match(/梦（[ab]）/g)).toHaveLength(1)
+})
+
+it('two stores in one process on one DSH_HOME at the same moment: exactly one dream, one journal section', async () => {
   const a = await open()
   const b = await open()
   await register(a, 's1', 'hi')
@@ -194,4 +228,66 @@ it('three months of failed checks in a row tombstone a pending entry; a person b
   expect((await listPending(store))[0]!.record.fails).toBe(3)
   await restoreTombstone(store, p.id, { by: 'person' })
   expect((await listPending(store))[0]!.record).toEqual({ fails: 0 })
+})
+
+it('while DSH runs, a timer wake takes one daily snapshot per local day and dreams each night once (driven clock, three days)', async () => {
+  const clock = drivenClock(new Date('2026-05-02T09:00:00'))
+  const store = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: clock.now })
+  await register(store, 's1', 'hi')
+  const llm = new MockLlm((r) => (r.messages.length === 1 ? journal('梦。') : { text: '…' }))
+  const timer = new NightTimer({
+    now: clock.now,
+    at: parseNightTime(config.at),
+    maxWakeMs: config.maxWakeMinutes * 60_000,
+    onWake: async () => {
+      await nightWake(deps(store, llm), 'schedule', true)
+    },
+    setTimer: clock.setTimer,
+  })
+  timer.start()
+  await clock.advance(3 * 86_400_000)
+  timer.stop()
+  expect((await listSnapshots(store)).filter((n) => kindOfName(n) === 'daily')).toEqual(['2026-05-02', '2026-05-03', '2026-05-04', '2026-05-05'])
+  expect(await fs.readdir(join(t.root, '梦境', '2026', '05'))).toEqual(['2026-05-02.md', '2026-05-03.md', '2026-05-04.md'])
+  expect(llm.requests.filter((r) => r.messages.length === 1)).toHaveLength(3)
+})
+
+it('a new five-virtue version makes the next dream re-check every pending entry, this month’s too', async () => {
+  const store = await open()
+  await register(store, 's1', 'hi')
+  const p = await store.write({ text: '本月的一条待定', at: '2026-05-02T10:00:00' }, { by: 'model' })
+  let wuyu = 'v1'
+  const llm = new MockLlm(() => ({ text: '…' }))
+  const d = () => ({ ...deps(store, llm), wuyuVersion: async () => wuyu })
+  now = new Date('2026-05-02T23:31:00')
+  await dreamNight(d(), { trigger: 'schedule', force: false })
+  // this month's pending entry is not part of the month check
+  expect(JSON.stringify(llm.requests[0]!.messages)).not.toContain(p.id)
+  wuyu = 'v2'
+  now = new Date('2026-05-03T23:31:00')
+  await dreamNight(d(), { trigger: 'schedule', force: false })
+  expect(JSON.stringify(llm.requests.at(-1)!.messages)).toContain(p.id)
+  expect((await readNightRecord(store)).record.wuyuChecked).toBe('v2')
+})
+
+it('the first dream of a month writes the month’s echo by the model and 档/ statistics by code', async () => {
+  const store = await open()
+  await register(store, 's1', 'hi')
+  await store.write({ text: '四月的事', axis: '美', reason: 'r', kind: 'event', at: '2026-04-30T10:00:00' }, { by: 'person' })
+  await store.write({ text: '五月一日的事', axis: '劳', reason: 'r', kind: 'event', at: '2026-05-01T10:00:00' }, { by: 'person' })
+  const llm = new MockLlm((r, i) => {
+    if (i === 0) return { tool: 'memory_dream_echo', args: { kind: 'month', text: '四月像一场雨。' } }
+    if (i === 1) return journal('梦。')
+    return { text: r.tools.map((x) => x.name).join(',') }
+  })
+  now = new Date('2026-05-01T23:31:00')
+  await dreamNight(deps(store, llm), { trigger: 'schedule', force: false })
+  expect(llm.requests[0]!.tools.map((x) => x.name)).toEqual(expect.arrayContaining(['memory_dream_journal', 'memory_dream_echo']))
+  expect(await fs.readFile(join(t.root, '岁月涟漪', '月响', '2026', '2026-04.md'), 'utf8')).toContain('四月像一场雨。')
+  const month = JSON.parse(await fs.readFile(join(t.root, '档', '2026', '2026-05.json'), 'utf8'))
+  expect(month).toMatchObject({ period: '2026-05', total: 1, byDay: { '2026-05-01': 1 }, byAxis: { 劳: 1 }, byKind: { event: 1 } })
+  // the next dream of the month offers no echo
+  now = new Date('2026-05-02T23:31:00')
+  await dreamNight(deps(store, llm), { trigger: 'schedule', force: false })
+  expect(llm.requests.at(-1)!.tools.map((x) => x.name)).not.toContain('memory_dream_echo')
 })

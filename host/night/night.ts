@@ -13,6 +13,7 @@ import {
   NO_OUTPUT,
   parseNightTime,
   readNightRecord,
+  snapshotIfDue,
   readRegistry,
   recheckPending,
   writeRollups,
@@ -78,6 +79,23 @@ function routeOf(
 
 function previousMonth(month: string): string {
   return addDays(`${month}-01`, -1).slice(0, 7)
+}
+
+/**
+ * What every wake of a night timer does: the daily snapshot when the local day
+ * has none yet (so snapshots appear while DSH runs, not only at its start),
+ * then the night's dream if one is due. A failed snapshot is reported and the
+ * dream still runs.
+ */
+export async function nightWake(deps: NightDeps, trigger: string, dream: boolean): Promise<{ snapshotError?: string; outcome?: NightOutcome }> {
+  let snapshotError: string | undefined
+  try {
+    await snapshotIfDue(deps.store)
+  } catch (e) {
+    snapshotError = (e as Error).message
+  }
+  const outcome = dream ? await dreamNight(deps, { trigger, force: false }) : undefined
+  return { ...(snapshotError === undefined ? {} : { snapshotError }), ...(outcome === undefined ? {} : { outcome }) }
 }
 
 export async function dreamNight(deps: NightDeps, opts: { trigger: string; force: boolean }): Promise<NightOutcome> {

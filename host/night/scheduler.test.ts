@@ -1,43 +1,7 @@
 import { expect, it } from 'vitest'
 import { parseNightTime, dueNights, localDate } from '../../memory/index.ts'
 import { NightTimer } from './scheduler.ts'
-
-/** A driven clock: timers fire when the test moves time forward (or jumps the wall clock). */
-function drivenClock(start: Date) {
-  let now = start.getTime()
-  const timers: Array<{ at: number; fn: () => void; id: number }> = []
-  let next = 0
-  return {
-    now: () => new Date(now),
-    setTimer: (fn: () => void, ms: number) => {
-      const id = next++
-      timers.push({ at: now + ms, fn, id })
-      return () => {
-        const i = timers.findIndex((x) => x.id === id)
-        if (i >= 0) timers.splice(i, 1)
-      }
-    },
-    /** The wall clock moves by `ms` (negative: set back) while timers measure elapsed time. */
-    jumpWall(ms: number) {
-      now += ms
-      for (const x of timers) x.at += ms
-    },
-    async advance(ms: number) {
-      const end = now + ms
-      for (;;) {
-        timers.sort((a, b) => a.at - b.at)
-        const due = timers[0]
-        if (due === undefined || due.at > end) break
-        timers.shift()
-        now = due.at
-        due.fn()
-        await new Promise((r) => setImmediate(r))
-      }
-      now = end
-    },
-    pending: () => timers.length,
-  }
-}
+import { drivenClock } from './testing/driven-clock.ts'
 
 function nightWatcher(clock: ReturnType<typeof drivenClock>) {
   const t = parseNightTime('23:30')

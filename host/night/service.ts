@@ -8,7 +8,6 @@ import {
   readRegistry,
   readVolumes,
   scheduledSessions,
-  snapshotIfDue,
   updateRegistry,
   type MemoryStore,
   type RegistryRead,
@@ -18,7 +17,7 @@ import type { CyreneMemory } from '../service.ts'
 import { MEMORY_TITLE } from '../memory-block.ts'
 import { dataFrame } from '../../memory/prompt-safe.ts'
 import type { DreamConfig } from './config.ts'
-import { dreamNight, type NightOutcome } from './night.ts'
+import { dreamNight, nightWake, type NightDeps, type NightOutcome } from './night.ts'
 import { dreamSystem } from './persona.ts'
 import { NightTimer, realTimer, type SetTimer } from './scheduler.ts'
 
@@ -77,7 +76,7 @@ export class CyreneDream extends Service {
   private lastOutcome: string | undefined
   private lastError: string | undefined
   private snapshotError: string | undefined
-  private running: Promise<NightOutcome> | undefined
+  private running: Promise<NightOutcome | undefined> | undefined
   /** Read once while the context is active: a one-shot DSH may unload the row before start() goes on. */
   private readonly memoryService: CyreneMemory
   private stopped = false
@@ -137,11 +136,10 @@ export class CyreneDream extends Service {
     if (this.store === undefined) return
     await this.cleanRegistry()
     if (this.stopped) return
-    if (this.config.enabled) {
-      // Nights missed while DSH was not running: one catch-up dream now (night.ts caps the days).
-      await this.wake('catch-up')
-      if (!this.stopped) this.timer.start()
-    } else await this.snapshotIfDue()
+    // Nights missed while DSH was not running: one catch-up dream now (night.ts caps the days).
+    await this.wake('catch-up')
+    // The host timer runs even with dreams off: it also takes the daily snapshot while DSH runs.
+    if (!this.stopped) this.timer.start()
   }
 
   /** Sessions DSH no longer knows are dropped at start; a corrupt registry is kept aside and rebuilt. */
@@ -248,21 +246,14 @@ export class CyreneDream extends Service {
     return out
   }
 
-  private async snapshotIfDue(): Promise<void> {
-    if (this.store === undefined) return
-    try {
-      await snapshotIfDue(this.store)
-      this.snapshotError = undefined
-    } catch (e) {
-      this.snapshotError = (e as Error).message
-    }
-  }
-
-  /** Every wake: today's snapshot if due, then the night's dream if due. */
+  /** Every wake: today's snapshot if due, then the night's dream if due (night.ts `nightWake`). */
   private async wake(trigger: string): Promise<void> {
-    if (this.stopped) return
-    await this.snapshotIfDue()
-    if (this.config.enabled) await this.dreamNow(trigger, false)
+    if (this.stopped || this.store === undefined) return
+    await this.exclusive(async (deps) => {
+      const r = await nightWake(deps, trigger, this.config.enabled)
+      this.snapshotError = r.snapshotError
+      return r.outcome
+    }, trigger)
   }
 
   /** Run the night's dream (force: `/dream`); one at a time in this process, one per DSH_HOME by the lease. */
@@ -273,57 +264,62 @@ export class CyreneDream extends Service {
 
   /** The dream itself; start() calls it before `ready` settles (the catch-up), so it must not wait for it. */
   private async dreamNow(trigger: string, force: boolean): Promise<NightOutcome | { kind: 'no-engine' }> {
-    const store = this.store
-    if (store === undefined) return { kind: 'no-engine' }
+    if (this.store === undefined) return { kind: 'no-engine' }
+    return (await this.exclusive(async (deps) => await dreamNight(deps, { trigger, force }), trigger)) ?? { kind: 'no-engine' }
+  }
+
+  /** One night task at a time in this process (one per DSH_HOME is the lease's job); notes the outcome for the doctor. */
+  private async exclusive(task: (deps: NightDeps) => Promise<NightOutcome | undefined>, trigger: string): Promise<NightOutcome | undefined> {
+    const store = this.store!
     while (this.running !== undefined) await this.running.catch(() => undefined)
-    const llm = this.optional('llm') as { stream(o: GenerateOptions): AsyncIterable<StreamChunk> } | undefined
-    this.running = dreamNight(
-      {
-        store,
-        config: this.config,
-        stream: (o) => {
-          if (llm === undefined) throw new Error('no llm service in this DSH')
-          return llm.stream(o)
-        },
-        system: () => {
-          const block = this.memory().memoryBlock()
-          return dreamSystem({
-            nickname: '伙伴',
-            memory: dataFrame(MEMORY_TITLE, block.text === '' ? '（暂时还没有写下的记忆。）' : block.text),
-            model: 'dream',
-          })
-        },
-        liveUserLines: () => this.liveUserLines(),
-        defaultRoute: () => {
-          try {
-            const pick = (this.optional('agentDefaultModel') as { currentSelection(): { provider: string; model: string } } | undefined)?.currentSelection()
-            return pick === undefined ? undefined : { provider: pick.provider, model: pick.model }
-          } catch {
-            return undefined
-          }
-        },
-        wuyuVersion: async () => {
-          const v = await readVolumes(store)
-          return v?.volumes.find((x) => x.id === v.current)?.wuyu_version || undefined
-        },
-      },
-      { trigger, force },
-    )
+    const run = task(this.deps(store))
+    this.running = run
     try {
-      const outcome = await this.running
-      this.lastOutcome = `${new Date().toISOString()} ${trigger}: ${outcome.kind === 'dreamt' ? `${outcome.night} (${outcome.wrote ? 'journal written' : '本次未产出'})` : outcome.kind}`
-      this.lastError =
-        outcome.kind === 'dreamt'
-          ? outcome.error
-          : outcome.kind === 'no-model'
-            ? 'no session has a model route yet and dream.provider/model are empty'
-            : undefined
+      const outcome = await run
+      if (outcome !== undefined) {
+        this.lastOutcome = `${new Date().toISOString()} ${trigger}: ${outcome.kind === 'dreamt' ? `${outcome.night} (${outcome.wrote ? 'journal written' : '本次未产出'})` : outcome.kind}`
+        this.lastError =
+          outcome.kind === 'dreamt'
+            ? outcome.error
+            : outcome.kind === 'no-model'
+              ? 'no session has a model route yet and dream.provider/model are empty'
+              : undefined
+      }
       return outcome
     } catch (e) {
       this.lastError = (e as Error).message
       throw e
     } finally {
       this.running = undefined
+    }
+  }
+
+  private deps(store: MemoryStore): NightDeps {
+    const llm = this.optional('llm') as { stream(o: GenerateOptions): AsyncIterable<StreamChunk> } | undefined
+    return {
+      store,
+      config: this.config,
+      stream: (o) => {
+        if (llm === undefined) throw new Error('no llm service in this DSH')
+        return llm.stream(o)
+      },
+      system: () => {
+        const block = this.memory().memoryBlock()
+        return dreamSystem({ nickname: '伙伴', memory: dataFrame(MEMORY_TITLE, block.text === '' ? '（暂时还没有写下的记忆。）' : block.text), model: 'dream' })
+      },
+      liveUserLines: () => this.liveUserLines(),
+      defaultRoute: () => {
+        try {
+          const pick = (this.optional('agentDefaultModel') as { currentSelection(): { provider: string; model: string } } | undefined)?.currentSelection()
+          return pick === undefined ? undefined : { provider: pick.provider, model: pick.model }
+        } catch {
+          return undefined
+        }
+      },
+      wuyuVersion: async () => {
+        const v = await readVolumes(store)
+        return v?.volumes.find((x) => x.id === v.current)?.wuyu_version || undefined
+      },
     }
   }
 
