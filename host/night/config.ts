@@ -18,6 +18,8 @@ export interface DreamConfig {
   maxRounds: number
   /** Consecutive failed month checks before a pending entry becomes a tombstone. */
   maxFailedMonths: number
+  /** Sightings of sessions (new ones, the person's last line) are written together after this long. */
+  registryFlushMs: number
   /** Used when no registered session recorded a model route. */
   provider: string
   model: string
@@ -38,6 +40,7 @@ export const DreamConfig: Schema<DreamConfig> = Schema.object({
   journalMaxChars: Schema.natural().min(1).default(6000).description('一次写梦志的上限（字）'),
   maxRounds: Schema.natural().min(1).default(8).description('一次夜梦最多几轮模型调用'),
   maxFailedMonths: Schema.natural().min(1).default(3).description('连续几次月检未通过后归档为可恢复的墓碑'),
+  registryFlushMs: Schema.natural().default(1500).description('登记表（最近一句等）合并写入的延迟（毫秒）'),
   provider: Schema.string().default('').description('没有会话记下模型时用的 provider（空 = 不做梦，doctor 说明）'),
   model: Schema.string().default('').description('没有会话记下模型时用的 model'),
 })

@@ -80,6 +80,11 @@ export class CyreneDream extends Service {
   /** Read once while the context is active: a one-shot DSH may unload the row before start() goes on. */
   private readonly memoryService: CyreneMemory
   private stopped = false
+  /** Sessions in the registry (read at start, added as they are seen): only their messages are noted. */
+  private readonly known = new Set<string>()
+  private readonly sightings = new Map<string, SeenSession>()
+  private readonly toArm = new Map<string, SeenAgent>()
+  private flushCancel: (() => void) | undefined
   /** Injected by tests to drive the clock; the store's clock is the other half. */
   setTimer: SetTimer = realTimer
 
@@ -100,6 +105,7 @@ export class CyreneDream extends Service {
     ctx.effect(
       () => () => {
         this.stopped = true
+        this.flushCancel?.()
         this.timer.stop()
         for (const t of this.agentTimers.values()) t.stop()
       },
@@ -135,6 +141,7 @@ export class CyreneDream extends Service {
     this.store = this.memory().store()
     if (this.store === undefined) return
     await this.cleanRegistry()
+    for (const id of Object.keys((await readRegistry(this.store)).registry.sessions)) this.known.add(id)
     if (this.stopped) return
     // Nights missed while DSH was not running: one catch-up dream now (night.ts caps the days).
     await this.wake('catch-up')
@@ -149,6 +156,8 @@ export class CyreneDream extends Service {
     try {
       const query = this.optional('sessionQuery') as { listSessions(): Promise<Array<{ header: { id: string } }>> } | undefined
       if (query !== undefined) known = new Set((await query.listSessions()).map((r) => String(r.header.id)))
+      // An empty answer is more likely a persistence that is not there than every session gone: keep the registry.
+      if (known?.size === 0) known = undefined
     } catch {
       known = undefined
     }
@@ -188,18 +197,64 @@ export class CyreneDream extends Service {
     const preset = this.presetOf(agent)
     if (preset === undefined || !this.config.presets.includes(preset)) return
     const id = String(agent.session.id)
-    void this.ready.then(async () => {
-      const seen: SeenSession = { id, preset, at: this.now(), provider: agent.options?.provider, model: agent.options?.model }
-      const read = await this.registryWrite((r) => noteSession(r, seen))
-      if (read !== undefined) this.armAgentTask(agent, id)
+    this.known.add(id)
+    this.toArm.set(id, agent)
+    this.noteSighting({ id, preset, at: this.now(), provider: agent.options?.provider, model: agent.options?.model })
+  }
+
+  private onEvent(sessionId: string, event: { type: string; data?: unknown }): void {
+    if (event.type !== 'user/message' || !this.known.has(sessionId)) return
+    const text = USER_TEXT(event.data)
+    if (text !== undefined) this.noteSighting({ id: sessionId, preset: '', at: this.now(), userText: text })
+  }
+
+  /**
+   * Sightings are gathered and written together after `registryFlushMs`: a
+   * chat's every message does not take the store's write lock, and a burst of
+   * messages is one write.
+   */
+  private noteSighting(seen: SeenSession): void {
+    const had = this.sightings.get(seen.id)
+    this.sightings.set(seen.id, {
+      ...had,
+      ...Object.fromEntries(Object.entries(seen).filter(([, v]) => v !== undefined && v !== '')),
+      id: seen.id,
+      preset: seen.preset !== '' ? seen.preset : (had?.preset ?? ''),
+      at: seen.at,
     })
+    if (this.flushCancel !== undefined || this.stopped) return
+    this.flushCancel = realTimer(() => {
+      this.flushCancel = undefined
+      void this.flushSightings()
+    }, this.config.registryFlushMs)
+  }
+
+  private async flushSightings(): Promise<void> {
+    await this.ready
+    await this.writeSightings()
+  }
+
+  /** Write what was gathered now (the dream calls it first, so its prompt has the latest lines); does not wait for `ready`. */
+  private async writeSightings(): Promise<void> {
+    if (this.stopped || this.store === undefined || this.sightings.size === 0) return
+    const batch = [...this.sightings.values()]
+    this.sightings.clear()
+    const read = await this.registryWrite((r) => {
+      for (const seen of batch) noteSession(r, seen)
+    })
+    if (read === undefined) return
+    for (const seen of batch) {
+      const agent = this.toArm.get(seen.id)
+      this.toArm.delete(seen.id)
+      if (agent !== undefined) this.armAgentTask(agent, seen.id)
+    }
   }
 
   /** A nightly task for an enabled session while it is live (at most maxScheduledSessions); cleared with the agent. */
   private armAgentTask(agent: SeenAgent, id: string): void {
-    if (!this.config.enabled || this.agentTimers.has(id)) return
-    void readRegistry(this.store!).then(({ registry }) => {
-      if (!scheduledSessions(registry, this.config.maxScheduledSessions).some(([sid]) => sid === id)) return
+    if (!this.config.enabled || this.agentTimers.has(id) || this.store === undefined) return
+    void readRegistry(this.store).then(({ registry }) => {
+      if (this.stopped || !scheduledSessions(registry, this.config.maxScheduledSessions).some(([sid]) => sid === id)) return
       const t = new NightTimer({
         now: () => this.now(),
         at: parseNightTime(this.config.at),
@@ -207,27 +262,18 @@ export class CyreneDream extends Service {
         onWake: () => this.wake(`session ${id}`),
         setTimer: (f, ms) => this.setTimer(f, ms),
       })
-      this.agentTimers.set(id, t)
-      agent.ctx.effect(() => {
-        t.start()
-        return () => {
-          t.stop()
-          this.agentTimers.delete(id)
-        }
-      }, 'cyrene: nightly dream task')
-    })
-  }
-
-  private onEvent(sessionId: string, event: { type: string; data?: unknown }): void {
-    if (event.type !== 'user/message') return
-    const text = USER_TEXT(event.data)
-    if (text === undefined) return
-    void this.ready.then(async () => {
-      if (this.store === undefined) return
-      const { registry } = await readRegistry(this.store)
-      const had = registry.sessions[sessionId]
-      if (had === undefined) return
-      await this.registryWrite((r) => noteSession(r, { id: sessionId, preset: had.preset, at: this.now(), userText: text }))
+      try {
+        agent.ctx.effect(() => {
+          this.agentTimers.set(id, t)
+          t.start()
+          return () => {
+            t.stop()
+            this.agentTimers.delete(id)
+          }
+        }, 'cyrene: nightly dream task')
+      } catch {
+        // The agent was disposed meanwhile (its context is inactive): no task for it.
+      }
     })
   }
 
@@ -272,6 +318,7 @@ export class CyreneDream extends Service {
   private async exclusive(task: (deps: NightDeps) => Promise<NightOutcome | undefined>, trigger: string): Promise<NightOutcome | undefined> {
     const store = this.store!
     while (this.running !== undefined) await this.running.catch(() => undefined)
+    await this.writeSightings()
     const run = task(this.deps(store))
     this.running = run
     try {
@@ -327,6 +374,8 @@ export class CyreneDream extends Service {
   async setEnabled(sessionId: string, preset: string, enabled: boolean): Promise<void> {
     await this.ready
     if (this.store === undefined) throw new Error('the memory engine is not running here (see /cyrene doctor); nothing was changed')
+    this.known.add(sessionId)
+    await this.writeSightings()
     const read = await this.registryWrite((r) => {
       noteSession(r, { id: sessionId, preset, at: this.now() })
       r.sessions[sessionId]!.enabled = enabled

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootHost, type Host } from '../harness/host.ts'
@@ -8,8 +9,12 @@ import type { SeenRequest } from '../harness/mock-llm.ts'
 const isDream = (r: SeenRequest) => r.tools.some((t) => t.name === 'memory_dream_journal')
 
 let host: Host
+let home: string
 beforeAll(async () => {
+  // A home outside the host's scratch folder, so a second host can start on it (the last test).
+  home = mkdtempSync(join(tmpdir(), 'cyrene-dream-home-'))
   host = await bootHost({
+    dshHome: home,
     // A registry that is not one: kept aside and rebuilt at start.
     prepareHome: (home) => {
       mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
@@ -21,6 +26,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await host?.dispose()
+  rmSync(home, { recursive: true, force: true })
 })
 
 const root = () => join(host.dshHome, 'cyrene-philia093-0')
@@ -85,5 +91,20 @@ describe('the night on a real host', () => {
     expect(doctor).toMatch(/dream: last night dreamt \d{4}-\d{2}-\d{2}/)
     expect(doctor).toMatch(/snapshots: 1 daily/)
     expect(existsSync(join(root(), '元', '梦夜.json'))).toBe(true)
+  })
+
+  it('at the next start, sessions DSH no longer knows are dropped from the registry; known ones stay', async () => {
+    const known = Object.keys(registry().sessions)
+    expect(known.length).toBeGreaterThan(0)
+    await host.dispose()
+    const file = join(home, 'cyrene-philia093-0', '元', '梦会话.json')
+    const r = JSON.parse(readFileSync(file, 'utf8'))
+    r.sessions['ghost-session'] = { enabled: true, lastActiveAt: '2026-01-01T00:00:00.000Z', lastUserText: '早已不在的会话', preset: 'chat' }
+    writeFileSync(file, JSON.stringify(r))
+    host = await bootHost({ dshHome: home })
+    await host.ctx.get('cyreneDream').ready
+    const after = Object.keys(registry().sessions)
+    expect(after).not.toContain('ghost-session')
+    expect(after.sort()).toEqual(known.sort())
   })
 })
