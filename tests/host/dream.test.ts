@@ -90,6 +90,8 @@ describe('the night on a real host', () => {
     expect(doctor).toMatch(/night: dreams at 23:30 local/)
     expect(doctor).toMatch(/dream: last night dreamt \d{4}-\d{2}-\d{2}/)
     expect(doctor).toMatch(/snapshots: 1 daily/)
+    expect(doctor).toMatch(/! dream registry: a corrupt registry was kept aside as 元\/梦会话\.json\.corrupt-/)
+    expect(doctor).toMatch(/! dream registry: 元\/梦会话\.json: not valid JSON .*kept aside/)
     expect(existsSync(join(root(), '元', '梦夜.json'))).toBe(true)
   })
 
