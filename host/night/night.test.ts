@@ -299,3 +299,23 @@ it('the first dream of a month writes the month’s echo by the model and 档/ s
   await dreamNight(deps(store, llm), { trigger: 'schedule', force: false })
   expect(llm.requests.at(-1)!.tools.map((x) => x.name)).not.toContain('memory_dream_echo')
 })
+
+it('the first dream of a year tombstones a pending entry older than 12 months that still fails (已过时), and writes the year’s ring', async () => {
+  const store = await open()
+  await register(store, 's1', 'hi')
+  now = new Date('2025-01-05T12:00:00')
+  const old = await store.write({ text: '很久以前的一句', at: '2025-01-05T10:00:00' }, { by: 'model' })
+  const recent = await store.write({ text: '去年年底的一句', at: '2025-12-20T10:00:00' }, { by: 'model' })
+  const llm = new MockLlm((r, i) =>
+    i === 0 && r.tools.some((x) => x.name === 'memory_dream_echo')
+      ? { tool: 'memory_dream_echo', args: { kind: 'year', text: '这一年像一条河。' } }
+      : { text: '…' },
+  )
+  now = new Date('2026-01-10T23:31:00')
+  const o = await dreamNight(deps(store, llm), { trigger: 'schedule', force: false })
+  expect(o.kind === 'dreamt' && o.checks.year?.tombstoned).toEqual([{ id: old.id, why: 'out of date at the year check' }])
+  const records = Object.fromEntries((await listPending(store)).map((p) => [p.id, p.record]))
+  expect(records[old.id]!.tombstoned_at).toBeDefined()
+  expect(records[recent.id]!.tombstoned_at).toBeUndefined()
+  expect(await fs.readFile(join(t.root, '岁月涟漪', '年轮', '2025.md'), 'utf8')).toContain('这一年像一条河。')
+})

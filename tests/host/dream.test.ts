@@ -52,6 +52,8 @@ describe('the night on a real host', () => {
     await host.turn(agent, '今天我学会了骑自行车！')
     await until(() => registry().sessions[id]?.lastUserText === '今天我学会了骑自行车！')
     expect(registry().sessions[id]).toMatchObject({ enabled: true, preset: 'chat', provider: 'mock' })
+    // the live session has its nightly task (cleared with the agent)
+    await until(() => host.ctx.get('cyreneDream').doctorState().tasks.includes(id))
     // the chat step never offered the dream's tool
     const chatSteps = host.llm.requests.filter((r) => !isDream(r))
     expect(chatSteps.length).toBeGreaterThan(0)
