@@ -21,7 +21,7 @@ describe('/cyrene help', () => {
   it('lists every row of the sub-command table with its usage and summary, and the other commands', async () => {
     const r = await host.command(await host.createAgent('chat'), '/cyrene help')
     expect(r?.kind).toBe('success')
-    for (const usage of ['help', 'doctor [--verbose]', 'new-volume confirm <原因>', 'backup', 'restore <快照名>', 'sync', 'dream on|off'])
+    for (const usage of ['help', 'doctor [--verbose]', 'new-volume confirm <原因>', 'backup', 'restore <快照名>', 'sync', 'dream on|off|status'])
       expect(text(r)).toContain(`/cyrene ${usage} — `)
     for (const other of ['/memory — ', '/memory show <id> — ', '/memory capture on|off|status — ', '/dream — ']) expect(text(r)).toContain(other)
     // An unknown sub-command points to help and lists the names.
