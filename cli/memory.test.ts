@@ -123,10 +123,23 @@ describe('cyrene memory', () => {
     expect((await run(['memory', 'anchor', 'write', 'user', '你喜欢雨天'])).code).toBe(0)
     expect((await run(['memory', 'anchor'])).out).toContain('你喜欢雨天')
     await run(['memory', 'write', '模糊'])
+    type Pending = { entries: Array<{ id: string; record: { fails: number; tombstoned_at?: string } }> }
+    const pending = async () => JSON.parse((await run(['memory', 'list', '--pending', '--json'])).out) as Pending
+    // three runs on one day count one failed month: nothing is tombstoned (issue 11)
     for (let n = 0; n < 3; n++) expect((await run(['memory', 'recheck'])).code).toBe(0)
-    const p = JSON.parse((await run(['memory', 'list', '--pending', '--json'])).out) as { entries: Array<{ id: string; record: { tombstoned_at?: string } }> }
-    expect(p.entries[0]!.record.tombstoned_at).toBeDefined()
+    const p = await pending()
+    expect(p.entries[0]!.record).toMatchObject({ fails: 1 })
+    expect(p.entries[0]!.record.tombstoned_at).toBeUndefined()
+    expect((await run(['memory', 'untomb', p.entries[0]!.id])).code).toBe(2)
+    // two failed months before this one: this month's failure is the third in a row
+    const state = join(t.root, '元', '待定复检.json')
+    const rec = JSON.parse(await fs.readFile(state, 'utf8'))
+    rec.entries[p.entries[0]!.id] = { fails: 2, last_period: 'month:2000-01' }
+    await fs.writeFile(state, JSON.stringify(rec))
+    expect((await run(['memory', 'recheck'])).code).toBe(0)
+    expect((await pending()).entries[0]!.record.tombstoned_at).toBeDefined()
     expect((await run(['memory', 'untomb', p.entries[0]!.id])).code).toBe(0)
+    expect((await pending()).entries[0]!.record).toEqual({ fails: 0 })
   })
 })
 

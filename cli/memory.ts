@@ -94,7 +94,11 @@ export function memoryFamily(io: CliIO): CyreneCommand {
   ).act<ExportOptions>(async (o) => await exportLines(o, io))
   storeOptions(sub('reindex', 're-read every file and rebuild the recall index')).act<StoreOptions>(async (o) => await reindex(o, io))
   storeOptions(
-    sub('recheck', 're-check 余页/待定 (read-only; promotes what now passes)').option('--scope <SCOPE>', 'month or year', 'month'),
+    sub('recheck', 're-check 余页/待定 (read-only; promotes what now passes; a failure counts once per month)').option(
+      '--scope <SCOPE>',
+      'month or year',
+      'month',
+    ),
   ).act<RecheckOptions>(async (o) => await recheck(o, io))
   storeOptions(sub('untomb', 'bring a tombstoned pending entry back').argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))
   storeOptions(

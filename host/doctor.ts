@@ -1,5 +1,25 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs'
-import { describeSnapshots, findRetiredPlugins, MemoryStore, readVolumes, resolveDshHome, resolveRoot, volumeDrift } from '../memory/index.ts'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  describeSnapshots,
+  findRetiredPlugins,
+  KEEP_OTHER_SNAPSHOTS,
+  KEEP_SNAPSHOTS,
+  journalRel,
+  kindOfName,
+  LAYOUT,
+  listPending,
+  MemoryStore,
+  newVolumeCommand,
+  readNightRecord,
+  readRegistry,
+  readVolumes,
+  REGISTRY_FILE,
+  resolveDshHome,
+  resolveRoot,
+  volumeDrift,
+} from '../memory/index.ts'
 import {
   lastLedgerRecords,
   loadReflexText,
@@ -17,6 +37,7 @@ import { PERSONA_SOURCES } from './persona-sources.ts'
 import type { SyncState } from './panel/deps.ts'
 import type { MirrorNote, VoiceNote } from './service.ts'
 import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
+import type { DreamState } from './night/service.ts'
 
 /**
  * The one doctor: every line of `cyrene doctor` and `/cyrene doctor`, and how
@@ -93,6 +114,8 @@ export interface ChatDoctorInput {
   guard?: { doctorState(): StoreGuardState } | undefined
   /** The built-in presets of the DSH this runs in (from its roster). */
   builtins?: BuiltinPresets
+  /** The night's service (host/night/), when mounted. */
+  dream?: DreamState | undefined
 }
 
 /** `/cyrene doctor`: the host service's own lines, then the store as `cyrene doctor` sees it (quotas, snapshots, volume…). */
@@ -103,6 +126,7 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
     const state = input.memory!.doctorState()
     worldbook = state.worldbook
     lines = hostServiceLines(state)
+    lines.push(...dreamServiceLines(input.dream))
   } catch (error) {
     lines = [{ check: 'host service', status: 'fail', detail: String((error as Error).message ?? error) }]
   }
@@ -243,7 +267,7 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
   lines.push(
     snapshots.length === 0
       ? { check: 'snapshots', status: 'warn', detail: 'none yet: `cyrene backup` takes one now (DSH takes one a day while it runs)' }
-      : { check: 'snapshots', status: 'ok', detail: `${snapshots.length} kept, newest ${snapshots.at(-1)!.name}` },
+      : { check: 'snapshots', status: 'ok', detail: snapshotsDetail(snapshots.map((s) => s.name)) },
   )
   if (unverified.length > 0)
     lines.push({
@@ -262,7 +286,95 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
     lines.push({ check: 'volume', status: 'fail', detail: (error as Error).message })
   }
   for (const drift of await personaDrift(store)) lines.push({ check: 'volume', status: 'warn', detail: drift })
+  lines.push(...(await nightLines(store)))
   return lines
+}
+
+/** The night as the files record it: registry, last dream, a new-volume suggestion, tombstones (contract §4.3, §6, §7). */
+async function nightLines(store: MemoryStore): Promise<DoctorLine[]> {
+  const lines: DoctorLine[] = []
+  const reg = await readRegistry(store)
+  const sessions = Object.values(reg.registry.sessions)
+  if (reg.problem !== undefined)
+    lines.push({ check: 'dream registry', status: 'warn', detail: `${reg.problem}; DSH keeps it aside and starts afresh at its next start` })
+  else
+    lines.push({
+      check: 'dream registry',
+      status: 'ok',
+      detail: `${sessions.length} session(s), ${sessions.filter((x) => x.enabled).length} in the night's dream (元/${REGISTRY_FILE}; /cyrene dream on|off)`,
+    })
+  let aside: string[] = []
+  try {
+    aside = (await readdir(join(store.root, LAYOUT.meta))).filter((n) => n.startsWith(`${REGISTRY_FILE}.corrupt-`))
+  } catch {
+    /* no 元/ yet */
+  }
+  if (aside.length > 0)
+    lines.push({
+      check: 'dream registry',
+      status: 'warn',
+      detail: `a corrupt registry was kept aside as 元/${aside.sort().at(-1)!} (${aside.length} in all); read it, then delete it`,
+    })
+  const { record, problem } = await readNightRecord(store)
+  const last = record.runs.at(-1)
+  if (problem !== undefined) lines.push({ check: 'dream', status: 'warn', detail: problem })
+  lines.push(
+    last === undefined
+      ? { check: 'dream', status: 'missing', detail: 'no dream yet: the first one runs at the night time (default 23:30) while DSH runs, or now with /dream' }
+      : {
+          check: 'dream',
+          status: last.outcome.startsWith('failed') ? 'warn' : 'ok',
+          detail: `last night dreamt ${record.lastNight ?? '—'}; last run ${last.at} (${last.trigger}): ${last.outcome === 'journal' ? 'journal written' : last.outcome === 'no-output' ? '本次未产出' : last.outcome}; ${journalRel(last.night)}`,
+        },
+  )
+  if (record.suggestion !== undefined)
+    lines.push({
+      check: 'new volume suggested',
+      status: 'warn',
+      detail: `the dream of ${record.suggestion.night} suggests a new volume: ${record.suggestion.reason} (${record.suggestion.changed}). Only you decide; to open one: ${newVolumeCommand(record.suggestion.reason)}`,
+    })
+  try {
+    const pending = await listPending(store)
+    const tombs = pending.filter((x) => x.record.tombstoned_at !== undefined)
+    const open = pending.filter((x) => x.record.tombstoned_at === undefined && x.record.promoted_id === undefined)
+    lines.push({
+      check: '余页/待定',
+      status: 'ok',
+      detail: `${open.length} pending, re-checked by the first dream of each month (last month check ${record.lastMonthCheck ?? 'none yet'}); ${tombs.length} tombstoned${tombs.length > 0 ? ` (cyrene memory untomb ${tombs[0]!.id} brings one back)` : ''}`,
+    })
+  } catch (error) {
+    lines.push({ check: '余页/待定', status: 'warn', detail: (error as Error).message })
+  }
+  return lines
+}
+
+/** What the running night service reports (timers, last outcome, snapshot errors). */
+function dreamServiceLines(state: DreamState | undefined): DoctorLine[] {
+  if (state === undefined)
+    return [{ check: 'night', status: 'warn', detail: 'the night service is not mounted (row cyrene-host): no dreams, no daily snapshot while DSH runs' }]
+  const lines: DoctorLine[] = [
+    state.enabled
+      ? {
+          check: 'night',
+          status: 'ok',
+          detail: `dreams at ${state.at} local; host timer next looks at ${state.nextWakeAt ?? '—'}; nightly tasks of live sessions: ${state.tasks.length === 0 ? 'none' : state.tasks.join(', ')}`,
+        }
+      : { check: 'night', status: 'ok', detail: 'off in the config (dream.enabled); /dream still dreams on request' },
+  ]
+  if (state.lastOutcome !== undefined) lines.push({ check: 'night', status: 'ok', detail: `last: ${state.lastOutcome}` })
+  if (state.lastError !== undefined) lines.push({ check: 'night', status: 'warn', detail: `last dream: ${state.lastError}` })
+  if (state.registryProblem !== undefined) lines.push({ check: 'dream registry', status: 'warn', detail: state.registryProblem })
+  if (state.snapshotError !== undefined) lines.push({ check: 'snapshots', status: 'warn', detail: `the daily snapshot failed: ${state.snapshotError}` })
+  return lines
+}
+
+/** Daily and the other kinds are kept apart (7 daily, 5 others), so the doctor counts them apart. */
+function snapshotsDetail(names: readonly string[]): string {
+  const daily = names.filter((n) => kindOfName(n) === 'daily')
+  const other = names.filter((n) => kindOfName(n) === 'other')
+  const part = (list: readonly string[], keep: number, what: string) =>
+    list.length === 0 ? `no ${what}` : `${list.length} ${what} (of ${keep} kept), newest ${list.at(-1)!}`
+  return `${part(daily, KEEP_SNAPSHOTS, 'daily')}; ${part(other, KEEP_OTHER_SNAPSHOTS, 'manual/pre-restore/pre-migrate')}`
 }
 
 const AB_COMMAND = 'npm run persona:ab -- --base <the commit before the change>'
@@ -428,15 +540,12 @@ function hostServiceLines(state: HostServiceState): DoctorLine[] {
     { check: 'host service', status: 'ok', detail: `cyreneMemory up since ${state.startedAt.toISOString()}` },
     ...engineLines(state),
     recallLine(state),
-    NOT_BUILT_LINE,
     voiceLine(state.voice),
     ...(state.voice?.problems ?? []).map((p): DoctorLine => ({ check: 'voice texts', status: 'warn', detail: p })),
     siyuanLine(state.sync),
     mirrorLine(state.mirror),
   ]
 }
-
-const NOT_BUILT_LINE: DoctorLine = { check: 'dreams', status: 'missing', detail: 'not built yet in this version' }
 
 /** One sentence on the 4,000 total: how much the latest step used, and each block the pass shortened or left out and why. */
 function voiceLine(voice: VoiceNote | undefined): DoctorLine {

@@ -3,14 +3,17 @@ import Schema from '@deepseek-ai/schemastery'
 import { CyreneMemory, type ServiceConfig } from './service.ts'
 import { StoreGuard } from './store-guard.ts'
 import { MEMORY_DEFAULTS } from './memory-block.ts'
+import { DreamConfig } from './night/config.ts'
+import { CyreneDream } from './night/service.ts'
 
 /**
- * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, and the store
- * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4).
+ * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, the store
+ * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4), and
+ * the night (host/night/, CONTRACT §13).
  */
 export const name = 'cyrene-host'
 
-export type Config = ServiceConfig
+export type Config = ServiceConfig & { dream: DreamConfig }
 export const Config: Schema<Config> = Schema.object({
   rootDir: Schema.string().default('').description('记忆根目录；空 = <DSH_HOME>/cyrene-philia093-0/'),
   memoryChars: Schema.natural().default(MEMORY_DEFAULTS.memoryChars).description('{{cyrene_memory}} 的预算（字）'),
@@ -18,10 +21,12 @@ export const Config: Schema<Config> = Schema.object({
   settings: Schema.dict(Schema.any())
     .default({})
     .description('设置的行级默认值（与 元/settings.json 同一套键，memory/settings.ts 的 SettingsSchema 校验；文件里的值优先）'),
+  dream: DreamConfig,
 })
 
 export function apply(ctx: Context, config: Config): void {
   ctx.plugin(CyreneMemory, config)
   // Host level on purpose: a guard registered here covers DSH's own presets too, not only Cyrene's.
   ctx.plugin(StoreGuard, { rootDir: config.rootDir })
+  ctx.plugin(CyreneDream, config.dream)
 }

@@ -36,7 +36,34 @@ export {
 } from './validate.ts'
 export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel, localDate, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
 export { checkStore, type CheckReport, type Finding } from './check.ts'
-export { recheckPending, listPending, restoreTombstone, type RecheckOptions, type RecheckReport, type PendingRecord } from './margin.ts'
+export {
+  recheckPending,
+  listPending,
+  restoreTombstone,
+  amendedMeta,
+  checkPeriod,
+  type RecheckOptions,
+  type RecheckReport,
+  type PendingRecord,
+} from './margin.ts'
+export {
+  readRegistry,
+  updateRegistry,
+  noteSession,
+  forgetUnknown,
+  scheduledSessions,
+  REGISTRY_FILE,
+  LAST_LINE_CHARS,
+  type RegistryRead,
+  type DreamRegistry,
+  type DreamSession,
+  type SeenSession,
+} from './dream-registry.ts'
+export { readNightRecord, changeNightRecord, NIGHT_FILE, type NightRecord, type NightRun, type VolumeSuggestion } from './dream-record.ts'
+export { appendJournal, appendDreamText, journalRel, echoRel, newVolumeCommand, NO_OUTPUT, type JournalPart } from './dream-journal.ts'
+export { dreamBrief, type Brief, type BriefInput, type BriefSession } from './dream-brief.ts'
+export { parseNightTime, dueNights, latestStartedNight, wakeDelay, msUntilNextNight, addDays, nightStart, type NightTime } from './night-clock.ts'
+export { writeRollups, rollupOf, rollupRel, type Rollup } from './rollups.ts'
 export { readAnchor, readAllAnchors, writeAnchor, parseAnchor, ANCHOR_FILES, ANCHOR_CADENCE_DAYS, type AnchorWrite } from './anchors.ts'
 export {
   ANCHOR_KEYS,
@@ -61,7 +88,16 @@ export {
   type PersonaSource,
 } from './volumes.ts'
 export { abReviewOf, readReportMark, reportMarkLine, REPORT_MARK, VERDICTS, type AbReview, type ReportMark, type Verdict } from './ab-review.ts'
-export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, KEEP_SNAPSHOTS, type SnapshotInfo } from './snapshots.ts'
+export {
+  takeSnapshot,
+  snapshotIfDue,
+  listSnapshots,
+  describeSnapshots,
+  kindOfName,
+  KEEP_SNAPSHOTS,
+  KEEP_OTHER_SNAPSHOTS,
+  type SnapshotInfo,
+} from './snapshots.ts'
 export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restore.ts'
 export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport, type LikelyDuplicate } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'

@@ -38,9 +38,28 @@ it('a month check promotes with an amendment into a new day entry and leaves 待
   expect((await checkStore(s)).errors).toEqual([])
 })
 
-it('keeps failing → tombstone (a record, the text stays); a person restores it', async () => {
+it('three runs in one month count one failed month: nothing is tombstoned', async () => {
+  let now = new Date('2026-05-03T12:00:00')
+  const c = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
+  await c.write({ text: '模糊的一句' }, { by: 'model' })
+  for (let i = 0; i < 3; i++) {
+    now = new Date(`2026-05-0${4 + i}T12:00:00`)
+    const r = await recheckPending(c, { scope: 'month', by: 'model' })
+    expect(r.tombstoned).toEqual([])
+  }
+  expect((await listPending(c))[0]!.record).toMatchObject({ fails: 1, last_period: 'month:2026-05' })
+})
+
+it('keeps failing three months in a row → tombstone (a record, the text stays); a person restores it', async () => {
+  let now = new Date('2026-05-03T12:00:00')
+  s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
   const p = await s.write({ text: '模糊的一句' }, { by: 'model' })
-  for (let i = 0; i < 3; i++) await recheckPending(s, { scope: 'month', by: 'model' })
+  for (const month of ['06', '07']) {
+    now = new Date(`2026-${month}-01T12:00:00`)
+    expect((await recheckPending(s, { scope: 'month', by: 'model' })).tombstoned).toEqual([])
+  }
+  now = new Date('2026-08-01T12:00:00')
+  expect((await recheckPending(s, { scope: 'month', by: 'model' })).tombstoned).toEqual([{ id: p.id, why: 'failed 3 month checks in a row' }])
   const [pending] = await listPending(s)
   expect(pending!.record.tombstoned_at).toBeDefined()
   expect((await s.get(p.id))!.text).toBe('模糊的一句')

@@ -20,6 +20,8 @@ export interface PendingRecord {
   fails: number
   last_checked?: string
   last_scope?: 'month' | 'year'
+  /** The check periods already counted (`month:YYYY-MM`, `year:YYYY`): a second run in one period counts once. */
+  last_period?: string
   last_reasons?: string[]
   promoted_id?: string
   promoted_at?: string
@@ -37,8 +39,10 @@ export interface RecheckOptions {
   by: Writer
   /** Fields proposed for an entry (read-only input; validated like a write). */
   amend?: (entry: StoredEntry) => Partial<NewEntry> | undefined | Promise<Partial<NewEntry> | undefined>
-  /** Consecutive failed re-checks before an entry is tombstoned (default 3). */
+  /** Consecutive failed month checks (one per month) before an entry is tombstoned (default 3). */
   maxFails?: number
+  /** Only these pending entries are checked (the dream re-checks the ones it showed the model). */
+  only?: (entry: StoredEntry) => boolean
   /** Pending entries older than this are out of date at a year check (default 365 days). */
   maxAgeDays?: number
 }
@@ -76,6 +80,26 @@ function promotedMeta(src: StoredEntry, amended: Omit<EntryMeta, 'id'>, id: stri
   return meta
 }
 
+/**
+ * The fields an amendment sets, validated like a write (a model cannot set
+ * `base`); the entry's own text is never re-limited. Throws a RefusedError.
+ */
+export function amendedMeta(store: MemoryStore, e: StoredEntry, amendment: Partial<NewEntry>, by: Writer): Omit<EntryMeta, 'id'> {
+  return buildMeta({ text: e.text, ...amendment, at: undefined }, by, { ...store.limits, entryChars: Math.max(store.limits.entryChars, e.text.length) }).meta
+}
+
+/** The check period an instant falls in, by local date: `month:YYYY-MM` or `year:YYYY`. */
+export function checkPeriod(scope: 'month' | 'year', at: Date): string {
+  const d = localDate(at)
+  return scope === 'month' ? `month:${d.slice(0, 7)}` : `year:${d.slice(0, 4)}`
+}
+
+/**
+ * Re-check pending entries (contract §6, §12.6). A failure counts once per
+ * check period: a month check run three times in one month counts one failed
+ * month. Only month checks count toward `maxFails` (consecutive failed months);
+ * a failed year check tombstones an entry older than `maxAgeDays` (已过时).
+ */
 export async function recheckPending(store: MemoryStore, opts: RecheckOptions): Promise<RecheckReport> {
   const maxFails = opts.maxFails ?? 3
   const maxAgeMs = (opts.maxAgeDays ?? 365) * 86_400_000
@@ -88,7 +112,8 @@ export async function recheckPending(store: MemoryStore, opts: RecheckOptions): 
   const state = await readPendingState(store)
   const changes = new Map<string, PendingRecord>()
 
-  for (const e of entries.filter((x) => x.area === 'pending')) {
+  const period = checkPeriod(opts.scope, now)
+  for (const e of entries.filter((x) => x.area === 'pending' && (opts.only === undefined || opts.only(x)))) {
     const rec: PendingRecord = { ...(state.entries[e.id] ?? { fails: 0 }) }
     if (rec.tombstoned_at !== undefined) {
       report.skipped.push({ id: e.id, why: 'tombstoned' })
@@ -107,11 +132,7 @@ export async function recheckPending(store: MemoryStore, opts: RecheckOptions): 
     let amended: Omit<EntryMeta, 'id'> = {}
     let reasons: string[]
     try {
-      if (amendment !== undefined)
-        amended = buildMeta({ text: e.text, ...amendment, at: undefined }, opts.by, {
-          ...store.limits,
-          entryChars: Math.max(store.limits.entryChars, e.text.length),
-        }).meta
+      if (amendment !== undefined) amended = amendedMeta(store, e, amendment, opts.by)
       const { id: _i, ...base } = e.meta
       reasons = gateReasons({ id: e.id, ...base, ...amended })
     } catch (err) {
@@ -131,13 +152,15 @@ export async function recheckPending(store: MemoryStore, opts: RecheckOptions): 
       report.promoted.push({ pendingId: e.id, id, file })
       await audit(store, { op: 'promote', id, from: sourceRefOf(e), scope: opts.scope, by: opts.by })
     } else {
-      rec.fails += 1
+      const counted = rec.last_period === period
+      if (opts.scope === 'month' && !counted) rec.fails += 1
+      rec.last_period = period
       rec.last_reasons = reasons
       const age = typeof e.meta.at === 'string' ? now.getTime() - Date.parse(e.meta.at) : 0
       const outOfDate = opts.scope === 'year' && age > maxAgeMs
-      if (rec.fails >= maxFails || outOfDate) {
+      if ((opts.scope === 'month' && !counted && rec.fails >= maxFails) || outOfDate) {
         rec.tombstoned_at = now.toISOString()
-        rec.tombstone_reason = outOfDate ? 'out of date at the year check' : `failed ${rec.fails} re-checks`
+        rec.tombstone_reason = outOfDate ? 'out of date at the year check' : `failed ${rec.fails} month checks in a row`
         report.tombstoned.push({ id: e.id, why: rec.tombstone_reason })
         await audit(store, { op: 'tombstone', id: e.id, why: rec.tombstone_reason, by: opts.by })
       } else report.stillPending.push({ id: e.id, fails: rec.fails, reasons })

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryStore } from './store.ts'
 import { openEngine } from './engine.ts'
-import { listSnapshots, snapshotIfDue, takeSnapshot } from './snapshots.ts'
+import { kindOfName, listSnapshots, snapshotIfDue, takeSnapshot } from './snapshots.ts'
 import { restoreSnapshot } from './restore.ts'
 import { checkStore } from './check.ts'
 import { tempHome } from './testing/tmp.ts'
@@ -86,4 +86,31 @@ it('restores around the read-only volume persona snapshots without touching them
   expect(await fs.readFile(frozen, 'utf8')).toBe('我是昔涟。')
   expect((await fs.stat(frozen)).mode & 0o777).toBe(0o400)
   await fs.chmod(join(t.root, '元/卷/000/persona'), 0o700)
+})
+
+it('keeps manual, pre-restore and pre-migrate snapshots apart: five of them never push a daily one out', async () => {
+  const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
+  await s.write(fact('一'), { by: 'person' })
+  for (let d = 1; d <= 7; d++) {
+    now = new Date(`2026-02-0${d}T12:00:00`)
+    await snapshotIfDue(s)
+  }
+  for (let k = 0; k < 8; k++) {
+    now = new Date(`2026-02-07T13:0${k}:00`)
+    await takeSnapshot(s, k % 2 === 0 ? 'manual' : 'pre-migrate')
+  }
+  const names = await listSnapshots(s)
+  expect(names.filter((n) => kindOfName(n) === 'daily')).toEqual([
+    '2026-02-01',
+    '2026-02-02',
+    '2026-02-03',
+    '2026-02-04',
+    '2026-02-05',
+    '2026-02-06',
+    '2026-02-07',
+  ])
+  const others = names.filter((n) => kindOfName(n) === 'other')
+  expect(others).toHaveLength(5)
+  // the five newest of the others are the ones kept
+  expect(others[0]).toMatch(/^2026-02-07T\d{2}03\d{2}Z-pre-migrate$/)
 })

@@ -8,14 +8,18 @@ import type { MemoryStore } from './store.ts'
 
 /**
  * Snapshots: full copies of the root in `<root>-snapshots/<name>/`, beside
- * the root so they never count toward its quota. Seven are kept (names start
- * with a date, so name order is time order). A snapshot is copied under the
+ * the root so they never count toward its quota. Seven daily ones are kept,
+ * and apart from them the five newest manual / pre-restore / pre-migrate ones
+ * (names start with a date, so name order is time order; a daily name is the
+ * date alone, the others end in their kind). A snapshot is copied under the
  * write lock (a consistent view) into a temp folder, a manifest of sizes and
  * SHA-256 sums written last, and the folder renamed into place — so a listed
  * snapshot is complete, and a restore can tell a snapshot that changed since
  * from one that did not. Restore: restore.ts. Contract §12.10.
  */
 export const KEEP_SNAPSHOTS = 7
+/** Manual, pre-restore and pre-migrate snapshots are kept apart: they never push a daily one out. */
+export const KEEP_OTHER_SNAPSHOTS = 5
 const NAME_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{6}Z-[a-z-]+)?$/
 
 /** Written inside every snapshot taken since checksums were introduced; older ones have none ("unverified"). */
@@ -188,15 +192,24 @@ export async function takeSnapshot(
   return info
 }
 
+/** A snapshot's kind from its name: the date alone is a daily one. */
+export function kindOfName(name: string): 'daily' | 'other' {
+  return /^\d{4}-\d{2}-\d{2}$/.test(name) ? 'daily' : 'other'
+}
+
 /**
- * Keep the newest seven; also clear temp folders of snapshots that were cut
+ * Keep the newest seven daily and the newest five others; also clear temp folders of snapshots that were cut
  * off. `spare` names are never removed (the snapshot a restore is reading), so
- * for a while there may be eight.
+ * for a while there may be one more.
  */
 export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
   const spare = new Set(opts.spare ?? [])
   const names = await listSnapshots(store)
-  const drop = names.slice(0, Math.max(0, names.length - KEEP_SNAPSHOTS)).filter((n) => !spare.has(n))
+  const daily = names.filter((n) => kindOfName(n) === 'daily')
+  const other = names.filter((n) => kindOfName(n) === 'other')
+  const drop = [...daily.slice(0, Math.max(0, daily.length - KEEP_SNAPSHOTS)), ...other.slice(0, Math.max(0, other.length - KEEP_OTHER_SNAPSHOTS))]
+    .filter((n) => !spare.has(n))
+    .sort()
   for (const n of drop) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
   let all: string[] = []
   try {

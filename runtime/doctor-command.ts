@@ -4,6 +4,7 @@ import { chatDoctorLines, doctorReport, type BuiltinPresets } from '../host/doct
 import { dshVersionAbove } from '../host/preset-roots.ts'
 import type {} from '../host/store-guard.ts'
 import type { WhalePersona } from '../host/whale-row.ts'
+import type { CyreneDream } from '../host/night/service.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /** `/cyrene doctor [--verbose]`: the lines are host/doctor.ts's (shared with `cyrene doctor`); this hands it what DSH's services see. */
@@ -23,6 +24,7 @@ async function doctorText(ctx: Context, verbose: boolean): Promise<string> {
     whaleRow,
     guard: ctx.get('cyreneStoreGuard'),
     builtins: await rosterBuiltins(ctx),
+    dream: (ctx.get('cyreneDream') as CyreneDream | undefined)?.doctorState(),
   })
   return doctorReport(lines, { verbose })
 }

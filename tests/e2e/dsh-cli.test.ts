@@ -317,12 +317,40 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(await command('/cyrene new-volume')).toContain('/cyrene new-volume confirm <一句原因>')
       expect(await command('/cyrene new-volume confirm 端到端测试开的新卷')).toContain('已开第 1 卷：端到端测试开的新卷')
       expect(await command('/cyrene sync')).toContain('SiYuan sync is off (siyuan.enabled')
-      expect(await command('/cyrene dream on')).toContain('夜梦还没有做')
-      expect(await command('/dream')).toContain('夜梦还没有做')
+      expect(await command('/cyrene dream on')).toContain('本会话参加每晚的统合梦')
+      expect(await command('/dream')).toContain('梦志写在')
       const doctor = await command('/cyrene doctor --verbose')
       expect(doctor).toMatch(/section mirror: 工具说明 \d+ 段 \/ [\d,]+ 字，全部带上/)
       expect(doctor).toContain("✓ base presets: Cyrene presets stand on the same rows as DSH 0.1.0-rc.8's built-in cordis, standard")
       expect(doctor).toContain('mirrored ui:deliverable-file-references')
+    })
+
+    it('a chat turn registers the session for the night; /dream sends its last line to the model, and the journal it writes is on disk', async () => {
+      const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
+      const sessionId = created?.result?.value?.sessionId as string
+      await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '今晚想早点睡，明天去看海。' }] })
+      const registry = join(home, 'cyrene-philia093-0', '元', '梦会话.json')
+      const deadline = Date.now() + 60_000
+      const lastLine = () => (existsSync(registry) ? JSON.parse(readFileSync(registry, 'utf8')).sessions?.[sessionId]?.lastUserText : undefined)
+      while (lastLine() !== '今晚想早点睡，明天去看海。' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+      expect(lastLine()).toBe('今晚想早点睡，明天去看海。')
+      const before = requests(log).length
+      const dream = await rpc('commands/execute', { args: { agentId: sessionId, line: '/dream', images: [] } })
+      expect(JSON.stringify(dream)).toContain('梦志写在')
+      const dreamRequest = requests(log)
+        .slice(before)
+        .find((r) => r.tools.includes('memory_dream_journal'))
+      expect(JSON.stringify(dreamRequest?.messages)).toContain('今晚想早点睡，明天去看海。')
+      const d = new Date()
+      const night = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+      const journal = join(home, 'cyrene-philia093-0', '梦境', night.slice(0, 4), night.slice(5, 7), `${night}.md`)
+      expect(readFileSync(journal, 'utf8')).toContain('mock 梦志：今晚梦见了大家。')
+      // no chat step of any session was offered the dream's tool
+      expect(
+        requests(log)
+          .filter((r) => !r.tools.includes('memory_dream_journal') && r.tools.length > 0)
+          .some((r) => r.toolText.includes('memory_dream_journal')),
+      ).toBe(false)
     })
   })
 })

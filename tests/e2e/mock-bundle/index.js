@@ -1,5 +1,6 @@
 // Offline LLM for the end-to-end test: records what it was sent; answers with
-// text, or — when the person says 请记住：… in a Cyrene preset — calls memory_write first.
+// text, or — when the person says 请记住：… in a Cyrene preset — calls memory_write first;
+// in a dream (its request alone offers memory_dream_journal) it writes the journal once.
 import { appendFileSync } from 'node:fs'
 import { CallId, LlmAdapter } from '@deepseek-ai/dsh-llm'
 
@@ -60,6 +61,11 @@ class RecordingMock extends LlmAdapter {
     if (asked !== undefined && canWrite && !answered) {
       const text = asked.slice(asked.indexOf('请记住：') + 4).trim()
       for (const chunk of call('write-1', 'memory_write', { text, kind: 'preference', axis: '美', reason: '对方亲口说要记住的偏好' })) yield chunk
+      return
+    }
+    const dreaming = (options.tools ?? []).some((t) => t.name === 'memory_dream_journal')
+    if (dreaming && !answered) {
+      for (const chunk of call('dream-1', 'memory_dream_journal', { text: 'mock 梦志：今晚梦见了大家。' })) yield chunk
       return
     }
     for (const chunk of reply('mock: 收到。')) yield chunk
