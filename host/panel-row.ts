@@ -2,6 +2,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type { PanelDeps } from './panel/deps.ts'
 import { PANEL_PREFIX, panelHandler } from './panel/routes.ts'
+import { describeOutcome } from './night/commands.ts'
+import type { CyreneDream } from './night/service.ts'
 import { startSiyuanSync } from './siyuan/trigger.ts'
 
 /**
@@ -33,11 +35,22 @@ export const Config: Schema<Config> = Schema.object({
   syncTickMinutes: Schema.natural().min(1).default(30).description('SiYuan: a full pass this often, for whatever the triggers missed'),
 })
 
+/** "Dream now" is `/dream`: the night's service, the same lease, the same words. */
+export function dreamNowOf(ctx: Context): NonNullable<PanelDeps['dreamNow']> {
+  return async () => {
+    const dream = ctx.get('cyreneDream') as CyreneDream | undefined
+    if (dream === undefined) return { ok: false, message: 'the night service is not running in this DSH process (see /cyrene doctor)' }
+    const said = describeOutcome(await dream.dream('panel', true))
+    return { ok: said.kind === 'success', message: said.text ?? '' }
+  }
+}
+
 export function apply(ctx: Context, config: Config): void {
   ctx.inject(['cyreneMemory'], async (ctx) => {
     const memory = ctx.cyreneMemory
     await memory.ready
     const deps: PanelDeps = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
+    deps.dreamNow = dreamNowOf(ctx)
     // Only the process that holds the memory engine mirrors it.
     const store = memory.store()
     if (store !== undefined) {

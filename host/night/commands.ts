@@ -13,7 +13,8 @@ function service(ctx: Context): CyreneDream | undefined {
   return ctx.get('cyreneDream') as CyreneDream | undefined
 }
 
-function describeOutcome(o: NightOutcome | { kind: 'no-engine' }): CommandResult {
+/** What a dream run came to, in words; `/dream` and the panel's "Dream now" both answer with it. */
+export function describeOutcome(o: NightOutcome | { kind: 'no-engine' }): CommandResult {
   switch (o.kind) {
     case 'dreamt': {
       const what = o.wrote ? `梦志写在 ${o.journal}` : `模型没有写梦志，${o.journal} 记下「本次未产出」`

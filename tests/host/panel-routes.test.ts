@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PanelDeps } from '../../host/panel/deps.ts'
 import { PANEL_PREFIX, panelHandler } from '../../host/panel/routes.ts'
+import { dreamNowOf } from '../../host/panel-row.ts'
 import type { CyreneMemory } from '../../host/service.ts'
 import { bootHost, type Host } from '../harness/host.ts'
 
@@ -75,7 +76,8 @@ beforeAll(async () => {
   const memory = host.ctx.get('cyreneMemory') as CyreneMemory
   await memory.ready
   root = join(host.dshHome, 'cyrene-philia093-0')
-  const deps: PanelDeps = { memory, trustedHosts: ['panel.example'], maxBodyBytes: 2048, env: { SIYUAN_API_TOKEN: TOKEN } }
+  // The row's own "Dream now" (panel-row.ts), on this host's night service.
+  const deps: PanelDeps = { memory, trustedHosts: ['panel.example'], maxBodyBytes: 2048, env: { SIYUAN_API_TOKEN: TOKEN }, dreamNow: dreamNowOf(host.ctx) }
   server = createServer(panelHandler(deps))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   port = (server.address() as AddressInfo).port
@@ -192,6 +194,17 @@ describe('panel routes (issue 12 item 2)', () => {
     expect(r.status).toBe(200)
     expect(JSON.parse(readFileSync(join(root, '元', '梦会话.json'), 'utf8')).sessions.s1.enabled).toBe(false)
     expect((await post({ action: 'save-config', dreamSession: { sessionId: 'nope', enabled: false } })).status).toBe(400)
+  })
+
+  it('"Dream now" runs the night service as /dream does and answers with its words', async () => {
+    // No session has recorded a model yet, so the night tries DSH's default one, which has no key here:
+    // the night is recorded 「本次未产出」 and the answer says why, in /dream's words.
+    const r = await post({ action: 'dream' })
+    expect(r.json.ok).toBe(false)
+    expect(r.json.message).toContain('模型调用失败')
+    const journal = /梦境\/\d{4}\/\d{2}\/\d{4}-\d{2}-\d{2}\.md/.exec(r.json.message)?.[0]
+    expect(journal, r.json.message).toBeDefined()
+    expect(readFileSync(join(root, journal!), 'utf8')).toContain('本次未产出')
   })
 
   it('the token is in no answer and no file of the store', () => {
