@@ -1,4 +1,6 @@
-import { renameSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startLiveRecall, type LiveRecall } from './recall-live.ts'
 import { RecallWatch } from './recall-watch.ts'
@@ -70,5 +72,40 @@ describe('RecallWatch', () => {
     renameSync(store.path('岁月涟漪/日档'), store.path('岁月涟漪/日档.old'))
     await (await open()).write(fact('新的根。', '2026-03-05T10:00:00+08:00'), { by: 'person' })
     expect((await watch.take()).all).toBe(true)
+  })
+})
+
+describe('the recall worker never keeps a process alive', () => {
+  it('a process that starts recall in a worker, asks once and never closes it still ends by itself', async () => {
+    const store = await open()
+    await store.write(fact('对方的猫叫年糕。', '2026-03-01'), { by: 'person' })
+    await store.close()
+    const script = `
+      import { startLiveRecall } from ${JSON.stringify(new URL('./recall-live.ts', import.meta.url).href)}
+      const live = startLiveRecall(${JSON.stringify(store.root)}, { worker: true })
+      const answer = await live.recall('年糕', 3)
+      process.stdout.write(String(answer.hits.length))
+    `
+    // A file, not -e: a worker thread inherits the parent's execArgv, and --input-type would stop it.
+    const file = join(t.home, 'keeps-alive.mts')
+    writeFileSync(file, script)
+    const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    // A hang detector, not a speed check: a process the worker keeps alive never exits at all.
+    const ended = await new Promise<number | null | 'hung'>((resolve) => {
+      const hang = setTimeout(() => {
+        child.kill('SIGKILL')
+        resolve('hung')
+      }, 60_000)
+      child.once('exit', (code) => {
+        clearTimeout(hang)
+        resolve(code)
+      })
+    })
+    expect(ended, err).toBe(0)
+    expect(out).toBe('1')
   })
 })

@@ -123,6 +123,7 @@ class ThreadRecall implements LiveRecall {
   readonly where = 'worker' as const
   private readonly worker: Worker
   private next = 1
+  private holders = 0
   private readonly waiting = new Map<number, { resolve: (r: LiveReply) => void; reject: (e: Error) => void }>()
 
   constructor(root: string) {
@@ -131,8 +132,6 @@ class ThreadRecall implements LiveRecall {
     // A larger young generation: loading a large cache allocates many short-lived objects, and with
     // the default size the thread spends a good part of its start collecting them.
     this.worker = new Worker(file, { workerData: { root }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
-    // The worker never keeps DSH alive.
-    this.worker.unref()
     let settle: { resolve: (v: KeeperOpenReport & { size: number }) => void; reject: (e: Error) => void } | undefined
     this.ready = new Promise((resolve, reject) => (settle = { resolve, reject }))
     this.worker.on('message', (reply: LiveReply) => {
@@ -150,6 +149,9 @@ class ThreadRecall implements LiveRecall {
     }
     this.worker.on('error', fail)
     this.worker.on('exit', (code) => fail(new Error(`the recall worker stopped (exit ${code})`)))
+    // The worker never keeps DSH alive (a one-shot `dsh --profile headless` must exit). After the
+    // listeners: adding a 'message' listener refs the worker's port again.
+    this.worker.unref()
   }
 
   private async ask(request: LiveRequest): Promise<LiveReply> {
@@ -160,9 +162,21 @@ class ThreadRecall implements LiveRecall {
     })
   }
 
+  /** Holds the worker while someone waits on it, so an awaited answer keeps the process alive; idle, it never does. */
+  private async held<T>(work: () => Promise<T>): Promise<T> {
+    if (this.holders++ === 0) this.worker.ref()
+    try {
+      return await work()
+    } finally {
+      if (--this.holders === 0) this.worker.unref()
+    }
+  }
+
   async recall(query: string, limit: number, opts: { includePending?: boolean; now?: number } = {}): Promise<LiveAnswer> {
-    await this.ready
-    const reply = await this.ask({ op: 'recall', id: this.next++, query, limit, ...opts })
+    const reply = await this.held(async () => {
+      await this.ready
+      return await this.ask({ op: 'recall', id: this.next++, query, limit, ...opts })
+    })
     if (reply.op === 'error') throw new Error(reply.message)
     if (reply.op !== 'answer') throw new Error('the recall worker answered out of turn')
     return { hits: reply.hits, size: reply.size, reread: reply.reread, ...(reply.swept !== undefined ? { swept: reply.swept } : {}) }

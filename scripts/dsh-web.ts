@@ -28,16 +28,46 @@ export function runChecked(cmd: string, args: string[], opts: { cwd: string; env
 }
 
 /**
+ * `runChecked` without blocking the event loop: tests wait for installs that take minutes on a busy
+ * machine, and a test worker blocked that long loses its own RPC with the runner.
+ */
+export async function runCheckedAsync(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ stdout: string; stderr: string }> {
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? withLocalBin(), stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (d) => (stdout += d))
+  child.stderr?.on('data', (d) => (stderr += d))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 300_000)
+  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
+  clearTimeout(timer)
+  if (status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${status}\n${stdout}\n${stderr}`)
+  return { stdout, stderr }
+}
+
+/**
  * npm pack into a stable folder (pnpm's lockfile in the profile records the tarball path).
  * `ignoreScripts` skips prepack's compile, for a folder that already holds the dist/ it should ship.
  */
 export function packInto(dir: string, out: string, opts: { ignoreScripts?: boolean } = {}): string {
-  const flags = opts.ignoreScripts === true ? ['--ignore-scripts'] : []
-  const name = runChecked('npm', ['pack', '--silent', ...flags, '--pack-destination', out], { cwd: dir })
-    .stdout.trim()
-    .split('\n')
-    .at(-1) as string
-  return join(out, name)
+  return packedFile(out, runChecked('npm', packArgs(out, opts), { cwd: dir }).stdout)
+}
+
+/** `packInto` without blocking the event loop (prepack compiles: long on a busy machine). */
+export async function packIntoAsync(dir: string, out: string, opts: { ignoreScripts?: boolean } = {}): Promise<string> {
+  return packedFile(out, (await runCheckedAsync('npm', packArgs(out, opts), { cwd: dir })).stdout)
+}
+
+function packArgs(out: string, opts: { ignoreScripts?: boolean }): string[] {
+  return ['pack', '--silent', ...(opts.ignoreScripts === true ? ['--ignore-scripts'] : []), '--pack-destination', out]
+}
+
+/** npm pack prints the tarball's name last. */
+function packedFile(out: string, stdout: string): string {
+  return join(out, stdout.trim().split('\n').at(-1) as string)
 }
 
 export async function freePort(): Promise<number> {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { frameTokenIn } from '../../memory/index.ts'
 import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
-import { dshEnv, freePort, packInto, runChecked, waitForWeb, webRpc } from '../../scripts/dsh-web.ts'
+import { dshEnv, freePort, packIntoAsync, runChecked, runCheckedAsync, waitForWeb, webRpc } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 
@@ -16,7 +16,6 @@ import { PROJECT_ROOT } from '../harness/host.ts'
 const WORK = join(PROJECT_ROOT, '.cache', 'e2e')
 const env = (home: string, log: string): NodeJS.ProcessEnv => dshEnv(home, { CYRENE_E2E_LOG: log })
 const run = runChecked
-const pack = packInto
 
 const requests = (log: string) =>
   (existsSync(log)
@@ -43,7 +42,7 @@ let log: string
 let workspace: string
 let web: ChildProcess | undefined
 
-beforeAll(() => {
+beforeAll(async () => {
   mkdirSync(WORK, { recursive: true })
   const tarballs = join(WORK, 'tarballs')
   rmSync(tarballs, { recursive: true, force: true })
@@ -51,14 +50,14 @@ beforeAll(() => {
   const mockSrc = join(WORK, 'mock-bundle')
   rmSync(mockSrc, { recursive: true, force: true })
   cpSync(join(PROJECT_ROOT, 'tests', 'e2e', 'mock-bundle'), mockSrc, { recursive: true })
-  const ours = pack(PROJECT_ROOT, tarballs)
-  const mock = pack(mockSrc, tarballs)
+  const ours = await packIntoAsync(PROJECT_ROOT, tarballs)
+  const mock = await packIntoAsync(mockSrc, tarballs)
   home = mkdtempSync(join(WORK, 'home-'))
   log = join(home, 'requests.jsonl')
   workspace = join(home, 'workspace')
   mkdirSync(workspace)
   for (const profile of ['headless', 'web']) {
-    for (const tgz of [mock, ours]) run(DSH_BIN, ['plugin', '--profile', profile, 'add', tgz], { cwd: home, env: env(home, log) })
+    for (const tgz of [mock, ours]) await runCheckedAsync(DSH_BIN, ['plugin', '--profile', profile, 'add', tgz], { cwd: home, env: env(home, log) })
   }
 })
 
@@ -77,11 +76,27 @@ describe('the packed plugin in the real dsh CLI', () => {
     expect(dump).toContain('cyrene-agent-presets')
   })
 
-  it('headless: a one-shot turn runs with the bundle loaded', () => {
-    const result = spawnSync(DSH_BIN, ['--profile', 'headless', '你好'], { cwd: workspace, env: env(home, log), encoding: 'utf8', timeout: 300_000 })
-    expect(result.stderr).not.toMatch(/failed to (load|apply|import)/)
-    expect(result.status).toBe(0)
-    expect(result.stdout.trim()).toBe('mock: 收到。')
+  it('headless: a one-shot turn runs with the bundle loaded, and the process ends by itself', async () => {
+    // Nothing of ours may keep a one-shot DSH alive (the recall worker, watchers, timers): it must exit on its own.
+    const child = spawn(DSH_BIN, ['--profile', 'headless', '你好'], { cwd: workspace, env: env(home, log), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (d) => (stdout += d))
+    child.stderr?.on('data', (d) => (stderr += d))
+    const ended = await new Promise<{ code: number | null; hung: boolean }>((resolve) => {
+      const hang = setTimeout(() => {
+        child.kill('SIGKILL')
+        resolve({ code: null, hung: true })
+      }, 120_000)
+      child.once('exit', (code) => {
+        clearTimeout(hang)
+        resolve({ code, hung: false })
+      })
+    })
+    expect(ended.hung, 'the one-shot run answered but never exited').toBe(false)
+    expect(stderr).not.toMatch(/failed to (load|apply|import)/)
+    expect(ended.code).toBe(0)
+    expect(stdout.trim()).toBe('mock: 收到。')
   })
 
   describe('dsh web', () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dshEnv, freePort, packInto, runChecked, waitForWeb } from '../../scripts/dsh-web.ts'
+import { dshEnv, freePort, packIntoAsync, runCheckedAsync, waitForWeb } from '../../scripts/dsh-web.ts'
 import { SiyuanStandIn } from '../../host/siyuan/testing/stand-in.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
@@ -76,7 +76,7 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
     home = mkdtempSync(join(WORK, 'home-'))
     const tarballs = join(home, 'tarballs')
     mkdirSync(tarballs)
-    runChecked(dshBin, ['plugin', '--profile', 'web', 'add', packInto(PROJECT_ROOT, tarballs)], { cwd: home, env: dshEnv(home) })
+    await runCheckedAsync(dshBin, ['plugin', '--profile', 'web', 'add', await packIntoAsync(PROJECT_ROOT, tarballs)], { cwd: home, env: dshEnv(home) })
     // Something to show: one memory today (through the person's CLI) and one registered dream session.
     cyrene('memory', 'write', '雨天喜欢听黑胶唱片。', '--kind', 'preference', '--axis', '美', '--reason', '稳定的偏好')
     writeFileSync(

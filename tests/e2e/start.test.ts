@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { frameTokenIn } from '../../memory/index.ts'
 import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
-import { dshEnv, freePort, packInto, runChecked, webRpc } from '../../scripts/dsh-web.ts'
+import { dshEnv, freePort, packIntoAsync, runCheckedAsync, webRpc } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 
@@ -91,14 +91,14 @@ function groupAlive(pgid: number): boolean {
  * A home that already holds an older build of the demo model, installed from the tarball path
  * npm start uses (as a run before a code change would leave it).
  */
-function installOlderDemoBuild(): void {
+async function installOlderDemoBuild(): Promise<void> {
   const source = join(home, 'older-demo')
   cpSync(join(PROJECT_ROOT, 'demo', 'model'), source, { recursive: true })
   appendFileSync(join(source, 'index.js'), '// an older build\n')
   const tarballs = join(home, 'tarballs')
   mkdirSync(tarballs, { recursive: true })
-  const tgz = packInto(source, tarballs)
-  runChecked(DSH_BIN, ['plugin', '--profile', 'web', 'add', tgz], { cwd: home, env: dshEnv(home) })
+  const tgz = await packIntoAsync(source, tarballs)
+  await runCheckedAsync(DSH_BIN, ['plugin', '--profile', 'web', 'add', tgz], { cwd: home, env: dshEnv(home) })
   rmSync(source, { recursive: true, force: true })
 }
 
@@ -108,7 +108,7 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     home = mkdtempSync(join(WORK, 'home-'))
     log = join(home, 'demo-requests.jsonl')
     port = await freePort()
-    installOlderDemoBuild()
+    await installOlderDemoBuild()
     const began = Date.now()
     // Its own process group, like a terminal's foreground job: the SIGINT below reaches npm and the script as Ctrl-C would.
     starter = spawn('npm', ['start', '--', '--offline', '--port', String(port), '--home', home], {
