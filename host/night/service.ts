@@ -66,11 +66,11 @@ const USER_TEXT = (data: unknown): string | undefined => {
  */
 export class CyreneDream extends Service {
   static inject = ['cyreneMemory']
-  readonly config: DreamConfig
+  config: DreamConfig
   readonly ready: Promise<void>
   private store: MemoryStore | undefined
   private writes: Promise<unknown> = Promise.resolve()
-  private readonly timer: NightTimer
+  private timer: NightTimer
   private readonly agentTimers = new Map<string, NightTimer>()
   private registryProblem: string | undefined
   private lastOutcome: string | undefined
@@ -91,14 +91,7 @@ export class CyreneDream extends Service {
   constructor(ctx: Context, config: DreamConfig) {
     super(ctx, 'cyreneDream')
     this.config = config
-    const at = parseNightTime(config.at)
-    this.timer = new NightTimer({
-      now: () => this.now(),
-      at,
-      maxWakeMs: config.maxWakeMinutes * 60_000,
-      onWake: () => this.wake('schedule'),
-      setTimer: (f, ms) => this.setTimer(f, ms),
-    })
+    this.timer = this.nightTimer(config.at)
     ctx.on('agent/created', ({ agent }) => this.onAgent(agent as unknown as SeenAgent))
     ctx.on('session/event', (session, event) => this.onEvent(String(session.id), event as { type: string; data?: unknown }))
     this.memoryService = ctx.cyreneMemory
@@ -115,6 +108,32 @@ export class CyreneDream extends Service {
     this.ready = this.start().catch((e: Error) => {
       this.lastError = `the night did not start: ${e.message}`
     })
+  }
+
+  private nightTimer(at: string): NightTimer {
+    return new NightTimer({
+      now: () => this.now(),
+      at: parseNightTime(at),
+      maxWakeMs: this.config.maxWakeMinutes * 60_000,
+      onWake: () => this.wake('schedule'),
+      setTimer: (f, ms) => this.setTimer(f, ms),
+    })
+  }
+
+  /**
+   * The person's own choices win over the row's (contract §4.2 layering): `dream.time` and
+   * `dream.maxScheduledSessions` set in 元/settings.json (the panel, by hand) are read once at
+   * start, which is why saving them says "needs a restart".
+   */
+  private async personsNight(store: MemoryStore): Promise<void> {
+    const { value } = await store.readMetaJson<{ dream?: { time?: unknown; maxScheduledSessions?: unknown } }>('settings.json', {})
+    const layered = store.settings.values.dream
+    if (typeof value?.dream?.time === 'string' && layered.time === value.dream.time) {
+      this.config = { ...this.config, at: layered.time }
+      this.timer = this.nightTimer(layered.time)
+    }
+    if (typeof value?.dream?.maxScheduledSessions === 'number' && layered.maxScheduledSessions === value.dream.maxScheduledSessions)
+      this.config = { ...this.config, maxScheduledSessions: layered.maxScheduledSessions }
   }
 
   private memory(): CyreneMemory {
@@ -140,6 +159,7 @@ export class CyreneDream extends Service {
     if (this.stopped) return
     this.store = this.memory().store()
     if (this.store === undefined) return
+    await this.personsNight(this.store)
     await this.cleanRegistry()
     for (const id of Object.keys((await readRegistry(this.store)).registry.sessions)) this.known.add(id)
     if (this.stopped) return

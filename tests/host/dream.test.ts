@@ -111,4 +111,14 @@ describe('the night on a real host', () => {
     expect(after).not.toContain('ghost-session')
     expect(after.sort()).toEqual(known.sort())
   })
+
+  it('the night time the person saved in 元/settings.json (the panel, by hand) is the one the night uses after a restart', async () => {
+    await host.dispose()
+    const settings = join(home, 'cyrene-philia093-0', '元', 'settings.json')
+    const before = existsSync(settings) ? JSON.parse(readFileSync(settings, 'utf8')) : {}
+    writeFileSync(settings, JSON.stringify({ ...before, dream: { time: '21:15' } }))
+    host = await bootHost({ dshHome: home })
+    await host.ctx.get('cyreneDream').ready
+    expect(host.ctx.get('cyreneDream').doctorState().at).toBe('21:15')
+  })
 })
