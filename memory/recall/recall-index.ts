@@ -75,6 +75,13 @@ export class RecallIndex {
   private readonly backlinks = new Map<string, Set<string>>()
   private readonly timeline = new Timeline()
   private scratch = new Float64Array(0)
+  /**
+   * Per slot, what the final loop of a search reads: the time (ms) and the source weight,
+   * in flat arrays — reading them off the records cost most of a search at 100,000
+   * entries (the records' shapes differ, so each access was a slow lookup).
+   */
+  private slotAtMs = new Float64Array(0)
+  private slotSourceWeight = new Float64Array(0)
 
   constructor(options: RecallOptionsInput = {}) {
     this.options = resolveOptions(options)
@@ -194,11 +201,10 @@ export class RecallIndex {
       const expansion = this.feedbackTerms(touched, scores, queryTerms)
       if (expansion.length > 0)
         accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
-      const { recencyHalfLifeDays, recencyWeight, sourceWeights } = this.options
-      for (const slot of touched) {
-        const record = this.records[slot]!
-        scores[slot]! *= sourceWeights[record.source] * recencyMultiplier(record.atMs, nowMs, recencyHalfLifeDays, recencyWeight)
-      }
+      const { recencyHalfLifeDays, recencyWeight } = this.options
+      const atMs = this.slotAtMs
+      const sourceWeight = this.slotSourceWeight
+      for (const slot of touched) scores[slot]! *= sourceWeight[slot]! * recencyMultiplier(atMs[slot]!, nowMs, recencyHalfLifeDays, recencyWeight)
       const bySlotRank = (a: number, b: number): number => {
         const diff = scores[b]! - scores[a]!
         if (diff !== 0) return diff
@@ -366,6 +372,7 @@ export class RecallIndex {
     }
     this.terms.addPairs(slot, pairs, length)
     this.records[slot] = record
+    this.noteSlot(slot, record)
     this.slotsById.set(meta.id, slot)
     this.timeline.add(slot, record.atMs, record.id)
     for (const target of linkTargets) {
@@ -373,6 +380,20 @@ export class RecallIndex {
       if (sources === undefined) this.backlinks.set(target, (sources = new Set()))
       sources.add(meta.id)
     }
+  }
+
+  private noteSlot(slot: number, record: DocRecord): void {
+    if (this.slotAtMs.length <= slot) {
+      const size = Math.max(64, this.slotAtMs.length * 2, slot + 1)
+      const at = new Float64Array(size)
+      at.set(this.slotAtMs)
+      const weight = new Float64Array(size)
+      weight.set(this.slotSourceWeight)
+      this.slotAtMs = at
+      this.slotSourceWeight = weight
+    }
+    this.slotAtMs[slot] = record.atMs
+    this.slotSourceWeight[slot] = this.options.sourceWeights[record.source]
   }
 
   private allocateSlot(): number {
