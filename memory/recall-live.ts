@@ -149,9 +149,14 @@ class ThreadRecall implements LiveRecall {
     }
     this.worker.on('error', fail)
     this.worker.on('exit', (code) => fail(new Error(`the recall worker stopped (exit ${code})`)))
-    // The worker never keeps DSH alive (a one-shot `dsh --profile headless` must exit). After the
-    // listeners: adding a 'message' listener refs the worker's port again.
-    this.worker.unref()
+    // Idle, the worker never keeps DSH alive (a one-shot `dsh --profile headless` must exit); while
+    // it opens the index, and while an answer is awaited (held), it does: a promise waiting on it
+    // must not be dropped by an event loop that thinks it has nothing left to do. Unref'd after the
+    // listeners, since adding a 'message' listener refs the worker's port again.
+    const idle = (): void => {
+      if (this.holders === 0) this.worker.unref()
+    }
+    this.ready.then(idle, idle)
   }
 
   private async ask(request: LiveRequest): Promise<LiveReply> {
