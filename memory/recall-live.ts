@@ -189,7 +189,10 @@ class ThreadRecall implements LiveRecall {
 
   async close(): Promise<void> {
     try {
-      await Promise.race([this.ask({ op: 'close', id: this.next++ }), new Promise((r) => setTimeout(r, 1000).unref())])
+      // Held: with the worker and the timer both unreferenced, nothing would keep this wait alive.
+      let timer: NodeJS.Timeout | undefined
+      await this.held(async () => await Promise.race([this.ask({ op: 'close', id: this.next++ }), new Promise((r) => (timer = setTimeout(r, 1000)))]))
+      clearTimeout(timer)
     } catch {
       /* already gone */
     }
