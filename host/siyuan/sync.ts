@@ -42,6 +42,8 @@ export class SiyuanSync {
   private failures = 0
   private closed = false
   private ledgerCache: Ledger | undefined
+  /** Called before every run (trigger.ts starts or stops its store watcher there, as the setting says). */
+  beforeRun: (() => void) | undefined
 
   constructor(store: MemoryStore, options: SyncOptions) {
     this.store = store
@@ -62,6 +64,7 @@ export class SiyuanSync {
 
   /** Runs after whatever run is going on (one queue); resolves with what this run sent. */
   runNow(): Promise<SyncReport> {
+    this.beforeRun?.()
     const next = this.chain.then(
       () => this.run(),
       () => this.run(),

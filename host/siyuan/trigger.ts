@@ -1,4 +1,4 @@
-import { watch } from 'chokidar'
+import { watch, type FSWatcher } from 'chokidar'
 import type { Context } from '@deepseek-ai/cordis'
 import type { MemoryStore } from '../../memory/index.ts'
 import { SiyuanSync } from './sync.ts'
@@ -20,7 +20,28 @@ const WRITE_EVENTS = new Set(['tool/result', 'turn/end'])
 export function startSiyuanSync(ctx: Context, store: MemoryStore, config: TriggerConfig, env: NodeJS.ProcessEnv): SiyuanSync {
   const sync = new SiyuanSync(store, { env })
   let timer: ReturnType<typeof setTimeout> | undefined
+  // The store watcher runs only while sync is on: its first look at a large store (every file
+  // lstat'ed on DSH's thread) costs tens of milliseconds of event loop for nothing when it is off.
+  let watcher: FSWatcher | undefined
+  const watching = (): void => {
+    const on = store.settings.values.siyuan.enabled
+    if (on && watcher === undefined) {
+      watcher = watch(store.root, {
+        ignoreInitial: true,
+        // 元/ holds the sync's own ledger and the locks; temp files are half-written.
+        ignored: (path: string) => path.includes('/元/') || path.endsWith('/元') || /\.tmp[-.]|\.lock$/.test(path),
+        awaitWriteFinish: false,
+        persistent: false,
+      })
+      watcher.on('all', soon)
+      watcher.on('error', (error) => ctx.logger.warn(error))
+    } else if (!on && watcher !== undefined) {
+      void watcher.close()
+      watcher = undefined
+    }
+  }
   const soon = (): void => {
+    watching()
     if (!store.settings.values.siyuan.enabled) return
     if (timer !== undefined) clearTimeout(timer)
     timer = setTimeout(() => {
@@ -30,16 +51,8 @@ export function startSiyuanSync(ctx: Context, store: MemoryStore, config: Trigge
     // Never what keeps a one-shot `dsh` alive: what is not sent yet is found by its hash at the next start.
     timer.unref?.()
   }
+  sync.beforeRun = watching
   ctx.effect(() => {
-    const watcher = watch(store.root, {
-      ignoreInitial: true,
-      // 元/ holds the sync's own ledger and the locks; temp files are half-written.
-      ignored: (path: string) => path.includes('/元/') || path.endsWith('/元') || /\.tmp[-.]|\.lock$/.test(path),
-      awaitWriteFinish: false,
-      persistent: false,
-    })
-    watcher.on('all', soon)
-    watcher.on('error', (error) => ctx.logger.warn(error))
     const tick = setInterval(soon, config.tickMinutes * 60_000)
     tick.unref?.()
     // A start with files still pending from a SiYuan that was down sends them now.
@@ -48,7 +61,8 @@ export function startSiyuanSync(ctx: Context, store: MemoryStore, config: Trigge
       clearInterval(tick)
       if (timer !== undefined) clearTimeout(timer)
       sync.close()
-      void watcher.close()
+      void watcher?.close()
+      watcher = undefined
     }
   }, 'cyrene: SiYuan sync')
   ctx.on('session/event' as any, (_session: unknown, event: { type?: string }) => {
