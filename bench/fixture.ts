@@ -7,10 +7,10 @@
  * questions of our own and LoCoMo's own questions. Deterministic: a seeded generator.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { dayFileRel, newId, ROOT_NAME, serializeEntry } from '../memory/index.ts'
+import { ROOT_NAME } from '../memory/index.ts'
+import { chineseSentence, mulberry32, writeDayEntries } from './synthetic.ts'
 
 const DATA_DIR = fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
 
@@ -31,17 +31,6 @@ export const ZH_QUERIES = [
   '小说写到第几章了',
   '搬家以后的阳台',
 ]
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface Locomo {
   turns: string[]
@@ -75,45 +64,14 @@ export const BENCH_QUERIES: readonly string[] = Array.from({ length: 40 }, (_, i
   i % 4 === 0 || data.questions.length === 0 ? ZH_QUERIES[(i >> 2) % ZH_QUERIES.length]! : data.questions[(i * 7) % data.questions.length]!,
 )
 
-function chineseSentence(random: () => number): string {
-  const words = 6 + Math.floor(random() * 14)
-  let text = ''
-  for (let i = 0; i < words; i++) {
-    text += ZH_WORDS[Math.floor(random() * ZH_WORDS.length)]!
-    if (random() < 0.5) text += ZH_GLUE[Math.floor(random() * ZH_GLUE.length)]!
-  }
-  return `${text}。`
-}
-
 /** Writes `count` entries into `<home>/cyrene-philia093-0/`; returns the number of day files. */
 export async function buildBenchStore(home: string, count: number, perDay = Math.max(1, Math.ceil(count / 1096))): Promise<number> {
-  const root = join(home, ROOT_NAME)
   const random = mulberry32(42)
-  const start = new Date('2023-01-01T12:00:00Z').getTime()
-  let made = 0
-  let files = 0
-  for (let d = 0; made < count; d++) {
-    const day = new Date(start + d * 86_400_000)
-    const date = day.toISOString().slice(0, 10)
-    const parts: string[] = []
-    for (let k = 0; k < perDay && made < count; k++, made++) {
-      const english = made % 2 === 1 && data.turns.length > 0
-      const text = (english ? data.turns[Math.floor(random() * data.turns.length)]! : chineseSentence(random)).slice(0, 400)
-      const meta = {
-        id: newId(new Date(day.getTime() + k * 1000)),
-        kind: 'fact',
-        axis: '智',
-        reason: '基准',
-        at: day.toISOString(),
-        by: 'model' as const,
-        gate: 'day' as const,
-      }
-      parts.push(serializeEntry({ text, meta }))
-    }
-    const file = join(root, dayFileRel(date))
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-    await writeFile(file, parts.join('\n'), { mode: 0o600 })
-    files++
-  }
-  return files
+  return await writeDayEntries(join(home, ROOT_NAME), {
+    count,
+    perDay,
+    start: new Date('2023-01-01T12:00:00Z').getTime(),
+    textOf: (n) =>
+      (n % 2 === 1 && data.turns.length > 0 ? data.turns[Math.floor(random() * data.turns.length)]! : chineseSentence(random, ZH_WORDS, ZH_GLUE)).slice(0, 400),
+  })
 }

@@ -10,15 +10,16 @@
  * writeFile + the same fsyncs + rename, interleaved in the same run on a real
  * disk (never tmpfs, where fsync is free). Prints one table.
  */
-import { mkdtemp, rm, mkdir, writeFile, rename, statfs } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile, rename, statfs } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, dirname } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { atomicWrite, fsyncDir } from '../durable/atomic-write.ts'
 import { RecallKeeper } from '../memory/recall-keeper.ts'
-import { MemoryStore, checkStore, importItems, serializeEntry, dayFileRel, newId, type ImportItem } from '../memory/index.ts'
+import { writeDayEntries } from './synthetic.ts'
+import { MemoryStore, checkStore, importItems, serializeEntry, newId, type ImportItem } from '../memory/index.ts'
 
 const { values } = parseArgs({
   options: {
@@ -47,28 +48,12 @@ const root = join(home, 'cyrene-philia093-0')
 const rows: Array<[string, string]> = []
 try {
   // 1. Build the store (not measured).
-  const start = new Date('1996-01-01T12:00:00Z').getTime()
-  let made = 0
-  for (let d = 0; made < N; d++) {
-    const day = new Date(start + d * 86_400_000)
-    const date = day.toISOString().slice(0, 10)
-    let text = ''
-    for (let k = 0; k < PER_DAY && made < N; k++, made++) {
-      const meta = {
-        id: newId(new Date(day.getTime() + k * 1000)),
-        kind: 'fact',
-        axis: '智',
-        reason: '基准',
-        at: day.toISOString(),
-        by: 'model' as const,
-        gate: 'day' as const,
-      }
-      text += `${text === '' ? '' : '\n'}${serializeEntry({ text: `第${made}条：她今天说起了工作里的事情，还有晚上想吃什么。Entry ${made} about work and dinner.`, meta })}`
-    }
-    const file = join(root, dayFileRel(date))
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-    await writeFile(file, text, { mode: 0o600 })
-  }
+  await writeDayEntries(root, {
+    count: N,
+    perDay: PER_DAY,
+    start: new Date('1996-01-01T12:00:00Z').getTime(),
+    textOf: (n) => `第${n}条：她今天说起了工作里的事情，还有晚上想吃什么。Entry ${n} about work and dinner.`,
+  })
 
   // 2. Cold open + first full read (what the host does at start), and RSS.
   const rss0 = process.memoryUsage().rss

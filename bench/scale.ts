@@ -13,6 +13,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { RecallIndex, type RecallDoc } from '../memory/recall/index.ts'
 import { MiniSearchPeer, Ours, PlainBm25, type Retriever } from './peers.ts'
+import { chineseSentence, mulberry32 } from './synthetic.ts'
 
 // A small Chinese vocabulary for synthetic diary-like memories. Real entries have
 // more variety; this is for speed and memory, not for relevance.
@@ -38,33 +39,13 @@ export const CHINESE_QUERIES = [
   '写代码加班',
 ]
 
-function mulberry32(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-function chineseSentence(random: () => number): string {
-  const words = 6 + Math.floor(random() * 14)
-  let text = ''
-  for (let i = 0; i < words; i++) {
-    text += CHINESE_WORDS[Math.floor(random() * CHINESE_WORDS.length)]!
-    if (random() < 0.5) text += CHINESE_GLUE[Math.floor(random() * CHINESE_GLUE.length)]!
-  }
-  return text + '。'
-}
-
 function syntheticDocs(count: number, english: readonly string[]): RecallDoc[] {
   const random = mulberry32(42)
   const start = Date.UTC(1996, 0, 1)
   const step = (30 * 365.25 * 86_400_000) / count // thirty years of daily use
   const docs: RecallDoc[] = []
   for (let i = 0; i < count; i++) {
-    const text = i % 2 === 0 ? chineseSentence(random) : english[Math.floor(random() * english.length)]!
+    const text = i % 2 === 0 ? chineseSentence(random, CHINESE_WORDS, CHINESE_GLUE) : english[Math.floor(random() * english.length)]!
     const links = random() < 0.2 && i > 0 ? [`m${String(Math.floor(random() * i)).padStart(6, '0')}|因果`] : undefined
     const doc: RecallDoc = { id: `m${String(i).padStart(6, '0')}`, text, at: new Date(start + i * step).toISOString(), source: 'entry' }
     if (links !== undefined) doc.links = links
