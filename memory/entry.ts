@@ -23,13 +23,9 @@ export const LINK_TYPES = ['因果', '相似', '对立', '时序', '归属', '�
 export const GATES = ['day', 'pending', 'promoted', 'imported'] as const
 export type Gate = (typeof GATES)[number]
 
-export interface Consequence {
-  self?: string
-  other?: string
-  relation?: string
-  world?: string
-  future?: string
-}
+/** The scales a decision's consequences are written on (contract §6). */
+export const CONSEQUENCE_SCALES = ['self', 'other', 'relation', 'world', 'future'] as const
+export type Consequence = Partial<Record<(typeof CONSEQUENCE_SCALES)[number], string>>
 
 /**
  * The JSON of the comment line. Known fields are typed; any other key is kept

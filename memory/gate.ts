@@ -1,4 +1,4 @@
-import { AXES, SOURCED_KINDS, type Entry, type EntryMeta } from './entry.ts'
+import { AXES, CONSEQUENCE_SCALES, SOURCED_KINDS, type Entry, type EntryMeta } from './entry.ts'
 
 /**
  * The five-virtue gate (contract §6) as a pure function. It never throws and
@@ -9,8 +9,6 @@ export interface GateResult {
   gate: 'day' | 'pending'
   reasons: string[]
 }
-
-const CONSEQUENCE_SCALES = ['self', 'other', 'relation', 'world', 'future'] as const
 
 function nonEmpty(v: unknown): boolean {
   return typeof v === 'string' && v.trim() !== ''

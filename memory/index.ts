@@ -7,6 +7,7 @@ export {
   serializeMeta,
   entriesOf,
   AXES,
+  CONSEQUENCE_SCALES,
   KNOWN_KINDS,
   LINK_TYPES,
   GATES,

@@ -1,5 +1,5 @@
 import { charCount, clip } from './budget.ts'
-import { AXES, LINK_TYPES, KNOWN_KINDS, META_PREFIX, type Consequence, type EntryMeta } from './entry.ts'
+import { AXES, CONSEQUENCE_SCALES, LINK_TYPES, KNOWN_KINDS, META_PREFIX, type Consequence, type EntryMeta } from './entry.ts'
 import { isUsableId } from './id.ts'
 
 /** Who is writing. The model may never write `base: true` entries or anything under 元/. */
@@ -341,7 +341,7 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
     if (input.consequence === null || typeof input.consequence !== 'object')
       throw new RefusedError('bad-input', 'consequence must be an object {self, other, relation, world, future}')
     const c: Consequence = {}
-    for (const k of ['self', 'other', 'relation', 'world', 'future'] as const) {
+    for (const k of CONSEQUENCE_SCALES) {
       const v = oneLineString(input.consequence[k], `consequence.${k}`)
       if (v !== undefined) c[k] = v
     }

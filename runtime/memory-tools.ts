@@ -1,8 +1,15 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
-import { ANCHOR_KEYS, AXES, KNOWN_KINDS, promptSafe, type AnchorKey } from '../memory/index.ts'
+import { ANCHOR_KEYS, AXES, CONSEQUENCE_SCALES, KNOWN_KINDS, promptSafe, type AnchorKey } from '../memory/index.ts'
 import { framed } from './framing.ts'
+
+/** A decision's consequences as a tool takes them: one text per scale of the gate (memory_write, the dream's completion tool). */
+export const CONSEQUENCE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(CONSEQUENCE_SCALES.map((scale) => [scale, { type: 'string' as const }])),
+} as const
 
 /**
  * The model's hands on the memory, registered in the Cyrene presets only. Every
@@ -86,18 +93,7 @@ export function registerMemoryTools(ctx: Context): void {
         src_quote: { type: 'string', description: '对方的原话（decision/lesson/rule 必填其一）' },
         src_ids: { type: 'array', items: { type: 'string' }, description: '来源条目 id（decision/lesson/rule 必填其一）' },
         links: { type: 'array', items: { type: 'string' }, description: '关联："<条目 id>|<因果|相似|对立|时序|归属|推断>"' },
-        consequence: {
-          type: 'object',
-          additionalProperties: false,
-          description: 'decision 的多尺度后果，至少一项',
-          properties: {
-            self: { type: 'string' },
-            other: { type: 'string' },
-            relation: { type: 'string' },
-            world: { type: 'string' },
-            future: { type: 'string' },
-          },
-        },
+        consequence: { ...CONSEQUENCE_SCHEMA, description: 'decision 的多尺度后果，至少一项' },
       },
       output: {
         schema: {

@@ -9,6 +9,7 @@ import {
   type StoredEntry,
   type VolumeSuggestion,
 } from '../../memory/index.ts'
+import { CONSEQUENCE_SCHEMA } from '../../runtime/memory-tools.ts'
 import type { DreamTool } from './model-run.ts'
 
 /**
@@ -96,17 +97,7 @@ function completeTool(input: DreamToolInput, state: DreamToolState): DreamTool {
         src_ids: { type: 'array', items: { type: 'string' } },
         axis: { type: 'string', enum: ['德', '智', '体', '美', '劳'] },
         reason: { type: 'string' },
-        consequence: {
-          type: 'object',
-          properties: {
-            self: { type: 'string' },
-            other: { type: 'string' },
-            relation: { type: 'string' },
-            world: { type: 'string' },
-            future: { type: 'string' },
-          },
-          additionalProperties: false,
-        },
+        consequence: CONSEQUENCE_SCHEMA,
       },
       required: ['id'],
       additionalProperties: false,
