@@ -212,8 +212,9 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     try {
       const agent = context.agent
       const v = agent === undefined ? undefined : voiceOf(agent)
-      const { form, problems } = railsFor(context)
-      const blocks = [...railsFor(context).blocks]
+      const rails = railsFor(context)
+      const { form, problems } = rails
+      const blocks = [...rails.blocks]
       const bridge = result.contexts.find((c) => c.name === RAIL_CONTEXTS['rail:plan-bridge'].name)
       if (bridge !== undefined && bridge.text !== '') blocks.push(fixedBlock('rail:plan-bridge', 'rail', PLAN_BRIDGE_CAP, bridge.text))
       blocks.push(memoryBlock(memoryText(ctx)))

@@ -38,10 +38,10 @@ export async function readDreamRegistry(store: MemoryStore): Promise<DreamRegist
 
 /** Sets one listed session's switch under the write lock; refuses an unknown id or a broken file (nothing written). */
 export async function setDreamSession(store: MemoryStore, sessionId: string, enabled: boolean): Promise<void> {
-  const { problem } = await readRegistry(store)
+  const { registry, problem } = await readRegistry(store)
   if (problem !== undefined) throw new Error(`${problem}; fix it first, nothing was written`)
-  const known = Object.hasOwn((await readRegistry(store)).registry.sessions, sessionId)
-  if (!known) throw new Error(`no session ${JSON.stringify(sessionId.slice(0, 80))} in the dream registry; open it in a Cyrene preset first`)
+  if (!Object.hasOwn(registry.sessions, sessionId))
+    throw new Error(`no session ${JSON.stringify(sessionId.slice(0, 80))} in the dream registry; open it in a Cyrene preset first`)
   await updateRegistry(store, (r) => {
     const session = r.sessions[sessionId]
     if (session !== undefined) session.enabled = enabled
