@@ -9,6 +9,7 @@ import { describeSystemFailure } from './failures.ts'
 import { dropRecallCache, loadRecall } from '../memory/recall-store.ts'
 import {
   checkStore,
+  resolveConflict,
   importItems,
   parseImportJsonl,
   searchEntries,
@@ -83,6 +84,11 @@ export function memoryFamily(io: CliIO): CyreneCommand {
     async (o) => await check(o, io),
   )
   storeOptions(
+    sub('resolve', "settle a git sync conflict (`memory check` lists them): a keeps the text in place, b the other machine's, both keeps both")
+      .argument('<id>', 'the entry id, or the conflict id for a section or a whole file')
+      .option('--keep <WHICH>', 'a, b or both'),
+  ).act<ResolveOptions>(async (o, args) => await resolveCommand(o, args, io))
+  storeOptions(
     sub('import', 'import entries from JSON lines; a re-run skips what it imported before')
       .option('--jsonl <FILE>', 'lines {"text","at"?,"kind"?,"axis"?,"reason"?,"ref"?} from FILE, or - for standard input')
       .option('--dry-run', 'say what would be imported, write nothing'),
@@ -135,6 +141,9 @@ interface LimitOptions extends StoreOptions {
 }
 interface SearchOptions extends LimitOptions {
   pending?: true
+}
+interface ResolveOptions extends StoreOptions {
+  keep?: string
 }
 interface CheckOptions extends StoreOptions {
   fix?: true
@@ -280,6 +289,24 @@ async function check(o: CheckOptions, io: CliIO): Promise<number> {
   const report = await guarded(() => checkStore(store, { fix: o.fix, dshHome, onProgress: progress(io, 'check: files', o.quiet) }))
   out(io, o.json, report, () => renderCheck(report))
   return report.errors.length > 0 ? 1 : 0
+}
+
+async function resolveCommand(o: ResolveOptions, args: string[], io: CliIO): Promise<number> {
+  const id = args[0]
+  if (id === undefined || id === '') throw new CliError('give the conflict: cyrene memory resolve <id> --keep a|b|both (`cyrene memory check` lists them)', 2)
+  if (o.keep !== 'a' && o.keep !== 'b' && o.keep !== 'both')
+    throw new CliError(`--keep must be a, b or both (got ${JSON.stringify(o.keep ?? '')}); nothing was changed`, 2)
+  const keep = o.keep
+  const store = await openStore(io, o.root)
+  const settled = await guarded(() => resolveConflict(store, id, keep, { by: 'person' }))
+  out(
+    io,
+    o.json,
+    { resolved: settled.map((c) => c.id), keep },
+    () =>
+      `resolved ${settled.length} conflict(s) on ${settled[0]!.file}: kept ${keep === 'both' ? 'both texts' : keep}; the next sync carries it to the other machines\n`,
+  )
+  return 0
 }
 
 async function importLines(o: ImportOptions, io: CliIO): Promise<number> {

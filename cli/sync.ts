@@ -1,25 +1,68 @@
 import { SiyuanSync } from '../host/siyuan/sync.ts'
+import { GitMissingError, remoteProblem, syncGit, type GitSyncReport } from '../memory/index.ts'
 import { CyreneCommand } from './command.ts'
-import type { CliIO } from './io.ts'
-import { openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { CliError, type CliIO } from './io.ts'
+import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
 
-/** `cyrene sync`: one SiYuan sync run now, from this command line (the same run the panel button and /cyrene sync start). */
+/** `cyrene sync`: one SiYuan sync run now; `cyrene sync git`: one git sync of the store with the other machines. */
 export function syncFamily(io: CliIO): CyreneCommand {
-  return storeOptions(
+  const sync = storeOptions(
     new CyreneCommand('sync', io).description(
       `send what changed in the memory store to SiYuan now (one document per store file; needs siyuan.enabled
 in 元/settings.json and the token in the environment variable siyuan.tokenEnv names, SIYUAN_API_TOKEN by default).
-Exit 1 when SiYuan did not take everything (what is left waits for the next run).`,
+Exit 1 when SiYuan did not take everything (what is left waits for the next run).
+\`cyrene sync git\` replicates the store through git instead (one memory on every machine).`,
     ),
-  ).act<StoreOptions>(async (o) => await sync(o, io))
+  ).act<StoreOptions>(async (o) => await siyuan(o, io))
+  storeOptions(
+    sync
+      .command('git')
+      .description(
+        `one git sync with your other machines: commit what changed here (one commit listing the entries written),
+fetch, merge with cyrene's own merge (never a conflict marker in a file; what both machines changed differently
+waits for you in \`cyrene memory check\`), push. The store becomes a git work tree on first use. The remote is
+--remote URL (saved as git.remote in 元/settings.json) or git.remote; credentials come from git's credential
+helpers, an ssh key or the environment, never from the address. Exit 1 when the remote could not be reached
+or took nothing (your writes stay committed here and go at the next sync).`,
+      )
+      .option('--remote <URL>', 'the remote to sync through (a bare repository path, ssh or https); saved in 元/settings.json'),
+  ).act<GitOptions>(async (o) => await gitSync(o, io))
+  return sync
 }
 
-async function sync(o: StoreOptions, io: CliIO): Promise<number> {
+interface GitOptions extends StoreOptions {
+  remote?: string
+}
+
+async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   try {
     const report = await new SiyuanSync(store, { env: io.env }).runNow()
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
     else io.stdout(`sync: ${report.message}\n`)
+    return report.ok ? 0 : 1
+  } finally {
+    await store.close()
+  }
+}
+
+async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
+  if (o.remote !== undefined) {
+    const problem = remoteProblem(o.remote)
+    if (problem !== undefined) throw new CliError(`--remote: ${problem}. Nothing was changed.`, 2)
+  }
+  const store = await openStore(io, o.root)
+  try {
+    if (o.remote !== undefined && o.remote !== store.settings.values.git.remote) await guarded(() => store.saveSettings({ git: { remote: o.remote } }))
+    let report: GitSyncReport
+    try {
+      report = await guarded(() => syncGit(store, { env: io.env }))
+    } catch (error) {
+      if (error instanceof GitMissingError) throw new CliError(error.message, 3)
+      throw error
+    }
+    if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
+    else io.stdout(`sync git: ${report.message}\n`)
     return report.ok ? 0 : 1
   } finally {
     await store.close()

@@ -10,6 +10,7 @@ import { LINK_TYPES } from './entry.ts'
 import { readAnchor } from './anchors.ts'
 import { ANCHOR_KEYS } from './settings.ts'
 import { findRetiredPlugins } from './migrate.ts'
+import { CONFLICTS_DIR, listConflicts } from './git-conflicts.ts'
 
 export interface Finding {
   code: string
@@ -146,6 +147,16 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
     if (e === undefined || e.area !== 'pending')
       warnings.push({ code: 'orphan-state', message: `recheck record for ${id}, which is not in 余页/待定`, file: '元/待定复检.json' })
   }
+
+  // A git merge both sides changed differently: the person picks (CONTRACT §14.2).
+  const sync = await listConflicts(store)
+  for (const c of sync.conflicts)
+    errors.push({
+      code: 'sync-conflict',
+      message: `${c.kind === 'entry' ? `entry ${c.key}` : c.kind === 'section' ? `section "${c.key}"` : 'the whole file'} was changed on two machines; a (in the file) is kept, b waits in ${CONFLICTS_DIR}/${c.id}.json — pick with \`cyrene memory resolve ${c.kind === 'entry' ? c.key : c.id} --keep a|b${c.kind === 'file' ? '' : '|both'}\``,
+      file: c.file,
+    })
+  for (const p of sync.problems) errors.push({ code: 'sync-conflict', message: `${p}; remove it or restore it from a snapshot` })
 
   const usage = await store.measureUsage(true)
   if (usage.total > store.limits.totalBytes)

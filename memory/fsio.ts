@@ -194,7 +194,8 @@ export async function walkFiles(dir: string, rel = ''): Promise<string[]> {
   for (const d of names) {
     const r = rel === '' ? d.name : `${rel}/${d.name}`
     if (d.isDirectory()) {
-      if (d.name.endsWith('.lock')) continue
+      // A lock is not the store's data; .git/ is the replication's history (counted apart, CONTRACT §14.6).
+      if (d.name.endsWith('.lock') || d.name === '.git') continue
       out.push(...(await walkFiles(dir, r)))
     } else if (d.isFile()) out.push(r)
   }

@@ -44,6 +44,13 @@ export const SettingsSchema = Schema.object({
       .default('SIYUAN_API_TOKEN')
       .description('environment variable holding the SiYuan API token'),
   }),
+  git: Schema.object({
+    // Checked again by the sync (memory/git-repo.ts remoteProblem): never an address with credentials in it.
+    remote: Schema.string()
+      .pattern(/^(?![a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@)\S*$/)
+      .default('')
+      .description('the git remote every machine syncs the store through (cyrene sync git); empty = no git sync'),
+  }),
   quota: Schema.object({
     totalMB: Schema.natural()
       .min(1)

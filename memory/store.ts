@@ -4,7 +4,7 @@ import { appendEntryText, joinSegments, parseEntryFile, reserializeSegment, type
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
-import { acquire, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
+import { acquire, LockBusyError, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
 import { audit, auditLog } from './audit.ts'
 import { engineStatus, releaseEngine } from './engine-lock.ts'
 import {
@@ -36,6 +36,7 @@ import {
 } from './paths.ts'
 import { applySettingsPatch, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
 import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
+import { journalPending, recoverGitSwitch } from './git-switch.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
 import { currentVolume } from './volumes.ts'
 
@@ -80,6 +81,11 @@ export interface CatalogFile {
 }
 
 const WRITE_LOCK = 'write.lock'
+
+/** A sync still running in another process holds the lock: it finishes its own switch. */
+function busyIsFine(error: unknown): void {
+  if (!(error instanceof LockBusyError)) throw error
+}
 const USAGE_TTL_MS = 60_000
 
 /**
@@ -124,6 +130,7 @@ export class MemoryStore {
     const store = new MemoryStore(root, settings, problems, opts)
     // A restore cut off by a crash is finished or undone before anyone reads the store.
     await recoverInterruptedRestore(store)
+    if (await journalPending(store)) await store.withWriteLock(async () => undefined).catch(busyIsFine)
     return store
   }
 
@@ -168,6 +175,8 @@ export class MemoryStore {
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.
       await recoverUnderLock(this, lock)
+      // Likewise a git sync killed while it switched the files (one stat when there is none).
+      await recoverGitSwitch(this, lock)
       return await fn(lock)
     } finally {
       await lock.release()

@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process'
+import { hostname } from 'node:os'
+
+/**
+ * Runs the machine's `git` for the store's replication (CONTRACT §14). The
+ * repository's own config lives in the store, so nothing in it may choose a
+ * command git runs: hooks point at an empty folder, fsmonitor is off, and the
+ * `-c` overrides below win over `.git/config` (git reads the command line
+ * last). `git-repo.ts` also refuses any local config key outside a short list.
+ * Credentials come from git's helpers in the person's global config or from
+ * the environment; nothing interactive is ever asked (GIT_TERMINAL_PROMPT=0).
+ */
+export class GitError extends Error {
+  readonly args: readonly string[]
+  readonly status: number | null
+  readonly stderr: string
+  constructor(args: readonly string[], status: number | null, stderr: string) {
+    super(
+      `git ${args.filter((a) => !a.includes('=')).join(' ')} failed (exit ${status ?? 'signal'}): ${stderr.trim().split('\n').slice(-3).join(' ') || 'no message'}`,
+    )
+    this.name = 'GitError'
+    this.args = args
+    this.status = status
+    this.stderr = stderr
+  }
+}
+
+export class GitMissingError extends Error {
+  constructor() {
+    super('git is not installed (or not on PATH): install git, then run the sync again. Nothing was changed.')
+    this.name = 'GitMissingError'
+  }
+}
+
+export interface GitOptions {
+  /** The work tree git runs in. */
+  cwd: string
+  /** Empty folder git's hooks are looked for in (no hook ever runs). */
+  noHooks: string
+  /** Extra `-c key=value` overrides (the merge drivers). */
+  config?: Readonly<Record<string, string>>
+  env?: NodeJS.ProcessEnv
+  input?: string | Buffer
+  /** Exit codes that are answers, not failures (`diff --quiet` → 1). */
+  ok?: readonly number[]
+}
+
+export interface GitResult {
+  status: number
+  stdout: Buffer
+  stderr: string
+}
+
+/** Variables that would point git at another repository or config than the store's. */
+const DROPPED_ENV =
+  /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|EXTERNAL_DIFF|EDITOR|SEQUENCE_EDITOR|PAGER)$/
+
+/** The overrides every call carries. */
+export function safetyConfig(noHooks: string): Record<string, string> {
+  const who = safeHost()
+  return {
+    'core.hooksPath': noHooks,
+    'core.fsmonitor': 'false',
+    'core.quotePath': 'false',
+    'core.autocrlf': 'false',
+    'core.safecrlf': 'false',
+    // The history is the store's: make what git acknowledges durable (objects, refs, index).
+    'core.fsync': 'committed,index',
+    'core.fsyncMethod': 'fsync',
+    'protocol.ext.allow': 'never',
+    'commit.gpgSign': 'false',
+    'merge.renames': 'false',
+    'diff.renames': 'false',
+    'gc.autoDetach': 'false',
+    'advice.detachedHead': 'false',
+    'init.defaultBranch': 'main',
+    'user.name': `昔涟 sync (${who})`,
+    'user.email': `cyrene@${who}`,
+  }
+}
+
+function safeHost(): string {
+  try {
+    return hostname().replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  } catch {
+    return 'localhost'
+  }
+}
+
+export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(env)) if (!DROPPED_ENV.test(k)) out[k] = v
+  out.GIT_TERMINAL_PROMPT = '0'
+  out.GIT_OPTIONAL_LOCKS = '0'
+  out.LC_ALL = 'C'
+  return out
+}
+
+export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
+  const overrides = { ...safetyConfig(opts.noHooks), ...opts.config }
+  const full = [...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]
+  return await new Promise<GitResult>((resolve, reject) => {
+    const child = spawn('git', full, { cwd: opts.cwd, env: gitEnv(opts.env ?? process.env), stdio: ['pipe', 'pipe', 'pipe'] })
+    const out: Buffer[] = []
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => out.push(d))
+    child.stderr.on('data', (d: Buffer) => {
+      if (err.length < 64_000) err += d.toString('utf8')
+    })
+    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new GitMissingError() : e))
+    child.on('close', (status) => {
+      const code = status ?? -1
+      if (code === 0 || (opts.ok ?? []).includes(code)) resolve({ status: code, stdout: Buffer.concat(out), stderr: err })
+      else reject(new GitError(args, status, err))
+    })
+    child.stdin.on('error', () => undefined)
+    child.stdin.end(opts.input ?? '')
+  })
+}
+
+/** Its standard output as text, without the last newline. */
+export async function gitText(args: readonly string[], opts: GitOptions): Promise<string> {
+  return (await git(args, opts)).stdout.toString('utf8').replace(/\n$/, '')
+}

@@ -1,0 +1,343 @@
+import { promises as fs } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { HeldLock } from '../durable/lock.ts'
+import { parseEntryFile } from './entry.ts'
+import { ensureDir, readTextOr } from './fsio.ts'
+import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, remoteProblem, type RepoPaths } from './git-repo.ts'
+import { GitError, git, gitText } from './git-run.ts'
+import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './git-switch.ts'
+import { hostname } from 'node:os'
+import { LAYOUT } from './paths.ts'
+import type { MemoryStore } from './store.ts'
+import { RefusedError } from './validate.ts'
+
+/**
+ * One git sync of the store (CONTRACT §14): commit what changed (one commit,
+ * its message listing the entries written), fetch, merge in a staging work
+ * tree beside the root with the store's own drivers, switch the store to the
+ * merge, push. Everything runs under the store's write lock; the push is
+ * retried when another machine pushed in between.
+ */
+export interface GitSyncReport {
+  ok: boolean
+  /** What the person reads (one line). */
+  message: string
+  remote: string | undefined
+  /** Entry ids this machine's commit listed. */
+  written: string[]
+  committed: boolean
+  merge: 'none' | 'fast-forward' | 'merged'
+  /** Files the switch changed in the store. */
+  changed: string[]
+  pushed: boolean
+  /** Conflicts the merge added (元/冲突/). */
+  newConflicts: number
+  head: string | undefined
+}
+
+export interface GitSyncOptions {
+  env?: NodeJS.ProcessEnv
+  /** Overrides git.remote from 元/settings.json (already saved there by the caller). */
+  remote?: string
+  /** Test seam: called at each phase (the kill test waits on these). */
+  onPhase?: (phase: string) => void
+}
+
+const PUSH_TRIES = 3
+
+/** The remote a sync uses: the option, else `git.remote` in the settings. Undefined when none is set. */
+export function configuredRemote(store: MemoryStore, override?: string): string | undefined {
+  const r = override ?? store.settings.values.git.remote
+  return r === '' ? undefined : r
+}
+
+export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Promise<GitSyncReport> {
+  const env = opts.env ?? process.env
+  const remote = configuredRemote(store, opts.remote)
+  if (remote !== undefined) {
+    const problem = remoteProblem(remote)
+    if (problem !== undefined) throw new RefusedError('git-remote', `${problem}. Nothing was changed.`)
+  }
+  const phase = opts.onPhase ?? ((): void => undefined)
+  return await store.withWriteLock(async (lock) => {
+    const paths = await ensureRepo(store, lock, env, remote)
+    await clearStaleGitLocks(paths)
+    await recoverGitSwitch(store, lock, env)
+    phase('repo')
+    const report: GitSyncReport = {
+      ok: true,
+      message: '',
+      remote,
+      written: [],
+      committed: false,
+      merge: 'none',
+      changed: [],
+      pushed: false,
+      newConflicts: 0,
+      head: undefined,
+    }
+    const written = await commitLocal(store, paths, env)
+    report.committed = written !== undefined
+    report.written = written ?? []
+    phase('committed')
+    if (remote === undefined) {
+      report.head = await headCommit(paths, env)
+      report.message = `${describeCommit(report)}; no remote is set (cyrene sync git --remote URL, or git.remote in 元/settings.json), so nothing was sent`
+      return report
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await git(['fetch', '--quiet', '--no-tags', '--prune', REMOTE, `+refs/heads/*:refs/remotes/${REMOTE}/*`], gitOpts(paths, env))
+      } catch (error) {
+        return unreachable(report, error, paths, env, 'fetch from')
+      }
+      phase('fetched')
+      const step = await mergeRemote(store, lock, paths, env, phase)
+      if (step.merge !== 'none') report.merge = step.merge === 'merged' || report.merge === 'merged' ? 'merged' : step.merge
+      report.changed.push(...step.changed)
+      report.newConflicts += step.newConflicts
+      phase('switched')
+      const pushed = await push(paths, env)
+      if (pushed === 'ok') break
+      if (pushed !== 'rejected' || attempt >= PUSH_TRIES)
+        return unreachable(report, pushed === 'rejected' ? new Error('the remote kept moving') : pushed, paths, env, 'push to')
+    }
+    report.pushed = true
+    phase('pushed')
+    await git(['gc', '--auto', '--quiet'], { ...gitOpts(paths, env), ok: [1] }).catch(() => undefined)
+    report.head = await headCommit(paths, env)
+    report.message = `${describeCommit(report)}; ${describeMerge(report)}; sent to ${remote}`
+    return report
+  })
+}
+
+function describeCommit(r: GitSyncReport): string {
+  if (!r.committed) return 'nothing new to commit'
+  return r.written.length === 0 ? 'committed the changed files' : `committed ${r.written.length} ${r.written.length === 1 ? 'entry' : 'entries'}`
+}
+
+function describeMerge(r: GitSyncReport): string {
+  const files = `${r.changed.length} file${r.changed.length === 1 ? '' : 's'}`
+  const conflicts = r.newConflicts === 0 ? '' : `, ${r.newConflicts} conflict${r.newConflicts === 1 ? '' : 's'} for you to pick (cyrene memory check)`
+  if (r.merge === 'none') return 'nothing new from the other machines'
+  return r.merge === 'fast-forward' ? `took ${files} from the other machines${conflicts}` : `merged ${files} from the other machines${conflicts}`
+}
+
+async function unreachable(report: GitSyncReport, error: unknown, paths: RepoPaths, env: NodeJS.ProcessEnv, what: string): Promise<GitSyncReport> {
+  report.ok = false
+  report.head = await headCommit(paths, env)
+  const why = error instanceof GitError ? error.stderr.trim().split('\n').slice(-2).join(' ') : (error as Error).message
+  report.message = `${describeCommit(report)}; could not ${what} ${report.remote} (${why || 'no message'}). Your memory is committed here and goes at the next sync.`
+  return report
+}
+
+/** `git add -A` and one commit; the ids of the entries that commit writes (undefined: nothing changed). */
+async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
+  const o = gitOpts(paths, env)
+  await git(['add', '-A'], o)
+  const head = await headCommit(paths, env)
+  const diff = await git(['diff', '--cached', '--quiet', ...(head === undefined ? [] : [head])], { ...o, ok: [1] })
+  if (head !== undefined && diff.status === 0) return undefined
+  const names = (
+    await gitText(
+      ['diff', '--cached', '--name-only', '-z', '--no-renames', ...(head === undefined ? ['--root', '4b825dc642cb6eb9a060e54bf8d69288fbee4904'] : [head])],
+      o,
+    )
+  )
+    .split('\0')
+    .filter((n) => n !== '')
+  const ids: string[] = []
+  for (const name of names) if (name.endsWith('.md')) ids.push(...(await entriesWritten(store, paths, env, head, name)))
+  const shown = ids.slice(0, 200)
+  const message = [
+    `cyrene sync (${safeHost()}): ${ids.length} ${ids.length === 1 ? 'entry' : 'entries'} written, ${names.length} file${names.length === 1 ? '' : 's'} changed`,
+    '',
+    ...shown.map((id) => `- ${id}`),
+    ...(ids.length > shown.length ? [`- … and ${ids.length - shown.length} more`] : []),
+  ].join('\n')
+  await git(['commit', '--quiet', '--no-verify', '--allow-empty-message', '-F', '-'], { ...o, input: `${message}\n` })
+  return ids
+}
+
+/** Ids whose entry is new or changed in `name` since `head`. */
+async function entriesWritten(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv, head: string | undefined, name: string): Promise<string[]> {
+  const before = new Map<string, string>()
+  if (head !== undefined) {
+    const old = await git(['cat-file', 'blob', `${head}:${name}`], { ...gitOpts(paths, env), ok: [128] })
+    if (old.status === 0) for (const s of parseEntryFile(old.stdout.toString('utf8'), name).segments) if (s.type === 'entry') before.set(s.entry.meta.id, s.raw)
+  }
+  const now = await readTextOr(store.root, join(store.root, name), '')
+  const out: string[] = []
+  for (const s of parseEntryFile(now, name).segments) if (s.type === 'entry' && before.get(s.entry.meta.id) !== s.raw) out.push(s.entry.meta.id)
+  return out
+}
+
+function safeHost(): string {
+  try {
+    return hostname()
+  } catch {
+    return 'this machine'
+  }
+}
+
+interface MergeStep {
+  merge: 'none' | 'fast-forward' | 'merged'
+  changed: string[]
+  newConflicts: number
+}
+
+async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths, env: NodeJS.ProcessEnv, phase: (p: string) => void): Promise<MergeStep> {
+  const o = gitOpts(paths, env)
+  const theirs = await gitText(['rev-parse', '--verify', '-q', `refs/remotes/${REMOTE}/${BRANCH}`], { ...o, ok: [1] })
+  const ours = await headCommit(paths, env)
+  if (theirs === '' || ours === undefined) return { merge: 'none', changed: [], newConflicts: 0 }
+  const isAncestor = async (a: string, b: string): Promise<boolean> => (await git(['merge-base', '--is-ancestor', a, b], { ...o, ok: [1] })).status === 0
+  if (await isAncestor(theirs, ours)) return { merge: 'none', changed: [], newConflicts: 0 }
+  if (await isAncestor(ours, theirs)) {
+    const changed = await switchTo(store, lock, env, ours, theirs)
+    return { merge: 'fast-forward', changed, newConflicts: 0 }
+  }
+  const { commit, conflicts } = await stageMerge(store, paths, env, ours, theirs)
+  phase('staged')
+  const changed = await switchTo(store, lock, env, ours, commit)
+  return { merge: 'merged', changed, newConflicts: conflicts }
+}
+
+/**
+ * The merge, made in a work tree of its own beside the root: the store is not
+ * touched until the merge commit exists. Git's drivers run there; what git
+ * still leaves unmerged (a file changed on one side and removed on the other,
+ * a file no driver took) keeps the side that still has it, or ours, with theirs
+ * recorded as a conflict.
+ */
+async function stageMerge(
+  store: MemoryStore,
+  paths: RepoPaths,
+  env: NodeJS.ProcessEnv,
+  ours: string,
+  theirs: string,
+): Promise<{ commit: string; conflicts: number }> {
+  const o = gitOpts(paths, env)
+  await fs.rm(paths.stage, { recursive: true, force: true })
+  await git(['worktree', 'prune'], o)
+  await ensureDir(dirname(paths.stage))
+  await git(['worktree', 'add', '--detach', '--quiet', paths.stage, ours], o)
+  try {
+    const notes = join(dirname(paths.stage), 'merge-notes.jsonl')
+    await fs.rm(notes, { force: true })
+    const time = async (c: string): Promise<number> => Number(await gitText(['show', '-s', '--format=%ct', c], o))
+    const at = store.now().toISOString()
+    const mergeEnv: NodeJS.ProcessEnv = {
+      ...env,
+      CYRENE_MERGE_ROOT: paths.stage,
+      CYRENE_MERGE_NOTES: notes,
+      CYRENE_MERGE_AT: at,
+      CYRENE_MERGE_NEWER: (await time(theirs)) > (await time(ours)) ? 'theirs' : 'ours',
+    }
+    const s = { ...o, cwd: paths.stage, env: mergeEnv }
+    const conflictsBefore = await countConflicts(paths.stage)
+    await git(['merge', '--no-ff', '--no-commit', '--no-edit', '--allow-unrelated-histories', '--quiet', theirs], { ...s, ok: [1] })
+    await settleUnmerged(paths.stage, s, at)
+    const noted = await readTextOr(dirname(paths.stage), notes, '')
+    if (noted !== '') {
+      const auditRel = join(LAYOUT.meta, '审计', `${at.slice(0, 7)}.jsonl`)
+      await ensureDir(dirname(join(paths.stage, auditRel)))
+      const lines = noted
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.stringify({ at, by: 'sync', ...(JSON.parse(l) as object) }))
+      await fs.appendFile(join(paths.stage, auditRel), `${lines.join('\n')}\n`, { mode: 0o600 })
+    }
+    await git(['add', '-A'], s)
+    await git(['commit', '--quiet', '--no-verify', '-m', `cyrene sync (${safeHost()}): merge with the other machines`], s)
+    const commit = await gitText(['rev-parse', 'HEAD'], s)
+    return { commit, conflicts: (await countConflicts(paths.stage)) - conflictsBefore }
+  } finally {
+    await git(['worktree', 'remove', '--force', paths.stage], o).catch(() => undefined)
+    await fs.rm(paths.stage, { recursive: true, force: true })
+    await git(['worktree', 'prune'], o).catch(() => undefined)
+  }
+}
+
+async function countConflicts(tree: string): Promise<number> {
+  try {
+    return (await fs.readdir(join(tree, LAYOUT.meta, '冲突'))).filter((n) => n.endsWith('.json')).length
+  } catch {
+    return 0
+  }
+}
+
+/** Paths git left unmerged: never a marker in the file; the person gets theirs as a conflict record. */
+async function settleUnmerged(stage: string, s: Parameters<typeof git>[1], at: string): Promise<void> {
+  const listed = (await git(['ls-files', '-u', '-z'], s)).stdout.toString('utf8')
+  const stages = new Map<string, Set<number>>()
+  for (const rec of listed.split('\0')) {
+    const m = /^\d+ [0-9a-f]+ (\d)\t(.*)$/s.exec(rec)
+    if (m === null) continue
+    const set = stages.get(m[2]!) ?? new Set<number>()
+    set.add(Number(m[1]))
+    stages.set(m[2]!, set)
+  }
+  for (const [path, set] of stages) {
+    const full = join(stage, path)
+    const blob = async (n: number): Promise<Buffer> => (await git(['cat-file', 'blob', `:${n}:${path}`], s)).stdout
+    if (set.has(2)) {
+      const mine = await blob(2)
+      await fs.writeFile(full, mine)
+      if (set.has(3)) await recordFileConflict(stage, path, mine, await blob(3), at)
+      await git(['add', '--', path], s)
+    } else if (set.has(3)) {
+      await ensureDir(dirname(full))
+      await fs.writeFile(full, await blob(3))
+      await git(['add', '--', path], s)
+    } else {
+      await git(['rm', '--quiet', '--cached', '--', path], s)
+      await fs.rm(full, { force: true })
+    }
+  }
+}
+
+async function recordFileConflict(stage: string, file: string, ours: Buffer, theirs: Buffer, at: string): Promise<void> {
+  const { createHash } = await import('node:crypto')
+  const text = (b: Buffer): string => b.toString('utf8')
+  const id = createHash('sha256')
+    .update(JSON.stringify([file, 'file', '', text(ours), text(theirs)]))
+    .digest('hex')
+    .slice(0, 12)
+  const dir = join(stage, LAYOUT.meta, '冲突')
+  await ensureDir(dir)
+  const record = { id, version: 1, kind: 'file', file, key: '', ours: text(ours), theirs: text(theirs), at }
+  await fs.writeFile(join(dir, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 })
+}
+
+/** For the doctor: is this store a git work tree, and how big is its history. */
+export async function gitStatus(store: MemoryStore): Promise<{ repo: boolean; gitBytes: number }> {
+  if (!(await isRepo(store))) return { repo: false, gitBytes: 0 }
+  return { repo: true, gitBytes: await treeBytes(join(store.root, '.git')) }
+}
+
+async function treeBytes(dir: string): Promise<number> {
+  let total = 0
+  let names: import('node:fs').Dirent[]
+  try {
+    names = await fs.readdir(dir, { withFileTypes: true })
+  } catch {
+    return 0
+  }
+  for (const d of names) {
+    const p = join(dir, d.name)
+    if (d.isDirectory()) total += await treeBytes(p)
+    else if (d.isFile()) total += (await fs.stat(p).catch(() => ({ size: 0 }))).size
+  }
+  return total
+}
+
+async function push(paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<'ok' | 'rejected' | Error> {
+  try {
+    await git(['push', '--quiet', '--no-verify', REMOTE, `refs/heads/${BRANCH}:refs/heads/${BRANCH}`], gitOpts(paths, env))
+    return 'ok'
+  } catch (error) {
+    if (error instanceof GitError && /rejected|non-fast-forward|fetch first|stale info/i.test(error.stderr)) return 'rejected'
+    return error as Error
+  }
+}
