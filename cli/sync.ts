@@ -1,5 +1,5 @@
 import { SiyuanSync } from '../host/siyuan/sync.ts'
-import { GitMissingError, remoteProblem, syncGit, type GitSyncReport } from '../memory/index.ts'
+import { GitError, GitMissingError, remoteProblem, syncGit, type GitSyncReport } from '../memory/index.ts'
 import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
@@ -59,6 +59,9 @@ async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
       report = await guarded(() => syncGit(store, { env: io.env }))
     } catch (error) {
       if (error instanceof GitMissingError) throw new CliError(error.message, 3)
+      // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT §14.4).
+      if (error instanceof GitError)
+        throw new CliError(`${error.message}. The store's files are as they were before this sync; fix the cause and sync again.`, 3)
       throw error
     }
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')

@@ -146,7 +146,10 @@ export async function ensureRepo(store: MemoryStore, lock: HeldLock, env: NodeJS
     if ((await readTextOr(store.root, join(store.root, name), '')) !== text) await store.replaceFile(name, text, lock)
   }
   await refuseForeignConfig(paths, env)
-  for (const [k, v] of Object.entries(driverConfig())) await git(['config', '--local', k, v], o)
+  // Written only where this package now is differs from what is registered (each sync passes them with -c anyway).
+  const registered = await gitText(['config', '--local', '--get-regexp', '^merge\\.cyrene-'], { ...o, ok: [1] })
+  const have = new Map(registered.split('\n').map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)]))
+  for (const [k, v] of Object.entries(driverConfig())) if (have.get(k) !== v) await git(['config', '--local', k, v], o)
   if (remote !== undefined && remote !== '') {
     const problem = remoteProblem(remote)
     if (problem !== undefined) throw new RefusedError('git-remote', `${problem}. Nothing was changed.`)

@@ -35,10 +35,18 @@ export async function clearStaleGitLocks(paths: RepoPaths): Promise<void> {
   await fs.rm(join(paths.gitDir, `refs/remotes/origin/${BRANCH}.lock`), { force: true })
 }
 
-export async function switchTo(store: MemoryStore, lock: HeldLock, env: NodeJS.ProcessEnv, from: string, to: string): Promise<string[]> {
+export async function switchTo(
+  store: MemoryStore,
+  lock: HeldLock,
+  env: NodeJS.ProcessEnv,
+  from: string,
+  to: string,
+  onFile?: (path: string) => void,
+): Promise<string[]> {
   const j: Journal = { from, to, at: store.now().toISOString() }
   await writeAtomic(journalPath(store), `${JSON.stringify(j)}\n`, { beforeRename: () => lock.assertOwned() })
-  return await applyJournal(store, lock, env, j)
+  onFile?.('')
+  return await applyJournal(store, lock, env, j, onFile)
 }
 
 /** What a killed sync left: finished now (under the write lock). Cheap when there is nothing: one stat. */
@@ -85,7 +93,7 @@ async function changes(paths: RepoPaths, env: NodeJS.ProcessEnv, from: string, t
   return out
 }
 
-async function applyJournal(store: MemoryStore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal): Promise<string[]> {
+async function applyJournal(store: MemoryStore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal, onFile?: (path: string) => void): Promise<string[]> {
   const paths = repoPaths(store)
   const o = gitOpts(paths, env)
   const changed: string[] = []
@@ -104,6 +112,7 @@ async function applyJournal(store: MemoryStore, lock: HeldLock, env: NodeJS.Proc
     await ensureDir(dirname(full))
     await store.replaceFile(c.path, blob, lock)
     changed.push(c.path)
+    onFile?.(c.path)
   }
   await git(['update-ref', `refs/heads/${BRANCH}`, j.to], o)
   await git(['read-tree', '--reset', j.to], o)

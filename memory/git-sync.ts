@@ -135,6 +135,9 @@ async function unreachable(report: GitSyncReport, error: unknown, paths: RepoPat
 async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
   const o = gitOpts(paths, env)
   await git(['add', '-A'], o)
+  // A file tracked before it was machine-local (an older .gitignore) leaves the history, never the disk.
+  const ignored = (await gitText(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], o)).split('\0').filter((n) => n !== '')
+  if (ignored.length > 0) await git(['rm', '--cached', '--quiet', '--pathspec-file-nul', '--pathspec-from-file=-'], { ...o, input: ignored.join('\0') })
   const head = await headCommit(paths, env)
   const diff = await git(['diff', '--cached', '--quiet', ...(head === undefined ? [] : [head])], { ...o, ok: [1] })
   if (head !== undefined && diff.status === 0) return undefined
@@ -194,12 +197,12 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   const isAncestor = async (a: string, b: string): Promise<boolean> => (await git(['merge-base', '--is-ancestor', a, b], { ...o, ok: [1] })).status === 0
   if (await isAncestor(theirs, ours)) return { merge: 'none', changed: [], newConflicts: 0 }
   if (await isAncestor(ours, theirs)) {
-    const changed = await switchTo(store, lock, env, ours, theirs)
+    const changed = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
     return { merge: 'fast-forward', changed, newConflicts: 0 }
   }
   const { commit, conflicts } = await stageMerge(store, paths, env, ours, theirs)
   phase('staged')
-  const changed = await switchTo(store, lock, env, ours, commit)
+  const changed = await switchTo(store, lock, env, ours, commit, (f) => phase(f === '' ? 'journal' : 'file'))
   return { merge: 'merged', changed, newConflicts: conflicts }
 }
 
