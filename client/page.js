@@ -33,6 +33,12 @@ function syncLine(t, sync) {
   return `${sync.lastRunAt ? sync.lastRunAt.slice(0, 16).replace('T', ' ') + ' · ' : ''}${sync.lastReport.message}`
 }
 
+function gitLine(t, git) {
+  if (!git || !git.remote) return t('notConfigured')
+  const last = git.lastReport ? `${git.lastRunAt ? git.lastRunAt.slice(0, 16).replace('T', ' ') + ' · ' : ''}${git.lastReport.message}` : git.remote
+  return git.conflicts.length === 0 ? last : `${last} · ${git.conflicts.length} ${t('gitConflicts')}: ${git.conflicts.map((c) => c.key || c.file).join(', ')}`
+}
+
 function Cards(props) {
   const { t, status } = props
   const s = status.store
@@ -49,6 +55,7 @@ function Cards(props) {
     h(Card, { id: 'recall', title: t('recall') }, `${stateWord(t, status.recall.kind)}${status.recall.size !== undefined ? ` · ${status.recall.size}` : ''}`),
     h(Card, { id: 'dream', title: t('lastDream') }, status.lastDream || t('none')),
     h(Card, { id: 'sync', title: t('lastSync') }, syncLine(t, status.sync)),
+    h(Card, { id: 'git', title: t('gitSync') }, gitLine(t, status.git)),
     h(Card, { id: 'snapshots', title: t('snapshots') }, snaps.length === 0 ? t('none') : `${snaps.length} · ${snaps[snaps.length - 1].name}`),
   )
 }

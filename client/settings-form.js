@@ -25,6 +25,7 @@ function SettingsForm(props) {
     siyuanUrl: values.siyuan.url,
     siyuanNotebook: values.siyuan.notebook,
     siyuanTokenEnv: values.siyuan.tokenEnv,
+    gitRemote: values.git?.remote ?? '',
   }))
   const set = (key) => (event) => {
     const value = event.target.type === 'checkbox' ? event.target.checked : event.target.value
@@ -38,6 +39,7 @@ function SettingsForm(props) {
       form: draft.form,
       dream: { time: draft.dreamTime },
       siyuan: { enabled: draft.siyuanEnabled, url: draft.siyuanUrl, notebook: draft.siyuanNotebook, tokenEnv: draft.siyuanTokenEnv },
+      git: { remote: draft.gitRemote },
     })
   }
   return h(
@@ -67,6 +69,7 @@ function SettingsForm(props) {
       ),
     ),
     h(Field, { label: t('dreamTime') }, h('input', { name: 'dreamTime', type: 'time', style: input, value: draft.dreamTime, onChange: set('dreamTime') })),
+    h(Field, { label: t('gitRemote') }, h('input', { name: 'gitRemote', style: input, value: draft.gitRemote, onChange: set('gitRemote') })),
     h(
       Field,
       { label: t('siyuanEnabled') },

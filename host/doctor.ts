@@ -1,4 +1,6 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs'
+import { gitLines, gitRunLine } from './git-doctor.ts'
+import type { GitSyncState } from './git-trigger.ts'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -287,6 +289,7 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
   }
   for (const drift of await personaDrift(store)) lines.push({ check: 'volume', status: 'warn', detail: drift })
   lines.push(...(await nightLines(store)))
+  lines.push(...(await gitLines(store)))
   return lines
 }
 
@@ -533,6 +536,8 @@ export interface HostServiceState {
   voice?: VoiceNote | undefined
   /** The SiYuan sync's state, when it runs in this process (row cyrene-panel). */
   sync?: SyncState | undefined
+  /** The background git sync's state, when it runs in this process (row cyrene-panel). */
+  git?: GitSyncState | undefined
 }
 
 function hostServiceLines(state: HostServiceState): DoctorLine[] {
@@ -543,6 +548,7 @@ function hostServiceLines(state: HostServiceState): DoctorLine[] {
     voiceLine(state.voice),
     ...(state.voice?.problems ?? []).map((p): DoctorLine => ({ check: 'voice texts', status: 'warn', detail: p })),
     siyuanLine(state.sync),
+    gitRunLine(state.git),
     mirrorLine(state.mirror),
   ]
 }

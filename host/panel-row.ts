@@ -5,6 +5,7 @@ import { PANEL_PREFIX, panelHandler } from './panel/routes.ts'
 import { describeOutcome } from './night/commands.ts'
 import type { CyreneDream } from './night/service.ts'
 import { startSiyuanSync } from './siyuan/trigger.ts'
+import { startGitSync } from './git-trigger.ts'
 
 /**
  * Row `cyrene-panel`, the package's bare export. DSH web finds a plugin's
@@ -31,8 +32,8 @@ export const Config: Schema<Config> = Schema.object({
     .max(1024 * 1024)
     .default(64 * 1024)
     .description('largest POST body the panel reads'),
-  syncDebounceMs: Schema.natural().min(100).default(1500).description('SiYuan: wait this long after the last write before sending'),
-  syncTickMinutes: Schema.natural().min(1).default(30).description('SiYuan: a full pass this often, for whatever the triggers missed'),
+  syncDebounceMs: Schema.natural().min(100).default(1500).description('SiYuan and git: wait this long after the last write before sending'),
+  syncTickMinutes: Schema.natural().min(1).default(30).description('SiYuan and git: a full pass this often, for whatever the triggers missed'),
 })
 
 /** "Dream now" is `/dream`: the night's service, the same lease, the same words. */
@@ -62,6 +63,15 @@ export function apply(ctx: Context, config: Config): void {
           if (memory.siyuanSync === sync) memory.siyuanSync = undefined
         },
         'cyrene: SiYuan sync seam',
+      )
+      const git = startGitSync(ctx, store, { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }, process.env)
+      deps.gitSync = git
+      memory.gitSync = git
+      ctx.effect(
+        () => () => {
+          if (memory.gitSync === git) memory.gitSync = undefined
+        },
+        'cyrene: git sync seam',
       )
     }
     ctx.inject(['webServer'], (ctx) => {

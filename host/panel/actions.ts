@@ -46,6 +46,7 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
     const now = change.changed.filter((k) => !change.needRestart.includes(k))
     // A SiYuan setting just changed (turned on, another address): the next run need not wait for a write.
     if (deps.sync !== undefined && change.changed.some((k) => k.startsWith('siyuan.'))) void deps.sync.runNow().catch(() => undefined)
+    if (deps.gitSync !== undefined && change.changed.includes('git.remote')) void deps.gitSync.runNow().catch(() => undefined)
     answer.changed = change.changed
     answer.appliedNow = now
     answer.needRestart = change.needRestart
@@ -82,9 +83,13 @@ export async function runAction(deps: PanelDeps, body: Record<string, unknown>):
       return { ok: true, message: `snapshot ${info.name} (${info.files} files)`, snapshot: info.name }
     }
     case 'sync': {
-      if (deps.sync === undefined) return { ok: false, message: 'SiYuan sync is not running in this DSH process' }
+      // With git.remote set, Sync now is the git sync too (CONTRACT §14.1); SiYuan's answer keeps its fields.
+      const git = deps.gitSync !== undefined && deps.gitSync.state().remote !== undefined ? await deps.gitSync.runNow() : undefined
+      const siyuanOff = deps.memory.store()?.settings.values.siyuan.enabled === false
+      if (deps.sync === undefined || (git !== undefined && siyuanOff)) return git === undefined ? { ok: false, message: 'SiYuan sync is not running in this DSH process' } : { ok: git.ok, message: `git: ${git.message}` }
       const report = await deps.sync.runNow()
-      return { ...report }
+      if (git === undefined) return { ...report }
+      return { ...report, ok: report.ok && git.ok, message: `git: ${git.message}; SiYuan: ${report.message}`, git: { ok: git.ok, message: git.message } }
     }
     case 'dream': {
       if (deps.dreamNow === undefined) return { ok: false, message: 'dreaming now is not available in this build; the nightly dream runs in its sessions' }

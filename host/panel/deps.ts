@@ -1,4 +1,5 @@
 import type { CyreneMemory } from '../service.ts'
+import type { GitSyncRunner } from '../git-trigger.ts'
 
 /** What a sync run sent, for the panel, `/cyrene sync` and `cyrene sync`. */
 export interface SyncReport {
@@ -25,5 +26,6 @@ export interface PanelDeps {
   maxBodyBytes: number
   env: NodeJS.ProcessEnv
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
+  gitSync?: GitSyncRunner
   dreamNow?: () => Promise<{ ok: boolean; message: string }>
 }

@@ -1,4 +1,4 @@
-import { describeSnapshots, localDate, type MemoryStore } from '../../memory/index.ts'
+import { describeSnapshots, listConflicts, localDate, type MemoryStore } from '../../memory/index.ts'
 import { dreamDates, memoryCalendar, type CalendarDay } from './calendar.ts'
 import type { PanelDeps, SyncState } from './deps.ts'
 import { readDreamRegistry, type DreamRegistryView } from './dream-sessions.ts'
@@ -16,6 +16,8 @@ export interface PanelStatus {
   recall: { kind: string; size?: number }
   lastDream: string | null
   sync: (SyncState & { tokenEnv: string; tokenPresent: boolean }) | null
+  /** The git sync: the remote, its last run, the conflicts waiting for the person (CONTRACT §14). */
+  git: { remote: string | null; lastRunAt?: string; lastReport?: { ok: boolean; message: string }; conflicts: Array<{ id: string; file: string; key: string; kind: string }> } | null
   snapshots: Array<{ name: string; verified: boolean }>
   settings?: { values: unknown; problems: string[] }
   dreamRegistry?: DreamRegistryView
@@ -54,6 +56,7 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
     recall,
     lastDream: null,
     sync: null,
+    git: null,
     snapshots: [],
     calendar: {},
   }
@@ -61,6 +64,13 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
   const siyuan = store.settings.values.siyuan
   const tokenPresent = (deps.env[siyuan.tokenEnv] ?? '') !== ''
   status.sync = { ...(deps.sync?.state() ?? { enabled: siyuan.enabled, queued: 0 }), tokenEnv: siyuan.tokenEnv, tokenPresent }
+  const git = deps.gitSync?.state()
+  status.git = {
+    remote: store.settings.values.git.remote === '' ? null : store.settings.values.git.remote,
+    ...(git?.lastRunAt !== undefined ? { lastRunAt: git.lastRunAt } : {}),
+    ...(git?.lastReport !== undefined ? { lastReport: git.lastReport } : {}),
+    conflicts: (await listConflicts(store)).conflicts.map((c) => ({ id: c.id, file: c.file, key: c.key, kind: c.kind })),
+  }
   status.calendar = await memoryCalendar(store)
   status.store = await storePart(store, status.calendar)
   status.lastDream = (await dreamDates(store)).at(-1) ?? null

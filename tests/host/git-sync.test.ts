@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { bootHost } from '../harness/host.ts'
+
+/**
+ * Two machines in real hosts (two DSH_HOMEs, one after the other in this
+ * process) and a bare repository on disk: what the model wrote on A (a
+ * memory_write tool call from the mock LLM) is what she remembers on B after
+ * both ran /cyrene sync.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'cyrene-git-host-'))
+const bare = join(dir, 'remote.git')
+execFileSync('git', ['init', '--bare', '--quiet', '-b', 'main', bare])
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const withRemote = (home: string): void => {
+  mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
+  writeFileSync(join(home, 'cyrene-philia093-0', '元', 'settings.json'), JSON.stringify({ git: { remote: bare } }))
+}
+
+const FACT = '对方家里的猫叫汤圆，是一只三花。'
+
+describe('git sync in a real host (issue 24)', () => {
+  it('an entry the model writes on A is recalled on B after both sync', { timeout: 240_000 }, async () => {
+    const a = await bootHost({ dshHome: join(dir, 'a'), prepareHome: withRemote })
+    try {
+      await a.ctx.get('cyreneMemory').ready
+      let wrote = false
+      a.llm.script = () => {
+        if (wrote) return { text: '记住了。' }
+        wrote = true
+        return { tool: 'memory_write', args: { text: FACT, kind: 'fact', axis: '美', reason: '对方在意的生活细节' } }
+      }
+      const chat = await a.createAgent('chat')
+      await a.turn(chat, '我家的猫叫汤圆，是三花。')
+      const store = a.ctx.get('cyreneMemory').store()
+      const written = (await store.scan()).entries.find((e: { text: string }) => e.text === FACT)
+      expect(written?.meta.by).toBe('model')
+      const answer = await a.command(chat, '/cyrene sync')
+      expect(answer?.text).toMatch(/^Git 同步：committed \d+ entr/)
+      expect(execFileSync('git', ['--git-dir', bare, 'log', '-1', '--format=%B', 'main'], { encoding: 'utf8' })).toContain(written!.id)
+      const doctor = await a.command(chat, '/cyrene doctor')
+      expect(doctor?.text).toMatch(/git sync: remote .*remote\.git; history [\d.]+ MB in \.git\//)
+      expect(doctor?.text).toMatch(/git sync \(background\): .*sent to/)
+    } finally {
+      await a.dispose()
+    }
+
+    const b = await bootHost({ dshHome: join(dir, 'b'), prepareHome: withRemote })
+    try {
+      await b.ctx.get('cyreneMemory').ready
+      const chat = await b.createAgent('chat')
+      const answer = await b.command(chat, '/cyrene sync')
+      expect(answer?.text).toMatch(/^Git 同步：.*from the other machines/)
+      const store = b.ctx.get('cyreneMemory').store()
+      expect((await store.scan()).entries.map((e: { text: string }) => e.text)).toContain(FACT)
+      await b.ctx.get('cyreneMemory').recallReady
+      b.llm.script = () => ({ text: '汤圆。' })
+      await b.turn(chat, '我家的猫叫什么名字？')
+      const request = b.llm.requests.find((r) => JSON.stringify(r.messages).includes('我家的猫叫什么名字'))
+      // Written today, so it is in {{cyrene_memory}}'s 近来 (the hits never repeat what the block shows).
+      expect(`${request?.system}${JSON.stringify(request?.messages)}`).toContain(FACT)
+    } finally {
+      await b.dispose()
+    }
+  })
+})
