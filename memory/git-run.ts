@@ -41,6 +41,8 @@ export interface GitOptions {
   config?: Readonly<Record<string, string>>
   env?: NodeJS.ProcessEnv
   input?: string | Buffer
+  /** A private index for plumbing (the merge builds its tree in one; never the store's own index). */
+  indexFile?: string
   /** Exit codes that are answers, not failures (`diff --quiet` → 1). */
   ok?: readonly number[]
 }
@@ -100,7 +102,9 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
   const overrides = { ...safetyConfig(opts.noHooks), ...opts.config }
   const full = [...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]
   return await new Promise<GitResult>((resolve, reject) => {
-    const child = spawn('git', full, { cwd: opts.cwd, env: gitEnv(opts.env ?? process.env), stdio: ['pipe', 'pipe', 'pipe'] })
+    const env = gitEnv(opts.env ?? process.env)
+    if (opts.indexFile !== undefined) env.GIT_INDEX_FILE = opts.indexFile
+    const child = spawn('git', full, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
     const out: Buffer[] = []
     let err = ''
     child.stdout.on('data', (d: Buffer) => out.push(d))
@@ -121,4 +125,31 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
 /** Its standard output as text, without the last newline. */
 export async function gitText(args: readonly string[], opts: GitOptions): Promise<string> {
   return (await git(args, opts)).stdout.toString('utf8').replace(/\n$/, '')
+}
+
+/**
+ * Many objects in one git process (`cat-file --batch`): each spec (a sha or
+ * `<commit>:<path>`) → its bytes, undefined when it is not there. One spawn
+ * instead of one per file: the merge and the switch read tens of files.
+ */
+export async function catBlobs(specs: readonly string[], opts: GitOptions): Promise<Array<Buffer | undefined>> {
+  if (specs.length === 0) return []
+  if (specs.some((s) => s.includes('\n'))) throw new RangeError('a path with a newline cannot be read in a batch')
+  const out = (await git(['cat-file', '--batch'], { ...opts, input: specs.join('\n') + '\n' })).stdout
+  const result: Array<Buffer | undefined> = []
+  let at = 0
+  for (let i = 0; i < specs.length; i++) {
+    const nl = out.indexOf(0x0a, at)
+    const head = out.subarray(at, nl).toString('utf8')
+    at = nl + 1
+    if (head.endsWith(' missing') || head.endsWith(' ambiguous')) {
+      result.push(undefined)
+      continue
+    }
+    const size = Number(head.slice(head.lastIndexOf(' ') + 1))
+    const type = head.split(' ')[1]
+    result.push(type === 'blob' ? out.subarray(at, at + size) : undefined)
+    at += size + 1
+  }
+  return result
 }

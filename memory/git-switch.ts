@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import type { HeldLock } from '../durable/lock.ts'
 import { ensureDir, fsyncDir, writeAtomic } from './fsio.ts'
 import { BRANCH, gitOpts, isMachineLocal, repoPaths, type RepoPaths } from './git-repo.ts'
-import { git, gitText } from './git-run.ts'
+import { catBlobs, git, gitText } from './git-run.ts'
 import type { MemoryStore } from './store.ts'
 
 /**
@@ -97,17 +97,25 @@ async function applyJournal(store: MemoryStore, lock: HeldLock, env: NodeJS.Proc
   const paths = repoPaths(store)
   const o = gitOpts(paths, env)
   const changed: string[] = []
-  for (const c of await changes(paths, env, j.from, j.to)) {
+  // Only plain files are ever written into the store: a link or a submodule from another machine is not.
+  const list = (await changes(paths, env, j.from, j.to)).filter(
+    (c) => !isMachineLocal(c.path) && (c.status === 'D' || c.mode === '100644' || c.mode === '100755'),
+  )
+  const writes = list.filter((c) => c.status !== 'D')
+  const blobs = await catBlobs(
+    writes.map((c) => `${j.to}:${c.path}`),
+    o,
+  )
+  const blobOf = new Map(writes.map((c, i) => [c.path, blobs[i]]))
+  for (const c of list) {
     lock.assertOwned()
-    if (isMachineLocal(c.path)) continue
     if (c.status === 'D') {
       await fs.rm(store.path(c.path), { force: true })
       changed.push(c.path)
       continue
     }
-    // Only plain files are ever written into the store: a link or a submodule from another machine is not.
-    if (c.mode !== '100644' && c.mode !== '100755') continue
-    const blob = (await git(['cat-file', 'blob', `${j.to}:${c.path}`], o)).stdout
+    const blob = blobOf.get(c.path)
+    if (blob === undefined) throw new Error(`git has no ${c.path} in ${j.to}`)
     const full = store.path(c.path)
     await ensureDir(dirname(full))
     await store.replaceFile(c.path, blob, lock)

@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { HeldLock } from '../durable/lock.ts'
 import { parseEntryFile } from './entry.ts'
-import { ensureDir, readTextOr } from './fsio.ts'
+import { readTextOr } from './fsio.ts'
 import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, remoteProblem, type RepoPaths } from './git-repo.ts'
-import { GitError, git, gitText } from './git-run.ts'
+import { GitError, catBlobs, git, gitText } from './git-run.ts'
 import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './git-switch.ts'
+import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
-import { LAYOUT } from './paths.ts'
 import type { MemoryStore } from './store.ts'
 import { RefusedError } from './validate.ts'
 
@@ -149,8 +149,16 @@ async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.Pro
   )
     .split('\0')
     .filter((n) => n !== '')
+  const md = names.filter((n) => n.endsWith('.md'))
+  const before =
+    head === undefined
+      ? md.map(() => undefined)
+      : await catBlobs(
+          md.map((n) => `${head}:${n}`),
+          o,
+        )
   const ids: string[] = []
-  for (const name of names) if (name.endsWith('.md')) ids.push(...(await entriesWritten(store, paths, env, head, name)))
+  for (let i = 0; i < md.length; i++) ids.push(...(await entriesWritten(store, md[i]!, before[i])))
   const shown = ids.slice(0, 200)
   const message = [
     `cyrene sync (${safeHost()}): ${ids.length} ${ids.length === 1 ? 'entry' : 'entries'} written, ${names.length} file${names.length === 1 ? '' : 's'} changed`,
@@ -162,13 +170,10 @@ async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.Pro
   return ids
 }
 
-/** Ids whose entry is new or changed in `name` since `head`. */
-async function entriesWritten(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv, head: string | undefined, name: string): Promise<string[]> {
+/** Ids whose entry is new or changed in `name` since the last commit (`old`: its bytes there). */
+async function entriesWritten(store: MemoryStore, name: string, old: Buffer | undefined): Promise<string[]> {
   const before = new Map<string, string>()
-  if (head !== undefined) {
-    const old = await git(['cat-file', 'blob', `${head}:${name}`], { ...gitOpts(paths, env), ok: [128] })
-    if (old.status === 0) for (const s of parseEntryFile(old.stdout.toString('utf8'), name).segments) if (s.type === 'entry') before.set(s.entry.meta.id, s.raw)
-  }
+  if (old !== undefined) for (const s of parseEntryFile(old.toString('utf8'), name).segments) if (s.type === 'entry') before.set(s.entry.meta.id, s.raw)
   const now = await readTextOr(store.root, join(store.root, name), '')
   const out: string[] = []
   for (const s of parseEntryFile(now, name).segments) if (s.type === 'entry' && before.get(s.entry.meta.id) !== s.raw) out.push(s.entry.meta.id)
@@ -200,117 +205,13 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
     const changed = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
     return { merge: 'fast-forward', changed, newConflicts: 0 }
   }
-  const { commit, conflicts } = await stageMerge(store, paths, env, ours, theirs)
+  const { commit, conflicts } = await stageMerge(paths, env, ours, theirs, {
+    at: store.now().toISOString(),
+    message: `cyrene sync (${safeHost()}): merge with the other machines`,
+  })
   phase('staged')
   const changed = await switchTo(store, lock, env, ours, commit, (f) => phase(f === '' ? 'journal' : 'file'))
   return { merge: 'merged', changed, newConflicts: conflicts }
-}
-
-/**
- * The merge, made in a work tree of its own beside the root: the store is not
- * touched until the merge commit exists. Git's drivers run there; what git
- * still leaves unmerged (a file changed on one side and removed on the other,
- * a file no driver took) keeps the side that still has it, or ours, with theirs
- * recorded as a conflict.
- */
-async function stageMerge(
-  store: MemoryStore,
-  paths: RepoPaths,
-  env: NodeJS.ProcessEnv,
-  ours: string,
-  theirs: string,
-): Promise<{ commit: string; conflicts: number }> {
-  const o = gitOpts(paths, env)
-  await fs.rm(paths.stage, { recursive: true, force: true })
-  await git(['worktree', 'prune'], o)
-  await ensureDir(dirname(paths.stage))
-  await git(['worktree', 'add', '--detach', '--quiet', paths.stage, ours], o)
-  try {
-    const notes = join(dirname(paths.stage), 'merge-notes.jsonl')
-    await fs.rm(notes, { force: true })
-    const time = async (c: string): Promise<number> => Number(await gitText(['show', '-s', '--format=%ct', c], o))
-    const at = store.now().toISOString()
-    const mergeEnv: NodeJS.ProcessEnv = {
-      ...env,
-      CYRENE_MERGE_ROOT: paths.stage,
-      CYRENE_MERGE_NOTES: notes,
-      CYRENE_MERGE_AT: at,
-      CYRENE_MERGE_NEWER: (await time(theirs)) > (await time(ours)) ? 'theirs' : 'ours',
-    }
-    const s = { ...o, cwd: paths.stage, env: mergeEnv }
-    const conflictsBefore = await countConflicts(paths.stage)
-    await git(['merge', '--no-ff', '--no-commit', '--no-edit', '--allow-unrelated-histories', '--quiet', theirs], { ...s, ok: [1] })
-    await settleUnmerged(paths.stage, s, at)
-    const noted = await readTextOr(dirname(paths.stage), notes, '')
-    if (noted !== '') {
-      const auditRel = join(LAYOUT.meta, '审计', `${at.slice(0, 7)}.jsonl`)
-      await ensureDir(dirname(join(paths.stage, auditRel)))
-      const lines = noted
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.stringify({ at, by: 'sync', ...(JSON.parse(l) as object) }))
-      await fs.appendFile(join(paths.stage, auditRel), `${lines.join('\n')}\n`, { mode: 0o600 })
-    }
-    await git(['add', '-A'], s)
-    await git(['commit', '--quiet', '--no-verify', '-m', `cyrene sync (${safeHost()}): merge with the other machines`], s)
-    const commit = await gitText(['rev-parse', 'HEAD'], s)
-    return { commit, conflicts: (await countConflicts(paths.stage)) - conflictsBefore }
-  } finally {
-    await git(['worktree', 'remove', '--force', paths.stage], o).catch(() => undefined)
-    await fs.rm(paths.stage, { recursive: true, force: true })
-    await git(['worktree', 'prune'], o).catch(() => undefined)
-  }
-}
-
-async function countConflicts(tree: string): Promise<number> {
-  try {
-    return (await fs.readdir(join(tree, LAYOUT.meta, '冲突'))).filter((n) => n.endsWith('.json')).length
-  } catch {
-    return 0
-  }
-}
-
-/** Paths git left unmerged: never a marker in the file; the person gets theirs as a conflict record. */
-async function settleUnmerged(stage: string, s: Parameters<typeof git>[1], at: string): Promise<void> {
-  const listed = (await git(['ls-files', '-u', '-z'], s)).stdout.toString('utf8')
-  const stages = new Map<string, Set<number>>()
-  for (const rec of listed.split('\0')) {
-    const m = /^\d+ [0-9a-f]+ (\d)\t(.*)$/s.exec(rec)
-    if (m === null) continue
-    const set = stages.get(m[2]!) ?? new Set<number>()
-    set.add(Number(m[1]))
-    stages.set(m[2]!, set)
-  }
-  for (const [path, set] of stages) {
-    const full = join(stage, path)
-    const blob = async (n: number): Promise<Buffer> => (await git(['cat-file', 'blob', `:${n}:${path}`], s)).stdout
-    if (set.has(2)) {
-      const mine = await blob(2)
-      await fs.writeFile(full, mine)
-      if (set.has(3)) await recordFileConflict(stage, path, mine, await blob(3), at)
-      await git(['add', '--', path], s)
-    } else if (set.has(3)) {
-      await ensureDir(dirname(full))
-      await fs.writeFile(full, await blob(3))
-      await git(['add', '--', path], s)
-    } else {
-      await git(['rm', '--quiet', '--cached', '--', path], s)
-      await fs.rm(full, { force: true })
-    }
-  }
-}
-
-async function recordFileConflict(stage: string, file: string, ours: Buffer, theirs: Buffer, at: string): Promise<void> {
-  const { createHash } = await import('node:crypto')
-  const text = (b: Buffer): string => b.toString('utf8')
-  const id = createHash('sha256')
-    .update(JSON.stringify([file, 'file', '', text(ours), text(theirs)]))
-    .digest('hex')
-    .slice(0, 12)
-  const dir = join(stage, LAYOUT.meta, '冲突')
-  await ensureDir(dir)
-  const record = { id, version: 1, kind: 'file', file, key: '', ours: text(ours), theirs: text(theirs), at }
-  await fs.writeFile(join(dir, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 })
 }
 
 /** For the doctor: is this store a git work tree, and how big is its history. */
