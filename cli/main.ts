@@ -30,7 +30,10 @@ const families: Record<string, { summary: string; load: () => Promise<Family> }>
     summary: "the person's choices for every session: nickname (how she addresses you), style (道韵 level)",
     load: async () => (await import('./settings.ts')).settingsFamily,
   },
-  sync: { summary: 'send what changed in the memory store to SiYuan now', load: async () => (await import('./sync.ts')).syncFamily },
+  sync: {
+    summary: 'send what changed in the memory store to SiYuan now; `sync git`: one memory on every machine through git',
+    load: async () => (await import('./sync.ts')).syncFamily,
+  },
   whale: { summary: 'whale-persona v1: render, presets, cards, inbox, conformance', load: async () => (await import('./whale.ts')).whaleFamily },
   worldbook: {
     summary: 'the worldbook (世界书): list the entries, import SillyTavern World Info',

@@ -25,13 +25,15 @@ waits for you in \`cyrene memory check\`), push. The store becomes a git work tr
 helpers, an ssh key or the environment, never from the address. Exit 1 when the remote could not be reached
 or took nothing (your writes stay committed here and go at the next sync).`,
       )
-      .option('--remote <URL>', 'the remote to sync through (a bare repository path, ssh or https); saved in 元/settings.json'),
+      .option('--remote <URL>', 'the remote to sync through (a bare repository path, ssh or https); saved in 元/settings.json')
+      .option('--gc', 'pack the history in .git/ now (the doctor says when it has grown past the store quota)'),
   ).act<GitOptions>(async (o) => await gitSync(o, io))
   return sync
 }
 
 interface GitOptions extends StoreOptions {
   remote?: string
+  gc?: true
 }
 
 async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
@@ -56,7 +58,7 @@ async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
     if (o.remote !== undefined && o.remote !== store.settings.values.git.remote) await guarded(() => store.saveSettings({ git: { remote: o.remote } }))
     let report: GitSyncReport
     try {
-      report = await guarded(() => syncGit(store, { env: io.env }))
+      report = await guarded(() => syncGit(store, { env: io.env, gc: o.gc === true }))
     } catch (error) {
       if (error instanceof GitMissingError) throw new CliError(error.message, 3)
       // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT §14.4).

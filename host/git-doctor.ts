@@ -13,7 +13,12 @@ export async function gitLines(store: MemoryStore): Promise<DoctorLine[]> {
   const remote = store.settings.values.git.remote
   const { repo, gitBytes } = await gitStatus(store)
   const lines: DoctorLine[] = []
-  if (!repo) lines.push({ check: 'git sync', status: 'ok', detail: remote === '' ? 'off (cyrene sync git --remote URL, or git.remote in 元/settings.json)' : `remote ${remote}; no sync yet` })
+  if (!repo)
+    lines.push({
+      check: 'git sync',
+      status: 'ok',
+      detail: remote === '' ? 'off (cyrene sync git --remote URL, or git.remote in 元/settings.json)' : `remote ${remote}; no sync yet`,
+    })
   else {
     const big = gitBytes > store.limits.totalBytes
     lines.push({
@@ -37,7 +42,8 @@ export async function gitLines(store: MemoryStore): Promise<DoctorLine[]> {
 
 /** This process's background git sync (row cyrene-panel): its last run. */
 export function gitRunLine(state: GitSyncState | undefined): DoctorLine {
-  if (state === undefined || state.remote === undefined) return { check: 'git sync (background)', status: 'ok', detail: 'not running in this process (no git.remote, or the engine is held elsewhere)' }
+  if (state === undefined || state.remote === undefined)
+    return { check: 'git sync (background)', status: 'ok', detail: 'not running in this process (no git.remote, or the engine is held elsewhere)' }
   const last = state.lastReport
   if (last === undefined) return { check: 'git sync (background)', status: 'ok', detail: `on (${state.remote}); no run yet` }
   return { check: 'git sync (background)', status: last.ok ? 'ok' : 'warn', detail: `${state.lastRunAt ?? ''} ${last.message}`.trim() }

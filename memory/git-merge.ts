@@ -58,7 +58,7 @@ function numbered(pairs: Array<[string, string]>): Token[] {
 }
 
 /** A day file, a pending file, a dream journal, 余页/: entries by id, the free text between them by paragraph. */
-export function entryTokens(text: string): Token[] {
+function entryTokens(text: string): Token[] {
   const pairs: Array<[string, string]> = []
   for (const seg of parseEntryFile(text, '').segments) {
     if (seg.type === 'entry') pairs.push([`id:${seg.entry.meta.id}`, seg.raw])
@@ -70,7 +70,7 @@ export function entryTokens(text: string): Token[] {
 const ANCHOR_SECTION_RE = /^## 卷\d+·\d{4}-\d{2}-\d{2}[ \t]*$/
 
 /** An anchor: its core (everything before the first dated section), then each `## 卷N·YYYY-MM-DD` section. */
-export function anchorTokens(text: string): Token[] {
+function anchorTokens(text: string): Token[] {
   const pairs: Array<[string, string]> = []
   let key = 'core'
   let raw = ''

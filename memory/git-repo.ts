@@ -68,7 +68,7 @@ export function driverScript(): string {
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** `merge.cyrene-<name>.driver` for every driver: git runs these through the shell with %O %A %B %P. */
-export function driverConfig(): Record<string, string> {
+function driverConfig(): Record<string, string> {
   const out: Record<string, string> = {}
   for (const d of DRIVERS) {
     out[`merge.cyrene-${d}.name`] = `cyrene ${d} merge`

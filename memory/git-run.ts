@@ -58,7 +58,7 @@ const DROPPED_ENV =
   /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|EXTERNAL_DIFF|EDITOR|SEQUENCE_EDITOR|PAGER)$/
 
 /** The overrides every call carries. */
-export function safetyConfig(noHooks: string): Record<string, string> {
+function safetyConfig(noHooks: string): Record<string, string> {
   const who = safeHost()
   return {
     'core.hooksPath': noHooks,
@@ -89,7 +89,7 @@ function safeHost(): string {
   }
 }
 
-export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(env)) if (!DROPPED_ENV.test(k)) out[k] = v
   out.GIT_TERMINAL_PROMPT = '0'

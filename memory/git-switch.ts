@@ -23,7 +23,7 @@ interface Journal {
   at: string
 }
 
-export function journalPath(store: MemoryStore): string {
+function journalPath(store: MemoryStore): string {
   return join(store.root, '.git', JOURNAL)
 }
 

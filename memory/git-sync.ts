@@ -39,6 +39,8 @@ export interface GitSyncOptions {
   env?: NodeJS.ProcessEnv
   /** Overrides git.remote from 元/settings.json (already saved there by the caller). */
   remote?: string
+  /** Pack the history now (`git gc`) instead of only when git thinks it is due (`--auto`). */
+  gc?: boolean
   /** Test seam: called at each phase (the kill test waits on these). */
   onPhase?: (phase: string) => void
 }
@@ -104,7 +106,7 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
     }
     report.pushed = true
     phase('pushed')
-    await git(['gc', '--auto', '--quiet'], { ...gitOpts(paths, env), ok: [1] }).catch(() => undefined)
+    await git(['gc', opts.gc === true ? '--prune=now' : '--auto', '--quiet'], { ...gitOpts(paths, env), ok: [1] }).catch(() => undefined)
     report.head = await headCommit(paths, env)
     report.message = `${describeCommit(report)}; ${describeMerge(report)}; sent to ${remote}`
     return report

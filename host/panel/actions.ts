@@ -86,7 +86,8 @@ export async function runAction(deps: PanelDeps, body: Record<string, unknown>):
       // With git.remote set, Sync now is the git sync too (CONTRACT §14.1); SiYuan's answer keeps its fields.
       const git = deps.gitSync !== undefined && deps.gitSync.state().remote !== undefined ? await deps.gitSync.runNow() : undefined
       const siyuanOff = deps.memory.store()?.settings.values.siyuan.enabled === false
-      if (deps.sync === undefined || (git !== undefined && siyuanOff)) return git === undefined ? { ok: false, message: 'SiYuan sync is not running in this DSH process' } : { ok: git.ok, message: `git: ${git.message}` }
+      if (deps.sync === undefined || (git !== undefined && siyuanOff))
+        return git === undefined ? { ok: false, message: 'SiYuan sync is not running in this DSH process' } : { ok: git.ok, message: `git: ${git.message}` }
       const report = await deps.sync.runNow()
       if (git === undefined) return { ...report }
       return { ...report, ok: report.ok && git.ok, message: `git: ${git.message}; SiYuan: ${report.message}`, git: { ok: git.ok, message: git.message } }

@@ -17,7 +17,12 @@ export interface PanelStatus {
   lastDream: string | null
   sync: (SyncState & { tokenEnv: string; tokenPresent: boolean }) | null
   /** The git sync: the remote, its last run, the conflicts waiting for the person (CONTRACT §14). */
-  git: { remote: string | null; lastRunAt?: string; lastReport?: { ok: boolean; message: string }; conflicts: Array<{ id: string; file: string; key: string; kind: string }> } | null
+  git: {
+    remote: string | null
+    lastRunAt?: string
+    lastReport?: { ok: boolean; message: string }
+    conflicts: Array<{ id: string; file: string; key: string; kind: string }>
+  } | null
   snapshots: Array<{ name: string; verified: boolean }>
   settings?: { values: unknown; problems: string[] }
   dreamRegistry?: DreamRegistryView
