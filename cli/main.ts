@@ -5,6 +5,7 @@ import { describeBug, describeSystemFailure, EXIT, type FailureContext } from '.
 import { visibleControls } from './terminal.ts'
 import { CyreneCommand, runCommand } from './command.ts'
 import { withProfileHome } from './profile-home.ts'
+import { takeLang } from './lang.ts'
 
 /** A command family: builds its commands (options, help, actions) for one invocation. */
 type Family = (io: CliIO) => CyreneCommand
@@ -41,6 +42,7 @@ const families: Record<string, { summary: string; load: () => Promise<Family> }>
 const ABOUT = 'cyrene — 昔涟 · 新卷 command line'
 
 const AFTER_HELP = `
+Language: --lang zh|en (any command), else LC_ALL / LC_MESSAGES / LANG, else zh.
 Where the memory is: --root DIR, else DSH_HOME, else the DSH home of the profile you are in (the
 working directory, then where this cyrene is installed: <home>/profiles/<name>/), else ~/.dsh.
 Add --help after a command for its options.
@@ -71,7 +73,9 @@ export async function program(io: CliIO, argv?: readonly string[]): Promise<Cyre
 
 /** One command line, refusals thrown as `CliError`: what `main` reports, and what tests and `whale conformance` call. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  return await runCommand(await program(io, argv), argv)
+  const chosen = takeLang(argv, io.env)
+  const withLang: CliIO = { ...io, lang: chosen.lang }
+  return await runCommand(await program(withLang, chosen.argv), chosen.argv)
 }
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {

@@ -25,6 +25,8 @@ import {
   type CheckReport,
   type Finding,
 } from '../memory/index.ts'
+import { t, DEFAULT_LANG } from '../i18n/index.ts'
+import { AXES } from '../memory/entry.ts'
 import { recallCommand, resemblingEntry, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
 
@@ -154,7 +156,22 @@ interface AnchorOptions extends StoreOptions {
   core?: true
 }
 
+/** A calendar day as YYYY-MM-DD that exists (2026-02-30 does not); anything else is refused with the form to use. */
+function dayOption(value: string | undefined, option: string, io: CliIO): string | undefined {
+  if (value === undefined) return undefined
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  const d = m === null ? undefined : new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
+  if (m === null || d === undefined || d.toISOString().slice(0, 10) !== value)
+    throw new CliError(t('cli.date.bad', io.lang ?? DEFAULT_LANG, { option, value: JSON.stringify(value) }), 2)
+  return value
+}
+
 async function list(o: ListOptions, io: CliIO): Promise<number> {
+  o.date = dayOption(o.date, '--date', io)
+  o.from = dayOption(o.from, '--from', io)
+  o.to = dayOption(o.to, '--to', io)
+  if (o.from !== undefined && o.to !== undefined && o.from > o.to)
+    throw new CliError(t('cli.date.order', io.lang ?? DEFAULT_LANG, { from: o.from, to: o.to }), 2)
   const store = await openStore(io, o.root)
   const limit = positiveInt(o.limit, 'limit')
   const { entries, problems } = await store.scan()
@@ -195,7 +212,12 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
   if (text.trim() === '') throw new CliError('give the text: cyrene memory write "…" (or - to read standard input)', 2)
   const input: NewEntry = { text }
   if (o.kind !== undefined) input.kind = o.kind
-  if (o.axis !== undefined) input.axis = o.axis
+  if (o.axis !== undefined) {
+    // The gate would keep an unknown axis in 余页/待定; a person who named one meant one of the five.
+    if (!(AXES as readonly string[]).includes(o.axis))
+      throw new CliError(t('cli.axis.bad', io.lang ?? DEFAULT_LANG, { value: JSON.stringify(o.axis), axes: AXES.join(', ') }), 2)
+    input.axis = o.axis
+  }
   if (o.reason !== undefined) input.reason = o.reason
   if (o.srcQuote !== undefined) input.src_quote = o.srcQuote
   if (o.srcId !== undefined) input.src_ids = o.srcId
@@ -222,6 +244,7 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
       [
         r.gate === 'day' ? `written ${r.id} → ${r.file}` : `kept ${r.id} in ${r.file}: it did not pass the five-virtue gate yet`,
         ...r.reasons.map((x) => `  · ${x}`),
+        ...(r.gate === 'day' ? [] : [`  ${t('cli.write.gateHint', io.lang ?? DEFAULT_LANG, { id: r.id })}`]),
         ...r.notes.map((x) => `  note: ${x}`),
         ...(resembles !== undefined
           ? [`  resembles ${resembles.id} (${resembles.date}): ${oneLine(resembles.text)} — both are kept; see \`cyrene memory show ${resembles.id}\``]

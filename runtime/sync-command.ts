@@ -1,3 +1,4 @@
+import { t } from '../i18n/index.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /**
@@ -7,12 +8,14 @@ import type { CyreneSubcommand } from './cyrene-subcommands.ts'
  */
 export const syncRow: CyreneSubcommand = {
   name: 'sync',
-  usage: 'sync',
-  summary: '立即把记忆同步到思源笔记',
-  run: async (ctx) => {
+  usage: 'help.sync.usage',
+  summary: 'help.sync.summary',
+  run: async (ctx, _args, _agent, lang) => {
     const sync = ctx.get('cyreneMemory')?.siyuanSync
-    if (sync === undefined) return { kind: 'error', text: '这个 DSH 进程没有持有记忆引擎，思源同步不在这里运行（/cyrene doctor 查看）。' }
+    if (sync === undefined) return { kind: 'error', text: t('chat.sync.elsewhere', lang) }
     const report = await sync.runNow()
-    return report.ok ? { kind: 'success', text: `思源同步：${report.message}` } : { kind: 'error', text: `思源同步未完成：${report.message}` }
+    return report.ok
+      ? { kind: 'success', text: t('chat.sync.done', lang, { message: report.message }) }
+      : { kind: 'error', text: t('chat.sync.failed', lang, { message: report.message }) }
   },
 }
