@@ -8,17 +8,13 @@ import { PACKAGE_ROOT, packagePath } from '../host/package-root.ts'
 import { builtinPresetsDir, findDshOnPath, findDshPackage } from '../host/preset-roots.ts'
 import type { CliIO, SubCommand } from './io.ts'
 import { CyreneCommand } from './command.ts'
+import { help } from './help-text.ts'
 
 export function doctorFamily(io: CliIO): CyreneCommand {
   return new CyreneCommand('doctor', io)
-    .description(
-      `the state of this DSH_HOME outside a chat, one line per area (memory, snapshots, dreams, worldbook,
-whale-persona, presets, retired plugins); every warning says what to do. --verbose shows each
-check under its area: engine, quotas, limits, volume, base-preset rows, reflex rules. Reads only;
-exit 1 when something fails. In the language of --lang, else LANG, else zh.`,
-    )
-    .option('--json', 'machine output')
-    .option('--verbose', 'every check under its area (which sections, which rows)')
+    .description(help(io, 'cli.doctor'))
+    .option('--json', help(io, 'cli.json'))
+    .option('--verbose', help(io, 'cli.doctor.verbose'))
     .act<{ json?: true; verbose?: true }>(async (o) => await doctor(o.json === true, o.verbose === true, io))
 }
 

@@ -53,4 +53,13 @@ export function paramsOf(text: string): string[] {
   return [...new Set([...text.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!))].sort()
 }
 
+/**
+ * A text in both languages, for what DSH shows as written whatever its UI
+ * language: a preset's name and description (DSH web translates only its own
+ * built-in presets; a plugin's preset.yml has one name and one description).
+ */
+export function bothLanguages(key: MessageKey, between = ' · '): string {
+  return `${zh[key]}${between}${en[key]}`
+}
+
 export { isLang, langFromEnv } from './lang.ts'

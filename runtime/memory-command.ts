@@ -38,7 +38,7 @@ async function overview(store: MemoryStore, lang: Lang): Promise<CommandResult> 
       t('chat.memory.overview', lang, { n: day.length, base, pending }),
       ...(newest.length === 0
         ? [t('chat.memory.empty', lang)]
-        : [t('chat.memory.newest', lang), ...newest.map((e) => `- ${dateOf(e)} ${oneLine(e.text)} (${e.id})`)]),
+        : [t('chat.memory.newest', lang), ...newest.map((e) => t('chat.memory.line', lang, { date: dateOf(e), text: oneLine(e.text), id: e.id }))]),
       t('chat.memory.howTo', lang),
     ].join('\n'),
   }
@@ -54,7 +54,10 @@ async function search(ctx: Context, store: MemoryStore, query: string, lang: Lan
   if (hits.length === 0) return { kind: 'success', text: t('chat.memory.noHits', lang, { query: oneLine(query) }) }
   return {
     kind: 'success',
-    text: [t('chat.memory.hits', lang, { query: oneLine(query), n: hits.length }), ...hits.map((h) => `- ${h.date} ${oneLine(h.text)} (${h.id})`)].join('\n'),
+    text: [
+      t('chat.memory.hits', lang, { query: oneLine(query), n: hits.length }),
+      ...hits.map((h) => t('chat.memory.line', lang, { date: h.date, text: oneLine(h.text), id: h.id })),
+    ].join('\n'),
   }
 }
 

@@ -26,6 +26,7 @@ export const chatEn: { readonly [K in keyof typeof chatZh]: string } = {
     'Cyrene’s memory: {n} entries in the day files ({base} of them base entries), {pending} pending (余页/待定, re-checked monthly and yearly).',
   'chat.memory.empty': 'Nothing has been written down yet.',
   'chat.memory.newest': 'The newest:',
+  'chat.memory.line': '- {date} {text} ({id})',
   'chat.memory.howTo': 'Search: /memory <what to look for>; the whole entry: /memory show <id>.',
   'chat.memory.noHits': 'No memory found about "{query}".',
   'chat.memory.hits': '{n} memories about "{query}":',

@@ -8,5 +8,10 @@ export const cliEn: { readonly [K in keyof typeof cliZh]: string } = {
   'cli.axis.bad': '--axis is one of the five virtues: {axes}, not {value}. For example --axis 德 --reason "why it is worth keeping". Nothing was written.',
   'cli.write.gateHint':
     'to have it in the day files, write it again with a virtue and a reason, e.g. cyrene memory write "…" --axis 德 --reason "…" ({id} stays in 余页/待定, re-checked monthly)',
+  'cli.write.written': 'written {id} → {file}',
+  'cli.write.kept': 'kept {id} in {file}: it did not pass the five-virtue gate yet',
+  'cli.write.resembles': 'resembles {id} ({date}): {text} — both are kept; see `cyrene memory show {id}`',
+  'cli.list.count': '{n} entries',
+  'cli.list.problems': '; {n} unreadable comment(s) — run `cyrene memory check`',
   'cli.whale.empty': '(empty — this segment does not appear in the system prompt)',
 }

@@ -23,6 +23,7 @@ export const chatZh = {
   'chat.memory.overview': '昔涟的记忆：日档 {n} 条（其中基石 {base} 条），待定 {pending} 条（余页/待定，等月检/年检复评）。',
   'chat.memory.empty': '还没有写下的记忆。',
   'chat.memory.newest': '最新的几条：',
+  'chat.memory.line': '- {date} {text}（{id}）',
   'chat.memory.howTo': '查找：/memory <要找的内容>；全文：/memory show <id>。',
   'chat.memory.noHits': '没有找到和「{query}」相关的记忆。',
   'chat.memory.hits': '和「{query}」相关的记忆 {n} 条：',

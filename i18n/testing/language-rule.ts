@@ -1,0 +1,29 @@
+/**
+ * The rule (docs/decisions/060): a zh text holds no English sentence — after
+ * taking out `{params}`, `code`, commands (`cyrene …`, `npm …`, `/cyrene …`),
+ * options, paths and file names, no three Latin words stand in a row; an en
+ * text holds no Chinese — after taking out paths (元/…, 锚/…) and the names
+ * that stay Chinese in every language (昔涟 · 新卷, 余页/待定, 道韵, the five
+ * virtues 德 智 体 美 劳 given as values), no Han character is left.
+ */
+const HAN = /\p{Script=Han}/u
+const EN_ALLOWED = ['昔涟 · 新卷', '昔涟', '新卷', '余页/待定', '余页', '待定', '道韵', '德', '智', '体', '美', '劳']
+
+export function englishSentences(text: string): string[] {
+  const stripped = text
+    .replace(/\{[A-Za-z0-9_]+\}/g, ' ')
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/(?:cyrene|npm|dsh)(?: +(?:[a-z][a-z-]*|--?[a-z][\w-]*(?:=\S+)?|<[^>]*>|[A-Z_]+=\S+|\S*[./|]\S*|"[^"]*"|…))+/g, ' ')
+    .replace(/\/[a-z][\w-]*(?: +(?:[a-z][a-z|-]*|<[^>]*>|\[[^\]]*\]))*/g, ' ')
+    .replace(/--?[a-z][\w-]*(?:=\S+)?/g, ' ')
+    .replace(/\S*[./_=|<>@]\S*/g, ' ')
+  const found: string[] = []
+  for (const m of stripped.matchAll(/[A-Za-z][A-Za-z'’-]*(?:[ ,]+[A-Za-z][A-Za-z'’-]*){2,}/g)) found.push(m[0])
+  return found
+}
+
+export function chineseLeft(text: string): string {
+  let s = text.replace(/\S*[/.]\S*/g, (token) => (HAN.test(token) ? ' ' : token))
+  for (const name of EN_ALLOWED) s = s.split(name).join(' ')
+  return [...s].filter((c) => HAN.test(c)).join('')
+}
