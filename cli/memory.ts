@@ -178,7 +178,7 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
     { entries: list.map((e) => ({ ...entryJson(e), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
     () =>
       `${list.map((e) => `${e.id}  ${dateOf(e)}  ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
-      `${t('cli.list.count', io.lang ?? DEFAULT_LANG, { n: list.length })}${problems.length > 0 ? t('cli.list.problems', io.lang ?? DEFAULT_LANG, { n: problems.length }) : ''}\n`,
+      `${t(list.length === 1 ? 'cli.list.one' : 'cli.list.count', io.lang ?? DEFAULT_LANG, { n: list.length })}${problems.length > 0 ? t('cli.list.problems', io.lang ?? DEFAULT_LANG, { n: problems.length }) : ''}\n`,
   )
   return 0
 }

@@ -21,8 +21,8 @@ export { storeLines } from './doctor-store.ts'
  */
 
 /** The areas, in the order the report shows them. */
-export const DOCTOR_AREAS = ['memory', 'backup', 'recall', 'dream', 'voice', 'sync', 'guard', 'presets', 'worldbook', 'whale', 'plugins'] as const
-export type DoctorArea = (typeof DOCTOR_AREAS)[number]
+const DOCTOR_AREAS = ['memory', 'backup', 'recall', 'dream', 'voice', 'sync', 'guard', 'presets', 'worldbook', 'whale', 'plugins'] as const
+type DoctorArea = (typeof DOCTOR_AREAS)[number]
 
 /** One doctor line: what was checked, how it stands, what to do. */
 export interface DoctorLine {

@@ -9,6 +9,7 @@ import { zh } from './zh/index.ts'
  * bundle can all load it. Texts the model reads are not here.
  */
 export type Lang = 'zh' | 'en'
+/** @public Both languages, for the settings page's helper (client/). */
 export const LANGS: readonly Lang[] = ['zh', 'en']
 export const DEFAULT_LANG: Lang = 'zh'
 
@@ -18,6 +19,7 @@ export type Catalogue = { readonly [K in MessageKey]: string }
 
 /** The `{name}` placeholders of a message, from its zh text. */
 type ParamNames<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | ParamNames<Rest> : never
+/** @public The params a message takes, for the settings page's helper (client/). */
 export type MessageParams<K extends MessageKey> = Record<ParamNames<(typeof zh)[K]>, string | number>
 type ParamArgs<K extends MessageKey> = [ParamNames<(typeof zh)[K]>] extends [never] ? [] : [params: MessageParams<K>]
 

@@ -23,7 +23,7 @@ export function helpRow(table: () => readonly CyreneSubcommand[]): CyreneSubcomm
   }
 }
 
-export function helpText(rows: readonly CyreneSubcommand[], lang: Lang): string {
+function helpText(rows: readonly CyreneSubcommand[], lang: Lang): string {
   return [
     t('help.title', lang),
     ...rows.map((r) => `/cyrene ${tKey(r.usage, lang)} — ${tKey(r.summary, lang)}`),

@@ -11,6 +11,7 @@ export const cliEn: { readonly [K in keyof typeof cliZh]: string } = {
   'cli.write.written': 'written {id} → {file}',
   'cli.write.kept': 'kept {id} in {file}: it did not pass the five-virtue gate yet',
   'cli.write.resembles': 'resembles {id} ({date}): {text} — both are kept; see `cyrene memory show {id}`',
+  'cli.list.one': '{n} entry',
   'cli.list.count': '{n} entries',
   'cli.list.problems': '; {n} unreadable comment(s) — run `cyrene memory check`',
   'cli.whale.empty': '(empty — this segment does not appear in the system prompt)',

@@ -3,11 +3,11 @@
  * taking out `{params}`, `code`, commands (`cyrene …`, `npm …`, `/cyrene …`),
  * options, paths and file names, no three Latin words stand in a row; an en
  * text holds no Chinese — after taking out paths (元/…, 锚/…) and the names
- * that stay Chinese in every language (昔涟 · 新卷, 余页/待定, 道韵, the five
- * virtues 德 智 体 美 劳 given as values), no Han character is left.
+ * that stay Chinese in every language (昔涟 · 新卷, 余页/待定, 道韵, 卷,
+ * 世界书, the retired plugin 一页永恒, the five virtues 德 智 体 美 劳 given as values), no Han character is left.
  */
 const HAN = /\p{Script=Han}/u
-const EN_ALLOWED = ['昔涟 · 新卷', '昔涟', '新卷', '余页/待定', '余页', '待定', '道韵', '德', '智', '体', '美', '劳']
+const EN_ALLOWED = ['昔涟 · 新卷', '昔涟', '新卷', '余页/待定', '余页', '待定', '道韵', '世界书', '一页永恒', '卷', '德', '智', '体', '美', '劳']
 
 export function englishSentences(text: string): string[] {
   const stripped = text

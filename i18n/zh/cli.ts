@@ -8,6 +8,7 @@ export const cliZh = {
   'cli.write.written': '写下了 {id} → {file}',
   'cli.write.kept': '{id} 留在了 {file}：还没有通过五育关',
   'cli.write.resembles': '和 {id}（{date}）相似：{text} —— 两条都留着；看 `cyrene memory show {id}`',
+  'cli.list.one': '{n} 条',
   'cli.list.count': '{n} 条',
   'cli.list.problems': '；{n} 处注释读不了 —— 运行 `cyrene memory check`',
   'cli.whale.empty': '(空 —— 该段不会出现在系统提示词里)',
