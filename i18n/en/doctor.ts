@@ -82,7 +82,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.snapshots.noDaily': 'no daily snapshot yet',
   'doctor.snapshots.other': '{n} manual/pre-restore/pre-migrate (the newest {keep} are kept), newest {newest}',
   'doctor.snapshots.noOther': 'no manual snapshot yet',
-  'doctor.snapshots.summary': '{n}, newest {newest}',
+  'doctor.snapshots.summary': '{n} kept, newest {newest}',
   'doctor.snapshots.unverified': 'old snapshots without checksums (a restore checks their format only; they age out within a week): {names}',
   'doctor.snapshots.dailyFailed': 'today’s automatic snapshot failed ({error}): run cyrene backup to take one by hand, and check the free disk space.',
   'doctor.registry.problem': '{problem}: DSH keeps it aside and starts afresh at its next start.',
