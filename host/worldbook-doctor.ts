@@ -72,7 +72,7 @@ export function worldbookLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): 
       detail: t('doctor.worldbook.railFull', lang, {
         used: rail.text.length === 0 ? 0 : [...rail.text].length,
         cap: RAIL_CAP,
-        names: rail.leftOut.map((l) => `${l.name} (${l.why}, ${l.chars})`).join(', '),
+        names: rail.leftOut.map((l) => t('doctor.worldbook.entryChars', lang, { name: l.name, why: l.why, n: l.chars })).join(', '),
       }),
     })
   const tooLong = enabled.filter((e) => !e.constant && renderEntries(HITS_TITLE, [e], HITS_CAP).shown.length === 0)

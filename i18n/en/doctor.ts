@@ -157,8 +157,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.worldbook.replaced': ', {n} of them replacing or switching off starter entries',
   'doctor.worldbook.summary': '{n} entries in force',
   'doctor.worldbook.skipped': 'skipped {file}: {why}',
-  'doctor.worldbook.railFull':
-    'constant entries that do not fit the 140 rail ({used}/{cap} characters used): {names}. Shorten them or make them keyword entries.',
+  'doctor.worldbook.railFull': 'constant entries left out of the 140 rail ({used}/{cap} chars used): {names}. Shorten them or make them keyword entries.',
+  'doctor.worldbook.entryChars': '{name} ({why}, {n} chars)',
   'doctor.worldbook.tooLong': 'keyword entries too long ever to be shown (a hit block holds {cap} characters with its frame): {names}. Shorten them.',
   'doctor.worldbook.noHits': 'no keyword hits yet in this DSH run',
   'doctor.worldbook.hits': 'last hits: {hits}',

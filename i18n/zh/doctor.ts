@@ -150,6 +150,7 @@ export const doctorZh = {
   'doctor.worldbook.summary': '生效 {n} 条',
   'doctor.worldbook.skipped': '跳过了 {file}：{why}',
   'doctor.worldbook.railFull': '常驻条目放不进 140 轨（已用 {used}/{cap} 字）：{names}。请把它们写短，或改成按关键词的条目。',
+  'doctor.worldbook.entryChars': '{name}（{why}，{n} 字）',
   'doctor.worldbook.tooLong': '这些按关键词的条目太长，永远显示不出来（一次命中最多 {cap} 字，含框架）：{names}。请写短些。',
   'doctor.worldbook.noHits': '这次 DSH 运行里还没有关键词命中',
   'doctor.worldbook.hits': '最近的命中：{hits}',
