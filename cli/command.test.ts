@@ -20,7 +20,8 @@ function io(): CliIO & { out: string; err: string } {
   const o: CliIO & { out: string; err: string } = {
     out: '',
     err: '',
-    env: { DSH_HOME: home },
+    // The help layout in English, as these tests read it (cli/language.test.ts checks the Chinese one).
+    env: { DSH_HOME: home, LANG: 'en_US.UTF-8' },
     cwd: home,
     readStdin: async () => '',
     stdout: (s) => {

@@ -1,6 +1,10 @@
 import { Command, CommanderError, Option, type ErrorOptions, type HelpContext, type OptionValues } from 'commander'
 import { CliError, type CliIO } from './io.ts'
 import { EXIT } from './failures.ts'
+import { tKey, DEFAULT_LANG, type MessageKey } from '../i18n/index.ts'
+
+const COMMANDER_HELP = 'display help for command'
+const TITLES = ['Usage:', 'Options:', 'Commands:', 'Arguments:', 'Global Options:']
 
 /** Help is laid out for this width whatever the terminal, so it reads the same everywhere (and in tests). */
 const HELP_WIDTH = 100
@@ -44,6 +48,15 @@ export class CyreneCommand extends Command {
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
+    // Help is laid out in the person's language: commander's own titles and its --help line too.
+    const lang = io.lang ?? DEFAULT_LANG
+    this.configureHelp({
+      styleTitle: (title) => (TITLES.includes(title) ? tKey(`cli.title.${title}` as MessageKey, lang) : title),
+      // Commander's implicit `help [command]` row carries its own English description.
+      subcommandDescription: (command) =>
+        command.name() === 'help' && command.description() === COMMANDER_HELP ? tKey('cli.helpOption', lang) : command.summary() || command.description(),
+    })
+    this.helpOption('-h, --help', tKey('cli.helpOption', lang))
     this.allowExcessArguments()
     // Each command reads only its own options, the rest goes untouched (`--` included) to its sub-command.
     this.enablePositionalOptions()

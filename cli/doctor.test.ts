@@ -11,41 +11,60 @@ import { DSH_BIN } from '../scripts/ensure-dsh.ts'
 
 async function doctor(home: string): Promise<{ code: number; out: string; lines: { check: string; status: string; detail: string }[] }> {
   const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
-  const code = await doctorCommand(['--json'], io)
+  const code = await doctorCommand(['--json', '--lang', 'en'], io)
   return { code, out: io.out(), lines: JSON.parse(io.out()).lines }
 }
 
-async function doctorText(home: string): Promise<string> {
-  const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
+async function doctorText(home: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const io = memoryIO({ DSH_HOME: home, HOME: home, ...env }, home)
   await doctorCommand([], io)
   return io.out()
 }
 
-describe('the doctor says first, in one sentence, whether all is well (issue 13 item 5)', () => {
-  it('all ✓ and … lines: everything is fine; otherwise how many need a look and the first ✗ (else !) with its advice', () => {
-    const ok = { check: 'quota', status: 'ok' as const, detail: '1 MB of 128 MB' }
-    const notYet = { check: 'memory root', status: 'missing' as const, detail: 'does not exist yet' }
-    expect(doctorReport([ok, notYet]).split('\n')[0]).toBe('昔涟 · 新卷 — doctor: everything is fine (nothing failed, nothing to warn about).')
-    const warn = { check: 'snapshots', status: 'warn' as const, detail: 'none yet: `cyrene backup` takes one now' }
-    const fail = { check: 'volume', status: 'fail' as const, detail: '卷.json is not JSON: restore it with `cyrene restore --list`' }
-    expect(doctorReport([ok, warn, fail]).split('\n')).toEqual([
-      '昔涟 · 新卷 — doctor: 2 lines need a look (1 ✗, 1 !); start with volume: 卷.json is not JSON: restore it with `cyrene restore --list`',
-      '✓ quota: 1 MB of 128 MB',
-      '! snapshots: none yet: `cyrene backup` takes one now',
-      '✗ volume: 卷.json is not JSON: restore it with `cyrene restore --list`',
+describe('the doctor in two layers: a verdict, then one row per area (issue 13 item 5, issue 22)', () => {
+  const ok = { area: 'memory' as const, check: 'quota', status: 'ok' as const, detail: '1 MB of 128 MB' }
+  const root = { area: 'memory' as const, check: 'memory root', status: 'ok' as const, detail: '/x', summary: '3 entries, all well' }
+  const notYet = { area: 'dream' as const, check: 'dream', status: 'missing' as const, detail: 'no dream yet' }
+  const warn = { area: 'backup' as const, check: 'snapshots', status: 'warn' as const, detail: 'none yet: `cyrene backup` takes one now' }
+  const fail = { area: 'memory' as const, check: 'volume', status: 'fail' as const, detail: '卷.json is not JSON: restore it with `cyrene restore --list`' }
+
+  it('all ✓ and … rows: all well, each area on one line with its summary; the details wait for --verbose', () => {
+    expect(doctorReport([root, ok, notYet], { lang: 'en' }).split('\n')).toEqual([
+      '昔涟 · 新卷 (Cyrene) check-up: all well.',
+      '✓ Memory: 3 entries, all well',
+      '… Dreams: no dream yet',
+      '(the details of each area: --verbose)',
     ])
+    expect(doctorReport([root, ok, notYet], { lang: 'zh' }).split('\n')[0]).toBe('昔涟 · 新卷 体检：一切正常。')
   })
 
-  it('cyrene doctor on a store written by hand: first the advice to take a snapshot, after `backup` everything is fine', async () => {
+  it('otherwise how many areas need a look and the one to start with (the first ✗, else !); its row says what to do', () => {
+    expect(doctorReport([root, ok, warn, fail], { lang: 'en' }).split('\n')).toEqual([
+      '昔涟 · 新卷 (Cyrene) check-up: 2 areas need a look; start with Memory.',
+      '✗ Memory: 卷.json is not JSON: restore it with `cyrene restore --list`',
+      '! Snapshots: none yet: `cyrene backup` takes one now',
+      '(the details of each area: --verbose)',
+    ])
+    const verbose = doctorReport([root, ok, warn, fail], { lang: 'zh', verbose: true }).split('\n')
+    expect(verbose[0]).toBe('昔涟 · 新卷 体检：有 2 处要看看，先看「记忆」。')
+    expect(verbose).toContain('    ✓ quota：1 MB of 128 MB')
+    expect(verbose).not.toContain('（每一处的细节：--verbose）')
+  })
+
+  it('cyrene doctor on a store written by hand: first the advice to take a snapshot, after `backup` all is well', async () => {
     const home = scratchDir('doctor')
     const { main } = await import('./main.ts')
     const quiet = { stdout: () => {}, stderr: () => {}, env: { DSH_HOME: home }, cwd: home }
     expect(await main(['memory', 'write', '第一条', '--axis', '美', '--reason', 'r'], quiet)).toBe(0)
-    expect((await doctorText(home)).split('\n')[0]).toMatch(
-      /^昔涟 · 新卷 — doctor: one line needs a look \(1 !\); start with snapshots: none yet: `cyrene backup`/,
-    )
+    const before = (await doctorText(home)).split('\n')
+    expect(before[0]).toBe('昔涟 · 新卷 体检：有 1 处要看看，先看「快照」。')
+    expect(before).toContain('✓ 记忆：1 条，一切正常')
+    expect(before).toContainEqual(expect.stringMatching(/^! 快照：还没有快照：cyrene backup 现在就拍一份/))
     expect(await main(['backup', '--quiet'], quiet)).toBe(0)
-    expect((await doctorText(home)).split('\n')[0]).toBe('昔涟 · 新卷 — doctor: everything is fine (nothing failed, nothing to warn about).')
+    expect((await doctorText(home)).split('\n')[0]).toBe('昔涟 · 新卷 体检：一切正常。')
+    const english = (await doctorText(home, { LANG: 'en_US.UTF-8' })).split('\n')
+    expect(english[0]).toBe('昔涟 · 新卷 (Cyrene) check-up: all well.')
+    expect(english).toContain('✓ Memory: 1 entries, all well')
   })
 })
 
@@ -63,7 +82,7 @@ describe('cyrene doctor', () => {
     const started = await startEngine({ env: { DSH_HOME: home }, persona: PERSONA_SOURCES })
     try {
       const held = await doctor(home)
-      expect(held.lines.find((l) => l.check === 'memory engine')?.detail).toMatch(/^held by .*pid \d+/)
+      expect(held.lines.find((l) => l.check === 'memory engine')?.detail).toMatch(/^held by .*process \d+/)
       expect(held.lines.filter((l) => l.check.startsWith('quota'))).toHaveLength(2)
       expect(held.lines.filter((l) => l.check === 'volume' && l.status === 'warn')).toEqual([])
       const file = join(home, 'cyrene-philia093-0', '元', '卷.json')
@@ -92,7 +111,7 @@ describe('cyrene doctor', () => {
   it('shows the reflex rules: none, the count, a broken file, and the last hits of the ledger (issue 14)', async () => {
     const home = scratchDir('doctor')
     const reflex = (lines: { check: string; status: string; detail: string }[]) => lines.filter((l) => l.check === 'reflex')
-    expect(reflex((await doctor(home)).lines)).toEqual([{ check: 'reflex', status: 'ok', detail: expect.stringContaining('no rules at') }])
+    expect(reflex((await doctor(home)).lines)).toEqual([{ area: 'whale', check: 'reflex', status: 'ok', detail: expect.stringContaining('no rules at') }])
     const dir = join(home, 'whale-persona')
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'reflex.json'), '{"rules": [{"id": "a", "then": {"reply": "x"}}, {"id": "no-action"}]}')
@@ -101,12 +120,17 @@ describe('cyrene doctor', () => {
     const counted = await doctor(home)
     expect(counted.code).toBe(0)
     expect(reflex(counted.lines)).toEqual([
-      { check: 'reflex', status: 'ok', detail: `1 rule(s) in ${join(dir, 'reflex.json')}` },
-      { check: 'reflex', status: 'warn', detail: expect.stringContaining('1 rule(s) ignored') },
-      { check: 'reflex', status: 'ok', detail: expect.stringMatching(/^last hits: .*"二".*"三".*"四"$/) },
+      { area: 'whale', check: 'reflex', status: 'ok', detail: `1 rule(s) in ${join(dir, 'reflex.json')}` },
+      { area: 'whale', check: 'reflex', status: 'warn', detail: expect.stringContaining('1 rule(s) ignored') },
+      { area: 'whale', check: 'reflex', status: 'ok', detail: expect.stringMatching(/^last hits: .*"二".*"三".*"四"$/) },
     ])
     writeFileSync(join(dir, 'reflex.json'), '{ broken')
-    expect(reflex((await doctor(home)).lines)).toContainEqual({ check: 'reflex', status: 'warn', detail: expect.stringContaining('not valid JSON') })
+    expect(reflex((await doctor(home)).lines)).toContainEqual({
+      area: 'whale',
+      check: 'reflex',
+      status: 'warn',
+      detail: expect.stringContaining('not valid JSON'),
+    })
   })
 })
 
@@ -115,15 +139,16 @@ describe('cyrene doctor: base presets and --verbose (issue 9)', () => {
     const home = scratchDir('doctor')
     const withDsh = { DSH_HOME: home, HOME: home, PATH: join(DSH_BIN, '..') }
     const plain = memoryIO(withDsh, home)
-    await doctorCommand([], plain)
-    expect(plain.out()).toContain("✓ base presets: Cyrene presets stand on the same rows as DSH 0.1.0-rc.8's built-in cordis, standard")
+    await doctorCommand(['--lang', 'en'], plain)
+    expect(plain.out()).toContain('✓ Presets: in step with DSH 0.1.0-rc.8')
     expect(plain.out()).not.toContain('cordis: snapshot of DSH')
-    expect(plain.out().trimEnd().split('\n').at(-1)).toBe('（细节：--verbose）')
+    expect(plain.out().trimEnd().split('\n').at(-1)).toBe('(the details of each area: --verbose)')
     const verbose = memoryIO(withDsh, home)
-    await doctorCommand(['--verbose'], verbose)
-    expect(verbose.out()).toMatch(/\n {4}cordis: snapshot of DSH 0\.1\.0-rc\.8 vs \S+\/agent-presets\/cordis\/agent\.cordis\.yml: the same rows\n/)
+    await doctorCommand(['--verbose', '--lang', 'en'], verbose)
+    expect(verbose.out()).toContain('    ✓ base presets: the Cyrene presets stand on the same rows as DSH 0.1.0-rc.8’s built-in cordis, standard')
+    expect(verbose.out()).toMatch(/\n {8}cordis: snapshot of DSH 0\.1\.0-rc\.8 vs \S+\/agent-presets\/cordis\/agent\.cordis\.yml: the same rows\n/)
     const without = memoryIO({ DSH_HOME: home, HOME: home }, home)
     await doctorCommand([], without)
-    expect(without.out()).toContain('… base presets: not compared: no DSH found beside this package or on PATH')
+    expect(without.out()).toContain('… 预设：没有比较：这个包旁边和 PATH 上都没有找到 DSH')
   })
 })

@@ -2,22 +2,19 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { snapshotBases } from '../host/base-drift.ts'
-import { cliDoctorLines, doctorReport, type BuiltinPresets } from '../host/doctor.ts'
+import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
+import { cliDoctorLines, doctorReport, doctorRows, type BuiltinPresets } from '../host/doctor.ts'
 import { PACKAGE_ROOT, packagePath } from '../host/package-root.ts'
 import { builtinPresetsDir, findDshOnPath, findDshPackage } from '../host/preset-roots.ts'
 import type { CliIO, SubCommand } from './io.ts'
 import { CyreneCommand } from './command.ts'
+import { help } from './help-text.ts'
 
 export function doctorFamily(io: CliIO): CyreneCommand {
   return new CyreneCommand('doctor', io)
-    .description(
-      `the state of this DSH_HOME outside a chat: memory store, engine, quotas, snapshots, volume,
-retired plugins, worldbook, whale-persona, and whether the built-in presets of the DSH this package is
-installed with still match the ones the Cyrene presets were built on. Reads only; exit 1 when
-something fails.`,
-    )
-    .option('--json', 'machine output')
-    .option('--verbose', 'details under each line (which sections, which rows)')
+    .description(help(io, 'cli.doctor'))
+    .option('--json', help(io, 'cli.json'))
+    .option('--verbose', help(io, 'cli.doctor.verbose'))
     .act<{ json?: true; verbose?: true }>(async (o) => await doctor(o.json === true, o.verbose === true, io))
 }
 
@@ -28,16 +25,17 @@ export const doctorCommand: SubCommand = async (argv, io) => {
 }
 
 async function doctor(json: boolean, verbose: boolean, io: CliIO): Promise<number> {
-  const lines = await cliDoctorLines(io, installedBuiltins(io.env))
-  if (json) io.stdout(JSON.stringify({ lines }, null, 2) + '\n')
-  else io.stdout(doctorReport(lines, { verbose }) + '\n')
+  const lang = io.lang ?? DEFAULT_LANG
+  const lines = await cliDoctorLines(io, lang, installedBuiltins(io.env, lang))
+  if (json) io.stdout(JSON.stringify({ lines, areas: doctorRows(lines, lang) }, null, 2) + '\n')
+  else io.stdout(doctorReport(lines, { verbose, lang }) + '\n')
   return lines.some((l) => l.status === 'fail') ? 1 : 0
 }
 
 /** Outside DSH: the DSH this package is installed with, else the `dsh` on PATH. */
-function installedBuiltins(env: NodeJS.ProcessEnv): BuiltinPresets {
+function installedBuiltins(env: NodeJS.ProcessEnv, lang: Lang): BuiltinPresets {
   const dsh = findDshPackage(pathToFileURL(join(PACKAGE_ROOT, 'package.json')).href, undefined) ?? findDshOnPath(env)
-  if (dsh === undefined) return { missing: 'no DSH found beside this package or on PATH (`/cyrene doctor` in DSH compares them)' }
+  if (dsh === undefined) return { missing: t('doctor.base.noDsh', lang) }
   const found = new Map<string, string>()
   for (const base of snapshotBases(packagePath('modes', 'base'))) {
     const file = join(builtinPresetsDir(dsh), base, 'agent.cordis.yml')

@@ -1,3 +1,4 @@
+import type { Lang } from '../i18n/index.ts'
 import { isClosedPipe } from './failures.ts'
 
 /** What a `cyrene` sub-command may touch of the outside world; tests pass their own. */
@@ -8,6 +9,8 @@ export interface CliIO {
   cwd: string
   /** Standard input, read whole, for commands that take `-`: bytes, so invalid UTF-8 can be refused rather than replaced. */
   readStdin?: () => Promise<string | Uint8Array>
+  /** The person's language for this invocation (cli/lang.ts); zh when not set. */
+  lang?: Lang
 }
 
 /** A sub-command: takes the words after its name, returns the exit code. */

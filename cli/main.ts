@@ -5,6 +5,9 @@ import { describeBug, describeSystemFailure, EXIT, type FailureContext } from '.
 import { visibleControls } from './terminal.ts'
 import { CyreneCommand, runCommand } from './command.ts'
 import { withProfileHome } from './profile-home.ts'
+import { takeLang } from './lang.ts'
+import { help } from './help-text.ts'
+import type { MessageKey } from '../i18n/index.ts'
 
 /** A command family: builds its commands (options, help, actions) for one invocation. */
 type Family = (io: CliIO) => CyreneCommand
@@ -13,68 +16,38 @@ type Family = (io: CliIO) => CyreneCommand
  * The `cyrene` command line. Each family lives in its own module and is loaded
  * only when asked for, so `cyrene whale …` never pays for the memory engine.
  */
-const families: Record<string, { summary: string; load: () => Promise<Family> }> = {
-  doctor: {
-    summary: 'the state of this DSH_HOME: store, engine, quotas, snapshots, volume, retired plugins, worldbook, whale-persona',
-    load: async () => (await import('./doctor.ts')).doctorFamily,
-  },
-  memory: {
-    summary: 'the memory store: list, show, write, search, recall, log, check, import, export, reindex',
-    load: async () => (await import('./memory.ts')).memoryFamily,
-  },
-  backup: { summary: 'take a snapshot of the memory store now', load: async () => (await import('./memory.ts')).backupFamily },
-  restore: { summary: 'restore the memory store from a snapshot', load: async () => (await import('./memory.ts')).restoreFamily },
-  volume: { summary: 'volumes (卷): show, or open a new one (a person only)', load: async () => (await import('./memory.ts')).volumeFamily },
-  migrate: { summary: 'import memories from the retired plugins or a whale-persona inbox', load: async () => (await import('./memory.ts')).migrateFamily },
-  settings: {
-    summary: "the person's choices for every session: nickname (how she addresses you), style (道韵 level)",
-    load: async () => (await import('./settings.ts')).settingsFamily,
-  },
-  sync: {
-    summary: 'send what changed in the memory store to SiYuan now; `sync git`: one memory on every machine through git',
-    load: async () => (await import('./sync.ts')).syncFamily,
-  },
-  whale: { summary: 'whale-persona v1: render, presets, cards, inbox, conformance', load: async () => (await import('./whale.ts')).whaleFamily },
-  worldbook: {
-    summary: 'the worldbook (世界书): list the entries, import SillyTavern World Info',
-    load: async () => (await import('./worldbook.ts')).worldbookFamily,
-  },
+const families: Record<string, { summary: MessageKey; load: () => Promise<Family> }> = {
+  doctor: { summary: 'cli.family.doctor', load: async () => (await import('./doctor.ts')).doctorFamily },
+  memory: { summary: 'cli.family.memory', load: async () => (await import('./memory.ts')).memoryFamily },
+  backup: { summary: 'cli.family.backup', load: async () => (await import('./memory.ts')).backupFamily },
+  restore: { summary: 'cli.family.restore', load: async () => (await import('./memory.ts')).restoreFamily },
+  volume: { summary: 'cli.family.volume', load: async () => (await import('./memory.ts')).volumeFamily },
+  migrate: { summary: 'cli.family.migrate', load: async () => (await import('./memory.ts')).migrateFamily },
+  settings: { summary: 'cli.family.settings', load: async () => (await import('./settings.ts')).settingsFamily },
+  sync: { summary: 'cli.family.sync', load: async () => (await import('./sync.ts')).syncFamily },
+  whale: { summary: 'cli.family.whale', load: async () => (await import('./whale.ts')).whaleFamily },
+  worldbook: { summary: 'cli.family.worldbook', load: async () => (await import('./worldbook.ts')).worldbookFamily },
 }
-
-const ABOUT = 'cyrene — 昔涟 · 新卷 command line'
-
-const AFTER_HELP = `
-Where the memory is: --root DIR, else DSH_HOME, else the DSH home of the profile you are in (the
-working directory, then where this cyrene is installed: <home>/profiles/<name>/), else ~/.dsh.
-Add --help after a command for its options.
-
-Exit status:
-  0   success
-  1   a check found a problem (or \`memory show\` found no such entry)
-  2   input refused — the message says why; nothing was changed
-  3   the system refused: disk full (ENOSPC, EDQUOT), permission denied (EACCES, EPERM),
-      read-only file system (EROFS), an I/O error, or a folder where a file belongs (or the
-      reverse); the message names the path and what to do, and says what was changed
-  70  an internal error: a bug in cyrene (CYRENE_DEBUG=1 shows where it happened)
-A reader that closes the output early (\`cyrene memory list | head -1\`) is not an error.`
 
 /**
  * The whole command line for one invocation, with the family `argv` names
  * loaded (`cyrene help <family>` too); every family when `argv` is not given.
  */
 export async function program(io: CliIO, argv?: readonly string[]): Promise<CyreneCommand> {
-  const root = new CyreneCommand('cyrene', io).description(ABOUT).addHelpText('after', AFTER_HELP)
+  const root = new CyreneCommand('cyrene', io).description(help(io, 'cli.about')).addHelpText('after', help(io, 'cli.afterHelp'))
   const wanted = argv === undefined ? undefined : argv[0] === 'help' ? argv[1] : argv[0]
   for (const [name, family] of Object.entries(families)) {
     const command = argv === undefined || wanted === name ? (await family.load())(io) : new CyreneCommand(name, io)
-    root.addCommand(command.summary(family.summary))
+    root.addCommand(command.summary(help(io, family.summary)))
   }
   return root
 }
 
 /** One command line, refusals thrown as `CliError`: what `main` reports, and what tests and `whale conformance` call. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  return await runCommand(await program(io, argv), argv)
+  const chosen = takeLang(argv, io.env)
+  const withLang: CliIO = { ...io, lang: chosen.lang }
+  return await runCommand(await program(withLang, chosen.argv), chosen.argv)
 }
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {

@@ -1,3 +1,4 @@
+import { help } from './help-text.ts'
 import { resolve } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
@@ -24,11 +25,9 @@ interface ListOptions extends StoreOptions {
 }
 
 export function backupFamily(io: CliIO): CyreneCommand {
-  return storeOptions(
-    new CyreneCommand('backup', io)
-      .description('take a snapshot now (kept beside the store, the newest 7 stay)')
-      .option('--list', 'list the snapshots instead'),
-  ).act<ListOptions>(async (o) => await backup(o, io))
+  return storeOptions(new CyreneCommand('backup', io).description(help(io, 'cli.backup')).option('--list', help(io, 'cli.backup.list'))).act<ListOptions>(
+    async (o) => await backup(o, io),
+  )
 }
 
 async function backup(o: ListOptions, io: CliIO): Promise<number> {
@@ -43,18 +42,13 @@ async function backup(o: ListOptions, io: CliIO): Promise<number> {
   return 0
 }
 
-const RESTORE_DETAILS = `
-The whole snapshot is checked first (checksums, or the format of older snapshots marked "unverified"); a damaged
-or edited snapshot is refused and nothing changes. Then the current state is saved as a pre-restore snapshot and
-the store is switched over so that even a crash leaves the old store or the restored one. Quit DSH first.`
-
 export function restoreFamily(io: CliIO): CyreneCommand {
   return storeOptions(
     new CyreneCommand('restore', io)
-      .description('restore the store from a snapshot')
-      .addHelpText('after', RESTORE_DETAILS)
-      .argument('[snapshot]', 'the snapshot to restore; without one, the snapshots are listed (exit 2)')
-      .option('--list', 'list the snapshots'),
+      .description(help(io, 'cli.restore'))
+      .addHelpText('after', help(io, 'cli.restore.details'))
+      .argument('[snapshot]', help(io, 'cli.restore.snapshot'))
+      .option('--list', help(io, 'cli.restore.list')),
   ).act<ListOptions>(async (o, args) => await restore(o, args, io))
 }
 
@@ -101,13 +95,13 @@ interface VolumeOptions extends StoreOptions {
 export function volumeFamily(io: CliIO): CyreneCommand {
   return storeOptions(
     new CyreneCommand('volume', io)
-      .description('volumes (卷): volume [show] | volume complete | volume new --reason "…" --confirm new-volume [--ab-report FILE --verdict keep|revert]')
-      .argument('[verb]', 'show (the default), complete (record the persona fingerprint of volume 0) or new')
-      .option('--reason <TEXT>', 'why a new volume begins (new)')
-      .option('--confirm <WORD>', 'new-volume, to say it is meant (new)')
-      .option('--persona <DIR>', 'the package folder whose persona/ is fingerprinted (default: this package)')
-      .option('--ab-report <FILE>', 'the persona A/B report (report.md or report.html of npm run persona:ab) to record with the volume (new)')
-      .option('--verdict <V>', 'keep or revert: what the person decided after reading the A/B report (new, with --ab-report)'),
+      .description(help(io, 'cli.volume'))
+      .argument('[verb]', help(io, 'cli.volume.verb'))
+      .option('--reason <TEXT>', help(io, 'cli.volume.reason'))
+      .option('--confirm <WORD>', help(io, 'cli.volume.confirm'))
+      .option('--persona <DIR>', help(io, 'cli.volume.persona'))
+      .option('--ab-report <FILE>', help(io, 'cli.volume.abReport'))
+      .option('--verdict <V>', help(io, 'cli.volume.verdict')),
   ).act<VolumeOptions>(async (o, args) => await volume(o, args, io))
 }
 
@@ -167,10 +161,10 @@ interface MigrateOptions extends StoreOptions {
 export function migrateFamily(io: CliIO): CyreneCommand {
   return storeOptions(
     new CyreneCommand('migrate', io)
-      .description('import from dsh-cyrene 0.6.x, 一页永恒 0.5.x or a whale-persona inbox; the source is never changed')
-      .option('--from <PATH>', 'the old data folder, a DSH_HOME or a file')
-      .option('--from-whale', 'the whale-persona inbox of this DSH_HOME / DSH_WHALE_CONFIG (confirmed entries only)')
-      .option('--dry-run', 'say what would be imported, write nothing'),
+      .description(help(io, 'cli.migrate'))
+      .option('--from <PATH>', help(io, 'cli.migrate.from'))
+      .option('--from-whale', help(io, 'cli.migrate.fromWhale'))
+      .option('--dry-run', help(io, 'cli.dryRun2')),
   ).act<MigrateOptions>(async (o) => await migrateFrom(o, io))
 }
 

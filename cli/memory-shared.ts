@@ -1,3 +1,4 @@
+import { help } from './help-text.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { clip, MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type StoredEntry } from '../memory/index.ts'
@@ -14,9 +15,9 @@ export interface StoreOptions {
 /** Adds the options every memory-family command takes (after its own, so its own come first in help). */
 export function storeOptions(command: CyreneCommand): CyreneCommand {
   return command
-    .option('--json', 'machine output')
-    .option('--root <DIR>', 'the memory store folder (absolute), instead of the one in DSH_HOME')
-    .option('--quiet', 'no progress lines on stderr')
+    .option('--json', help(command.io, 'cli.json'))
+    .option('--root <DIR>', help(command.io, 'cli.root'))
+    .option('--quiet', help(command.io, 'cli.quiet'))
 }
 
 export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {

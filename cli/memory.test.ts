@@ -94,7 +94,8 @@ describe('cyrene memory', () => {
     const c = await run(['memory', 'check'])
     expect(c.code).toBe(1)
     expect(c.out).toMatch(/岁月涟漪\/日档\/2026\/01\/2026-01-02\.md:5: .*not valid JSON/)
-    expect((await run(['memory', 'list'])).out).toMatch(/1 entry; 1 unreadable/)
+    expect((await run(['memory', 'list', '--lang', 'en'])).out).toMatch(/1 entry; 1 unreadable/)
+    expect((await run(['memory', 'list'])).out).toMatch(/1 条；1 处注释读不了/)
   })
 
   it('check reports a retired plugin still installed in a profile', async () => {
@@ -328,8 +329,11 @@ describe('system and internal failures: one message, no stack, a documented exit
     expect(d.err).toMatch(/\n\s+at .*memory/)
   })
 
-  it('cyrene --help documents the exit codes', async () => {
-    const h = await run(['--help'])
+  it('cyrene --help documents the exit codes, in both languages', async () => {
+    const zh = (await run(['--help'])).out
+    for (const line of [/0\s+成功/, /1\s+检查发现了问题/, /2\s+输入被拒绝/, /3\s+系统拒绝了：磁盘满（ENOSPC、EDQUOT）/, /70\s+内部错误/])
+      expect(zh).toMatch(line)
+    const h = await run(['--help', '--lang', 'en'])
     for (const line of [
       /0\s+success/,
       /1\s+a check found a problem/,

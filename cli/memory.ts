@@ -1,3 +1,4 @@
+import { help } from './help-text.ts'
 import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
@@ -26,93 +27,81 @@ import {
   type CheckReport,
   type Finding,
 } from '../memory/index.ts'
+import { t, DEFAULT_LANG } from '../i18n/index.ts'
+import { AXES } from '../memory/entry.ts'
 import { recallCommand, resemblingEntry, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
 
-const WHEN_HELP = `
---at WHEN: YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS[.sss]] with optional Z or ±HH:MM
-  (local time without one); years 1000–9999.`
-
 /** `cyrene memory …`: every sub-command, its options and its help. */
 export function memoryFamily(io: CliIO): CyreneCommand {
-  const memory = new CyreneCommand('memory', io)
-    .description('the memory store (<DSH_HOME>/cyrene-philia093-0/)')
-    .addHelpText(
-      'after',
-      "\nEvery command: --json (machine output), --root DIR (instead of DSH_HOME), --quiet (no progress).\nWrites from this command line are a person's writes.",
-    )
+  const memory = new CyreneCommand('memory', io).description(help(io, 'cli.memory')).addHelpText('after', help(io, 'cli.memory.after'))
   const sub = (name: string, about: string): CyreneCommand => memory.command(name).description(about)
 
   storeOptions(
-    sub('list', 'the newest entries of the day files (or of 余页/待定)')
-      .option('--date <D>', 'only this day (YYYY-MM-DD)')
-      .option('--from <D>', 'only from this day on')
-      .option('--to <D>', 'only up to this day')
-      .option('--pending', 'the entries in 余页/待定, with their records')
-      .option('--kind <K>', 'only entries of this kind')
-      .option('--limit <N>', 'how many', '50'),
+    sub('list', help(io, 'cli.memory.list'))
+      .option('--date <D>', help(io, 'cli.memory.list.date'))
+      .option('--from <D>', help(io, 'cli.memory.list.from'))
+      .option('--to <D>', help(io, 'cli.memory.list.to'))
+      .option('--pending', help(io, 'cli.memory.list.pending'))
+      .option('--kind <K>', help(io, 'cli.memory.list.kind'))
+      .option('--limit <N>', help(io, 'cli.memory.limit'), '50'),
   ).act<ListOptions>(async (o) => await list(o, io))
-  storeOptions(sub('show', 'one entry: its text, where it is and its metadata; exit 1 when there is none').argument('<id>')).act<StoreOptions>(
-    async (o, args) => await show(o, args, io),
-  )
+  storeOptions(sub('show', help(io, 'cli.memory.show')).argument('<id>')).act<StoreOptions>(async (o, args) => await show(o, args, io))
   storeOptions(
-    sub('write', 'write an entry, as the person')
-      .argument('<text...>', 'the text, or - to read it from standard input')
-      .option('--kind <K>', 'what kind of entry (fact, preference, …)')
-      .option('--axis <AXIS>', 'the virtue it is about: 德, 智, 体, 美 or 劳')
-      .option('--reason <R>', 'why it is worth keeping')
-      .option('--src-quote <Q>', 'the words it comes from')
-      .option('--src-id <ID>', 'an id it comes from (repeatable)', repeated)
-      .option('--link <ID|TYPE>', 'an entry it is linked to, which must exist (repeatable)', repeated)
-      .option('--consequence <SCALE=TEXT>', 'scale is self, other, relation, world or future (repeatable)', repeated)
-      .option('--at <WHEN>', 'when it happened (below)')
-      .option('--base', 'a base entry: only a person may write or change it'),
+    sub('write', help(io, 'cli.memory.write'))
+      .argument('<text...>', help(io, 'cli.memory.write.text'))
+      .option('--kind <K>', help(io, 'cli.memory.write.kind'))
+      .option('--axis <AXIS>', help(io, 'cli.memory.write.axis'))
+      .option('--reason <R>', help(io, 'cli.memory.write.reason'))
+      .option('--src-quote <Q>', help(io, 'cli.memory.write.srcQuote'))
+      .option('--src-id <ID>', help(io, 'cli.memory.write.srcId'), repeated)
+      .option('--link <ID|TYPE>', help(io, 'cli.memory.write.link'), repeated)
+      .option('--consequence <SCALE=TEXT>', help(io, 'cli.memory.write.consequence'), repeated)
+      .option('--at <WHEN>', help(io, 'cli.memory.write.at'))
+      .option('--base', help(io, 'cli.memory.write.base')),
   )
-    .addHelpText('after', WHEN_HELP)
+    .addHelpText('after', help(io, 'cli.memory.when'))
     .act<WriteOptions>(async (o, args) => await write(o, args, io))
   storeOptions(
-    sub('search', 'entries that match the words').argument('<query...>').option('--limit <N>', 'how many', '20').option('--pending', 'look in 余页/待定 too'),
+    sub('search', help(io, 'cli.memory.search'))
+      .argument('<query...>')
+      .option('--limit <N>', help(io, 'cli.memory.limit2'), '20')
+      .option('--pending', help(io, 'cli.memory.search.pending')),
   ).act<SearchOptions>(async (o, args) => await search(o, args, io))
   storeOptions(
-    sub('recall', 'exactly the memory hits a turn would inject for this message, within the budget')
+    sub('recall', help(io, 'cli.memory.recall'))
       .argument('<query...>')
-      .option('--k <N>', 'how many hits to rank before the budget', RECALL_OPTION_DEFAULTS.k)
-      .option('--budget <CHARS>', 'characters of the hit block, frame included', RECALL_OPTION_DEFAULTS.budget),
+      .option('--k <N>', help(io, 'cli.memory.recall.k'), RECALL_OPTION_DEFAULTS.k)
+      .option('--budget <CHARS>', help(io, 'cli.memory.recall.budget'), RECALL_OPTION_DEFAULTS.budget),
   ).act<RecallOptions>(async (o, args) => await recallCommand(o, args, io))
-  storeOptions(sub('log', 'entries and audit records, newest first').option('--limit <N>', 'how many', '30')).act<LimitOptions>(async (o) => await log(o, io))
-  storeOptions(sub('check', 'verify the whole store; exit 1 on a problem').option('--fix', 'repair what can be repaired safely')).act<CheckOptions>(
-    async (o) => await check(o, io),
+  storeOptions(sub('log', help(io, 'cli.memory.log')).option('--limit <N>', help(io, 'cli.memory.limit3'), '30')).act<LimitOptions>(
+    async (o) => await log(o, io),
   )
+  storeOptions(sub('check', help(io, 'cli.memory.check')).option('--fix', help(io, 'cli.memory.check.fix'))).act<CheckOptions>(async (o) => await check(o, io))
   storeOptions(
-    sub('resolve', "settle a git sync conflict (`memory check` lists them): a keeps the text in place, b the other machine's, both keeps both")
-      .argument('<id>', 'the entry id, or the conflict id for a section or a whole file')
-      .option('--keep <WHICH>', 'a, b or both'),
+    sub('resolve', help(io, 'cli.memory.resolve'))
+      .argument('<id>', help(io, 'cli.memory.resolve.id'))
+      .option('--keep <WHICH>', help(io, 'cli.memory.resolve.keep')),
   ).act<ResolveOptions>(async (o, args) => await resolveCommand(o, args, io))
   storeOptions(
-    sub('import', 'import entries from JSON lines; a re-run skips what it imported before')
-      .option('--jsonl <FILE>', 'lines {"text","at"?,"kind"?,"axis"?,"reason"?,"ref"?} from FILE, or - for standard input')
-      .option('--dry-run', 'say what would be imported, write nothing'),
+    sub('import', help(io, 'cli.memory.import')).option('--jsonl <FILE>', help(io, 'cli.memory.import.jsonl')).option('--dry-run', help(io, 'cli.dryRun')),
   ).act<ImportOptions>(async (o) => await importLines(o, io))
   storeOptions(
-    sub('export', 'JSON lines, one entry each')
-      .option('--out <FILE>', 'write them to FILE instead of standard output')
-      .option('--pending', 'include 余页/待定'),
+    sub('export', help(io, 'cli.memory.export'))
+      .option('--out <FILE>', help(io, 'cli.memory.export.out'))
+      .option('--pending', help(io, 'cli.memory.export.pending')),
   ).act<ExportOptions>(async (o) => await exportLines(o, io))
-  storeOptions(sub('reindex', 're-read every file and rebuild the recall index')).act<StoreOptions>(async (o) => await reindex(o, io))
+  storeOptions(sub('reindex', help(io, 'cli.memory.reindex'))).act<StoreOptions>(async (o) => await reindex(o, io))
+  storeOptions(sub('recheck', help(io, 'cli.memory.recheck')).option('--scope <SCOPE>', 'month or year', 'month')).act<RecheckOptions>(
+    async (o) => await recheck(o, io),
+  )
+  storeOptions(sub('untomb', help(io, 'cli.memory.untomb')).argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))
   storeOptions(
-    sub('recheck', 're-check 余页/待定 (read-only; promotes what now passes; a failure counts once per month)').option(
-      '--scope <SCOPE>',
-      'month or year',
-      'month',
-    ),
-  ).act<RecheckOptions>(async (o) => await recheck(o, io))
-  storeOptions(sub('untomb', 'bring a tombstoned pending entry back').argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))
-  storeOptions(
-    sub('anchor', 'the anchors: anchor [show] | anchor write <self|user|origin|goal> <text>')
-      .argument('[verb]', 'show (the default) or write')
-      .argument('[key]', 'self, user, origin or goal')
-      .argument('[text...]', 'what to write')
-      .option('--core', 'replace the core text instead of adding a dated section'),
+    sub('anchor', help(io, 'cli.memory.anchor'))
+      .argument('[verb]', help(io, 'cli.memory.anchor.verb'))
+      .argument('[key]', help(io, 'cli.memory.anchor.key'))
+      .argument('[text...]', help(io, 'cli.memory.anchor.text'))
+      .option('--core', help(io, 'cli.memory.anchor.core')),
   ).act<AnchorOptions>(async (o, args) => await anchor(o, args, io))
   return memory
 }
@@ -163,7 +152,22 @@ interface AnchorOptions extends StoreOptions {
   core?: true
 }
 
+/** A calendar day as YYYY-MM-DD that exists (2026-02-30 does not); anything else is refused with the form to use. */
+function dayOption(value: string | undefined, option: string, io: CliIO): string | undefined {
+  if (value === undefined) return undefined
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  const d = m === null ? undefined : new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
+  if (m === null || d === undefined || d.toISOString().slice(0, 10) !== value)
+    throw new CliError(t('cli.date.bad', io.lang ?? DEFAULT_LANG, { option, value: JSON.stringify(value) }), 2)
+  return value
+}
+
 async function list(o: ListOptions, io: CliIO): Promise<number> {
+  o.date = dayOption(o.date, '--date', io)
+  o.from = dayOption(o.from, '--from', io)
+  o.to = dayOption(o.to, '--to', io)
+  if (o.from !== undefined && o.to !== undefined && o.from > o.to)
+    throw new CliError(t('cli.date.order', io.lang ?? DEFAULT_LANG, { from: o.from, to: o.to }), 2)
   const store = await openStore(io, o.root)
   const limit = positiveInt(o.limit, 'limit')
   const { entries, problems } = await store.scan()
@@ -183,7 +187,7 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
     { entries: list.map((e) => ({ ...entryJson(e), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
     () =>
       `${list.map((e) => `${e.id}  ${dateOf(e)}  ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
-      `${list.length} entr${list.length === 1 ? 'y' : 'ies'}${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — run \`cyrene memory check\`` : ''}\n`,
+      `${t(list.length === 1 ? 'cli.list.one' : 'cli.list.count', io.lang ?? DEFAULT_LANG, { n: list.length })}${problems.length > 0 ? t('cli.list.problems', io.lang ?? DEFAULT_LANG, { n: problems.length }) : ''}\n`,
   )
   return 0
 }
@@ -204,7 +208,12 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
   if (text.trim() === '') throw new CliError('give the text: cyrene memory write "…" (or - to read standard input)', 2)
   const input: NewEntry = { text }
   if (o.kind !== undefined) input.kind = o.kind
-  if (o.axis !== undefined) input.axis = o.axis
+  if (o.axis !== undefined) {
+    // The gate would keep an unknown axis in 余页/待定; a person who named one meant one of the five.
+    if (!(AXES as readonly string[]).includes(o.axis))
+      throw new CliError(t('cli.axis.bad', io.lang ?? DEFAULT_LANG, { value: JSON.stringify(o.axis), axes: AXES.join(io.lang === 'en' ? ', ' : '、') }), 2)
+    input.axis = o.axis
+  }
   if (o.reason !== undefined) input.reason = o.reason
   if (o.srcQuote !== undefined) input.src_quote = o.srcQuote
   if (o.srcId !== undefined) input.src_ids = o.srcId
@@ -229,11 +238,12 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
     { ...r, ...(resembles !== undefined ? { resembles } : {}) },
     () =>
       [
-        r.gate === 'day' ? `written ${r.id} → ${r.file}` : `kept ${r.id} in ${r.file}: it did not pass the five-virtue gate yet`,
+        t(r.gate === 'day' ? 'cli.write.written' : 'cli.write.kept', io.lang ?? DEFAULT_LANG, { id: r.id, file: r.file }),
         ...r.reasons.map((x) => `  · ${x}`),
+        ...(r.gate === 'day' ? [] : [`  ${t('cli.write.gateHint', io.lang ?? DEFAULT_LANG, { id: r.id })}`]),
         ...r.notes.map((x) => `  note: ${x}`),
         ...(resembles !== undefined
-          ? [`  resembles ${resembles.id} (${resembles.date}): ${oneLine(resembles.text)} — both are kept; see \`cyrene memory show ${resembles.id}\``]
+          ? [`  ${t('cli.write.resembles', io.lang ?? DEFAULT_LANG, { id: resembles.id, date: resembles.date, text: oneLine(resembles.text) })}`]
           : []),
       ].join('\n') + '\n',
   )

@@ -51,7 +51,7 @@ describe('cyrene volume: one definition of the persona sources (issue 8)', () =>
     expect(opened.code).toBe(0)
     expect(JSON.parse(opened.out).persona_hash).toBe(await personaFingerprint(PERSONA_SOURCES))
 
-    const doctor = await run(['doctor', '--json'])
+    const doctor = await run(['doctor', '--json', '--lang', 'en'])
     const lines = JSON.parse(doctor.out).lines as { check: string; status: string; detail: string }[]
     expect(lines.filter((l) => l.check === 'volume' && l.status !== 'ok')).toEqual([])
   })
@@ -129,7 +129,7 @@ describe('cyrene volume new --ab-report (issue 15 item 3)', () => {
     writeFileSync(join(t.root, '元/卷.json'), JSON.stringify(volumes))
     expect((await run(['volume', 'new', '--reason', '人格修订', '--confirm', 'new-volume'])).code).toBe(0)
 
-    const doctor = await run(['doctor', '--json'])
+    const doctor = await run(['doctor', '--json', '--lang', 'en'])
     const warned = (JSON.parse(doctor.out).lines as { check: string; status: string; detail: string }[]).filter(
       (l) => l.check === 'volume' && l.status === 'warn',
     )

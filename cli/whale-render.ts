@@ -1,11 +1,9 @@
 import { loadRenderInput } from '../whale/files.ts'
 import { renderSegments, type RenderedSegments } from '../whale/render.ts'
+import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import type { CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
-
-// The self-check wording of spec §9, quoted there.
-const EMPTY_NOTE = '(空 —— 该段不会出现在系统提示词里)'
 
 interface RenderOptions {
   config?: string
@@ -41,13 +39,14 @@ function render(values: RenderOptions, io: CliIO): number {
   if (values.json === true) {
     writeJson(io, rendered)
   } else {
-    io.stdout(preview(rendered))
+    io.stdout(preview(rendered, io.lang ?? DEFAULT_LANG))
   }
   return 0
 }
 
-function preview(r: RenderedSegments): string {
-  const section = (name: string, text: string): string => `=== ${name} ===\n${text || EMPTY_NOTE}\n`
+/** The zh placeholder is the self-check wording of spec §9, quoted there; en says the same. */
+function preview(r: RenderedSegments, lang: Lang): string {
+  const section = (name: string, text: string): string => `=== ${name} ===\n${text || t('cli.whale.empty', lang)}\n`
   const parts = r.measure.parts.map((p) => `${p.key} ${p.chars}`).join(' · ')
   const b = r.measure.budget
   const budget = b.enabled && b.max > 0 ? `budget ${b.max}${b.over ? ' (over)' : ''}` : 'budget off'

@@ -1,3 +1,4 @@
+import { t, type Lang } from '../i18n/index.ts'
 import { gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
 import type { DoctorLine } from './doctor.ts'
 import type { GitSyncState } from './git-trigger.ts'
@@ -9,42 +10,43 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
  * history's size in .git/ (not counted by the quotas; warned past the store's
  * own quota), and every conflict waiting for the person.
  */
-export async function gitLines(store: MemoryStore): Promise<DoctorLine[]> {
+export async function gitLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
   const remote = store.settings.values.git.remote
   const { repo, gitBytes } = await gitStatus(store)
+  const check = t('doctor.check.git', lang)
   const lines: DoctorLine[] = []
-  if (!repo)
-    lines.push({
-      check: 'git sync',
-      status: 'ok',
-      detail: remote === '' ? 'off (cyrene sync git --remote URL, or git.remote in 元/settings.json)' : `remote ${remote}; no sync yet`,
-    })
+  if (!repo) lines.push({ area: 'sync', check, status: 'ok', detail: remote === '' ? t('doctor.git.off', lang) : t('doctor.git.noSyncYet', lang, { remote }) })
   else {
     const big = gitBytes > store.limits.totalBytes
+    const where = remote === '' ? t('doctor.git.noRemote', lang) : t('doctor.git.remote', lang, { remote })
     lines.push({
-      check: 'git sync',
+      area: 'sync',
+      check,
       status: big ? 'warn' : 'ok',
-      detail:
-        `${remote === '' ? 'no remote (commits stay here)' : `remote ${remote}`}; history ${mb(gitBytes)} in .git/ (not in the quota; git gc --auto after each sync)` +
-        (big ? `, larger than the store's quota: \`cyrene sync git --gc\` packs it now` : ''),
+      detail: t('doctor.git.history', lang, { where, size: mb(gitBytes) }) + (big ? t('doctor.git.tooBig', lang) : ''),
     })
   }
   const { conflicts, problems } = await listConflicts(store)
+  const conflictCheck = t('doctor.check.gitConflict', lang)
   for (const c of conflicts)
     lines.push({
-      check: 'sync conflict',
+      area: 'sync',
+      check: conflictCheck,
       status: 'warn',
-      detail: `${c.file}${c.key === '' ? '' : ` (${c.key})`} changed on two machines: \`cyrene memory resolve ${c.kind === 'entry' ? c.key : c.id} --keep a|b${c.kind === 'file' ? '' : '|both'}\``,
+      detail: t('doctor.git.conflict', lang, {
+        file: `${c.file}${c.key === '' ? '' : ` (${c.key})`}`,
+        command: `cyrene memory resolve ${c.kind === 'entry' ? c.key : c.id} --keep a|b${c.kind === 'file' ? '' : '|both'}`,
+      }),
     })
-  for (const p of problems) lines.push({ check: 'sync conflict', status: 'fail', detail: p })
+  for (const p of problems) lines.push({ area: 'sync', check: conflictCheck, status: 'fail', detail: p })
   return lines
 }
 
 /** This process's background git sync (row cyrene-panel): its last run. */
-export function gitRunLine(state: GitSyncState | undefined): DoctorLine {
-  if (state === undefined || state.remote === undefined)
-    return { check: 'git sync (background)', status: 'ok', detail: 'not running in this process (no git.remote, or the engine is held elsewhere)' }
+export function gitRunLine(state: GitSyncState | undefined, lang: Lang): DoctorLine {
+  const check = t('doctor.check.gitBackground', lang)
+  if (state === undefined || state.remote === undefined) return { area: 'sync', check, status: 'ok', detail: t('doctor.git.notHere', lang) }
   const last = state.lastReport
-  if (last === undefined) return { check: 'git sync (background)', status: 'ok', detail: `on (${state.remote}); no run yet` }
-  return { check: 'git sync (background)', status: last.ok ? 'ok' : 'warn', detail: `${state.lastRunAt ?? ''} ${last.message}`.trim() }
+  if (last === undefined) return { area: 'sync', check, status: 'ok', detail: t('doctor.git.noRunYet', lang, { remote: state.remote }) }
+  return { area: 'sync', check, status: last.ok ? 'ok' : 'warn', detail: `${state.lastRunAt ?? ''} ${last.message}`.trim() }
 }

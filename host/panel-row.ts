@@ -6,6 +6,8 @@ import { describeOutcome } from './night/commands.ts'
 import type { CyreneDream } from './night/service.ts'
 import { startSiyuanSync } from './siyuan/trigger.ts'
 import { startGitSync } from './git-trigger.ts'
+import { t } from '../i18n/index.ts'
+import { uiLang } from '../runtime/lang.ts'
 
 /**
  * Row `cyrene-panel`, the package's bare export. DSH web finds a plugin's
@@ -40,8 +42,9 @@ export const Config: Schema<Config> = Schema.object({
 export function dreamNowOf(ctx: Context): NonNullable<PanelDeps['dreamNow']> {
   return async () => {
     const dream = ctx.get('cyreneDream') as CyreneDream | undefined
-    if (dream === undefined) return { ok: false, message: 'the night service is not running in this DSH process (see /cyrene doctor)' }
-    const said = describeOutcome(await dream.dream('panel', true))
+    const lang = uiLang(ctx)
+    if (dream === undefined) return { ok: false, message: t('chat.dream.notMounted', lang) }
+    const said = describeOutcome(await dream.dream('panel', true), lang)
     return { ok: said.kind === 'success', message: said.text ?? '' }
   }
 }

@@ -1,3 +1,4 @@
+import { t, type Lang } from '../i18n/index.ts'
 import { resolveRoot } from '../memory/index.ts'
 import { constantEntries, HITS_TITLE, RAIL_TITLE, renderEntries, WorldbookLibrary, worldbookFolders, type LoadedWorldbook } from '../worldbook/index.ts'
 import type { DoctorIO, DoctorLine } from './doctor.ts'
@@ -24,59 +25,71 @@ export interface WorldbookNote {
 const RAIL_CAP = 560
 const HITS_CAP = 800
 
-export function worldbookLines(io: DoctorIO, note?: WorldbookNote): DoctorLine[] {
+export function worldbookLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): DoctorLine[] {
+  const check = t('doctor.check.worldbook', lang)
+  const area = 'worldbook' as const
   let root: string | undefined
   const lines: DoctorLine[] = []
   try {
     root = resolveRoot({ env: io.env, rootDir: io.rootDir })
   } catch (error) {
-    lines.push({ check: 'worldbook', status: 'warn', detail: `no store root (${(error as Error).message}): only the starter entries` })
+    lines.push({ area, check, status: 'warn', detail: t('doctor.worldbook.noRoot', lang, { error: (error as Error).message }) })
   }
   const folders = worldbookFolders(root)
   let book: LoadedWorldbook
   try {
     book = new WorldbookLibrary(folders).current()
   } catch (error) {
-    return [...lines, { check: 'worldbook', status: 'fail', detail: `cannot be read: ${(error as Error).message}` }]
+    return [...lines, { area, check, status: 'fail', detail: t('doctor.worldbook.unreadable', lang, { error: (error as Error).message }) }]
   }
   const enabled = book.entries.filter((e) => e.enabled)
   const constants = constantEntries(book.entries)
   const person = book.entries.filter((e) => e.source === 'person').length
   lines.push({
-    check: 'worldbook',
+    area,
+    check,
     status: 'ok',
-    detail:
-      `${enabled.length} entries in force (${constants.length} constant, ${enabled.length - constants.length} by keyword; ${person} yours` +
-      `${book.overridden.length > 0 ? `, ${book.overridden.length} starter entries replaced or switched off by yours` : ''}); ` +
-      `yours in ${folders[1]?.dir ?? '(no store)'}, starter in ${folders[0]!.dir}`,
+    detail: t('doctor.worldbook.inForce', lang, {
+      n: enabled.length,
+      constant: constants.length,
+      keyword: enabled.length - constants.length,
+      yours: person,
+      replaced: book.overridden.length > 0 ? t('doctor.worldbook.replaced', lang, { n: book.overridden.length }) : '',
+      dir: folders[1]?.dir ?? '—',
+      starter: folders[0]!.dir,
+    }),
+    summary: t('doctor.worldbook.summary', lang, { n: enabled.length }),
   })
-  for (const u of book.unreadable) lines.push({ check: 'worldbook', status: 'warn', detail: `${u.file} ${u.why}` })
-  for (const s of book.skipped) lines.push({ check: 'worldbook', status: 'warn', detail: `skipped ${s.file}: ${s.why}` })
-  for (const w of book.warnings) lines.push({ check: 'worldbook', status: 'warn', detail: `${w.file}: ${w.why}` })
+  for (const u of book.unreadable) lines.push({ area, check, status: 'warn', detail: `${u.file} ${u.why}` })
+  for (const s of book.skipped) lines.push({ area, check, status: 'warn', detail: t('doctor.worldbook.skipped', lang, { file: s.file, why: s.why }) })
+  for (const w of book.warnings) lines.push({ area, check, status: 'warn', detail: `${w.file}: ${w.why}` })
   const rail = renderEntries(RAIL_TITLE, constants, RAIL_CAP)
   if (rail.leftOut.length > 0)
     lines.push({
-      check: 'worldbook',
+      area,
+      check,
       status: 'warn',
-      detail: `constant entries left out of the 140 rail (${rail.text.length === 0 ? 0 : [...rail.text].length}/${RAIL_CAP} chars used): ${rail.leftOut.map((l) => `${l.name} (${l.why}, ${l.chars} chars)`).join(', ')} — shorten them or make them keyword entries`,
+      detail: t('doctor.worldbook.railFull', lang, {
+        used: rail.text.length === 0 ? 0 : [...rail.text].length,
+        cap: RAIL_CAP,
+        names: rail.leftOut.map((l) => t('doctor.worldbook.entryChars', lang, { name: l.name, why: l.why, n: l.chars })).join(', '),
+      }),
     })
   const tooLong = enabled.filter((e) => !e.constant && renderEntries(HITS_TITLE, [e], HITS_CAP).shown.length === 0)
   if (tooLong.length > 0)
-    lines.push({
-      check: 'worldbook',
-      status: 'warn',
-      detail: `keyword entries too long ever to be shown (a hit block holds ${HITS_CAP} chars with its frame): ${tooLong.map((e) => e.name).join(', ')}`,
-    })
-  for (const error of [note?.rootError, note?.railError, note?.hitsError])
-    if (error !== undefined) lines.push({ check: 'worldbook', status: 'warn', detail: error })
+    lines.push({ area, check, status: 'warn', detail: t('doctor.worldbook.tooLong', lang, { cap: HITS_CAP, names: tooLong.map((e) => e.name).join(', ') }) })
+  for (const error of [note?.rootError, note?.railError, note?.hitsError]) if (error !== undefined) lines.push({ area, check, status: 'warn', detail: error })
   if (note !== undefined)
     lines.push({
-      check: 'worldbook',
+      area,
+      check,
       status: 'ok',
       detail:
         note.hits.length === 0
-          ? 'no keyword hits yet in this DSH run'
-          : `last hits: ${note.hits.map((h) => `${h.at} ${h.shown.join(', ')}${h.leftOut.length > 0 ? ` (left out: ${h.leftOut.join(', ')})` : ''}`).join('; ')}`,
+          ? t('doctor.worldbook.noHits', lang)
+          : t('doctor.worldbook.hits', lang, {
+              hits: note.hits.map((h) => `${h.at} ${h.shown.join(', ')}${h.leftOut.length > 0 ? ` (−${h.leftOut.join(', ')})` : ''}`).join('; '),
+            }),
     })
   return lines
 }

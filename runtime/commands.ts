@@ -1,11 +1,13 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-commands'
+import { t, tKey } from '../i18n/index.ts'
 import { dispatchSubcommand, type CyreneSubcommand } from './cyrene-subcommands.ts'
 import { doctorRow } from './doctor-command.ts'
 import { dreamRow, registerDreamCommand } from './dream-commands.ts'
 import { helpRow } from './help-command.ts'
-import { memoryCommand, MEMORY_USAGE } from './memory-command.ts'
+import { uiLang } from './lang.ts'
+import { memoryCommand } from './memory-command.ts'
 import { backupRow, newVolumeRow, restoreRow } from './store-commands.ts'
 import { syncRow } from './sync-command.ts'
 import { formSubcommand, nicknameSubcommand, styleSubcommand } from './voice-commands.ts'
@@ -34,20 +36,22 @@ const SUBCOMMANDS: readonly CyreneSubcommand[] = [
 ]
 
 export function apply(ctx: Context): void {
+  // DSH lists a command's description and hint as registered; they follow the language DSH had when this row started.
+  const lang = uiLang(ctx)
   ctx.commands.register({
     name: 'cyrene',
-    description: '昔涟：/cyrene help 列出全部命令',
-    input: { hint: SUBCOMMANDS.map((r) => r.usage).join(' | ') },
-    handler: ({ rawInput, agent }) => dispatchSubcommand(SUBCOMMANDS, ctx, rawInput, agent),
+    description: t('chat.cyrene.description', lang),
+    input: { hint: SUBCOMMANDS.map((r) => tKey(r.usage, lang)).join(' | ') },
+    handler: ({ rawInput, agent }) => dispatchSubcommand(SUBCOMMANDS, ctx, rawInput, agent, uiLang(ctx)),
   })
 
   // Preset-scoped, so it shadows the whale row's host-level /memory in Cyrene presets (contract §2.3).
   ctx.commands.register({
     name: 'memory',
-    description: '昔涟的记忆：/memory 概况 | /memory <要找的内容> | /memory show <id> | /memory capture on|off|status',
-    input: { hint: MEMORY_USAGE },
-    handler: ({ rawInput, agent }) => memoryCommand(ctx, agent.session.id, rawInput),
+    description: t('chat.memory.description', lang),
+    input: { hint: t('chat.memory.hint', lang) },
+    handler: ({ rawInput, agent }) => memoryCommand(ctx, agent.session.id, rawInput, uiLang(ctx)),
   })
 
-  registerDreamCommand(ctx)
+  registerDreamCommand(ctx, lang, () => uiLang(ctx))
 }

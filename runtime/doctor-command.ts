@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-agent-presets'
+import { t, type Lang } from '../i18n/index.ts'
 import { chatDoctorLines, doctorReport, type BuiltinPresets } from '../host/doctor.ts'
 import { dshVersionAbove } from '../host/preset-roots.ts'
 import type {} from '../host/store-guard.ts'
@@ -10,35 +11,36 @@ import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 /** `/cyrene doctor [--verbose]`: the lines are host/doctor.ts's (shared with `cyrene doctor`); this hands it what DSH's services see. */
 export const doctorRow: CyreneSubcommand = {
   name: 'doctor',
-  usage: 'doctor [--verbose]',
-  summary: '查看状态与各项限制（--verbose 看细节）',
-  run: async (ctx, args) => ({ kind: 'success', text: await doctorText(ctx, args.includes('--verbose')) }),
+  usage: 'help.doctor.usage',
+  summary: 'help.doctor.summary',
+  run: async (ctx, args, _agent, lang) => ({ kind: 'success', text: await doctorText(ctx, args.includes('--verbose'), lang) }),
 }
 
-async function doctorText(ctx: Context, verbose: boolean): Promise<string> {
+async function doctorText(ctx: Context, verbose: boolean, lang: Lang): Promise<string> {
   const whaleRow = ctx.get('whalePersona') as WhalePersona | undefined
   const lines = await chatDoctorLines({
     env: process.env,
     cwd: process.cwd(),
+    lang,
     memory: ctx.get('cyreneMemory'),
     whaleRow,
     guard: ctx.get('cyreneStoreGuard'),
-    builtins: await rosterBuiltins(ctx),
+    builtins: await rosterBuiltins(ctx, lang),
     dream: (ctx.get('cyreneDream') as CyreneDream | undefined)?.doctorState(),
   })
-  return doctorReport(lines, { verbose })
+  return doctorReport(lines, { verbose, lang })
 }
 
 /** The built-in presets exactly as the running DSH's roster serves them (system trust, first root wins). */
-async function rosterBuiltins(ctx: Context): Promise<BuiltinPresets> {
+async function rosterBuiltins(ctx: Context, lang: Lang): Promise<BuiltinPresets> {
   try {
     const roster = ctx.get('agentPresets')
-    if (roster === undefined) return { missing: "DSH's preset roster is not mounted here" }
+    if (roster === undefined) return { missing: t('doctor.base.noRoster', lang) }
     const system = (await roster.list()).filter((p) => p.trust === 'system')
     const found = new Map(system.map((p) => [p.id, p.path]))
     const first = system.find((p) => p.id === 'standard') ?? system[0]
     return { found, dshVersion: first === undefined ? undefined : dshVersionAbove(first.path) }
   } catch (error) {
-    return { missing: `DSH's preset roster could not be read (${(error as Error).message})` }
+    return { missing: t('doctor.base.rosterFailed', lang, { error: (error as Error).message }) }
   }
 }

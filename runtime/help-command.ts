@@ -1,3 +1,4 @@
+import { t, tKey, type Lang, type MessageKey } from '../i18n/index.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /**
@@ -5,28 +6,28 @@ import type { CyreneSubcommand } from './cyrene-subcommands.ts'
  * each feature wrote them), then the other commands Cyrene's presets have.
  * It reads the table when asked, so a row added anywhere shows up here.
  */
-const OTHER_COMMANDS = [
-  ['/memory', '昔涟的记忆：条目数、最新几条、待定数'],
-  ['/memory <要找的内容>', '在记忆里查找'],
-  ['/memory show <id>', '看一条记忆的全文与来历'],
-  ['/memory capture on|off|status', '本会话的 whale-persona 候选收口（不是昔涟的记忆开关）'],
-  ['/dream', '现在做一次夜梦'],
-] as const
+const OTHER_COMMANDS: ReadonlyArray<readonly [usage: MessageKey, summary: MessageKey]> = [
+  ['help.memory.usage', 'help.memory.summary'],
+  ['help.memorySearch.usage', 'help.memorySearch.summary'],
+  ['help.memoryShow.usage', 'help.memoryShow.summary'],
+  ['help.memoryCapture.usage', 'help.memoryCapture.summary'],
+  ['help.dream.usage', 'help.dream.summary'],
+]
 
 export function helpRow(table: () => readonly CyreneSubcommand[]): CyreneSubcommand {
   return {
     name: 'help',
-    usage: 'help',
-    summary: '列出全部命令和用法',
-    run: () => ({ kind: 'success', text: helpText(table()) }),
+    usage: 'help.help.usage',
+    summary: 'help.help.summary',
+    run: (_ctx, _args, _agent, lang) => ({ kind: 'success', text: helpText(table(), lang) }),
   }
 }
 
-function helpText(rows: readonly CyreneSubcommand[]): string {
+function helpText(rows: readonly CyreneSubcommand[], lang: Lang): string {
   return [
-    '昔涟 · 新卷 的命令（只在昔涟的两个预设里有）：',
-    ...rows.map((r) => `/cyrene ${r.usage} — ${r.summary}`),
-    ...OTHER_COMMANDS.map(([usage, summary]) => `${usage} — ${summary}`),
-    '命令行里还有 cyrene（cyrene --help）。',
+    t('help.title', lang),
+    ...rows.map((r) => `/cyrene ${tKey(r.usage, lang)} — ${tKey(r.summary, lang)}`),
+    ...OTHER_COMMANDS.map(([usage, summary]) => `${tKey(usage, lang)} — ${tKey(summary, lang)}`),
+    t('help.cli', lang),
   ].join('\n')
 }

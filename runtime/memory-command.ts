@@ -1,6 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { t, type Lang } from '../i18n/index.ts'
 import type {} from '../host/service.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
+import { kindLabel } from '../i18n/kinds.ts'
 import { clip, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
 import type { CommandResult } from './cyrene-subcommands.ts'
 
@@ -15,7 +17,6 @@ const NEWEST = 5
 const HITS = 8
 const LINE_CHARS = 80
 const CAPTURE_USAGE = '/memory capture on | off | status'
-export const MEMORY_USAGE = `<要找的内容> | show <id> | capture on|off|status`
 
 /** One entry on one line: stored text may hold line breaks and control characters from a hand edit. */
 function oneLine(text: string): string {
@@ -25,7 +26,7 @@ function oneLine(text: string): string {
 
 const dateOf = (e: StoredEntry) => (e.meta.at ?? '').slice(0, 10)
 
-async function overview(store: MemoryStore): Promise<CommandResult> {
+async function overview(store: MemoryStore, lang: Lang): Promise<CommandResult> {
   const { entries } = await store.scan()
   const day = entries.filter((e) => e.area === 'day')
   const pending = entries.length - day.length
@@ -34,76 +35,80 @@ async function overview(store: MemoryStore): Promise<CommandResult> {
   return {
     kind: 'success',
     text: [
-      `昔涟的记忆：日档 ${day.length} 条（其中基石 ${base} 条），待定 ${pending} 条（余页/待定，等月检/年检复评）。`,
-      ...(newest.length === 0 ? ['还没有写下的记忆。'] : ['最新的几条：', ...newest.map((e) => `- ${dateOf(e)} ${oneLine(e.text)}（${e.id}）`)]),
-      `查找：/memory <要找的内容>；全文：/memory show <id>。`,
+      t('chat.memory.overview', lang, { n: day.length, base, pending }),
+      ...(newest.length === 0
+        ? [t('chat.memory.empty', lang)]
+        : [t('chat.memory.newest', lang), ...newest.map((e) => t('chat.memory.line', lang, { date: dateOf(e), text: oneLine(e.text), id: e.id }))]),
+      t('chat.memory.howTo', lang),
     ].join('\n'),
   }
 }
 
-async function search(ctx: Context, store: MemoryStore, query: string): Promise<CommandResult> {
+async function search(ctx: Context, store: MemoryStore, query: string, lang: Lang): Promise<CommandResult> {
   const memory = ctx.get('cyreneMemory')!
   // The host's index while it is ready (kept level every step); before that the same search `cyrene memory search` runs.
   const hits =
     memory.doctorState().recall.kind === 'ready'
       ? (await memory.recall(query, HITS)).map((h) => ({ id: h.id, date: h.date, text: h.text }))
       : (await searchEntries(store, query, { limit: HITS })).map((h) => ({ id: h.entry.id, date: dateOf(h.entry), text: h.entry.text }))
-  if (hits.length === 0) return { kind: 'success', text: `没有找到和「${oneLine(query)}」相关的记忆。` }
+  if (hits.length === 0) return { kind: 'success', text: t('chat.memory.noHits', lang, { query: oneLine(query) }) }
   return {
     kind: 'success',
-    text: [`和「${oneLine(query)}」相关的记忆 ${hits.length} 条：`, ...hits.map((h) => `- ${h.date} ${oneLine(h.text)}（${h.id}）`)].join('\n'),
+    text: [
+      t('chat.memory.hits', lang, { query: oneLine(query), n: hits.length }),
+      ...hits.map((h) => t('chat.memory.line', lang, { date: h.date, text: oneLine(h.text), id: h.id })),
+    ].join('\n'),
   }
 }
 
-async function show(store: MemoryStore, id: string | undefined): Promise<CommandResult> {
-  if (id === undefined) return { kind: 'error', text: '用法：/memory show <id>（id 见 /memory 或查找结果里括号中的那串）' }
+async function show(store: MemoryStore, id: string | undefined, lang: Lang): Promise<CommandResult> {
+  if (id === undefined) return { kind: 'error', text: t('chat.memory.showUsage', lang) }
   const entry = await store.get(id)
-  if (entry === undefined) return { kind: 'error', text: `没有 id 为 ${oneLine(id)} 的记忆；/memory <要找的内容> 可以找到它的 id。` }
+  if (entry === undefined) return { kind: 'error', text: t('chat.memory.noSuchId', lang, { id: oneLine(id) }) }
   const m = entry.meta
   const facts = [
-    `${entry.area === 'day' ? '日档' : '待定'} ${entry.file}`,
-    m.kind !== undefined ? `类型 ${m.kind}` : '',
-    m.axis !== undefined ? `${m.axis}育${m.reason !== undefined ? `：${m.reason}` : ''}` : '',
-    m.by !== undefined ? `由 ${m.by === 'person' ? '你' : m.by === 'model' ? '昔涟' : '导入'} 写下` : '',
-    m.at !== undefined ? `于 ${m.at}` : '',
-    m.base === true ? '基石（只有你能改）' : '',
-    m.vol !== undefined ? `第 ${m.vol} 卷` : '',
+    t(entry.area === 'day' ? 'chat.memory.inDay' : 'chat.memory.inPending', lang, { file: entry.file }),
+    m.kind !== undefined ? t('chat.memory.kind', lang, { kind: kindLabel(m.kind, lang) }) : '',
+    m.axis !== undefined ? `${t('chat.memory.axis', lang, { axis: m.axis })}${m.reason !== undefined ? `${t('doctor.colon', lang)}${m.reason}` : ''}` : '',
+    m.by !== undefined ? t(m.by === 'person' ? 'chat.memory.byPerson' : m.by === 'model' ? 'chat.memory.byModel' : 'chat.memory.byImport', lang) : '',
+    m.at !== undefined ? t('chat.memory.at', lang, { at: m.at }) : '',
+    m.base === true ? t('chat.memory.base', lang) : '',
+    m.vol !== undefined ? t('chat.memory.vol', lang, { n: m.vol }) : '',
   ].filter((f) => f !== '')
   return {
     kind: 'success',
     text: [
       entry.text,
       '',
-      facts.join('，'),
-      ...(m.src_quote !== undefined ? [`出处原话：${m.src_quote}`] : []),
-      ...(m.src_ids !== undefined && m.src_ids.length > 0 ? [`来源条目：${m.src_ids.join('、')}`] : []),
-      ...(m.links !== undefined && m.links.length > 0 ? [`关联：${m.links.join('、')}`] : []),
-      ...(Array.isArray(m.pending_reasons) ? [`待定原因：${(m.pending_reasons as unknown[]).join('；')}`] : []),
+      facts.join(t('chat.memory.factSep', lang)),
+      ...(m.src_quote !== undefined ? [t('chat.memory.srcQuote', lang, { quote: m.src_quote })] : []),
+      ...(m.src_ids !== undefined && m.src_ids.length > 0 ? [t('chat.memory.srcIds', lang, { ids: m.src_ids.join(', ') })] : []),
+      ...(m.links !== undefined && m.links.length > 0 ? [t('chat.memory.links', lang, { ids: m.links.join(', ') })] : []),
+      ...(Array.isArray(m.pending_reasons) ? [t('chat.memory.pendingReasons', lang, { reasons: (m.pending_reasons as unknown[]).join('; ') })] : []),
     ].join('\n'),
   }
 }
 
-function capture(ctx: Context, sessionId: string, rest: string): CommandResult {
+function capture(ctx: Context, sessionId: string, rest: string, lang: Lang): CommandResult {
   const whale = ctx.get('whalePersona') as WhalePersona | undefined
-  if (whale === undefined) return { kind: 'error', text: 'whale-persona 行没有挂载，收口开关不可用（见 /cyrene doctor）。' }
+  if (whale === undefined) return { kind: 'error', text: t('chat.memory.noWhale', lang) }
   return captureCommand(whale, sessionId, rest, CAPTURE_USAGE)
 }
 
-export async function memoryCommand(ctx: Context, sessionId: string, rawInput: string): Promise<CommandResult> {
+export async function memoryCommand(ctx: Context, sessionId: string, rawInput: string, lang: Lang): Promise<CommandResult> {
   const input = rawInput.trim()
   const [first = '', ...rest] = input.split(/\s+/)
   const word = first.toLowerCase()
-  if (word === 'capture') return capture(ctx, sessionId, rest.join(' '))
+  if (word === 'capture') return capture(ctx, sessionId, rest.join(' '), lang)
   // The whale row's words alone would read as a query here; say where the switch went instead of searching for "on".
-  if (['on', 'off', 'status'].includes(word) && rest.length === 0)
-    return { kind: 'error', text: `在昔涟的预设里，/memory 是昔涟的记忆；whale-persona 的候选收口开关是 ${CAPTURE_USAGE}。什么都没改。` }
+  if (['on', 'off', 'status'].includes(word) && rest.length === 0) return { kind: 'error', text: t('chat.memory.captureMoved', lang, { usage: CAPTURE_USAGE }) }
   const store = ctx.get('cyreneMemory')?.store()
-  if (store === undefined) return { kind: 'error', text: '记忆引擎没有在这个 DSH 进程里运行（原因见 /cyrene doctor）。' }
+  if (store === undefined) return { kind: 'error', text: t('chat.noEngine', lang) }
   try {
-    if (input === '') return await overview(store)
-    if (word === 'show') return await show(store, rest[0])
-    return await search(ctx, store, input)
+    if (input === '') return await overview(store, lang)
+    if (word === 'show') return await show(store, rest[0], lang)
+    return await search(ctx, store, input, lang)
   } catch (error) {
-    return { kind: 'error', text: `读不了记忆：${(error as Error).message}` }
+    return { kind: 'error', text: t('chat.memory.unreadable', lang, { error: (error as Error).message }) }
   }
 }

@@ -22,7 +22,7 @@ const GENERATED = [
 /** A copy of everything the build reads and writes, to break on purpose. */
 function copyOfPackage(): string {
   const dir = scratchDir('build')
-  for (const part of ['modes', 'persona', 'presets', 'cordis.patch.yml']) cpSync(join(PACKAGE_ROOT, part), join(dir, part), { recursive: true })
+  for (const part of ['modes', 'i18n', 'persona', 'presets', 'cordis.patch.yml']) cpSync(join(PACKAGE_ROOT, part), join(dir, part), { recursive: true })
   return dir
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
+import { t, type Lang } from '../../i18n/index.ts'
 import type { CommandResult, CyreneSubcommand } from '../../runtime/cyrene-subcommands.ts'
 import type { CyreneDream } from './service.ts'
 import type { NightOutcome } from './night.ts'
@@ -14,54 +15,58 @@ function service(ctx: Context): CyreneDream | undefined {
 }
 
 /** What a dream run came to, in words; `/dream` and the panel's "Dream now" both answer with it. */
-export function describeOutcome(o: NightOutcome | { kind: 'no-engine' }): CommandResult {
+export function describeOutcome(o: NightOutcome | { kind: 'no-engine' }, lang: Lang = 'zh'): CommandResult {
   switch (o.kind) {
     case 'dreamt': {
-      const what = o.wrote ? `梦志写在 ${o.journal}` : `模型没有写梦志，${o.journal} 记下「本次未产出」`
+      const what = t(o.wrote ? 'chat.dream.wrote' : 'chat.dream.noOutput', lang, { journal: o.journal })
       const checks = [o.checks.month, o.checks.year]
         .filter((c) => c !== undefined)
-        .map((c) => `纳入 ${c.promoted.length}、仍待定 ${c.stillPending.length}、归档 ${c.tombstoned.length}`)
-      const cut = o.cut.entries + o.cut.pending > 0 ? `（上限外未带入：记忆 ${o.cut.entries}、待定 ${o.cut.pending}）` : ''
-      const text = `昔涟做了 ${o.covered.join('、')} 的梦：${what}。${checks.length > 0 ? `复检：${checks.join('；')}。` : ''}${cut}`
-      return o.error === undefined ? { kind: 'success', text } : { kind: 'error', text: `${text}\n模型调用失败：${o.error}` }
+        .map((c) => t('chat.dream.check', lang, { promoted: c.promoted.length, pending: c.stillPending.length, tombstoned: c.tombstoned.length }))
+      const cut = o.cut.entries + o.cut.pending > 0 ? t('chat.dream.cut', lang, { entries: o.cut.entries, pending: o.cut.pending }) : ''
+      const text = `${t('chat.dream.dreamt', lang, { nights: o.covered.join(', '), what })}${checks.length > 0 ? t('chat.dream.checks', lang, { checks: checks.join('; ') }) : ''}${cut}`
+      return o.error === undefined ? { kind: 'success', text } : { kind: 'error', text: `${text}\n${t('chat.dream.modelFailed', lang, { error: o.error })}` }
     }
     case 'busy':
-      return { kind: 'error', text: '另一个进程正在做今晚的梦（元/梦.lock）；等它做完再试。' }
+      return { kind: 'error', text: t('chat.dream.busy', lang) }
     case 'no-model':
-      return { kind: 'error', text: '还没有会话记下可用的模型：先在一个昔涟会话里聊一句，或在 cyrene-host 的 dream.provider/dream.model 里设定。' }
+      return { kind: 'error', text: t('chat.dream.noModel', lang) }
     case 'no-engine':
-      return { kind: 'error', text: '这个 DSH 进程没有持有记忆引擎（见 /cyrene doctor），没有做梦。' }
+      return { kind: 'error', text: t('chat.dream.noEngine', lang) }
     case 'not-due':
-      return { kind: 'success', text: '今晚的梦已经做过了。' }
+      return { kind: 'success', text: t('chat.dream.notDue', lang) }
   }
 }
 
-export function registerDreamCommand(ctx: Context): void {
+export function registerDreamCommand(ctx: Context, lang: Lang, langNow: () => Lang = () => lang): void {
   ctx.commands.register({
     name: 'dream',
-    description: '昔涟：现在就做今晚的统合梦（同一晚再做一次会追加到同一篇梦志）',
+    description: t('chat.dream.description', lang),
     handler: async () => {
+      const now = langNow()
       const dream = service(ctx)
-      if (dream === undefined) return { kind: 'error', text: '夜梦服务没有挂载（cyrene-host 行），见 /cyrene doctor。' }
+      if (dream === undefined) return { kind: 'error', text: t('chat.dream.notMounted', now) }
       try {
-        return describeOutcome(await dream.dream('/dream', true))
+        return describeOutcome(await dream.dream('/dream', true), now)
       } catch (e) {
-        return { kind: 'error', text: `做梦失败：${(e as Error).message}` }
+        return { kind: 'error', text: t('chat.dream.failed', now, { error: (e as Error).message }) }
       }
     },
   })
 }
 
-async function dreamSwitch(ctx: Context, args: string[], agent: Agent): Promise<CommandResult> {
+async function dreamSwitch(ctx: Context, args: string[], agent: Agent, lang: Lang): Promise<CommandResult> {
   const dream = service(ctx)
-  if (dream === undefined) return { kind: 'error', text: '夜梦服务没有挂载（cyrene-host 行），见 /cyrene doctor。' }
+  if (dream === undefined) return { kind: 'error', text: t('chat.dream.notMounted', lang) }
   const [word = 'status'] = args
   const sub = word.toLowerCase()
-  if (sub !== 'on' && sub !== 'off' && sub !== 'status') return { kind: 'error', text: `没有「/cyrene dream ${word}」。用法：/cyrene dream on|off|status` }
+  if (sub !== 'on' && sub !== 'off' && sub !== 'status') return { kind: 'error', text: t('chat.dream.unknownSwitch', lang, { word }) }
   const id = String(agent.session.id)
   if (sub === 'status') {
     const s = dream.doctorState()
-    return { kind: 'success', text: `夜梦${s.enabled ? `每晚 ${s.at}` : '已在配置里关闭'}；本会话${s.tasks.includes(id) ? '已挂上' : '没有挂上'}今晚的任务。` }
+    return {
+      kind: 'success',
+      text: `${s.enabled ? t('chat.dream.statusOn', lang, { at: s.at }) : t('chat.dream.statusOff', lang)}${t(s.tasks.includes(id) ? 'chat.dream.inTonight' : 'chat.dream.notTonight', lang)}`,
+    }
   }
   const roster = ctx.get('agentPresets') as { composedPreset(c: Context): string | undefined } | undefined
   try {
@@ -69,12 +74,12 @@ async function dreamSwitch(ctx: Context, args: string[], agent: Agent): Promise<
   } catch (e) {
     return { kind: 'error', text: (e as Error).message }
   }
-  return { kind: 'success', text: sub === 'on' ? '本会话参加每晚的统合梦。' : '本会话不再参加每晚的统合梦（/cyrene dream on 恢复）。' }
+  return { kind: 'success', text: t(sub === 'on' ? 'chat.dream.on' : 'chat.dream.off', lang) }
 }
 
 export const DREAM_SUBCOMMAND: CyreneSubcommand = {
   name: 'dream',
-  usage: 'dream on|off|status',
-  summary: '本会话参加/不参加每晚的统合梦',
-  run: (ctx, args, agent) => dreamSwitch(ctx, args, agent),
+  usage: 'help.dreamSwitch.usage',
+  summary: 'help.dreamSwitch.summary',
+  run: (ctx, args, agent, lang) => dreamSwitch(ctx, args, agent, lang),
 }

@@ -178,13 +178,14 @@ it('a new-volume suggestion goes into the journal and the record, with the comma
   const text = await fs.readFile(journalFile('2026-05-02'), 'utf8')
   expect(text).toContain('/cyrene new-volume confirm 五育改写')
   expect((await readNightRecord(store)).record.suggestion).toEqual({ night: '2026-05-02', reason: '五育改写', changed: '德的定义变了' })
-  const lines = await storeLines({ env: { DSH_HOME: t.home }, cwd: t.home })
+  const lines = await storeLines({ env: { DSH_HOME: t.home }, cwd: t.home }, 'en')
   expect(lines).toContainEqual({
+    area: 'memory',
     check: 'new volume suggested',
     status: 'warn',
-    detail: expect.stringContaining('Only you decide; to open one: /cyrene new-volume confirm 五育改写'),
+    detail: expect.stringContaining('Only you decide; to open one run: /cyrene new-volume confirm 五育改写'),
   })
-  expect(lines).toContainEqual(expect.objectContaining({ check: 'dream', detail: expect.stringContaining('last night dreamt 2026-05-02') }))
+  expect(lines).toContainEqual(expect.objectContaining({ check: 'dream', detail: expect.stringContaining('last dreamt of 2026-05-02') }))
 })
 
 it('the month check promotes a pending entry once the model supplies a quote that occurs verbatim; the pending file stays byte for byte', async () => {

@@ -148,7 +148,7 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     const presets = ((list.result?.value ?? list.result)?.presets ?? []) as { id: string; isDefault: boolean; name?: string }[]
     expect(presets.map((p) => p.id)).toEqual(expect.arrayContaining(['chat', 'cyrene-work']))
     expect(presets.filter((p) => p.isDefault).map((p) => p.id)).toEqual(['chat'])
-    expect(presets.find((p) => p.id === 'chat')?.name).toBe('昔涟聊天模式')
+    expect(presets.find((p) => p.id === 'chat')?.name).toBe('昔涟聊天模式 · Cyrene chat')
     const page = await fetch(`http://127.0.0.1:${port}/`)
     expect(page.status).toBe(200)
   })

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -29,7 +29,29 @@ function linkSelf(): void {
   }
 }
 
+/**
+ * DSH web's own host half of its language setting (@deepseek-ai/dsh-client-locale,
+ * row `locale` of the web-app bundle: it registers the `locale` settings
+ * namespace), taken from the real dsh CLI install and linked where the loader
+ * finds rows, as a profile would have it.
+ */
+const LOCALE_PACKAGE = '@deepseek-ai/dsh-client-locale'
+function linkLocale(): void {
+  const link = join(PROJECT_ROOT, 'node_modules', LOCALE_PACKAGE)
+  if (existsSync(link)) return
+  const store = join(DSH_INSTALL, 'node_modules', '.pnpm')
+  const dir = readdirSync(store).find((d) => d.startsWith('@deepseek-ai+dsh-client-locale@'))
+  if (dir === undefined) throw new Error(`${LOCALE_PACKAGE} is not in the dsh install at ${store}`)
+  try {
+    symlinkSync(join(store, dir, 'node_modules', LOCALE_PACKAGE), link, 'dir')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+}
+
 export interface BootOptions {
+  /** DSH's UI language as the person chose it in DSH web (settings.yaml `locale.preference`); zh when not given, `none` for no choice stored. */
+  lang?: 'zh' | 'en' | 'none'
   /** Extra patch rows applied after dsh-base and this package's bundle layer. */
   patches?: unknown[]
   script?: Script
@@ -45,12 +67,15 @@ export interface BootOptions {
  */
 export async function bootHost(opts: BootOptions = {}) {
   linkSelf()
+  linkLocale()
   // Inside the dsh CLI install, so the roster finds DSH's built-in presets as a profile would.
   const hosts = join(DSH_INSTALL, 'hosts')
   mkdirSync(hosts, { recursive: true })
   const scratch = mkdtempSync(join(hosts, 'host-'))
   const dshHome = opts.dshHome ?? join(scratch, 'home')
   mkdirSync(dshHome, { recursive: true })
+  const lang = opts.lang ?? 'zh'
+  if (lang !== 'none') writeFileSync(join(dshHome, 'settings.yaml'), `locale:\n  preference: ${lang}\n`)
   opts.prepareHome?.(dshHome)
   const previousHome = process.env.DSH_HOME
   process.env.DSH_HOME = dshHome
@@ -64,6 +89,7 @@ export async function bootHost(opts: BootOptions = {}) {
     { id: 'session-telemetry-otel', disabled: true },
     // The web profile's host runner: the `cordis` preset (and so cyrene-work) needs its services.
     { insert: [{ id: 'cordis-host-runner', name: '@deepseek-ai/dsh-cordis-host-runner' }] },
+    { insert: [{ id: 'locale', name: LOCALE_PACKAGE }] },
     ...(opts.patches ?? []),
   ]
   const ctx: any = await boot('cyrene-test', rootConfig, patches as any, undefined, pathToFileURL(PROJECT_ROOT).href)

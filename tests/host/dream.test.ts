@@ -14,6 +14,7 @@ beforeAll(async () => {
   // A home outside the host's scratch folder, so a second host can start on it (the last test).
   home = mkdtempSync(join(tmpdir(), 'cyrene-dream-home-'))
   host = await bootHost({
+    lang: 'en',
     dshHome: home,
     // A registry that is not one: kept aside and rebuilt at start.
     prepareHome: (home) => {
@@ -88,9 +89,9 @@ describe('the night on a real host', () => {
     expect((await host.command(agent, '/cyrene dream on'))?.kind).toBe('success')
     expect(registry().sessions[id].enabled).toBe(true)
     expect((await host.command(agent, '/cyrene dream maybe'))?.kind).toBe('error')
-    const doctor = (await host.command(agent, '/cyrene doctor'))?.text ?? ''
+    const doctor = (await host.command(agent, '/cyrene doctor --verbose'))?.text ?? ''
     expect(doctor).toMatch(/night: dreams at 23:30 local/)
-    expect(doctor).toMatch(/dream: last night dreamt \d{4}-\d{2}-\d{2}/)
+    expect(doctor).toMatch(/dream: last dreamt of \d{4}-\d{2}-\d{2}/)
     expect(doctor).toMatch(/snapshots: 1 daily/)
     expect(doctor).toMatch(/! dream registry: a corrupt registry was kept aside as 元\/梦会话\.json\.corrupt-/)
     expect(doctor).toMatch(/! dream registry: 元\/梦会话\.json: not valid JSON .*kept aside/)

@@ -14,7 +14,7 @@ function cyrene(host: Host, ...args: string[]) {
 
 let host: Host
 beforeAll(async () => {
-  host = await bootHost()
+  host = await bootHost({ lang: 'en' })
   await host.ctx.get('cyreneMemory').ready
 })
 afterAll(async () => {
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('the memory engine behind a real host', () => {
   it('opens the store under DSH_HOME and holds the engine lock', async () => {
-    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
     expect(doctor?.text).toContain(`✓ memory engine: ${join(host.dshHome, 'cyrene-philia093-0')}`)
   })
 
@@ -66,7 +66,7 @@ describe('the memory engine behind a real host', () => {
     await host.turn(standard, '我最爱的茶是什么呀？')
     const plain = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('我最爱的茶是什么呀'))
     expect(JSON.stringify(plain?.messages)).not.toContain('【记忆命中】')
-    const doctor = await host.command(chat, '/cyrene doctor')
+    const doctor = await host.command(chat, '/cyrene doctor --verbose')
     expect(doctor?.text).toMatch(/✓ recall: \d+ entries indexed .* in a worker thread/)
   })
 
@@ -161,10 +161,10 @@ describe('the memory engine behind a real host', () => {
   })
 
   it('a second host on the same DSH_HOME is refused the engine, reports it, and its turns go on without memory', async () => {
-    const other = await bootHost({ dshHome: host.dshHome })
+    const other = await bootHost({ lang: 'en', dshHome: host.dshHome })
     try {
       await other.ctx.get('cyreneMemory').ready
-      const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor')
+      const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor --verbose')
       expect(doctor?.text).toContain('✗ memory engine')
       expect(doctor?.text).toContain('held by another engine')
       const agent = await other.createAgent('chat')
@@ -176,11 +176,12 @@ describe('the memory engine behind a real host', () => {
       await other.dispose()
     }
     // The first host still holds its engine.
-    expect((await host.command(await host.createAgent('chat'), '/cyrene doctor'))?.text).toContain('✓ memory engine')
+    expect((await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose'))?.text).toContain('✓ memory engine')
   })
 
   it('a broken settings file is reported and the store keeps serving', async () => {
     const other = await bootHost({
+      lang: 'en',
       prepareHome: (home) => {
         mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
         writeFileSync(join(home, 'cyrene-philia093-0', '元', 'settings.json'), '{ broken')
@@ -188,7 +189,7 @@ describe('the memory engine behind a real host', () => {
     })
     try {
       await other.ctx.get('cyreneMemory').ready
-      const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor')
+      const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor --verbose')
       expect(doctor?.text).toContain('✓ memory engine')
       expect(doctor?.text).toMatch(/! settings: 元\/settings\.json is not valid JSON/)
       expect(doctor?.text).toMatch(/✓ quota: the whole store: [\d.]+ MB of 128\.0 MB/)

@@ -61,7 +61,7 @@ describe('work-mode parity: tool and plan guidance of the base reaches the Cyren
         expect(parity(b, c)).toBe(1)
         // The doctor says it in one sentence: every section, every character of the base's guidance.
         const chars = b.guidance.reduce((n, s) => n + charCount(s.text), 0).toLocaleString('en-US')
-        expect(c.doctor).toContain(`✓ section mirror: 工具说明 ${b.guidance.length} 段 / ${chars} 字，全部带上`)
-        expect(c.doctor).toMatch(/\n {4}mirrored tool:read: \d+ chars \(DSH guidance, whole\)/)
+        expect(c.doctor).toContain(`✓ 提示词里的段：工具说明 ${b.guidance.length} 段 / ${chars} 字，全部带上`)
+        expect(c.doctor).toMatch(/\n {8}带上 tool:read：[\d,]+ 字（DSH 的工具说明，整段）/)
       }, 60_000)
 })

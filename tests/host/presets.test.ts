@@ -14,7 +14,7 @@ function rendered(text: string, cwd: string): string {
 
 let host: Host
 beforeAll(async () => {
-  host = await bootHost()
+  host = await bootHost({ lang: 'en' })
 })
 afterAll(async () => {
   await host?.dispose()
@@ -61,7 +61,7 @@ describe('Cyrene presets on the real dsh-base composition', () => {
     // One host per preset: DSH rc.8's tool-cordis registers a host-wide provider, so the
     // built-in cordis preset and cyrene-work cannot stand in one process (see CONTRACT.md).
     const toolsOn = async (preset: string) => {
-      const own = await bootHost()
+      const own = await bootHost({ lang: 'en' })
       try {
         const { assembly } = await own.assemble(await own.createAgent(preset))
         return assembly.tools.map((t: { name: string }) => t.name).sort() as string[]
@@ -129,12 +129,12 @@ describe('Cyrene presets on the real dsh-base composition', () => {
 
   it('/cyrene doctor answers in a Cyrene preset and not in a built-in one', async () => {
     const chat = await host.createAgent('chat')
-    const doctor = await host.command(chat, '/cyrene doctor')
+    const doctor = await host.command(chat, '/cyrene doctor --verbose')
     expect(doctor?.kind).toBe('success')
     expect(doctor?.text).toContain('memory engine')
     expect(await host.command(chat, '/cyrene nonsense')).toMatchObject({ kind: 'error' })
     const standard = await host.createAgent('standard')
-    expect(await host.command(standard, '/cyrene doctor')).toBeUndefined()
+    expect(await host.command(standard, '/cyrene doctor --verbose')).toBeUndefined()
   })
 
   it('a full turn on chat sends the persona as the whole system prompt', async () => {

@@ -30,7 +30,7 @@ function setRules(rules: unknown): void {
 }
 
 beforeAll(async () => {
-  host = await bootHost()
+  host = await bootHost({ lang: 'en' })
   dir = join(host.dshHome, 'whale-persona')
 })
 afterAll(async () => {
@@ -205,7 +205,7 @@ describe('the reflex layer on a real DSH host (issue 14)', () => {
       expect(reflexFrames(requestWith('晚安喵，链接'))).toHaveLength(1)
       expect(readFileSync(target, 'utf8')).toBe('')
       expect(lstatSync(ledgerFile()).isSymbolicLink()).toBe(true)
-      const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+      const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
       expect(doctor?.text).toMatch(/! reflex: the hit ledger could not be written: .*reflex-hits\.jsonl/)
     } finally {
       rmSync(ledgerFile())
@@ -219,7 +219,7 @@ describe('the reflex layer on a real DSH host (issue 14)', () => {
     await host.turn(agent, '晚安喵，坏文件')
     const request = requestWith('晚安喵，坏文件')
     expect(reflexFrames(request)).toEqual([])
-    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
     expect(doctor?.text).toContain(`! reflex: ${rulesFile()}: not valid JSON`)
   })
 
@@ -241,7 +241,7 @@ describe('the reflex layer on a real DSH host (issue 14)', () => {
   it('/cyrene doctor shows the rule count and the last hits (issue 14)', async () => {
     const agent = await host.createAgent('chat')
     await host.turn(agent, '晚安喵，医生看看')
-    const doctor = await host.command(agent, '/cyrene doctor')
+    const doctor = await host.command(agent, '/cyrene doctor --verbose')
     expect(doctor?.text).toContain(`✓ reflex: 4 rule(s) in ${rulesFile()}`)
     expect(doctor?.text).toMatch(/✓ reflex: last hits: .*goodnight \(flash\) "晚安喵，医生看看"/)
   })

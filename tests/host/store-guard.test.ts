@@ -17,7 +17,7 @@ beforeAll(async () => {
   const previous = process.env.DSH_PERMISSION_MODE
   process.env.DSH_PERMISSION_MODE = 'danger-full-access'
   try {
-    host = await bootHost()
+    host = await bootHost({ lang: 'en' })
   } finally {
     if (previous === undefined) delete process.env.DSH_PERMISSION_MODE
     else process.env.DSH_PERMISSION_MODE = previous
@@ -142,7 +142,7 @@ describe('the store guard in every preset (full file access)', () => {
   })
 
   it('/cyrene doctor: the guard is on and counts its refusals', async () => {
-    const out = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    const out = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
     expect(out?.text).toMatch(/✓ store guard: on in every preset: .* [1-9]\d* refused since start; last: /)
     expect(existsSync(join(root, '元', 'settings.json'))).toBe(true)
   })

@@ -97,7 +97,10 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
 
   it('/cyrene nickname, form and style through the command table: saved, pinned, freed, refused with what to do', async () => {
     const agent = await host.createAgent('chat')
+    // Without an argument each is a question answered (what is set now, how to change it): a success, never shown red as failed.
+    expect(await host.command(agent, '/cyrene nickname')).toMatchObject({ kind: 'success', text: expect.stringContaining('还没有设定称呼') })
     expect(await host.command(agent, '/cyrene nickname 阿远')).toMatchObject({ kind: 'success', text: expect.stringContaining('「阿远」') })
+    expect(await host.command(agent, '/cyrene nickname')).toMatchObject({ kind: 'success', text: expect.stringContaining('现在她叫你「阿远」') })
     expect(JSON.parse(readFileSync(settingsFile(host), 'utf8'))).toMatchObject({ nickname: '阿远' })
     expect(await host.command(agent, `/cyrene nickname ${'名'.repeat(21)}`)).toMatchObject({ kind: 'error', text: expect.stringContaining('at most 20') })
     expect(JSON.parse(readFileSync(settingsFile(host), 'utf8'))).toMatchObject({ nickname: '阿远' })
@@ -111,8 +114,9 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
     expect(JSON.stringify(free[0]?.messages)).toContain('此刻的形态：迷迷。')
     expect(markers(free)).toHaveLength(1)
     // Another session is not pinned by this one.
-    expect(await host.command(await host.createAgent('chat'), '/cyrene form')).toMatchObject({ kind: 'error', text: expect.stringContaining('自动') })
+    expect(await host.command(await host.createAgent('chat'), '/cyrene form')).toMatchObject({ kind: 'success', text: expect.stringContaining('自动') })
 
+    expect(await host.command(agent, '/cyrene style')).toMatchObject({ kind: 'success', text: expect.stringContaining('清简 | 温润 | 绮丽') })
     expect(await host.command(agent, '/cyrene style 绮丽')).toMatchObject({ kind: 'success' })
     expect((await host.assemble(await host.createAgent('chat'))).context).toContain('道韵「绮丽」')
     expect(await host.command(agent, '/cyrene style 华丽')).toMatchObject({ kind: 'error', text: expect.stringContaining('清简 | 温润 | 绮丽') })
@@ -144,9 +148,10 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
     writeFileSync(join(host.dshHome, 'cyrene-philia093-0', '元', 'forms.md'), '## 猫\n时段：晚上\n喵。\n')
     const agent = await host.createAgent('chat')
     expect((await host.assemble(agent)).context).toMatch(/此刻的形态：(小昔涟|迷迷)。/)
-    const doctor = (await host.command(agent, '/cyrene doctor'))?.text ?? ''
-    expect(doctor).toMatch(/! voice texts: 元\/forms.md line 1: 时段「晚上」.*using the shipped forms/)
-    expect(doctor).toMatch(/voice budget: \d+\/(4000|3800) chars in the latest step \(rail:nickname \d+, rail:form \d+/)
+    const doctor = (await host.command(agent, '/cyrene doctor --verbose'))?.text ?? ''
+    expect(doctor.split('\n')[0]).toBe('昔涟 · 新卷 体检：有 1 处要看看，先看「声音」。')
+    expect(doctor).toMatch(/! 声音文本：元\/forms.md line 1: 时段「晚上」.*using the shipped forms/)
+    expect(doctor).toMatch(/4,000 字预算：最近一步用了 [\d,]+\/(4,000|3,800) 字（rail:nickname \d+, rail:form \d+/)
     writeFileSync(join(host.dshHome, 'cyrene-philia093-0', '元', 'forms.md'), '')
   })
 })

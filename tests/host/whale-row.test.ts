@@ -31,7 +31,7 @@ const INBOX =
 
 let host: Host
 beforeAll(async () => {
-  host = await bootHost()
+  host = await bootHost({ lang: 'en' })
   const dir = join(host.dshHome, 'whale-persona')
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG, null, 2))
@@ -112,7 +112,7 @@ describe('the whale-persona row on a real host', () => {
   })
 
   it('/cyrene doctor reports the whale row', async () => {
-    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
     expect(doctor?.text).toContain('✓ whale-persona')
   })
 })

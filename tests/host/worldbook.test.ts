@@ -8,7 +8,7 @@ import { bootHost, type Host } from '../harness/host.ts'
 let host: Host
 let folder: string
 beforeAll(async () => {
-  host = await bootHost()
+  host = await bootHost({ lang: 'en' })
   await host.ctx.get('cyreneMemory').ready
   folder = join(host.dshHome, 'cyrene-philia093-0', '世界书')
   mkdirSync(folder, { recursive: true })
@@ -109,7 +109,7 @@ describe('the worldbook on a real host', () => {
 
   it('/cyrene doctor: entries in force, a skipped file with its reason, the last hits', async () => {
     entryFile('坏的', '---\nkeys: [a\n---\n正文\n')
-    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
     expect(doctor?.text).toMatch(/✓ worldbook: \d+ entries in force/)
     expect(doctor?.text).toContain(`! worldbook: skipped ${join(folder, '坏的.md')}: the front matter is not valid YAML`)
     expect(doctor?.text).toMatch(/✓ worldbook: last hits: \S+ 陷阱/)

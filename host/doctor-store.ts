@@ -1,0 +1,250 @@
+import { gitLines } from './git-doctor.ts'
+import { existsSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { t, type Lang } from '../i18n/index.ts'
+import {
+  describeSnapshots,
+  findRetiredPlugins,
+  KEEP_OTHER_SNAPSHOTS,
+  KEEP_SNAPSHOTS,
+  journalRel,
+  kindOfName,
+  LAYOUT,
+  listPending,
+  MemoryStore,
+  newVolumeCommand,
+  readNightRecord,
+  readRegistry,
+  readVolumes,
+  REGISTRY_FILE,
+  resolveDshHome,
+  resolveRoot,
+  volumeDrift,
+} from '../memory/index.ts'
+import { messageOf, type DoctorIO, type DoctorLine } from './doctor.ts'
+import { PERSONA_SOURCES } from './persona-sources.ts'
+
+/** The doctor's lines on the store's files, as `cyrene doctor` and `/cyrene doctor` both see them; reads only. */
+
+const MB = 1024 * 1024
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`
+
+export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boolean } = { engine: true }): Promise<DoctorLine[]> {
+  const rootCheck = t('doctor.check.root', lang)
+  let root: string
+  try {
+    root = resolveRoot({ env: io.env, rootDir: io.rootDir })
+  } catch (error) {
+    return [{ area: 'memory', check: rootCheck, status: 'fail', detail: messageOf(error) }]
+  }
+  if (!existsSync(root)) return [{ area: 'memory', check: rootCheck, status: 'missing', detail: t('doctor.root.missing', lang, { root }) }]
+  const store = await MemoryStore.open({ env: io.env, rootDir: io.rootDir })
+  const { entries } = await store.scan()
+  const day = entries.filter((e) => e.area === 'day').length
+  const lines: DoctorLine[] = [
+    {
+      area: 'memory',
+      check: rootCheck,
+      status: 'ok',
+      detail: t('doctor.root.ok', lang, { root, n: day, pending: entries.length - day }),
+      summary: t('doctor.memory.summary', lang, { n: day }),
+    },
+  ]
+  if (opts.engine) lines.push(await engineLine(store, lang))
+  const usage = await store.measureUsage(true)
+  const { totalBytes, marginBytes } = store.limits
+  const quota = (used: number, limit: number, what: 'total' | 'margin'): DoctorLine => {
+    const detail = t(what === 'total' ? 'doctor.quota.total' : 'doctor.quota.margin', lang, { used: mb(used), limit: mb(limit) })
+    if (used >= limit) return { area: 'memory', check: t('doctor.check.quota', lang), status: 'fail', detail: `${detail}${t('doctor.quota.full', lang)}` }
+    if (used >= limit * 0.9) return { area: 'memory', check: t('doctor.check.quota', lang), status: 'warn', detail: `${detail}${t('doctor.quota.near', lang)}` }
+    return { area: 'memory', check: t('doctor.check.quota', lang), status: 'ok', detail }
+  }
+  lines.push(quota(usage.total, totalBytes, 'total'), quota(usage.margin, marginBytes, 'margin'))
+  const anchors = Object.entries(store.settings.anchor)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')
+  lines.push({
+    area: 'memory',
+    check: t('doctor.check.limits', lang),
+    status: 'ok',
+    detail: t('doctor.limits', lang, { entry: store.limits.entryChars, inject: store.limits.injectChars, anchors }),
+  })
+  for (const problem of store.settingsProblems)
+    lines.push({ area: 'memory', check: t('doctor.check.settings', lang), status: 'warn', detail: t('doctor.settings.problem', lang, { problem }) })
+  lines.push(...(await snapshotLines(store, lang)))
+  try {
+    const volumes = await readVolumes(store)
+    lines.push({
+      area: 'memory',
+      check: t('doctor.check.volume', lang),
+      status: 'ok',
+      detail: volumes === undefined ? t('doctor.volume.none', lang) : t('doctor.volume.current', lang, { id: volumes.current, n: volumes.volumes.length }),
+    })
+  } catch (error) {
+    lines.push({ area: 'memory', check: t('doctor.check.volume', lang), status: 'fail', detail: messageOf(error) })
+  }
+  for (const drift of await personaDrift(store, lang)) lines.push({ area: 'memory', check: t('doctor.check.volume', lang), status: 'warn', detail: drift })
+  lines.push(...(await nightLines(store, lang)))
+  lines.push(...(await gitLines(store, lang)))
+  return lines
+}
+
+async function engineLine(store: MemoryStore, lang: Lang): Promise<DoctorLine> {
+  const check = t('doctor.check.engine', lang)
+  const engine = await store.engineStatus()
+  if (engine.held && engine.alive !== false)
+    return {
+      area: 'memory',
+      check,
+      status: 'ok',
+      detail: t('doctor.engine.heldBy', lang, {
+        purpose: engine.owner?.purpose ?? '?',
+        pid: engine.owner?.pid ?? '?',
+        host: engine.owner?.host ?? '?',
+        at: engine.owner?.at ?? '?',
+      }),
+    }
+  return { area: 'memory', check, status: 'ok', detail: t(engine.held ? 'doctor.engine.stale' : 'doctor.engine.free', lang) }
+}
+
+/** Daily and the other kinds are kept apart (7 daily, 5 others), so the doctor counts them apart. */
+async function snapshotLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
+  const check = t('doctor.check.snapshots', lang)
+  const snapshots = await describeSnapshots(store)
+  if (snapshots.length === 0) return [{ area: 'backup', check, status: 'warn', detail: t('doctor.snapshots.none', lang) }]
+  const names = snapshots.map((s) => s.name)
+  const daily = names.filter((n) => kindOfName(n) === 'daily')
+  const other = names.filter((n) => kindOfName(n) === 'other')
+  const part = (
+    list: readonly string[],
+    keep: number,
+    none: 'doctor.snapshots.noDaily' | 'doctor.snapshots.noOther',
+    some: 'doctor.snapshots.daily' | 'doctor.snapshots.other',
+  ) => (list.length === 0 ? t(none, lang) : t(some, lang, { n: list.length, keep, newest: list.at(-1)! }))
+  const lines: DoctorLine[] = [
+    {
+      area: 'backup',
+      check,
+      status: 'ok',
+      detail: `${part(daily, KEEP_SNAPSHOTS, 'doctor.snapshots.noDaily', 'doctor.snapshots.daily')}${t('doctor.sep', lang)}${part(other, KEEP_OTHER_SNAPSHOTS, 'doctor.snapshots.noOther', 'doctor.snapshots.other')}`,
+      summary: t('doctor.snapshots.summary', lang, { n: snapshots.length, newest: names.at(-1)! }),
+    },
+  ]
+  const unverified = snapshots.filter((s) => !s.verified).map((s) => s.name)
+  if (unverified.length > 0)
+    lines.push({ area: 'backup', check, status: 'ok', detail: t('doctor.snapshots.unverified', lang, { names: unverified.join(', ') }) })
+  return lines
+}
+
+/** The night as the files record it: registry, last dream, a new-volume suggestion, tombstones (contract §4.3, §6, §7). */
+async function nightLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
+  const registry = t('doctor.check.registry', lang)
+  const lines: DoctorLine[] = []
+  const reg = await readRegistry(store)
+  const sessions = Object.values(reg.registry.sessions)
+  if (reg.problem !== undefined)
+    lines.push({ area: 'dream', check: registry, status: 'warn', detail: t('doctor.registry.problem', lang, { problem: reg.problem }) })
+  else
+    lines.push({
+      area: 'dream',
+      check: registry,
+      status: 'ok',
+      detail: t('doctor.registry.ok', lang, { n: sessions.length, on: sessions.filter((x) => x.enabled).length, file: `元/${REGISTRY_FILE}` }),
+    })
+  let aside: string[] = []
+  try {
+    aside = (await readdir(join(store.root, LAYOUT.meta))).filter((n) => n.startsWith(`${REGISTRY_FILE}.corrupt-`))
+  } catch {
+    /* no 元/ yet */
+  }
+  if (aside.length > 0)
+    lines.push({
+      area: 'dream',
+      check: registry,
+      status: 'warn',
+      detail: t('doctor.registry.aside', lang, { file: `元/${aside.sort().at(-1)!}`, n: aside.length }),
+    })
+  const dream = t('doctor.check.dream', lang)
+  const { record, problem } = await readNightRecord(store)
+  const last = record.runs.at(-1)
+  if (problem !== undefined) lines.push({ area: 'dream', check: dream, status: 'warn', detail: problem })
+  if (last === undefined) lines.unshift({ area: 'dream', check: dream, status: 'missing', detail: t('doctor.dream.none', lang) })
+  else {
+    const outcome =
+      last.outcome === 'journal' ? t('doctor.dream.journal', lang) : last.outcome === 'no-output' ? t('doctor.dream.noOutput', lang) : last.outcome
+    const detail = t('doctor.dream.last', lang, { night: record.lastNight ?? '—', at: last.at, trigger: last.trigger, outcome, file: journalRel(last.night) })
+    lines.unshift(
+      last.outcome.startsWith('failed')
+        ? { area: 'dream', check: dream, status: 'warn', detail: t('doctor.dream.failed', lang, { detail }) }
+        : { area: 'dream', check: dream, status: 'ok', detail, summary: t('doctor.dream.summary', lang, { night: record.lastNight ?? last.night, outcome }) },
+    )
+  }
+  if (record.suggestion !== undefined)
+    lines.push({
+      area: 'memory',
+      check: t('doctor.check.newVolume', lang),
+      status: 'warn',
+      detail: t('doctor.volume.suggested', lang, {
+        night: record.suggestion.night,
+        reason: record.suggestion.reason,
+        changed: record.suggestion.changed,
+        command: newVolumeCommand(record.suggestion.reason),
+      }),
+    })
+  try {
+    const pending = await listPending(store)
+    const tombs = pending.filter((x) => x.record.tombstoned_at !== undefined)
+    const open = pending.filter((x) => x.record.tombstoned_at === undefined && x.record.promoted_id === undefined)
+    lines.push({
+      area: 'memory',
+      check: '余页/待定',
+      status: 'ok',
+      detail: `${t('doctor.pending', lang, { n: open.length, month: record.lastMonthCheck ?? '—', tombs: tombs.length })}${tombs.length > 0 ? t('doctor.pending.untomb', lang, { id: tombs[0]!.id }) : ''}`,
+    })
+  } catch (error) {
+    lines.push({ area: 'memory', check: '余页/待定', status: 'warn', detail: messageOf(error) })
+  }
+  return lines
+}
+
+const AB_COMMAND = 'npm run persona:ab -- --base <commit>'
+
+/**
+ * A persona changed without a new volume, or a volume opened for a changed
+ * persona without its A/B (contract §7, §9), is worth a doctor line, never a failure.
+ */
+async function personaDrift(store: MemoryStore, lang: Lang): Promise<string[]> {
+  try {
+    const drift = await volumeDrift(store, PERSONA_SOURCES)
+    if (drift.drift) return [t('doctor.volume.drift', lang, { id: drift.current ?? '?', ab: AB_COMMAND })]
+    const volumes = await readVolumes(store)
+    const ordered = [...(volumes?.volumes ?? [])].sort((a, b) => a.id - b.id)
+    const at = ordered.findIndex((v) => v.id === volumes?.current)
+    const current = ordered[at]
+    const previous = ordered[at - 1]
+    // Only a volume whose persona differs from the one before it needed an A/B.
+    if (current === undefined || previous === undefined || previous.persona_hash === current.persona_hash) return []
+    if (current.ab?.change_fingerprint === drift.actual) return []
+    return [t('doctor.volume.noAb', lang, { id: current.id, ab: AB_COMMAND })]
+  } catch (error) {
+    return [t('doctor.volume.checkFailed', lang, { error: messageOf(error) })]
+  }
+}
+
+export async function retiredLines(io: DoctorIO, lang: Lang): Promise<DoctorLine[]> {
+  const check = t('doctor.check.retired', lang)
+  try {
+    const found = await findRetiredPlugins(resolveDshHome({ env: io.env }))
+    return found.length === 0
+      ? [{ area: 'plugins', check, status: 'ok', detail: t('doctor.retired.none', lang), summary: t('doctor.retired.none', lang) }]
+      : found.map((r) => ({
+          area: 'plugins' as const,
+          check,
+          status: 'fail' as const,
+          detail: t('doctor.retired.found', lang, { name: r.name, where: r.where }),
+        }))
+  } catch (error) {
+    return [{ area: 'plugins', check, status: 'warn', detail: t('doctor.retired.couldNot', lang, { error: messageOf(error) }) }]
+  }
+}
