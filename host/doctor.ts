@@ -526,6 +526,8 @@ export interface HostServiceState {
       }
   /** The last recall problem (a failed refresh or search). */
   recallError: string | undefined
+  /** Why the latest turn's recall found nothing, when it found nothing. */
+  recallSilence?: string | undefined
   mirror: MirrorNote | undefined
   /** What the worldbook rail and its hits did in this DSH run (runtime/worldbook-rail.ts). */
   worldbook?: WorldbookNote | undefined
@@ -599,7 +601,7 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState): DoctorLi
   }
 }
 
-function recallLine({ recall, recallError }: HostServiceState): DoctorLine {
+function recallLine({ recall, recallError, recallSilence }: HostServiceState): DoctorLine {
   if (recallError !== undefined) return { check: 'recall', status: 'warn', detail: `last search failed: ${recallError}; turns go on without hits` }
   switch (recall.kind) {
     case 'off':
@@ -610,7 +612,8 @@ function recallLine({ recall, recallError }: HostServiceState): DoctorLine {
       return { check: 'recall', status: 'fail', detail: `index could not be built: ${recall.detail}` }
     case 'ready': {
       const where = recall.where === 'in-process' ? "in DSH's own thread (a worker could not start)" : 'in a worker thread'
-      const detail = `${recall.size} entries indexed (Chinese and English; day entries, anchors, dreams, rollups) ${where}, hits added before each step`
+      const silent = recallSilence === undefined ? '' : `; the latest turn recalled nothing: ${recallSilence}`
+      const detail = `${recall.size} entries indexed (Chinese and English; day entries, anchors, dreams, rollups) ${where}, hits added before each step${silent}`
       if (recall.watch !== undefined) return { check: 'recall', status: 'warn', detail: `${detail}; ${recall.watch}` }
       return { check: 'recall', status: recall.where === 'in-process' ? 'warn' : 'ok', detail }
     }
