@@ -13,8 +13,6 @@ import { ENGLISH_STOP_WORDS } from './stopwords.ts'
 
 /** English words kept per Chinese word (from its first senses, in order). */
 const EN_PER_ZH = 6
-/** Chinese words kept per English word (whole-sense matches first, then shorter words). */
-const ZH_PER_EN = 12
 /** A Chinese headword longer than this is a phrase or an idiom: not a translation of one word. */
 const MAX_HEADWORD_CHARS = 4
 /** A sense of more words than this is an explanation, not a translation. */
@@ -27,7 +25,7 @@ const SKIP_SENSE =
 export interface BilingualDictionary {
   /** English terms (as tokenize emits them) for a simplified Chinese word; [] when unknown. */
   english(word: string): readonly string[]
-  /** Chinese words (simplified) for an English term (as tokenize emits it); [] when unknown. */
+  /** Chinese words (simplified) for an English term (as tokenize emits it), shortest first; [] when unknown. */
   chinese(term: string): readonly string[]
   readonly entries: number
 }
@@ -85,6 +83,7 @@ function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
     }
   }
   const englishCache = new Map<string, readonly string[]>()
+  const chineseCache = new Map<string, readonly string[]>()
   return {
     english(word) {
       let terms = englishCache.get(word)
@@ -103,14 +102,16 @@ function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
       return terms
     },
     chinese(term) {
-      const list = enZh.get(term)
-      if (list === undefined) return []
-      // Shorter words first (the everyday word: 猫 before 哈基米), dictionary order among equals.
-      return list
+      let words = chineseCache.get(term)
+      if (words !== undefined) return words
+      // Shorter words first (the everyday word: 猫 before 哈基米), dictionary order among equals;
+      // the caller keeps the first few that its index holds.
+      words = (enZh.get(term) ?? [])
         .map((word, i) => ({ word, i }))
         .sort((a, b) => a.word.length - b.word.length || a.i - b.i)
-        .slice(0, ZH_PER_EN)
         .map((c) => c.word)
+      chineseCache.set(term, words)
+      return words
     },
     entries: zhEn.size,
   }

@@ -71,6 +71,8 @@ export interface RecallOptions {
    * "cat" for 猫) relative to the word itself. 0 = no translation.
    */
   translationWeight: number
+  /** A translation of a word that no memory holds counts as the word itself (there is no original to stay below). */
+  untranslatedFullWeight: boolean
   /** How much of a query word's mass a memory that holds only its translation covers, for abstention (1 = as much as the word). */
   translationCredit: number
   /** Longest query, in UTF-16 units, that is tokenized; a pasted essay is cut here. */
@@ -108,6 +110,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   abstainDepth: 10,
   translationWeight: 0.8,
   translationCredit: 1,
+  untranslatedFullWeight: true,
   maxQueryChars: 4000,
   maxQueryTerms: 64,
   maxDocChars: 20_000,
@@ -141,6 +144,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     abstainEnough: nonNegative(partial.abstainEnough, d.abstainEnough),
     abstainDepth: Math.floor(positive(partial.abstainDepth, d.abstainDepth)),
     translationWeight: nonNegative(partial.translationWeight, d.translationWeight),
+    untranslatedFullWeight: typeof partial.untranslatedFullWeight === 'boolean' ? partial.untranslatedFullWeight : d.untranslatedFullWeight,
     translationCredit: Math.min(1, nonNegative(partial.translationCredit, d.translationCredit)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),
     maxQueryTerms: Math.floor(positive(partial.maxQueryTerms, d.maxQueryTerms)),

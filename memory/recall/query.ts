@@ -104,7 +104,10 @@ function translate(
       if (id === undefined || index.documentFrequency(id) === 0 || id === group.id) continue
       kept++
       group.alternatives.push(id)
-      const weight = options.translationWeight * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight)
+      // Below the word itself when some memory holds the word; when none does, the
+      // translation is the only way to the memory, and there is nothing to stay below.
+      const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
+      const weight = share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight)
       const had = weights.get(id)
       if (had === undefined || had.weight < weight) weights.set(id, { term: candidate, weight: had === undefined ? weight : Math.max(had.weight, weight) })
     }
