@@ -56,7 +56,8 @@ export async function resemblingEntry(
   except: string,
 ): Promise<{ id: string; date: string; text: string; similarity: number } | undefined> {
   const keeper = await RecallKeeper.open(root)
-  const hits = (await keeper.search(text, 8)).filter((h) => h.area === 'day' && h.id !== except)
+  // A near-duplicate says the same in the same language: no translation, so a write never loads the dictionary.
+  const hits = (await keeper.search(text, 8, { translate: false })).filter((h) => h.area === 'day' && h.id !== except)
   const twin = findNearDuplicate(text, hits)
   return twin === undefined ? undefined : { id: twin.item.id, date: twin.item.date, text: twin.item.text, similarity: Math.round(twin.similarity * 100) / 100 }
 }

@@ -24,6 +24,8 @@ export interface RecallSearchOptions {
   now?: Date
   /** Pending entries too (the person's `search --pending`); recall never shows them. */
   includePending?: boolean
+  /** false: no translation (a same-language look-up: the dictionary is not loaded). */
+  translate?: boolean
 }
 
 /** How the index of a keeper came to be, for the doctor and the bench. */
@@ -224,15 +226,16 @@ export class RecallKeeper {
    */
   private ranked(query: string, limit: number, opts: RecallSearchOptions): ReturnType<RecallIndex['search']> {
     const now = opts.now ?? new Date()
+    const translate = opts.translate !== false
     let pending = 0
     for (const rel of this.pendingFiles) pending += this.files.get(rel)?.ids.length ?? 0
-    if (opts.includePending === true || pending === 0) return this.explained(query, { limit, now })
+    if (opts.includePending === true || pending === 0) return this.explained(query, { limit, now, translate })
     const isPending = (id: string): boolean => this.pendingFiles.has(this.where.get(id) ?? '')
     if (pending <= FEW_PENDING)
-      return this.explained(query, { limit: limit + pending, now })
+      return this.explained(query, { limit: limit + pending, now, translate })
         .filter((h) => !isPending(h.id))
         .slice(0, limit)
-    return this.explained(query, { limit, now, filter: (id) => !isPending(id) })
+    return this.explained(query, { limit, now, translate, filter: (id) => !isPending(id) })
   }
 
   /** The index's answer, with why it was empty kept for the caller (`lastSilence`). */

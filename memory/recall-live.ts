@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads'
+import { warmRecallDictionaries } from './recall/index.ts'
 import { RecallKeeper, type KeeperOpenReport, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './recall-keeper.ts'
 import { RecallWatch } from './recall-watch.ts'
 
@@ -57,6 +58,9 @@ export class LocalRecall implements LiveRecall {
     this.ready = RecallKeeper.open(root, { cache }).then((keeper) => {
       this.keeper = keeper
       if (!this.closed) this.watch = RecallWatch.start(root)
+      // The translation dictionary loads in one block (~1 s idle): in the worker, load it now,
+      // between steps, not inside the first turn that needs it. DSH's own thread never does.
+      if (cache) this.queue = this.queue.then(() => new Promise<void>((resolve) => setImmediate(() => (warmRecallDictionaries(), resolve()))))
       return { ...keeper.opened, size: keeper.size }
     })
     // A watcher can miss a write in the moment between a new folder appearing and its watch

@@ -13,3 +13,4 @@ export type { BudgetCut, BudgetOptions, BudgetPick, BudgetSelection, CutReason }
 export { fingerprintDoc } from './fingerprint.ts'
 export { RecallFormatError, RECALL_INDEX_FORMAT, RECALL_INDEX_VERSION } from './serialise.ts'
 export type { SerializedDoc, SerializedRecallIndex } from './serialise.ts'
+export { warmRecallDictionaries } from './warm.ts'

@@ -14,6 +14,7 @@ import { cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokeniz
 export interface TermLookup {
   termId(term: string): number | undefined
   documentFrequency(termId: number): number
+  readonly docCount: number
 }
 
 /** One thing the message asks about: its own term (if any document holds it) and the indexed translations that stand for it. */
@@ -36,6 +37,10 @@ export interface BuiltQuery {
 
 /** A dictionary is looked up only when the message has something to translate; tests may pass their own. */
 export type DictionarySource = () => BilingualDictionary | null
+
+/** A translation in more documents than both of these is too common to be worth its postings. */
+const COMMON_TRANSLATION_DF = 1000
+const COMMON_TRANSLATION_SHARE = 0.01
 
 /** Chinese words searched per English word (the shortest indexed ones: 猫 before 猫咪). */
 const ZH_KEPT = 4
@@ -101,7 +106,11 @@ function translate(
     for (const candidate of candidates) {
       if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break
       const id = index.termId(candidate)
-      if (id === undefined || index.documentFrequency(id) === 0 || id === group.id) continue
+      const df = id === undefined ? 0 : index.documentFrequency(id)
+      if (id === undefined || df === 0 || id === group.id) continue
+      // A translation held by a large share of a large store (时, 次 for "time") ranks almost nothing
+      // and would walk tens of thousands of postings: left out.
+      if (df > COMMON_TRANSLATION_DF && df > COMMON_TRANSLATION_SHARE * index.docCount) continue
       kept++
       group.alternatives.push(id)
       // Below the word itself when some memory holds the word; when none does, the

@@ -43,6 +43,11 @@ export interface SearchOptions {
   filter?: (id: string) => boolean
   /** Return nothing when nothing indexed is about the query (default true; see abstain.ts). */
   abstain?: boolean
+  /**
+   * Translate the query through the bilingual dictionary (default true). A same-language
+   * look-up (the near-duplicate check of a write) passes false and never loads the dictionary.
+   */
+  translate?: boolean
 }
 
 /** What `explain` returns: the hits, or why there are none. */
@@ -210,7 +215,7 @@ export class RecallIndex {
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT))
     if (limit === 0 || typeof query !== 'string') return silent('empty-query', 0)
     if (this.size === 0) return silent('empty-index', 0)
-    const { terms: queryTerms, groups } = buildQuery(query, this.terms, this.options)
+    const { terms: queryTerms, groups } = buildQuery(query, this.terms, options.translate === false ? { ...this.options, translationWeight: 0 } : this.options)
     if (queryTerms.length === 0) return silent(groups.length === 0 ? 'empty-query' : 'no-match', 0)
     const nowMs = resolveNow(options.now)
     const accept = this.sourceFilter(options.sources)
