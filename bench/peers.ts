@@ -64,9 +64,15 @@ export class PlainBm25 implements Retriever {
   private readonly lengths: number[] = []
   private total = 0
 
+  private readonly words: (text: string) => string[]
+
+  constructor(words: (text: string) => string[] = plainWords) {
+    this.words = words
+  }
+
   add(id: string, text: string): void {
     const doc = this.ids.length
-    const words = plainWords(text)
+    const words = this.words(text)
     const counts = new Map<string, number>()
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1)
     for (const [w, tf] of counts) {
@@ -83,7 +89,7 @@ export class PlainBm25 implements Retriever {
     const n = this.ids.length
     const avg = this.total / n
     const scores = new Map<number, number>()
-    for (const w of new Set(plainWords(query))) {
+    for (const w of new Set(this.words(query))) {
       const list = this.postings.get(w)
       if (list === undefined) continue
       const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5))
@@ -96,5 +102,34 @@ export class PlainBm25 implements Retriever {
       .sort((a, b) => b[1] - a[1] || (this.ids[a[0]]! < this.ids[b[0]]! ? -1 : 1))
       .slice(0, limit)
       .map(([doc]) => this.ids[doc]!)
+  }
+}
+
+// CJK text as single characters and adjacent pairs, other text as lower-case words:
+// the usual CJK-aware BM25 baseline (what a search engine's CJK analyzer does).
+function cjkBigramTerms(text: string): string[] {
+  const out: string[] = []
+  for (const run of text.toLowerCase().match(/\p{Script=Han}+|[\p{L}\p{N}]+/gu) ?? []) {
+    if (!/\p{Script=Han}/u.test(run)) {
+      out.push(run)
+      continue
+    }
+    const chars = Array.from(run)
+    if (chars.length === 1) out.push(chars[0]!)
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!)
+  }
+  return out
+}
+
+/** Textbook BM25 (k1 1.2, b 0.75) over CJK bigrams (a lone character as itself) and words. */
+export class CjkBigramBm25 implements Retriever {
+  private readonly inner = new PlainBm25(cjkBigramTerms)
+
+  add(id: string, text: string): void {
+    this.inner.add(id, text)
+  }
+
+  search(query: string, limit: number): string[] {
+    return this.inner.search(query, limit)
   }
 }

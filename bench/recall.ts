@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url'
 import { charCount } from '../memory/budget.ts'
 import { selectWithinBudget, type RecallOptionsInput } from '../memory/recall/index.ts'
 import { loadLocomo, type Conversation, type Question, type Unit } from './locomo.ts'
-import { MiniSearchPeer, Ours, PlainBm25, type Retriever } from './peers.ts'
+import { CjkBigramBm25, MiniSearchPeer, Ours, PlainBm25, type Retriever } from './peers.ts'
+import { ownSystems, printOwn, runOwn, type OwnScore } from './own.ts'
 import { childFootprint, CHINESE_QUERIES, percentile, runScale, type ScaleResult, type ScaleSystem } from './scale.ts'
 
 // ---------------------------------------------------------------- arguments
@@ -87,6 +88,7 @@ function systems(args: Args): System[] {
     { name: OURS_NO_ABSTAIN, make: () => new Ours(args.options, false) },
     { name: MINISEARCH, make: () => new MiniSearchPeer() },
     { name: 'plain-bm25', make: () => new PlainBm25() },
+    { name: 'cjk-bigram-bm25', make: () => new CjkBigramBm25() },
   ]
   if (args.ablations) {
     for (const [name, off] of ABLATIONS) list.push({ name, make: () => new Ours({ ...args.options, ...off }, false) })
@@ -98,7 +100,8 @@ function systems(args: Args): System[] {
 const ABLATIONS: readonly [string, RecallOptionsInput][] = [
   ['− neighbours', { neighbourShare: 0 }],
   ['neighbours span 1 (not 2)', { neighbourSpan: 1 }],
-  ['− feedback (PRF)', { feedbackWeight: 0 }],
+  ['+ feedback (PRF 0.3, the old default)', { feedbackWeight: 0.3 }],
+  ['− translation (CC-CEDICT)', { translationWeight: 0 }],
   ['− time term (when)', { timeWeight: 0 }],
   ['− recency', { recencyWeight: 0 }],
   ['− CJK characters', { cjkCharWeight: 0 }],
@@ -452,8 +455,15 @@ interface Target {
   met: boolean
 }
 
-function targets(turn: UnitResult, abstain: Record<string, AbstainRow>, scale: ScaleResult | undefined): Target[] {
+function targets(turn: UnitResult, abstain: Record<string, AbstainRow>, scale: ScaleResult | undefined, own: OwnScore): Target[] {
   const out: Target[] = []
+  out.push({ name: 'own set held-out hit@5 ≥ 0.90', value: own.hit5.toFixed(3), met: own.hit5 >= 0.9 })
+  for (const kind of ['zh-en', 'en-zh']) {
+    const k = own.byKind[kind]!
+    out.push({ name: `own set held-out ${kind} hit@5 ≥ 0.80`, value: k.hit5.toFixed(2), met: k.hit5 >= 0.8 })
+  }
+  out.push({ name: 'own set held-out: answerable answered with nothing ≤ 2 %', value: pct(own.emptyAnswerable), met: own.emptyAnswerable <= 0.02 })
+  out.push({ name: 'own set held-out: nothing stored, yet hits ≤ 25 %', value: pct(own.noneWithHits), met: own.noneWithHits <= 0.25 })
   for (const [half] of HALVES.slice(0, 2)) {
     const ours = turn.scores[OURS]![half]!
     const peer = turn.scores[MINISEARCH]![half]!
@@ -493,6 +503,10 @@ function main(): void {
   const observation = runUnits(conversations, 'observation', base)
   const abstain = runAbstain(conversations, args.options)
   const chinese = runChinese(base)
+  const own = (['held', 'tune'] as const).map((half) => ({
+    half,
+    rows: ownSystems(args.options).map(({ name, make }) => ({ name, score: runOwn(make, half) })),
+  }))
   let scale: ScaleResult | undefined
   if (args.scale > 0) {
     const questions = conversations.flatMap((c) => c.questions.map((q) => q.question))
@@ -501,16 +515,17 @@ function main(): void {
     )
     scale = runScale(args.scale, english(), queries, args.dataDir, args.footprint)
   }
-  const goals = targets(turn, abstain, scale)
+  const goals = targets(turn, abstain, scale, own[0]!.rows[0]!.score)
   if (args.json) {
     const env = { node: process.version, icu: process.versions.icu, platform: `${process.platform}/${process.arch}` }
-    console.log(JSON.stringify({ env, turn, observation, abstain, chinese, scale, targets: goals }, null, 2))
+    console.log(JSON.stringify({ env, turn, observation, abstain, chinese, own, scale, targets: goals }, null, 2))
     return
   }
   printUnits(observation, 'LoCoMo, one memory per session observation (evidence found = the turns an observation cites).')
   printCategories(turn)
   printAbstain(abstain)
   printChinese(chinese)
+  for (const { half, rows } of own) printOwn(half, rows)
   printLatency(turn)
   if (scale !== undefined) printScale(scale)
   console.log('\nTargets:')

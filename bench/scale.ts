@@ -39,7 +39,7 @@ export const CHINESE_QUERIES = [
   '写代码加班',
 ]
 
-function syntheticDocs(count: number, english: readonly string[]): RecallDoc[] {
+export function syntheticDocs(count: number, english: readonly string[]): RecallDoc[] {
   const random = mulberry32(42)
   const start = Date.UTC(1996, 0, 1)
   const step = (30 * 365.25 * 86_400_000) / count // thirty years of daily use

@@ -68,7 +68,7 @@ describe('cyrene memory recall', () => {
     const small = await recall('大红袍', '--budget', '80')
     expect(small.chars).toBeLessThanOrEqual(80)
     expect((await recall('大红袍', '--k', '1')).hits).toHaveLength(1)
-    expect(await recall('大红袍', '--budget', '0')).toEqual({ hits: [], chars: 0 })
+    expect(await recall('大红袍', '--budget', '0')).toMatchObject({ hits: [], chars: 0, silence: { reason: 'left-out' } })
     expect((await run(['memory', 'recall', '大红袍', '--k', '0'])).code).toBe(2)
     expect((await run(['memory', 'recall', ' '])).code).toBe(2)
   })
@@ -115,5 +115,22 @@ describe('cyrene memory recall', () => {
     expect((await run(['memory', 'import', '--jsonl', '-', '--quiet'], JSON.stringify({ text: '我喜欢乌龙茶!', at: '2019-06-01' }))).out).toMatch(
       /likely duplicate -:1: \S+ resembles /,
     )
+  })
+})
+
+describe('cyrene memory recall: why nothing', () => {
+  it('says why nothing would be injected (--json `silence`, and in words)', async () => {
+    await write('我养了一只叫团子的橘猫。', '2019-05-01T10:00:00+08:00')
+    const foreign = JSON.parse((await run(['memory', 'recall', '我在德国留学的时候养过鹦鹉吗？', '--json'])).out) as RecallJson & {
+      silence?: { reason: string; text: string }
+    }
+    expect(foreign.hits).toEqual([])
+    expect(foreign.silence?.reason).toBe('low-coverage')
+    const none = JSON.parse((await run(['memory', 'recall', 'Caroline Paris', '--json'])).out) as { silence?: { reason: string } }
+    expect(none.silence?.reason).toBe('no-match')
+    expect((await run(['memory', 'recall', 'Caroline Paris'])).out).toMatch(/nothing would be injected .*: no memory shares a word/)
+    const found = JSON.parse((await run(['memory', 'recall', '我的猫叫什么？', '--json'])).out) as RecallJson & { silence?: unknown }
+    expect(found.hits[0]?.text).toContain('团子')
+    expect(found.silence).toBeUndefined()
   })
 })

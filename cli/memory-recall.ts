@@ -1,5 +1,5 @@
 import { charCount } from '../memory/index.ts'
-import { RecallKeeper } from '../memory/recall-keeper.ts'
+import { RecallKeeper, type RecallSilence } from '../memory/recall-keeper.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
@@ -20,7 +20,8 @@ export const RECALL_OPTION_DEFAULTS = { k: String(RECALL_DEFAULTS.limit), budget
  * for that message — the same index (memory/recall-keeper.ts), the same ranking,
  * the same block (runtime/recall-block.ts `recallBlock`, which the pre-step
  * calls), leaving out what `{{cyrene_memory}}` shows right now — within the
- * budget. `--json`: `{"hits":[{"id","text","source_ref","score","source"}],"chars"}`.
+ * budget. `--json`: `{"hits":[{"id","text","source_ref","score","source"}],"chars"}`, plus
+ * `"silence":{"reason","text"}` when nothing would be injected (why: abstain.ts's reasons, or `left-out`).
  */
 export async function recallCommand(o: RecallOptions, args: string[], io: CliIO): Promise<number> {
   const query = args.join(' ')
@@ -28,18 +29,24 @@ export async function recallCommand(o: RecallOptions, args: string[], io: CliIO)
   const k = wholeNumber(o.k, '--k', 1)
   const budget = wholeNumber(o.budget, '--budget', 0)
   const store = await openStore(io, o.root)
-  const block = await guarded(async () => {
+  const { block, silence } = await guarded(async () => {
     const keeper = await RecallKeeper.open(store.root)
     const now = store.now()
     const hits = await keeper.search(query, k, { now })
     const shown = new MemoryReader(store.root, MEMORY_DEFAULTS.recentDays, MEMORY_DEFAULTS.memoryChars).read(now).ids
-    return recallBlock(hits, budget, RECALL_DEFAULTS.perEntryMax, { exclude: shown })
+    const block = recallBlock(hits, budget, RECALL_DEFAULTS.perEntryMax, { exclude: shown })
+    return { block, silence: block.hits.length > 0 ? undefined : (keeper.lastSilence ?? LEFT_OUT) }
   })
   const chars = charCount(block.text)
-  out(io, o.json, { hits: block.hits.map(({ id, text, source_ref, score, source }) => ({ id, text, source_ref, score, source })), chars }, () =>
-    human(block, chars, budget),
-  )
+  const json = { hits: block.hits.map(({ id, text, source_ref, score, source }) => ({ id, text, source_ref, score, source })), chars }
+  out(io, o.json, silence === undefined ? json : { ...json, silence }, () => human(block, chars, budget, silence))
   return 0
+}
+
+/** Nothing injected although the index found hits: each was shown already, a near-duplicate, or outside the budget. */
+const LEFT_OUT: RecallSilence = {
+  reason: 'left-out',
+  text: 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
 }
 
 /** The day entry (other than `except`) that says what `text` says, if one does (memory/near-duplicate.ts). */
@@ -49,16 +56,18 @@ export async function resemblingEntry(
   except: string,
 ): Promise<{ id: string; date: string; text: string; similarity: number } | undefined> {
   const keeper = await RecallKeeper.open(root)
-  const hits = (await keeper.search(text, 8)).filter((h) => h.area === 'day' && h.id !== except)
+  // A near-duplicate says the same in the same language: no translation, so a write never loads the dictionary.
+  const hits = (await keeper.search(text, 8, { translate: false })).filter((h) => h.area === 'day' && h.id !== except)
   const twin = findNearDuplicate(text, hits)
   return twin === undefined ? undefined : { id: twin.item.id, date: twin.item.date, text: twin.item.text, similarity: Math.round(twin.similarity * 100) / 100 }
 }
 
-function human(block: RecallBlock, chars: number, budget: number): string {
+function human(block: RecallBlock, chars: number, budget: number, silence: RecallSilence | undefined): string {
   const skipped = block.skipped.map(
     (s) => `  left out ${s.id}: ${s.why === 'in-memory-block' ? '{{cyrene_memory}} already shows it' : 'a near-duplicate of a better hit'}`,
   )
-  if (block.text === '') return [`nothing would be injected (0/${budget} characters)`, ...skipped].join('\n') + '\n'
+  if (block.text === '')
+    return [`nothing would be injected (0/${budget} characters)${silence === undefined ? '' : `: ${silence.text}`}`, ...skipped].join('\n') + '\n'
   return (
     [
       block.text,

@@ -33,6 +33,8 @@ export interface HostServiceState {
       }
   /** The last recall problem (a failed refresh or search). */
   recallError: string | undefined
+  /** Why the latest turn's recall found nothing, when it found nothing. */
+  recallSilence?: string | undefined
   mirror: MirrorNote | undefined
   /** What the worldbook rail and its hits did in this DSH run (runtime/worldbook-rail.ts). */
   worldbook?: WorldbookNote | undefined
@@ -121,7 +123,7 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState, lang: Lan
   }
 }
 
-function recallLine({ recall, recallError }: HostServiceState, lang: Lang): DoctorLine {
+function recallLine({ recall, recallError, recallSilence }: HostServiceState, lang: Lang): DoctorLine {
   const check = t('doctor.check.recall', lang)
   if (recallError !== undefined) return { area: 'recall', check, status: 'warn', detail: t('doctor.recall.searchFailed', lang, { error: recallError }) }
   switch (recall.kind) {
@@ -132,7 +134,8 @@ function recallLine({ recall, recallError }: HostServiceState, lang: Lang): Doct
     case 'failed':
       return { area: 'recall', check, status: 'fail', detail: t('doctor.recall.failed', lang, { error: recall.detail }) }
     case 'ready': {
-      const detail = t(recall.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, { n: recall.size })
+      const silent = recallSilence === undefined ? '' : t('doctor.recall.silent', lang, { why: recallSilence })
+      const detail = t(recall.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, { n: recall.size }) + silent
       const summary = t('doctor.recall.summary', lang, { n: recall.size })
       if (recall.watch !== undefined) return { area: 'recall', check, status: 'warn', detail: t('doctor.recall.watch', lang, { detail, watch: recall.watch }) }
       return recall.where === 'in-process' ? { area: 'recall', check, status: 'warn', detail } : { area: 'recall', check, status: 'ok', detail, summary }

@@ -115,6 +115,8 @@ export class CyreneMemory extends Service {
   private recallWatch: string | undefined
   /** Last recall problem (a failed refresh or search), for the doctor. */
   private recallError: string | undefined
+  /** Why the latest turn's recall found nothing (undefined when it found something). */
+  private recallSilence: string | undefined
   readonly ready: Promise<void>
   /** Settles when the recall index is built (or failed to build); recall is empty until then. */
   recallReady: Promise<void> = Promise.resolve()
@@ -193,6 +195,7 @@ export class CyreneMemory extends Service {
       const answer = await recall.live.recall(query, limit, { now: (this.store()?.now() ?? new Date()).getTime() })
       recall.size = answer.size
       this.recallError = undefined
+      this.recallSilence = answer.hits.length === 0 ? (answer.silence?.text ?? 'every hit was left out') : undefined
       // A watcher that failed makes every step look at every file: shown, not hidden.
       this.recallWatch = answer.swept?.startsWith('file watching') === true ? answer.swept : undefined
       return answer.hits
@@ -342,6 +345,7 @@ export class CyreneMemory extends Service {
           ? { kind: 'ready', size: recall.size, where: recall.live.where, ...(this.recallWatch !== undefined ? { watch: this.recallWatch } : {}) }
           : recall,
       recallError: this.recallError,
+      recallSilence: this.recallSilence,
       mirror: this.lastMirror,
       sync: this.siyuanSync?.state(),
       git: this.gitSync?.state(),

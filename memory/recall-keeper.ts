@@ -4,7 +4,7 @@ import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
 import { recallCacheDir } from './recall-store.ts'
-import { RecallIndex } from './recall/index.ts'
+import { describeSilence, RecallIndex, type SearchOptions, type SilenceReason } from './recall/index.ts'
 import { yielder } from './yielder.ts'
 
 export interface RecalledEntry {
@@ -24,6 +24,8 @@ export interface RecallSearchOptions {
   now?: Date
   /** Pending entries too (the person's `search --pending`); recall never shows them. */
   includePending?: boolean
+  /** false: no translation (a same-language look-up: the dictionary is not loaded). */
+  translate?: boolean
 }
 
 /** How the index of a keeper came to be, for the doctor and the bench. */
@@ -59,7 +61,17 @@ export function keeperCacheFile(root: string): string {
  * stamp. Long loops hand the event loop back every few milliseconds
  * (yielder.ts), so whoever runs a keeper keeps answering.
  */
+/** Why the latest search found nothing (memory/recall/abstain.ts), as a code and a sentence. */
+export interface RecallSilence {
+  /** abstain.ts's reasons; `left-out` (the CLI): hits were found but none was injected. */
+  reason: SilenceReason | 'left-out'
+  text: string
+}
+
 export class RecallKeeper {
+  /** Set by every search: why it found nothing, or undefined when it found something. */
+  lastSilence: RecallSilence | undefined
+
   readonly root: string
   private readonly index: RecallIndex
   private readonly files: Map<string, FileState>
@@ -214,16 +226,23 @@ export class RecallKeeper {
    */
   private ranked(query: string, limit: number, opts: RecallSearchOptions): ReturnType<RecallIndex['search']> {
     const now = opts.now ?? new Date()
+    const translate = opts.translate !== false
     let pending = 0
     for (const rel of this.pendingFiles) pending += this.files.get(rel)?.ids.length ?? 0
-    if (opts.includePending === true || pending === 0) return this.index.search(query, { limit, now })
+    if (opts.includePending === true || pending === 0) return this.explained(query, { limit, now, translate })
     const isPending = (id: string): boolean => this.pendingFiles.has(this.where.get(id) ?? '')
     if (pending <= FEW_PENDING)
-      return this.index
-        .search(query, { limit: limit + pending, now })
+      return this.explained(query, { limit: limit + pending, now, translate })
         .filter((h) => !isPending(h.id))
         .slice(0, limit)
-    return this.index.search(query, { limit, now, filter: (id) => !isPending(id) })
+    return this.explained(query, { limit, now, translate, filter: (id) => !isPending(id) })
+  }
+
+  /** The index's answer, with why it was empty kept for the caller (`lastSilence`). */
+  private explained(query: string, options: SearchOptions): ReturnType<RecallIndex['search']> {
+    const answer = this.index.explain(query, options)
+    this.lastSilence = answer.silence === undefined ? undefined : { reason: answer.silence.reason, text: describeSilence(answer.silence) }
+    return answer.hits
   }
 
   /** The documents of a file as of the stamp the index has for it (read again only when that changed). */

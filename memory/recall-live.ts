@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
-import { RecallKeeper, type KeeperOpenReport, type RecalledEntry, type RecallSearchOptions } from './recall-keeper.ts'
+import { warmRecallDictionaries } from './recall/index.ts'
+import { RecallKeeper, type KeeperOpenReport, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './recall-keeper.ts'
 import { RecallWatch } from './recall-watch.ts'
 
 const SWEEP_EVERY_MS = 5 * 60_000
@@ -23,6 +24,8 @@ export interface LiveAnswer {
   reread: number
   /** Set when every file had to be looked at, and why. */
   swept?: string
+  /** Set when the index found nothing: why (a code and a sentence). */
+  silence?: RecallSilence
 }
 
 export type LiveRequest = { op: 'recall'; id: number; query: string; limit: number; includePending?: boolean; now?: number } | { op: 'close'; id: number }
@@ -55,6 +58,9 @@ export class LocalRecall implements LiveRecall {
     this.ready = RecallKeeper.open(root, { cache }).then((keeper) => {
       this.keeper = keeper
       if (!this.closed) this.watch = RecallWatch.start(root)
+      // The translation dictionary loads in one block (~1 s idle): in the worker, load it now,
+      // between steps, not inside the first turn that needs it. DSH's own thread never does.
+      if (cache) this.queue = this.queue.then(() => new Promise<void>((resolve) => setImmediate(() => (warmRecallDictionaries(), resolve()))))
       return { ...keeper.opened, size: keeper.size }
     })
     // A watcher can miss a write in the moment between a new folder appearing and its watch
@@ -88,7 +94,14 @@ export class LocalRecall implements LiveRecall {
       const search: RecallSearchOptions = { includePending: opts.includePending === true }
       if (opts.now !== undefined) search.now = new Date(opts.now)
       const hits = await keeper.search(query, limit, search)
-      return { hits, size: keeper.size, reread, ...(changes.all && changes.why !== undefined ? { swept: changes.why } : {}) }
+      const silence = keeper.lastSilence
+      return {
+        hits,
+        size: keeper.size,
+        reread,
+        ...(changes.all && changes.why !== undefined ? { swept: changes.why } : {}),
+        ...(silence !== undefined ? { silence } : {}),
+      }
     })
     this.queue = run.catch(() => undefined)
     return await run

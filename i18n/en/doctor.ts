@@ -194,4 +194,5 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.git.conflict': '{file} changed on two machines: run {command} to settle it',
   'doctor.git.notHere': 'not running in this process (no git.remote, or the engine is held elsewhere)',
   'doctor.git.noRunYet': 'on ({remote}); no run yet',
+  'doctor.recall.silent': '; the latest turn recalled nothing: {why}',
 }

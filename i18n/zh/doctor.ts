@@ -186,4 +186,5 @@ export const doctorZh = {
   'doctor.git.conflict': '{file} 在两台机器上都改了：运行 {command} 决定',
   'doctor.git.notHere': '不在这个进程里运行（没设 git.remote，或记忆引擎在别处）',
   'doctor.git.noRunYet': '开着（{remote}）；还没运行过',
+  'doctor.recall.silent': '；最近一轮什么也没想起：{why}',
 } as const

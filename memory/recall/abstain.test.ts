@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { coverage, shouldAbstain, type AbstainInput } from './abstain.ts'
+import { coverage, shouldAbstain, type AbstainInput, describeSilence } from './abstain.ts'
 import { RecallIndex } from './recall-index.ts'
 
 const RULE = { minCoverage: 0.24, enoughRareTerms: 2 } // values chosen for readable arithmetic, not the defaults
@@ -74,5 +74,12 @@ describe('abstention inside RecallIndex.search (the one recall path)', () => {
     const open = new RecallIndex({ abstainCoverage: 0 })
     for (const [id, text] of docs) open.add({ id, text, at: '2026-01-01T00:00:00Z', source: 'entry' })
     expect(open.search('When did Melanie adopt the puppy from the shelter in the morning?', { now: NOW }).length).toBeGreaterThan(0)
+  })
+})
+
+describe('describeSilence', () => {
+  it('says each reason in words, with the coverage for abstention', () => {
+    expect(describeSilence({ reason: 'empty-index', coverage: 0 })).toMatch(/no memory is indexed/)
+    expect(describeSilence({ reason: 'low-coverage', coverage: 0.12, needed: 0.2 })).toMatch(/12 %.*20 %/)
   })
 })

@@ -34,3 +34,25 @@ export function shouldAbstain(input: AbstainInput, rule: AbstainRule): boolean {
   if (input.rareTermMass > 0 && input.bestMatchedMass >= rule.enoughRareTerms * input.rareTermMass) return false
   return coverage(input) < rule.minCoverage
 }
+
+/**
+ * Why a search returned nothing: the message had no searchable words (`empty-query`),
+ * nothing is indexed (`empty-index`), no memory holds any of its words or their
+ * translations (`no-match`), or the best memories cover too little of what it asks
+ * (`low-coverage`: abstention).
+ */
+export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage'
+
+/** One line a person can read, for `cyrene memory recall` and the doctor. */
+export function describeSilence(silence: { reason: SilenceReason; coverage: number; needed?: number }): string {
+  switch (silence.reason) {
+    case 'empty-query':
+      return 'the message has no words to search for (only punctuation, stop words or nothing)'
+    case 'empty-index':
+      return 'no memory is indexed yet'
+    case 'no-match':
+      return 'no memory shares a word with the message (or a dictionary translation of one)'
+    case 'low-coverage':
+      return `the best memory covers ${Math.round(silence.coverage * 100)} % of what the message asks about, under the ${Math.round((silence.needed ?? 0) * 100)} % needed: nothing stored seems to be about it`
+  }
+}

@@ -1,7 +1,9 @@
 // Public surface of memory/recall. The store imports from here only.
 
 export { RecallIndex, fingerprintDocs } from './recall-index.ts'
-export type { RecallHit, SearchOptions, SyncReport } from './recall-index.ts'
+export type { RecallAnswer, RecallHit, SearchOptions, SyncReport } from './recall-index.ts'
+export { describeSilence } from './abstain.ts'
+export type { SilenceReason } from './abstain.ts'
 export type { RecallDoc } from './doc.ts'
 export { DEFAULT_RECALL_OPTIONS, RECALL_SOURCES, resolveOptions } from './options.ts'
 export type { RecallOptions, RecallOptionsInput, RecallSource } from './options.ts'
@@ -11,3 +13,4 @@ export type { BudgetCut, BudgetOptions, BudgetPick, BudgetSelection, CutReason }
 export { fingerprintDoc } from './fingerprint.ts'
 export { RecallFormatError, RECALL_INDEX_FORMAT, RECALL_INDEX_VERSION } from './serialise.ts'
 export type { SerializedDoc, SerializedRecallIndex } from './serialise.ts'
+export { warmRecallDictionaries } from './warm.ts'

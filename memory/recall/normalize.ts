@@ -1,6 +1,8 @@
 // Text clean-up shared by documents and queries. Both sides must go through the
 // same steps, otherwise a memory written one way could never be found the other.
 
+import { foldTraditional } from './fold.ts'
+
 // Zero-width and invisible format characters: they split words for the segmenter
 // without being visible to the person who typed them.
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g
@@ -12,10 +14,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /**
  * Normalise text for indexing: well-formed UTF-16, NFKC (full-width ＡＢＣ and
  * compatibility forms fold to their plain forms), invisible characters removed,
- * control characters turned into spaces, lower case.
+ * control characters turned into spaces, lower case, traditional characters folded
+ * to simplified (fold.ts: 貓 and 猫 are one term).
  */
 export function normalizeText(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, ' ').toLowerCase()
+  return foldTraditional(text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, ' ').toLowerCase())
 }
 
 /** Cut at `max` UTF-16 units without leaving half of a surrogate pair behind. */

@@ -165,7 +165,8 @@ describe('RecallIndex: scoring', () => {
       entry('d', 'Caroline likes painting', '2026-01-13T00:00:00Z'),
       entry('e', 'agency interview tips from a friend', '2026-01-17T00:00:00Z'),
     ]
-    const opts = { recencyWeight: 0, neighbourShare: 0 }
+    // Feedback is off by default (bench/own); the feature itself is kept and tested here at its old weight.
+    const opts = { recencyWeight: 0, neighbourShare: 0, feedbackWeight: 0.3 }
     const on = build(docs, opts).search('Caroline adoption', { now: NOW })
     const off = build(docs, { ...opts, feedbackWeight: 0 }).search('Caroline adoption', { now: NOW })
     const score = (hits: RecallHit[], id: string): number => hits.find((h) => h.id === id)!.score

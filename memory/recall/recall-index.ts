@@ -4,16 +4,17 @@
 
 import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
 import { accumulateBm25, inverseDocumentFrequency, type WeightedTerm } from './bm25/score.ts'
-import { shouldAbstain } from './abstain.ts'
+import { coverage, shouldAbstain, type SilenceReason } from './abstain.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
-import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
+import { tokenize, tokenizerSignature } from './tokenize.ts'
+import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
-import { asksWhen, mentionsTime, TIME_TERM } from './time-words.ts'
+import { mentionsTime, TIME_TERM } from './time-words.ts'
 import { Timeline } from './timeline.ts'
 
 export interface RecallHit {
@@ -42,6 +43,26 @@ export interface SearchOptions {
   filter?: (id: string) => boolean
   /** Return nothing when nothing indexed is about the query (default true; see abstain.ts). */
   abstain?: boolean
+  /**
+   * Translate the query through the bilingual dictionary (default true). A same-language
+   * look-up (the near-duplicate check of a write) passes false and never loads the dictionary.
+   */
+  translate?: boolean
+}
+
+/** What `explain` returns: the hits, or why there are none. */
+export interface RecallAnswer {
+  hits: RecallHit[]
+  /** Share of the query's idf mass the best hit covers, in [0, 1] (abstention's measure). */
+  coverage: number
+  /** Set when `hits` is empty: why. */
+  silence?: { reason: SilenceReason; coverage: number; needed?: number }
+}
+
+function silent(reason: SilenceReason, coverage: number, needed?: number): RecallAnswer {
+  const silence: RecallAnswer['silence'] = { reason, coverage }
+  if (needed !== undefined) silence.needed = needed
+  return { hits: [], coverage, silence }
 }
 
 export interface SyncReport {
@@ -186,10 +207,16 @@ export class RecallIndex {
   }
 
   search(query: string, options: SearchOptions = {}): RecallHit[] {
+    return this.explain(query, options).hits
+  }
+
+  /** The same search, with why it returned nothing (`silence`) and how much of the query the best hits covered. */
+  explain(query: string, options: SearchOptions = {}): RecallAnswer {
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT))
-    if (limit === 0 || this.size === 0 || typeof query !== 'string') return []
-    const { terms: queryTerms, unknownWeight } = this.queryTerms(query)
-    if (queryTerms.length === 0) return []
+    if (limit === 0 || typeof query !== 'string') return silent('empty-query', 0)
+    if (this.size === 0) return silent('empty-index', 0)
+    const { terms: queryTerms, groups } = buildQuery(query, this.terms, options.translate === false ? { ...this.options, translationWeight: 0 } : this.options)
+    if (queryTerms.length === 0) return silent(groups.length === 0 ? 'empty-query' : 'no-match', 0)
     const nowMs = resolveNow(options.now)
     const accept = this.sourceFilter(options.sources)
 
@@ -218,14 +245,17 @@ export class RecallIndex {
       const admit = options.filter
       const candidates = admit === undefined ? touched : touched.filter((slot) => admit(this.records[slot]!.id))
       const best = topK(candidates, Math.max(limit, this.options.abstainDepth), bySlotRank)
-      if (options.abstain !== false && this.abstains(queryTerms, unknownWeight, best.slice(0, this.options.abstainDepth))) return []
-      return best.slice(0, limit).map((slot) => {
+      const verdict = this.abstains(groups, best.slice(0, this.options.abstainDepth))
+      if (best.length === 0) return silent('no-match', 0)
+      if (options.abstain !== false && verdict.abstain) return silent('low-coverage', verdict.coverage, this.options.abstainCoverage)
+      const hits = best.slice(0, limit).map((slot) => {
         const record = this.records[slot]!
         const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTermIds), source: record.source }
         const from = via.get(slot)
         if (from !== undefined) hit.via = from
         return hit
       })
+      return { hits, coverage: verdict.coverage }
     } finally {
       for (const slot of touched) scores[slot] = 0
     }
@@ -256,25 +286,28 @@ export class RecallIndex {
     return best.map(([id, w]) => ({ id, weight: (feedbackWeight * w) / top })).sort((a, b) => byTerm(a.id, b.id))
   }
 
-  // The abstention rule's inputs (see abstain.ts): the query's idf mass, unknown
-  // words at the highest idf, against the most that one of the best hits matches.
-  private abstains(queryTerms: readonly WeightedTerm[], unknownWeight: number, best: readonly number[]): boolean {
+  // The abstention rule's inputs (see abstain.ts): the query's idf mass, one group per
+  // thing it asks about (an unknown word at the highest idf), against the most that one
+  // of the best hits matches — a group counts when the hit holds its term, or (at
+  // `translationCredit`) one of its translations.
+  private abstains(groups: readonly QueryGroup[], best: readonly number[]): { abstain: boolean; coverage: number } {
     const docCount = this.terms.docCount
     const rareTermMass = inverseDocumentFrequency(docCount, 0)
-    // "When" is not a topic: the time term neither asks nor answers what the message is about.
-    const topical = queryTerms.filter((t) => this.terms.term(t.id) !== TIME_TERM)
-    const massOf = new Map(topical.map((t) => [t.id, t.weight * inverseDocumentFrequency(docCount, this.terms.documentFrequency(t.id))]))
-    let queryMass = unknownWeight * rareTermMass
-    for (const mass of massOf.values()) queryMass += mass
+    const massOf = groups.map((g) => g.weight * (g.id === undefined ? rareTermMass : inverseDocumentFrequency(docCount, this.terms.documentFrequency(g.id))))
+    let queryMass = 0
+    for (const mass of massOf) queryMass += mass
     let bestMatchedMass = 0
     for (const slot of best) {
+      const held = new Set<number>()
       const pairs = this.terms.docTerms(slot)!.pairs
+      for (let i = 0; i < pairs.length; i += 2) held.add(pairs[i]!)
       let matched = 0
-      for (let i = 0; i < pairs.length; i += 2) matched += massOf.get(pairs[i]!) ?? 0
+      groups.forEach((g, i) => (matched += massOf[i]! * groupCoverage(g, held, this.options)))
       bestMatchedMass = Math.max(bestMatchedMass, matched)
     }
     const rule = { minCoverage: this.options.abstainCoverage, enoughRareTerms: this.options.abstainEnough }
-    return shouldAbstain({ queryMass, bestMatchedMass, rareTermMass }, rule)
+    const input = { queryMass, bestMatchedMass, rareTermMass }
+    return { abstain: shouldAbstain(input, rule), coverage: coverage(input) }
   }
 
   // A source with weight 0 is never recalled; leaving it out also keeps every
@@ -404,36 +437,6 @@ export class RecallIndex {
     return this.records.length - 1
   }
 
-  // Distinct known terms of the query, rarest first if there are too many, then in
-  // term order so the floating-point sum does not depend on how the query was typed.
-  // Also returns the summed weight of the terms no document contains (for abstention).
-  private queryTerms(query: string): { terms: WeightedTerm[]; unknownWeight: number } {
-    const clipped = clipText(query, this.options.maxQueryChars)
-    const distinct = new Set(tokenize(clipped, this.options.maxQueryChars))
-    if (asksWhen(clipped)) distinct.add(TIME_TERM)
-    const charWeight = this.options.cjkCharWeight
-    const weightOf = (term: string): number => (term === TIME_TERM ? this.options.timeWeight : isSingleCjkCharacter(term) ? charWeight : 1)
-    let known: { id: number; term: string; df: number }[] = []
-    let unknownWeight = 0
-    for (const term of distinct) {
-      const id = this.terms.termId(term)
-      const df = id === undefined ? 0 : this.terms.documentFrequency(id)
-      if (id !== undefined && df > 0) known.push({ id, term, df })
-      // An unknown CJK pair usually straddles two words (喝什|么茶) and says nothing about
-      // the topic; an unknown character or English word does (罗马, Caroline).
-      else if (!isCjkTerm(term) || isSingleCjkCharacter(term)) unknownWeight += weightOf(term)
-    }
-    if (known.length > this.options.maxQueryTerms) {
-      known.sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
-      known = known.slice(0, this.options.maxQueryTerms)
-    }
-    const terms = known
-      .sort((a, b) => (a.term < b.term ? -1 : 1))
-      .map((t) => ({ id: t.id, weight: weightOf(t.term) }))
-      .filter((t) => t.weight > 0)
-    return { terms, unknownWeight }
-  }
-
   private matchedTerms(slot: number, queryTerms: ReadonlySet<number>): string[] {
     const pairs = this.terms.docTerms(slot)!.pairs
     const matched: string[] = []
@@ -470,6 +473,16 @@ export class RecallIndex {
       yield doc
     }
   }
+}
+
+/** How much of one thing the message asks about a document holds: all of it, its translation, or pieces of the word. */
+function groupCoverage(group: QueryGroup, held: ReadonlySet<number>, options: RecallOptions): number {
+  if (group.id !== undefined && held.has(group.id)) return 1
+  if (group.alternatives.some((id) => held.has(id))) return options.translationCredit
+  const { chars, charCount, pairs, pairCount } = group.parts
+  const charShare = charCount > 0 ? chars.filter((id) => held.has(id)).length / charCount : 0
+  const pairShare = pairCount > 0 ? pairs.filter((id) => held.has(id)).length / pairCount : 0
+  return Math.max(options.cjkCharWeight * charShare, pairShare)
 }
 
 /** Fingerprint of a document set as the store sees it; equals index.fingerprint() when the index is current. */

@@ -114,7 +114,16 @@ describe('tokenize: mixed and messy text', () => {
 })
 
 describe('tokenizerSignature', () => {
-  it('names the rule version and the ICU data', () => {
-    expect(tokenizerSignature()).toBe(`tok${TOKENIZER_VERSION}/icu${process.versions.icu}`)
+  it('names the rule version, the ICU data and the folding table', () => {
+    expect(tokenizerSignature()).toMatch(new RegExp(`^tok${TOKENIZER_VERSION}/icu${process.versions.icu}/opencc\\d+$`))
+  })
+  it('folds traditional characters: 貓 and 猫, 藥 and 药, 媽 and 妈 are the same terms', () => {
+    expect(tokenize('我的貓吃了藥，媽媽說')).toEqual(tokenize('我的猫吃了药，妈妈说'))
+  })
+  it('leaves out pairs with a stop character and words made only of stop characters', () => {
+    const terms = tokenize('我的猫叫什么')
+    expect(terms).not.toContain('我的')
+    expect(terms).toContain('猫')
+    expect(terms).toContain('叫')
   })
 })

