@@ -6,7 +6,8 @@ import { CyreneCommand, repeated } from './command.ts'
 import { entryJson, guarded, oneLine, openStore, out, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
-import { dropRecallCache, loadRecall } from '../memory/recall-store.ts'
+import { dropRecallCache, RecallKeeper } from '../memory/recall-keeper.ts'
+import { sourceLabel } from '../memory/recall-sources.ts'
 import {
   checkStore,
   importItems,
@@ -70,7 +71,10 @@ export function memoryFamily(io: CliIO): CyreneCommand {
     .addHelpText('after', WHEN_HELP)
     .act<WriteOptions>(async (o, args) => await write(o, args, io))
   storeOptions(
-    sub('search', 'entries that match the words').argument('<query...>').option('--limit <N>', 'how many', '20').option('--pending', 'look in 余页/待定 too'),
+    sub('search', 'what recall finds for the words: entries, anchors, dream journals, rollups, ranked as a turn ranks them')
+      .argument('<query...>')
+      .option('--limit <N>', 'how many', '20')
+      .option('--pending', 'look in 余页/待定 too'),
   ).act<SearchOptions>(async (o, args) => await search(o, args, io))
   storeOptions(
     sub('recall', 'exactly the memory hits a turn would inject for this message, within the budget')
@@ -235,12 +239,24 @@ async function search(o: SearchOptions, args: string[], io: CliIO): Promise<numb
   const q = args.join(' ')
   if (q.trim() === '') throw new CliError('give words to look for: cyrene memory search <query>', 2)
   const store = await openStore(io, o.root)
-  const hits = await searchEntries(store, q, { limit: positiveInt(o.limit, 'limit'), includePending: o.pending })
+  const hits = await guarded(() => searchEntries(store, q, { limit: positiveInt(o.limit, 'limit'), includePending: o.pending }))
+  // The recall index's hits, as the turn and memory_search rank them: entries, anchors, dream journals, rollups.
   out(
     io,
     o.json,
-    hits.map((h) => ({ score: h.score, ...entryJson(h.entry) })),
-    () => (hits.length === 0 ? `nothing found for ${JSON.stringify(q)}\n` : `${hits.map((h) => `${h.entry.id}  ${oneLine(h.entry.text, 70)}`).join('\n')}\n`),
+    hits.map((h) => ({
+      score: h.score,
+      id: h.id,
+      text: h.text,
+      area: h.area,
+      date: h.date,
+      file: h.file,
+      ...(h.sourceRef !== undefined ? { source_ref: h.sourceRef } : {}),
+    })),
+    () =>
+      hits.length === 0
+        ? `nothing found for ${JSON.stringify(q)}\n`
+        : `${hits.map((h) => `${h.id}  ${sourceLabel(h.area, h.date, h.id)}  ${oneLine(h.text, 70)}`).join('\n')}\n`,
   )
   return 0
 }
@@ -339,15 +355,24 @@ async function exportLines(o: ExportOptions, io: CliIO): Promise<number> {
 async function reindex(o: StoreOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const { entries, problems, files } = await store.scan(progress(io, 'reindex: files', o.quiet))
-  await dropRecallCache(store)
-  const recall = await loadRecall(store, entries)
-  const result = { files: files.length, entries: entries.length, indexed: recall.index.size, cacheSaved: recall.saveError === undefined, problems }
+  await dropRecallCache(store.root)
+  const keeper = await guarded(() => RecallKeeper.open(store.root))
+  const counts = keeper.counts()
+  const saveError = keeper.opened.saveError
+  const result = {
+    files: files.length,
+    entries: entries.length,
+    indexed: counts.entries,
+    documents: keeper.size,
+    cacheSaved: saveError === undefined,
+    problems,
+  }
   out(
     io,
     o.json,
     result,
     () =>
-      `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${recall.index.size} entries${recall.saveError === undefined ? '' : `, not cached: ${recall.saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`,
+      `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${counts.entries} entries, ${keeper.size - counts.entries} anchors, dream journals and rollups${saveError === undefined ? '' : `; not cached: ${saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`,
   )
   return 0
 }

@@ -107,7 +107,7 @@ export interface ChatDoctorInput {
   env: NodeJS.ProcessEnv
   cwd: string
   /** The `cyreneMemory` service, when mounted. */
-  memory: { doctorState(): HostServiceState; config: { rootDir: string } } | undefined
+  memory: { doctorState(): HostServiceState; levelRecall?(): Promise<void>; config: { rootDir: string } } | undefined
   /** The whale row's service, when mounted. */
   whaleRow: WhaleRowState | undefined
   /** The store guard of the host row (CONTRACT §2.4), when mounted. */
@@ -123,6 +123,8 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
   let lines: DoctorLine[]
   let worldbook: WorldbookNote | undefined
   try {
+    // Levelled first: the count is what the store holds now, not what it held at the last turn.
+    await input.memory!.levelRecall?.()
     const state = input.memory!.doctorState()
     worldbook = state.worldbook
     lines = hostServiceLines(state)
@@ -518,7 +520,8 @@ export interface HostServiceState {
     | { kind: 'failed'; detail: string }
     | {
         kind: 'ready'
-        size: number
+        /** What the index holds by kind: `entries` is the store's count of entries. */
+        counts: { entries: number; anchors: number; dreams: number; rollups: number }
         /** Where the index runs: its own worker thread, or DSH's thread when a worker could not start. */
         where?: 'worker' | 'in-process'
         /** Why the file watcher cannot be trusted (each step then looks at every file), when it cannot. */
@@ -610,7 +613,8 @@ function recallLine({ recall, recallError }: HostServiceState): DoctorLine {
       return { check: 'recall', status: 'fail', detail: `index could not be built: ${recall.detail}` }
     case 'ready': {
       const where = recall.where === 'in-process' ? "in DSH's own thread (a worker could not start)" : 'in a worker thread'
-      const detail = `${recall.size} entries indexed (Chinese and English; day entries, anchors, dreams, rollups) ${where}, hits added before each step`
+      const c = recall.counts
+      const detail = `${c.entries} entries indexed, with ${c.anchors} anchors, ${c.dreams} dream journals and ${c.rollups} rollups (Chinese and English) ${where}, hits added before each step`
       if (recall.watch !== undefined) return { check: 'recall', status: 'warn', detail: `${detail}; ${recall.watch}` }
       return { check: 'recall', status: recall.where === 'in-process' ? 'warn' : 'ok', detail }
     }

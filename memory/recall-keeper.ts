@@ -1,9 +1,8 @@
-import { readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
-import { recallCacheDir } from './recall-store.ts'
 import { RecallIndex } from './recall/index.ts'
 import { yielder } from './yielder.ts'
 
@@ -41,11 +40,40 @@ interface FileState {
 
 const STAT_BATCH = 64
 const CACHE_FORMAT = 'cyrene-recall-keeper'
-const CACHE_VERSION = 2
+const CACHE_VERSION = 3
+
+/** Where the recall cache lives: beside the root (like the snapshots, outside the quota), derived data only. */
+export function recallCacheDir(root: string): string {
+  return join(dirname(root), `${basename(root)}-index`)
+}
 
 /** The keeper's cache: the index and the stamp and ids of every file it was built from, in one file. */
 export function keeperCacheFile(root: string): string {
   return join(recallCacheDir(root), 'keeper.json')
+}
+
+/**
+ * The second index's cache of earlier versions (`cyrene memory search` had an index of its
+ * own, decision 030): derived data nobody reads any more, removed when the keeper saves.
+ */
+export function legacySearchCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'recall.json')
+}
+
+/** Forget the cache (reindex, restore): the next open builds from the files alone. */
+export async function dropRecallCache(root: string): Promise<void> {
+  await rm(keeperCacheFile(root), { force: true })
+  await rm(legacySearchCacheFile(root), { force: true })
+}
+
+/** How many documents of each kind the index holds: `entries` is the store's own count of entries (day files and 余页/待定). */
+export interface RecallCounts {
+  entries: number
+  day: number
+  pending: number
+  anchors: number
+  dreams: number
+  rollups: number
 }
 
 /**
@@ -106,6 +134,23 @@ export class RecallKeeper {
     return this.index.size
   }
 
+  /** The documents by kind, as indexed (no file is read). */
+  counts(): RecallCounts {
+    const c: RecallCounts = { entries: 0, day: 0, pending: 0, anchors: 0, dreams: 0, rollups: 0 }
+    const areas = new Map<string, RecallArea | undefined>()
+    for (const rel of this.where.values()) {
+      let area = areas.get(rel)
+      if (!areas.has(rel)) areas.set(rel, (area = recallFileOf(rel)?.area))
+      if (area === 'day') c.day++
+      else if (area === 'pending') c.pending++
+      else if (area === 'anchor') c.anchors++
+      else if (area === 'dream') c.dreams++
+      else c.rollups++
+    }
+    c.entries = c.day + c.pending
+    return c
+  }
+
   /** Write the cache; returns why it could not be written (a cache is derived data: that only costs the next start time). */
   async save(): Promise<string | undefined> {
     try {
@@ -117,6 +162,7 @@ export class RecallKeeper {
       const files = rels.map((rel) => [rel, this.files.get(rel)!.stamp])
       await ensureDir(recallCacheDir(this.root))
       await writeAtomic(keeperCacheFile(this.root), JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf, index }))
+      await rm(legacySearchCacheFile(this.root), { force: true }).catch(() => undefined)
       return undefined
     } catch (error) {
       return (error as Error).message
