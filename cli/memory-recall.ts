@@ -1,6 +1,5 @@
 import { charCount } from '../memory/index.ts'
-import { RecallKeeper } from '../memory/recall-keeper.ts'
-import { findNearDuplicate } from '../memory/near-duplicate.ts'
+import { ONE_SHOT_SAVE_FROM, RecallKeeper } from '../memory/recall-keeper.ts'
 import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
 import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../runtime/recall-block.ts'
@@ -29,7 +28,7 @@ export async function recallCommand(o: RecallOptions, args: string[], io: CliIO)
   const budget = wholeNumber(o.budget, '--budget', 0)
   const store = await openStore(io, o.root)
   const block = await guarded(async () => {
-    const keeper = await RecallKeeper.open(store.root)
+    const keeper = await RecallKeeper.open(store.root, { saveFrom: ONE_SHOT_SAVE_FROM })
     const now = store.now()
     const hits = await keeper.search(query, k, { now })
     const shown = new MemoryReader(store.root, MEMORY_DEFAULTS.recentDays, MEMORY_DEFAULTS.memoryChars).read(now).ids
@@ -40,18 +39,6 @@ export async function recallCommand(o: RecallOptions, args: string[], io: CliIO)
     human(block, chars, budget),
   )
   return 0
-}
-
-/** The day entry (other than `except`) that says what `text` says, if one does (memory/near-duplicate.ts). */
-export async function resemblingEntry(
-  root: string,
-  text: string,
-  except: string,
-): Promise<{ id: string; date: string; text: string; similarity: number } | undefined> {
-  const keeper = await RecallKeeper.open(root)
-  const hits = (await keeper.search(text, 8)).filter((h) => h.area === 'day' && h.id !== except)
-  const twin = findNearDuplicate(text, hits)
-  return twin === undefined ? undefined : { id: twin.item.id, date: twin.item.date, text: twin.item.text, similarity: Math.round(twin.similarity * 100) / 100 }
 }
 
 function human(block: RecallBlock, chars: number, budget: number): string {

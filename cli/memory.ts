@@ -26,7 +26,8 @@ import {
   type CheckReport,
   type Finding,
 } from '../memory/index.ts'
-import { recallCommand, resemblingEntry, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
+import { recallCommand, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
+import { resemblingDayEntry } from '../memory/resembling.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
 
 const WHEN_HELP = `
@@ -217,7 +218,7 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
   const store = await openStore(io, o.root)
   const r = await guarded(() => store.write(input, { by: 'person' }))
   // A person's write is always kept; they are told when it says what an entry already says (never twice).
-  const resembles = await resemblingEntry(store.root, text, r.id).catch(() => undefined)
+  const resembles = await resemblingDayEntry(store.root, text, r.id, r.file).catch(() => undefined)
   out(
     io,
     o.json,

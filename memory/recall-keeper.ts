@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
-import { RecallIndex } from './recall/index.ts'
+import { packColumns, RecallIndex, unpackColumns, tokenizerSignature } from './recall/index.ts'
 import { yielder } from './yielder.ts'
 
 export interface RecalledEntry {
@@ -40,15 +40,21 @@ interface FileState {
 
 const STAT_BATCH = 64
 const CACHE_FORMAT = 'cyrene-recall-keeper'
-const CACHE_VERSION = 3
+/** The keeper's own part of the cache (files and stamps); the index's columns and tokenizer are checked by memory/recall/columns.ts. */
+const CACHE_VERSION = 4
 
 /** Where the recall cache lives: beside the root (like the snapshots, outside the quota), derived data only. */
 export function recallCacheDir(root: string): string {
   return join(dirname(root), `${basename(root)}-index`)
 }
 
-/** The keeper's cache: the index and the stamp and ids of every file it was built from, in one file. */
+/** The keeper's cache: the index (binary columns) and the stamp of every file it was built from, in one file. */
 export function keeperCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'keeper.bin')
+}
+
+/** The caches of earlier versions, removed when the keeper saves: `keeper.json` (the keeper's JSON form, decision 031). */
+function legacyKeeperCacheFile(root: string): string {
   return join(recallCacheDir(root), 'keeper.json')
 }
 
@@ -63,8 +69,12 @@ export function legacySearchCacheFile(root: string): string {
 /** Forget the cache (reindex, restore): the next open builds from the files alone. */
 export async function dropRecallCache(root: string): Promise<void> {
   await rm(keeperCacheFile(root), { force: true })
+  await rm(legacyKeeperCacheFile(root), { force: true })
   await rm(legacySearchCacheFile(root), { force: true })
 }
+
+/** What a one-shot command (the person's search, recall, write) reads again before it saves the cache back. */
+export const ONE_SHOT_SAVE_FROM = 16
 
 /** How many documents of each kind the index holds: `entries` is the store's own count of entries (day files and 余页/待定). */
 export interface RecallCounts {
@@ -113,8 +123,11 @@ export class RecallKeeper {
    * The keeper of the store at `root`: the cache brought level with the files (and saved back when it changed), or a fresh build.
    * `cache: false` neither reads nor writes the cache: parsing and writing it are single blocks of work a
    * thread cannot hand back in between, so the in-process fallback builds in slices instead.
+   * `saveFrom`: save a usable cache back only when at least this many files were read again (default 1).
+   * A one-shot command passes more: writing the whole cache back for one changed day file costs more than
+   * reading that file again next time (decision 031); a missing or broken cache is always saved.
    */
-  static async open(root: string, opts: { cache?: boolean } = {}): Promise<RecallKeeper> {
+  static async open(root: string, opts: { cache?: boolean; saveFrom?: number } = {}): Promise<RecallKeeper> {
     const cached = opts.cache === false ? undefined : await readKeeperCache(root)
     const usable = typeof cached === 'object' ? cached : undefined
     const keeper = new RecallKeeper(root, usable?.index ?? new RecallIndex(), usable?.files ?? new Map(), {
@@ -123,7 +136,7 @@ export class RecallKeeper {
     })
     const read = await keeper.refresh()
     keeper.opened.filesRead = read
-    if (opts.cache !== false && (read > 0 || keeper.opened.cache !== 'used')) {
+    if (opts.cache !== false && (read >= Math.max(1, opts.saveFrom ?? 1) || keeper.opened.cache !== 'used')) {
       const error = await keeper.save()
       if (error !== undefined) keeper.opened.saveError = error
     }
@@ -154,15 +167,15 @@ export class RecallKeeper {
   /** Write the cache; returns why it could not be written (a cache is derived data: that only costs the next start time). */
   async save(): Promise<string | undefined> {
     try {
-      const index = this.index.toJSON()
+      const columns = this.index.toColumns()
       const rels = [...this.files.keys()]
       const number = new Map(rels.map((rel, i) => [rel, i]))
-      // Per document (in the index's own order), the number of its file: no id is written twice.
-      const fileOf = index.docs.map((d) => number.get(this.where.get(d.id)!)!)
+      // Per document (in the columns' order), the number of its file: no id is written twice.
+      const fileOf = columns.ids.map((id) => number.get(this.where.get(id)!)!)
       const files = rels.map((rel) => [rel, this.files.get(rel)!.stamp])
       await ensureDir(recallCacheDir(this.root))
-      await writeAtomic(keeperCacheFile(this.root), JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf, index }))
-      await rm(legacySearchCacheFile(this.root), { force: true }).catch(() => undefined)
+      await writeAtomic(keeperCacheFile(this.root), packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf }))
+      for (const old of [legacyKeeperCacheFile(this.root), legacySearchCacheFile(this.root)]) await rm(old, { force: true }).catch(() => undefined)
       return undefined
     } catch (error) {
       return (error as Error).message
@@ -324,7 +337,7 @@ async function statOf(path: string): Promise<FileStamp | undefined> {
 }
 
 /** The documents of one file; undefined when it cannot be read (gone, a link, not a file). */
-async function readItems(root: string, rel: string): Promise<RecallItem[] | undefined> {
+export async function readItems(root: string, rel: string): Promise<RecallItem[] | undefined> {
   try {
     return itemsOfFile(rel, decodeUtf8(await readNoFollow(join(root, rel))).text)
   } catch {
@@ -336,33 +349,33 @@ type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
 
 /** The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). */
 async function readKeeperCache(root: string): Promise<CachedKeeper | 'bad' | undefined> {
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(keeperCacheFile(root), 'utf8')
+    bytes = await readFile(keeperCacheFile(root))
   } catch {
     return undefined
   }
   try {
-    const data = JSON.parse(text) as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown; index?: { docs?: { id: string }[] } }
-    if (data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION || !Array.isArray(data.files) || !Array.isArray(data.fileOf)) return 'bad'
-    const index = RecallIndex.fromJSON(data.index)
-    const rows = data.files as unknown[]
+    const { columns, extra } = unpackColumns(bytes, tokenizerSignature())
+    const data = extra as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown } | null
+    if (data === null || typeof data !== 'object' || data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION) return 'bad'
+    if (!Array.isArray(data.files) || !Array.isArray(data.fileOf)) return 'bad'
+    const index = RecallIndex.fromColumns(columns)
     const states: FileState[] = []
     const files = new Map<string, FileState>()
-    for (const row of rows) {
+    for (const row of data.files as unknown[]) {
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return 'bad'
       const state = { stamp: row[1], ids: [] as string[] }
       states.push(state)
       files.set(row[0], state)
     }
-    // fromJSON validated the documents; each has the number of its file, or the cache is not one this keeper wrote.
-    const docs = data.index!.docs!
+    // Each document has the number of its file, or the cache is not one this keeper wrote.
     const fileOf = data.fileOf as unknown[]
-    if (fileOf.length !== docs.length || docs.length !== index.size) return 'bad'
-    for (let i = 0; i < docs.length; i++) {
+    if (fileOf.length !== columns.ids.length || columns.ids.length !== index.size) return 'bad'
+    for (let i = 0; i < fileOf.length; i++) {
       const state = states[fileOf[i] as number]
       if (state === undefined) return 'bad'
-      state.ids.push(docs[i]!.id)
+      state.ids.push(columns.ids[i]!)
     }
     return { index, files }
   } catch {

@@ -11,3 +11,5 @@ export type { BudgetCut, BudgetOptions, BudgetPick, BudgetSelection, CutReason }
 export { fingerprintDoc } from './fingerprint.ts'
 export { RecallFormatError, RECALL_INDEX_FORMAT, RECALL_INDEX_VERSION } from './serialise.ts'
 export type { SerializedDoc, SerializedRecallIndex } from './serialise.ts'
+export { packColumns, unpackColumns, RECALL_COLUMNS_VERSION } from './columns.ts'
+export type { IndexColumns } from './columns.ts'

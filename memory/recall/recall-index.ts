@@ -10,6 +10,7 @@ import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
+import { columnsOf, docsOfColumns, type IndexColumns } from './columns.ts'
 import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
 import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
@@ -353,6 +354,21 @@ export class RecallIndex {
     if (index.fingerprint() !== (data as SerializedRecallIndex).fingerprint) {
       throw new RecallFormatError('fingerprint does not match the documents')
     }
+    return index
+  }
+
+  /** The index as columns (columns.ts `packColumns`): the binary cache of a large store. */
+  toColumns(): IndexColumns {
+    return columnsOf(this.docsToSave(), (termId) => this.terms.term(termId), tokenizerSignature(), this.fingerprint())
+  }
+
+  /** Load columns checked by columns.ts `unpackColumns`; RecallFormatError for another tokenizer or a wrong fingerprint. */
+  static fromColumns(c: IndexColumns, options: RecallOptionsInput = {}): RecallIndex {
+    if (c.tokenizer !== tokenizerSignature()) throw new RecallFormatError(`built by tokenizer ${c.tokenizer}, this one is ${tokenizerSignature()}`)
+    const index = new RecallIndex(options)
+    const termIds = c.vocabulary.map((term) => index.terms.intern(term))
+    for (const doc of docsOfColumns(c, termIds)) index.insert(doc.meta, doc.pairs, doc.length)
+    if (index.fingerprint() !== c.fingerprint) throw new RecallFormatError('fingerprint does not match the documents')
     return index
   }
 
