@@ -5,14 +5,18 @@
 // pairs are used where they lie in the file's buffer (decision 031).
 //
 //   u32 MAGIC | u32 header bytes | header (JSON, UTF-8) | 0–3 bytes to a multiple of 4
-//   | Int32 lengths[n] | Int32 offsets[n + 1] | Int32 pairs[offsets[n]]
+//   | Int32 lengths[n] | Int32 offsets[n + 1] | Int32 postingOffsets[terms + 1]
+//   | Int32 pairs[offsets[n]] | Int32 postings[offsets[n] / 2]
+//
+// The postings (per term, `document position * 256 + tf`) are the pairs turned over,
+// saved too so that a load adds no posting one by one.
 //
 // The header carries what the caller adds (`extra`) beside the index's own fields, so
 // a cache is one file written at once. Everything read back is checked; a file that
 // fails any check throws RecallFormatError and the caller rebuilds.
 
 import { RECALL_SOURCES, type RecallSource } from './options.ts'
-import { RecallFormatError, type DocToSave, type IndexedDocMeta } from './serialise.ts'
+import { RecallFormatError, type DocToSave } from './serialise.ts'
 
 const MAGIC = 0x49525943 // 'CYRI' little-endian
 export const RECALL_COLUMNS_VERSION = 1
@@ -32,6 +36,10 @@ export interface IndexColumns {
   offsets: Int32Array
   /** [vocabulary index, tf, …] of every document, one after another. */
   pairs: Int32Array
+  /** Term t's postings are postings[postingOffsets[t] .. postingOffsets[t + 1]). */
+  postingOffsets: Int32Array
+  /** Per term, `document position * 256 + min(tf, 255)` (bm25/index.ts's packing). */
+  postings: Int32Array
 }
 
 interface Header {
@@ -49,8 +57,14 @@ interface Header {
   extra: unknown
 }
 
-/** The columns of an index's documents (RecallIndex.toColumns). */
-export function columnsOf(docsIn: Iterable<DocToSave>, termText: (termId: number) => string, tokenizer: string, fingerprint: string): IndexColumns {
+/** The columns of an index's documents (RecallIndex.toColumns); `slots[i]` is the slot of the i-th document. */
+export function columnsOf(
+  docsIn: Iterable<DocToSave>,
+  slots: readonly number[],
+  terms: { text: (termId: number) => string; postings: (termId: number) => ArrayLike<number> },
+  tokenizer: string,
+  fingerprint: string,
+): IndexColumns {
   const docs = [...docsIn]
   let total = 0
   for (const doc of docs) total += doc.pairs.length
@@ -67,8 +81,11 @@ export function columnsOf(docsIn: Iterable<DocToSave>, termText: (termId: number
     lengths: new Int32Array(docs.length),
     offsets: new Int32Array(docs.length + 1),
     pairs: new Int32Array(total),
+    postingOffsets: new Int32Array(0),
+    postings: new Int32Array(total / 2),
   }
   const vocabularyIndex = new Map<number, number>()
+  const termIds: number[] = []
   let at = 0
   for (const [i, doc] of docs.entries()) {
     c.ids.push(doc.id)
@@ -83,7 +100,8 @@ export function columnsOf(docsIn: Iterable<DocToSave>, termText: (termId: number
       let index = vocabularyIndex.get(termId)
       if (index === undefined) {
         index = c.vocabulary.length
-        c.vocabulary.push(termText(termId))
+        c.vocabulary.push(terms.text(termId))
+        termIds.push(termId)
         vocabularyIndex.set(termId, index)
       }
       c.pairs[at++] = index
@@ -91,6 +109,20 @@ export function columnsOf(docsIn: Iterable<DocToSave>, termText: (termId: number
     }
     c.offsets[i + 1] = at
   }
+  // The postings, from slots to document positions.
+  const position = new Int32Array(Math.max(0, ...slots) + 1).fill(-1)
+  for (const [i, slot] of slots.entries()) position[slot] = i
+  c.postingOffsets = new Int32Array(termIds.length + 1)
+  let p = 0
+  for (const [v, termId] of termIds.entries()) {
+    const list = terms.postings(termId)
+    for (let k = 0; k < list.length; k++) {
+      const posting = list[k]!
+      c.postings[p++] = position[posting >> 8]! * 256 + (posting & 255)
+    }
+    c.postingOffsets[v + 1] = p
+  }
+  if (p !== c.postings.length) throw new Error('the postings do not match the documents')
   return c
 }
 
@@ -112,15 +144,17 @@ export function packColumns(c: IndexColumns, extra: unknown): Buffer {
   }
   const json = Buffer.from(JSON.stringify(header), 'utf8')
   const start = align4(8 + json.length)
-  const ints = c.lengths.length + c.offsets.length + c.pairs.length
+  const ints = c.lengths.length + c.offsets.length + c.postingOffsets.length + c.pairs.length + c.postings.length
   const out = Buffer.alloc(start + ints * 4)
   out.writeUInt32LE(MAGIC, 0)
   out.writeUInt32LE(json.length, 4)
   json.copy(out, 8)
   const view = new Int32Array(out.buffer, out.byteOffset + start, ints)
-  view.set(c.lengths, 0)
-  view.set(c.offsets, c.lengths.length)
-  view.set(c.pairs, c.lengths.length + c.offsets.length)
+  let at = 0
+  for (const part of [c.lengths, c.offsets, c.postingOffsets, c.pairs, c.postings]) {
+    view.set(part, at)
+    at += part.length
+  }
   return out
 }
 
@@ -162,7 +196,8 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
   }
   const start = align4(8 + headerBytes)
   const ints = (buffer.length - start) / 4
-  if (!Number.isInteger(ints) || ints < 2 * n + 1) fail('the number columns are cut short')
+  const v = vocabulary.length
+  if (!Number.isInteger(ints) || ints < 2 * n + v + 2) fail('the number columns are cut short')
   // A view where the buffer allows one (4-byte aligned), a copy where it does not.
   const aligned = (buffer.byteOffset + start) % 4 === 0
   const all = aligned
@@ -170,25 +205,39 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
     : new Int32Array(buffer.buffer.slice(buffer.byteOffset + start, buffer.byteOffset + buffer.length))
   const lengths = all.subarray(0, n)
   const offsets = all.subarray(n, 2 * n + 1)
-  const pairs = all.subarray(2 * n + 1)
-  if (offsets[0] !== 0 || offsets[n] !== pairs.length) fail('offsets do not span the pairs')
+  const postingOffsets = all.subarray(2 * n + 1, 2 * n + v + 2)
+  const totalPairs = offsets[n]!
+  if (offsets[0] !== 0 || totalPairs < 0 || totalPairs % 2 !== 0 || ints !== 2 * n + v + 2 + totalPairs + totalPairs / 2)
+    fail('the number columns do not add up')
+  const pairs = all.subarray(2 * n + v + 2, 2 * n + v + 2 + totalPairs)
+  const postings = all.subarray(2 * n + v + 2 + totalPairs)
+  if (new Set(vocabulary).size !== v) fail('vocabulary repeats a term')
   // One mark per vocabulary entry, reused by every document: a term twice in one document is a bad file.
-  const marks = new Int32Array(vocabulary.length)
+  const marks = new Int32Array(v)
+  const df = new Int32Array(v)
   for (let i = 0; i < n; i++) {
     const from = offsets[i]!
     const to = offsets[i + 1]!
-    if (to < from || (to - from) % 2 !== 0) fail(`offsets[${i}]`)
+    if (to < from || (to - from) % 2 !== 0 || to > totalPairs) fail(`offsets[${i}]`)
     let total = 0
     for (let k = from; k < to; k += 2) {
       const term = pairs[k]!
       const tf = pairs[k + 1]!
-      if (term < 0 || term >= vocabulary.length) fail(`docs[${i}]: term index`)
+      if (term < 0 || term >= v) fail(`docs[${i}]: term index`)
       if (tf < 1) fail(`docs[${i}]: term frequency`)
       if (marks[term] === i + 1) fail(`docs[${i}]: repeated term`)
       marks[term] = i + 1
+      df[term]!++
       total += tf
     }
     if (total !== lengths[i]) fail(`docs[${i}]: length does not match the term frequencies`)
+  }
+  // Each term's postings: as many as documents holding it, each naming a document and a frequency.
+  if (postingOffsets[0] !== 0 || postingOffsets[v] !== postings.length) fail('posting offsets do not span the postings')
+  for (let t = 0; t < v; t++) if (postingOffsets[t + 1]! - postingOffsets[t]! !== df[t]) fail(`postings of term ${t}`)
+  for (let k = 0; k < postings.length; k++) {
+    const p = postings[k]!
+    if (p < 0 || p >> 8 >= n || (p & 255) === 0) fail(`postings[${k}]`)
   }
   return {
     columns: {
@@ -204,31 +253,18 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
       lengths,
       offsets,
       pairs,
+      postingOffsets,
+      postings,
     },
     extra: header.extra,
   }
 }
 
-const NO_LINKS: readonly string[] = Object.freeze([])
-
-/** The documents of checked columns, their pairs in the index's term ids (`termIds[vocabulary index]`). */
-export function* docsOfColumns(
-  c: IndexColumns,
-  termIds: readonly number[],
-): Iterable<{ meta: Omit<IndexedDocMeta, 'length'>; pairs: Int32Array; length: number }> {
-  // A fresh index numbers the vocabulary in order: then the pairs are used where they lie, uncopied.
-  const identity = termIds.every((id, i) => id === i)
-  const seen = new Set<string>()
-  for (let i = 0; i < c.ids.length; i++) {
-    const id = c.ids[i]!
-    if (seen.has(id)) throw new RecallFormatError(`duplicate id ${id}`)
-    seen.add(id)
-    let pairs = c.pairs.subarray(c.offsets[i]!, c.offsets[i + 1]!)
-    if (!identity) pairs = pairs.map((v, k) => (k % 2 === 0 ? termIds[v]! : v))
-    const meta: Omit<IndexedDocMeta, 'length'> = { id, at: c.at[i]!, source: c.sources[i]!, links: c.links[i] ?? NO_LINKS, fingerprint: c.fingerprints[i]! }
-    if (c.kinds[i] !== null) meta.kind = c.kinds[i]!
-    yield { meta, pairs, length: c.lengths[i]! }
-  }
+/** Per document position, its pairs (a view on the columns) and length, as bm25/index.ts keeps them. */
+export function docTermsOfColumns(c: IndexColumns): { pairs: Int32Array; length: number }[] {
+  const out: { pairs: Int32Array; length: number }[] = []
+  for (let i = 0; i < c.ids.length; i++) out.push({ pairs: c.pairs.subarray(c.offsets[i]!, c.offsets[i + 1]!), length: c.lengths[i]! })
+  return out
 }
 
 function align4(n: number): number {
