@@ -35,7 +35,8 @@ it('refuses a cache of another tokenizer, a cut or altered file, and anything el
   badTerm.writeInt32LE(1 << 30, badTerm.length - 8)
   expect(() => unpackColumns(badTerm, tokenizerSignature())).toThrow(RecallFormatError)
   expect(() => unpackColumns(Buffer.from('{"not":"columns"}'), tokenizerSignature())).toThrow(RecallFormatError)
-  // A changed fingerprint: the columns are well-formed but not of these documents.
+  // Two documents under one id: well-formed columns, not an index.
   const { columns } = unpackColumns(good, tokenizerSignature())
-  expect(() => RecallIndex.fromColumns({ ...columns, fingerprint: 'x' })).toThrow(RecallFormatError)
+  expect(() => RecallIndex.fromColumns({ ...columns, ids: columns.ids.map(() => 'a') })).toThrow(RecallFormatError)
+  expect(() => RecallIndex.fromColumns({ ...columns, tokenizer: 'another' })).toThrow(RecallFormatError)
 })
