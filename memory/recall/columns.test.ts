@@ -40,3 +40,12 @@ it('refuses a cache of another tokenizer, a cut or altered file, and anything el
   expect(() => RecallIndex.fromColumns({ ...columns, ids: columns.ids.map(() => 'a') })).toThrow(RecallFormatError)
   expect(() => RecallIndex.fromColumns({ ...columns, tokenizer: 'another' })).toThrow(RecallFormatError)
 })
+
+it('keeps an empty date and an empty index apart from a cut file', () => {
+  for (const set of [[], [docs[2]!]]) {
+    const index = new RecallIndex()
+    for (const d of set) index.add(d)
+    const back = RecallIndex.fromColumns(unpackColumns(packColumns(index.toColumns(), null), tokenizerSignature()).columns)
+    expect(back.toJSON()).toEqual(index.toJSON())
+  }
+})

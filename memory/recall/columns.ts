@@ -4,12 +4,12 @@
 // hundred thousand strings instead of millions of numbers and objects, and the
 // pairs are used where they lie in the file's buffer (decision 031).
 //
-//   u32 MAGIC | u32 header bytes | header (JSON, UTF-8) | 0–3 bytes to a multiple of 4
-//   | Int32 lengths[n] | Int32 offsets[n + 1] | Int32 postingOffsets[terms + 1]
-//   | Int32 pairs[offsets[n]] | Int32 postings[offsets[n] / 2]
+//   u32 MAGIC | u32 header bytes | header (JSON, UTF-8) | ids, dates, fingerprints
+//   (UTF-8, each joined by NUL) | 0–3 bytes to a multiple of 4 | Int32 lengths[n]
+//   | Int32 offsets[n + 1] | Int32 sources[n] | Int32 kinds[n] | Int32 pairs[offsets[n]]
 //
 // The postings (per term, `document position * 256 + tf`) are the pairs turned over,
-// saved too so that a load adds no posting one by one.
+// built on load in two passes over typed arrays, so that no posting is added one by one.
 //
 // The header carries what the caller adds (`extra`) beside the index's own fields, so
 // a cache is one file written at once. Everything read back is checked; a file that
@@ -19,7 +19,8 @@ import { RECALL_SOURCES, type RecallSource } from './options.ts'
 import { RecallFormatError, type DocToSave } from './serialise.ts'
 
 const MAGIC = 0x49525943 // 'CYRI' little-endian
-export const RECALL_COLUMNS_VERSION = 1
+export const RECALL_COLUMNS_VERSION = 2
+const SEP = '\u0000'
 
 export interface IndexColumns {
   tokenizer: string
@@ -48,12 +49,12 @@ interface Header {
   tokenizer: string
   fingerprint: string
   vocabulary: string[]
-  ids: string[]
-  at: string[]
-  sources: RecallSource[]
-  kinds: (string | null)[]
-  links: (readonly string[] | null)[]
-  fingerprints: string[]
+  /** The kinds named by the `kinds` column (−1: none). */
+  kindNames: string[]
+  /** Only the documents with links: [position, links]. */
+  links: [number, readonly string[]][]
+  /** Bytes of the three string blocks that follow the header: ids, at, fingerprints, each joined by NUL. */
+  blocks: [number, number, number]
   extra: unknown
 }
 
@@ -126,32 +127,42 @@ export function columnsOf(
   return c
 }
 
-/** One buffer holding the columns and `extra` (any JSON value). */
+/** One buffer holding the columns and `extra` (any JSON value); throws when a string of a block holds NUL. */
 export function packColumns(c: IndexColumns, extra: unknown): Buffer {
+  const n = c.ids.length
+  const kindNames = [...new Set(c.kinds.filter((k): k is string => k !== null))]
+  const kindIndex = new Map(kindNames.map((k, i) => [k, i]))
+  const links: [number, readonly string[]][] = []
+  for (let i = 0; i < n; i++) if (c.links[i] !== null && c.links[i]!.length > 0) links.push([i, c.links[i]!])
+  const blocks = [c.ids, c.at, c.fingerprints].map((list) => {
+    if (list.some((x) => x.includes(SEP))) throw new Error('a recall cache string holds NUL; not cached')
+    return Buffer.from(list.join(SEP), 'utf8')
+  })
   const header: Header = {
     magic: 'cyrene-recall-columns',
     version: RECALL_COLUMNS_VERSION,
     tokenizer: c.tokenizer,
     fingerprint: c.fingerprint,
     vocabulary: c.vocabulary,
-    ids: c.ids,
-    at: c.at,
-    sources: c.sources,
-    kinds: c.kinds,
-    links: c.links,
-    fingerprints: c.fingerprints,
+    kindNames,
+    links,
+    blocks: [blocks[0]!.length, blocks[1]!.length, blocks[2]!.length],
     extra,
   }
   const json = Buffer.from(JSON.stringify(header), 'utf8')
-  const start = align4(8 + json.length)
-  const ints = c.lengths.length + c.offsets.length + c.postingOffsets.length + c.pairs.length + c.postings.length
-  const out = Buffer.alloc(start + ints * 4)
+  const textBytes = json.length + blocks[0]!.length + blocks[1]!.length + blocks[2]!.length
+  const start = align4(8 + textBytes)
+  const sources = Int32Array.from(c.sources, (source) => RECALL_SOURCES.indexOf(source))
+  const kinds = Int32Array.from(c.kinds, (kind) => (kind === null ? -1 : kindIndex.get(kind)!))
+  const parts = [c.lengths, c.offsets, sources, kinds, c.pairs]
+  const out = Buffer.alloc(start + parts.reduce((sum, part) => sum + part.length, 0) * 4)
   out.writeUInt32LE(MAGIC, 0)
   out.writeUInt32LE(json.length, 4)
-  json.copy(out, 8)
-  const view = new Int32Array(out.buffer, out.byteOffset + start, ints)
-  let at = 0
-  for (const part of [c.lengths, c.offsets, c.postingOffsets, c.pairs, c.postings]) {
+  let at = 8
+  for (const part of [json, ...blocks]) at += part.copy(out, at)
+  const view = new Int32Array(out.buffer, out.byteOffset + start, (out.length - start) / 4)
+  at = 0
+  for (const part of parts) {
     view.set(part, at)
     at += part.length
   }
@@ -176,28 +187,26 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
   if (header.version !== RECALL_COLUMNS_VERSION) fail(`version ${String(header.version)} is not ${RECALL_COLUMNS_VERSION}`)
   if (header.tokenizer !== expectedTokenizer) fail(`built by tokenizer ${String(header.tokenizer)}, this one is ${expectedTokenizer}`)
   if (typeof header.fingerprint !== 'string') fail('fingerprint')
-  const strings = (v: unknown, name: string): string[] => (Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : fail(name))
+  const strings = (v: unknown, name: string): string[] => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : fail(name))
   const vocabulary = strings(header.vocabulary, 'vocabulary')
-  const ids = strings(header.ids, 'ids')
+  const kindNames = strings(header.kindNames, 'kindNames')
+  const sizes = header.blocks
+  if (!Array.isArray(sizes) || sizes.length !== 3 || !sizes.every((x) => Number.isSafeInteger(x) && x >= 0)) fail('blocks')
+  let at = 8 + headerBytes
+  const [ids, dates, fingerprints] = sizes.map((size) => {
+    if (at + size > buffer.length) fail('a string block runs past the end')
+    const list = size === 0 ? [] : buffer.toString('utf8', at, at + size).split(SEP)
+    at += size
+    return list
+  }) as [string[], string[], string[]]
+  // An empty block is one empty string when there is one document: join() cannot tell them apart, the count can.
   const n = ids.length
-  const at = strings(header.at, 'at')
-  const fingerprints = strings(header.fingerprints, 'fingerprints')
-  const sources = header.sources
-  const kinds = header.kinds
-  const links = header.links
-  if (at.length !== n || fingerprints.length !== n || !Array.isArray(sources) || sources.length !== n) fail('columns of different lengths')
-  if (!Array.isArray(kinds) || kinds.length !== n || !Array.isArray(links) || links.length !== n) fail('columns of different lengths')
-  for (let i = 0; i < n; i++) {
-    if (ids[i]!.length === 0) fail(`ids[${i}]`)
-    if (!RECALL_SOURCES.includes(sources[i]!)) fail(`sources[${i}]`)
-    if (kinds[i] !== null && typeof kinds[i] !== 'string') fail(`kinds[${i}]`)
-    const l = links[i]
-    if (l !== null && !(Array.isArray(l) && l.every((x) => typeof x === 'string'))) fail(`links[${i}]`)
-  }
-  const start = align4(8 + headerBytes)
+  if (dates.length !== n && !(n === 1 && dates.length === 0)) fail('columns of different lengths')
+  if (fingerprints.length !== n) fail('columns of different lengths')
+  if (n === 1 && dates.length === 0) dates.push('')
+  const start = align4(at)
   const ints = (buffer.length - start) / 4
-  const v = vocabulary.length
-  if (!Number.isInteger(ints) || ints < 2 * n + v + 2) fail('the number columns are cut short')
+  if (!Number.isInteger(ints) || ints < 4 * n + 1) fail('the number columns are cut short')
   // A view where the buffer allows one (4-byte aligned), a copy where it does not.
   const aligned = (buffer.byteOffset + start) % 4 === 0
   const all = aligned
@@ -205,12 +214,25 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
     : new Int32Array(buffer.buffer.slice(buffer.byteOffset + start, buffer.byteOffset + buffer.length))
   const lengths = all.subarray(0, n)
   const offsets = all.subarray(n, 2 * n + 1)
-  const postingOffsets = all.subarray(2 * n + 1, 2 * n + v + 2)
-  const totalPairs = offsets[n]!
-  if (offsets[0] !== 0 || totalPairs < 0 || totalPairs % 2 !== 0 || ints !== 2 * n + v + 2 + totalPairs + totalPairs / 2)
-    fail('the number columns do not add up')
-  const pairs = all.subarray(2 * n + v + 2, 2 * n + v + 2 + totalPairs)
-  const postings = all.subarray(2 * n + v + 2 + totalPairs)
+  const sourceColumn = all.subarray(2 * n + 1, 3 * n + 1)
+  const kindColumn = all.subarray(3 * n + 1, 4 * n + 1)
+  const pairs = all.subarray(4 * n + 1)
+  if (offsets[0] !== 0 || offsets[n] !== pairs.length || pairs.length % 2 !== 0) fail('offsets do not span the pairs')
+  const sources: RecallSource[] = []
+  const kinds: (string | null)[] = []
+  for (let i = 0; i < n; i++) {
+    if (ids[i]!.length === 0) fail(`ids[${i}]`)
+    sources.push(RECALL_SOURCES[sourceColumn[i]!] ?? fail(`sources[${i}]`))
+    const kind = kindColumn[i]!
+    kinds.push(kind === -1 ? null : (kindNames[kind] ?? fail(`kinds[${i}]`)))
+  }
+  const links: (readonly string[] | null)[] = new Array<null>(n).fill(null)
+  if (!Array.isArray(header.links)) fail('links')
+  for (const row of header.links) {
+    if (!Array.isArray(row) || !Number.isInteger(row[0]) || row[0] < 0 || row[0] >= n || links[row[0]] !== null) fail('links')
+    links[row[0]] = strings(row[1], 'links')
+  }
+  const v = vocabulary.length
   if (new Set(vocabulary).size !== v) fail('vocabulary repeats a term')
   // One mark per vocabulary entry, reused by every document: a term twice in one document is a bad file.
   const marks = new Int32Array(v)
@@ -218,7 +240,7 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
   for (let i = 0; i < n; i++) {
     const from = offsets[i]!
     const to = offsets[i + 1]!
-    if (to < from || (to - from) % 2 !== 0 || to > totalPairs) fail(`offsets[${i}]`)
+    if (to < from || (to - from) % 2 !== 0 || to > pairs.length) fail(`offsets[${i}]`)
     let total = 0
     for (let k = from; k < to; k += 2) {
       const term = pairs[k]!
@@ -232,20 +254,19 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
     }
     if (total !== lengths[i]) fail(`docs[${i}]: length does not match the term frequencies`)
   }
-  // Each term's postings: as many as documents holding it, each naming a document and a frequency.
-  if (postingOffsets[0] !== 0 || postingOffsets[v] !== postings.length) fail('posting offsets do not span the postings')
-  for (let t = 0; t < v; t++) if (postingOffsets[t + 1]! - postingOffsets[t]! !== df[t]) fail(`postings of term ${t}`)
-  for (let k = 0; k < postings.length; k++) {
-    const p = postings[k]!
-    if (p < 0 || p >> 8 >= n || (p & 255) === 0) fail(`postings[${k}]`)
-  }
+  // The postings are the pairs turned over (per term, by document position), built here rather than read.
+  const postingOffsets = new Int32Array(v + 1)
+  for (let t = 0; t < v; t++) postingOffsets[t + 1] = postingOffsets[t]! + df[t]!
+  const postings = new Int32Array(pairs.length / 2)
+  const fill = postingOffsets.slice(0, v)
+  for (let i = 0; i < n; i++) for (let k = offsets[i]!; k < offsets[i + 1]!; k += 2) postings[fill[pairs[k]!]!++] = i * 256 + Math.min(pairs[k + 1]!, 255)
   return {
     columns: {
       tokenizer: header.tokenizer,
       fingerprint: header.fingerprint,
       vocabulary,
       ids,
-      at,
+      at: dates,
       sources,
       kinds,
       links,
