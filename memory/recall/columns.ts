@@ -226,7 +226,7 @@ export function unpackColumns(buffer: Buffer, expectedTokenizer: string): { colu
     const kind = kindColumn[i]!
     kinds.push(kind === -1 ? null : (kindNames[kind] ?? fail(`kinds[${i}]`)))
   }
-  const links: (readonly string[] | null)[] = new Array<null>(n).fill(null)
+  const links: (readonly string[] | null)[] = Array.from({ length: n }, () => null)
   if (!Array.isArray(header.links)) fail('links')
   for (const row of header.links) {
     if (!Array.isArray(row) || !Number.isInteger(row[0]) || row[0] < 0 || row[0] >= n || links[row[0]] !== null) fail('links')
