@@ -24,6 +24,10 @@ import { buildBenchStore, BENCH_QUERIES } from './fixture.ts'
 import { keeperCacheFile, RecallKeeper } from '../memory/recall-keeper.ts'
 import { LocalRecall, startLiveRecall } from '../memory/recall-live.ts'
 import { ROOT_NAME } from '../memory/index.ts'
+import { ensureDsh } from '../scripts/ensure-dsh.ts'
+
+// The host boots inside the real dsh CLI's install (its built-in presets are on the roster there): after a plain `npm ci` it is not there yet.
+ensureDsh()
 
 const { values } = parseArgs({ options: { entries: { type: 'string', default: '100000' }, json: { type: 'boolean', default: false } } })
 const N = Number(values.entries)

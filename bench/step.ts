@@ -24,6 +24,10 @@ import { agentEvents, assembleContextFor } from '@deepseek-ai/dsh-agent'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { joinContextSections, renderContextSections } from '@deepseek-ai/dsh-system-prompt'
 import { buildBenchStore, BENCH_QUERIES } from './fixture.ts'
+import { ensureDsh } from '../scripts/ensure-dsh.ts'
+
+// The host boots inside the real dsh CLI's install (its built-in presets are on the roster there): after a plain `npm ci` it is not there yet.
+ensureDsh()
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string', default: '0,10000,100000' }, steps: { type: 'string', default: '40' }, json: { type: 'boolean', default: false } },

@@ -1,6 +1,5 @@
 import { charCount } from '../memory/index.ts'
-import { RecallKeeper, type RecallSilence } from '../memory/recall-keeper.ts'
-import { findNearDuplicate } from '../memory/near-duplicate.ts'
+import { ONE_SHOT_SAVE_FROM, RecallKeeper, type RecallSilence } from '../memory/recall-keeper.ts'
 import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
 import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../runtime/recall-block.ts'
@@ -30,7 +29,7 @@ export async function recallCommand(o: RecallOptions, args: string[], io: CliIO)
   const budget = wholeNumber(o.budget, '--budget', 0)
   const store = await openStore(io, o.root)
   const { block, silence } = await guarded(async () => {
-    const keeper = await RecallKeeper.open(store.root)
+    const keeper = await RecallKeeper.open(store.root, { saveFrom: ONE_SHOT_SAVE_FROM })
     const now = store.now()
     const hits = await keeper.search(query, k, { now })
     const shown = new MemoryReader(store.root, MEMORY_DEFAULTS.recentDays, MEMORY_DEFAULTS.memoryChars).read(now).ids
@@ -47,19 +46,6 @@ export async function recallCommand(o: RecallOptions, args: string[], io: CliIO)
 const LEFT_OUT: RecallSilence = {
   reason: 'left-out',
   text: 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
-}
-
-/** The day entry (other than `except`) that says what `text` says, if one does (memory/near-duplicate.ts). */
-export async function resemblingEntry(
-  root: string,
-  text: string,
-  except: string,
-): Promise<{ id: string; date: string; text: string; similarity: number } | undefined> {
-  const keeper = await RecallKeeper.open(root)
-  // A near-duplicate says the same in the same language: no translation, so a write never loads the dictionary.
-  const hits = (await keeper.search(text, 8, { translate: false })).filter((h) => h.area === 'day' && h.id !== except)
-  const twin = findNearDuplicate(text, hits)
-  return twin === undefined ? undefined : { id: twin.item.id, date: twin.item.date, text: twin.item.text, similarity: Math.round(twin.similarity * 100) / 100 }
 }
 
 function human(block: RecallBlock, chars: number, budget: number, silence: RecallSilence | undefined): string {

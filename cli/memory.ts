@@ -7,7 +7,8 @@ import { CyreneCommand, repeated } from './command.ts'
 import { entryJson, guarded, oneLine, openStore, out, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
-import { dropRecallCache, loadRecall } from '../memory/recall-store.ts'
+import { dropRecallCache, RecallKeeper } from '../memory/recall-keeper.ts'
+import { sourceLabel } from '../memory/recall-sources.ts'
 import {
   checkStore,
   resolveConflict,
@@ -29,7 +30,8 @@ import {
 } from '../memory/index.ts'
 import { t, DEFAULT_LANG } from '../i18n/index.ts'
 import { AXES } from '../memory/entry.ts'
-import { recallCommand, resemblingEntry, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
+import { recallCommand, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
+import { resemblingDayEntry } from '../memory/resembling.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
 
 /** `cyrene memory …`: every sub-command, its options and its help. */
@@ -231,7 +233,7 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
   const store = await openStore(io, o.root)
   const r = await guarded(() => store.write(input, { by: 'person' }))
   // A person's write is always kept; they are told when it says what an entry already says (never twice).
-  const resembles = await resemblingEntry(store.root, text, r.id).catch(() => undefined)
+  const resembles = await resemblingDayEntry(store.root, text, r.id, r.file).catch(() => undefined)
   out(
     io,
     o.json,
@@ -254,12 +256,24 @@ async function search(o: SearchOptions, args: string[], io: CliIO): Promise<numb
   const q = args.join(' ')
   if (q.trim() === '') throw new CliError('give words to look for: cyrene memory search <query>', 2)
   const store = await openStore(io, o.root)
-  const hits = await searchEntries(store, q, { limit: positiveInt(o.limit, 'limit'), includePending: o.pending })
+  const hits = await guarded(() => searchEntries(store, q, { limit: positiveInt(o.limit, 'limit'), includePending: o.pending }))
+  // The recall index's hits, as the turn and memory_search rank them: entries, anchors, dream journals, rollups.
   out(
     io,
     o.json,
-    hits.map((h) => ({ score: h.score, ...entryJson(h.entry) })),
-    () => (hits.length === 0 ? `nothing found for ${JSON.stringify(q)}\n` : `${hits.map((h) => `${h.entry.id}  ${oneLine(h.entry.text, 70)}`).join('\n')}\n`),
+    hits.map((h) => ({
+      score: h.score,
+      id: h.id,
+      text: h.text,
+      area: h.area,
+      date: h.date,
+      file: h.file,
+      ...(h.sourceRef !== undefined ? { source_ref: h.sourceRef } : {}),
+    })),
+    () =>
+      hits.length === 0
+        ? `nothing found for ${JSON.stringify(q)}\n`
+        : `${hits.map((h) => `${h.id}  ${sourceLabel(h.area, h.date, h.id)}  ${oneLine(h.text, 70)}`).join('\n')}\n`,
   )
   return 0
 }
@@ -376,15 +390,24 @@ async function exportLines(o: ExportOptions, io: CliIO): Promise<number> {
 async function reindex(o: StoreOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const { entries, problems, files } = await store.scan(progress(io, 'reindex: files', o.quiet))
-  await dropRecallCache(store)
-  const recall = await loadRecall(store, entries)
-  const result = { files: files.length, entries: entries.length, indexed: recall.index.size, cacheSaved: recall.saveError === undefined, problems }
+  await dropRecallCache(store.root)
+  const keeper = await guarded(() => RecallKeeper.open(store.root))
+  const counts = keeper.counts()
+  const saveError = keeper.opened.saveError
+  const result = {
+    files: files.length,
+    entries: entries.length,
+    indexed: counts.entries,
+    documents: keeper.size,
+    cacheSaved: saveError === undefined,
+    problems,
+  }
   out(
     io,
     o.json,
     result,
     () =>
-      `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${recall.index.size} entries${recall.saveError === undefined ? '' : `, not cached: ${recall.saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`,
+      `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${counts.entries} entries, ${keeper.size - counts.entries} anchors, dream journals and rollups${saveError === undefined ? '' : `; not cached: ${saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`,
   )
   return 0
 }

@@ -25,7 +25,8 @@ export interface HostServiceState {
     | { kind: 'failed'; detail: string }
     | {
         kind: 'ready'
-        size: number
+        /** What the index holds by kind: `entries` is the store's count of entries. */
+        counts: { entries: number; anchors: number; dreams: number; rollups: number }
         /** Where the index runs: its own worker thread, or DSH's thread when a worker could not start. */
         where?: 'worker' | 'in-process'
         /** Why the file watcher cannot be trusted (each step then looks at every file), when it cannot. */
@@ -135,8 +136,10 @@ function recallLine({ recall, recallError, recallSilence }: HostServiceState, la
       return { area: 'recall', check, status: 'fail', detail: t('doctor.recall.failed', lang, { error: recall.detail }) }
     case 'ready': {
       const silent = recallSilence === undefined ? '' : t('doctor.recall.silent', lang, { why: recallSilence })
-      const detail = t(recall.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, { n: recall.size }) + silent
-      const summary = t('doctor.recall.summary', lang, { n: recall.size })
+      const c = recall.counts
+      const counts = { n: c.entries, anchors: c.anchors, dreams: c.dreams, rollups: c.rollups }
+      const detail = t(recall.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, counts) + silent
+      const summary = t('doctor.recall.summary', lang, { n: c.entries })
       if (recall.watch !== undefined) return { area: 'recall', check, status: 'warn', detail: t('doctor.recall.watch', lang, { detail, watch: recall.watch }) }
       return recall.where === 'in-process' ? { area: 'recall', check, status: 'warn', detail } : { area: 'recall', check, status: 'ok', detail, summary }
     }

@@ -124,7 +124,7 @@ export interface ChatDoctorInput {
   cwd: string
   lang: Lang
   /** The `cyreneMemory` service, when mounted. */
-  memory: { doctorState(): HostServiceState; config: { rootDir: string } } | undefined
+  memory: { doctorState(): HostServiceState; levelRecall?(): Promise<void>; config: { rootDir: string } } | undefined
   /** The whale row's service, when mounted. */
   whaleRow: WhaleRowState | undefined
   /** The store guard of the host row (CONTRACT §2.4), when mounted. */
@@ -141,6 +141,8 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
   let lines: DoctorLine[]
   let worldbook: WorldbookNote | undefined
   try {
+    // Levelled first: the count is what the store holds now, not what it held at the last turn.
+    await input.memory!.levelRecall?.()
     const state = input.memory!.doctorState()
     worldbook = state.worldbook
     lines = hostServiceLines(state, lang)

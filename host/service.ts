@@ -18,7 +18,7 @@ import {
   type WriteResult,
 } from '../memory/index.ts'
 import { StoreFile } from './store-file.ts'
-import type { RecalledEntry } from '../memory/recall-keeper.ts'
+import type { RecallCounts, RecalledEntry } from '../memory/recall-keeper.ts'
 import { startLiveRecall, type LiveRecall } from '../memory/recall-live.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
@@ -108,9 +108,10 @@ export class CyreneMemory extends Service {
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0, ids: [] }
   private refreshError: string | undefined
-  private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; live: LiveRecall; size: number } | { kind: 'failed'; detail: string } = {
-    kind: 'off',
-  }
+  private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; live: LiveRecall; counts: RecallCounts } | { kind: 'failed'; detail: string } =
+    {
+      kind: 'off',
+    }
   private live: LiveRecall | undefined
   private recallWatch: string | undefined
   /** Last recall problem (a failed refresh or search), for the doctor. */
@@ -151,7 +152,7 @@ export class CyreneMemory extends Service {
     try {
       const opened = await live.ready
       if (this.live !== live) return
-      this.recallState = { kind: 'ready', live, size: opened.size }
+      this.recallState = { kind: 'ready', live, counts: opened.counts }
     } catch (error) {
       if (this.live !== live) return
       await live.close().catch(() => undefined)
@@ -193,7 +194,7 @@ export class CyreneMemory extends Service {
     if (recall.kind !== 'ready') return []
     try {
       const answer = await recall.live.recall(query, limit, { now: (this.store()?.now() ?? new Date()).getTime() })
-      recall.size = answer.size
+      recall.counts = answer.counts
       this.recallError = undefined
       this.recallSilence = answer.hits.length === 0 ? (answer.silence?.text ?? 'every hit was left out') : undefined
       // A watcher that failed makes every step look at every file: shown, not hidden.
@@ -202,6 +203,17 @@ export class CyreneMemory extends Service {
     } catch (error) {
       this.recallError = (error as Error).message
       return []
+    }
+  }
+
+  /** The index levelled with the files (the doctor's count is then the store's); a failure is noted, never thrown. */
+  async levelRecall(): Promise<void> {
+    const recall = this.recallState
+    if (recall.kind !== 'ready') return
+    try {
+      recall.counts = await recall.live.level()
+    } catch (error) {
+      this.recallError = (error as Error).message
     }
   }
 
@@ -342,7 +354,7 @@ export class CyreneMemory extends Service {
       memoryBlock: { chars: charCount(this.block.text), budget: this.config.memoryChars, cut: this.block.cut, refreshError: this.refreshError },
       recall:
         recall.kind === 'ready'
-          ? { kind: 'ready', size: recall.size, where: recall.live.where, ...(this.recallWatch !== undefined ? { watch: this.recallWatch } : {}) }
+          ? { kind: 'ready', counts: recall.counts, where: recall.live.where, ...(this.recallWatch !== undefined ? { watch: this.recallWatch } : {}) }
           : recall,
       recallError: this.recallError,
       recallSilence: this.recallSilence,

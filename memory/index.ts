@@ -103,7 +103,7 @@ export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restor
 export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport, type LikelyDuplicate } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { linkEntries, type LinkInput, type LinkResult } from './entry-links.ts'
-export { searchEntries, type SearchHit, type SearchOptions } from './search.ts'
+export { searchEntries, type SearchOptions } from './search.ts'
 export { LockBusyError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'
 export { fileStamp, fileStampSync, stampOf, type FileStamp } from './file-stamp.ts'

@@ -77,7 +77,7 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
     const ofDay = await store.catalogFile(rel)
     expect(ofDay.entries).toEqual([])
     expect(ofDay.problems[0]!.message).toMatch(/is a symbolic link/)
-    expect((await searchEntries(store, '外部内容')).map((h) => h.entry.id)).not.toContain(SECRET_ID)
+    expect((await searchEntries(store, '外部内容')).map((h) => h.id)).not.toContain(SECRET_ID)
   })
 
   it('through the bin: the write exits 2 with the link message; list does not show the outside content; check reports the link → target and exits 1', async () => {

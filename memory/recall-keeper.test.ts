@@ -91,11 +91,18 @@ it('a second open uses the cache without reading a memory file; a broken cache i
   const second = await RecallKeeper.open(store.root)
   expect(second.opened).toMatchObject({ cache: 'used', filesRead: 0 })
   expect(await ids(second, '乌龙茶')).toEqual(await ids(first, '乌龙茶'))
-  const cache = JSON.parse(readFileSync(keeperCacheFile(store.root), 'utf8')) as { fileOf: number[] }
-  writeFileSync(keeperCacheFile(store.root), JSON.stringify({ ...cache, fileOf: cache.fileOf.map(() => 99) }))
+  // Cut short, a term frequency of 0, a foreign file: each is rebuilt from the files, never trusted.
+  const bytes = readFileSync(keeperCacheFile(store.root))
+  const zeroTf = Buffer.from(bytes)
+  zeroTf.writeInt32LE(0, zeroTf.length - 4)
+  for (const bad of [bytes.subarray(0, bytes.length - 4), zeroTf, Buffer.from('{"format":"cyrene-recall-keeper"}')]) {
+    writeFileSync(keeperCacheFile(store.root), bad)
+    const reopened = await RecallKeeper.open(store.root)
+    expect(reopened.opened.cache).toBe('rebuilt')
+    expect(await ids(reopened, '乌龙茶')).toHaveLength(1)
+  }
   const third = await RecallKeeper.open(store.root)
-  expect(third.opened.cache).toBe('rebuilt')
-  expect(await ids(third, '乌龙茶')).toHaveLength(1)
+  expect(third.opened).toMatchObject({ cache: 'used', filesRead: 0 })
 
   const { importItems } = await import('./importer.ts')
   await importItems(store, [{ text: '在杭州看过一次雷峰塔。', at: '2020-05-01', source_ref: 'diary:12', origin: 'test:1' }])

@@ -1,10 +1,9 @@
-import { readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
-import { recallCacheDir } from './recall-store.ts'
-import { describeSilence, RecallIndex, type SearchOptions, type SilenceReason } from './recall/index.ts'
+import { describeSilence, packColumns, RecallIndex, unpackColumns, tokenizerSignature, type SearchOptions, type SilenceReason } from './recall/index.ts'
 import { yielder } from './yielder.ts'
 
 export interface RecalledEntry {
@@ -43,11 +42,50 @@ interface FileState {
 
 const STAT_BATCH = 64
 const CACHE_FORMAT = 'cyrene-recall-keeper'
-const CACHE_VERSION = 2
+/** The keeper's own part of the cache (files and stamps); the index's columns and tokenizer are checked by memory/recall/columns.ts. */
+const CACHE_VERSION = 4
 
-/** The keeper's cache: the index and the stamp and ids of every file it was built from, in one file. */
+/** Where the recall cache lives: beside the root (like the snapshots, outside the quota), derived data only. */
+export function recallCacheDir(root: string): string {
+  return join(dirname(root), `${basename(root)}-index`)
+}
+
+/** The keeper's cache: the index (binary columns) and the stamp of every file it was built from, in one file. */
 export function keeperCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'keeper.bin')
+}
+
+/** The caches of earlier versions, removed when the keeper saves: `keeper.json` (the keeper's JSON form, decision 031). */
+function legacyKeeperCacheFile(root: string): string {
   return join(recallCacheDir(root), 'keeper.json')
+}
+
+/**
+ * The second index's cache of earlier versions (`cyrene memory search` had an index of its
+ * own, decision 030): derived data nobody reads any more, removed when the keeper saves.
+ */
+export function legacySearchCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'recall.json')
+}
+
+/** Forget the cache (reindex, restore): the next open builds from the files alone. */
+export async function dropRecallCache(root: string): Promise<void> {
+  await rm(keeperCacheFile(root), { force: true })
+  await rm(legacyKeeperCacheFile(root), { force: true })
+  await rm(legacySearchCacheFile(root), { force: true })
+}
+
+/** What a one-shot command (the person's search, recall, write) reads again before it saves the cache back. */
+export const ONE_SHOT_SAVE_FROM = 16
+
+/** How many documents of each kind the index holds: `entries` is the store's own count of entries (day files and 余页/待定). */
+export interface RecallCounts {
+  entries: number
+  day: number
+  pending: number
+  anchors: number
+  dreams: number
+  rollups: number
 }
 
 /**
@@ -97,8 +135,11 @@ export class RecallKeeper {
    * The keeper of the store at `root`: the cache brought level with the files (and saved back when it changed), or a fresh build.
    * `cache: false` neither reads nor writes the cache: parsing and writing it are single blocks of work a
    * thread cannot hand back in between, so the in-process fallback builds in slices instead.
+   * `saveFrom`: save a usable cache back only when at least this many files were read again (default 1).
+   * A one-shot command passes more: writing the whole cache back for one changed day file costs more than
+   * reading that file again next time (decision 031); a missing or broken cache is always saved.
    */
-  static async open(root: string, opts: { cache?: boolean } = {}): Promise<RecallKeeper> {
+  static async open(root: string, opts: { cache?: boolean; saveFrom?: number } = {}): Promise<RecallKeeper> {
     const cached = opts.cache === false ? undefined : await readKeeperCache(root)
     const usable = typeof cached === 'object' ? cached : undefined
     const keeper = new RecallKeeper(root, usable?.index ?? new RecallIndex(), usable?.files ?? new Map(), {
@@ -107,7 +148,7 @@ export class RecallKeeper {
     })
     const read = await keeper.refresh()
     keeper.opened.filesRead = read
-    if (opts.cache !== false && (read > 0 || keeper.opened.cache !== 'used')) {
+    if (opts.cache !== false && (read >= Math.max(1, opts.saveFrom ?? 1) || keeper.opened.cache !== 'used')) {
       const error = await keeper.save()
       if (error !== undefined) keeper.opened.saveError = error
     }
@@ -118,17 +159,35 @@ export class RecallKeeper {
     return this.index.size
   }
 
+  /** The documents by kind, as indexed (no file is read). */
+  counts(): RecallCounts {
+    const c: RecallCounts = { entries: 0, day: 0, pending: 0, anchors: 0, dreams: 0, rollups: 0 }
+    const areas = new Map<string, RecallArea | undefined>()
+    for (const rel of this.where.values()) {
+      let area = areas.get(rel)
+      if (!areas.has(rel)) areas.set(rel, (area = recallFileOf(rel)?.area))
+      if (area === 'day') c.day++
+      else if (area === 'pending') c.pending++
+      else if (area === 'anchor') c.anchors++
+      else if (area === 'dream') c.dreams++
+      else c.rollups++
+    }
+    c.entries = c.day + c.pending
+    return c
+  }
+
   /** Write the cache; returns why it could not be written (a cache is derived data: that only costs the next start time). */
   async save(): Promise<string | undefined> {
     try {
-      const index = this.index.toJSON()
+      const columns = this.index.toColumns()
       const rels = [...this.files.keys()]
       const number = new Map(rels.map((rel, i) => [rel, i]))
-      // Per document (in the index's own order), the number of its file: no id is written twice.
-      const fileOf = index.docs.map((d) => number.get(this.where.get(d.id)!)!)
+      // Per document (in the columns' order), the number of its file: no id is written twice.
+      const fileOf = columns.ids.map((id) => number.get(this.where.get(id)!)!)
       const files = rels.map((rel) => [rel, this.files.get(rel)!.stamp])
       await ensureDir(recallCacheDir(this.root))
-      await writeAtomic(keeperCacheFile(this.root), JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf, index }))
+      await writeAtomic(keeperCacheFile(this.root), packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf }))
+      for (const old of [legacyKeeperCacheFile(this.root), legacySearchCacheFile(this.root)]) await rm(old, { force: true }).catch(() => undefined)
       return undefined
     } catch (error) {
       return (error as Error).message
@@ -297,7 +356,7 @@ async function statOf(path: string): Promise<FileStamp | undefined> {
 }
 
 /** The documents of one file; undefined when it cannot be read (gone, a link, not a file). */
-async function readItems(root: string, rel: string): Promise<RecallItem[] | undefined> {
+export async function readItems(root: string, rel: string): Promise<RecallItem[] | undefined> {
   try {
     return itemsOfFile(rel, decodeUtf8(await readNoFollow(join(root, rel))).text)
   } catch {
@@ -309,33 +368,33 @@ type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
 
 /** The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). */
 async function readKeeperCache(root: string): Promise<CachedKeeper | 'bad' | undefined> {
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(keeperCacheFile(root), 'utf8')
+    bytes = await readFile(keeperCacheFile(root))
   } catch {
     return undefined
   }
   try {
-    const data = JSON.parse(text) as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown; index?: { docs?: { id: string }[] } }
-    if (data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION || !Array.isArray(data.files) || !Array.isArray(data.fileOf)) return 'bad'
-    const index = RecallIndex.fromJSON(data.index)
-    const rows = data.files as unknown[]
+    const { columns, extra } = unpackColumns(bytes, tokenizerSignature())
+    const data = extra as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown } | null
+    if (data === null || typeof data !== 'object' || data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION) return 'bad'
+    if (!Array.isArray(data.files) || !Array.isArray(data.fileOf)) return 'bad'
+    const index = RecallIndex.fromColumns(columns)
     const states: FileState[] = []
     const files = new Map<string, FileState>()
-    for (const row of rows) {
+    for (const row of data.files as unknown[]) {
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return 'bad'
       const state = { stamp: row[1], ids: [] as string[] }
       states.push(state)
       files.set(row[0], state)
     }
-    // fromJSON validated the documents; each has the number of its file, or the cache is not one this keeper wrote.
-    const docs = data.index!.docs!
+    // Each document has the number of its file, or the cache is not one this keeper wrote.
     const fileOf = data.fileOf as unknown[]
-    if (fileOf.length !== docs.length || docs.length !== index.size) return 'bad'
-    for (let i = 0; i < docs.length; i++) {
+    if (fileOf.length !== columns.ids.length || columns.ids.length !== index.size) return 'bad'
+    for (let i = 0; i < fileOf.length; i++) {
       const state = states[fileOf[i] as number]
       if (state === undefined) return 'bad'
-      state.ids.push(docs[i]!.id)
+      state.ids.push(columns.ids[i]!)
     }
     return { index, files }
   } catch {

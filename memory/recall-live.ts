@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import { warmRecallDictionaries } from './recall/index.ts'
-import { RecallKeeper, type KeeperOpenReport, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './recall-keeper.ts'
+import { RecallKeeper, type KeeperOpenReport, type RecallCounts, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './recall-keeper.ts'
 import { RecallWatch } from './recall-watch.ts'
 
 const SWEEP_EVERY_MS = 5 * 60_000
@@ -9,17 +9,23 @@ const YOUNG_GENERATION_MB = 96
 /** What the host asks of the recall of a running engine (host/service.ts). */
 export interface LiveRecall {
   /** Settles with how the index was opened once it can answer; rejects if it could not be built. */
-  readonly ready: Promise<KeeperOpenReport & { size: number }>
+  readonly ready: Promise<Opened>
   /** Where the work runs: its own thread, or DSH's when a worker could not start. */
   readonly where: 'worker' | 'in-process'
   /** The index levelled with what changed, then searched. */
   recall(query: string, limit: number, opts?: { includePending?: boolean; now?: number }): Promise<LiveAnswer>
+  /** The index levelled with what changed, and what it then holds (the doctor's count is the store's). */
+  level(): Promise<RecallCounts>
   close(): Promise<void>
 }
+
+/** How the index was opened, and what it held then. */
+export type Opened = KeeperOpenReport & { size: number; counts: RecallCounts }
 
 export interface LiveAnswer {
   hits: RecalledEntry[]
   size: number
+  counts: RecallCounts
   /** Files read again before this search (0 when nothing changed). */
   reread: number
   /** Set when every file had to be looked at, and why. */
@@ -28,12 +34,14 @@ export interface LiveAnswer {
   silence?: RecallSilence
 }
 
-export type LiveRequest = { op: 'recall'; id: number; query: string; limit: number; includePending?: boolean; now?: number } | { op: 'close'; id: number }
+export type LiveRequest =
+  { op: 'recall'; id: number; query: string; limit: number; includePending?: boolean; now?: number } | { op: 'level'; id: number } | { op: 'close'; id: number }
 type LiveReply =
   | ({ op: 'answer'; id: number } & LiveAnswer)
+  | { op: 'levelled'; id: number; counts: RecallCounts }
   | { op: 'error'; id: number; message: string }
   | { op: 'closed'; id: number }
-  | { op: 'ready'; opened: KeeperOpenReport & { size: number } }
+  | { op: 'ready'; opened: Opened }
   | { op: 'failed'; message: string }
 
 /**
@@ -43,7 +51,7 @@ type LiveReply =
  * host falls back to when a worker cannot start.
  */
 export class LocalRecall implements LiveRecall {
-  readonly ready: Promise<KeeperOpenReport & { size: number }>
+  readonly ready: Promise<Opened>
   readonly where = 'in-process' as const
   private keeper: RecallKeeper | undefined
   private watch: RecallWatch | undefined
@@ -61,7 +69,7 @@ export class LocalRecall implements LiveRecall {
       // The translation dictionary loads in one block (~1 s idle): in the worker, load it now,
       // between steps, not inside the first turn that needs it. DSH's own thread never does.
       if (cache) this.queue = this.queue.then(() => new Promise<void>((resolve) => setImmediate(() => (warmRecallDictionaries(), resolve()))))
-      return { ...keeper.opened, size: keeper.size }
+      return { ...keeper.opened, size: keeper.size, counts: keeper.counts() }
     })
     // A watcher can miss a write in the moment between a new folder appearing and its watch
     // being set up; a full look now and then, between steps, catches it.
@@ -84,13 +92,21 @@ export class LocalRecall implements LiveRecall {
     return new LocalRecall(root, opts.cache !== false)
   }
 
-  async recall(query: string, limit: number, opts: { includePending?: boolean; now?: number } = {}): Promise<LiveAnswer> {
+  /** One at a time: two refreshes of one keeper must not interleave. The index is first levelled with what the watcher saw change. */
+  private async levelled<T>(work: (keeper: RecallKeeper, reread: number, swept: string | undefined) => Promise<T>): Promise<T> {
     await this.ready
-    // One at a time: two refreshes of one keeper must not interleave.
     const run = this.queue.then(async () => {
       const keeper = this.keeper!
       const changes = this.watch === undefined ? { all: true, rels: [], why: 'closed' } : await this.watch.take()
       const reread = await keeper.refresh(changes.all ? undefined : changes.rels)
+      return await work(keeper, reread, changes.all ? changes.why : undefined)
+    })
+    this.queue = run.catch(() => undefined)
+    return await run
+  }
+
+  async recall(query: string, limit: number, opts: { includePending?: boolean; now?: number } = {}): Promise<LiveAnswer> {
+    return await this.levelled(async (keeper, reread, swept) => {
       const search: RecallSearchOptions = { includePending: opts.includePending === true }
       if (opts.now !== undefined) search.now = new Date(opts.now)
       const hits = await keeper.search(query, limit, search)
@@ -98,13 +114,16 @@ export class LocalRecall implements LiveRecall {
       return {
         hits,
         size: keeper.size,
+        counts: keeper.counts(),
         reread,
-        ...(changes.all && changes.why !== undefined ? { swept: changes.why } : {}),
+        ...(swept !== undefined ? { swept } : {}),
         ...(silence !== undefined ? { silence } : {}),
       }
     })
-    this.queue = run.catch(() => undefined)
-    return await run
+  }
+
+  async level(): Promise<RecallCounts> {
+    return await this.levelled(async (keeper) => keeper.counts())
   }
 
   /** A request from the host, answered (used by the worker). */
@@ -114,6 +133,7 @@ export class LocalRecall implements LiveRecall {
         await this.close()
         return { op: 'closed', id: request.id }
       }
+      if (request.op === 'level') return { op: 'levelled', id: request.id, counts: await this.level() }
       const opts: { includePending?: boolean; now?: number } = {}
       if (request.includePending !== undefined) opts.includePending = request.includePending
       if (request.now !== undefined) opts.now = request.now
@@ -132,7 +152,7 @@ export class LocalRecall implements LiveRecall {
 
 /** Recall in a worker thread: the host's event loop only posts a message and awaits the answer. */
 class ThreadRecall implements LiveRecall {
-  readonly ready: Promise<KeeperOpenReport & { size: number }>
+  readonly ready: Promise<Opened>
   readonly where = 'worker' as const
   private readonly worker: Worker
   private next = 1
@@ -145,7 +165,7 @@ class ThreadRecall implements LiveRecall {
     // A larger young generation: loading a large cache allocates many short-lived objects, and with
     // the default size the thread spends a good part of its start collecting them.
     this.worker = new Worker(file, { workerData: { root }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
-    let settle: { resolve: (v: KeeperOpenReport & { size: number }) => void; reject: (e: Error) => void } | undefined
+    let settle: { resolve: (v: Opened) => void; reject: (e: Error) => void } | undefined
     this.ready = new Promise((resolve, reject) => (settle = { resolve, reject }))
     this.worker.on('message', (reply: LiveReply) => {
       if (reply.op === 'ready') settle?.resolve(reply.opened)
@@ -197,7 +217,17 @@ class ThreadRecall implements LiveRecall {
     })
     if (reply.op === 'error') throw new Error(reply.message)
     if (reply.op !== 'answer') throw new Error('the recall worker answered out of turn')
-    return { hits: reply.hits, size: reply.size, reread: reply.reread, ...(reply.swept !== undefined ? { swept: reply.swept } : {}) }
+    return { hits: reply.hits, size: reply.size, counts: reply.counts, reread: reply.reread, ...(reply.swept !== undefined ? { swept: reply.swept } : {}) }
+  }
+
+  async level(): Promise<RecallCounts> {
+    const reply = await this.held(async () => {
+      await this.ready
+      return await this.ask({ op: 'level', id: this.next++ })
+    })
+    if (reply.op === 'error') throw new Error(reply.message)
+    if (reply.op !== 'levelled') throw new Error('the recall worker answered out of turn')
+    return reply.counts
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { ANCHOR_FILES, parseAnchor } from './anchors.ts'
 import { entriesOf, parseEntryFile } from './entry.ts'
+import { NO_OUTPUT } from './dream-journal.ts'
 import { walkFiles } from './fsio.ts'
 import { dateOfEntryFile, isDateString, LAYOUT } from './paths.ts'
 import type { RecallDoc } from './recall/index.ts'
@@ -68,6 +69,23 @@ function plainText(text: string): string {
     .trim()
 }
 
+/**
+ * A journal without the nights that dreamt nothing: every section that only says
+ * 「本次未产出」 goes, and a journal left with its title alone is no document at all
+ * (those words are not a memory, and came back for unrelated questions).
+ */
+function dreamsOf(text: string): string {
+  const title = /^# [^\n]*\n?/.exec(text)?.[0] ?? ''
+  const kept = text
+    .slice(title.length)
+    .split(/^(?=## )/m)
+    .filter((s) => {
+      const plain = plainText(s.replace(/^## [^\n]*\n?/, ''))
+      return plain !== '' && plain !== NO_OUTPUT
+    })
+  return kept.length === 0 ? '' : title + kept.join('')
+}
+
 /** Pure: the documents of one recall file's text. */
 export function itemsOfFile(rel: string, text: string): RecallItem[] {
   const file = recallFileOf(rel)
@@ -100,7 +118,7 @@ export function itemsOfFile(rel: string, text: string): RecallItem[] {
     const newest = doc.sections.at(-1)?.date ?? ''
     return [{ doc: { id: `anchor:${key}`, text: body, at: newest, source: 'anchor' }, text: body, date: newest, area: 'anchor' }]
   }
-  const body = plainText(text)
+  const body = plainText(file.area === 'dream' ? dreamsOf(text) : text)
   if (body === '') return []
   const at = file.area === 'dream' ? file.date : file.area === 'month' ? `${file.date}-01` : `${file.date}-01-01`
   const source = file.area === 'dream' ? 'dream' : 'rollup'

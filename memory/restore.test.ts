@@ -53,7 +53,7 @@ describe('restore', () => {
     const want = await hashTree(join(s.snapshotsDir, oldest))
     expect(Object.keys(want).filter((r) => r.includes('日档'))).toHaveLength(1)
     // the recall cache beside the root is derived from the files: it must not survive the switch
-    const cache = join(`${t.root}-index`, 'recall.json')
+    const cache = join(`${t.root}-index`, 'keeper.json')
     await fs.mkdir(`${t.root}-index`, { recursive: true })
     await fs.writeFile(cache, '{"stale":true}')
 

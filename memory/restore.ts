@@ -375,8 +375,8 @@ function volumeFolder(rel: string): string | undefined {
 /** Step 4. Idempotent: a second run after a crash finds some files already moved and moves the rest. */
 async function rollForward(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock): Promise<void> {
   // The recall cache is derived from the files: gone now, rebuilt from the restored files on the next search.
-  const { dropRecallCache } = await import('./recall-store.ts')
-  await dropRecallCache(store)
+  const { dropRecallCache } = await import('./recall-keeper.ts')
+  await dropRecallCache(store.root)
   const known = new Set<string>()
   const touched = new Set<string>()
   for (const rel of j.remove) {

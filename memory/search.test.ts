@@ -1,5 +1,6 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { RecallKeeper } from './recall-keeper.ts'
+import { keeperCacheFile, legacySearchCacheFile, RecallKeeper, recallCacheDir } from './recall-keeper.ts'
 import { searchEntries } from './search.ts'
 import { MemoryStore } from './store.ts'
 import { tempHome } from './testing/tmp.ts'
@@ -27,14 +28,56 @@ it('no over-fetch: `cyrene memory search` and the host recall find the day entry
     expect(r.gate).toBe('pending')
   }
   const all = await searchEntries(store, '乌龙茶', { limit: PENDING + 1, includePending: true })
-  expect(all.map((h) => h.entry.id).indexOf(day.id)).toBe(PENDING)
+  expect(all.map((h) => h.id).indexOf(day.id)).toBe(PENDING)
 
-  expect((await searchEntries(store, '乌龙茶', { limit: 1 })).map((h) => h.entry.id)).toEqual([day.id])
+  expect((await searchEntries(store, '乌龙茶', { limit: 1 })).map((h) => h.id)).toEqual([day.id])
   const keeper = await RecallKeeper.open(store.root)
   expect((await keeper.search('乌龙茶', 1)).map((h) => h.id)).toEqual([day.id])
   // A limit of 0 asks for nothing (it used to give one hit).
   expect(await searchEntries(store, '乌龙茶', { limit: 0 })).toEqual([])
   expect(await keeper.search('乌龙茶', 0)).toEqual([])
   // With pending entries allowed, the page is full of them.
-  expect((await searchEntries(store, '乌龙茶', { limit: 3, includePending: true })).every((h) => h.entry.area === 'pending')).toBe(true)
+  expect((await searchEntries(store, '乌龙茶', { limit: 3, includePending: true })).every((h) => h.area === 'pending')).toBe(true)
+})
+
+const write = (store: MemoryStore, text: string, extra: Record<string, unknown> = {}) =>
+  store.write({ text, kind: 'preference', axis: '美', reason: '偏好', ...extra }, { by: 'person' })
+
+it('finds memories across Chinese segmentation and English word forms, and skips pending unless asked', async () => {
+  const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+  const tea = await write(store, '我最喜欢喝乌龙茶，不加糖。')
+  const cats = await write(store, 'She adopted two cats last spring.')
+  await write(store, '周末去爬山。')
+  const pending = await store.write({ text: '乌龙茶也许该换成红茶', kind: 'decision', axis: '德', reason: '还没想好' }, { by: 'model' })
+  expect(pending.gate).toBe('pending')
+  expect((await searchEntries(store, '乌龙')).map((h) => h.id)).toEqual([tea.id])
+  expect((await searchEntries(store, 'cat')).map((h) => h.id)).toEqual([cats.id])
+  expect((await searchEntries(store, '乌龙茶', { includePending: true })).map((h) => h.id).sort()).toEqual([tea.id, pending.id].sort())
+  expect(await searchEntries(store, '   ')).toEqual([])
+})
+
+it("one index and one cache: the person's search saves the keeper's cache, removes the old search cache, and follows a hand edit", async () => {
+  const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+  const first = await write(store, '喜欢乌龙茶')
+  // The second index of earlier versions left its cache here: derived data, removed on the next save.
+  mkdirSync(recallCacheDir(store.root), { recursive: true })
+  writeFileSync(legacySearchCacheFile(store.root), '{"format":"cyrene-recall-index"}')
+  expect((await searchEntries(store, '乌龙茶')).map((h) => h.id)).toEqual([first.id])
+  expect(statSync(keeperCacheFile(store.root)).isFile()).toBe(true)
+  expect(existsSync(legacySearchCacheFile(store.root))).toBe(false)
+  expect((await RecallKeeper.open(store.root)).opened).toMatchObject({ cache: 'used', filesRead: 0 })
+  // A person rewrites the entry's text by hand in the day file.
+  const file = `${store.root}/${(await store.get(first.id))!.file}`
+  writeFileSync(file, readFileSync(file, 'utf8').replace('喜欢乌龙茶', '改喝茉莉花茶了'))
+  expect(await searchEntries(store, '乌龙')).toEqual([])
+  expect((await searchEntries(store, '茉莉花')).map((h) => h.id)).toEqual([first.id])
+})
+
+it('a corrupt cache is rebuilt, never fatal', async () => {
+  const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+  const a = await write(store, '喜欢乌龙茶')
+  await searchEntries(store, '乌龙茶')
+  writeFileSync(keeperCacheFile(store.root), '{ not an index')
+  expect((await searchEntries(store, '乌龙茶')).map((h) => h.id)).toEqual([a.id])
+  expect((await RecallKeeper.open(store.root)).opened.cache).toBe('used')
 })

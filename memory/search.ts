@@ -1,30 +1,20 @@
-import { loadRecall } from './recall-store.ts'
-import type { MemoryStore, StoredEntry } from './store.ts'
+import { ONE_SHOT_SAVE_FROM, RecallKeeper, type RecalledEntry } from './recall-keeper.ts'
+import type { MemoryStore } from './store.ts'
 
 /**
- * The one place `cyrene memory search` asks for matches: the bilingual recall
- * index (memory/recall/) over every entry, brought up to date with the files
- * first — the same index and the same filtered ranking as the host's recall
- * (recall-keeper.ts).
+ * What the person's searches ask (`cyrene memory search`, `/memory <words>` before the
+ * host's index is ready): the one recall index of the store (recall-keeper.ts: day
+ * entries, anchors, dream journals, rollups) opened from its cache and levelled with
+ * the files that changed — the same index, the same ranking and the same hits as the
+ * turn's recall and `memory_search` (decision 030).
  */
 export interface SearchOptions {
   limit?: number
   includePending?: boolean
 }
-export interface SearchHit {
-  entry: StoredEntry
-  score: number
-}
 
-export async function searchEntries(store: MemoryStore, query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+export async function searchEntries(store: MemoryStore, query: string, opts: SearchOptions = {}): Promise<RecalledEntry[]> {
   if (query.trim() === '') return []
-  const { entries } = await store.scan()
-  const { index } = await loadRecall(store, entries)
-  const byId = new Map(entries.map((e) => [e.id, e]))
-  // Pending entries are indexed too (the cache is shared with the host): the filter leaves them out inside the ranking.
-  const shown = (id: string): boolean => {
-    const entry = byId.get(id)
-    return entry !== undefined && (entry.area === 'day' || opts.includePending === true)
-  }
-  return index.search(query, { limit: opts.limit ?? 20, now: store.now(), filter: shown }).map((hit) => ({ entry: byId.get(hit.id)!, score: hit.score }))
+  const keeper = await RecallKeeper.open(store.root, { saveFrom: ONE_SHOT_SAVE_FROM })
+  return await keeper.search(query, opts.limit ?? 20, { now: store.now(), includePending: opts.includePending === true })
 }

@@ -54,7 +54,7 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
   if ('detail' in state.engine) engine.detail = state.engine.detail
   if ('root' in state.engine) engine.root = state.engine.root
   const recall: PanelStatus['recall'] = { kind: state.recall.kind }
-  if (state.recall.kind === 'ready') recall.size = state.recall.size
+  if (state.recall.kind === 'ready') recall.size = state.recall.counts.entries
   const status: PanelStatus = {
     today: localDate(new Date()),
     engine,

@@ -22,7 +22,7 @@ export const cliHelpEn: { readonly [K in keyof typeof cliHelpZh]: string } = {
   'cli.memory.write.consequence': 'scale is self, other, relation, world or future (repeatable)',
   'cli.memory.write.at': 'when it happened (below)',
   'cli.memory.write.base': 'a base entry: only a person may write or change it',
-  'cli.memory.search': 'entries that match the words',
+  'cli.memory.search': 'what recall finds for the words: entries, anchors, dream journals, rollups, ranked as a turn ranks them',
   'cli.memory.limit2': 'how many',
   'cli.memory.search.pending': 'look in 余页/待定 too',
   'cli.memory.recall': 'exactly the memory hits a turn would inject for this message, within the budget',

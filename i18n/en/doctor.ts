@@ -105,9 +105,9 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.recall.building': 'the index is still being built: no recalled memories until it is ready. Look again in a moment.',
   'doctor.recall.failed': 'the index could not be built ({error}): run cyrene memory reindex, then restart DSH.',
   'doctor.recall.ready':
-    '{n} entries indexed (Chinese and English; day entries, anchors, dreams, rollups) in a worker thread, the relevant ones added before each step',
+    '{n} entries indexed, with {anchors} anchors, {dreams} dream journals and {rollups} rollups (Chinese and English), in a worker thread; the relevant ones are added before each step',
   'doctor.recall.readyInProcess':
-    '{n} entries indexed, but in DSH’s own thread (a worker could not start), which slows the page on a large store: read DSH’s log and restart DSH.',
+    '{n} entries indexed, with {anchors} anchors, {dreams} dream journals and {rollups} rollups, but in DSH’s own thread (a worker could not start), which slows the page on a large store: read DSH’s log and restart DSH.',
   'doctor.recall.summary': 'all {n} entries can be found',
   'doctor.recall.watch': '{detail}; {watch}',
   'doctor.voice.none': 'no Cyrene step assembled yet (open a session and say something, then look again)',

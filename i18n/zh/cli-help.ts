@@ -20,7 +20,7 @@ export const cliHelpZh = {
   'cli.memory.write.consequence': 'scale 是 self、other、relation、world 或 future（可重复）',
   'cli.memory.write.at': '什么时候发生的（见下）',
   'cli.memory.write.base': '基石：只有人能写或改',
-  'cli.memory.search': '和这些词相符的条目',
+  'cli.memory.search': '回忆为这些词找到的：条目、锚点、梦志、汇总，按一轮对话的排序',
   'cli.memory.limit2': '列几条',
   'cli.memory.search.pending': '也在 余页/待定 里找',
   'cli.memory.recall': '这句话在一轮对话里会带上的记忆命中，正好在预算之内',

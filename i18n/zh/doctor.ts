@@ -99,8 +99,9 @@ export const doctorZh = {
   'doctor.recall.off': '没有索引：记忆引擎不在这个进程里',
   'doctor.recall.building': '索引还在建：建好之前不会带回忆。稍等片刻再看。',
   'doctor.recall.failed': '索引没能建好（{error}）：运行 cyrene memory reindex，再重启 DSH。',
-  'doctor.recall.ready': '索引了 {n} 条（中英文；日档、锚点、梦记、汇总），在独立线程里，每一步之前带上相关的',
-  'doctor.recall.readyInProcess': '索引了 {n} 条，但在 DSH 自己的线程里（独立线程没能启动），大库会让界面变慢：请看 DSH 的日志，重启 DSH。',
+  'doctor.recall.ready': '索引了 {n} 条记忆，另有锚点 {anchors} 个、梦志 {dreams} 篇、汇总 {rollups} 份（中英文），在独立线程里，每一步之前带上相关的',
+  'doctor.recall.readyInProcess':
+    '索引了 {n} 条记忆，另有锚点 {anchors} 个、梦志 {dreams} 篇、汇总 {rollups} 份，但在 DSH 自己的线程里（独立线程没能启动），大库会让界面变慢：请看 DSH 的日志，重启 DSH。',
   'doctor.recall.summary': '{n} 条都能找到',
   'doctor.recall.watch': '{detail}；{watch}',
   'doctor.voice.none': '还没有组装过昔涟的一步（开一个会话、说一句话后再看）',

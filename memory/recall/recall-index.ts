@@ -10,7 +10,8 @@ import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
-import { tokenize, tokenizerSignature } from './tokenize.ts'
+import { columnsOf, docTermsOfColumns, type IndexColumns } from './columns.ts'
+import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
@@ -85,6 +86,7 @@ interface DocRecord {
 }
 
 const DEFAULT_LIMIT = 10
+const NO_LINKS: readonly string[] = Object.freeze([])
 
 export class RecallIndex {
   readonly options: RecallOptions
@@ -389,6 +391,44 @@ export class RecallIndex {
     return index
   }
 
+  /** The index as columns (columns.ts `packColumns`): the binary cache of a large store. */
+  toColumns(): IndexColumns {
+    const slots = [...this.slotsById.values()]
+    const terms = { text: (id: number) => this.terms.term(id), postings: (id: number) => this.terms.postingsOf(id) }
+    return columnsOf(this.docsToSave(), slots, terms, tokenizerSignature(), this.fingerprint())
+  }
+
+  /**
+   * Load columns checked by columns.ts `unpackColumns`, their term lists used where they lie
+   * (no posting is added one by one); RecallFormatError for another tokenizer or a repeated id.
+   */
+  static fromColumns(c: IndexColumns, options: RecallOptionsInput = {}): RecallIndex {
+    if (c.tokenizer !== tokenizerSignature()) throw new RecallFormatError(`built by tokenizer ${c.tokenizer}, this one is ${tokenizerSignature()}`)
+    const index = new RecallIndex(options)
+    index.terms.load(c.vocabulary, c.postings, c.postingOffsets, docTermsOfColumns(c))
+    for (let slot = 0; slot < c.ids.length; slot++) {
+      const id = c.ids[slot]!
+      if (index.slotsById.has(id)) throw new RecallFormatError(`duplicate id ${id}`)
+      const links = c.links[slot] ?? NO_LINKS
+      const at = c.at[slot]!
+      const kind = c.kinds[slot] ?? undefined
+      const record: DocRecord = {
+        id,
+        at,
+        atMs: parseTime(at),
+        source: c.sources[slot]!,
+        kind,
+        links,
+        linkTargets: distinctLinkTargets(links, id),
+        fingerprint: c.fingerprints[slot]!,
+      }
+      index.records.push(undefined)
+      index.place(slot, record)
+    }
+    // Not checked against c.fingerprint here: unpackColumns checked every column, and recomputing the set's hash cost more than a search.
+    return index
+  }
+
   private insert(meta: Omit<IndexedDocMeta, 'length'>, pairs: Int32Array, length: number): void {
     this.remove(meta.id)
     const slot = this.allocateSlot()
@@ -404,14 +444,19 @@ export class RecallIndex {
       fingerprint: meta.fingerprint,
     }
     this.terms.addPairs(slot, pairs, length)
+    this.place(slot, record)
+  }
+
+  /** A document's record in its slot, with everything kept beside it (its terms are already in `terms`). */
+  private place(slot: number, record: DocRecord): void {
     this.records[slot] = record
     this.noteSlot(slot, record)
-    this.slotsById.set(meta.id, slot)
+    this.slotsById.set(record.id, slot)
     this.timeline.add(slot, record.atMs, record.id)
-    for (const target of linkTargets) {
+    for (const target of record.linkTargets) {
       let sources = this.backlinks.get(target)
       if (sources === undefined) this.backlinks.set(target, (sources = new Set()))
-      sources.add(meta.id)
+      sources.add(record.id)
     }
   }
 
@@ -490,7 +535,8 @@ export function fingerprintDocs(docs: Iterable<RecallDoc>): string {
   return fingerprintSet([...docs].map((d) => [d.id, fingerprintDoc(d)] as const))
 }
 
-function distinctLinkTargets(links: readonly string[], selfId: string): string[] {
+function distinctLinkTargets(links: readonly string[], selfId: string): readonly string[] {
+  if (links.length === 0) return NO_LINKS
   const targets = new Set<string>()
   for (const link of links) {
     const parsed = parseLink(link)

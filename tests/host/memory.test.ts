@@ -67,7 +67,7 @@ describe('the memory engine behind a real host', () => {
     const plain = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('我最爱的茶是什么呀'))
     expect(JSON.stringify(plain?.messages)).not.toContain('【记忆命中】')
     const doctor = await host.command(chat, '/cyrene doctor --verbose')
-    expect(doctor?.text).toMatch(/✓ recall: \d+ entries indexed .* in a worker thread/)
+    expect(doctor?.text).toMatch(/✓ recall: \d+ entries indexed, .* in a worker thread/)
   })
 
   it('says nothing when nothing stored is about the message: no 记忆命中 block, and `cyrene memory search` finds nothing either (issue 10, abstention)', async () => {

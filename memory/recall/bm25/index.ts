@@ -21,7 +21,8 @@ export interface DocTerms {
 export class TermIndex {
   private readonly idsByTerm = new Map<string, number>()
   private readonly terms: string[] = []
-  private readonly postings: number[][] = []
+  /** Per term; a list loaded from a cache is a view on its buffer until the first change (`writable`). */
+  private readonly postings: (number[] | Int32Array)[] = []
   private readonly docs: (DocTerms | undefined)[] = []
   /** Document length by slot, kept apart from `docs` for the scoring loop. */
   private readonly lengths: number[] = []
@@ -49,8 +50,34 @@ export class TermIndex {
   }
 
   /** Packed postings of one term; read with `postingSlot` / `postingFrequency`. Do not mutate. */
-  postingsOf(termId: number): readonly number[] {
+  postingsOf(termId: number): ArrayLike<number> & Iterable<number> {
     return this.postings[termId] ?? []
+  }
+
+  /**
+   * Fill an empty index at once from a cache (memory/recall/columns.ts): terms in id
+   * order, each term's packed postings `postings[postingOffsets[t] .. postingOffsets[t + 1])`,
+   * and per slot 0…n−1 its pairs and length. The lists are used where they lie.
+   */
+  load(terms: readonly string[], postings: Int32Array, postingOffsets: Int32Array, docs: readonly DocTerms[]): void {
+    if (this.terms.length > 0 || this.docs.length > 0) throw new Error('load needs an empty index')
+    for (const [id, term] of terms.entries()) {
+      this.idsByTerm.set(term, id)
+      this.terms.push(term)
+      this.postings.push(postings.subarray(postingOffsets[id]!, postingOffsets[id + 1]!))
+    }
+    for (const doc of docs) {
+      this.docs.push(doc)
+      this.lengths.push(doc.length)
+      this.totalLength += doc.length
+    }
+    this.liveDocs = docs.length
+  }
+
+  private writable(termId: number): number[] {
+    let list = this.postings[termId]!
+    if (!Array.isArray(list)) this.postings[termId] = list = Array.from(list)
+    return list
   }
 
   docTerms(slot: number): DocTerms | undefined {
@@ -101,7 +128,7 @@ export class TermIndex {
       if (this.postings[pairs[i]!] === undefined) throw new RangeError(`unknown term id ${pairs[i]}`)
     }
     for (let i = 0; i < pairs.length; i += 2) {
-      this.postings[pairs[i]!]!.push(slot * TF_BITS + Math.min(pairs[i + 1]!, MAX_TERM_FREQUENCY))
+      this.writable(pairs[i]!).push(slot * TF_BITS + Math.min(pairs[i + 1]!, MAX_TERM_FREQUENCY))
     }
     this.docs[slot] = { pairs, length }
     while (this.lengths.length <= slot) this.lengths.push(0)
@@ -114,7 +141,7 @@ export class TermIndex {
   remove(slot: number): void {
     const doc = this.docs[slot]
     if (doc === undefined) return
-    for (let i = 0; i < doc.pairs.length; i += 2) removePosting(this.postings[doc.pairs[i]!]!, slot)
+    for (let i = 0; i < doc.pairs.length; i += 2) removePosting(this.writable(doc.pairs[i]!), slot)
     this.docs[slot] = undefined
     this.lengths[slot] = 0
     this.liveDocs--

@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileStamp } from './file-stamp.ts'
+import { findNearDuplicate } from './near-duplicate.ts'
+import { keeperCacheFile, ONE_SHOT_SAVE_FROM, readItems, RecallKeeper } from './recall-keeper.ts'
+import { listRecallFiles, recallFileOf, type RecallItem } from './recall-sources.ts'
+import { tokenize, tokenizerSignature, unpackColumns, type IndexColumns } from './recall/index.ts'
+
+/** How many of the saved index's most alike day entries are read and compared. */
+const CANDIDATES = 8
+/** More day files changed since the cache was saved than this: the index is opened and levelled (and saved) instead. */
+const CHANGED_FILES_READ = 32
+
+export interface Resembling {
+  id: string
+  date: string
+  text: string
+  similarity: number
+}
+
+/**
+ * The day entry (other than `except`) that says what `text` says — the check of a
+ * person's write (CONTRACT §12, "Near-duplicates"). A write never reads the whole
+ * store (decision 032): the candidates are the day entries of the saved index that
+ * share the most terms with `text` (its columns scanned as they lie in the cache,
+ * no index built), every entry of the day files changed since the cache was saved
+ * (their stamps tell), and those of `sameFile` (the file the write went to); only
+ * those files are read. Without a usable cache, or with many files changed, the
+ * recall index is opened, levelled and saved instead.
+ */
+export async function resemblingDayEntry(root: string, text: string, except: string, sameFile: string): Promise<Resembling | undefined> {
+  const candidates = (await fromCache(root, text, except)) ?? (await fromKeeper(root, text, except))
+  for (const item of (await readItems(root, sameFile)) ?? []) if (item.area === 'day' && item.doc.id !== except) candidates.push(item)
+  const twin = findNearDuplicate(
+    text,
+    candidates.map((i) => ({ id: i.doc.id, date: i.date, text: i.text })),
+  )
+  return twin === undefined ? undefined : { ...twin.item, similarity: Math.round(twin.similarity * 100) / 100 }
+}
+
+async function fromKeeper(root: string, text: string, except: string): Promise<RecallItem[]> {
+  const keeper = await RecallKeeper.open(root, { saveFrom: ONE_SHOT_SAVE_FROM })
+  const hits = (await keeper.search(text, CANDIDATES)).filter((h) => h.area === 'day' && h.id !== except)
+  return hits.map((h) => ({ doc: { id: h.id, text: h.text, at: '', source: 'entry' }, text: h.text, date: h.date, area: h.area }))
+}
+
+interface SavedCache {
+  columns: IndexColumns
+  /** Per file number: [rel, stamp]. */
+  files: [string, string][]
+  /** Per document: its file's number. */
+  fileOf: number[]
+}
+
+async function readSaved(root: string): Promise<SavedCache | undefined> {
+  try {
+    const { columns, extra } = unpackColumns(await readFile(keeperCacheFile(root)), tokenizerSignature())
+    const e = extra as { files?: unknown; fileOf?: unknown } | null
+    if (e === null || !Array.isArray(e.files) || !Array.isArray(e.fileOf) || e.fileOf.length !== columns.ids.length) return undefined
+    const files = e.files as unknown[]
+    if (!files.every((row) => Array.isArray(row) && typeof row[0] === 'string' && typeof row[1] === 'string')) return undefined
+    if (!e.fileOf.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) < files.length)) return undefined
+    return { columns, files: files as [string, string][], fileOf: e.fileOf as number[] }
+  } catch {
+    return undefined
+  }
+}
+
+/** The best few day entries by Dice over distinct terms, best first. */
+function mostAlike(saved: SavedCache, text: string, except: string): { rel: string; id: string }[] {
+  const { columns, files, fileOf } = saved
+  const wanted = new Set(tokenize(text))
+  const mark = new Uint8Array(columns.vocabulary.length)
+  for (const [i, term] of columns.vocabulary.entries()) if (wanted.has(term)) mark[i] = 1
+  const isDay = files.map(([rel]) => recallFileOf(rel)?.area === 'day')
+  // Kept sorted: few enough that insertion is the cheapest.
+  const best: { score: number; doc: number }[] = []
+  const { offsets, pairs, ids } = columns
+  for (let doc = 0; doc < ids.length; doc++) {
+    const from = offsets[doc]!
+    const to = offsets[doc + 1]!
+    let shared = 0
+    for (let k = from; k < to; k += 2) shared += mark[pairs[k]!]!
+    if (shared === 0) continue
+    const score = (2 * shared) / (wanted.size + (to - from) / 2)
+    if (best.length === CANDIDATES && score <= best.at(-1)!.score) continue
+    if (!isDay[fileOf[doc]!] || ids[doc] === except) continue
+    let at = best.length
+    while (at > 0 && best[at - 1]!.score < score) at--
+    best.splice(at, 0, { score, doc })
+    if (best.length > CANDIDATES) best.pop()
+  }
+  return best.map(({ doc }) => ({ rel: files[fileOf[doc]!]![0], id: ids[doc]! }))
+}
+
+/** The candidate items from the saved index and the day files changed since; undefined when there is no usable cache or too much changed. */
+async function fromCache(root: string, text: string, except: string): Promise<RecallItem[] | undefined> {
+  const saved = await readSaved(root)
+  if (saved === undefined) return undefined
+  // Day files written since the cache was saved: all their entries are candidates (the cache cannot rank them).
+  const stampOf = new Map(saved.files)
+  const days = (await listRecallFiles(root)).filter((rel) => recallFileOf(rel)?.area === 'day')
+  const stamps = await Promise.all(days.map((rel) => fileStamp(join(root, rel))))
+  const changed = days.filter((rel, i) => stamps[i] !== undefined && stamps[i] !== stampOf.get(rel))
+  if (changed.length > CHANGED_FILES_READ) return undefined
+  const ofFile = new Map<string, Set<string> | 'all'>(changed.map((rel) => [rel, 'all']))
+  for (const { rel, id } of mostAlike(saved, text, except)) {
+    const set = ofFile.get(rel) ?? new Set<string>()
+    if (set !== 'all') ofFile.set(rel, set.add(id))
+  }
+  const out: RecallItem[] = []
+  // The files as they are now: an entry changed since the cache was saved is compared as it reads today.
+  for (const [rel, ids] of ofFile)
+    for (const item of (await readItems(root, rel)) ?? []) if (item.doc.id !== except && (ids === 'all' || ids.has(item.doc.id))) out.push(item)
+  return out
+}
