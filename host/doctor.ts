@@ -38,6 +38,7 @@ import type { SyncState } from './panel/deps.ts'
 import type { MirrorNote, VoiceNote } from './service.ts'
 import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
 import type { DreamState } from './night/service.ts'
+import type { EffectsState } from './guard-effects.ts'
 
 /**
  * The one doctor: every line of `cyrene doctor` and `/cyrene doctor`, and how
@@ -151,7 +152,15 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
 /** The store guard as plain data (host/store-guard.ts). */
 export type StoreGuardState =
   | { kind: 'off'; detail: string }
-  | { kind: 'on'; root: string; refusals: number; last: { at: string; tool: string; target: string } | undefined; checkErrors: number }
+  | {
+      kind: 'on'
+      root: string
+      refusals: number
+      last: { at: string; tool: string; target: string } | undefined
+      checkErrors: number
+      /** The effects check (host/guard-effects.ts): what tool calls changed and the host put back. */
+      effects?: EffectsState | undefined
+    }
 
 /** One line: whether the model's generic tools are kept out of 元/ and base entries, and how often they were refused. */
 function guardLine(state: StoreGuardState | undefined): DoctorLine {
@@ -164,11 +173,29 @@ function guardLine(state: StoreGuardState | undefined): DoctorLine {
     }
   if (state.kind === 'off') return { check, status: 'warn', detail: `off: ${state.detail}` }
   const last = state.last === undefined ? '' : `; last: ${state.last.tool} → ${state.last.target} at ${state.last.at}`
-  const errors = state.checkErrors > 0 ? `; ${state.checkErrors} calls it could not check (refused when they named the store)` : ''
+  const errors = state.checkErrors > 0 ? `; ${state.checkErrors} calls it could not read (refused)` : ''
+  const fx = state.effects
+  if (fx === undefined || fx.kind !== 'on')
+    return {
+      check,
+      status: 'warn',
+      detail: `the effects check is not running (${fx?.detail ?? 'not started'}): tool calls that can touch files are refused until it can read the store; ${state.refusals} refused since start${last}`,
+    }
+  const undone =
+    fx.undone === 0
+      ? 'nothing put back since start'
+      : `${fx.undone} changes by tool calls put back since start (last: ${fx.last?.tool} → ${fx.last?.what} at ${fx.last?.at})`
+  const failed = fx.failed > 0 ? `; ${fx.failed} changes it could NOT put back — run \`cyrene check\` and restore from a snapshot` : ''
+  const looked = fx.errors > 0 ? `; ${fx.errors} looks failed (those calls were refused or reported)` : ''
+  const kept = fx.kept === undefined ? '' : `; keeps ${fx.kept.paths} paths, ${Math.round(fx.kept.bytes / 1024)} KiB in memory`
+  const bg = fx.background > 0 ? `; ${fx.background} processes started by tool calls still watched` : ''
+  const procs = fx.detail === undefined ? '' : `; ${fx.detail}`
   return {
     check,
-    status: state.checkErrors > 0 ? 'warn' : 'ok',
-    detail: `on in every preset: the model's file, shell and program tools cannot change 元/, 锚/ or day files with base entries under ${state.root} (reads stay open); ${state.refusals} refused since start${last}${errors}`,
+    status: state.checkErrors > 0 || fx.failed > 0 || fx.errors > 0 ? 'warn' : 'ok',
+    detail:
+      `on in every preset: nothing under ${state.root}, its snapshots or the whale-persona folder stays changed by a generic tool (reads stay open); ` +
+      `${undone}; ${fx.adopted} changes made while no tool call ran kept as yours; ${state.refusals} refused since start${last}${errors}${failed}${looked}${kept}${bg}${procs}`,
   }
 }
 

@@ -48,6 +48,8 @@ export interface ShellEnv {
 }
 
 const UNKNOWN = '\u0000'
+/** The name that stands for an entry a command creates inside a folder. */
+const NEW_ENTRY = '.cyrene-guard-new-entry'
 
 // ---------------------------------------------------------------- lexer
 
@@ -493,7 +495,8 @@ function addWrites(st: State, values: Value[]): void {
 
 /** A new entry somewhere inside a folder (an extraction, a download): a name that cannot exist stands for it. */
 function insideOf(v: Value | undefined): Value {
-  return { text: `${v === undefined ? '.' : v.text}/${UNKNOWN}new`, dynamic: v?.dynamic ?? false, glob: false }
+  // A plain name (no NUL: the file system would throw on it): the folder it sits in is what is classified.
+  return { text: `${v === undefined ? '.' : v.text}/${NEW_ENTRY}`, dynamic: v?.dynamic ?? false, glob: false }
 }
 
 function unsure(st: State, why: string, mentions: PathRef[]): void {

@@ -26,4 +26,6 @@ export interface PanelDeps {
   env: NodeJS.ProcessEnv
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
   dreamNow?: () => Promise<{ ok: boolean; message: string }>
+  /** The store guard's counts, when it is mounted. */
+  guard?: () => { refused: number; undone: number } | undefined
 }
