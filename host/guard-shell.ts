@@ -298,6 +298,8 @@ interface State {
   assigned: Map<string, string | undefined>
   out: ShellReading
   depth: number
+  /** The current command is a `cd` whose failure stops what follows (`cd x && …`): it moves the shell, nothing else is possible. */
+  certainCd?: boolean
 }
 
 function valueOf(w: Word, st: State): Value {
@@ -525,11 +527,9 @@ function cd(args: Value[], st: State): void {
     ])
     return
   }
-  // The old folders stay possible: a `cd` that fails (`cd x; rm y`) leaves the shell where it was.
-  st.cwds = union(
-    st.cwds,
-    pathsOf(target, st).map((p) => p.abs ?? p.text),
-  )
+  const to = pathsOf(target, st).map((p) => p.abs ?? p.text)
+  // `cd x && rm y`: y runs only where cd went. Otherwise the old folders stay possible: a `cd` that fails (`cd x; rm y`) leaves the shell where it was.
+  st.cwds = st.certainCd === true ? union([], to) : union(st.cwds, to)
 }
 
 function union(a: string[], b: string[]): string[] {
@@ -827,6 +827,9 @@ function gitLike(args: Value[], st: State): void {
 
 // ---------------------------------------------------------------- structure
 
+/** Pipelines followed by `&&`: what comes after them runs only when they succeeded. */
+const andThen = new WeakSet<Simple[]>()
+
 function splitCommands(tokens: Token[]): Simple[][] {
   const pipelines: Simple[][] = []
   let pipeline: Simple[] = []
@@ -845,7 +848,10 @@ function splitCommands(tokens: Token[]): Simple[][] {
     const tok = tokens[i]!
     if (tok.t === 'op') {
       if (tok.op === '|' || tok.op === '|&') finish()
-      else finishPipeline()
+      else {
+        if (tok.op === '&&') andThen.add(pipeline)
+        finishPipeline()
+      }
       continue
     }
     if (tok.t === 'redir') {
@@ -892,7 +898,9 @@ function analyseScript(src: string, st: State): void {
         if (r.op === '<&') continue
         inner.out.writes.push(...pathsOf(v, inner))
       }
+      inner.certainCd = pipeline.length === 1 && andThen.has(pipeline)
       if (cmd.words.length > 0) analyseSimple(cmd, inner)
+      inner.certainCd = false
       const hereString = cmd.redirs.find((r) => r.op === '<<<')
       if (hereString !== undefined && cmd.words[0] !== undefined && SHELLS.has(baseName(valueOf(cmd.words[0], inner).text))) {
         const target = (hereString as { target?: Word }).target

@@ -69,7 +69,11 @@ afterAll(async () => {
   await host?.dispose()
 })
 
-/** Every path under the protected folders with its kind, mode and bytes (or link target). */
+/**
+ * Every path under the protected folders with its kind, mode and bytes (or link target). The dream
+ * registry (元/梦会话.json) is left out: the host rewrites it itself as sessions go on (a declared
+ * write the guard keeps); no attack aims at it.
+ */
 function tree(): Map<string, string> {
   const out = new Map<string, string>()
   const walk = (p: string) => {
@@ -84,7 +88,7 @@ function tree(): Map<string, string> {
     else if (st.isFile()) out.set(p, `file ${mode} ${createHash('sha1').update(readFileSync(p)).digest('hex')}`)
     else if (st.isDirectory()) {
       out.set(p, `dir ${mode}`)
-      for (const n of readdirSync(p)) if (!/\.lock$|\.lock\.|\.reaping$/.test(n)) walk(join(p, n))
+      for (const n of readdirSync(p)) if (!/\.lock$|\.lock\.|\.reaping$/.test(n) && n !== '梦会话.json') walk(join(p, n))
     } else out.set(p, `other ${mode}`)
   }
   for (const r of [root, snaps, whale]) walk(r)
