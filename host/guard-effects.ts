@@ -18,6 +18,8 @@ import { Shadow, type Change } from './guard-shadow.ts'
 /** Tools that only read or ask (DSH rc.8): no window for them. Every other tool, unknown ones included, gets one. */
 const READ_ONLY = new Set(['read', 'glob', 'grep', 'ask_user_question', 'web_search', 'web_fetch', 'get_goal'])
 
+const BACKGROUND = 'a process a tool call started'
+
 /** The longest the guard waits for a write of the host's own to end before it looks anyway. */
 const HOST_WAIT_MS = 30_000
 
@@ -55,6 +57,8 @@ export class EffectsGuard {
   private readonly procs = new ModelProcesses()
   private readonly procsOk = procsSupported()
   private calls = 0
+  /** Names of the tool calls running now, for the messages. */
+  private readonly running: string[] = []
   private open = false
   private timer: NodeJS.Timeout | undefined
   private pending: string[] = []
@@ -89,6 +93,7 @@ export class EffectsGuard {
         this.timer.unref()
       } else this.pending.push(...this.look('undo', tool))
       this.calls++
+      this.running.push(tool)
       return undefined
     } catch (error) {
       this.state.errors++
@@ -103,6 +108,8 @@ export class EffectsGuard {
   /** After a call: what was put back (for the model's tool result), or a guard error. */
   async after(tool: string): Promise<{ notes: string[]; error?: string }> {
     this.calls = Math.max(0, this.calls - 1)
+    const at = this.running.indexOf(tool)
+    if (at >= 0) this.running.splice(at, 1)
     try {
       await nextTurn()
       await this.hostIdle()
@@ -157,7 +164,9 @@ export class EffectsGuard {
     if (!this.open || hostWriting()) return
     try {
       if (this.procsOk) this.procs.scan()
-      this.pending.push(...this.look('undo', 'a process a tool call started'))
+      // While calls run, what changed is theirs; after, a process one of them left behind.
+      const who = this.running.length > 0 ? [...new Set(this.running)].join('`, `') : BACKGROUND
+      this.pending.push(...this.look('undo', who))
       this.maybeClose()
     } catch {
       this.state.errors++
@@ -233,7 +242,7 @@ export class EffectsGuard {
             .map((f) => `${this.show(f.path)}: ${f.error}`)
             .join('; ')}); tell the person to run \`cyrene check\` and restore from a snapshot.`
     return (
-      `Cyrene's store guard put back what ${tool === 'a process a tool call started' ? tool : `\`${tool}\``} changed in the person's memory: ${list}.${bad} ` +
+      `Cyrene's store guard put back what ${tool === BACKGROUND ? tool : `\`${tool}\``} changed in the person's memory: ${list}.${bad} ` +
       "The memory store (<DSH_HOME>/cyrene-philia093-0/, with its worldbook), its snapshots and the whale-persona folder are the person's: a generic tool " +
       'may read them but never change them, whatever the sandbox or an approval allows, and a process left running is watched too. ' +
       'Instead: to remember something, use memory_write (in the 昔涟 presets); for a setting, an anchor or a base entry, tell the person what to change.'

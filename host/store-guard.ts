@@ -80,7 +80,8 @@ export class StoreGuard extends Service {
         const outcome = await effects.after(exec.name)
         const said = [...outcome.notes, ...(outcome.error === undefined ? [] : [outcome.error])]
         // A call whose effects were undone is a failed call: the model reads why.
-        if (said.length > 0 && result !== undefined) result = { isError: true, content: [...(result.content ?? []), ...said.map(textBlock)], error: { message: said.join('\n') } }
+        if (said.length > 0 && result !== undefined)
+          result = { isError: true, content: [...(result.content ?? []), ...said.map(textBlock)], error: { message: said.join('\n') } }
       }
       return result as never
     })
@@ -138,7 +139,14 @@ export class StoreGuard extends Service {
 
   doctorState(): StoreGuardState {
     if (this.protection === undefined) return { kind: 'off', detail: this.rootError ?? 'no store root' }
-    return { kind: 'on', root: this.protection.root, refusals: this.refusals, last: this.last, checkErrors: this.checkErrors, effects: this.effects?.doctorState() }
+    return {
+      kind: 'on',
+      root: this.protection.root,
+      refusals: this.refusals,
+      last: this.last,
+      checkErrors: this.checkErrors,
+      effects: this.effects?.doctorState(),
+    }
   }
 
   /** The settings page's counts. */

@@ -53,9 +53,13 @@ beforeAll(async () => {
   // The person's own files, written as the person would (no tool call runs: the guard keeps them as theirs).
   writeFileSync(join(root, '元/settings.json'), '{}\n', { mode: 0o600 })
   mkdirSync(join(root, '岁月涟漪/日档/2026/11'), { recursive: true })
-  writeFileSync(join(root, BASE_DAY), '她的名字是她自己起的。\n<!--cyrene:{"id":"20261129T000000000Z-1-aaaa00","base":true,"by":"person"}-->\n', { mode: 0o600 })
+  writeFileSync(join(root, BASE_DAY), '她的名字是她自己起的。\n<!--cyrene:{"id":"20261129T000000000Z-1-aaaa00","base":true,"by":"person"}-->\n', {
+    mode: 0o600,
+  })
   writeFileSync(join(root, PLAIN_DAY), '普通的一天。\n<!--cyrene:{"id":"20261128T000000000Z-1-bbbb00","by":"model"}-->\n', { mode: 0o600 })
-  writeFileSync(join(root, '余页/待定/2026-11-29.md'), '等她确认。\n<!--cyrene:{"id":"20261129T010000000Z-1-cccc00","base":true,"by":"person"}-->\n', { mode: 0o600 })
+  writeFileSync(join(root, '余页/待定/2026-11-29.md'), '等她确认。\n<!--cyrene:{"id":"20261129T010000000Z-1-cccc00","base":true,"by":"person"}-->\n', {
+    mode: 0o600,
+  })
   mkdirSync(join(root, '锚'), { recursive: true })
   if (!existsSync(join(root, '锚/我是谁.md'))) writeFileSync(join(root, '锚/我是谁.md'), '# 我是谁\n\n昔涟。\n', { mode: 0o600 })
   mkdirSync(join(root, '世界书'), { recursive: true })
@@ -195,7 +199,10 @@ describe('benign work still runs (same host, same guard)', () => {
   it('reading the store and the cyrene read-only commands', async () => {
     const agent = await warmAgent('chat')
     const before = tree()
-    const read = await host.tool(agent, 'bash', { command: `cat '${root}/${BASE_DAY}' && ls -R '${root}' >/dev/null && grep -r 乌龙 '${root}/世界书'`, description: 'read' })
+    const read = await host.tool(agent, 'bash', {
+      command: `cat '${root}/${BASE_DAY}' && ls -R '${root}' >/dev/null && grep -r 乌龙 '${root}/世界书'`,
+      description: 'read',
+    })
     expect(read.isError, text(read)).toBe(false)
     expect(text(read)).toContain('她自己起的')
     const list = await host.tool(agent, 'bash', { command: `${process.execPath} ${BIN} memory list --root '${root}'`, description: 'list' })
