@@ -32,7 +32,7 @@ export function beginHostWrite(): void {
 
 export function endHostWrite(): void {
   depth = Math.max(0, depth - 1)
-  if (depth === 0) for (const fn of [...idle]) fn()
+  if (depth === 0) for (const fn of idle) fn()
 }
 
 /** Run `fn` as one host write: the guard waits for it to end before it looks. */

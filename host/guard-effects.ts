@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { hostWriting, onHostWritesIdle, takeHostWrites } from '../durable/host-writes.ts'
 import { ModelProcesses, procsSupported } from './guard-procs.ts'
 import { Shadow, type Change } from './guard-shadow.ts'
+import { Watches } from './guard-watch.ts'
 
 /**
  * The store guard's boundary (CONTRACT §2.4, docs/decisions/010): around every
@@ -19,6 +20,9 @@ import { Shadow, type Change } from './guard-shadow.ts'
 const READ_ONLY = new Set(['read', 'glob', 'grep', 'ask_user_question', 'web_search', 'web_fetch', 'get_goal'])
 
 const BACKGROUND = 'a process a tool call started'
+
+/** While a window is open, every file is compared at least this often (a backstop for a watch that missed something). */
+const FULL_EVERY_MS = 30_000
 
 /** The longest the guard waits for a write of the host's own to end before it looks anyway. */
 const HOST_WAIT_MS = 30_000
@@ -52,6 +56,10 @@ export interface EffectsOptions {
 
 export class EffectsGuard {
   private shadow: Shadow | undefined
+  private fileWatches: Watches | undefined
+  private lastFull = Date.now()
+  /** No call and no process of the model's at the last look: the window closes at the next tick, after one more look. */
+  private closing = false
   private startError: string | undefined
   private readonly opts: EffectsOptions
   private readonly procs = new ModelProcesses()
@@ -68,7 +76,11 @@ export class EffectsGuard {
   constructor(opts: EffectsOptions) {
     this.opts = opts
     try {
-      this.shadow = new Shadow(opts.roots)
+      const shadow = new Shadow(opts.roots)
+      const watches = new Watches(opts.roots)
+      for (const root of opts.roots) watches.sync(root, shadow.recordedUnder(root))
+      this.shadow = shadow
+      this.fileWatches = watches
     } catch (error) {
       this.startError = `could not read the protected folders (${(error as Error).message})`
     }
@@ -85,6 +97,11 @@ export class EffectsGuard {
       if (this.shadow === undefined) throw new Error(this.startError ?? 'not started')
       await this.hostIdle()
       if (!this.open) {
+        // What the person changed just before this call must reach the watches first, to be judged as theirs.
+        await nextTurn()
+        await nextTurn()
+      }
+      if (!this.open) {
         // Whatever changed while no tool call ran is the person's (or the host's own).
         this.look('adopt', tool)
         this.open = true
@@ -93,6 +110,7 @@ export class EffectsGuard {
         this.timer.unref()
       } else this.pending.push(...this.look('undo', tool))
       this.calls++
+      this.closing = false
       this.running.push(tool)
       return undefined
     } catch (error) {
@@ -107,18 +125,25 @@ export class EffectsGuard {
 
   /** After a call: what was put back (for the model's tool result), or a guard error. */
   async after(tool: string): Promise<{ notes: string[]; error?: string }> {
-    this.calls = Math.max(0, this.calls - 1)
-    const at = this.running.indexOf(tool)
-    if (at >= 0) this.running.splice(at, 1)
+    // The call counts as running until its own look is done: a tick meanwhile names it, not "a process".
+    const done = () => {
+      this.calls = Math.max(0, this.calls - 1)
+      const at = this.running.indexOf(tool)
+      if (at >= 0) this.running.splice(at, 1)
+    }
     try {
+      // Two turns of the event loop: what the kernel reported before the call ended has reached the watches.
+      await nextTurn()
       await nextTurn()
       await this.hostIdle()
       if (this.procsOk) this.procs.scan()
       const notes = [...this.pending, ...this.look('undo', tool)]
       this.pending = []
+      done()
       this.maybeClose()
       return { notes }
     } catch (error) {
+      done()
       this.state.errors++
       return {
         notes: [],
@@ -149,11 +174,18 @@ export class EffectsGuard {
       ...this.state,
       kept: this.shadow.stats(),
       background: this.procs.alive(),
-      ...(this.procsOk ? {} : { detail: 'no /proc: processes a tool call leaves running are not followed after it returns' }),
+      ...(this.problem() === undefined ? {} : { detail: this.problem() }),
     }
   }
 
+  private problem(): string | undefined {
+    const parts = [this.fileWatches?.broken, this.procsOk ? undefined : 'no /proc: processes a tool call leaves running are not followed after it returns']
+    const said = parts.filter((p): p is string => p !== undefined)
+    return said.length === 0 ? undefined : said.join('; ')
+  }
+
   dispose(): void {
+    this.fileWatches?.close()
     if (this.timer !== undefined) clearInterval(this.timer)
     this.timer = undefined
     for (const fn of this.settled) fn()
@@ -166,7 +198,8 @@ export class EffectsGuard {
       if (this.procsOk) this.procs.scan()
       // While calls run, what changed is theirs; after, a process one of them left behind.
       const who = this.running.length > 0 ? [...new Set(this.running)].join('`, `') : BACKGROUND
-      this.pending.push(...this.look('undo', who))
+      const full = Date.now() - this.lastFull > FULL_EVERY_MS
+      this.pending.push(...this.look('undo', who, full))
       this.maybeClose()
     } catch {
       this.state.errors++
@@ -174,7 +207,16 @@ export class EffectsGuard {
   }
 
   private maybeClose(): void {
-    if (this.calls > 0 || this.procs.alive() > 0) return
+    if (this.calls > 0 || this.procs.alive() > 0) {
+      this.closing = false
+      return
+    }
+    // The last writes of a process that just ended may still be on their way from the kernel: one more tick first.
+    if (!this.closing) {
+      this.closing = true
+      return
+    }
+    this.closing = false
     this.open = false
     this.procs.close()
     if (this.timer !== undefined) clearInterval(this.timer)
@@ -197,10 +239,24 @@ export class EffectsGuard {
   }
 
   /** Compare; keep the host's declared writes; keep or undo the rest. Returns the notes for the model. */
-  private look(judge: 'adopt' | 'undo', tool: string): string[] {
+  private look(judge: 'adopt' | 'undo', tool: string, full = false): string[] {
     const shadow = this.shadow!
-    const changes = shadow.diff()
+    const watches = this.fileWatches!
+    const all = full || watches.broken !== undefined
+    const named = watches.take()
+    if (all) this.lastFull = Date.now()
+    const changes = all ? shadow.diff() : shadow.diffAt([...named, ...this.opts.roots])
     const host = takeHostWrites()
+    try {
+      return this.judge(changes, host, judge, tool)
+    } finally {
+      // What was kept or put back has new inodes: watch those.
+      for (const c of changes) watches.sync(c.path, shadow.recordedUnder(c.path))
+    }
+  }
+
+  private judge(changes: Change[], host: ReturnType<typeof takeHostWrites>, judge: 'adopt' | 'undo', tool: string): string[] {
+    const shadow = this.shadow!
     if (changes.length === 0) return []
     const mine: Change[] = []
     const theirs: Change[] = []

@@ -32,7 +32,7 @@ export function procsSupported(): boolean {
   }
 }
 
-export function nowTicks(): number {
+function nowTicks(): number {
   const up = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0])
   return Math.floor(up * TICKS)
 }
@@ -47,10 +47,12 @@ export function parseStat(text: string): Proc | undefined {
   const ppid = Number(rest[1])
   const start = Number(rest[19])
   if (!Number.isFinite(pid) || !Number.isFinite(ppid) || !Number.isFinite(start)) return undefined
+  // A zombie (or a dead task) has finished: it changes nothing more, whoever has not reaped it yet.
+  if (rest[0] === 'Z' || rest[0] === 'X') return undefined
   return { pid, ppid, start, comm: text.slice(open + 1, close) }
 }
 
-export function readProcs(): Map<number, Proc> {
+function readProcs(): Map<number, Proc> {
   const out = new Map<number, Proc>()
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
@@ -59,6 +61,33 @@ export function readProcs(): Map<number, Proc> {
       if (p !== undefined) out.set(p.pid, p)
     } catch {
       // gone between the listing and the read
+    }
+  }
+  return out
+}
+
+function readStat(pid: number): Proc | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** The children of every thread of `pid` (Linux 3.5+ with CONFIG_PROC_CHILDREN); undefined where the kernel has no such file. */
+function readChildren(pid: number): number[] | undefined {
+  let tasks: string[]
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return []
+  }
+  const out: number[] = []
+  for (const tid of tasks) {
+    try {
+      for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim() !== '') out.push(Number(c))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && tid === String(pid)) return undefined
     }
   }
   return out
@@ -83,8 +112,36 @@ export class ModelProcesses {
     this.from = undefined
   }
 
-  /** Look at every process; returns how many of the model's are alive. */
-  scan(procs = readProcs()): number {
+  /**
+   * Returns how many of the model's processes are alive. Walks down from this
+   * host, from pid 1 and from the model's processes (a few files); where the
+   * kernel has no children files, reads every process instead.
+   */
+  scan(): number {
+    const fast = readChildren(this.host) !== undefined && readChildren(1) !== undefined
+    if (!fast) return this.scanAll()
+    for (const [pid, start] of this.tainted) if (readStat(pid)?.start !== start) this.tainted.delete(pid)
+    if (this.from === undefined) return this.tainted.size
+    const from = this.from
+    const queue = [...(readChildren(this.host) ?? []), ...(readChildren(1) ?? []), ...[...this.tainted.keys()].flatMap((p) => readChildren(p) ?? [])]
+    const seen = new Set<number>()
+    while (queue.length > 0) {
+      const pid = queue.pop()!
+      if (seen.has(pid)) continue
+      seen.add(pid)
+      const p = readStat(pid)
+      if (p === undefined) continue
+      // Below the host or the reaper, only what started during the window; below the model's, everything.
+      const models = this.tainted.get(pid) === p.start || p.start >= from || this.tainted.has(p.ppid)
+      if (!models) continue
+      this.tainted.set(pid, p.start)
+      queue.push(...(readChildren(pid) ?? []))
+    }
+    return this.tainted.size
+  }
+
+  /** Look at every process (no children files). */
+  scanAll(procs = readProcs()): number {
     for (const [pid, start] of this.tainted) if (procs.get(pid)?.start !== start) this.tainted.delete(pid)
     if (this.from !== undefined) for (const p of procs.values()) if (!this.tainted.has(p.pid) && this.isModels(p, procs)) this.tainted.set(p.pid, p.start)
     return this.tainted.size

@@ -29,7 +29,7 @@ import { dirname, join, sep } from 'node:path'
  * change cannot hide behind a forged mtime.
  */
 
-export type Kind = 'file' | 'dir' | 'link' | 'other'
+type Kind = 'file' | 'dir' | 'link' | 'other'
 
 interface Rec {
   kind: Kind
@@ -44,7 +44,7 @@ interface Rec {
   target?: string
 }
 
-export type ChangeWhat = 'added' | 'removed' | 'replaced' | 'content' | 'mode' | 'time' | 'hard link'
+type ChangeWhat = 'added' | 'removed' | 'replaced' | 'content' | 'mode' | 'time' | 'hard link'
 
 export interface Change {
   path: string
@@ -98,6 +98,28 @@ export class Shadow {
     return out
   }
 
+  /** The disk against the records at these paths only (what the watches named): a folder's own entries, a file's bytes. */
+  diffAt(paths: Iterable<string>): Change[] {
+    const out: Change[] = []
+    const all = new Set(paths)
+    for (const path of all) {
+      // A lock and what its holder keeps in it are never compared (nor what lies below one).
+      if (path.split(sep).some((part) => LOCK_NAME.test(part))) continue
+      // A change at a folder above already covers this path.
+      let covered = false
+      for (let d = dirname(path); d !== dirname(d); d = dirname(d)) if (all.has(d) && !this.recs.has(d)) covered = true
+      if (!covered) this.compare(path, out, false)
+    }
+    return out
+  }
+
+  /** The recorded paths at and below `path` (for the watches). */
+  recordedUnder(path: string): { path: string; dir: boolean }[] {
+    const out: { path: string; dir: boolean }[] = []
+    for (const [p, rec] of this.recs) if ((p === path || p.startsWith(path + sep)) && rec.kind !== 'link') out.push({ path: p, dir: rec.kind === 'dir' })
+    return out
+  }
+
   /** Keep what the disk holds now at these paths (a legitimate write). */
   adopt(paths: Iterable<string>): void {
     for (const path of paths) {
@@ -120,7 +142,7 @@ export class Shadow {
     return failed
   }
 
-  private compare(path: string, out: Change[]): void {
+  private compare(path: string, out: Change[], deep = true): void {
     const rec = this.recs.get(path)
     const st = lstatOr(path)
     if (rec === undefined) {
@@ -140,7 +162,11 @@ export class Shadow {
     const kept = this.children.get(path) ?? new Set<string>()
     const names = readdirSync(path).filter((n) => !LOCK_NAME.test(n))
     for (const name of names) if (!kept.has(name)) out.push({ path: join(path, name), what: 'added' })
-    for (const name of kept) this.compare(join(path, name), out)
+    if (deep) for (const name of kept) this.compare(join(path, name), out)
+    else {
+      const present = new Set(names)
+      for (const name of kept) if (!present.has(name)) out.push({ path: join(path, name), what: 'removed' })
+    }
   }
 
   private compareFile(path: string, rec: Rec, st: Stats, out: Change[]): void {

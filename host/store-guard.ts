@@ -165,7 +165,7 @@ function safeHome(): string | undefined {
 }
 
 /** The store root (and where a link points), its snapshots, the whale-persona folder (and a config file kept elsewhere). */
-function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; shownFrom: string } {
+export function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; shownFrom: string } {
   const real = (p: string) => (existsSync(p) ? realpathSync.native(p) : p)
   const snapshots = snapshotsDirOf(root)
   const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))

@@ -96,6 +96,8 @@ describe('panel routes (issue 12 item 2)', () => {
     expect(json.settings.values.siyuan).toEqual({ enabled: false, url: 'http://127.0.0.1:6806', notebook: '昔涟', tokenEnv: 'SIYUAN_API_TOKEN' })
     expect(json.sync.tokenPresent).toBe(true)
     expect(json.snapshots.length).toBeGreaterThan(0)
+    // The store guard's counts (CONTRACT §2.4).
+    expect(json.guard).toEqual({ refused: expect.any(Number), undone: expect.any(Number) })
   })
 
   it('a forged Host gets 403 for GET and POST and nothing changes; a configured trusted host is answered', async () => {
