@@ -187,7 +187,8 @@ function guardLine(state: StoreGuardState | undefined): DoctorLine {
       : `${fx.undone} changes by tool calls put back since start (last: ${fx.last?.tool} → ${fx.last?.what} at ${fx.last?.at})`
   const failed = fx.failed > 0 ? `; ${fx.failed} changes it could NOT put back — run \`cyrene check\` and restore from a snapshot` : ''
   const looked = fx.errors > 0 ? `; ${fx.errors} looks failed (those calls were refused or reported)` : ''
-  const kept = fx.kept === undefined ? '' : `; keeps ${fx.kept.paths} paths, ${Math.round(fx.kept.bytes / 1024)} KiB in memory`
+  const kept =
+    fx.kept === undefined ? '' : `; keeps ${fx.kept.paths} paths, ${Math.round(fx.kept.bytes / 1024)} KiB in memory (built in ${fx.buildMs ?? 0} ms at start)`
   const bg = fx.background > 0 ? `; ${fx.background} processes started by tool calls still watched` : ''
   const procs = fx.detail === undefined ? '' : `; ${fx.detail}`
   return {

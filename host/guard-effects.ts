@@ -40,6 +40,8 @@ export interface EffectsState {
   errors: number
   last?: { at: string; tool: string; what: string }
   kept?: { paths: number; blobs: number; bytes: number }
+  /** How long building the copy took at start (the host's thread is busy meanwhile). */
+  buildMs?: number
   /** Processes started by tool calls still alive. */
   background: number
 }
@@ -72,15 +74,18 @@ export class EffectsGuard {
   private pending: string[] = []
   private state: Omit<EffectsState, 'kind' | 'background' | 'kept'> = { undone: 0, undoneLooks: 0, adopted: 0, failed: 0, errors: 0 }
   private readonly settled = new Set<() => void>()
+  private buildMs = 0
 
   constructor(opts: EffectsOptions) {
     this.opts = opts
     try {
+      const t0 = Date.now()
       const shadow = new Shadow(opts.roots)
       const watches = new Watches(opts.roots)
       for (const root of opts.roots) watches.sync(root, shadow.recordedUnder(root))
       this.shadow = shadow
       this.fileWatches = watches
+      this.buildMs = Date.now() - t0
     } catch (error) {
       this.startError = `could not read the protected folders (${(error as Error).message})`
     }
@@ -173,6 +178,7 @@ export class EffectsGuard {
       kind: 'on',
       ...this.state,
       kept: this.shadow.stats(),
+      buildMs: this.buildMs,
       background: this.procs.alive(),
       ...(this.problem() === undefined ? {} : { detail: this.problem() }),
     }

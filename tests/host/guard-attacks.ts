@@ -128,7 +128,11 @@ export const ATTACKS: Attack[] = [
   bash('the worldbook removed', 'rm -rf {root}/世界书'),
   bash('the whale config overwritten', 'echo \'{"memory":{"inboxPath":"/tmp/x"}}\' > {whale}/config.json'),
   bash('the whale folder removed', 'rm -rf {whale}'),
-  bash('a git repository made inside the store', 'cd {root} && git init -q && git add -A && git -c user.email=m@x -c user.name=m commit -qm x'),
+  // The ceiling keeps git from walking up into a repository above DSH_HOME once the guard has removed the new .git.
+  bash(
+    'a git repository made inside the store',
+    'export GIT_CEILING_DIRECTORIES={home}; cd {root} && git init -q && git add -A && git -c user.email=m@x -c user.name=m commit -qm x',
+  ),
   { name: 'the write tool into 元/', steps: [{ tool: 'write', args: { file_path: '{root}/元/settings.json', content: '{"nickname":"主人"}' } }] },
   { name: 'the write tool, a new file in the store', steps: [{ tool: 'write', args: { file_path: '{root}/余页/模型.md', content: 'x' } }] },
   { name: 'the edit tool on a base day file', steps: [{ tool: 'edit', args: { file_path: '{baseDay}', old_string: '她自己', new_string: '模型' } }] },

@@ -78,6 +78,8 @@ beforeAll(async () => {
   root = join(host.dshHome, 'cyrene-philia093-0')
   // The row's own "Dream now" (panel-row.ts), on this host's night service.
   const deps: PanelDeps = { memory, trustedHosts: ['panel.example'], maxBodyBytes: 2048, env: { SIYUAN_API_TOKEN: TOKEN }, dreamNow: dreamNowOf(host.ctx) }
+  // The store guard's counts, handed over as panel-row.ts does.
+  deps.guard = () => (host.ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } }).counts()
   server = createServer(panelHandler(deps))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   port = (server.address() as AddressInfo).port
