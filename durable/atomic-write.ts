@@ -2,6 +2,7 @@ import { promises as fs, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { FILE_MODE } from './modes.ts'
+import { beginHostWrite, declareHostWrite, endHostWrite } from './host-writes.ts'
 
 /**
  * The one atomic file writer of this repository (memory/, whale/, the command
@@ -98,6 +99,15 @@ const openReal: OpenWritable = (path, flags, mode) => fs.open(path, flags, mode)
 
 /** Replace `file` with `data` atomically; see the module comment for the steps. */
 export async function atomicWrite(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  beginHostWrite()
+  try {
+    await atomicWriteUnmarked(file, data, opts)
+  } finally {
+    endHostWrite()
+  }
+}
+
+async function atomicWriteUnmarked(file: string, data: string | Uint8Array, opts: AtomicWriteOptions): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
   let target = file
   try {
@@ -107,6 +117,8 @@ export async function atomicWrite(file: string, data: string | Uint8Array, opts:
   }
   const mode = opts.keepMode === true ? ((await existingMode(target)) ?? opts.mode ?? FILE_MODE) : (opts.mode ?? FILE_MODE)
   const temp = tempNameFor(target)
+  // The store guard adopts this path as the host's own write (durable/host-writes.ts).
+  declareHostWrite(target)
   try {
     await writeTemp(temp, bytes, mode, opts.open ?? openReal)
     opts.beforeRename?.()

@@ -30,7 +30,8 @@ export interface GuardFs {
 }
 
 const REAL_FS: GuardFs = {
-  lstat: (p) => lstatSync(p, { throwIfNoEntry: false }),
+  // A path with a NUL names nothing on disk (the kernel cannot take it): no entry, not an error.
+  lstat: (p) => (p.includes('\u0000') ? undefined : lstatSync(p, { throwIfNoEntry: false })),
   stat: (p) => {
     try {
       return statSync(p, { throwIfNoEntry: false })
@@ -38,7 +39,10 @@ const REAL_FS: GuardFs = {
       return undefined
     }
   },
-  realpath: (p) => realpathSync.native(p),
+  realpath: (p) => {
+    if (p.includes('\u0000')) throw Object.assign(new Error(`no such file: ${p}`), { code: 'ENOENT' })
+    return realpathSync.native(p)
+  },
   readdir: (p) => {
     try {
       return readdirSync(p)

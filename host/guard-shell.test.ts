@@ -53,7 +53,7 @@ describe('the shell reader: what a command would change', () => {
     ['bash <<< "rm ~/.dsh/cyrene-philia093-0/元/x"', `${STORE}/元/x`],
     ['D=~/.dsh/cyrene-philia093-0; echo > $D/元/x', `${STORE}/元/x`],
     ['export D=~/.dsh/cyrene-philia093-0 && rm "$D/元/x"', `${STORE}/元/x`],
-    ['tar -xzf b.tgz -C ~/.dsh/cyrene-philia093-0/元', `${STORE}/元/${RUNTIME_PART}new`],
+    ['tar -xzf b.tgz -C ~/.dsh/cyrene-philia093-0/元', `${STORE}/元/.cyrene-guard-new-entry`],
     ['tar czf ~/.dsh/cyrene-philia093-0/元/b.tgz src', `${STORE}/元/b.tgz`],
     ['git -C ~/.dsh/cyrene-philia093-0 checkout -- 元/settings.json', `/work/proj/元/settings.json`],
     ['rm a\\ b/元\\ x', '/work/proj/a b/元 x'],
@@ -65,9 +65,19 @@ describe('the shell reader: what a command would change', () => {
     expect(abs(read(command).writes)).toContain(expected)
   })
 
-  it('cd into the store, then a relative path: both the old and the new folder are possible', () => {
+  it('cd into the store and then `&&`: only the new folder (what follows runs only when cd worked)', () => {
     const r = read('cd ~/.dsh/cyrene-philia093-0 && echo x > 元/settings.json')
+    expect(abs(r.writes)).toEqual([`${STORE}/元/settings.json`])
+  })
+
+  it('cd into the store and then `;`: both the old and the new folder are possible', () => {
+    const r = read('cd ~/.dsh/cyrene-philia093-0; echo x > 元/settings.json')
     expect(abs(r.writes)).toEqual(['/work/proj/元/settings.json', `${STORE}/元/settings.json`])
+  })
+
+  it('a path a command creates inside a folder carries no NUL (the file system would throw on it)', () => {
+    for (const command of ['git init -q scratch', 'tar xf a.tar -C out', 'git pull', 'unzip a.zip -d out', 'curl -O https://x/y', 'wget https://x/y'])
+      for (const w of abs(read(command).writes)) expect(w.includes('\u0000'), `${command}: ${w}`).toBe(false)
   })
 
   it('cd through .. chains keeps the .. for the guard to resolve physically', () => {

@@ -48,6 +48,8 @@ export interface ShellEnv {
 }
 
 const UNKNOWN = '\u0000'
+/** The name that stands for an entry a command creates inside a folder. */
+const NEW_ENTRY = '.cyrene-guard-new-entry'
 
 // ---------------------------------------------------------------- lexer
 
@@ -296,6 +298,8 @@ interface State {
   assigned: Map<string, string | undefined>
   out: ShellReading
   depth: number
+  /** The current command is a `cd` whose failure stops what follows (`cd x && …`): it moves the shell, nothing else is possible. */
+  certainCd?: boolean
 }
 
 function valueOf(w: Word, st: State): Value {
@@ -493,7 +497,8 @@ function addWrites(st: State, values: Value[]): void {
 
 /** A new entry somewhere inside a folder (an extraction, a download): a name that cannot exist stands for it. */
 function insideOf(v: Value | undefined): Value {
-  return { text: `${v === undefined ? '.' : v.text}/${UNKNOWN}new`, dynamic: v?.dynamic ?? false, glob: false }
+  // A plain name (no NUL: the file system would throw on it): the folder it sits in is what is classified.
+  return { text: `${v === undefined ? '.' : v.text}/${NEW_ENTRY}`, dynamic: v?.dynamic ?? false, glob: false }
 }
 
 function unsure(st: State, why: string, mentions: PathRef[]): void {
@@ -522,11 +527,9 @@ function cd(args: Value[], st: State): void {
     ])
     return
   }
-  // The old folders stay possible: a `cd` that fails (`cd x; rm y`) leaves the shell where it was.
-  st.cwds = union(
-    st.cwds,
-    pathsOf(target, st).map((p) => p.abs ?? p.text),
-  )
+  const to = pathsOf(target, st).map((p) => p.abs ?? p.text)
+  // `cd x && rm y`: y runs only where cd went. Otherwise the old folders stay possible: a `cd` that fails (`cd x; rm y`) leaves the shell where it was.
+  st.cwds = st.certainCd === true ? union([], to) : union(st.cwds, to)
 }
 
 function union(a: string[], b: string[]): string[] {
@@ -824,6 +827,9 @@ function gitLike(args: Value[], st: State): void {
 
 // ---------------------------------------------------------------- structure
 
+/** Pipelines followed by `&&`: what comes after them runs only when they succeeded. */
+const andThen = new WeakSet<Simple[]>()
+
 function splitCommands(tokens: Token[]): Simple[][] {
   const pipelines: Simple[][] = []
   let pipeline: Simple[] = []
@@ -842,7 +848,10 @@ function splitCommands(tokens: Token[]): Simple[][] {
     const tok = tokens[i]!
     if (tok.t === 'op') {
       if (tok.op === '|' || tok.op === '|&') finish()
-      else finishPipeline()
+      else {
+        if (tok.op === '&&') andThen.add(pipeline)
+        finishPipeline()
+      }
       continue
     }
     if (tok.t === 'redir') {
@@ -889,7 +898,9 @@ function analyseScript(src: string, st: State): void {
         if (r.op === '<&') continue
         inner.out.writes.push(...pathsOf(v, inner))
       }
+      inner.certainCd = pipeline.length === 1 && andThen.has(pipeline)
       if (cmd.words.length > 0) analyseSimple(cmd, inner)
+      inner.certainCd = false
       const hereString = cmd.redirs.find((r) => r.op === '<<<')
       if (hereString !== undefined && cmd.words[0] !== undefined && SHELLS.has(baseName(valueOf(cmd.words[0], inner).text))) {
         const target = (hereString as { target?: Word }).target

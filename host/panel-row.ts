@@ -55,6 +55,7 @@ export function apply(ctx: Context, config: Config): void {
     await memory.ready
     const deps: PanelDeps = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
     deps.dreamNow = dreamNowOf(ctx)
+    deps.guard = () => (ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } } | undefined)?.counts()
     // Only the process that holds the memory engine mirrors it.
     const store = memory.store()
     if (store !== undefined) {

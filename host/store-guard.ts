@@ -1,8 +1,12 @@
+import { existsSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
+import { dirname } from 'node:path'
 import { Service, type Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-tools'
-import { resolveRoot } from '../memory/paths.ts'
+import { resolveRoot, snapshotsDirOf } from '../memory/paths.ts'
+import { locate } from '../whale/paths.ts'
 import type { StoreGuardState } from './doctor.ts'
+import { EffectsGuard } from './guard-effects.ts'
 import { StoreProtection } from './guard-paths.ts'
 import { checkToolCall, type Refusal } from './guard-tools.ts'
 
@@ -18,6 +22,14 @@ interface Execution {
   arguments: unknown
   agent?: { session: { header: { cwd?: string } } }
 }
+
+interface ToolResult {
+  isError: boolean
+  content?: unknown[]
+  error?: { message: string }
+}
+
+const textBlock = (text: string) => ({ type: 'text', text })
 
 /**
  * The host-level guard (CONTRACT §2.4): registered once on the host plane with
@@ -35,8 +47,9 @@ export class StoreGuard extends Service {
   private refusals = 0
   private last: { at: string; tool: string; target: string } | undefined
   private checkErrors = 0
+  readonly effects: EffectsGuard | undefined
 
-  constructor(ctx: Context, config: { rootDir: string }) {
+  constructor(ctx: Context, config: { rootDir: string; pollMs?: number }) {
     super(ctx, 'cyreneStoreGuard')
     let protection: StoreProtection | undefined
     try {
@@ -46,7 +59,41 @@ export class StoreGuard extends Service {
       this.rootError = (error as Error).message
     }
     this.protection = protection
-    if (protection !== undefined) ctx.effect(() => ctx.tools.guard((exec) => this.check(exec as unknown as Execution)), 'cyrene: store guard')
+    if (protection === undefined) return
+    ctx.effect(() => ctx.tools.guard((exec) => this.check(exec as unknown as Execution)), 'cyrene: store guard')
+    const effects = new EffectsGuard({ ...protectedFolders(protection.root), pollMs: config.pollMs ?? 150 })
+    this.effects = effects
+    ctx.effect(() => () => effects.dispose(), 'cyrene: store guard watch')
+    // The boundary: what a call changed is compared and put back around the tool body (docs/decisions/010).
+    ctx.on('tools/execute', async (exec, next) => {
+      if (!effects.watches(exec.name)) return await next()
+      const refused = await effects.before(exec.name)
+      if (refused !== undefined) {
+        this.refusals++
+        this.last = { at: new Date().toISOString(), tool: exec.name, target: '(guard could not look)' }
+        return { isError: true, content: [textBlock(`Error: ${refused}`)], error: { message: refused } } as never
+      }
+      let result: ToolResult | undefined
+      try {
+        result = (await next()) as unknown as ToolResult
+      } finally {
+        const outcome = await effects.after(exec.name)
+        const said = [...outcome.notes, ...(outcome.error === undefined ? [] : [outcome.error])]
+        // A call whose effects were undone is a failed call: the model reads why.
+        if (said.length > 0 && result !== undefined)
+          result = { isError: true, content: [...(result.content ?? []), ...said.map(textBlock)], error: { message: said.join('\n') } }
+      }
+      return result as never
+    })
+    // What a process left running changed after its call returned is told with the next result the model reads.
+    ctx.on('tools/post-execute', async (_exec, result, next) => {
+      const notes = effects.takeNotes()
+      if (notes.length === 0) return await next()
+      const decision = await next()
+      if (decision.kind !== 'accept') return decision
+      const content = (decision as { content?: unknown[] }).content ?? (result as unknown as ToolResult).content ?? []
+      return { ...decision, content: [...content, ...notes.map(textBlock)] } as never
+    })
   }
 
   /** DSH's guard callback: a reason refuses the call. */
@@ -64,15 +111,15 @@ export class StoreGuard extends Service {
         protection,
       )
     } catch (error) {
-      // A guard that cannot decide refuses only a call that names the store (closed toward the data).
+      // A guard that cannot decide refuses (closed toward the data).
       this.checkErrors++
-      const named = JSON.stringify(exec.arguments ?? '')
-      if (!named.includes('cyrene-philia093-0') && !named.includes('元')) return undefined
       refused = {
         tool: exec.name,
-        target: '(store)',
+        target: '(could not check)',
         why: 'check failed',
-        message: `Refused by Cyrene's store guard: the call names the memory store and the guard could not check it (${(error as Error).message}). Nothing was changed; ask the person.`,
+        message:
+          `Refused by Cyrene's store guard: it could not read this \`${exec.name}\` call (${(error as Error).message}), and a call it cannot check is not run. ` +
+          'Nothing was run or changed. Split the command into simpler steps (plain paths, no quoting tricks), or tell the person the command and let them run it.',
       }
     }
     if (refused === undefined) return undefined
@@ -92,7 +139,19 @@ export class StoreGuard extends Service {
 
   doctorState(): StoreGuardState {
     if (this.protection === undefined) return { kind: 'off', detail: this.rootError ?? 'no store root' }
-    return { kind: 'on', root: this.protection.root, refusals: this.refusals, last: this.last, checkErrors: this.checkErrors }
+    return {
+      kind: 'on',
+      root: this.protection.root,
+      refusals: this.refusals,
+      last: this.last,
+      checkErrors: this.checkErrors,
+      effects: this.effects?.doctorState(),
+    }
+  }
+
+  /** The settings page's counts. */
+  counts(): { refused: number; undone: number } {
+    return { refused: this.refusals, undone: this.effects?.doctorState().undone ?? 0 }
   }
 }
 
@@ -103,4 +162,14 @@ function safeHome(): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/** The store root (and where a link points), its snapshots, the whale-persona folder (and a config file kept elsewhere). */
+export function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; shownFrom: string } {
+  const real = (p: string) => (existsSync(p) ? realpathSync.native(p) : p)
+  const snapshots = snapshotsDirOf(root)
+  const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))
+  const roots = new Set([root, real(root), snapshots, real(snapshots), whale.configDir, real(whale.configDir)])
+  if (!whale.configFile.startsWith(whale.configDir + '/')) roots.add(whale.configFile)
+  return { roots: [...roots], hostFolders: [snapshots, real(snapshots)], shownFrom: dirname(root) }
 }

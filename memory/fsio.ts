@@ -5,6 +5,7 @@ import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '..
 /** Temp files of atomic writes, current and earlier (`check --fix` and every rewrite clear them). */
 export { isTempName } from '../durable/atomic-write.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
+import { asHostWrite, declareHostWrite } from '../durable/host-writes.ts'
 import { RefusedError } from './validate.ts'
 
 /** Files the user owns are private (0600 files, 0700 folders): the modes are durable/'s. */
@@ -34,6 +35,7 @@ export async function ensureDir(dir: string): Promise<void> {
     }
   }
   for (const d of missing.reverse()) {
+    declareHostWrite(d)
     try {
       await fs.mkdir(d, { mode: DIR_MODE })
       await fs.chmod(d, DIR_MODE)
@@ -147,6 +149,11 @@ export async function readTextOr(root: string, file: string, fallback: string): 
  * a log that is a symbolic link is refused, never followed.
  */
 export async function appendLine(file: string, line: string, opts: { root?: string } = {}): Promise<void> {
+  await asHostWrite(() => appendLineUnmarked(file, line, opts))
+}
+
+async function appendLineUnmarked(file: string, line: string, opts: { root?: string }): Promise<void> {
+  declareHostWrite(file)
   if (opts.root !== undefined) await refuseLinksBelow(opts.root, file)
   await ensureDir(dirname(file))
   const bytes = Buffer.from(`${line}\n`, 'utf8')

@@ -39,6 +39,7 @@ import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { journalPending, recoverGitSwitch } from './git-switch.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
 import { currentVolume } from './volumes.ts'
+import { asHostWrite } from '../durable/host-writes.ts'
 
 export interface OpenOptions extends RootOptions {
   /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
@@ -169,6 +170,11 @@ export class MemoryStore {
   // ── locking ────────────────────────────────────────────────────────────
 
   async withWriteLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    // The store guard waits for a write of this process to end before it compares the disk (durable/host-writes.ts).
+    return await asHostWrite(async () => await this.withWriteLockUnmarked(fn))
+  }
+
+  private async withWriteLockUnmarked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     const lock = refusingWhenLost(
       await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs }),
     )

@@ -6,6 +6,7 @@ import { atomicWrite } from '../durable/atomic-write.ts'
 import { configFromText } from './config.ts'
 import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
 import type { RenderInput } from './render.ts'
+import { declareHostWrite } from '../durable/host-writes.ts'
 
 /**
  * The only place in whale/ that touches the disk for rendering and plain
@@ -119,9 +120,11 @@ export async function writeTextAtomic(absolute: string, text: string): Promise<v
 /** Appends whole lines in one write; the inbox and the sink log are append-only. */
 export function appendLines(absolute: string, lines: readonly string[]): void {
   if (!lines.length) return
+  declareHostWrite(path.dirname(absolute))
   mkdirSync(path.dirname(absolute), { recursive: true })
   // a file whose last line has no newline would otherwise swallow our first line
   const lead = endsWithoutNewline(absolute) ? '\n' : ''
+  declareHostWrite(absolute)
   appendFileSync(absolute, lead + lines.map((l) => l + '\n').join(''), 'utf8')
 }
 
@@ -148,6 +151,7 @@ export function exists(absolute: string): boolean {
 /** Appends text as given (sink targets): existing content is never rewritten. */
 export function appendRaw(absolute: string, text: string, createParents: boolean): void {
   if (createParents) mkdirSync(path.dirname(absolute), { recursive: true })
+  declareHostWrite(absolute)
   appendFileSync(absolute, text, 'utf8')
 }
 

@@ -28,4 +28,6 @@ export interface PanelDeps {
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
   gitSync?: GitSyncRunner
   dreamNow?: () => Promise<{ ok: boolean; message: string }>
+  /** The store guard's counts, when it is mounted. */
+  guard?: () => { refused: number; undone: number } | undefined
 }

@@ -27,6 +27,8 @@ export interface PanelStatus {
   settings?: { values: unknown; problems: string[] }
   dreamRegistry?: DreamRegistryView
   calendar: Record<string, CalendarDay>
+  /** The store guard's counts since DSH started: calls refused, changes by tool calls put back. */
+  guard?: { refused: number; undone: number }
 }
 
 async function storePart(store: MemoryStore, calendar: Record<string, CalendarDay>): Promise<NonNullable<PanelStatus['store']>> {
@@ -65,6 +67,8 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
     snapshots: [],
     calendar: {},
   }
+  const guard = deps.guard?.()
+  if (guard !== undefined) status.guard = guard
   if (store === undefined) return status
   const siyuan = store.settings.values.siyuan
   const tokenPresent = (deps.env[siyuan.tokenEnv] ?? '') !== ''

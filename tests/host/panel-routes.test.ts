@@ -78,6 +78,8 @@ beforeAll(async () => {
   root = join(host.dshHome, 'cyrene-philia093-0')
   // The row's own "Dream now" (panel-row.ts), on this host's night service.
   const deps: PanelDeps = { memory, trustedHosts: ['panel.example'], maxBodyBytes: 2048, env: { SIYUAN_API_TOKEN: TOKEN }, dreamNow: dreamNowOf(host.ctx) }
+  // The store guard's counts, handed over as panel-row.ts does.
+  deps.guard = () => (host.ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } }).counts()
   server = createServer(panelHandler(deps))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   port = (server.address() as AddressInfo).port
@@ -96,6 +98,8 @@ describe('panel routes (issue 12 item 2)', () => {
     expect(json.settings.values.siyuan).toEqual({ enabled: false, url: 'http://127.0.0.1:6806', notebook: '昔涟', tokenEnv: 'SIYUAN_API_TOKEN' })
     expect(json.sync.tokenPresent).toBe(true)
     expect(json.snapshots.length).toBeGreaterThan(0)
+    // The store guard's counts (CONTRACT §2.4).
+    expect(json.guard).toEqual({ refused: expect.any(Number), undone: expect.any(Number) })
   })
 
   it('a forged Host gets 403 for GET and POST and nothing changes; a configured trusted host is answered', async () => {

@@ -60,11 +60,14 @@ async function modelCalls(preset: string, tool: string, args: Record<string, unk
 }
 
 describe('the store guard in every preset (full file access)', () => {
-  it('runs with the sandbox off: a bash write into the store outside 元/ works, so the refusals below are the guard', async () => {
+  it('runs with the sandbox off: a bash write into the store outside 元/ runs, and the effects check puts it back', async () => {
     const agent = await host.createAgent('standard', host.scratch)
-    const r = await host.tool(agent, 'bash', { command: `echo hello > '${root}/余页/guard-probe.md'`, description: 'probe' })
-    expect(r.isError, text(r)).toBe(false)
-    expect(readFileSync(join(root, '余页/guard-probe.md'), 'utf8')).toBe('hello\n')
+    const r = await host.tool(agent, 'bash', { command: `echo hello > '${root}/余页/guard-probe.md' && echo wrote`, description: 'probe' })
+    // The command ran (DSH's sandbox did not stop it): its output is there; the guard removed the file after it.
+    expect(text(r)).toContain('wrote')
+    expect(text(r)).toMatch(/store guard put back what `bash` changed .*余页\/guard-probe\.md \(added\)/)
+    expect(r.isError).toBe(true)
+    expect(existsSync(join(root, '余页/guard-probe.md'))).toBe(false)
   })
 
   for (const preset of ['chat', 'standard']) {
@@ -119,7 +122,7 @@ describe('the store guard in every preset (full file access)', () => {
     expect(readFileSync(join(host.scratch, 'notes', 'todo.md'), 'utf8')).toBe('- buy tea\n')
   })
 
-  it('a day file with a base entry is refused (edit and sed -i) while another day file is not', async () => {
+  it('a day file with a base entry is refused early (edit and sed -i); another day file is put back after', async () => {
     const agent = await host.createAgent('chat', host.scratch)
     const before = bytes(BASE_DAY)
     const edit = await host.tool(agent, 'edit', { file_path: join(root, BASE_DAY), old_string: '她自己', new_string: '模型' })
@@ -128,9 +131,12 @@ describe('the store guard in every preset (full file access)', () => {
     const sed = await host.tool(agent, 'bash', { command: `sed -i 's/她自己/模型/' '${root}/${BASE_DAY}'`, description: 'edit' })
     expect(sed.isError).toBe(true)
     expect(bytes(BASE_DAY).equals(before)).toBe(true)
+    // Another day file is not refused early, but the whole store is the person's: the edit runs and is put back.
+    const plainBefore = bytes(PLAIN_DAY)
     const plain = await host.tool(agent, 'bash', { command: `sed -i 's/普通/平常/' '${root}/${PLAIN_DAY}'`, description: 'edit' })
-    expect(plain.isError, text(plain)).toBe(false)
-    expect(readFileSync(join(root, PLAIN_DAY), 'utf8')).toContain('平常的一天')
+    expect(text(plain)).not.toMatch(/Refused by/)
+    expect(text(plain)).toMatch(/store guard put back .*2026-11-28\.md \(content\)/)
+    expect(bytes(PLAIN_DAY).equals(plainBefore)).toBe(true)
   })
 
   it("reads stay allowed; the plugin's own memory tools still write through the gate", async () => {

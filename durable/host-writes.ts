@@ -1,0 +1,64 @@
+import { resolve } from 'node:path'
+
+/**
+ * What this process itself writes into the protected folders, told to the
+ * store guard (host/guard-effects.ts) so it can tell the host's own writes
+ * from a tool call's effects. No DSH import: memory/, whale/ and the CLI use it.
+ *
+ * Two signals. A write names its path (`declareHostWrite`) before it becomes
+ * visible; the guard adopts exactly those paths. A write in progress
+ * (`beginHostWrite`/`endHostWrite`, the store write lock held in this
+ * process, an atomic write's temp file on disk) makes the guard wait before it
+ * compares the disk with what it keeps, so it never judges half a write.
+ * Nothing here is trusted from the disk or another process.
+ */
+
+type Listener = () => void
+
+let depth = 0
+let holds = 0
+const declared = new Set<string>()
+const idle = new Set<Listener>()
+
+/** A path this process is about to write (a file, a folder it creates, a file it removes). */
+export function declareHostWrite(path: string): void {
+  declared.add(resolve(path))
+}
+
+export function beginHostWrite(): void {
+  depth++
+  holds++
+}
+
+export function endHostWrite(): void {
+  depth = Math.max(0, depth - 1)
+  if (depth === 0) for (const fn of idle) fn()
+}
+
+/** Run `fn` as one host write: the guard waits for it to end before it looks. */
+export async function asHostWrite<T>(fn: () => Promise<T>): Promise<T> {
+  beginHostWrite()
+  try {
+    return await fn()
+  } finally {
+    endHostWrite()
+  }
+}
+
+export function hostWriting(): boolean {
+  return depth > 0
+}
+
+/** The paths declared and the number of holds since the last call; both start again from empty. */
+export function takeHostWrites(): { paths: Set<string>; holds: number } {
+  const out = { paths: new Set(declared), holds }
+  declared.clear()
+  holds = depth > 0 ? 1 : 0
+  return out
+}
+
+/** Called each time the last host write in progress ends. */
+export function onHostWritesIdle(fn: Listener): () => void {
+  idle.add(fn)
+  return () => idle.delete(fn)
+}

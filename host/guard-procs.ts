@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync } from 'node:fs'
+
+/**
+ * Which processes a tool call left running (docs/decisions/010). Linux only:
+ * `/proc/<pid>/stat` gives the parent and the start time (clock ticks since
+ * boot). A process counts as the model's when, at a look, it descends from
+ * this host through a process started while a tool call was running, or when
+ * it was started while a tool call was running and hangs from the system's
+ * reaper (pid 1 or a service manager) — what `&`, `nohup`, `setsid` and a
+ * double fork leave behind. A process the person starts in a terminal hangs
+ * from their shell, which is older than the call, so it is not the model's.
+ * It stays the model's while its pid lives with the same start time.
+ */
+
+export interface Proc {
+  pid: number
+  ppid: number
+  start: number
+  comm: string
+}
+
+/** Clock ticks per second: Linux reports 100 on every architecture DSH runs on (USER_HZ). */
+const TICKS = 100
+const REAPERS = /^(systemd|init|tini|dumb-init|catatonit|s6-svscan|runsvdir|docker-init|containerd-shim.*|process_api)$/
+
+export function procsSupported(): boolean {
+  try {
+    readFileSync('/proc/self/stat')
+    return true
+  } catch {
+    return false
+  }
+}
+
+function nowTicks(): number {
+  const up = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0])
+  return Math.floor(up * TICKS)
+}
+
+/** `pid (comm) state ppid … starttime …`: the name may hold spaces and parentheses, so read after the last `)`. */
+export function parseStat(text: string): Proc | undefined {
+  const open = text.indexOf('(')
+  const close = text.lastIndexOf(')')
+  if (open < 0 || close < open) return undefined
+  const rest = text.slice(close + 2).split(' ')
+  const pid = Number(text.slice(0, open).trim())
+  const ppid = Number(rest[1])
+  const start = Number(rest[19])
+  if (!Number.isFinite(pid) || !Number.isFinite(ppid) || !Number.isFinite(start)) return undefined
+  // A zombie (or a dead task) has finished: it changes nothing more, whoever has not reaped it yet.
+  if (rest[0] === 'Z' || rest[0] === 'X') return undefined
+  return { pid, ppid, start, comm: text.slice(open + 1, close) }
+}
+
+function readProcs(): Map<number, Proc> {
+  const out = new Map<number, Proc>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const p = parseStat(readFileSync(`/proc/${name}/stat`, 'utf8'))
+      if (p !== undefined) out.set(p.pid, p)
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return out
+}
+
+function readStat(pid: number): Proc | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** The children of every thread of `pid` (Linux 3.5+ with CONFIG_PROC_CHILDREN); undefined where the kernel has no such file. */
+function readChildren(pid: number): number[] | undefined {
+  let tasks: string[]
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return []
+  }
+  const out: number[] = []
+  for (const tid of tasks) {
+    try {
+      for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim() !== '') out.push(Number(c))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && tid === String(pid)) return undefined
+    }
+  }
+  return out
+}
+
+export class ModelProcesses {
+  private readonly host: number
+  private readonly tainted = new Map<number, number>()
+  /** Start of the current window (ticks), while one is open. */
+  private from: number | undefined
+
+  constructor(host = process.pid) {
+    this.host = host
+  }
+
+  open(): void {
+    // One tick early: a process started in the same tick as the call counts.
+    this.from ??= nowTicks() - 1
+  }
+
+  close(): void {
+    this.from = undefined
+  }
+
+  /**
+   * Returns how many of the model's processes are alive. Walks down from this
+   * host, from pid 1 and from the model's processes (a few files); where the
+   * kernel has no children files, reads every process instead.
+   */
+  scan(): number {
+    const fast = readChildren(this.host) !== undefined && readChildren(1) !== undefined
+    if (!fast) return this.scanAll()
+    for (const [pid, start] of this.tainted) if (readStat(pid)?.start !== start) this.tainted.delete(pid)
+    if (this.from === undefined) return this.tainted.size
+    const from = this.from
+    const queue = [...(readChildren(this.host) ?? []), ...(readChildren(1) ?? []), ...[...this.tainted.keys()].flatMap((p) => readChildren(p) ?? [])]
+    const seen = new Set<number>()
+    while (queue.length > 0) {
+      const pid = queue.pop()!
+      if (seen.has(pid)) continue
+      seen.add(pid)
+      const p = readStat(pid)
+      if (p === undefined) continue
+      // Below the host or the reaper, only what started during the window; below the model's, everything.
+      const models = this.tainted.get(pid) === p.start || p.start >= from || this.tainted.has(p.ppid)
+      if (!models) continue
+      this.tainted.set(pid, p.start)
+      queue.push(...(readChildren(pid) ?? []))
+    }
+    return this.tainted.size
+  }
+
+  /** Look at every process (no children files). */
+  scanAll(procs = readProcs()): number {
+    for (const [pid, start] of this.tainted) if (procs.get(pid)?.start !== start) this.tainted.delete(pid)
+    if (this.from !== undefined) for (const p of procs.values()) if (!this.tainted.has(p.pid) && this.isModels(p, procs)) this.tainted.set(p.pid, p.start)
+    return this.tainted.size
+  }
+
+  alive(): number {
+    return this.tainted.size
+  }
+
+  private isModels(p: Proc, procs: Map<number, Proc>): boolean {
+    const from = this.from!
+    let below: Proc | undefined
+    let cur: Proc | undefined = p
+    for (let hops = 0; cur !== undefined && hops < 64; hops++) {
+      if (cur.pid === this.host) return below !== undefined && below.start >= from
+      if (this.tainted.get(cur.pid) === cur.start) return true
+      if (cur.pid === 1 || REAPERS.test(cur.comm)) return below !== undefined && below.start >= from
+      if (cur.start < from) return false
+      below = cur
+      cur = procs.get(cur.ppid)
+    }
+    return false
+  }
+}

@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto'
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeSync,
+  type Stats,
+} from 'node:fs'
+import { dirname, join, sep } from 'node:path'
+
+/**
+ * What the protected folders held, kept in the host's memory so a tool call's
+ * effects can be put back byte for byte (CONTRACT §2.4, docs/decisions/010).
+ * Every file's bytes are kept once per distinct content (a snapshot is a copy
+ * of the store, so its files cost nothing more); folders, modes, times and
+ * links are kept as records. Comparing is a walk of `lstat` calls: a file is
+ * read again only when its size is the same and its stamp (inode, ctime,
+ * mtime, mode, link count) is not — ctime cannot be set back by a process, so a
+ * change cannot hide behind a forged mtime.
+ */
+
+type Kind = 'file' | 'dir' | 'link' | 'other'
+
+interface Rec {
+  kind: Kind
+  mode: number
+  ino: number
+  size: number
+  mtimeMs: number
+  atimeMs: number
+  ctimeMs: number
+  nlink: number
+  hash?: string
+  target?: string
+}
+
+type ChangeWhat = 'added' | 'removed' | 'replaced' | 'content' | 'mode' | 'time' | 'hard link'
+
+export interface Change {
+  path: string
+  what: ChangeWhat
+}
+
+/** Lock folders and their records belong to their holders (durable/lock.ts); the guard leaves them alone. */
+const LOCK_NAME = /\.lock$|\.lock\.|\.reaping$/
+
+function kindOf(st: Stats): Kind {
+  if (st.isFile()) return 'file'
+  if (st.isDirectory()) return 'dir'
+  if (st.isSymbolicLink()) return 'link'
+  return 'other'
+}
+
+function lstatOr(path: string): Stats | undefined {
+  try {
+    return lstatSync(path)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw error
+  }
+}
+
+const sha = (buf: Buffer) => createHash('sha1').update(buf).digest('base64')
+
+export class Shadow {
+  readonly roots: readonly string[]
+  private readonly recs = new Map<string, Rec>()
+  private readonly children = new Map<string, Set<string>>()
+  private readonly blobs = new Map<string, { buf: Buffer; refs: number }>()
+
+  constructor(roots: readonly string[]) {
+    this.roots = roots
+    for (const root of roots) this.take(root)
+  }
+
+  /** Files, folders and distinct contents kept, and their bytes (the doctor and the bench show them). */
+  stats(): { paths: number; blobs: number; bytes: number } {
+    let bytes = 0
+    for (const b of this.blobs.values()) bytes += b.buf.byteLength
+    return { paths: this.recs.size, blobs: this.blobs.size, bytes }
+  }
+
+  /** The disk against the records, every root. */
+  diff(): Change[] {
+    const out: Change[] = []
+    for (const root of this.roots) this.compare(root, out)
+    return out
+  }
+
+  /** The disk against the records at these paths only (what the watches named): a folder's own entries, a file's bytes. */
+  diffAt(paths: Iterable<string>): Change[] {
+    const out: Change[] = []
+    const all = new Set(paths)
+    for (const path of all) {
+      // A lock and what its holder keeps in it are never compared (nor what lies below one).
+      if (path.split(sep).some((part) => LOCK_NAME.test(part))) continue
+      // A change at a folder above already covers this path.
+      let covered = false
+      for (let d = dirname(path); d !== dirname(d); d = dirname(d)) if (all.has(d) && !this.recs.has(d)) covered = true
+      if (!covered) this.compare(path, out, false)
+    }
+    return out
+  }
+
+  /** The recorded paths at and below `path` (for the watches). */
+  recordedUnder(path: string): { path: string; dir: boolean }[] {
+    const out: { path: string; dir: boolean }[] = []
+    for (const [p, rec] of this.recs) if ((p === path || p.startsWith(path + sep)) && rec.kind !== 'link') out.push({ path: p, dir: rec.kind === 'dir' })
+    return out
+  }
+
+  /** Keep what the disk holds now at these paths (a legitimate write). */
+  adopt(paths: Iterable<string>): void {
+    for (const path of paths) {
+      this.forget(path)
+      this.take(path)
+    }
+  }
+
+  /** Put back what the records hold at each changed path; returns the changes it could not undo. */
+  restore(changes: readonly Change[]): { path: string; error: string }[] {
+    const failed: { path: string; error: string }[] = []
+    // Shallow first: a removed folder is rebuilt whole before its files are looked at.
+    for (const c of [...changes].sort((a, b) => a.path.length - b.path.length)) {
+      try {
+        this.putBack(c)
+      } catch (error) {
+        failed.push({ path: c.path, error: (error as Error).message })
+      }
+    }
+    return failed
+  }
+
+  private compare(path: string, out: Change[], deep = true): void {
+    const rec = this.recs.get(path)
+    const st = lstatOr(path)
+    if (rec === undefined) {
+      if (st !== undefined) out.push({ path, what: 'added' })
+      return
+    }
+    if (st === undefined) return void out.push({ path, what: 'removed' })
+    const kind = kindOf(st)
+    if (kind !== rec.kind || (kind === 'dir' && st.ino !== rec.ino)) return void out.push({ path, what: 'replaced' })
+    if (kind === 'file') return this.compareFile(path, rec, st, out)
+    if (kind === 'link') {
+      if (readlinkSync(path) !== rec.target) out.push({ path, what: 'content' })
+      return
+    }
+    if (kind !== 'dir') return
+    if ((st.mode & 0o7777) !== rec.mode) out.push({ path, what: 'mode' })
+    const kept = this.children.get(path) ?? new Set<string>()
+    const names = readdirSync(path).filter((n) => !LOCK_NAME.test(n))
+    for (const name of names) if (!kept.has(name)) out.push({ path: join(path, name), what: 'added' })
+    if (deep) for (const name of kept) this.compare(join(path, name), out)
+    else {
+      const present = new Set(names)
+      for (const name of kept) if (!present.has(name)) out.push({ path: join(path, name), what: 'removed' })
+    }
+  }
+
+  private compareFile(path: string, rec: Rec, st: Stats, out: Change[]): void {
+    const same = st.ino === rec.ino && st.ctimeMs === rec.ctimeMs && st.mtimeMs === rec.mtimeMs && st.size === rec.size && st.nlink === rec.nlink
+    if (same && (st.mode & 0o7777) === rec.mode) return
+    if (st.size !== rec.size || sha(readFileSync(path)) !== rec.hash) return void out.push({ path, what: 'content' })
+    if ((st.mode & 0o7777) !== rec.mode) return void out.push({ path, what: 'mode' })
+    if (st.nlink !== rec.nlink) return void out.push({ path, what: 'hard link' })
+    if (st.mtimeMs !== rec.mtimeMs) return void out.push({ path, what: 'time' })
+    // Same bytes, mode, time and links (written again unchanged): only the stamp moves on.
+    this.stamp(path, rec, st)
+  }
+
+  private stamp(path: string, rec: Rec, st: Stats): void {
+    this.recs.set(path, { ...rec, ino: st.ino, ctimeMs: st.ctimeMs, mtimeMs: st.mtimeMs, atimeMs: st.atimeMs, nlink: st.nlink, mode: st.mode & 0o7777 })
+  }
+
+  /** Record the disk at `path` and below. */
+  private take(path: string): void {
+    const st = lstatOr(path)
+    if (st === undefined) return
+    const kind = kindOf(st)
+    const rec: Rec = {
+      kind,
+      mode: st.mode & 0o7777,
+      ino: st.ino,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      atimeMs: st.atimeMs,
+      ctimeMs: st.ctimeMs,
+      nlink: st.nlink,
+    }
+    if (kind === 'file') rec.hash = this.keep(readFileSync(path))
+    if (kind === 'link') rec.target = readlinkSync(path)
+    this.recs.set(path, rec)
+    const parent = dirname(path)
+    if (parent !== path && this.recs.has(parent)) this.childrenOf(parent).add(path.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)))
+    if (kind !== 'dir') return
+    const kids = this.childrenOf(path)
+    for (const name of readdirSync(path)) {
+      if (LOCK_NAME.test(name)) continue
+      kids.add(name)
+      this.take(join(path, name))
+    }
+  }
+
+  private childrenOf(dir: string): Set<string> {
+    let set = this.children.get(dir)
+    if (set === undefined) this.children.set(dir, (set = new Set()))
+    return set
+  }
+
+  private keep(buf: Buffer): string {
+    const hash = sha(buf)
+    const blob = this.blobs.get(hash)
+    if (blob === undefined) this.blobs.set(hash, { buf, refs: 1 })
+    else blob.refs++
+    return hash
+  }
+
+  private forget(path: string): void {
+    const rec = this.recs.get(path)
+    if (rec === undefined) return
+    for (const name of this.children.get(path) ?? []) this.forget(join(path, name))
+    this.children.delete(path)
+    this.recs.delete(path)
+    this.children.get(dirname(path))?.delete(path.slice(dirname(path).length + 1))
+    if (rec.hash === undefined) return
+    const blob = this.blobs.get(rec.hash)
+    if (blob !== undefined && --blob.refs === 0) this.blobs.delete(rec.hash)
+  }
+
+  private putBack(c: Change): void {
+    const rec = this.recs.get(c.path)
+    if (rec === undefined) {
+      rmSync(c.path, { recursive: true, force: true })
+      return
+    }
+    if (c.what === 'removed' || c.what === 'replaced') {
+      rmSync(c.path, { recursive: true, force: true })
+      this.rebuild(c.path)
+      return
+    }
+    if (rec.kind === 'dir') chmodSync(c.path, rec.mode)
+    else if (rec.kind === 'link') {
+      rmSync(c.path, { force: true })
+      symlinkSync(rec.target!, c.path)
+    } else if (rec.kind === 'file') this.writeBack(c.path, rec)
+    const st = lstatOr(c.path)
+    if (st !== undefined) this.stamp(c.path, rec, st)
+  }
+
+  /** Make `path` and everything recorded below it again. */
+  private rebuild(path: string): void {
+    const rec = this.recs.get(path)!
+    mkdirSync(dirname(path), { recursive: true })
+    if (rec.kind === 'dir') {
+      mkdirSync(path, { mode: rec.mode })
+      for (const name of this.children.get(path) ?? []) this.rebuild(join(path, name))
+      chmodSync(path, rec.mode)
+    } else if (rec.kind === 'link') symlinkSync(rec.target!, path)
+    else if (rec.kind === 'file') this.writeBack(path, rec)
+    else return
+    this.stamp(path, rec, lstatSync(path))
+  }
+
+  /** A fresh file (a new inode: a hard link made to the old one no longer reaches it), its mode and times put back. */
+  private writeBack(path: string, rec: Rec): void {
+    const buf = this.blobs.get(rec.hash!)!.buf
+    const temp = `${path}.guard-${process.pid}-${Date.now()}`
+    const fd = openSync(temp, 'wx', rec.mode)
+    try {
+      let done = 0
+      while (done < buf.byteLength) done += writeSync(fd, buf, done, buf.byteLength - done)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    chmodSync(temp, rec.mode)
+    utimesSync(temp, rec.atimeMs / 1000, rec.mtimeMs / 1000)
+    rmSync(path, { recursive: true, force: true })
+    renameSync(temp, path)
+  }
+}

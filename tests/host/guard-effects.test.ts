@@ -1,0 +1,237 @@
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { snapshotsDirOf } from '../../memory/paths.ts'
+import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { ATTACKS, type Attack } from './guard-attacks.ts'
+
+/**
+ * The store guard judged by effects (issue 19, CONTRACT §2.4): on the real
+ * dsh-base host with this bundle layer, full file access (sandbox off,
+ * approvals never asked), every attack of the corpus runs through DSH's own
+ * `bash`, `write` and `edit`, in `standard` and in `chat`; after each (and
+ * after every process it left running has ended) the store, its snapshots and
+ * the whale-persona folder are byte-identical to before. Benign work runs.
+ */
+let host: Host
+let root: string
+let snaps: string
+let whale: string
+const BASE_DAY = '岁月涟漪/日档/2026/11/2026-11-29.md'
+const PLAIN_DAY = '岁月涟漪/日档/2026/11/2026-11-28.md'
+const BIN = join(PROJECT_ROOT, 'bin', 'cyrene.js')
+
+const guard = () => host.ctx.get('cyreneStoreGuard') as { effects: { whenSettled(): Promise<void> } }
+const text = (r: { content: unknown }) => JSON.stringify(r.content)
+
+function cli(...args: string[]) {
+  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, DSH_HOME: host.dshHome }, encoding: 'utf8' })
+}
+
+beforeAll(async () => {
+  const previous = process.env.DSH_PERMISSION_MODE
+  process.env.DSH_PERMISSION_MODE = 'danger-full-access'
+  try {
+    host = await bootHost({
+      prepareHome: (home) => {
+        mkdirSync(join(home, 'whale-persona'), { recursive: true })
+        writeFileSync(join(home, 'whale-persona', 'config.json'), '{"memory":{}}\n')
+        writeFileSync(join(home, 'whale-persona', 'memory-inbox.jsonl'), '{"op":"propose","id":"m1","text":"她喜欢茶"}\n')
+      },
+    })
+  } finally {
+    if (previous === undefined) delete process.env.DSH_PERMISSION_MODE
+    else process.env.DSH_PERMISSION_MODE = previous
+  }
+  await host.ctx.get('cyreneMemory').ready
+  root = host.ctx.get('cyreneMemory').store().root
+  snaps = snapshotsDirOf(root)
+  whale = join(host.dshHome, 'whale-persona')
+  // The person's own files, written as the person would (no tool call runs: the guard keeps them as theirs).
+  writeFileSync(join(root, '元/settings.json'), '{}\n', { mode: 0o600 })
+  mkdirSync(join(root, '岁月涟漪/日档/2026/11'), { recursive: true })
+  writeFileSync(join(root, BASE_DAY), '她的名字是她自己起的。\n<!--cyrene:{"id":"20261129T000000000Z-1-aaaa00","base":true,"by":"person"}-->\n', {
+    mode: 0o600,
+  })
+  writeFileSync(join(root, PLAIN_DAY), '普通的一天。\n<!--cyrene:{"id":"20261128T000000000Z-1-bbbb00","by":"model"}-->\n', { mode: 0o600 })
+  writeFileSync(join(root, '余页/待定/2026-11-29.md'), '等她确认。\n<!--cyrene:{"id":"20261129T010000000Z-1-cccc00","base":true,"by":"person"}-->\n', {
+    mode: 0o600,
+  })
+  mkdirSync(join(root, '锚'), { recursive: true })
+  if (!existsSync(join(root, '锚/我是谁.md'))) writeFileSync(join(root, '锚/我是谁.md'), '# 我是谁\n\n昔涟。\n', { mode: 0o600 })
+  mkdirSync(join(root, '世界书'), { recursive: true })
+  writeFileSync(join(root, '世界书/茶.md'), '---\nkeys: [茶]\n---\n她喜欢乌龙。\n', { mode: 0o600 })
+  // A snapshot, taken by the person's own command line while no tool call runs.
+  const backup = cli('backup')
+  expect(backup.status, backup.stderr).toBe(0)
+  expect(readdirSync(snaps).length).toBeGreaterThan(0)
+})
+afterAll(async () => {
+  await host?.dispose()
+})
+
+/**
+ * Every path under the protected folders with its kind, mode and bytes (or link target). The dream
+ * registry (元/梦会话.json) is left out: the host rewrites it itself as sessions go on (a declared
+ * write the guard keeps); no attack aims at it.
+ */
+function tree(): Map<string, string> {
+  const out = new Map<string, string>()
+  const walk = (p: string) => {
+    let st
+    try {
+      st = lstatSync(p)
+    } catch {
+      return
+    }
+    const mode = (st.mode & 0o7777).toString(8)
+    if (st.isSymbolicLink()) out.set(p, `link ${readlinkSync(p)}`)
+    else if (st.isFile()) out.set(p, `file ${mode} ${createHash('sha1').update(readFileSync(p)).digest('hex')}`)
+    else if (st.isDirectory()) {
+      out.set(p, `dir ${mode}`)
+      for (const n of readdirSync(p)) if (!/\.lock$|\.lock\.|\.reaping$/.test(n) && n !== '梦会话.json') walk(join(p, n))
+    } else out.set(p, `other ${mode}`)
+  }
+  for (const r of [root, snaps, whale]) walk(r)
+  return out
+}
+
+function fill(s: string, scratch: string): string {
+  const filled = s
+    .replaceAll('{root}', root)
+    .replaceAll('{home}', host.dshHome)
+    .replaceAll('{snaps}', snaps)
+    .replaceAll('{whale}', whale)
+    .replaceAll('{scratch}', scratch)
+    .replaceAll('{node}', process.execPath)
+    .replaceAll('{bin}', BIN)
+    .replaceAll('{dist}', join(PROJECT_ROOT, 'dist'))
+    .replaceAll('{pkg}', PROJECT_ROOT)
+    .replaceAll('{baseDay}', join(root, BASE_DAY))
+    .replaceAll('{plainDay}', join(root, PLAIN_DAY))
+  return filled.replace(/«b64:(.*?)»/g, (_, t: string) => Buffer.from(t).toString('base64'))
+}
+
+async function settled(): Promise<void> {
+  await Promise.race([guard().effects.whenSettled(), new Promise((r) => setTimeout(r, 20_000))])
+}
+
+/** An agent whose first call has run: a chat session records itself in 元/梦会话.json (the host's own write) before the corpus starts. */
+async function warmAgent(preset: string, cwd = host.scratch): Promise<unknown> {
+  const agent = await host.createAgent(preset, cwd)
+  await host.tool(agent, 'bash', { command: 'true', description: 'warm up' })
+  await new Promise((r) => setTimeout(r, 300))
+  await settled()
+  return agent
+}
+
+const baseMarks = () => (readFileSync(join(root, BASE_DAY), 'utf8') + readFileSync(join(root, PLAIN_DAY), 'utf8')).match(/"base":true/g)?.length ?? 0
+
+describe('the corpus', () => {
+  it('holds at least 60 attacks', () => {
+    expect(ATTACKS.length).toBeGreaterThanOrEqual(60)
+  })
+})
+
+for (const preset of ['standard', 'chat']) {
+  describe(`${preset}: every attack of the corpus leaves the protected folders byte-identical`, () => {
+    let agent: unknown
+    let undoneOrRefused = 0
+    beforeAll(async () => {
+      agent = await warmAgent(preset)
+    })
+
+    it.each(ATTACKS.map((a) => [a.name, a] as [string, Attack]))('%s', async (_name, attack) => {
+      await settled()
+      const before = tree()
+      expect(before.size).toBeGreaterThan(10)
+      const scratch = join(host.scratch, `m-${preset}-${Math.random().toString(36).slice(2)}`)
+      mkdirSync(scratch, { recursive: true })
+      let seen = ''
+      for (const step of attack.steps) {
+        const args = Object.fromEntries(Object.entries(step.args).map(([k, v]) => [k, fill(v, scratch)]))
+        const r = await host.tool(agent, step.tool, args)
+        seen += text(r)
+      }
+      await settled()
+      // The next result the model reads carries what a process it left running changed.
+      const next = await host.tool(agent, 'bash', { command: 'true', description: 'next' })
+      seen += text(next)
+      const after = tree()
+      expect([...after].filter(([p, v]) => before.get(p) !== v)).toEqual([])
+      expect([...before.keys()].filter((p) => !after.has(p))).toEqual([])
+      expect(baseMarks()).toBe(1)
+      if (/store guard (put back|: `)|Refused by Cyrene's store guard/.test(seen)) undoneOrRefused++
+    })
+
+    it('the model was told each time something was undone or refused', () => {
+      // A few attacks change nothing on their own (a tool that is missing, a glob that matches nothing).
+      expect(undoneOrRefused).toBeGreaterThanOrEqual(ATTACKS.length - 8)
+    })
+  })
+}
+
+describe('benign work still runs (same host, same guard)', () => {
+  it('git init, git pull from a local bare repository, tar x elsewhere', async () => {
+    // A workspace of its own (not a folder above DSH_HOME, where the early refusal of a `cd ..` chain is deliberately wide).
+    const w = mkdtempSync(join(tmpdir(), 'cyrene-benign-'))
+    const agent = await host.createAgent('standard', w)
+    const r = await host.tool(agent, 'bash', {
+      command: [
+        `mkdir -p ${w} && cd ${w}`,
+        'git init -q --bare origin.git',
+        'git init -q src && cd src && echo one > a.txt && git add a.txt && git -c user.email=p@x -c user.name=p commit -qm one && git push -q ../origin.git HEAD:main && cd ..',
+        'git clone -q -b main origin.git clone',
+        'cd src && echo two > a.txt && git -c user.email=p@x -c user.name=p commit -qam two && git push -q ../origin.git HEAD:main && cd ..',
+        'cd clone && git pull -q origin main && cat a.txt && cd ..',
+        'tar cf t.tar -C src a.txt && mkdir out && tar xf t.tar -C out && cat out/a.txt',
+      ].join(' && '),
+      description: 'benign',
+    })
+    expect(r.isError, text(r)).toBe(false)
+    expect(readFileSync(join(w, 'clone', 'a.txt'), 'utf8')).toBe('two\n')
+    expect(readFileSync(join(w, 'out', 'a.txt'), 'utf8')).toBe('two\n')
+  })
+
+  it('reading the store and the cyrene read-only commands', async () => {
+    const agent = await warmAgent('chat')
+    const before = tree()
+    const read = await host.tool(agent, 'bash', {
+      command: `cat '${root}/${BASE_DAY}' && ls -R '${root}' >/dev/null && grep -r 乌龙 '${root}/世界书'`,
+      description: 'read',
+    })
+    expect(read.isError, text(read)).toBe(false)
+    expect(text(read)).toContain('她自己起的')
+    const list = await host.tool(agent, 'bash', { command: `${process.execPath} ${BIN} memory list --root '${root}'`, description: 'list' })
+    expect(list.isError, text(list)).toBe(false)
+    expect(text(list)).toContain('20261129T000000000Z-1-aaaa00')
+    const doctor = await host.tool(agent, 'bash', { command: `DSH_HOME='${host.dshHome}' ${process.execPath} ${BIN} doctor`, description: 'doctor' })
+    expect(text(doctor)).not.toMatch(/store guard (put back|:)/)
+    await settled()
+    expect(tree()).toEqual(before)
+  })
+
+  it('the engine writes through its own memory tools; the person writes with the command line between tool calls', async () => {
+    const agent = await host.createAgent('chat', host.scratch)
+    const w = await host.tool(agent, 'memory_write', { text: '她喜欢安静的早晨。', kind: 'preference', axis: '美', reason: '生活习惯' })
+    expect(w.isError, text(w)).toBe(false)
+    await settled()
+    const person = cli('settings', 'set', 'nickname', '阿青')
+    expect(person.status, person.stderr).toBe(0)
+    const probe = await host.tool(agent, 'bash', { command: 'true', description: 'probe' })
+    expect(probe.isError, text(probe)).toBe(false)
+    await settled()
+    expect(readFileSync(join(root, '元/settings.json'), 'utf8')).toContain('阿青')
+    const days = readdirSync(join(root, '岁月涟漪/日档'), { recursive: true }).map(String)
+    const all = days.filter((d) => d.endsWith('.md')).map((d) => readFileSync(join(root, '岁月涟漪/日档', d), 'utf8'))
+    expect(all.join('')).toContain('她喜欢安静的早晨')
+  })
+
+  it('/cyrene doctor counts what was put back', async () => {
+    const out = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    expect(out?.text).toMatch(/store guard: on in every preset: .* [1-9]\d* changes by tool calls put back since start/)
+  })
+})
