@@ -3,13 +3,18 @@ import { resolve } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand, repeated } from './command.ts'
-import { entryJson, guarded, oneLine, openStore, out, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { entryJson, guarded, oneLine, openStore, out, ownerLine, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { marksCommand, type MarksOptions } from './memory-marks.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
 import { dropRecallCache, loadRecall } from '../memory/recall-store.ts'
 import {
   checkStore,
   importItems,
+  isForgedClaim,
+  isPersonBase,
+  ownerOf,
+  type PersonMarks,
   parseImportJsonl,
   searchEntries,
   listPending,
@@ -102,6 +107,11 @@ export function memoryFamily(io: CliIO): CyreneCommand {
   ).act<RecheckOptions>(async (o) => await recheck(o, io))
   storeOptions(sub('untomb', 'bring a tombstoned pending entry back').argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))
   storeOptions(
+    sub('marks', 'which entries are yours: the person-marks record (元/person-marks.json) against what the comments claim')
+      .option('--confirm <ID>', 'record this entry as yours as it is now, after you wrote or edited it by hand (repeatable)', repeated)
+      .option('--drop <ID>', 'remove the record: the entry then counts as the model’s (repeatable)', repeated),
+  ).act<MarksOptions>(async (o) => await marksCommand(o, io))
+  storeOptions(
     sub('anchor', 'the anchors: anchor [show] | anchor write <self|user|origin|goal> <text>')
       .argument('[verb]', 'show (the default) or write')
       .argument('[key]', 'self, user, origin or goal')
@@ -158,6 +168,7 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const limit = positiveInt(o.limit, 'limit')
   const { entries, problems } = await store.scan()
+  const marks = store.marks().marks
   const dateOf = (e: StoredEntry): string => /(\d{4}-\d{2}-\d{2})\.md$/.exec(e.file)?.[1] ?? ''
   let list = entries.filter((e) => (o.pending ? e.area === 'pending' : e.area === 'day'))
   if (o.date !== undefined) list = list.filter((e) => dateOf(e) === o.date)
@@ -171,9 +182,9 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   out(
     io,
     o.json,
-    { entries: list.map((e) => ({ ...entryJson(e), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
+    { entries: list.map((e) => ({ ...entryJson(e, marks), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
     () =>
-      `${list.map((e) => `${e.id}  ${dateOf(e)}  ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
+      `${list.map((e) => `${e.id}  ${dateOf(e)}  ${whoMark(e, marks)} ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
       `${list.length} entr${list.length === 1 ? 'y' : 'ies'}${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — run \`cyrene memory check\`` : ''}\n`,
   )
   return 0
@@ -185,7 +196,8 @@ async function show(o: StoreOptions, args: string[], io: CliIO): Promise<number>
   const store = await openStore(io, o.root)
   const e = await store.get(id)
   if (e === undefined) throw new CliError(`no entry with id ${JSON.stringify(id)}; find ids with \`cyrene memory list\` or \`search\``, 1)
-  out(io, o.json, entryJson(e), () => `${e.text}\n\n${e.file}:${e.line}\n${JSON.stringify(e.meta, null, 2)}\n`)
+  const marks = store.marks().marks
+  out(io, o.json, entryJson(e, marks), () => `${e.text}\n\n${e.file}:${e.line}\n${ownerLine(e, marks)}\n${JSON.stringify(e.meta, null, 2)}\n`)
   return 0
 }
 
@@ -239,7 +251,7 @@ async function search(o: SearchOptions, args: string[], io: CliIO): Promise<numb
   out(
     io,
     o.json,
-    hits.map((h) => ({ score: h.score, ...entryJson(h.entry) })),
+    hits.map((h) => ({ score: h.score, ...entryJson(h.entry, store.marks().marks) })),
     () => (hits.length === 0 ? `nothing found for ${JSON.stringify(q)}\n` : `${hits.map((h) => `${h.entry.id}  ${oneLine(h.entry.text, 70)}`).join('\n')}\n`),
   )
   return 0
@@ -249,12 +261,13 @@ async function log(o: LimitOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const limit = positiveInt(o.limit, 'limit')
   const { entries } = await store.scan()
+  const marks = store.marks().marks
   const items: Array<{ at: string; what: string; record: Record<string, unknown> }> = []
   for (const e of entries)
     items.push({
       at: String(e.meta.at ?? ''),
-      what: `${e.meta.by ?? '?'} wrote ${e.id} (${e.meta.gate ?? '-'}) ${oneLine(e.text, 40)}`,
-      record: { op: 'write', ...entryJson(e) },
+      what: `${ownerOf(marks, e)} wrote ${e.id} (${e.meta.gate ?? '-'}) ${oneLine(e.text, 40)}`,
+      record: { op: 'write', ...entryJson(e, marks) },
     })
   for (const r of await store.auditLog())
     items.push({
@@ -326,7 +339,7 @@ async function exportLines(o: ExportOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const { entries } = await store.scan()
   const list = entries.filter((e) => o.pending || e.area === 'day')
-  const lines = list.map((e) => safeJson(entryJson(e))).join('\n') + (list.length > 0 ? '\n' : '')
+  const lines = list.map((e) => safeJson(entryJson(e, store.marks().marks))).join('\n') + (list.length > 0 ? '\n' : '')
   if (o.out === undefined) {
     io.stdout(lines)
     return 0
@@ -424,4 +437,11 @@ export function renderCheck(r: CheckReport): string {
     r.errors.length === 0 ? 'the store checks clean' : `${r.errors.length} problem(s) found; nothing was changed`,
   ]
   return `${lines.join('\n')}\n`
+}
+
+/** The list's who column: ★ a base entry of yours, P yours, ? a claim of yours no record backs, · the model's or imported. */
+function whoMark(e: StoredEntry, marks: PersonMarks): string {
+  if (isPersonBase(marks, e)) return '★'
+  if (isForgedClaim(marks, e)) return '?'
+  return ownerOf(marks, e) === 'person' ? 'P' : '·'
 }

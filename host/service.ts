@@ -26,6 +26,7 @@ import type { HostServiceState } from './doctor.ts'
 import type { WorldbookNote } from './worldbook-doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import type { SyncReport, SyncState } from './panel/deps.ts'
+import type { PanelPairing } from './panel/pairing.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
 const STARTUP_WAIT_MS = 5000
@@ -98,6 +99,8 @@ export class CyreneMemory extends Service {
   lastMirror: MirrorNote | undefined
   /** The SiYuan sync, set by row cyrene-panel in the process that holds the engine (for /cyrene sync and the doctor). */
   siyuanSync: { runNow(): Promise<SyncReport>; state(): SyncState } | undefined
+  /** The settings page's pairing code, set by the panel row in the web profile (CONTRACT §2.5). */
+  panelPairing: PanelPairing | undefined
   /** What the worldbook rail and hits did (runtime/worldbook-rail.ts), for the doctor. */
   lastWorldbook: WorldbookNote | undefined
   lastVoice: VoiceNote | undefined

@@ -20,6 +20,7 @@ import {
 } from './snapshots.ts'
 import type { MemoryStore } from './store.ts'
 import { RefusedError, type Writer } from './validate.ts'
+import { migrateMarks } from './person-marks.ts'
 
 /**
  * Restore the store from a snapshot so that a crash at any moment leaves
@@ -503,7 +504,7 @@ export async function restoreSnapshot(
   }
   const tookEngine = await holdEngine(store)
   try {
-    return await store.withWriteLock(async (lock) => {
+    const result = await store.withWriteLock(async (lock) => {
       const snapDir = join(store.snapshotsDir, name)
       const checked = await checkSnapshot(snapDir, name)
       const real = await fs.realpath(store.root)
@@ -552,6 +553,9 @@ export async function restoreSnapshot(
         linksReplaced: plan.linksReplaced,
       }
     })
+    // A snapshot taken before the person-marks record existed brings none back: the person chose that day, so its claims are taken over once more.
+    await migrateMarks(store, { afterRestore: true }).catch(() => undefined)
+    return result
   } finally {
     if (tookEngine) await releaseEngine(store)
   }

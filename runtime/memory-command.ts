@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '../host/service.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
-import { clip, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
+import { clip, isPersonBase, ownerOf, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
 import type { CommandResult } from './cyrene-subcommands.ts'
 
 /**
@@ -29,7 +29,8 @@ async function overview(store: MemoryStore): Promise<CommandResult> {
   const { entries } = await store.scan()
   const day = entries.filter((e) => e.area === 'day')
   const pending = entries.length - day.length
-  const base = day.filter((e) => e.meta.base === true).length
+  const marks = store.marks().marks
+  const base = day.filter((e) => isPersonBase(marks, e)).length
   const newest = [...day].sort((a, b) => (dateOf(b) + (b.meta.at ?? '')).localeCompare(dateOf(a) + (a.meta.at ?? ''))).slice(0, NEWEST)
   return {
     kind: 'success',
@@ -60,13 +61,17 @@ async function show(store: MemoryStore, id: string | undefined): Promise<Command
   const entry = await store.get(id)
   if (entry === undefined) return { kind: 'error', text: `没有 id 为 ${oneLine(id)} 的记忆；/memory <要找的内容> 可以找到它的 id。` }
   const m = entry.meta
+  // Who wrote it and whether it is base come from the person-marks record, never from the comment alone (CONTRACT §12.19).
+  const marks = store.marks().marks
+  const owner = ownerOf(marks, entry)
   const facts = [
     `${entry.area === 'day' ? '日档' : '待定'} ${entry.file}`,
     m.kind !== undefined ? `类型 ${m.kind}` : '',
     m.axis !== undefined ? `${m.axis}育${m.reason !== undefined ? `：${m.reason}` : ''}` : '',
-    m.by !== undefined ? `由 ${m.by === 'person' ? '你' : m.by === 'model' ? '昔涟' : '导入'} 写下` : '',
+    m.by !== undefined || owner !== 'model' ? `由 ${owner === 'person' ? '你' : owner === 'model' ? '昔涟' : '导入'} 写下` : '',
     m.at !== undefined ? `于 ${m.at}` : '',
-    m.base === true ? '基石（只有你能改）' : '',
+    isPersonBase(marks, entry) ? '基石（只有你能改）' : '',
+    owner === 'model' && (m.base === true || m.by === 'person') ? '（注释里自称是你写的或基石，但没有你的记录，按昔涟写的算）' : '',
     m.vol !== undefined ? `第 ${m.vol} 卷` : '',
   ].filter((f) => f !== '')
   return {

@@ -1,4 +1,5 @@
 import type { CyreneMemory } from '../service.ts'
+import type { PanelPairing } from './pairing.ts'
 
 /** What a sync run sent, for the panel, `/cyrene sync` and `cyrene sync`. */
 export interface SyncReport {
@@ -24,6 +25,8 @@ export interface PanelDeps {
   trustedHosts: readonly string[]
   maxBodyBytes: number
   env: NodeJS.ProcessEnv
+  /** The page's secret: every POST carries its code (CONTRACT §2.5). */
+  pairing: PanelPairing
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
   dreamNow?: () => Promise<{ ok: boolean; message: string }>
 }
