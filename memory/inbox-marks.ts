@@ -15,7 +15,7 @@ import { RefusedError } from './validate.ts'
  * the trimmed line), how many times the person wrote that line: a copy of a
  * recorded line is one occurrence too many and vouches for nothing.
  */
-export const INBOX_MARKS_FILE = 'whale-confirms.json'
+const INBOX_MARKS_FILE = 'whale-confirms.json'
 export const INBOX_MARKS_REL = `${LAYOUT.meta}/${INBOX_MARKS_FILE}`
 
 export interface InboxMarks {
@@ -33,7 +33,7 @@ export interface InboxMarksRead {
   problem?: string
 }
 
-export function parseInboxMarks(text: string): Omit<InboxMarksRead, 'missing'> {
+function parseInboxMarks(text: string): Omit<InboxMarksRead, 'missing'> {
   const empty: InboxMarks = { version: 1, lines: Object.create(null) as Record<string, number> }
   let value: unknown
   try {

@@ -21,7 +21,7 @@ import { RefusedError } from './validate.ts'
  * store guard keeps from the model. A record copied onto another entry does
  * not match that entry's hash. CONTRACT §12.19.
  */
-export const MARKS_FILE = 'person-marks.json'
+const MARKS_FILE = 'person-marks.json'
 export const MARKS_REL = `${LAYOUT.meta}/${MARKS_FILE}`
 
 export interface PersonMarks {
@@ -75,7 +75,7 @@ export function isForgedClaim(marks: PersonMarks, entry: Entry): boolean {
   return claimsPerson(entry.meta) && !isMarked(marks, entry)
 }
 
-export function parseMarks(text: string): MarksRead {
+function parseMarks(text: string): MarksRead {
   if (text.trim() === '') return { marks: EMPTY }
   let value: unknown
   try {
@@ -115,7 +115,7 @@ export function readMarksSync(root: string): MarksRead {
 }
 
 /** True when the record file exists (a store made before it is migrated once). */
-export function marksExist(root: string): boolean {
+function marksExist(root: string): boolean {
   return fileStampSync(join(root, MARKS_REL)) !== undefined
 }
 

@@ -168,7 +168,7 @@ function parseSettingsLayer(text: string, problems: string[]): Json | undefined 
 }
 
 /** Whether the allow-list lets `name` be the token variable: an entry names it exactly, or is a prefix ending in `*`. */
-export function tokenEnvAllowed(name: string, allow: readonly string[]): boolean {
+function tokenEnvAllowed(name: string, allow: readonly string[]): boolean {
   return allow.some((a) => (a.endsWith('*') ? name.startsWith(a.slice(0, -1)) : a === name))
 }
 
@@ -192,7 +192,7 @@ function layerSettings(rowLayer: Json, fileLayer: Json, problems: string[]): Set
 }
 
 /** Keys only the person's own files set: a patch from the settings page may not change them. */
-export const PERSON_FILE_KEYS: readonly string[] = ['siyuan.tokenEnvAllow']
+const PERSON_FILE_KEYS: readonly string[] = ['siyuan.tokenEnvAllow']
 
 function parseSettings(root: string, text: string, rowLayer: Json): SettingsRead {
   const problems: string[] = []
