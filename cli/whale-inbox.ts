@@ -1,7 +1,8 @@
 import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../whale/inbox-actions.ts'
 import { opLine, viewOf } from '../whale/inbox.ts'
 import { recordConfirms, vouchedState } from './whale-record.ts'
-import { asCliError } from './memory-shared.ts'
+import { RefusedError } from '../memory/validate.ts'
+import { LockBusyError } from '../durable/lock.ts'
 import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/files.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
@@ -68,7 +69,9 @@ export function addInbox(whale: CyreneCommand): void {
       // The person's record first (the host injects only what it backs), with the very lines confirmEntries appends.
       const planned = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
       await recordConfirms(io.env, state.rawText, planned).catch((e: unknown) => {
-        throw asCliError(e)
+        // A refusal of the store (a broken record, a busy lock) is exit 2 with its own words; a system error stays one.
+        if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(`${e.message} Nothing was confirmed.`, 2)
+        throw e
       })
       const result = guarded(() => confirmEntries(ctx, state, indices, source, now))
       const r = result.report

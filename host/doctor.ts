@@ -262,6 +262,7 @@ export async function storeLines(io: DoctorIO, opts: { engine: boolean } = { eng
     detail: `entry ≤ ${store.limits.entryChars} chars, injected entry ≤ ${store.limits.injectChars}, anchors ${anchors} (元/settings.json)`,
   })
   for (const problem of store.settingsProblems) lines.push({ check: 'settings', status: 'warn', detail: problem })
+  lines.push(personMarksLine(store))
   const snapshots = await describeSnapshots(store)
   const unverified = snapshots.filter((s) => !s.verified).map((s) => s.name)
   lines.push(
@@ -533,6 +534,8 @@ export interface HostServiceState {
   voice?: VoiceNote | undefined
   /** The SiYuan sync's state, when it runs in this process (row cyrene-panel). */
   sync?: SyncState | undefined
+  /** The settings page's pairing code: where it was shown, and how often guesses replaced it (row cyrene-panel, web only). */
+  pairing?: { shown: boolean; rotations: number } | undefined
 }
 
 function hostServiceLines(state: HostServiceState): DoctorLine[] {
@@ -543,7 +546,27 @@ function hostServiceLines(state: HostServiceState): DoctorLine[] {
     voiceLine(state.voice),
     ...(state.voice?.problems ?? []).map((p): DoctorLine => ({ check: 'voice texts', status: 'warn', detail: p })),
     siyuanLine(state.sync),
+    ...pairingLines(state.pairing),
     mirrorLine(state.mirror),
+  ]
+}
+
+/** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */
+function pairingLines(pairing: HostServiceState['pairing']): DoctorLine[] {
+  if (pairing === undefined) return []
+  const guesses = pairing.rotations > 0 ? `; replaced ${pairing.rotations}× after wrong guesses (something tried to guess it)` : ''
+  return [
+    pairing.shown
+      ? {
+          check: 'settings page',
+          status: pairing.rotations > 0 ? 'warn' : 'ok',
+          detail: `every change needs the pairing code printed in the terminal DSH runs in${guesses}`,
+        }
+      : {
+          check: 'settings page',
+          status: 'warn',
+          detail: `read-only: DSH's stderr is not a terminal, so no pairing code was shown; change settings with cyrene, or start DSH with CYRENE_PAIRING_STDERR=1 if only you read its log${guesses}`,
+        },
   ]
 }
 
@@ -648,4 +671,17 @@ function mirrorLine(mirror: MirrorNote | undefined): DoctorLine {
     ...mirror.skipped.map((s) => `skipped ${s.name}: ${s.why}`),
   ]
   return { check, status: lost.length > 0 || cutOthers.length > 0 ? 'warn' : 'ok', detail: parts.join('；'), more }
+}
+
+/** The person-marks record (CONTRACT §12.19): how many entries it backs; a claim without it is the model's. */
+function personMarksLine(store: MemoryStore): DoctorLine {
+  const { marks, problem } = store.marks()
+  if (problem !== undefined)
+    return { check: 'person marks', status: 'fail', detail: `${problem}: no entry counts as yours until it is restored (cyrene restore)` }
+  const migrated = marks.migrated_at === undefined ? '' : `; ${marks.migrated ?? 0} taken over from older comments on ${marks.migrated_at.slice(0, 10)}`
+  return {
+    check: 'person marks',
+    status: 'ok',
+    detail: `${Object.keys(marks.entries).length} entries recorded as yours in 元/person-marks.json${migrated}; a "base"/"by: person" comment without a record counts as Cyrene's (cyrene memory marks, cyrene memory check)`,
+  }
 }

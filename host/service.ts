@@ -344,6 +344,7 @@ export class CyreneMemory extends Service {
       recallError: this.recallError,
       mirror: this.lastMirror,
       sync: this.siyuanSync?.state(),
+      pairing: this.panelPairing === undefined ? undefined : { shown: this.panelPairing.shown, rotations: this.panelPairing.rotations },
       worldbook: this.lastWorldbook,
       voice: this.lastVoice,
     }

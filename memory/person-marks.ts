@@ -115,7 +115,7 @@ export function readMarksSync(root: string): MarksRead {
 }
 
 /** True when the record file exists (a store made before it is migrated once). */
-function marksExist(root: string): boolean {
+export function marksExist(root: string): boolean {
   return fileStampSync(join(root, MARKS_REL)) !== undefined
 }
 

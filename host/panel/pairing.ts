@@ -30,12 +30,13 @@ export class PanelPairing {
   private wrong = 0
   /** How many times the code was replaced after wrong guesses (the doctor and the tests read it). */
   rotations = 0
+  /** Whether the code was shown where the person can read it (otherwise the doctor says the page is read-only). */
+  shown: boolean
+  private readonly show: (code: string, why: 'start' | 'replaced') => boolean | void
 
-  private readonly show: (code: string, why: 'start' | 'replaced') => void
-
-  constructor(show: (code: string, why: 'start' | 'replaced') => void) {
+  constructor(show: (code: string, why: 'start' | 'replaced') => boolean | void) {
     this.show = show
-    show(this.code, 'start')
+    this.shown = show(this.code, 'start') !== false
   }
 
   /** The code now; for the in-process tests, which stand where the person reads the terminal. */
@@ -52,7 +53,7 @@ export class PanelPairing {
       this.code = freshCode()
       this.wrong = 0
       this.rotations++
-      this.show(this.code, 'replaced')
+      this.shown = this.show(this.code, 'replaced') !== false
     }
     return 'wrong'
   }
@@ -64,13 +65,14 @@ export class PanelPairing {
  * started DSH with CYRENE_PAIRING_STDERR=1 (DSH under a service manager whose
  * log only they read).
  */
-export function terminalShow(env: NodeJS.ProcessEnv, stream: NodeJS.WriteStream = process.stderr): (code: string, why: 'start' | 'replaced') => void {
+export function terminalShow(env: NodeJS.ProcessEnv, stream: NodeJS.WriteStream = process.stderr): (code: string, why: 'start' | 'replaced') => boolean {
   return (code, why) => {
-    if (stream.isTTY !== true && env.CYRENE_PAIRING_STDERR !== '1') return
+    if (stream.isTTY !== true && env.CYRENE_PAIRING_STDERR !== '1') return false
     const lead =
       why === 'start'
         ? '昔涟设置页配对码 / Cyrene settings pairing code'
         : '昔涟设置页配对码已更换（猜错太多次）/ Cyrene settings pairing code replaced after wrong guesses'
     stream.write(`${lead}: ${code}\n`)
+    return true
   }
 }

@@ -85,7 +85,9 @@ beforeAll(async () => {
   await memory.ready
   root = join(host.dshHome, 'cyrene-philia093-0')
   // The row's own "Dream now" (panel-row.ts), on this host's night service.
-  pairing = new PanelPairing((code) => shown.push(code))
+  pairing = new PanelPairing((code) => {
+    shown.push(code)
+  })
   const deps: PanelDeps = {
     memory,
     trustedHosts: ['panel.example'],
