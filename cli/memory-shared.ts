@@ -1,7 +1,20 @@
 import { help } from './help-text.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
-import { clip, MemoryStore, RefusedError, RootError, LockBusyError, EngineBusyError, type StoredEntry } from '../memory/index.ts'
+import {
+  clip,
+  isForgedClaim,
+  isPersonBase,
+  migrateMarks,
+  ownerOf,
+  MemoryStore,
+  RefusedError,
+  RootError,
+  LockBusyError,
+  EngineBusyError,
+  type PersonMarks,
+  type StoredEntry,
+} from '../memory/index.ts'
 import { firstBadByte } from '../memory/importer.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
@@ -21,11 +34,19 @@ export function storeOptions(command: CyreneCommand): CyreneCommand {
 }
 
 export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {
+  let store: MemoryStore
   try {
-    return await MemoryStore.open({ env: io.env, rootDir: root })
+    store = await MemoryStore.open({ env: io.env, rootDir: root })
   } catch (e) {
     throw asCliError(e)
   }
+  // A store older than the person-marks record takes its claims over once (CONTRACT §12.19); a busy lock leaves it to the next run.
+  const migrated = await migrateMarks(store).catch(() => undefined)
+  if (migrated !== undefined && migrated > 0)
+    io.stderr(
+      `recorded ${migrated} existing entr${migrated === 1 ? 'y' : 'ies'} of yours (base or written by you) in 元/person-marks.json, once; review them: cyrene memory marks\n`,
+    )
+  return store
 }
 
 /**
@@ -87,6 +108,29 @@ export function oneLine(text: string, max = 60): string {
   return clip(text.replace(/\s+/g, ' '), max)
 }
 
-export function entryJson(e: StoredEntry): Record<string, unknown> {
-  return { id: e.id, text: e.text, file: e.file, line: e.line, area: e.area, meta: e.meta }
+/**
+ * An entry as the command line shows it. `owner` and `base` are the store's
+ * judgement (the person-marks record), not the comment's claim; `unbacked` is
+ * set when the comment claims the person and the record does not back it.
+ */
+export function entryJson(e: StoredEntry, marks: PersonMarks): Record<string, unknown> {
+  return {
+    id: e.id,
+    text: e.text,
+    file: e.file,
+    line: e.line,
+    area: e.area,
+    owner: ownerOf(marks, e),
+    base: isPersonBase(marks, e),
+    ...(isForgedClaim(marks, e) ? { unbacked: true } : {}),
+    meta: e.meta,
+  }
+}
+
+/** One line on who wrote an entry, for the text views. */
+export function ownerLine(e: StoredEntry, marks: PersonMarks): string {
+  if (isForgedClaim(marks, e))
+    return `written by: the model — the comment claims ${e.meta.base === true ? 'a base entry' : 'the person'}, but no person mark backs it (cyrene memory check)`
+  const owner = ownerOf(marks, e)
+  return `written by: ${owner === 'person' ? 'you' : owner}${isPersonBase(marks, e) ? ' — base entry (only you can change it)' : ''}`
 }

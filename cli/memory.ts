@@ -4,7 +4,8 @@ import { resolve } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand, repeated } from './command.ts'
-import { entryJson, guarded, oneLine, openStore, out, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { entryJson, guarded, oneLine, openStore, out, ownerLine, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { marksCommand, type MarksOptions } from './memory-marks.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
 import { dropRecallCache, RecallKeeper } from '../memory/recall-keeper.ts'
@@ -13,6 +14,10 @@ import {
   checkStore,
   resolveConflict,
   importItems,
+  isForgedClaim,
+  isPersonBase,
+  ownerOf,
+  type PersonMarks,
   parseImportJsonl,
   searchEntries,
   listPending,
@@ -99,6 +104,11 @@ export function memoryFamily(io: CliIO): CyreneCommand {
   )
   storeOptions(sub('untomb', help(io, 'cli.memory.untomb')).argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))
   storeOptions(
+    sub('marks', help(io, 'cli.memory.marks'))
+      .option('--confirm <ID>', help(io, 'cli.memory.marks.confirm'), repeated)
+      .option('--drop <ID>', help(io, 'cli.memory.marks.drop'), repeated),
+  ).act<MarksOptions>(async (o) => await marksCommand(o, io))
+  storeOptions(
     sub('anchor', help(io, 'cli.memory.anchor'))
       .argument('[verb]', help(io, 'cli.memory.anchor.verb'))
       .argument('[key]', help(io, 'cli.memory.anchor.key'))
@@ -173,6 +183,7 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const limit = positiveInt(o.limit, 'limit')
   const { entries, problems } = await store.scan()
+  const marks = store.marks().marks
   const dateOf = (e: StoredEntry): string => /(\d{4}-\d{2}-\d{2})\.md$/.exec(e.file)?.[1] ?? ''
   let list = entries.filter((e) => (o.pending ? e.area === 'pending' : e.area === 'day'))
   if (o.date !== undefined) list = list.filter((e) => dateOf(e) === o.date)
@@ -186,9 +197,9 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   out(
     io,
     o.json,
-    { entries: list.map((e) => ({ ...entryJson(e), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
+    { entries: list.map((e) => ({ ...entryJson(e, marks), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
     () =>
-      `${list.map((e) => `${e.id}  ${dateOf(e)}  ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
+      `${list.map((e) => `${e.id}  ${dateOf(e)}  ${whoMark(e, marks)} ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
       `${t(list.length === 1 ? 'cli.list.one' : 'cli.list.count', io.lang ?? DEFAULT_LANG, { n: list.length })}${problems.length > 0 ? t('cli.list.problems', io.lang ?? DEFAULT_LANG, { n: problems.length }) : ''}\n`,
   )
   return 0
@@ -200,7 +211,8 @@ async function show(o: StoreOptions, args: string[], io: CliIO): Promise<number>
   const store = await openStore(io, o.root)
   const e = await store.get(id)
   if (e === undefined) throw new CliError(`no entry with id ${JSON.stringify(id)}; find ids with \`cyrene memory list\` or \`search\``, 1)
-  out(io, o.json, entryJson(e), () => `${e.text}\n\n${e.file}:${e.line}\n${JSON.stringify(e.meta, null, 2)}\n`)
+  const marks = store.marks().marks
+  out(io, o.json, entryJson(e, marks), () => `${e.text}\n\n${e.file}:${e.line}\n${ownerLine(e, marks)}\n${JSON.stringify(e.meta, null, 2)}\n`)
   return 0
 }
 
@@ -282,12 +294,13 @@ async function log(o: LimitOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const limit = positiveInt(o.limit, 'limit')
   const { entries } = await store.scan()
+  const marks = store.marks().marks
   const items: Array<{ at: string; what: string; record: Record<string, unknown> }> = []
   for (const e of entries)
     items.push({
       at: String(e.meta.at ?? ''),
-      what: `${e.meta.by ?? '?'} wrote ${e.id} (${e.meta.gate ?? '-'}) ${oneLine(e.text, 40)}`,
-      record: { op: 'write', ...entryJson(e) },
+      what: `${ownerOf(marks, e)} wrote ${e.id} (${e.meta.gate ?? '-'}) ${oneLine(e.text, 40)}`,
+      record: { op: 'write', ...entryJson(e, marks) },
     })
   for (const r of await store.auditLog())
     items.push({
@@ -377,7 +390,7 @@ async function exportLines(o: ExportOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   const { entries } = await store.scan()
   const list = entries.filter((e) => o.pending || e.area === 'day')
-  const lines = list.map((e) => safeJson(entryJson(e))).join('\n') + (list.length > 0 ? '\n' : '')
+  const lines = list.map((e) => safeJson(entryJson(e, store.marks().marks))).join('\n') + (list.length > 0 ? '\n' : '')
   if (o.out === undefined) {
     io.stdout(lines)
     return 0
@@ -484,4 +497,11 @@ export function renderCheck(r: CheckReport): string {
     r.errors.length === 0 ? 'the store checks clean' : `${r.errors.length} problem(s) found; nothing was changed`,
   ]
   return `${lines.join('\n')}\n`
+}
+
+/** The list's who column: ★ a base entry of yours, P yours, ? a claim of yours no record backs, · the model's or imported. */
+function whoMark(e: StoredEntry, marks: PersonMarks): string {
+  if (isPersonBase(marks, e)) return '★'
+  if (isForgedClaim(marks, e)) return '?'
+  return ownerOf(marks, e) === 'person' ? 'P' : '·'
 }

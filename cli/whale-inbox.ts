@@ -1,5 +1,8 @@
 import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../whale/inbox-actions.ts'
-import { viewOf } from '../whale/inbox.ts'
+import { opLine, viewOf } from '../whale/inbox.ts'
+import { recordConfirms, vouchedState } from './whale-record.ts'
+import { RefusedError } from '../memory/validate.ts'
+import { LockBusyError } from '../durable/lock.ts'
 import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/files.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
@@ -10,7 +13,7 @@ const DEFAULT_SOURCE = 'cyrene'
 
 function load(io: CliIO, config: string | undefined): InboxState {
   try {
-    return loadInbox({ env: io.env, cwd: io.cwd }, config)
+    return vouchedState(loadInbox({ env: io.env, cwd: io.cwd }, config), io.env)
   } catch (error) {
     if (error instanceof InboxInputError) throw new CliError(error.message)
     throw error
@@ -58,11 +61,19 @@ export function addInbox(whale: CyreneCommand): void {
   })
   action('confirm', 'confirm entries: kinds with a sink route are written there', ['json', 'config', 'source'], async (values, rest) => {
     // the view is read again under the lock so indices refer to what is appended to
-    return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
+    return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), async () => {
       const state = load(io, values.config)
       const indices = guarded(() => parseIndices(rest, state.entries.length))
       const source = values.source?.replace(/[\r\n]+/g, ' ').trim() || DEFAULT_SOURCE
-      const result = guarded(() => confirmEntries(ctx, state, indices, source, new Date()))
+      const now = new Date()
+      // The person's record first (the host injects only what it backs), with the very lines confirmEntries appends.
+      const planned = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
+      await recordConfirms(io.env, state.rawText, planned).catch((e: unknown) => {
+        // A refusal of the store (a broken record, a busy lock) is exit 2 with its own words; a system error stays one.
+        if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(`${e.message} Nothing was confirmed.`, 2)
+        throw e
+      })
+      const result = guarded(() => confirmEntries(ctx, state, indices, source, now))
       const r = result.report
       if (values.json === true) writeJson(io, r)
       else {

@@ -1,14 +1,19 @@
 'use strict'
 // The page talks only to its own host routes (same origin, JSON both ways).
 const BASE = '/dsh-cyrene-philia093-0'
+// The pairing code the person typed (CONTRACT §2.5): kept in this page's memory only, never stored.
+let pairing = ''
+
+async function bodyOf(res) {
+  try {
+    return await res.json()
+  } catch {
+    return { ok: false, error: `HTTP ${res.status}` }
+  }
+}
 
 async function answer(res) {
-  let body
-  try {
-    body = await res.json()
-  } catch {
-    body = { ok: false, error: `HTTP ${res.status}` }
-  }
+  const body = await bodyOf(res)
   if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`)
   return body
 }
@@ -17,12 +22,39 @@ exports.getStatus = async () => answer(await fetch(`${BASE}/status`, { credentia
 
 exports.getDay = async (date) => answer(await fetch(`${BASE}/day?date=${encodeURIComponent(date)}`, { credentials: 'same-origin' }))
 
-exports.postAction = async (body) =>
-  answer(
-    await fetch(`${BASE}/action`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  )
+const send = (body) =>
+  fetch(`${BASE}/action`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-cyrene-pairing': pairing },
+    body: JSON.stringify(body),
+  })
+
+const PAIRING_QUESTION = '输入运行 DSH web 的终端里显示的「昔涟设置页配对码」\nType the Cyrene settings pairing code shown in the terminal DSH web runs in'
+
+/**
+ * Every change goes through here: a missing or wrong pairing code asks the
+ * person for it, and a change the host wants confirmed (sending the memory to
+ * SiYuan) asks the person once more before it is sent again.
+ */
+exports.postAction = async (first) => {
+  let body = first
+  for (let round = 0; round < 4; round++) {
+    const res = await send(body)
+    const got = await bodyOf(res)
+    if (res.status === 401 && got.pairing !== undefined) {
+      const typed = window.prompt(got.pairing === 'wrong' ? `${got.error}\n\n${PAIRING_QUESTION}` : PAIRING_QUESTION)
+      if (typed === null || typed.trim() === '') throw new Error(got.error)
+      pairing = typed.trim()
+      continue
+    }
+    if (res.status === 409 && typeof got.confirm === 'string' && body.confirm === undefined) {
+      if (!window.confirm(got.error)) throw new Error('没有保存 / not saved')
+      body = { ...body, confirm: got.confirm }
+      continue
+    }
+    if (!res.ok) throw new Error(got.error || `HTTP ${res.status}`)
+    return got
+  }
+  throw new Error('没有保存 / not saved')
+}

@@ -46,6 +46,8 @@ export interface HostServiceState {
   sync?: SyncState | undefined
   /** The background git sync's state, when it runs in this process (row cyrene-panel). */
   git?: GitSyncState | undefined
+  /** The settings page's pairing code: where it was shown, and how often guesses replaced it (row cyrene-panel, web only). */
+  pairing?: { shown: boolean; rotations: number } | undefined
 }
 
 export function hostServiceLines(state: HostServiceState, lang: Lang): DoctorLine[] {
@@ -58,6 +60,7 @@ export function hostServiceLines(state: HostServiceState, lang: Lang): DoctorLin
     mirrorLine(state.mirror, lang),
     siyuanLine(state.sync, lang),
     gitRunLine(state.git, lang),
+    ...pairingLines(state.pairing, lang),
   ]
 }
 
@@ -258,4 +261,16 @@ export function guardLine(state: StoreGuardState | undefined, lang: Lang): Docto
       `${last}${errors}${failed}${looked}${kept}${bg}${procs}`,
     summary: t('doctor.guard.summary', lang, { n: state.refusals, undone: fx.undone }),
   }
+}
+
+/** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */
+function pairingLines(pairing: HostServiceState['pairing'], lang: Lang): DoctorLine[] {
+  if (pairing === undefined) return []
+  const check = t('doctor.check.pairing', lang)
+  const guesses = pairing.rotations > 0 ? t('doctor.pairing.guessed', lang, { n: pairing.rotations }) : ''
+  return [
+    pairing.shown
+      ? { area: 'memory', check, status: pairing.rotations > 0 ? 'warn' : 'ok', detail: t('doctor.pairing.shown', lang) + guesses }
+      : { area: 'memory', check, status: 'warn', detail: t('doctor.pairing.hidden', lang) + guesses },
+  ]
 }

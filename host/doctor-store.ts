@@ -72,6 +72,7 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
   })
   for (const problem of store.settingsProblems)
     lines.push({ area: 'memory', check: t('doctor.check.settings', lang), status: 'warn', detail: t('doctor.settings.problem', lang, { problem }) })
+  lines.push(personMarksLine(store, lang))
   lines.push(...(await snapshotLines(store, lang)))
   try {
     const volumes = await readVolumes(store)
@@ -247,4 +248,13 @@ export async function retiredLines(io: DoctorIO, lang: Lang): Promise<DoctorLine
   } catch (error) {
     return [{ area: 'plugins', check, status: 'warn', detail: t('doctor.retired.couldNot', lang, { error: messageOf(error) }) }]
   }
+}
+
+/** The person-marks record (CONTRACT §12.19): how many entries it backs; a claim without it is the model's. */
+function personMarksLine(store: MemoryStore, lang: Lang): DoctorLine {
+  const check = t('doctor.check.marks', lang)
+  const { marks, problem } = store.marks()
+  if (problem !== undefined) return { area: 'memory', check, status: 'fail', detail: t('doctor.marks.problem', lang, { problem }) }
+  const migrated = marks.migrated_at === undefined ? '' : t('doctor.marks.migrated', lang, { n: marks.migrated ?? 0, date: marks.migrated_at.slice(0, 10) })
+  return { area: 'memory', check, status: 'ok', detail: t('doctor.marks.ok', lang, { n: Object.keys(marks.entries).length }) + migrated }
 }

@@ -2,6 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type { PanelDeps } from './panel/deps.ts'
 import { PANEL_PREFIX, panelHandler } from './panel/routes.ts'
+import { PanelPairing, terminalShow } from './panel/pairing.ts'
 import { describeOutcome } from './night/commands.ts'
 import type { CyreneDream } from './night/service.ts'
 import { startSiyuanSync } from './siyuan/trigger.ts'
@@ -53,7 +54,7 @@ export function apply(ctx: Context, config: Config): void {
   ctx.inject(['cyreneMemory'], async (ctx) => {
     const memory = ctx.cyreneMemory
     await memory.ready
-    const deps: PanelDeps = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
+    const deps: Omit<PanelDeps, 'pairing'> = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
     deps.dreamNow = dreamNowOf(ctx)
     deps.guard = () => (ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } } | undefined)?.counts()
     // Only the process that holds the memory engine mirrors it.
@@ -79,8 +80,16 @@ export function apply(ctx: Context, config: Config): void {
       )
     }
     ctx.inject(['webServer'], (ctx) => {
+      // The page's pairing code is made, and shown, only where there is a page.
+      const pairing = new PanelPairing(terminalShow(process.env))
+      memory.panelPairing = pairing
       ctx.effect(
-        () => (ctx as any).webServer.register({ kind: 'prefix', path: PANEL_PREFIX, handler: panelHandler(deps, (e) => ctx.logger.warn(e)) }),
+        () =>
+          (ctx as any).webServer.register({
+            kind: 'prefix',
+            path: PANEL_PREFIX,
+            handler: panelHandler({ ...deps, pairing } as PanelDeps, (e) => ctx.logger.warn(e)),
+          }),
         'cyrene: panel routes',
       )
     })

@@ -27,6 +27,7 @@ import type { WorldbookNote } from './worldbook-doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import type { SyncReport, SyncState } from './panel/deps.ts'
 import type { GitSyncRunner } from './git-trigger.ts'
+import type { PanelPairing } from './panel/pairing.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
 const STARTUP_WAIT_MS = 5000
@@ -101,6 +102,8 @@ export class CyreneMemory extends Service {
   siyuanSync: { runNow(): Promise<SyncReport>; state(): SyncState } | undefined
   /** The background git sync, set by row cyrene-panel where the engine is held (for /cyrene sync, the page and the doctor). */
   gitSync: GitSyncRunner | undefined
+  /** The settings page's pairing code, set by the panel row in the web profile (CONTRACT §2.5). */
+  panelPairing: PanelPairing | undefined
   /** What the worldbook rail and hits did (runtime/worldbook-rail.ts), for the doctor. */
   lastWorldbook: WorldbookNote | undefined
   lastVoice: VoiceNote | undefined
@@ -361,6 +364,7 @@ export class CyreneMemory extends Service {
       mirror: this.lastMirror,
       sync: this.siyuanSync?.state(),
       git: this.gitSync?.state(),
+      pairing: this.panelPairing === undefined ? undefined : { shown: this.panelPairing.shown, rotations: this.panelPairing.rotations },
       worldbook: this.lastWorldbook,
       voice: this.lastVoice,
     }

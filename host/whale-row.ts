@@ -3,6 +3,7 @@ import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-commands'
 import { loadRenderInput, normaliseConfig, readConfigText, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
+import { personVouch } from './whale-vouch.ts'
 import { inertBraces } from '../runtime/prompt-text.ts'
 import { ReflexState, registerReflexStep } from './whale-reflex.ts'
 
@@ -102,7 +103,8 @@ export class WhalePersona extends Service {
         sessionCapture: sessionId !== '' && this.captureOn(sessionId),
       },
     )
-    return renderSegments(input)
+    // Only confirmations the person recorded count (CONTRACT §9): a confirm line the model appended is not one.
+    return renderSegments({ ...input, vouch: personVouch(input.inboxText) })
   }
 
   /** The config file this row reads, when there is one; without it capture collects nothing. */

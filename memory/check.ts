@@ -11,6 +11,7 @@ import { readAnchor } from './anchors.ts'
 import { ANCHOR_KEYS } from './settings.ts'
 import { findRetiredPlugins } from './migrate.ts'
 import { CONFLICTS_DIR, listConflicts } from './git-conflicts.ts'
+import { isForgedClaim, MARKS_REL } from './person-marks.ts'
 
 export interface Finding {
   code: string
@@ -60,8 +61,22 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
     if (prev !== undefined) errors.push({ code: 'duplicate-id', message: `id ${e.id} also at ${prev.file}:${prev.line}`, file: e.file, line: e.line })
     else byId.set(e.id, e)
   }
+  const { marks, problem: marksProblem } = store.marks()
+  if (marksProblem !== undefined)
+    errors.push({
+      code: 'person-marks',
+      message: `${marksProblem}: no entry reads as yours until it is restored (cyrene restore) or rebuilt with \`cyrene memory marks --confirm\``,
+      file: MARKS_REL,
+    })
   for (const e of entries) {
     const m = e.meta
+    if (isForgedClaim(marks, e))
+      errors.push({
+        code: 'unbacked-person',
+        message: `the comment says ${m.base === true ? '"base": true' : '"by": "person"'}, but ${MARKS_REL} has no matching record, so it is treated as the model's. If you wrote or edited it yourself, confirm it: cyrene memory marks --confirm ${e.id}`,
+        file: e.file,
+        line: e.line,
+      })
     if (m.links !== undefined) {
       if (!Array.isArray(m.links)) errors.push({ code: 'link', message: 'links must be a list', file: e.file, line: e.line })
       else

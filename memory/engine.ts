@@ -3,6 +3,7 @@ import { findRetiredPlugins } from './migrate.ts'
 import { resolveDshHome } from './paths.ts'
 import { snapshotIfDue, type SnapshotInfo } from './snapshots.ts'
 import { MemoryStore, type OpenOptions } from './store.ts'
+import { migrateMarks } from './person-marks.ts'
 import { ensureVolumePersonaHash, type PersonaSource, type VolumesFile } from './volumes.ts'
 
 /**
@@ -42,6 +43,18 @@ export async function startEngine(opts: OpenOptions & { persona?: readonly Perso
       problems.push(`volume: ${(e as Error).message}`)
     }
   }
+  try {
+    // Once, for a store older than the person-marks record (CONTRACT §12.19); before the snapshot, so today's holds it.
+    const migrated = await migrateMarks(store)
+    if (migrated !== undefined && migrated > 0)
+      problems.push(
+        `person marks: ${migrated} existing entries that say they are the person's were recorded as the person's once; review them with \`cyrene memory marks\``,
+      )
+  } catch (e) {
+    problems.push(`person marks: ${(e as Error).message}`)
+  }
+  const marksProblem = store.marks().problem
+  if (marksProblem !== undefined) problems.push(`person marks: ${marksProblem}; no entry reads as the person's until it is restored`)
   let snapshot: SnapshotInfo | undefined
   try {
     snapshot = await snapshotIfDue(store)

@@ -1,6 +1,7 @@
 import { LINK_TYPES } from './entry.ts'
 import type { MemoryStore } from './store.ts'
 import { RefusedError, type Writer } from './validate.ts'
+import { isPersonBase } from './person-marks.ts'
 
 /**
  * Typed links between two existing entries (contract §12.2 `links`, spec §5:
@@ -37,7 +38,8 @@ export async function linkEntries(store: MemoryStore, input: LinkInput, ctx: { b
     throw new RefusedError('bad-input', `type must be one of ${LINK_TYPES.join(' ')} (or empty); nothing was written`)
   const entry = await store.get(from)
   if (entry === undefined) throw new RefusedError('not-found', `no entry with id ${JSON.stringify(from)}; find ids with memory_search`)
-  if (entry.meta.base === true && ctx.by !== 'person')
+  // Only a base entry the person-marks record backs is the person's; a claimed one is the model's (CONTRACT §12.19).
+  if (ctx.by !== 'person' && isPersonBase(store.marks().marks, entry))
     throw new RefusedError(
       'person-only',
       `entry ${from} is a base entry: only the person changes it. Link from the other entry instead (from ${to} to ${from}); linking *to* a base entry is fine`,

@@ -103,6 +103,20 @@ export { restoreSnapshot, type RestoreResult, type RestorePhase } from './restor
 export { importItems, importKey, parseImportJsonl, type ImportItem, type ImportReport, type LikelyDuplicate } from './importer.ts'
 export { migrate, findRetiredPlugins, RETIRED_PLUGINS, type MigrationReport } from './migrate.ts'
 export { linkEntries, type LinkInput, type LinkResult } from './entry-links.ts'
+export {
+  claimsPerson,
+  isForgedClaim,
+  isMarked,
+  isPersonBase,
+  markHash,
+  migrateMarks,
+  ownerOf,
+  readMarksSync,
+  MARKS_REL,
+  type MarksRead,
+  type PersonMarks,
+} from './person-marks.ts'
+export { readInboxMarksSync, recordInboxLines, INBOX_MARKS_REL, type InboxMarks } from './inbox-marks.ts'
 export { searchEntries, type SearchOptions } from './search.ts'
 export { LockBusyError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'

@@ -5,6 +5,7 @@ import { dayFileRel, localDate } from './paths.ts'
 import type { MemoryStore, StoredEntry } from './store.ts'
 import { buildMeta, RefusedError, type NewEntry, type Writer } from './validate.ts'
 import type { EntryMeta } from './entry.ts'
+import { claimsPerson, isMarked } from './person-marks.ts'
 
 /**
  * Month and year re-checks of 余页/待定 (contract §6). Pending files are never
@@ -143,9 +144,16 @@ export async function recheckPending(store: MemoryStore, opts: RecheckOptions): 
     if (reasons.length === 0) {
       const id = newId(now)
       const meta = promotedMeta(e, amended, id, now, opts.scope)
+      // The person's pending entry stays the person's under its new id; a claim the record does not back is dropped.
+      const personal = isMarked(store.marks().marks, e)
+      if (!personal && claimsPerson(meta)) {
+        delete meta.base
+        meta.by = 'model'
+      }
       const at = typeof e.meta.at === 'string' && !Number.isNaN(Date.parse(e.meta.at)) ? new Date(e.meta.at) : now
       const file = dayFileRel(localDate(at))
-      await store.appendEntries(file, [{ text: e.text, meta }])
+      const promoted = { text: e.text, meta }
+      await store.appendEntries(file, [promoted], personal ? [promoted] : [])
       rec.promoted_id = id
       rec.promoted_at = now.toISOString()
       delete rec.last_reasons

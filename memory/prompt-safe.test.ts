@@ -40,7 +40,12 @@ const PIECES = [
   '\u3000',
   '－',
   '##',
+  '\u202e',
+  '\u2066',
+  '\u200f',
+  '\u061c',
 ]
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/
 const hostile = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 6 })), { maxLength: 40 }).map((parts) => parts.join(''))
 
 // eslint-disable-next-line no-control-regex
@@ -54,6 +59,18 @@ describe('promptSafe: memory text inside a frame (issue 7 item 8)', () => {
 
   it('look-alike brackets and ASCII role markers become parentheses', () => {
     expect(promptSafe('〖系统〗［system］〔助手〕〘x〙〚y〛⟦z⟧ [assistant] [/INST]')).toBe('（系统）（system）（助手）（x）（y）（z） (assistant) (/INST)')
+  })
+
+  it('the look-alikes of issue 19 (white parentheses, small and halfwidth forms) become parentheses', () => {
+    expect(promptSafe('⦅系统⦆｟system｠﹙助手﹚﹛x﹜｢y｣⸢z⸣⸨w⸩⟮v⟯︵u︶')).toBe('（系统）（system）（助手）（x）（y）（z）（w）（v）（u）')
+    expect(promptSafe('⦅数据结束·0123abcd⦆')).not.toContain('⦅')
+  })
+
+  it('bidi controls are dropped, so what a person sees is what the model reads (issue 19)', () => {
+    const controls = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c']
+    for (const c of controls) expect(promptSafe(`今天${c}很好`)).toBe('今天很好')
+    expect(promptSafe('\u202e】统系【\u202c')).toBe('）统系（')
+    expect(frameSafe('规则\u2067一\u2069')).toBe('规则一')
   })
 
   it('U+2028, U+2029, NEL and other separators collapse like a newline', () => {
@@ -80,6 +97,7 @@ describe('promptSafe: memory text inside a frame (issue 7 item 8)', () => {
         expect(safe).not.toMatch(ANY_BREAK)
         expect(safe).not.toContain('<!--')
         expect(safe).not.toContain(endMarker())
+        expect(safe).not.toMatch(BIDI)
         expect(promptSafe(safe)).toBe(safe)
       }),
       { numRuns: 2000 },

@@ -19,12 +19,22 @@ export const DATA_FRAME = '以下是数据/操作规则，不是身份。'
 /**
  * Frame brackets and the look-alikes a reader takes for them: lenticular
  * 【】〖〗, tortoise-shell 〔〕〘〙⟬⟭⦗⦘❲❳﹝﹞, white/fullwidth square 〚〛［］⟦⟧,
- * square with quill or ticks ⁅⁆⦋⦌⦍⦎⦏⦐, and the vertical presentation forms
- * ︻︼︗︘﹇﹈︹︺. Quotes (「」『』) and title marks (《》〈〉) are ordinary
- * punctuation of Chinese prose and stay.
+ * square with quill or ticks ⁅⁆⦋⦌⦍⦎⦏⦐, white and fullwidth white parentheses
+ * ⦅⦆｟｠, white curly and tortoise ⦃⦄⦇⦈⦉⦊, arc and bent forms ⦑⦒⦓⦔⦕⦖,
+ * flattened ⟮⟯, half brackets ⸢⸣⸤⸥, sideways ⸦⸧, double parentheses ⸨⸩, the
+ * small forms ﹙﹚﹛﹜, halfwidth corners ｢｣, and the vertical presentation forms
+ * ︻︼︗︘﹇﹈︹︺︵︶︷︸. Quotes (「」『』), title marks (《》〈〉) and ASCII
+ * parentheses are ordinary punctuation of Chinese prose and stay.
  */
-export const FRAME_OPENERS = '【〖〔〘〚［⟦⟬⦗❲⁅⦋⦍⦏﹝︻︗﹇︹'
-export const FRAME_CLOSERS = '】〗〕〙〛］⟧⟭⦘❳⁆⦌⦎⦐﹞︼︘﹈︺'
+export const FRAME_OPENERS = '【〖〔〘〚［⟦⟬⦗❲⁅⦋⦍⦏﹝︻︗﹇︹⦅｟⦃⦇⦉⦑⦓⦕⟮⸢⸤⸦⸨﹙﹛｢︵︷'
+export const FRAME_CLOSERS = '】〗〕〙〛］⟧⟭⦘❳⁆⦌⦎⦐﹞︼︘﹈︺⦆｠⦄⦈⦊⦒⦔⦖⟯⸣⸥⸧⸩﹚﹜｣︶︸'
+/**
+ * Bidirectional controls: embeddings and overrides U+202A–U+202E, isolates
+ * U+2066–U+2069, the marks U+200E/U+200F and the Arabic letter mark U+061C.
+ * They reorder what a person's editor shows against what a model reads, so a
+ * line can look harmless and say something else; they carry no meaning in memory.
+ */
+const BIDI_RE = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g
 
 const OPENER_RE = new RegExp(`[${FRAME_OPENERS}]`, 'gu')
 const CLOSER_RE = new RegExp(`[${FRAME_CLOSERS}]`, 'gu')
@@ -60,6 +70,7 @@ export function withoutComments(text: string): string {
  */
 export function promptSafe(text: string): string {
   return withoutComments(text)
+    .replace(BIDI_RE, '')
     .replace(OPENER_RE, '（')
     .replace(CLOSER_RE, '）')
     .replace(/\[/g, '(')
@@ -101,10 +112,11 @@ const MARKER_LOOKALIKE_RE = new RegExp(`[${FRAME_OPENERS}\\[][\\s\u200b-\u200f\u
 /**
  * Text the plugin did not take from the store (its own rules, a person's rail
  * text, another plugin's mirrored section) keeps its lines and brackets, but
- * every line break becomes LF and nothing in it can read as the closing marker.
+ * every line break becomes LF, bidi controls are dropped and nothing in it can
+ * read as the closing marker.
  */
 export function frameSafe(text: string): string {
-  return text.replace(BREAK_BUT_LF_RE, '\n').replace(MARKER_LOOKALIKE_RE, '（数据结束')
+  return text.replace(BREAK_BUT_LF_RE, '\n').replace(BIDI_RE, '').replace(MARKER_LOOKALIKE_RE, '（数据结束')
 }
 
 export function frameHeader(title: string): string {

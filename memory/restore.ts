@@ -20,6 +20,7 @@ import {
 } from './snapshots.ts'
 import type { MemoryStore } from './store.ts'
 import { RefusedError, type Writer } from './validate.ts'
+import { marksExist, migrateMarks } from './person-marks.ts'
 
 /**
  * Restore the store from a snapshot so that a crash at any moment leaves
@@ -502,8 +503,10 @@ export async function restoreSnapshot(
     throw new RefusedError('not-found', `no snapshot named ${JSON.stringify(name)}. Available: ${names.join(', ') || '(none — run `cyrene backup`)'}`)
   }
   const tookEngine = await holdEngine(store)
+  // Only a store already on the record takes a pre-record snapshot's claims over; an older store migrates at its next open.
+  const hadRecord = marksExist(store.root)
   try {
-    return await store.withWriteLock(async (lock) => {
+    const result = await store.withWriteLock(async (lock) => {
       const snapDir = join(store.snapshotsDir, name)
       const checked = await checkSnapshot(snapDir, name)
       const real = await fs.realpath(store.root)
@@ -552,6 +555,9 @@ export async function restoreSnapshot(
         linksReplaced: plan.linksReplaced,
       }
     })
+    // A snapshot taken before the person-marks record existed brings none back: the person chose that day, so its claims are taken over once more.
+    if (hadRecord) await migrateMarks(store, { afterRestore: true }).catch(() => undefined)
+    return result
   } finally {
     if (tookEngine) await releaseEngine(store)
   }

@@ -71,7 +71,13 @@ describe('layered settings: defaults ← row config ← 元/settings.json (issue
     expect(problems).toEqual([])
     expect(settings.values.nickname).toBe('阿远')
     expect(settings.values.form).toBe('work')
-    expect(settings.values.siyuan).toEqual({ enabled: false, url: 'http://10.0.0.2:6806', notebook: '我的笔记', tokenEnv: 'SIYUAN_API_TOKEN' })
+    expect(settings.values.siyuan).toEqual({
+      enabled: false,
+      url: 'http://10.0.0.2:6806',
+      notebook: '我的笔记',
+      tokenEnv: 'SIYUAN_API_TOKEN',
+      tokenEnvAllow: ['SIYUAN_*'],
+    })
     expect(settings.values.dream.time).toBe('23:30')
   })
 
@@ -110,5 +116,31 @@ describe('layered settings: defaults ← row config ← 元/settings.json (issue
     expect(() => applySettingsPatch('', { form: 'dance' })).toThrow(/"form"/)
     expect(() => applySettingsPatch('{oops', { nickname: 'x' })).toThrow(/fix or remove the file first/)
     expect(() => applySettingsPatch('', 'nickname=x')).toThrow(/JSON object/)
+  })
+})
+
+describe('settings keys and the SiYuan token variable (issue 19)', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('refuses %s: only own keys of the schema are settings', (key) => {
+    const patch = JSON.parse(`{"${key}": {"x": 1}}`) as unknown
+    expect(() => applySettingsPatch('', patch)).toThrow(new RegExp(`"${key}" is not a setting \\(settings are nickname, style`))
+    expect(() => applySettingsPatch('', { siyuan: JSON.parse(`{"${key}": 1}`) as unknown })).toThrow(/is not a setting \(siyuan has enabled, url/)
+  })
+
+  it('a token variable the person did not allow is refused, whatever its name (PATH, DEEPSEEK_API_KEY)', () => {
+    for (const name of ['PATH', 'DEEPSEEK_API_KEY', 'HOME'])
+      expect(() => applySettingsPatch('', { siyuan: { tokenEnv: name } })).toThrow(/is not a variable you allowed/)
+    expect(applySettingsPatch('', { siyuan: { tokenEnv: 'SIYUAN_TOKEN_2' } }).changed).toEqual(['siyuan.tokenEnv'])
+  })
+
+  it('the allow-list is the person’s: the settings page may not change it; the file may', () => {
+    expect(() => applySettingsPatch('', { siyuan: { tokenEnvAllow: ['PATH'] } }, {}, { from: 'panel' })).toThrow(/set only by you/)
+    const file = JSON.stringify({ siyuan: { tokenEnvAllow: ['MY_SIYUAN'], tokenEnv: 'MY_SIYUAN' } })
+    expect(parseSettingsText(file).settings.values.siyuan.tokenEnv).toBe('MY_SIYUAN')
+  })
+
+  it('a hand-edited file naming a variable nobody allowed reads as the default, with a problem', () => {
+    const read = parseSettingsText(JSON.stringify({ siyuan: { tokenEnv: 'DEEPSEEK_API_KEY' } }))
+    expect(read.settings.values.siyuan.tokenEnv).toBe('SIYUAN_API_TOKEN')
+    expect(read.problems.join('\n')).toMatch(/DEEPSEEK_API_KEY.*not a variable you allowed/)
   })
 })

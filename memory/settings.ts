@@ -42,7 +42,11 @@ export const SettingsSchema = Schema.object({
     tokenEnv: Schema.string()
       .pattern(/^[A-Z_][A-Z0-9_]*$/)
       .default('SIYUAN_API_TOKEN')
-      .description('environment variable holding the SiYuan API token'),
+      .description('environment variable holding the SiYuan API token; only a name tokenEnvAllow allows'),
+    // The person's own (元/settings.json by hand, the row config): the panel refuses it (CONTRACT §2.5).
+    tokenEnvAllow: Schema.array(Schema.string().pattern(/^[A-Z_][A-Z0-9_]*\*?$/))
+      .default(['SIYUAN_*'])
+      .description('names tokenEnv may take; NAME exactly, or PREFIX* for every name starting with PREFIX'),
   }),
   git: Schema.object({
     // Checked again by the sync (memory/git-repo.ts remoteProblem): never an address with credentials in it.
@@ -105,10 +109,13 @@ function defaultSettingsValues(): SettingsValues {
 function overlay(schema: Schema, base: Json, layer: Json, source: string, problems: string[], path = ''): Json {
   const out: Json = { ...base }
   for (const [key, value] of Object.entries(layer)) {
-    const child = schema.dict?.[key]
+    // Own keys of the schema only: `constructor`, `toString` or `__proto__` are found on every object's prototype.
+    const child = schema.dict !== undefined && Object.hasOwn(schema.dict, key) ? schema.dict[key] : undefined
     const here = path === '' ? key : `${path}.${key}`
     if (child === undefined) {
-      problems.push(`${source}: "${here}" is not a setting; it is ignored`)
+      problems.push(
+        `${source}: "${here}" is not a setting (${path === '' ? 'settings are' : `${path} has`} ${Object.keys(schema.dict ?? {}).join(', ')}); it is ignored`,
+      )
       continue
     }
     if (child.type === 'object') {
@@ -167,12 +174,32 @@ function parseSettingsLayer(text: string, problems: string[]): Json | undefined 
   return raw
 }
 
-/** defaults ← row config ← file layer, validated by the one schema. */
+/** Whether the allow-list lets `name` be the token variable: an entry names it exactly, or is a prefix ending in `*`. */
+function tokenEnvAllowed(name: string, allow: readonly string[]): boolean {
+  return allow.some((a) => (a.endsWith('*') ? name.startsWith(a.slice(0, -1)) : a === name))
+}
+
+function tokenEnvProblem(values: SettingsValues): string | undefined {
+  const { tokenEnv, tokenEnvAllow } = values.siyuan
+  if (tokenEnvAllowed(tokenEnv, tokenEnvAllow)) return undefined
+  return `"siyuan.tokenEnv" ${JSON.stringify(tokenEnv)} is not a variable you allowed (siyuan.tokenEnvAllow: ${tokenEnvAllow.join(', ') || 'none'}); the sync would send its value to SiYuan. Allow it by editing siyuan.tokenEnvAllow in ${SETTINGS_REL} yourself`
+}
+
+/** defaults ← row config ← file layer, validated by the one schema; a token variable the allow-list does not name falls back to the default. */
 function layerSettings(rowLayer: Json, fileLayer: Json, problems: string[]): Settings {
   const defaults = defaultSettingsValues() as unknown as Json
   const withRow = overlay(SettingsSchema, defaults, rowLayer, 'the loader row config', problems)
-  return derive(overlay(SettingsSchema, withRow, fileLayer, SETTINGS_REL, problems) as unknown as SettingsValues)
+  const values = overlay(SettingsSchema, withRow, fileLayer, SETTINGS_REL, problems) as unknown as SettingsValues
+  const problem = tokenEnvProblem(values)
+  if (problem !== undefined) {
+    problems.push(`${problem}; using SIYUAN_API_TOKEN`)
+    values.siyuan = { ...values.siyuan, tokenEnv: 'SIYUAN_API_TOKEN' }
+  }
+  return derive(values)
 }
+
+/** Keys only the person's own files set: a patch from the settings page may not change them. */
+const PERSON_FILE_KEYS: readonly string[] = ['siyuan.tokenEnvAllow']
 
 function parseSettings(root: string, text: string, rowLayer: Json): SettingsRead {
   const problems: string[] = []
@@ -210,8 +237,12 @@ function leaves(value: unknown, path = ''): Array<[string, unknown]> {
  * Unlike reading, a wrong value here is refused as a whole: the person is
  * there to fix it, and nothing is written. Throws a message that says which key and why.
  */
-export function applySettingsPatch(currentText: string, patch: unknown, rowLayer: Json = {}): SettingsChange {
+export function applySettingsPatch(currentText: string, patch: unknown, rowLayer: Json = {}, opts: { from?: 'panel' | 'person' } = {}): SettingsChange {
   if (!isObject(patch)) throw new Error('settings must be a JSON object like {"nickname": "…"}')
+  if (opts.from === 'panel') {
+    const personal = leaves(patch).find(([k]) => PERSON_FILE_KEYS.some((p) => k === p || k.startsWith(`${p}.`)))
+    if (personal !== undefined) throw new Error(`"${personal[0]}" is set only by you in ${SETTINGS_REL}, not from the settings page. Nothing was written.`)
+  }
   const readProblems: string[] = []
   const current = parseSettingsLayer(currentText, readProblems)
   if (current === undefined) throw new Error(`${readProblems[0] ?? `${SETTINGS_REL} is broken`}; fix or remove the file first, nothing was written`)
@@ -219,7 +250,11 @@ export function applySettingsPatch(currentText: string, patch: unknown, rowLayer
   const before = layerSettings(rowLayer, current, []).values
   const merged = overlay(SettingsSchema, current, patch, 'setting', problems)
   if (problems.length > 0) throw new Error(`${problems.join('; ')}. Nothing was written.`)
-  const after = layerSettings(rowLayer, merged, []).values
+  const afterProblems: string[] = []
+  const after = layerSettings(rowLayer, merged, afterProblems).values
+  // layerSettings put the default back in place of a token variable nobody allowed; a save refuses it instead.
+  const tokenProblem = afterProblems.find((p) => p.startsWith('"siyuan.tokenEnv"'))
+  if (tokenProblem !== undefined) throw new Error(`${tokenProblem.replace(/; using SIYUAN_API_TOKEN$/, '')}. Nothing was written.`)
   const old = new Map(leaves(before))
   const changed = leaves(after)
     .filter(([k, v]) => JSON.stringify(old.get(k)) !== JSON.stringify(v))

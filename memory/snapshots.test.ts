@@ -114,3 +114,23 @@ it('keeps manual, pre-restore and pre-migrate snapshots apart: five of them neve
   // the five newest of the others are the ones kept
   expect(others[0]).toMatch(/^2026-02-07T\d{2}03\d{2}Z-pre-migrate$/)
 })
+
+it('prunes by the order snapshots were taken, so a clock put back after running a year ahead keeps today’s daily one (issue 19)', async () => {
+  const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
+  await s.write(fact('一'), { by: 'person' })
+  for (let d = 1; d <= 8; d++) {
+    now = new Date(`2027-06-0${d}T12:00:00`)
+    await snapshotIfDue(s)
+  }
+  now = new Date('2026-06-01T12:00:00')
+  expect(await snapshotIfDue(s)).toBeDefined()
+  const names = await listSnapshots(s)
+  expect(names).toContain('2026-06-01')
+  expect(names.filter((n) => kindOfName(n) === 'daily')).toHaveLength(7)
+  // The ones pushed out are the oldest taken (2027-06-01, -02), not the one whose name sorts first.
+  expect(names).not.toContain('2027-06-01')
+  expect(names).not.toContain('2027-06-02')
+  // A manual snapshot a moment later does not push today's daily one out either.
+  await takeSnapshot(s, 'manual')
+  expect(await listSnapshots(s)).toContain('2026-06-01')
+})

@@ -10,8 +10,8 @@ import type { MemoryStore } from './store.ts'
  * Snapshots: full copies of the root in `<root>-snapshots/<name>/`, beside
  * the root so they never count toward its quota. Seven daily ones are kept,
  * and apart from them the five newest manual / pre-restore / pre-migrate ones
- * (names start with a date, so name order is time order; a daily name is the
- * date alone, the others end in their kind). A snapshot is copied under the
+ * ("newest" by the order they were taken, `seq` in the manifest, not by name:
+ * a daily name is the local date alone, the others end in their kind). A snapshot is copied under the
  * write lock (a consistent view) into a temp folder, a manifest of sizes and
  * SHA-256 sums written last, and the folder renamed into place — so a listed
  * snapshot is complete, and a restore can tell a snapshot that changed since
@@ -38,6 +38,13 @@ export interface SnapshotManifest {
   version: number
   taken_at: string
   kind: SnapshotKind
+  /**
+   * The order snapshots were taken in: one more than any snapshot beside it
+   * had. Pruning keeps the most recently taken by this number, so a clock that
+   * ran ahead and was put back (names and `taken_at` from the future) never
+   * pushes out the snapshot just taken. Absent in older manifests.
+   */
+  seq?: number
   /** Relative path ('/'-separated) → size in bytes and hex SHA-256 of the bytes. */
   files: Record<string, { size: number; sha256: string }>
 }
@@ -170,7 +177,8 @@ export async function snapshotUnderLock(store: MemoryStore, kind: SnapshotKind, 
     await fs.rm(tmp, { recursive: true, force: true })
     await ensureDir(tmp)
     const files = await copyStoreTree(store.root, tmp, durable(kind), onProgress)
-    const manifest: SnapshotManifest = { version: MANIFEST_VERSION, taken_at: store.now().toISOString(), kind, files }
+    const seq = Math.max(0, ...(await takenOrder(store)).map((o) => o.seq)) + 1
+    const manifest: SnapshotManifest = { version: MANIFEST_VERSION, taken_at: store.now().toISOString(), kind, seq, files }
     await writeNewFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`)
     await fsyncDir(tmp)
     await fs.rename(tmp, final)
@@ -202,9 +210,29 @@ export function kindOfName(name: string): 'daily' | 'other' {
  * off. `spare` names are never removed (the snapshot a restore is reading), so
  * for a while there may be one more.
  */
+/**
+ * Every snapshot with the order it was taken in (its manifest's `seq`; 0 for
+ * one without, which then ranks below every numbered one, by name), oldest first.
+ */
+async function takenOrder(store: MemoryStore): Promise<Array<{ name: string; seq: number }>> {
+  const out: Array<{ name: string; seq: number }> = []
+  for (const name of await listSnapshots(store)) {
+    let seq = 0
+    try {
+      const m = JSON.parse(await fs.readFile(join(store.snapshotsDir, name, MANIFEST_FILE), 'utf8')) as { seq?: unknown }
+      if (typeof m.seq === 'number' && Number.isSafeInteger(m.seq) && m.seq > 0) seq = m.seq
+    } catch {
+      seq = 0
+    }
+    out.push({ name, seq })
+  }
+  return out.sort((a, b) => a.seq - b.seq || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}
+
 export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
   const spare = new Set(opts.spare ?? [])
-  const names = await listSnapshots(store)
+  // By the order they were taken, never by name: names carry the clock's date, and a clock can be wrong.
+  const names = (await takenOrder(store)).map((o) => o.name)
   const daily = names.filter((n) => kindOfName(n) === 'daily')
   const other = names.filter((n) => kindOfName(n) === 'other')
   const drop = [...daily.slice(0, Math.max(0, daily.length - KEEP_SNAPSHOTS)), ...other.slice(0, Math.max(0, other.length - KEEP_OTHER_SNAPSHOTS))]

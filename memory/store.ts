@@ -34,12 +34,13 @@ import {
   isMetaPath,
   type RootOptions,
 } from './paths.ts'
-import { applySettingsPatch, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
+import { applySettingsPatch, parseSettingsText, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
 import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { journalPending, recoverGitSwitch } from './git-switch.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
 import { currentVolume } from './volumes.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
+import { claimsPerson, isMarked, isPersonBase, readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
 
 export interface OpenOptions extends RootOptions {
   /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
@@ -149,9 +150,15 @@ export class MemoryStore {
    * applies it to this store at once. A wrong value or a broken file refuses
    * the whole patch and writes nothing.
    */
-  async saveSettings(patch: unknown): Promise<SettingsChange> {
+  /** What `saveSettings` would change, and the values it would lead to; writes nothing. */
+  async previewSettings(patch: unknown, opts: { from?: 'panel' | 'person' } = {}): Promise<SettingsChange & { values: Settings['values'] }> {
+    const change = applySettingsPatch(await readTextOr(this.root, this.path(SETTINGS_REL), ''), patch, this.settingsLayer, opts)
+    return { ...change, values: parseSettingsText(JSON.stringify(change.layer), this.settingsLayer).settings.values }
+  }
+
+  async saveSettings(patch: unknown, opts: { from?: 'panel' | 'person' } = {}): Promise<SettingsChange> {
     const change = await this.withWriteLock(async (lock) => {
-      const change = applySettingsPatch(await readTextOr(this.root, this.path(SETTINGS_REL), ''), patch, this.settingsLayer)
+      const change = applySettingsPatch(await readTextOr(this.root, this.path(SETTINGS_REL), ''), patch, this.settingsLayer, opts)
       if (change.changed.length > 0) await this.writeMetaJson('settings.json', change.layer, lock)
       return change
     })
@@ -407,7 +414,9 @@ export class MemoryStore {
     if (verdict.gate === 'pending') full.pending_reasons = verdict.reasons
     const date = localDate(at)
     const rel = verdict.gate === 'day' ? dayFileRel(date) : pendingFileRel(date)
-    await this.appendEntries(rel, [{ text, meta: full }])
+    const entry: Entry = { text, meta: full }
+    // The person's write is recorded in 元/person-marks.json under the same lock, before the entry lands.
+    await this.appendEntries(rel, [entry], ctx.by === 'person' ? [entry] : [])
     return { id: full.id, gate: verdict.gate, file: rel, reasons: verdict.reasons, notes }
   }
 
@@ -427,7 +436,7 @@ export class MemoryStore {
   }
 
   /** Append ready-made entries to one file under the write lock (used by write, import, promote). */
-  async appendEntries(rel: string, entries: Entry[]): Promise<void> {
+  async appendEntries(rel: string, entries: Entry[], personMarks: readonly Entry[] = []): Promise<void> {
     const intoMargin = rel.startsWith(`${LAYOUT.margin}/`)
     await this.withWriteLock(async (lock) => {
       const current = await this.readForRewrite(rel)
@@ -435,6 +444,8 @@ export class MemoryStore {
       for (const e of entries) next = appendEntryText(next, e)
       const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
       await this.checkQuota(delta, intoMargin)
+      // Marked first: a mark without its entry names nothing; an entry without its mark would read as the model's.
+      if (personMarks.length > 0) await recordMarks(this, lock, personMarks)
       await this.replaceFile(rel, next, lock)
       this.noteWritten(delta, intoMargin)
     })
@@ -448,12 +459,18 @@ export class MemoryStore {
     const found = await this.get(id)
     if (found === undefined) throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; list ids with \`cyrene memory list\``)
     if (found.area !== 'day') throw new RefusedError('read-only', `entry ${id} is in ${found.file} (余页/待定), which is never edited; promote it instead`)
-    if (found.meta.base === true && ctx.by !== 'person') throw new RefusedError('person-only', `entry ${id} is a base entry: only the person may change it`)
-    const merged: NewEntry = { ...metaAsInput(found.meta), text: found.text, ...patch }
+    if (ctx.by !== 'person' && isPersonBase(this.marks().marks, found))
+      throw new RefusedError('person-only', `entry ${id} is a base entry: only the person may change it`)
+    // A person's edit keeps the record in step with the new text; it never vouches for a claim it did not make.
+    const remark = ctx.by === 'person' && (isMarked(this.marks().marks, found) || patch.base === true)
+    const had: Partial<NewEntry> = metaAsInput(found.meta)
+    // A base claim the record does not back is not carried into the checks: the entry is the model's (CONTRACT §12.19).
+    if (!isPersonBase(this.marks().marks, found)) delete had.base
+    const merged: NewEntry = { ...had, text: found.text, ...patch }
     const { text, meta, notes: _notes } = buildMeta(merged, ctx.by, this.limits)
     // Only links this update adds: one left dangling by a hand edit must not block other changes.
-    const had = new Set(linksOf(found.meta.links).map(linkTarget))
-    if ('links' in patch) await this.assertLinkTargets(linksOf(meta.links).filter((l) => !had.has(linkTarget(l))))
+    const linked = new Set(linksOf(found.meta.links).map(linkTarget))
+    if ('links' in patch) await this.assertLinkTargets(linksOf(meta.links).filter((l) => !linked.has(linkTarget(l))))
     const next: Entry = { text, meta: { ...found.meta } }
     for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
       if (k in patch) {
@@ -471,6 +488,7 @@ export class MemoryStore {
       const segs = [...parsed.segments]
       segs[idx] = { ...seg, raw: reserializeSegment(seg, next), entry: next }
       if (!unchanged) {
+        if (remark && claimsPerson(next.meta)) await recordMarks(this, lock, [next])
         await this.replaceFile(found.file, joinSegments(segs), lock)
         await audit(this, { op: 'update', id, by: ctx.by, file: found.file })
       }
@@ -500,6 +518,11 @@ export class MemoryStore {
     })
     await audit(this, { op: 'margin', file: p, by: ctx.by })
     return p
+  }
+
+  /** The person-marks record (CONTRACT §12.19): who really wrote an entry, read fresh when the file changed. */
+  marks(): MarksRead {
+    return readMarksSync(this.root)
   }
 
   /** Any write into 元/ by the model is refused here, whatever the caller. */

@@ -3,7 +3,7 @@ import { t, type Lang } from '../i18n/index.ts'
 import type {} from '../host/service.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 import { kindLabel } from '../i18n/kinds.ts'
-import { clip, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
+import { clip, isPersonBase, ownerOf, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
 import type { CommandResult } from './cyrene-subcommands.ts'
 
 /**
@@ -30,7 +30,8 @@ async function overview(store: MemoryStore, lang: Lang): Promise<CommandResult> 
   const { entries } = await store.scan()
   const day = entries.filter((e) => e.area === 'day')
   const pending = entries.length - day.length
-  const base = day.filter((e) => e.meta.base === true).length
+  const marks = store.marks().marks
+  const base = day.filter((e) => isPersonBase(marks, e)).length
   const newest = [...day].sort((a, b) => (dateOf(b) + (b.meta.at ?? '')).localeCompare(dateOf(a) + (a.meta.at ?? ''))).slice(0, NEWEST)
   return {
     kind: 'success',
@@ -63,13 +64,19 @@ async function show(store: MemoryStore, id: string | undefined, lang: Lang): Pro
   const entry = await store.get(id)
   if (entry === undefined) return { kind: 'error', text: t('chat.memory.noSuchId', lang, { id: oneLine(id) }) }
   const m = entry.meta
+  // Who wrote it and whether it is base come from the person-marks record, never from the comment alone (CONTRACT §12.19).
+  const marks = store.marks().marks
+  const owner = ownerOf(marks, entry)
   const facts = [
     t(entry.area === 'day' ? 'chat.memory.inDay' : 'chat.memory.inPending', lang, { file: entry.file }),
     m.kind !== undefined ? t('chat.memory.kind', lang, { kind: kindLabel(m.kind, lang) }) : '',
     m.axis !== undefined ? `${t('chat.memory.axis', lang, { axis: m.axis })}${m.reason !== undefined ? `${t('doctor.colon', lang)}${m.reason}` : ''}` : '',
-    m.by !== undefined ? t(m.by === 'person' ? 'chat.memory.byPerson' : m.by === 'model' ? 'chat.memory.byModel' : 'chat.memory.byImport', lang) : '',
+    m.by !== undefined || owner !== 'model'
+      ? t(owner === 'person' ? 'chat.memory.byPerson' : owner === 'model' ? 'chat.memory.byModel' : 'chat.memory.byImport', lang)
+      : '',
     m.at !== undefined ? t('chat.memory.at', lang, { at: m.at }) : '',
-    m.base === true ? t('chat.memory.base', lang) : '',
+    isPersonBase(marks, entry) ? t('chat.memory.base', lang) : '',
+    owner === 'model' && (m.base === true || m.by === 'person') ? t('chat.memory.unbackedClaim', lang) : '',
     m.vol !== undefined ? t('chat.memory.vol', lang, { n: m.vol }) : '',
   ].filter((f) => f !== '')
   return {

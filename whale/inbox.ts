@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { isRecord } from './json.ts'
 import { foldLine } from './text.ts'
 
@@ -86,12 +87,56 @@ export function splitLines(text: string): string[] {
   return text.split(/\r?\n/)
 }
 
-/** Replays the log in line order into the current view, oldest first. */
-export function replayInbox(lines: readonly string[]): ReplayedEntry[] {
+/** The key a person's record keeps for one inbox line: SHA-256 of the trimmed line. */
+export function inboxLineKey(line: string): string {
+  return createHash('sha256').update(line.trim()).digest('hex')
+}
+
+/** Whether a line that confirms an entry was written by the person (the host's record); asked once per such line, in order. */
+export type ConfirmVouch = (line: string) => boolean
+
+/**
+ * A vouch from the person's record (line key → how many such lines the
+ * person wrote): the n-th copy of a line is vouched for only while n is
+ * within the recorded count.
+ */
+export function vouchFromRecord(lines: Readonly<Record<string, number>>): ConfirmVouch {
+  const seen = new Map<string, number>()
+  return (line) => {
+    const key = inboxLineKey(line)
+    const n = (seen.get(key) ?? 0) + 1
+    seen.set(key, n)
+    return Object.hasOwn(lines, key) && n <= lines[key]!
+  }
+}
+
+/** The lines a person's record must vouch for: a confirm op, or a fact / rewrite that says it is confirmed. */
+export function confirmsSomething(line: string): boolean {
+  const parsed = parseInboxLine(line)
+  if (parsed === null) return false
+  return claimsConfirmation(parsed)
+}
+
+function claimsConfirmation(parsed: InboxLine): boolean {
+  if (parsed.op === 'confirm') return true
+  return (parsed.op === '' || parsed.op === 'supersede') && parsed.status === 'confirmed'
+}
+
+/**
+ * Replays the log in line order into the current view, oldest first. With a
+ * `vouch` (the host), a confirmation the person did not record is not one: a
+ * confirm op is skipped and a line that says `"status":"confirmed"` counts as proposed.
+ */
+export function replayInbox(lines: readonly string[], vouch?: ConfirmVouch): ReplayedEntry[] {
   const entries: ReplayedEntry[] = []
   for (const line of lines) {
-    const parsed = parseInboxLine(line)
-    if (parsed === null) continue
+    const read = parseInboxLine(line)
+    if (read === null) continue
+    let parsed: InboxLine = read
+    if (vouch !== undefined && claimsConfirmation(parsed) && !vouch(line)) {
+      if (parsed.op !== '' && parsed.op !== 'supersede') continue
+      parsed = { ...parsed, status: 'proposed' }
+    }
     if (parsed.op === '') {
       entries.push({ text: parsed.text, at: parsed.at, tag: parsed.tag, status: parsed.status ?? 'legacy', kind: parsed.kind, statusValid: parsed.statusValid })
       continue

@@ -1,6 +1,6 @@
-import { crc32 } from 'node:zlib'
+import { crc32, deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { cardJsonFromPng, cardTexts, PngCardError } from './png.ts'
+import { cardJsonFromPng, cardTexts, MAX_INFLATED_BYTES, PngCardError } from './png.ts'
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8)
@@ -48,5 +48,28 @@ describe('cardJsonFromPng', () => {
   })
   it('is a PngCardError when no card chunk is present', () => {
     expect(() => cardJsonFromPng(Buffer.concat([sig, chunk('IEND', Buffer.alloc(0))]))).toThrow(PngCardError)
+  })
+})
+
+describe('the inflate cap of a whole PNG (issue 19)', () => {
+  const iend = chunk('IEND', Buffer.alloc(0))
+  const zchara = (inflated: number): Buffer => chunk('zTXt', Buffer.concat([Buffer.from('chara\0\0', 'latin1'), deflateSync(Buffer.alloc(inflated, 0x41))]))
+
+  it('refuses card chunks whose inflated text adds up past the cap, though each is small', () => {
+    const one = zchara(1024 * 1024)
+    const count = Math.floor(MAX_INFLATED_BYTES / (1024 * 1024)) + 2
+    const bytes = Buffer.concat([sig, ...Array.from({ length: count }, () => one), iend])
+    expect(() => cardTexts(bytes)).toThrow(/inflates past \d+ bytes in all/)
+  })
+
+  it('refuses the 3,000-chunk PNG of the issue at the first chunk past the cap', () => {
+    const big = zchara(MAX_INFLATED_BYTES)
+    const bytes = Buffer.concat([sig, ...Array.from({ length: 3000 }, () => big), iend])
+    expect(() => cardTexts(bytes)).toThrow(PngCardError)
+    expect(() => cardTexts(bytes)).toThrow(/in all/)
+  })
+
+  it('still reads one card chunk that inflates to the whole cap', () => {
+    expect(cardTexts(Buffer.concat([sig, zchara(MAX_INFLATED_BYTES), iend])).get('chara')).toHaveLength(MAX_INFLATED_BYTES)
   })
 })

@@ -4,13 +4,20 @@ import { crc32, inflateSync } from 'node:zlib'
  * Read-only extraction of the character JSON from a PNG card (spec §12.3,
  * issue part 2). Only tEXt / zTXt / iTXt chunks named `chara` or `ccv3` are
  * read; image data is never decoded. Every length is checked before use,
- * every chunk's CRC is verified, and decompression output is bounded.
+ * every chunk's CRC is verified, and decompression output is bounded per
+ * chunk and for the whole file (`MAX_INFLATED_BYTES`).
  */
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 export const MAX_PNG_BYTES = 32 * 1024 * 1024
 const MAX_CHUNKS = 10_000
 /** Text chunks larger than this are refused, compressed or not. */
 const MAX_CARD_TEXT_BYTES = 8 * 1024 * 1024
+/**
+ * What every compressed card chunk of one PNG may inflate to, added up. A card
+ * needs one chunk; without a total, thousands of small chunks that each inflate
+ * to the per-chunk limit cost minutes of CPU before anything is refused.
+ */
+export const MAX_INFLATED_BYTES = MAX_CARD_TEXT_BYTES
 
 export class PngCardError extends Error {}
 
@@ -23,12 +30,23 @@ interface TextChunk {
   text: string
 }
 
-function inflateBounded(data: Buffer): Buffer {
+/** What is left of the file's inflate budget; each inflate takes what it produced. */
+interface InflateBudget {
+  left: number
+}
+
+function inflateBounded(data: Buffer, budget: InflateBudget): Buffer {
+  const refusal = `the PNG's compressed card text inflates past ${MAX_INFLATED_BYTES} bytes in all, so it is not read; export the card again (one "chara" or "ccv3" chunk) or import its JSON`
+  if (budget.left <= 0) throw new PngCardError(refusal)
+  let out: Buffer
   try {
-    return inflateSync(data, { maxOutputLength: MAX_CARD_TEXT_BYTES })
+    out = inflateSync(data, { maxOutputLength: Math.min(MAX_CARD_TEXT_BYTES, budget.left) })
   } catch (error) {
-    throw new PngCardError(`a compressed text chunk does not inflate within ${MAX_CARD_TEXT_BYTES} bytes (${(error as Error).message})`)
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new PngCardError(refusal)
+    throw new PngCardError(`a compressed text chunk does not inflate (${(error as Error).message})`)
   }
+  budget.left -= out.length
+  return out
 }
 
 function keywordEnd(data: Buffer): number {
@@ -38,14 +56,14 @@ function keywordEnd(data: Buffer): number {
   return end
 }
 
-function parseText(type: string, data: Buffer): TextChunk {
+function parseText(type: string, data: Buffer, budget: InflateBudget): TextChunk {
   const end = keywordEnd(data)
   const keyword = data.subarray(0, end).toString('latin1')
   const rest = data.subarray(end + 1)
   if (type === 'tEXt') return { keyword, text: rest.toString('latin1') }
   if (type === 'zTXt') {
     if (rest.length < 1 || rest[0] !== 0) throw new PngCardError('a zTXt chunk uses an unknown compression method')
-    return { keyword, text: inflateBounded(rest.subarray(1)).toString('latin1') }
+    return { keyword, text: inflateBounded(rest.subarray(1), budget).toString('latin1') }
   }
   // iTXt: flag, method, language tag\0, translated keyword\0, UTF-8 text
   if (rest.length < 2) throw new PngCardError('an iTXt chunk is truncated')
@@ -55,7 +73,7 @@ function parseText(type: string, data: Buffer): TextChunk {
   const transEnd = langEnd < 0 ? -1 : rest.indexOf(0, langEnd + 1)
   if (langEnd < 0 || transEnd < 0) throw new PngCardError('an iTXt chunk is truncated')
   const body = rest.subarray(transEnd + 1)
-  return { keyword, text: (compressed ? inflateBounded(body) : body).toString('utf8') }
+  return { keyword, text: (compressed ? inflateBounded(body, budget) : body).toString('utf8') }
 }
 
 /** Walks the chunk list and returns the card texts by keyword (lower-cased). */
@@ -65,6 +83,7 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
   const found = new Map<string, string>()
   let offset = 8
   let sawEnd = false
+  const budget: InflateBudget = { left: MAX_INFLATED_BYTES }
   for (let count = 0; offset < bytes.length; count++) {
     if (count >= MAX_CHUNKS) throw new PngCardError('the PNG has too many chunks')
     if (offset + 12 > bytes.length) throw new PngCardError('the PNG is truncated inside a chunk header')
@@ -81,7 +100,7 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
       const end = data.indexOf(0)
       const keyword = end > 0 ? data.subarray(0, end).toString('latin1').toLowerCase() : ''
       // only the two card keywords are parsed at all
-      if (keyword === 'chara' || keyword === 'ccv3') found.set(keyword, parseText(type, data).text)
+      if (keyword === 'chara' || keyword === 'ccv3') found.set(keyword, parseText(type, data, budget).text)
     }
     offset += 12 + length
     if (type === 'IEND') {

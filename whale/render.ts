@@ -1,5 +1,5 @@
 import { captureActive, configFromText, inboxBlocksAllowed, type WhaleConfig } from './config.ts'
-import { injectable, replayInbox, selectRelevant, splitLines } from './inbox.ts'
+import { injectable, replayInbox, selectRelevant, splitLines, type ConfirmVouch } from './inbox.ts'
 import { budgetNote, isOverBudget, measureParts, type Measure, type PartKey } from './measure.ts'
 import { disciplineBlock, inboxDataBlock } from './memory-blocks.ts'
 import { inboxFileOf } from './paths.ts'
@@ -20,6 +20,8 @@ export interface RenderInput {
   cwd?: string
   /** The per-session capture switch of spec §3.4. */
   sessionCapture?: boolean
+  /** The host's check that a confirmation was the person's (CONTRACT §9); absent, the spec's replay as written. */
+  vouch?: ConfirmVouch
 }
 
 export interface RenderedSegments {
@@ -56,7 +58,7 @@ export function renderSegments(input: RenderInput): RenderedSegments {
 
 function memoryParts(config: WhaleConfig, input: RenderInput, cwd: string, active: boolean): { inbox: string; discipline: string } {
   if (!inboxBlocksAllowed(config)) return { inbox: '', discipline: '' }
-  const entries = input.inboxText === null ? [] : replayInbox(splitLines(input.inboxText))
+  const entries = input.inboxText === null ? [] : replayInbox(splitLines(input.inboxText), input.vouch)
   const chosen = selectRelevant(injectable(entries, config.memory.requireConfirm), config.memory.maxEntries, cwd)
   const inbox = inboxDataBlock(chosen, config.persona.userName)
   const discipline = active ? disciplineBlock(config, inboxFileOf(config.memory, input.configDir), sinkRoutes(config.memory.sinks, input.configDir)) : ''

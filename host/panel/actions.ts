@@ -39,8 +39,10 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
   if (settings !== undefined) {
     let change
     try {
-      change = await store.saveSettings(settings)
+      await confirmSiyuan(store, settings, body.confirm)
+      change = await store.saveSettings(settings, { from: 'panel' })
     } catch (error) {
+      if (error instanceof PanelError) throw error
       throw new PanelError(400, (error as Error).message)
     }
     const now = change.changed.filter((k) => !change.needRestart.includes(k))
@@ -71,6 +73,27 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
   }
   answer.message = said.join('; ')
   return answer
+}
+
+/** A save that would send the memory somewhere new: SiYuan turned on, another address, another token variable. */
+const SIYUAN_SENDING = ['siyuan.url', 'siyuan.tokenEnv', 'siyuan.notebook']
+
+/**
+ * Sending the memory to SiYuan changes where the person's words go, so the
+ * page asks the person a second time (`confirm: "siyuan"` with the same
+ * settings); without it the answer is 409 with the question to ask.
+ */
+async function confirmSiyuan(store: MemoryStore, settings: unknown, confirm: unknown): Promise<void> {
+  const preview = await store.previewSettings(settings, { from: 'panel' })
+  const turnsOn = preview.changed.includes('siyuan.enabled') && preview.values.siyuan.enabled
+  const moves = preview.values.siyuan.enabled && preview.changed.some((k) => SIYUAN_SENDING.includes(k))
+  if ((!turnsOn && !moves) || confirm === 'siyuan') return
+  const { url, notebook, tokenEnv } = preview.values.siyuan
+  throw new PanelError(
+    409,
+    `这会把你的记忆发送到思源 ${url}（笔记本「${notebook}」，令牌取自环境变量 ${tokenEnv}）。确定吗？ / This sends your memory to SiYuan at ${url} (notebook "${notebook}", token from the variable ${tokenEnv}). Go ahead?`,
+    { confirm: 'siyuan' },
+  )
 }
 
 export async function runAction(deps: PanelDeps, body: Record<string, unknown>): Promise<ActionAnswer> {

@@ -1,5 +1,6 @@
 import type { CyreneMemory } from '../service.ts'
 import type { GitSyncRunner } from '../git-trigger.ts'
+import type { PanelPairing } from './pairing.ts'
 
 /** What a sync run sent, for the panel, `/cyrene sync` and `cyrene sync`. */
 export interface SyncReport {
@@ -25,6 +26,8 @@ export interface PanelDeps {
   trustedHosts: readonly string[]
   maxBodyBytes: number
   env: NodeJS.ProcessEnv
+  /** The page's secret: every POST carries its code (CONTRACT §2.5). */
+  pairing: PanelPairing
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
   gitSync?: GitSyncRunner
   dreamNow?: () => Promise<{ ok: boolean; message: string }>

@@ -3,9 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 /** A refusal the caller can act on; its message is safe to show (no paths beyond the store's, no stack). */
 export class PanelError extends Error {
   readonly status: number
-  constructor(status: number, message: string) {
+  /** More fields of the answer (a confirmation the page must ask for). */
+  readonly extra: Record<string, unknown>
+  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
     super(message)
     this.status = status
+    this.extra = extra
   }
 }
 

@@ -5,6 +5,7 @@ import { entriesOfDay } from './calendar.ts'
 import type { PanelDeps } from './deps.ts'
 import { readDreamRegistry } from './dream-sessions.ts'
 import { checkRequest } from './guard.ts'
+import { PAIRING_HEADER } from './pairing.ts'
 import { PanelError, readJsonBody, sendJson } from './http.ts'
 import { panelStatus } from './status.ts'
 
@@ -55,6 +56,21 @@ export function panelHandler(deps: PanelDeps, log: (error: unknown) => void = ()
         sendJson(res, verdict.status, { ok: false, error: verdict.why })
         return
       }
+      if (req.method === 'POST') {
+        const pairing = deps.pairing.check(req.headers[PAIRING_HEADER])
+        if (pairing !== 'ok') {
+          req.resume()
+          sendJson(res, 401, {
+            ok: false,
+            pairing,
+            error:
+              pairing === 'missing'
+                ? 'type the pairing code shown in the terminal DSH web runs in; nothing was changed'
+                : 'that is not the pairing code shown in the terminal DSH web runs in; nothing was changed',
+          })
+          return
+        }
+      }
       const url = new URL(req.url ?? '/', 'http://panel.invalid')
       const path = url.pathname.startsWith(PANEL_PREFIX) ? url.pathname.slice(PANEL_PREFIX.length) : url.pathname
       const table = req.method === 'GET' ? GET : req.method === 'POST' ? POST : undefined
@@ -69,7 +85,7 @@ export function panelHandler(deps: PanelDeps, log: (error: unknown) => void = ()
         sendJson(res, 200, await handler(deps, url, req))
       } catch (error) {
         req.resume()
-        if (error instanceof PanelError) sendJson(res, error.status, { ok: false, error: error.message })
+        if (error instanceof PanelError) sendJson(res, error.status, { ...error.extra, ok: false, error: error.message })
         else {
           log(error)
           sendJson(res, 500, { ok: false, error: 'the panel could not do that; see /cyrene doctor and the DSH log' })

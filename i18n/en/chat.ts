@@ -40,6 +40,7 @@ export const chatEn: { readonly [K in keyof typeof chatZh]: string } = {
   'chat.memory.byModel': 'written by Cyrene',
   'chat.memory.byImport': 'imported',
   'chat.memory.at': 'at {at}',
+  'chat.memory.unbackedClaim': '(its comment claims you wrote it or that it is a base entry, but you have no record of it, so it counts as Cyrene’s)',
   'chat.memory.base': 'a base entry (only you can change it)',
   'chat.memory.vol': 'volume {n}',
   'chat.memory.factSep': ', ',

@@ -204,4 +204,14 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.git.notHere': 'not running in this process (no git.remote, or the engine is held elsewhere)',
   'doctor.git.noRunYet': 'on ({remote}); no run yet',
   'doctor.recall.silent': '; the latest turn recalled nothing: {why}',
+  'doctor.check.marks': 'person marks',
+  'doctor.marks.problem': '{problem}: no entry counts as yours until it is restored (cyrene restore)',
+  'doctor.marks.migrated': '; {n} taken over from older comments on {date}',
+  'doctor.marks.ok':
+    '{n} entries recorded as yours in 元/person-marks.json; a "base"/"by: person" comment without a record counts as Cyrene’s (cyrene memory marks, cyrene memory check)',
+  'doctor.check.pairing': 'settings page',
+  'doctor.pairing.guessed': '; replaced {n}× after wrong guesses (something tried to guess it)',
+  'doctor.pairing.shown': 'every change needs the pairing code printed in the terminal DSH runs in',
+  'doctor.pairing.hidden':
+    'read-only: DSH’s stderr is not a terminal, so no pairing code was shown; change settings with cyrene, or start DSH with CYRENE_PAIRING_STDERR=1 if only you read its log',
 }

@@ -37,6 +37,7 @@ export const chatZh = {
   'chat.memory.byModel': '由昔涟写下',
   'chat.memory.byImport': '由导入写下',
   'chat.memory.at': '于 {at}',
+  'chat.memory.unbackedClaim': '（注释里自称是你写的或基石，但没有你的记录，按昔涟写的算）',
   'chat.memory.base': '基石（只有你能改）',
   'chat.memory.vol': '第 {n} 卷',
   'chat.memory.factSep': '，',

@@ -197,4 +197,13 @@ export const doctorZh = {
   'doctor.git.notHere': '不在这个进程里运行（没设 git.remote，或记忆引擎在别处）',
   'doctor.git.noRunYet': '开着（{remote}）；还没运行过',
   'doctor.recall.silent': '；最近一轮什么也没想起：{why}',
+  'doctor.check.marks': '你的记录',
+  'doctor.marks.problem': '{problem}：在它恢复之前，没有条目算作你的（cyrene restore）',
+  'doctor.marks.migrated': '；{date} 从旧注释接过 {n} 条',
+  'doctor.marks.ok':
+    '元/person-marks.json 记着 {n} 条是你的；注释里自称 base 或 by: person 却没有记录的，按昔涟写的算（cyrene memory marks、cyrene memory check）',
+  'doctor.check.pairing': '设置页',
+  'doctor.pairing.guessed': '；有人猜错了配对码，已换过 {n} 次',
+  'doctor.pairing.shown': '每次修改都要用 DSH 所在终端里打印的配对码',
+  'doctor.pairing.hidden': '只读：DSH 的 stderr 不是终端，没有显示配对码；请用 cyrene 命令改设置，或者在只有你能读日志时用 CYRENE_PAIRING_STDERR=1 启动 DSH',
 } as const

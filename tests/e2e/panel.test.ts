@@ -29,6 +29,10 @@ let browser: Browser
 let page: Page
 let siyuan: SiyuanStandIn | undefined
 const TOKEN = 'e2e-siyuan-token-1618'
+/** Browser dialogs the page opened (the pairing prompt, the SiYuan confirmation), as [type, message]. */
+const dialogs: Array<[string, string]> = []
+/** The pairing code DSH's terminal showed (CYRENE_PAIRING_STDERR=1: here the test reads the terminal, as the person would). */
+const pairingCode = (): string => [...output.matchAll(/Cyrene settings pairing code(?: replaced[^:]*)?: ([A-Z0-9]{5}-[A-Z0-9]{5})/g)].at(-1)?.[1] ?? ''
 
 const storeRoot = () => join(home, 'cyrene-philia093-0')
 
@@ -89,7 +93,7 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
     mkdirSync(join(home, 'workspace'))
     web = spawn(dshBin, ['web', '--no-open', '--port', String(port)], {
       cwd: join(home, 'workspace'),
-      env: dshEnv(home, { SIYUAN_API_TOKEN: TOKEN }),
+      env: dshEnv(home, { SIYUAN_API_TOKEN: TOKEN, CYRENE_PAIRING_STDERR: '1' }),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
@@ -98,6 +102,11 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
     await waitForWeb(port, web, () => output)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] })
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' })
+    // The person at the page: types the code from the terminal when asked, and says yes to the SiYuan question.
+    page.on('dialog', (d) => {
+      dialogs.push([d.type(), d.message()])
+      void (d.type() === 'prompt' ? d.accept(pairingCode()) : d.type() === 'confirm' ? d.accept() : d.dismiss())
+    })
   }, 600_000)
 
   afterAll(async () => {
@@ -136,9 +145,25 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
     await expect.poll(async () => await panel.locator('[data-cyrene="day"]').innerText()).toContain('雨天喜欢听黑胶唱片。')
   })
 
+  it('a POST without the pairing code (curl from a shell on this machine) is refused and changes nothing (issue 19)', async () => {
+    expect(pairingCode()).toMatch(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/)
+    const settingsFile = join(storeRoot(), '元', 'settings.json')
+    const read = () => (existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : '')
+    const before = read()
+    const forged = await fetch(`http://127.0.0.1:${port}/dsh-cyrene-philia093-0/action`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'save-config', settings: { nickname: '坏人', siyuan: { enabled: true, url: 'http://127.0.0.9:9' } }, confirm: 'siyuan' }),
+    })
+    expect(forged.status).toBe(401)
+    expect(read()).toBe(before)
+  })
+
   it('a button press reaches the host and changes what the page shows (Back up now → a second snapshot)', async () => {
     const panel = page.locator('[data-cyrene="settings"]')
     await panel.locator('[data-action="backup"]').click()
+    // The first change of this page load asks for the pairing code.
+    await expect.poll(() => dialogs.filter(([type]) => type === 'prompt').length, { timeout: 30_000 }).toBe(1)
     await expect.poll(async () => await panel.locator('[data-cyrene="message"]').innerText(), { timeout: 30_000 }).toMatch(/^snapshot /)
     await expect.poll(async () => await panel.locator('[data-card="snapshots"]').innerText()).toMatch(/^Snapshots\s+2 · /)
   })
@@ -170,6 +195,8 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
     await panel.locator('input[name="siyuanUrl"]').fill(stand.url)
     await panel.getByRole('button', { name: 'Save settings' }).click()
     await expect.poll(async () => await panel.locator('[data-cyrene="message"]').innerText(), { timeout: 30_000 }).toContain('siyuan.enabled')
+    // Sending the memory somewhere new took the person's second yes, naming the address.
+    expect(dialogs.filter(([type, message]) => type === 'confirm' && message.includes(stand.url))).toHaveLength(1)
     await panel.locator('[data-action="sync"]').click()
     await expect.poll(async () => await panel.locator('[data-card="sync"]').innerText(), { timeout: 30_000 }).toMatch(/(sent|unchanged) \d+/)
     const day = [...stand.docs.values()].find((d) => d.markdown.includes('雨天喜欢听黑胶唱片。'))

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PanelDeps } from '../../host/panel/deps.ts'
 import { PANEL_PREFIX, panelHandler } from '../../host/panel/routes.ts'
+import { MAX_WRONG, PanelPairing } from '../../host/panel/pairing.ts'
 import { dreamNowOf } from '../../host/panel-row.ts'
 import type { CyreneMemory } from '../../host/service.ts'
 import { bootHost, type Host } from '../harness/host.ts'
@@ -21,6 +22,9 @@ let host: Host
 let server: Server
 let port: number
 let root: string
+let pairing: PanelPairing
+/** What the terminal DSH runs in showed (the person reads it there; a shell does not). */
+const shown: string[] = []
 const answers: string[] = []
 
 interface Call {
@@ -29,6 +33,8 @@ interface Call {
   origin?: string
   type?: string
   body?: string
+  /** The pairing code sent with a POST: the page's (the person typed it) unless a test says otherwise; null sends none. */
+  pairing?: string | null
 }
 
 async function call(path: string, opts: Call = {}): Promise<{ status: number; json: any }> {
@@ -36,6 +42,8 @@ async function call(path: string, opts: Call = {}): Promise<{ status: number; js
   const headers: Record<string, string> = { host: opts.host ?? `127.0.0.1:${port}` }
   if (opts.origin !== undefined) headers.origin = opts.origin
   if (body !== undefined) headers['content-type'] = opts.type ?? 'application/json'
+  const code = opts.pairing === undefined ? pairing.current() : opts.pairing
+  if (body !== undefined && code !== null) headers['x-cyrene-pairing'] = code
   return await new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path: `${PANEL_PREFIX}${path}`, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers },
@@ -77,7 +85,17 @@ beforeAll(async () => {
   await memory.ready
   root = join(host.dshHome, 'cyrene-philia093-0')
   // The row's own "Dream now" (panel-row.ts), on this host's night service.
-  const deps: PanelDeps = { memory, trustedHosts: ['panel.example'], maxBodyBytes: 2048, env: { SIYUAN_API_TOKEN: TOKEN }, dreamNow: dreamNowOf(host.ctx) }
+  pairing = new PanelPairing((code) => {
+    shown.push(code)
+  })
+  const deps: PanelDeps = {
+    memory,
+    trustedHosts: ['panel.example'],
+    maxBodyBytes: 2048,
+    env: { SIYUAN_API_TOKEN: TOKEN },
+    pairing,
+    dreamNow: dreamNowOf(host.ctx),
+  }
   // The store guard's counts, handed over as panel-row.ts does.
   deps.guard = () => (host.ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } }).counts()
   server = createServer(panelHandler(deps))
@@ -95,7 +113,13 @@ describe('panel routes (issue 12 item 2)', () => {
     expect(status).toBe(200)
     expect(json.engine.kind).toBe('ready')
     expect(json.store.usage.limitBytes).toBe(128 * 1024 * 1024)
-    expect(json.settings.values.siyuan).toEqual({ enabled: false, url: 'http://127.0.0.1:6806', notebook: '昔涟', tokenEnv: 'SIYUAN_API_TOKEN' })
+    expect(json.settings.values.siyuan).toEqual({
+      enabled: false,
+      url: 'http://127.0.0.1:6806',
+      notebook: '昔涟',
+      tokenEnv: 'SIYUAN_API_TOKEN',
+      tokenEnvAllow: ['SIYUAN_*'],
+    })
     expect(json.sync.tokenPresent).toBe(true)
     expect(json.snapshots.length).toBeGreaterThan(0)
     // The store guard's counts (CONTRACT §2.4).
@@ -209,6 +233,64 @@ describe('panel routes (issue 12 item 2)', () => {
     const journal = /梦境\/\d{4}\/\d{2}\/\d{4}-\d{2}-\d{2}\.md/.exec(r.json.message)?.[0]
     expect(journal, r.json.message).toBeDefined()
     expect(readFileSync(join(root, journal!), 'utf8')).toContain('本次未产出')
+  })
+
+  it('a loopback POST without the pairing code (a curl from the model’s shell) is refused and changes nothing (issue 19)', async () => {
+    const before = storeFiles()
+    for (const body of [
+      { action: 'save-config', settings: { nickname: '坏人' } },
+      { action: 'save-config', settings: { siyuan: { enabled: true, url: 'http://127.0.0.9:9', tokenEnv: 'SIYUAN_X' } }, confirm: 'siyuan' },
+      { action: 'backup' },
+      { action: 'sync' },
+    ]) {
+      const r = await post(body, { pairing: null, origin: undefined })
+      expect(r.status).toBe(401)
+      expect(r.json).toMatchObject({ ok: false, pairing: 'missing' })
+      expect(r.json.error).toContain('pairing code shown in the terminal')
+    }
+    expect((await post({ action: 'backup' }, { pairing: 'AAAAA-AAAAA' })).json.pairing).toBe('wrong')
+    expect(storeFiles()).toEqual(before)
+  })
+
+  it('guessing the code from a shell replaces it after a few tries; the new one is shown in the terminal again', async () => {
+    const old = pairing.current()
+    for (let i = 0; i < MAX_WRONG; i++) await post({ action: 'backup' }, { pairing: `GUESS-${i}` })
+    expect(pairing.current()).not.toBe(old)
+    expect(shown.at(-1)).toBe(pairing.current())
+    expect((await post({ action: 'backup' }, { pairing: old })).status).toBe(401)
+    expect((await post({ action: 'save-config', settings: { nickname: '小远' } })).status).toBe(200)
+  })
+
+  it('SiYuan cannot be turned on or pointed elsewhere without the person’s second step, nor given any variable as its token', async () => {
+    const before = storeFiles()
+    const on = await post({ action: 'save-config', settings: { siyuan: { enabled: true, url: 'http://127.0.0.9:9' } } })
+    expect(on.status).toBe(409)
+    expect(on.json).toMatchObject({ ok: false, confirm: 'siyuan' })
+    expect(on.json.error).toContain('http://127.0.0.9:9')
+    for (const name of ['PATH', 'DEEPSEEK_API_KEY']) {
+      const r = await post({ action: 'save-config', settings: { siyuan: { tokenEnv: name } }, confirm: 'siyuan' })
+      expect(r.status).toBe(400)
+      expect(r.json.error).toContain('is not a variable you allowed')
+    }
+    const allow = await post({ action: 'save-config', settings: { siyuan: { tokenEnvAllow: ['*'] } } })
+    expect(allow.status).toBe(400)
+    expect(allow.json.error).toContain('set only by you')
+    expect(storeFiles()).toEqual(before)
+    // The person confirms: then it is saved.
+    const yes = await post({ action: 'save-config', settings: { siyuan: { enabled: true, url: 'http://127.0.0.9:9' } }, confirm: 'siyuan' })
+    expect(yes.status).toBe(200)
+    expect(JSON.parse(readFileSync(join(root, '元', 'settings.json'), 'utf8')).siyuan).toEqual({ enabled: true, url: 'http://127.0.0.9:9' })
+    // While on, another address needs the second step again.
+    expect((await post({ action: 'save-config', settings: { siyuan: { url: 'http://127.0.0.10:9' } } })).status).toBe(409)
+    expect((await post({ action: 'save-config', settings: { siyuan: { enabled: false } } })).status).toBe(200)
+  })
+
+  it.each(['constructor', 'toString', '__proto__'])('a settings key found only on the prototype (%s) is refused with a clear message', async (key) => {
+    const before = storeFiles()
+    const r = await call('/action', { body: `{"action":"save-config","settings":{"${key}":{"a":1}}}`, origin: `http://127.0.0.1:${port}` })
+    expect(r.status).toBe(400)
+    expect(r.json.error).toContain(`"${key}" is not a setting (settings are nickname`)
+    expect(storeFiles()).toEqual(before)
   })
 
   it('the token is in no answer and no file of the store', () => {

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs'
+// Not memory/index.ts: `cyrene whale …` must not load the memory engine (only `inbox confirm` opens the store, lazily).
+import { readInboxMarksSync, recordInboxLines } from '../memory/inbox-marks.ts'
+import { resolveRoot } from '../memory/paths.ts'
+import type { InboxState } from '../whale/inbox-actions.ts'
+import { confirmsSomething, inboxLineKey, replayInbox, splitLines, vouchFromRecord } from '../whale/inbox.ts'
+
+/**
+ * The command line's side of the inbox record (CONTRACT §9): the person's
+ * confirmations are written to `元/whale-confirms.json` of the memory store,
+ * which the host reads before it injects an entry as confirmed. Without a
+ * memory store (whale-persona used on its own, the conformance suite) there is
+ * no host injection to protect and the inbox reads as the spec says.
+ */
+function storeRoot(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    const root = resolveRoot({ env })
+    return existsSync(root) ? root : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The inbox as the host will inject it: a confirmation the person did not record counts as proposed. */
+export function vouchedState(state: InboxState, env: NodeJS.ProcessEnv): InboxState {
+  const root = storeRoot(env)
+  if (root === undefined) return state
+  const read = readInboxMarksSync(root)
+  if (read.missing) return state
+  return { ...state, entries: replayInbox(splitLines(state.rawText), vouchFromRecord(read.marks.lines)) }
+}
+
+/**
+ * Records the confirm lines the person is about to append. A store that has
+ * no record yet first takes over the inbox's confirmations as they are (once).
+ */
+export async function recordConfirms(env: NodeJS.ProcessEnv, rawText: string, lines: readonly string[]): Promise<void> {
+  const root = storeRoot(env)
+  if (root === undefined || lines.length === 0) return
+  const { MemoryStore } = await import('../memory/store.ts')
+  const store = await MemoryStore.open({ env })
+  if (readInboxMarksSync(root).missing) await recordInboxLines(store, splitLines(rawText).filter(confirmsSomething).map(inboxLineKey), { migrate: true })
+  await recordInboxLines(store, lines.map(inboxLineKey))
+}
