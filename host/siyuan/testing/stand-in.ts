@@ -39,11 +39,10 @@ function siyuanId(): string {
 const TREE_NOT_FOUND = 'tree not found'
 
 class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly data: unknown = null,
-  ) {
+  readonly data: unknown
+  constructor(message: string, data: unknown = null) {
     super(message)
+    this.data = data
   }
 }
 
