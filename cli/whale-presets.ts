@@ -116,7 +116,7 @@ export function addPresets(whale: CyreneCommand): void {
   })
   action(
     'import',
-    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card',
+    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card (one with nothing to take is refused, exit 2)',
     ['json', 'dryRun', 'force', 'id'],
     async (values, rest, command) =>
       await importAction(ctx, io, one(rest, 'the card file to import', command), {
