@@ -189,8 +189,10 @@ export class SiyuanStandIn {
   lsNotebooks(): unknown {
     // kernel/api/notebook.go lsNotebooks: closed notebooks are listed too (closed: true); a failure inside returns before data is set.
     if (this.listFails) return null
+    // A read-only role sees only open notebooks (the same handler filters closed ones for it).
+    const visible = [...this.notebooks].filter(([, n]) => !(this.readerRole && n.closed))
     return {
-      notebooks: [...this.notebooks].map(([id, n], sort) => ({ id, name: n.name, icon: '', sort, closed: n.closed })),
+      notebooks: visible.map(([id, n], sort) => ({ id, name: n.name, icon: '', sort, closed: n.closed })),
       boxDocEnabled: false,
     }
   }
