@@ -106,7 +106,7 @@ describe('cyrene worldbook import of SillyTavern’s shapes (issue 21)', () => {
     expect(r.out).toContain('wrote 7 entries')
     expect(r.out).toContain('2 source entries split to fit; 1 written switched off')
     expect(r.out).toMatch(
-      /entries.0 → harbour \(1 of 3\)\.md\n    kept: key, keysecondary, selective, constant, order, disable, comment, content; keys: keys as substrings/,
+      /entries.0 → harbour \(1 of 3\)\.md\n    kept: key, keysecondary, selective, constant, order, disable, comment, content; matching: keys as substrings/,
     )
     expect(r.out).toContain('not carried: probability 40 — not honoured')
     expect(r.out).toContain('entries.2 → Marin.md (switched off)')

@@ -212,7 +212,7 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       // Notes and fields not carried belong to the source entry: said once for all its parts.
       if (told.has(e.origin)) continue
       told.add(e.origin)
-      lines.push(`    kept: ${e.kept.join(', ')}; keys: ${e.matching}`)
+      lines.push(`    kept: ${e.kept.join(', ')}; matching: ${e.matching}`)
       for (const n of e.notes) lines.push(`    ${n}`)
       for (const d of e.notCarried) lines.push(`    not carried: ${d.field}${show(d.value)} — ${d.why}`)
     }
