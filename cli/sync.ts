@@ -10,7 +10,10 @@ export function syncFamily(io: CliIO): CyreneCommand {
     new CyreneCommand('sync', io).description(
       `send what changed in the memory store to SiYuan now (one document per store file; needs siyuan.enabled
 in 元/settings.json and the token in the environment variable siyuan.tokenEnv names, SIYUAN_API_TOKEN by default).
-Exit 1 when SiYuan did not take everything (what is left waits for the next run).
+Exit 1 when SiYuan did not take everything: what is left waits for the next run (retried with backoff
+only when SiYuan could not be reached; read-only mode, HTTP 401/403 or a closed notebook wait for you),
+and a file SiYuan refused is named and set aside until it changes. A document deleted in SiYuan is
+made again.
 \`cyrene sync git\` replicates the store through git instead (one memory on every machine).`,
     ),
   ).act<StoreOptions>(async (o) => await siyuan(o, io))

@@ -3,7 +3,7 @@ import { exists, locationsFor, MAX_JSON_BYTES, readBytesBounded, resolveIn, writ
 import { isRecord, toJsonText, type JsonRecord } from '../whale/json.ts'
 import { MAX_PNG_BYTES } from '../whale/png.ts'
 import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, saveImportedPreset, saveLivePersona } from '../whale/preset-files.ts'
-import { AUTOSAVE_ID, isPresetId, presetFile } from '../whale/presets.ts'
+import { AUTOSAVE_ID, exportPersona, isPresetId, presetFile } from '../whale/presets.ts'
 import { toTavern } from '../whale/tavern.ts'
 import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
 import { CliError, type CliIO } from './io.ts'
@@ -82,9 +82,11 @@ export function addPresets(whale: CyreneCommand): void {
     if (values.json === true) writeJson(io, outcome)
     else if (outcome.ok) {
       io.stdout(
-        !outcome.changed
-          ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
-          : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`,
+        !outcome.changed && !outcome.configExists
+          ? `Preset "${id}" sets nothing (no persona field of its own), and there is no ${outcome.configFile}; nothing was written.\n`
+          : !outcome.changed
+            ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
+            : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`,
       )
     }
     if (!outcome.ok) {
@@ -114,7 +116,7 @@ export function addPresets(whale: CyreneCommand): void {
   })
   action(
     'import',
-    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card',
+    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card (one with nothing to take is refused, exit 2)',
     ['json', 'dryRun', 'force', 'id'],
     async (values, rest, command) =>
       await importAction(ctx, io, one(rest, 'the card file to import', command), {
@@ -134,7 +136,8 @@ export function addPresets(whale: CyreneCommand): void {
         ? cyrenePreset(id)
         : (() => {
             const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id))
-            return { ...loaded.preset, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
+            const persona = exportPersona(loaded.raw, loaded.preset)
+            return { ...loaded.preset, persona, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
           })()
       const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
       const out = rest[1]

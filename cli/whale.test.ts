@@ -622,7 +622,73 @@ describe('cyrene whale presets', () => {
     const out = json((await whale(['presets', 'import', 'card.json', '--json', '--dry-run'], dir)).stdout)
     expect(out.detected).toBe('tavern-v1')
     expect(out.mapped).toEqual(['description'])
-    expect(out.unmapped).toContain('data.system_prompt')
+    // a v1 card has no data: its fields are named as it has them
+    expect(out.unmapped).toContain('system_prompt')
+    expect(out.unmapped.filter((f: string) => f.startsWith('data.'))).toEqual([])
+  })
+})
+
+describe('cards as people share them (issue 21)', () => {
+  const setup = (): string => {
+    const dir = scratch()
+    put(dir, 'home/whale-persona/config.json', { persona: { character: 'live' } })
+    mkdirSync(path.join(dir, 'home/whale-persona/presets'), { recursive: true })
+    return dir
+  }
+  const v2 = (data: Record<string, unknown>) => ({ spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Marin', ...data } })
+
+  it('round trip keeps creator and character_version as given, and the saved preset has source', async () => {
+    const dir = setup()
+    put(dir, 'card.json', v2({ description: 'd', creator: '', character_version: '3.7b' }))
+    expect((await whale(['presets', 'import', 'card.json'], dir)).code).toBe(0)
+    const saved = json(readFileSync(path.join(dir, 'home/whale-persona/presets/marin.json'), 'utf8'))
+    expect(saved.source).toEqual({ kind: 'tavern-v2', name: 'Marin', creator: '', characterVersion: '3.7b' })
+    const card = json((await whale(['presets', 'export', 'marin', '--tavern'], dir)).stdout)
+    expect(card.data.creator).toBe('')
+    expect(card.data.character_version).toBe('3.7b')
+  })
+
+  it('a card with nothing to take is refused (exit 2) with what it holds; nothing is saved', async () => {
+    const dir = setup()
+    put(dir, 'card.json', { spec: 'chara_card_v3', spec_version: '3.0', data: { name: 'Empty', first_mes: 'hi', tags: [], description: '' } })
+    const out = await whale(['presets', 'import', 'card.json'], dir)
+    expect(out.code).toBe(2)
+    expect(out.stderr).toContain('nothing this engine takes')
+    expect(out.stderr).toContain('data.name, data.first_mes')
+    expect(readdirSync(path.join(dir, 'home/whale-persona/presets'))).not.toContain('empty.json')
+  })
+
+  it('apply of a preset that sets nothing never claims a config.json that does not exist', async () => {
+    const dir = setup()
+    put(dir, 'home/whale-persona/presets/bare.json', { spec: 'whale-persona-preset/1', id: 'bare', label: 'bare', persona: {} })
+    rmSync(path.join(dir, 'home/whale-persona/config.json'), { force: true })
+    const out = await whale(['presets', 'apply', 'bare'], dir)
+    expect(out.stdout).not.toContain('already what')
+    expect(out.stdout).toContain('there is no')
+    expect(existsSync(path.join(dir, 'home/whale-persona/config.json'))).toBe(false)
+  })
+
+  it('CRLF is normalised; {{original}} is dropped with a note, never a contract; a wrong-type field is named once', async () => {
+    const dir = setup()
+    put(dir, 'card.json', v2({ description: '她\r\n在港口。', system_prompt: '{{original}}\r\n- 说实话\r\n- 不撒谎' }))
+    const out = json((await whale(['presets', 'import', 'card.json', '--json', '--dry-run'], dir)).stdout)
+    expect(out.preset.persona.character).toBe('她\n在港口。')
+    expect(out.preset.persona.contracts.map((c: { text: string }) => c.text)).toEqual(['说实话', '不撒谎'])
+    expect(out.notes.join(' ')).toContain('{{original}}')
+    put(dir, 'wrong.json', { spec: 'whale-persona-preset/1', id: 'w', label: 'w', persona: { character: 'c', tone: 'loud' } })
+    const wrong = json((await whale(['presets', 'import', 'wrong.json', '--json', '--dry-run'], dir)).stdout)
+    expect(wrong.mapped).toEqual(['persona.character'])
+    expect(wrong.unmapped).toEqual(['persona.tone (wrong type, not applied)'])
+  })
+
+  it('an old-format preset exports whole to a card and imports back with its persona', async () => {
+    const dir = setup()
+    const old = { id: 'old', label: 'Old', character: '旧人。', contracts: [{ id: 'c1', text: '说实话', on: true }], stance: '温和', suffix: '记得问好' }
+    put(dir, 'home/whale-persona/presets/old.json', old)
+    const card = (await whale(['presets', 'export', 'old', '--tavern'], dir)).stdout
+    put(dir, 'card.json', card)
+    const back = json((await whale(['presets', 'import', 'card.json', '--json', '--id', 'back'], dir)).stdout)
+    expect(back.preset.persona).toEqual({ character: '旧人。', contracts: old.contracts, stance: '温和', suffix: '记得问好' })
   })
 })
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { crc32 } from 'node:zlib'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,7 +37,7 @@ describe('cyrene worldbook', () => {
     const first = await run('worldbook', 'import', FIXTURE)
     expect(first.code).toBe(0)
     expect(first.out).toContain('wrote 9 entries')
-    expect(first.out).toContain('note 翁法罗斯.md: replaces the starter entry of the same name')
+    expect(first.out).toMatch(/entries.0 → 翁法罗斯.md\n    replaces the starter entry of the same name/)
     expect((await fs.readdir(folder())).sort()).toHaveLength(9)
     expect((await fs.stat(join(folder(), '翁法罗斯.md'))).mode & 0o777).toBe(0o600)
     const again = await run('worldbook', 'import', FIXTURE)
@@ -96,3 +97,52 @@ describe('cyrene worldbook', () => {
     expect(await fs.readdir(join(t.home, 'elsewhere'))).toEqual([])
   })
 })
+
+describe('cyrene worldbook import of SillyTavern’s shapes (issue 21)', () => {
+  const fixture = (name: string) => fileURLToPath(new URL(`../tests/fixtures/worldbook/${name}`, import.meta.url))
+
+  it('an Eldoria-shaped book: says what it kept, split and dropped, in the output and --json', async () => {
+    const r = await run('worldbook', 'import', fixture('harbour-eldoria-shaped.json'))
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('wrote 7 entries')
+    expect(r.out).toContain('2 source entries split to fit; 1 written switched off')
+    expect(r.out).toMatch(
+      /entries.0 → harbour \(1 of 3\)\.md\n    kept: key, keysecondary, selective, constant, order, disable, comment, content; matching: keys as substrings/,
+    )
+    expect(r.out).toContain('not carried: probability 40 — not honoured')
+    expect(r.out).toContain('entries.2 → Marin.md (switched off)')
+    expect(await fs.readFile(join(folder(), 'beast (1 of 2).md'), 'utf8')).toContain('match_whole_words: no')
+    const j = JSON.parse((await run('worldbook', 'import', fixture('harbour-eldoria-shaped.json'), '--json', '--dry-run')).out)
+    const salt = j.entries.find((e: { origin: string }) => e.origin === 'entries.3')
+    expect(salt.notCarried.map((d: { field: string }) => d.field)).toEqual(['position', 'depth', 'probability', 'scanDepth', 'group', 'sticky'])
+    expect(j.entries.filter((e: { part?: unknown }) => e.part !== undefined)).toHaveLength(5)
+  })
+
+  it('a card’s character_book imports from a PNG card as from its JSON', async () => {
+    const json = await fs.readFile(fixture('card-with-book.json'))
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      pngChunk('tEXt', Buffer.concat([Buffer.from('chara\0', 'latin1'), Buffer.from(json.toString('base64'), 'latin1')])),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ])
+    const file = join(t.home, 'marin.png')
+    await fs.writeFile(file, png)
+    const fromPng = await run('worldbook', 'import', file, '--dry-run', '--json')
+    expect(fromPng.code).toBe(0)
+    const fromJson = await run('worldbook', 'import', fixture('card-with-book.json'), '--dry-run', '--json')
+    expect(JSON.parse(fromPng.out).entries).toEqual(JSON.parse(fromJson.out).entries)
+    expect(JSON.parse(fromPng.out).book.notCarried.map((d: { field: string }) => d.field)).toEqual(['scan_depth', 'token_budget', 'recursive_scanning', 'name'])
+    const text = await run('worldbook', 'import', file)
+    expect(text.out).toContain('wrote 3 entries')
+    expect(text.out).toContain('book: not carried: token_budget 512')
+  })
+})
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8)
+  head.writeUInt32BE(data.length, 0)
+  head.write(type, 4, 'latin1')
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
+  return Buffer.concat([head, data, crc])
+}

@@ -7,6 +7,7 @@ import { describeSystemFailure } from './failures.ts'
 import { resolveRoot } from '../memory/index.ts'
 import { inspectBelow } from '../memory/fsio.ts'
 import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry } from '../worldbook/index.ts'
+import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
 
 /**
  * `cyrene worldbook list|import`: the worldbook from the command line
@@ -21,7 +22,8 @@ export function worldbookFamily(io: CliIO): CyreneCommand {
       'after',
       `
 Entries are markdown files with a small front matter (title, keys, secondary_keys, secondary_logic,
-constant, priority, enabled); edit them with any editor, DSH uses the change at the next step.
+constant, priority, enabled, match_whole_words, case_sensitive); edit them with any editor, DSH uses
+the change at the next step.
 A file of yours with the same name as a starter entry replaces it; one with only "enabled: no"
 in its front matter switches it off.`,
     )
@@ -31,8 +33,16 @@ in its front matter switches it off.`,
   storeOptions(
     worldbook
       .command('import')
-      .description('SillyTavern World Info JSON → entry files in <root>/世界书/; a file already there is never overwritten')
-      .argument('<file.json>', 'a World Info file exported from SillyTavern (or a character card JSON with a character_book)')
+      .description(
+        `SillyTavern World Info → entry files in <root>/世界书/; a file already there is never overwritten.
+Says per entry what was kept, split and not carried: keys, secondary keys and logic, constant, order,
+disable, comment, content, matchWholeWords (absent: SillyTavern's default, substring) and caseSensitive
+are kept; position/depth become the rail 140 (constant) or the pre-step hit block (keyword); probability,
+scan depth, groups, timed effects, recursion and the book's scan_depth/token_budget are named as not
+carried. An entry longer than its block (560 constant, 800 keyword, frame included) is split at line
+breaks, or written switched off with its size when one paragraph alone is too long.`,
+      )
+      .argument('<file>', 'a World Info JSON exported from SillyTavern, or a character card (JSON or PNG) with a character_book')
       .option('--dry-run', 'say what would be written, write nothing'),
   ).act<ImportOptions>(async (o, args) => await importWorld(o, args[0]!, io))
   return worldbook
@@ -83,8 +93,10 @@ async function list(o: StoreOptions, io: CliIO): Promise<number> {
 async function readJson(file: string, io: CliIO): Promise<unknown> {
   let text: string
   try {
-    text = await fs.readFile(resolve(io.cwd, file), 'utf8')
+    const bytes = await fs.readFile(resolve(io.cwd, file))
+    text = looksLikePng(bytes) ? pngCard(bytes, file) : bytes.toString('utf8')
   } catch (e) {
+    if (e instanceof CliError) throw e
     // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
     const system = describeSystemFailure(e, { command: 'worldbook import', argv: [], nothingChanged: true })
     if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
@@ -99,6 +111,19 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
     )
   }
 }
+
+/** A PNG character card's JSON (the same reader as `whale presets import`). */
+function pngCard(bytes: Buffer, file: string): string {
+  if (bytes.length > MAX_PNG_BYTES) throw new CliError(`${file} is larger than ${MAX_PNG_BYTES} bytes; nothing was written`, 2)
+  try {
+    return cardJsonFromPng(bytes)
+  } catch (e) {
+    if (e instanceof PngCardError) throw new CliError(`${file}: cannot read the PNG card: ${e.message}; nothing was written`, 2)
+    throw e
+  }
+}
+
+const show = (v: unknown) => (v === undefined ? '' : ` ${JSON.stringify(v)}`)
 
 type Outcome = { entry: ImportedEntry; file: string; result: 'written' | 'would-write' | 'unchanged' | 'kept' | 'refused'; why?: string }
 
@@ -149,25 +174,50 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
   const value = {
     dryRun: o.dryRun === true,
     folder: store.path(PERSON_FOLDER),
-    entries: outcomes.map((x) => ({ name: x.entry.name, file: x.file, result: x.result, why: x.why, notes: x.entry.notes, origin: x.entry.origin })),
+    entries: outcomes.map((x) => ({
+      name: x.entry.name,
+      file: x.file,
+      result: x.result,
+      why: x.why,
+      origin: x.entry.origin,
+      enabled: x.entry.fields.enabled,
+      part: x.entry.part,
+      kept: x.entry.kept,
+      matching: x.entry.matching,
+      notes: x.entry.notes,
+      notCarried: x.entry.notCarried,
+    })),
     refused: plan.refused,
+    book: { notCarried: plan.book },
   }
   out(io, o.json, value, () => {
     const written = o.dryRun === true ? count('would-write') : count('written')
+    const split = new Set(plan.entries.filter((e) => e.part !== undefined).map((e) => e.origin)).size
+    const off = outcomes.filter((x) => !x.entry.fields.enabled).length
     const head =
       `${o.dryRun === true ? 'would write' : 'wrote'} ${written} entr${written === 1 ? 'y' : 'ies'} into ${value.folder}` +
+      `${split > 0 ? `; ${split} source entr${split === 1 ? 'y' : 'ies'} split to fit` : ''}` +
+      `${off > 0 ? `; ${off} written switched off` : ''}` +
       `${count('unchanged') > 0 ? `; ${count('unchanged')} already there, the same` : ''}` +
       `${count('kept') > 0 ? `; ${count('kept')} kept as they are (a file of that name is already there)` : ''}` +
       `${count('refused') + plan.refused.length > 0 ? `; ${count('refused') + plan.refused.length} refused` : ''}`
     const lines = [head]
+    const told = new Set<string>()
     for (const x of outcomes) {
-      if (x.result === 'kept') lines.push(`  kept ${x.file}: yours is never overwritten — rename or delete it and import again to take the new one`)
-      if (x.result === 'refused') lines.push(`  refused ${x.entry.origin} → ${x.file}: ${x.why}`)
-      if ((x.result === 'written' || x.result === 'would-write') && starter.has(x.entry.name))
-        lines.push(`  note ${x.entry.name}.md: replaces the starter entry of the same name`)
-      for (const n of x.entry.notes) lines.push(`  note ${x.entry.name}.md: ${n}`)
+      const e = x.entry
+      lines.push(`  ${e.origin} → ${e.name}.md${e.fields.enabled ? '' : ' (switched off)'}`)
+      if (x.result === 'kept') lines.push(`    kept as it is: yours is never overwritten — rename or delete it and import again to take the new one`)
+      if (x.result === 'refused') lines.push(`    refused: ${x.why}`)
+      if ((x.result === 'written' || x.result === 'would-write') && starter.has(e.name)) lines.push(`    replaces the starter entry of the same name`)
+      // Notes and fields not carried belong to the source entry: said once for all its parts.
+      if (told.has(e.origin)) continue
+      told.add(e.origin)
+      lines.push(`    kept: ${e.kept.join(', ')}; matching: ${e.matching}`)
+      for (const n of e.notes) lines.push(`    ${n}`)
+      for (const d of e.notCarried) lines.push(`    not carried: ${d.field}${show(d.value)} — ${d.why}`)
     }
     for (const r of plan.refused) lines.push(`  refused ${r.origin}: ${r.why}`)
+    for (const d of plan.book) lines.push(`  book: not carried: ${d.field}${show(d.value)} — ${d.why}`)
     return `${lines.join('\n')}\n`
   })
   return 0

@@ -1,6 +1,16 @@
 import { t, type Lang } from '../i18n/index.ts'
 import { resolveRoot } from '../memory/index.ts'
-import { constantEntries, HITS_TITLE, RAIL_TITLE, renderEntries, WorldbookLibrary, worldbookFolders, type LoadedWorldbook } from '../worldbook/index.ts'
+import {
+  constantEntries,
+  HITS_CAP,
+  HITS_TITLE,
+  RAIL_CAP,
+  RAIL_TITLE,
+  renderEntries,
+  WorldbookLibrary,
+  worldbookFolders,
+  type LoadedWorldbook,
+} from '../worldbook/index.ts'
 import type { DoctorIO, DoctorLine } from './doctor.ts'
 
 /**
@@ -20,10 +30,6 @@ export interface WorldbookNote {
   railError?: string | undefined
   hitsError?: string | undefined
 }
-
-/** Contract caps, repeated from runtime/worldbook-rail.ts so this module loads without DSH. */
-const RAIL_CAP = 560
-const HITS_CAP = 800
 
 export function worldbookLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): DoctorLine[] {
   const check = t('doctor.check.worldbook', lang)

@@ -6,8 +6,10 @@ import { charCount, resolveRoot } from '../memory/index.ts'
 import type { WorldbookNote } from '../host/worldbook-doctor.ts'
 import {
   constantEntries,
+  HITS_CAP,
   HITS_TITLE,
   matchEntries,
+  RAIL_CAP,
   RAIL_TITLE,
   renderEntries,
   WorldbookLibrary,
@@ -28,10 +30,8 @@ import type { WorldbookBlocks } from './voice-step.ts'
  * other block; until it takes them, each is held to its own cap here.
  */
 
-/** Contract §4: "about 560" for the constant entries, frame included. */
-export const RAIL_CAP = 560
-/** Keyword hits: at most 8 entries and 800 characters, frame included. */
-export const HITS_CAP = 800
+/** The caps live beside the renderer (worldbook/render.ts) so the importer can measure against them. */
+export { RAIL_CAP, HITS_CAP }
 export const HITS_MAX_ENTRIES = 8
 /** Lower is trimmed first by the budget pass (its one table, CONTRACT §4.4): the hits of one step go before the standing rail. */
 export const RAIL_PRIORITY = PRIORITY['rail:worldbook']

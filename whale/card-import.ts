@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { isRecord, parseJson, type JsonRecord } from './json.ts'
 import { cardJsonFromPng, looksLikePng, PngCardError } from './png.ts'
-import { isPresetId, readPreset, type Preset } from './presets.ts'
+import { isPresetId, readPreset, validPersonaValue, type PersonaKey, type Preset } from './presets.ts'
 import { detectCard, fromTavern, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
 
 /**
@@ -42,7 +42,27 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
     return refuse('not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset')
   }
   if (detected === 'whale-preset') return importWhalePreset(raw, fileName)
-  return { ok: true, detected, ...fromTavern(raw, detected) }
+  const report = fromTavern(raw, detected)
+  // Nothing taken at all (no text field, no whale_persona extension): an empty preset would only mislead.
+  if (report.mapped.length === 0) {
+    const inner = detected === 'tavern-v2' && isRecord(raw.data) ? raw.data : raw
+    const at = inner === raw ? '' : 'data.'
+    const holds = Object.entries(inner)
+      .filter(
+        ([k, v]) =>
+          !['spec', 'spec_version'].includes(k) &&
+          v !== null &&
+          v !== '' &&
+          !(Array.isArray(v) && v.length === 0) &&
+          !(isRecord(v) && Object.keys(v).length === 0),
+      )
+      .map(([k]) => at + k)
+    return refuse(
+      `the card has nothing this engine takes (no description, personality, scenario, system_prompt or post_history_instructions with text); it holds ${holds.join(', ') || 'nothing'} — nothing was saved`,
+      detected,
+    )
+  }
+  return { ok: true, detected, ...report }
 }
 
 function importWhalePreset(raw: JsonRecord, fileName: string): CardImport {
@@ -52,7 +72,10 @@ function importWhalePreset(raw: JsonRecord, fileName: string): CardImport {
   if (read === null) return refuse('not a whale-persona preset')
   const preset: Preset & { extensions?: JsonRecord } = read.preset
   if (isRecord(raw.extensions)) preset.extensions = raw.extensions
-  const mapped = Object.keys(read.preset.persona).map((k) => 'persona.' + k)
+  // A value of the wrong type is not taken (apply skips it): named once, under not taken.
+  const mapped = Object.entries(read.preset.persona)
+    .filter(([k, v]) => v !== null && validPersonaValue(k as PersonaKey, v))
+    .map(([k]) => 'persona.' + k)
   if (read.preset.thinkingLanguage !== undefined) mapped.push('thinkingLanguage')
   const notes = read.ignored.length ? [`Ignored (outside the preset whitelist of spec §4.2): ${read.ignored.join(', ')}`] : []
   notes.push('An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.')

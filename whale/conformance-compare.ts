@@ -27,9 +27,21 @@ export const PROSE = {
   card: ['data.creator_notes'],
 } as const
 
-/** "system_prompt → 工作契约" and "data.system_prompt（…）" both name the field `system_prompt` / `data.system_prompt`. */
+/**
+ * What a saved preset may hold beyond the sample's: `source` (spec §4.6 keeps
+ * the card's original creator and version there; the sample's reference run
+ * keeps it only in the import report). See docs/decisions/052.
+ */
+export const SAVED_EXTRA = ['source'] as const
+
+/**
+ * "system_prompt → 工作契约" and "data.system_prompt（…）" both name the field
+ * `system_prompt`: the comparison is of which card fields, not of how a
+ * report spells them — a v1 card has no `data.` envelope, and this engine
+ * names its fields without one (docs/decisions/052).
+ */
 function fieldName(entry: unknown): string {
-  return String(entry).split(/\s*→|（|\s/)[0] ?? ''
+  return (String(entry).split(/\s*→|（|\s/)[0] ?? '').replace(/^data\./, '')
 }
 
 export function sameFieldList(actual: unknown, expected: unknown): boolean {

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { describeMismatch, maskAt, parseJsonLines, PROSE, sameFieldList, withoutPaths } from './conformance-compare.ts'
+import { describeMismatch, maskAt, parseJsonLines, PROSE, SAVED_EXTRA, sameFieldList, withoutPaths } from './conformance-compare.ts'
 import { isRecord, jsonEqual, parseJson, type JsonRecord } from './json.ts'
 import { locate } from './paths.ts'
 
@@ -243,8 +243,8 @@ const handlers: Record<string, Handler> = {
     if (typeof c.expected.saved_preset === 'string') {
       check.equal(
         'saved preset',
-        withoutPaths(check.json(str(out.savedFile)), PROSE.preset),
-        withoutPaths(check.json(str(c.expected.saved_preset)), PROSE.preset),
+        withoutPaths(check.json(str(out.savedFile)), [...PROSE.preset, ...SAVED_EXTRA]),
+        withoutPaths(check.json(str(c.expected.saved_preset)), [...PROSE.preset, ...SAVED_EXTRA]),
       )
     }
   },

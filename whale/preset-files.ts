@@ -76,6 +76,8 @@ export interface ApplyOutcome {
   changed: boolean
   autosaveWritten: boolean
   configFile: string
+  /** False when there is no config file (an apply that changes nothing then creates none). */
+  configExists: boolean
   error?: string
 }
 
@@ -97,14 +99,24 @@ export async function applyPresetById(ctx: FsContext, id: string, configOverride
 
 async function applyLocked(ctx: FsContext, where: WhaleLocations, id: string, preset: Preset): Promise<ApplyOutcome> {
   try {
+    const configExists = exists(resolveIn(ctx, where.configFile))
     const result = applyPreset(liveConfig(ctx, where), preset)
-    if (!result.changed) return { ok: true, id, changed: false, autosaveWritten: false, configFile: where.configFile }
+    if (!result.changed) return { ok: true, id, changed: false, autosaveWritten: false, configFile: where.configFile, configExists }
     // autosave first: if writing the config then fails, the previous persona is still safe
     if (result.autosave !== null) await writeTextAtomic(resolveIn(ctx, presetPath(where, AUTOSAVE_ID)), toJsonText(result.autosave))
     await writeTextAtomic(resolveIn(ctx, where.configFile), toJsonText(result.config))
-    return { ok: true, id, changed: true, autosaveWritten: result.autosave !== null, configFile: where.configFile }
+    return { ok: true, id, changed: true, autosaveWritten: result.autosave !== null, configFile: where.configFile, configExists: true }
   } catch (error) {
-    if (error instanceof ApplyRefused) return { ok: false, id, changed: false, autosaveWritten: false, configFile: where.configFile, error: error.message }
+    if (error instanceof ApplyRefused)
+      return {
+        ok: false,
+        id,
+        changed: false,
+        autosaveWritten: false,
+        configFile: where.configFile,
+        configExists: exists(resolveIn(ctx, where.configFile)),
+        error: error.message,
+      }
     throw error
   }
 }

@@ -42,6 +42,21 @@ export interface Preset {
   tags: string[]
   thinkingLanguage?: string
   persona: Partial<Record<PersonaKey, unknown>>
+  /** Where an imported card came from, as it said (spec §4.6: the original version is kept here); never applied. */
+  source?: CardSource
+}
+
+interface CardSource {
+  kind: string
+  name: string
+  creator: string
+  characterVersion: string
+}
+
+function cardSource(value: unknown): CardSource | undefined {
+  if (!isRecord(value)) return undefined
+  const s = (v: unknown) => (typeof v === 'string' ? v : '')
+  return { kind: s(value.kind), name: s(value.name), creator: s(value.creator), characterVersion: s(value.characterVersion) }
 }
 
 export interface ReadPreset {
@@ -109,7 +124,25 @@ export function readPreset(raw: unknown, fileId: string): ReadPreset | null {
     persona,
   }
   if (typeof raw.thinkingLanguage === 'string') preset.thinkingLanguage = raw.thinkingLanguage
+  const source = cardSource(raw.source)
+  if (source !== undefined) preset.source = source
   return { preset, ignored: notTaken(persona, inner, raw) }
+}
+
+/**
+ * The persona an export carries (`presets export`): what apply reads, plus,
+ * for an early-format file (spec §4.4, no `persona` object), the other
+ * persona keys it has at its top level. Apply reads only character and
+ * contracts there, as the reference does; an export gives the file whole, so
+ * a stance or suffix written in an early file is not lost on the way to a card.
+ */
+export function exportPersona(raw: unknown, read: Preset): Preset['persona'] {
+  if (!isRecord(raw) || isRecord(raw.persona)) return read.persona
+  const top = whitelisted(raw)
+  delete top.character
+  delete top.contracts
+  for (const key of Object.keys(top) as PersonaKey[]) if (top[key] === null || !validPersonaValue(key, top[key])) delete top[key]
+  return { ...top, ...read.persona }
 }
 
 /** The whitelisted part of a live persona, as an autosave or a saved preset holds it. */
@@ -171,6 +204,7 @@ export function presetFile(preset: Omit<Preset, 'spec'> & { extensions?: JsonRec
   if (preset.tags.length) out.tags = [...preset.tags]
   if (typeof preset.thinkingLanguage === 'string') out.thinkingLanguage = preset.thinkingLanguage
   out.persona = cloneJson(preset.persona)
+  if (preset.source !== undefined) out.source = { ...preset.source }
   if (preset.extensions && Object.keys(preset.extensions).length) out.extensions = cloneJson(preset.extensions)
   return out
 }

@@ -109,7 +109,16 @@ export interface ImportReport {
   notes: string[]
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
+/** A card's text field, line endings normalised (cards made on Windows carry CRLF). */
+const text = (value: unknown): string => (typeof value === 'string' ? value.replace(/\r\n?/g, '\n').trim() : '')
+
+/**
+ * SillyTavern's `{{original}}` in a card's system_prompt stands for its own
+ * default system prompt. Here the engine's own system prompt is always there
+ * and the contracts come after it, so the macro is dropped, never kept as
+ * the literal contract "{{original}}" (docs/decisions/052).
+ */
+const ORIGINAL = /\{\{\s*original\s*\}\}/gi
 
 function isPresent(value: unknown): boolean {
   if (value === undefined || value === null) return false
@@ -140,6 +149,8 @@ function promptFromContracts(contracts: unknown[]): string {
 /** A tavern card (v1 or v2/v3 family) → preset + report. Call only after detectCard said tavern-*. */
 export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): ImportReport {
   const d = kind === 'tavern-v2' && isRecord(raw.data) ? raw.data : raw
+  // A v1 card has its fields at the top; v2/v3 under data (the report names them as the card has them).
+  const at = d === raw ? '' : 'data.'
   const mapped: string[] = []
   const unmapped: string[] = []
   const notes: string[] = []
@@ -153,13 +164,21 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   const description = take('description')
   const personality = take('personality')
   const scenario = take('scenario')
-  const systemPrompt = take('system_prompt')
+  const rawPrompt = take('system_prompt')
+  const systemPrompt = rawPrompt.replace(ORIGINAL, '').trim()
+  if (systemPrompt !== rawPrompt)
+    notes.push(
+      `${at}system_prompt's {{original}} (SillyTavern's own default system prompt) is dropped: here the engine's own system prompt always comes first and the contracts after it.`,
+    )
+  if (rawPrompt !== '' && systemPrompt === '') mapped.splice(mapped.indexOf('system_prompt'), 1)
   const postHistory = take('post_history_instructions')
   const tags = tagsOf(d.tags)
   if (tags.length) mapped.push('tags')
 
-  for (const key of Object.keys(d)) if (!KNOWN_CARD_FIELDS.has(key)) unmapped.push('data.' + key)
-  for (const key of HOST_ONLY_FIELDS) if (isPresent(d[key])) unmapped.push('data.' + key)
+  // A v1 card's top level also holds what v2 moved into data; spec/spec_version are not fields of the character.
+  const v1Envelope = new Set(at === '' ? ['spec', 'spec_version', 'data'] : [])
+  for (const key of Object.keys(d)) if (!KNOWN_CARD_FIELDS.has(key) && !v1Envelope.has(key)) unmapped.push(at + key)
+  for (const key of HOST_ONLY_FIELDS) if (isPresent(d[key])) unmapped.push(at + key)
 
   const persona: Preset['persona'] = {}
   const character = [description, scenario ? '【场景】\n' + scenario : ''].filter(Boolean).join('\n\n')
@@ -170,7 +189,7 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   else if (systemPrompt) {
     // a "mapped" claim with nothing behind it would be a lie (spec §4.6)
     mapped.splice(mapped.indexOf('system_prompt'), 1)
-    unmapped.push('data.system_prompt')
+    unmapped.push(at + 'system_prompt')
     notes.push('system_prompt gave no usable contract line (each must be 2–300 characters); split it by hand into lines.')
   }
   if (contracts.length >= MAX_CONTRACTS) notes.push(`system_prompt had more lines than the limit; only the first ${MAX_CONTRACTS} contracts were kept.`)
@@ -193,7 +212,7 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
     const own = extensions[EXTENSION_KEY]
     if (isRecord(own)) {
       restoreOwnFields(preset, own, { description, scenario, personality, systemPrompt, postHistory }, notes)
-      mapped.push('extensions.' + EXTENSION_KEY)
+      mapped.push(`extensions.${EXTENSION_KEY}`)
     }
     const others = Object.fromEntries(Object.entries(extensions).filter(([k]) => k !== EXTENSION_KEY))
     if (Object.keys(others).length) {
@@ -254,6 +273,7 @@ function survivesVisibly(key: 'character' | 'contracts' | 'suffix', value: unkno
 
 /** Preset → SillyTavern v2 card, with this engine's fields under `extensions.whale_persona` (spec §4.6). */
 export function toTavern(preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord }): JsonRecord {
+  // A card that came from SillyTavern keeps its own creator and version on the way back.
   const p = preset.persona
   const name = preset.label || preset.id || 'persona'
   // the reference's fields, plus a copy of any field the visible card cannot carry exactly
@@ -280,8 +300,9 @@ export function toTavern(preset: Omit<Preset, 'spec'> & { extensions?: JsonRecor
       alternate_greetings: [],
       character_book: null,
       tags: [...preset.tags],
-      creator: preset.author || 'whale-persona',
-      character_version: '1.0',
+      // An imported card's own creator and version go back as they came (spec §4.6 keeps them in source).
+      creator: preset.source !== undefined ? preset.source.creator : preset.author || 'whale-persona',
+      character_version: preset.source !== undefined ? preset.source.characterVersion : '1.0',
       extensions: { ...cloneJson(otherExtensions), [EXTENSION_KEY]: own },
     },
   }

@@ -24,6 +24,10 @@ export interface WorldEntry {
   /** Higher goes first and is cut last. */
   priority: number
   enabled: boolean
+  /** `match_whole_words`: false → every key matches as a substring; true or absent → non-CJK keys as whole words (CJK keys are always substrings). */
+  wholeWords?: boolean
+  /** `case_sensitive`: keys match only in the same case (width still folded). */
+  caseSensitive?: boolean
   body: string
   source: EntrySource
   /** Where the file is, for messages. */
@@ -31,7 +35,7 @@ export interface WorldEntry {
 }
 
 /** The front matter fields, in the order a written file has them. */
-export const FIELDS = ['title', 'keys', 'secondary_keys', 'secondary_logic', 'constant', 'priority', 'enabled'] as const
+export const FIELDS = ['title', 'keys', 'secondary_keys', 'secondary_logic', 'constant', 'priority', 'enabled', 'match_whole_words', 'case_sensitive'] as const
 
 /** SillyTavern's default insertion order; an entry without `priority` sits there. */
 export const DEFAULT_PRIORITY = 100
@@ -111,17 +115,24 @@ export function parseEntry(name: string, text: string, source: EntrySource, file
   const logic = logicOf(fields.secondary_logic)
   const constant = yesNo(fields.constant, 'constant', false)
   const enabled = yesNo(fields.enabled, 'enabled', true)
+  const wholeWords =
+    fields.match_whole_words === undefined || fields.match_whole_words === null ? undefined : yesNo(fields.match_whole_words, 'match_whole_words', true)
+  const caseSensitive = yesNo(fields.case_sensitive, 'case_sensitive', false)
   const priority = fields.priority === undefined || fields.priority === null ? DEFAULT_PRIORITY : Number(fields.priority)
   if (keys instanceof Problem) return { skipped: keys.why }
   if (secondaryKeys instanceof Problem) return { skipped: secondaryKeys.why }
   if (logic instanceof Problem) return { skipped: logic.why }
   if (constant instanceof Problem) return { skipped: constant.why }
   if (enabled instanceof Problem) return { skipped: enabled.why }
+  if (wholeWords instanceof Problem) return { skipped: wholeWords.why }
+  if (caseSensitive instanceof Problem) return { skipped: caseSensitive.why }
   if (typeof fields.priority === 'boolean' || !Number.isFinite(priority))
     return { skipped: `priority must be a number, not ${JSON.stringify(fields.priority)}` }
 
   const body = clean.slice(match[0].length).trim()
   const entry: WorldEntry = { name, title, keys, secondaryKeys, logic, constant, priority, enabled, body, source, file }
+  if (wholeWords !== undefined) entry.wholeWords = wholeWords
+  if (caseSensitive) entry.caseSensitive = true
   if (entry.enabled && body === '') return { skipped: 'the body is empty: write the text below the second ---' }
   if (entry.enabled && !entry.constant && entry.keys.length === 0)
     return { skipped: 'no keys and not constant: it would never be shown (add keys, or constant: yes)' }
@@ -129,7 +140,10 @@ export function parseEntry(name: string, text: string, source: EntrySource, file
 }
 
 /** The fields an entry file is written from (the importer's output). */
-export type EntryFields = Pick<WorldEntry, 'title' | 'keys' | 'secondaryKeys' | 'logic' | 'constant' | 'priority' | 'enabled' | 'body'>
+export type EntryFields = Pick<
+  WorldEntry,
+  'title' | 'keys' | 'secondaryKeys' | 'logic' | 'constant' | 'priority' | 'enabled' | 'wholeWords' | 'caseSensitive' | 'body'
+>
 
 /** An entry as the file a person edits: front matter in the order of `FIELDS`, then the body. */
 export function formatEntry(fields: EntryFields): string {
@@ -141,6 +155,8 @@ export function formatEntry(fields: EntryFields): string {
   front.constant = fields.constant ? 'yes' : 'no'
   front.priority = fields.priority
   front.enabled = fields.enabled ? 'yes' : 'no'
+  if (fields.wholeWords !== undefined) front.match_whole_words = fields.wholeWords ? 'yes' : 'no'
+  if (fields.caseSensitive === true) front.case_sensitive = 'yes'
   // One field a line, lists on one line (`keys: [a, b]`): the shape a person writes by hand.
   const yaml = Object.entries(front)
     .map(([k, v]) => `${k}: ${stringifyYaml(v, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' }).trimEnd()}\n`)

@@ -10,8 +10,8 @@ export {
   type SecondaryLogic,
   type EntrySource,
 } from './entry.ts'
-export { keyMatches, entryHit, matchEntries, constantEntries, byPriority, type EntryHit } from './match.ts'
-export { renderEntries, entryLine, RAIL_TITLE, HITS_TITLE, type Rendered, type LeftOut } from './render.ts'
+export { keyMatches, entryHit, scanText, matchEntries, constantEntries, byPriority, type EntryHit, type ScanText } from './match.ts'
+export { renderEntries, entryLine, roomForOne, RAIL_CAP, HITS_CAP, RAIL_TITLE, HITS_TITLE, type Rendered, type LeftOut } from './render.ts'
 export { WorldbookLibrary, MAX_ENTRY_BYTES, type LoadedWorldbook, type WorldbookFolder, type SkippedFile } from './library.ts'
-export { planImport, fileNameFor, ImportFormatError, type ImportPlan, type ImportedEntry } from './sillytavern.ts'
+export { planImport, fileNameFor, ImportFormatError, type ImportPlan, type ImportedEntry, type NotCarried } from './sillytavern.ts'
 export { PERSON_FOLDER, starterFolder, personFolder, worldbookFolders } from './places.ts'

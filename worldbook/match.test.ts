@@ -83,3 +83,12 @@ describe('matchEntries', () => {
     expect(constantEntries(list).map((e) => e.name)).toEqual(['b', 'a'])
   })
 })
+
+describe('match_whole_words and case_sensitive (issue 21)', () => {
+  it('match_whole_words: no makes every key a substring; case_sensitive keeps case (width still folded)', () => {
+    expect(keyMatches('beasts of the bay', 'beast')).toBe(false)
+    expect(keyMatches('beasts of the bay', 'beast', { wholeWords: false })).toBe(true)
+    expect(keyMatches('the Beast', 'beast', { caseSensitive: true })).toBe(false)
+    expect(keyMatches('the Ｂｅａｓｔ', 'Beast', { caseSensitive: true })).toBe(true)
+  })
+})

@@ -4,9 +4,12 @@ import type { WorldEntry } from './entry.ts'
  * Which keyword entries the person's recent words call up. Pure string work:
  * no model, no index. A key with a CJK character matches as a substring
  * (Chinese has no spaces between words); any other key matches as a whole
- * word, so `Cyrene` finds "cyrene's" and "我想见Cyrene" but not "Cyrenes".
- * Case and width do not matter (NFKC, then lower case: `ＣＹＲＥＮＥ` is
- * `cyrene`).
+ * word, so `Cyrene` finds "cyrene's" and "我想见Cyrene" but not "Cyrenes" —
+ * unless the entry says `match_whole_words: no` (SillyTavern's default, which
+ * imported entries carry), then every key is a substring and "beast" fires on
+ * "beasts". Case and width do not matter (NFKC, then lower case:
+ * `ＣＹＲＥＮＥ` is `cyrene`), unless the entry is `case_sensitive` (width
+ * still folded).
  */
 
 /** Han, kana, Hangul and the CJK symbol blocks: text written without spaces between words. */
@@ -14,8 +17,9 @@ const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=H
 /** What continues a Latin (or Greek, Cyrillic…) word: a letter of a spaced script, a digit, `_`, or a combining mark. */
 const WORD_CHAR_RE = /[\p{L}\p{N}\p{M}_]/u
 
-function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase()
+function fold(text: string, caseSensitive = false): string {
+  const wide = text.normalize('NFKC')
+  return caseSensitive ? wide : wide.toLowerCase()
 }
 
 function isWordChar(ch: string | undefined): boolean {
@@ -30,9 +34,9 @@ function charBefore(text: string, index: number): string | undefined {
 }
 
 /** Whether `key` occurs in `haystack` (both folded already). */
-function occurs(haystack: string, key: string): boolean {
+function occurs(haystack: string, key: string, wholeWords = true): boolean {
   if (key === '') return false
-  if (CJK_RE.test(key)) return haystack.includes(key)
+  if (!wholeWords || CJK_RE.test(key)) return haystack.includes(key)
   for (let at = haystack.indexOf(key); at >= 0; at = haystack.indexOf(key, at + 1)) {
     const before = charBefore(haystack, at)
     const after = String.fromCodePoint(haystack.codePointAt(at + key.length) ?? 0x20)
@@ -45,21 +49,34 @@ function occurs(haystack: string, key: string): boolean {
 }
 
 /** Whether one key matches the text, by the rules above. */
-export function keyMatches(text: string, key: string): boolean {
-  return occurs(fold(text), fold(key.trim()))
+export function keyMatches(text: string, key: string, how: { wholeWords?: boolean; caseSensitive?: boolean } = {}): boolean {
+  return occurs(fold(text, how.caseSensitive), fold(key.trim(), how.caseSensitive), how.wholeWords)
 }
 
 /** Keys folded once per list: an entry's key lists live as long as the file is unchanged. */
 const foldedKeys = new WeakMap<readonly string[], string[]>()
 
-/** The keys of `keys` that occur in the (folded) text. */
-function found(folded: string, keys: readonly string[]): string[] {
+/** The text once folded each way an entry may ask for. */
+export interface ScanText {
+  folded: string
+  /** Width folded only, for `case_sensitive` entries. */
+  cased: string
+}
+
+export function scanText(text: string): ScanText {
+  return { folded: fold(text), cased: fold(text, true) }
+}
+
+/** The keys of `keys` that occur in the text, as `entry` asks them to be matched. */
+function found(text: ScanText, keys: readonly string[], entry: WorldEntry): string[] {
+  const cased = entry.caseSensitive === true
   let ready = foldedKeys.get(keys)
   if (ready === undefined) {
-    ready = keys.map((k) => fold(k.trim()))
+    ready = keys.map((k) => fold(k.trim(), cased))
     foldedKeys.set(keys, ready)
   }
-  return keys.filter((_, i) => occurs(folded, ready[i]!))
+  const haystack = cased ? text.cased : text.folded
+  return keys.filter((_, i) => occurs(haystack, ready[i]!, entry.wholeWords !== false))
 }
 
 export interface EntryHit {
@@ -75,11 +92,11 @@ export interface EntryHit {
  * occurs, `not-all` not every one occurs. Without secondary keys the logic is
  * ignored.
  */
-export function entryHit(entry: WorldEntry, folded: string): EntryHit | undefined {
-  const keys = found(folded, entry.keys)
+export function entryHit(entry: WorldEntry, text: ScanText): EntryHit | undefined {
+  const keys = found(text, entry.keys, entry)
   if (keys.length === 0) return undefined
   if (entry.secondaryKeys.length === 0) return { entry, keys }
-  const secondary = found(folded, entry.secondaryKeys).length
+  const secondary = found(text, entry.secondaryKeys, entry).length
   const all = secondary === entry.secondaryKeys.length
   const pass = entry.logic === 'and-any' ? secondary > 0 : entry.logic === 'and-all' ? all : entry.logic === 'not-any' ? secondary === 0 : /* not-all */ !all
   return pass ? { entry, keys } : undefined
@@ -96,12 +113,12 @@ export function byPriority(a: WorldEntry, b: WorldEntry): number {
  * The messages are read as one text, as SillyTavern scans its window.
  */
 export function matchEntries(entries: readonly WorldEntry[], messages: readonly string[]): EntryHit[] {
-  const folded = fold(messages.join('\n'))
-  if (folded.trim() === '') return []
+  const text = scanText(messages.join('\n'))
+  if (text.folded.trim() === '') return []
   const hits: EntryHit[] = []
   for (const entry of entries) {
     if (!entry.enabled || entry.constant) continue
-    const hit = entryHit(entry, folded)
+    const hit = entryHit(entry, text)
     if (hit !== undefined) hits.push(hit)
   }
   return hits.sort((a, b) => byPriority(a.entry, b.entry))

@@ -13,6 +13,11 @@ import type { WorldEntry } from './entry.ts'
  * interpolates contexts strictly.
  */
 
+/** Contract §4: "about 560" for the constant entries (rail 140), frame included. */
+export const RAIL_CAP = 560
+/** Keyword hits (the pre-step block): at most 800 characters, frame included. */
+export const HITS_CAP = 800
+
 export const RAIL_TITLE = '世界书·常驻'
 export const HITS_TITLE = '世界书·命中'
 
@@ -36,6 +41,11 @@ export function entryLine(entry: WorldEntry): string {
   if (body === '') return ''
   const title = promptSafe(entry.title)
   return inertBraces(title === '' ? `- ${body}` : `- ${title}：${body}`)
+}
+
+/** The longest entry line (`entryLine`) one entry may have to be shown alone in its block. */
+export function roomForOne(constant: boolean): number {
+  return constant ? RAIL_CAP - frameOverhead(RAIL_TITLE) : HITS_CAP - frameOverhead(HITS_TITLE)
 }
 
 /**

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parseEntry } from './entry.ts'
+import { matchEntries } from './match.ts'
+import { entryLine, roomForOne } from './render.ts'
 import { fileNameFor, ImportFormatError, planImport } from './sillytavern.ts'
 
 const fixture = JSON.parse(readFileSync(new URL('../tests/fixtures/worldbook/st-world.json', import.meta.url), 'utf8'))
@@ -18,6 +20,7 @@ describe('SillyTavern World Info import', () => {
       constant: false,
       priority: 150,
       enabled: true,
+      wholeWords: false,
       body: '故乡。\n第二行。',
     })
     expect(by('常驻设定').fields).toMatchObject({ constant: true, priority: 100, keys: [] })
@@ -59,5 +62,68 @@ describe('SillyTavern World Info import', () => {
   it('a file that is not World Info is refused as a whole', () => {
     expect(() => planImport([1, 2])).toThrow(ImportFormatError)
     expect(() => planImport({ name: 'x' })).toThrow(/no "entries"/)
+  })
+})
+
+describe('World Info import says what it did (issue 21)', () => {
+  const load = (name: string) => JSON.parse(readFileSync(new URL(`../tests/fixtures/worldbook/${name}`, import.meta.url), 'utf8')) as unknown
+  const world = planImport(load('harbour-eldoria-shaped.json'))
+  const card = planImport(load('card-with-book.json'))
+  const of = (plan: typeof world, origin: string) => plan.entries.filter((e) => e.origin === origin)
+
+  it('every field not carried is named per entry with its value, the book’s settings too', () => {
+    const salt = of(world, 'entries.3')[0]!
+    expect(salt.notCarried.map((d) => [d.field, d.value])).toEqual([
+      ['position', 1],
+      ['depth', 2],
+      ['probability', 40],
+      ['scanDepth', 3],
+      ['group', 'roads'],
+      ['sticky', 2],
+    ])
+    expect(salt.notCarried[0]!.why).toContain('pre-step hit block')
+    expect(salt.kept).toEqual(expect.arrayContaining(['matchWholeWords', 'caseSensitive', 'order', 'content']))
+    expect(of(card, 'entries[0]')[0]!.notCarried.map((d) => d.field)).toEqual(['extensions.position', 'extensions.depth', 'priority'])
+    expect(of(card, 'entries[2]')[0]!.notCarried[0]!.why).toContain('rail 140')
+    expect(card.book.map((d) => d.field)).toEqual(['scan_depth', 'token_budget', 'recursive_scanning', 'name'])
+  })
+
+  it('an entry longer than its block is split at line breaks into parts that each fit; one paragraph too long is written switched off with its size and the cap', () => {
+    const harbour = of(world, 'entries.0')
+    expect(harbour.map((e) => e.name)).toEqual(['harbour (1 of 3)', 'harbour (2 of 3)', 'harbour (3 of 3)'])
+    expect(harbour.map((e) => e.fields.body).join('\n')).toBe(
+      load('harbour-eldoria-shaped.json') && (load('harbour-eldoria-shaped.json') as { entries: Record<string, { content: string }> }).entries['0']!.content,
+    )
+    for (const e of harbour) expect(entryLine({ ...e.fields, name: e.name, source: 'person', file: '' }).length).toBeLessThanOrEqual(roomForOne(false))
+    expect(harbour[0]!.notes.join(' ')).toMatch(/split: \d+ characters as shown, and a keyword hit block holds 800/)
+    const marin = of(world, 'entries.2')
+    expect(marin).toHaveLength(1)
+    expect(marin[0]!.fields.enabled).toBe(false)
+    expect(marin[0]!.notes.join(' ')).toMatch(/refused: \d+ characters as shown.*800.*switched off/)
+  })
+
+  it('keys follow the file’s matchWholeWords, with SillyTavern’s default (substring) when absent; caseSensitive is honoured', () => {
+    const beast = of(world, 'entries.1')[0]!
+    expect(beast.fields.wholeWords).toBe(false)
+    const parsed = parseEntry(beast.name, beast.text, 'person', beast.name)
+    const entry = 'entry' in parsed ? parsed.entry : undefined
+    expect(matchEntries([entry!], ['the beasts of the bay'])).toHaveLength(1)
+    const bay = of(card, 'entries[1]')[0]!
+    const bayEntry = parseEntry(bay.name, bay.text, 'person', bay.name)
+    const e = 'entry' in bayEntry ? bayEntry.entry : undefined
+    expect(e).toMatchObject({ wholeWords: true, caseSensitive: true })
+    expect(matchEntries([e!], ['the Beast of the bay'])).toHaveLength(1)
+    expect(matchEntries([e!], ['the beast of the bay'])).toHaveLength(0)
+    expect(matchEntries([e!], ['the Beasts of the bay'])).toHaveLength(0)
+  })
+
+  it('a card book’s entry is selective only when it says so (SillyTavern’s convertCharacterBook)', () => {
+    expect(of(card, 'entries[0]')[0]!.fields.secondaryKeys).toEqual(['storm'])
+    const loose = planImport({ data: { character_book: { entries: [{ keys: ['k'], secondary_keys: ['s'], content: 'c', enabled: true }] } } })
+    expect(loose.entries[0]!.fields.secondaryKeys).toEqual([])
+  })
+
+  it('a card without a character_book is refused as holding no World Info', () => {
+    expect(() => planImport({ spec: 'chara_card_v2', data: { name: 'x' } })).toThrow(/no character_book/)
   })
 })

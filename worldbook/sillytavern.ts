@@ -1,20 +1,28 @@
-import { DEFAULT_PRIORITY, formatEntry, type EntryFields, type SecondaryLogic } from './entry.ts'
+import { DEFAULT_PRIORITY, formatEntry, type EntryFields, type SecondaryLogic, type WorldEntry } from './entry.ts'
+import { entryLine, HITS_CAP, RAIL_CAP, roomForOne } from './render.ts'
+import { bookNotCarried, notCarried, stEntry, type NotCarried, type StEntry } from './sillytavern-fields.ts'
+import { charCount } from '../memory/index.ts'
+
+export type { NotCarried } from './sillytavern-fields.ts'
 
 /**
  * SillyTavern World Info → worldbook entry files. Reads a world file
- * (`{"entries": {"0": {...}, "1": {...}}}`) and, for convenience, a character
- * card's embedded book (`entries` as a list, v2 `character_book` names). Pure:
- * JSON value in, file names and texts out; writing is the caller's.
+ * (`{"entries": {"0": {...}, "1": {...}}}`) and a character card's embedded
+ * book (`character_book`, `entries` as a list with the v2 names). Pure: JSON
+ * value in, file names and texts out; writing is the caller's.
  *
- * Field by field: `key`/`keys` → keys, `keysecondary`/`secondary_keys` →
- * secondary keys (only when `selective` is not false: SillyTavern ignores them
- * then), `selectiveLogic` 0 AND ANY, 1 NOT ALL, 2 NOT ANY, 3 AND ALL,
- * `constant`, `order`/`insertion_order` → priority, `disable` (or `enabled:
- * false`) → enabled no, `comment`/`name` → title and file name, `content` →
- * body. Regex keys (`/…/flags`) have no equivalent here: they are dropped with
- * a note, and an entry left without keys is written switched off so its text
- * is not lost. Everything else (position, depth, probability, groups,
- * recursion…) has no meaning in a rail and is left out.
+ * Carried: keys, secondary keys (only when `selective` is on: SillyTavern
+ * ignores them otherwise; a card book's `selective` is off unless set, as
+ * SillyTavern reads it), `selectiveLogic`, `constant`, `order` /
+ * `insertion_order` → priority, `disable` / `enabled`, `comment` / `name` →
+ * title and file name, `content` → body, `matchWholeWords` (absent: SillyTavern's
+ * default `world_info_match_whole_words = false`, substring) and
+ * `caseSensitive` (absent: its default, false). Regex keys are dropped with a
+ * note. Every other field with a value is named per entry with what happens
+ * instead (sillytavern-fields.ts). An entry too long to be shown alone in its
+ * block is split at line breaks into parts that each fit; one with a single
+ * paragraph too long is written switched off with its size and the cap
+ * (docs/decisions/051).
  */
 
 const LOGIC: Record<number, SecondaryLogic> = { 0: 'and-any', 1: 'not-all', 2: 'not-any', 3: 'and-all' }
@@ -25,16 +33,26 @@ export interface ImportedEntry {
   fields: EntryFields
   /** The file text to write. */
   text: string
-  /** What did not carry over, for the person to read. */
+  /** What did not carry over or was changed, for the person to read. */
   notes: string[]
+  /** Source fields carried, by their names in the file. */
+  kept: string[]
+  /** How its keys match, and why. */
+  matching: string
+  /** Source fields not carried, each with what happens instead. */
+  notCarried: NotCarried[]
   /** Where it was in the source (`entries.<uid>`). */
   origin: string
+  /** When the source entry was split: this part's number and the count. */
+  part?: { index: number; of: number; chars: number; cap: number }
 }
 
 export interface ImportPlan {
   entries: ImportedEntry[]
   /** Source entries that could not become an entry at all (no content), with why. */
   refused: { origin: string; why: string }[]
+  /** The book's own settings not carried (a card's `character_book`). */
+  book: NotCarried[]
 }
 
 export class ImportFormatError extends Error {}
@@ -80,60 +98,195 @@ function uniqueName(base: string, taken: Set<string>): string {
   return name
 }
 
-function entryList(json: unknown): [string, Record<string, unknown>][] {
+interface Source {
+  entries: [string, Record<string, unknown>][]
+  card: boolean
+  book: Record<string, unknown>
+}
+
+function entryList(json: unknown): Source {
   if (typeof json !== 'object' || json === null) throw new ImportFormatError('this is not a SillyTavern World Info file: expected a JSON object with "entries"')
   const root = json as Record<string, unknown>
-  // A character card carries its book under data.character_book.
-  const book = (root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book ?? root
-  const entries = (book as Record<string, unknown>).entries
-  if (Array.isArray(entries)) return entries.map((e, i) => [`entries[${i}]`, e as Record<string, unknown>])
+  const isCard = (typeof root.spec === 'string' && root.spec.startsWith('chara_card')) || (typeof root.name === 'string' && typeof root.first_mes === 'string')
+  const cardBook = (root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book
+  if (isCard && (cardBook === undefined || cardBook === null))
+    throw new ImportFormatError('this character card has no character_book, so it holds no World Info (its persona imports with `cyrene whale presets import`)')
+  // A character card carries its book under data.character_book (v2/v3) or character_book.
+  const book = ((root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book ?? root) as Record<string, unknown>
+  if (typeof book !== 'object' || book === null) throw new ImportFormatError('its character_book is not an object')
+  const entries = book.entries
+  if (Array.isArray(entries)) return { entries: entries.map((e, i) => [`entries[${i}]`, e as Record<string, unknown>]), card: true, book }
   if (typeof entries === 'object' && entries !== null)
-    return Object.entries(entries as Record<string, unknown>).map(([k, e]) => [`entries.${k}`, e as Record<string, unknown>])
+    return { entries: Object.entries(entries as Record<string, unknown>).map(([k, e]) => [`entries.${k}`, e as Record<string, unknown>]), card: false, book }
   throw new ImportFormatError('this is not a SillyTavern World Info file: it has no "entries" object (export the world from SillyTavern\'s World Info panel)')
+}
+
+const yes = (f: { value: unknown } | undefined) => f?.value === true
+
+/** One source entry's carried fields; undefined (with the reason pushed) when it has no content. */
+function fieldsOf(e: StEntry, card: boolean, notes: string[]): EntryFields | string {
+  const rawContent = e.get('content')?.value
+  const content = typeof rawContent === 'string' ? rawContent.replace(/\r\n?/g, '\n').trim() : ''
+  if (content === '') return 'no content: nothing to show the model'
+  const keys = cleanKeys(e.get('key')?.value, notes, 'key')
+  const selectiveField = e.get('selective')
+  // SillyTavern: a world entry is selective unless it says otherwise; a card book's entry only when it says so.
+  const selective = card ? yes(selectiveField) : selectiveField?.value !== false
+  const secondaryRaw = e.get('keysecondary')?.value
+  const secondaryKeys = selective ? cleanKeys(secondaryRaw, notes, 'secondary key') : []
+  if (!selective && keysOf(secondaryRaw).length > 0) notes.push('secondary keys dropped: selective is off in the source')
+  const logicRaw = e.get('selectiveLogic')?.value
+  const logicNumber = Number(logicRaw ?? 0)
+  const logic = LOGIC[logicNumber] ?? 'and-any'
+  if (LOGIC[logicNumber] === undefined) notes.push(`selectiveLogic ${JSON.stringify(logicRaw)} is unknown; AND ANY used`)
+  const constant = yes(e.get('constant'))
+  const order = Number(e.get('order')?.value ?? DEFAULT_PRIORITY)
+  let enabled = !yes(e.get('disable'))
+  if (enabled && !constant && keys.length === 0) {
+    enabled = false
+    notes.push('no plain keys left and not constant: written switched off (enabled: no); add keys to use it')
+  }
+  const title = String(e.get('comment')?.value || e.get('name')?.value || '').trim() || keys[0] || 'entry'
+  // SillyTavern: null or absent → its global setting, whose default is false (substring, any case).
+  const whole = e.get('matchWholeWords')?.value
+  const cased = e.get('caseSensitive')?.value
+  const fields: EntryFields = {
+    title,
+    keys,
+    secondaryKeys,
+    logic,
+    constant,
+    priority: Number.isFinite(order) ? order : DEFAULT_PRIORITY,
+    enabled,
+    body: content,
+  }
+  fields.wholeWords = whole === true
+  if (cased === true) fields.caseSensitive = true
+  return fields
+}
+
+/** The source fields this import carries, in SillyTavern's world-file names. */
+const KEPT = [
+  'key',
+  'keysecondary',
+  'selective',
+  'selectiveLogic',
+  'constant',
+  'order',
+  'disable',
+  'comment',
+  'name',
+  'content',
+  'matchWholeWords',
+  'caseSensitive',
+]
+
+function matchingNote(e: StEntry, fields: EntryFields): string {
+  if (fields.constant) return 'constant: always in rail 140, keys not needed'
+  const whole = e.get('matchWholeWords')
+  const cased = e.get('caseSensitive')
+  const how = fields.wholeWords === true ? 'non-CJK keys as whole words' : 'keys as substrings ("beast" in "beasts")'
+  const from = (f: { value: unknown; path: string } | undefined) =>
+    f === undefined || f.value === null ? "absent: SillyTavern's default" : `${f.path} ${String(f.value)}`
+  return `${how} (${from(whole)}), ${fields.caseSensitive === true ? 'case as written' : 'any case'} (${from(cased)})`
+}
+
+/** The entry's line length as the model would read it (title, body, neutralised). */
+function shownChars(fields: EntryFields): number {
+  return charCount(entryLine({ ...fields, name: '', source: 'person', file: '' } as WorldEntry))
+}
+
+/** Paragraphs (line breaks) packed in order into parts that each fit `room`; undefined when one paragraph alone is too long. */
+function splitToFit(fields: EntryFields, room: number): string[] | undefined {
+  const paragraphs = fields.body
+    .split(/\n+/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+  const parts: string[] = []
+  let current = ''
+  for (const p of paragraphs) {
+    const joined = current === '' ? p : `${current}\n${p}`
+    if (shownChars({ ...fields, title: `${fields.title} (99/99)`, body: joined }) <= room) current = joined
+    else {
+      if (current === '') return undefined
+      parts.push(current)
+      current = p
+      if (shownChars({ ...fields, title: `${fields.title} (99/99)`, body: p }) > room) return undefined
+    }
+  }
+  if (current !== '') parts.push(current)
+  return parts
 }
 
 /** What the import would write; throws `ImportFormatError` for a file that is not World Info at all. */
 export function planImport(json: unknown): ImportPlan {
+  const source = entryList(json)
   const taken = new Set<string>()
-  const plan: ImportPlan = { entries: [], refused: [] }
-  for (const [origin, raw] of entryList(json)) {
+  const plan: ImportPlan = { entries: [], refused: [], book: source.card ? bookNotCarried(source.book) : [] }
+  for (const [origin, raw] of source.entries) {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       plan.refused.push({ origin, why: 'not an entry object' })
       continue
     }
-    const content = typeof raw.content === 'string' ? raw.content.replace(/\r\n?/g, '\n').trim() : ''
-    if (content === '') {
-      plan.refused.push({ origin, why: 'no content: nothing to show the model' })
+    const notes: string[] = []
+    const e = stEntry(raw, source.card)
+    const uid = String(e.get('uid')?.value ?? origin)
+    const fields = fieldsOf(e, source.card, notes)
+    if (typeof fields === 'string') {
+      plan.refused.push({ origin, why: fields })
       continue
     }
-    const notes: string[] = []
-    const keys = cleanKeys(raw.key ?? raw.keys, notes, 'key')
-    const selective = raw.selective !== false
-    const secondaryKeys = selective ? cleanKeys(raw.keysecondary ?? raw.secondary_keys, notes, 'secondary key') : []
-    if (!selective && keysOf(raw.keysecondary ?? raw.secondary_keys).length > 0) notes.push('secondary keys dropped: selective is off in the source')
-    const logicNumber = Number(raw.selectiveLogic ?? (raw.extensions as Record<string, unknown> | undefined)?.selectiveLogic ?? 0)
-    const logic = LOGIC[logicNumber] ?? 'and-any'
-    if (LOGIC[logicNumber] === undefined) notes.push(`selectiveLogic ${JSON.stringify(raw.selectiveLogic)} is unknown; AND ANY used`)
-    const constant = raw.constant === true
-    const order = Number(raw.order ?? raw.insertion_order ?? DEFAULT_PRIORITY)
-    let enabled = raw.disable !== true && raw.enabled !== false
-    if (enabled && !constant && keys.length === 0) {
-      enabled = false
-      notes.push('no plain keys left and not constant: written switched off (enabled: no); add keys to use it')
+    if (fields.title === 'entry') fields.title = `entry ${uid}`
+    const kept = KEPT.map((k) => e.get(k))
+      .filter((f) => f !== undefined && f.value !== undefined && f.value !== null)
+      .map((f) => f!.path)
+    const matching = matchingNote(e, fields)
+    const dropped = notCarried(e, fields.constant)
+    const base = fileNameFor(fields.title) || `st-${uid}`
+    const room = roomForOne(fields.constant)
+    const cap = fields.constant ? RAIL_CAP : HITS_CAP
+    const chars = shownChars(fields)
+    const add = (f: EntryFields, extra: string[], part?: ImportedEntry['part']) => {
+      // Padded so the parts sort in order by name (equal priorities are ordered by name).
+      const index = String(part?.index ?? 0).padStart(String(part?.of ?? 0).length, '0')
+      const name = uniqueName(part === undefined ? base : `${base} (${index} of ${part.of})`, taken)
+      plan.entries.push({
+        name,
+        fields: f,
+        text: formatEntry(f),
+        notes: [...notes, ...extra],
+        kept,
+        matching,
+        notCarried: dropped,
+        origin,
+        ...(part === undefined ? {} : { part }),
+      })
     }
-    const title = String(raw.comment ?? raw.name ?? '').trim() || keys[0] || `entry ${String(raw.uid ?? origin)}`
-    const fields: EntryFields = {
-      title,
-      keys,
-      secondaryKeys,
-      logic,
-      constant,
-      priority: Number.isFinite(order) ? order : DEFAULT_PRIORITY,
-      enabled,
-      body: content,
+    if (chars <= room) {
+      add(fields, [])
+      continue
     }
-    const name = uniqueName(fileNameFor(title) || `st-${String(raw.uid ?? plan.entries.length)}`, taken)
-    plan.entries.push({ name, fields, text: formatEntry(fields), notes, origin })
+    const block = fields.constant
+      ? `the constant rail (140) holds ${cap} characters with its frame`
+      : `a keyword hit block holds ${cap} characters with its frame`
+    const parts = splitToFit(fields, room)
+    if (parts === undefined) {
+      // One paragraph is longer than any block: kept (nothing of the person's is lost) but switched off.
+      add({ ...fields, enabled: false }, [
+        `refused: ${chars} characters as shown, and one paragraph alone does not fit (${block}); written switched off (enabled: no) — shorten it to ${room} characters and switch it on`,
+      ])
+      continue
+    }
+    parts.forEach((body, i) => {
+      const f = { ...fields, title: `${fields.title} (${i + 1}/${parts.length})`, body }
+      add(
+        f,
+        [
+          `split: ${chars} characters as shown, and ${block}: cut at line breaks into ${parts.length} parts (same keys and priority; each comes in when there is room)`,
+        ],
+        { index: i + 1, of: parts.length, chars, cap },
+      )
+    })
   }
   return plan
 }

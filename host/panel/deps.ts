@@ -10,6 +10,12 @@ export interface SyncReport {
   removed?: number
   unchanged?: number
   queued?: number
+  /** Files SiYuan refused this time (set aside until they change; named in `problems`). */
+  failed?: number
+  /** Documents removed in SiYuan and made again from the store file. */
+  recreated?: number
+  /** One line per file SiYuan refused, as it said (at most ten). */
+  problems?: string[]
 }
 
 /** The sync's state as the panel shows it (never the token). */

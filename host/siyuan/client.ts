@@ -1,15 +1,30 @@
 /**
- * The few SiYuan kernel endpoints the sync uses (its documented HTTP API:
- * POST + JSON, `Authorization: Token …`, answers `{code, msg, data}` where a
- * failure may arrive as HTTP 200 with `code != 0`). The token is only ever
- * put in the header; no error message carries it.
+ * The few SiYuan kernel endpoints the sync uses (its HTTP API: POST + JSON,
+ * `Authorization: Token …`, answers `{code, msg, data}` where a failure
+ * arrives as HTTP 200 with `code != 0`). The token is only ever put in the
+ * header; no error message carries it. How each answer is read follows the
+ * kernel source (siyuan-note/siyuan kernel/api, kernel/model): see
+ * testing/stand-in.ts, which answers the same way.
  */
+
+/**
+ * What a failure means for the sync:
+ * * `unreachable`: network, timeout, 5xx, not JSON, a kernel that failed inside — tried again with backoff;
+ * * `denied`: 401 / 403 or read-only mode — nothing will go through until the person changes SiYuan; not retried;
+ * * `gone`: the document is no longer in SiYuan (removed, or its notebook closed) — the sync re-creates or forgets it;
+ * * `refused`: any other `code != 0` for this one call — the file is set aside until it changes.
+ */
+export type SiyuanFailure = 'unreachable' | 'denied' | 'gone' | 'refused'
+
 export class SiyuanError extends Error {
-  /** Worth trying again later (network, timeout, 5xx); a refusal (401, code != 0) is not retried before the next run. */
-  readonly retryable: boolean
-  constructor(message: string, retryable: boolean) {
+  readonly kind: SiyuanFailure
+  constructor(message: string, kind: SiyuanFailure) {
     super(message)
-    this.retryable = retryable
+    this.kind = kind
+  }
+  /** Worth trying again after a backoff. */
+  get retryable(): boolean {
+    return this.kind === 'unreachable'
   }
 }
 
@@ -17,6 +32,28 @@ export interface SiyuanConfig {
   url: string
   token: string
   timeoutMs: number
+}
+
+export interface SiyuanNotebook {
+  id: string
+  name: string
+  closed: boolean
+}
+
+// kernel/model/tree.go ErrTreeNotFound / ErrBlockNotFound (Go error texts, never translated).
+const GONE = /(^|: )(tree not found|block not found)$/
+// kernel/model/tree.go ErrIndexing: the kernel is rebuilding its index; the same call works later.
+const BUSY = /(^|: )indexing$/
+// kernel/model/session.go CheckReadonly: translated text, so it is told by its data ({closeTimeout: 5000}) and the en / zh texts.
+const READ_ONLY = /read-only mode|只读模式/
+
+function classify(answer: { msg?: unknown; data?: unknown }): SiyuanFailure {
+  const msg = typeof answer.msg === 'string' ? answer.msg : ''
+  const data = answer.data as { closeTimeout?: unknown } | null | undefined
+  if (READ_ONLY.test(msg) || (typeof data === 'object' && data !== null && data.closeTimeout === 5000)) return 'denied'
+  if (GONE.test(msg)) return 'gone'
+  if (BUSY.test(msg)) return 'unreachable'
+  return 'refused'
 }
 
 export class SiyuanClient {
@@ -37,34 +74,56 @@ export class SiyuanClient {
       })
     } catch (error) {
       const why = (error as Error).name === 'TimeoutError' ? `no answer in ${this.config.timeoutMs} ms` : 'not reachable'
-      throw new SiyuanError(`SiYuan at ${this.config.url} is ${why}`, true)
+      throw new SiyuanError(`SiYuan at ${this.config.url} is ${why}`, 'unreachable')
     }
-    if (res.status === 401 || res.status === 403) throw new SiyuanError('SiYuan refused the token (HTTP 401); check the token variable', false)
-    if (res.status !== 200) throw new SiyuanError(`SiYuan answered HTTP ${res.status} to ${endpoint}`, res.status >= 500)
+    if (res.status === 401) throw new SiyuanError('SiYuan refused the token (HTTP 401); check the token variable', 'denied')
+    if (res.status === 403)
+      throw new SiyuanError(
+        `SiYuan refused ${endpoint} (HTTP 403): it allows writing only to an administrator; use the API token from SiYuan's settings, not a reader's access`,
+        'denied',
+      )
+    if (res.status !== 200) throw new SiyuanError(`SiYuan answered HTTP ${res.status} to ${endpoint}`, res.status >= 500 ? 'unreachable' : 'refused')
     let answer: { code?: unknown; msg?: unknown; data?: unknown }
     try {
       answer = (await res.json()) as typeof answer
     } catch {
-      throw new SiyuanError(`SiYuan's answer to ${endpoint} is not JSON`, true)
+      throw new SiyuanError(`SiYuan's answer to ${endpoint} is not JSON`, 'unreachable')
     }
-    if (answer.code !== 0) throw new SiyuanError(`SiYuan refused ${endpoint}: ${String(answer.msg ?? answer.code).slice(0, 200)}`, true)
+    if (answer.code !== 0) {
+      const kind = classify(answer)
+      const hint = kind === 'denied' ? ' (SiYuan is in read-only mode; turn it off in SiYuan to sync)' : ''
+      throw new SiyuanError(`SiYuan refused ${endpoint}: ${String(answer.msg ?? answer.code).slice(0, 200)}${hint}`, kind)
+    }
     return answer.data as T
   }
 
-  async notebooks(): Promise<Array<{ id: string; name: string; closed: boolean }>> {
-    return (await this.call<{ notebooks?: Array<{ id: string; name: string; closed: boolean }> }>('/api/notebook/lsNotebooks', {})).notebooks ?? []
+  /** Every notebook, closed ones included (they come with `closed: true`). */
+  async notebooks(): Promise<SiyuanNotebook[]> {
+    const data = await this.call<{ notebooks?: unknown } | null>('/api/notebook/lsNotebooks', {})
+    // kernel/api/notebook.go lsNotebooks answers code 0 with data null when listing fails inside.
+    if (data === null || typeof data !== 'object' || !Array.isArray(data.notebooks))
+      throw new SiyuanError('SiYuan could not list its notebooks (lsNotebooks answered without a list)', 'unreachable')
+    return (data.notebooks as Array<Partial<SiyuanNotebook>>)
+      .filter((n) => typeof n.id === 'string' && typeof n.name === 'string')
+      .map((n) => ({ id: n.id as string, name: n.name as string, closed: n.closed === true }))
   }
 
   async createNotebook(name: string): Promise<string> {
-    return (await this.call<{ notebook: { id: string } }>('/api/notebook/createNotebook', { name })).notebook.id
+    const data = await this.call<{ notebook?: { id?: unknown } } | null>('/api/notebook/createNotebook', { name })
+    const id = data?.notebook?.id
+    if (typeof id !== 'string') throw new SiyuanError('SiYuan made no notebook (createNotebook answered without an id)', 'unreachable')
+    return id
   }
 
   async createDoc(notebook: string, path: string, markdown: string): Promise<string> {
-    return await this.call<string>('/api/filetree/createDocWithMd', { notebook, path, markdown })
+    const id = await this.call<unknown>('/api/filetree/createDocWithMd', { notebook, path, markdown })
+    if (typeof id !== 'string') throw new SiyuanError('SiYuan made no document (createDocWithMd answered without an id)', 'unreachable')
+    return id
   }
 
   async idsByHPath(notebook: string, path: string): Promise<string[]> {
-    return (await this.call<string[] | null>('/api/filetree/getIDsByHPath', { notebook, path })) ?? []
+    const ids = await this.call<unknown>('/api/filetree/getIDsByHPath', { notebook, path })
+    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : []
   }
 
   async updateDoc(id: string, markdown: string): Promise<void> {

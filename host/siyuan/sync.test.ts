@@ -50,7 +50,7 @@ describe('SiYuan one-way sync (issue 12 item 4)', () => {
     expect(siyuan.docsAt(day)[0]?.markdown).toContain('雨天听黑胶。')
     for (const d of docs) expect(d.markdown).not.toContain('<!--cyrene:')
     expect(siyuan.docsAt('/梦境/2026/11/2026-11-29')[0]?.markdown).toBe('# 梦\n\n一场海边的梦。')
-    expect([...siyuan.notebooks.values()]).toEqual(['昔涟'])
+    expect([...siyuan.notebooks.values()].map((n) => n.name)).toEqual(['昔涟'])
   })
 
   it('same content twice is one document; a lost ledger finds it by path instead of making a second', async () => {
@@ -145,5 +145,126 @@ describe('SiYuan one-way sync (issue 12 item 4)', () => {
     expect(refused.status).toBe(1)
     expect(refused.stdout).toContain('refused the token')
     expect(siyuan.docsAt('/余页/一')).toHaveLength(1)
+  })
+})
+
+describe('SiYuan as its kernel answers (issue 21)', () => {
+  const ledger = () => JSON.parse(readFileSync(join(t.root, '元', 'siyuan-sync.json'), 'utf8')) as { pending: string[]; failed: Record<string, unknown> }
+  const removedInSiyuan = (hpath: string) => {
+    for (const d of siyuan.docsAt(hpath)) siyuan.docs.delete(d.id)
+  }
+
+  it('a document removed in SiYuan is made again and the files after it still go out; a removal of a removed one is done', async () => {
+    put('余页/一.md', '一')
+    put('余页/二.md', '二')
+    put('余页/三.md', '三')
+    await enable()
+    const s = sync()
+    await s.runNow()
+    removedInSiyuan('/余页/一')
+    removedInSiyuan('/余页/三')
+    put('余页/一.md', '一，改')
+    put('余页/二.md', '二，改')
+    rmSync(join(t.root, '余页/三.md'))
+    const report = await s.runNow()
+    expect(report).toMatchObject({ ok: true, sent: 2, removed: 1, recreated: 1 })
+    expect(report.message).toContain('made again 1 document(s) removed in SiYuan')
+    expect(siyuan.docsAt('/余页/一')[0]?.markdown).toBe('一，改')
+    expect(siyuan.docsAt('/余页/二')[0]?.markdown).toBe('二，改')
+    expect(ledger().pending).toEqual([])
+    expect(await s.runNow()).toMatchObject({ ok: true, sent: 0, unchanged: 2 })
+  })
+
+  it('a closed notebook of that name is never written into: the person is told, nothing is created, nothing retried', async () => {
+    const closed = siyuan.addNotebook('昔涟', true)
+    put('余页/一.md', '一')
+    await enable()
+    const report = await sync().runNow()
+    expect(report).toMatchObject({ ok: false, queued: 1 })
+    expect(report.message).toContain('notebook "昔涟" is closed')
+    expect(report.message).toContain('not tried again until the next run')
+    expect(siyuan.notebooks.size).toBe(1)
+    expect(creates()).toBe(0)
+    // Opened again in SiYuan: the next run writes into it.
+    ;(siyuan.notebooks.get(closed) as { closed: boolean }).closed = false
+    expect(await sync().runNow()).toMatchObject({ ok: true, sent: 1 })
+    expect(siyuan.docsAt('/余页/一')[0]?.notebook).toBe(closed)
+  })
+
+  it('an open notebook is chosen over a closed one of the same name', async () => {
+    siyuan.addNotebook('昔涟', true)
+    const open = siyuan.addNotebook('昔涟')
+    put('余页/一.md', '一')
+    await enable()
+    expect(await sync().runNow()).toMatchObject({ ok: true, sent: 1 })
+    expect(siyuan.docsAt('/余页/一')[0]?.notebook).toBe(open)
+  })
+
+  it('read-only mode (200, code -1) and a reader (403) are refusals that are shown and not retried with backoff', async () => {
+    put('余页/一.md', '一')
+    await enable()
+    siyuan.readOnly = true
+    const s = new SiyuanSync(store, { env: { SIYUAN_API_TOKEN: TOKEN }, backoffMs: [10] })
+    const ro = await s.runNow()
+    expect(ro).toMatchObject({ ok: false, queued: 1 })
+    expect(ro.message).toContain('read-only mode')
+    const calls = siyuan.calls.length
+    await new Promise((r) => setTimeout(r, 100))
+    expect(siyuan.calls.length).toBe(calls)
+    expect(s.state().lastReport?.message).toContain('read-only mode')
+    siyuan.readOnly = false
+    siyuan.readerRole = true
+    const reader = await s.runNow()
+    expect(reader.message).toContain('HTTP 403')
+    expect(reader.message).not.toContain('401')
+    s.close()
+  })
+
+  it('lsNotebooks with code 0 and data null is a failure that waits, with a ledger written', async () => {
+    put('余页/一.md', '一')
+    await enable()
+    siyuan.listFails = true
+    const report = await sync().runNow()
+    expect(report).toMatchObject({ ok: false, queued: 1 })
+    expect(report.message).toContain('could not list its notebooks')
+    expect(ledger().pending).toEqual(['余页/一.md'])
+    siyuan.listFails = false
+    expect(await sync().runNow()).toMatchObject({ ok: true, sent: 1 })
+  })
+
+  it('one refused file is set aside until it changes; the others go on; a ledger id SiYuan calls invalid is made again', async () => {
+    put('余页/一.md', '一')
+    put('余页/二.md', '二')
+    await enable()
+    const s = sync()
+    await s.runNow()
+    put('余页/一.md', '一，改')
+    put('余页/二.md', '二，改')
+    siyuan.failNext(1, '/api/block/updateBlock')
+    const first = await s.runNow()
+    expect(first).toMatchObject({ ok: false, failed: 1, sent: 1 })
+    expect(first.problems?.[0]).toMatch(/^余页\/一\.md: .*the kernel is busy/)
+    expect(siyuan.docsAt('/余页/二')[0]?.markdown).toBe('二，改')
+    const calls = siyuan.calls.length
+    expect(await s.runNow()).toMatchObject({ ok: false, failed: 1 })
+    expect(siyuan.calls.length).toBe(calls + 1) // only lsNotebooks: the refused file is not sent again unchanged
+    put('余页/一.md', '一，再改')
+    expect(await s.runNow()).toMatchObject({ ok: true, sent: 1, failed: 0 })
+    const raw = JSON.parse(readFileSync(join(t.root, '元', 'siyuan-sync.json'), 'utf8')) as { docs: Record<string, { id: string }> }
+    raw.docs['余页/二.md'] = { id: 'not-an-id', hash: 'x' } as never
+    writeFileSync(join(t.root, '元', 'siyuan-sync.json'), JSON.stringify(raw))
+    expect(await sync().runNow()).toMatchObject({ ok: true, sent: 1 })
+    expect(siyuan.docsAt('/余页/二')).toHaveLength(1)
+  })
+
+  it('path segments are sent as the kernel stores them: a name with edge spaces is found where it was made', async () => {
+    put('余页/ 海边 .md', '海')
+    await enable()
+    await sync().runNow()
+    expect(siyuan.docsAt('/余页/海边')).toHaveLength(1)
+    rmSync(join(t.root, '元', 'siyuan-sync.json'))
+    await sync().runNow()
+    expect(siyuan.docsAt('/余页/海边')).toHaveLength(1)
+    expect(creates()).toBe(1)
   })
 })

@@ -67,4 +67,20 @@ describe('SiYuan sync in a real host (issue 12 item 4)', () => {
     const doctor = await host.command(agent, '/cyrene doctor --verbose')
     expect(doctor?.text).toMatch(/✓ 思源同步：.*sent \d+/)
   })
+
+  it('read-only mode (issue 21): /cyrene sync says it is refused and not retried; the doctor shows it as a warning', async () => {
+    siyuan.readOnly = true
+    try {
+      const agent = await host.createAgent('chat')
+      mkdirSync(join(host.dshHome, 'cyrene-philia093-0', '余页'), { recursive: true })
+      writeFileSync(join(host.dshHome, 'cyrene-philia093-0', '余页', 'ro.md'), '只读时写下。')
+      const answer = await host.command(agent, '/cyrene sync')
+      expect(answer?.text).toContain('read-only mode')
+      expect(answer?.text).toContain('not tried again until the next run')
+      const doctor = await host.command(agent, '/cyrene doctor')
+      expect(doctor?.text).toMatch(/SiYuan sync: .*read-only mode/)
+    } finally {
+      siyuan.readOnly = false
+    }
+  })
 })
