@@ -9,7 +9,12 @@ async function answer(res) {
   } catch {
     body = { ok: false, error: `HTTP ${res.status}` }
   }
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`)
+  if (!res.ok) {
+    // The page words a refusal by its code (client/answers.js); the English `error` is only a detail.
+    const error = new Error(body.error || `HTTP ${res.status}`)
+    error.answer = { ...body, ok: false }
+    throw error
+  }
   return body
 }
 

@@ -1,4 +1,5 @@
 import { takeSnapshot, type MemoryStore } from '../../memory/index.ts'
+import { badSettingKeys, syncAnswer } from './answers.ts'
 import type { PanelDeps } from './deps.ts'
 import { setDreamSession } from './dream-sessions.ts'
 import { PanelError } from './http.ts'
@@ -14,7 +15,7 @@ export interface ActionAnswer {
 
 function storeOf(deps: PanelDeps): MemoryStore {
   const store = deps.memory.store()
-  if (store === undefined) throw new PanelError(409, 'the memory engine is not running in this DSH process; see /cyrene doctor')
+  if (store === undefined) throw new PanelError(409, 'the memory engine is not running in this DSH process; see /cyrene doctor', 'engine-off')
   return store
 }
 
@@ -41,7 +42,8 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
     try {
       change = await store.saveSettings(settings)
     } catch (error) {
-      throw new PanelError(400, (error as Error).message)
+      const keys = badSettingKeys(settings)
+      throw new PanelError(400, (error as Error).message, keys.length > 0 ? 'bad-setting' : 'settings-file-broken', { keys })
     }
     const now = change.changed.filter((k) => !change.needRestart.includes(k))
     // A SiYuan setting just changed (turned on, another address): the next run need not wait for a write.
@@ -49,6 +51,7 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
     answer.changed = change.changed
     answer.appliedNow = now
     answer.needRestart = change.needRestart
+    answer.code = change.changed.length === 0 ? 'unchanged' : 'saved'
     said.push(
       change.changed.length === 0
         ? 'nothing changed'
@@ -67,6 +70,7 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
       throw new PanelError(400, (error as Error).message)
     }
     said.push(`nightly dream ${switched.enabled ? 'on' : 'off'} for that session`)
+    if (settings === undefined) Object.assign(answer, { code: 'dream-session-switched', sessionId: switched.sessionId, enabled: switched.enabled })
   }
   answer.message = said.join('; ')
   return answer
@@ -79,15 +83,22 @@ export async function runAction(deps: PanelDeps, body: Record<string, unknown>):
   switch (action as PanelAction) {
     case 'backup': {
       const info = await takeSnapshot(storeOf(deps), 'manual')
-      return { ok: true, message: `snapshot ${info.name} (${info.files} files)`, snapshot: info.name }
+      // files -1: today's snapshot of this kind already exists and was kept.
+      return {
+        ok: true,
+        code: info.files < 0 ? 'backup-same-day' : 'backup-done',
+        message: `snapshot ${info.name} (${info.files} files)`,
+        snapshot: info.name,
+        files: info.files,
+      }
     }
     case 'sync': {
-      if (deps.sync === undefined) return { ok: false, message: 'SiYuan sync is not running in this DSH process' }
-      const report = await deps.sync.runNow()
-      return { ...report }
+      if (deps.sync === undefined) return { ok: false, code: 'sync-unavailable', message: 'SiYuan sync is not running in this DSH process' }
+      return { ...syncAnswer(await deps.sync.runNow(), deps.memory.store(), deps.env) }
     }
     case 'dream': {
-      if (deps.dreamNow === undefined) return { ok: false, message: 'dreaming now is not available in this build; the nightly dream runs in its sessions' }
+      if (deps.dreamNow === undefined)
+        return { ok: false, code: 'dream-no-service', message: 'dreaming now is not available in this build; the nightly dream runs in its sessions' }
       return await deps.dreamNow()
     }
     case 'save-config':

@@ -25,5 +25,5 @@ export interface PanelDeps {
   maxBodyBytes: number
   env: NodeJS.ProcessEnv
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
-  dreamNow?: () => Promise<{ ok: boolean; message: string }>
+  dreamNow?: () => Promise<{ ok: boolean; message: string; code?: string; [more: string]: unknown }>
 }

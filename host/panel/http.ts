@@ -1,11 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-/** A refusal the caller can act on; its message is safe to show (no paths beyond the store's, no stack). */
+/**
+ * A refusal the caller can act on; its message is safe to show (no paths beyond the store's, no stack).
+ * `code` and `data` (answers.ts) let the page word it in its own language.
+ */
 export class PanelError extends Error {
   readonly status: number
-  constructor(status: number, message: string) {
+  readonly code: string | undefined
+  readonly data: Record<string, unknown>
+  constructor(status: number, message: string, code?: string, data: Record<string, unknown> = {}) {
     super(message)
     this.status = status
+    this.code = code
+    this.data = data
   }
 }
 

@@ -1,4 +1,7 @@
+import { join } from 'node:path'
 import { describeSnapshots, localDate, type MemoryStore } from '../../memory/index.ts'
+import { readTextOr } from '../../memory/fsio.ts'
+import { MANIFEST_FILE } from '../../memory/snapshots.ts'
 import { dreamDates, memoryCalendar, type CalendarDay } from './calendar.ts'
 import type { PanelDeps, SyncState } from './deps.ts'
 import { readDreamRegistry, type DreamRegistryView } from './dream-sessions.ts'
@@ -16,10 +19,20 @@ export interface PanelStatus {
   recall: { kind: string; size?: number }
   lastDream: string | null
   sync: (SyncState & { tokenEnv: string; tokenPresent: boolean }) | null
-  snapshots: Array<{ name: string; verified: boolean }>
+  snapshots: Array<{ name: string; verified: boolean; takenAt?: string }>
   settings?: { values: unknown; problems: string[] }
   dreamRegistry?: DreamRegistryView
   calendar: Record<string, CalendarDay>
+}
+
+/** When a snapshot was taken, from its manifest (the page shows a time, not the folder name); absent when unreadable. */
+async function takenAt(store: MemoryStore, name: string): Promise<string | undefined> {
+  try {
+    const manifest = JSON.parse(await readTextOr(store.snapshotsDir, join(store.snapshotsDir, name, MANIFEST_FILE), '')) as { taken_at?: unknown }
+    return typeof manifest.taken_at === 'string' ? manifest.taken_at : undefined
+  } catch {
+    return undefined
+  }
 }
 
 async function storePart(store: MemoryStore, calendar: Record<string, CalendarDay>): Promise<NonNullable<PanelStatus['store']>> {
@@ -64,7 +77,10 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
   status.calendar = await memoryCalendar(store)
   status.store = await storePart(store, status.calendar)
   status.lastDream = (await dreamDates(store)).at(-1) ?? null
-  status.snapshots = await describeSnapshots(store)
+  const snapshots = await describeSnapshots(store)
+  const last = snapshots.at(-1)
+  const lastAt = last === undefined ? undefined : await takenAt(store, last.name)
+  status.snapshots = snapshots.map((s) => (s === last && lastAt !== undefined ? { ...s, takenAt: lastAt } : s))
   status.settings = { values: store.settings.values, problems: [...store.settingsProblems] }
   status.dreamRegistry = await readDreamRegistry(store)
   return status
