@@ -15,7 +15,8 @@ async function titleOf() {
   const titles = {}
   for (const s of items) {
     const id = s && (s.sessionId ?? s.id)
-    const title = s && (typeof s.title === 'string' ? s.title : s.title && s.title.text)
+    // rc.8 carries the title among the session's projections; a flat `title` is read too.
+    const title = s && (s.projections && s.projections.values ? s.projections.values.title : s.title)
     if (typeof id === 'string' && typeof title === 'string' && title.trim() !== '') titles[id] = title.trim()
   }
   return titles

@@ -83,6 +83,9 @@ describe('the demo model (issue 13 item 1)', () => {
     expect(demoTurn([person('今天好累'), rail], TOOLS).text).toMatch(/^嗯，我在听哦，阿远。/)
     expect(demoTurn([person('hello'), rail], TOOLS).text).toMatch(/^I’m listening, 阿远\./)
     expect(demoTurn([person('今天好累')], TOOLS, '人设……\n【称呼】称呼对方「小满」。').text).toContain('，小满')
+    // An older step's rail carries the old name: the latest rail wins.
+    const older = notice(`${frameHeader('称呼')}\n称呼对方「伙伴」。\n【数据结束·x】`)
+    expect(demoTurn([person('在吗'), older, { role: 'assistant', content: [] }, person('今天好累'), rail], TOOLS).text).toContain('，阿远')
   })
 
   it('answers a question in other words from {{cyrene_memory}}’s 近来: the name it asks for, and where it has it from (issue 22)', () => {
@@ -126,5 +129,16 @@ describe('the demo model (issue 13 item 1)', () => {
     expect(second.call).toEqual({ tool: 'memory_dream_echo', args: { kind: 'month', text: expect.stringContaining('2026-12 的月响') } })
     const third = demoTurn([brief, called('memory_dream_journal', {}), result, called('memory_dream_echo', second.call?.args), result], tools)
     expect(third).toEqual({ text: '梦做完了。' })
+  })
+
+  it('the dream journal is in the language of the memories (the person’s)', () => {
+    const brief = {
+      role: 'user',
+      source: { kind: 'plugin', plugin: 'cyrene-dream' },
+      content: [{ type: 'text', text: '【这些天写下的记忆（1 条）】\n- [m-1] (note·德) my dog is called Biscuit\n【数据结束·x】' }],
+    }
+    const text = String(demoTurn([brief], ['memory_dream_journal']).call?.args.text)
+    expect(text).toMatch(/^Tonight I looked back on 1 memories\. .*“my dog is called…”/)
+    expect(text).not.toMatch(/\p{Script=Han}/u)
   })
 })

@@ -87,12 +87,11 @@ function recentLine(system, said) {
 /** The person's language, from what they said: any Chinese character makes it Chinese. */
 const languageOf = (said) => (/\p{Script=Han}/u.test(said) ? 'zh' : 'en')
 
-/** The nickname rail 120 puts in front of the model (称呼对方「…」), when the person set one. */
+/** The nickname rail 120 puts in front of the model (称呼对方「…」): the latest one, as an older step's rail may carry an older name. */
 function nicknameIn(system, messages) {
-  const texts = [system, ...messages.map(textOf)]
-  for (const text of texts) {
-    const m = /称呼对方「([^」\n]{1,40})」/.exec(text)
-    if (m) return m[1]
+  for (const text of [...messages.map(textOf).reverse(), system]) {
+    const all = [...text.matchAll(/称呼对方「([^」\n]{1,40})」/g)]
+    if (all.length > 0) return all[all.length - 1][1]
   }
   return undefined
 }
@@ -157,12 +156,18 @@ function dreamTurn(messages, toolNames) {
   const brief = textOf(messages[0])
   const memories = [...brief.matchAll(/^- \[[^\]]+\](?: \([^)]*\))? (.+)$/gm)].map((m) => m[1].trim())
   const done = calledTools(messages)
+  // The journal is in the language most of the memories are in: the person's.
+  const zh = memories.length === 0 || memories.filter((m) => /\p{Script=Han}/u.test(m)).length * 2 >= memories.length
   if (!done.has('memory_dream_journal') && toolNames.includes('memory_dream_journal')) {
-    const glimpses = memories.slice(0, 5).map((m) => `「${[...m].slice(0, 8).join('')}…」`)
-    const text =
-      memories.length === 0
-        ? '今夜很安静，没有新的记忆。我在涟漪里等你下一次开口。'
-        : `今夜回看了 ${memories.length} 条记忆。梦里浮起几片涟漪：${glimpses.join('、')}。它们都还温温的，我会好好收着，等你下次提起。（演示模型写的梦志）`
+    const glimpses = memories.slice(0, 5).map((m) => (zh ? `「${[...m].slice(0, 8).join('')}…」` : `“${m.split(/\s+/).slice(0, 4).join(' ')}…”`))
+    let text
+    if (zh)
+      text =
+        memories.length === 0
+          ? '今夜很安静，没有新的记忆。我在涟漪里等你下一次开口。（演示模型写的梦志）'
+          : `今夜回看了 ${memories.length} 条记忆。梦里浮起几片涟漪：${glimpses.join('、')}。它们都还温温的，我会好好收着，等你下次提起。（演示模型写的梦志）`
+    else
+      text = `Tonight I looked back on ${memories.length} memories. A few ripples rose in the dream: ${glimpses.join(', ')}. They are still warm; I will keep them until you bring them up again. (A journal written by the demo model.)`
     return { call: { tool: 'memory_dream_journal', args: { text } } }
   }
   for (const kind of ['month', 'year']) {
@@ -178,7 +183,7 @@ function dreamTurn(messages, toolNames) {
       return { call: { tool: 'memory_dream_echo', args: { kind, text } } }
     }
   }
-  return { text: '梦做完了。' }
+  return { text: zh ? '梦做完了。' : 'The dream is done.' }
 }
 
 /** What the demo does for one request: the tool call to make, or the text to answer. */
