@@ -3,7 +3,7 @@
 // ones. Month and year are chosen directly (two selects) or stepped; a click opens the day below.
 const React = require('react')
 const { COLOR, Button, Select } = require('./ui.js')
-const fmt = require('./format.js')
+const { fmt } = require('./format.js')
 const h = React.createElement
 
 function pad(n) {

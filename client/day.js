@@ -3,7 +3,7 @@
 // and, on a ☾ day, that night's dream journal.
 const React = require('react')
 const { COLOR, Data, Note } = require('./ui.js')
-const fmt = require('./format.js')
+const { fmt } = require('./format.js')
 const h = React.createElement
 
 const KINDS = ['decision', 'lesson', 'rule', 'fact', 'preference', 'event', 'feeling', 'plan', 'person', 'note']

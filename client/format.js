@@ -47,4 +47,5 @@ function size(lang, bytes) {
   return `${new Intl.NumberFormat(tagOf(lang), { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(bytes / 1024 / 1024)} MB`
 }
 
-module.exports = { date, dateTime, clock, monthName, yearName, weekdays, size }
+/** One object, so the page reads `fmt.date(…)` and the names stay free for its own variables. */
+exports.fmt = { date, dateTime, clock, monthName, yearName, weekdays, size }

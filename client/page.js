@@ -9,7 +9,7 @@ const { Day } = require('./day.js')
 const { Sessions } = require('./sessions.js')
 const { SettingsForm } = require('./settings-form.js')
 const { COLOR, Button, Note, SectionTitle, tx } = require('./ui.js')
-const fmt = require('./format.js')
+const { fmt } = require('./format.js')
 const h = React.createElement
 
 const STATES = ['ready', 'busy', 'failed', 'starting', 'building', 'off']

@@ -5,7 +5,7 @@ const React = require('react')
 const { titleOf } = require('./titles.js')
 const { COLOR, Data, Note, Switch } = require('./ui.js')
 const { answerNote } = require('./answers.js')
-const fmt = require('./format.js')
+const { fmt } = require('./format.js')
 const h = React.createElement
 
 function Sessions(props) {

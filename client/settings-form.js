@@ -4,7 +4,7 @@
 // outcome of a save is said beside the Save button.
 const React = require('react')
 const { Button, Row, Select, Switch, TextInput, tx } = require('./ui.js')
-const fmt = require('./format.js')
+const { fmt } = require('./format.js')
 const h = React.createElement
 
 /** The 道韵 levels the rails ship, by catalogue key; a level from the person's own styles file is shown as written. */

@@ -180,4 +180,4 @@ function Data(props) {
   return h(props.as || 'span', { 'data-cyrene-data': '', style: props.style }, props.children)
 }
 
-module.exports = { COLOR, CONTROL_WIDTH, tx, Button, TextInput, Select, Switch, Row, Note, SectionTitle, Data, tok }
+module.exports = { COLOR, tx, Button, TextInput, Select, Switch, Row, Note, SectionTitle, Data }

@@ -85,6 +85,7 @@ function recentLine(system, said) {
 }
 
 /** The person's language, from what they said: any Chinese character makes it Chinese. */
+const DEFAULT_NICKNAME = '伙伴'
 const languageOf = (said) => (/\p{Script=Han}/u.test(said) ? 'zh' : 'en')
 
 /** The nickname rail 120 puts in front of the model (称呼对方「…」): the latest one, as an older step's rail may carry an older name. */
@@ -203,7 +204,9 @@ export function demoTurn(messages, toolNames, system = '') {
   }
   const lang = languageOf(said)
   const words = WORDS[lang]
-  const nick = nicknameIn(system, messages)
+  // The runtime's default nickname is Chinese (runtime/index.ts `defaultNickname`); an English reply leaves it out.
+  const found = nicknameIn(system, messages)
+  const nick = lang === 'en' && found === DEFAULT_NICKNAME ? undefined : found
   const remember = REMEMBER.exec(said)
   if (remember && toolResult !== undefined) return { text: JSON.stringify(toolResult).includes('已写入日档') ? words.kept(nick) : words.pending() }
   const what = remember ? said.slice(remember[0].length).trim() : ''
