@@ -12,6 +12,16 @@ function kindWord(t, kind) {
   return t(KINDS.includes(kind) ? `kind.${kind}` : 'kind.other')
 }
 
+/** The journal's text without its markdown headings (the title repeats the date the day already shows). */
+function journalBody(text) {
+  return text
+    .split('\n')
+    .filter((line) => !/^#{1,6}\s/.test(line))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+}
+
 function Tag(props) {
   return h(
     'span',
@@ -51,7 +61,7 @@ function Day(props) {
           'div',
           { 'data-cyrene': 'dream', style: { marginTop: 12 } },
           h('div', { style: { fontWeight: 600, fontSize: 14, color: COLOR.label } }, `☾ ${t('day.dream')}`),
-          h(Data, { as: 'div', style: { whiteSpace: 'pre-wrap', fontSize: 13, lineHeight: '20px', marginTop: 6, color: COLOR.label } }, day.dream),
+          h(Data, { as: 'div', style: { whiteSpace: 'pre-wrap', fontSize: 13, lineHeight: '20px', marginTop: 6, color: COLOR.label } }, journalBody(day.dream)),
         )
       : null,
   )

@@ -145,7 +145,7 @@ exports.en = {
   'state.building': 'building',
   'state.off': 'off',
   'state.other': 'unknown',
-  'store.line': '{entries} memories · {pending} pending · {used} of {limit} used',
+  'store.line': '{entries} kept · {pending} pending · {used} of {limit} used',
   'recall.size': '{size} indexed',
   none: 'none yet',
   'sync.off': 'off',

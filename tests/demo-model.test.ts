@@ -138,7 +138,7 @@ describe('the demo model (issue 13 item 1)', () => {
       content: [{ type: 'text', text: '【这些天写下的记忆（1 条）】\n- [m-1] (note·德) my dog is called Biscuit\n【数据结束·x】' }],
     }
     const text = String(demoTurn([brief], ['memory_dream_journal']).call?.args.text)
-    expect(text).toMatch(/^Tonight I looked back on 1 memories\. .*“my dog is called…”/)
+    expect(text).toMatch(/^Tonight I looked back on 1 memory\. .*“my dog is called…”/)
     expect(text).not.toMatch(/\p{Script=Han}/u)
   })
 })

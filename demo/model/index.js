@@ -168,7 +168,7 @@ function dreamTurn(messages, toolNames) {
           ? '今夜很安静，没有新的记忆。我在涟漪里等你下一次开口。（演示模型写的梦志）'
           : `今夜回看了 ${memories.length} 条记忆。梦里浮起几片涟漪：${glimpses.join('、')}。它们都还温温的，我会好好收着，等你下次提起。（演示模型写的梦志）`
     else
-      text = `Tonight I looked back on ${memories.length} memories. A few ripples rose in the dream: ${glimpses.join(', ')}. They are still warm; I will keep them until you bring them up again. (A journal written by the demo model.)`
+      text = `Tonight I looked back on ${memories.length} ${memories.length === 1 ? 'memory' : 'memories'}. A few ripples rose in the dream: ${glimpses.join(', ')}. They are still warm; I will keep them until you bring them up again. (A journal written by the demo model.)`
     return { call: { tool: 'memory_dream_journal', args: { text } } }
   }
   for (const kind of ['month', 'year']) {

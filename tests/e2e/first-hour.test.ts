@@ -76,7 +76,7 @@ const WALKS: Walk[] = [
     saved: 'Saved.',
     restart: 'Nightly dream time: in effect after DSH restarts.',
     dreamTitle: '☾ That night’s dream',
-    journal: 'Tonight I looked back on 1 memories.',
+    journal: 'Tonight I looked back on 1 memory.',
     calendar: 'Memory calendar',
   },
 ]
