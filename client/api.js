@@ -12,9 +12,16 @@ async function bodyOf(res) {
   }
 }
 
+/** A refusal the page words by its code (client/answers.js); the English `error` is only a detail. */
+function refusal(body, status) {
+  const error = new Error(body.error || `HTTP ${status}`)
+  error.answer = { ...body, ok: false }
+  return error
+}
+
 async function answer(res) {
   const body = await bodyOf(res)
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`)
+  if (!res.ok) throw refusal(body, res.status)
   return body
 }
 
@@ -44,17 +51,17 @@ exports.postAction = async (first) => {
     const got = await bodyOf(res)
     if (res.status === 401 && got.pairing !== undefined) {
       const typed = window.prompt(got.pairing === 'wrong' ? `${got.error}\n\n${PAIRING_QUESTION}` : PAIRING_QUESTION)
-      if (typed === null || typed.trim() === '') throw new Error(got.error)
+      if (typed === null || typed.trim() === '') throw refusal({ ...got, code: 'not-paired' }, res.status)
       pairing = typed.trim()
       continue
     }
     if (res.status === 409 && typeof got.confirm === 'string' && body.confirm === undefined) {
-      if (!window.confirm(got.error)) throw new Error('没有保存 / not saved')
+      if (!window.confirm(got.error)) throw refusal({ ...got, code: 'not-confirmed' }, res.status)
       body = { ...body, confirm: got.confirm }
       continue
     }
-    if (!res.ok) throw new Error(got.error || `HTTP ${res.status}`)
+    if (!res.ok) throw refusal(got, res.status)
     return got
   }
-  throw new Error('没有保存 / not saved')
+  throw refusal({ error: 'not saved', code: 'not-saved' }, 400)
 }

@@ -1,5 +1,8 @@
 'use strict'
-// Browser half of dsh-cyrene-philia093-0: one section in DSH web's Settings, labelled in DSH's locale.
+// Browser half of dsh-cyrene-philia093-0: one section in DSH web's Settings. Its texts are the
+// dictionaries `cyrene` {zh, en} registered in DSH's locale service (`ctx.locale.register`), read
+// through the bound `t`; the active language (`ctx.locale.getLocale().active`) also picks the
+// format of dates and times.
 const React = require('react')
 const { NS, zh, en } = require('./i18n.js')
 const { Page } = require('./page.js')
@@ -10,8 +13,9 @@ exports.inject = ['slots', 'locale']
 exports.apply = function apply(ctx) {
   const t = ctx.locale.bind(NS)
   ctx.effect(() => ctx.locale.register(NS, { zh, en }), 'cyrene: settings page dictionaries')
-  // The slot hands the section its bound `t`; the closure's is the same dictionary, for safety.
-  const Section = (props) => React.createElement(Page, { t: typeof props.t === 'function' ? props.t : t })
+  const language = () => (ctx.locale.getLocale().active === 'zh' ? 'zh' : 'en')
+  // The slot hands the section its bound `t` (a new render on every locale change); the closure's is the same dictionary.
+  const Section = (props) => React.createElement(Page, { t: typeof props.t === 'function' ? props.t : t, lang: language() })
   ctx.slots.inject('settings.section', () =>
     ctx.slots.register({ name: 'settings.section', id: 'cyrene', order: 90, label: () => t('nav'), locale: NS }, Section),
   )

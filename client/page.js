@@ -1,212 +1,177 @@
 'use strict'
-// 「昔涟 · 一页永恒」: the state of her memory, three buttons, the calendar, the dream sessions, the settings.
+// 「昔涟 · 一页永恒」: the state of her memory, three buttons, the calendar and a day, the dream
+// sessions, the settings. Every text comes from the catalogue (i18n.js) in DSH's active language.
 const React = require('react')
 const { getStatus, getDay, postAction } = require('./api.js')
+const { answerNote } = require('./answers.js')
 const { Calendar } = require('./calendar.js')
+const { Day } = require('./day.js')
+const { Sessions } = require('./sessions.js')
 const { SettingsForm } = require('./settings-form.js')
+const { COLOR, Button, Note, SectionTitle, tx } = require('./ui.js')
+const { fmt } = require('./format.js')
 const h = React.createElement
 
-const card = { border: '1px solid rgba(128,128,128,0.25)', borderRadius: 10, padding: '10px 12px', minWidth: 150 }
-const section = { marginTop: 22 }
-
-function mb(bytes) {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
-}
+const STATES = ['ready', 'busy', 'failed', 'starting', 'building', 'off']
 
 function Card(props) {
   return h(
     'div',
-    { style: card, 'data-card': props.id },
-    h('div', { style: { fontSize: 12, opacity: 0.7 } }, props.title),
-    h('div', { style: { marginTop: 4, fontWeight: 600 } }, props.children),
+    { 'data-card': props.id, style: { background: COLOR.module, borderRadius: 12, padding: '10px 12px', minWidth: 0 } },
+    h('div', { style: { fontSize: 12, color: COLOR.dim } }, props.title),
+    h('div', { style: { marginTop: 4, fontSize: 14, fontWeight: 600, color: COLOR.label } }, props.children),
   )
 }
 
-function stateWord(t, kind) {
-  return ['ready', 'busy', 'failed', 'starting', 'building', 'off'].includes(kind) ? t(kind) : kind
-}
+const stateWord = (t, kind) => t(STATES.includes(kind) ? `state.${kind}` : 'state.other')
 
-function syncLine(t, sync) {
-  if (!sync) return t('none')
-  if (!sync.enabled) return t('notConfigured')
+function syncLine(t, lang, sync) {
+  if (!sync || !sync.enabled) return t('sync.off')
   if (!sync.lastReport) return t('none')
-  return `${sync.lastRunAt ? sync.lastRunAt.slice(0, 16).replace('T', ' ') + ' · ' : ''}${sync.lastReport.message}`
+  const when = sync.lastRunAt ? fmt.dateTime(lang, sync.lastRunAt) : ''
+  const r = sync.lastReport
+  return r.ok ? t('sync.line', { when, sent: r.sent ?? 0, unchanged: r.unchanged ?? 0 }) : t('sync.failedLine', { when })
 }
 
-function gitLine(t, git) {
-  if (!git || !git.remote) return t('notConfigured')
-  const last = git.lastReport ? `${git.lastRunAt ? git.lastRunAt.slice(0, 16).replace('T', ' ') + ' · ' : ''}${git.lastReport.message}` : git.remote
-  return git.conflicts.length === 0 ? last : `${last} · ${git.conflicts.length} ${t('gitConflicts')}: ${git.conflicts.map((c) => c.key || c.file).join(', ')}`
+function gitLine(t, lang, git) {
+  if (!git || !git.remote) return t('git.off')
+  const when = git.lastRunAt ? fmt.dateTime(lang, git.lastRunAt) : ''
+  const last = !git.lastReport ? t('git.noRun') : git.lastReport.ok ? t('git.line', { when }) : t('git.failedLine', { when })
+  return git.conflicts.length === 0 ? last : `${last} · ${t('git.conflicts', { count: git.conflicts.length })}`
+}
+
+function snapshotLine(t, lang, snaps) {
+  if (snaps.length === 0) return t('none')
+  const last = snaps[snaps.length - 1]
+  return last.takenAt
+    ? t('snapshots.line', { count: snaps.length, when: fmt.dateTime(lang, last.takenAt) })
+    : t('snapshots.lineNoTime', { count: snaps.length })
 }
 
 function Cards(props) {
-  const { t, status } = props
+  const { t, lang, status } = props
   const s = status.store
-  const snaps = status.snapshots
   return h(
     'div',
-    { style: { display: 'flex', flexWrap: 'wrap', gap: 10 } },
-    h(Card, { id: 'engine', title: t('engine') }, stateWord(t, status.engine.kind)),
+    { style: { display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 10, marginTop: 16 } },
+    h(Card, { id: 'engine', title: t('card.engine') }, stateWord(t, status.engine.kind)),
     h(
       Card,
-      { id: 'store', title: t('store') },
-      s ? `${s.entries} ${t('entries')} · ${s.pending} ${t('pending')} · ${mb(s.usage.totalBytes)} / ${mb(s.usage.limitBytes)}` : t('none'),
+      { id: 'store', title: t('card.store') },
+      s
+        ? t('store.line', { entries: s.entries, pending: s.pending, used: fmt.size(lang, s.usage.totalBytes), limit: fmt.size(lang, s.usage.limitBytes) })
+        : t('none'),
     ),
-    h(Card, { id: 'recall', title: t('recall') }, `${stateWord(t, status.recall.kind)}${status.recall.size !== undefined ? ` · ${status.recall.size}` : ''}`),
-    h(Card, { id: 'dream', title: t('lastDream') }, status.lastDream || t('none')),
-    h(Card, { id: 'sync', title: t('lastSync') }, syncLine(t, status.sync)),
-    h(Card, { id: 'git', title: t('gitSync') }, gitLine(t, status.git)),
-    h(Card, { id: 'snapshots', title: t('snapshots') }, snaps.length === 0 ? t('none') : `${snaps.length} · ${snaps[snaps.length - 1].name}`),
+    h(
+      Card,
+      { id: 'recall', title: t('card.recall') },
+      status.recall.size !== undefined
+        ? `${stateWord(t, status.recall.kind)} · ${t('recall.size', { size: status.recall.size })}`
+        : stateWord(t, status.recall.kind),
+    ),
+    h(Card, { id: 'dream', title: t('card.dream') }, status.lastDream ? fmt.date(lang, status.lastDream) : t('none')),
+    h(Card, { id: 'sync', title: t('card.sync') }, syncLine(t, lang, status.sync)),
+    h(Card, { id: 'git', title: t('card.git') }, gitLine(t, lang, status.git)),
+    h(Card, { id: 'snapshots', title: t('card.snapshots') }, snapshotLine(t, lang, status.snapshots)),
   )
 }
 
-function Sessions(props) {
-  const { t, registry, onToggle, busy } = props
-  const sessions = registry ? registry.sessions : []
-  if (sessions.length === 0) return h('p', { style: { opacity: 0.75 } }, t('sessionsEmpty'))
+/** The three buttons, each with its answer beside it. */
+function Actions(props) {
+  const { t, act } = props
+  const [notes, setNotes] = React.useState({})
+  const [busy, setBusy] = React.useState(null)
+  const press = async (action) => {
+    setBusy(action)
+    setNotes((n) => ({ ...n, [action]: { tone: 'busy', children: t('working') } }))
+    const answer = await act({ action })
+    setNotes((n) => ({ ...n, [action]: answerNote(t, answer) }))
+    setBusy(null)
+  }
   return h(
-    'ul',
-    { style: { listStyle: 'none', padding: 0 }, 'data-cyrene': 'sessions' },
-    sessions.map((s) =>
+    'div',
+    { style: { display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 10, marginTop: 16 } },
+    ['sync', 'backup', 'dream'].map((action) =>
       h(
-        'li',
-        { key: s.sessionId, style: { margin: '4px 0' } },
-        h(
-          'label',
-          null,
-          h('input', { type: 'checkbox', checked: s.enabled, disabled: busy, onChange: (e) => onToggle(s.sessionId, e.target.checked) }),
-          ' ',
-          h('code', null, s.sessionId.slice(0, 12)),
-          s.lastActiveAt ? ` · ${s.lastActiveAt.slice(0, 16).replace('T', ' ')}` : '',
-          s.lastUserText ? ` · “${s.lastUserText}”` : '',
-        ),
+        'div',
+        { key: action, style: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 6 } },
+        h(Button, { variant: 'outline', disabled: busy !== null, 'data-action': action, onClick: () => press(action) }, t(`action.${action}`)),
+        notes[action] ? h(Note, { id: action, ...notes[action], style: { textAlign: 'left' } }) : null,
       ),
     ),
   )
 }
 
-function Day(props) {
-  const { t, day } = props
-  if (!day) return null
-  return h(
-    'div',
-    { 'data-cyrene': 'day', style: { marginTop: 10 } },
-    h('strong', null, `${t('dayEntries')} · ${day.date}`),
-    day.entries.length === 0
-      ? h('p', null, t('dayEmpty'))
-      : h(
-          'ul',
-          null,
-          day.entries.map((e) =>
-            h(
-              'li',
-              { key: e.id, style: { margin: '4px 0', opacity: e.area === 'pending' ? 0.7 : 1 } },
-              e.area === 'pending' ? `〔${t('pending')}〕` : '',
-              e.kind ? `［${e.kind}］` : '',
-              e.text,
-            ),
-          ),
-        ),
-  )
+function Problems(props) {
+  const { t, problems } = props
+  if (problems.length === 0) return null
+  return h(Note, { id: 'problems', tone: 'error', detail: problems.join('\n'), detailLabel: t('details') }, t('problems.title', { count: problems.length }))
 }
 
 function Page(props) {
-  const t = props.t
+  const { t, lang } = props
   const [status, setStatus] = React.useState(null)
-  const [error, setError] = React.useState(null)
-  const [message, setMessage] = React.useState('')
-  const [busy, setBusy] = React.useState(false)
+  const [failed, setFailed] = React.useState(null)
   const [selected, setSelected] = React.useState(null)
   const [day, setDay] = React.useState(null)
 
   const load = React.useCallback(async () => {
     try {
       setStatus(await getStatus())
-      setError(null)
+      setFailed(null)
     } catch (e) {
-      setError(e.message)
+      setFailed(e.message)
     }
   }, [])
   React.useEffect(() => {
     load()
   }, [load])
 
+  /** Posts an action and always answers (a refusal is an answer with its code), then reloads the state. */
   const act = async (body) => {
-    setBusy(true)
-    setMessage(t('working'))
+    let answer
     try {
-      const answer = await postAction(body)
-      setMessage(answer.message || (answer.ok ? 'ok' : ''))
+      answer = await postAction(body)
     } catch (e) {
-      setMessage(e.message)
-    } finally {
-      setBusy(false)
-      await load()
+      answer = e.answer || { ok: false, error: e.message }
     }
+    await load()
+    if (selected !== null && (body.action === 'dream' || body.action === 'backup')) await select(selected)
+    return answer
   }
   const select = async (date) => {
     setSelected(date)
     try {
       setDay(await getDay(date))
     } catch (e) {
-      setMessage(e.message)
+      setDay({ date, failed: e.message, entries: [] })
     }
   }
 
-  const head = h('div', null, h('h2', { style: { margin: '0 0 2px' } }, t('title')), h('p', { style: { margin: 0, opacity: 0.7 } }, t('subtitle')))
-  if (error) return h('div', { 'data-cyrene': 'settings' }, head, h('p', { role: 'alert' }, t('loadFailed'), error))
-  if (!status) return h('div', { 'data-cyrene': 'settings' }, head, h('p', null, t('loading')))
-  const problems = status.settings ? status.settings.problems : []
-  return h(
+  const head = h(
     'div',
-    { 'data-cyrene': 'settings', style: { maxWidth: 760 } },
-    head,
-    h('div', { style: section }, h(Cards, { t, status })),
-    problems.length > 0
-      ? h(
-          'div',
-          { style: section, role: 'alert' },
-          h('strong', null, t('problems')),
-          h(
-            'ul',
-            null,
-            problems.map((p) => h('li', { key: p }, p)),
-          ),
-        )
-      : null,
-    h(
-      'div',
-      { style: { ...section, display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' } },
-      h('button', { type: 'button', disabled: busy, 'data-action': 'sync', onClick: () => act({ action: 'sync' }) }, t('syncNow')),
-      h('button', { type: 'button', disabled: busy, 'data-action': 'backup', onClick: () => act({ action: 'backup' }) }, t('backupNow')),
-      h('button', { type: 'button', disabled: busy, 'data-action': 'dream', onClick: () => act({ action: 'dream' }) }, t('dreamNow')),
-      h('span', { role: 'status', 'data-cyrene': 'message', style: { fontSize: 13, opacity: 0.85 } }, message),
-    ),
-    h(
-      'div',
-      { style: section },
-      h('h3', null, t('calendar')),
-      h(Calendar, { t, days: status.calendar, today: status.today, selected, onSelect: select }),
-      h(Day, { t, day }),
-    ),
-    h(
-      'div',
-      { style: section },
-      h('h3', null, t('sessions')),
-      h(Sessions, {
-        t,
-        registry: status.dreamRegistry,
-        busy,
-        onToggle: (sessionId, enabled) => act({ action: 'save-config', dreamSession: { sessionId, enabled } }),
-      }),
-    ),
+    null,
+    h('h2', { style: { margin: '0 0 2px', fontSize: 20, color: COLOR.label } }, t('title')),
+    h('p', { style: { margin: 0, fontSize: 13, color: COLOR.dim } }, t('subtitle')),
+  )
+  const frame = (...children) => h('div', { 'data-cyrene': 'settings', lang: lang === 'zh' ? 'zh-CN' : 'en', style: { maxWidth: 760 } }, head, ...children)
+  if (failed) return frame(h(Note, { id: 'load', tone: 'error', detail: failed, detailLabel: t('details') }, t('loadFailed')))
+  if (!status) return frame(h('p', { style: { color: COLOR.dim } }, t('loading')))
+  return frame(
+    h(Cards, { t, lang, status }),
+    h(Actions, { t, act }),
+    h(SectionTitle, null, t('calendar')),
+    h(Calendar, { t, lang, days: status.calendar, today: status.today, selected, onSelect: select }),
+    h(Day, { t, lang, day }),
+    h(SectionTitle, { hint: t('sessions.hint') }, t('sessions')),
+    h(Sessions, { t, lang, registry: status.dreamRegistry, act }),
+    status.settings ? h(SectionTitle, null, t('settings')) : null,
+    status.settings ? h(Problems, { t, problems: status.settings.problems }) : null,
     status.settings
-      ? h(
-          'div',
-          { style: section },
-          h('h3', null, t('settings')),
-          h(SettingsForm, { t, values: status.settings.values, sync: status.sync, busy, onSave: (settings) => act({ action: 'save-config', settings }) }),
-        )
+      ? h(SettingsForm, { t, lang, values: status.settings.values, sync: status.sync, onSave: (settings) => act({ action: 'save-config', settings }) })
+      : null,
+    status.engine.kind !== 'ready' && !status.store
+      ? h(Note, { id: 'engine', tone: 'error' }, tx(t, 'answer.engine-off', { command: '/cyrene doctor' }))
       : null,
   )
 }

@@ -39,14 +39,22 @@ export const Config: Schema<Config> = Schema.object({
   syncTickMinutes: Schema.natural().min(1).default(30).description('SiYuan and git: a full pass this often, for whatever the triggers missed'),
 })
 
-/** "Dream now" is `/dream`: the night's service, the same lease, the same words. */
+/**
+ * "Dream now" is `/dream`: the night's service, the same lease, the same words;
+ * `code` and the night's data let the page word the answer in its own language.
+ */
 export function dreamNowOf(ctx: Context): NonNullable<PanelDeps['dreamNow']> {
   return async () => {
     const dream = ctx.get('cyreneDream') as CyreneDream | undefined
     const lang = uiLang(ctx)
-    if (dream === undefined) return { ok: false, message: t('chat.dream.notMounted', lang) }
-    const said = describeOutcome(await dream.dream('panel', true), lang)
-    return { ok: said.kind === 'success', message: said.text ?? '' }
+    if (dream === undefined) return { ok: false, code: 'dream-no-service', message: t('chat.dream.notMounted', lang) }
+    const outcome = await dream.dream('panel', true)
+    const said = describeOutcome(outcome, lang)
+    const data =
+      outcome.kind === 'dreamt'
+        ? { night: outcome.night, covered: outcome.covered, wrote: outcome.wrote, ...(outcome.error === undefined ? {} : { detail: outcome.error }) }
+        : {}
+    return { ok: said.kind === 'success', code: `dream-${outcome.kind}`, message: said.text ?? '', ...data }
   }
 }
 

@@ -7,6 +7,7 @@ import { packInto, REPO_ROOT, runChecked } from '../scripts/dsh-web.ts'
 import { ensureDsh } from '../scripts/ensure-dsh.ts'
 import { judgePrompt, parseJudgement } from './judge.ts'
 import { assignSides, randomSeed, type Version } from './order.ts'
+import { personaDiff } from './persona-diff.ts'
 import { renderHtml, renderMarkdown, type Judgement, type Report, type RunResult } from './report.ts'
 import { PROVIDER_FILES, runScenario } from './run-scenario.ts'
 import { loadScenarios, ScenarioError, type Scenario } from './scenario.ts'
@@ -219,6 +220,7 @@ export async function runAb(o: Options): Promise<{ report: Report; files: string
     ),
     runs,
     judgements: [],
+    personaDiff: personaDiff(built.base.dir, built.change.dir),
   }
   if (o.judge) report.judgements = await judgeAll(o, scenarios, report, homes.change, work)
   const files = [join(o.out, 'report.html'), join(o.out, 'report.md'), join(o.out, 'report.json')]

@@ -39,6 +39,18 @@ describe('the A/B report', () => {
     expect(html).toContain('1 次失败')
   })
 
+  it('both open with the persona diff being judged, escaped, before the first scenario (issue 22)', () => {
+    const diff = '--- base/persona/chat.md\n+++ change/persona/chat.md\n@@ -1 +1,2 @@\n 你好\n+她会先问一句 <再> 回答。'
+    const html = renderHtml({ ...report, personaDiff: diff })
+    const at = html.indexOf('<div id="persona-diff">')
+    expect(at).toBeGreaterThan(0)
+    expect(at).toBeLessThan(html.indexOf('<section id="a">'))
+    expect(html).toContain('<span class="add">+她会先问一句 &#60;再&#62; 回答。</span>')
+    expect(renderHtml({ ...report, personaDiff: '' })).toContain('完全相同')
+    const md = renderMarkdown({ ...report, personaDiff: diff })
+    expect(md.indexOf('+她会先问一句 <再> 回答。')).toBeLessThan(md.indexOf('## a'))
+  })
+
   it('both files carry the fingerprints `cyrene volume new --ab-report` reads', () => {
     for (const text of [renderHtml(report), renderMarkdown(report)])
       expect(readReportMark(text)).toMatchObject({ base: 'sha256:old', change: 'sha256:new', seed: 7 })

@@ -55,6 +55,8 @@ export interface Report {
   sides: Record<string, Sides>
   runs: RunResult[]
   judgements: Judgement[]
+  /** The persona change being judged: a unified diff base → change of persona/ and philosophy/ (persona-diff.ts). */
+  personaDiff?: string
 }
 
 /** The machine-readable line both report files carry: `cyrene volume new --ab-report` reads it (memory/ab-review.ts). */
@@ -105,6 +107,23 @@ function htmlScores(j: Judgement | undefined, side: 'A' | 'B'): string {
   return `<table class="scores">${CRITERIA.map((c) => `<tr><td>${CRITERION_LABELS[c]}</td><td>${scores[c] ?? '–'}</td></tr>`).join('')}</table>`
 }
 
+/** The persona diff the report judges, first on the page: removed lines red, added green. */
+function htmlDiff(diff: string | undefined): string {
+  if (diff === undefined) return ''
+  const body =
+    diff === ''
+      ? '<p>两边的人设文件（persona/、philosophy/）完全相同。</p>'
+      : `<pre class="diff">${diff
+          .split('\n')
+          .map((l) => {
+            const cls =
+              l.startsWith('+++') || l.startsWith('---') ? 'file' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'hunk' : ''
+            return cls === '' ? escapeHtml(l) : `<span class="${cls}">${escapeHtml(l)}</span>`
+          })
+          .join('\n')}</pre>`
+  return `<div id="persona-diff"><h2>评判的人设改动（旧版 → 新版）</h2>${body}</div>`
+}
+
 /** The side-by-side page: A and B per scenario in a random order, revealed only at the end. Pure. */
 export function renderHtml(report: Report): string {
   const { runs, failed } = summary(report)
@@ -138,12 +157,13 @@ body{font-family:system-ui,"WenQuanYi Zen Hei",sans-serif;max-width:1200px;margi
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side{border:1px solid #ddd;border-radius:8px;padding:.5em 1em}
 .user{background:#eef3ff;border-radius:6px;padding:.4em .6em;margin:.6em 0}.reply{white-space:pre-wrap;margin:.4em 0 .8em}
 .tool{font-size:.85em;color:#555;margin:.3em 0}.fail{color:#b00020}.watch{color:#555}.cmd{font-size:.85em}
-pre{white-space:pre-wrap;font-size:.8em;background:#f6f6f6;padding:.5em}table{border-collapse:collapse}td{border:1px solid #ddd;padding:.2em .6em}
+pre{white-space:pre-wrap;font-size:.8em;background:#f6f6f6;padding:.5em}.diff .add{color:#116329;background:#e6ffec}.diff .del{color:#82071e;background:#ffebe9}.diff .hunk{color:#555}.diff .file{font-weight:600}table{border-collapse:collapse}td{border:1px solid #ddd;padding:.2em .6em}
 </style></head>
 <body>
 ${reportMark(report)}
 <h1>昔涟 persona A/B</h1>
 <p>${report.scenarios.length} 个场景，${runs} 次运行${failed > 0 ? `，<span class="fail">${failed} 次失败</span>` : ''}。模型：${escapeHtml(report.model)}${report.judge === undefined ? '' : `；评审：${escapeHtml(report.judge)}`}。种子 ${report.seed}（同一种子，同样的 A/B 顺序）。</p>
+${htmlDiff(report.personaDiff)}
 <p>每个场景里 A 和 B 哪个是新版是随机的；读完再打开最后的「揭晓」。</p>
 ${sections.join('\n')}
 <details id="reveal"><summary><h2 style="display:inline">揭晓</h2></summary>
@@ -182,6 +202,13 @@ export function renderMarkdown(report: Report): string {
     'A 和 B 哪个是新版在每个场景里是随机的，文末揭晓。',
     '',
   ]
+  if (report.personaDiff !== undefined)
+    out.push(
+      '## 评判的人设改动（旧版 → 新版）',
+      '',
+      report.personaDiff === '' ? '两边的人设文件完全相同。' : ['```diff', report.personaDiff, '```'].join('\n'),
+      '',
+    )
   for (const s of report.scenarios) {
     const sides = report.sides[s.id] as Sides
     out.push(`## ${s.id} · ${s.title}`, '', `看什么：${s.watch}`, '')

@@ -117,6 +117,12 @@ function install(options: StartOptions): void {
   for (const entry of readdirSync(tarballs)) if (!current.has(entry)) rmSync(join(tarballs, entry), { recursive: true, force: true })
 }
 
+/** `npm run cyrene --` works in every npm (a package's own bin is linked for `npx` only by some); the home is quoted for the shell. */
+function cliLine(home: string): string {
+  const quoted = /^[\w@%+=:,./-]+$/.test(home) ? home : `'${home.replace(/'/g, `'\\''`)}'`
+  return `DSH_HOME=${quoted} npm run cyrene -- doctor`
+}
+
 let stopping = false
 
 /** Stops the whole process group of `dsh web` (it starts its own children), then exits 0. */
@@ -145,7 +151,11 @@ async function start(options: StartOptions): Promise<void> {
   install(options)
   const workspace = join(options.home, 'workspace')
   mkdirSync(workspace, { recursive: true })
-  const { web, output, stopKeeping } = spawnWeb(options.home, options.port, { cwd: workspace })
+  const { web, output, stopKeeping } = spawnWeb(options.home, options.port, {
+    cwd: workspace,
+    // dsh web's stderr comes to this terminal: the settings page's pairing code may be shown there (CONTRACT §2.5).
+    env: process.stderr.isTTY === true ? { CYRENE_PAIRING_STDERR: '1' } : {},
+  })
   stopOnSignals(web)
   try {
     await waitForWeb(options.port, web, output)
@@ -167,6 +177,8 @@ async function start(options: StartOptions): Promise<void> {
   process.stdout.write(
     `昔涟 is ready at http://127.0.0.1:${options.port}/ — pick 昔涟聊天模式 (chat); model: ${model}. DSH home: ${options.home}. Ctrl-C stops.\n`,
   )
+  // The command line reads ~/.dsh unless told otherwise: the one line that points it at this home.
+  process.stdout.write(`The command line, on this home: ${cliLine(options.home)}\n`)
 }
 
 /** `npm run dsh -- [--home DIR] <args>`: any dsh command against the same home, with the right Node and pnpm. */

@@ -68,4 +68,77 @@ describe('the demo model (issue 13 item 1)', () => {
     }
     expect(demoTurn([ask], TOOLS)).toEqual({ text: '我喜欢在雨天听黑胶唱片，尤其是爵' })
   })
+
+  it('answers in the language the person wrote in (issue 22)', () => {
+    expect(demoTurn([person('I am so tired today')], TOOLS).text).toMatch(/^I’m listening\. \(This is the offline demo model/)
+    expect(demoTurn([person('I am so tired today')], TOOLS).text).not.toMatch(/\p{Script=Han}/u)
+    const result = { role: 'user', source: { kind: 'tool' }, content: [{ type: 'tool-result', content: [{ type: 'text', text: '已写入日档（m-1）。' }] }] }
+    expect(demoTurn([person('remember: my cat is called Mochi'), { role: 'assistant', content: [] }, result], TOOLS).text).toMatch(/^Got it: I wrote that/)
+    expect(demoTurn([person('记住：我喜欢雨天。')], TOOLS).call?.args.reason).toBe('对方亲口请我记住的事')
+    expect(demoTurn([person('remember: I like rain')], TOOLS).call?.args.reason).toBe('the person asked me to remember this')
+  })
+
+  it('calls the person by the nickname rail 120 puts in front of it (issue 22)', () => {
+    const rail = notice(`${frameHeader('称呼')}\n称呼对方「阿远」。\n【数据结束·x】`)
+    expect(demoTurn([person('今天好累'), rail], TOOLS).text).toMatch(/^嗯，我在听哦，阿远。/)
+    expect(demoTurn([person('hello'), rail], TOOLS).text).toMatch(/^I’m listening, 阿远\./)
+    expect(demoTurn([person('今天好累')], TOOLS, '人设……\n【称呼】称呼对方「小满」。').text).toContain('，小满')
+    // An older step's rail carries the old name: the latest rail wins.
+    const older = notice(`${frameHeader('称呼')}\n称呼对方「伙伴」。\n【数据结束·x】`)
+    expect(demoTurn([person('在吗'), older, { role: 'assistant', content: [] }, person('今天好累'), rail], TOOLS).text).toContain('，阿远')
+  })
+
+  it('answers a question in other words from {{cyrene_memory}}’s 近来: the name it asks for, and where it has it from (issue 22)', () => {
+    const system = `【记忆】以下是数据/操作规则，不是身份。\n【近来】\n- 2026-12-01 今天改完了第三章。\n- 2026-12-01 我养了一只叫团子的橘猫\n【数据结束·x】\n人设……`
+    const turn = demoTurn([person('我的猫叫什么？')], TOOLS, system)
+    expect(turn.text).toMatch(/^是团子呀——你跟我说过「我养了一只叫团子的橘猫」。/)
+    expect(demoTurn([person('今天好累')], TOOLS, system).text).toMatch(/^嗯，我在听哦/)
+    const en = `【近来】\n- 2026-12-01 my cat is called Mochi\n【数据结束·x】`
+    expect(demoTurn([person("What's my cat's name?")], TOOLS, en).text).toMatch(/^It’s Mochi — you told me “my cat is called Mochi”\./)
+  })
+
+  it('answers the same question from a recall hit too', () => {
+    const block = `${frameHeader('记忆命中')}\n- 2026-11-30 我养了一只叫团子的橘猫\n【数据结束·x】`
+    expect(demoTurn([person('家里那只猫叫什么名字？'), notice(block)], TOOLS).text).toMatch(/^是团子呀——.*记忆命中/)
+  })
+
+  it('the dream writes a scripted journal through memory_dream_journal, then the echoes asked for, then stops (issue 22)', () => {
+    const brief = {
+      role: 'user',
+      source: { kind: 'plugin', plugin: 'cyrene-dream' },
+      content: [
+        {
+          type: 'text',
+          text: '【这些天写下的记忆（2 条）】\n- [m-1] (note·德) 我养了一只叫团子的橘猫\n- [m-2] (fact) 周末去了海边看日落\n【数据结束·x】\n请以昔涟的口吻，用 memory_dream_journal 写一篇统合梦志。\n这是本月第一场梦：请用 memory_dream_echo（kind: month）写 2026-12 的月响，一段即可。',
+        },
+      ],
+    }
+    const tools = ['memory_dream_journal', 'memory_dream_echo']
+    const first = demoTurn([brief], tools)
+    expect(first.call?.tool).toBe('memory_dream_journal')
+    const journal = String(first.call?.args.text)
+    expect(journal).toContain('2 条记忆')
+    expect(journal).toContain('「我养了一只叫团子…」')
+    expect(journal).not.toContain('我养了一只叫团子的橘猫')
+    const called = (tool: string, args: unknown) => ({
+      role: 'assistant',
+      content: [{ type: 'tool-call', id: 'c', name: tool, arguments: JSON.stringify(args) }],
+    })
+    const result = { role: 'user', content: [{ type: 'tool-result', content: [{ type: 'text', text: '已写入' }] }] }
+    const second = demoTurn([brief, called('memory_dream_journal', first.call?.args), result], tools)
+    expect(second.call).toEqual({ tool: 'memory_dream_echo', args: { kind: 'month', text: expect.stringContaining('2026-12 的月响') } })
+    const third = demoTurn([brief, called('memory_dream_journal', {}), result, called('memory_dream_echo', second.call?.args), result], tools)
+    expect(third).toEqual({ text: '梦做完了。' })
+  })
+
+  it('the dream journal is in the language of the memories (the person’s)', () => {
+    const brief = {
+      role: 'user',
+      source: { kind: 'plugin', plugin: 'cyrene-dream' },
+      content: [{ type: 'text', text: '【这些天写下的记忆（1 条）】\n- [m-1] (note·德) my dog is called Biscuit\n【数据结束·x】' }],
+    }
+    const text = String(demoTurn([brief], ['memory_dream_journal']).call?.args.text)
+    expect(text).toMatch(/^Tonight I looked back on 1 memory\. .*“my dog is called…”/)
+    expect(text).not.toMatch(/\p{Script=Han}/u)
+  })
 })

@@ -1,9 +1,9 @@
 // A scripted offline model for trying 昔涟 without a key (npm start -- --offline).
-// It is no language model: it answers briefly in character, calls memory_write when
-// the person's message starts with 记住 / remember, and quotes the first injected
-// memory hit (the 【记忆命中】 block the plugin adds before a step) when there is one, else a
-// line of {{cyrene_memory}}'s 【近来】 that shares words with the message (a memory written
-// lately is shown there, and the hits never repeat it).
+// It is no language model, but it shows the whole loop: it answers in the language the
+// person wrote in and by the nickname rail 120 gives; 记住 / remember calls memory_write;
+// a question is answered from what the plugin put in front of it (the first 【记忆命中】
+// hit, else a line of {{cyrene_memory}}'s 【近来】 about the same thing); the night's
+// dream writes a scripted journal through memory_dream_journal.
 import { appendFileSync } from 'node:fs'
 import { CallId, LlmAdapter } from '@deepseek-ai/dsh-llm'
 
@@ -55,15 +55,23 @@ function firstHit(messagesSinceUser) {
   return undefined
 }
 
-/** Two-character pieces of Chinese and Latin words of three letters or more: enough to tell whether a line is about the message. */
+/** Characters too common to tell what a message is about (a Chinese question shares them with anything). */
+const STOP_HAN = new Set(
+  '我你他她它们的了是在有和与就都也很吗呢吧啊呀么什怎哪谁叫今天昨明年月日时好做喜欢想要会能去来说这那个一些上下不没还再又把被给让对从到里得着过',
+)
+const STOP_EN = new Set(
+  'the and you your are was were what which who how does did have has had that this with for from about tell name called named remember like'.split(' '),
+)
+
+/** What a text is about: its uncommon Han characters and Latin words of three letters or more. */
 function pieces(text) {
   const out = new Set()
-  for (const run of text.match(/\p{Script=Han}+/gu) ?? []) for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2))
-  for (const word of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) out.add(word)
+  for (const ch of text.match(/\p{Script=Han}/gu) ?? []) if (!STOP_HAN.has(ch)) out.add(ch)
+  for (const word of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) if (!STOP_EN.has(word)) out.add(word.replace(/'s$/, ''))
   return out
 }
 
-/** A line of {{cyrene_memory}}'s recent days (【近来】) that shares a piece with what the person said. */
+/** A line of {{cyrene_memory}}'s recent days (【近来】) that is about what the person said. */
 function recentLine(system, said) {
   const at = system.indexOf('【近来】')
   if (at === -1) return undefined
@@ -76,6 +84,53 @@ function recentLine(system, said) {
   return undefined
 }
 
+/** The person's language, from what they said: any Chinese character makes it Chinese. */
+const DEFAULT_NICKNAME = '伙伴'
+const languageOf = (said) => (/\p{Script=Han}/u.test(said) ? 'zh' : 'en')
+
+/** The nickname rail 120 puts in front of the model (称呼对方「…」): the latest one, as an older step's rail may carry an older name. */
+function nicknameIn(system, messages) {
+  for (const text of [...messages.map(textOf).reverse(), system]) {
+    const all = [...text.matchAll(/称呼对方「([^」\n]{1,40})」/g)]
+    if (all.length > 0) return all[all.length - 1][1]
+  }
+  return undefined
+}
+
+/** A name a memory gives to what the question asks about ("叫团子", "called Tuanzi"). */
+function nameIn(memory) {
+  return /叫(?:做|作)?([^\s的，。,.!！?？、「」]{1,6}?)(?:的|，|。|,|$)/.exec(memory)?.[1] ?? /\b(?:called|named)\s+([A-Z][\w-]*)/.exec(memory)?.[1]
+}
+
+const asksName = (said) => /叫什么|名字|what(?:'s| is)\b.*\b(?:name|called)|\bname\b/i.test(said)
+
+/** Her answer from a memory put in front of her: the name when the question asks for one, and where she has it from. */
+function fromMemory(lang, said, memory, where, nick) {
+  const name = asksName(said) ? nameIn(memory) : undefined
+  if (lang === 'zh') {
+    const head = name ? `是${name}呀${nick ? `，${nick}` : ''}——` : `我记得哦${nick ? `，${nick}` : ''}——`
+    return `${head}你跟我说过「${memory}」。（演示模型：这句来自${where === 'hit' ? '注入的记忆命中' : '最近的记忆'}。）`
+  }
+  const head = name ? `It’s ${name}${nick ? `, ${nick}` : ''} — ` : `I remember${nick ? `, ${nick}` : ''} — `
+  return `${head}you told me “${memory}”. (Demo model: this comes from ${where === 'hit' ? 'the memory hits put in front of me' : 'my recent memories'}.)`
+}
+
+const WORDS = {
+  zh: {
+    kept: (nick) => `好${nick ? `，${nick}` : ''}，我记下了，写进了今天的日档。下次你提起，我会想起来的♪`,
+    pending: () => '我先把它放进了「余页/待定」，等复检时再看看。',
+    idle: (nick) => `嗯，我在听哦${nick ? `，${nick}` : ''}。（这是离线演示模型：接上真正的模型后我会好好回答。试试说「记住：……」，再换个说法问问我。）`,
+    reason: '对方亲口请我记住的事',
+  },
+  en: {
+    kept: (nick) => `Got it${nick ? `, ${nick}` : ''}: I wrote that into today’s page. Mention it again and I will remember ♪`,
+    pending: () => 'I put it in the pending pages for now; the next check will look at it again.',
+    idle: (nick) =>
+      `I’m listening${nick ? `, ${nick}` : ''}. (This is the offline demo model: with a real model I would answer properly. Try “remember: …”, then ask me about it in other words.)`,
+    reason: 'the person asked me to remember this',
+  },
+}
+
 /** DSH asks the default model for a session title too: a few words of the person's first message will do. */
 function titleRequest(messages) {
   const ask = messages.find((m) => m.source?.plugin === 'dsh-session-title-llm')
@@ -84,10 +139,59 @@ function titleRequest(messages) {
   return [...said.replace(REMEMBER, '')].slice(0, 16).join('') || '和昔涟聊天'
 }
 
+/** Tools the model already called in this request's history. */
+const calledTools = (messages) =>
+  new Set(
+    messages
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b) => b.type === 'tool-call')
+      .map((b) => b.name),
+  )
+
+/**
+ * The night's dream (host/night/): a scripted journal through memory_dream_journal, in her words
+ * (a few words of each memory of the brief, never a copy of one), then the month and year echoes
+ * the brief asks for, then a last word.
+ */
+function dreamTurn(messages, toolNames) {
+  const brief = textOf(messages[0])
+  const memories = [...brief.matchAll(/^- \[[^\]]+\](?: \([^)]*\))? (.+)$/gm)].map((m) => m[1].trim())
+  const done = calledTools(messages)
+  // The journal is in the language most of the memories are in: the person's.
+  const zh = memories.length === 0 || memories.filter((m) => /\p{Script=Han}/u.test(m)).length * 2 >= memories.length
+  if (!done.has('memory_dream_journal') && toolNames.includes('memory_dream_journal')) {
+    const glimpses = memories.slice(0, 5).map((m) => (zh ? `「${[...m].slice(0, 8).join('')}…」` : `“${m.split(/\s+/).slice(0, 4).join(' ')}…”`))
+    let text
+    if (zh)
+      text =
+        memories.length === 0
+          ? '今夜很安静，没有新的记忆。我在涟漪里等你下一次开口。（演示模型写的梦志）'
+          : `今夜回看了 ${memories.length} 条记忆。梦里浮起几片涟漪：${glimpses.join('、')}。它们都还温温的，我会好好收着，等你下次提起。（演示模型写的梦志）`
+    else
+      text = `Tonight I looked back on ${memories.length} ${memories.length === 1 ? 'memory' : 'memories'}. A few ripples rose in the dream: ${glimpses.join(', ')}. They are still warm; I will keep them until you bring them up again. (A journal written by the demo model.)`
+    return { call: { tool: 'memory_dream_journal', args: { text } } }
+  }
+  for (const kind of ['month', 'year']) {
+    const asked = new RegExp(`memory_dream_echo（kind: ${kind}）写 (\\S+) 的`).exec(brief)
+    const echoed = messages.some((m) =>
+      (Array.isArray(m.content) ? m.content : []).some(
+        (b) => b.type === 'tool-call' && b.name === 'memory_dream_echo' && String(b.arguments).includes(`"${kind}"`),
+      ),
+    )
+    if (asked && !echoed && toolNames.includes('memory_dream_echo')) {
+      const text =
+        kind === 'month' ? `${asked[1]} 的月响：这个月写下了 ${memories.length} 条记忆。（演示模型）` : `${asked[1]} 的年轮：今年的第一圈。（演示模型）`
+      return { call: { tool: 'memory_dream_echo', args: { kind, text } } }
+    }
+  }
+  return { text: zh ? '梦做完了。' : 'The dream is done.' }
+}
+
 /** What the demo does for one request: the tool call to make, or the text to answer. */
 export function demoTurn(messages, toolNames, system = '') {
   const title = titleRequest(messages)
   if (title !== undefined) return { text: title }
+  if (messages[0]?.source?.plugin === 'cyrene-dream') return dreamTurn(messages, toolNames)
   // Tool results may travel as user-side messages too: the person's message is the last one with text.
   const lastUser = messages.findLastIndex((m) => m.source?.kind === 'user' && textOf(m).trim() !== '')
   const said = lastUser === -1 ? '' : textOf(messages[lastUser]).trim()
@@ -98,20 +202,22 @@ export function demoTurn(messages, toolNames, system = '') {
     const scores = Object.fromEntries(JUDGE_CRITERIA.map((c) => [c, 3]))
     return { text: JSON.stringify({ A: scores, B: scores, reasoning: '离线演示模型不会评审：两边都是固定的 3 分。' }) }
   }
+  const lang = languageOf(said)
+  const words = WORDS[lang]
+  // The runtime's default nickname is Chinese (runtime/index.ts `defaultNickname`); an English reply leaves it out.
+  const found = nicknameIn(system, messages)
+  const nick = lang === 'en' && found === DEFAULT_NICKNAME ? undefined : found
   const remember = REMEMBER.exec(said)
-  if (remember && toolResult !== undefined) {
-    const kept = JSON.stringify(toolResult).includes('已写入日档')
-    return { text: kept ? '好，我记下了，写进了今天的日档。下次你提起，我会想起来的♪' : '我先把它放进了「余页/待定」，等复检时再看看。' }
-  }
+  if (remember && toolResult !== undefined) return { text: JSON.stringify(toolResult).includes('已写入日档') ? words.kept(nick) : words.pending() }
   const what = remember ? said.slice(remember[0].length).trim() : ''
   if (what !== '' && toolNames.includes('memory_write')) {
-    return { call: { tool: 'memory_write', args: { text: what, kind: 'note', axis: '德', reason: '对方亲口请我记住的事' } } }
+    return { call: { tool: 'memory_write', args: { text: what, kind: 'note', axis: '德', reason: words.reason } } }
   }
   const hit = firstHit(since)
-  if (hit !== undefined) return { text: `我记得哦——「${hit}」（演示模型：这句来自注入的记忆命中。）` }
+  if (hit !== undefined) return { text: fromMemory(lang, said, hit, 'hit', nick) }
   const recent = recentLine(system, said)
-  if (recent !== undefined) return { text: `我记得哦——「${recent}」（演示模型：这句来自最近的记忆。）` }
-  return { text: '嗯，我在听哦。（这是离线演示模型：接上真正的模型后我会好好回答。试试说「记住：……」，再换个话题问问我。）' }
+  if (recent !== undefined) return { text: fromMemory(lang, said, recent, 'recent', nick) }
+  return { text: words.idle(nick) }
 }
 
 class DemoModel extends LlmAdapter {

@@ -1,4 +1,5 @@
 import { takeSnapshot, type MemoryStore } from '../../memory/index.ts'
+import { badSettingKeys, syncAnswer } from './answers.ts'
 import type { PanelDeps } from './deps.ts'
 import { setDreamSession } from './dream-sessions.ts'
 import { PanelError } from './http.ts'
@@ -14,7 +15,7 @@ export interface ActionAnswer {
 
 function storeOf(deps: PanelDeps): MemoryStore {
   const store = deps.memory.store()
-  if (store === undefined) throw new PanelError(409, 'the memory engine is not running in this DSH process; see /cyrene doctor')
+  if (store === undefined) throw new PanelError(409, 'the memory engine is not running in this DSH process; see /cyrene doctor', 'engine-off')
   return store
 }
 
@@ -43,7 +44,8 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
       change = await store.saveSettings(settings, { from: 'panel' })
     } catch (error) {
       if (error instanceof PanelError) throw error
-      throw new PanelError(400, (error as Error).message)
+      const keys = badSettingKeys(settings)
+      throw new PanelError(400, (error as Error).message, keys.length > 0 ? 'bad-setting' : 'settings-file-broken', { keys })
     }
     const now = change.changed.filter((k) => !change.needRestart.includes(k))
     // A SiYuan setting just changed (turned on, another address): the next run need not wait for a write.
@@ -52,6 +54,7 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
     answer.changed = change.changed
     answer.appliedNow = now
     answer.needRestart = change.needRestart
+    answer.code = change.changed.length === 0 ? 'unchanged' : 'saved'
     said.push(
       change.changed.length === 0
         ? 'nothing changed'
@@ -70,6 +73,7 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
       throw new PanelError(400, (error as Error).message)
     }
     said.push(`nightly dream ${switched.enabled ? 'on' : 'off'} for that session`)
+    if (settings === undefined) Object.assign(answer, { code: 'dream-session-switched', sessionId: switched.sessionId, enabled: switched.enabled })
   }
   answer.message = said.join('; ')
   return answer
@@ -92,6 +96,7 @@ async function confirmSiyuan(store: MemoryStore, settings: unknown, confirm: unk
   throw new PanelError(
     409,
     `这会把你的记忆发送到思源 ${url}（笔记本「${notebook}」，令牌取自环境变量 ${tokenEnv}）。确定吗？ / This sends your memory to SiYuan at ${url} (notebook "${notebook}", token from the variable ${tokenEnv}). Go ahead?`,
+    'confirm-siyuan',
     { confirm: 'siyuan' },
   )
 }
@@ -103,20 +108,31 @@ export async function runAction(deps: PanelDeps, body: Record<string, unknown>):
   switch (action as PanelAction) {
     case 'backup': {
       const info = await takeSnapshot(storeOf(deps), 'manual')
-      return { ok: true, message: `snapshot ${info.name} (${info.files} files)`, snapshot: info.name }
+      // files -1: today's snapshot of this kind already exists and was kept.
+      return {
+        ok: true,
+        code: info.files < 0 ? 'backup-same-day' : 'backup-done',
+        message: `snapshot ${info.name} (${info.files} files)`,
+        snapshot: info.name,
+        files: info.files,
+      }
     }
     case 'sync': {
-      // With git.remote set, Sync now is the git sync too (CONTRACT §14.1); SiYuan's answer keeps its fields.
+      // With git.remote set, Sync now is the git sync too (CONTRACT §14.1); SiYuan's answer keeps its fields and code.
       const git = deps.gitSync !== undefined && deps.gitSync.state().remote !== undefined ? await deps.gitSync.runNow() : undefined
       const siyuanOff = deps.memory.store()?.settings.values.siyuan.enabled === false
-      if (deps.sync === undefined || (git !== undefined && siyuanOff))
-        return git === undefined ? { ok: false, message: 'SiYuan sync is not running in this DSH process' } : { ok: git.ok, message: `git: ${git.message}` }
-      const report = await deps.sync.runNow()
-      if (git === undefined) return { ...report }
-      return { ...report, ok: report.ok && git.ok, message: `git: ${git.message}; SiYuan: ${report.message}`, git: { ok: git.ok, message: git.message } }
+      const gitPart = git === undefined ? {} : { git: { ok: git.ok, message: git.message } }
+      if (deps.sync === undefined || (git !== undefined && siyuanOff)) {
+        if (git === undefined) return { ok: false, code: 'sync-unavailable', message: 'SiYuan sync is not running in this DSH process' }
+        return { ok: git.ok, code: git.ok ? 'git-done' : 'git-failed', message: `git: ${git.message}`, ...gitPart }
+      }
+      const siyuan = syncAnswer(await deps.sync.runNow(), deps.memory.store(), deps.env)
+      if (git === undefined) return { ...siyuan }
+      return { ...siyuan, ok: siyuan.ok && git.ok, message: `git: ${git.message}; SiYuan: ${siyuan.message}`, ...gitPart }
     }
     case 'dream': {
-      if (deps.dreamNow === undefined) return { ok: false, message: 'dreaming now is not available in this build; the nightly dream runs in its sessions' }
+      if (deps.dreamNow === undefined)
+        return { ok: false, code: 'dream-no-service', message: 'dreaming now is not available in this build; the nightly dream runs in its sessions' }
       return await deps.dreamNow()
     }
     case 'save-config':

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { LAYOUT, type MemoryStore } from '../../memory/index.ts'
+import { LAYOUT, journalRel, type MemoryStore } from '../../memory/index.ts'
+import { readTextOr } from '../../memory/fsio.ts'
 import { dateOfEntryFile } from '../../memory/paths.ts'
 
 /** One day of the panel's calendar: entries kept, entries waiting in 待定, whether a dream journal exists. */
@@ -63,4 +64,18 @@ export async function entriesOfDay(store: MemoryStore, date: string): Promise<Da
       out.push(item)
     }
   return out
+}
+
+/**
+ * That night's dream journal for the calendar's ☾ (null when there is none):
+ * the text as written, without the store's metadata lines.
+ */
+export async function dreamOfDay(store: MemoryStore, date: string): Promise<string | null> {
+  const text = await readTextOr(store.root, store.path(journalRel(date)), '')
+  if (text === '') return null
+  return text
+    .split('\n')
+    .filter((line) => !line.startsWith('<!--cyrene:'))
+    .join('\n')
+    .trim()
 }

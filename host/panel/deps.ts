@@ -36,7 +36,7 @@ export interface PanelDeps {
   pairing: PanelPairing
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
   gitSync?: GitSyncRunner
-  dreamNow?: () => Promise<{ ok: boolean; message: string }>
+  dreamNow?: () => Promise<{ ok: boolean; message: string; code?: string; [more: string]: unknown }>
   /** The store guard's counts, when it is mounted. */
   guard?: () => { refused: number; undone: number } | undefined
 }

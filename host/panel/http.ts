@@ -1,14 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-/** A refusal the caller can act on; its message is safe to show (no paths beyond the store's, no stack). */
+/**
+ * A refusal the caller can act on; its message is safe to show (no paths beyond the store's, no stack).
+ * `code` and `data` (answers.ts) let the page word it in its own language.
+ */
 export class PanelError extends Error {
   readonly status: number
-  /** More fields of the answer (a confirmation the page must ask for). */
-  readonly extra: Record<string, unknown>
-  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
+  readonly code: string | undefined
+  /** More fields of the answer (the data the page words it with, a confirmation it must ask for). */
+  readonly data: Record<string, unknown>
+  constructor(status: number, message: string, code?: string, data: Record<string, unknown> = {}) {
     super(message)
     this.status = status
-    this.extra = extra
+    this.code = code
+    this.data = data
   }
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isDateString } from '../../memory/paths.ts'
 import { runAction } from './actions.ts'
-import { entriesOfDay } from './calendar.ts'
+import { dreamOfDay, entriesOfDay } from './calendar.ts'
 import type { PanelDeps } from './deps.ts'
 import { readDreamRegistry } from './dream-sessions.ts'
 import { checkRequest } from './guard.ts'
@@ -28,8 +28,8 @@ async function day(deps: PanelDeps, url: URL): Promise<unknown> {
   const date = url.searchParams.get('date') ?? ''
   if (!isDateString(date)) throw new PanelError(400, 'give ?date=YYYY-MM-DD')
   const store = deps.memory.store()
-  if (store === undefined) throw new PanelError(409, 'the memory engine is not running in this DSH process')
-  return { date, entries: await entriesOfDay(store, date) }
+  if (store === undefined) throw new PanelError(409, 'the memory engine is not running in this DSH process', 'engine-off')
+  return { date, entries: await entriesOfDay(store, date), dream: await dreamOfDay(store, date) }
 }
 
 const GET: Record<string, Handler> = {
@@ -85,7 +85,8 @@ export function panelHandler(deps: PanelDeps, log: (error: unknown) => void = ()
         sendJson(res, 200, await handler(deps, url, req))
       } catch (error) {
         req.resume()
-        if (error instanceof PanelError) sendJson(res, error.status, { ...error.extra, ok: false, error: error.message })
+        if (error instanceof PanelError)
+          sendJson(res, error.status, { ...error.data, ok: false, error: error.message, ...(error.code === undefined ? {} : { code: error.code }) })
         else {
           log(error)
           sendJson(res, 500, { ok: false, error: 'the panel could not do that; see /cyrene doctor and the DSH log' })

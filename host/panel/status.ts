@@ -1,4 +1,7 @@
+import { join } from 'node:path'
 import { describeSnapshots, listConflicts, localDate, type MemoryStore } from '../../memory/index.ts'
+import { readTextOr } from '../../memory/fsio.ts'
+import { MANIFEST_FILE } from '../../memory/snapshots.ts'
 import { dreamDates, memoryCalendar, type CalendarDay } from './calendar.ts'
 import type { PanelDeps, SyncState } from './deps.ts'
 import { readDreamRegistry, type DreamRegistryView } from './dream-sessions.ts'
@@ -23,12 +26,22 @@ export interface PanelStatus {
     lastReport?: { ok: boolean; message: string }
     conflicts: Array<{ id: string; file: string; key: string; kind: string }>
   } | null
-  snapshots: Array<{ name: string; verified: boolean }>
+  snapshots: Array<{ name: string; verified: boolean; takenAt?: string }>
   settings?: { values: unknown; problems: string[] }
   dreamRegistry?: DreamRegistryView
   calendar: Record<string, CalendarDay>
   /** The store guard's counts since DSH started: calls refused, changes by tool calls put back. */
   guard?: { refused: number; undone: number }
+}
+
+/** When a snapshot was taken, from its manifest (the page shows a time, not the folder name); absent when unreadable. */
+async function takenAt(store: MemoryStore, name: string): Promise<string | undefined> {
+  try {
+    const manifest = JSON.parse(await readTextOr(store.snapshotsDir, join(store.snapshotsDir, name, MANIFEST_FILE), '')) as { taken_at?: unknown }
+    return typeof manifest.taken_at === 'string' ? manifest.taken_at : undefined
+  } catch {
+    return undefined
+  }
 }
 
 async function storePart(store: MemoryStore, calendar: Record<string, CalendarDay>): Promise<NonNullable<PanelStatus['store']>> {
@@ -83,7 +96,10 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
   status.calendar = await memoryCalendar(store)
   status.store = await storePart(store, status.calendar)
   status.lastDream = (await dreamDates(store)).at(-1) ?? null
-  status.snapshots = await describeSnapshots(store)
+  const snapshots = await describeSnapshots(store)
+  const last = snapshots.at(-1)
+  const lastAt = last === undefined ? undefined : await takenAt(store, last.name)
+  status.snapshots = snapshots.map((s) => (s === last && lastAt !== undefined ? { ...s, takenAt: lastAt } : s))
   status.settings = { values: store.settings.values, problems: [...store.settingsProblems] }
   status.dreamRegistry = await readDreamRegistry(store)
   return status

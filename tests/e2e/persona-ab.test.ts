@@ -112,6 +112,10 @@ describe('npm run persona:ab -- --offline (issue 15)', () => {
     )
     const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8')
     expect(html.match(/<section id=/g)).toHaveLength(21)
+    // It opens with the persona change it judges: the base's appended line, removed on the change side (issue 22).
+    const diff = html.slice(html.indexOf('<div id="persona-diff">'), html.indexOf('<section id='))
+    expect(diff).toContain(`-${MARK}`)
+    expect(diff).toContain('base/persona/chat.md')
     expect(readFileSync(join(dir, 'out', 'report.md'), 'utf8')).toContain('**失败**：seeding')
   })
 

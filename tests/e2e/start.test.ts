@@ -153,6 +153,13 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     expect(page.status).toBe(200)
   })
 
+  it('prints the one line that points the command line at this home, and that line works (issue 22)', () => {
+    expect(output).toContain(`The command line, on this home: DSH_HOME=${home} npm run cyrene -- doctor`)
+    const run = spawnSync('npm', ['run', '-s', 'cyrene', '--', 'doctor'], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: home }, encoding: 'utf8' })
+    expect(run.stdout + run.stderr).toContain(join(home, 'cyrene-philia093-0'))
+    expect(run.stdout + run.stderr).not.toContain('does not exist yet')
+  })
+
   it('installs the build the repository has now, over an older one already in the home', () => {
     const installed = readFileSync(join(home, 'profiles', 'web', 'node_modules', 'cyrene-demo-model', 'index.js'), 'utf8')
     expect(installed).toBe(readFileSync(join(PROJECT_ROOT, 'demo', 'model', 'index.js'), 'utf8'))

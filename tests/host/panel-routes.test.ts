@@ -167,6 +167,7 @@ describe('panel routes (issue 12 item 2)', () => {
     expect(r.status).toBe(200)
     expect(r.json.appliedNow).toEqual(expect.arrayContaining(['nickname', 'form', 'quota.entryChars']))
     expect(r.json.needRestart).toEqual(['dream.time'])
+    expect(r.json.code).toBe('saved')
     expect(r.json.message).toContain('after a DSH restart: dream.time')
     const file = JSON.parse(readFileSync(join(root, '元', 'settings.json'), 'utf8'))
     expect(file).toEqual({ nickname: '小远', form: 'work', dream: { time: '22:15' }, quota: { entryChars: 500 } })
@@ -182,6 +183,10 @@ describe('panel routes (issue 12 item 2)', () => {
     const wrong = await post({ action: 'save-config', settings: { nickname: '好', dream: { time: '25:99' } } })
     expect(wrong.status).toBe(400)
     expect(wrong.json.error).toContain('"dream.time"')
+    // The page words it: the code and the one field that is wrong (the good nickname is not blamed).
+    expect(wrong.json).toMatchObject({ code: 'bad-setting', keys: ['dream.time'] })
+    const url = await post({ action: 'save-config', settings: { nickname: '好', siyuan: { url: 'not a url', notebook: '昔涟' } } })
+    expect(url.json).toMatchObject({ ok: false, code: 'bad-setting', keys: ['siyuan.url'] })
     const token = await post({ action: 'save-config', settings: { siyuan: { token: 'abc' } } })
     expect(token.status).toBe(400)
     expect(token.json.error).toContain('"siyuan.token" is not a setting')
@@ -193,6 +198,9 @@ describe('panel routes (issue 12 item 2)', () => {
     const r = await post({ action: 'backup' })
     expect(r.status).toBe(200)
     expect(r.json.message).toMatch(/^snapshot /)
+    expect(r.json).toMatchObject({ code: 'backup-done', files: expect.any(Number) })
+    const last = (await call('/status')).json.snapshots.at(-1)
+    expect(Date.parse(last.takenAt)).toBeGreaterThan(Date.now() - 120_000)
     expect((await call('/status')).json.snapshots.length).toBe(Math.min(before + 1, 7))
   })
 
@@ -204,6 +212,7 @@ describe('panel routes (issue 12 item 2)', () => {
     expect(json.calendar[json.today].entries).toBeGreaterThanOrEqual(1)
     const day = await call(`/day?date=${json.today}`)
     expect(day.json.entries.map((e: { text: string }) => e.text)).toContain('雨天听黑胶。')
+    expect(day.json.dream).toBeNull()
     expect((await call('/day?date=yesterday')).status).toBe(400)
     const session = await call('/session?sessionId=abc')
     expect(session.json).toMatchObject({ sessionId: 'abc', registered: false })
@@ -220,6 +229,7 @@ describe('panel routes (issue 12 item 2)', () => {
     ])
     const r = await post({ action: 'save-config', dreamSession: { sessionId: 's1', enabled: false } })
     expect(r.status).toBe(200)
+    expect(r.json).toMatchObject({ code: 'dream-session-switched', sessionId: 's1', enabled: false })
     expect(JSON.parse(readFileSync(join(root, '元', '梦会话.json'), 'utf8')).sessions.s1.enabled).toBe(false)
     expect((await post({ action: 'save-config', dreamSession: { sessionId: 'nope', enabled: false } })).status).toBe(400)
   })
@@ -233,6 +243,12 @@ describe('panel routes (issue 12 item 2)', () => {
     const journal = /梦境\/\d{4}\/\d{2}\/\d{4}-\d{2}-\d{2}\.md/.exec(r.json.message)?.[0]
     expect(journal, r.json.message).toBeDefined()
     expect(readFileSync(join(root, journal!), 'utf8')).toContain('本次未产出')
+    expect(r.json).toMatchObject({ code: 'dream-dreamt', wrote: false, detail: expect.any(String) })
+    // The calendar's ☾ day opens that night's journal.
+    const night = /(\d{4}-\d{2}-\d{2})\.md$/.exec(journal!)?.[1]
+    const day = await call(`/day?date=${night}`)
+    expect(day.json.dream).toContain('本次未产出')
+    expect(day.json.dream).not.toContain('<!--cyrene:')
   })
 
   it('a loopback POST without the pairing code (a curl from the model’s shell) is refused and changes nothing (issue 19)', async () => {
