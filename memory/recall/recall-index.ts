@@ -11,7 +11,7 @@ import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsI
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
 import { columnsOf, docTermsOfColumns, type IndexColumns } from './columns.ts'
-import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
+import { tokenize, tokenizerSignature } from './tokenize.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
