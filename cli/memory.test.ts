@@ -48,7 +48,8 @@ describe('cyrene memory', () => {
     const s = await run(['memory', 'show', id, '--json'])
     expect(JSON.parse(s.out).meta.by).toBe('person')
     expect((await run(['memory', 'search', '抹茶', '--json'])).out).toContain(id)
-    expect((await run(['memory', 'search', 'nothing-like-this'])).out).toMatch(/nothing found/)
+    // A query no memory shares a word with, nor a translation of one ("like" would translate to 喜欢).
+    expect((await run(['memory', 'search', 'xylophone-quartz'])).out).toMatch(/nothing found/)
     expect((await run(['memory', 'log'])).out).toContain(`person wrote ${id}`)
     expect((await run(['memory', 'show', 'no-such-id'])).code).toBe(1)
   })

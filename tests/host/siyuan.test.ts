@@ -77,8 +77,9 @@ describe('SiYuan sync in a real host (issue 12 item 4)', () => {
       const answer = await host.command(agent, '/cyrene sync')
       expect(answer?.text).toContain('read-only mode')
       expect(answer?.text).toContain('not tried again until the next run')
-      const doctor = await host.command(agent, '/cyrene doctor')
-      expect(doctor?.text).toMatch(/SiYuan sync: .*read-only mode/)
+      // The harness's DSH speaks Chinese (settings.yaml locale zh): the SiYuan check under --verbose.
+      const doctor = await host.command(agent, '/cyrene doctor --verbose')
+      expect(doctor?.text).toMatch(/! 思源同步：.*read-only mode/)
     } finally {
       siyuan.readOnly = false
     }
