@@ -14,7 +14,8 @@ import { PROJECT_ROOT } from '../harness/host.ts'
  * server run real turns against a recording mock provider (tests/e2e/mock-bundle).
  */
 const WORK = join(PROJECT_ROOT, '.cache', 'e2e')
-const env = (home: string, log: string): NodeJS.ProcessEnv => dshEnv(home, { CYRENE_E2E_LOG: log })
+// No language chosen in DSH and a locale that names none: the plugin speaks Chinese, its default (what these checks read).
+const env = (home: string, log: string): NodeJS.ProcessEnv => dshEnv(home, { CYRENE_E2E_LOG: log, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' })
 const run = runChecked
 
 const requests = (log: string) =>
@@ -132,12 +133,13 @@ describe('the packed plugin in the real dsh CLI', () => {
       const created = await rpc('session.create', { cwd: workspace, agentPreset: 'chat' })
       const sessionId = created?.result?.value?.sessionId as string
       expect(typeof sessionId).toBe('string')
-      const doctor = await rpc('commands/execute', { args: { agentId: sessionId, line: '/cyrene doctor', images: [] } })
-      expect(JSON.stringify(doctor)).toContain('昔涟 · 新卷 — doctor')
+      // This DSH has no language chosen and no LANG of its own: the doctor speaks Chinese; the checks under --verbose.
+      const doctor = await rpc('commands/execute', { args: { agentId: sessionId, line: '/cyrene doctor --verbose', images: [] } })
+      expect(JSON.stringify(doctor)).toContain('昔涟 · 新卷 体检：')
       // The headless run before this one held the engine and exited; its lock must not strand this one.
-      expect(JSON.stringify(doctor)).toContain('✓ memory engine')
+      expect(JSON.stringify(doctor)).toContain('✓ 记忆引擎：')
       // The host row's store guard is loaded by the real CLI (CONTRACT §2.4).
-      expect(JSON.stringify(doctor)).toContain('✓ store guard: on in every preset')
+      expect(JSON.stringify(doctor)).toContain('✓ 记忆守护：在每个预设里都开着')
       const before = requests(log).length
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '今天好累' }] })
       const deadline = Date.now() + 60_000
@@ -205,11 +207,12 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(second.after).toContain('形态从「迷迷」换成了「德谬歌」')
       const third = await say('谢谢你')
       expect(third.after).not.toContain('【形态切换】')
-      const doctor = await command('/cyrene doctor')
-      const total = /voice budget: (\d+)\/(\d+) chars/.exec(doctor)
+      const doctor = await command('/cyrene doctor --verbose')
+      const total = /最近一步用了 ([\d,]+)\/([\d,]+) 字/.exec(doctor)
       expect(total, doctor).not.toBeNull()
-      expect(Number(total?.[1])).toBeLessThanOrEqual(Number(total?.[2]))
-      expect(Number(total?.[2])).toBeLessThanOrEqual(4000)
+      const [used, budget] = [Number(total?.[1]?.replace(/,/g, '')), Number(total?.[2]?.replace(/,/g, ''))]
+      expect(used).toBeLessThanOrEqual(budget)
+      expect(budget).toBeLessThanOrEqual(4000)
       // The later turns expect the default nickname.
       run(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), 'settings', 'unset', 'nickname'], { cwd: workspace, env: env(home, log) })
     })
@@ -309,7 +312,7 @@ describe('the packed plugin in the real dsh CLI', () => {
         '/cyrene doctor [--verbose]',
         '/cyrene backup',
         '/cyrene restore <快照名>',
-        '/cyrene new-volume confirm <原因>',
+        'new-volume confirm <原因>',
         '/cyrene sync',
         '/memory show <id>',
         '/dream',
@@ -319,13 +322,13 @@ describe('the packed plugin in the real dsh CLI', () => {
       const hits = await command('/memory 深夜散步')
       expect(hits).toContain('我喜欢在深夜散步。')
       const id = /我喜欢在深夜散步。（([^）]+)）/.exec(hits)?.[1] ?? 'no-id'
-      expect(await command(`/memory show ${id}`)).toContain('由 昔涟 写下')
+      expect(await command(`/memory show ${id}`)).toContain('由昔涟写下')
       expect(await command('/memory capture status')).toContain('还没有 whale-persona 配置')
       expect(await command('/memory capture on')).toContain('已开启')
       expect(await command('/memory capture off')).toContain('已关闭')
       const backup = await command('/cyrene backup')
       const snapshot = /已拍快照 (\S+?)（/.exec(backup)?.[1] ?? 'no-snapshot'
-      expect(await command('/cyrene restore')).toContain('用法：/cyrene restore <快照名>')
+      expect(await command('/cyrene restore')).toContain('要恢复哪一份？/cyrene restore <快照名>')
       // Back to the snapshot just taken: nothing is lost, and the answer names the undo point.
       expect(await command(`/cyrene restore ${snapshot}`)).toMatch(/已从 \S+ 恢复 \d+ 个文件/)
       expect(await command('/memory 深夜散步')).toContain('我喜欢在深夜散步。')
@@ -335,9 +338,9 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(await command('/cyrene dream on')).toContain('本会话参加每晚的统合梦')
       expect(await command('/dream')).toContain('梦志写在')
       const doctor = await command('/cyrene doctor --verbose')
-      expect(doctor).toMatch(/section mirror: 工具说明 \d+ 段 \/ [\d,]+ 字，全部带上/)
-      expect(doctor).toContain("✓ base presets: Cyrene presets stand on the same rows as DSH 0.1.0-rc.8's built-in cordis, standard")
-      expect(doctor).toContain('mirrored ui:deliverable-file-references')
+      expect(doctor).toMatch(/提示词里的段：工具说明 \d+ 段 \/ [\d,]+ 字，全部带上/)
+      expect(doctor).toContain('✓ 预设的底座：昔涟的预设和 DSH 0.1.0-rc.8 的内置 cordis, standard 用同样的行')
+      expect(doctor).toContain('带上 ui:deliverable-file-references')
     })
 
     it('a chat turn registers the session for the night; /dream sends its last line to the model, and the journal it writes is on disk', async () => {

@@ -156,8 +156,15 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
   it('prints the one line that points the command line at this home, and that line works (issue 22)', () => {
     expect(output).toContain(`The command line, on this home: DSH_HOME=${home} npm run cyrene -- doctor`)
     const run = spawnSync('npm', ['run', '-s', 'cyrene', '--', 'doctor'], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: home }, encoding: 'utf8' })
-    expect(run.stdout + run.stderr).toContain(join(home, 'cyrene-philia093-0'))
-    expect(run.stdout + run.stderr).not.toContain('does not exist yet')
+    expect(run.status, run.stderr).toBe(0)
+    // The same line with --verbose names the store it looked at: this home's, which exists.
+    const verbose = spawnSync('npm', ['run', '-s', 'cyrene', '--', 'doctor', '--verbose', '--lang', 'en'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DSH_HOME: home },
+      encoding: 'utf8',
+    })
+    expect(verbose.stdout + verbose.stderr).toContain(`memory root: ${join(home, 'cyrene-philia093-0')}`)
+    expect(verbose.stdout + verbose.stderr).not.toContain('does not exist yet')
   })
 
   it('installs the build the repository has now, over an older one already in the home', () => {

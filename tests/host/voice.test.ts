@@ -1,15 +1,23 @@
-import { spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { charCount, endMarker } from '../../memory/index.ts'
 import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
-/** The person's command line, on the same DSH_HOME as the running host. */
-function cyrene(host: Host, ...args: string[]) {
-  const run = spawnSync(process.execPath, ['bin/cyrene.js', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: host.dshHome }, encoding: 'utf8' })
-  expect(run.status, run.stderr).toBe(0)
-  return run.stdout
+/**
+ * The person's command line, on the same DSH_HOME as the running host. Never a synchronous spawn:
+ * it would stop this process's host while it may hold the store's write lock, and the command would
+ * wait for a lock that cannot be released.
+ */
+async function cyrene(host: Host, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/cyrene.js', ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DSH_HOME: host.dshHome },
+    encoding: 'utf8',
+  })
+  return stdout
 }
 
 const texts = (m: { content: unknown }): string[] => (Array.isArray(m.content) ? m.content.map((b: { text?: string }) => b.text ?? '') : [])
@@ -69,12 +77,12 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
   })
 
   it('a nickname set with the command line greets the person by name in {{user_nickname}} and rail 120 on the next step', async () => {
-    cyrene(host, 'settings', 'set', 'nickname', '小满')
+    await cyrene(host, 'settings', 'set', 'nickname', '小满')
     const agent = await host.createAgent('chat')
     const [request] = await turnRequests(agent, '你好')
     expect(request?.system).toContain('此刻以聊天模式陪在小满身边')
     expect(JSON.stringify(request?.messages)).toContain('称呼对方「小满」。')
-    cyrene(host, 'settings', 'unset', 'nickname')
+    await cyrene(host, 'settings', 'unset', 'nickname')
     expect((await host.assemble(agent)).system).toContain('陪在伙伴身边')
   })
 
@@ -121,8 +129,8 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
     expect((await host.assemble(await host.createAgent('chat'))).context).toContain('道韵「绮丽」')
     expect(await host.command(agent, '/cyrene style 华丽')).toMatchObject({ kind: 'error', text: expect.stringContaining('清简 | 温润 | 绮丽') })
     expect(JSON.parse(readFileSync(settingsFile(host), 'utf8'))).toEqual({ nickname: '阿远', style: '绮丽' })
-    cyrene(host, 'settings', 'unset', 'nickname')
-    cyrene(host, 'settings', 'unset', 'style')
+    await cyrene(host, 'settings', 'unset', 'nickname')
+    await cyrene(host, 'settings', 'unset', 'style')
   })
 
   it('{{x}} and a forged closer in the nickname and in store forms and styles files never fail or steer a turn', async () => {
