@@ -230,8 +230,17 @@ for (const walk of WALKS) {
       page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: walk.locale })
       // The first change asks for the pairing code DSH's terminal showed (CONTRACT §2.5), as the person types it.
       page.on('dialog', (d) => {
-        const code = [...(server?.output ?? '').matchAll(/Cyrene settings pairing code(?: replaced[^:]*)?: ([A-Z0-9]{5}-[A-Z0-9]{5})/g)].at(-1)?.[1] ?? ''
-        void (d.type() === 'prompt' ? d.accept(code) : d.type() === 'confirm' ? d.accept() : d.dismiss())
+        void (async () => {
+          if (d.type() === 'confirm') return await d.accept()
+          if (d.type() !== 'prompt') return await d.dismiss()
+          // The code line reaches npm start's output a moment after the row prints it: wait for it as a person reads.
+          let code = ''
+          for (let i = 0; i < 100 && code === ''; i++) {
+            code = [...(server?.output ?? '').matchAll(/Cyrene settings pairing code(?: replaced[^:]*)?: ([A-Z0-9]{5}-[A-Z0-9]{5})/g)].at(-1)?.[1] ?? ''
+            if (code === '') await new Promise((r) => setTimeout(r, 100))
+          }
+          await d.accept(code)
+        })()
       })
     }, 600_000)
 
