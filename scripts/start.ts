@@ -163,8 +163,10 @@ async function start(options: StartOptions): Promise<void> {
     killGroup(web, 'SIGKILL')
     throw error
   }
-  // From here on the server's own output goes to the terminal as it comes.
+  // From here on the server's own output goes to the terminal as it comes. Its start-up output
+  // stays hidden, except the settings page's pairing code, which the row prints while DSH starts.
   stopKeeping()
+  for (const line of pairingLines(output())) process.stderr.write(`${line}\n`)
   web.stdout?.pipe(process.stdout)
   web.stderr?.pipe(process.stderr)
   web.once('exit', (code, signal) => {
@@ -179,6 +181,11 @@ async function start(options: StartOptions): Promise<void> {
   )
   // The command line reads ~/.dsh unless told otherwise: the one line that points it at this home.
   process.stdout.write(`The command line, on this home: ${cliLine(options.home)}\n`)
+}
+
+/** The lines of dsh web's start-up output that carry the settings page's pairing code (host/panel/pairing.ts). */
+function pairingLines(output: string): string[] {
+  return output.split('\n').filter((line) => /Cyrene settings pairing code[^:]*: [A-Z0-9]{5}-[A-Z0-9]{5}$/.test(line.trimEnd()))
 }
 
 /** `npm run dsh -- [--home DIR] <args>`: any dsh command against the same home, with the right Node and pnpm. */

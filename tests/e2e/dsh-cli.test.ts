@@ -7,6 +7,7 @@ import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
 import { dshEnv, freePort, packIntoAsync, runChecked, runCheckedAsync, waitForWeb, webRpc } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
+import { writeQuietNight } from '../harness/quiet-night.ts'
 
 /**
  * The packed plugin in the real `dsh` CLI (0.1.0-rc.8), offline: pnpm installs
@@ -54,6 +55,7 @@ beforeAll(async () => {
   const ours = await packIntoAsync(PROJECT_ROOT, tarballs)
   const mock = await packIntoAsync(mockSrc, tarballs)
   home = mkdtempSync(join(WORK, 'home-'))
+  writeQuietNight(home)
   log = join(home, 'requests.jsonl')
   workspace = join(home, 'workspace')
   mkdirSync(workspace)
@@ -359,8 +361,8 @@ describe('the packed plugin in the real dsh CLI', () => {
         .slice(before)
         .find((r) => r.tools.includes('memory_dream_journal'))
       expect(JSON.stringify(dreamRequest?.messages)).toContain('今晚想早点睡，明天去看海。')
-      const d = new Date()
-      const night = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+      // The reply names the journal; its date is the night's (read, not computed from the clock: a run may cross midnight).
+      const night = /(\d{4}-\d{2}-\d{2})\.md/.exec(JSON.stringify(dream))?.[1] ?? 'no journal named in the reply'
       const journal = join(home, 'cyrene-philia093-0', '梦境', night.slice(0, 4), night.slice(5, 7), `${night}.md`)
       expect(readFileSync(journal, 'utf8')).toContain('mock 梦志：今晚梦见了大家。')
       // no chat step of any session was offered the dream's tool

@@ -7,6 +7,7 @@ import { dshEnv, freePort, packIntoAsync, runCheckedAsync, waitForWeb } from '..
 import { SiyuanStandIn } from '../../host/siyuan/testing/stand-in.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
+import { writeQuietNight } from '../harness/quiet-night.ts'
 
 /**
  * Issue 12: the settings page in a real `dsh web` with the packed plugin,
@@ -78,6 +79,7 @@ describe('the settings page in real dsh web + headless Chromium (issue 12)', () 
     mkdirSync(WORK, { recursive: true })
     mkdirSync(ARTIFACTS, { recursive: true })
     home = mkdtempSync(join(WORK, 'home-'))
+    writeQuietNight(home)
     const tarballs = join(home, 'tarballs')
     mkdirSync(tarballs)
     await runCheckedAsync(dshBin, ['plugin', '--profile', 'web', 'add', await packIntoAsync(PROJECT_ROOT, tarballs)], { cwd: home, env: dshEnv(home) })

@@ -8,6 +8,7 @@ import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
 import { dshEnv, freePort, packIntoAsync, runCheckedAsync, webRpc } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
+import { writeQuietNight } from '../harness/quiet-night.ts'
 
 /**
  * Issue 13 item 1: `npm start -- --offline` brings up the real `dsh web` with
@@ -106,6 +107,7 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
   beforeAll(async () => {
     mkdirSync(WORK, { recursive: true })
     home = mkdtempSync(join(WORK, 'home-'))
+    writeQuietNight(home)
     log = join(home, 'demo-requests.jsonl')
     port = await freePort()
     await installOlderDemoBuild()
@@ -113,7 +115,8 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     // Its own process group, like a terminal's foreground job: the SIGINT below reaches npm and the script as Ctrl-C would.
     starter = spawn('npm', ['start', '--', '--offline', '--port', String(port), '--home', home], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, CYRENE_DEMO_LOG: log },
+      // As from a terminal (npm start sets this itself when its stderr is one): the pairing code is shown.
+      env: { ...process.env, CYRENE_DEMO_LOG: log, CYRENE_PAIRING_STDERR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
@@ -151,6 +154,10 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     expect(presets.find((p) => p.id === 'chat')?.name).toBe('昔涟聊天模式 · Cyrene chat')
     const page = await fetch(`http://127.0.0.1:${port}/`)
     expect(page.status).toBe(200)
+  })
+
+  it('shows the settings page’s pairing code, which dsh web prints while it starts, in its own output (CONTRACT §2.5)', () => {
+    expect(output).toMatch(/Cyrene settings pairing code: [A-Z0-9]{5}-[A-Z0-9]{5}\n/)
   })
 
   it('prints the one line that points the command line at this home, and that line works (issue 22)', () => {

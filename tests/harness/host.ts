@@ -8,6 +8,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { DSH_INSTALL } from '../../scripts/ensure-dsh.ts'
 import { assembleFor, runCommand } from './agent-ops.ts'
 import { MockLlm, type Script } from './mock-llm.ts'
+import { quietNightPatch } from './quiet-night.ts'
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const require = createRequire(import.meta.url)
@@ -59,6 +60,8 @@ export interface BootOptions {
   dshHome?: string
   /** Put files into the fresh DSH_HOME before the host starts. */
   prepareHome?: (dshHome: string) => void
+  /** Schedule the night at this local time (HH:MM); when not given the schedule is off, so no night falls due by itself during a test. */
+  nightAt?: string
 }
 
 /**
@@ -90,6 +93,7 @@ export async function bootHost(opts: BootOptions = {}) {
     // The web profile's host runner: the `cordis` preset (and so cyrene-work) needs its services.
     { insert: [{ id: 'cordis-host-runner', name: '@deepseek-ai/dsh-cordis-host-runner' }] },
     { insert: [{ id: 'locale', name: LOCALE_PACKAGE }] },
+    quietNightPatch(opts.nightAt),
     ...(opts.patches ?? []),
   ]
   const ctx: any = await boot('cyrene-test', rootConfig, patches as any, undefined, pathToFileURL(PROJECT_ROOT).href)

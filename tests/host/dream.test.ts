@@ -16,10 +16,16 @@ beforeAll(async () => {
   host = await bootHost({
     lang: 'en',
     dshHome: home,
+    // The schedule on, at its default time; the night record says tonight is dreamt already, so a run
+    // between 23:30 and midnight does not dream by itself at start.
+    nightAt: '23:30',
     // A registry that is not one: kept aside and rebuilt at start.
     prepareHome: (home) => {
       mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
       writeFileSync(join(home, 'cyrene-philia093-0', '元', '梦会话.json'), '[not json')
+      const now = new Date()
+      const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
+      writeFileSync(join(home, 'cyrene-philia093-0', '元', '梦夜.json'), JSON.stringify({ version: 1, lastNight: today, runs: [] }))
     },
     script: (r) => (isDream(r) && r.messages.length === 1 ? { tool: 'memory_dream_journal', args: { text: '梦里有一辆自行车。' } } : { text: '好呀。' }),
   })
