@@ -58,6 +58,23 @@ export function dreamNowOf(ctx: Context): NonNullable<PanelDeps['dreamNow']> {
   }
 }
 
+/** Puts a sync where the memory service's commands find it, and takes it away again when the row unloads. */
+function seat<K extends 'siyuanSync' | 'gitSync'>(
+  ctx: Context,
+  memory: Context['cyreneMemory'],
+  key: K,
+  value: NonNullable<Context['cyreneMemory'][K]>,
+): typeof value {
+  memory[key] = value
+  ctx.effect(
+    () => () => {
+      if (memory[key] === value) memory[key] = undefined
+    },
+    `cyrene: ${key} seam`,
+  )
+  return value
+}
+
 export function apply(ctx: Context, config: Config): void {
   ctx.inject(['cyreneMemory'], async (ctx) => {
     const memory = ctx.cyreneMemory
@@ -68,24 +85,9 @@ export function apply(ctx: Context, config: Config): void {
     // Only the process that holds the memory engine mirrors it.
     const store = memory.store()
     if (store !== undefined) {
-      const sync = startSiyuanSync(ctx, store, { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }, process.env)
-      deps.sync = sync
-      memory.siyuanSync = sync
-      ctx.effect(
-        () => () => {
-          if (memory.siyuanSync === sync) memory.siyuanSync = undefined
-        },
-        'cyrene: SiYuan sync seam',
-      )
-      const git = startGitSync(ctx, store, { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }, process.env)
-      deps.gitSync = git
-      memory.gitSync = git
-      ctx.effect(
-        () => () => {
-          if (memory.gitSync === git) memory.gitSync = undefined
-        },
-        'cyrene: git sync seam',
-      )
+      const rhythm = { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }
+      deps.sync = seat(ctx, memory, 'siyuanSync', startSiyuanSync(ctx, store, rhythm, process.env))
+      deps.gitSync = seat(ctx, memory, 'gitSync', startGitSync(ctx, store, rhythm, process.env))
     }
     ctx.inject(['webServer'], (ctx) => {
       // The page's pairing code is made, and shown, only where there is a page.
