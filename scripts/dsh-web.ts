@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -91,12 +92,36 @@ export async function portInUse(port: number): Promise<boolean> {
 
 /** One `dsh web` RPC call (POST /api/<method>); the answer's `result` or `error` is the caller's to read. */
 export async function webRpc(port: number, method: string, payload: unknown): Promise<any> {
-  const res = await fetch(`http://127.0.0.1:${port}/api/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'client-request', rpcId: `r${Math.random()}`, method, payload }),
+  const body = JSON.stringify({ type: 'client-request', rpcId: `r${Math.random()}`, method, payload })
+  // A fresh connection per call (agent: false): a pooled keep-alive socket the server has just closed
+  // after its idle timeout fails the next call with "other side closed".
+  return await new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/${method}`,
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('error', reject)
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text))
+          } catch (error) {
+            reject(error)
+          }
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
   })
-  return await res.json()
 }
 
 /** Waits until `dsh web` answers the roster call; throws with its output if it exits or the time runs out. */
