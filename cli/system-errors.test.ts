@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { MemoryStore } from '../memory/store.ts'
 import { importItems } from '../memory/importer.ts'
+import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/for-others.ts'
 
 /**
  * Issue 7 item 12: what the compiled `cyrene` prints when the system refuses —
@@ -17,7 +18,8 @@ import { importItems } from '../memory/importer.ts'
 const repo = fileURLToPath(new URL('../', import.meta.url))
 const bin = join(repo, 'bin/cyrene.js')
 const NOBODY = 65534
-const AS_NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups']
+// The second uid runs a copy when the checkout is out of its reach (a clone in a 0700 folder).
+let forOthers: ForOthers
 const STACK = /\n\s+at |node:internal|triggerUncaughtException/
 
 interface Run {
@@ -30,7 +32,11 @@ function cyrene(args: string[], home: string, opts: { asNobody?: boolean } = {})
   const argv = [bin, ...args]
   const r =
     opts.asNobody === true
-      ? spawnSync('setpriv', [...AS_NOBODY, process.execPath, ...argv], { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
+      ? spawnSync('setpriv', [...AS_NOBODY, forOthers.node, forOthers.bin, ...args], {
+          env: { PATH: process.env.PATH, DSH_HOME: home },
+          encoding: 'utf8',
+          cwd: '/',
+        })
       : spawnSync(process.execPath, argv, { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
@@ -69,14 +75,16 @@ beforeAll(async () => {
     throw new Error('dist/ is older than cli or memory: run `npm run compile`')
   base = await fs.mkdtemp(join(tmpdir(), 'cyrene-syserr-'))
   await fs.chmod(base, 0o755)
+  forOthers = packageForOthers()
   // The second user must be able to run node and read the compiled package; never skip if not — fail.
   const probe = cyrene(['--help'], base, { asNobody: true })
   if (probe.status !== 0)
     throw new Error(
-      `uid ${NOBODY} cannot run ${process.execPath} ${bin} (status ${probe.status}): ${probe.stderr}. Make the package and node readable by others.`,
+      `uid ${NOBODY} cannot run ${forOthers.node} ${forOthers.bin} (status ${probe.status}): ${probe.stderr}. Make the package and node readable by others.`,
     )
 })
 afterAll(async () => {
+  forOthers?.cleanup()
   await fs.rm(base, { recursive: true, force: true })
 })
 

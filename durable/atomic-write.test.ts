@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { execFileSync } from 'node:child_process'
 import { promises as fs, mkdtempSync, rmSync, chownSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { atomicWrite, AtomicWriteError, TEMP_SUFFIX_RE, type OpenWritable, type WritableFile } from './atomic-write.ts'
 import { fillDisk } from './testing/tmpfs.ts'
 import { useTmpfs } from './testing/use-tmpfs.ts'
+import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/for-others.ts'
 
 const WRITER = fileURLToPath(new URL('./atomic-write.ts', import.meta.url))
 
@@ -169,6 +170,12 @@ describe('atomicWrite with injected faults (the seam) — issue 7 item 1', () =>
 
 describe('atomicWrite modes and links', () => {
   let dir: string
+  // The second uid runs a copy when the checkout is out of its reach (a clone in a 0700 folder).
+  let forOthers: ForOthers
+  beforeAll(() => {
+    forOthers = packageForOthers(['durable'])
+  })
+  afterAll(() => forOthers.cleanup())
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'cyrene-durable-'))
   })
@@ -179,12 +186,10 @@ describe('atomicWrite modes and links', () => {
   it('umask 0777 cannot make the file 000: mode 0600 is set with fchmod (issue 7 item 12), checked as a second uid', async () => {
     chownSync(dir, 65534, 65534)
     const file = join(dir, 'f.md')
-    const script = `const { atomicWrite } = await import(${JSON.stringify(WRITER)}); await atomicWrite(${JSON.stringify(file)}, 'hello\\n'); process.stdout.write((await import('node:fs')).readFileSync(${JSON.stringify(file)}, 'utf8'))`
-    const out = execFileSync(
-      'setpriv',
-      ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', 'umask 0777; exec "$0" --input-type=module -e "$1"', process.execPath, script],
-      { encoding: 'utf8' },
-    )
+    const script = `const { atomicWrite } = await import(${JSON.stringify(forOthers.at(WRITER))}); await atomicWrite(${JSON.stringify(file)}, 'hello\\n'); process.stdout.write((await import('node:fs')).readFileSync(${JSON.stringify(file)}, 'utf8'))`
+    const out = execFileSync('setpriv', [...AS_NOBODY, 'sh', '-c', 'umask 0777; exec "$0" --input-type=module -e "$1"', forOthers.node, script], {
+      encoding: 'utf8',
+    })
     expect(out).toBe('hello\n')
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600)
   })
@@ -221,9 +226,9 @@ describe('atomicWrite modes and links', () => {
     const file = join(dir, 'f.md')
     await fs.writeFile(file, 'old')
     await fs.chmod(dir, 0o755) // the second uid may look, not write
-    const script = `const { atomicWrite } = await import(${JSON.stringify(WRITER)}); try { await atomicWrite(${JSON.stringify(file)}, 'new') } catch (e) { process.stdout.write(JSON.stringify({ code: e.code, path: e.path, message: e.message })) }`
+    const script = `const { atomicWrite } = await import(${JSON.stringify(forOthers.at(WRITER))}); try { await atomicWrite(${JSON.stringify(file)}, 'new') } catch (e) { process.stdout.write(JSON.stringify({ code: e.code, path: e.path, message: e.message })) }`
     const out = JSON.parse(
-      execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script], {
+      execFileSync('setpriv', [...AS_NOBODY, forOthers.node, '--input-type=module', '-e', script], {
         encoding: 'utf8',
       }),
     ) as { code: string; path: string; message: string }

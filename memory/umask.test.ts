@@ -1,17 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { execFileSync } from 'node:child_process'
 import { chownSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tempHome } from './testing/tmp.ts'
 import { walkFiles } from './fsio.ts'
+import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/for-others.ts'
 
 /**
  * Issue 7 item 12 (umask part): the compiled `cyrene` bin run under
  * `umask 0777`. mkdir and open alone would make 000 folders and files; the
  * store sets 0700/0600 itself. `npm run compile` first.
  */
+// As the second uid only a copy may be reachable (a clone in a 0700 folder); as root the checkout itself.
 const BIN = fileURLToPath(new URL('../bin/cyrene.js', import.meta.url))
+let forOthers: ForOthers
+beforeAll(() => {
+  forOthers = packageForOthers()
+})
+afterAll(() => forOthers.cleanup())
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => {
@@ -23,8 +30,8 @@ afterEach(async () => {
 
 /** Runs the bin under umask 0777, optionally as the second uid; returns stdout (throws on a non-zero exit). */
 function underUmask0777(asNobody: boolean, ...args: string[]): string {
-  const sh = ['sh', '-c', 'umask 0777; exec "$0" "$@"', process.execPath, BIN, ...args]
-  const argv = asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...sh] : sh
+  const sh = ['sh', '-c', 'umask 0777; exec "$0" "$@"', ...(asNobody ? [forOthers.node, forOthers.bin] : [process.execPath, BIN]), ...args]
+  const argv = asNobody ? ['setpriv', ...AS_NOBODY, ...sh] : sh
   // The English words are what these checks read (the command line speaks LANG's language, zh by default).
   return execFileSync(argv[0]!, argv.slice(1), {
     env: { ...process.env, DSH_HOME: t.home, LANG: 'en_US.UTF-8', LC_ALL: '' },
