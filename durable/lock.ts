@@ -1,5 +1,4 @@
 import {
-  promises as fs,
   closeSync,
   constants as C,
   fchmodSync,
@@ -8,7 +7,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   rmdirSync,
   statSync,
   unlinkSync,
@@ -20,6 +18,9 @@ import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DIR_MODE, FILE_MODE } from './modes.ts'
+import { describeHolder, OWN_PIDNS, OWN_START, processAlive, readOwnerSync, sameHost, type LockOwner } from './lock-owner.ts'
+
+export { describeHolder, lockState, pidAlive, type LockOwner } from './lock-owner.ts'
 
 /**
  * Cross-process locks. A lock is a folder made with mkdir (exactly one process
@@ -63,20 +64,6 @@ import { DIR_MODE, FILE_MODE } from './modes.ts'
  * guard and was already switched off, so all it still did was one mkdir and
  * a timer; the lines below do that and check ownership each time.
  */
-export interface LockOwner {
-  pid: number
-  host: string
-  at: string
-  purpose: string
-  /** inode of the lock folder this record belongs to */
-  ino?: number
-  /** random per acquisition: tells this holding from any other with the same pid */
-  token?: string
-  /** the owner's process start time (Linux, clock ticks after boot) */
-  start?: number
-  /** the owner's pid namespace (Linux): containers with one hostname still have pids of their own */
-  pidns?: string
-}
 
 export interface LockOptions {
   /** Lock folder path (e.g. <root>/元/write.lock). */
@@ -122,110 +109,6 @@ export interface HeldLock {
 }
 
 const GUARD_STALE_MS = 2000
-
-export function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** State letter and start time of a process from /proc (Linux); undefined where there is no /proc. */
-function procStat(pid: number): { state: string; start: number } | undefined {
-  let text: string
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  } catch {
-    return undefined
-  }
-  // Field 2, the command name in parentheses, may itself hold spaces and ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  const start = Number(fields[19]) // fields[0] is field 3 (state); field 22 is starttime
-  return fields[0] !== undefined && Number.isSafeInteger(start) ? { state: fields[0], start } : undefined
-}
-
-/** When a process started (Linux: clock ticks after boot); undefined where this cannot be read. */
-function processStart(pid: number): number | undefined {
-  return procStat(pid)?.start
-}
-
-const OWN_START = processStart(process.pid)
-const OWN_PIDNS = ((): string | undefined => {
-  try {
-    return readlinkSync('/proc/self/ns/pid')
-  } catch {
-    return undefined
-  }
-})()
-
-/** Can this process check the pids of a record written with this host and pid namespace? */
-function sameHost(host: unknown, pidns: unknown): boolean {
-  if (host !== hostname()) return false
-  return typeof pidns !== 'string' || OWN_PIDNS === undefined || pidns === OWN_PIDNS
-}
-
-/**
- * Is the process that wrote a record (pid + start time) still running on this
- * host? A stopped process is running; a zombie or a reused pid is not.
- */
-function processAlive(pid: number, start: number | undefined): boolean {
-  if (!pidAlive(pid)) return false
-  const now = procStat(pid)
-  if (now === undefined) return true // no /proc (or it just exited): the pid answered, so trust it
-  if (now.state === 'Z' || now.state === 'X') return false
-  return start === undefined || now.start === start
-}
-
-function parseOwner(text: string): LockOwner | undefined {
-  try {
-    const v = JSON.parse(text) as LockOwner
-    return typeof v.pid === 'number' && typeof v.host === 'string' ? v : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function readOwnerSync(lockPath: string): LockOwner | undefined {
-  try {
-    return parseOwner(readFileSync(`${lockPath}.owner`, 'utf8'))
-  } catch {
-    return undefined
-  }
-}
-
-async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
-  try {
-    return parseOwner(await fs.readFile(`${lockPath}.owner`, 'utf8'))
-  } catch {
-    return undefined
-  }
-}
-
-/** Alive as far as this host can tell: a holder on another host counts as alive. */
-function ownerAlive(owner: LockOwner): boolean {
-  return !sameHost(owner.host, owner.pidns) || processAlive(owner.pid, owner.start)
-}
-
-/** Is the lock held by a live process (as far as this host can tell)? */
-export async function lockState(lockPath: string): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean }> {
-  try {
-    await fs.stat(lockPath)
-  } catch {
-    return { held: false }
-  }
-  const owner = await readOwner(lockPath)
-  return { held: true, owner, alive: owner === undefined ? undefined : ownerAlive(owner) }
-}
-
-/** "process 12 on host (write, since …)", plus "which is alive — paused or still working" when it is known to be. */
-export function describeHolder(owner: LockOwner | undefined, alive?: boolean): string {
-  if (owner === undefined) return 'another process'
-  const who = `process ${owner.pid} on ${owner.host} (${owner.purpose}, since ${owner.at})`
-  return alive === true ? `${who}, which is alive — paused or still working` : who
-}
 
 function intentPath(lockPath: string, pid: number = process.pid): string {
   return `${lockPath}.intent.${pid}`

@@ -1,0 +1,125 @@
+import { promises as fs, readFileSync, readlinkSync } from 'node:fs'
+import { hostname } from 'node:os'
+
+/**
+ * Who holds a lock (the owner record `<lock>.owner` beside the lock folder) and whether that
+ * process still runs: pid, start time and pid namespace (durable/lock.ts says why each matters).
+ */
+export interface LockOwner {
+  pid: number
+  host: string
+  at: string
+  purpose: string
+  /** inode of the lock folder this record belongs to */
+  ino?: number
+  /** random per acquisition: tells this holding from any other with the same pid */
+  token?: string
+  /** the owner's process start time (Linux, clock ticks after boot) */
+  start?: number
+  /** the owner's pid namespace (Linux): containers with one hostname still have pids of their own */
+  pidns?: string
+}
+
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** State letter and start time of a process from /proc (Linux); undefined where there is no /proc. */
+function procStat(pid: number): { state: string; start: number } | undefined {
+  let text: string
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return undefined
+  }
+  // Field 2, the command name in parentheses, may itself hold spaces and ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  const start = Number(fields[19]) // fields[0] is field 3 (state); field 22 is starttime
+  return fields[0] !== undefined && Number.isSafeInteger(start) ? { state: fields[0], start } : undefined
+}
+
+/** When a process started (Linux: clock ticks after boot); undefined where this cannot be read. */
+function processStart(pid: number): number | undefined {
+  return procStat(pid)?.start
+}
+
+export const OWN_START = processStart(process.pid)
+export const OWN_PIDNS = ((): string | undefined => {
+  try {
+    return readlinkSync('/proc/self/ns/pid')
+  } catch {
+    return undefined
+  }
+})()
+
+/** Can this process check the pids of a record written with this host and pid namespace? */
+export function sameHost(host: unknown, pidns: unknown): boolean {
+  if (host !== hostname()) return false
+  return typeof pidns !== 'string' || OWN_PIDNS === undefined || pidns === OWN_PIDNS
+}
+
+/**
+ * Is the process that wrote a record (pid + start time) still running on this
+ * host? A stopped process is running; a zombie or a reused pid is not.
+ */
+export function processAlive(pid: number, start: number | undefined): boolean {
+  if (!pidAlive(pid)) return false
+  const now = procStat(pid)
+  if (now === undefined) return true // no /proc (or it just exited): the pid answered, so trust it
+  if (now.state === 'Z' || now.state === 'X') return false
+  return start === undefined || now.start === start
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const v = JSON.parse(text) as LockOwner
+    return typeof v.pid === 'number' && typeof v.host === 'string' ? v : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function readOwnerSync(lockPath: string): LockOwner | undefined {
+  try {
+    return parseOwner(readFileSync(`${lockPath}.owner`, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
+  try {
+    return parseOwner(await fs.readFile(`${lockPath}.owner`, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** Alive as far as this host can tell: a holder on another host counts as alive. */
+function ownerAlive(owner: LockOwner): boolean {
+  return !sameHost(owner.host, owner.pidns) || processAlive(owner.pid, owner.start)
+}
+
+/** Is the lock held by a live process (as far as this host can tell)? */
+export async function lockState(lockPath: string): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean }> {
+  try {
+    await fs.stat(lockPath)
+  } catch {
+    return { held: false }
+  }
+  const owner = await readOwner(lockPath)
+  return { held: true, owner, alive: owner === undefined ? undefined : ownerAlive(owner) }
+}
+
+/** "process 12 on host (write, since …)", plus "which is alive — paused or still working" when it is known to be. */
+export function describeHolder(owner: LockOwner | undefined, alive?: boolean): string {
+  if (owner === undefined) return 'another process'
+  const who = `process ${owner.pid} on ${owner.host} (${owner.purpose}, since ${owner.at})`
+  return alive === true ? `${who}, which is alive — paused or still working` : who
+}
