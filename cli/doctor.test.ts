@@ -4,20 +4,20 @@ import { describe, expect, it } from 'vitest'
 import { PERSONA_SOURCES } from '../host/persona-sources.ts'
 import { startEngine } from '../memory/index.ts'
 import { scratchDir } from '../tests/harness/scratch.ts'
-import { doctorCommand } from './doctor.ts'
+import { run } from './main.ts'
 import { doctorReport } from '../host/doctor.ts'
 import { memoryIO } from './io.ts'
 import { DSH_BIN } from '../scripts/ensure-dsh.ts'
 
 async function doctor(home: string): Promise<{ code: number; out: string; lines: { check: string; status: string; detail: string }[] }> {
   const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
-  const code = await doctorCommand(['--json', '--lang', 'en'], io)
+  const code = await run(['doctor', '--json', '--lang', 'en'], io)
   return { code, out: io.out(), lines: JSON.parse(io.out()).lines }
 }
 
 async function doctorText(home: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const io = memoryIO({ DSH_HOME: home, HOME: home, ...env }, home)
-  await doctorCommand([], io)
+  await run(['doctor'], io)
   return io.out()
 }
 
@@ -139,16 +139,16 @@ describe('cyrene doctor: base presets and --verbose (issue 9)', () => {
     const home = scratchDir('doctor')
     const withDsh = { DSH_HOME: home, HOME: home, PATH: join(DSH_BIN, '..') }
     const plain = memoryIO(withDsh, home)
-    await doctorCommand(['--lang', 'en'], plain)
+    await run(['doctor', '--lang', 'en'], plain)
     expect(plain.out()).toContain('✓ Presets: in step with DSH 0.1.0-rc.8')
     expect(plain.out()).not.toContain('cordis: snapshot of DSH')
     expect(plain.out().trimEnd().split('\n').at(-1)).toBe('(the details of each area: --verbose)')
     const verbose = memoryIO(withDsh, home)
-    await doctorCommand(['--verbose', '--lang', 'en'], verbose)
+    await run(['doctor', '--verbose', '--lang', 'en'], verbose)
     expect(verbose.out()).toContain('    ✓ base presets: the Cyrene presets stand on the same rows as DSH 0.1.0-rc.8’s built-in cordis, standard')
     expect(verbose.out()).toMatch(/\n {8}cordis: snapshot of DSH 0\.1\.0-rc\.8 vs \S+\/agent-presets\/cordis\/agent\.cordis\.yml: the same rows\n/)
     const without = memoryIO({ DSH_HOME: home, HOME: home }, home)
-    await doctorCommand([], without)
+    await run(['doctor'], without)
     expect(without.out()).toContain('… 预设：没有比较：这个包旁边和 PATH 上都没有找到 DSH')
   })
 })

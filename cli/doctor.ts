@@ -6,7 +6,7 @@ import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { cliDoctorLines, doctorReport, doctorRows, type BuiltinPresets } from '../host/doctor.ts'
 import { PACKAGE_ROOT, packagePath } from '../host/package-root.ts'
 import { builtinPresetsDir, findDshOnPath, findDshPackage } from '../host/preset-roots.ts'
-import type { CliIO, SubCommand } from './io.ts'
+import type { CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { help } from './help-text.ts'
 
@@ -16,12 +16,6 @@ export function doctorFamily(io: CliIO): CyreneCommand {
     .option('--json', help(io, 'cli.json'))
     .option('--verbose', help(io, 'cli.doctor.verbose'))
     .act<{ json?: true; verbose?: true }>(async (o) => await doctor(o.json === true, o.verbose === true, io))
-}
-
-/** `cyrene doctor <argv…>` in this process, refusals thrown as `CliError`. */
-export const doctorCommand: SubCommand = async (argv, io) => {
-  const { run } = await import('./main.ts')
-  return await run(['doctor', ...argv], io)
 }
 
 async function doctor(json: boolean, verbose: boolean, io: CliIO): Promise<number> {

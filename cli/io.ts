@@ -11,6 +11,8 @@ export interface CliIO {
   readStdin?: () => Promise<string | Uint8Array>
   /** The person's language for this invocation (cli/lang.ts); zh when not set. */
   lang?: Lang
+  /** The whole command line, handed down by `run` to a command that runs another one in this process (whale conformance runs this cyrene's `whale`). */
+  run?: SubCommand
 }
 
 /** A sub-command: takes the words after its name, returns the exit code. */

@@ -46,7 +46,7 @@ export async function program(io: CliIO, argv?: readonly string[]): Promise<Cyre
 /** One command line, refusals thrown as `CliError`: what `main` reports, and what tests and `whale conformance` call. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const chosen = takeLang(argv, io.env)
-  const withLang: CliIO = { ...io, lang: chosen.lang }
+  const withLang: CliIO = { ...io, lang: chosen.lang, run }
   return await runCommand(await program(withLang, chosen.argv), chosen.argv)
 }
 

@@ -1,22 +1,23 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { formatReport, ManifestError, runConformance, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
-import { CliError, memoryIO, type CliIO } from './io.ts'
+import { CliError, memoryIO, type CliIO, type SubCommand } from './io.ts'
 import { repeated, type CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 
 /** Runs `cyrene whale …` in this process with the case's own env and working directory. */
-const inProcessExec: WhaleExec = async (argv, env, cwd): Promise<ExecResult> => {
-  const { whaleCommand } = await import('./whale.ts')
-  const io = memoryIO({ ...env }, cwd)
-  try {
-    const code = await whaleCommand(argv, io)
-    return { code, stdout: io.out(), stderr: io.err() }
-  } catch (error) {
-    if (error instanceof CliError) return { code: error.code, stdout: io.out(), stderr: io.err() + error.message + '\n' }
-    return { code: 70, stdout: io.out(), stderr: io.err() + String((error as Error).stack ?? error) + '\n' }
+const inProcessExec =
+  (run: SubCommand): WhaleExec =>
+  async (argv, env, cwd): Promise<ExecResult> => {
+    const io = memoryIO({ ...env }, cwd)
+    try {
+      const code = await run(['whale', ...argv], io)
+      return { code, stdout: io.out(), stderr: io.err() }
+    } catch (error) {
+      if (error instanceof CliError) return { code: error.code, stdout: io.out(), stderr: io.err() + error.message + '\n' }
+      return { code: 70, stdout: io.out(), stderr: io.err() + String((error as Error).stack ?? error) + '\n' }
+    }
   }
-}
 
 /**
  * Runs another implementation's command line instead: PROGRAM ARG… <whale argv…>.
@@ -61,7 +62,9 @@ async function conformance(values: ConformanceOptions, positionals: string[], co
   const dir = path.resolve(io.cwd, positionals[0]!)
   let report
   try {
-    const exec = values.command ? externalExec(values.command, values.commandArg ?? [], io.env.PATH) : inProcessExec
+    if (values.command === undefined && io.run === undefined)
+      throw new Error('whale conformance without --command runs inside the cyrene command line (cli/main.ts run)')
+    const exec = values.command !== undefined ? externalExec(values.command, values.commandArg ?? [], io.env.PATH) : inProcessExec(io.run!)
     report = await runConformance(dir, exec, values.case ? { only: values.case } : {})
   } catch (error) {
     if (error instanceof ManifestError) throw new CliError(error.message)

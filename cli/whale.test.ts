@@ -7,7 +7,7 @@ import { deflateSync, crc32 } from 'node:zlib'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest, runConformance, type WhaleExec } from '../whale/conformance.ts'
 import { CliError, memoryIO } from './io.ts'
-import { whaleCommand } from './whale.ts'
+import { run as runCli } from './main.ts'
 
 const run = promisify(execFile)
 const repo = path.resolve(import.meta.dirname, '..')
@@ -25,7 +25,7 @@ interface Outcome {
 async function whale(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<Outcome> {
   const io = memoryIO({ DSH_HOME: 'home', ...env }, cwd)
   try {
-    return { code: await whaleCommand(argv, io), stdout: io.out(), stderr: io.err() }
+    return { code: await runCli(['whale', ...argv], io), stdout: io.out(), stderr: io.err() }
   } catch (error) {
     if (error instanceof CliError) return { code: error.code, stdout: io.out(), stderr: io.err() + error.message }
     throw error

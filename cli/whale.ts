@@ -1,4 +1,4 @@
-import { CliError, type CliIO, type SubCommand } from './io.ts'
+import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { addRender } from './whale-render.ts'
 import { addPresets } from './whale-presets.ts'
@@ -23,12 +23,6 @@ export function whaleFamily(io: CliIO): CyreneCommand {
   addConformance(whale)
   addReflex(whale)
   return whale
-}
-
-/** `cyrene whale <argv…>` in this process, refusals thrown as `CliError` (what `whale conformance` runs by default). */
-export const whaleCommand: SubCommand = async (argv, io) => {
-  const { run } = await import('./main.ts')
-  return await run(['whale', ...argv], io)
 }
 
 /** A file the system will not let us read or write is a refusal to explain, not a crash. */

@@ -22,7 +22,7 @@ import {
   resolveRoot,
   volumeDrift,
 } from '../memory/index.ts'
-import { messageOf, type DoctorIO, type DoctorLine } from './doctor.ts'
+import { messageOf, type DoctorIO, type DoctorLine } from './doctor-line.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 
 /** The doctor's lines on the store's files, as `cyrene doctor` and `/cyrene doctor` both see them; reads only. */

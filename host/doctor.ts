@@ -4,10 +4,12 @@ import { dreamServiceLines, guardLine, hostServiceLines, type HostServiceState, 
 import { retiredLines, storeLines } from './doctor-store.ts'
 import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
 import type { DreamState } from './night/service.ts'
+import { DOCTOR_AREAS, messageOf, type DoctorArea, type DoctorIO, type DoctorLine } from './doctor-line.ts'
 
 export { baseDriftLine, type BuiltinPresets } from './doctor-whale.ts'
 export type { HostServiceState, StoreGuardState } from './doctor-service.ts'
 export { storeLines } from './doctor-store.ts'
+export type { DoctorIO, DoctorLine } from './doctor-line.ts'
 
 /**
  * The one doctor: every line of `cyrene doctor` and `/cyrene doctor`, and how
@@ -19,22 +21,6 @@ export { storeLines } from './doctor-store.ts'
  * then under `--verbose` every line of that area. A feature adds its lines
  * with its `area`; the rows are made from them.
  */
-
-/** The areas, in the order the report shows them. */
-const DOCTOR_AREAS = ['memory', 'backup', 'recall', 'dream', 'voice', 'sync', 'guard', 'presets', 'worldbook', 'whale', 'plugins'] as const
-type DoctorArea = (typeof DOCTOR_AREAS)[number]
-
-/** One doctor line: what was checked, how it stands, what to do. */
-export interface DoctorLine {
-  area: DoctorArea
-  check: string
-  status: 'ok' | 'warn' | 'fail' | 'missing'
-  detail: string
-  /** The area's row when every line of it is well (the first line of an area that has one). */
-  summary?: string
-  /** Details shown only by `--verbose` (one per line, under this line). */
-  more?: string[]
-}
 
 const MARK: Record<DoctorLine['status'], string> = { ok: '✓', warn: '!', fail: '✗', missing: '…' }
 const RANK: Record<DoctorLine['status'], number> = { ok: 0, missing: 1, warn: 2, fail: 3 }
@@ -98,13 +84,6 @@ function doctorVerdict(rows: readonly DoctorRow[], lang: Lang): string {
     n: bad.length,
     area: tKey(`doctor.area.${first.area}` as MessageKey, lang),
   })
-}
-
-/** Where the doctor looks: a DSH_HOME (from env), the working folder, and the store root when configured. */
-export interface DoctorIO {
-  env: NodeJS.ProcessEnv
-  cwd: string
-  rootDir?: string | undefined
 }
 
 /** `cyrene doctor`: the files of a DSH_HOME as a person sees them from outside a chat. */
@@ -173,8 +152,4 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
     whaleRowLine(input.whaleRow, lang),
     ...whaleLines(io, lang, input.whaleRow?.reflex.ledgerError),
   ]
-}
-
-export function messageOf(error: unknown): string {
-  return String((error as Error | undefined)?.message ?? error)
 }

@@ -1,6 +1,6 @@
 import { t, type Lang } from '../i18n/index.ts'
 import { gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
-import type { DoctorLine } from './doctor.ts'
+import type { DoctorLine } from './doctor-line.ts'
 import type { GitSyncState } from './git-trigger.ts'
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`

@@ -11,7 +11,7 @@ import {
   worldbookFolders,
   type LoadedWorldbook,
 } from '../worldbook/index.ts'
-import type { DoctorIO, DoctorLine } from './doctor.ts'
+import type { DoctorIO, DoctorLine } from './doctor-line.ts'
 
 /**
  * The worldbook's doctor lines, for `cyrene doctor` and `/cyrene doctor`: what
