@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { MemoryStore } from '../../memory/index.ts'
 import { bootHost } from '../harness/host.ts'
 
 /**
@@ -66,6 +67,42 @@ describe('git sync in a real host (issue 24)', () => {
       expect(`${request?.system}${JSON.stringify(request?.messages)}`).toContain(FACT)
     } finally {
       await b.dispose()
+    }
+  })
+
+  it('a remote the person sets with the CLI while DSH runs is what the background sync and /cyrene sync use', { timeout: 240_000 }, async () => {
+    const late = join(dir, 'late.git')
+    execFileSync('git', ['init', '--bare', '--quiet', '-b', 'main', late])
+    const head = (): string => execFileSync('git', ['--git-dir', late, 'log', '--format=%B', 'main'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    const pushed = (): string => {
+      try {
+        return head()
+      } catch {
+        return '' // nothing pushed yet: the branch does not exist
+      }
+    }
+    const host = await bootHost({ dshHome: join(dir, 'c') })
+    try {
+      await host.ctx.get('cyreneMemory').ready
+      // What `cyrene sync git --remote` does first, in its own process: its own store on the same home saves the remote.
+      const cli = await MemoryStore.open({ env: { DSH_HOME: host.dshHome } })
+      await cli.saveSettings({ git: { remote: late } })
+      let wrote = false
+      host.llm.script = () => {
+        if (wrote) return { text: '记住了。' }
+        wrote = true
+        return { tool: 'memory_write', args: { text: FACT, kind: 'fact', axis: '美', reason: '对方在意的生活细节' } }
+      }
+      const chat = await host.createAgent('chat')
+      await host.turn(chat, '我家的猫叫汤圆，是三花。')
+      const written = (await host.ctx.get('cyreneMemory').store().scan()).entries.find((e: { text: string }) => e.text === FACT)
+      // Nobody asked for a sync: the write's debounce runs it, with the remote the host never saved itself.
+      const deadline = Date.now() + 120_000
+      while (!pushed().includes(`- ${written!.id}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+      expect(pushed()).toContain(`- ${written!.id}`)
+      expect((await host.command(chat, '/cyrene sync'))?.text).toMatch(/^Git 同步：nothing new to commit; nothing new from the other machines; sent to /)
+    } finally {
+      await host.dispose()
     }
   })
 })
