@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { syncGit } from '../memory/git-sync.ts'
-import { idsOf, makePair, writeMany } from '../memory/testing/git-pair.ts'
+import { idsOf, joinedPair } from '../memory/testing/git-pair.ts'
 import { importItems, type ImportItem, type MemoryStore } from '../memory/index.ts'
 
 const { values } = parseArgs({
@@ -45,13 +45,9 @@ async function many(store: MemoryStore, tag: string): Promise<void> {
   if (r.imported !== N) throw new Error(`imported ${r.imported} of ${N}`)
 }
 
-const pair = await makePair()
+const pair = await joinedPair(3, 3)
 try {
-  const a = await pair.open(pair.a)
-  await writeMany(a, 3, 3, 'A0')
-  await syncGit(a)
-  const b = await pair.open(pair.b)
-  await syncGit(b)
+  const [a, b] = [pair.storeA, pair.storeB]
   const idle: number[] = []
   for (let i = 0; i < RUNS; i++) idle.push(await timed(() => syncGit(b)))
   await many(a, 'A')

@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/index.ts'
-import { gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
+import { currentRemote, gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
 import type { DoctorLine } from './doctor-line.ts'
 import type { GitSyncState } from './git-trigger.ts'
 
@@ -11,7 +11,8 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
  * own quota), and every conflict waiting for the person.
  */
 export async function gitLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
-  const remote = store.settings.values.git.remote
+  // Read again: the CLI may have set the remote since this process opened the store.
+  const remote = (await currentRemote(store).catch(() => undefined)) ?? store.settings.values.git.remote
   const { repo, gitBytes } = await gitStatus(store)
   const check = t('doctor.check.git', lang)
   const lines: DoctorLine[] = []

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { configuredRemote, listConflicts, syncGit, type GitSyncReport, type MemoryStore } from '../memory/index.ts'
+import { configuredRemote, currentRemote, listConflicts, syncGit, type GitSyncReport, type MemoryStore } from '../memory/index.ts'
 
 /** The git sync's state as the panel, `/cyrene sync` and the doctor show it. */
 export interface GitSyncState {
@@ -14,6 +14,8 @@ export interface GitSyncRunner {
   /** One sync now (waits for one already running, then runs again: what was written meanwhile goes too). */
   runNow(): Promise<GitSyncReport | { ok: false; message: string }>
   state(): GitSyncState
+  /** The remote 元/settings.json names now (read again when the file changed: the CLI may set it while DSH runs). */
+  remote(): Promise<string | undefined>
   /** Counts the conflicts waiting in 元/冲突/ again (after a sync or a resolve). */
   refresh(): Promise<void>
 }
@@ -35,9 +37,9 @@ export function startGitSync(ctx: Context, store: MemoryStore, config: { debounc
   const refresh = async (): Promise<void> => {
     state.conflicts = (await listConflicts(store).catch(() => ({ conflicts: [] }))).conflicts.length
   }
+  const remote = async (): Promise<string | undefined> => (state.remote = await currentRemote(store).catch(() => configuredRemote(store)))
   const once = async (): Promise<GitSyncReport | { ok: false; message: string }> => {
-    state.remote = configuredRemote(store)
-    if (state.remote === undefined) return { ok: false, message: 'no git remote is set (git.remote in 元/settings.json, or cyrene sync git --remote URL)' }
+    if ((await remote()) === undefined) return { ok: false, message: 'no git remote is set (git.remote in 元/settings.json, or cyrene sync git --remote URL)' }
     state.running = true
     try {
       const report = await syncGit(store, { env })
@@ -61,7 +63,12 @@ export function startGitSync(ctx: Context, store: MemoryStore, config: { debounc
     return next
   }
   const soon = (): void => {
-    if (closed || configuredRemote(store) === undefined) return
+    void remote().then((r) => {
+      if (r !== undefined) schedule()
+    })
+  }
+  const schedule = (): void => {
+    if (closed) return
     if (timer !== undefined) clearTimeout(timer)
     timer = setTimeout(() => {
       timer = undefined
@@ -85,5 +92,5 @@ export function startGitSync(ctx: Context, store: MemoryStore, config: { debounc
   ctx.on('session/event' as any, (_session: unknown, event: { type?: string }) => {
     if (event?.type !== undefined && WRITE_EVENTS.has(event.type)) soon()
   })
-  return { runNow, state: () => ({ ...state, remote: configuredRemote(store) }), refresh }
+  return { runNow, state: () => ({ ...state, remote: configuredRemote(store) }), remote, refresh }
 }

@@ -168,6 +168,15 @@ function parseJson(text: string): unknown {
   return JSON.parse(text)
 }
 
+/** The three sides of a JSON merge (base, ours, theirs); undefined when one does not parse, which the caller merges whole. */
+function parseSides(base: string, ours: string, theirs: string): [unknown, unknown, unknown] | undefined {
+  try {
+    return [parseJson(base), parseJson(ours), parseJson(theirs)]
+  } catch {
+    return undefined
+  }
+}
+
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
 /**
@@ -176,14 +185,9 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
  * later commit), and says so in an audit note.
  */
 export function mergeKeyed(base: string, ours: string, theirs: string, newer: 'ours' | 'theirs', file: string): MergeResult {
-  let o: unknown, a: unknown, b: unknown
-  try {
-    o = parseJson(base)
-    a = parseJson(ours)
-    b = parseJson(theirs)
-  } catch {
-    return mergeWhole(base, ours, theirs)
-  }
+  const sides = parseSides(base, ours, theirs)
+  if (sides === undefined) return mergeWhole(base, ours, theirs)
+  const [o, a, b] = sides
   if (!isObject(o) || !isObject(a) || !isObject(b)) return mergeWhole(base, ours, theirs)
   const notes: Array<Record<string, unknown>> = []
   const merged = keyedObject(o, a, b, newer, '', (key, took) => notes.push({ op: 'git-merge-setting', file, key, took }))
@@ -217,14 +221,9 @@ function keyedObject(o: Json, a: Json, b: Json, newer: 'ours' | 'theirs', path: 
 
 /** `元/梦会话.json`: the union of sessions; a session both sides saw keeps the one active last. */
 export function mergeRegistry(base: string, ours: string, theirs: string): MergeResult {
-  let o: unknown, a: unknown, b: unknown
-  try {
-    o = parseJson(base)
-    a = parseJson(ours)
-    b = parseJson(theirs)
-  } catch {
-    return mergeWhole(base, ours, theirs)
-  }
+  const sides = parseSides(base, ours, theirs)
+  if (sides === undefined) return mergeWhole(base, ours, theirs)
+  const [o, a, b] = sides
   if (!isObject(a) || !isObject(b) || !isObject(a.sessions) || !isObject(b.sessions)) return mergeWhole(base, ours, theirs)
   const os = isObject(o) && isObject(o.sessions) ? o.sessions : {}
   const sessions: Json = {}

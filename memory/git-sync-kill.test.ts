@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { onLines } from '../durable/testing/spawn.ts'
 import { syncGit } from './git-sync.ts'
-import { idsOf, makePair, writeMany } from './testing/git-pair.ts'
+import { idsOf, joinedPair, writeMany } from './testing/git-pair.ts'
 import { walkFiles } from './fsio.ts'
 
 const SYNCER = fileURLToPath(new URL('./testing/git-syncer.ts', import.meta.url))
@@ -49,13 +49,9 @@ describe('a git sync killed with SIGKILL', () => {
   it('leaves either the old store or the merged one, and the next sync finishes the merge', { timeout: 900_000 }, async () => {
     const outcomes: string[] = []
     for (const [phase, delay] of points) {
-      const pair = await makePair()
+      const pair = await joinedPair(8, 4)
       try {
-        const a = await pair.open(pair.a)
-        await writeMany(a, 8, 4, 'A')
-        await syncGit(a)
-        const b = await pair.open(pair.b)
-        await syncGit(b)
+        const [a, b] = [pair.storeA, pair.storeB]
         await writeMany(a, 8, 4, 'A2')
         await syncGit(a)
         await writeMany(b, 8, 4, 'B')

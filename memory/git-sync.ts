@@ -2,12 +2,14 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { HeldLock } from '../durable/lock.ts'
 import { parseEntryFile } from './entry.ts'
+import { fileStamp, type FileStamp } from './file-stamp.ts'
 import { readTextOr } from './fsio.ts'
 import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, remoteProblem, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
 import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './git-switch.ts'
 import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
+import { SETTINGS_REL } from './settings.ts'
 import type { MemoryStore } from './store.ts'
 import { RefusedError } from './validate.ts'
 
@@ -51,6 +53,23 @@ const PUSH_TRIES = 3
 export function configuredRemote(store: MemoryStore, override?: string): string | undefined {
   const r = override ?? store.settings.values.git.remote
   return r === '' ? undefined : r
+}
+
+const settingsSeen = new WeakMap<MemoryStore, FileStamp | undefined>()
+
+/**
+ * `configuredRemote` as 元/settings.json says it now. A running DSH opened its
+ * store once, and the person's `cyrene sync git --remote`, the page of another
+ * process or a hand edit may have set the remote since: the settings are read
+ * again whenever the file changed since this store last looked.
+ */
+export async function currentRemote(store: MemoryStore): Promise<string | undefined> {
+  const stamp = await fileStamp(store.path(SETTINGS_REL))
+  if (!settingsSeen.has(store) || settingsSeen.get(store) !== stamp) {
+    settingsSeen.set(store, stamp)
+    await store.reloadSettings()
+  }
+  return configuredRemote(store)
 }
 
 export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Promise<GitSyncReport> {

@@ -18,7 +18,7 @@ export const syncRow: CyreneSubcommand = {
     if (sync === undefined && git === undefined) return { kind: 'error', text: t('chat.sync.elsewhere', lang) }
     const said: string[] = []
     let ok = true
-    if (git !== undefined && git.state().remote !== undefined) {
+    if (git !== undefined && (await git.remote()) !== undefined) {
       const r = await git.runNow()
       ok &&= r.ok
       said.push(t(r.ok ? 'chat.sync.gitDone' : 'chat.sync.gitFailed', lang, { message: r.message }))

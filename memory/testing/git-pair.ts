@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { syncGit } from '../git-sync.ts'
 import { MemoryStore } from '../store.ts'
 
 /** Two machines (two DSH_HOMEs) and a bare repository on disk, for the git sync's tests and bench. */
-export interface Pair {
+interface Pair {
   dir: string
   a: string
   b: string
@@ -14,7 +15,7 @@ export interface Pair {
   cleanup: () => Promise<void>
 }
 
-export async function makePair(): Promise<Pair> {
+async function makePair(): Promise<Pair> {
   const dir = await mkdtemp(join(tmpdir(), 'cyrene-git-'))
   const bare = join(dir, 'remote.git')
   execFileSync('git', ['init', '--bare', '--quiet', '-b', 'main', bare])
@@ -24,6 +25,27 @@ export async function makePair(): Promise<Pair> {
     return store
   }
   return { dir, a: join(dir, 'a'), b: join(dir, 'b'), bare, open, cleanup: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** Both machines on one history: A wrote `count` entries over `days` days and synced, then B's first sync took them. */
+export interface JoinedPair extends Pair {
+  storeA: MemoryStore
+  storeB: MemoryStore
+}
+
+export async function joinedPair(count: number, days: number): Promise<JoinedPair> {
+  const pair = await makePair()
+  try {
+    const storeA = await pair.open(pair.a)
+    await writeMany(storeA, count, days, 'A')
+    await syncGit(storeA)
+    const storeB = await pair.open(pair.b)
+    await syncGit(storeB)
+    return { ...pair, storeA, storeB }
+  } catch (error) {
+    await pair.cleanup()
+    throw error
+  }
 }
 
 /** `count` person entries spread over `days` days of 2026-03, tagged so both sides' texts differ. */

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { bootHost } from '../harness/host.ts'
+import { MemoryStore } from '../../memory/index.ts'
+import { bootHost, type Host } from '../harness/host.ts'
 
 /**
  * Two machines in real hosts (two DSH_HOMEs, one after the other in this
@@ -23,21 +24,26 @@ const withRemote = (home: string): void => {
 
 const FACT = '对方家里的猫叫汤圆，是一只三花。'
 
+/** A chat turn on `host` in which the scripted model writes FACT with memory_write, then answers; returns the session and the entry. */
+async function modelWrites(host: Host): Promise<{ chat: any; written: any }> {
+  let wrote = false
+  host.llm.script = () => {
+    if (wrote) return { text: '记住了。' }
+    wrote = true
+    return { tool: 'memory_write', args: { text: FACT, kind: 'fact', axis: '美', reason: '对方在意的生活细节' } }
+  }
+  const chat = await host.createAgent('chat')
+  await host.turn(chat, '我家的猫叫汤圆，是三花。')
+  const written = (await host.ctx.get('cyreneMemory').store().scan()).entries.find((e: { text: string }) => e.text === FACT)
+  return { chat, written }
+}
+
 describe('git sync in a real host (issue 24)', () => {
   it('an entry the model writes on A is recalled on B after both sync', { timeout: 240_000 }, async () => {
     const a = await bootHost({ dshHome: join(dir, 'a'), prepareHome: withRemote })
     try {
       await a.ctx.get('cyreneMemory').ready
-      let wrote = false
-      a.llm.script = () => {
-        if (wrote) return { text: '记住了。' }
-        wrote = true
-        return { tool: 'memory_write', args: { text: FACT, kind: 'fact', axis: '美', reason: '对方在意的生活细节' } }
-      }
-      const chat = await a.createAgent('chat')
-      await a.turn(chat, '我家的猫叫汤圆，是三花。')
-      const store = a.ctx.get('cyreneMemory').store()
-      const written = (await store.scan()).entries.find((e: { text: string }) => e.text === FACT)
+      const { chat, written } = await modelWrites(a)
       expect(written?.meta.by).toBe('model')
       const answer = await a.command(chat, '/cyrene sync')
       expect(answer?.text).toMatch(/^Git 同步：committed \d+ entr/)
@@ -66,6 +72,34 @@ describe('git sync in a real host (issue 24)', () => {
       expect(`${request?.system}${JSON.stringify(request?.messages)}`).toContain(FACT)
     } finally {
       await b.dispose()
+    }
+  })
+
+  it('a remote the person sets with the CLI while DSH runs is what the background sync and /cyrene sync use', { timeout: 240_000 }, async () => {
+    const late = join(dir, 'late.git')
+    execFileSync('git', ['init', '--bare', '--quiet', '-b', 'main', late])
+    const head = (): string => execFileSync('git', ['--git-dir', late, 'log', '--format=%B', 'main'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    const pushed = (): string => {
+      try {
+        return head()
+      } catch {
+        return '' // nothing pushed yet: the branch does not exist
+      }
+    }
+    const host = await bootHost({ dshHome: join(dir, 'c') })
+    try {
+      await host.ctx.get('cyreneMemory').ready
+      // What `cyrene sync git --remote` does first, in its own process: its own store on the same home saves the remote.
+      const cli = await MemoryStore.open({ env: { DSH_HOME: host.dshHome } })
+      await cli.saveSettings({ git: { remote: late } })
+      const { chat, written } = await modelWrites(host)
+      // Nobody asked for a sync: the write's debounce runs it, with the remote the host never saved itself.
+      const deadline = Date.now() + 120_000
+      while (!pushed().includes(`- ${written!.id}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+      expect(pushed()).toContain(`- ${written!.id}`)
+      expect((await host.command(chat, '/cyrene sync'))?.text).toMatch(/^Git 同步：nothing new to commit; nothing new from the other machines; sent to /)
+    } finally {
+      await host.dispose()
     }
   })
 })
