@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dshEnv, freePort, killGroup, packIntoAsync, runCheckedAsync, spawnWeb, waitForWeb, webRpc, type WebProcess } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
+import { writeQuietNight } from '../harness/quiet-night.ts'
 
 /**
  * Issue 24's last "done when", in the real CLI: two machines are two
@@ -134,7 +135,8 @@ beforeAll(async () => {
     mkdirSync(workspace, { recursive: true })
     machines.push({ name, home, workspace, log: join(home, 'requests.jsonl'), port: await freePort() })
   }
-  writeFileSync(join(b().home, 'cordis.patch.yml'), '- id: cyrene-host\n  config:\n    recentDays: 0\n')
+  writeQuietNight(a().home)
+  writeQuietNight(b().home, { recentDays: 0 })
   // The two installs are independent: side by side.
   await Promise.all(
     machines.map(async (m) => {

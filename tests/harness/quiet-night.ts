@@ -12,7 +12,12 @@ export function quietNightPatch(at?: string): { id: string; config: { dream: { e
   return { id: 'cyrene-host', config: { dream: at === undefined ? { enabled: false } : { enabled: true, at } } }
 }
 
-/** The same for a real `dsh` on `dshHome`: DSH's home patch layer (`$DSH_HOME/cordis.patch.yml`, applied after the bundles). */
-export function writeQuietNight(dshHome: string): void {
-  writeFileSync(join(dshHome, 'cordis.patch.yml'), '- id: cyrene-host\n  config:\n    dream:\n      enabled: false\n')
+/**
+ * The same for a real `dsh` on `dshHome`: DSH's home patch layer (`$DSH_HOME/cordis.patch.yml`,
+ * applied after the bundles), with any other host row config the test sets (the patch replaces
+ * the row's whole config, so there is one patch for both). YAML reads the JSON written here.
+ */
+export function writeQuietNight(dshHome: string, hostConfig: Record<string, unknown> = {}): void {
+  const row = { ...quietNightPatch(), config: { ...hostConfig, ...quietNightPatch().config } }
+  writeFileSync(join(dshHome, 'cordis.patch.yml'), `- ${JSON.stringify(row)}\n`)
 }
