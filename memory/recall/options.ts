@@ -105,7 +105,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   feedbackDocs: 2,
   feedbackTerms: 5,
   feedbackWeight: 0,
-  abstainCoverage: 0.15,
+  abstainCoverage: 0.2,
   abstainEnough: 2,
   abstainDepth: 10,
   translationWeight: 0.8,
