@@ -66,18 +66,23 @@ const PARTICLES = new Set(['的', '了', '吗', '呢', '吧', '啊', '着'])
  */
 export function topicCore(word: string, isWord: (word: string) => boolean = () => true): string {
   let w = word
-  for (let changed = true; changed && w !== '';) {
-    changed = false
+  for (let cut = w; w !== ''; w = cut) {
     if (FUNCTION_MORPHEMES.has(w)) return ''
-    const lexical = isWord(w)
-    for (let n = Math.min(3, w.length - 1); n >= 1 && !changed; n--) {
-      const head = w.slice(0, n)
-      const tail = w.slice(-n)
-      if (FUNCTION_MORPHEMES.has(head) && (n > 1 || !lexical || PRONOUNS.has(head))) ((w = w.slice(n)), (changed = true))
-      else if (FUNCTION_MORPHEMES.has(tail) && (n > 1 || !lexical || PARTICLES.has(tail))) ((w = w.slice(0, -n)), (changed = true))
-    }
+    cut = stripEdge(w, isWord(w))
+    if (cut === w) return w
   }
   return w
+}
+
+/** `word` without one function word at its front or its back (the longest first), or unchanged. */
+function stripEdge(word: string, lexical: boolean): string {
+  for (let n = Math.min(3, word.length - 1); n >= 1; n--) {
+    const head = word.slice(0, n)
+    if (FUNCTION_MORPHEMES.has(head) && (n > 1 || !lexical || PRONOUNS.has(head))) return word.slice(n)
+    const tail = word.slice(-n)
+    if (FUNCTION_MORPHEMES.has(tail) && (n > 1 || !lexical || PARTICLES.has(tail))) return word.slice(0, -n)
+  }
+  return word
 }
 
 /** A translation that is a stop or light word where it lands (ever → 从, go → 去) carries no topic: not searched. */
