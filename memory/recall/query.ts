@@ -136,7 +136,22 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   const weights = new Map<number, { term: string; weight: number }>()
   for (const t of known) if (weightOf(t.term) > 0) weights.set(t.id, { term: t.term, weight: weightOf(t.term) })
 
-  if (options.translationWeight > 0) translate(chineseWords, groups, index, options, dictionary, weights)
+  if (options.translationWeight > 0) {
+    translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
+    // A question's frame (like, name, say; 叫, 喜欢) is no topic, but its translation still ranks:
+    // "do I like" finds 我最喜欢 below the words the question is about. Never counted by abstention.
+    const frames = framesOf(distinct, segmented, knownId)
+    if (frames.length > 0)
+      translate(
+        new Set(segmented),
+        frames,
+        index,
+        { ...options, translationWeight: options.translationWeight * FRAME_SHARE, untranslatedFullWeight: false },
+        dictionary,
+        weights,
+        (t) => isCjkTerm(t) && CHINESE_STOP_WORDS.has(t),
+      )
+  }
 
   const terms = [...weights].sort((a, b) => (a[1].term < b[1].term ? -1 : 1)).map(([id, { weight }]) => ({ id, weight }))
   return { terms, groups }
@@ -152,6 +167,7 @@ function translate(
   options: RecallOptions,
   dictionary: DictionarySource,
   weights: Map<number, { term: string; weight: number }>,
+  skip: (term: string) => boolean,
 ): void {
   const wanted = groups.filter((g) => (isCjkTerm(g.term) ? chineseWords.has(g.term) : true))
   if (wanted.length === 0) return
@@ -164,7 +180,7 @@ function translate(
       if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break
       const id = index.termId(candidate)
       const df = id === undefined ? 0 : index.documentFrequency(id)
-      if (id === undefined || df === 0 || id === group.id || isLightTranslation(candidate)) continue
+      if (id === undefined || df === 0 || id === group.id || skip(candidate)) continue
       // A translation held by a large share of a large store (时, 次 for "time") ranks almost nothing
       // and would walk tens of thousands of postings: left out.
       if (df > COMMON_TRANSLATION_DF && df > COMMON_TRANSLATION_SHARE * index.docCount) continue
@@ -178,6 +194,16 @@ function translate(
       if (had === undefined || had.weight < weight) weights.set(id, { term: candidate, weight: had === undefined ? weight : Math.max(had.weight, weight) })
     }
   }
+}
+
+/** A frame word's translation, relative to a topic's (bench/own tuning half hit@5: 0 → 0.888, 0.3 → 0.897, 0.5 → 0.905, 0.8 → 0.905). */
+const FRAME_SHARE = 0.5
+
+/** The message's frame words (English light words, Chinese frame words), as groups of their own for translation only. */
+function framesOf(distinct: ReadonlySet<string>, segmented: readonly string[], knownId: (term: string) => number | undefined): QueryGroup[] {
+  const words = [...distinct].filter((t) => !isCjkTerm(t) && ENGLISH_LIGHT.has(t))
+  for (const w of segmented) if (CHINESE_FRAME.has(w) && !words.includes(w)) words.push(w)
+  return words.map((term) => ({ term, id: knownId(term), weight: 1, alternatives: [], parts: { chars: [], charCount: 0, pairs: [], pairCount: 0 } }))
 }
 
 // A word found only in pieces (半马 in a memory that says 半程马拉松) still counts for
