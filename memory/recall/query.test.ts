@@ -100,3 +100,12 @@ describe('abstention weighs a translation by how specific it is in the store', (
     expect(index.search('我的猫叫什么？', { now: NOW })[0]?.id).toBe('e6')
   })
 })
+
+describe('abstention in the first hour: a store of one memory', () => {
+  it('answers a question that shares one word with its only memory and names something it never saw (晚上)', () => {
+    const index = new RecallIndex()
+    index.add({ id: 'walk', text: '我喜欢在深夜散步。', at: '2026-01-01T00:00:00Z', source: 'entry' })
+    expect(index.search('我晚上喜欢做什么？散步吗', { now: new Date('2026-01-02T00:00:00Z') }).map((h) => h.id)).toEqual(['walk'])
+    expect(index.search('我的钢琴是什么牌子？', { now: new Date('2026-01-02T00:00:00Z') })).toEqual([])
+  })
+})

@@ -86,6 +86,8 @@ interface DocRecord {
 }
 
 const DEFAULT_LIMIT = 10
+/** Abstention weighs words as in a store of at least this many memories (bench/own tuning half: the same at 0–100). */
+const ABSTAIN_PRIOR_DOCS = 20
 const NO_LINKS: readonly string[] = Object.freeze([])
 
 export class RecallIndex {
@@ -293,7 +295,9 @@ export class RecallIndex {
   // of the best hits matches — a group counts when the hit holds its term, or (at
   // `translationCredit`) one of its translations.
   private abstains(groups: readonly QueryGroup[], best: readonly number[]): { abstain: boolean; coverage: number } {
-    const docCount = this.terms.docCount
+    // Weighed as if the store held at least ABSTAIN_PRIOR_DOCS memories: in a store of three, a word
+    // every memory holds would weigh almost nothing beside a word none holds (the first hour).
+    const docCount = Math.max(this.terms.docCount, ABSTAIN_PRIOR_DOCS)
     const rareTermMass = inverseDocumentFrequency(docCount, 0)
     const idfOf = (termId: number): number => inverseDocumentFrequency(docCount, this.terms.documentFrequency(termId))
     const massOf = groups.map((g) => g.weight * (g.id === undefined ? rareTermMass : inverseDocumentFrequency(docCount, this.terms.documentFrequency(g.id))))
