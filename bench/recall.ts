@@ -37,6 +37,8 @@ interface Args {
   ablations: boolean
   /** Only part 1 per turn, for sweeps. */
   turnsOnly: boolean
+  /** Only the abstention rows (foreign questions and the store's own), for sweeps of the rule. */
+  abstainOnly: boolean
   /** Options for our index (a sweep: --options '{"b":0.5}'). */
   options: RecallOptionsInput
   childFootprint?: ScaleSystem
@@ -52,7 +54,16 @@ const DEFAULT_DATA_DIR =
   fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dataDir: DEFAULT_DATA_DIR, scale: 100_000, json: false, footprint: true, ablations: false, turnsOnly: false, options: {} }
+  const args: Args = {
+    dataDir: DEFAULT_DATA_DIR,
+    scale: 100_000,
+    json: false,
+    footprint: true,
+    ablations: false,
+    turnsOnly: false,
+    abstainOnly: false,
+    options: {},
+  }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
     if (flag === '--data') args.dataDir = argv[++i]!
@@ -61,12 +72,13 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--json') args.json = true
     else if (flag === '--ablations') args.ablations = true
     else if (flag === '--turns-only') args.turnsOnly = true
+    else if (flag === '--abstain-only') args.abstainOnly = true
     else if (flag === '--options') args.options = JSON.parse(argv[++i]!) as RecallOptionsInput
     else if (flag === '--child-footprint') {
       args.childFootprint = argv[++i] as ScaleSystem
       args.scale = Number(argv[++i])
       args.cacheFile = argv[++i]
-    } else throw new Error(`unknown argument ${flag}; use --data DIR, --scale N, --quick, --json, --ablations, --turns-only, --options JSON`)
+    } else throw new Error(`unknown argument ${flag}; use --data DIR, --scale N, --quick, --json, --ablations, --turns-only, --abstain-only, --options JSON`)
   }
   return args
 }
@@ -496,6 +508,7 @@ function main(): void {
   const list = systems(args)
   const log = args.json ? (): void => {} : (text: string): void => console.log(text)
   log(`node ${process.version}, ICU ${process.versions.icu}, ${process.platform}/${process.arch}; data ${args.dataDir}`)
+  if (args.abstainOnly) return printAbstain(runAbstain(conversations, args.options))
   const turn = runUnits(conversations, 'turn', list)
   if (!args.json) printUnits(turn, 'LoCoMo, one memory per dialogue turn (categories 1–4). Ratios: this system ÷ minisearch in the same half.')
   if (args.turnsOnly) return

@@ -86,6 +86,8 @@ interface DocRecord {
 }
 
 const DEFAULT_LIMIT = 10
+/** Abstention weighs words as in a store of at least this many memories (bench/own tuning half: the same at 0–100). */
+const ABSTAIN_PRIOR_DOCS = 20
 const NO_LINKS: readonly string[] = Object.freeze([])
 
 export class RecallIndex {
@@ -293,8 +295,11 @@ export class RecallIndex {
   // of the best hits matches — a group counts when the hit holds its term, or (at
   // `translationCredit`) one of its translations.
   private abstains(groups: readonly QueryGroup[], best: readonly number[]): { abstain: boolean; coverage: number } {
-    const docCount = this.terms.docCount
+    // Weighed as if the store held at least ABSTAIN_PRIOR_DOCS memories: in a store of three, a word
+    // every memory holds would weigh almost nothing beside a word none holds (the first hour).
+    const docCount = Math.max(this.terms.docCount, ABSTAIN_PRIOR_DOCS)
     const rareTermMass = inverseDocumentFrequency(docCount, 0)
+    const idfOf = (termId: number): number => inverseDocumentFrequency(docCount, this.terms.documentFrequency(termId))
     const massOf = groups.map((g) => g.weight * (g.id === undefined ? rareTermMass : inverseDocumentFrequency(docCount, this.terms.documentFrequency(g.id))))
     let queryMass = 0
     for (const mass of massOf) queryMass += mass
@@ -304,7 +309,7 @@ export class RecallIndex {
       const pairs = this.terms.docTerms(slot)!.pairs
       for (let i = 0; i < pairs.length; i += 2) held.add(pairs[i]!)
       let matched = 0
-      groups.forEach((g, i) => (matched += massOf[i]! * groupCoverage(g, held, this.options)))
+      groups.forEach((g, i) => (matched += massOf[i]! * groupCoverage(g, held, this.options, g.id === undefined ? rareTermMass : idfOf(g.id), idfOf)))
       bestMatchedMass = Math.max(bestMatchedMass, matched)
     }
     const rule = { minCoverage: this.options.abstainCoverage, enoughRareTerms: this.options.abstainEnough }
@@ -521,9 +526,12 @@ export class RecallIndex {
 }
 
 /** How much of one thing the message asks about a document holds: all of it, its translation, or pieces of the word. */
-function groupCoverage(group: QueryGroup, held: ReadonlySet<number>, options: RecallOptions): number {
+function groupCoverage(group: QueryGroup, held: ReadonlySet<number>, options: RecallOptions, groupIdf: number, idfOf: (termId: number) => number): number {
   if (group.id !== undefined && held.has(group.id)) return 1
-  if (group.alternatives.some((id) => held.has(id))) return options.translationCredit
+  // A translation is evidence as specific as the translated word is in this store, never more than the word itself.
+  let translated = 0
+  for (const id of group.alternatives) if (held.has(id)) translated = Math.max(translated, Math.min(1, idfOf(id) / groupIdf))
+  if (translated > 0) return options.translationCredit * translated
   const { chars, charCount, pairs, pairCount } = group.parts
   const charShare = charCount > 0 ? chars.filter((id) => held.has(id)).length / charCount : 0
   const pairShare = pairCount > 0 ? pairs.filter((id) => held.has(id)).length / pairCount : 0

@@ -201,4 +201,50 @@ export const CHINESE_LIGHT_WORDS: ReadonlySet<string> = new Set([
   '知道',
   '记得',
   '还记得',
+  '多大',
+  '样',
+  '得',
 ])
+
+/**
+ * The English side of CHINESE_LIGHT_WORDS: the verbs of asking, vague quantities and
+ * times, and the frames of a question (a name, a preference) that say what is asked,
+ * not what it is about. Searched, but not topics and not translated (ever → 从, go → 去).
+ * Compared after stemming (query.ts).
+ */
+export const ENGLISH_LIGHT_WORDS: readonly string[] = [
+  'ever',
+  'never',
+  'go',
+  'went',
+  'gone',
+  'get',
+  'got',
+  'make',
+  'made',
+  'take',
+  'took',
+  'thing',
+  'happen',
+  'much',
+  'many',
+  'kind',
+  'sort',
+  'way',
+  'like',
+  'favourite',
+  'favorite',
+  'name',
+  'call',
+  'now',
+  'usually',
+  'recently',
+  'remember',
+  'know',
+  'tell',
+  'say',
+  'said',
+]
+
+/** Question frames in Chinese (a name, a preference, a brand) beside CHINESE_LIGHT_WORDS: what is asked, not what it is about. */
+export const CHINESE_FRAME_WORDS: readonly string[] = ['叫', '名字', '喜欢', '最喜欢', '爱', '牌子', '品牌', '种类', '样子']

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest'
+import type { BilingualDictionary } from './bilingual.ts'
+import { resolveOptions } from './options.ts'
+import { buildQuery, isLightTerm, topicCore, type TermLookup } from './query.ts'
+import { RecallIndex } from './recall-index.ts'
+
+/** An index that holds exactly these terms, each in `df` documents of `docCount`. */
+function lookup(terms: Record<string, number>, docCount = 100): TermLookup & { term(id: number): string } {
+  const names = Object.keys(terms)
+  return {
+    termId: (term) => (names.includes(term) ? names.indexOf(term) : undefined),
+    documentFrequency: (id) => terms[names[id]!] ?? 0,
+    term: (id) => names[id]!,
+    docCount,
+  }
+}
+
+function dictionary(zhEn: Record<string, string[]>): BilingualDictionary {
+  const enZh: Record<string, string[]> = {}
+  for (const [zh, ens] of Object.entries(zhEn)) for (const en of ens) (enZh[en] ??= []).push(zh)
+  return { english: (w) => zhEn[w] ?? [], chinese: (t) => enZh[t] ?? [], entries: Object.keys(zhEn).length }
+}
+
+describe('topicCore: a word without the function words at its edges', () => {
+  it('drops a pronoun in front, a particle behind, a frame word of a non-word, and a word made only of them', () => {
+    expect(topicCore('我爸')).toBe('爸')
+    expect(topicCore('学的')).toBe('学')
+    // 猫叫 is no dictionary word: the segmenter's 猫 + 叫 (a frame: "is called").
+    expect(topicCore('猫叫', () => false)).toBe('猫')
+    expect(topicCore('什么时候')).toBe('')
+    expect(topicCore('喜欢')).toBe('')
+    expect(topicCore('猫')).toBe('猫')
+  })
+
+  it('keeps a dictionary word whose first or last character is also a stop character (过 of 过敏)', () => {
+    const words = new Set(['过敏', '在乎'])
+    const isWord = (w: string): boolean => words.has(w)
+    expect(topicCore('过敏', isWord)).toBe('过敏')
+    expect(topicCore('在乎', isWord)).toBe('在乎')
+    // Not a dictionary word: a segmentation of 在 + 学, and 去过 (去 is light).
+    expect(topicCore('在学', isWord)).toBe('学')
+    expect(topicCore('去过', isWord)).toBe('')
+  })
+})
+
+describe('light words: searched, but not what a message is about', () => {
+  it('question frames in both languages, after stemming', () => {
+    for (const t of ['lik', 'nam', 'ever', 'favourit', '名字', '喜欢', '叫', '会']) expect(isLightTerm(t), t).toBe(true)
+    for (const t of ['cat', 'tea', '猫', '茶', '钢琴']) expect(isLightTerm(t), t).toBe(false)
+  })
+
+  it('an English light word is no topic; its translation ranks at half a topic translation, never for abstention', () => {
+    const index = lookup({ 喜欢: 30, 辣: 1, lik: 5 })
+    const dict = dictionary({ 喜欢: ['lik'], 辣: ['hot'] })
+    const q = buildQuery('Do I ever like it hot?', index, resolveOptions(), () => dict)
+    expect(q.groups.map((g) => g.term)).toEqual(['hot'])
+    expect(q.groups[0]!.alternatives.map((id) => index.term(id))).toEqual(['辣'])
+    const weight = Object.fromEntries(q.terms.map((t) => [index.term(t.id), t.weight]))
+    // hot is unknown here, so its translation weighs as the word (untranslatedFullWeight); like's is below.
+    expect(weight).toEqual({ lik: 1, 辣: 1, 喜欢: 0.8 * 0.5 })
+  })
+
+  it('a translation that is a stop or light word where it lands is not searched (walk → 散步, not go → 去)', () => {
+    const index = lookup({ 散步: 2, 去: 40 })
+    const dict = dictionary({ 散步: ['walk'], 去: ['walk'] })
+    const q = buildQuery('a long walk', index, resolveOptions(), () => dict)
+    const searched = q.terms.map((t) => index.term(t.id))
+    expect(searched).toContain('散步')
+    expect(searched).not.toContain('去')
+  })
+
+  it('a Chinese question is judged by its content words: 我爸 → 爸, 我的猫叫什么 → 猫', () => {
+    const index = lookup({ 爸: 3, 猫: 4, 叫: 20 })
+    const dict = dictionary({ 猫: ['cat'], 爸: ['dad'] })
+    expect(buildQuery('我爸是做什么的？', index, resolveOptions(), () => dict).groups.map((g) => g.term)).toEqual(['爸'])
+    expect(buildQuery('我的猫叫什么？', index, resolveOptions(), () => dict).groups.map((g) => g.term)).toEqual(['猫'])
+  })
+})
+
+describe('abstention weighs a translation by how specific it is in the store', () => {
+  const NOW = new Date('2026-06-01T00:00:00Z')
+  const at = '2026-01-01T00:00:00Z'
+  // Every memory says "work": its translation 工作 says nothing about which one is meant.
+  const texts = [
+    'Work was long today; the printer jammed twice.',
+    'After work I bought a new umbrella.',
+    'Rachel at work prefers email to chat.',
+    'Work trip to Ningbo next month.',
+    'I finished the slides at work.',
+    'Work lunch: noodles again.',
+    'My cat Mochi sleeps on my work bag.',
+  ]
+
+  it('a question whose only tie to the store is a translation every memory holds gets nothing; with the rule off it would', () => {
+    const index = new RecallIndex()
+    texts.forEach((text, i) => index.add({ id: `e${i}`, text, at, source: 'entry' }))
+    expect(index.search('我妹妹在哪里工作？', { now: NOW })).toEqual([])
+    expect(index.search('我妹妹在哪里工作？', { now: NOW, abstain: false }).length).toBeGreaterThan(0)
+    // A specific translation still answers across languages.
+    expect(index.search('我的猫叫什么？', { now: NOW })[0]?.id).toBe('e6')
+  })
+})
+
+describe('abstention in the first hour: a store of one memory', () => {
+  it('answers a question that shares one word with its only memory and names something it never saw (晚上)', () => {
+    const index = new RecallIndex()
+    index.add({ id: 'walk', text: '我喜欢在深夜散步。', at: '2026-01-01T00:00:00Z', source: 'entry' })
+    expect(index.search('我晚上喜欢做什么？散步吗', { now: new Date('2026-01-02T00:00:00Z') }).map((h) => h.id)).toEqual(['walk'])
+    expect(index.search('我的钢琴是什么牌子？', { now: new Date('2026-01-02T00:00:00Z') })).toEqual([])
+  })
+})
