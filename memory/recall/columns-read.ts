@@ -31,12 +31,14 @@ export interface LoadedColumns {
   fingerprint: string
   vocabulary: string[]
   ids: string[]
-  at: string[]
+  /** Document i's date as saved (decoded, with every other date, when first asked for: only a save needs them). */
+  atOf(doc: number): string
   atMs: Float64Array
   sources: RecallSource[]
   kinds: (string | null)[]
   links: (readonly string[] | null)[]
-  fingerprints: string[]
+  /** Document i's fingerprint (decoded like the dates, when first asked for). */
+  fingerprintOf(doc: number): string
   lengths: Int32Array
   offsets: Int32Array
   postingOffsets: Int32Array
@@ -142,15 +144,23 @@ export function readColumns(source: ByteSource, expectedTokenizer: string): { co
   const vocabulary = strings(header.vocabulary, 'vocabulary')
   const kindNames = strings(header.kindNames, 'kindNames')
   if (vocabulary.length !== v) fail('vocabulary')
-  let at = 0
-  const [ids, dates, fingerprints] = sizes.map((size) => {
-    const list = size === 0 ? [] : small.toString('utf8', at, at + size).split(COLUMNS_SEP)
-    at += size
-    return list
-  }) as [string[], string[], string[]]
-  // An empty block is one empty string when there is one document: join() cannot tell them apart, the count can.
-  if (n === 1 && dates.length === 0) dates.push('')
-  if (ids.length !== n || dates.length !== n || fingerprints.length !== n) fail('columns of different lengths')
+  // The ids now; the dates and fingerprints (two thirds of the text) only when a save wants them.
+  const block = (k: number): (() => string[]) => {
+    const from = sizes.slice(0, k).reduce((a, b) => a + b, 0)
+    let list: string[] | undefined
+    return () => {
+      if (list !== undefined) return list
+      const decoded = sizes[k] === 0 ? [] : small.toString('utf8', from, from + sizes[k]!).split(COLUMNS_SEP)
+      // An empty block is one empty string when there is one document: join() cannot tell them apart, the count can.
+      if (n === 1 && decoded.length === 0) decoded.push('')
+      if (decoded.length !== n) fail('columns of different lengths')
+      return (list = decoded)
+    }
+  }
+  const ids = block(0)()
+  const dates = block(1)
+  const fingerprints = block(2)
+  if (ids.some((id) => id.length === 0)) fail('an empty id')
   const numbers = small.subarray(start - 12 - headerBytes)
   const atMs = float64s(numbers.subarray(0, 8 * n))
   const all = int32s(numbers.subarray(8 * n))
@@ -163,7 +173,6 @@ export function readColumns(source: ByteSource, expectedTokenizer: string): { co
   const sources: RecallSource[] = []
   const kinds: (string | null)[] = []
   for (let i = 0; i < n; i++) {
-    if (ids[i]!.length === 0) fail(`ids[${i}]`)
     // Two terms at least per term pair, a length no shorter than its terms: what a list read later is held to.
     if (offsets[i + 1]! < offsets[i]! || (offsets[i + 1]! - offsets[i]!) % 2 !== 0 || lengths[i]! < (offsets[i + 1]! - offsets[i]!) / 2) fail(`offsets[${i}]`)
     sources.push(RECALL_SOURCES[sourceColumn[i]!] ?? fail(`sources[${i}]`))
@@ -204,19 +213,22 @@ export function readColumns(source: ByteSource, expectedTokenizer: string): { co
       }
       return list
     })
+  const marks = new Int32Array(v)
+  let checks = 0
   const pairsOf = (doc: number): Int32Array =>
     guarded(`the terms of document ${doc}`, () => {
       if (!(doc >= 0 && doc < n)) fail(`no document ${doc}`)
       const from = offsets[doc]!
       const to = offsets[doc + 1]!
       const pairs = pairsRegion?.subarray(from, to) ?? int32s(source.read(pairsAt + 4 * from, 4 * (to - from)))
-      const seen = new Set<number>()
+      // A stamp per check, not a Set per document: the same marks serve every document read.
+      const stamp = ++checks
       let total = 0
       for (let k = 0; k < pairs.length; k += 2) {
         const term = pairs[k]!
         const tf = pairs[k + 1]!
-        if (!(term >= 0 && term < v) || tf < 1 || seen.has(term)) fail(`the terms of document ${doc}`)
-        seen.add(term)
+        if (!(term >= 0 && term < v) || tf < 1 || marks[term] === stamp) fail(`the terms of document ${doc}`)
+        marks[term] = stamp
         total += tf
       }
       if (total !== lengths[doc]) fail(`document ${doc}: length does not match its terms`)
@@ -236,12 +248,12 @@ export function readColumns(source: ByteSource, expectedTokenizer: string): { co
       fingerprint: header.fingerprint,
       vocabulary,
       ids,
-      at: dates,
+      atOf: (i) => dates()[i]!,
       atMs,
       sources,
       kinds,
       links,
-      fingerprints,
+      fingerprintOf: (i) => fingerprints()[i]!,
       lengths,
       offsets,
       postingOffsets,

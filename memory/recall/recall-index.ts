@@ -75,15 +75,50 @@ export interface SyncReport {
 }
 
 interface DocRecord {
-  id: string
-  at: string
-  atMs: number
-  source: RecallSource
-  kind: string | undefined
-  links: readonly string[]
+  readonly id: string
+  readonly at: string
+  readonly atMs: number
+  readonly source: RecallSource
+  readonly kind: string | undefined
+  readonly links: readonly string[]
   /** Parsed link targets, distinct, for the boost and for the backlink map. */
-  linkTargets: readonly string[]
-  fingerprint: string
+  readonly linkTargets: readonly string[]
+  readonly fingerprint: string
+}
+
+/**
+ * The record of a document loaded from a cache: its date and fingerprint stay in the columns
+ * until something asks for them (a save, a sync): decoding 200,000 strings cost a one-shot
+ * search more than the search.
+ */
+class LoadedRecord implements DocRecord {
+  readonly id: string
+  readonly atMs: number
+  readonly source: RecallSource
+  readonly kind: string | undefined
+  readonly links: readonly string[]
+  readonly linkTargets: readonly string[]
+  private readonly columns: LoadedColumns
+  private readonly slot: number
+
+  constructor(columns: LoadedColumns, slot: number, id: string, source: RecallSource, kind: string | undefined, links: readonly string[]) {
+    this.columns = columns
+    this.slot = slot
+    this.id = id
+    this.atMs = columns.atMs[slot]!
+    this.source = source
+    this.kind = kind
+    this.links = links
+    this.linkTargets = distinctLinkTargets(links, id)
+  }
+
+  get at(): string {
+    return this.columns.atOf(this.slot)
+  }
+
+  get fingerprint(): string {
+    return this.columns.fingerprintOf(this.slot)
+  }
 }
 
 const DEFAULT_LIMIT = 10
@@ -412,18 +447,8 @@ export class RecallIndex {
     for (let slot = 0; slot < c.ids.length; slot++) {
       const id = c.ids[slot]!
       const links = c.links[slot] ?? NO_LINKS
-      const at = c.at[slot]!
       const kind = c.kinds[slot] ?? undefined
-      const record: DocRecord = {
-        id,
-        at,
-        atMs: c.atMs[slot]!,
-        source: c.sources[slot]!,
-        kind,
-        links,
-        linkTargets: distinctLinkTargets(links, id),
-        fingerprint: c.fingerprints[slot]!,
-      }
+      const record = new LoadedRecord(c, slot, id, c.sources[slot]!, kind, links)
       index.records.push(undefined)
       index.place(slot, record)
       // One look-up per id, not two: a repeated id leaves the map short of a document.
