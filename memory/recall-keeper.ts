@@ -139,6 +139,8 @@ export class RecallKeeper {
   private where = new Map<string, string>()
   /** The files of 余页/待定 among `files`: their entries are never recalled. */
   private pendingFiles = new Set<string>()
+  /** counts() as of the last change: every answer of the worker carries them, and counting walks every id. */
+  private countsKept: RecallCounts | undefined
   /** The parsed documents of files hits came from lately, by the stamp they were read at: a hit's text without reading its file again. */
   private readonly shownFiles = new Map<string, { stamp: FileStamp; items: Map<string, RecallItem> }>()
   readonly opened: KeeperOpenReport
@@ -196,6 +198,7 @@ export class RecallKeeper {
     this.where = fresh.where
     this.pendingFiles = fresh.pendingFiles
     this.shownFiles.clear()
+    this.countsKept = undefined
     this.opened.cache = 'rebuilt'
     this.opened.filesRead += fresh.opened.filesRead
   }
@@ -204,8 +207,13 @@ export class RecallKeeper {
     return this.index.size
   }
 
-  /** The documents by kind, as indexed (no file is read). */
+  /** The documents by kind, as indexed (no file is read); counted again only after a file was read again or forgotten. */
   counts(): RecallCounts {
+    this.countsKept ??= this.countNow()
+    return { ...this.countsKept }
+  }
+
+  private countNow(): RecallCounts {
     const c: RecallCounts = { entries: 0, day: 0, pending: 0, anchors: 0, dreams: 0, rollups: 0 }
     const areas = new Map<string, RecallArea | undefined>()
     for (const rel of this.where.values()) {
@@ -285,6 +293,7 @@ export class RecallKeeper {
   private forgetFile(rel: string): boolean {
     const state = this.files.get(rel)
     if (state === undefined) return false
+    this.countsKept = undefined
     this.forget(state.ids, rel)
     this.files.delete(rel)
     this.pendingFiles.delete(rel)
@@ -301,6 +310,7 @@ export class RecallKeeper {
   }
 
   private async reread(rel: string, stamp: FileStamp): Promise<void> {
+    this.countsKept = undefined
     const items = await readItems(this.root, rel)
     if (items === undefined) {
       this.forgetFile(rel)
