@@ -1,5 +1,5 @@
 import { charCount } from '../memory/index.ts'
-import { ONE_SHOT_SAVE_FROM, RecallKeeper, type RecallSilence } from '../memory/recall-keeper.ts'
+import { ONE_SHOT_OPEN, RecallKeeper, type RecallSilence } from '../memory/recall-keeper.ts'
 import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
 import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../runtime/recall-block.ts'
@@ -29,7 +29,7 @@ export async function recallCommand(o: RecallOptions, args: string[], io: CliIO)
   const budget = wholeNumber(o.budget, '--budget', 0)
   const store = await openStore(io, o.root)
   const { block, silence } = await guarded(async () => {
-    const keeper = await RecallKeeper.open(store.root, { saveFrom: ONE_SHOT_SAVE_FROM })
+    const keeper = await RecallKeeper.open(store.root, ONE_SHOT_OPEN)
     const now = store.now()
     const hits = await keeper.search(query, k, { now })
     const shown = new MemoryReader(store.root, MEMORY_DEFAULTS.recentDays, MEMORY_DEFAULTS.memoryChars).read(now).ids

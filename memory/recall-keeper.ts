@@ -1,9 +1,19 @@
-import { readFile, rm, stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
-import { describeSilence, packColumns, RecallIndex, unpackColumns, tokenizerSignature, type SearchOptions, type SilenceReason } from './recall/index.ts'
+import {
+  describeSilence,
+  fileSource,
+  packColumns,
+  readColumns,
+  RecallFormatError,
+  RecallIndex,
+  tokenizerSignature,
+  type SearchOptions,
+  type SilenceReason,
+} from './recall/index.ts'
 import { yielder } from './yielder.ts'
 
 export interface RecalledEntry {
@@ -75,8 +85,21 @@ export async function dropRecallCache(root: string): Promise<void> {
   await rm(legacySearchCacheFile(root), { force: true })
 }
 
-/** What a one-shot command (the person's search, recall, write) reads again before it saves the cache back. */
-export const ONE_SHOT_SAVE_FROM = 16
+/**
+ * How a one-shot command (the person's search, recall, write) opens the keeper: the cache's lists read
+ * only as a search wants them (`lean`), and saved back only when at least 16 files were read again
+ * (decisions 031, 033).
+ */
+export const ONE_SHOT_OPEN: KeeperOpenOptions = { saveFrom: 16, lean: true }
+
+export interface KeeperOpenOptions {
+  /** false: neither read nor write the cache. */
+  cache?: boolean
+  /** Save a usable cache back only when at least this many files were read again (default 1). */
+  saveFrom?: number
+  /** Read the cache's term lists as they are wanted instead of all at once. */
+  lean?: boolean
+}
 
 /** How many documents of each kind the index holds: `entries` is the store's own count of entries (day files and 余页/待定). */
 export interface RecallCounts {
@@ -111,11 +134,13 @@ export class RecallKeeper {
   lastSilence: RecallSilence | undefined
 
   readonly root: string
-  private readonly index: RecallIndex
-  private readonly files: Map<string, FileState>
-  private readonly where = new Map<string, string>()
+  private index: RecallIndex
+  private files: Map<string, FileState>
+  private where = new Map<string, string>()
   /** The files of 余页/待定 among `files`: their entries are never recalled. */
-  private readonly pendingFiles = new Set<string>()
+  private pendingFiles = new Set<string>()
+  /** counts() as of the last change: every answer of the worker carries them, and counting walks every id. */
+  private countsKept: RecallCounts | undefined
   /** The parsed documents of files hits came from lately, by the stamp they were read at: a hit's text without reading its file again. */
   private readonly shownFiles = new Map<string, { stamp: FileStamp; items: Map<string, RecallItem> }>()
   readonly opened: KeeperOpenReport
@@ -139,8 +164,18 @@ export class RecallKeeper {
    * A one-shot command passes more: writing the whole cache back for one changed day file costs more than
    * reading that file again next time (decision 031); a missing or broken cache is always saved.
    */
-  static async open(root: string, opts: { cache?: boolean; saveFrom?: number } = {}): Promise<RecallKeeper> {
-    const cached = opts.cache === false ? undefined : await readKeeperCache(root)
+  static async open(root: string, opts: KeeperOpenOptions = {}): Promise<RecallKeeper> {
+    try {
+      return await RecallKeeper.openWith(root, opts, true)
+    } catch (error) {
+      // A list of the cache that did not check out when it was read: rebuilt from the files, never trusted.
+      if (error instanceof RecallFormatError) return await RecallKeeper.openWith(root, opts, false)
+      throw error
+    }
+  }
+
+  private static async openWith(root: string, opts: KeeperOpenOptions, useCache: boolean): Promise<RecallKeeper> {
+    const cached = opts.cache === false ? undefined : useCache ? await readKeeperCache(root, opts.lean === true) : 'bad'
     const usable = typeof cached === 'object' ? cached : undefined
     const keeper = new RecallKeeper(root, usable?.index ?? new RecallIndex(), usable?.files ?? new Map(), {
       cache: cached === undefined ? 'missing' : cached === 'bad' ? 'rebuilt' : 'used',
@@ -155,12 +190,30 @@ export class RecallKeeper {
     return keeper
   }
 
+  /** Built again from the files alone, in place (a list of the cache failed its check during a search), and saved. */
+  private async rebuild(): Promise<void> {
+    const fresh = await RecallKeeper.openWith(this.root, { saveFrom: 1 }, false)
+    this.index = fresh.index
+    this.files = fresh.files
+    this.where = fresh.where
+    this.pendingFiles = fresh.pendingFiles
+    this.shownFiles.clear()
+    this.countsKept = undefined
+    this.opened.cache = 'rebuilt'
+    this.opened.filesRead += fresh.opened.filesRead
+  }
+
   get size(): number {
     return this.index.size
   }
 
-  /** The documents by kind, as indexed (no file is read). */
+  /** The documents by kind, as indexed (no file is read); counted again only after a file was read again or forgotten. */
   counts(): RecallCounts {
+    this.countsKept ??= this.countNow()
+    return { ...this.countsKept }
+  }
+
+  private countNow(): RecallCounts {
     const c: RecallCounts = { entries: 0, day: 0, pending: 0, anchors: 0, dreams: 0, rollups: 0 }
     const areas = new Map<string, RecallArea | undefined>()
     for (const rel of this.where.values()) {
@@ -240,6 +293,7 @@ export class RecallKeeper {
   private forgetFile(rel: string): boolean {
     const state = this.files.get(rel)
     if (state === undefined) return false
+    this.countsKept = undefined
     this.forget(state.ids, rel)
     this.files.delete(rel)
     this.pendingFiles.delete(rel)
@@ -256,6 +310,7 @@ export class RecallKeeper {
   }
 
   private async reread(rel: string, stamp: FileStamp): Promise<void> {
+    this.countsKept = undefined
     const items = await readItems(this.root, rel)
     if (items === undefined) {
       this.forgetFile(rel)
@@ -328,7 +383,14 @@ export class RecallKeeper {
    * text read from its file now.
    */
   async search(query: string, limit: number, opts: RecallSearchOptions = {}): Promise<RecalledEntry[]> {
-    const hits = this.ranked(query, limit, opts)
+    let hits: ReturnType<RecallIndex['search']>
+    try {
+      hits = this.ranked(query, limit, opts)
+    } catch (error) {
+      if (!(error instanceof RecallFormatError)) throw error
+      await this.rebuild()
+      hits = this.ranked(query, limit, opts)
+    }
     const out: RecalledEntry[] = []
     for (const hit of hits) {
       const rel = this.where.get(hit.id)!
@@ -366,38 +428,47 @@ export async function readItems(root: string, rel: string): Promise<RecallItem[]
 
 type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
 
-/** The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). */
-async function readKeeperCache(root: string): Promise<CachedKeeper | 'bad' | undefined> {
-  let bytes: Buffer
+/**
+ * The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). `lean`: the
+ * file stays open and its lists are read as they are wanted; otherwise they are all read now.
+ */
+async function readKeeperCache(root: string, lean: boolean): Promise<CachedKeeper | 'bad' | undefined> {
+  let source: ReturnType<typeof fileSource>
   try {
-    bytes = await readFile(keeperCacheFile(root))
+    source = fileSource(keeperCacheFile(root))
   } catch {
     return undefined
   }
   try {
-    const { columns, extra } = unpackColumns(bytes, tokenizerSignature())
+    const { columns, extra } = readColumns(source, tokenizerSignature())
     const data = extra as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown } | null
-    if (data === null || typeof data !== 'object' || data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION) return 'bad'
-    if (!Array.isArray(data.files) || !Array.isArray(data.fileOf)) return 'bad'
+    if (data === null || typeof data !== 'object' || data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION) return bad(source)
+    if (!Array.isArray(data.files) || !Array.isArray(data.fileOf)) return bad(source)
     const index = RecallIndex.fromColumns(columns)
+    if (!lean) index.readAll()
     const states: FileState[] = []
     const files = new Map<string, FileState>()
     for (const row of data.files as unknown[]) {
-      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return 'bad'
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return bad(source)
       const state = { stamp: row[1], ids: [] as string[] }
       states.push(state)
       files.set(row[0], state)
     }
     // Each document has the number of its file, or the cache is not one this keeper wrote.
     const fileOf = data.fileOf as unknown[]
-    if (fileOf.length !== columns.ids.length || columns.ids.length !== index.size) return 'bad'
+    if (fileOf.length !== columns.ids.length || columns.ids.length !== index.size) return bad(source)
     for (let i = 0; i < fileOf.length; i++) {
       const state = states[fileOf[i] as number]
-      if (state === undefined) return 'bad'
+      if (state === undefined) return bad(source)
       state.ids.push(columns.ids[i]!)
     }
     return { index, files }
   } catch {
-    return 'bad'
+    return bad(source)
   }
+}
+
+function bad(source: { release(): void }): 'bad' {
+  source.release()
+  return 'bad'
 }

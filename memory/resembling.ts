@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileStamp } from './file-stamp.ts'
 import { findNearDuplicate } from './near-duplicate.ts'
-import { keeperCacheFile, ONE_SHOT_SAVE_FROM, readItems, RecallKeeper } from './recall-keeper.ts'
+import { keeperCacheFile, ONE_SHOT_OPEN, readItems, RecallKeeper } from './recall-keeper.ts'
 import { listRecallFiles, recallFileOf, type RecallItem } from './recall-sources.ts'
-import { tokenize, tokenizerSignature, unpackColumns, type IndexColumns } from './recall/index.ts'
+import { fileSource, readColumns, RecallFormatError, tokenize, tokenizerSignature, type LoadedColumns } from './recall/index.ts'
 
 /** How many of the saved index's most alike day entries are read and compared. */
 const CANDIDATES = 8
@@ -21,9 +20,9 @@ export interface Resembling {
 /**
  * The day entry (other than `except`) that says what `text` says — the check of a
  * person's write (CONTRACT §12, "Near-duplicates"). A write never reads the whole
- * store (decision 032): the candidates are the day entries of the saved index that
- * share the most terms with `text` (its columns scanned as they lie in the cache,
- * no index built), every entry of the day files changed since the cache was saved
+ * store (decisions 032, 033): the candidates are the day entries of the saved index that
+ * share the most terms with `text` (counted over the cache's lists of the text's own
+ * terms, read alone; no index built), every entry of the day files changed since the cache was saved
  * (their stamps tell), and those of `sameFile` (the file the write went to); only
  * those files are read. Without a usable cache, or with many files changed, the
  * recall index is opened, levelled and saved instead.
@@ -39,22 +38,24 @@ export async function resemblingDayEntry(root: string, text: string, except: str
 }
 
 async function fromKeeper(root: string, text: string, except: string): Promise<RecallItem[]> {
-  const keeper = await RecallKeeper.open(root, { saveFrom: ONE_SHOT_SAVE_FROM })
+  const keeper = await RecallKeeper.open(root, ONE_SHOT_OPEN)
   const hits = (await keeper.search(text, CANDIDATES)).filter((h) => h.area === 'day' && h.id !== except)
   return hits.map((h) => ({ doc: { id: h.id, text: h.text, at: '', source: 'entry' }, text: h.text, date: h.date, area: h.area }))
 }
 
 interface SavedCache {
-  columns: IndexColumns
+  columns: LoadedColumns
   /** Per file number: [rel, stamp]. */
   files: [string, string][]
   /** Per document: its file's number. */
   fileOf: number[]
 }
 
-async function readSaved(root: string): Promise<SavedCache | undefined> {
+function readSaved(root: string): SavedCache | undefined {
+  let source: ReturnType<typeof fileSource> | undefined
   try {
-    const { columns, extra } = unpackColumns(await readFile(keeperCacheFile(root)), tokenizerSignature())
+    source = fileSource(keeperCacheFile(root))
+    const { columns, extra } = readColumns(source, tokenizerSignature())
     const e = extra as { files?: unknown; fileOf?: unknown } | null
     if (e === null || !Array.isArray(e.files) || !Array.isArray(e.fileOf) || e.fileOf.length !== columns.ids.length) return undefined
     const files = e.files as unknown[]
@@ -62,27 +63,31 @@ async function readSaved(root: string): Promise<SavedCache | undefined> {
     if (!e.fileOf.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) < files.length)) return undefined
     return { columns, files: files as [string, string][], fileOf: e.fileOf as number[] }
   } catch {
+    source?.release()
     return undefined
   }
 }
 
-/** The best few day entries by Dice over distinct terms, best first. */
+/**
+ * The best few day entries by Dice over distinct terms, best first (ties: the earlier in the cache).
+ * How many of the text's terms each entry holds is counted over the postings of those terms alone.
+ */
 function mostAlike(saved: SavedCache, text: string, except: string): { rel: string; id: string }[] {
   const { columns, files, fileOf } = saved
   const wanted = new Set(tokenize(text))
-  const mark = new Uint8Array(columns.vocabulary.length)
-  for (const [i, term] of columns.vocabulary.entries()) if (wanted.has(term)) mark[i] = 1
+  const { offsets, ids } = columns
+  const shared = new Uint32Array(ids.length)
+  for (const [t, term] of columns.vocabulary.entries()) {
+    if (!wanted.has(term)) continue
+    const list = columns.postingsOf(t)
+    for (let k = 0; k < list.length; k++) shared[list[k]! >> 8]!++
+  }
   const isDay = files.map(([rel]) => recallFileOf(rel)?.area === 'day')
   // Kept sorted: few enough that insertion is the cheapest.
   const best: { score: number; doc: number }[] = []
-  const { offsets, pairs, ids } = columns
   for (let doc = 0; doc < ids.length; doc++) {
-    const from = offsets[doc]!
-    const to = offsets[doc + 1]!
-    let shared = 0
-    for (let k = from; k < to; k += 2) shared += mark[pairs[k]!]!
-    if (shared === 0) continue
-    const score = (2 * shared) / (wanted.size + (to - from) / 2)
+    if (shared[doc] === 0) continue
+    const score = (2 * shared[doc]!) / (wanted.size + (offsets[doc + 1]! - offsets[doc]!) / 2)
     if (best.length === CANDIDATES && score <= best.at(-1)!.score) continue
     if (!isDay[fileOf[doc]!] || ids[doc] === except) continue
     let at = best.length
@@ -95,8 +100,20 @@ function mostAlike(saved: SavedCache, text: string, except: string): { rel: stri
 
 /** The candidate items from the saved index and the day files changed since; undefined when there is no usable cache or too much changed. */
 async function fromCache(root: string, text: string, except: string): Promise<RecallItem[] | undefined> {
-  const saved = await readSaved(root)
+  const saved = readSaved(root)
   if (saved === undefined) return undefined
+  try {
+    return await candidatesOf(root, saved, text, except)
+  } catch (error) {
+    // A list of the cache that did not check out: the index is opened (and rebuilt) instead.
+    if (error instanceof RecallFormatError) return undefined
+    throw error
+  } finally {
+    saved.columns.release()
+  }
+}
+
+async function candidatesOf(root: string, saved: SavedCache, text: string, except: string): Promise<RecallItem[] | undefined> {
   // Day files written since the cache was saved: all their entries are candidates (the cache cannot rank them).
   const stampOf = new Map(saved.files)
   const days = (await listRecallFiles(root)).filter((rel) => recallFileOf(rel)?.area === 'day')

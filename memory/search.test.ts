@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { keeperCacheFile, legacySearchCacheFile, RecallKeeper, recallCacheDir } from './recall-keeper.ts'
+import { keeperCacheFile, legacySearchCacheFile, ONE_SHOT_OPEN, RecallKeeper, recallCacheDir } from './recall-keeper.ts'
 import { searchEntries } from './search.ts'
 import { MemoryStore } from './store.ts'
 import { tempHome } from './testing/tmp.ts'
@@ -80,4 +80,28 @@ it('a corrupt cache is rebuilt, never fatal', async () => {
   writeFileSync(keeperCacheFile(store.root), '{ not an index')
   expect((await searchEntries(store, '乌龙茶')).map((h) => h.id)).toEqual([a.id])
   expect((await RecallKeeper.open(store.root)).opened.cache).toBe('used')
+})
+
+it('a one-shot search reads only the lists it needs, and a damaged one it reads is noticed: rebuilt from the files, the same hits', async () => {
+  const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+  const a = await write(store, '喜欢乌龙茶')
+  expect((await searchEntries(store, '乌龙茶')).map((h) => h.id)).toEqual([a.id])
+  const bytes = readFileSync(keeperCacheFile(store.root))
+  // The last document's last term frequency set to 0: outside the CRC, so the open cannot see it; the search that reads it does.
+  const damaged = Buffer.from(bytes)
+  damaged.writeInt32LE(0, damaged.length - 4)
+  writeFileSync(keeperCacheFile(store.root), damaged)
+  const keeper = await RecallKeeper.open(store.root, ONE_SHOT_OPEN)
+  expect(keeper.opened.cache).toBe('used')
+  expect((await keeper.search('乌龙茶', 5)).map((h) => h.id)).toEqual([a.id])
+  expect(keeper.opened.cache).toBe('rebuilt')
+  // Saved again whole: the next open reads a cache that checks out.
+  expect(readFileSync(keeperCacheFile(store.root)).equals(bytes)).toBe(true)
+  // A file changed behind the cache's back (a hand edit) is read again, never answered from the cache.
+  const file = `${store.root}/${(await store.get(a.id))!.file}`
+  writeFileSync(file, readFileSync(file, 'utf8').replace('喜欢乌龙茶', '改喝茉莉花茶了'))
+  const after = await RecallKeeper.open(store.root, ONE_SHOT_OPEN)
+  expect(after.opened).toMatchObject({ cache: 'used', filesRead: 1 })
+  expect(await after.search('乌龙', 5)).toEqual([])
+  expect((await after.search('茉莉花', 5)).map((h) => h.id)).toEqual([a.id])
 })

@@ -1,4 +1,4 @@
-import { ONE_SHOT_SAVE_FROM, RecallKeeper, type RecalledEntry } from './recall-keeper.ts'
+import { ONE_SHOT_OPEN, RecallKeeper, type RecalledEntry } from './recall-keeper.ts'
 import type { MemoryStore } from './store.ts'
 
 /**
@@ -15,6 +15,6 @@ export interface SearchOptions {
 
 export async function searchEntries(store: MemoryStore, query: string, opts: SearchOptions = {}): Promise<RecalledEntry[]> {
   if (query.trim() === '') return []
-  const keeper = await RecallKeeper.open(store.root, { saveFrom: ONE_SHOT_SAVE_FROM })
+  const keeper = await RecallKeeper.open(store.root, ONE_SHOT_OPEN)
   return await keeper.search(query, opts.limit ?? 20, { now: store.now(), includePending: opts.includePending === true })
 }

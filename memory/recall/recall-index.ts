@@ -10,7 +10,8 @@ import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
 import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
-import { columnsOf, docTermsOfColumns, type IndexColumns } from './columns.ts'
+import { columnsOf, type IndexColumns } from './columns.ts'
+import type { LoadedColumns } from './columns-read.ts'
 import { tokenize, tokenizerSignature } from './tokenize.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
@@ -74,15 +75,50 @@ export interface SyncReport {
 }
 
 interface DocRecord {
-  id: string
-  at: string
-  atMs: number
-  source: RecallSource
-  kind: string | undefined
-  links: readonly string[]
+  readonly id: string
+  readonly at: string
+  readonly atMs: number
+  readonly source: RecallSource
+  readonly kind: string | undefined
+  readonly links: readonly string[]
   /** Parsed link targets, distinct, for the boost and for the backlink map. */
-  linkTargets: readonly string[]
-  fingerprint: string
+  readonly linkTargets: readonly string[]
+  readonly fingerprint: string
+}
+
+/**
+ * The record of a document loaded from a cache: its date and fingerprint stay in the columns
+ * until something asks for them (a save, a sync): decoding 200,000 strings cost a one-shot
+ * search more than the search.
+ */
+class LoadedRecord implements DocRecord {
+  readonly id: string
+  readonly atMs: number
+  readonly source: RecallSource
+  readonly kind: string | undefined
+  readonly links: readonly string[]
+  readonly linkTargets: readonly string[]
+  private readonly columns: LoadedColumns
+  private readonly slot: number
+
+  constructor(columns: LoadedColumns, slot: number, id: string, source: RecallSource, kind: string | undefined, links: readonly string[]) {
+    this.columns = columns
+    this.slot = slot
+    this.id = id
+    this.atMs = columns.atMs[slot]!
+    this.source = source
+    this.kind = kind
+    this.links = links
+    this.linkTargets = distinctLinkTargets(links, id)
+  }
+
+  get at(): string {
+    return this.columns.atOf(this.slot)
+  }
+
+  get fingerprint(): string {
+    return this.columns.fingerprintOf(this.slot)
+  }
 }
 
 const DEFAULT_LIMIT = 10
@@ -398,40 +434,38 @@ export class RecallIndex {
 
   /** The index as columns (columns.ts `packColumns`): the binary cache of a large store. */
   toColumns(): IndexColumns {
+    this.terms.readAll()
     const slots = [...this.slotsById.values()]
     const terms = { text: (id: number) => this.terms.term(id), postings: (id: number) => this.terms.postingsOf(id) }
     return columnsOf(this.docsToSave(), slots, terms, tokenizerSignature(), this.fingerprint())
   }
 
   /**
-   * Load columns checked by columns.ts `unpackColumns`, their term lists used where they lie
-   * (no posting is added one by one); RecallFormatError for another tokenizer or a repeated id.
+   * Load columns read by columns-read.ts `readColumns`: the documents' records now, their term
+   * lists when first wanted (no posting is added one by one); RecallFormatError for another
+   * tokenizer or a repeated id, and later for a list that does not check out.
    */
-  static fromColumns(c: IndexColumns, options: RecallOptionsInput = {}): RecallIndex {
+  static fromColumns(c: LoadedColumns, options: RecallOptionsInput = {}): RecallIndex {
     if (c.tokenizer !== tokenizerSignature()) throw new RecallFormatError(`built by tokenizer ${c.tokenizer}, this one is ${tokenizerSignature()}`)
     const index = new RecallIndex(options)
-    index.terms.load(c.vocabulary, c.postings, c.postingOffsets, docTermsOfColumns(c))
+    index.terms.load(c.vocabulary, c)
     for (let slot = 0; slot < c.ids.length; slot++) {
       const id = c.ids[slot]!
-      if (index.slotsById.has(id)) throw new RecallFormatError(`duplicate id ${id}`)
       const links = c.links[slot] ?? NO_LINKS
-      const at = c.at[slot]!
       const kind = c.kinds[slot] ?? undefined
-      const record: DocRecord = {
-        id,
-        at,
-        atMs: parseTime(at),
-        source: c.sources[slot]!,
-        kind,
-        links,
-        linkTargets: distinctLinkTargets(links, id),
-        fingerprint: c.fingerprints[slot]!,
-      }
+      const record = new LoadedRecord(c, slot, id, c.sources[slot]!, kind, links)
       index.records.push(undefined)
       index.place(slot, record)
+      // One look-up per id, not two: a repeated id leaves the map short of a document.
+      if (index.slotsById.size !== slot + 1) throw new RecallFormatError(`duplicate id ${id}`)
     }
-    // Not checked against c.fingerprint here: unpackColumns checked every column, and recomputing the set's hash cost more than a search.
+    // Not checked against c.fingerprint here: the columns were checked, and recomputing the set's hash cost more than a search.
     return index
+  }
+
+  /** Read every list of a loaded cache now (the host's worker: no read of the cache later). */
+  readAll(): void {
+    this.terms.readAll()
   }
 
   private insert(meta: Omit<IndexedDocMeta, 'length'>, pairs: Int32Array, length: number): void {

@@ -26,6 +26,11 @@ export class Timeline {
     let day = this.days.get(key)
     if (day === undefined) this.days.set(key, (day = []))
     const placed = { slot, atMs, id }
+    // A cache loads in id order, which is time order for entries: most places are at the end.
+    if (day.length === 0 || before(day[day.length - 1]!, placed)) {
+      day.push(placed)
+      return
+    }
     let lo = 0
     let hi = day.length
     while (lo < hi) {

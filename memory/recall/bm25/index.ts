@@ -18,16 +18,38 @@ export interface DocTerms {
   readonly length: number
 }
 
+/**
+ * A loaded cache (memory/recall/columns-read.ts): per term its packed postings, per slot
+ * 0…n−1 its pairs, each read (and checked) when first asked for, so a load builds nothing
+ * for the 100,000 documents and the terms a search never touches.
+ */
+export interface LoadedTerms {
+  /** Term t holds `postingOffsets[t + 1] − postingOffsets[t]` documents. */
+  postingOffsets: Int32Array
+  lengths: Int32Array
+  postingsOf(termId: number): Int32Array
+  pairsOf(slot: number): Int32Array
+  /** Read every list at once (before all of them are wanted). */
+  readAll(): void
+}
+
 export class TermIndex {
   private readonly idsByTerm = new Map<string, number>()
   private readonly terms: string[] = []
-  /** Per term; a list loaded from a cache is a view on its buffer until the first change (`writable`). */
-  private readonly postings: (number[] | Int32Array)[] = []
+  /**
+   * Per term; a list loaded from a cache is a view on its buffer until the first change (`writable`),
+   * and `undefined` until first asked for (`loaded`).
+   */
+  private readonly postings: (number[] | Int32Array | undefined)[] = []
+  /** Per slot; `undefined` for a free slot, and for a slot whose pairs still lie in `loaded` (`loadedLive`). */
   private readonly docs: (DocTerms | undefined)[] = []
   /** Document length by slot, kept apart from `docs` for the scoring loop. */
   private readonly lengths: number[] = []
   private liveDocs = 0
   private totalLength = 0
+  private loaded: LoadedTerms | undefined
+  /** Per slot of `loaded`: 1 while its document is the one loaded (not removed, not replaced). */
+  private loadedLive = new Uint8Array(0)
 
   get docCount(): number {
     return this.liveDocs
@@ -46,42 +68,72 @@ export class TermIndex {
   }
 
   documentFrequency(termId: number): number {
-    return this.postings[termId]?.length ?? 0
+    const list = this.postings[termId]
+    if (list !== undefined) return list.length
+    const o = this.loaded?.postingOffsets
+    return o === undefined || termId < 0 || termId + 1 >= o.length ? 0 : o[termId + 1]! - o[termId]!
   }
 
   /** Packed postings of one term; read with `postingSlot` / `postingFrequency`. Do not mutate. */
   postingsOf(termId: number): ArrayLike<number> & Iterable<number> {
-    return this.postings[termId] ?? []
+    return this.listOf(termId) ?? []
+  }
+
+  private listOf(termId: number): number[] | Int32Array | undefined {
+    let list = this.postings[termId]
+    if (list === undefined && this.loaded !== undefined && termId >= 0 && termId < this.terms.length)
+      this.postings[termId] = list = this.loaded.postingsOf(termId)
+    return list
   }
 
   /**
-   * Fill an empty index at once from a cache (memory/recall/columns.ts): terms in id
-   * order, each term's packed postings `postings[postingOffsets[t] .. postingOffsets[t + 1])`,
-   * and per slot 0…n−1 its pairs and length. The lists are used where they lie.
+   * Fill an empty index at once from a cache (memory/recall/columns-read.ts): terms in id
+   * order, and per slot 0…n−1 its length; the lists are read as they are first wanted.
    */
-  load(terms: readonly string[], postings: Int32Array, postingOffsets: Int32Array, docs: readonly DocTerms[]): void {
+  load(terms: readonly string[], loaded: LoadedTerms): void {
     if (this.terms.length > 0 || this.docs.length > 0) throw new Error('load needs an empty index')
     for (const [id, term] of terms.entries()) {
       this.idsByTerm.set(term, id)
       this.terms.push(term)
-      this.postings.push(postings.subarray(postingOffsets[id]!, postingOffsets[id + 1]!))
     }
-    for (const doc of docs) {
-      this.docs.push(doc)
-      this.lengths.push(doc.length)
-      this.totalLength += doc.length
+    this.postings.length = terms.length
+    const n = loaded.lengths.length
+    this.docs.length = n
+    for (let slot = 0; slot < n; slot++) {
+      const length = loaded.lengths[slot]!
+      this.lengths.push(length)
+      this.totalLength += length
     }
-    this.liveDocs = docs.length
+    this.loaded = loaded
+    this.loadedLive = new Uint8Array(n).fill(1)
+    this.liveDocs = n
   }
 
   private writable(termId: number): number[] {
-    let list = this.postings[termId]!
-    if (!Array.isArray(list)) this.postings[termId] = list = Array.from(list)
-    return list
+    const list = this.listOf(termId)!
+    if (Array.isArray(list)) return list
+    // A plain loop: Array.from over a typed array of tens of thousands of postings costs many times more.
+    const copy: number[] = []
+    for (let i = 0; i < list.length; i++) copy.push(list[i]!)
+    this.postings[termId] = copy
+    return copy
   }
 
   docTerms(slot: number): DocTerms | undefined {
-    return this.docs[slot]
+    const doc = this.docs[slot]
+    if (doc !== undefined || this.loadedLive[slot] !== 1) return doc
+    // Read once, then kept like any other document's pairs.
+    return (this.docs[slot] = { pairs: this.loaded!.pairsOf(slot), length: this.lengths[slot]! })
+  }
+
+  /** Every list and every document's pairs in memory (read at once): nothing is read from the cache after this. */
+  readAll(): void {
+    if (this.loaded === undefined) return
+    this.loaded.readAll()
+    for (let t = 0; t < this.terms.length; t++) this.listOf(t)
+    for (let slot = 0; slot < this.loadedLive.length; slot++) this.docTerms(slot)
+    this.loaded = undefined
+    this.loadedLive = new Uint8Array(0)
   }
 
   /** BM25 length of the document in `slot` (0 for a free slot). */
@@ -107,7 +159,7 @@ export class TermIndex {
    */
   add(slot: number, counts: ReadonlyMap<string, number>, length: number): void {
     if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS) throw new RangeError(`slot out of range: ${slot}`)
-    if (this.docs[slot] !== undefined) throw new Error(`slot ${slot} is already in use`)
+    if (this.docTerms(slot) !== undefined) throw new Error(`slot ${slot} is already in use`)
     const pairs = new Int32Array(counts.size * 2)
     let i = 0
     for (const [term, tf] of counts) {
@@ -123,9 +175,9 @@ export class TermIndex {
    */
   addPairs(slot: number, pairs: Int32Array, length: number): void {
     if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS) throw new RangeError(`slot out of range: ${slot}`)
-    if (this.docs[slot] !== undefined) throw new Error(`slot ${slot} is already in use`)
+    if (this.docTerms(slot) !== undefined) throw new Error(`slot ${slot} is already in use`)
     for (let i = 0; i < pairs.length; i += 2) {
-      if (this.postings[pairs[i]!] === undefined) throw new RangeError(`unknown term id ${pairs[i]}`)
+      if (!(pairs[i]! >= 0 && pairs[i]! < this.terms.length)) throw new RangeError(`unknown term id ${pairs[i]}`)
     }
     for (let i = 0; i < pairs.length; i += 2) {
       this.writable(pairs[i]!).push(slot * TF_BITS + Math.min(pairs[i + 1]!, MAX_TERM_FREQUENCY))
@@ -139,10 +191,11 @@ export class TermIndex {
 
   /** Drop the document in `slot`; unknown slots are ignored. */
   remove(slot: number): void {
-    const doc = this.docs[slot]
+    const doc = this.docTerms(slot)
     if (doc === undefined) return
     for (let i = 0; i < doc.pairs.length; i += 2) removePosting(this.writable(doc.pairs[i]!), slot)
     this.docs[slot] = undefined
+    if (slot < this.loadedLive.length) this.loadedLive[slot] = 0
     this.lengths[slot] = 0
     this.liveDocs--
     this.totalLength -= doc.length

@@ -40,14 +40,20 @@ export function accumulateBm25(
   const touched: number[] = []
   const docCount = index.docCount
   const averageLength = index.averageLength
+  const tfScale = params.k1 + 1
   for (const { id, weight } of terms) {
     const list = index.postingsOf(id)
     const idf = weight * inverseDocumentFrequency(docCount, list.length)
-    for (const posting of list) {
+    // termScore inlined, the same operations in the same order (so the same sums to the last bit):
+    // a common word walks tens of thousands of postings, and the call per posting cost most of a search.
+    for (let k = 0; k < list.length; k++) {
+      const posting = list[k]!
       const slot = postingSlot(posting)
       if (accept !== undefined && !accept(slot)) continue
       if (scores[slot] === 0) touched.push(slot)
-      scores[slot]! += termScore(idf, postingFrequency(posting), index.docLength(slot), averageLength, params)
+      const tf = postingFrequency(posting)
+      const norm = averageLength > 0 ? 1 - params.b + (params.b * index.docLength(slot)) / averageLength : 1
+      scores[slot]! += (idf * tf * tfScale) / (tf + params.k1 * norm)
     }
   }
   return touched
