@@ -99,7 +99,7 @@ export function memoryFamily(io: CliIO): CyreneCommand {
       .option('--pending', help(io, 'cli.memory.export.pending')),
   ).act<ExportOptions>(async (o) => await exportLines(o, io))
   storeOptions(sub('reindex', help(io, 'cli.memory.reindex'))).act<StoreOptions>(async (o) => await reindex(o, io))
-  storeOptions(sub('recheck', help(io, 'cli.memory.recheck')).option('--scope <SCOPE>', 'month or year', 'month')).act<RecheckOptions>(
+  storeOptions(sub('recheck', help(io, 'cli.memory.recheck')).option('--scope <SCOPE>', help(io, 'cli.memory.recheck.scope'), 'month')).act<RecheckOptions>(
     async (o) => await recheck(o, io),
   )
   storeOptions(sub('untomb', help(io, 'cli.memory.untomb')).argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))

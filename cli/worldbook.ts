@@ -4,6 +4,7 @@ import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { describeSystemFailure } from './failures.ts'
+import { help } from './help-text.ts'
 import { resolveRoot } from '../memory/index.ts'
 import { inspectBelow } from '../memory/fsio.ts'
 import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry } from '../worldbook/index.ts'
@@ -16,34 +17,14 @@ import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../w
  * and never over a file that is already there.
  */
 export function worldbookFamily(io: CliIO): CyreneCommand {
-  const worldbook = new CyreneCommand('worldbook', io)
-    .description('the worldbook (世界书): starter entries in the package, yours in <root>/世界书/')
-    .addHelpText(
-      'after',
-      `
-Entries are markdown files with a small front matter (title, keys, secondary_keys, secondary_logic,
-constant, priority, enabled, match_whole_words, case_sensitive); edit them with any editor, DSH uses
-the change at the next step.
-A file of yours with the same name as a starter entry replaces it; one with only "enabled: no"
-in its front matter switches it off.`,
-    )
-  storeOptions(
-    worldbook.command('list').description('the entries in force (yours over the starter ones), and files skipped with the reason'),
-  ).act<StoreOptions>(async (o) => await list(o, io))
+  const worldbook = new CyreneCommand('worldbook', io).description(help(io, 'cli.worldbook')).addHelpText('after', help(io, 'cli.worldbook.after'))
+  storeOptions(worldbook.command('list').description(help(io, 'cli.worldbook.list'))).act<StoreOptions>(async (o) => await list(o, io))
   storeOptions(
     worldbook
       .command('import')
-      .description(
-        `SillyTavern World Info → entry files in <root>/世界书/; a file already there is never overwritten.
-Says per entry what was kept, split and not carried: keys, secondary keys and logic, constant, order,
-disable, comment, content, matchWholeWords (absent: SillyTavern's default, substring) and caseSensitive
-are kept; position/depth become the rail 140 (constant) or the pre-step hit block (keyword); probability,
-scan depth, groups, timed effects, recursion and the book's scan_depth/token_budget are named as not
-carried. An entry longer than its block (560 constant, 800 keyword, frame included) is split at line
-breaks, or written switched off with its size when one paragraph alone is too long.`,
-      )
-      .argument('<file>', 'a World Info JSON exported from SillyTavern, or a character card (JSON or PNG) with a character_book')
-      .option('--dry-run', 'say what would be written, write nothing'),
+      .description(help(io, 'cli.worldbook.import'))
+      .argument('<file>', help(io, 'cli.worldbook.import.file'))
+      .option('--dry-run', help(io, 'cli.worldbook.import.dryRun')),
   ).act<ImportOptions>(async (o, args) => await importWorld(o, args[0]!, io))
   return worldbook
 }

@@ -1,9 +1,11 @@
 import { chatZh } from './chat.ts'
 import { cliHelpZh } from './cli-help.ts'
+import { cliHelpStoreZh } from './cli-help-store.ts'
+import { cliHelpWhaleZh } from './cli-help-whale.ts'
 import { cliRootZh } from './cli-root.ts'
 import { cliZh } from './cli.ts'
 import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
 
 /** The Chinese catalogue: the source of every key. */
-export const zh = { ...doctorZh, ...chatZh, ...cliZh, ...cliHelpZh, ...cliRootZh, ...presetsZh } as const
+export const zh = { ...doctorZh, ...chatZh, ...cliZh, ...cliHelpZh, ...cliHelpWhaleZh, ...cliHelpStoreZh, ...cliRootZh, ...presetsZh } as const
