@@ -7,6 +7,7 @@ import { cliRootEn } from './cli-root.ts'
 import { cliEn } from './cli.ts'
 import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
+import { recallEn } from './recall.ts'
 
 /** The English catalogue: every key of the Chinese one. */
-export const en: Catalogue = { ...doctorEn, ...chatEn, ...cliEn, ...cliHelpEn, ...cliHelpWhaleEn, ...cliHelpStoreEn, ...cliRootEn, ...presetsEn }
+export const en: Catalogue = { ...doctorEn, ...chatEn, ...cliEn, ...cliHelpEn, ...cliHelpWhaleEn, ...cliHelpStoreEn, ...cliRootEn, ...presetsEn, ...recallEn }

@@ -6,6 +6,7 @@ import { cliRootZh } from './cli-root.ts'
 import { cliZh } from './cli.ts'
 import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
+import { recallZh } from './recall.ts'
 
 /** The Chinese catalogue: the source of every key. */
-export const zh = { ...doctorZh, ...chatZh, ...cliZh, ...cliHelpZh, ...cliHelpWhaleZh, ...cliHelpStoreZh, ...cliRootZh, ...presetsZh } as const
+export const zh = { ...doctorZh, ...chatZh, ...cliZh, ...cliHelpZh, ...cliHelpWhaleZh, ...cliHelpStoreZh, ...cliRootZh, ...presetsZh, ...recallZh } as const
