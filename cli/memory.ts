@@ -35,6 +35,8 @@ import {
 } from '../memory/index.ts'
 import { t, DEFAULT_LANG } from '../i18n/index.ts'
 import { AXES } from '../memory/entry.ts'
+import { gateProblemOf } from '../memory/gate.ts'
+import { gateProblemText } from '../i18n/gate.ts'
 import { recallCommand, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
 import { resemblingDayEntry } from '../memory/resembling.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
@@ -253,7 +255,7 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
     () =>
       [
         t(r.gate === 'day' ? 'cli.write.written' : 'cli.write.kept', io.lang ?? DEFAULT_LANG, { id: r.id, file: r.file }),
-        ...r.reasons.map((x) => `  · ${x}`),
+        ...r.reasons.map((x) => `  · ${gateProblemText(gateProblemOf(x) ?? x, io.lang ?? DEFAULT_LANG)}`),
         ...(r.gate === 'day' ? [] : [`  ${t('cli.write.gateHint', io.lang ?? DEFAULT_LANG, { id: r.id })}`]),
         ...r.notes.map((x) => `  note: ${x}`),
         ...(resembles !== undefined

@@ -4,6 +4,9 @@ import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { help } from './help-text.ts'
+import { siyuanReportText } from '../host/siyuan/report-text.ts'
+import { gitReportText } from '../host/git-report-text.ts'
+import { DEFAULT_LANG } from '../i18n/index.ts'
 
 /** `cyrene sync`: one SiYuan sync run now; `cyrene sync git`: one git sync of the store with the other machines. */
 export function syncFamily(io: CliIO): CyreneCommand {
@@ -28,7 +31,7 @@ async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
   try {
     const report = await new SiyuanSync(store, { env: io.env }).runNow()
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
-    else io.stdout(`sync: ${report.message}\n`)
+    else io.stdout(`sync: ${siyuanReportText(report, io.lang ?? DEFAULT_LANG)}\n`)
     return report.ok ? 0 : 1
   } finally {
     await store.close()
@@ -54,7 +57,7 @@ async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
       throw error
     }
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
-    else io.stdout(`sync git: ${report.message}\n`)
+    else io.stdout(`sync git: ${gitReportText(report, io.lang ?? DEFAULT_LANG)}\n`)
     return report.ok ? 0 : 1
   } finally {
     await store.close()

@@ -5,6 +5,7 @@ import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { describeSystemFailure } from './failures.ts'
 import { help } from './help-text.ts'
+import { DEFAULT_LANG, t } from '../i18n/index.ts'
 import { resolveRoot } from '../memory/index.ts'
 import { inspectBelow } from '../memory/fsio.ts'
 import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry } from '../worldbook/index.ts'
@@ -175,30 +176,33 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
     const written = o.dryRun === true ? count('would-write') : count('written')
     const split = new Set(plan.entries.filter((e) => e.part !== undefined).map((e) => e.origin)).size
     const off = outcomes.filter((x) => !x.entry.fields.enabled).length
+    const L = io.lang ?? DEFAULT_LANG
+    const refused = count('refused') + plan.refused.length
     const head =
-      `${o.dryRun === true ? 'would write' : 'wrote'} ${written} entr${written === 1 ? 'y' : 'ies'} into ${value.folder}` +
-      `${split > 0 ? `; ${split} source entr${split === 1 ? 'y' : 'ies'} split to fit` : ''}` +
-      `${off > 0 ? `; ${off} written switched off` : ''}` +
-      `${count('unchanged') > 0 ? `; ${count('unchanged')} already there, the same` : ''}` +
-      `${count('kept') > 0 ? `; ${count('kept')} kept as they are (a file of that name is already there)` : ''}` +
-      `${count('refused') + plan.refused.length > 0 ? `; ${count('refused') + plan.refused.length} refused` : ''}`
+      t(o.dryRun === true ? 'cli.worldbook.wouldWrite' : 'cli.worldbook.wrote', L, { n: written, folder: value.folder }) +
+      (split > 0 ? t('cli.worldbook.split', L, { n: split }) : '') +
+      (off > 0 ? t('cli.worldbook.off', L, { n: off }) : '') +
+      (count('unchanged') > 0 ? t('cli.worldbook.same', L, { n: count('unchanged') }) : '') +
+      (count('kept') > 0 ? t('cli.worldbook.keptN', L, { n: count('kept') }) : '') +
+      (refused > 0 ? t('cli.worldbook.refusedN', L, { n: refused }) : '')
     const lines = [head]
     const told = new Set<string>()
     for (const x of outcomes) {
       const e = x.entry
-      lines.push(`  ${e.origin} → ${e.name}.md${e.fields.enabled ? '' : ' (switched off)'}`)
-      if (x.result === 'kept') lines.push(`    kept as it is: yours is never overwritten — rename or delete it and import again to take the new one`)
-      if (x.result === 'refused') lines.push(`    refused: ${x.why}`)
-      if ((x.result === 'written' || x.result === 'would-write') && starter.has(e.name)) lines.push(`    replaces the starter entry of the same name`)
+      lines.push(`  ${e.origin} → ${e.name}.md${e.fields.enabled ? '' : t('cli.worldbook.switchedOff', L)}`)
+      if (x.result === 'kept') lines.push(t('cli.worldbook.keptOne', L))
+      if (x.result === 'refused') lines.push(t('cli.worldbook.refusedOne', L, { why: x.why ?? '' }))
+      if ((x.result === 'written' || x.result === 'would-write') && starter.has(e.name)) lines.push(t('cli.worldbook.replaces', L))
       // Notes and fields not carried belong to the source entry: said once for all its parts.
       if (told.has(e.origin)) continue
       told.add(e.origin)
-      lines.push(`    kept: ${e.kept.join(', ')}; matching: ${e.matching}`)
+      // The field names, the notes and the reasons are worldbook/sillytavern.ts's (English) words.
+      lines.push(t('cli.worldbook.keptFields', L, { fields: e.kept.join(', '), matching: e.matching }))
       for (const n of e.notes) lines.push(`    ${n}`)
-      for (const d of e.notCarried) lines.push(`    not carried: ${d.field}${show(d.value)} — ${d.why}`)
+      for (const d of e.notCarried) lines.push(t('cli.worldbook.notCarried', L, { field: d.field, value: show(d.value), why: d.why }))
     }
-    for (const r of plan.refused) lines.push(`  refused ${r.origin}: ${r.why}`)
-    for (const d of plan.book) lines.push(`  book: not carried: ${d.field}${show(d.value)} — ${d.why}`)
+    for (const r of plan.refused) lines.push(t('cli.worldbook.refusedEntry', L, { origin: r.origin, why: r.why }))
+    for (const d of plan.book) lines.push(t('cli.worldbook.bookNotCarried', L, { field: d.field, value: show(d.value), why: d.why }))
     return `${lines.join('\n')}\n`
   })
   return 0

@@ -3,6 +3,7 @@ import { gitRunLine } from './git-doctor.ts'
 import type { GitSyncState } from './git-trigger.ts'
 import { formatNumber, t, type Lang } from '../i18n/index.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
+import { siyuanReportText } from './siyuan/report-text.ts'
 import type { RecallSilence } from '../memory/recall-keeper.ts'
 import type { DoctorLine } from './doctor.ts'
 import type { SyncState } from './panel/deps.ts'
@@ -97,7 +98,7 @@ function siyuanLine(sync: SyncState | undefined, lang: Lang): DoctorLine {
   if (!sync.enabled) return line('ok', t('doctor.sync.off', lang))
   const last = sync.lastReport
   if (last === undefined) return line('ok', t('doctor.sync.noRun', lang))
-  const detail = `${sync.lastRunAt ?? ''} ${last.message}`.trim()
+  const detail = `${sync.lastRunAt ?? ''} ${siyuanReportText(last, lang)}`.trim()
   return last.ok ? line('ok', detail) : { area: 'sync', check, status: 'warn', detail: t('doctor.sync.failed', lang, { detail }) }
 }
 

@@ -8,6 +8,18 @@ import { cliEn } from './cli.ts'
 import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
 import { recallEn } from './recall.ts'
+import { reportsEn } from './reports.ts'
 
 /** The English catalogue: every key of the Chinese one. */
-export const en: Catalogue = { ...doctorEn, ...chatEn, ...cliEn, ...cliHelpEn, ...cliHelpWhaleEn, ...cliHelpStoreEn, ...cliRootEn, ...presetsEn, ...recallEn }
+export const en: Catalogue = {
+  ...doctorEn,
+  ...chatEn,
+  ...cliEn,
+  ...cliHelpEn,
+  ...cliHelpWhaleEn,
+  ...cliHelpStoreEn,
+  ...cliRootEn,
+  ...presetsEn,
+  ...recallEn,
+  ...reportsEn,
+}

@@ -7,6 +7,18 @@ import { cliZh } from './cli.ts'
 import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
 import { recallZh } from './recall.ts'
+import { reportsZh } from './reports.ts'
 
 /** The Chinese catalogue: the source of every key. */
-export const zh = { ...doctorZh, ...chatZh, ...cliZh, ...cliHelpZh, ...cliHelpWhaleZh, ...cliHelpStoreZh, ...cliRootZh, ...presetsZh, ...recallZh } as const
+export const zh = {
+  ...doctorZh,
+  ...chatZh,
+  ...cliZh,
+  ...cliHelpZh,
+  ...cliHelpWhaleZh,
+  ...cliHelpStoreZh,
+  ...cliRootZh,
+  ...presetsZh,
+  ...recallZh,
+  ...reportsZh,
+} as const
