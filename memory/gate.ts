@@ -17,7 +17,7 @@ function nonEmpty(v: unknown): boolean {
 /** Why an entry stays in 余页/待定, as a code a caller's catalogue words (memory/ imports none); `kind` names the entry's kind. */
 export type GateProblem = { code: 'axis' | 'reason-missing' | 'reason-lines' | 'consequence' } | { code: 'source'; kind: string }
 
-export function gateProblems(meta: EntryMeta): GateProblem[] {
+function gateProblems(meta: EntryMeta): GateProblem[] {
   const problems: GateProblem[] = []
   if (typeof meta.axis !== 'string' || !(AXES as readonly string[]).includes(meta.axis)) problems.push({ code: 'axis' })
   if (!nonEmpty(meta.reason)) problems.push({ code: 'reason-missing' })

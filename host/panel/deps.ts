@@ -21,7 +21,7 @@ export interface SyncReport {
   said?: SiyuanSaid
 }
 
-export type SiyuanSaid =
+type SiyuanSaid =
   | { code: 'stopped' | 'off' }
   | { code: 'done'; notebook: string }
   | { code: 'no-token'; tokenEnv: string }

@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, webRpc } from '../../scripts/dsh-web.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
+import { otherLanguage, wrongLanguage } from '../harness/language.ts'
 
 /**
  * Issue 22, "done when": a newcomer's first hour, in DSH web's two languages,
@@ -30,6 +31,9 @@ interface Walk {
   rememberReply: string
   title: string
   nickname: string
+  /** The row `/cyrene nickname` leaves in the chat, and the start of `/dream`'s. */
+  nicknameRow: string
+  dreamRow: RegExp
   ask: string
   answer: string
   badHint: string
@@ -51,6 +55,8 @@ const WALKS: Walk[] = [
     rememberReply: '好，伙伴，我记下了，写进了今天的日档。',
     title: '我养了一只叫团子的橘猫',
     nickname: '阿远',
+    nicknameRow: '好，以后叫你「阿远」。（写进了 元/settings.json，下一条消息起生效）',
+    dreamRow: /昔涟做了 \d{4}-\d{2}-\d{2} 的梦：梦志写在 /,
     ask: '我的猫叫什么？',
     answer: '是团子呀，阿远——你跟我说过「我养了一只叫团子的橘猫」。',
     badHint: '请填以 http:// / https:// 开头的地址',
@@ -70,6 +76,8 @@ const WALKS: Walk[] = [
     rememberReply: 'Got it: I wrote that into today’s page.',
     title: 'my dog is called',
     nickname: 'Yuan',
+    nicknameRow: 'All right, from now on you are "Yuan". (Saved in 元/settings.json; in effect from your next message.)',
+    dreamRow: /Cyrene dreamt of \d{4}-\d{2}-\d{2}: the journal is in /,
     ask: 'What’s the name of my dog?',
     answer: 'It’s Biscuit, Yuan — you told me “my dog is called Biscuit”.',
     badHint: 'Give an address starting with http:// / https://',
@@ -80,14 +88,6 @@ const WALKS: Walk[] = [
     calendar: 'Memory calendar',
   },
 ]
-
-/** Words a Chinese page may show as they are (software and units); the English page shows no Chinese character. */
-const ZH_ALLOWED = new Set(['DSH', 'MB'])
-
-function wrongLanguage(lang: 'zh' | 'en', text: string): string[] {
-  if (lang === 'en') return text.match(/\p{Script=Han}+/gu) ?? []
-  return (text.match(/[A-Za-z]{2,}/g) ?? []).filter((w) => !ZH_ALLOWED.has(w))
-}
 
 /** The page's visible text without the person's data (memories, titles, names, technical details). */
 async function pageWords(p: Page): Promise<string> {
@@ -270,6 +270,9 @@ for (const walk of WALKS) {
       await until('the nickname in 元/settings.json', () =>
         existsSync(settingsFile) && JSON.parse(readFileSync(settingsFile, 'utf8')).nickname === walk.nickname ? true : undefined,
       )
+      // The command's row in the chat answers in the page's language (the name and the path are data).
+      await page.getByText(walk.nicknameRow).last().waitFor({ timeout: 30_000 })
+      expect(otherLanguage(walk.lang, walk.nicknameRow)).toEqual([])
       await send(page, walk.ask)
       await page.getByText(walk.answer).last().waitFor({ timeout: 90_000 })
       chatAnswers.push(walk.answer)
@@ -290,6 +293,9 @@ for (const walk of WALKS) {
         .getByText(journal.split('/').at(-1) as string)
         .last()
         .waitFor({ timeout: 30_000 })
+      const row = await page.getByText(walk.dreamRow).last().innerText()
+      expect(row).toContain(journal.split('/').at(-1) as string)
+      expect(otherLanguage(walk.lang, row)).toEqual([])
       const text = readFileSync(join(dreams, journal as string), 'utf8')
       expect(text).toContain(walk.journal)
       expect(text).not.toContain('本次未产出')
