@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option, type ErrorOptions, type HelpContext, type OptionValues } from 'commander'
 import { CliError, type CliIO } from './io.ts'
 import { EXIT } from './failures.ts'
-import { tKey, DEFAULT_LANG, type MessageKey } from '../i18n/index.ts'
+import { t, tKey, DEFAULT_LANG, type Lang, type MessageKey } from '../i18n/index.ts'
 
 const COMMANDER_HELP = 'display help for command'
 const TITLES = ['Usage:', 'Options:', 'Commands:', 'Arguments:', 'Global Options:']
@@ -53,6 +53,9 @@ export class CyreneCommand extends Command {
     this.configureHelp({
       styleTitle: (title) => (TITLES.includes(title) ? tKey(`cli.title.${title}` as MessageKey, lang) : title),
       // Commander's implicit `help [command]` row carries its own English description.
+      // Commander adds "(default: …)" in English; the same note in the person's language.
+      optionDescription: (option) => withDefault(option.description, option.defaultValue, option.defaultValueDescription, lang),
+      argumentDescription: (argument) => withDefault(argument.description, argument.defaultValue, argument.defaultValueDescription, lang),
       subcommandDescription: (command) =>
         command.name() === 'help' && command.description() === COMMANDER_HELP ? tKey('cli.helpOption', lang) : command.summary() || command.description(),
     })
@@ -94,9 +97,17 @@ export class CyreneCommand extends Command {
    * the others this action ignores, but it still accepts them as it always did (scripts pass them).
    */
   sharedOptions<K extends string>(table: Readonly<Record<K, readonly [flags: string, help: string]>>, uses: readonly K[]): this {
+    const unused: string[] = []
     for (const [key, [flags, help]] of Object.entries(table) as Array<[K, readonly [string, string]]>) {
-      this.addOption(uses.includes(key) ? new Option(flags, help) : new Option(flags).hideHelp())
+      if (uses.includes(key)) this.addOption(new Option(flags, help))
+      else {
+        const option = new Option(flags).hideHelp()
+        unused.push(option.long ?? flags)
+        this.addOption(option)
+      }
     }
+    // Help names every flag the parser takes: the ones this action ignores on one line of their own.
+    if (unused.length > 0) this.addHelpText('after', `\n${t('cli.sharedUnused', this.io.lang ?? DEFAULT_LANG, { flags: unused.join(' ') })}`)
     return this
   }
 
@@ -161,6 +172,12 @@ export class CyreneCommand extends Command {
       EXIT.refused,
     )
   }
+}
+
+function withDefault(description: string, value: unknown, shown: string | undefined, lang: Lang): string {
+  if (value === undefined) return description
+  const note = t('cli.default', lang, { value: shown ?? JSON.stringify(value) })
+  return `${description}${note}`.trim()
 }
 
 /** Parses `argv` with `root` and runs the action it names; refusals throw `CliError`, help returns 0 (2 when not asked for). */

@@ -1,4 +1,5 @@
 import { help } from './help-text.ts'
+import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { resolve } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
@@ -34,11 +35,16 @@ async function backup(o: ListOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   if (o.list) {
     const list = await describeSnapshots(store)
-    out(io, o.json, snapshotListJson(list, { dir: store.snapshotsDir }), () => `${store.snapshotsDir}\n${list.map((s) => `  ${snapshotLine(s)}`).join('\n')}\n`)
+    out(
+      io,
+      o.json,
+      snapshotListJson(list, { dir: store.snapshotsDir }),
+      () => `${store.snapshotsDir}\n${list.map((s) => `  ${snapshotLine(s, io)}`).join('\n')}\n`,
+    )
     return 0
   }
   const s = await guarded(() => takeSnapshot(store, 'manual', progress(io, 'backup: files', o.quiet)))
-  out(io, o.json, s, () => `snapshot ${s.name} (${s.files} files) at ${s.path}\n`)
+  out(io, o.json, s, () => `${t('cli.backup.done', lang(io), { name: s.name, files: s.files, path: s.path })}\n`)
   return 0
 }
 
@@ -57,7 +63,7 @@ async function restore(o: ListOptions, args: string[], io: CliIO): Promise<numbe
   const name = args[0]
   if (o.list || name === undefined) {
     const list = await describeSnapshots(store)
-    out(io, o.json, snapshotListJson(list), () => `${list.length === 0 ? 'no snapshots yet (cyrene backup)' : list.map(snapshotLine).join('\n')}\n`)
+    out(io, o.json, snapshotListJson(list), () => `${list.length === 0 ? t('cli.restore.none', lang(io)) : list.map((s) => snapshotLine(s, io)).join('\n')}\n`)
     return name === undefined && !o.list ? 2 : 0
   }
   const r = await guarded(() => restoreSnapshot(store, name, { by: 'person' }, progress(io, 'restore: files', o.quiet)))
@@ -67,18 +73,20 @@ async function restore(o: ListOptions, args: string[], io: CliIO): Promise<numbe
     r,
     () =>
       [
-        `restored ${r.restored} files from ${name} (${r.removed} newer files removed). To undo: cyrene restore ${r.safety}`,
-        ...(r.verified ? [] : [`note: ${name} has no checksums (taken before they were recorded); it was checked by format only`]),
-        ...r.linksReplaced.map((l) => `note: ${l} was a link; it is now the snapshot's file (what the link pointed to was left alone)`),
-        ...r.warnings.map((w) => `warning: ${w} (restored as the snapshot had it; \`cyrene memory check\` shows it)`),
+        t('cli.restore.done', lang(io), { restored: r.restored, name, removed: r.removed, safety: r.safety }),
+        ...(r.verified ? [] : [t('cli.restore.unverified', lang(io), { name })]),
+        ...r.linksReplaced.map((l) => t('cli.restore.link', lang(io), { path: l })),
+        ...r.warnings.map((w) => t('cli.restore.warning', lang(io), { warning: w })),
       ].join('\n') + '\n',
   )
   return 0
 }
 
-function snapshotLine(s: { name: string; verified: boolean }): string {
-  return s.verified ? s.name : `${s.name}  (unverified: taken before checksums; restore checks its format only)`
+function snapshotLine(s: { name: string; verified: boolean }, io: CliIO): string {
+  return s.verified ? s.name : `${s.name}${t('cli.restore.unverifiedTag', lang(io))}`
 }
+
+const lang = (io: CliIO): Lang => io.lang ?? DEFAULT_LANG
 
 function snapshotListJson(list: Array<{ name: string; verified: boolean }>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...extra, snapshots: list.map((s) => s.name), unverified: list.filter((s) => !s.verified).map((s) => s.name) }

@@ -21,7 +21,8 @@ async function run(args: string[], stdin = ''): Promise<{ code: number; out: str
   const io: CliIO = {
     stdout: (s) => void (o.out += s),
     stderr: (s) => void (o.err += s),
-    env: { DSH_HOME: t.home },
+    // The English words are checked here; the Chinese ones where the language is the point (below).
+    env: { DSH_HOME: t.home, LANG: 'en_US.UTF-8' },
     cwd: t.home,
     readStdin: async () => stdin,
   }
@@ -129,6 +130,10 @@ describe('cyrene memory recall: why nothing', () => {
     const none = JSON.parse((await run(['memory', 'recall', 'Caroline Paris', '--json'])).out) as { silence?: { reason: string } }
     expect(none.silence?.reason).toBe('no-match')
     expect((await run(['memory', 'recall', 'Caroline Paris'])).out).toMatch(/nothing would be injected .*: no memory shares a word/)
+    expect((await run(['memory', 'recall', 'Caroline Paris', '--lang', 'zh'])).out).toMatch(/^什么都不会带上（0\/[\d,]+ 字）：没有哪条记忆和这句话有相同的词/)
+    expect((await run(['memory', 'recall', '我在德国留学的时候养过鹦鹉吗？', '--lang', 'zh'])).out).toMatch(
+      /最相关的记忆只覆盖这句话所问的 \d+%，不到所需的 \d+%/,
+    )
     const found = JSON.parse((await run(['memory', 'recall', '我的猫叫什么？', '--json'])).out) as RecallJson & { silence?: unknown }
     expect(found.hits[0]?.text).toContain('团子')
     expect(found.silence).toBeUndefined()

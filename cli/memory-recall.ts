@@ -5,6 +5,8 @@ import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
 import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../runtime/recall-block.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, out, type StoreOptions } from './memory-shared.ts'
+import { recallSilenceText } from '../i18n/recall.ts'
+import { DEFAULT_LANG, t, tKey, type Lang } from '../i18n/index.ts'
 
 export interface RecallOptions extends StoreOptions {
   k: string
@@ -38,7 +40,7 @@ export async function recallCommand(o: RecallOptions, args: string[], io: CliIO)
   })
   const chars = charCount(block.text)
   const json = { hits: block.hits.map(({ id, text, source_ref, score, source }) => ({ id, text, source_ref, score, source })), chars }
-  out(io, o.json, silence === undefined ? json : { ...json, silence }, () => human(block, chars, budget, silence))
+  out(io, o.json, silence === undefined ? json : { ...json, silence }, () => human(block, chars, budget, silence, io.lang ?? DEFAULT_LANG))
   return 0
 }
 
@@ -48,20 +50,20 @@ const LEFT_OUT: RecallSilence = {
   text: 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
 }
 
-function human(block: RecallBlock, chars: number, budget: number, silence: RecallSilence | undefined): string {
-  const skipped = block.skipped.map(
-    (s) => `  left out ${s.id}: ${s.why === 'in-memory-block' ? '{{cyrene_memory}} already shows it' : 'a near-duplicate of a better hit'}`,
-  )
+function human(block: RecallBlock, chars: number, budget: number, silence: RecallSilence | undefined, lang: Lang): string {
+  // tKey: the texts name {{cyrene_memory}}, which is not a parameter.
+  const skipped = block.skipped.map((s) => tKey(s.why === 'in-memory-block' ? 'recall.cli.inBlock' : 'recall.cli.duplicate', lang, { id: s.id }))
   if (block.text === '')
-    return [`nothing would be injected (0/${budget} characters)${silence === undefined ? '' : `: ${silence.text}`}`, ...skipped].join('\n') + '\n'
-  return (
-    [
-      block.text,
-      '',
-      `${block.shown} hit(s), ${chars}/${budget} characters${block.cut > 0 ? `, ${block.cut} shortened or left out for the budget` : ''}`,
-      ...skipped,
-    ].join('\n') + '\n'
-  )
+    return (
+      [
+        silence === undefined
+          ? t('recall.cli.nothing', lang, { budget })
+          : t('recall.cli.nothingBecause', lang, { budget, why: recallSilenceText(silence, lang) }),
+        ...skipped,
+      ].join('\n') + '\n'
+    )
+  const cut = block.cut > 0 ? t('recall.cli.cut', lang, { n: block.cut }) : ''
+  return [block.text, '', t('recall.cli.hits', lang, { n: block.shown, chars, budget }) + cut, ...skipped].join('\n') + '\n'
 }
 
 function wholeNumber(v: string, name: string, min: number): number {

@@ -24,7 +24,8 @@ function io(stdin = ''): CliIO & { out: string; err: string } {
   o.stderr = (s) => {
     o.err += s
   }
-  o.env = { DSH_HOME: t.home }
+  // These tests read the English words; the Chinese ones are checked in cli/language.test.ts.
+  o.env = { DSH_HOME: t.home, LANG: 'en_US.UTF-8' }
   o.cwd = t.home
   o.readStdin = async () => stdin
   return o
@@ -96,7 +97,7 @@ describe('cyrene memory', () => {
     expect(c.code).toBe(1)
     expect(c.out).toMatch(/岁月涟漪\/日档\/2026\/01\/2026-01-02\.md:5: .*not valid JSON/)
     expect((await run(['memory', 'list', '--lang', 'en'])).out).toMatch(/1 entry; 1 unreadable/)
-    expect((await run(['memory', 'list'])).out).toMatch(/1 条；1 处注释读不了/)
+    expect((await run(['memory', 'list', '--lang', 'zh'])).out).toMatch(/1 条；1 处注释读不了/)
   })
 
   it('check reports a retired plugin still installed in a profile', async () => {
@@ -331,7 +332,7 @@ describe('system and internal failures: one message, no stack, a documented exit
   })
 
   it('cyrene --help documents the exit codes, in both languages', async () => {
-    const zh = (await run(['--help'])).out
+    const zh = (await run(['--help', '--lang', 'zh'])).out
     for (const line of [/0\s+成功/, /1\s+检查发现了问题/, /2\s+输入被拒绝/, /3\s+系统拒绝了：磁盘满（ENOSPC、EDQUOT）/, /70\s+内部错误/])
       expect(zh).toMatch(line)
     const h = await run(['--help', '--lang', 'en'])

@@ -35,6 +35,8 @@ import {
 } from '../memory/index.ts'
 import { t, DEFAULT_LANG } from '../i18n/index.ts'
 import { AXES } from '../memory/entry.ts'
+import { gateProblemOf } from '../memory/gate.ts'
+import { gateProblemText } from '../i18n/gate.ts'
 import { recallCommand, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
 import { resemblingDayEntry } from '../memory/resembling.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
@@ -99,7 +101,7 @@ export function memoryFamily(io: CliIO): CyreneCommand {
       .option('--pending', help(io, 'cli.memory.export.pending')),
   ).act<ExportOptions>(async (o) => await exportLines(o, io))
   storeOptions(sub('reindex', help(io, 'cli.memory.reindex'))).act<StoreOptions>(async (o) => await reindex(o, io))
-  storeOptions(sub('recheck', help(io, 'cli.memory.recheck')).option('--scope <SCOPE>', 'month or year', 'month')).act<RecheckOptions>(
+  storeOptions(sub('recheck', help(io, 'cli.memory.recheck')).option('--scope <SCOPE>', help(io, 'cli.memory.recheck.scope'), 'month')).act<RecheckOptions>(
     async (o) => await recheck(o, io),
   )
   storeOptions(sub('untomb', help(io, 'cli.memory.untomb')).argument('<id>')).act<StoreOptions>(async (o, args) => await untomb(o, args, io))
@@ -253,7 +255,7 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
     () =>
       [
         t(r.gate === 'day' ? 'cli.write.written' : 'cli.write.kept', io.lang ?? DEFAULT_LANG, { id: r.id, file: r.file }),
-        ...r.reasons.map((x) => `  · ${x}`),
+        ...r.reasons.map((x) => `  · ${gateProblemText(gateProblemOf(x) ?? x, io.lang ?? DEFAULT_LANG)}`),
         ...(r.gate === 'day' ? [] : [`  ${t('cli.write.gateHint', io.lang ?? DEFAULT_LANG, { id: r.id })}`]),
         ...r.notes.map((x) => `  note: ${x}`),
         ...(resembles !== undefined

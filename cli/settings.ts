@@ -5,11 +5,7 @@ import { guarded, openStore, out, type StoreOptions } from './memory-shared.ts'
 import { NICKNAME_MAX, VOICE_SETTING_KEYS, voiceSettingProblem, writeVoiceSetting, type VoiceSettingKey } from '../memory/index.ts'
 import { readTextOr } from '../memory/fsio.ts'
 import { STYLES_OVERRIDE, voiceTexts } from '../runtime/voice-texts.ts'
-
-const ABOUT = `the person's choices kept in 元/settings.json for every session:
-  nickname  how she addresses you (rail 120 and {{user_nickname}}; at most ${NICKNAME_MAX} characters)
-  style     the 道韵 level (rail 130), one of the levels in 元/styles.md or the shipped voice/styles.md
-Every other key of the file is kept as it is. A running DSH uses a change from its next message.`
+import { help } from './help-text.ts'
 
 function keyOf(raw: string | undefined): VoiceSettingKey {
   if (raw !== undefined && (VOICE_SETTING_KEYS as readonly string[]).includes(raw)) return raw as VoiceSettingKey
@@ -21,20 +17,16 @@ function keyOf(raw: string | undefined): VoiceSettingKey {
 
 /** `cyrene settings …`: get, set and unset the voice keys. */
 export function settingsFamily(io: CliIO): CyreneCommand {
-  const settings = new CyreneCommand('settings', io).description(ABOUT)
-  const withRoot = (c: CyreneCommand) =>
-    c.option('--json', 'machine output').option('--root <DIR>', 'the memory store folder (absolute), instead of the one in DSH_HOME')
-  withRoot(settings.command('get').description('print a key (exit 1 when it is not set)').argument('<key>', VOICE_SETTING_KEYS.join(' | '))).act<StoreOptions>(
+  const settings = new CyreneCommand('settings', io).description(help(io, 'cli.settings', { max: NICKNAME_MAX }))
+  const withRoot = (c: CyreneCommand) => c.option('--json', help(io, 'cli.json')).option('--root <DIR>', help(io, 'cli.root'))
+  const keys = VOICE_SETTING_KEYS.join(' | ')
+  withRoot(settings.command('get').description(help(io, 'cli.settings.get')).argument('<key>', keys)).act<StoreOptions>(
     async (o, args) => await get(o, args, io),
   )
   withRoot(
-    settings
-      .command('set')
-      .description('save a key (refused with exit 2 when the value does not fit; nothing is changed then)')
-      .argument('<key>', VOICE_SETTING_KEYS.join(' | '))
-      .argument('<value...>', 'the value (words are joined by one space)'),
+    settings.command('set').description(help(io, 'cli.settings.set')).argument('<key>', keys).argument('<value...>', help(io, 'cli.settings.set.value')),
   ).act<StoreOptions>(async (o, args) => await set(o, args, io))
-  withRoot(settings.command('unset').description('remove a key (back to the default)').argument('<key>', VOICE_SETTING_KEYS.join(' | '))).act<StoreOptions>(
+  withRoot(settings.command('unset').description(help(io, 'cli.settings.unset')).argument('<key>', keys)).act<StoreOptions>(
     async (o, args) => await unset(o, args, io),
   )
   return settings

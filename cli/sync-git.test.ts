@@ -30,7 +30,7 @@ async function run(m: Machine, args: string[]): Promise<{ code: number; out: str
   o.stderr = (s) => {
     o.err += s
   }
-  o.env = { DSH_HOME: m.home, PATH: process.env.PATH, HOME: m.home }
+  o.env = { DSH_HOME: m.home, PATH: process.env.PATH, HOME: m.home, LANG: 'en_US.UTF-8' }
   o.cwd = m.home
   const code = await main(args, o)
   return { code, out: o.out, err: o.err }

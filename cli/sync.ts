@@ -3,33 +3,20 @@ import { GitError, GitMissingError, remoteProblem, syncGit, type GitSyncReport }
 import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { help } from './help-text.ts'
+import { siyuanReportText } from '../host/siyuan/report-text.ts'
+import { gitReportText } from '../host/git-report-text.ts'
+import { DEFAULT_LANG } from '../i18n/index.ts'
 
 /** `cyrene sync`: one SiYuan sync run now; `cyrene sync git`: one git sync of the store with the other machines. */
 export function syncFamily(io: CliIO): CyreneCommand {
-  const sync = storeOptions(
-    new CyreneCommand('sync', io).description(
-      `send what changed in the memory store to SiYuan now (one document per store file; needs siyuan.enabled
-in 元/settings.json and the token in the environment variable siyuan.tokenEnv names, SIYUAN_API_TOKEN by default).
-Exit 1 when SiYuan did not take everything: what is left waits for the next run (retried with backoff
-only when SiYuan could not be reached; read-only mode, HTTP 401/403 or a closed notebook wait for you),
-and a file SiYuan refused is named and set aside until it changes. A document deleted in SiYuan is
-made again.
-\`cyrene sync git\` replicates the store through git instead (one memory on every machine).`,
-    ),
-  ).act<StoreOptions>(async (o) => await siyuan(o, io))
+  const sync = storeOptions(new CyreneCommand('sync', io).description(help(io, 'cli.sync'))).act<StoreOptions>(async (o) => await siyuan(o, io))
   storeOptions(
     sync
       .command('git')
-      .description(
-        `one git sync with your other machines: commit what changed here (one commit listing the entries written),
-fetch, merge with cyrene's own merge (never a conflict marker in a file; what both machines changed differently
-waits for you in \`cyrene memory check\`), push. The store becomes a git work tree on first use. The remote is
---remote URL (saved as git.remote in 元/settings.json) or git.remote; credentials come from git's credential
-helpers, an ssh key or the environment, never from the address. Exit 1 when the remote could not be reached
-or took nothing (your writes stay committed here and go at the next sync).`,
-      )
-      .option('--remote <URL>', 'the remote to sync through (a bare repository path, ssh or https); saved in 元/settings.json')
-      .option('--gc', 'pack the history in .git/ now (the doctor says when it has grown past the store quota)'),
+      .description(help(io, 'cli.sync.git'))
+      .option('--remote <URL>', help(io, 'cli.sync.git.remote'))
+      .option('--gc', help(io, 'cli.sync.git.gc')),
   ).act<GitOptions>(async (o) => await gitSync(o, io))
   return sync
 }
@@ -44,7 +31,7 @@ async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
   try {
     const report = await new SiyuanSync(store, { env: io.env }).runNow()
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
-    else io.stdout(`sync: ${report.message}\n`)
+    else io.stdout(`sync: ${siyuanReportText(report, io.lang ?? DEFAULT_LANG)}\n`)
     return report.ok ? 0 : 1
   } finally {
     await store.close()
@@ -70,7 +57,7 @@ async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
       throw error
     }
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
-    else io.stdout(`sync git: ${report.message}\n`)
+    else io.stdout(`sync git: ${gitReportText(report, io.lang ?? DEFAULT_LANG)}\n`)
     return report.ok ? 0 : 1
   } finally {
     await store.close()

@@ -4,6 +4,7 @@ import { formatReport, ManifestError, runConformance, type ExecResult, type Whal
 import { CliError, memoryIO, type CliIO, type SubCommand } from './io.ts'
 import { repeated, type CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
+import { help } from './help-text.ts'
 
 /** Runs `cyrene whale …` in this process with the case's own env and working directory. */
 const inProcessExec =
@@ -48,12 +49,12 @@ interface ConformanceOptions {
 export function addConformance(whale: CyreneCommand): void {
   whale
     .command('conformance')
-    .description('run a golden-case folder (its manifest.json) against this implementation or another one')
-    .argument('<dir>', 'the folder holding manifest.json')
-    .option('--json', 'machine output')
-    .option('--case <ID>', 'only this case (repeatable)', repeated)
-    .option('--command <PROGRAM>', 'run PROGRAM <whale argv…> instead of this cyrene')
-    .option('--command-arg <ARG>', 'an argument PROGRAM takes before the whale argv (repeatable)', repeated)
+    .description(help(whale.io, 'cli.whale.conformance'))
+    .argument('<dir>', help(whale.io, 'cli.whale.conformance.dir'))
+    .option('--json', help(whale.io, 'cli.whale.opt.json'))
+    .option('--case <ID>', help(whale.io, 'cli.whale.conformance.case'), repeated)
+    .option('--command <PROGRAM>', help(whale.io, 'cli.whale.conformance.command'))
+    .option('--command-arg <ARG>', help(whale.io, 'cli.whale.conformance.commandArg'), repeated)
     .act<ConformanceOptions>(async (o, args, command) => await conformance(o, args, command, whale.io))
 }
 

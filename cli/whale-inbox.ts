@@ -7,6 +7,8 @@ import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/fi
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
+import { help } from './help-text.ts'
+import type { MessageKey } from '../i18n/index.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -30,11 +32,13 @@ function guarded<T>(action: () => T): T {
 }
 
 /** The options of `cyrene whale inbox`; each action shows those it uses and, as always, accepts the others. */
-const OPTIONS = {
-  json: ['--json', 'machine output'],
-  config: ['--config <FILE>', 'the config file, instead of DSH_WHALE_CONFIG or the default'],
-  source: ['--source <NAME>', `who confirms, as the sink lines record it (default ${DEFAULT_SOURCE})`],
-} as const
+const options = (io: CliIO) =>
+  ({
+    json: ['--json', help(io, 'cli.whale.opt.json')],
+    config: ['--config <FILE>', help(io, 'cli.whale.opt.config')],
+    source: ['--source <NAME>', help(io, 'cli.whale.inbox.source', { source: DEFAULT_SOURCE })],
+  }) as const
+type OptionKey = keyof ReturnType<typeof options>
 
 type InboxOptions = { json?: true; config?: string; source?: string }
 type Run = (o: InboxOptions, args: string[]) => Promise<number>
@@ -42,11 +46,12 @@ type Run = (o: InboxOptions, args: string[]) => Promise<number>
 export function addInbox(whale: CyreneCommand): void {
   const io = whale.io
   const ctx = { env: io.env, cwd: io.cwd }
-  const inbox = whale.command('inbox').description('the memory inbox: proposed entries wait here for a person')
-  const action = (name: string, about: string, uses: Array<keyof typeof OPTIONS>, run: Run): CyreneCommand =>
-    inbox.command(name).description(about).sharedOptions(OPTIONS, uses).act<InboxOptions>(run)
+  const inbox = whale.command('inbox').description(help(io, 'cli.whale.inbox'))
+  const table = options(io)
+  const action = (name: string, about: MessageKey, uses: OptionKey[], run: Run): CyreneCommand =>
+    inbox.command(name).description(help(io, about)).sharedOptions(table, uses).act<InboxOptions>(run)
 
-  action('list', 'the entries, numbered, as replayed from the inbox file', ['json', 'config'], async (values) => {
+  action('list', 'cli.whale.inbox.list', ['json', 'config'], async (values) => {
     const state = load(io, values.config)
     const view = viewOf(state.entries)
     if (values.json === true) writeJson(io, view)
@@ -59,7 +64,7 @@ export function addInbox(whale: CyreneCommand): void {
       )
     return 0
   })
-  action('confirm', 'confirm entries: kinds with a sink route are written there', ['json', 'config', 'source'], async (values, rest) => {
+  action('confirm', 'cli.whale.inbox.confirm', ['json', 'config', 'source'], async (values, rest) => {
     // the view is read again under the lock so indices refer to what is appended to
     return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), async () => {
       const state = load(io, values.config)
@@ -90,7 +95,7 @@ export function addInbox(whale: CyreneCommand): void {
     })
   }).argument('<index...>')
   for (const verb of ['reject', 'drop'] as const) {
-    action(verb, `${verb} entries (one line each is appended to the inbox file)`, ['json', 'config'], async (values, rest) => {
+    action(verb, `cli.whale.inbox.${verb}`, ['json', 'config'], async (values, rest) => {
       return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
         const state = load(io, values.config)
         const indices = guarded(() => parseIndices(rest, state.entries.length))
@@ -104,7 +109,7 @@ export function addInbox(whale: CyreneCommand): void {
       })
     }).argument('<index...>')
   }
-  action('log', 'the raw lines of the inbox file, numbered (the audit view)', ['config'], async (values) => {
+  action('log', 'cli.whale.inbox.log', ['config'], async (values) => {
     const state = load(io, values.config)
     const read = readBounded(resolveIn(ctx, state.inboxFile), MAX_LOG_BYTES)
     if (read.kind !== 'text') {

@@ -9,16 +9,20 @@ import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
+import { help } from './help-text.ts'
+import type { MessageKey } from '../i18n/index.ts'
 
 /** The options of `cyrene whale presets`; each action shows those it uses and, as always, accepts the others. */
-const OPTIONS = {
-  json: ['--json', 'machine output'],
-  tavern: ['--tavern', 'as a SillyTavern v2 card'],
-  force: ['--force', 'replace what is already there'],
-  dryRun: ['--dry-run', 'check the card, save nothing'],
-  id: ['--id <ID>', 'save it under this id'],
-  config: ['--config <FILE>', 'the config file, instead of DSH_WHALE_CONFIG or the default'],
-} as const
+const options = (io: CliIO) =>
+  ({
+    json: ['--json', help(io, 'cli.whale.opt.json')],
+    tavern: ['--tavern', help(io, 'cli.whale.presets.tavern')],
+    force: ['--force', help(io, 'cli.whale.presets.force')],
+    dryRun: ['--dry-run', help(io, 'cli.whale.presets.dryRun')],
+    id: ['--id <ID>', help(io, 'cli.whale.presets.id')],
+    config: ['--config <FILE>', help(io, 'cli.whale.opt.config')],
+  }) as const
+type OptionKey = keyof ReturnType<typeof options>
 
 type PresetOptions = { json?: true; tavern?: true; force?: true; dryRun?: true; id?: string; config?: string }
 type Run = (o: PresetOptions, args: string[], command: CyreneCommand) => Promise<number>
@@ -50,11 +54,12 @@ function one(args: string[], what: string, command: CyreneCommand): string {
 export function addPresets(whale: CyreneCommand): void {
   const io = whale.io
   const ctx: FsContext = { env: io.env, cwd: io.cwd }
-  const presets = whale.command('presets').description('whale-persona presets: list, show, apply, save, delete; import and export cards')
-  const action = (name: string, about: string, uses: Array<keyof typeof OPTIONS>, run: Run): CyreneCommand =>
-    presets.command(name).description(about).sharedOptions(OPTIONS, uses).act<PresetOptions>(run)
+  const presets = whale.command('presets').description(help(io, 'cli.whale.presets'))
+  const table = options(io)
+  const action = (name: string, about: MessageKey, uses: OptionKey[], run: Run): CyreneCommand =>
+    presets.command(name).description(help(io, about)).sharedOptions(table, uses).act<PresetOptions>(run)
 
-  action('list', 'the saved presets', ['json', 'config'], async (values) => {
+  action('list', 'cli.whale.presets.list', ['json', 'config'], async (values) => {
     const where = locationsFor(ctx, values.config)
     const list = listPresets(ctx, where)
     if (values.json === true) writeJson(io, list)
@@ -67,7 +72,7 @@ export function addPresets(whale: CyreneCommand): void {
       )
     return 0
   })
-  action('show', 'one preset, as its file holds it', ['json', 'config'], async (values, rest, command) => {
+  action('show', 'cli.whale.presets.show', ['json', 'config'], async (values, rest, command) => {
     const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), one(rest, 'a preset id', command)))
     if (values.json === true) writeJson(io, loaded.preset)
     else {
@@ -76,7 +81,7 @@ export function addPresets(whale: CyreneCommand): void {
     }
     return 0
   }).argument('<id>')
-  action('apply', 'make a preset the live persona (the previous one is saved as "autosave")', ['json', 'config'], async (values, rest, command) => {
+  action('apply', 'cli.whale.presets.apply', ['json', 'config'], async (values, rest, command) => {
     const id = one(rest, 'a preset id', command)
     const outcome = await guardedAsync(() => applyPresetById(ctx, id, values.config))
     if (values.json === true) writeJson(io, outcome)
@@ -95,7 +100,7 @@ export function addPresets(whale: CyreneCommand): void {
     }
     return 0
   }).argument('<id>')
-  action('save', 'save the live persona as a preset', ['force', 'config'], async (values, rest, command) => {
+  action('save', 'cli.whale.presets.save', ['force', 'config'], async (values, rest, command) => {
     const id = one(rest, 'an id for the new preset', command)
     const file = await guardedAsync(() =>
       saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
@@ -105,18 +110,18 @@ export function addPresets(whale: CyreneCommand): void {
   })
     .argument('<id>')
     .argument('[label...]')
-  action('delete', 'delete a saved preset', [], async (_, rest, command) => {
+  action('delete', 'cli.whale.presets.delete', [], async (_, rest, command) => {
     const file = guarded(() => deletePreset(ctx, one(rest, 'a preset id', command)))
     io.stdout(`Deleted ${file}.\n`)
     return 0
   }).argument('<id>')
-  action('dir', 'the folder the presets are kept in', ['config'], async (values) => {
+  action('dir', 'cli.whale.presets.dir', ['config'], async (values) => {
     io.stdout(locationsFor(ctx, values.config).presetsDir + '\n')
     return 0
   })
   action(
     'import',
-    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON or a PNG card (one with nothing to take is refused, exit 2)',
+    'cli.whale.presets.import',
     ['json', 'dryRun', 'force', 'id'],
     async (values, rest, command) =>
       await importAction(ctx, io, one(rest, 'the card file to import', command), {
@@ -126,32 +131,27 @@ export function addPresets(whale: CyreneCommand): void {
         ...(values.id !== undefined ? { id: values.id } : {}),
       }),
   ).argument('<file>')
-  action(
-    'export',
-    "a preset as a card, to standard output or OUT (cyrene:chat and cyrene:work export Cyrene's own persona, without memory)",
-    ['tavern', 'force', 'config'],
-    async (values, rest, command) => {
-      const id = one(rest, 'a preset id', command)
-      const preset = isCyreneExportId(id)
-        ? cyrenePreset(id)
-        : (() => {
-            const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id))
-            const persona = exportPersona(loaded.raw, loaded.preset)
-            return { ...loaded.preset, persona, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
-          })()
-      const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
-      const out = rest[1]
-      if (out === undefined) {
-        io.stdout(content)
-        return 0
-      }
-      const target = resolveIn(ctx, out)
-      if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
-      await writeTextAtomic(target, content)
-      io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
+  action('export', 'cli.whale.presets.export', ['tavern', 'force', 'config'], async (values, rest, command) => {
+    const id = one(rest, 'a preset id', command)
+    const preset = isCyreneExportId(id)
+      ? cyrenePreset(id)
+      : (() => {
+          const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id))
+          const persona = exportPersona(loaded.raw, loaded.preset)
+          return { ...loaded.preset, persona, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
+        })()
+    const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
+    const out = rest[1]
+    if (out === undefined) {
+      io.stdout(content)
       return 0
-    },
-  )
+    }
+    const target = resolveIn(ctx, out)
+    if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
+    await writeTextAtomic(target, content)
+    io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
+    return 0
+  })
     .argument('<id>')
     .argument('[OUT]')
 }

@@ -3,6 +3,7 @@ import { ledgerRecord, matchReflex, parseReflexRules, reflexInstruction } from '
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
+import { help } from './help-text.ts'
 
 interface ReflexOptions {
   model?: string
@@ -12,12 +13,12 @@ interface ReflexOptions {
 export function addReflex(whale: CyreneCommand): void {
   whale
     .command('reflex')
-    .description('the reflex rules')
+    .description(help(whale.io, 'cli.whale.reflex'))
     .command('check')
-    .description('a dry run: which rule (if any) a message would trigger, and the instruction it would add')
-    .argument('<text...>', 'the message')
-    .option('--model <ID>', 'the model the message goes to')
-    .option('--json', 'machine output')
+    .description(help(whale.io, 'cli.whale.reflex.check'))
+    .argument('<text...>', help(whale.io, 'cli.whale.reflex.text'))
+    .option('--model <ID>', help(whale.io, 'cli.whale.opt.model'))
+    .option('--json', help(whale.io, 'cli.whale.opt.json'))
     .act<ReflexOptions>(async (o, words, command) => check(o, words, command, whale.io))
 }
 

@@ -4,6 +4,7 @@ import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import type { CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
+import { help } from './help-text.ts'
 
 interface RenderOptions {
   config?: string
@@ -16,12 +17,12 @@ interface RenderOptions {
 export function addRender(whale: CyreneCommand): void {
   whale
     .command('render')
-    .description('the three segments a DSH row would inject (the §9 self-check)')
-    .option('--config <FILE>', 'the config file, instead of DSH_WHALE_CONFIG or the default')
-    .option('--model <ID>', 'the model to render for')
-    .option('--cwd <DIR>', 'the working directory the host reports')
-    .option('--capture', 'as in a session with memory capture on')
-    .option('--json', 'machine output')
+    .description(help(whale.io, 'cli.whale.render'))
+    .option('--config <FILE>', help(whale.io, 'cli.whale.opt.config'))
+    .option('--model <ID>', help(whale.io, 'cli.whale.render.model'))
+    .option('--cwd <DIR>', help(whale.io, 'cli.whale.render.cwd'))
+    .option('--capture', help(whale.io, 'cli.whale.render.capture'))
+    .option('--json', help(whale.io, 'cli.whale.opt.json'))
     .act<RenderOptions>(async (o) => render(o, whale.io))
 }
 

@@ -5,18 +5,11 @@ import { addPresets } from './whale-presets.ts'
 import { addInbox } from './whale-inbox.ts'
 import { addConformance } from './whale-conformance.ts'
 import { addReflex } from './whale-reflex.ts'
-
-const FILES_HELP = `
-Files: DSH_WHALE_CONFIG names the config file; otherwise $DSH_HOME/whale-persona/config.json
-(or whale-suite/ when that legacy config exists). DSH_HOME defaults to ~/.dsh.
-Relative paths resolve against the working directory.`
+import { help } from './help-text.ts'
 
 /** `cyrene whale …`: whale-persona v1 files on the command line. */
 export function whaleFamily(io: CliIO): CyreneCommand {
-  const whale = new CyreneCommand('whale', io)
-    .description('whale-persona v1 files on the command line')
-    .addHelpText('after', FILES_HELP)
-    .explainErrors(fileRefusal)
+  const whale = new CyreneCommand('whale', io).description(help(io, 'cli.whale')).addHelpText('after', help(io, 'cli.whale.files')).explainErrors(fileRefusal)
   addRender(whale)
   addPresets(whale)
   addInbox(whale)

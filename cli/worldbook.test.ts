@@ -18,7 +18,7 @@ afterEach(async () => {
 })
 
 async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO({ DSH_HOME: t.home }, t.home)
+  const io = memoryIO({ DSH_HOME: t.home, LANG: 'en_US.UTF-8' }, t.home)
   const code = await main(args, io)
   return { code, out: io.out(), err: io.err() }
 }

@@ -4,6 +4,8 @@ import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { describeSystemFailure } from './failures.ts'
+import { help } from './help-text.ts'
+import { DEFAULT_LANG, t } from '../i18n/index.ts'
 import { resolveRoot } from '../memory/index.ts'
 import { inspectBelow } from '../memory/fsio.ts'
 import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry } from '../worldbook/index.ts'
@@ -16,34 +18,14 @@ import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../w
  * and never over a file that is already there.
  */
 export function worldbookFamily(io: CliIO): CyreneCommand {
-  const worldbook = new CyreneCommand('worldbook', io)
-    .description('the worldbook (世界书): starter entries in the package, yours in <root>/世界书/')
-    .addHelpText(
-      'after',
-      `
-Entries are markdown files with a small front matter (title, keys, secondary_keys, secondary_logic,
-constant, priority, enabled, match_whole_words, case_sensitive); edit them with any editor, DSH uses
-the change at the next step.
-A file of yours with the same name as a starter entry replaces it; one with only "enabled: no"
-in its front matter switches it off.`,
-    )
-  storeOptions(
-    worldbook.command('list').description('the entries in force (yours over the starter ones), and files skipped with the reason'),
-  ).act<StoreOptions>(async (o) => await list(o, io))
+  const worldbook = new CyreneCommand('worldbook', io).description(help(io, 'cli.worldbook')).addHelpText('after', help(io, 'cli.worldbook.after'))
+  storeOptions(worldbook.command('list').description(help(io, 'cli.worldbook.list'))).act<StoreOptions>(async (o) => await list(o, io))
   storeOptions(
     worldbook
       .command('import')
-      .description(
-        `SillyTavern World Info → entry files in <root>/世界书/; a file already there is never overwritten.
-Says per entry what was kept, split and not carried: keys, secondary keys and logic, constant, order,
-disable, comment, content, matchWholeWords (absent: SillyTavern's default, substring) and caseSensitive
-are kept; position/depth become the rail 140 (constant) or the pre-step hit block (keyword); probability,
-scan depth, groups, timed effects, recursion and the book's scan_depth/token_budget are named as not
-carried. An entry longer than its block (560 constant, 800 keyword, frame included) is split at line
-breaks, or written switched off with its size when one paragraph alone is too long.`,
-      )
-      .argument('<file>', 'a World Info JSON exported from SillyTavern, or a character card (JSON or PNG) with a character_book')
-      .option('--dry-run', 'say what would be written, write nothing'),
+      .description(help(io, 'cli.worldbook.import'))
+      .argument('<file>', help(io, 'cli.worldbook.import.file'))
+      .option('--dry-run', help(io, 'cli.worldbook.import.dryRun')),
   ).act<ImportOptions>(async (o, args) => await importWorld(o, args[0]!, io))
   return worldbook
 }
@@ -194,30 +176,33 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
     const written = o.dryRun === true ? count('would-write') : count('written')
     const split = new Set(plan.entries.filter((e) => e.part !== undefined).map((e) => e.origin)).size
     const off = outcomes.filter((x) => !x.entry.fields.enabled).length
+    const L = io.lang ?? DEFAULT_LANG
+    const refused = count('refused') + plan.refused.length
     const head =
-      `${o.dryRun === true ? 'would write' : 'wrote'} ${written} entr${written === 1 ? 'y' : 'ies'} into ${value.folder}` +
-      `${split > 0 ? `; ${split} source entr${split === 1 ? 'y' : 'ies'} split to fit` : ''}` +
-      `${off > 0 ? `; ${off} written switched off` : ''}` +
-      `${count('unchanged') > 0 ? `; ${count('unchanged')} already there, the same` : ''}` +
-      `${count('kept') > 0 ? `; ${count('kept')} kept as they are (a file of that name is already there)` : ''}` +
-      `${count('refused') + plan.refused.length > 0 ? `; ${count('refused') + plan.refused.length} refused` : ''}`
+      t(o.dryRun === true ? 'cli.worldbook.wouldWrite' : 'cli.worldbook.wrote', L, { n: written, folder: value.folder }) +
+      (split > 0 ? t('cli.worldbook.split', L, { n: split }) : '') +
+      (off > 0 ? t('cli.worldbook.off', L, { n: off }) : '') +
+      (count('unchanged') > 0 ? t('cli.worldbook.same', L, { n: count('unchanged') }) : '') +
+      (count('kept') > 0 ? t('cli.worldbook.keptN', L, { n: count('kept') }) : '') +
+      (refused > 0 ? t('cli.worldbook.refusedN', L, { n: refused }) : '')
     const lines = [head]
     const told = new Set<string>()
     for (const x of outcomes) {
       const e = x.entry
-      lines.push(`  ${e.origin} → ${e.name}.md${e.fields.enabled ? '' : ' (switched off)'}`)
-      if (x.result === 'kept') lines.push(`    kept as it is: yours is never overwritten — rename or delete it and import again to take the new one`)
-      if (x.result === 'refused') lines.push(`    refused: ${x.why}`)
-      if ((x.result === 'written' || x.result === 'would-write') && starter.has(e.name)) lines.push(`    replaces the starter entry of the same name`)
+      lines.push(`  ${e.origin} → ${e.name}.md${e.fields.enabled ? '' : t('cli.worldbook.switchedOff', L)}`)
+      if (x.result === 'kept') lines.push(t('cli.worldbook.keptOne', L))
+      if (x.result === 'refused') lines.push(t('cli.worldbook.refusedOne', L, { why: x.why ?? '' }))
+      if ((x.result === 'written' || x.result === 'would-write') && starter.has(e.name)) lines.push(t('cli.worldbook.replaces', L))
       // Notes and fields not carried belong to the source entry: said once for all its parts.
       if (told.has(e.origin)) continue
       told.add(e.origin)
-      lines.push(`    kept: ${e.kept.join(', ')}; matching: ${e.matching}`)
+      // The field names, the notes and the reasons are worldbook/sillytavern.ts's (English) words.
+      lines.push(t('cli.worldbook.keptFields', L, { fields: e.kept.join(', '), matching: e.matching }))
       for (const n of e.notes) lines.push(`    ${n}`)
-      for (const d of e.notCarried) lines.push(`    not carried: ${d.field}${show(d.value)} — ${d.why}`)
+      for (const d of e.notCarried) lines.push(t('cli.worldbook.notCarried', L, { field: d.field, value: show(d.value), why: d.why }))
     }
-    for (const r of plan.refused) lines.push(`  refused ${r.origin}: ${r.why}`)
-    for (const d of plan.book) lines.push(`  book: not carried: ${d.field}${show(d.value)} — ${d.why}`)
+    for (const r of plan.refused) lines.push(t('cli.worldbook.refusedEntry', L, { origin: r.origin, why: r.why }))
+    for (const d of plan.book) lines.push(t('cli.worldbook.bookNotCarried', L, { field: d.field, value: show(d.value), why: d.why }))
     return `${lines.join('\n')}\n`
   })
   return 0

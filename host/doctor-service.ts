@@ -2,6 +2,9 @@ import type { EffectsState } from './guard-effects.ts'
 import { gitRunLine } from './git-doctor.ts'
 import type { GitSyncState } from './git-trigger.ts'
 import { formatNumber, t, type Lang } from '../i18n/index.ts'
+import { recallSilenceText } from '../i18n/recall.ts'
+import { siyuanReportText } from './siyuan/report-text.ts'
+import type { RecallSilence } from '../memory/recall-keeper.ts'
 import type { DoctorLine } from './doctor-line.ts'
 import type { SyncState } from './panel/deps.ts'
 import type { MirrorNote, VoiceNote } from './service.ts'
@@ -36,7 +39,7 @@ export interface HostServiceState {
   /** The last recall problem (a failed refresh or search). */
   recallError: string | undefined
   /** Why the latest turn's recall found nothing, when it found nothing. */
-  recallSilence?: string | undefined
+  recallSilence?: RecallSilence | undefined
   mirror: MirrorNote | undefined
   /** What the worldbook rail and its hits did in this DSH run (runtime/worldbook-rail.ts). */
   worldbook?: WorldbookNote | undefined
@@ -95,7 +98,7 @@ function siyuanLine(sync: SyncState | undefined, lang: Lang): DoctorLine {
   if (!sync.enabled) return line('ok', t('doctor.sync.off', lang))
   const last = sync.lastReport
   if (last === undefined) return line('ok', t('doctor.sync.noRun', lang))
-  const detail = `${sync.lastRunAt ?? ''} ${last.message}`.trim()
+  const detail = `${sync.lastRunAt ?? ''} ${siyuanReportText(last, lang)}`.trim()
   return last.ok ? line('ok', detail) : { area: 'sync', check, status: 'warn', detail: t('doctor.sync.failed', lang, { detail }) }
 }
 
@@ -139,7 +142,7 @@ function recallLine({ recall, recallError, recallSilence }: HostServiceState, la
     case 'failed':
       return { area: 'recall', check, status: 'fail', detail: t('doctor.recall.failed', lang, { error: recall.detail }) }
     case 'ready': {
-      const silent = recallSilence === undefined ? '' : t('doctor.recall.silent', lang, { why: recallSilence })
+      const silent = recallSilence === undefined ? '' : t('doctor.recall.silent', lang, { why: recallSilenceText(recallSilence, lang) })
       const c = recall.counts
       const counts = { n: c.entries, anchors: c.anchors, dreams: c.dreams, rollups: c.rollups }
       const detail = t(recall.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, counts) + silent

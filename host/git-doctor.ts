@@ -2,6 +2,7 @@ import { t, type Lang } from '../i18n/index.ts'
 import { currentRemote, gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
 import type { DoctorLine } from './doctor-line.ts'
 import type { GitSyncState } from './git-trigger.ts'
+import { gitReportText } from './git-report-text.ts'
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
@@ -49,5 +50,5 @@ export function gitRunLine(state: GitSyncState | undefined, lang: Lang): DoctorL
   if (state === undefined || state.remote === undefined) return { area: 'sync', check, status: 'ok', detail: t('doctor.git.notHere', lang) }
   const last = state.lastReport
   if (last === undefined) return { area: 'sync', check, status: 'ok', detail: t('doctor.git.noRunYet', lang, { remote: state.remote }) }
-  return { area: 'sync', check, status: last.ok ? 'ok' : 'warn', detail: `${state.lastRunAt ?? ''} ${last.message}`.trim() }
+  return { area: 'sync', check, status: last.ok ? 'ok' : 'warn', detail: `${state.lastRunAt ?? ''} ${gitReportText(last, lang)}`.trim() }
 }

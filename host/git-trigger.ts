@@ -6,13 +6,16 @@ export interface GitSyncState {
   remote: string | undefined
   running: boolean
   lastRunAt?: string
-  lastReport?: { ok: boolean; message: string }
+  lastReport?: GitRunReport
   conflicts: number
 }
 
+/** A sync's report, or why none ran (no remote; git or the store refused: its message). */
+export type GitRunReport = GitSyncReport | { ok: false; message: string; noRemote?: true }
+
 export interface GitSyncRunner {
   /** One sync now (waits for one already running, then runs again: what was written meanwhile goes too). */
-  runNow(): Promise<GitSyncReport | { ok: false; message: string }>
+  runNow(): Promise<GitRunReport>
   state(): GitSyncState
   /** The remote 元/settings.json names now (read again when the file changed: the CLI may set it while DSH runs). */
   remote(): Promise<string | undefined>
@@ -38,14 +41,15 @@ export function startGitSync(ctx: Context, store: MemoryStore, config: { debounc
     state.conflicts = (await listConflicts(store).catch(() => ({ conflicts: [] }))).conflicts.length
   }
   const remote = async (): Promise<string | undefined> => (state.remote = await currentRemote(store).catch(() => configuredRemote(store)))
-  const once = async (): Promise<GitSyncReport | { ok: false; message: string }> => {
-    if ((await remote()) === undefined) return { ok: false, message: 'no git remote is set (git.remote in 元/settings.json, or cyrene sync git --remote URL)' }
+  const once = async (): Promise<GitRunReport> => {
+    if ((await remote()) === undefined)
+      return { ok: false, message: 'no git remote is set (git.remote in 元/settings.json, or cyrene sync git --remote URL)', noRemote: true }
     state.running = true
     try {
       const report = await syncGit(store, { env })
       // What the merge brought may include other settings (key-wise merged): read them again.
       if (report.changed.includes('元/settings.json')) await store.reloadSettings()
-      state.lastReport = { ok: report.ok, message: report.message }
+      state.lastReport = report
       return report
     } catch (error) {
       const message = (error as Error).message
@@ -57,7 +61,7 @@ export function startGitSync(ctx: Context, store: MemoryStore, config: { debounc
       await refresh()
     }
   }
-  const runNow = (): Promise<GitSyncReport | { ok: false; message: string }> => {
+  const runNow = (): Promise<GitRunReport> => {
     const next = chain.then(once, once)
     chain = next.catch(() => undefined)
     return next

@@ -18,7 +18,7 @@ import {
   type WriteResult,
 } from '../memory/index.ts'
 import { StoreFile } from './store-file.ts'
-import type { RecallCounts, RecalledEntry } from '../memory/recall-keeper.ts'
+import type { RecallCounts, RecalledEntry, RecallSilence } from '../memory/recall-keeper.ts'
 import { startLiveRecall, type LiveRecall } from '../memory/recall-live.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
@@ -120,7 +120,7 @@ export class CyreneMemory extends Service {
   /** Last recall problem (a failed refresh or search), for the doctor. */
   private recallError: string | undefined
   /** Why the latest turn's recall found nothing (undefined when it found something). */
-  private recallSilence: string | undefined
+  private recallSilence: RecallSilence | undefined
   readonly ready: Promise<void>
   /** Settles when the recall index is built (or failed to build); recall is empty until then. */
   recallReady: Promise<void> = Promise.resolve()
@@ -199,7 +199,7 @@ export class CyreneMemory extends Service {
       const answer = await recall.live.recall(query, limit, { now: (this.store()?.now() ?? new Date()).getTime() })
       recall.counts = answer.counts
       this.recallError = undefined
-      this.recallSilence = answer.hits.length === 0 ? (answer.silence?.text ?? 'every hit was left out') : undefined
+      this.recallSilence = answer.hits.length === 0 ? (answer.silence ?? { reason: 'left-out', text: 'every hit was left out' }) : undefined
       // A watcher that failed makes every step look at every file: shown, not hidden.
       this.recallWatch = answer.swept?.startsWith('file watching') === true ? answer.swept : undefined
       return answer.hits

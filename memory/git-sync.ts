@@ -35,6 +35,8 @@ export interface GitSyncReport {
   /** Conflicts the merge added (元/冲突/). */
   newConflicts: number
   head: string | undefined
+  /** Why the remote was not reached (what git said), when it was not: the caller words it (host/git-report-text.ts). */
+  failure?: { what: 'fetch' | 'push'; why: string }
 }
 
 export interface GitSyncOptions {
@@ -148,6 +150,7 @@ async function unreachable(report: GitSyncReport, error: unknown, paths: RepoPat
   report.ok = false
   report.head = await headCommit(paths, env)
   const why = error instanceof GitError ? error.stderr.trim().split('\n').slice(-2).join(' ') : (error as Error).message
+  report.failure = { what: what === 'fetch from' ? 'fetch' : 'push', why: why || 'no message' }
   report.message = `${describeCommit(report)}; could not ${what} ${report.remote} (${why || 'no message'}). Your memory is committed here and goes at the next sync.`
   return report
 }

@@ -20,7 +20,7 @@ export {
   type ParseProblem,
   type Segment,
 } from './entry.ts'
-export { gate, gateReasons, type GateResult } from './gate.ts'
+export { gate, gateProblemOf, gateReasons, type GateProblem, type GateResult } from './gate.ts'
 export { newId, ID_RE } from './id.ts'
 export {
   RefusedError,

@@ -126,7 +126,11 @@ export interface RecallCounts {
 export interface RecallSilence {
   /** abstain.ts's reasons; `left-out` (the CLI): hits were found but none was injected. */
   reason: SilenceReason | 'left-out'
+  /** The English sentence (logs, `--json`); a person reads the reason in their language (i18n/recall.ts). */
   text: string
+  /** For `low-coverage`: the share of the message the best memory covers, and the share needed. */
+  coverage?: number
+  needed?: number
 }
 
 export class RecallKeeper {
@@ -355,7 +359,11 @@ export class RecallKeeper {
   /** The index's answer, with why it was empty kept for the caller (`lastSilence`). */
   private explained(query: string, options: SearchOptions): ReturnType<RecallIndex['search']> {
     const answer = this.index.explain(query, options)
-    this.lastSilence = answer.silence === undefined ? undefined : { reason: answer.silence.reason, text: describeSilence(answer.silence) }
+    const s = answer.silence
+    this.lastSilence =
+      s === undefined
+        ? undefined
+        : { reason: s.reason, text: describeSilence(s), ...(s.reason === 'low-coverage' ? { coverage: s.coverage, needed: s.needed ?? 0 } : {}) }
     return answer.hits
   }
 

@@ -3,7 +3,8 @@ import { t, type Lang } from '../i18n/index.ts'
 import type {} from '../host/service.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 import { kindLabel } from '../i18n/kinds.ts'
-import { clip, isPersonBase, ownerOf, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
+import { gateProblemText } from '../i18n/gate.ts'
+import { clip, gateProblemOf, isPersonBase, ownerOf, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
 import type { CommandResult } from './cyrene-subcommands.ts'
 
 /**
@@ -88,7 +89,13 @@ async function show(store: MemoryStore, id: string | undefined, lang: Lang): Pro
       ...(m.src_quote !== undefined ? [t('chat.memory.srcQuote', lang, { quote: m.src_quote })] : []),
       ...(m.src_ids !== undefined && m.src_ids.length > 0 ? [t('chat.memory.srcIds', lang, { ids: m.src_ids.join(', ') })] : []),
       ...(m.links !== undefined && m.links.length > 0 ? [t('chat.memory.links', lang, { ids: m.links.join(', ') })] : []),
-      ...(Array.isArray(m.pending_reasons) ? [t('chat.memory.pendingReasons', lang, { reasons: (m.pending_reasons as unknown[]).join('; ') })] : []),
+      ...(Array.isArray(m.pending_reasons)
+        ? [
+            t('chat.memory.pendingReasons', lang, {
+              reasons: (m.pending_reasons as unknown[]).map((r) => gateProblemText(gateProblemOf(String(r)) ?? String(r), lang)).join(t('gate.sep', lang)),
+            }),
+          ]
+        : []),
     ].join('\n'),
   }
 }

@@ -1,4 +1,6 @@
 import { t } from '../i18n/index.ts'
+import { siyuanReportText } from '../host/siyuan/report-text.ts'
+import { gitReportText } from '../host/git-report-text.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /**
@@ -21,7 +23,7 @@ export const syncRow: CyreneSubcommand = {
     if (git !== undefined && (await git.remote()) !== undefined) {
       const r = await git.runNow()
       ok &&= r.ok
-      said.push(t(r.ok ? 'chat.sync.gitDone' : 'chat.sync.gitFailed', lang, { message: r.message }))
+      said.push(t(r.ok ? 'chat.sync.gitDone' : 'chat.sync.gitFailed', lang, { message: gitReportText(r, lang) }))
       const waiting = git.state().conflicts
       if (waiting > 0) said.push(t('chat.sync.gitConflicts', lang, { n: waiting }))
     }
@@ -30,7 +32,7 @@ export const syncRow: CyreneSubcommand = {
     if (sync !== undefined && !(said.length > 0 && siyuanOff)) {
       const report = await sync.runNow()
       ok &&= report.ok
-      said.push(t(report.ok ? 'chat.sync.done' : 'chat.sync.failed', lang, { message: report.message }))
+      said.push(t(report.ok ? 'chat.sync.done' : 'chat.sync.failed', lang, { message: siyuanReportText(report, lang) }))
     }
     return { kind: ok ? 'success' : 'error', text: said.join('\n') }
   },

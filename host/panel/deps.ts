@@ -1,3 +1,4 @@
+import type { SiyuanErrorSaid } from '../siyuan/client.ts'
 import type { CyreneMemory } from '../service.ts'
 import type { GitSyncRunner } from '../git-trigger.ts'
 import type { PanelPairing } from './pairing.ts'
@@ -16,7 +17,15 @@ export interface SyncReport {
   recreated?: number
   /** One line per file SiYuan refused, as it said (at most ten). */
   problems?: string[]
+  /** What happened, as a code the person's catalogue words (host/siyuan/report-text.ts); `message` is its English. */
+  said?: SiyuanSaid
 }
+
+type SiyuanSaid =
+  | { code: 'stopped' | 'off' }
+  | { code: 'done'; notebook: string }
+  | { code: 'no-token'; tokenEnv: string }
+  | { code: 'waiting'; error: string; retryable: boolean; errorSaid?: SiyuanErrorSaid }
 
 /** The sync's state as the panel shows it (never the token). */
 export interface SyncState {

@@ -90,7 +90,7 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
   status.git = {
     remote: store.settings.values.git.remote === '' ? null : store.settings.values.git.remote,
     ...(git?.lastRunAt !== undefined ? { lastRunAt: git.lastRunAt } : {}),
-    ...(git?.lastReport !== undefined ? { lastReport: git.lastReport } : {}),
+    ...(git?.lastReport !== undefined ? { lastReport: { ok: git.lastReport.ok, message: git.lastReport.message } } : {}),
     conflicts: (await listConflicts(store)).conflicts.map((c) => ({ id: c.id, file: c.file, key: c.key, kind: c.kind })),
   }
   status.calendar = await memoryCalendar(store)

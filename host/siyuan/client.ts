@@ -16,11 +16,19 @@
  */
 export type SiyuanFailure = 'unreachable' | 'denied' | 'gone' | 'refused'
 
+/** What went wrong, as a code the person's catalogue words (`siyuan.error.<code>`, host/siyuan/report-text.ts); the message is its English. */
+export interface SiyuanErrorSaid {
+  code: 'timeout' | 'unreachable' | 'token' | 'forbidden' | 'http' | 'not-json' | 'refused' | 'read-only' | 'no-list' | 'no-notebook' | 'no-doc'
+  params: Record<string, string | number>
+}
+
 export class SiyuanError extends Error {
   readonly kind: SiyuanFailure
-  constructor(message: string, kind: SiyuanFailure) {
+  readonly said: SiyuanErrorSaid | undefined
+  constructor(message: string, kind: SiyuanFailure, said?: SiyuanErrorSaid) {
     super(message)
     this.kind = kind
+    this.said = said
   }
   /** Worth trying again after a backoff. */
   get retryable(): boolean {
@@ -73,26 +81,37 @@ export class SiyuanClient {
         signal: AbortSignal.timeout(this.config.timeoutMs),
       })
     } catch (error) {
-      const why = (error as Error).name === 'TimeoutError' ? `no answer in ${this.config.timeoutMs} ms` : 'not reachable'
-      throw new SiyuanError(`SiYuan at ${this.config.url} is ${why}`, 'unreachable')
+      const url = this.config.url
+      if ((error as Error).name === 'TimeoutError')
+        throw new SiyuanError(`SiYuan at ${url} is no answer in ${this.config.timeoutMs} ms`, 'unreachable', {
+          code: 'timeout',
+          params: { url, ms: this.config.timeoutMs },
+        })
+      throw new SiyuanError(`SiYuan at ${url} is not reachable`, 'unreachable', { code: 'unreachable', params: { url } })
     }
-    if (res.status === 401) throw new SiyuanError('SiYuan refused the token (HTTP 401); check the token variable', 'denied')
+    if (res.status === 401) throw new SiyuanError('SiYuan refused the token (HTTP 401); check the token variable', 'denied', { code: 'token', params: {} })
     if (res.status === 403)
       throw new SiyuanError(
         `SiYuan refused ${endpoint} (HTTP 403): it allows writing only to an administrator; use the API token from SiYuan's settings, not a reader's access`,
         'denied',
+        { code: 'forbidden', params: { endpoint } },
       )
-    if (res.status !== 200) throw new SiyuanError(`SiYuan answered HTTP ${res.status} to ${endpoint}`, res.status >= 500 ? 'unreachable' : 'refused')
+    if (res.status !== 200)
+      throw new SiyuanError(`SiYuan answered HTTP ${res.status} to ${endpoint}`, res.status >= 500 ? 'unreachable' : 'refused', {
+        code: 'http',
+        params: { status: res.status, endpoint },
+      })
     let answer: { code?: unknown; msg?: unknown; data?: unknown }
     try {
       answer = (await res.json()) as typeof answer
     } catch {
-      throw new SiyuanError(`SiYuan's answer to ${endpoint} is not JSON`, 'unreachable')
+      throw new SiyuanError(`SiYuan's answer to ${endpoint} is not JSON`, 'unreachable', { code: 'not-json', params: { endpoint } })
     }
     if (answer.code !== 0) {
       const kind = classify(answer)
       const hint = kind === 'denied' ? ' (SiYuan is in read-only mode; turn it off in SiYuan to sync)' : ''
-      throw new SiyuanError(`SiYuan refused ${endpoint}: ${String(answer.msg ?? answer.code).slice(0, 200)}${hint}`, kind)
+      const msg = String(answer.msg ?? answer.code).slice(0, 200)
+      throw new SiyuanError(`SiYuan refused ${endpoint}: ${msg}${hint}`, kind, { code: kind === 'denied' ? 'read-only' : 'refused', params: { endpoint, msg } })
     }
     return answer.data as T
   }
@@ -102,7 +121,7 @@ export class SiyuanClient {
     const data = await this.call<{ notebooks?: unknown } | null>('/api/notebook/lsNotebooks', {})
     // kernel/api/notebook.go lsNotebooks answers code 0 with data null when listing fails inside.
     if (data === null || typeof data !== 'object' || !Array.isArray(data.notebooks))
-      throw new SiyuanError('SiYuan could not list its notebooks (lsNotebooks answered without a list)', 'unreachable')
+      throw new SiyuanError('SiYuan could not list its notebooks (lsNotebooks answered without a list)', 'unreachable', { code: 'no-list', params: {} })
     return (data.notebooks as Array<Partial<SiyuanNotebook>>)
       .filter((n) => typeof n.id === 'string' && typeof n.name === 'string')
       .map((n) => ({ id: n.id as string, name: n.name as string, closed: n.closed === true }))
@@ -111,13 +130,15 @@ export class SiyuanClient {
   async createNotebook(name: string): Promise<string> {
     const data = await this.call<{ notebook?: { id?: unknown } } | null>('/api/notebook/createNotebook', { name })
     const id = data?.notebook?.id
-    if (typeof id !== 'string') throw new SiyuanError('SiYuan made no notebook (createNotebook answered without an id)', 'unreachable')
+    if (typeof id !== 'string')
+      throw new SiyuanError('SiYuan made no notebook (createNotebook answered without an id)', 'unreachable', { code: 'no-notebook', params: {} })
     return id
   }
 
   async createDoc(notebook: string, path: string, markdown: string): Promise<string> {
     const id = await this.call<unknown>('/api/filetree/createDocWithMd', { notebook, path, markdown })
-    if (typeof id !== 'string') throw new SiyuanError('SiYuan made no document (createDocWithMd answered without an id)', 'unreachable')
+    if (typeof id !== 'string')
+      throw new SiyuanError('SiYuan made no document (createDocWithMd answered without an id)', 'unreachable', { code: 'no-doc', params: {} })
     return id
   }
 

@@ -132,7 +132,7 @@ describe('SiYuan one-way sync (issue 12 item 4)', () => {
     // Asynchronously: the stand-in answers from this process.
     const run = async (token: string) =>
       await new Promise<{ status: number; stdout: string }>((resolve) => {
-        const env = { ...process.env, DSH_HOME: t.home, SIYUAN_API_TOKEN: token }
+        const env = { ...process.env, DSH_HOME: t.home, SIYUAN_API_TOKEN: token, LC_ALL: '', LC_MESSAGES: '', LANG: 'en_US.UTF-8' }
         execFile(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'cyrene.js'), 'sync'], { env, encoding: 'utf8' }, (error, stdout) =>
           resolve({ status: error === null ? 0 : Number(error.code), stdout }),
         )

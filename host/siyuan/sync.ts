@@ -210,11 +210,16 @@ export class SiyuanSync {
   }
 
   private async run(): Promise<SyncReport> {
-    if (this.closed) return { ok: false, message: 'the sync is stopped' }
+    if (this.closed) return { ok: false, message: 'the sync is stopped', said: { code: 'stopped' } }
     const s = this.settings()
-    if (!s.enabled) return { ok: false, message: 'SiYuan sync is off (siyuan.enabled in the settings)' }
+    if (!s.enabled) return { ok: false, message: 'SiYuan sync is off (siyuan.enabled in the settings)', said: { code: 'off' } }
     const token = this.options.env[s.tokenEnv] ?? ''
-    if (token === '') return { ok: false, message: `no SiYuan token: set the environment variable ${s.tokenEnv} before starting DSH` }
+    if (token === '')
+      return {
+        ok: false,
+        message: `no SiYuan token: set the environment variable ${s.tokenEnv} before starting DSH`,
+        said: { code: 'no-token', tokenEnv: s.tokenEnv },
+      }
     const ledger = await this.readLedger()
     const client = new SiyuanClient({ url: s.url, token, timeoutMs: this.options.timeoutMs ?? 10_000 })
     const report: SyncReport = { ok: true, message: '', sent: 0, removed: 0, unchanged: 0, queued: 0, failed: 0, recreated: 0 }
@@ -228,6 +233,7 @@ export class SiyuanSync {
       }
       this.failures = 0
       report.ok = report.failed === 0
+      report.said = { code: 'done', notebook: s.notebook }
       report.message = `sent ${report.sent}, removed ${report.removed}, unchanged ${report.unchanged} (notebook ${s.notebook})`
       if ((report.recreated ?? 0) > 0) report.message += `; made again ${report.recreated} document(s) removed in SiYuan`
       if ((report.failed ?? 0) > 0)
@@ -245,6 +251,7 @@ export class SiyuanSync {
       report.queued = ledger.pending.length
       const then = error.retryable ? 'are sent when SiYuan answers' : 'are not tried again until the next run'
       report.message = `${error.message}; ${report.queued} file(s) wait and ${then}`
+      report.said = { code: 'waiting', error: error.message, retryable: error.retryable, ...(error.said !== undefined ? { errorSaid: error.said } : {}) }
       if (error.retryable) this.scheduleRetry()
     }
     ledger.lastRunAt = new Date().toISOString()

@@ -47,5 +47,7 @@ the store is switched over so that even a crash leaves the old store or the rest
   'cli.title.Commands:': 'Commands:',
   'cli.title.Arguments:': 'Arguments:',
   'cli.title.Global Options:': 'Global Options:',
+  'cli.default': ' (default: {value})',
+  'cli.sharedUnused': 'Also accepted, unused here (kept for older scripts): {flags}',
   'cli.helpOption': 'display help for command',
 }

@@ -1,10 +1,25 @@
 import type { Catalogue } from '../index.ts'
 import { chatEn } from './chat.ts'
 import { cliHelpEn } from './cli-help.ts'
+import { cliHelpStoreEn } from './cli-help-store.ts'
+import { cliHelpWhaleEn } from './cli-help-whale.ts'
 import { cliRootEn } from './cli-root.ts'
 import { cliEn } from './cli.ts'
 import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
+import { recallEn } from './recall.ts'
+import { reportsEn } from './reports.ts'
 
 /** The English catalogue: every key of the Chinese one. */
-export const en: Catalogue = { ...doctorEn, ...chatEn, ...cliEn, ...cliHelpEn, ...cliRootEn, ...presetsEn }
+export const en: Catalogue = {
+  ...doctorEn,
+  ...chatEn,
+  ...cliEn,
+  ...cliHelpEn,
+  ...cliHelpWhaleEn,
+  ...cliHelpStoreEn,
+  ...cliRootEn,
+  ...presetsEn,
+  ...recallEn,
+  ...reportsEn,
+}

@@ -41,5 +41,7 @@ cyrene 装在哪里：<home>/profiles/<name>/），否则 ~/.dsh。
   'cli.title.Commands:': '命令：',
   'cli.title.Arguments:': '参数：',
   'cli.title.Global Options:': '全局选项：',
+  'cli.default': '（默认 {value}）',
+  'cli.sharedUnused': '也照收 {flags}：这个命令不用它们，为以前的脚本保留。',
   'cli.helpOption': '显示这个命令的帮助',
 } as const

@@ -1,9 +1,24 @@
 import { chatZh } from './chat.ts'
 import { cliHelpZh } from './cli-help.ts'
+import { cliHelpStoreZh } from './cli-help-store.ts'
+import { cliHelpWhaleZh } from './cli-help-whale.ts'
 import { cliRootZh } from './cli-root.ts'
 import { cliZh } from './cli.ts'
 import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
+import { recallZh } from './recall.ts'
+import { reportsZh } from './reports.ts'
 
 /** The Chinese catalogue: the source of every key. */
-export const zh = { ...doctorZh, ...chatZh, ...cliZh, ...cliHelpZh, ...cliRootZh, ...presetsZh } as const
+export const zh = {
+  ...doctorZh,
+  ...chatZh,
+  ...cliZh,
+  ...cliHelpZh,
+  ...cliHelpWhaleZh,
+  ...cliHelpStoreZh,
+  ...cliRootZh,
+  ...presetsZh,
+  ...recallZh,
+  ...reportsZh,
+} as const

@@ -336,7 +336,7 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(await command('/memory 深夜散步')).toContain('我喜欢在深夜散步。')
       expect(await command('/cyrene new-volume')).toContain('/cyrene new-volume confirm <一句原因>')
       expect(await command('/cyrene new-volume confirm 端到端测试开的新卷')).toContain('已开第 1 卷：端到端测试开的新卷')
-      expect(await command('/cyrene sync')).toContain('SiYuan sync is off (siyuan.enabled')
+      expect(await command('/cyrene sync')).toContain('思源同步关着（设置里的 siyuan.enabled）')
       expect(await command('/cyrene dream on')).toContain('本会话参加每晚的统合梦')
       expect(await command('/dream')).toContain('梦志写在')
       const doctor = await command('/cyrene doctor --verbose')

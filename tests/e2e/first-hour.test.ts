@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, webRpc } from '../../scripts/dsh-web.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 import { writeQuietNight } from '../harness/quiet-night.ts'
+import { wrongLanguage } from '../harness/language.ts'
 
 /**
  * Issue 22, "done when": a newcomer's first hour, in DSH web's two languages,
@@ -81,14 +82,6 @@ const WALKS: Walk[] = [
     calendar: 'Memory calendar',
   },
 ]
-
-/** Words a Chinese page may show as they are (software and units); the English page shows no Chinese character. */
-const ZH_ALLOWED = new Set(['DSH', 'MB'])
-
-function wrongLanguage(lang: 'zh' | 'en', text: string): string[] {
-  if (lang === 'en') return text.match(/\p{Script=Han}+/gu) ?? []
-  return (text.match(/[A-Za-z]{2,}/g) ?? []).filter((w) => !ZH_ALLOWED.has(w))
-}
 
 /** The page's visible text without the person's data (memories, titles, names, technical details). */
 async function pageWords(p: Page): Promise<string> {

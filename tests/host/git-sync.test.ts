@@ -46,12 +46,12 @@ describe('git sync in a real host (issue 24)', () => {
       const { chat, written } = await modelWrites(a)
       expect(written?.meta.by).toBe('model')
       const answer = await a.command(chat, '/cyrene sync')
-      expect(answer?.text).toMatch(/^Git 同步：committed \d+ entr/)
+      expect(answer?.text).toMatch(/^Git 同步：提交了 [\d,]+ 条记忆/)
       expect(execFileSync('git', ['--git-dir', bare, 'log', '-1', '--format=%B', 'main'], { encoding: 'utf8' })).toContain(written!.id)
       // The harness's DSH speaks Chinese (settings.yaml locale zh): the git checks under --verbose.
       const doctor = await a.command(chat, '/cyrene doctor --verbose')
       expect(doctor?.text).toMatch(/git 同步：远端 .*remote\.git；\.git\/ 里的历史 [\d.]+ MB/)
-      expect(doctor?.text).toMatch(/git 同步（后台）：.*sent to/)
+      expect(doctor?.text).toMatch(/git 同步（后台）：.*已发到 /)
     } finally {
       await a.dispose()
     }
@@ -61,7 +61,7 @@ describe('git sync in a real host (issue 24)', () => {
       await b.ctx.get('cyreneMemory').ready
       const chat = await b.createAgent('chat')
       const answer = await b.command(chat, '/cyrene sync')
-      expect(answer?.text).toMatch(/^Git 同步：.*from the other machines/)
+      expect(answer?.text).toMatch(/^Git 同步：.*(从其他机器取来|和其他机器合并了) \d+ 个文件/)
       const store = b.ctx.get('cyreneMemory').store()
       expect((await store.scan()).entries.map((e: { text: string }) => e.text)).toContain(FACT)
       await b.ctx.get('cyreneMemory').recallReady

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chineseLeft, englishSentences } from '../../i18n/testing/language-rule.ts'
 import { bootHost, type Host } from '../harness/host.ts'
+import { otherLanguage } from '../harness/language.ts'
 
 /**
  * Issue 22: the texts a command shows follow DSH's UI language, as DSH web
@@ -62,5 +63,23 @@ describe("commands in DSH's UI language", () => {
     expect((await host.command(agent, '/cyrene restore'))?.kind).toBe('success')
     expect((await host.command(agent, '/cyrene style 没有这档'))?.kind).toBe('error')
     expect((await host.command(agent, '/cyrene nonsense'))?.kind).toBe('error')
+  })
+})
+
+describe('what the lower layers report, in chat and the doctor (issue 22)', () => {
+  it('a pending entry’s reasons, /cyrene sync, /cyrene backup and the doctor --verbose in one language each', async () => {
+    const store = host.ctx.get('cyreneMemory').store()!
+    const pending = await store.write({ text: 'likes coffee', kind: 'fact' }, { by: 'person' })
+    expect(pending.gate).toBe('pending')
+    for (const lang of ['zh', 'en'] as const) {
+      await setLocale(lang)
+      const agent = await host.createAgent('chat')
+      const replies: Record<string, string> = {}
+      for (const line of [`/memory show ${pending.id}`, '/cyrene sync', '/cyrene backup', '/cyrene doctor --verbose'])
+        // The memory itself is the person's data, not a word of the reply.
+        replies[line] = text(await host.command(agent, line)).replaceAll('likes coffee', '')
+      expect(replies[`/memory show ${pending.id}`]).toContain(lang === 'zh' ? '第 2 条：五育要是' : 'rule 2: the virtue must be one of')
+      for (const [line, reply] of Object.entries(replies)) expect({ lang, line, found: otherLanguage(lang, reply) }).toEqual({ lang, line, found: [] })
+    }
   })
 })

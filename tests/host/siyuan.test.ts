@@ -63,9 +63,9 @@ describe('SiYuan sync in a real host (issue 12 item 4)', () => {
   it('/cyrene sync runs it now and answers what was sent; the doctor shows the last run', async () => {
     const agent = await host.createAgent('chat')
     const answer = await host.command(agent, '/cyrene sync')
-    expect(answer?.text).toMatch(/^思源同步：sent \d+, removed 0, unchanged \d+ \(notebook 昔涟\)$/)
+    expect(answer?.text).toMatch(/^思源同步：发出 \d+ 个，删除 0 个，\d+ 个没变（笔记本 昔涟）$/)
     const doctor = await host.command(agent, '/cyrene doctor --verbose')
-    expect(doctor?.text).toMatch(/✓ 思源同步：.*sent \d+/)
+    expect(doctor?.text).toMatch(/✓ 思源同步：.*发出 \d+ 个/)
   })
 
   it('read-only mode (issue 21): /cyrene sync says it is refused and not retried; the doctor shows it as a warning', async () => {
@@ -75,11 +75,13 @@ describe('SiYuan sync in a real host (issue 12 item 4)', () => {
       mkdirSync(join(host.dshHome, 'cyrene-philia093-0', '余页'), { recursive: true })
       writeFileSync(join(host.dshHome, 'cyrene-philia093-0', '余页', 'ro.md'), '只读时写下。')
       const answer = await host.command(agent, '/cyrene sync')
-      expect(answer?.text).toContain('read-only mode')
-      expect(answer?.text).toContain('not tried again until the next run')
+      // SiYuan's own words stay as it said them; ours are in the person's language.
+      expect(answer?.text).toContain('This operation is not supported in read-only mode')
+      expect(answer?.text).toContain('思源处在只读模式；在思源里关掉它才能同步')
+      expect(answer?.text).toContain('下一次同步前不再尝试')
       // The harness's DSH speaks Chinese (settings.yaml locale zh): the SiYuan check under --verbose.
       const doctor = await host.command(agent, '/cyrene doctor --verbose')
-      expect(doctor?.text).toMatch(/! 思源同步：.*read-only mode/)
+      expect(doctor?.text).toMatch(/! 思源同步：.*思源处在只读模式/)
     } finally {
       siyuan.readOnly = false
     }

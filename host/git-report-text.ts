@@ -1,0 +1,30 @@
+import { t, type Lang } from '../i18n/index.ts'
+import type { GitSyncReport } from '../memory/index.ts'
+import type { GitRunReport } from './git-trigger.ts'
+
+/**
+ * A git sync's report in the person's language, from what memory/git-sync.ts
+ * did (it words nothing itself); what git said about an unreachable remote
+ * stays as git said it. A refusal without a report (git missing, a broken
+ * repository) is its own message, inside the catalogue's sentence.
+ */
+export function gitReportText(report: GitRunReport, lang: Lang): string {
+  if (!('written' in report)) return 'noRemote' in report ? t('git.noRemoteSet', lang) : t('git.error', lang, { error: report.message })
+  const commit = commitText(report, lang)
+  if (report.remote === undefined) return t('git.noRemote', lang, { commit })
+  if (report.failure !== undefined)
+    return t(report.failure.what === 'fetch' ? 'git.unreachableFetch' : 'git.unreachablePush', lang, { commit, remote: report.remote, why: report.failure.why })
+  return t('git.sent', lang, { commit, merge: mergeText(report, lang), remote: report.remote })
+}
+
+function commitText(r: GitSyncReport, lang: Lang): string {
+  if (!r.committed) return t('git.nothingToCommit', lang)
+  if (r.written.length === 0) return t('git.committedFiles', lang)
+  return r.written.length === 1 ? t('git.committedOne', lang) : t('git.committedEntries', lang, { n: r.written.length })
+}
+
+function mergeText(r: GitSyncReport, lang: Lang): string {
+  if (r.merge === 'none') return t('git.nothingNew', lang)
+  const conflicts = r.newConflicts === 0 ? '' : t('git.conflicts', lang, { n: r.newConflicts })
+  return t(r.merge === 'fast-forward' ? 'git.took' : 'git.merged', lang, { n: r.changed.length }) + conflicts
+}

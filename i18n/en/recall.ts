@@ -1,0 +1,18 @@
+import type { recallZh } from '../zh/recall.ts'
+
+/** Why recall brought nothing (memory/recall/abstain.ts's reasons), in English: the doctor and `cyrene memory recall`. */
+export const recallEn: { readonly [K in keyof typeof recallZh]: string } = {
+  'recall.silence.empty-query': 'the message has no words to search for (only punctuation, stop words or nothing)',
+  'recall.silence.empty-index': 'no memory is indexed yet',
+  'recall.silence.no-match': 'no memory shares a word with the message (or a dictionary translation of one)',
+  'recall.silence.low-coverage':
+    'the best memory covers {coverage} % of what the message asks about, under the {needed} % needed: nothing stored seems to be about it',
+  'recall.silence.left-out': 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
+  'recall.silence.unknown': 'no reason given ({reason})',
+  'recall.cli.nothing': 'nothing would be injected (0/{budget} characters)',
+  'recall.cli.nothingBecause': 'nothing would be injected (0/{budget} characters): {why}',
+  'recall.cli.hits': '{n} hit(s), {chars}/{budget} characters',
+  'recall.cli.cut': ', {n} shortened or left out for the budget',
+  'recall.cli.inBlock': '  left out {id}: {{cyrene_memory}} already shows it',
+  'recall.cli.duplicate': '  left out {id}: a near-duplicate of a better hit',
+}
