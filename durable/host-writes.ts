@@ -62,3 +62,21 @@ export function onHostWritesIdle(fn: Listener): () => void {
   idle.add(fn)
   return () => idle.delete(fn)
 }
+
+const processes = new Set<number>()
+
+/**
+ * A program this process started for its own work (git for the store's sync): it and what it
+ * starts are the host's, not a tool call's, even when started while a tool call runs. Its
+ * changes are still judged as the host's writes are (declared paths, or a host folder while the
+ * store's write lock is held): this only keeps the guard from taking it for the model's.
+ */
+export function declareHostProcess(pid: number | undefined): () => void {
+  if (pid === undefined) return () => {}
+  processes.add(pid)
+  return () => processes.delete(pid)
+}
+
+export function isHostProcess(pid: number): boolean {
+  return processes.has(pid)
+}

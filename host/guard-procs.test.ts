@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
+import { declareHostProcess } from '../durable/host-writes.ts'
 import { ModelProcesses, parseStat } from './guard-procs.ts'
 
 describe('the processes a tool call leaves running', () => {
@@ -20,6 +21,21 @@ describe('the processes a tool call leaves running', () => {
     expect(procs.scan()).toBeGreaterThanOrEqual(1)
     await sleep(1500)
     expect(procs.scan()).toBe(0)
+  })
+
+  it('a program the host starts for its own work during the window (git for the sync) is not the model’s, nor what it starts; the same program undeclared is', async () => {
+    const procs = new ModelProcesses()
+    procs.open()
+    const own = spawn('sh', ['-c', 'sleep 2 & wait'], { stdio: 'ignore' })
+    const undeclare = declareHostProcess(own.pid)
+    await sleep(200)
+    expect(procs.scan()).toBe(0)
+    const theirs = spawn('sh', ['-c', 'sleep 2 & wait'], { stdio: 'ignore' })
+    await sleep(200)
+    expect(procs.scan()).toBeGreaterThanOrEqual(1)
+    undeclare()
+    own.kill('SIGKILL')
+    theirs.kill('SIGKILL')
   })
 
   it('a process that started before the window is not the model’s', () => {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { isHostProcess } from '../durable/host-writes.ts'
 
 /**
  * Which processes a tool call left running (docs/decisions/010). Linux only:
@@ -130,7 +131,8 @@ export class ModelProcesses {
       if (seen.has(pid)) continue
       seen.add(pid)
       const p = readStat(pid)
-      if (p === undefined) continue
+      // A program the host started for its own work (durable/host-writes.ts) is not the model's, nor is what it starts.
+      if (p === undefined || (p.ppid === this.host && isHostProcess(pid))) continue
       // Below the host or the reaper, only what started during the window; below the model's, everything.
       const models = this.tainted.get(pid) === p.start || p.start >= from || this.tainted.has(p.ppid)
       if (!models) continue
@@ -156,7 +158,7 @@ export class ModelProcesses {
     let below: Proc | undefined
     let cur: Proc | undefined = p
     for (let hops = 0; cur !== undefined && hops < 64; hops++) {
-      if (cur.pid === this.host) return below !== undefined && below.start >= from
+      if (cur.pid === this.host) return below !== undefined && below.start >= from && !isHostProcess(below.pid)
       if (this.tainted.get(cur.pid) === cur.start) return true
       if (cur.pid === 1 || REAPERS.test(cur.comm)) return below !== undefined && below.start >= from
       if (cur.start < from) return false

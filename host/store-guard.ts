@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Service, type Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-tools'
 import { resolveRoot, snapshotsDirOf } from '../memory/paths.ts'
@@ -171,5 +171,7 @@ export function protectedFolders(root: string): { roots: string[]; hostFolders: 
   const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))
   const roots = new Set([root, real(root), snapshots, real(snapshots), whale.configDir, real(whale.configDir)])
   if (!whale.configFile.startsWith(whale.configDir + '/')) roots.add(whale.configFile)
-  return { roots: [...roots], hostFolders: [snapshots, real(snapshots)], shownFrom: dirname(root) }
+  // The store's own git repository (the sync's history, docs/decisions/070): its changes are the host's while the host holds the store's write lock, as the snapshots'.
+  const history = join(root, '.git')
+  return { roots: [...roots], hostFolders: [snapshots, real(snapshots), history, join(real(root), '.git')], shownFrom: dirname(root) }
 }

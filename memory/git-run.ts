@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { declareHostProcess } from '../durable/host-writes.ts'
 import { hostname } from 'node:os'
 
 /**
@@ -105,14 +106,19 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
     const env = gitEnv(opts.env ?? process.env)
     if (opts.indexFile !== undefined) env.GIT_INDEX_FILE = opts.indexFile
     const child = spawn('git', full, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    const undeclare = declareHostProcess(child.pid)
     const out: Buffer[] = []
     let err = ''
     child.stdout.on('data', (d: Buffer) => out.push(d))
     child.stderr.on('data', (d: Buffer) => {
       if (err.length < 64_000) err += d.toString('utf8')
     })
-    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new GitMissingError() : e))
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      undeclare()
+      reject(e.code === 'ENOENT' ? new GitMissingError() : e)
+    })
     child.on('close', (status) => {
+      undeclare()
       const code = status ?? -1
       if (code === 0 || (opts.ok ?? []).includes(code)) resolve({ status: code, stdout: Buffer.concat(out), stderr: err })
       else reject(new GitError(args, status, err))
