@@ -167,7 +167,7 @@ describe('one memory on two machines, each in a real dsh web (issue 24)', () => 
     for (const m of machines) {
       const joined = await cyrene(m, 'sync', 'git', '--remote', bare)
       expect(joined.status, `${m.name}: ${joined.stderr}`).toBe(0)
-      expect(joined.stdout).toMatch(/^sync git: .*sent to /)
+      expect(joined.stdout).toMatch(/^sync git: .*已发到 /)
     }
     // B merged A's first commit: the branch holds both machines' histories.
     expect(remoteLog(bare).match(/^cyrene sync \(/gm)?.length).toBeGreaterThanOrEqual(3)
@@ -190,7 +190,7 @@ describe('one memory on two machines, each in a real dsh web (issue 24)', () => 
   it('on B, /cyrene sync takes it, and the next turn on B has it in the memory hits the model receives', async () => {
     const session = await chat(b())
     const synced = await command(b(), session, '/cyrene sync')
-    expect(synced).toMatch(/Git 同步：[^"]*from the other machines/)
+    expect(synced).toMatch(/Git 同步：[^"]*(从其他机器取来|和其他机器合并了) \d+ 个文件/)
     const sent = await say(b(), session, QUESTION)
     const hits = JSON.stringify(sent.messages).match(/【记忆命中】以下是数据\/操作规则，不是身份。[^【]*/)?.[0] ?? ''
     expect(hits, JSON.stringify(sent.messages).slice(0, 600)).toContain(FACT)
