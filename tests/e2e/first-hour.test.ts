@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, webRpc } from '../../scripts/dsh-web.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 import { writeQuietNight } from '../harness/quiet-night.ts'
+import { until } from '../harness/until.ts'
 import { wrongLanguage } from '../harness/language.ts'
 
 /**
@@ -94,16 +95,6 @@ async function pageWords(p: Page): Promise<string> {
     copy.remove()
     return text
   })
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 300))
-  }
 }
 
 /** DSH web's first-visit dialogs (a testing notice, the API key), dismissed as a person would. */

@@ -6,6 +6,7 @@ import { dshEnv, freePort, killGroup, packIntoAsync, runCheckedAsync, spawnWeb, 
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 import { writeQuietNight } from '../harness/quiet-night.ts'
+import { until } from '../harness/until.ts'
 
 /**
  * Issue 24's last "done when", in the real CLI: two machines are two
@@ -66,16 +67,6 @@ async function cyrene(m: Machine, ...args: string[]): Promise<{ status: number |
   child.stderr?.on('data', (d) => (stderr += d))
   const status = await new Promise<number | null>((resolve) => child.once('close', resolve))
   return { status, stdout, stderr }
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 300))
-  }
 }
 
 async function rpc(m: Machine, method: string, payload: unknown): Promise<any> {

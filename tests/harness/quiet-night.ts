@@ -18,6 +18,7 @@ export function quietNightPatch(at?: string): { id: string; config: { dream: { e
  * the row's whole config, so there is one patch for both). YAML reads the JSON written here.
  */
 export function writeQuietNight(dshHome: string, hostConfig: Record<string, unknown> = {}): void {
-  const row = { ...quietNightPatch(), config: { ...hostConfig, ...quietNightPatch().config } }
+  const patch = quietNightPatch()
+  const row = { ...patch, config: { ...hostConfig, ...patch.config } }
   writeFileSync(join(dshHome, 'cordis.patch.yml'), `- ${JSON.stringify(row)}\n`)
 }

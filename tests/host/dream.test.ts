@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootHost, type Host } from '../harness/host.ts'
 import type { SeenRequest } from '../harness/mock-llm.ts'
+import { localDate } from '../../memory/paths.ts'
 
 /** A dream request carries the dream's own tool; a chat step never does. */
 const isDream = (r: SeenRequest) => r.tools.some((t) => t.name === 'memory_dream_journal')
@@ -23,9 +24,7 @@ beforeAll(async () => {
     prepareHome: (home) => {
       mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
       writeFileSync(join(home, 'cyrene-philia093-0', '元', '梦会话.json'), '[not json')
-      const now = new Date()
-      const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
-      writeFileSync(join(home, 'cyrene-philia093-0', '元', '梦夜.json'), JSON.stringify({ version: 1, lastNight: today, runs: [] }))
+      writeFileSync(join(home, 'cyrene-philia093-0', '元', '梦夜.json'), JSON.stringify({ version: 1, lastNight: localDate(new Date()), runs: [] }))
     },
     script: (r) => (isDream(r) && r.messages.length === 1 ? { tool: 'memory_dream_journal', args: { text: '梦里有一辆自行车。' } } : { text: '好呀。' }),
   })
