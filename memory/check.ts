@@ -12,6 +12,7 @@ import { ANCHOR_KEYS } from './settings.ts'
 import { findRetiredPlugins } from './migrate.ts'
 import { CONFLICTS_DIR, listConflicts } from './git-conflicts.ts'
 import { isForgedClaim, MARKS_REL } from './person-marks.ts'
+import { splitLink } from './validate.ts'
 
 export interface Finding {
   code: string
@@ -85,9 +86,7 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
             errors.push({ code: 'link', message: 'a link is not a string', file: e.file, line: e.line })
             continue
           }
-          const bar = l.lastIndexOf('|')
-          const target = bar < 0 ? l : l.slice(0, bar)
-          const type = bar < 0 ? '' : l.slice(bar + 1)
+          const { target, type } = splitLink(l)
           if (!byId.has(target)) errors.push({ code: 'link', message: `link to unknown entry ${target}`, file: e.file, line: e.line })
           if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type))
             errors.push({ code: 'link', message: `unknown link type ${type}`, file: e.file, line: e.line })

@@ -1,6 +1,6 @@
 import { LINK_TYPES } from './entry.ts'
 import type { MemoryStore } from './store.ts'
-import { RefusedError, type Writer } from './validate.ts'
+import { RefusedError, splitLink, type Writer } from './validate.ts'
 import { isPersonBase } from './person-marks.ts'
 
 /**
@@ -26,7 +26,7 @@ export interface LinkResult {
   replaced?: string
 }
 
-const targetOf = (link: string) => (link.lastIndexOf('|') < 0 ? link : link.slice(0, link.lastIndexOf('|')))
+const targetOf = (link: string) => splitLink(link).target
 
 export async function linkEntries(store: MemoryStore, input: LinkInput, ctx: { by: Writer }): Promise<LinkResult> {
   const from = typeof input.from === 'string' ? input.from.trim() : ''

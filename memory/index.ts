@@ -1,5 +1,6 @@
 /** Public surface of the memory engine. Nothing here imports DSH. */
-export { MemoryStore, type OpenOptions, type StoredEntry, type WriteResult, type CatalogFile } from './store.ts'
+export { MemoryStore, type OpenOptions, type StoredEntry, type WriteResult } from './store.ts'
+export type { CatalogFile } from './file-catalog.ts'
 export { EngineBusyError } from './engine-lock.ts'
 export {
   parseEntryFile,

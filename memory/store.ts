@@ -1,26 +1,14 @@
 import { promises as fs } from 'node:fs'
 import { join, dirname, basename } from 'node:path'
 import { appendEntryText, joinSegments, parseEntryFile, reserializeSegment, type Entry, type EntryMeta, type ParseProblem, type Segment } from './entry.ts'
-import { stampOf, type FileStamp } from './file-stamp.ts'
+import { FileCatalog, type CatalogFile } from './file-catalog.ts'
+import { UsageMeter, type Usage } from './store-usage.ts'
 import { gate } from './gate.ts'
 import { newId } from './id.ts'
 import { acquire, LockBusyError, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
 import { audit, auditLog } from './audit.ts'
 import { engineStatus, releaseEngine } from './engine-lock.ts'
-import {
-  ensureDir,
-  fsyncDir,
-  isTempName,
-  readTextOr,
-  sizeOf,
-  walkFiles,
-  writeAtomic,
-  decodeUtf8,
-  readForRewrite,
-  inspectBelow,
-  readNoFollow,
-  type BelowRoot,
-} from './fsio.ts'
+import { ensureDir, fsyncDir, isTempName, readTextOr, walkFiles, writeAtomic, readForRewrite } from './fsio.ts'
 import {
   LAYOUT,
   LAYOUT_DIRS,
@@ -37,7 +25,7 @@ import {
 import { applySettingsPatch, parseSettingsText, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
 import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { journalPending, recoverGitSwitch } from './git-switch.ts'
-import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen } from './validate.ts'
+import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen, linksOf, splitLink } from './validate.ts'
 import { currentVolume } from './volumes.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
 import { claimsPerson, isMarked, isPersonBase, readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
@@ -68,27 +56,12 @@ export interface WriteResult {
   notes: string[]
 }
 
-interface CachedFile {
-  stamp: FileStamp
-  catalog: CatalogFile
-}
-
-/** What the read path keeps of a file: its entries, what could not be read, where loose text starts. */
-export interface CatalogFile {
-  file: string
-  entries: Array<{ entry: Entry; line: number }>
-  problems: ParseProblem[]
-  /** Lines where text without a comment after it starts (kept in the file, not an entry). */
-  loose: number[]
-}
-
 const WRITE_LOCK = 'write.lock'
 
 /** A sync still running in another process holds the lock: it finishes its own switch. */
 function busyIsFine(error: unknown): void {
   if (!(error instanceof LockBusyError)) throw error
 }
-const USAGE_TTL_MS = 60_000
 
 /**
  * The memory store: one root folder of markdown files. Every read-modify-write
@@ -106,8 +79,8 @@ export class MemoryStore {
   /** How long a lock holder on another host may go quiet (tests shorten it); the locks' default when undefined. */
   readonly lockStaleMs: number | undefined
   private readonly lockWaitMs: number | undefined
-  private readonly cache = new Map<string, CachedFile>()
-  private usage: { total: number; margin: number; at: number } | undefined
+  private readonly catalog: FileCatalog
+  private readonly usage: UsageMeter
 
   private constructor(root: string, settings: Settings, problems: string[], opts: OpenOptions) {
     this.root = root
@@ -119,6 +92,8 @@ export class MemoryStore {
     this.now = opts.now ?? (() => new Date())
     this.lockStaleMs = opts.lockStaleMs
     this.lockWaitMs = opts.lockWaitMs
+    this.catalog = new FileCatalog(root, (rel) => this.path(rel))
+    this.usage = new UsageMeter(root)
   }
 
   /** Opens (and lays out, 0700) the store. Takes no engine lock: see `openEngine` (engine.ts). */
@@ -254,62 +229,12 @@ export class MemoryStore {
   }
 
   /**
-   * The entries of one file, from a cache checked by its stamp (size and mtime, file-stamp.ts). The cache
+   * The entries of one file, from a cache checked by its stamp (file-catalog.ts). The cache
    * keeps only the parsed entries (not the file's bytes): rewrites always read
    * the file again.
    */
   async catalogFile(rel: string): Promise<CatalogFile> {
-    return this.catalogOf(rel, false)
-  }
-
-  /**
-   * `walked`: rel came from walking the root, which never descends into a
-   * linked folder, so only the file itself is looked at (one lstat, as many
-   * as before links were checked); otherwise every component below the root is.
-   */
-  private async catalogOf(rel: string, walked: boolean): Promise<CatalogFile> {
-    const full = this.path(rel)
-    // A link below the root is never read through (its content is not the store's); `check` reports it.
-    const at = walked ? await lookAtFile(full, rel) : await inspectBelow(this.root, full)
-    if (at.kind !== 'file') {
-      this.cache.delete(rel)
-      if (at.kind === 'missing') return emptyCatalog(rel)
-      return emptyCatalog(
-        rel,
-        `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`,
-      )
-    }
-    const stamp = stampOf(at.stat)
-    const hit = this.cache.get(rel)
-    if (hit !== undefined && hit.stamp === stamp) return hit.catalog
-    let bytes: Buffer
-    try {
-      bytes = await readNoFollow(full)
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      if (code !== 'ENOENT' && code !== 'ELOOP') throw e
-      // Removed, or replaced by a link, since the look above.
-      this.cache.delete(rel)
-      return emptyCatalog(
-        rel,
-        code === 'ELOOP' ? `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` : undefined,
-      )
-    }
-    const { text, valid } = decodeUtf8(bytes)
-    const parsed = parseEntryFile(text, rel)
-    if (!valid)
-      parsed.problems.unshift({
-        file: rel,
-        line: 1,
-        message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8',
-      })
-    const catalog: CatalogFile = { file: rel, entries: [], problems: parsed.problems, loose: [] }
-    for (const seg of parsed.segments) {
-      if (seg.type === 'entry') catalog.entries.push({ entry: seg.entry, line: seg.line })
-      else if (seg.type === 'loose' && seg.raw.trim() !== '') catalog.loose.push(seg.line)
-    }
-    this.cache.set(rel, { stamp, catalog })
-    return catalog
+    return this.catalog.of(rel, false)
   }
 
   /** Every entry in day and pending files, oldest file first, plus what could not be read. */
@@ -321,7 +246,7 @@ export class MemoryStore {
     let done = 0
     for (const rel of rels) {
       const area = dateOfEntryFile(rel)!.area
-      const cat = await this.catalogOf(rel, true)
+      const cat = await this.catalog.of(rel, true)
       files.push(cat)
       problems.push(...cat.problems)
       for (const { entry, line } of cat.entries) entries.push({ ...entry, id: entry.meta.id, file: rel, line, area })
@@ -361,37 +286,13 @@ export class MemoryStore {
 
   // ── quotas ─────────────────────────────────────────────────────────────
 
-  async measureUsage(force = false): Promise<{ total: number; margin: number }> {
-    const t = Date.now()
-    if (!force && this.usage !== undefined && t - this.usage.at < USAGE_TTL_MS) return this.usage
-    const total = await sizeOf(this.root)
-    const margin = await sizeOf(this.root, LAYOUT.margin)
-    this.usage = { total, margin, at: t }
-    return this.usage
+  async measureUsage(force = false): Promise<Usage> {
+    return await this.usage.measure(force)
   }
 
   /** Refuses a write that would cross a quota, saying what to do. */
   async checkQuota(addBytes: number, intoMargin: boolean): Promise<void> {
-    const u = await this.measureUsage()
-    const L = this.limits
-    if (u.total + addBytes > L.totalBytes) {
-      throw new RefusedError(
-        'quota',
-        `the memory store is full (${mb(u.total)} of ${mb(L.totalBytes)}). Nothing was written. Move old 余页/ writing elsewhere, or raise quota.totalMB in 元/settings.json.`,
-      )
-    }
-    if (intoMargin && u.margin + addBytes > L.marginBytes) {
-      throw new RefusedError(
-        'quota',
-        `余页/ is full (${mb(u.margin)} of ${mb(L.marginBytes)}). Nothing was written. Move or delete old free writing in 余页/, or raise quota.marginMB in 元/settings.json.`,
-      )
-    }
-  }
-
-  private noteWritten(deltaBytes: number, intoMargin: boolean): void {
-    if (this.usage === undefined) return
-    this.usage.total += deltaBytes
-    if (intoMargin) this.usage.margin += deltaBytes
+    await this.usage.check(addBytes, intoMargin, this.limits)
   }
 
   // ── writing ────────────────────────────────────────────────────────────
@@ -427,7 +328,7 @@ export class MemoryStore {
    */
   private async assertLinkTargets(links: readonly string[]): Promise<void> {
     const missing: string[] = []
-    for (const target of new Set(links.map(linkTarget))) if ((await this.get(target)) === undefined) missing.push(target)
+    for (const target of new Set(links.map((l) => splitLink(l).target))) if ((await this.get(target)) === undefined) missing.push(target)
     if (missing.length === 0) return
     throw new RefusedError(
       'bad-link',
@@ -447,7 +348,7 @@ export class MemoryStore {
       // Marked first: a mark without its entry names nothing; an entry without its mark would read as the model's.
       if (personMarks.length > 0) await recordMarks(this, lock, personMarks)
       await this.replaceFile(rel, next, lock)
-      this.noteWritten(delta, intoMargin)
+      this.usage.written(delta, intoMargin)
     })
   }
 
@@ -469,8 +370,8 @@ export class MemoryStore {
     const merged: NewEntry = { ...had, text: found.text, ...patch }
     const { text, meta, notes: _notes } = buildMeta(merged, ctx.by, this.limits)
     // Only links this update adds: one left dangling by a hand edit must not block other changes.
-    const linked = new Set(linksOf(found.meta.links).map(linkTarget))
-    if ('links' in patch) await this.assertLinkTargets(linksOf(meta.links).filter((l) => !linked.has(linkTarget(l))))
+    const linked = new Set(linksOf(found.meta.links).map((l) => splitLink(l).target))
+    if ('links' in patch) await this.assertLinkTargets(linksOf(meta.links).filter((l) => !linked.has(splitLink(l).target)))
     const next: Entry = { text, meta: { ...found.meta } }
     for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
       if (k in patch) {
@@ -514,7 +415,7 @@ export class MemoryStore {
       const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
       await this.checkQuota(delta, true)
       await this.replaceFile(p, next.endsWith('\n') ? next : `${next}\n`, lock)
-      this.noteWritten(delta, true)
+      this.usage.written(delta, true)
     })
     await audit(this, { op: 'margin', file: p, by: ctx.by })
     return p
@@ -576,36 +477,6 @@ function refusingWhenLost(held: HeldLock): HeldLock {
       }
     },
   }
-}
-
-function linksOf(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((l): l is string => typeof l === 'string') : []
-}
-
-/** The id a link points to (`"<id>|<type>"`). */
-function linkTarget(link: string): string {
-  const bar = link.lastIndexOf('|')
-  return bar < 0 ? link : link.slice(0, bar)
-}
-
-/** The file alone, with lstat (never through a link). */
-async function lookAtFile(full: string, rel: string): Promise<BelowRoot> {
-  try {
-    const st = await fs.lstat(full)
-    if (st.isSymbolicLink()) return { kind: 'link', rel, target: await fs.readlink(full).catch(() => '?') }
-    return st.isFile() ? { kind: 'file', stat: st } : { kind: 'not-file', rel }
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
-    throw e
-  }
-}
-
-function emptyCatalog(file: string, problem?: string): CatalogFile {
-  return { file, entries: [], problems: problem === undefined ? [] : [{ file, line: 1, message: problem }], loose: [] }
-}
-
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
 function metaAsInput(meta: EntryMeta): Partial<NewEntry> {

@@ -269,11 +269,20 @@ export function importedMetaProblem(meta: Record<string, unknown>): string | und
   return undefined
 }
 
+/** A link `"<id>|<type>"` as its two parts (the type is empty when the link has none). */
+export function splitLink(link: string): { target: string; type: string } {
+  const bar = link.lastIndexOf('|')
+  return bar < 0 ? { target: link, type: '' } : { target: link.slice(0, bar), type: link.slice(bar + 1) }
+}
+
+/** The string links of an entry's `links` value, whatever a file holds there. */
+export function linksOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((l): l is string => typeof l === 'string') : []
+}
+
 export function checkLink(link: unknown): string {
   if (typeof link !== 'string') throw new RefusedError('bad-link', 'each link must be a string "<id>|<type>"')
-  const bar = link.lastIndexOf('|')
-  const id = bar < 0 ? link : link.slice(0, bar)
-  const type = bar < 0 ? '' : link.slice(bar + 1)
+  const { target: id, type } = splitLink(link)
   if (!isUsableId(id)) throw new RefusedError('bad-link', `link ${JSON.stringify(link)} has no usable target id`)
   if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type)) {
     throw new RefusedError('bad-link', `link type ${JSON.stringify(type)} is not one of ${LINK_TYPES.join('/')} (or empty)`)

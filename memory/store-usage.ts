@@ -1,0 +1,60 @@
+import { sizeOf } from './fsio.ts'
+import { LAYOUT } from './paths.ts'
+import { RefusedError, type Limits } from './validate.ts'
+
+const USAGE_TTL_MS = 60_000
+
+export interface Usage {
+  total: number
+  margin: number
+}
+
+/**
+ * How many bytes the store and its 余页/ hold. Walking the root is the cost of a
+ * quota check, so a measure is kept for a minute and moved by the store's own
+ * writes; other writers are caught at the next measure.
+ */
+export class UsageMeter {
+  private readonly root: string
+  private usage: (Usage & { at: number }) | undefined
+
+  constructor(root: string) {
+    this.root = root
+  }
+
+  async measure(force: boolean): Promise<Usage> {
+    const t = Date.now()
+    if (!force && this.usage !== undefined && t - this.usage.at < USAGE_TTL_MS) return this.usage
+    const total = await sizeOf(this.root)
+    const margin = await sizeOf(this.root, LAYOUT.margin)
+    this.usage = { total, margin, at: t }
+    return this.usage
+  }
+
+  /** Refuses a write that would cross a quota, saying what to do. */
+  async check(addBytes: number, intoMargin: boolean, limits: Limits): Promise<void> {
+    const u = await this.measure(false)
+    if (u.total + addBytes > limits.totalBytes) {
+      throw new RefusedError(
+        'quota',
+        `the memory store is full (${mb(u.total)} of ${mb(limits.totalBytes)}). Nothing was written. Move old 余页/ writing elsewhere, or raise quota.totalMB in 元/settings.json.`,
+      )
+    }
+    if (intoMargin && u.margin + addBytes > limits.marginBytes) {
+      throw new RefusedError(
+        'quota',
+        `余页/ is full (${mb(u.margin)} of ${mb(limits.marginBytes)}). Nothing was written. Move or delete old free writing in 余页/, or raise quota.marginMB in 元/settings.json.`,
+      )
+    }
+  }
+
+  written(deltaBytes: number, intoMargin: boolean): void {
+    if (this.usage === undefined) return
+    this.usage.total += deltaBytes
+    if (intoMargin) this.usage.margin += deltaBytes
+  }
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
