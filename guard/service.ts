@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path'
 import { Service, type Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-tools'
 import { resolveRoot, snapshotsDirOf } from '../memory/paths.ts'
-import { locate } from '../whale/paths.ts'
-import type { StoreGuardState } from './doctor.ts'
-import { EffectsGuard } from './guard-effects.ts'
-import { StoreProtection } from './guard-paths.ts'
-import { checkToolCall, type Refusal } from './guard-tools.ts'
+import { locate } from '../whale/index.ts'
+import type { StoreGuardState } from './types.ts'
+import { EffectsGuard } from './effects.ts'
+import { StoreProtection } from './paths.ts'
+import { checkToolCall, type Refusal } from './tools.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -1,4 +1,4 @@
-import { addWrites, baseName, insideOf, mentionsOf, operands, optionValues, skipOptions, unsure, type State, type Value } from './guard-shell-words.ts'
+import { addWrites, baseName, insideOf, mentionsOf, operands, optionValues, skipOptions, unsure, type State, type Value } from './shell-words.ts'
 
 /** What the store guard knows of programs: which only read, which change their operands, which start another command, and how a few well-known ones write. */
 

@@ -1,16 +1,16 @@
 import { relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { hostWriting, onHostWritesIdle, takeHostWrites } from '../durable/host-writes.ts'
-import { ModelProcesses, procsSupported } from './guard-procs.ts'
-import { Shadow, type Change } from './guard-shadow.ts'
-import { Watches } from './guard-watch.ts'
+import { ModelProcesses, procsSupported } from './procs.ts'
+import { Shadow, type Change } from './shadow.ts'
+import { Watches } from './watch.ts'
 
 /**
  * The store guard's boundary (CONTRACT §2.4, docs/decisions/010): around every
  * tool call that can touch files, the disk is compared with what the host
  * keeps of the protected folders, and what a generic tool changed is put back
  * byte for byte. A window is open while a tool call runs and while a process
- * it started lives (guard-procs.ts); while one is open, every change the host
+ * it started lives (procs.ts); while one is open, every change the host
  * did not declare (durable/host-writes.ts) is undone, looked at every
  * `pollMs`. With no window open, a change is the person's (their editor, their
  * `cyrene` command line, another program of theirs) and is kept.

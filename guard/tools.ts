@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
-import { readProgramText, readShellCommand, type ShellEnv, type ShellReading } from './guard-shell.ts'
-import { textCarriesBase, type Protection, type StoreProtection } from './guard-paths.ts'
+import { readProgramText, readShellCommand, type ShellEnv, type ShellReading } from './shell.ts'
+import { textCarriesBase, type Protection, type StoreProtection } from './paths.ts'
 
 /**
  * One model tool call → refused or not (CONTRACT §2.4). Knows the argument

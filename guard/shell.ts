@@ -1,6 +1,6 @@
 /**
  * A conservative, pure reading of a bash command line for the store guard
- * (`host/store-guard.ts`): which paths the command would change, and which
+ * (`guard/service.ts`): which paths the command would change, and which
  * paths it merely names while doing something this reader cannot follow (an
  * interpreter, an unknown program, `xargs`). It touches no file: the guard
  * resolves and classifies the paths it returns. It is not a bash parser and
@@ -8,7 +8,7 @@
  * can refuse when a protected path is named (CONTRACT §2.4 lists what it
  * cannot see).
  */
-import { lex, type Token, type Word } from './guard-shell-lex.ts'
+import { lex, type Token, type Word } from './shell-lex.ts'
 import {
   CHANGES_LAST,
   CHANGES_OPERANDS,
@@ -21,8 +21,8 @@ import {
   SHELLS,
   tarLike,
   WRAPPERS,
-} from './guard-shell-programs.ts'
-import { UNKNOWN, type ShellEnv, type ShellReading } from './guard-shell-types.ts'
+} from './shell-programs.ts'
+import { UNKNOWN, type ShellEnv, type ShellReading } from './shell-types.ts'
 import {
   addWrites,
   baseName,
@@ -38,10 +38,10 @@ import {
   valueOf,
   type State,
   type Value,
-} from './guard-shell-words.ts'
+} from './shell-words.ts'
 
-export type { PathRef, ShellEnv, ShellReading } from './guard-shell-types.ts'
-export { expandBraces } from './guard-shell-words.ts'
+export type { PathRef, ShellEnv, ShellReading } from './shell-types.ts'
+export { expandBraces } from './shell-words.ts'
 
 interface Simple {
   words: Word[]

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { declareHostProcess } from '../durable/host-writes.ts'
-import { ModelProcesses, parseStat } from './guard-procs.ts'
+import { ModelProcesses, parseStat } from './procs.ts'
 
 describe('the processes a tool call leaves running', () => {
   it('reads a stat line whose process name holds spaces and parentheses', () => {

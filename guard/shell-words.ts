@@ -1,5 +1,5 @@
-import type { Word } from './guard-shell-lex.ts'
-import { NEW_ENTRY, UNKNOWN, type PathRef, type ShellEnv, type ShellReading } from './guard-shell-types.ts'
+import type { Word } from './shell-lex.ts'
+import { NEW_ENTRY, UNKNOWN, type PathRef, type ShellEnv, type ShellReading } from './shell-types.ts'
 
 /** The words of a command as the paths they may stand for, and the reading's running state (folders, variables). */
 

@@ -1,4 +1,4 @@
-/** What the store guard's reading of a bash command line returns (host/guard-shell.ts). */
+/** What the store guard's reading of a bash command line returns (guard/shell.ts). */
 
 /** A path the command would change or names: known absolute text, or only the literal pieces of a runtime-built one. */
 export interface PathRef {

@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { LAYOUT, ROOT_NAME } from '../memory/paths.ts'
-import { PERSON_FOLDER as WORLDBOOK_FOLDER } from '../worldbook/places.ts'
-import { RUNTIME_PART, type PathRef } from './guard-shell.ts'
+import { PERSON_FOLDER as WORLDBOOK_FOLDER } from '../worldbook/index.ts'
+import { RUNTIME_PART, type PathRef } from './shell.ts'
 
 /**
  * Where a path lands, physically, and whether the model's generic tools may

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { expandBraces, readProgramText, readShellCommand, RUNTIME_PART, type PathRef } from './guard-shell.ts'
+import { expandBraces, readProgramText, readShellCommand, RUNTIME_PART, type PathRef } from './shell.ts'
 
 const env = { home: '/home/u', vars: { HOME: '/home/u', DSH_HOME: '/home/u/.dsh' } }
 const STORE = '/home/u/.dsh/cyrene-philia093-0'

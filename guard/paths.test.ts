@@ -2,8 +2,8 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { StoreProtection, textHoldsBase } from './guard-paths.ts'
-import { checkToolCall, type ToolCall } from './guard-tools.ts'
+import { StoreProtection, textHoldsBase } from './paths.ts'
+import { checkToolCall, type ToolCall } from './tools.ts'
 
 // A real folder tree (links need a disk); the guard itself only reads.
 let home: string
