@@ -8,9 +8,8 @@ import type { DoctorLine } from './doctor-line.ts'
 import type { SyncState } from './panel/deps.ts'
 import type { MirrorNote, VoiceNote } from './service.ts'
 import type { WorldbookNote } from './worldbook-doctor.ts'
-import type { DreamState } from './night/service.ts'
 
-/** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync, night. */
+/** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync. */
 
 /** The host service's state, as plain data: the service lives in DSH, its lines are written here. */
 export interface HostServiceState {
@@ -188,33 +187,6 @@ function mirrorLine(mirror: MirrorNote | undefined, lang: Lang): DoctorLine {
     ...mirror.skipped.map((s) => t('doctor.mirror.skipped', lang, { name: s.name, why: s.why })),
   ]
   return { area: 'voice', check, status: lost.length > 0 || cutOthers.length > 0 ? 'warn' : 'ok', detail: parts.join(t('doctor.sep', lang)), more }
-}
-
-/** What the running night service reports (timers, last outcome, snapshot errors). */
-export function dreamServiceLines(state: DreamState | undefined, lang: Lang): DoctorLine[] {
-  const check = t('doctor.check.night', lang)
-  if (state === undefined) return [{ area: 'dream', check, status: 'warn', detail: t('doctor.night.notMounted', lang) }]
-  const lines: DoctorLine[] = [
-    state.enabled
-      ? {
-          area: 'dream',
-          check,
-          status: 'ok',
-          detail: t('doctor.night.on', lang, { at: state.at, next: state.nextWakeAt ?? '—', tasks: state.tasks.length === 0 ? '—' : state.tasks.join(', ') }),
-        }
-      : { area: 'dream', check, status: 'ok', detail: t('doctor.night.off', lang) },
-  ]
-  if (state.lastOutcome !== undefined) lines.push({ area: 'dream', check, status: 'ok', detail: t('doctor.night.last', lang, { outcome: state.lastOutcome }) })
-  if (state.lastError !== undefined) lines.push({ area: 'dream', check, status: 'warn', detail: t('doctor.night.lastError', lang, { error: state.lastError }) })
-  if (state.registryProblem !== undefined) lines.push({ area: 'dream', check: t('doctor.check.registry', lang), status: 'warn', detail: state.registryProblem })
-  if (state.snapshotError !== undefined)
-    lines.push({
-      area: 'backup',
-      check: t('doctor.check.snapshots', lang),
-      status: 'warn',
-      detail: t('doctor.snapshots.dailyFailed', lang, { error: state.snapshotError }),
-    })
-  return lines
 }
 
 /** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */

@@ -3,13 +3,12 @@ import Schema from '@deepseek-ai/schemastery'
 import { CyreneMemory, type ServiceConfig } from './service.ts'
 import { mountGuard } from '../guard/row.ts'
 import { MEMORY_DEFAULTS } from './memory-block.ts'
-import { DreamConfig } from './night/config.ts'
-import { CyreneDream } from './night/service.ts'
+import { DreamConfig, mountNight } from '../night/row.ts'
 
 /**
  * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, the store
  * guard (guard/) that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4), and
- * the night (host/night/, CONTRACT §13).
+ * the night (night/, CONTRACT §13).
  */
 export const name = 'cyrene-host'
 
@@ -27,5 +26,5 @@ export const Config: Schema<Config> = Schema.object({
 export function apply(ctx: Context, config: Config): void {
   ctx.plugin(CyreneMemory, config)
   mountGuard(ctx, { rootDir: config.rootDir })
-  ctx.plugin(CyreneDream, config.dream)
+  mountNight(ctx, config.dream)
 }

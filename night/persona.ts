@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { frameRule } from '../../memory/index.ts'
-import { packagePath } from '../package-root.ts'
+import { frameRule } from '../memory/index.ts'
+import { packagePath } from '../host/package-root.ts'
 
 /**
  * The dream's system prompt: Cyrene's chat persona (persona/chat.md, the text

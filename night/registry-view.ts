@@ -1,4 +1,5 @@
-import { readRegistry, updateRegistry, type MemoryStore } from '../../memory/index.ts'
+import { type MemoryStore } from '../memory/index.ts'
+import { readRegistry, updateRegistry } from './registry.ts'
 
 /**
  * The panel's view of the dream registry `元/梦会话.json` (CONTRACT §13): the

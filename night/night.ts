@@ -1,26 +1,23 @@
 import { join } from 'node:path'
-import { acquire, LockBusyError } from '../../durable/lock.ts'
+import { acquire, LockBusyError } from '../durable/lock.ts'
 import {
-  addDays,
-  changeNightRecord,
-  dreamBrief,
-  dueNights,
   LAYOUT,
   listPending,
   localDate,
-  appendJournal,
   journalRel,
   NO_OUTPUT,
-  parseNightTime,
-  readNightRecord,
   snapshotIfDue,
-  readRegistry,
   recheckPending,
-  writeRollups,
   type MemoryStore,
   type RecheckReport,
   type StoredEntry,
-} from '../../memory/index.ts'
+} from '../memory/index.ts'
+import { dreamBrief } from './brief.ts'
+import { addDays, dueNights, parseNightTime } from './clock.ts'
+import { appendJournal } from './journal.ts'
+import { changeNightRecord, readNightRecord } from './record.ts'
+import { readRegistry } from './registry.ts'
+import { writeRollups } from './rollups.ts'
 import type { DreamConfig } from './config.ts'
 import { runDreamModel, type Stream } from './model-run.ts'
 import { dreamTools } from './tools.ts'

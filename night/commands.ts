@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { t, type Lang } from '../../i18n/index.ts'
-import type { CommandResult, CyreneSubcommand } from '../../runtime/cyrene-subcommands.ts'
+import { t, type Lang } from '../i18n/index.ts'
+import type { CommandResult, CyreneSubcommand } from '../runtime/cyrene-subcommands.ts'
 import type { CyreneDream } from './service.ts'
 import type { NightOutcome } from './night.ts'
 

@@ -1,5 +1,5 @@
-import { LAYOUT, localDate } from './paths.ts'
-import type { MemoryStore, StoredEntry } from './store.ts'
+import { LAYOUT, localDate } from '../memory/paths.ts'
+import type { MemoryStore, StoredEntry } from '../memory/store.ts'
 
 /**
  * `档/`: statistics derived from the entries by code, never by the model —
@@ -7,7 +7,7 @@ import type { MemoryStore, StoredEntry } from './store.ts'
  * (`档/YYYY/YYYY-MM.json`) and one per year (`档/YYYY/YYYY.json`). Derived
  * data: rewritten whole from the files each time, so it can never drift.
  */
-export interface Rollup {
+interface Rollup {
   period: string
   total: number
   byDay: Record<string, number>
@@ -26,7 +26,7 @@ const bump = (m: Record<string, number>, k: string) => {
 }
 
 /** The rollup of every entry whose local date starts with `period` (YYYY or YYYY-MM). Pure. */
-export function rollupOf(entries: readonly StoredEntry[], period: string): Rollup {
+function rollupOf(entries: readonly StoredEntry[], period: string): Rollup {
   const r: Rollup = { period, total: 0, byDay: {}, byKind: {}, byAxis: {}, byGate: {} }
   for (const e of entries) {
     const date = dateOf(e)
@@ -40,7 +40,7 @@ export function rollupOf(entries: readonly StoredEntry[], period: string): Rollu
   return r
 }
 
-export function rollupRel(period: string): string {
+function rollupRel(period: string): string {
   return `${LAYOUT.rolling}/${period.slice(0, 4)}/${period}.json`
 }
 

@@ -6,8 +6,8 @@
  *   node host/night/testing/dreamer.ts <DSH_HOME> <now ISO> <label>
  */
 import { createInterface } from 'node:readline'
-import { MemoryStore } from '../../../memory/index.ts'
-import { MockLlm } from '../../../tests/harness/mock-llm.ts'
+import { MemoryStore } from '../../memory/index.ts'
+import { MockLlm } from '../../tests/harness/mock-llm.ts'
 import { DreamConfig } from '../config.ts'
 import { dreamNight } from '../night.ts'
 

@@ -1,6 +1,6 @@
-import { clip } from './budget.ts'
-import { dataFrame, promptSafe } from './prompt-safe.ts'
-import type { StoredEntry } from './store.ts'
+import { clip } from '../memory/budget.ts'
+import { dataFrame, promptSafe } from '../memory/prompt-safe.ts'
+import type { StoredEntry } from '../memory/store.ts'
 
 /**
  * What the night's dream reads, as data frames (pure): the sessions taking
@@ -10,7 +10,7 @@ import type { StoredEntry } from './store.ts'
  * reasons (at most `maxPending`, oldest first). Everything from the store or
  * from a chat is data inside a frame, never an instruction.
  */
-export interface BriefSession {
+interface BriefSession {
   id: string
   lastUserText: string
   lastActiveAt: string

@@ -1,21 +1,17 @@
-import { charCount, clip } from './budget.ts'
-import { LAYOUT } from './paths.ts'
-import type { MemoryStore } from './store.ts'
-import { assertWellFormed, RefusedError } from './validate.ts'
-import type { VolumeSuggestion } from './dream-record.ts'
+import { charCount, clip } from '../memory/budget.ts'
+import { journalRel } from '../memory/paths.ts'
+import type { MemoryStore } from '../memory/store.ts'
+import { assertWellFormed, RefusedError } from '../memory/validate.ts'
+import type { VolumeSuggestion } from './record.ts'
 
 /**
  * The dream journal `梦境/YYYY/MM/YYYY-MM-DD.md`: one file per night, shared
  * by every session (the memory is one). Each dream adds a section; a second
  * write in the same dream (or a second dream the same night) appends, it
  * never replaces. When the model wrote nothing, the section says 「本次未产出」
- * — the day files are never copied in its place.
+ * (`NO_OUTPUT`) — the day files are never copied in its place. Where the journal lives and that
+ * marker are the store's layout (memory/paths.ts): recall reads them too.
  */
-export const NO_OUTPUT = '本次未产出'
-
-export function journalRel(night: string): string {
-  return `${LAYOUT.dreams}/${night.slice(0, 4)}/${night.slice(5, 7)}/${night}.md`
-}
 
 export interface JournalPart {
   /** The section heading, e.g. 「23:30 · 夜梦」. */
@@ -39,11 +35,6 @@ function journalSection(part: JournalPart): string {
     lines.push(`- 若要开卷：\`${newVolumeCommand(part.suggestion.reason)}\``)
   }
   return `${lines.join('\n')}\n`
-}
-
-/** 岁月涟漪/月响/YYYY/YYYY-MM.md (a month's echo) or 岁月涟漪/年轮/YYYY.md (a year's ring). */
-export function echoRel(kind: 'month' | 'year', period: string): string {
-  return kind === 'month' ? `${LAYOUT.months}/${period.slice(0, 4)}/${period}.md` : `${LAYOUT.years}/${period}.md`
 }
 
 /** Append to the night's journal under the write lock (quota counted); returns the file. */

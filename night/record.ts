@@ -1,4 +1,4 @@
-import type { MemoryStore } from './store.ts'
+import type { MemoryStore } from '../memory/store.ts'
 import type { HeldLock } from '../durable/lock.ts'
 
 /**
@@ -9,10 +9,10 @@ import type { HeldLock } from '../durable/lock.ts'
  * write lock; an unreadable file is reported and read as empty (the schedule
  * then catches up at most `maxCatchUpDays`, it never loops).
  */
-export const NIGHT_FILE = '梦夜.json'
+const NIGHT_FILE = '梦夜.json'
 const KEEP_RUNS = 20
 
-export interface NightRun {
+interface NightRun {
   night: string
   at: string
   trigger: string

@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { clip } from './budget.ts'
-import { readTextOr } from './fsio.ts'
-import { LAYOUT } from './paths.ts'
-import type { MemoryStore } from './store.ts'
+import { clip } from '../memory/budget.ts'
+import { readTextOr } from '../memory/fsio.ts'
+import { LAYOUT } from '../memory/paths.ts'
+import type { MemoryStore } from '../memory/store.ts'
 
 /**
  * The dream registry `元/梦会话.json` (contract §4.3): every Cyrene session the

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { MemoryStore } from './store.ts'
-import { charCount } from './budget.ts'
-import { forgetUnknown, LAST_LINE_CHARS, noteSession, readRegistry, scheduledSessions, updateRegistry } from './dream-registry.ts'
-import { tempHome } from './testing/tmp.ts'
+import { MemoryStore } from '../memory/store.ts'
+import { charCount } from '../memory/budget.ts'
+import { forgetUnknown, LAST_LINE_CHARS, noteSession, readRegistry, scheduledSessions, updateRegistry } from './registry.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 let s: MemoryStore

@@ -1,4 +1,4 @@
-import { wakeDelay, type NightTime } from '../../memory/index.ts'
+import { wakeDelay, type NightTime } from './clock.ts'
 
 /**
  * A timer that wakes for the night: it sleeps until the next local night

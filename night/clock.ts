@@ -1,4 +1,4 @@
-import { isDateString, localDate } from './paths.ts'
+import { isDateString, localDate } from '../memory/paths.ts'
 
 /**
  * The night's clock, pure. Every decision is made on local calendar dates
@@ -33,7 +33,7 @@ export function nightStart(date: string, t: NightTime): Date {
 }
 
 /** The latest night whose start has passed at `now`. */
-export function latestStartedNight(now: Date, t: NightTime): string {
+function latestStartedNight(now: Date, t: NightTime): string {
   const today = localDate(now)
   return nightStart(today, t).getTime() <= now.getTime() ? today : addDays(today, -1)
 }

@@ -2,23 +2,15 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { spawnHolder } from '../../durable/testing/spawn.ts'
-import {
-  kindOfName,
-  listSnapshots,
-  MemoryStore,
-  noteSession,
-  parseNightTime,
-  readNightRecord,
-  updateRegistry,
-  listPending,
-  restoreTombstone,
-  NO_OUTPUT,
-} from '../../memory/index.ts'
-import { tempHome } from '../../memory/testing/tmp.ts'
-import { MockLlm, type Script } from '../../tests/harness/mock-llm.ts'
+import { spawnHolder } from '../durable/testing/spawn.ts'
+import { kindOfName, listSnapshots, MemoryStore, listPending, restoreTombstone, NO_OUTPUT } from '../memory/index.ts'
+import { parseNightTime } from './clock.ts'
+import { readNightRecord } from './record.ts'
+import { noteSession, updateRegistry } from './registry.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
+import { MockLlm, type Script } from '../tests/harness/mock-llm.ts'
 import { DreamConfig } from './config.ts'
-import { storeLines } from '../doctor.ts'
+import { storeLines } from '../host/doctor.ts'
 import { dreamNight, nightWake, type NightDeps } from './night.ts'
 import { NightTimer } from './scheduler.ts'
 import { drivenClock } from './testing/driven-clock.ts'

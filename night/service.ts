@@ -1,22 +1,13 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
 import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
-import {
-  forgetUnknown,
-  localDate,
-  noteSession,
-  parseNightTime,
-  readRegistry,
-  readVolumes,
-  scheduledSessions,
-  updateRegistry,
-  type MemoryStore,
-  type RegistryRead,
-  type SeenSession,
-} from '../../memory/index.ts'
-import type { CyreneMemory } from '../service.ts'
-import { MEMORY_TITLE } from '../memory-block.ts'
-import { dataFrame } from '../../memory/prompt-safe.ts'
+import { localDate, readVolumes, type MemoryStore } from '../memory/index.ts'
+import { parseNightTime } from './clock.ts'
+import { forgetUnknown, noteSession, readRegistry, scheduledSessions, updateRegistry, type RegistryRead, type SeenSession } from './registry.ts'
+import type { CyreneMemory } from '../host/service.ts'
+import { MEMORY_TITLE } from '../host/memory-block.ts'
+import { dataFrame } from '../memory/prompt-safe.ts'
 import type { DreamConfig } from './config.ts'
+import type { DreamState } from './types.ts'
 import { dreamNight, nightWake, type NightDeps, type NightOutcome } from './night.ts'
 import { dreamSystem } from './persona.ts'
 import { NightTimer, realTimer, type SetTimer } from './scheduler.ts'
@@ -32,18 +23,6 @@ interface SeenAgent {
   options?: { provider?: string; model?: string }
   session: { id: string; events?: ReadonlyArray<{ type: string; time?: number | string; data?: unknown }> }
   ctx: Context
-}
-
-/** What `/cyrene doctor` shows of the night. */
-export interface DreamState {
-  enabled: boolean
-  at: string
-  nextWakeAt?: string | undefined
-  tasks: string[]
-  registryProblem?: string | undefined
-  lastOutcome?: string | undefined
-  lastError?: string | undefined
-  snapshotError?: string | undefined
 }
 
 const USER_TEXT = (data: unknown): string | undefined => {

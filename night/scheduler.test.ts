@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { parseNightTime, dueNights, localDate } from '../../memory/index.ts'
+import { localDate } from '../memory/index.ts'
+import { parseNightTime, dueNights } from './clock.ts'
 import { NightTimer } from './scheduler.ts'
 import { drivenClock } from './testing/driven-clock.ts'
 

@@ -1,15 +1,6 @@
-import {
-  appendDreamText,
-  appendJournal,
-  amendedMeta,
-  echoRel,
-  gateReasons,
-  type MemoryStore,
-  type NewEntry,
-  type StoredEntry,
-  type VolumeSuggestion,
-} from '../../memory/index.ts'
-import { CONSEQUENCE_SCHEMA } from '../../runtime/memory-tools.ts'
+import { amendedMeta, CONSEQUENCE_SCHEMA, echoRel, gateReasons, type MemoryStore, type NewEntry, type StoredEntry } from '../memory/index.ts'
+import { appendDreamText, appendJournal } from './journal.ts'
+import type { VolumeSuggestion } from './record.ts'
 import type { DreamTool } from './model-run.ts'
 
 /**

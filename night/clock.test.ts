@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { addDays, dueNights, msUntilNextNight, nightStart, parseNightTime, wakeDelay } from './night-clock.ts'
+import { addDays, dueNights, msUntilNextNight, nightStart, parseNightTime, wakeDelay } from './clock.ts'
 
 const t2330 = parseNightTime('23:30')
 let savedTz: string | undefined
