@@ -64,6 +64,8 @@ export {
 export { readAnchor, readAllAnchors, writeAnchor, parseAnchor, ANCHOR_FILES, ANCHOR_CADENCE_DAYS, type AnchorWrite } from './anchors.ts'
 export {
   ANCHOR_KEYS,
+  NIGHT_TIME,
+  MAX_SCHEDULED_SESSIONS,
   NICKNAME_MAX,
   VOICE_SETTING_KEYS,
   voiceSettingProblem,

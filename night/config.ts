@@ -1,4 +1,5 @@
 import Schema from '@deepseek-ai/schemastery'
+import { MAX_SCHEDULED_SESSIONS, NIGHT_TIME } from '../memory/index.ts'
 
 /** Every tunable of the night (row `cyrene-host`, key `dream`). */
 export interface DreamConfig {
@@ -27,11 +28,9 @@ export interface DreamConfig {
 
 export const DreamConfig: Schema<DreamConfig> = Schema.object({
   enabled: Schema.boolean().default(true).description('夜梦总开关（关 = 不排程、不补梦；/dream 仍可手动）'),
-  at: Schema.string()
-    .pattern(/^([01]?\d|2[0-3]):[0-5]\d$/)
-    .default('23:30')
-    .description('每晚统合梦的本地时间（HH:MM）'),
-  maxScheduledSessions: Schema.natural().default(8).description('最多为几个启用的会话挂每日任务'),
+  // One rule with 元/settings.json's dream.time / dream.maxScheduledSessions (memory/settings.ts), which win when set.
+  at: NIGHT_TIME.description('每晚统合梦的本地时间（HH:MM）'),
+  maxScheduledSessions: MAX_SCHEDULED_SESSIONS.description('最多为几个启用的会话挂每日任务（1–64）'),
   presets: Schema.array(Schema.string()).default(['chat', 'cyrene-work']).description('哪些预设的会话登记进夜梦'),
   maxWakeMinutes: Schema.natural().min(1).default(10).description('计时器最长睡多久再看一次时钟（分钟）'),
   maxCatchUpDays: Schema.natural().min(1).default(7).description('DSH 没运行时错过的夜，下次启动一次补梦最多覆盖几天'),

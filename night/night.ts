@@ -16,7 +16,7 @@ import { dreamBrief } from './brief.ts'
 import { addDays, dueNights, parseNightTime } from './clock.ts'
 import { appendJournal } from './journal.ts'
 import { changeNightRecord, readNightRecord } from './record.ts'
-import { readRegistry } from './registry.ts'
+import { enabledSessions, readRegistry } from './registry.ts'
 import { writeRollups } from './rollups.ts'
 import type { DreamConfig } from './config.ts'
 import { runDreamModel, type Stream } from './model-run.ts'
@@ -122,9 +122,7 @@ async function underLease(deps: NightDeps, opts: { trigger: string; force: boole
   const night = covered.at(-1)!
 
   const registry = (await readRegistry(store)).registry
-  const sessions = Object.entries(registry.sessions)
-    .filter(([, s]) => s.enabled)
-    .sort((a, b) => b[1].lastActiveAt.localeCompare(a[1].lastActiveAt))
+  const sessions = enabledSessions(registry)
   const route = routeOf(
     sessions.map(([, s]) => s),
     config,

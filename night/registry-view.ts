@@ -1,10 +1,10 @@
-import { type MemoryStore } from '../memory/index.ts'
-import { readRegistry, updateRegistry } from './registry.ts'
+import type { MemoryStore } from '../memory/index.ts'
+import { newestFirst, readRegistry, updateRegistry } from './registry.ts'
 
 /**
  * The panel's view of the dream registry `元/梦会话.json` (CONTRACT §13): the
- * one reader and writer in memory/dream-registry.ts, shaped for the page,
- * newest first. The panel only ever changes one session's `enabled`.
+ * one reader and writer in registry.ts, shaped for the page, newest
+ * first (registry.ts `newestFirst`, the night's own order). The panel only ever changes one session's `enabled`.
  */
 interface DreamSession {
   sessionId: string
@@ -22,13 +22,12 @@ export interface DreamRegistryView {
 
 export async function readDreamRegistry(store: MemoryStore): Promise<DreamRegistryView> {
   const { registry, problem } = await readRegistry(store)
-  const sessions = Object.entries(registry.sessions).map(([sessionId, s]): DreamSession => ({
+  const sessions = newestFirst(registry).map(([sessionId, s]): DreamSession => ({
     sessionId,
     enabled: s.enabled,
     ...(s.lastActiveAt === '' ? {} : { lastActiveAt: s.lastActiveAt }),
     ...(s.lastUserText === '' ? {} : { lastUserText: s.lastUserText }),
   }))
-  sessions.sort((a, b) => (b.lastActiveAt ?? '').localeCompare(a.lastActiveAt ?? ''))
   return {
     present: problem !== undefined || sessions.length > 0,
     defaultEnabled: registry.defaultEnabled,

@@ -130,10 +130,20 @@ export function forgetUnknown(r: DreamRegistry, known: ReadonlySet<string>): str
   return gone
 }
 
-/** Enabled sessions, most recently active first, at most `max` (the ones that get a nightly task). */
+/**
+ * Every session, most recently active first: the one order of the night (what the dream reads,
+ * which sessions get a nightly task) and of the page's list. Never seen active (`''`) = last. Pure.
+ */
+export function newestFirst(r: DreamRegistry): Array<[string, DreamSession]> {
+  return Object.entries(r.sessions).sort((a, b) => (a[1].lastActiveAt < b[1].lastActiveAt ? 1 : a[1].lastActiveAt > b[1].lastActiveAt ? -1 : 0))
+}
+
+/** The sessions taking part in the night's dream: enabled ones, newest first. Pure. */
+export function enabledSessions(r: DreamRegistry): Array<[string, DreamSession]> {
+  return newestFirst(r).filter(([, s]) => s.enabled)
+}
+
+/** Enabled sessions, newest first, at most `max` (the ones that get a nightly task). Pure. */
 export function scheduledSessions(r: DreamRegistry, max: number): Array<[string, DreamSession]> {
-  return Object.entries(r.sessions)
-    .filter(([, s]) => s.enabled)
-    .sort((a, b) => (a[1].lastActiveAt < b[1].lastActiveAt ? 1 : a[1].lastActiveAt > b[1].lastActiveAt ? -1 : 0))
-    .slice(0, Math.max(0, max))
+  return enabledSessions(r).slice(0, Math.max(0, max))
 }
