@@ -3,7 +3,7 @@
  * fixed clock, prints READY, waits for GO on stdin, then runs the night's
  * dream with a scripted model that writes one journal section (slowly, so two
  * workers overlap) and prints `OUTCOME <kind>`.
- *   node host/night/testing/dreamer.ts <DSH_HOME> <now ISO> <label>
+ *   node night/testing/dreamer.ts <DSH_HOME> <now ISO> <label>
  */
 import { createInterface } from 'node:readline'
 import { MemoryStore } from '../../memory/index.ts'
