@@ -2,8 +2,12 @@
  * The import rules `npm run gates` holds the code to (issue 23). What each rule keeps:
  * no circle of imports that run (a type-only import is erased and ties nothing at run time);
  * the store (memory/) and the whale-persona core (whale/) stay libraries: nothing from DSH,
- * nothing from the rooms above them; no shipped code reaches into tests.
+ * nothing from the rooms above them; no shipped code reaches into tests; a feature room (guard/,
+ * night/, …) is reached from outside only through its two doors, `index.ts` (DSH-free: what the
+ * command line and the doctor load) and `row.ts` (its DSH registration), docs/decisions/101.
  */
+const FEATURES = 'guard|night|panel|rails|recall|siyuan|worldbook|whale'
+
 module.exports = {
   forbidden: [
     {
@@ -16,9 +20,35 @@ module.exports = {
     {
       name: 'libraries-import-no-host',
       severity: 'error',
-      comment: 'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH and nothing from the folders built on them',
+      comment:
+        'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH (Schemastery, a plain validation library, aside) and nothing from the folders and feature rooms built on them',
       from: { path: '^(memory|whale)/', pathNot: '\\.test\\.ts$|/testing/' },
-      to: { path: '^(node_modules/@deepseek-ai/|host/|runtime/|cli/|worldbook/|modes/|client/|bench/|scripts/|persona-ab/|i18n/)' },
+      to: {
+        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|siyuan/|modes/|client/|bench/|scripts/|persona-ab/|i18n/)',
+      },
+    },
+    {
+      name: 'features-meet-at-their-doors',
+      severity: 'error',
+      comment: "a feature uses another feature only through that one's index.ts or row.ts, never its internals",
+      from: { path: `^(${FEATURES})/`, pathNot: '\\.test\\.ts$' },
+      to: { path: `^(${FEATURES})/`, pathNot: ['^$1/', `^(${FEATURES})/(index|row)\\.ts$`] },
+    },
+    {
+      name: 'guard-and-night-reached-through-their-doors',
+      severity: 'error',
+      comment:
+        'the rooms of issue 23 that are done: every other folder (host/, runtime/, cli/, bench/, tests/) reaches guard/ and night/ only through index.ts or row.ts',
+      from: { path: '^([^/]+)/' },
+      to: { path: '^(guard|night)/', pathNot: ['^$1/', '^(guard|night)/(index|row)\\.ts$'] },
+    },
+    {
+      name: 'feature-index-loads-no-dsh',
+      severity: 'error',
+      comment:
+        "a room's index.ts is what the command line and the doctor load outside DSH: nothing it reaches imports a DSH package (Schemastery, a plain library, aside)",
+      from: { path: '^(guard|night)/index\\.ts$' },
+      to: { path: '^node_modules/@deepseek-ai/(?!schemastery/)', reachable: true },
     },
     {
       name: 'shipped-code-reaches-no-tests',
@@ -29,8 +59,9 @@ module.exports = {
     },
   ],
   options: {
+    // node_modules is read (so the rules see an import of a DSH package) but not followed into.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|\\.cache|node_modules)/' },
+    exclude: { path: '^(dist|\\.cache)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

@@ -6,7 +6,7 @@
  * On stores of 0, 10,000 and 100,000 entries (bench/fixture.ts, about 1,096 day files at the
  * larger sizes) with one snapshot beside them (a copy of the store, as `cyrene backup` makes):
  * the effects check's own time per tool call (its look before and after a call that changed
- * nothing, host/guard-effects.ts `before` + `after`), beside DSH's own `bash` tool call
+ * nothing, guard/effects.ts `before` + `after`), beside DSH's own `bash` tool call
  * (`true`) in a real DSH host (tests/harness/host.ts bootHost) on the same store, whose time
  * includes the check: bash's own time = the call − the check. Also the memory the check keeps
  * (heap + buffers after a collection) and the time to build it at start. Medians.
@@ -18,8 +18,8 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { buildBenchStore } from './fixture.ts'
-import { EffectsGuard } from '../host/guard-effects.ts'
-import { protectedFolders } from '../host/store-guard.ts'
+import { EffectsGuard } from '../guard/index.ts'
+import { protectedFolders } from '../guard/row.ts'
 import { ROOT_NAME, snapshotsDirOf } from '../memory/paths.ts'
 
 const { values } = parseArgs({

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 
 /**
  * What this process itself writes into the protected folders, told to the
- * store guard (host/guard-effects.ts) so it can tell the host's own writes
+ * store guard (guard/effects.ts) so it can tell the host's own writes
  * from a tool call's effects. No DSH import: memory/, whale/ and the CLI use it.
  *
  * Two signals. A write names its path (`declareHostWrite`) before it becomes

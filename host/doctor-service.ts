@@ -1,4 +1,3 @@
-import type { EffectsState } from './guard-effects.ts'
 import { gitRunLine } from './git-doctor.ts'
 import type { GitSyncState } from './git-trigger.ts'
 import { formatNumber, t, type Lang } from '../i18n/index.ts'
@@ -9,9 +8,8 @@ import type { DoctorLine } from './doctor-line.ts'
 import type { SyncState } from './panel/deps.ts'
 import type { MirrorNote, VoiceNote } from './service.ts'
 import type { WorldbookNote } from './worldbook-doctor.ts'
-import type { DreamState } from './night/service.ts'
 
-/** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync, night, guard. */
+/** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync. */
 
 /** The host service's state, as plain data: the service lives in DSH, its lines are written here. */
 export interface HostServiceState {
@@ -189,81 +187,6 @@ function mirrorLine(mirror: MirrorNote | undefined, lang: Lang): DoctorLine {
     ...mirror.skipped.map((s) => t('doctor.mirror.skipped', lang, { name: s.name, why: s.why })),
   ]
   return { area: 'voice', check, status: lost.length > 0 || cutOthers.length > 0 ? 'warn' : 'ok', detail: parts.join(t('doctor.sep', lang)), more }
-}
-
-/** What the running night service reports (timers, last outcome, snapshot errors). */
-export function dreamServiceLines(state: DreamState | undefined, lang: Lang): DoctorLine[] {
-  const check = t('doctor.check.night', lang)
-  if (state === undefined) return [{ area: 'dream', check, status: 'warn', detail: t('doctor.night.notMounted', lang) }]
-  const lines: DoctorLine[] = [
-    state.enabled
-      ? {
-          area: 'dream',
-          check,
-          status: 'ok',
-          detail: t('doctor.night.on', lang, { at: state.at, next: state.nextWakeAt ?? '—', tasks: state.tasks.length === 0 ? '—' : state.tasks.join(', ') }),
-        }
-      : { area: 'dream', check, status: 'ok', detail: t('doctor.night.off', lang) },
-  ]
-  if (state.lastOutcome !== undefined) lines.push({ area: 'dream', check, status: 'ok', detail: t('doctor.night.last', lang, { outcome: state.lastOutcome }) })
-  if (state.lastError !== undefined) lines.push({ area: 'dream', check, status: 'warn', detail: t('doctor.night.lastError', lang, { error: state.lastError }) })
-  if (state.registryProblem !== undefined) lines.push({ area: 'dream', check: t('doctor.check.registry', lang), status: 'warn', detail: state.registryProblem })
-  if (state.snapshotError !== undefined)
-    lines.push({
-      area: 'backup',
-      check: t('doctor.check.snapshots', lang),
-      status: 'warn',
-      detail: t('doctor.snapshots.dailyFailed', lang, { error: state.snapshotError }),
-    })
-  return lines
-}
-
-/** The store guard as plain data (host/store-guard.ts). */
-export type StoreGuardState =
-  | { kind: 'off'; detail: string }
-  | {
-      kind: 'on'
-      root: string
-      refusals: number
-      last: { at: string; tool: string; target: string } | undefined
-      checkErrors: number
-      /** The effects check (host/guard-effects.ts): what tool calls changed and the host put back. */
-      effects?: EffectsState | undefined
-    }
-
-/** One line: whether the model's generic tools leave the store as it was, what was put back, and how often calls were refused. */
-export function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
-  const check = t('doctor.check.guard', lang)
-  if (state === undefined) return { area: 'guard', check, status: 'warn', detail: t('doctor.guard.notMounted', lang) }
-  if (state.kind === 'off') return { area: 'guard', check, status: 'warn', detail: t('doctor.guard.off', lang, { detail: state.detail }) }
-  const last = state.last === undefined ? '' : t('doctor.guard.last', lang, { tool: state.last.tool, target: state.last.target, at: state.last.at })
-  const errors = state.checkErrors > 0 ? t('doctor.guard.checkErrors', lang, { n: state.checkErrors }) : ''
-  const fx = state.effects
-  if (fx === undefined || fx.kind !== 'on')
-    return {
-      area: 'guard',
-      check,
-      status: 'warn',
-      detail: t('doctor.guard.effectsOff', lang, { detail: fx?.detail ?? t('doctor.guard.notStarted', lang), n: state.refusals }) + last,
-    }
-  const undone =
-    fx.undone === 0
-      ? t('doctor.guard.nothingUndone', lang)
-      : t('doctor.guard.undone', lang, { n: fx.undone, tool: fx.last?.tool ?? '?', what: fx.last?.what ?? '?', at: fx.last?.at ?? '?' })
-  const failed = fx.failed > 0 ? t('doctor.guard.failed', lang, { n: fx.failed }) : ''
-  const looked = fx.errors > 0 ? t('doctor.guard.lookErrors', lang, { n: fx.errors }) : ''
-  const kept = fx.kept === undefined ? '' : t('doctor.guard.kept', lang, { paths: fx.kept.paths, kib: Math.round(fx.kept.bytes / 1024), ms: fx.buildMs ?? 0 })
-  const bg = fx.background > 0 ? t('doctor.guard.background', lang, { n: fx.background }) : ''
-  const procs = fx.detail === undefined ? '' : `${t('doctor.sep', lang)}${fx.detail}`
-  return {
-    area: 'guard',
-    check,
-    status: state.checkErrors > 0 || fx.failed > 0 || fx.errors > 0 ? 'warn' : 'ok',
-    detail:
-      t('doctor.guard.on', lang, { root: state.root, undone, adopted: fx.adopted, n: state.refusals }) +
-      `${last}${errors}${failed}${looked}${kept}${bg}${procs}`,
-    summary: t('doctor.guard.summary', lang, { n: state.refusals, undone: fx.undone }),
-  }
 }
 
 /** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */

@@ -1,29 +1,21 @@
 import { gitLines } from './git-doctor.ts'
 import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { t, type Lang } from '../i18n/index.ts'
 import {
   describeSnapshots,
   findRetiredPlugins,
   KEEP_OTHER_SNAPSHOTS,
   KEEP_SNAPSHOTS,
-  journalRel,
   kindOfName,
-  LAYOUT,
-  listPending,
   MemoryStore,
-  newVolumeCommand,
-  readNightRecord,
-  readRegistry,
   readVolumes,
-  REGISTRY_FILE,
   resolveDshHome,
   resolveRoot,
   volumeDrift,
 } from '../memory/index.ts'
 import { messageOf, type DoctorIO, type DoctorLine } from './doctor-line.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
+import { recordLines as nightRecordLines } from '../night/index.ts'
 
 /** The doctor's lines on the store's files, as `cyrene doctor` and `/cyrene doctor` both see them; reads only. */
 
@@ -86,7 +78,7 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
     lines.push({ area: 'memory', check: t('doctor.check.volume', lang), status: 'fail', detail: messageOf(error) })
   }
   for (const drift of await personaDrift(store, lang)) lines.push({ area: 'memory', check: t('doctor.check.volume', lang), status: 'warn', detail: drift })
-  lines.push(...(await nightLines(store, lang)))
+  lines.push(...(await nightRecordLines(store, lang)))
   lines.push(...(await gitLines(store, lang)))
   return lines
 }
@@ -135,77 +127,6 @@ async function snapshotLines(store: MemoryStore, lang: Lang): Promise<DoctorLine
   const unverified = snapshots.filter((s) => !s.verified).map((s) => s.name)
   if (unverified.length > 0)
     lines.push({ area: 'backup', check, status: 'ok', detail: t('doctor.snapshots.unverified', lang, { names: unverified.join(', ') }) })
-  return lines
-}
-
-/** The night as the files record it: registry, last dream, a new-volume suggestion, tombstones (contract §4.3, §6, §7). */
-async function nightLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
-  const registry = t('doctor.check.registry', lang)
-  const lines: DoctorLine[] = []
-  const reg = await readRegistry(store)
-  const sessions = Object.values(reg.registry.sessions)
-  if (reg.problem !== undefined)
-    lines.push({ area: 'dream', check: registry, status: 'warn', detail: t('doctor.registry.problem', lang, { problem: reg.problem }) })
-  else
-    lines.push({
-      area: 'dream',
-      check: registry,
-      status: 'ok',
-      detail: t('doctor.registry.ok', lang, { n: sessions.length, on: sessions.filter((x) => x.enabled).length, file: `元/${REGISTRY_FILE}` }),
-    })
-  let aside: string[] = []
-  try {
-    aside = (await readdir(join(store.root, LAYOUT.meta))).filter((n) => n.startsWith(`${REGISTRY_FILE}.corrupt-`))
-  } catch {
-    /* no 元/ yet */
-  }
-  if (aside.length > 0)
-    lines.push({
-      area: 'dream',
-      check: registry,
-      status: 'warn',
-      detail: t('doctor.registry.aside', lang, { file: `元/${aside.sort().at(-1)!}`, n: aside.length }),
-    })
-  const dream = t('doctor.check.dream', lang)
-  const { record, problem } = await readNightRecord(store)
-  const last = record.runs.at(-1)
-  if (problem !== undefined) lines.push({ area: 'dream', check: dream, status: 'warn', detail: problem })
-  if (last === undefined) lines.unshift({ area: 'dream', check: dream, status: 'missing', detail: t('doctor.dream.none', lang) })
-  else {
-    const outcome =
-      last.outcome === 'journal' ? t('doctor.dream.journal', lang) : last.outcome === 'no-output' ? t('doctor.dream.noOutput', lang) : last.outcome
-    const detail = t('doctor.dream.last', lang, { night: record.lastNight ?? '—', at: last.at, trigger: last.trigger, outcome, file: journalRel(last.night) })
-    lines.unshift(
-      last.outcome.startsWith('failed')
-        ? { area: 'dream', check: dream, status: 'warn', detail: t('doctor.dream.failed', lang, { detail }) }
-        : { area: 'dream', check: dream, status: 'ok', detail, summary: t('doctor.dream.summary', lang, { night: record.lastNight ?? last.night, outcome }) },
-    )
-  }
-  if (record.suggestion !== undefined)
-    lines.push({
-      area: 'memory',
-      check: t('doctor.check.newVolume', lang),
-      status: 'warn',
-      detail: t('doctor.volume.suggested', lang, {
-        night: record.suggestion.night,
-        reason: record.suggestion.reason,
-        changed: record.suggestion.changed,
-        command: newVolumeCommand(record.suggestion.reason),
-      }),
-    })
-  try {
-    const pending = await listPending(store)
-    const tombs = pending.filter((x) => x.record.tombstoned_at !== undefined)
-    const open = pending.filter((x) => x.record.tombstoned_at === undefined && x.record.promoted_id === undefined)
-    lines.push({
-      area: 'memory',
-      check: '余页/待定',
-      status: 'ok',
-      detail: `${t('doctor.pending', lang, { n: open.length, month: record.lastMonthCheck ?? '—', tombs: tombs.length })}${tombs.length > 0 ? t('doctor.pending.untomb', lang, { id: tombs[0]!.id }) : ''}`,
-    })
-  } catch (error) {
-    lines.push({ area: 'memory', check: '余页/待定', status: 'warn', detail: messageOf(error) })
-  }
   return lines
 }
 

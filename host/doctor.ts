@@ -1,13 +1,14 @@
 import { t, tKey, type Lang, type MessageKey } from '../i18n/index.ts'
 import { baseDriftLine, whaleLines, whaleRowLine, type BuiltinPresets, type WhaleRowState } from './doctor-whale.ts'
-import { dreamServiceLines, guardLine, hostServiceLines, type HostServiceState, type StoreGuardState } from './doctor-service.ts'
+import { hostServiceLines, type HostServiceState } from './doctor-service.ts'
+import { doctorLines as guardLines, type StoreGuardState } from '../guard/index.ts'
 import { retiredLines, storeLines } from './doctor-store.ts'
 import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
-import type { DreamState } from './night/service.ts'
+import { doctorLines as nightLines, type DreamState } from '../night/index.ts'
 import { DOCTOR_AREAS, messageOf, type DoctorArea, type DoctorIO, type DoctorLine } from './doctor-line.ts'
 
 export { baseDriftLine, type BuiltinPresets } from './doctor-whale.ts'
-export type { HostServiceState, StoreGuardState } from './doctor-service.ts'
+export type { HostServiceState } from './doctor-service.ts'
 export { storeLines } from './doctor-store.ts'
 export type { DoctorIO, DoctorLine } from './doctor-line.ts'
 
@@ -110,7 +111,7 @@ export interface ChatDoctorInput {
   guard?: { doctorState(): StoreGuardState } | undefined
   /** The built-in presets of the DSH this runs in (from its roster). */
   builtins?: BuiltinPresets
-  /** The night's service (host/night/), when mounted. */
+  /** The night's service (night/), when mounted. */
   dream?: DreamState | undefined
 }
 
@@ -125,7 +126,7 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
     const state = input.memory!.doctorState()
     worldbook = state.worldbook
     lines = hostServiceLines(state, lang)
-    lines.push(...dreamServiceLines(input.dream, lang))
+    lines.push(...nightLines(input.dream, lang))
   } catch (error) {
     lines = [
       { area: 'memory', check: t('doctor.check.hostService', lang), status: 'fail', detail: t('doctor.service.down', lang, { error: messageOf(error) }) },
@@ -147,7 +148,7 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
   return [
     ...lines,
     ...worldbookLines(io, lang, worldbook ?? { hits: [] }),
-    guardLine(input.guard?.doctorState(), lang),
+    ...guardLines(input.guard?.doctorState(), lang),
     ...drift,
     whaleRowLine(input.whaleRow, lang),
     ...whaleLines(io, lang, input.whaleRow?.reflex.ledgerError),

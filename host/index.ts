@@ -1,15 +1,14 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import { CyreneMemory, type ServiceConfig } from './service.ts'
-import { StoreGuard } from './store-guard.ts'
+import { mountGuard } from '../guard/row.ts'
 import { MEMORY_DEFAULTS } from './memory-block.ts'
-import { DreamConfig } from './night/config.ts'
-import { CyreneDream } from './night/service.ts'
+import { DreamConfig, mountNight } from '../night/row.ts'
 
 /**
  * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, the store
- * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4), and
- * the night (host/night/, CONTRACT §13).
+ * guard (guard/) that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4), and
+ * the night (night/, CONTRACT §13).
  */
 export const name = 'cyrene-host'
 
@@ -26,7 +25,6 @@ export const Config: Schema<Config> = Schema.object({
 
 export function apply(ctx: Context, config: Config): void {
   ctx.plugin(CyreneMemory, config)
-  // Host level on purpose: a guard registered here covers DSH's own presets too, not only Cyrene's.
-  ctx.plugin(StoreGuard, { rootDir: config.rootDir })
-  ctx.plugin(CyreneDream, config.dream)
+  mountGuard(ctx, { rootDir: config.rootDir })
+  mountNight(ctx, config.dream)
 }

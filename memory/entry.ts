@@ -27,6 +27,13 @@ export type Gate = (typeof GATES)[number]
 export const CONSEQUENCE_SCALES = ['self', 'other', 'relation', 'world', 'future'] as const
 export type Consequence = Partial<Record<(typeof CONSEQUENCE_SCALES)[number], string>>
 
+/** A decision's consequences as a tool takes them: one text per scale of the gate (memory_write, the dream's completion tool), as JSON schema. */
+export const CONSEQUENCE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(CONSEQUENCE_SCALES.map((scale) => [scale, { type: 'string' as const }])),
+} as const
+
 /**
  * The JSON of the comment line. Known fields are typed; any other key is kept
  * untouched (`[key: string]: unknown`). Optional fields are absent, never null.

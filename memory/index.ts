@@ -9,6 +9,7 @@ export {
   entriesOf,
   AXES,
   CONSEQUENCE_SCALES,
+  CONSEQUENCE_SCHEMA,
   KNOWN_KINDS,
   LINK_TYPES,
   GATES,
@@ -36,7 +37,20 @@ export {
   type NewEntry,
   type Writer,
 } from './validate.ts'
-export { resolveRoot, resolveDshHome, snapshotsDirOf, dayFileRel, pendingFileRel, localDate, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
+export {
+  resolveRoot,
+  resolveDshHome,
+  snapshotsDirOf,
+  dayFileRel,
+  pendingFileRel,
+  journalRel,
+  echoRel,
+  NO_OUTPUT,
+  localDate,
+  LAYOUT,
+  ROOT_NAME,
+  RootError,
+} from './paths.ts'
 export { checkStore, type CheckReport, type Finding } from './check.ts'
 export {
   recheckPending,
@@ -48,27 +62,11 @@ export {
   type RecheckReport,
   type PendingRecord,
 } from './margin.ts'
-export {
-  readRegistry,
-  updateRegistry,
-  noteSession,
-  forgetUnknown,
-  scheduledSessions,
-  REGISTRY_FILE,
-  LAST_LINE_CHARS,
-  type RegistryRead,
-  type DreamRegistry,
-  type DreamSession,
-  type SeenSession,
-} from './dream-registry.ts'
-export { readNightRecord, changeNightRecord, NIGHT_FILE, type NightRecord, type NightRun, type VolumeSuggestion } from './dream-record.ts'
-export { appendJournal, appendDreamText, journalRel, echoRel, newVolumeCommand, NO_OUTPUT, type JournalPart } from './dream-journal.ts'
-export { dreamBrief, type Brief, type BriefInput, type BriefSession } from './dream-brief.ts'
-export { parseNightTime, dueNights, latestStartedNight, wakeDelay, msUntilNextNight, addDays, nightStart, type NightTime } from './night-clock.ts'
-export { writeRollups, rollupOf, rollupRel, type Rollup } from './rollups.ts'
 export { readAnchor, readAllAnchors, writeAnchor, parseAnchor, ANCHOR_FILES, ANCHOR_CADENCE_DAYS, type AnchorWrite } from './anchors.ts'
 export {
   ANCHOR_KEYS,
+  NIGHT_TIME,
+  MAX_SCHEDULED_SESSIONS,
   NICKNAME_MAX,
   VOICE_SETTING_KEYS,
   voiceSettingProblem,

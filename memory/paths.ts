@@ -18,6 +18,19 @@ export const LAYOUT = {
   meta: '元',
 } as const
 
+/** The night's journal of a date: 梦境/YYYY/MM/YYYY-MM-DD.md (written by night/journal.ts, read by recall and the page). */
+export function journalRel(night: string): string {
+  return `${LAYOUT.dreams}/${night.slice(0, 4)}/${night.slice(5, 7)}/${night}.md`
+}
+
+/** 岁月涟漪/月响/YYYY/YYYY-MM.md (a month's echo) or 岁月涟漪/年轮/YYYY.md (a year's ring). */
+export function echoRel(kind: 'month' | 'year', period: string): string {
+  return kind === 'month' ? `${LAYOUT.months}/${period.slice(0, 4)}/${period}.md` : `${LAYOUT.years}/${period}.md`
+}
+
+/** A journal section that says only this is a night that dreamt nothing: the night writes it, recall leaves it out. */
+export const NO_OUTPUT = '本次未产出'
+
 /** Every folder created when a store is opened (order: parents first). */
 export const LAYOUT_DIRS: readonly string[] = [
   LAYOUT.anchors,

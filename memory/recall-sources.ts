@@ -1,8 +1,7 @@
 import { ANCHOR_FILES, parseAnchor } from './anchors.ts'
 import { entriesOf, parseEntryFile } from './entry.ts'
-import { NO_OUTPUT } from './dream-journal.ts'
 import { walkFiles } from './fsio.ts'
-import { dateOfEntryFile, isDateString, LAYOUT } from './paths.ts'
+import { dateOfEntryFile, isDateString, LAYOUT, NO_OUTPUT } from './paths.ts'
 import type { RecallDoc } from './recall/index.ts'
 import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
 

@@ -13,6 +13,17 @@ export const SETTINGS_REL = '元/settings.json'
 const MB = 1024 * 1024
 
 /**
+ * The night's two settings, one rule each wherever they are set: here (元/settings.json, the
+ * page) and on the host row's `dream` (night/config.ts `at`, `maxScheduledSessions`). A time of
+ * day `H:MM` or `HH:MM` (what the night's clock reads); 1 to 64 sessions with a nightly task.
+ * docs/decisions/102.
+ */
+export const NIGHT_TIME = Schema.string()
+  .pattern(/^([01]?\d|2[0-3]):[0-5]\d$/)
+  .default('23:30')
+export const MAX_SCHEDULED_SESSIONS = Schema.natural().min(1).max(64).default(8)
+
+/**
  * The one schema of every setting Cyrene reads, whatever layer it comes from
  * (defaults ← the loader row's config ← 元/settings.json). Secrets are not
  * here on purpose: the SiYuan token is read from the environment variable
@@ -26,11 +37,8 @@ export const SettingsSchema = Schema.object({
   style: Schema.string().default('').description('the 道韵 level (rail 130) by name; empty or unknown = the first level of the styles file'),
   form: Schema.union(['chat', 'work']).default('chat').description('the preset a new session opens with'),
   dream: Schema.object({
-    time: Schema.string()
-      .pattern(/^([01]\d|2[0-3]):[0-5]\d$/)
-      .default('23:30')
-      .description('local time of the nightly dream, HH:MM'),
-    maxScheduledSessions: Schema.natural().min(1).max(64).default(8).description('at most this many sessions get a nightly dream'),
+    time: NIGHT_TIME.description('local time of the nightly dream, HH:MM'),
+    maxScheduledSessions: MAX_SCHEDULED_SESSIONS.description('at most this many sessions get a nightly dream'),
   }),
   siyuan: Schema.object({
     enabled: Schema.boolean().default(false).description('send the store to SiYuan'),

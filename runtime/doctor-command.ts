@@ -3,9 +3,9 @@ import type {} from '@deepseek-ai/dsh-agent-presets'
 import { t, type Lang } from '../i18n/index.ts'
 import { chatDoctorLines, doctorReport, type BuiltinPresets } from '../host/doctor.ts'
 import { dshVersionAbove } from '../host/preset-roots.ts'
-import type {} from '../host/store-guard.ts'
+import type {} from '../guard/row.ts'
 import type { WhalePersona } from '../host/whale-row.ts'
-import type { CyreneDream } from '../host/night/service.ts'
+import type { CyreneDream } from '../night/row.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /** `/cyrene doctor [--verbose]`: the lines are host/doctor.ts's (shared with `cyrene doctor`); this hands it what DSH's services see. */

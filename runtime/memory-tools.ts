@@ -1,15 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
-import { ANCHOR_KEYS, AXES, CONSEQUENCE_SCALES, KNOWN_KINDS, promptSafe, type AnchorKey } from '../memory/index.ts'
+import { ANCHOR_KEYS, AXES, CONSEQUENCE_SCHEMA, KNOWN_KINDS, promptSafe, type AnchorKey } from '../memory/index.ts'
 import { framed } from './framing.ts'
-
-/** A decision's consequences as a tool takes them: one text per scale of the gate (memory_write, the dream's completion tool). */
-export const CONSEQUENCE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: Object.fromEntries(CONSEQUENCE_SCALES.map((scale) => [scale, { type: 'string' as const }])),
-} as const
 
 /**
  * The model's hands on the memory, registered in the Cyrene presets only. Every

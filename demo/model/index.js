@@ -149,7 +149,7 @@ const calledTools = (messages) =>
   )
 
 /**
- * The night's dream (host/night/): a scripted journal through memory_dream_journal, in her words
+ * The night's dream (night/): a scripted journal through memory_dream_journal, in her words
  * (a few words of each memory of the brief, never a copy of one), then the month and year echoes
  * the brief asks for, then a last word.
  */

@@ -4,7 +4,7 @@ import { readTextOr } from '../../memory/fsio.ts'
 import { MANIFEST_FILE } from '../../memory/snapshots.ts'
 import { dreamDates, memoryCalendar, type CalendarDay } from './calendar.ts'
 import type { PanelDeps, SyncState } from './deps.ts'
-import { readDreamRegistry, type DreamRegistryView } from './dream-sessions.ts'
+import { readDreamRegistry, type DreamRegistryView } from '../../night/index.ts'
 
 /** Everything the page shows, in one answer. No secret is in it: the token appears only as present or not. */
 export interface PanelStatus {

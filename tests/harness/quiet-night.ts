@@ -6,7 +6,7 @@ import { join } from 'node:path'
  * still dreams on request). With the default 23:30, a host a test boots between 23:30 and
  * midnight finds tonight's dream due and dreams on its own in the middle of a test that never
  * asked for it; no other fixed time avoids that at every hour. Tests of the schedule drive their
- * own clock (host/night/*.test.ts) or ask for a time with `nightAt`.
+ * own clock (night/*.test.ts) or ask for a time with `nightAt`.
  */
 export function quietNightPatch(at?: string): { id: string; config: { dream: { enabled: boolean; at?: string } } } {
   return { id: 'cyrene-host', config: { dream: at === undefined ? { enabled: false } : { enabled: true, at } } }

@@ -1,0 +1,43 @@
+import { t, type Lang } from '../i18n/index.ts'
+import type { DoctorLine } from '../host/doctor-line.ts'
+import type { StoreGuardState } from './types.ts'
+
+/** The guard's doctor lines (area `guard`): one line, or a warning when the guard is not mounted (`state` undefined). */
+export function doctorLines(state: StoreGuardState | undefined, lang: Lang): DoctorLine[] {
+  return [guardLine(state, lang)]
+}
+
+/** One line: whether the model's generic tools leave the store as it was, what was put back, and how often calls were refused. */
+function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
+  const check = t('doctor.check.guard', lang)
+  if (state === undefined) return { area: 'guard', check, status: 'warn', detail: t('doctor.guard.notMounted', lang) }
+  if (state.kind === 'off') return { area: 'guard', check, status: 'warn', detail: t('doctor.guard.off', lang, { detail: state.detail }) }
+  const last = state.last === undefined ? '' : t('doctor.guard.last', lang, { tool: state.last.tool, target: state.last.target, at: state.last.at })
+  const errors = state.checkErrors > 0 ? t('doctor.guard.checkErrors', lang, { n: state.checkErrors }) : ''
+  const fx = state.effects
+  if (fx === undefined || fx.kind !== 'on')
+    return {
+      area: 'guard',
+      check,
+      status: 'warn',
+      detail: t('doctor.guard.effectsOff', lang, { detail: fx?.detail ?? t('doctor.guard.notStarted', lang), n: state.refusals }) + last,
+    }
+  const undone =
+    fx.undone === 0
+      ? t('doctor.guard.nothingUndone', lang)
+      : t('doctor.guard.undone', lang, { n: fx.undone, tool: fx.last?.tool ?? '?', what: fx.last?.what ?? '?', at: fx.last?.at ?? '?' })
+  const failed = fx.failed > 0 ? t('doctor.guard.failed', lang, { n: fx.failed }) : ''
+  const looked = fx.errors > 0 ? t('doctor.guard.lookErrors', lang, { n: fx.errors }) : ''
+  const kept = fx.kept === undefined ? '' : t('doctor.guard.kept', lang, { paths: fx.kept.paths, kib: Math.round(fx.kept.bytes / 1024), ms: fx.buildMs ?? 0 })
+  const bg = fx.background > 0 ? t('doctor.guard.background', lang, { n: fx.background }) : ''
+  const procs = fx.detail === undefined ? '' : `${t('doctor.sep', lang)}${fx.detail}`
+  return {
+    area: 'guard',
+    check,
+    status: state.checkErrors > 0 || fx.failed > 0 || fx.errors > 0 ? 'warn' : 'ok',
+    detail:
+      t('doctor.guard.on', lang, { root: state.root, undone, adopted: fx.adopted, n: state.refusals }) +
+      `${last}${errors}${failed}${looked}${kept}${bg}${procs}`,
+    summary: t('doctor.guard.summary', lang, { n: state.refusals, undone: fx.undone }),
+  }
+}

@@ -1,0 +1,313 @@
+import { relative, sep } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { hostWriting, onHostWritesIdle, takeHostWrites } from '../durable/host-writes.ts'
+import { ModelProcesses, procsSupported } from './procs.ts'
+import { Shadow, type Change } from './shadow.ts'
+import { Watches } from './watch.ts'
+
+/**
+ * The store guard's boundary (CONTRACT §2.4, docs/decisions/010): around every
+ * tool call that can touch files, the disk is compared with what the host
+ * keeps of the protected folders, and what a generic tool changed is put back
+ * byte for byte. A window is open while a tool call runs and while a process
+ * it started lives (procs.ts); while one is open, every change the host
+ * did not declare (durable/host-writes.ts) is undone, looked at every
+ * `pollMs`. With no window open, a change is the person's (their editor, their
+ * `cyrene` command line, another program of theirs) and is kept.
+ */
+
+/** Tools that only read or ask (DSH rc.8): no window for them. Every other tool, unknown ones included, gets one. */
+const READ_ONLY = new Set(['read', 'glob', 'grep', 'ask_user_question', 'web_search', 'web_fetch', 'get_goal'])
+
+const BACKGROUND = 'a process a tool call started'
+
+/** While a window is open, every file is compared at least this often (a backstop for a watch that missed something). */
+const FULL_EVERY_MS = 30_000
+
+/** The longest the guard waits for a write of the host's own to end before it looks anyway. */
+const HOST_WAIT_MS = 30_000
+
+export interface EffectsState {
+  kind: 'on' | 'off' | 'broken'
+  detail?: string
+  /** Changes put back since start, and in how many looks. */
+  undone: number
+  undoneLooks: number
+  /** Changes kept as the person's (made while no tool call ran). */
+  adopted: number
+  /** Changes the guard could not put back. */
+  failed: number
+  errors: number
+  last?: { at: string; tool: string; what: string }
+  kept?: { paths: number; blobs: number; bytes: number }
+  /** How long building the copy took at start (the host's thread is busy meanwhile). */
+  buildMs?: number
+  /** Processes started by tool calls still alive. */
+  background: number
+}
+
+export interface EffectsOptions {
+  /** Protected folders (absolute), compared whole. */
+  roots: string[]
+  /** Folders whose changes are the host's while it holds the store write lock (the snapshots). */
+  hostFolders: string[]
+  /** The folder paths are shown relative to in messages. */
+  shownFrom: string
+  pollMs: number
+}
+
+export class EffectsGuard {
+  private shadow: Shadow | undefined
+  private fileWatches: Watches | undefined
+  private lastFull = Date.now()
+  /** No call and no process of the model's at the last look: the window closes at the next tick, after one more look. */
+  private closing = false
+  private startError: string | undefined
+  private readonly opts: EffectsOptions
+  private readonly procs = new ModelProcesses()
+  private readonly procsOk = procsSupported()
+  private calls = 0
+  /** Names of the tool calls running now, for the messages. */
+  private readonly running: string[] = []
+  private open = false
+  private timer: NodeJS.Timeout | undefined
+  private pending: string[] = []
+  private state: Omit<EffectsState, 'kind' | 'background' | 'kept'> = { undone: 0, undoneLooks: 0, adopted: 0, failed: 0, errors: 0 }
+  private readonly settled = new Set<() => void>()
+  private buildMs = 0
+
+  constructor(opts: EffectsOptions) {
+    this.opts = opts
+    try {
+      const t0 = Date.now()
+      const shadow = new Shadow(opts.roots)
+      const watches = new Watches(opts.roots)
+      for (const root of opts.roots) watches.sync(root, shadow.recordedUnder(root))
+      this.shadow = shadow
+      this.fileWatches = watches
+      this.buildMs = Date.now() - t0
+    } catch (error) {
+      this.startError = `could not read the protected folders (${(error as Error).message})`
+    }
+  }
+
+  /** Whether a call to this tool opens a window. */
+  watches(tool: string): boolean {
+    return !READ_ONLY.has(tool)
+  }
+
+  /** Before a call: a refusal message when the guard cannot vouch for the store, else undefined. */
+  async before(tool: string): Promise<string | undefined> {
+    try {
+      if (this.shadow === undefined) throw new Error(this.startError ?? 'not started')
+      await this.hostIdle()
+      if (!this.open) {
+        // What the person changed just before this call must reach the watches first, to be judged as theirs.
+        await nextTurn()
+        await nextTurn()
+      }
+      if (!this.open) {
+        // Whatever changed while no tool call ran is the person's (or the host's own).
+        this.look('adopt', tool)
+        this.open = true
+        this.procs.open()
+        this.timer ??= setInterval(() => this.tick(), this.opts.pollMs)
+        this.timer.unref()
+      } else this.pending.push(...this.look('undo', tool))
+      this.calls++
+      this.closing = false
+      this.running.push(tool)
+      return undefined
+    } catch (error) {
+      this.state.errors++
+      return (
+        `Refused by Cyrene's store guard: it could not compare the person's memory store with what it keeps (${(error as Error).message}), ` +
+        'so it cannot put back what this call might change. Nothing was run. Tell the person to run `cyrene doctor` and fix what it names ' +
+        '(a folder or file in the store the host cannot read); the call can run once the guard can look again.'
+      )
+    }
+  }
+
+  /** After a call: what was put back (for the model's tool result), or a guard error. */
+  async after(tool: string): Promise<{ notes: string[]; error?: string }> {
+    // The call counts as running until its own look is done: a tick meanwhile names it, not "a process".
+    const done = () => {
+      this.calls = Math.max(0, this.calls - 1)
+      const at = this.running.indexOf(tool)
+      if (at >= 0) this.running.splice(at, 1)
+    }
+    try {
+      // Two turns of the event loop: what the kernel reported before the call ended has reached the watches.
+      await nextTurn()
+      await nextTurn()
+      await this.hostIdle()
+      if (this.procsOk) this.procs.scan()
+      const notes = [...this.pending, ...this.look('undo', tool)]
+      this.pending = []
+      done()
+      this.maybeClose()
+      return { notes }
+    } catch (error) {
+      done()
+      this.state.errors++
+      return {
+        notes: [],
+        error:
+          `Cyrene's store guard could not check what this call changed in the person's memory store (${(error as Error).message}). ` +
+          'Tell the person: run `cyrene check` and `cyrene doctor`, and restore from a snapshot if the store was changed.',
+      }
+    }
+  }
+
+  /** Notes about background changes put back since the last result, for the next result the model reads. */
+  takeNotes(): string[] {
+    const out = this.pending
+    this.pending = []
+    return out
+  }
+
+  /** Resolves when no tool call and no process one started is running (tests wait on it). */
+  async whenSettled(): Promise<void> {
+    if (!this.open) return
+    await new Promise<void>((resolve) => this.settled.add(resolve))
+  }
+
+  doctorState(): EffectsState {
+    if (this.shadow === undefined) return { kind: 'broken', detail: this.startError, ...this.state, background: 0 }
+    return {
+      kind: 'on',
+      ...this.state,
+      kept: this.shadow.stats(),
+      buildMs: this.buildMs,
+      background: this.procs.alive(),
+      ...(this.problem() === undefined ? {} : { detail: this.problem() }),
+    }
+  }
+
+  private problem(): string | undefined {
+    const parts = [this.fileWatches?.broken, this.procsOk ? undefined : 'no /proc: processes a tool call leaves running are not followed after it returns']
+    const said = parts.filter((p): p is string => p !== undefined)
+    return said.length === 0 ? undefined : said.join('; ')
+  }
+
+  dispose(): void {
+    this.fileWatches?.close()
+    if (this.timer !== undefined) clearInterval(this.timer)
+    this.timer = undefined
+    for (const fn of this.settled) fn()
+    this.settled.clear()
+  }
+
+  private tick(): void {
+    if (!this.open || hostWriting()) return
+    try {
+      if (this.procsOk) this.procs.scan()
+      // While calls run, what changed is theirs; after, a process one of them left behind.
+      const who = this.running.length > 0 ? [...new Set(this.running)].join('`, `') : BACKGROUND
+      const full = Date.now() - this.lastFull > FULL_EVERY_MS
+      this.pending.push(...this.look('undo', who, full))
+      this.maybeClose()
+    } catch {
+      this.state.errors++
+    }
+  }
+
+  private maybeClose(): void {
+    if (this.calls > 0 || this.procs.alive() > 0) {
+      this.closing = false
+      return
+    }
+    // The last writes of a process that just ended may still be on their way from the kernel: one more tick first.
+    if (!this.closing) {
+      this.closing = true
+      return
+    }
+    this.closing = false
+    this.open = false
+    this.procs.close()
+    if (this.timer !== undefined) clearInterval(this.timer)
+    this.timer = undefined
+    for (const fn of this.settled) fn()
+    this.settled.clear()
+  }
+
+  private async hostIdle(): Promise<void> {
+    if (!hostWriting()) return
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        off()
+        resolve()
+      }
+      const off = onHostWritesIdle(done)
+      const timer = setTimeout(done, HOST_WAIT_MS)
+    })
+  }
+
+  /** Compare; keep the host's declared writes; keep or undo the rest. Returns the notes for the model. */
+  private look(judge: 'adopt' | 'undo', tool: string, full = false): string[] {
+    const shadow = this.shadow!
+    const watches = this.fileWatches!
+    const all = full || watches.broken !== undefined
+    const named = watches.take()
+    if (all) this.lastFull = Date.now()
+    const changes = all ? shadow.diff() : shadow.diffAt([...named, ...this.opts.roots])
+    const host = takeHostWrites()
+    try {
+      return this.judge(changes, host, judge, tool)
+    } finally {
+      // What was kept or put back has new inodes: watch those.
+      for (const c of changes) watches.sync(c.path, shadow.recordedUnder(c.path))
+    }
+  }
+
+  private judge(changes: Change[], host: ReturnType<typeof takeHostWrites>, judge: 'adopt' | 'undo', tool: string): string[] {
+    const shadow = this.shadow!
+    if (changes.length === 0) return []
+    const mine: Change[] = []
+    const theirs: Change[] = []
+    for (const c of changes) {
+      const inHostFolder = host.holds > 0 && this.opts.hostFolders.some((f) => c.path === f || c.path.startsWith(f + sep))
+      // A declared write adds or rewrites; a folder the host declared never vouches for what vanished or was swapped there.
+      const declared = host.paths.has(c.path) && c.what !== 'removed' && c.what !== 'replaced'
+      if (declared || inHostFolder) mine.push(c)
+      else theirs.push(c)
+    }
+    shadow.adopt(mine.map((c) => c.path))
+    if (theirs.length === 0) return []
+    if (judge === 'adopt') {
+      shadow.adopt(theirs.map((c) => c.path))
+      this.state.adopted += theirs.length
+      return []
+    }
+    const failed = shadow.restore(theirs)
+    this.state.undone += theirs.length - failed.length
+    this.state.failed += failed.length
+    this.state.undoneLooks++
+    const shown = theirs.map((c) => `${this.show(c.path)} (${c.what})`)
+    this.state.last = { at: new Date().toISOString(), tool, what: shown.slice(0, 3).join(', ') }
+    return [this.message(tool, shown, failed)]
+  }
+
+  private show(path: string): string {
+    const rel = relative(this.opts.shownFrom, path)
+    return rel === '' ? path : rel
+  }
+
+  private message(tool: string, shown: string[], failed: { path: string; error: string }[]): string {
+    const list = shown.length > 8 ? `${shown.slice(0, 8).join(', ')} and ${shown.length - 8} more` : shown.join(', ')
+    const bad =
+      failed.length === 0
+        ? ''
+        : ` ${failed.length} could not be put back (${failed
+            .slice(0, 3)
+            .map((f) => `${this.show(f.path)}: ${f.error}`)
+            .join('; ')}); tell the person to run \`cyrene check\` and restore from a snapshot.`
+    return (
+      `Cyrene's store guard put back what ${tool === BACKGROUND ? tool : `\`${tool}\``} changed in the person's memory: ${list}.${bad} ` +
+      "The memory store (<DSH_HOME>/cyrene-philia093-0/, with its worldbook), its snapshots and the whale-persona folder are the person's: a generic tool " +
+      'may read them but never change them, whatever the sandbox or an approval allows, and a process left running is watched too. ' +
+      'Instead: to remember something, use memory_write (in the 昔涟 presets); for a setting, an anchor or a base entry, tell the person what to change.'
+    )
+  }
+}

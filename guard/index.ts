@@ -1,0 +1,8 @@
+/**
+ * The store guard's DSH-free surface (CONTRACT §2.4): its doctor lines and state, and the effects
+ * check the benchmark drives. The command line and the doctor load this outside DSH; the DSH
+ * registration is `row.ts`.
+ */
+export { doctorLines } from './doctor.ts'
+export type { StoreGuardState } from './types.ts'
+export { EffectsGuard } from './effects.ts'

@@ -1,0 +1,47 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import { declareHostProcess } from '../durable/host-writes.ts'
+import { ModelProcesses, parseStat } from './procs.ts'
+
+describe('the processes a tool call leaves running', () => {
+  it('reads a stat line whose process name holds spaces and parentheses', () => {
+    const line = '4242 (my (odd) name) S 17 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10 0'
+    expect(parseStat(line)).toEqual({ pid: 4242, ppid: 17, start: 987654, comm: 'my (odd) name' })
+    expect(parseStat('garbage')).toBeUndefined()
+    expect(parseStat('4243 (done) Z 1 4243 4243 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987655 0 0 0')).toBeUndefined()
+  })
+
+  it('follows a setsid + nohup process started during the window after its shell is gone, and lets it go when it ends', async () => {
+    const procs = new ModelProcesses()
+    procs.open()
+    // The shell exits at once; its child is re-parented (to pid 1 or a subreaper) and lives on for a second.
+    const r = spawnSync('bash', ['-c', "setsid nohup sh -c 'sleep 1' >/dev/null 2>&1 < /dev/null &"], { stdio: 'ignore' })
+    expect(r.status).toBe(0)
+    expect(procs.scan()).toBeGreaterThanOrEqual(1)
+    await sleep(1500)
+    expect(procs.scan()).toBe(0)
+  })
+
+  it('a program the host starts for its own work during the window (git for the sync) is not the model’s, nor what it starts; the same program undeclared is', async () => {
+    const procs = new ModelProcesses()
+    procs.open()
+    const own = spawn('sh', ['-c', 'sleep 2 & wait'], { stdio: 'ignore' })
+    const undeclare = declareHostProcess(own.pid)
+    await sleep(200)
+    expect(procs.scan()).toBe(0)
+    const theirs = spawn('sh', ['-c', 'sleep 2 & wait'], { stdio: 'ignore' })
+    await sleep(200)
+    expect(procs.scan()).toBeGreaterThanOrEqual(1)
+    undeclare()
+    own.kill('SIGKILL')
+    theirs.kill('SIGKILL')
+  })
+
+  it('a process that started before the window is not the model’s', () => {
+    const procs = new ModelProcesses()
+    procs.open()
+    // pid 1 and this process are older than the window.
+    expect(procs.scan()).toBe(0)
+  })
+})
