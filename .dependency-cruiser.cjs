@@ -2,7 +2,9 @@
  * The import rules `npm run gates` holds the code to (issue 23). What each rule keeps:
  * no circle of imports that run (a type-only import is erased and ties nothing at run time);
  * the store (memory/) and the whale-persona core (whale/) stay libraries: nothing from DSH,
- * nothing from the rooms above them; no shipped code reaches into tests.
+ * nothing from the rooms above them; no shipped code reaches into tests; a feature room
+ * (rails/, panel/, siyuan/) is entered only by its index.ts or row.ts, and the ground floor
+ * under the prompt (prompt/) only by its index.ts and reaches nothing above it.
  */
 module.exports = {
   forbidden: [
@@ -19,6 +21,35 @@ module.exports = {
       comment: 'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH and nothing from the folders built on them',
       from: { path: '^(memory|whale)/', pathNot: '\\.test\\.ts$|/testing/' },
       to: { path: '^(node_modules/@deepseek-ai/|host/|runtime/|cli/|worldbook/|modes/|client/|bench/|scripts/|persona-ab/|i18n/)' },
+    },
+    {
+      name: 'features-meet-at-their-index',
+      severity: 'error',
+      comment:
+        'a feature room (rails/, panel/, siyuan/) is reached from outside only through its index.ts (what loads without DSH) or its row.ts (its DSH registration); a test beside a module may reach that module',
+      from: { pathNot: '^(rails|panel|siyuan)/|\\.test\\.ts$|^tests/' },
+      to: { path: '^(rails|panel|siyuan)/', pathNot: '^(rails|panel|siyuan)/(index|row)\\.ts$' },
+    },
+    {
+      name: 'features-meet-at-their-index-inside',
+      severity: 'error',
+      comment: 'one feature room reaches another only through its index.ts or row.ts',
+      from: { path: '^(rails|panel|siyuan)/' },
+      to: { path: '^(rails|panel|siyuan)/', pathNot: '^$1/|^(rails|panel|siyuan)/(index|row)\\.ts$' },
+    },
+    {
+      name: 'prompt-is-the-ground-floor',
+      severity: 'error',
+      comment: 'prompt/ (frames, budgets, {{…}} grammar) is reached through its index.ts, and reaches no room above it',
+      from: { path: '^prompt/' },
+      to: { path: '^(host|runtime|rails|panel|siyuan|cli|worldbook|modes|whale)/' },
+    },
+    {
+      name: 'prompt-through-its-index',
+      severity: 'error',
+      comment: 'outside prompt/, only prompt/index.ts is imported',
+      from: { pathNot: '^prompt/' },
+      to: { path: '^prompt/', pathNot: '^prompt/index\\.ts$' },
     },
     {
       name: 'shipped-code-reaches-no-tests',

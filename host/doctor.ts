@@ -2,7 +2,8 @@ import { t, tKey, type Lang, type MessageKey } from '../i18n/index.ts'
 import { baseDriftLine, whaleLines, whaleRowLine, type BuiltinPresets, type WhaleRowState } from './doctor-whale.ts'
 import { dreamServiceLines, guardLine, hostServiceLines, type HostServiceState, type StoreGuardState } from './doctor-service.ts'
 import { retiredLines, storeLines } from './doctor-store.ts'
-import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
+import { worldbookLines } from './worldbook-doctor.ts'
+import { railDoctorLines, railsReport, type WorldbookNote } from '../rails/index.ts'
 import type { DreamState } from './night/service.ts'
 import { DOCTOR_AREAS, messageOf, type DoctorArea, type DoctorIO, type DoctorLine } from './doctor-line.ts'
 
@@ -123,8 +124,9 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
     // Levelled first: the count is what the store holds now, not what it held at the last turn.
     await input.memory!.levelRecall?.()
     const state = input.memory!.doctorState()
-    worldbook = state.worldbook
-    lines = hostServiceLines(state, lang)
+    const rails = railsReport(input.memory)
+    worldbook = rails.worldbook
+    lines = hostServiceLines(state, lang, railDoctorLines(rails, lang))
     lines.push(...dreamServiceLines(input.dream, lang))
   } catch (error) {
     lines = [

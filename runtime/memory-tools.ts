@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
 import { ANCHOR_KEYS, AXES, CONSEQUENCE_SCALES, KNOWN_KINDS, promptSafe, type AnchorKey } from '../memory/index.ts'
-import { framed } from './framing.ts'
+import { framed } from '../prompt/index.ts'
 
 /** A decision's consequences as a tool takes them: one text per scale of the gate (memory_write, the dream's completion tool). */
 export const CONSEQUENCE_SCHEMA = {

@@ -4,23 +4,16 @@ import { charCount, endMarker, promptSafe } from '../memory/index.ts'
 import { composeMemoryBlock } from '../host/memory-block.ts'
 import { capabilityBlock } from './capability-rail.ts'
 import { chooseForm } from './form-chooser.ts'
-import { promptReferences } from './prompt-text.ts'
+import { promptReferences } from '../prompt/index.ts'
 import { recallVoiceBlock } from './recall-step.ts'
-import type { VoiceBlock } from './voice-block.ts'
-import { VOICE_TOTAL, voicePass } from './voice-budget.ts'
-import {
-  FORM_CAP,
-  formBlock,
-  formMarkerBlock,
-  frameOrNothing,
-  MARKER_CAP,
-  NICKNAME_CAP,
-  nicknameBlock,
-  PRIORITY,
-  STYLE_CAP,
-  styleBlock,
-} from './voice-rails.ts'
-import { fixedBlock, MEMORY_CAP, memoryBlock } from './voice-step.ts'
+import type { VoiceBlock } from './types.ts'
+import { VOICE_TOTAL, voicePass } from './pass.ts'
+import { frameOrNothing } from './frame.ts'
+import { FORM_CAP, formBlock, formMarkerBlock, MARKER_CAP } from './form-rail.ts'
+import { NICKNAME_CAP, nicknameBlock } from './nickname-rail.ts'
+import { STYLE_CAP, styleBlock } from './style-rail.ts'
+import { fixedBlock, PRIORITY } from './list.ts'
+import { MEMORY_CAP, memoryBlock } from './memory-var.ts'
 
 const hasLoneSurrogate = (text: string): boolean => /\p{Cs}/u.test(text)
 /** Text a person might write, with the things that must stay inert mixed in. */
@@ -87,7 +80,7 @@ function blocksOf(s: Scenario): VoiceBlock[] {
   return blocks
 }
 
-describe('the 4,000 pass (voice-budget.ts)', () => {
+describe('the 4,000 pass (rails/pass.ts)', () => {
   it('any settings, memory, hits and text sizes: every block within its cap, the total within the budget, no split character, every closer only at the end, no {{ reference in a rail', () => {
     fc.assert(
       fc.property(scenario, (s) => {
@@ -113,7 +106,7 @@ describe('the 4,000 pass (voice-budget.ts)', () => {
   })
 
   it('over the total, trims from the lowest priority: per-step blocks first, the capability rail last; the doctor gets why', () => {
-    const block = (id: keyof typeof PRIORITY, chars: number): VoiceBlock => ({
+    const block = (id: string, chars: number): VoiceBlock => ({
       id,
       channel: id.startsWith('step:') ? 'pre-step' : id.startsWith('var:') ? 'variable' : 'rail',
       priority: PRIORITY[id],

@@ -3,9 +3,11 @@ import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { bootSpine } from '../tests/harness/spine.ts'
 import { charCount, endMarker } from '../memory/index.ts'
-import type { VoiceBlock } from './voice-block.ts'
-import { frameOrNothing, PRIORITY } from './voice-rails.ts'
-import { nicknameOf, registerVoice } from './voice-step.ts'
+import type { VoiceBlock } from './types.ts'
+import { frameOrNothing } from './frame.ts'
+import { PRIORITY } from './list.ts'
+import { nicknameOf } from './nickname-rail.ts'
+import { registerVoice } from './row.ts'
 
 /** A context that hands out the given services by name (what `ctx.get` does for these two). */
 const ctxWith = (services: Record<string, unknown>) => ({ get: (name: string) => services[name] }) as unknown as Context

@@ -5,18 +5,19 @@ import type {} from '@deepseek-ai/dsh-system-prompt'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
-import { MEMORY_TITLE } from '../host/memory-block.ts'
-import { capabilityBlock, type CapabilityConfig } from './capability-rail.ts'
-import { EMPTY_MEMORY } from './framing.ts'
 import { chooseForm, type FormChoice } from './form-chooser.ts'
-import { latestUserText, recallVoiceBlock, type RecallConfig } from './recall-step.ts'
-import type { VoiceBlock } from './voice-block.ts'
-import { VOICE_TOTAL, voicePass, type VoicePass } from './voice-budget.ts'
+import { recallVoiceBlock } from './recall-step.ts'
+import type { RailStep, VoiceBlock, VoiceConfig } from './types.ts'
+import { latestUserText } from '../prompt/index.ts'
+import { VOICE_TOTAL, voicePass, type VoicePass } from './pass.ts'
 import { REFLEX_MAX_CHARS } from '../host/whale-reflex.ts'
-import { formBlock, formMarkerBlock, frameOrNothing, nicknameBlock, PRIORITY, styleBlock } from './voice-rails.ts'
+import { formMarkerBlock } from './form-rail.ts'
+import { fixedBlock, RAILS } from './list.ts'
+import { memoryBlock, memoryText } from './memory-var.ts'
+import { planBridgeSpec } from './plan-bridge-rail.ts'
+import { noteVoice } from './report.ts'
 import { pinnedForm, voiceTextsFor } from './voice-state.ts'
 import type { RecalledEntry } from '../memory/index.ts'
-import { charCount } from '../memory/index.ts'
 
 /**
  * Everything Cyrene injects into one step, through one budget pass (contract
@@ -39,47 +40,6 @@ import { charCount } from '../memory/index.ts'
  * waterfall cannot finish still carries rails within their caps.
  */
 
-export interface Rails {
-  nickname: boolean
-  style: boolean
-  scene: boolean
-  worldbook: boolean
-}
-
-/**
- * Where the worldbook (rail 140 and its keyword hits) plugs in: `worldbook/`
- * gives its blocks as `VoiceBlock`s (`rail:worldbook`, priority
- * `PRIORITY['rail:worldbook']`; `step:worldbook`, `PRIORITY['step:worldbook']`)
- * and they go through the same pass: pass them as `VoiceConfig.worldbook` and
- * this row registers the context `WORLDBOOK_CONTEXT` (order 140) for the rail;
- * the hits are appended after the form marker, before the memory hits.
- */
-export interface WorldbookBlocks {
-  rail(agent: Agent | undefined): VoiceBlock | undefined
-  step(agent: Agent | undefined, recentUserText: string): VoiceBlock | undefined
-}
-const WORLDBOOK_CONTEXT = 'cyrene:worldbook'
-
-export interface VoiceConfig {
-  rails: Rails
-  defaultNickname: string
-  capability: CapabilityConfig
-  recall: RecallConfig
-  worldbook?: WorldbookBlocks
-}
-
-/** Context names of the rails, and the id of the block each carries. */
-const RAIL_CONTEXTS = {
-  'rail:nickname': { name: 'cyrene:nickname', order: 120 },
-  'rail:form': { name: 'cyrene:form', order: 125 },
-  'rail:style': { name: 'cyrene:style', order: 130 },
-  'rail:worldbook': { name: WORLDBOOK_CONTEXT, order: 140 },
-  'rail:capability': { name: 'cyrene:capability', order: 150 },
-  'rail:plan-bridge': { name: 'cyrene:plan-bridge', order: 155 },
-} as const
-
-export const MEMORY_CAP = 1200
-
 /** Per agent: the person's latest words, and what waits for the next pre-step. */
 interface AgentVoice {
   latestText: string
@@ -91,25 +51,6 @@ interface AgentVoice {
   /** What the latest pass left for the pre-step of this step. */
   pending: { blocks: { id: string; text: string; summary: string }[]; form: string | undefined } | undefined
 }
-
-export function memoryBlock(text: string): VoiceBlock {
-  const body = text === '' ? EMPTY_MEMORY : text
-  return {
-    id: 'var:cyrene_memory',
-    channel: 'variable',
-    priority: PRIORITY['var:cyrene_memory'],
-    cap: MEMORY_CAP,
-    // The body is the reader's (already neutralised, composed within the same cap); only cut here when the pass asks for less.
-    render: (max) => frameOrNothing(MEMORY_TITLE, body, Math.min(max, MEMORY_CAP)),
-  }
-}
-
-/** A block some other row drew already (the plan bridge): whole, or left out. */
-export function fixedBlock(id: keyof typeof PRIORITY, channel: VoiceBlock['channel'], cap: number, text: string): VoiceBlock {
-  return { id, channel, priority: PRIORITY[id], cap, render: (max) => (charCount(text) <= Math.min(max, cap) ? text : '') }
-}
-
-const PLAN_BRIDGE_CAP = 300
 
 export function registerVoice(ctx: Context, config: VoiceConfig): void {
   const agents = new WeakMap<object, AgentVoice>()
@@ -134,39 +75,30 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     return set
   }
 
-  /** The rails' inputs now: settings, forms/styles, the form for this agent. */
+  /** The rails' inputs now (settings, forms/styles, the form for this agent), then each mounted rail's block, in context order. */
   const railBlocks = (agent: Agent | undefined): RailSet => {
     const memory = ctx.get('cyreneMemory')
-    const blocks: VoiceBlock[] = []
     const problems: string[] = []
-    let form: FormChoice | undefined
     const texts = config.rails.scene || config.rails.style ? voiceTextsFor(memory) : undefined
     if (texts !== undefined) problems.push(...texts.problems)
     // Its problems (a bad nickname or style value, bad JSON) are the store's settings lines in the doctor already.
     const settings = memory?.voiceSettings() ?? { problems: [] }
-    if (config.rails.nickname) blocks.push(nicknameBlock(nicknameOf(ctx, config.defaultNickname)))
+    const step: RailStep = { ctx, config, agent, texts, settings, form: undefined, problems }
     if (config.rails.scene && texts !== undefined) {
       const sessionId = agent?.session.id
-      form = chooseForm(texts.forms, {
+      step.form = chooseForm(texts.forms, {
         pinned: sessionId === undefined ? undefined : pinnedForm(sessionId),
         text: agent === undefined ? '' : (agents.get(agent)?.latestText ?? ''),
         hour: new Date().getHours(),
       })
-      if (form !== undefined) blocks.push(formBlock(form))
     }
-    if (config.rails.style && texts !== undefined) {
-      const wanted = settings.style
-      const style = texts.styles.find((s) => s.name === wanted) ?? texts.styles.find((s) => s.name === texts.defaultStyle)
-      if (wanted !== undefined && style?.name !== wanted)
-        problems.push(`元/settings.json style 「${wanted}」 is not a level of the styles file; using 「${style?.name}」`)
-      if (style !== undefined) blocks.push(styleBlock(style))
+    const blocks: VoiceBlock[] = []
+    for (const rail of RAILS) {
+      if (!rail.enabled(config)) continue
+      const block = rail.block?.(step)
+      if (block !== undefined) blocks.push(block)
     }
-    if (config.rails.worldbook) {
-      const wb = config.worldbook?.rail(agent)
-      if (wb !== undefined) blocks.push(wb)
-    }
-    if (config.capability.enabled) blocks.push(capabilityBlock(config.capability))
-    return { blocks, form, problems }
+    return { blocks, form: step.form, problems }
   }
 
   // The person's words reach the agent before the assembly that answers them (see above).
@@ -181,22 +113,14 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
 
   // Fail-open rails: each at its own cap; the waterfall below replaces them with the pass's texts.
   // Which rails this row draws (the plan bridge is another row's context; the pass only sizes it).
-  const mounted: Record<keyof typeof RAIL_CONTEXTS, boolean> = {
-    'rail:nickname': config.rails.nickname,
-    'rail:form': config.rails.scene,
-    'rail:style': config.rails.style,
-    'rail:worldbook': config.rails.worldbook && config.worldbook !== undefined,
-    'rail:capability': config.capability.enabled,
-    'rail:plan-bridge': false,
-  }
-  for (const [id, { name, order }] of Object.entries(RAIL_CONTEXTS)) {
-    if (!mounted[id as keyof typeof RAIL_CONTEXTS]) continue
+  for (const rail of RAILS) {
+    if (!rail.enabled(config)) continue
     ctx.systemPrompt.context({
-      name,
-      order,
+      name: rail.context,
+      order: rail.order,
       text: (assembly) => {
         try {
-          const block = railsFor(assembly).blocks.find((b) => b.id === id)
+          const block = railsFor(assembly).blocks.find((b) => b.id === rail.id)
           return block === undefined ? '' : block.render(block.cap)
         } catch {
           return ''
@@ -215,8 +139,8 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       const rails = railsFor(context)
       const { form, problems } = rails
       const blocks = [...rails.blocks]
-      const bridge = result.contexts.find((c) => c.name === RAIL_CONTEXTS['rail:plan-bridge'].name)
-      if (bridge !== undefined && bridge.text !== '') blocks.push(fixedBlock('rail:plan-bridge', 'rail', PLAN_BRIDGE_CAP, bridge.text))
+      const bridge = result.contexts.find((c) => c.name === planBridgeSpec.context)
+      if (bridge !== undefined && bridge.text !== '') blocks.push(fixedBlock(planBridgeSpec.id, 'rail', planBridgeSpec.cap, bridge.text))
       blocks.push(memoryBlock(memoryText(ctx)))
       const step: VoiceBlock[] = []
       if (v !== undefined && form !== undefined && v.announced !== undefined && v.announced !== form.form.name) step.push(formMarkerBlock(v.announced, form))
@@ -231,7 +155,7 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       }
       // The whale row's reflex instruction (≤ 200, its own pre-step) reaches the model beside ours in a Cyrene preset: its room is kept free.
       const pass = voicePass([...blocks, ...step], VOICE_TOTAL - (ctx.get('whalePersona') === undefined ? 0 : REFLEX_MAX_CHARS))
-      ctx.get('cyreneMemory')?.noteVoice(noteOf(pass, problems))
+      noteVoice(ctx.get('cyreneMemory'), noteOf(pass, problems))
       if (v !== undefined)
         v.pending = {
           blocks: pass.blocks.filter((b) => b.channel === 'pre-step' && b.text !== '').map((b) => ({ id: b.id, text: b.text, summary: SUMMARY[b.id] ?? b.id })),
@@ -267,24 +191,6 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
 
 const SUMMARY: Record<string, string> = { 'step:form': '形态切换', 'step:recall': '记忆命中', 'step:worldbook': '世界书' }
 
-/** `{{user_nickname}}` and rail 120: the person's setting, then whale-persona's userName, then the row default. */
-export function nicknameOf(ctx: Context, fallback: string): string {
-  try {
-    return ctx.get('cyreneMemory')?.nickname() ?? ctx.get('whalePersona')?.userName() ?? fallback
-  } catch {
-    return fallback
-  }
-}
-
-/** The composed memory text (unframed), '' when there is none or it cannot be read. */
-export function memoryText(ctx: Context): string {
-  try {
-    return ctx.get('cyreneMemory')?.memoryBlock().text ?? ''
-  } catch {
-    return ''
-  }
-}
-
 async function recallFor(ctx: Context, query: string, limit: number): Promise<RecalledEntry[]> {
   try {
     return (await ctx.get('cyreneMemory')?.recall(query, limit)) ?? []
@@ -301,8 +207,8 @@ function applyPass<A extends Assembly>(assembly: A, pass: VoicePass): A {
   let memory: string | undefined
   for (const b of pass.blocks) {
     if (b.id === 'var:cyrene_memory') memory = b.text
-    const rail = RAIL_CONTEXTS[b.id as keyof typeof RAIL_CONTEXTS]
-    if (rail !== undefined) byContext.set(rail.name, b.text)
+    const rail = RAILS.find((r) => r.id === b.id)
+    if (rail !== undefined) byContext.set(rail.context, b.text)
   }
   return {
     ...assembly,

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { endMarker, frameRule } from '../memory/index.ts'
 import { CAPABILITY_BUDGET, capabilityText, DEFAULT_CAPABILITY_TEXT } from './capability-rail.ts'
-import { BUDGET, bridgeText } from './plan-bridge.ts'
+import { BUDGET, bridgeText } from '../runtime/plan-bridge.ts'
 
 it('the default rail is framed as data, states the closing-marker rule first, ends with the marker and fits its budget', () => {
   const { text, cut } = capabilityText({ enabled: true, text: '' })

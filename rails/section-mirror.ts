@@ -1,6 +1,5 @@
 import { charCount, frameOverhead } from '../memory/index.ts'
-import { framedWithin } from './framing.ts'
-import { inertBraces, promptReferences } from './prompt-text.ts'
+import { framedWithin, inertBraces, promptReferences } from '../prompt/index.ts'
 
 /**
  * The sealed persona (`complete: true`) replaces every system-prompt section

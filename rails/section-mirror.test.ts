@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { charCount, endMarker } from '../memory/index.ts'
-import { promptReferences } from './prompt-text.ts'
+import { promptReferences } from '../prompt/index.ts'
 import { interpolationSafe, MIRROR_PREFIX, mirrorSections, type MirrorConfig } from './section-mirror.ts'
 
 const config = (over: Partial<MirrorConfig> = {}): MirrorConfig => ({

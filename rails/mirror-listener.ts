@@ -1,6 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
+import { noteMirror } from './report.ts'
 import { MIRROR_PREFIX, mirrorSections, type MirrorConfig } from './section-mirror.ts'
 
 /**
@@ -15,7 +16,7 @@ export function registerSectionMirror(ctx: Context, config: MirrorConfig): void 
     if (result.variables.cyrene_memory === undefined || result.contexts.some((c) => c.name.startsWith(MIRROR_PREFIX))) return result
     try {
       const { contexts, report } = mirrorSections(result.sections, result.variables, config)
-      ctx.get('cyreneMemory')?.noteMirror(report)
+      noteMirror(ctx.get('cyreneMemory'), report)
       return { ...result, contexts: [...result.contexts, ...contexts] }
     } catch {
       return result

@@ -1,7 +1,7 @@
 import { charCount, clip, fitWithinBudget, frameOverhead, promptSafe, type RecalledEntry } from '../memory/index.ts'
 import { sourceLabel } from '../memory/recall-sources.ts'
 import { isNearDuplicate } from '../memory/near-duplicate.ts'
-import { framed } from './framing.ts'
+import { framed } from '../prompt/index.ts'
 
 /** One hit as the block shows it. */
 interface ShownHit {

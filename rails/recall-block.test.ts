@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { isNearDuplicate } from '../memory/near-duplicate.ts'
 import { endMarker } from '../memory/index.ts'
-import { framed } from './framing.ts'
+import { framed } from '../prompt/index.ts'
 import { recallBlock } from './recall-block.ts'
 
 const hit = (id: string, text: string, date = '2026-03-01') => ({

@@ -3,7 +3,7 @@ import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
 import { charCount, resolveRoot } from '../memory/index.ts'
-import type { WorldbookNote } from '../host/worldbook-doctor.ts'
+import { noteWorldbook, type WorldbookNote } from './report.ts'
 import {
   constantEntries,
   HITS_CAP,
@@ -18,9 +18,7 @@ import {
   type LoadedWorldbook,
   type Rendered,
 } from '../worldbook/index.ts'
-import type { VoiceBlock } from './voice-block.ts'
-import { PRIORITY } from './voice-rails.ts'
-import type { WorldbookBlocks } from './voice-step.ts'
+import type { BlockSpec, RailSpec, VoiceBlock, WorldbookBlocks } from './types.ts'
 
 /**
  * The worldbook in a step (CONTRACT §4.5): the constant entries as the 140
@@ -34,8 +32,24 @@ import type { WorldbookBlocks } from './voice-step.ts'
 export { RAIL_CAP, HITS_CAP }
 export const HITS_MAX_ENTRIES = 8
 /** Lower is trimmed first by the budget pass (its one table, CONTRACT §4.4): the hits of one step go before the standing rail. */
-export const RAIL_PRIORITY = PRIORITY['rail:worldbook']
-export const HITS_PRIORITY = PRIORITY['step:worldbook']
+export const RAIL_PRIORITY = 30
+export const HITS_PRIORITY = 10
+
+/** Rail 140: mounted where the preset turns it on and the row built its blocks (`worldbookVoice`). */
+export const worldbookSpec: RailSpec = {
+  id: 'rail:worldbook',
+  channel: 'rail',
+  context: 'cyrene:worldbook',
+  order: 140,
+  priority: RAIL_PRIORITY,
+  cap: RAIL_CAP,
+  switch: { key: 'worldbook', label: '世界书轨道 (order 140)' },
+  enabled: (config) => config.rails.worldbook && config.worldbook !== undefined,
+  block: (step) => step.config.worldbook?.rail(step.agent),
+}
+
+/** The keyword hits of one step: the first block the pass trims. */
+export const worldbookHitsSpec: BlockSpec = { id: 'step:worldbook', channel: 'pre-step', priority: HITS_PRIORITY, cap: HITS_CAP }
 
 export interface WorldbookConfig {
   /** How many of the person's latest messages the keys are looked for in (1–3). */
@@ -52,7 +66,7 @@ export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = D
   const cap = Math.min(config.railChars, RAIL_CAP)
   const entries = constantEntries(book.entries)
   const rendered = (max = cap) => renderEntries(RAIL_TITLE, entries, Math.min(max, cap))
-  return { id: 'rail:worldbook', channel: 'rail', priority: RAIL_PRIORITY, cap, render: (max) => rendered(max).text, rendered }
+  return { id: worldbookSpec.id, channel: 'rail', priority: RAIL_PRIORITY, cap, render: (max) => rendered(max).text, rendered }
 }
 
 /** The pre-step block: keyword entries called up by `messages` (the person's latest, oldest first). */
@@ -71,7 +85,7 @@ export function worldbookHits(
       Math.min(max, cap),
       limit,
     )
-  return { id: 'step:worldbook', channel: 'pre-step', priority: HITS_PRIORITY, cap, hits, render: (max) => rendered(max).text, rendered }
+  return { id: worldbookHitsSpec.id, channel: 'pre-step', priority: HITS_PRIORITY, cap, hits, render: (max) => rendered(max).text, rendered }
 }
 
 interface MessageLike {
@@ -158,10 +172,10 @@ class WorldbookState {
     return book ?? this.look()
   }
 
-  /** Hands the note to the host service, where `/cyrene doctor` reads it. */
+  /** Keeps the note for this host's doctor (rails/report.ts), where `/cyrene doctor` reads it. */
   publish(): void {
     try {
-      this.ctx.get('cyreneMemory')?.noteWorldbook(this.note)
+      noteWorldbook(this.ctx.get('cyreneMemory'), this.note)
     } catch {
       /* the doctor misses one update; the turn goes on */
     }
@@ -169,7 +183,7 @@ class WorldbookState {
 }
 
 /**
- * The worldbook as the 4,000 pass (voice-step.ts) takes it: the 140 rail from
+ * The worldbook as the 4,000 pass (rails/row.ts) takes it: the 140 rail from
  * one look at the files per assembly, and the keyword hits of a step that
  * brings the person's words, from the last `recentMessages` of them. The pass
  * mounts the 140 context and sends the hits; what was seen goes to the doctor.

@@ -1,11 +1,9 @@
 import { charCount, frameOverhead, frameRule } from '../memory/index.ts'
-import { framedWithin } from './framing.ts'
-import type { VoiceBlock } from './voice-block.ts'
-import { PRIORITY } from './voice-rails.ts'
-import { inertBraces } from './prompt-text.ts'
+import { framedWithin, inertBraces } from '../prompt/index.ts'
+import type { RailSpec, VoiceBlock } from './types.ts'
 
 /**
- * The capability rail (context order 150, registered with the other rails by voice-step.ts): how the memory tools, the gate and
+ * The capability rail (context order 150, registered with the other rails by rails/row.ts): how the memory tools, the gate and
  * the data blocks work, in the plugin's own words. Stable text, so the runtime
  * snapshot DSH re-sends only when it changes stays unchanged between steps.
  */
@@ -44,9 +42,9 @@ export function capabilityBlock(config: CapabilityConfig): VoiceBlock {
   const body = inertBraces(config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text)
   const options = { preface: frameRule() }
   return {
-    id: 'rail:capability',
+    id: capabilitySpec.id,
     channel: 'rail',
-    priority: PRIORITY['rail:capability'],
+    priority: capabilitySpec.priority,
     cap: CAPABILITY_BUDGET,
     render: (max) => {
       const budget = Math.min(max, CAPABILITY_BUDGET)
@@ -58,3 +56,15 @@ export function capabilityBlock(config: CapabilityConfig): VoiceBlock {
 }
 
 const TITLE = '能力总则'
+
+/** Rail 150: on unless the row's `capability.enabled` says otherwise; the last to be trimmed. */
+export const capabilitySpec: RailSpec = {
+  id: 'rail:capability',
+  channel: 'rail',
+  context: 'cyrene:capability',
+  order: 150,
+  priority: 100,
+  cap: CAPABILITY_BUDGET,
+  enabled: (config) => config.capability.enabled,
+  block: (step) => capabilityBlock(step.config.capability),
+}

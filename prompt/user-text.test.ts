@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { latestUserText } from './recall-step.ts'
+import { latestUserText } from './user-text.ts'
 
 it('takes only what the person typed: text blocks of user-sourced messages, not plugin notices or images', () => {
   expect(

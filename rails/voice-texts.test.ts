@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { charCount } from '../memory/index.ts'
 import { chooseForm } from './form-chooser.ts'
 import { parseForms, parseStyles, voiceTexts } from './voice-texts.ts'
-import { FORM_CAP, formBlock, STYLE_CAP, styleBlock } from './voice-rails.ts'
+import { FORM_CAP, formBlock } from './form-rail.ts'
+import { STYLE_CAP, styleBlock } from './style-rail.ts'
 
 describe('forms and styles as data a person edits', () => {
   it('the shipped files parse cleanly: three forms with scenes and hours, three style levels with 温润 the default, each whole within its rail', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { promptReferences } from './prompt-text.ts'
+import { promptReferences } from '../prompt/index.ts'
 import { charCount, endMarker } from '../memory/index.ts'
 import { entry } from '../worldbook/testing/entries.ts'
 import type { LoadedWorldbook } from '../worldbook/index.ts'
