@@ -3,10 +3,10 @@ import { gitRunLine } from './git-doctor.ts'
 import type { GitSyncState } from './git-trigger.ts'
 import { t, type Lang } from '../i18n/index.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
-import { siyuanReportText } from './siyuan/report-text.ts'
+import { doctorLines as siyuanDoctorLines, type SyncState } from '../siyuan/index.ts'
+import { doctorLines as panelDoctorLines } from '../panel/index.ts'
 import type { RecallSilence } from '../memory/recall-keeper.ts'
 import type { DoctorLine } from './doctor-line.ts'
-import type { SyncState } from './panel/deps.ts'
 import type { DreamState } from './night/service.ts'
 
 /** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync, night, guard. */
@@ -53,22 +53,10 @@ export function hostServiceLines(state: HostServiceState, lang: Lang, rails: rea
     { area: 'memory', check: t('doctor.check.hostService', lang), status: 'ok', detail: t('doctor.service.up', lang, { at: state.startedAt.toISOString() }) },
     recallLine(state, lang),
     ...rails,
-    siyuanLine(state.sync, lang),
+    ...siyuanDoctorLines(state.sync, lang),
     gitRunLine(state.git, lang),
-    ...pairingLines(state.pairing, lang),
+    ...panelDoctorLines(state.pairing, lang),
   ]
-}
-
-/** The SiYuan sync of this process (row cyrene-panel): off, waiting on SiYuan, or its last run. */
-function siyuanLine(sync: SyncState | undefined, lang: Lang): DoctorLine {
-  const check = t('doctor.check.siyuan', lang)
-  const line = (status: DoctorLine['status'], detail: string): DoctorLine => ({ area: 'sync', check, status, detail, summary: detail })
-  if (sync === undefined) return line('ok', t('doctor.sync.elsewhere', lang))
-  if (!sync.enabled) return line('ok', t('doctor.sync.off', lang))
-  const last = sync.lastReport
-  if (last === undefined) return line('ok', t('doctor.sync.noRun', lang))
-  const detail = `${sync.lastRunAt ?? ''} ${siyuanReportText(last, lang)}`.trim()
-  return last.ok ? line('ok', detail) : { area: 'sync', check, status: 'warn', detail: t('doctor.sync.failed', lang, { detail }) }
 }
 
 function engineLines({ engine, memoryBlock: block }: HostServiceState, lang: Lang): DoctorLine[] {
@@ -195,16 +183,4 @@ export function guardLine(state: StoreGuardState | undefined, lang: Lang): Docto
       `${last}${errors}${failed}${looked}${kept}${bg}${procs}`,
     summary: t('doctor.guard.summary', lang, { n: state.refusals, undone: fx.undone }),
   }
-}
-
-/** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */
-function pairingLines(pairing: HostServiceState['pairing'], lang: Lang): DoctorLine[] {
-  if (pairing === undefined) return []
-  const check = t('doctor.check.pairing', lang)
-  const guesses = pairing.rotations > 0 ? t('doctor.pairing.guessed', lang, { n: pairing.rotations }) : ''
-  return [
-    pairing.shown
-      ? { area: 'memory', check, status: pairing.rotations > 0 ? 'warn' : 'ok', detail: t('doctor.pairing.shown', lang) + guesses }
-      : { area: 'memory', check, status: 'warn', detail: t('doctor.pairing.hidden', lang) + guesses },
-  ]
 }

@@ -1,10 +1,11 @@
 import { join } from 'node:path'
-import { describeSnapshots, listConflicts, localDate, type MemoryStore } from '../../memory/index.ts'
-import { readTextOr } from '../../memory/fsio.ts'
-import { MANIFEST_FILE } from '../../memory/snapshots.ts'
+import { describeSnapshots, listConflicts, localDate, type MemoryStore } from '../memory/index.ts'
+import { readTextOr } from '../memory/fsio.ts'
+import { MANIFEST_FILE } from '../memory/snapshots.ts'
 import { dreamDates, memoryCalendar, type CalendarDay } from './calendar.ts'
-import type { PanelDeps, SyncState } from './deps.ts'
-import { readDreamRegistry, type DreamRegistryView } from './dream-sessions.ts'
+import type { PanelDeps } from './deps.ts'
+import type { SyncState } from '../siyuan/index.ts'
+import { readDreamRegistry, type DreamRegistryView } from '../host/panel/dream-sessions.ts'
 
 /** Everything the page shows, in one answer. No secret is in it: the token appears only as present or not. */
 export interface PanelStatus {

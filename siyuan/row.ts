@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar'
 import type { Context } from '@deepseek-ai/cordis'
-import type { MemoryStore } from '../../memory/index.ts'
+import type { MemoryStore } from '../memory/index.ts'
 import { SiyuanSync } from './sync.ts'
 
 export interface TriggerConfig {

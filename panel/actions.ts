@@ -1,7 +1,7 @@
-import { takeSnapshot, type MemoryStore } from '../../memory/index.ts'
+import { takeSnapshot, type MemoryStore } from '../memory/index.ts'
 import { badSettingKeys, syncAnswer } from './answers.ts'
 import type { PanelDeps } from './deps.ts'
-import { setDreamSession } from './dream-sessions.ts'
+import { setDreamSession } from '../host/panel/dream-sessions.ts'
 import { PanelError } from './http.ts'
 
 const ACTIONS = ['sync', 'backup', 'dream', 'save-config'] as const

@@ -16,7 +16,7 @@
  */
 export type SiyuanFailure = 'unreachable' | 'denied' | 'gone' | 'refused'
 
-/** What went wrong, as a code the person's catalogue words (`siyuan.error.<code>`, host/siyuan/report-text.ts); the message is its English. */
+/** What went wrong, as a code the person's catalogue words (`siyuan.error.<code>`, siyuan/report-text.ts); the message is its English. */
 export interface SiyuanErrorSaid {
   code: 'timeout' | 'unreachable' | 'token' | 'forbidden' | 'http' | 'not-json' | 'refused' | 'read-only' | 'no-list' | 'no-notebook' | 'no-doc'
   params: Record<string, string | number>

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { dayFileRel, localDate, MemoryStore } from '../../memory/index.ts'
-import { tempHome } from '../../memory/testing/tmp.ts'
+import { dayFileRel, localDate, MemoryStore } from '../memory/index.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
 import { SiyuanSync } from './sync.ts'
 import { SiyuanStandIn } from './testing/stand-in.ts'
 
@@ -133,7 +133,7 @@ describe('SiYuan one-way sync (issue 12 item 4)', () => {
     const run = async (token: string) =>
       await new Promise<{ status: number; stdout: string }>((resolve) => {
         const env = { ...process.env, DSH_HOME: t.home, SIYUAN_API_TOKEN: token, LC_ALL: '', LC_MESSAGES: '', LANG: 'en_US.UTF-8' }
-        execFile(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'cyrene.js'), 'sync'], { env, encoding: 'utf8' }, (error, stdout) =>
+        execFile(process.execPath, [join(import.meta.dirname, '..', 'bin', 'cyrene.js'), 'sync'], { env, encoding: 'utf8' }, (error, stdout) =>
           resolve({ status: error === null ? 0 : Number(error.code), stdout }),
         )
       })

@@ -1,5 +1,5 @@
-import { t, tKey, type Lang, type MessageKey } from '../../i18n/index.ts'
-import type { SyncReport } from '../panel/deps.ts'
+import { t, tKey, type Lang, type MessageKey } from '../i18n/index.ts'
+import type { SyncReport } from './types.ts'
 
 /**
  * A SiYuan sync report in the person's language. What SiYuan itself said (a

@@ -1,6 +1,6 @@
-import { applySettingsPatch } from '../../memory/settings.ts'
-import type { MemoryStore } from '../../memory/index.ts'
-import type { SyncReport } from './deps.ts'
+import { applySettingsPatch } from '../memory/settings.ts'
+import type { MemoryStore } from '../memory/index.ts'
+import type { SyncReport } from '../siyuan/index.ts'
 
 /**
  * The page words every answer in its own language (client/i18n.js), so the
