@@ -1,6 +1,6 @@
 import { charCount, frameOverhead, frameRule } from '../memory/index.ts'
 import { framedWithin, inertBraces } from '../prompt/index.ts'
-import type { RailSpec, VoiceBlock } from './types.ts'
+import type { CapabilityConfig, RailSpec, VoiceBlock } from './types.ts'
 
 /**
  * The capability rail (context order 150, registered with the other rails by rails/row.ts): how the memory tools, the gate and
@@ -20,11 +20,6 @@ export const DEFAULT_CAPABILITY_TEXT = [
   '- 两条已有的记忆有关系时，用 memory_link 连起来（因果/相似/对立/时序/归属/推断）；想自由地写、还没想清楚的，用 memory_margin 写进「余页」（不注入、不过闸门）。',
   '- 一次只记一件事，每条不超过 400 字；琐碎的过程不必记。',
 ].join('\n')
-
-export interface CapabilityConfig {
-  enabled: boolean
-  text: string
-}
 
 /** The rail's text within its budget, and how much was cut (for the doctor). */
 export function capabilityText(config: CapabilityConfig): { text: string; cut: number } {

@@ -5,12 +5,10 @@
  * needs DSH at run time, is rails/row.ts.
  */
 export { railSwitchesSchema } from './list.ts'
-export type { Rails, RailSwitch } from './types.ts'
+export type { CapabilityConfig, Rails, RailSwitch, RecallConfig } from './types.ts'
 export { MEMORY_CAP, memoryBlock, memoryText } from './memory-var.ts'
 export { nicknameOf } from './nickname-rail.ts'
-export type { CapabilityConfig } from './capability-rail.ts'
 export { RECALL_DEFAULTS, recallBlock, type RecallBlock } from './recall-block.ts'
-export type { RecallConfig } from './recall-step.ts'
 export { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, worldbookVoice, type WorldbookConfig } from './worldbook-rail.ts'
 export { registerSectionMirror } from './mirror-listener.ts'
 export type { MirrorConfig, MirrorMode } from './section-mirror.ts'

@@ -1,9 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { VoiceSettings } from '../host/service.ts'
-import type { CapabilityConfig } from './capability-rail.ts'
 import type { FormChoice } from './form-chooser.ts'
-import type { RecallConfig } from './recall-step.ts'
 import type { VoiceTexts } from './voice-texts.ts'
 
 /**
@@ -35,6 +33,21 @@ export type Rails = Record<RailSwitch, boolean>
 export interface WorldbookBlocks {
   rail(agent: Agent | undefined): VoiceBlock | undefined
   step(agent: Agent | undefined, recentUserText: string): VoiceBlock | undefined
+}
+
+/** Rail 150's switch and text (row `cyrene-runtime` Config `capability`). */
+export interface CapabilityConfig {
+  enabled: boolean
+  text: string
+}
+
+/** The memory hits before a step (row `cyrene-runtime` Config `recall`). */
+export interface RecallConfig {
+  enabled: boolean
+  /** Characters the memory-hit message may take (contract §4: ≤ 1000). */
+  maxChars: number
+  perEntryMax: number
+  limit: number
 }
 
 export interface VoiceConfig {
