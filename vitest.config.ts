@@ -10,7 +10,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{i18n,durable,memory,whale,worldbook,guard,night,runtime,host,modes,cli,bench,scripts,persona-ab,tests}/**/*.test.ts'],
+          include: [
+            '{i18n,durable,memory,whale,worldbook,prompt,rails,panel,siyuan,guard,night,runtime,host,modes,cli,bench,scripts,persona-ab,tests}/**/*.test.ts',
+          ],
           exclude: ['node_modules/**', 'dist/**', 'tests/e2e/**'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -6,7 +6,7 @@ import type { CliIO } from './io.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { RecallKeeper } from '../memory/recall-keeper.ts'
-import { recallBlock } from '../runtime/recall-block.ts'
+import { recallBlock } from '../rails/index.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => {

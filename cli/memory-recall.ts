@@ -2,7 +2,7 @@ import { charCount } from '../memory/index.ts'
 import { ONE_SHOT_OPEN, RecallKeeper, type RecallSilence } from '../memory/recall-keeper.ts'
 import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
-import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../runtime/recall-block.ts'
+import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../rails/index.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, out, type StoreOptions } from './memory-shared.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
@@ -19,7 +19,7 @@ export const RECALL_OPTION_DEFAULTS = { k: String(RECALL_DEFAULTS.limit), budget
 /**
  * `cyrene memory recall "<query>"`: exactly the memory hits a turn would inject
  * for that message — the same index (memory/recall-keeper.ts), the same ranking,
- * the same block (runtime/recall-block.ts `recallBlock`, which the pre-step
+ * the same block (rails/recall-block.ts `recallBlock`, which the pre-step
  * calls), leaving out what `{{cyrene_memory}}` shows right now — within the
  * budget. `--json`: `{"hits":[{"id","text","source_ref","score","source"}],"chars"}`, plus
  * `"silence":{"reason","text"}` when nothing would be injected (why: abstain.ts's reasons, or `left-out`).

@@ -4,7 +4,7 @@ import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, type StoreOptions } from './memory-shared.ts'
 import { NICKNAME_MAX, VOICE_SETTING_KEYS, voiceSettingProblem, writeVoiceSetting, type VoiceSettingKey } from '../memory/index.ts'
 import { readTextOr } from '../memory/fsio.ts'
-import { STYLES_OVERRIDE, voiceTexts } from '../runtime/voice-texts.ts'
+import { STYLES_OVERRIDE, voiceTexts } from '../rails/index.ts'
 import { help } from './help-text.ts'
 
 function keyOf(raw: string | undefined): VoiceSettingKey {

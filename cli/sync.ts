@@ -1,10 +1,9 @@
-import { SiyuanSync } from '../host/siyuan/sync.ts'
+import { SiyuanSync, siyuanReportText } from '../siyuan/index.ts'
 import { GitError, GitMissingError, remoteProblem, syncGit, type GitSyncReport } from '../memory/index.ts'
 import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { help } from './help-text.ts'
-import { siyuanReportText } from '../host/siyuan/report-text.ts'
 import { gitReportText } from '../host/git-report-text.ts'
 import { DEFAULT_LANG } from '../i18n/index.ts'
 

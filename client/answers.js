@@ -1,5 +1,5 @@
 'use strict'
-// The words for an answer of the panel's routes, chosen by its code (host/panel/answers.ts): the
+// The words for an answer of the panel's routes, chosen by its code (panel/answers.ts): the
 // server never supplies the sentence, so a Chinese page never shows an English one.
 const { tx } = require('./ui.js')
 

@@ -1,13 +1,11 @@
 import { gitRunLine } from './git-doctor.ts'
 import type { GitSyncState } from './git-trigger.ts'
-import { formatNumber, t, type Lang } from '../i18n/index.ts'
+import { t, type Lang } from '../i18n/index.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
-import { siyuanReportText } from './siyuan/report-text.ts'
+import { doctorLines as siyuanDoctorLines, type SyncState } from '../siyuan/index.ts'
+import { doctorLines as panelDoctorLines } from '../panel/index.ts'
 import type { RecallSilence } from '../memory/recall-keeper.ts'
 import type { DoctorLine } from './doctor-line.ts'
-import type { SyncState } from './panel/deps.ts'
-import type { MirrorNote, VoiceNote } from './service.ts'
-import type { WorldbookNote } from './worldbook-doctor.ts'
 
 /** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync. */
 
@@ -38,11 +36,6 @@ export interface HostServiceState {
   recallError: string | undefined
   /** Why the latest turn's recall found nothing, when it found nothing. */
   recallSilence?: RecallSilence | undefined
-  mirror: MirrorNote | undefined
-  /** What the worldbook rail and its hits did in this DSH run (runtime/worldbook-rail.ts). */
-  worldbook?: WorldbookNote | undefined
-  /** The 4,000 pass on the latest Cyrene assembly (rails, memory, pre-step blocks). */
-  voice?: VoiceNote | undefined
   /** The SiYuan sync's state, when it runs in this process (row cyrene-panel). */
   sync?: SyncState | undefined
   /** The background git sync's state, when it runs in this process (row cyrene-panel). */
@@ -51,53 +44,17 @@ export interface HostServiceState {
   pairing?: { shown: boolean; rotations: number } | undefined
 }
 
-export function hostServiceLines(state: HostServiceState, lang: Lang): DoctorLine[] {
+/** `rails`: the rails' own lines (rails/doctor.ts), placed after recall as a person reads them. */
+export function hostServiceLines(state: HostServiceState, lang: Lang, rails: readonly DoctorLine[] = []): DoctorLine[] {
   return [
     ...engineLines(state, lang),
     { area: 'memory', check: t('doctor.check.hostService', lang), status: 'ok', detail: t('doctor.service.up', lang, { at: state.startedAt.toISOString() }) },
     recallLine(state, lang),
-    voiceLine(state.voice, lang),
-    ...(state.voice?.problems ?? []).map((p): DoctorLine => ({ area: 'voice', check: t('doctor.check.voiceTexts', lang), status: 'warn', detail: p })),
-    mirrorLine(state.mirror, lang),
-    siyuanLine(state.sync, lang),
+    ...rails,
+    ...siyuanDoctorLines(state.sync, lang),
     gitRunLine(state.git, lang),
-    ...pairingLines(state.pairing, lang),
+    ...panelDoctorLines(state.pairing, lang),
   ]
-}
-
-/** One sentence on the 4,000 total: how much the latest step used, and each block the pass shortened or left out and why. */
-function voiceLine(voice: VoiceNote | undefined, lang: Lang): DoctorLine {
-  const check = t('doctor.check.voiceBudget', lang)
-  if (voice === undefined) return { area: 'voice', check, status: 'missing', detail: t('doctor.voice.none', lang) }
-  const cut = voice.blocks.filter((b) => b.why !== undefined)
-  const shown = voice.blocks.filter((b) => b.chars > 0).map((b) => `${b.id} ${b.chars}`)
-  const used = t('doctor.voice.used', lang, { total: voice.total, budget: voice.budget, blocks: shown.join(', ') || '—' })
-  if (cut.length === 0)
-    return {
-      area: 'voice',
-      check,
-      status: 'ok',
-      detail: `${used}${t('doctor.voice.nothingCut', lang)}`,
-      summary: t('doctor.voice.summary', lang, { total: voice.total, budget: voice.budget }),
-    }
-  return {
-    area: 'voice',
-    check,
-    status: 'warn',
-    detail: `${used}${t('doctor.voice.cut', lang, { blocks: cut.map((b) => `${b.id} −${b.cut} (${b.why})`).join('; ') })}`,
-  }
-}
-
-/** The SiYuan sync of this process (row cyrene-panel): off, waiting on SiYuan, or its last run. */
-function siyuanLine(sync: SyncState | undefined, lang: Lang): DoctorLine {
-  const check = t('doctor.check.siyuan', lang)
-  const line = (status: DoctorLine['status'], detail: string): DoctorLine => ({ area: 'sync', check, status, detail, summary: detail })
-  if (sync === undefined) return line('ok', t('doctor.sync.elsewhere', lang))
-  if (!sync.enabled) return line('ok', t('doctor.sync.off', lang))
-  const last = sync.lastReport
-  if (last === undefined) return line('ok', t('doctor.sync.noRun', lang))
-  const detail = `${sync.lastRunAt ?? ''} ${siyuanReportText(last, lang)}`.trim()
-  return last.ok ? line('ok', detail) : { area: 'sync', check, status: 'warn', detail: t('doctor.sync.failed', lang, { detail }) }
 }
 
 function engineLines({ engine, memoryBlock: block }: HostServiceState, lang: Lang): DoctorLine[] {
@@ -149,54 +106,4 @@ function recallLine({ recall, recallError, recallSilence }: HostServiceState, la
       return recall.where === 'in-process' ? { area: 'recall', check, status: 'warn', detail } : { area: 'recall', check, status: 'ok', detail, summary }
     }
   }
-}
-
-/**
- * One sentence a person understands (「工具说明 13 段 / 4,869 字，全部带上」);
- * which sections, their sizes and what was left out go behind --verbose.
- */
-function mirrorLine(mirror: MirrorNote | undefined, lang: Lang): DoctorLine {
-  const check = t('doctor.check.mirror', lang)
-  if (mirror === undefined) return { area: 'voice', check, status: 'missing', detail: t('doctor.mirror.none', lang) }
-  const guidance = mirror.mirrored.filter((m) => m.kind === 'guidance')
-  const others = mirror.mirrored.filter((m) => m.kind === 'other')
-  const lost = mirror.skipped.filter((s) => s.why.includes('used up'))
-  const lostGuidance = lost.filter((s) => /^(tool|plan|ui):/.test(s.name))
-  const cutOthers = others.filter((m) => m.cut > 0)
-  const sum = (ms: typeof guidance) => ms.reduce((n, m) => n + m.text, 0)
-  const parts = [
-    lostGuidance.length === 0
-      ? t('doctor.mirror.guidanceAll', lang, { n: guidance.length, chars: sum(guidance) })
-      : t('doctor.mirror.guidanceLost', lang, { n: guidance.length, chars: sum(guidance), lost: lostGuidance.length }),
-  ]
-  const lostOthers = lost.length - lostGuidance.length
-  if (others.length > 0 || lostOthers > 0)
-    parts.push(
-      cutOthers.length + lostOthers === 0
-        ? t('doctor.mirror.othersAll', lang, { n: others.length, chars: sum(others) })
-        : t('doctor.mirror.othersCut', lang, { n: others.length, chars: sum(others), cut: cutOthers.length, lost: lostOthers }),
-    )
-  const more = [
-    ...mirror.mirrored.map((m) =>
-      t(m.kind === 'guidance' ? 'doctor.mirror.moreGuidance' : 'doctor.mirror.moreOther', lang, {
-        name: m.name,
-        chars: formatNumber(m.text),
-        cut: m.cut > 0 ? t('doctor.mirror.moreCut', lang, { n: m.cut }) : '',
-      }),
-    ),
-    ...mirror.skipped.map((s) => t('doctor.mirror.skipped', lang, { name: s.name, why: s.why })),
-  ]
-  return { area: 'voice', check, status: lost.length > 0 || cutOthers.length > 0 ? 'warn' : 'ok', detail: parts.join(t('doctor.sep', lang)), more }
-}
-
-/** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */
-function pairingLines(pairing: HostServiceState['pairing'], lang: Lang): DoctorLine[] {
-  if (pairing === undefined) return []
-  const check = t('doctor.check.pairing', lang)
-  const guesses = pairing.rotations > 0 ? t('doctor.pairing.guessed', lang, { n: pairing.rotations }) : ''
-  return [
-    pairing.shown
-      ? { area: 'memory', check, status: pairing.rotations > 0 ? 'warn' : 'ok', detail: t('doctor.pairing.shown', lang) + guesses }
-      : { area: 'memory', check, status: 'warn', detail: t('doctor.pairing.hidden', lang) + guesses },
-  ]
 }

@@ -3,7 +3,8 @@ import { baseDriftLine, whaleLines, whaleRowLine, type BuiltinPresets, type Whal
 import { hostServiceLines, type HostServiceState } from './doctor-service.ts'
 import { doctorLines as guardLines, type StoreGuardState } from '../guard/index.ts'
 import { retiredLines, storeLines } from './doctor-store.ts'
-import { worldbookLines, type WorldbookNote } from './worldbook-doctor.ts'
+import { worldbookLines } from './worldbook-doctor.ts'
+import { railDoctorLines, railsReport, type WorldbookNote } from '../rails/index.ts'
 import { doctorLines as nightLines, type DreamState } from '../night/index.ts'
 import { DOCTOR_AREAS, messageOf, type DoctorArea, type DoctorIO, type DoctorLine } from './doctor-line.ts'
 
@@ -124,8 +125,9 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
     // Levelled first: the count is what the store holds now, not what it held at the last turn.
     await input.memory!.levelRecall?.()
     const state = input.memory!.doctorState()
-    worldbook = state.worldbook
-    lines = hostServiceLines(state, lang)
+    const rails = railsReport(input.memory)
+    worldbook = rails.worldbook
+    lines = hostServiceLines(state, lang, railDoctorLines(rails, lang))
     lines.push(...nightLines(input.dream, lang))
   } catch (error) {
     lines = [

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MemoryStore, writeAnchor } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
-import { framed } from '../runtime/framing.ts'
+import { framed } from '../prompt/index.ts'
 import { MEMORY_TITLE } from './memory-block.ts'
 import { MemoryReader } from './memory-reader.ts'
 

@@ -23,11 +23,10 @@ import { startLiveRecall, type LiveRecall } from '../memory/recall-live.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
-import type { WorldbookNote } from './worldbook-doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
-import type { SyncReport, SyncState } from './panel/deps.ts'
+import type { SyncReport, SyncState } from '../siyuan/index.ts'
 import type { GitSyncRunner } from './git-trigger.ts'
-import type { PanelPairing } from './panel/pairing.ts'
+import type { PanelPairing } from '../panel/index.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
 const STARTUP_WAIT_MS = 5000
@@ -36,24 +35,6 @@ declare module '@deepseek-ai/cordis' {
   interface Context {
     cyreneMemory: CyreneMemory
   }
-}
-
-/** What the section mirror did on the latest Cyrene assembly. */
-export interface MirrorNote {
-  at: string
-  /** `kind`: DSH's own guidance (carried whole) or another section (bounded); `text`: the section's chars, `chars`: the framed block's. */
-  mirrored: { name: string; kind: 'guidance' | 'other'; text: number; chars: number; cut: number }[]
-  skipped: { name: string; why: string }[]
-}
-
-/** What the 4,000 budget pass did on the latest Cyrene assembly (runtime/voice-budget.ts), for the doctor. */
-export interface VoiceNote {
-  at: string
-  total: number
-  budget: number
-  blocks: { id: string; chars: number; cut: number; why?: string }[]
-  /** Problems with the voice texts (forms/styles files) or settings, one line each. */
-  problems: string[]
 }
 
 /** The voice keys of 元/settings.json as the rails read them now. */
@@ -97,16 +78,12 @@ type EngineState =
 export class CyreneMemory extends Service {
   readonly startedAt = new Date()
   readonly config: ServiceConfig
-  lastMirror: MirrorNote | undefined
   /** The SiYuan sync, set by row cyrene-panel in the process that holds the engine (for /cyrene sync and the doctor). */
   siyuanSync: { runNow(): Promise<SyncReport>; state(): SyncState } | undefined
   /** The background git sync, set by row cyrene-panel where the engine is held (for /cyrene sync, the page and the doctor). */
   gitSync: GitSyncRunner | undefined
   /** The settings page's pairing code, set by the panel row in the web profile (CONTRACT §2.5). */
   panelPairing: PanelPairing | undefined
-  /** What the worldbook rail and hits did (runtime/worldbook-rail.ts), for the doctor. */
-  lastWorldbook: WorldbookNote | undefined
-  lastVoice: VoiceNote | undefined
   private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0, ids: [] }
@@ -335,18 +312,6 @@ export class CyreneMemory extends Service {
     await writeVoiceSetting(await this.engineStore(), key, value)
   }
 
-  noteVoice(report: Omit<VoiceNote, 'at'>): void {
-    this.lastVoice = { at: new Date().toISOString(), ...report }
-  }
-
-  noteMirror(report: Omit<MirrorNote, 'at'>): void {
-    this.lastMirror = { at: new Date().toISOString(), ...report }
-  }
-
-  noteWorldbook(note: WorldbookNote): void {
-    this.lastWorldbook = note
-  }
-
   /** What `/cyrene doctor` reports about this service; host/doctor.ts writes the lines. */
   doctorState(): HostServiceState {
     const s = this.state
@@ -361,12 +326,9 @@ export class CyreneMemory extends Service {
           : recall,
       recallError: this.recallError,
       recallSilence: this.recallSilence,
-      mirror: this.lastMirror,
       sync: this.siyuanSync?.state(),
       git: this.gitSync?.state(),
       pairing: this.panelPairing === undefined ? undefined : { shown: this.panelPairing.shown, rotations: this.panelPairing.rotations },
-      worldbook: this.lastWorldbook,
-      voice: this.lastVoice,
     }
   }
 }

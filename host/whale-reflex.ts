@@ -5,8 +5,7 @@ import type {} from '@deepseek-ai/dsh-agent'
 import { appendLine } from '../memory/fsio.ts'
 import { loadReflexText, resolveIn, type FsContext } from '../whale/files.ts'
 import { ledgerRecord, matchReflex, parseReflexRules, reflexBody, reflexLedgerFile, type ReflexHit } from '../whale/reflex.ts'
-import { framedWithin } from '../runtime/framing.ts'
-import { latestUserText } from '../runtime/recall-step.ts'
+import { framedWithin, latestUserText } from '../prompt/index.ts'
 
 /**
  * The reflex layer (whale-persona §8) on a DSH host: a rule that matches the

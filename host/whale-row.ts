@@ -4,7 +4,7 @@ import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-commands'
 import { loadRenderInput, normaliseConfig, readConfigText, renderSegments, SECTION_NAMES, type RenderedSegments } from '../whale/index.ts'
 import { personVouch } from './whale-vouch.ts'
-import { inertBraces } from '../runtime/prompt-text.ts'
+import { inertBraces } from '../prompt/index.ts'
 import { ReflexState, registerReflexStep } from './whale-reflex.ts'
 
 declare module '@deepseek-ai/cordis' {

@@ -12,6 +12,7 @@ import {
   type LoadedWorldbook,
 } from '../worldbook/index.ts'
 import type { DoctorIO, DoctorLine } from './doctor-line.ts'
+import type { WorldbookNote } from '../rails/index.ts'
 
 /**
  * The worldbook's doctor lines, for `cyrene doctor` and `/cyrene doctor`: what
@@ -19,17 +20,6 @@ import type { DoctorIO, DoctorLine } from './doctor-line.ts'
  * no room for, entries too long ever to be shown as a hit, and — in a chat —
  * the latest hits. Reads only; the caps are the contract's (CONTRACT §4.5).
  */
-
-/** What the runtime row saw, handed to the doctor as plain data through the host service. */
-export interface WorldbookNote {
-  rail?: { chars: number; shown: number; leftOut: string[] }
-  /** Newest first. */
-  hits: { at: string; shown: string[]; leftOut: string[] }[]
-  /** The latest failure of each part, cleared when it works again. */
-  rootError?: string | undefined
-  railError?: string | undefined
-  hitsError?: string | undefined
-}
 
 export function worldbookLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): DoctorLine[] {
   const check = t('doctor.check.worldbook', lang)

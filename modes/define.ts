@@ -1,14 +1,12 @@
+import type { RailSwitch } from '../rails/index.ts'
+
 /**
  * A mode is a thin composition: which built-in preset it stands on, which
  * persona it speaks with, and which Cyrene rows it adds. scripts/build.ts turns
  * each mode into a DSH preset directory under presets/<id>/.
  */
-interface RailSwitches {
-  nickname?: boolean
-  style?: boolean
-  scene?: boolean
-  worldbook?: boolean
-}
+/** The rails a mode turns on: the switches of rails/list.ts (a rail left out stays off). */
+type RailSwitches = Partial<Record<RailSwitch, boolean>>
 
 export interface Mode {
   /** Preset id; never changes, sessions resume by it. */

@@ -3,23 +3,36 @@ import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
-import type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 import { registerMemoryTools } from './memory-tools.ts'
 import { registerLinkAndMarginTools } from './link-margin-tools.ts'
-import type { RecallConfig } from './recall-step.ts'
-import { RECALL_DEFAULTS } from './recall-block.ts'
-import { registerSectionMirror } from './mirror-listener.ts'
-import type { CapabilityConfig } from './capability-rail.ts'
 import { promptSafe } from '../memory/index.ts'
-import { MEMORY_CAP, memoryBlock, memoryText, nicknameOf, registerVoice, type Rails } from './voice-step.ts'
-import { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, worldbookVoice, type WorldbookConfig } from './worldbook-rail.ts'
+import {
+  HITS_CAP,
+  HITS_MAX_ENTRIES,
+  MEMORY_CAP,
+  memoryBlock,
+  memoryText,
+  nicknameOf,
+  RAIL_CAP,
+  railSwitchesSchema,
+  RECALL_DEFAULTS,
+  registerSectionMirror,
+  worldbookVoice,
+  type CapabilityConfig,
+  type MirrorConfig,
+  type MirrorMode,
+  type Rails,
+  type RecallConfig,
+  type WorldbookConfig,
+} from '../rails/index.ts'
+import { registerVoice } from '../rails/row.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
  * The two variables the persona names, the memory tools, rails 120 (称呼),
  * 125 (形态), 130 (道韵) and 150 (能力总则) mounted per `config.rails`, the
  * memory hits before each step, rail 140 (the worldbook) and its keyword hits
- * — all through the 4,000 pass (voice-step.ts) — and the section mirror that
+ * — all through the 4,000 pass (rails/row.ts) — and the section mirror that
  * carries swallowed sections (tool guidance, plan policy, other plugins'
  * sections) over as runtime contexts.
  */
@@ -37,12 +50,7 @@ export interface Config {
 }
 
 export const Config: Schema<Config> = Schema.object({
-  rails: Schema.object({
-    nickname: Schema.boolean().default(false).description('称呼轨道 (order 120)'),
-    style: Schema.boolean().default(false).description('道韵轨道 (order 130)'),
-    scene: Schema.boolean().default(false).description('形态/场景轨道 (order 125)'),
-    worldbook: Schema.boolean().default(false).description('世界书轨道 (order 140)'),
-  }),
+  rails: railSwitchesSchema(),
   defaultNickname: Schema.string().default('伙伴').description('尚未设定称呼时 {{user_nickname}} 的值'),
   sectionMirror: Schema.object({
     mode: Schema.union(['auto', 'off', 'allowlist'] as const)
@@ -76,7 +84,7 @@ export const Config: Schema<Config> = Schema.object({
 
 export function apply(ctx: Context, config: Config): void {
   // Variables must always have a value: an undefined one fails the whole turn.
-  // Within its cap here (frame included); the 4,000 pass (voice-step.ts) may shorten it further in the assembly.
+  // Within its cap here (frame included); the 4,000 pass (rails/row.ts) may shorten it further in the assembly.
   ctx.systemPrompt.variable('cyrene_memory', () => memoryBlock(memoryText(ctx)).render(MEMORY_CAP))
   // One line, no frame brackets: a value is not re-scanned for {{…}}, but it sits in the persona as plain text.
   ctx.systemPrompt.variable('user_nickname', () => promptSafe(nicknameOf(ctx, config.defaultNickname)) || config.defaultNickname)

@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
 import { ANCHOR_KEYS, AXES, CONSEQUENCE_SCHEMA, KNOWN_KINDS, promptSafe, type AnchorKey } from '../memory/index.ts'
-import { framed } from './framing.ts'
+import { framed } from '../prompt/index.ts'
 
 /**
  * The model's hands on the memory, registered in the Cyrene presets only. Every

@@ -2,8 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-plan-mode'
-import { framedWithin } from './framing.ts'
-import { inertBraces } from './prompt-text.ts'
+import { framedWithin, inertBraces } from '../prompt/index.ts'
 
 /**
  * Preset row `cyrene-plan-bridge`, inside the `planning` group so it shares the

@@ -1,5 +1,5 @@
 import { t } from '../i18n/index.ts'
-import { siyuanReportText } from '../host/siyuan/report-text.ts'
+import { siyuanReportText } from '../siyuan/index.ts'
 import { gitReportText } from '../host/git-report-text.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 

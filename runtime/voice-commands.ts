@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { t, type Lang } from '../i18n/index.ts'
 import type {} from '../host/service.ts'
 import type { CommandResult, CyreneSubcommand } from './cyrene-subcommands.ts'
-import { pinForm, pinnedForm, voiceTextsFor } from './voice-state.ts'
+import { pinForm, pinnedForm, voiceTextsFor } from '../rails/index.ts'
 
 /**
  * `/cyrene nickname <名字>`, `/cyrene form <名字>|auto`, `/cyrene style <档位>`:

@@ -183,7 +183,7 @@ async function start(options: StartOptions): Promise<void> {
   process.stdout.write(`The command line, on this home: ${cliLine(options.home)}\n`)
 }
 
-/** The lines of dsh web's start-up output that carry the settings page's pairing code (host/panel/pairing.ts). */
+/** The lines of dsh web's start-up output that carry the settings page's pairing code (panel/pairing.ts). */
 function pairingLines(output: string): string[] {
   return output.split('\n').filter((line) => /Cyrene settings pairing code[^:]*: [A-Z0-9]{5}-[A-Z0-9]{5}$/.test(line.trimEnd()))
 }

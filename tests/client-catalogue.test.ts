@@ -55,7 +55,7 @@ describe('the settings page catalogue (client/i18n.js)', () => {
   })
 
   it('every code the panel routes answer has its words', () => {
-    const answers = readFileSync(join(PROJECT_ROOT, 'host', 'panel', 'answers.ts'), 'utf8')
+    const answers = readFileSync(join(PROJECT_ROOT, 'panel', 'answers.ts'), 'utf8')
     const union = /export type AnswerCode =([\s\S]*?)\n\n/.exec(answers)?.[1] ?? ''
     const codes = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1] as string)
     expect(codes.length).toBeGreaterThan(10)

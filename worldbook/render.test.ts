@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { charCount, endMarker } from '../memory/index.ts'
-import { promptReferences } from '../runtime/prompt-text.ts'
+import { promptReferences } from '../prompt/index.ts'
 import { entry } from './testing/entries.ts'
 import { HITS_TITLE, renderEntries } from './render.ts'
 

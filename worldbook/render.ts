@@ -1,5 +1,5 @@
 import { charCount, dataFrame, frameOverhead, promptSafe } from '../memory/index.ts'
-import { inertBraces } from '../runtime/prompt-text.ts'
+import { inertBraces } from '../prompt/index.ts'
 import type { WorldEntry } from './entry.ts'
 
 /**

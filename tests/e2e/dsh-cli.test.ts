@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { frameTokenIn } from '../../memory/index.ts'
-import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
+import { EMPTY_MEMORY, framed } from '../../prompt/index.ts'
 import { dshEnv, freePort, packIntoAsync, runChecked, runCheckedAsync, waitForWeb, webRpc } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'

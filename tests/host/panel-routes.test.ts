@@ -4,10 +4,10 @@ import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PanelDeps } from '../../host/panel/deps.ts'
-import { PANEL_PREFIX, panelHandler } from '../../host/panel/routes.ts'
-import { MAX_WRONG, PanelPairing } from '../../host/panel/pairing.ts'
-import { dreamNowOf } from '../../host/panel-row.ts'
+import type { PanelDeps } from '../../panel/deps.ts'
+import { PANEL_PREFIX, panelHandler } from '../../panel/routes.ts'
+import { MAX_WRONG, PanelPairing } from '../../panel/pairing.ts'
+import { dreamNowOf } from '../../panel/row.ts'
 import type { CyreneMemory } from '../../host/service.ts'
 import { bootHost, type Host } from '../harness/host.ts'
 
@@ -84,7 +84,7 @@ beforeAll(async () => {
   const memory = host.ctx.get('cyreneMemory') as CyreneMemory
   await memory.ready
   root = join(host.dshHome, 'cyrene-philia093-0')
-  // The row's own "Dream now" (panel-row.ts), on this host's night service.
+  // The row's own "Dream now" (panel/row.ts), on this host's night service.
   pairing = new PanelPairing((code) => {
     shown.push(code)
   })
@@ -96,7 +96,7 @@ beforeAll(async () => {
     pairing,
     dreamNow: dreamNowOf(host.ctx),
   }
-  // The store guard's counts, handed over as panel-row.ts does.
+  // The store guard's counts, handed over as panel/row.ts does.
   deps.guard = () => (host.ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } }).counts()
   server = createServer(panelHandler(deps))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EMPTY_MEMORY, framed } from '../../runtime/framing.ts'
+import { EMPTY_MEMORY, framed } from '../../prompt/index.ts'
+import { railsReport } from '../../rails/index.ts'
 import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
 const persona = (file: string) => readFileSync(join(PROJECT_ROOT, 'persona', file), 'utf8')
@@ -113,7 +114,7 @@ describe('Cyrene presets on the real dsh-base composition', () => {
     expect(chat.contexts.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(guidance.map((n: string) => `cyrene:mirror:${n}`)))
     const work = await host.assemble(await host.createAgent('cyrene-work'))
     expect(work.context).toContain('【tool:cordis】以下是数据/操作规则，不是身份。')
-    const note = host.ctx.get('cyreneMemory').lastMirror
+    const note = railsReport(host.ctx.get('cyreneMemory')).mirror!
     expect(note.skipped.filter((s: { why: string }) => s.why.includes('budget'))).toEqual([])
   })
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SiyuanStandIn } from '../../host/siyuan/testing/stand-in.ts'
+import { SiyuanStandIn } from '../../siyuan/testing/stand-in.ts'
 import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
 /**

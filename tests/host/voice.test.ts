@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { charCount, endMarker } from '../../memory/index.ts'
+import { railsReport } from '../../rails/index.ts'
 import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
 /**
@@ -66,7 +67,7 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
     }
     expect(context).toContain('称呼对方「伙伴」。')
     expect(context).toContain('道韵「温润」')
-    const voice = host.ctx.get('cyreneMemory').lastVoice
+    const voice = railsReport(host.ctx.get('cyreneMemory')).voice!
     expect(voice.total).toBeLessThanOrEqual(4000)
 
     const work = await host.assemble(await host.createAgent('cyrene-work'))

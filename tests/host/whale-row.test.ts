@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inertBraces } from '../../runtime/prompt-text.ts'
+import { inertBraces } from '../../prompt/index.ts'
 import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 import { inboxMigration } from '../../host/whale-vouch.ts'
 

@@ -1,0 +1,14 @@
+import { t, type Lang } from '../i18n/index.ts'
+import type { DoctorLine } from '../host/doctor-line.ts'
+
+/** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */
+export function doctorLines(pairing: { shown: boolean; rotations: number } | undefined, lang: Lang): DoctorLine[] {
+  if (pairing === undefined) return []
+  const check = t('doctor.check.pairing', lang)
+  const guesses = pairing.rotations > 0 ? t('doctor.pairing.guessed', lang, { n: pairing.rotations }) : ''
+  return [
+    pairing.shown
+      ? { area: 'memory', check, status: pairing.rotations > 0 ? 'warn' : 'ok', detail: t('doctor.pairing.shown', lang) + guesses }
+      : { area: 'memory', check, status: 'warn', detail: t('doctor.pairing.hidden', lang) + guesses },
+  ]
+}

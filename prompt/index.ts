@@ -1,0 +1,10 @@
+/**
+ * The ground floor under every room that writes into the model's prompt: the
+ * data frame and its budgets (framing.ts), DSH's `{{…}}` grammar and how a
+ * text is made inert to it (prompt-text.ts), and the words the person typed in
+ * a step (user-text.ts). No DSH import, no state: the command line, the build
+ * and the rows all read the same texts.
+ */
+export { EMPTY_MEMORY, framed, framedWithin } from './framing.ts'
+export { inertBraces, lineOf, promptReferences } from './prompt-text.ts'
+export { latestUserText } from './user-text.ts'

@@ -1,0 +1,33 @@
+import type { Context } from '@deepseek-ai/cordis'
+import type {} from '../host/service.ts'
+import { MEMORY_TITLE } from '../host/memory-block.ts'
+import { EMPTY_MEMORY } from '../prompt/index.ts'
+import { frameOrNothing } from './frame.ts'
+import type { BlockSpec, VoiceBlock } from './types.ts'
+
+/** `{{cyrene_memory}}` as a block of the pass: the anchors and recent days the host service composed. */
+export const MEMORY_CAP = 1200
+
+export const memorySpec: BlockSpec = { id: 'var:cyrene_memory', channel: 'variable', priority: 50, cap: MEMORY_CAP }
+
+export function memoryBlock(text: string): VoiceBlock {
+  const body = text === '' ? EMPTY_MEMORY : text
+  const { id, channel, priority, cap } = memorySpec
+  return {
+    id,
+    channel,
+    priority,
+    cap,
+    // The body is the reader's (already neutralised, composed within the same cap); only cut here when the pass asks for less.
+    render: (max) => frameOrNothing(MEMORY_TITLE, body, Math.min(max, MEMORY_CAP)),
+  }
+}
+
+/** The composed memory text (unframed), '' when there is none or it cannot be read. */
+export function memoryText(ctx: Context): string {
+  try {
+    return ctx.get('cyreneMemory')?.memoryBlock().text ?? ''
+  } catch {
+    return ''
+  }
+}

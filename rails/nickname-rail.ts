@@ -1,0 +1,38 @@
+import type { Context } from '@deepseek-ai/cordis'
+import type {} from '../host/service.ts'
+import type {} from '../host/whale-row.ts'
+import { frameOrNothing, safe } from './frame.ts'
+import type { RailSpec, VoiceBlock } from './types.ts'
+
+/**
+ * Rail 120 (称呼): how she addresses the person. Stable between steps (same
+ * nickname → same text), so the runtime snapshot DSH re-sends on change stays put.
+ */
+export const NICKNAME_CAP = 64
+
+export const nicknameSpec: RailSpec = {
+  id: 'rail:nickname',
+  channel: 'rail',
+  context: 'cyrene:nickname',
+  order: 120,
+  priority: 90,
+  cap: NICKNAME_CAP,
+  switch: { key: 'nickname', label: '称呼轨道 (order 120)' },
+  enabled: (config) => config.rails.nickname,
+  block: (step) => nicknameBlock(nicknameOf(step.ctx, step.config.defaultNickname)),
+}
+
+export function nicknameBlock(name: string): VoiceBlock {
+  const { id, channel, priority, cap } = nicknameSpec
+  const body = safe(`称呼对方「${name}」。`)
+  return { id, channel, priority, cap, render: (max) => frameOrNothing('称呼', body, Math.min(max, cap)) }
+}
+
+/** `{{user_nickname}}` and rail 120: the person's setting, then whale-persona's userName, then the row default. */
+export function nicknameOf(ctx: Context, fallback: string): string {
+  try {
+    return ctx.get('cyreneMemory')?.nickname() ?? ctx.get('whalePersona')?.userName() ?? fallback
+  } catch {
+    return fallback
+  }
+}

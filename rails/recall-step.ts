@@ -1,0 +1,25 @@
+import type { RecalledEntry } from '../memory/index.ts'
+import { RECALL_DEFAULTS, recallBlock } from './recall-block.ts'
+import type { BlockSpec, RecallConfig, VoiceBlock } from './types.ts'
+
+/**
+ * The memory hits before a step (contract §4.2), as a block of the 4,000
+ * pass. rails/row.ts fetches the hits when the person's message is claimed
+ * into the step, lets the pass size this block with the others, and appends
+ * what the pass kept in `agent/pre-step`. Any failure leaves the step as it was.
+ *
+ * The hits as the pass sees them: within the row's budget, and within whatever less the pass leaves.
+ * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT §12.16).
+ */
+export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig, exclude: readonly string[] = []): VoiceBlock {
+  return {
+    id: recallHitsSpec.id,
+    channel: 'pre-step',
+    priority: recallHitsSpec.priority,
+    cap: config.maxChars,
+    render: (max) => recallBlock(hits, Math.min(max, config.maxChars), config.perEntryMax, { exclude }).text,
+  }
+}
+
+/** The memory hits in the pass's trim order: the first to go after the worldbook's hits. Its cap is the row's `recall.maxChars` (default: `RECALL_DEFAULTS`). */
+export const recallHitsSpec: BlockSpec = { id: 'step:recall', channel: 'pre-step', priority: 20, cap: RECALL_DEFAULTS.maxChars }
