@@ -4,6 +4,8 @@
 
 import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
 import { accumulateBm25, inverseDocumentFrequency, type WeightedTerm } from './bm25/score.ts'
+import { QueryScorer, type TextScoring } from './bm25/query-scorer.ts'
+import { scoreBest } from './bm25/prune.ts'
 import { coverage, shouldAbstain, type SilenceReason } from './abstain.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
@@ -262,16 +264,26 @@ export class RecallIndex {
 
     // Scores live in a reused array indexed by slot; only the winners become objects.
     const scores = this.scratchScores()
-    const touched = accumulateBm25(this.terms, queryTerms, this.options, scores, accept)
+    const scorer = new QueryScorer(this.terms, queryTerms, this.options)
+    const { recencyHalfLifeDays, recencyWeight } = this.options
+    const atMs = this.slotAtMs
+    const sourceWeight = this.slotSourceWeight
+    const admit = options.filter
+    const text: TextScoring = {
+      scorer,
+      scores,
+      accept,
+      admitted: admit === undefined ? undefined : (slot) => admit(this.records[slot]!.id),
+      multiplier: (slot) => sourceWeight[slot]! * recencyMultiplier(atMs[slot]!, nowMs, recencyHalfLifeDays, recencyWeight),
+      sourceWeight,
+      // scoring.ts recencyMultiplier lies in [1, 1 + recencyWeight].
+      recencyHigh: 1 + recencyWeight,
+      highestMultiplier: Math.max(...Object.values(this.options.sourceWeights)) * (1 + recencyWeight),
+      depth: Math.max(this.options.neighbourSeeds, this.options.linkSeeds),
+      admittedDepth: Math.max(limit, this.options.abstainDepth),
+    }
+    const touched = this.scoreText(text)
     try {
-      // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
-      const expansion = this.feedbackTerms(touched, scores, queryTerms)
-      if (expansion.length > 0)
-        accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
-      const { recencyHalfLifeDays, recencyWeight } = this.options
-      const atMs = this.slotAtMs
-      const sourceWeight = this.slotSourceWeight
-      for (const slot of touched) scores[slot]! *= sourceWeight[slot]! * recencyMultiplier(atMs[slot]!, nowMs, recencyHalfLifeDays, recencyWeight)
       const bySlotRank = (a: number, b: number): number => {
         const diff = scores[b]! - scores[a]!
         if (diff !== 0) return diff
@@ -279,10 +291,11 @@ export class RecallIndex {
         const idB = this.records[b]!.id
         return idA < idB ? -1 : idA > idB ? 1 : 0
       }
-      this.applyNeighbourBoosts(topK(touched, this.options.neighbourSeeds, bySlotRank), scores, accept)
-      const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept)
+      // A memory left unscored (it could not rank) is scored after all when a seed lends to it.
+      const late = (slot: number): void => this.scoreLate(text, slot, touched)
+      this.applyNeighbourBoosts(topK(touched, this.options.neighbourSeeds, bySlotRank), scores, accept, late)
+      const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept, late)
       const queryTermIds = new Set(queryTerms.map((t) => t.id))
-      const admit = options.filter
       const candidates = admit === undefined ? touched : touched.filter((slot) => admit(this.records[slot]!.id))
       const best = topK(candidates, Math.max(limit, this.options.abstainDepth), bySlotRank)
       const verdict = this.abstains(groups, best.slice(0, this.options.abstainDepth))
@@ -299,6 +312,38 @@ export class RecallIndex {
     } finally {
       for (const slot of touched) scores[slot] = 0
     }
+  }
+
+  /**
+   * The text score (BM25 times source weight and recency) of every document that can rank within
+   * `depth` of all accepted ones or `admittedDepth` of the admitted ones, in `scores`; returns those
+   * slots. Others may be left at 0: `scoreLate` scores one when a boost needs it. The walk of
+   * every list (`scoreEveryDocument`) is the oracle the tests compare this with.
+   */
+  protected scoreText(text: TextScoring): number[] {
+    // Feedback re-weights the touched documents after the walk: only the full walk knows them all.
+    if (this.options.feedbackWeight > 0 || !text.scorer.prunable) return this.scoreEveryDocument(text)
+    return scoreBest(this.terms, text, this.options)
+  }
+
+  /** Every document that holds a query term, scored; feedback (if on) re-weights them. */
+  protected scoreEveryDocument(text: TextScoring): number[] {
+    const { scores, accept } = text
+    const touched = accumulateBm25(this.terms, text.scorer.terms, this.options, scores, accept)
+    // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
+    const expansion = this.feedbackTerms(touched, scores, text.scorer.terms)
+    if (expansion.length > 0) accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
+    for (const slot of touched) scores[slot]! *= text.multiplier(slot)
+    return touched
+  }
+
+  /** Score `slot` now if it holds a query term and was left out (scoreText): a boost is about to read it. */
+  private scoreLate(text: TextScoring, slot: number, touched: number[]): void {
+    if (text.scores[slot] !== 0 || (text.accept !== undefined && !text.accept(slot))) return
+    const score = text.scorer.score(slot)
+    if (score === 0) return
+    text.scores[slot] = score * text.multiplier(slot)
+    touched.push(slot)
   }
 
   // Pseudo-relevance feedback: the words that the best text matches share, beyond
@@ -365,13 +410,19 @@ export class RecallIndex {
   // Each seed lends `neighbourShare` of its score to the memories written just before
   // and after it; a neighbour of several seeds keeps the largest gift. Gifts are
   // computed before any is applied, so the seeds' order does not matter.
-  private applyNeighbourBoosts(seedSlots: readonly number[], scores: Float64Array, accept: ((slot: number) => boolean) | undefined): void {
+  private applyNeighbourBoosts(
+    seedSlots: readonly number[],
+    scores: Float64Array,
+    accept: ((slot: number) => boolean) | undefined,
+    late: (slot: number) => void,
+  ): void {
     const { neighbourShare, neighbourSpan, neighbourWindowMinutes } = this.options
     if (neighbourShare <= 0) return
     const gifts = new Map<number, number>()
     for (const seed of seedSlots) {
       const amount = neighbourShare * scores[seed]!
       for (const n of this.timeline.neighbours(seed, this.records[seed]!.atMs, neighbourWindowMinutes * 60_000, neighbourSpan)) {
+        late(n)
         // Only a memory that itself shares a word with the query is lifted: a neighbour
         // re-ranks, it never brings in a line about something else.
         if (scores[n] === 0 || (accept !== undefined && !accept(n))) continue
@@ -387,6 +438,7 @@ export class RecallIndex {
     scores: Float64Array,
     touched: number[],
     accept: ((slot: number) => boolean) | undefined,
+    late: (slot: number) => void,
   ): Map<number, string> {
     const via = new Map<number, string>()
     if (seedSlots.length === 0 || this.options.linkShare <= 0) return via
@@ -394,7 +446,9 @@ export class RecallIndex {
     const neighbours = (id: string): string[] =>
       this.neighbourIds(id).filter((n) => {
         const slot = this.slotsById.get(n)
-        return slot !== undefined && (accept === undefined || accept(slot))
+        if (slot === undefined || (accept !== undefined && !accept(slot))) return false
+        late(slot)
+        return true
       })
     // Boosts are computed from the seeds' scores before any is applied, so the order does not matter.
     for (const [id, boost] of linkBoosts(seeds, neighbours, this.options.linkShare)) {
