@@ -11,7 +11,7 @@
 // document's own terms in query order, so it is the full walk's to the last bit.
 
 import { postingFrequency, postingSlot, type TermIndex } from './index.ts'
-import type { Bm25Params } from './score.ts'
+import { addTermScores, type Bm25Params } from './score.ts'
 import type { TextScoring } from './query-scorer.ts'
 import { kthLargest } from '../topk.ts'
 
@@ -51,16 +51,7 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
       const threshold = thresholdOf(text, touched, lowerBounds(text, touched, 1 - SLACK))
       if (rest[i]! * text.highestMultiplier * (1 + SLACK) < threshold) break
     }
-    const idf = scorer.idfAt(q)
-    for (let k = 0; k < list.length; k++) {
-      const posting = list[k]!
-      const slot = postingSlot(posting)
-      if (accept !== undefined && !accept(slot)) continue
-      if (scores[slot] === 0) touched.push(slot)
-      const tf = postingFrequency(posting)
-      const norm = averageLength > 0 ? 1 - params.b + (params.b * index.docLength(slot)) / averageLength : 1
-      scores[slot]! += (idf * tf * tfScale) / (tf + params.k1 * norm)
-    }
+    addTermScores(index, list, scorer.idfAt(q), params, scores, accept, touched)
   }
   // No new document from here on. The terms left add only to those that can still rank.
   for (; i < n; i++) {
