@@ -1,7 +1,8 @@
 // Public surface of memory/recall. The store imports from here only.
 
 export { RecallIndex, fingerprintDocs } from './recall-index.ts'
-export type { RecallAnswer, RecallHit, SearchOptions, SyncReport } from './recall-index.ts'
+export type { RecallAnswer, RecallHit, SearchOptions } from './answer.ts'
+export type { SyncReport } from './recall-index.ts'
 export { describeSilence } from './abstain.ts'
 export type { SilenceReason } from './abstain.ts'
 export type { RecallDoc } from './doc.ts'

@@ -3,12 +3,18 @@
 // links); keeps itself current one document at a time; round-trips through JSON.
 
 import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
-import { accumulateBm25, inverseDocumentFrequency, type WeightedTerm } from './bm25/score.ts'
-import { coverage, shouldAbstain, type SilenceReason } from './abstain.ts'
+import { accumulateBm25, inverseDocumentFrequency } from './bm25/score.ts'
+import { QueryScorer, type TextScoring } from './bm25/query-scorer.ts'
+import { scoreBest } from './bm25/prune.ts'
+import { coverage, shouldAbstain } from './abstain.ts'
+import { silent, type RecallAnswer, type RecallHit, type SearchOptions } from './answer.ts'
+import { distinctLinkTargets, LoadedRecord, NO_LINKS, type DocRecord } from './doc-record.ts'
+import { feedbackTerms } from './feedback.ts'
+import { applyLinkBoosts, applyNeighbourBoosts, type Boosting } from './boosts.ts'
 import { assertRecallDoc, parseTime, type RecallDoc } from './doc.ts'
 import { fingerprintDoc, fingerprintSet } from './fingerprint.ts'
 import { resolveOptions, RECALL_SOURCES, type RecallOptions, type RecallOptionsInput, type RecallSource } from './options.ts'
-import { linkBoosts, parseLink, recencyMultiplier } from './scoring.ts'
+import { recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
 import { columnsOf, type IndexColumns } from './columns.ts'
 import type { LoadedColumns } from './columns-read.ts'
@@ -19,53 +25,7 @@ import { topK } from './topk.ts'
 import { mentionsTime, TIME_TERM } from './time-words.ts'
 import { Timeline } from './timeline.ts'
 
-export interface RecallHit {
-  id: string
-  score: number
-  /** Query terms found in the document, sorted (empty if only a link lifted it). */
-  matched: string[]
-  source: RecallSource
-  /** Set when part of the score came through a link: the id of the hit that passed it on. */
-  via?: string
-}
-
-export interface SearchOptions {
-  /** Most hits returned (default 10). */
-  limit?: number
-  /** The moment recency is measured from (default: the current time). Pass it for reproducible rankings. */
-  now?: Date | number
-  /** Only documents of these sources are scored or returned (default: all). */
-  sources?: readonly RecallSource[]
-  /**
-   * Only documents whose id passes are returned (default: all). It chooses
-   * among the ranked documents and changes no score (a document that fails it
-   * still passes a link boost on), so the best `limit` that pass come back
-   * whenever that many exist: callers need not ask for more and drop some.
-   */
-  filter?: (id: string) => boolean
-  /** Return nothing when nothing indexed is about the query (default true; see abstain.ts). */
-  abstain?: boolean
-  /**
-   * Translate the query through the bilingual dictionary (default true). A same-language
-   * look-up (the near-duplicate check of a write) passes false and never loads the dictionary.
-   */
-  translate?: boolean
-}
-
-/** What `explain` returns: the hits, or why there are none. */
-export interface RecallAnswer {
-  hits: RecallHit[]
-  /** Share of the query's idf mass the best hit covers, in [0, 1] (abstention's measure). */
-  coverage: number
-  /** Set when `hits` is empty: why. */
-  silence?: { reason: SilenceReason; coverage: number; needed?: number }
-}
-
-function silent(reason: SilenceReason, coverage: number, needed?: number): RecallAnswer {
-  const silence: RecallAnswer['silence'] = { reason, coverage }
-  if (needed !== undefined) silence.needed = needed
-  return { hits: [], coverage, silence }
-}
+export type { RecallHit } from './answer.ts'
 
 export interface SyncReport {
   added: string[]
@@ -74,57 +34,9 @@ export interface SyncReport {
   unchanged: number
 }
 
-interface DocRecord {
-  readonly id: string
-  readonly at: string
-  readonly atMs: number
-  readonly source: RecallSource
-  readonly kind: string | undefined
-  readonly links: readonly string[]
-  /** Parsed link targets, distinct, for the boost and for the backlink map. */
-  readonly linkTargets: readonly string[]
-  readonly fingerprint: string
-}
-
-/**
- * The record of a document loaded from a cache: its date and fingerprint stay in the columns
- * until something asks for them (a save, a sync): decoding 200,000 strings cost a one-shot
- * search more than the search.
- */
-class LoadedRecord implements DocRecord {
-  readonly id: string
-  readonly atMs: number
-  readonly source: RecallSource
-  readonly kind: string | undefined
-  readonly links: readonly string[]
-  readonly linkTargets: readonly string[]
-  private readonly columns: LoadedColumns
-  private readonly slot: number
-
-  constructor(columns: LoadedColumns, slot: number, id: string, source: RecallSource, kind: string | undefined, links: readonly string[]) {
-    this.columns = columns
-    this.slot = slot
-    this.id = id
-    this.atMs = columns.atMs[slot]!
-    this.source = source
-    this.kind = kind
-    this.links = links
-    this.linkTargets = distinctLinkTargets(links, id)
-  }
-
-  get at(): string {
-    return this.columns.atOf(this.slot)
-  }
-
-  get fingerprint(): string {
-    return this.columns.fingerprintOf(this.slot)
-  }
-}
-
 const DEFAULT_LIMIT = 10
 /** Abstention weighs words as in a store of at least this many memories (bench/own tuning half: the same at 0–100). */
 const ABSTAIN_PRIOR_DOCS = 20
-const NO_LINKS: readonly string[] = Object.freeze([])
 
 export class RecallIndex {
   readonly options: RecallOptions
@@ -262,16 +174,26 @@ export class RecallIndex {
 
     // Scores live in a reused array indexed by slot; only the winners become objects.
     const scores = this.scratchScores()
-    const touched = accumulateBm25(this.terms, queryTerms, this.options, scores, accept)
+    const scorer = new QueryScorer(this.terms, queryTerms, this.options)
+    const { recencyHalfLifeDays, recencyWeight } = this.options
+    const atMs = this.slotAtMs
+    const sourceWeight = this.slotSourceWeight
+    const admit = options.filter
+    const text: TextScoring = {
+      scorer,
+      scores,
+      accept,
+      admitted: admit === undefined ? undefined : (slot) => admit(this.records[slot]!.id),
+      multiplier: (slot) => sourceWeight[slot]! * recencyMultiplier(atMs[slot]!, nowMs, recencyHalfLifeDays, recencyWeight),
+      sourceWeight,
+      // scoring.ts recencyMultiplier lies in [1, 1 + recencyWeight].
+      recencyHigh: 1 + recencyWeight,
+      highestMultiplier: Math.max(...Object.values(this.options.sourceWeights)) * (1 + recencyWeight),
+      depth: Math.max(this.options.neighbourSeeds, this.options.linkSeeds),
+      admittedDepth: Math.max(limit, this.options.abstainDepth),
+    }
+    const touched = this.scoreText(text)
     try {
-      // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
-      const expansion = this.feedbackTerms(touched, scores, queryTerms)
-      if (expansion.length > 0)
-        accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
-      const { recencyHalfLifeDays, recencyWeight } = this.options
-      const atMs = this.slotAtMs
-      const sourceWeight = this.slotSourceWeight
-      for (const slot of touched) scores[slot]! *= sourceWeight[slot]! * recencyMultiplier(atMs[slot]!, nowMs, recencyHalfLifeDays, recencyWeight)
       const bySlotRank = (a: number, b: number): number => {
         const diff = scores[b]! - scores[a]!
         if (diff !== 0) return diff
@@ -279,10 +201,18 @@ export class RecallIndex {
         const idB = this.records[b]!.id
         return idA < idB ? -1 : idA > idB ? 1 : 0
       }
-      this.applyNeighbourBoosts(topK(touched, this.options.neighbourSeeds, bySlotRank), scores, accept)
-      const via = this.applyLinkBoosts(topK(touched, this.options.linkSeeds, bySlotRank), scores, touched, accept)
+      // A memory left unscored (it could not rank) is scored after all when a seed lends to it.
+      const late = (slot: number): void => this.scoreLate(text, slot, touched)
+      const boosting: Boosting = { options: this.options, scores, touched, accept, late }
+      applyNeighbourBoosts(boosting, this.timeline, (slot) => this.records[slot]!.atMs, topK(touched, this.options.neighbourSeeds, bySlotRank))
+      const via = applyLinkBoosts(
+        boosting,
+        (slot) => this.records[slot]!.id,
+        (id) => this.slotsById.get(id),
+        (id) => this.neighbourIds(id),
+        topK(touched, this.options.linkSeeds, bySlotRank),
+      )
       const queryTermIds = new Set(queryTerms.map((t) => t.id))
-      const admit = options.filter
       const candidates = admit === undefined ? touched : touched.filter((slot) => admit(this.records[slot]!.id))
       const best = topK(candidates, Math.max(limit, this.options.abstainDepth), bySlotRank)
       const verdict = this.abstains(groups, best.slice(0, this.options.abstainDepth))
@@ -301,29 +231,36 @@ export class RecallIndex {
     }
   }
 
-  // Pseudo-relevance feedback: the words that the best text matches share, beyond
-  // the query's own, searched again at a fraction of a query word's weight.
-  private feedbackTerms(touched: readonly number[], scores: Float64Array, queryTerms: readonly WeightedTerm[]): WeightedTerm[] {
-    const { feedbackDocs, feedbackTerms, feedbackWeight } = this.options
-    if (feedbackWeight <= 0 || feedbackDocs <= 0 || feedbackTerms <= 0) return []
-    const byScore = (a: number, b: number): number => scores[b]! - scores[a]! || (this.records[a]!.id < this.records[b]!.id ? -1 : 1)
-    const inQuery = new Set(queryTerms.map((t) => t.id))
-    const docCount = this.terms.docCount
-    const weight = new Map<number, number>()
-    for (const slot of topK(touched, feedbackDocs, byScore)) {
-      const { pairs, length } = this.terms.docTerms(slot)!
-      for (let i = 0; i < pairs.length; i += 2) {
-        const id = pairs[i]!
-        const df = this.terms.documentFrequency(id)
-        if (inQuery.has(id) || df < 2 || this.terms.term(id) === TIME_TERM) continue
-        weight.set(id, (weight.get(id) ?? 0) + (pairs[i + 1]! / Math.max(1, length)) * inverseDocumentFrequency(docCount, df))
-      }
-    }
-    // Ties and the summing order go by the term itself (term ids depend on insertion order).
-    const byTerm = (a: number, b: number): number => (this.terms.term(a) < this.terms.term(b) ? -1 : 1)
-    const best = [...weight].sort((a, b) => b[1] - a[1] || byTerm(a[0], b[0])).slice(0, feedbackTerms)
-    const top = best[0]?.[1] ?? 0
-    return best.map(([id, w]) => ({ id, weight: (feedbackWeight * w) / top })).sort((a, b) => byTerm(a.id, b.id))
+  /**
+   * The text score (BM25 times source weight and recency) of every document that can rank within
+   * `depth` of all accepted ones or `admittedDepth` of the admitted ones, in `scores`; returns those
+   * slots. Others may be left at 0: `scoreLate` scores one when a boost needs it. The walk of
+   * every list (`scoreEveryDocument`) is the oracle the tests compare this with.
+   */
+  protected scoreText(text: TextScoring): number[] {
+    // Feedback re-weights the touched documents after the walk: only the full walk knows them all.
+    if (this.options.feedbackWeight > 0 || !text.scorer.prunable) return this.scoreEveryDocument(text)
+    return scoreBest(this.terms, text, this.options)
+  }
+
+  /** Every document that holds a query term, scored; feedback (if on) re-weights them. */
+  protected scoreEveryDocument(text: TextScoring): number[] {
+    const { scores, accept } = text
+    const touched = accumulateBm25(this.terms, text.scorer.terms, this.options, scores, accept)
+    // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
+    const expansion = feedbackTerms(this.terms, (slot) => this.records[slot]!.id, this.options, touched, scores, text.scorer.terms)
+    if (expansion.length > 0) accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
+    for (const slot of touched) scores[slot]! *= text.multiplier(slot)
+    return touched
+  }
+
+  /** Score `slot` now if it holds a query term and was left out (scoreText): a boost is about to read it. */
+  private scoreLate(text: TextScoring, slot: number, touched: number[]): void {
+    if (text.scores[slot] !== 0 || (text.accept !== undefined && !text.accept(slot))) return
+    const score = text.scorer.score(slot)
+    if (score === 0) return
+    text.scores[slot] = score * text.multiplier(slot)
+    touched.push(slot)
   }
 
   // The abstention rule's inputs (see abstain.ts): the query's idf mass, one group per
@@ -360,50 +297,6 @@ export class RecallIndex {
     const allowed = new Set((sources ?? RECALL_SOURCES).filter((source) => weights[source] > 0))
     if (RECALL_SOURCES.every((source) => allowed.has(source))) return undefined
     return (slot) => allowed.has(this.records[slot]!.source)
-  }
-
-  // Each seed lends `neighbourShare` of its score to the memories written just before
-  // and after it; a neighbour of several seeds keeps the largest gift. Gifts are
-  // computed before any is applied, so the seeds' order does not matter.
-  private applyNeighbourBoosts(seedSlots: readonly number[], scores: Float64Array, accept: ((slot: number) => boolean) | undefined): void {
-    const { neighbourShare, neighbourSpan, neighbourWindowMinutes } = this.options
-    if (neighbourShare <= 0) return
-    const gifts = new Map<number, number>()
-    for (const seed of seedSlots) {
-      const amount = neighbourShare * scores[seed]!
-      for (const n of this.timeline.neighbours(seed, this.records[seed]!.atMs, neighbourWindowMinutes * 60_000, neighbourSpan)) {
-        // Only a memory that itself shares a word with the query is lifted: a neighbour
-        // re-ranks, it never brings in a line about something else.
-        if (scores[n] === 0 || (accept !== undefined && !accept(n))) continue
-        if (amount > (gifts.get(n) ?? 0)) gifts.set(n, amount)
-      }
-    }
-    for (const [slot, amount] of gifts) scores[slot]! += amount
-  }
-
-  // Adds each boost to `scores` (and new neighbours to `touched`); returns slot → seed id.
-  private applyLinkBoosts(
-    seedSlots: readonly number[],
-    scores: Float64Array,
-    touched: number[],
-    accept: ((slot: number) => boolean) | undefined,
-  ): Map<number, string> {
-    const via = new Map<number, string>()
-    if (seedSlots.length === 0 || this.options.linkShare <= 0) return via
-    const seeds = seedSlots.map((slot) => ({ id: this.records[slot]!.id, score: scores[slot]! }))
-    const neighbours = (id: string): string[] =>
-      this.neighbourIds(id).filter((n) => {
-        const slot = this.slotsById.get(n)
-        return slot !== undefined && (accept === undefined || accept(slot))
-      })
-    // Boosts are computed from the seeds' scores before any is applied, so the order does not matter.
-    for (const [id, boost] of linkBoosts(seeds, neighbours, this.options.linkShare)) {
-      const slot = this.slotsById.get(id)!
-      if (scores[slot] === 0) touched.push(slot)
-      scores[slot]! += boost.amount
-      via.set(slot, boost.via)
-    }
-    return via
   }
 
   toJSON(): SerializedRecallIndex {
@@ -575,16 +468,6 @@ function groupCoverage(group: QueryGroup, held: ReadonlySet<number>, options: Re
 /** Fingerprint of a document set as the store sees it; equals index.fingerprint() when the index is current. */
 export function fingerprintDocs(docs: Iterable<RecallDoc>): string {
   return fingerprintSet([...docs].map((d) => [d.id, fingerprintDoc(d)] as const))
-}
-
-function distinctLinkTargets(links: readonly string[], selfId: string): readonly string[] {
-  if (links.length === 0) return NO_LINKS
-  const targets = new Set<string>()
-  for (const link of links) {
-    const parsed = parseLink(link)
-    if (parsed !== undefined && parsed.target !== selfId) targets.add(parsed.target)
-  }
-  return [...targets]
 }
 
 function resolveNow(now: Date | number | undefined): number {

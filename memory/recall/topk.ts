@@ -51,3 +51,44 @@ function swap<T>(heap: T[], a: number, b: number): void {
   heap[a] = heap[b]!
   heap[b] = t
 }
+
+/**
+ * The `k`-th largest of `values` (−∞ when there are fewer than k): a min-heap of the k largest,
+ * so a pass over tens of thousands of scores keeps only k of them.
+ */
+export function kthLargest(values: Float64Array, k: number): number {
+  if (k <= 0 || values.length < k) return -Infinity
+  const heap = new Float64Array(k)
+  let size = 0
+  for (let j = 0; j < values.length; j++) {
+    const v = values[j]!
+    if (size < k) {
+      let i = size++
+      heap[i] = v
+      while (i > 0) {
+        const parent = (i - 1) >> 1
+        if (heap[parent]! <= heap[i]!) break
+        const t = heap[parent]!
+        heap[parent] = heap[i]!
+        heap[i] = t
+        i = parent
+      }
+    } else if (v > heap[0]!) {
+      heap[0] = v
+      let i = 0
+      for (;;) {
+        const left = 2 * i + 1
+        const right = left + 1
+        let least = i
+        if (left < k && heap[left]! < heap[least]!) least = left
+        if (right < k && heap[right]! < heap[least]!) least = right
+        if (least === i) break
+        const t = heap[least]!
+        heap[least] = heap[i]!
+        heap[i] = t
+        i = least
+      }
+    }
+  }
+  return heap[0]!
+}

@@ -45,6 +45,13 @@ export class TermIndex {
   private readonly docs: (DocTerms | undefined)[] = []
   /** Document length by slot, kept apart from `docs` for the scoring loop. */
   private readonly lengths: number[] = []
+  /**
+   * Per term, bounds over the documents that hold or held it: the largest term frequency and the
+   * shortest length (query-scorer.ts `boundAt`). Never lowered by a removal (still bounds then);
+   * −1 for a term of a loaded cache until its list is first read.
+   */
+  private readonly maxTf: number[] = []
+  private readonly minLength: number[] = []
   private liveDocs = 0
   private totalLength = 0
   private loaded: LoadedTerms | undefined
@@ -81,9 +88,35 @@ export class TermIndex {
 
   private listOf(termId: number): number[] | Int32Array | undefined {
     let list = this.postings[termId]
-    if (list === undefined && this.loaded !== undefined && termId >= 0 && termId < this.terms.length)
+    if (list === undefined && this.loaded !== undefined && termId >= 0 && termId < this.terms.length) {
       this.postings[termId] = list = this.loaded.postingsOf(termId)
+      this.noteBounds(termId, list)
+    }
     return list
+  }
+
+  /** The largest (capped) frequency of `termId` in any document that holds it; 0 for a term no document holds. */
+  maxTermFrequency(termId: number): number {
+    if (this.maxTf[termId] === -1) this.listOf(termId)
+    return Math.max(0, this.maxTf[termId] ?? 0)
+  }
+
+  /** The shortest length of a document that holds `termId` (Infinity if none). */
+  minDocLength(termId: number): number {
+    if (this.maxTf[termId] === -1) this.listOf(termId)
+    return this.minLength[termId] ?? Infinity
+  }
+
+  private noteBounds(termId: number, list: ArrayLike<number>): void {
+    let tf = 0
+    let length = Infinity
+    for (let k = 0; k < list.length; k++) {
+      const posting = list[k]!
+      tf = Math.max(tf, postingFrequency(posting))
+      length = Math.min(length, this.lengths[postingSlot(posting)]!)
+    }
+    this.maxTf[termId] = tf
+    this.minLength[termId] = length
   }
 
   /**
@@ -97,6 +130,10 @@ export class TermIndex {
       this.terms.push(term)
     }
     this.postings.length = terms.length
+    this.maxTf.length = terms.length
+    this.maxTf.fill(-1)
+    this.minLength.length = terms.length
+    this.minLength.fill(Infinity)
     const n = loaded.lengths.length
     this.docs.length = n
     for (let slot = 0; slot < n; slot++) {
@@ -149,6 +186,8 @@ export class TermIndex {
       this.idsByTerm.set(term, id)
       this.terms.push(term)
       this.postings.push([])
+      this.maxTf.push(0)
+      this.minLength.push(Infinity)
     }
     return id
   }
@@ -180,7 +219,11 @@ export class TermIndex {
       if (!(pairs[i]! >= 0 && pairs[i]! < this.terms.length)) throw new RangeError(`unknown term id ${pairs[i]}`)
     }
     for (let i = 0; i < pairs.length; i += 2) {
-      this.writable(pairs[i]!).push(slot * TF_BITS + Math.min(pairs[i + 1]!, MAX_TERM_FREQUENCY))
+      const id = pairs[i]!
+      const tf = Math.min(pairs[i + 1]!, MAX_TERM_FREQUENCY)
+      this.writable(id).push(slot * TF_BITS + tf)
+      this.maxTf[id] = Math.max(this.maxTf[id]!, tf)
+      this.minLength[id] = Math.min(this.minLength[id]!, length)
     }
     this.docs[slot] = { pairs, length }
     while (this.lengths.length <= slot) this.lengths.push(0)

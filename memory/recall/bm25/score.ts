@@ -39,22 +39,37 @@ export function accumulateBm25(
 ): number[] {
   const touched: number[] = []
   const docCount = index.docCount
-  const averageLength = index.averageLength
-  const tfScale = params.k1 + 1
   for (const { id, weight } of terms) {
     const list = index.postingsOf(id)
-    const idf = weight * inverseDocumentFrequency(docCount, list.length)
-    // termScore inlined, the same operations in the same order (so the same sums to the last bit):
-    // a common word walks tens of thousands of postings, and the call per posting cost most of a search.
-    for (let k = 0; k < list.length; k++) {
-      const posting = list[k]!
-      const slot = postingSlot(posting)
-      if (accept !== undefined && !accept(slot)) continue
-      if (scores[slot] === 0) touched.push(slot)
-      const tf = postingFrequency(posting)
-      const norm = averageLength > 0 ? 1 - params.b + (params.b * index.docLength(slot)) / averageLength : 1
-      scores[slot]! += (idf * tf * tfScale) / (tf + params.k1 * norm)
-    }
+    addTermScores(index, list, weight * inverseDocumentFrequency(docCount, list.length), params, scores, accept, touched)
   }
   return touched
+}
+
+/**
+ * One term's BM25 (its weight × idf given as `idf`) added to `scores[slot]` of every document in
+ * its `list` that passes `accept`; a document scored for the first time is pushed to `touched`.
+ */
+export function addTermScores(
+  index: TermIndex,
+  list: ArrayLike<number>,
+  idf: number,
+  params: Bm25Params,
+  scores: Float64Array,
+  accept: ((slot: number) => boolean) | undefined,
+  touched: number[],
+): void {
+  const averageLength = index.averageLength
+  const tfScale = params.k1 + 1
+  // termScore inlined, the same operations in the same order (so the same sums to the last bit):
+  // a common word walks tens of thousands of postings, and the call per posting cost most of a search.
+  for (let k = 0; k < list.length; k++) {
+    const posting = list[k]!
+    const slot = postingSlot(posting)
+    if (accept !== undefined && !accept(slot)) continue
+    if (scores[slot] === 0) touched.push(slot)
+    const tf = postingFrequency(posting)
+    const norm = averageLength > 0 ? 1 - params.b + (params.b * index.docLength(slot)) / averageLength : 1
+    scores[slot]! += (idf * tf * tfScale) / (tf + params.k1 * norm)
+  }
 }
