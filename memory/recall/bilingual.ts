@@ -131,14 +131,16 @@ function dictionaryOver(
       if (terms !== undefined) return terms
       const gloss = zhEn(word)
       const out = new Set<string>()
+      const joined = new Set<string>()
       for (const raw of gloss === undefined ? [] : gloss.split(/[;/]/)) {
         const sense = cleanSense(raw)
         if (sense === undefined) continue
         const senseWords = senseTerms(sense)
         if (senseWords.length === 0 || senseWords.length > MAX_SENSE_WORDS) continue
         for (const t of senseWords) if (out.size < EN_PER_ZH) out.add(t)
+        for (const t of closedCompounds(sense)) joined.add(t)
       }
-      terms = [...out]
+      terms = [...out, ...[...joined].filter((t) => !out.has(t))]
       englishCache.set(word, terms)
       return terms
     },
@@ -156,6 +158,18 @@ function dictionaryOver(
     },
     entries,
   }
+}
+
+/**
+ * Two words of a sense written as one, as English often writes them (lay off → layoff,
+ * check up → checkup, sign up → signup): stemmed like tokenize. Only useful where the index
+ * holds the word, which the query side checks.
+ */
+function closedCompounds(sense: string): string[] {
+  const words = (sense.match(/[a-z]+/g) ?? []).filter((w) => w.length > 1 && !ENGLISH_STOP_WORDS.has(w))
+  const out: string[] = []
+  for (let i = 0; i + 1 < words.length; i++) out.push(stemEnglish(words[i]! + words[i + 1]!))
+  return out
 }
 
 /** The look-up key of a sense of one word (its stem) or of a phrase of two (both stems, a space between); undefined for anything else. */
