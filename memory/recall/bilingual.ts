@@ -29,7 +29,7 @@ const SKIP_SENSE =
 export interface BilingualDictionary {
   /** English terms (as tokenize emits them) for a simplified Chinese word; [] when unknown. */
   english(word: string): readonly string[]
-  /** Chinese words (simplified) for an English term (as tokenize emits it), shortest first; [] when unknown. */
+  /** Chinese words (simplified) for an English term (as tokenize emits it), or two terms with a space between (a set phrase), shortest first; [] when unknown. */
   chinese(term: string): readonly string[]
   readonly entries: number
 }
@@ -95,9 +95,11 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
     zhEn.set(word, known === undefined ? gloss : `${known}/${gloss}`)
     for (const raw of gloss.split(/[;/]/)) {
       const sense = cleanSense(raw)
-      // Only a sense that is one word is indexed this way round: "cat" → 猫, not every gloss that mentions a cat.
-      if (sense === undefined || !/^[a-z]+$/.test(sense) || ENGLISH_STOP_WORDS.has(sense)) continue
-      const term = stemEnglish(sense)
+      // Only a sense that is one word, or a set phrase of two ("valentine's day" → 情人节, "younger
+      // brother" → 弟弟, kept as "valentin day"), is indexed this way round: "cat" → 猫, not every
+      // gloss that mentions a cat.
+      const term = sense === undefined ? undefined : englishKey(sense)
+      if (term === undefined) continue
       const list = enZh.get(term)
       if (list === undefined) enZh.set(term, [word])
       else if (!list.includes(word)) list.push(word)
@@ -129,14 +131,16 @@ function dictionaryOver(
       if (terms !== undefined) return terms
       const gloss = zhEn(word)
       const out = new Set<string>()
+      const joined = new Set<string>()
       for (const raw of gloss === undefined ? [] : gloss.split(/[;/]/)) {
         const sense = cleanSense(raw)
         if (sense === undefined) continue
         const senseWords = senseTerms(sense)
         if (senseWords.length === 0 || senseWords.length > MAX_SENSE_WORDS) continue
         for (const t of senseWords) if (out.size < EN_PER_ZH) out.add(t)
+        for (const t of closedCompounds(sense)) joined.add(t)
       }
-      terms = [...out]
+      terms = [...out, ...[...joined].filter((t) => !out.has(t))]
       englishCache.set(word, terms)
       return terms
     },
@@ -154,6 +158,26 @@ function dictionaryOver(
     },
     entries,
   }
+}
+
+/**
+ * Two words of a sense written as one, as English often writes them (lay off → layoff,
+ * check up → checkup, sign up → signup): stemmed like tokenize. Only useful where the index
+ * holds the word, which the query side checks.
+ */
+function closedCompounds(sense: string): string[] {
+  const words = (sense.match(/[a-z]+/g) ?? []).filter((w) => w.length > 1 && !ENGLISH_STOP_WORDS.has(w))
+  const out: string[] = []
+  for (let i = 0; i + 1 < words.length; i++) out.push(stemEnglish(words[i]! + words[i + 1]!))
+  return out
+}
+
+/** The look-up key of a sense of one word (its stem) or of a phrase of two (both stems, a space between); undefined for anything else. */
+function englishKey(sense: string): string | undefined {
+  if (/^[a-z]+$/.test(sense)) return ENGLISH_STOP_WORDS.has(sense) ? undefined : stemEnglish(sense)
+  if (!/^[a-z]+(?:['’]s)? [a-z]+$/.test(sense)) return undefined
+  const terms = senseTerms(sense)
+  return terms.length === 2 ? terms.join(' ') : undefined
 }
 
 /** A sense without its notes, lower case, "to " dropped; undefined for one that says nothing about meaning. */

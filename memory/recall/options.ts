@@ -71,6 +71,11 @@ export interface RecallOptions {
    * "cat" for 猫) relative to the word itself. 0 = no translation.
    */
   translationWeight: number
+  /**
+   * Weight of an everyday Chinese synonym of a query word (synonyms.ts: 对象 for 男朋友) relative
+   * to the word itself, like a translation's. 0 = no synonyms.
+   */
+  synonymWeight: number
   /** A translation of a word that no memory holds counts as the word itself (there is no original to stay below). */
   untranslatedFullWeight: boolean
   /** How much of a query word's mass a memory that holds only its translation covers, for abstention (1 = as much as the word). */
@@ -110,6 +115,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   abstainDepth: 10,
   translationWeight: 0.8,
   translationCredit: 1,
+  synonymWeight: 0.5,
   untranslatedFullWeight: true,
   maxQueryChars: 4000,
   maxQueryTerms: 64,
@@ -144,6 +150,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     abstainEnough: nonNegative(partial.abstainEnough, d.abstainEnough),
     abstainDepth: Math.floor(positive(partial.abstainDepth, d.abstainDepth)),
     translationWeight: nonNegative(partial.translationWeight, d.translationWeight),
+    synonymWeight: nonNegative(partial.synonymWeight, d.synonymWeight),
     untranslatedFullWeight: typeof partial.untranslatedFullWeight === 'boolean' ? partial.untranslatedFullWeight : d.untranslatedFullWeight,
     translationCredit: Math.min(1, nonNegative(partial.translationCredit, d.translationCredit)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),

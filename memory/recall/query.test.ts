@@ -109,3 +109,30 @@ describe('abstention in the first hour: a store of one memory', () => {
     expect(index.search('我的钢琴是什么牌子？', { now: new Date('2026-01-02T00:00:00Z') })).toEqual([])
   })
 })
+
+describe('everyday synonyms (synonyms.ts): a memory worded in another word of the same thing', () => {
+  const at = '2026-01-01T00:00:00Z'
+  const now = new Date('2026-06-15T12:00:00Z')
+  const store = (options = {}): RecallIndex => {
+    const index = new RecallIndex(options)
+    index.add({ id: 'partner', text: '男朋友阿哲是做摄影的，工作室在西溪那边。', at, source: 'entry' })
+    index.add({ id: 'sleep', text: '最近老是失眠，凌晨三点还醒着。', at, source: 'entry' })
+    index.add({ id: 'tea', text: '下午和同事喝了一壶乌龙茶。', at, source: 'entry' })
+    return index
+  }
+
+  it('finds 男朋友 for 我对象, and 失眠 for 睡得好不好', () => {
+    expect(store().search('我对象是干什么的？', { now })[0]?.id).toBe('partner')
+    expect(store().search('我睡得好不好？', { now })[0]?.id).toBe('sleep')
+  })
+
+  it('a synonym searches below the word itself, and synonymWeight 0 turns them off', () => {
+    const { terms } = buildQuery('我对象是干什么的', lookup({ 对象: 2, 男朋友: 2 }), resolveOptions(), () => null)
+    // Term ids of the lookup: 对象 0, 男朋友 1.
+    expect(terms).toEqual([
+      { id: 0, weight: 1 },
+      { id: 1, weight: resolveOptions().synonymWeight },
+    ])
+    expect(store({ synonymWeight: 0 }).search('我对象是干什么的？', { now, abstain: false })[0]?.id).not.toBe('partner')
+  })
+})

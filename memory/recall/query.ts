@@ -8,6 +8,7 @@ import { clipText } from './normalize.ts'
 import type { RecallOptions } from './options.ts'
 import { CHINESE_FRAME_WORDS, CHINESE_LIGHT_WORDS, CHINESE_STOP_WORDS, ENGLISH_LIGHT_WORDS } from './stopwords.ts'
 import { stemEnglish } from './stem.ts'
+import { colloquialSynonyms } from './synonyms.ts'
 import { asksWhen, TIME_TERM } from './time-words.ts'
 import { cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
 
@@ -90,12 +91,15 @@ function isLightTranslation(term: string): boolean {
   return isCjkTerm(term) ? CHINESE_STOP_WORDS.has(term) || CHINESE_LIGHT_WORDS.has(term) || CHINESE_FRAME.has(term) : ENGLISH_LIGHT.has(term)
 }
 
+/** A two-word phrase stands for both words. */
+const PHRASE_WORDS = 2
 /** Chinese words searched per English word (the shortest indexed ones: 猫 before 猫咪). */
 const ZH_KEPT = 4
 
 export function buildQuery(query: string, index: TermLookup, options: RecallOptions, dictionary: DictionarySource = bilingualDictionary): BuiltQuery {
   const clipped = clipText(query, options.maxQueryChars)
-  const distinct = new Set(tokenize(clipped, options.maxQueryChars))
+  const tokens = tokenize(clipped, options.maxQueryChars)
+  const distinct = new Set(tokens)
   if (asksWhen(clipped)) distinct.add(TIME_TERM)
   const weightOf = (term: string): number => (term === TIME_TERM ? options.timeWeight : isSingleCjkCharacter(term) ? options.cjkCharWeight : 1)
   const dfOf = (id: number | undefined): number => (id === undefined ? 0 : index.documentFrequency(id))
@@ -136,8 +140,10 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   const weights = new Map<number, { term: string; weight: number }>()
   for (const t of known) if (weightOf(t.term) > 0) weights.set(t.id, { term: t.term, weight: weightOf(t.term) })
 
+  if (options.synonymWeight > 0) expandSynonyms(chineseWords, groups, index, options, weights)
   if (options.translationWeight > 0) {
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
+    translatePhrases(tokens, groups, index, options, dictionary, weights)
     // A question's frame (like, name, say; 叫, 喜欢) is no topic, but its translation still ranks:
     // "do I like" finds 我最喜欢 below the words the question is about. Never counted by abstention.
     const frames = framesOf(distinct, segmented, knownId)
@@ -178,22 +184,113 @@ function translate(
     let kept = 0
     for (const candidate of candidates) {
       if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break
-      const id = index.termId(candidate)
-      const df = id === undefined ? 0 : index.documentFrequency(id)
-      if (id === undefined || df === 0 || id === group.id || skip(candidate)) continue
-      // A translation held by a large share of a large store (时, 次 for "time") ranks almost nothing
-      // and would walk tens of thousands of postings: left out.
-      if (df > COMMON_TRANSLATION_DF && df > COMMON_TRANSLATION_SHARE * index.docCount) continue
+      if (skip(candidate)) continue
+      // A Chinese translation the segmenter split in the memories (情人|节) is searched as its pairs.
+      const forms = isCjkTerm(candidate) ? indexedForms(candidate, index) : heldWhole(candidate, index)
+      const usable = forms.filter(({ id }) => id !== group.id && !tooCommon(id, index))
+      if (usable.length === 0) continue
       kept++
-      group.alternatives.push(id)
       // Below the word itself when some memory holds the word; when none does, the
       // translation is the only way to the memory, and there is nothing to stay below.
       const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
       const weight = share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight)
-      const had = weights.get(id)
-      if (had === undefined || had.weight < weight) weights.set(id, { term: candidate, weight: had === undefined ? weight : Math.max(had.weight, weight) })
+      for (const form of usable) {
+        if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
+        const had = weights.get(form.id)
+        if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
+      }
     }
   }
+}
+
+/** A translation held by a large share of a large store (时, 次 for "time") ranks almost nothing and would walk tens of thousands of postings: left out. */
+function tooCommon(id: number, index: TermLookup): boolean {
+  const df = index.documentFrequency(id)
+  return df > COMMON_TRANSLATION_DF && df > COMMON_TRANSLATION_SHARE * index.docCount
+}
+
+function heldWhole(term: string, index: TermLookup): { id: number; term: string; share: number }[] {
+  const id = index.termId(term)
+  return id !== undefined && index.documentFrequency(id) > 0 ? [{ id, term, share: 1 }] : []
+}
+
+// Each Chinese topic's everyday synonyms (synonyms.ts: 对象 ~ 男朋友, 睡 ~ 失眠) join the search
+// like a translation: below the word itself, as the word when no memory holds it, and
+// standing for the topic in abstention.
+function expandSynonyms(
+  chineseWords: ReadonlySet<string>,
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  for (const group of groups) {
+    if (!chineseWords.has(group.term)) continue
+    for (const synonym of colloquialSynonyms(group.term)) {
+      if (isLightTranslation(synonym)) continue
+      const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.synonymWeight
+      const weight = share * (isSingleCjkCharacter(synonym) ? Math.min(group.weight, options.cjkCharWeight) : group.weight)
+      for (const form of indexedForms(synonym, index)) {
+        if (form.id === group.id) continue
+        if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
+        const had = weights.get(form.id)
+        if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
+      }
+    }
+  }
+}
+
+// Two English words in a row that CC-CEDICT glosses together ("valentine's day" → 情人节,
+// "younger brother" → 弟弟): the Chinese word searches as a translation of both, and stands for
+// each of the two in abstention. A word-by-word translation never finds it (day → 天, 日).
+function translatePhrases(
+  tokens: readonly string[],
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dictionary: DictionarySource,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  const english = tokens.filter((t) => !isCjkTerm(t) && t !== TIME_TERM)
+  if (english.length < 2) return
+  const dict = dictionary()
+  if (dict === null) return
+  const groupOf = (term: string): QueryGroup | undefined => groups.find((g) => g.term === term)
+  for (let i = 0; i + 1 < english.length; i++) {
+    const pair = [groupOf(english[i]!), groupOf(english[i + 1]!)]
+    let kept = 0
+    for (const candidate of dict.chinese(`${english[i]} ${english[i + 1]}`)) {
+      if (kept >= ZH_KEPT) break
+      if (isLightTranslation(candidate)) continue
+      const forms = indexedForms(candidate, index).filter(({ id }) => !tooCommon(id, index))
+      if (forms.length === 0) continue
+      kept++
+      const unseen = pair.every((g) => g === undefined || g.id === undefined)
+      // It says what both words say: it weighs as the two of them.
+      const weight = PHRASE_WORDS * (unseen && options.untranslatedFullWeight ? 1 : options.translationWeight)
+      for (const { id, term, share } of forms) {
+        for (const g of pair) if (g !== undefined && !g.alternatives.includes(id)) g.alternatives.push(id)
+        const had = weights.get(id)
+        if (had === undefined || had.weight < weight * share) weights.set(id, { term, weight: weight * share })
+      }
+    }
+  }
+}
+
+/**
+ * How the index holds a Chinese word: whole, or (a word of three or more characters the
+ * segmenter split, 情人|节 for 情人节) as its pairs, each a share of the word.
+ */
+function indexedForms(word: string, index: TermLookup): { id: number; term: string; share: number }[] {
+  const whole = heldWhole(word, index)
+  const chars = Array.from(word)
+  if (whole.length > 0 || chars.length < 3 || !isCjkTerm(word)) return whole
+  const forms: { id: number; term: string; share: number }[] = []
+  for (let i = 0; i + 1 < chars.length; i++) {
+    if (CHINESE_STOP_WORDS.has(chars[i]!) || CHINESE_STOP_WORDS.has(chars[i + 1]!)) continue
+    for (const form of heldWhole(chars[i]! + chars[i + 1]!, index)) forms.push({ ...form, share: 1 / (chars.length - 1) })
+  }
+  return forms
 }
 
 /** A frame word's translation, relative to a topic's (bench/own tuning half hit@5: 0 → 0.888, 0.3 → 0.897, 0.5 → 0.905, 0.8 → 0.905). */

@@ -202,6 +202,8 @@ export const CHINESE_LIGHT_WORDS: ReadonlySet<string> = new Set([
   '记得',
   '还记得',
   '多大',
+  '是不是',
+  '有没有',
   '样',
   '得',
 ])
