@@ -7,7 +7,7 @@ import { CyreneCommand, runCommand } from './command.ts'
 import { withProfileHome } from './profile-home.ts'
 import { takeLang } from './lang.ts'
 import { help } from './help-text.ts'
-import type { MessageKey } from '../i18n/index.ts'
+import { DEFAULT_LANG, langFromEnv, t, type Lang, type MessageKey } from '../i18n/index.ts'
 
 /** A command family: builds its commands (options, help, actions) for one invocation. */
 type Family = (io: CliIO) => CyreneCommand
@@ -58,6 +58,15 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
 }
 
+/** The language of an invocation whose run failed (a bad --lang falls back to the locale's). */
+function langOfArgv(argv: readonly string[], env: NodeJS.ProcessEnv): Lang {
+  try {
+    return takeLang(argv, env).lang
+  } catch {
+    return langFromEnv(env) ?? DEFAULT_LANG
+  }
+}
+
 /** Where the memory store is for this invocation, for messages (never throws). */
 function storeRootOf(argv: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
   const i = argv.indexOf('--root')
@@ -93,7 +102,7 @@ async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise
   let e = error
   if (!(e instanceof CliError) && name !== undefined && name !== 'whale' && name !== 'doctor') {
     // Engine refusals (RefusedError, a busy lock, …) that a handler did not wrap; loaded only on this path.
-    e = (await import('./memory-shared.ts')).asCliError(e)
+    e = (await import('./memory-shared.ts')).asCliError(e, { lang: langOfArgv(argv, io.env) })
   }
   if (e instanceof CliError) {
     say(e.message)
@@ -119,6 +128,6 @@ export async function runCli(argv: string[], packageDir?: string): Promise<numbe
   const code = await main(argv, io)
   const failed = io.failed()
   if (failed === undefined) return code
-  io.stderr(`cyrene: could not write the output (${failed.code ?? failed.message}); the command itself finished with exit ${code}.\n`)
+  io.stderr(`${t('store.main.outputFailed', langOfArgv(argv, io.env), { why: failed.code ?? failed.message, code: String(code) })}\n`)
   return code === EXIT.ok ? EXIT.system : code
 }

@@ -1,4 +1,4 @@
-import { help } from './help-text.ts'
+import { help, say } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { resolve } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
@@ -43,7 +43,7 @@ async function backup(o: ListOptions, io: CliIO): Promise<number> {
     )
     return 0
   }
-  const s = await guarded(() => takeSnapshot(store, 'manual', progress(io, 'backup: files', o.quiet)))
+  const s = await guarded(io, () => takeSnapshot(store, 'manual', progress(io, say(io, 'store.progress.backup'), o.quiet)))
   out(io, o.json, s, () => `${t('cli.backup.done', lang(io), { name: s.name, files: s.files, path: s.path })}\n`)
   return 0
 }
@@ -66,7 +66,7 @@ async function restore(o: ListOptions, args: string[], io: CliIO): Promise<numbe
     out(io, o.json, snapshotListJson(list), () => `${list.length === 0 ? t('cli.restore.none', lang(io)) : list.map((s) => snapshotLine(s, io)).join('\n')}\n`)
     return name === undefined && !o.list ? 2 : 0
   }
-  const r = await guarded(() => restoreSnapshot(store, name, { by: 'person' }, progress(io, 'restore: files', o.quiet)))
+  const r = await guarded(io, () => restoreSnapshot(store, name, { by: 'person' }, progress(io, say(io, 'store.progress.restore'), o.quiet)))
   out(
     io,
     o.json,
@@ -118,30 +118,30 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
   const store = await openStore(io, o.root)
   const pkg = o.persona !== undefined ? resolve(io.cwd, o.persona) : PACKAGE_ROOT
   if (verb === 'show') {
-    const v = await guarded(() => readVolumes(store))
+    const v = await guarded(io, () => readVolumes(store))
     out(io, o.json, v ?? null, () =>
       v === undefined
-        ? 'no volume yet (volume 0 is recorded on first start)\n'
-        : `current volume ${v.current}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`,
+        ? `${say(io, 'store.volume.none')}\n`
+        : `${say(io, 'store.volume.current', { n: v.current })}\n${v.volumes.map((x) => `  ${x.id}  ${x.started_at}  ${x.reason}  ${x.persona_hash.slice(0, 20)}…`).join('\n')}\n`,
     )
     return 0
   }
   if (verb === 'complete') {
-    const v = await guarded(() => ensureVolumePersonaHash(store, personaSourcesOf(pkg)))
-    out(io, o.json, v, () => `volume ${v.current} is complete\n`)
+    const v = await guarded(io, () => ensureVolumePersonaHash(store, personaSourcesOf(pkg)))
+    out(io, o.json, v, () => `${say(io, 'store.volume.complete', { n: v.current })}\n`)
     return 0
   }
-  if (verb !== 'new') throw new CliError('volume show | volume complete | volume new --reason … --confirm new-volume', 2)
+  if (verb !== 'new') throw new CliError(say(io, 'store.volume.usage'), 2)
   const ab = abCheck(o, io)
-  const v = await guarded(() => newVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '', ...(ab === undefined ? {} : { ab }) }, pkg))
+  const v = await guarded(io, () => newVolume(store, { reason: o.reason ?? '', confirm: o.confirm ?? '', ...(ab === undefined ? {} : { ab }) }, pkg))
   out(
     io,
     o.json,
     v,
     () =>
-      `opened volume ${v.id}: ${v.reason}\npersona fingerprint ${v.persona_hash}\n` +
-      (v.ab === undefined ? '' : `persona A/B recorded: verdict ${v.ab.verdict}, report ${v.ab.report_sha256.slice(0, 23)}…\n`) +
-      '(persona text is unchanged; edit persona/ and rebuild separately)\n',
+      `${say(io, 'store.volume.opened', { id: String(v.id), reason: v.reason })}\n${say(io, 'store.volume.fingerprint', { hash: v.persona_hash })}\n` +
+      (v.ab === undefined ? '' : `${say(io, 'store.volume.ab', { verdict: v.ab.verdict, report: v.ab.report_sha256.slice(0, 23) })}\n`) +
+      `${say(io, 'store.volume.unchanged')}\n`,
   )
   return 0
 }
@@ -149,13 +149,13 @@ async function volume(o: VolumeOptions, args: string[], io: CliIO): Promise<numb
 /** `--ab-report` and `--verdict` come together; the report's bytes are read now, checked against the persona when the volume opens. */
 function abCheck(o: VolumeOptions, io: CliIO): ((fingerprint: string) => AbReview) | undefined {
   if (o.abReport === undefined && o.verdict === undefined) return undefined
-  if (o.abReport === undefined || o.verdict === undefined) throw new CliError('--ab-report <FILE> and --verdict keep|revert go together', 2)
+  if (o.abReport === undefined || o.verdict === undefined) throw new CliError(say(io, 'store.volume.abPair'), 2)
   const file = resolve(io.cwd, o.abReport)
   let bytes: Buffer
   try {
     bytes = readFileSync(file)
   } catch (error) {
-    throw new CliError(`cannot read the A/B report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2)
+    throw new CliError(say(io, 'store.volume.abUnreadable', { file, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message }), 2)
   }
   return (fingerprint) => abReviewOf(bytes, o.verdict as string, fingerprint, file)
 }
@@ -177,17 +177,18 @@ export function migrateFamily(io: CliIO): CyreneCommand {
 }
 
 async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
-  if ((o.from === undefined) === (o.fromWhale !== true))
-    throw new CliError('give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]', 2)
+  if ((o.from === undefined) === (o.fromWhale !== true)) throw new CliError(say(io, 'store.migrate.noSource'), 2)
   let from: string
   if (o.fromWhale === true) {
     from = whaleInboxPath({ env: io.env, cwd: io.cwd })
-    if (!existsSync(from)) throw new CliError(`no whale-persona inbox at ${from}; nothing to import`, 2)
+    if (!existsSync(from)) throw new CliError(say(io, 'store.migrate.noInbox', { path: from }), 2)
   } else {
     from = resolve(io.cwd, o.from as string)
   }
   const store = await openStore(io, o.root)
-  const r = await guarded(() => migrate(store, from, { dryRun: o.dryRun, onProgress: progress(io, 'migrate', o.quiet), readInbox: itemsFromWhaleInbox }))
+  const r = await guarded(io, () =>
+    migrate(store, from, { dryRun: o.dryRun, onProgress: progress(io, say(io, 'store.progress.migrate'), o.quiet), readInbox: itemsFromWhaleInbox }),
+  )
   let retired: Array<{ name: string; where: string }> = []
   try {
     retired = await findRetiredPlugins(resolveDshHome({ env: io.env }))
@@ -200,13 +201,18 @@ async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
     { ...r, retiredInstalled: retired },
     () =>
       [
-        `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}${r.already.length > 0 ? ` (${r.already.length} already imported before, skipped)` : ''}`,
-        ...r.sources.map((s) => `  ${s.kind.padEnd(9)} ${s.items} item(s)  ${s.path}`),
-        ...(r.snapshot !== undefined ? [`snapshot before import: ${r.snapshot}`] : []),
-        ...r.skipped.map((s) => `  skipped ${s.origin}: ${s.why}`),
-        ...retired.map((x) => `warning: retired plugin ${x.name} is still installed in ${x.where}; uninstall it before enabling this plugin`),
-        ...(r.dryRun ? [] : ['next: uninstall the old plugin → install this one → restart DSH → /cyrene doctor']),
+        migratedLine(r.dryRun, r.imported, r.from, io) + (r.already.length > 0 ? say(io, 'store.migrate.already', { n: r.already.length }) : ''),
+        ...r.sources.map((s) => say(io, 'store.migrate.source', { kind: s.kind.padEnd(9), n: s.items, path: s.path })),
+        ...(r.snapshot !== undefined ? [say(io, 'store.migrate.snapshot', { name: r.snapshot })] : []),
+        ...r.skipped.map((s) => say(io, 'store.migrate.skipped', { origin: s.origin, why: s.why })),
+        ...retired.map((x) => say(io, 'store.migrate.retired', { name: x.name, where: x.where })),
+        ...(r.dryRun ? [] : [say(io, 'store.migrate.next')]),
       ].join('\n') + '\n',
   )
   return 0
+}
+
+function migratedLine(dryRun: boolean, n: number, from: string, io: CliIO): string {
+  if (n === 1) return say(io, dryRun ? 'store.migrate.wouldOne' : 'store.migrate.doneOne', { from })
+  return say(io, dryRun ? 'store.migrate.would' : 'store.migrate.done', { n, from })
 }

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO } from './io.ts'
+import { langOf, say } from './help-text.ts'
 import { entryJson, guarded, openStore, out, progress, type StoreOptions } from './memory-shared.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
@@ -19,11 +20,11 @@ export interface ExportOptions extends StoreOptions {
 }
 export async function importLines(o: ImportOptions, io: CliIO): Promise<number> {
   const file = o.jsonl
-  if (file === undefined) throw new CliError('give the file: cyrene memory import --jsonl <file | ->', 2)
+  if (file === undefined) throw new CliError(say(io, 'store.import.noFile'), 2)
   // Bytes, not text: a line of invalid UTF-8 is reported with its number, never imported as U+FFFD.
   let bytes: string | Uint8Array
   if (file === '-') {
-    if (io.readStdin === undefined) throw new CliError('standard input is not available here', 2)
+    if (io.readStdin === undefined) throw new CliError(say(io, 'store.stdin.none'), 2)
     bytes = await io.readStdin()
   } else {
     try {
@@ -32,12 +33,12 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
       // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
       const system = describeSystemFailure(e, { command: 'memory import', argv: [], nothingChanged: true })
       if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
-      throw new CliError(`cannot read ${file}: ${(e as Error).message}`, 2)
+      throw new CliError(say(io, 'store.file.unreadable', { file, why: fileProblem(e, io) }), 2)
     }
   }
   const store = await openStore(io, o.root)
   const parsed = parseImportJsonl(bytes, file)
-  const r = await guarded(() => importItems(store, parsed.items, { dryRun: o.dryRun, onProgress: progress(io, 'import', o.quiet) }))
+  const r = await guarded(io, () => importItems(store, parsed.items, { dryRun: o.dryRun, onProgress: progress(io, say(io, 'store.progress.import'), o.quiet) }))
   r.skipped.unshift(...parsed.skipped)
   r.skipped.sort((x, y) => lineOf(x.origin) - lineOf(y.origin))
   out(
@@ -46,12 +47,12 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
     r,
     () =>
       [
-        `${r.dryRun ? 'would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} into ${r.files.length} day file(s)` +
-          `${r.already.length > 0 ? `; ${r.already.length} line(s) already imported before, skipped` : ''}` +
-          `${r.skipped.length > 0 ? `; ${r.skipped.length} line(s) refused — fix them and import again` : ''}` +
-          `${r.duplicates.length > 0 ? `; ${r.duplicates.length} imported line(s) resemble another entry (kept; listed below)` : ''}`,
-        ...r.skipped.map((s) => `  refused ${s.origin}: ${s.why}`),
-        ...r.duplicates.map((d) => `  likely duplicate ${d.origin}: ${d.id} resembles ${d.resembles} (similarity ${d.similarity})`),
+        importedLine(r.dryRun, r.imported, r.files.length, io) +
+          (r.already.length > 0 ? say(io, 'store.import.already', { n: r.already.length }) : '') +
+          (r.skipped.length > 0 ? say(io, 'store.import.refused', { n: r.skipped.length }) : '') +
+          (r.duplicates.length > 0 ? say(io, 'store.import.duplicates', { n: r.duplicates.length }) : ''),
+        ...r.skipped.map((s) => say(io, 'store.import.refusedLine', { origin: s.origin, why: s.why })),
+        ...r.duplicates.map((d) => say(io, 'store.import.duplicate', { origin: d.origin, id: d.id, other: d.resembles, similarity: String(d.similarity) })),
       ].join('\n') + '\n',
   )
   return 0
@@ -67,8 +68,20 @@ export async function exportLines(o: ExportOptions, io: CliIO): Promise<number> 
     return 0
   }
   await atomicWrite(resolve(io.cwd, o.out), lines, { mode: 0o600, followLink: true })
-  out(io, o.json, { exported: list.length, file: o.out }, () => `exported ${list.length} entries to ${o.out}\n`)
+  out(io, o.json, { exported: list.length, file: o.out }, () => `${say(io, 'store.export.done', { n: list.length, file: o.out! })}\n`)
   return 0
+}
+
+function importedLine(dryRun: boolean, n: number, files: number, io: CliIO): string {
+  if (n === 1) return say(io, dryRun ? 'store.import.wouldOne' : 'store.import.doneOne', { files })
+  return say(io, dryRun ? 'store.import.would' : 'store.import.done', { n, files })
+}
+
+/** Why a file could not be read, in the person's words where the reason is a common one (else what the system said). */
+function fileProblem(e: unknown, io: CliIO): string {
+  const code = (e as NodeJS.ErrnoException).code
+  if (code === 'ENOENT' || code === 'EISDIR') return say(io, `store.file.${code}`)
+  return langOf(io) === 'en' ? (e as Error).message : (code ?? (e as Error).message)
 }
 
 /** The line number at the end of an origin `file:N` (0 when there is none), to list refusals in file order. */

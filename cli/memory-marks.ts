@@ -1,5 +1,6 @@
 import { changeMarks, isForgedClaim, isPersonBase, claimsPerson, MARKS_REL } from '../memory/person-marks.ts'
 import type { CliIO } from './io.ts'
+import { say } from './help-text.ts'
 import { guarded, oneLine, openStore, out, type StoreOptions } from './memory-shared.ts'
 
 export interface MarksOptions extends StoreOptions {
@@ -15,13 +16,13 @@ export interface MarksOptions extends StoreOptions {
 export async function marksCommand(o: MarksOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   if ((o.confirm?.length ?? 0) + (o.drop?.length ?? 0) > 0) {
-    const r = await guarded(() => changeMarks(store, { confirm: o.confirm ?? [], drop: o.drop ?? [] }))
+    const r = await guarded(io, () => changeMarks(store, { confirm: o.confirm ?? [], drop: o.drop ?? [] }))
     out(
       io,
       o.json,
       r,
       () =>
-        `recorded as yours: ${r.confirmed.length > 0 ? r.confirmed.join(', ') : '-'}; records removed: ${r.dropped.length > 0 ? r.dropped.join(', ') : '-'}\n`,
+        `${say(io, 'store.marks.changed', { confirmed: r.confirmed.length > 0 ? r.confirmed.join(', ') : '-', dropped: r.dropped.length > 0 ? r.dropped.join(', ') : '-' })}\n`,
     )
     return 0
   }
@@ -46,12 +47,13 @@ export async function marksCommand(o: MarksOptions, io: CliIO): Promise<number> 
     () =>
       [
         ...(problem !== undefined ? [`! ${problem}`] : []),
-        ...rows.map((r) => `${r.state === 'recorded' ? 'yours   ' : 'UNBACKED'} ${r.base ? 'base ' : '     '}${r.id}  ${oneLine(r.text, 50)}`),
-        `${summary.recorded} recorded as yours (${summary.base} base), ${unbacked} claimed without a record (treated as the model's)` +
-          (marks.migrated_at !== undefined
-            ? `; ${marks.migrated ?? 0} taken over from the comments once on ${marks.migrated_at.slice(0, 10)} (review them)`
-            : ''),
-        ...(unbacked > 0 ? ['If you wrote or edited one yourself: cyrene memory marks --confirm <id>'] : []),
+        ...rows.map(
+          (r) =>
+            `${say(io, r.state === 'recorded' ? 'store.marks.yours' : 'store.marks.unbacked')} ${say(io, r.base ? 'store.marks.base' : 'store.marks.notBase')}${r.id}  ${oneLine(r.text, 50)}`,
+        ),
+        say(io, 'store.marks.summary', { recorded: summary.recorded, base: summary.base, unbacked }) +
+          (marks.migrated_at !== undefined ? say(io, 'store.marks.migratedNote', { n: marks.migrated ?? 0, date: marks.migrated_at.slice(0, 10) }) : ''),
+        ...(unbacked > 0 ? [say(io, 'store.marks.hint')] : []),
       ].join('\n') + '\n',
   )
   return unbacked > 0 ? 1 : 0

@@ -4,6 +4,7 @@ import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
 import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../rails/index.ts'
 import { CliError, type CliIO } from './io.ts'
+import { say } from './help-text.ts'
 import { guarded, openStore, out, type StoreOptions } from './memory-shared.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
 import { DEFAULT_LANG, t, tKey, type Lang } from '../i18n/index.ts'
@@ -26,11 +27,11 @@ export const RECALL_OPTION_DEFAULTS = { k: String(RECALL_DEFAULTS.limit), budget
  */
 export async function recallCommand(o: RecallOptions, args: string[], io: CliIO): Promise<number> {
   const query = args.join(' ')
-  if (query.trim() === '') throw new CliError('give the message to recall for: cyrene memory recall "<query>"', 2)
-  const k = wholeNumber(o.k, '--k', 1)
-  const budget = wholeNumber(o.budget, '--budget', 0)
+  if (query.trim() === '') throw new CliError(say(io, 'store.recall.noQuery'), 2)
+  const k = wholeNumber(o.k, '--k', 1, io)
+  const budget = wholeNumber(o.budget, '--budget', 0, io)
   const store = await openStore(io, o.root)
-  const { block, silence } = await guarded(async () => {
+  const { block, silence } = await guarded(io, async () => {
     const keeper = await RecallKeeper.open(store.root, ONE_SHOT_OPEN)
     const now = store.now()
     const hits = await keeper.search(query, k, { now })
@@ -66,8 +67,8 @@ function human(block: RecallBlock, chars: number, budget: number, silence: Recal
   return [block.text, '', t('recall.cli.hits', lang, { n: block.shown, chars, budget }) + cut, ...skipped].join('\n') + '\n'
 }
 
-function wholeNumber(v: string, name: string, min: number): number {
+function wholeNumber(v: string, name: string, min: number, io: CliIO): number {
   const n = Number(v)
-  if (!Number.isInteger(n) || n < min) throw new CliError(`${name} must be a whole number ≥ ${min}`, 2)
+  if (!Number.isInteger(n) || n < min) throw new CliError(say(io, 'store.wholeNumber', { name, min }), 2)
   return n
 }

@@ -1,4 +1,5 @@
-import { help } from './help-text.ts'
+import { help, say } from './help-text.ts'
+import { refusalText } from './refusal-text.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import {
@@ -12,6 +13,7 @@ import {
   RootError,
   LockBusyError,
   EngineBusyError,
+  LockLostError,
   type PersonMarks,
   type StoredEntry,
 } from '../memory/index.ts'
@@ -38,33 +40,40 @@ export async function openStore(io: CliIO, root: string | undefined): Promise<Me
   try {
     store = await MemoryStore.open({ env: io.env, rootDir: root })
   } catch (e) {
-    throw asCliError(e)
+    throw asCliError(e, io)
   }
   // A store older than the person-marks record takes its claims over once (CONTRACT §12.19); a busy lock leaves it to the next run.
   const migrated = await migrateMarks(store).catch(() => undefined)
   if (migrated !== undefined && migrated > 0)
-    io.stderr(
-      `recorded ${migrated} existing entr${migrated === 1 ? 'y' : 'ies'} of yours (base or written by you) in 元/person-marks.json, once; review them: cyrene memory marks\n`,
-    )
+    io.stderr(`${migrated === 1 ? say(io, 'store.marks.migratedOne') : say(io, 'store.marks.migrated', { n: migrated })}\n`)
   return store
 }
 
 /**
- * Engine refusals become exit code 2 with their own message (it already says
- * what to do); so does a store file that is not UTF-8 (fsio's `NotUtf8`: the
- * write is refused, the file left as it is). System errors (disk full,
- * permission, …) pass through to main.ts, which maps them to exit 3.
+ * Engine refusals become exit code 2 with their message in the person's
+ * language (cli/refusal-text.ts words the coded ones; the rest keep the
+ * store's own sentence, which already says what to do); so does a store file
+ * that is not UTF-8 (fsio's `NotUtf8`: the write is refused, the file left as
+ * it is). System errors (disk full, permission, …) pass through to main.ts,
+ * which maps them to exit 3.
  */
-export function asCliError(e: unknown): unknown {
-  if (e instanceof RefusedError || e instanceof RootError || e instanceof LockBusyError || e instanceof EngineBusyError || e instanceof RangeError)
-    return new CliError(e.message, 2)
+export function asCliError(e: unknown, io: Pick<CliIO, 'lang'>): unknown {
+  if (
+    e instanceof RefusedError ||
+    e instanceof RootError ||
+    e instanceof LockBusyError ||
+    e instanceof EngineBusyError ||
+    e instanceof LockLostError ||
+    e instanceof RangeError
+  )
+    return new CliError(refusalText(e, io), 2)
   if (e instanceof Error && e.name === 'NotUtf8') return new CliError(e.message, 2)
   return e
 }
 
 /** Standard input as text; invalid UTF-8 is refused (exit 2) with where it is, never turned into U+FFFD. */
 export async function readStdinText(io: CliIO): Promise<string> {
-  if (io.readStdin === undefined) throw new CliError('standard input is not available here; pass the text as an argument', 2)
+  if (io.readStdin === undefined) throw new CliError(say(io, 'store.stdin.noneText'), 2)
   const input = await io.readStdin()
   if (typeof input === 'string') return input
   try {
@@ -72,18 +81,19 @@ export async function readStdinText(io: CliIO): Promise<string> {
   } catch {
     const bad = Math.min(firstBadByte(input), input.length - 1)
     const line = input.subarray(0, bad).filter((b) => b === 0x0a).length + 1
-    throw new CliError(
-      `standard input is not valid UTF-8 (line ${line}: byte 0x${input[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); nothing was written. Convert it first (for example iconv -f GB18030 -t UTF-8) and try again.`,
-      2,
-    )
+    throw new CliError(say(io, 'store.stdin.notUtf8', { line: String(line), byte: `0x${input[bad]!.toString(16).padStart(2, '0')}`, offset: String(bad) }), 2)
   }
 }
 
-export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+/** Runs `fn`, its engine refusals as `CliError`s in `io`'s language (without `io`: the store's own words). */
+export async function guarded<T>(io: CliIO, fn: () => Promise<T>): Promise<T>
+export async function guarded<T>(fn: () => Promise<T>): Promise<T>
+export async function guarded<T>(a: CliIO | (() => Promise<T>), b?: () => Promise<T>): Promise<T> {
+  const [io, fn] = typeof a === 'function' ? [{ lang: 'en' } as const, a] : [a, b!]
   try {
     return await fn()
   } catch (e) {
-    throw asCliError(e)
+    throw asCliError(e, io)
   }
 }
 
@@ -100,7 +110,7 @@ export function out(io: CliIO, json: boolean | undefined, value: unknown, human:
 export function progress(io: CliIO, label: string, quiet: boolean | undefined): (done: number, total: number) => void {
   if (quiet) return () => {}
   return (done, total) => {
-    if (done === total || done % 500 === 0) io.stderr(`${label}: ${done}/${total}\n`)
+    if (done === total || done % 500 === 0) io.stderr(`${say(io, 'store.progress.line', { label, done: String(done), total: String(total) })}\n`)
   }
 }
 
@@ -128,9 +138,7 @@ export function entryJson(e: StoredEntry, marks: PersonMarks): Record<string, un
 }
 
 /** One line on who wrote an entry, for the text views. */
-export function ownerLine(e: StoredEntry, marks: PersonMarks): string {
-  if (isForgedClaim(marks, e))
-    return `written by: the model — the comment claims ${e.meta.base === true ? 'a base entry' : 'the person'}, but no person mark backs it (cyrene memory check)`
-  const owner = ownerOf(marks, e)
-  return `written by: ${owner === 'person' ? 'you' : owner}${isPersonBase(marks, e) ? ' — base entry (only you can change it)' : ''}`
+export function ownerLine(e: StoredEntry, marks: PersonMarks, io: CliIO): string {
+  if (isForgedClaim(marks, e)) return say(io, e.meta.base === true ? 'store.owner.forgedBase' : 'store.owner.forgedPerson')
+  return `${say(io, `store.owner.${ownerOf(marks, e)}`)}${isPersonBase(marks, e) ? say(io, 'store.owner.base') : ''}`
 }

@@ -1,4 +1,4 @@
-import { help } from './help-text.ts'
+import { help, say } from './help-text.ts'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand, repeated } from './command.ts'
 import { entryJson, guarded, oneLine, openStore, out, ownerLine, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
@@ -169,7 +169,7 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   if (o.from !== undefined && o.to !== undefined && o.from > o.to)
     throw new CliError(t('cli.date.order', io.lang ?? DEFAULT_LANG, { from: o.from, to: o.to }), 2)
   const store = await openStore(io, o.root)
-  const limit = positiveInt(o.limit, 'limit')
+  const limit = positiveInt(o.limit, 'limit', io)
   const { entries, problems } = await store.scan()
   const marks = store.marks().marks
   const dateOf = (e: StoredEntry): string => /(\d{4}-\d{2}-\d{2})\.md$/.exec(e.file)?.[1] ?? ''
@@ -181,7 +181,7 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   // The scan reads day files oldest first; a person looks for what happened lately, so newest first (README, CONTRACT).
   list = list.slice(-limit).reverse()
   let pendingRecords: Record<string, unknown> = {}
-  if (o.pending) pendingRecords = Object.fromEntries((await guarded(() => listPending(store))).map((p) => [p.id, p.record]))
+  if (o.pending) pendingRecords = Object.fromEntries((await guarded(io, () => listPending(store))).map((p) => [p.id, p.record]))
   out(
     io,
     o.json,
@@ -195,19 +195,19 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
 
 async function show(o: StoreOptions, args: string[], io: CliIO): Promise<number> {
   const id = args[0]
-  if (id === undefined) throw new CliError('give the id: cyrene memory show <id>', 2)
+  if (id === undefined) throw new CliError(say(io, 'store.show.noId'), 2)
   const store = await openStore(io, o.root)
   const e = await store.get(id)
-  if (e === undefined) throw new CliError(`no entry with id ${JSON.stringify(id)}; find ids with \`cyrene memory list\` or \`search\``, 1)
+  if (e === undefined) throw new CliError(say(io, 'store.show.notFound', { id: JSON.stringify(id) }), 1)
   const marks = store.marks().marks
-  out(io, o.json, entryJson(e, marks), () => `${e.text}\n\n${e.file}:${e.line}\n${ownerLine(e, marks)}\n${JSON.stringify(e.meta, null, 2)}\n`)
+  out(io, o.json, entryJson(e, marks), () => `${e.text}\n\n${e.file}:${e.line}\n${ownerLine(e, marks, io)}\n${JSON.stringify(e.meta, null, 2)}\n`)
   return 0
 }
 
 async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number> {
   let text = args.join(' ')
   if (text === '-') text = await readStdinText(io)
-  if (text.trim() === '') throw new CliError('give the text: cyrene memory write "…" (or - to read standard input)', 2)
+  if (text.trim() === '') throw new CliError(say(io, 'store.write.noText'), 2)
   const input: NewEntry = { text }
   if (o.kind !== undefined) input.kind = o.kind
   if (o.axis !== undefined) {
@@ -226,12 +226,12 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
     input.consequence = {}
     for (const c of o.consequence) {
       const m = /^(self|other|relation|world|future)=(.+)$/s.exec(c)
-      if (m === null) throw new CliError(`--consequence takes scale=text with scale one of self, other, relation, world, future; got ${JSON.stringify(c)}`, 2)
+      if (m === null) throw new CliError(say(io, 'store.write.consequenceBad', { value: JSON.stringify(c) }), 2)
       input.consequence[m[1] as 'self'] = m[2]!
     }
   }
   const store = await openStore(io, o.root)
-  const r = await guarded(() => store.write(input, { by: 'person' }))
+  const r = await guarded(io, () => store.write(input, { by: 'person' }))
   // A person's write is always kept; they are told when it says what an entry already says (never twice).
   const resembles = await resemblingDayEntry(store.root, text, r.id, r.file).catch(() => undefined)
   out(
@@ -243,7 +243,7 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
         t(r.gate === 'day' ? 'cli.write.written' : 'cli.write.kept', io.lang ?? DEFAULT_LANG, { id: r.id, file: r.file }),
         ...r.reasons.map((x) => `  · ${gateProblemText(gateProblemOf(x) ?? x, io.lang ?? DEFAULT_LANG)}`),
         ...(r.gate === 'day' ? [] : [`  ${t('cli.write.gateHint', io.lang ?? DEFAULT_LANG, { id: r.id })}`]),
-        ...r.notes.map((x) => `  note: ${x}`),
+        ...r.notes.map((x) => say(io, 'store.write.note', { note: x })),
         ...(resembles !== undefined
           ? [`  ${t('cli.write.resembles', io.lang ?? DEFAULT_LANG, { id: resembles.id, date: resembles.date, text: oneLine(resembles.text) })}`]
           : []),
@@ -254,9 +254,9 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
 
 async function search(o: SearchOptions, args: string[], io: CliIO): Promise<number> {
   const q = args.join(' ')
-  if (q.trim() === '') throw new CliError('give words to look for: cyrene memory search <query>', 2)
+  if (q.trim() === '') throw new CliError(say(io, 'store.search.noQuery'), 2)
   const store = await openStore(io, o.root)
-  const hits = await guarded(() => searchEntries(store, q, { limit: positiveInt(o.limit, 'limit'), includePending: o.pending }))
+  const hits = await guarded(io, () => searchEntries(store, q, { limit: positiveInt(o.limit, 'limit', io), includePending: o.pending }))
   // The recall index's hits, as the turn and memory_search rank them: entries, anchors, dream journals, rollups.
   out(
     io,
@@ -272,7 +272,7 @@ async function search(o: SearchOptions, args: string[], io: CliIO): Promise<numb
     })),
     () =>
       hits.length === 0
-        ? `nothing found for ${JSON.stringify(q)}\n`
+        ? `${say(io, 'store.search.nothing', { query: JSON.stringify(q) })}\n`
         : `${hits.map((h) => `${h.id}  ${sourceLabel(h.area, h.date, h.id)}  ${oneLine(h.text, 70)}`).join('\n')}\n`,
   )
   return 0
@@ -280,20 +280,24 @@ async function search(o: SearchOptions, args: string[], io: CliIO): Promise<numb
 
 async function log(o: LimitOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
-  const limit = positiveInt(o.limit, 'limit')
+  const limit = positiveInt(o.limit, 'limit', io)
   const { entries } = await store.scan()
   const marks = store.marks().marks
   const items: Array<{ at: string; what: string; record: Record<string, unknown> }> = []
   for (const e of entries)
     items.push({
       at: String(e.meta.at ?? ''),
-      what: `${ownerOf(marks, e)} wrote ${e.id} (${e.meta.gate ?? '-'}) ${oneLine(e.text, 40)}`,
+      what: say(io, 'store.log.wrote', { who: who(io, ownerOf(marks, e)), id: e.id, gate: e.meta.gate ?? '-', text: oneLine(e.text, 40) }),
       record: { op: 'write', ...entryJson(e, marks) },
     })
   for (const r of await store.auditLog())
     items.push({
       at: String(r.at ?? ''),
-      what: `${String(r.by ?? '?')} ${String(r.op)} ${JSON.stringify({ ...r, at: undefined, op: undefined, by: undefined })}`,
+      what: say(io, 'store.log.event', {
+        who: who(io, String(r.by ?? '?')),
+        op: String(r.op),
+        detail: JSON.stringify({ ...r, at: undefined, op: undefined, by: undefined }),
+      }),
       record: r,
     })
   items.sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0))
@@ -302,7 +306,7 @@ async function log(o: LimitOptions, io: CliIO): Promise<number> {
     io,
     o.json,
     shown.map((x) => x.record),
-    () => `${shown.map((x) => `${x.at}  ${x.what}`).join('\n')}${shown.length > 0 ? '\n' : 'nothing yet\n'}`,
+    () => `${shown.map((x) => `${x.at}  ${x.what}`).join('\n')}${shown.length > 0 ? '\n' : `${say(io, 'store.log.none')}\n`}`,
   )
   return 0
 }
@@ -311,34 +315,32 @@ async function check(o: CheckOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   let dshHome: string | undefined
   if (o.root === undefined) dshHome = resolveDshHome({ env: io.env })
-  const report = await guarded(() => checkStore(store, { fix: o.fix, dshHome, onProgress: progress(io, 'check: files', o.quiet) }))
-  out(io, o.json, report, () => renderCheck(report))
+  const report = await guarded(io, () => checkStore(store, { fix: o.fix, dshHome, onProgress: progress(io, say(io, 'store.progress.check'), o.quiet) }))
+  out(io, o.json, report, () => renderCheck(report, io))
   return report.errors.length > 0 ? 1 : 0
 }
 
 async function resolveCommand(o: ResolveOptions, args: string[], io: CliIO): Promise<number> {
   const id = args[0]
-  if (id === undefined || id === '') throw new CliError('give the conflict: cyrene memory resolve <id> --keep a|b|both (`cyrene memory check` lists them)', 2)
-  if (o.keep !== 'a' && o.keep !== 'b' && o.keep !== 'both')
-    throw new CliError(`--keep must be a, b or both (got ${JSON.stringify(o.keep ?? '')}); nothing was changed`, 2)
+  if (id === undefined || id === '') throw new CliError(say(io, 'store.resolve.noId'), 2)
+  if (o.keep !== 'a' && o.keep !== 'b' && o.keep !== 'both') throw new CliError(say(io, 'store.resolve.badKeep', { value: JSON.stringify(o.keep ?? '') }), 2)
   const keep = o.keep
   const store = await openStore(io, o.root)
-  const settled = await guarded(() => resolveConflict(store, id, keep, { by: 'person' }))
+  const settled = await guarded(io, () => resolveConflict(store, id, keep, { by: 'person' }))
   out(
     io,
     o.json,
     { resolved: settled.map((c) => c.id), keep },
-    () =>
-      `resolved ${settled.length} conflict(s) on ${settled[0]!.file}: kept ${keep === 'both' ? 'both texts' : keep}; the next sync carries it to the other machines\n`,
+    () => `${say(io, 'store.resolve.done', { n: settled.length, file: settled[0]!.file, kept: keep === 'both' ? say(io, 'store.resolve.both') : keep })}\n`,
   )
   return 0
 }
 
 async function reindex(o: StoreOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
-  const { entries, problems, files } = await store.scan(progress(io, 'reindex: files', o.quiet))
+  const { entries, problems, files } = await store.scan(progress(io, say(io, 'store.progress.reindex'), o.quiet))
   await dropRecallCache(store.root)
-  const keeper = await guarded(() => RecallKeeper.open(store.root))
+  const keeper = await guarded(io, () => RecallKeeper.open(store.root))
   const counts = keeper.counts()
   const saveError = keeper.opened.saveError
   const result = {
@@ -354,30 +356,38 @@ async function reindex(o: StoreOptions, io: CliIO): Promise<number> {
     o.json,
     result,
     () =>
-      `read ${files.length} files, ${entries.length} entries; recall index rebuilt (${counts.entries} entries, ${keeper.size - counts.entries} anchors, dream journals and rollups${saveError === undefined ? '' : `; not cached: ${saveError}`})${problems.length > 0 ? `; ${problems.length} unreadable comment(s) — see \`cyrene memory check\`` : ''}\n`,
+      `${say(io, 'store.reindex.done', {
+        files: files.length,
+        entries: entries.length,
+        indexed: counts.entries,
+        others: keeper.size - counts.entries,
+        cache: saveError === undefined ? '' : say(io, 'store.reindex.notCached', { error: saveError }),
+        problems: problems.length > 0 ? say(io, 'store.reindex.problems', { n: problems.length }) : '',
+      })}\n`,
   )
   return 0
 }
 
 async function recheck(o: RecheckOptions, io: CliIO): Promise<number> {
-  if (o.scope !== 'month' && o.scope !== 'year') throw new CliError('--scope is month or year', 2)
+  if (o.scope !== 'month' && o.scope !== 'year') throw new CliError(say(io, 'store.recheck.badScope'), 2)
   const store = await openStore(io, o.root)
-  const r = await guarded(() => recheckPending(store, { scope: o.scope as 'month' | 'year', by: 'person' }))
+  const r = await guarded(io, () => recheckPending(store, { scope: o.scope as 'month' | 'year', by: 'person' }))
   out(
     io,
     o.json,
     r,
-    () => `promoted ${r.promoted.length}, still pending ${r.stillPending.length}, tombstoned ${r.tombstoned.length}, skipped ${r.skipped.length}\n`,
+    () =>
+      `${say(io, 'store.recheck.done', { promoted: r.promoted.length, pending: r.stillPending.length, tombstoned: r.tombstoned.length, skipped: r.skipped.length })}\n`,
   )
   return 0
 }
 
 async function untomb(o: StoreOptions, args: string[], io: CliIO): Promise<number> {
   const id = args[0]
-  if (id === undefined) throw new CliError('give the id: cyrene memory untomb <id>', 2)
+  if (id === undefined) throw new CliError(say(io, 'store.untomb.noId'), 2)
   const store = await openStore(io, o.root)
-  await guarded(() => restoreTombstone(store, id, { by: 'person' }))
-  out(io, o.json, { restored: id }, () => `${id} is back in 余页/待定's re-check cycle\n`)
+  await guarded(io, () => restoreTombstone(store, id, { by: 'person' }))
+  out(io, o.json, { restored: id }, () => `${say(io, 'store.untomb.done', { id })}\n`)
   return 0
 }
 
@@ -398,16 +408,23 @@ async function anchor(o: AnchorOptions, args: string[], io: CliIO): Promise<numb
     )
     return 0
   }
-  if (verb !== 'write') throw new CliError('anchor show | anchor write <self|user|origin|goal> <text> [--core]', 2)
-  if (key === undefined || !(ANCHOR_KEYS as readonly string[]).includes(key)) throw new CliError(`anchor key is one of ${ANCHOR_KEYS.join(', ')}`, 2)
-  const r = await guarded(() => writeAnchor(store, key as AnchorKey, { text: rest.join(' '), mode: o.core ? 'core' : 'section' }, { by: 'person' }))
-  out(io, o.json, r, () => `wrote ${r.file} (${r.chars} characters${r.archived > 0 ? `, ${r.archived} older section(s) moved to 锚/历史/` : ''})\n`)
+  if (verb !== 'write') throw new CliError(say(io, 'store.anchor.usage'), 2)
+  if (key === undefined || !(ANCHOR_KEYS as readonly string[]).includes(key))
+    throw new CliError(say(io, 'store.anchor.badKey', { keys: ANCHOR_KEYS.join(', ') }), 2)
+  const r = await guarded(io, () => writeAnchor(store, key as AnchorKey, { text: rest.join(' '), mode: o.core ? 'core' : 'section' }, { by: 'person' }))
+  out(
+    io,
+    o.json,
+    r,
+    () =>
+      `${say(io, 'store.anchor.wrote', { file: r.file, chars: r.chars, archived: r.archived > 0 ? say(io, 'store.anchor.archived', { n: r.archived }) : '' })}\n`,
+  )
   return 0
 }
 
-function positiveInt(v: string | undefined, name: string): number {
+function positiveInt(v: string | undefined, name: string, io: CliIO): number {
   const n = Number(v)
-  if (!Number.isInteger(n) || n <= 0) throw new CliError(`--${name} must be a positive whole number`, 2)
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(say(io, 'store.positiveInt', { name }), 2)
   return n
 }
 
@@ -415,16 +432,29 @@ function where(f: Finding): string {
   return f.file === undefined ? '' : `${f.file}${f.line === undefined ? '' : `:${f.line}`}: `
 }
 
-export function renderCheck(r: CheckReport): string {
+function renderCheck(r: CheckReport, io: CliIO): string {
+  const finding = (f: Finding) => ({ where: where(f), message: f.message, code: f.code })
   const lines = [
-    `${r.stats.entries} entries (${r.stats.day} in day files, ${r.stats.pending} pending) in ${r.stats.files} files; ${(r.stats.bytes / 1024 / 1024).toFixed(2)} MB used, 余页 ${(r.stats.marginBytes / 1024 / 1024).toFixed(2)} MB`,
-    ...r.errors.map((f) => `error   ${where(f)}${f.message} [${f.code}]`),
-    ...r.warnings.map((f) => `warning ${where(f)}${f.message} [${f.code}]`),
-    ...r.notes.map((f) => `note    ${where(f)}${f.message} [${f.code}]`),
-    ...r.fixed.map((x) => `fixed   ${x}`),
-    r.errors.length === 0 ? 'the store checks clean' : `${r.errors.length} problem(s) found; nothing was changed`,
+    say(io, 'store.check.stats', {
+      entries: r.stats.entries,
+      day: r.stats.day,
+      pending: r.stats.pending,
+      files: r.stats.files,
+      mb: (r.stats.bytes / 1024 / 1024).toFixed(2),
+      marginMb: (r.stats.marginBytes / 1024 / 1024).toFixed(2),
+    }),
+    ...r.errors.map((f) => say(io, 'store.check.error', finding(f))),
+    ...r.warnings.map((f) => say(io, 'store.check.warning', finding(f))),
+    ...r.notes.map((f) => say(io, 'store.check.note', finding(f))),
+    ...r.fixed.map((x) => say(io, 'store.check.fixed', { what: x })),
+    r.errors.length === 0 ? say(io, 'store.check.clean') : say(io, 'store.check.problems', { n: r.errors.length }),
   ]
   return `${lines.join('\n')}\n`
+}
+
+/** Who did it, in the person's words: the person, the model, an import (anything else as recorded). */
+function who(io: CliIO, by: string): string {
+  return by === 'person' || by === 'model' || by === 'import' ? say(io, `store.who.${by}`) : by
 }
 
 /** The list's who column: ★ a base entry of yours, P yours, ? a claim of yours no record backs, · the model's or imported. */

@@ -16,7 +16,8 @@ afterEach(() => {
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const o = { out: '', err: '' }
   const io: CliIO = {
-    env: { DSH_HOME: home },
+    // These tests read the English words; the Chinese ones are checked in cli/store-language.test.ts.
+    env: { DSH_HOME: home, LANG: 'en_US.UTF-8' },
     cwd: home,
     readStdin: async () => '',
     stdout: (s) => void (o.out += s),

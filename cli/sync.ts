@@ -3,9 +3,8 @@ import { GitError, GitMissingError, remoteProblem, syncGit, type GitSyncReport }
 import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
-import { help } from './help-text.ts'
+import { help, langOf, say } from './help-text.ts'
 import { gitReportText } from '../host/git-report-text.ts'
-import { DEFAULT_LANG } from '../i18n/index.ts'
 
 /** `cyrene sync`: one SiYuan sync run now; `cyrene sync git`: one git sync of the store with the other machines. */
 export function syncFamily(io: CliIO): CyreneCommand {
@@ -25,12 +24,20 @@ interface GitOptions extends StoreOptions {
   gc?: true
 }
 
+/** memory/git-repo.ts's problem with a remote, in the person's words (read back from its sentence, whose forms are fixed). */
+function remoteText(problem: string, io: CliIO): string {
+  const scheme = /^the scheme "([^"]*)"/.exec(problem)
+  if (scheme !== null) return say(io, 'store.remote.scheme', { scheme: scheme[1]! })
+  const known = (['empty', 'space', 'dash', 'helper', 'credentials'] as const).find((k) => problem === say({ lang: 'en' }, `store.remote.${k}`))
+  return known === undefined ? problem : say(io, `store.remote.${known}`)
+}
+
 async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
   try {
     const report = await new SiyuanSync(store, { env: io.env }).runNow()
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
-    else io.stdout(`sync: ${siyuanReportText(report, io.lang ?? DEFAULT_LANG)}\n`)
+    else io.stdout(`${say(io, 'store.sync.line', { text: siyuanReportText(report, langOf(io)) })}\n`)
     return report.ok ? 0 : 1
   } finally {
     await store.close()
@@ -40,23 +47,22 @@ async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
 async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
   if (o.remote !== undefined) {
     const problem = remoteProblem(o.remote)
-    if (problem !== undefined) throw new CliError(`--remote: ${problem}. Nothing was changed.`, 2)
+    if (problem !== undefined) throw new CliError(say(io, 'store.sync.badRemote', { problem: remoteText(problem, io) }), 2)
   }
   const store = await openStore(io, o.root)
   try {
-    if (o.remote !== undefined && o.remote !== store.settings.values.git.remote) await guarded(() => store.saveSettings({ git: { remote: o.remote } }))
+    if (o.remote !== undefined && o.remote !== store.settings.values.git.remote) await guarded(io, () => store.saveSettings({ git: { remote: o.remote } }))
     let report: GitSyncReport
     try {
-      report = await guarded(() => syncGit(store, { env: io.env, gc: o.gc === true }))
+      report = await guarded(io, () => syncGit(store, { env: io.env, gc: o.gc === true }))
     } catch (error) {
-      if (error instanceof GitMissingError) throw new CliError(error.message, 3)
+      if (error instanceof GitMissingError) throw new CliError(say(io, 'store.sync.gitMissing'), 3)
       // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT §14.4).
-      if (error instanceof GitError)
-        throw new CliError(`${error.message}. The store's files are as they were before this sync; fix the cause and sync again.`, 3)
+      if (error instanceof GitError) throw new CliError(say(io, 'store.sync.gitFailed', { error: error.message }), 3)
       throw error
     }
     if (o.json === true) io.stdout(JSON.stringify(report, null, 2) + '\n')
-    else io.stdout(`sync git: ${gitReportText(report, io.lang ?? DEFAULT_LANG)}\n`)
+    else io.stdout(`${say(io, 'store.sync.gitLine', { text: gitReportText(report, langOf(io)) })}\n`)
     return report.ok ? 0 : 1
   } finally {
     await store.close()

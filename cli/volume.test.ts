@@ -25,7 +25,8 @@ afterEach(async () => {
 })
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO({ DSH_HOME: t.home, HOME: t.home }, t.home)
+  // These tests read the English words; the Chinese ones are checked in cli/store-language.test.ts.
+  const io = memoryIO({ DSH_HOME: t.home, HOME: t.home, LANG: 'en_US.UTF-8' }, t.home)
   const code = await main(args, io)
   return { code, out: io.out(), err: io.err() }
 }

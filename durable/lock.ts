@@ -82,8 +82,11 @@ export interface LockOptions {
  */
 export class LockLostError extends Error {
   readonly code = 'lock-lost'
-  constructor(message: string) {
+  /** The lock this process lost, for a caller that words the refusal itself. */
+  readonly path: string | undefined
+  constructor(message: string, path?: string) {
     super(message)
+    this.path = path
     this.name = 'LockLostError'
   }
 }
@@ -92,10 +95,13 @@ export class LockBusyError extends Error {
   readonly owner: LockOwner | undefined
   /** true: the holder is a live process on this host (paused or still working) */
   readonly alive: boolean | undefined
-  constructor(message: string, owner: LockOwner | undefined, alive?: boolean) {
+  /** The lock that is held, for a caller that words the refusal itself. */
+  readonly path: string | undefined
+  constructor(message: string, owner: LockOwner | undefined, alive?: boolean, path?: string) {
     super(message)
     this.owner = owner
     this.alive = alive
+    this.path = path
     this.name = 'LockBusyError'
   }
 }
@@ -323,7 +329,10 @@ class Holding implements HeldLock {
     const why = this.notOursBecause()
     if (why === undefined) return
     this.lost = true
-    throw new LockLostError(`the write was abandoned and nothing was written: this process no longer holds the lock ${this.path} (${why}). Try again.`)
+    throw new LockLostError(
+      `the write was abandoned and nothing was written: this process no longer holds the lock ${this.path} (${why}). Try again.`,
+      this.path,
+    )
   }
 
   /** Keeps the folder's mtime fresh for waiters on other hosts; stops, touching nothing, once the lock is not ours. */
@@ -432,7 +441,7 @@ function busyError(path: string, staleMs: number): LockBusyError {
         : local
           ? 'That process is gone; its lock is being cleared — try again in a moment.'
           : `If that process is gone, the lock frees itself ${Math.round(staleMs / 1000)} s after its last refresh.`
-  return new LockBusyError(`busy: the lock ${path} is held by ${describeHolder(owner, alive)}. ${advice}`, owner, alive)
+  return new LockBusyError(`busy: the lock ${path} is held by ${describeHolder(owner, alive)}. ${advice}`, owner, alive, path)
 }
 
 export async function acquire(opts: LockOptions): Promise<HeldLock> {

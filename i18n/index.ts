@@ -21,7 +21,7 @@ export type Catalogue = { readonly [K in MessageKey]: string }
 type ParamNames<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | ParamNames<Rest> : never
 /** @public The params a message takes, for the settings page's helper (client/). */
 export type MessageParams<K extends MessageKey> = Record<ParamNames<(typeof zh)[K]>, string | number>
-type ParamArgs<K extends MessageKey> = [ParamNames<(typeof zh)[K]>] extends [never] ? [] : [params: MessageParams<K>]
+export type ParamArgs<K extends MessageKey> = [ParamNames<(typeof zh)[K]>] extends [never] ? [] : [params: MessageParams<K>]
 
 export const CATALOGUES: { readonly [L in Lang]: Catalogue } = { zh, en }
 export { en, zh }

@@ -12,8 +12,8 @@ const ENGINE_LOCK = 'engine.lock'
 
 /** The engine lock in particular is held: another engine serves this DSH_HOME. */
 export class EngineBusyError extends LockBusyError {
-  constructor(message: string, owner: LockOwner | undefined, alive?: boolean) {
-    super(message, owner, alive)
+  constructor(message: string, owner: LockOwner | undefined, alive?: boolean, path?: string) {
+    super(message, owner, alive, path)
     this.name = 'EngineBusyError'
   }
 }
@@ -39,6 +39,7 @@ export async function claimEngine(store: MemoryStore, purpose = 'engine'): Promi
         `another memory engine is already open for ${store.root}${o === undefined ? '' : ` (${describeHolder(o, e.alive)})`}. Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.${paused}`,
         o,
         e.alive,
+        engineLockPath(store),
       )
     }
     throw e

@@ -116,6 +116,7 @@ function linkRefusal(rel: string): RefusedError {
   return new RefusedError(
     'link-in-store',
     `${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`,
+    { path: rel },
   )
 }
 
@@ -123,7 +124,9 @@ async function refuseLinksBelow(root: string, file: string): Promise<void> {
   const found = await inspectBelow(root, file)
   if (found.kind === 'link') throw linkRefusal(found.rel)
   if (found.kind === 'not-file')
-    throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`)
+    throw new RefusedError('not-a-file', `${found.rel} is not a regular file; the memory store only writes plain files — move it away, then try again`, {
+      path: found.rel,
+    })
 }
 
 /**

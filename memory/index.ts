@@ -117,7 +117,7 @@ export {
 } from './person-marks.ts'
 export { readInboxMarksSync, recordInboxLines, INBOX_MARKS_REL, type InboxMarks } from './inbox-marks.ts'
 export { searchEntries, type SearchOptions } from './search.ts'
-export { LockBusyError } from '../durable/lock.ts'
+export { LockBusyError, LockLostError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'
 export { fileStamp, fileStampSync, stampOf, type FileStamp } from './file-stamp.ts'
 export {

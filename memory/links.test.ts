@@ -47,7 +47,7 @@ async function linkDayFile(): Promise<{ secret: string; rel: string }> {
 
 async function cyrene(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DSH_HOME: t.home } })
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DSH_HOME: t.home, LC_ALL: 'zh_CN.UTF-8' } })
     return { code: 0, stdout, stderr }
   } catch (e) {
     const x = e as { code?: unknown; stdout?: string; stderr?: string }
@@ -85,7 +85,8 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
     const { secret, rel } = await linkDayFile()
     const w = await cyrene('memory', 'write', '她喜欢下雨天散步。', '--kind', 'preference', '--axis', '美', '--reason', '审美', '--at', DAY)
     expect(w.code).toBe(2)
-    expect(w.stderr).toContain(`${rel} is a symbolic link; the memory store never follows links below its root`)
+    // The refusal in the person's language (LC_ALL zh), worded from its code (decision 078).
+    expect(w.stderr).toContain(`${rel} 是一个符号链接；记忆库从不跟随自己目录下的链接`)
     expect(await fs.readFile(secret, 'utf8')).toBe(secretText)
     expect((await cyrene('memory', 'list', '--json')).stdout).not.toContain('不该出现的外部内容')
     const c = await cyrene('memory', 'check', '--json')

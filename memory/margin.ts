@@ -193,7 +193,8 @@ export async function restoreTombstone(store: MemoryStore, id: string, ctx: { by
   if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a tombstoned memory')
   const state = await readPendingState(store)
   const rec = state.entries[id]
-  if (rec?.tombstoned_at === undefined) throw new RefusedError('not-found', `no tombstone for ${id}; see \`cyrene memory list --pending\``)
+  if (rec?.tombstoned_at === undefined)
+    throw new RefusedError('not-found', `no tombstone for ${id}; see \`cyrene memory list --pending\``, { variant: 'tombstone', id })
   await savePendingRecords(store, new Map([[id, { fails: 0 }]]))
   await audit(store, { op: 'restore-tombstone', id, by: ctx.by })
 }

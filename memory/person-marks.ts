@@ -180,7 +180,10 @@ export async function changeMarks(
   for (const id of change.confirm) {
     const e = byId.get(id)
     if (e === undefined)
-      throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; nothing was recorded. List your entries with \`cyrene memory marks\``)
+      throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; nothing was recorded. List your entries with \`cyrene memory marks\``, {
+        variant: 'mark',
+        id: JSON.stringify(id),
+      })
     if (!claimsPerson(e.meta))
       throw new RefusedError(
         'bad-input',
@@ -190,7 +193,10 @@ export async function changeMarks(
   }
   for (const id of change.drop)
     if (!byId.has(id) && !Object.hasOwn(store.marks().marks.entries, id))
-      throw new RefusedError('not-found', `no entry or record with id ${JSON.stringify(id)}; nothing was changed`)
+      throw new RefusedError('not-found', `no entry or record with id ${JSON.stringify(id)}; nothing was changed`, {
+        variant: 'mark-record',
+        id: JSON.stringify(id),
+      })
   await store.withWriteLock(async (lock) => await recordMarks(store, lock, chosen, change.drop))
   if (chosen.length + change.drop.length > 0) await audit(store, { op: 'marks', confirmed: change.confirm, dropped: change.drop, by: 'person' })
   return { confirmed: chosen.map((e) => e.meta.id), dropped: [...change.drop] }

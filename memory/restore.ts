@@ -347,7 +347,11 @@ export async function restoreSnapshot(
   if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a snapshot')
   const names = await listSnapshots(store)
   if (typeof name !== 'string' || !names.includes(name)) {
-    throw new RefusedError('not-found', `no snapshot named ${JSON.stringify(name)}. Available: ${names.join(', ') || '(none — run `cyrene backup`)'}`)
+    throw new RefusedError('not-found', `no snapshot named ${JSON.stringify(name)}. Available: ${names.join(', ') || '(none — run `cyrene backup`)'}`, {
+      variant: names.length === 0 ? 'no-snapshots' : 'snapshot',
+      name: JSON.stringify(name),
+      available: names.join(', '),
+    })
   }
   const tookEngine = await holdEngine(store)
   // Only a store already on the record takes a pre-record snapshot's claims over; an older store migrates at its next open.

@@ -38,12 +38,14 @@ export class UsageMeter {
       throw new RefusedError(
         'quota',
         `the memory store is full (${mb(u.total)} of ${mb(limits.totalBytes)}). Nothing was written. Move old 余页/ writing elsewhere, or raise quota.totalMB in 元/settings.json.`,
+        { variant: 'total', used: mb(u.total), limit: mb(limits.totalBytes) },
       )
     }
     if (intoMargin && u.margin + addBytes > limits.marginBytes) {
       throw new RefusedError(
         'quota',
         `余页/ is full (${mb(u.margin)} of ${mb(limits.marginBytes)}). Nothing was written. Move or delete old free writing in 余页/, or raise quota.marginMB in 元/settings.json.`,
+        { variant: 'margin', used: mb(u.margin), limit: mb(limits.marginBytes) },
       )
     }
   }

@@ -333,6 +333,7 @@ export class MemoryStore {
     throw new RefusedError(
       'bad-link',
       `no entry with id ${missing.map((m) => JSON.stringify(m)).join(', ')} to link to; nothing was written. Link only to ids that exist: list them with \`cyrene memory list\` or find them with \`cyrene memory search\` (the model: memory_search).`,
+      { variant: 'missing', ids: missing.map((m) => JSON.stringify(m)).join(', ') },
     )
   }
 
@@ -473,7 +474,7 @@ function refusingWhenLost(held: HeldLock): HeldLock {
       try {
         held.assertOwned()
       } catch (e) {
-        throw e instanceof LockLostError ? new RefusedError(e.code, e.message) : e
+        throw e instanceof LockLostError ? new RefusedError(e.code, e.message, e.path === undefined ? {} : { lock: e.path }) : e
       }
     },
   }

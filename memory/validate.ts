@@ -40,12 +40,19 @@ export interface NewEntry {
   extra?: Record<string, unknown>
 }
 
-/** A refusal: the message says what to do. */
+/**
+ * A refusal: the message says what to do, in English (logs, tests, the model).
+ * `params` carry what a caller needs to word it in the person's language
+ * from its code (cli/refusal-text.ts; decision 078); `variant` tells apart
+ * refusals that share a code.
+ */
 export class RefusedError extends Error {
   readonly code: string
-  constructor(code: string, message: string) {
+  readonly params: Readonly<Record<string, string>>
+  constructor(code: string, message: string, params: Readonly<Record<string, string>> = {}) {
     super(message)
     this.code = code
+    this.params = params
     this.name = 'RefusedError'
   }
 }
@@ -283,9 +290,14 @@ export function linksOf(v: unknown): string[] {
 export function checkLink(link: unknown): string {
   if (typeof link !== 'string') throw new RefusedError('bad-link', 'each link must be a string "<id>|<type>"')
   const { target: id, type } = splitLink(link)
-  if (!isUsableId(id)) throw new RefusedError('bad-link', `link ${JSON.stringify(link)} has no usable target id`)
+  if (!isUsableId(id))
+    throw new RefusedError('bad-link', `link ${JSON.stringify(link)} has no usable target id`, { variant: 'target', link: JSON.stringify(link) })
   if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type)) {
-    throw new RefusedError('bad-link', `link type ${JSON.stringify(type)} is not one of ${LINK_TYPES.join('/')} (or empty)`)
+    throw new RefusedError('bad-link', `link type ${JSON.stringify(type)} is not one of ${LINK_TYPES.join('/')} (or empty)`, {
+      variant: 'type',
+      type: JSON.stringify(type),
+      types: LINK_TYPES.join('/'),
+    })
   }
   return `${id}|${type}`
 }

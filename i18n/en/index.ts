@@ -5,6 +5,7 @@ import { cliHelpStoreEn } from './cli-help-store.ts'
 import { cliHelpWhaleEn } from './cli-help-whale.ts'
 import { cliRootEn } from './cli-root.ts'
 import { cliEn } from './cli.ts'
+import { cliStoreEn } from './cli-store.ts'
 import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
 import { recallEn } from './recall.ts'
@@ -15,6 +16,7 @@ export const en: Catalogue = {
   ...doctorEn,
   ...chatEn,
   ...cliEn,
+  ...cliStoreEn,
   ...cliHelpEn,
   ...cliHelpWhaleEn,
   ...cliHelpStoreEn,

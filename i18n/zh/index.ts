@@ -4,6 +4,7 @@ import { cliHelpStoreZh } from './cli-help-store.ts'
 import { cliHelpWhaleZh } from './cli-help-whale.ts'
 import { cliRootZh } from './cli-root.ts'
 import { cliZh } from './cli.ts'
+import { cliStoreZh } from './cli-store.ts'
 import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
 import { recallZh } from './recall.ts'
@@ -14,6 +15,7 @@ export const zh = {
   ...doctorZh,
   ...chatZh,
   ...cliZh,
+  ...cliStoreZh,
   ...cliHelpZh,
   ...cliHelpWhaleZh,
   ...cliHelpStoreZh,

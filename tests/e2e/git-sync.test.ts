@@ -158,7 +158,7 @@ describe('one memory on two machines, each in a real dsh web (issue 24)', () => 
     for (const m of machines) {
       const joined = await cyrene(m, 'sync', 'git', '--remote', bare)
       expect(joined.status, `${m.name}: ${joined.stderr}`).toBe(0)
-      expect(joined.stdout).toMatch(/^sync git: .*已发到 /)
+      expect(joined.stdout).toMatch(/^git 同步：.*已发到 /)
     }
     // B merged A's first commit: the branch holds both machines' histories.
     expect(remoteLog(bare).match(/^cyrene sync \(/gm)?.length).toBeGreaterThanOrEqual(3)
