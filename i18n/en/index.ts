@@ -9,6 +9,7 @@ import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
 import { recallEn } from './recall.ts'
 import { reportsEn } from './reports.ts'
+import { worldbookEn } from './worldbook.ts'
 
 /** The English catalogue: every key of the Chinese one. */
 export const en: Catalogue = {
@@ -22,4 +23,5 @@ export const en: Catalogue = {
   ...presetsEn,
   ...recallEn,
   ...reportsEn,
+  ...worldbookEn,
 }

@@ -8,6 +8,7 @@ import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
 import { recallZh } from './recall.ts'
 import { reportsZh } from './reports.ts'
+import { worldbookZh } from './worldbook.ts'
 
 /** The Chinese catalogue: the source of every key. */
 export const zh = {
@@ -21,4 +22,5 @@ export const zh = {
   ...presetsZh,
   ...recallZh,
   ...reportsZh,
+  ...worldbookZh,
 } as const
