@@ -177,36 +177,42 @@ export function migrateFamily(io: CliIO): CyreneCommand {
 }
 
 async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
-  if ((o.from === undefined) === (o.fromWhale !== true))
-    throw new CliError('give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]', 2)
+  if ((o.from === undefined) === (o.fromWhale !== true)) throw new CliError(t('migrate.out.giveSource', io.lang ?? DEFAULT_LANG), 2)
   let from: string
   if (o.fromWhale === true) {
     from = whaleInboxPath({ env: io.env, cwd: io.cwd })
-    if (!existsSync(from)) throw new CliError(`no whale-persona inbox at ${from}; nothing to import`, 2)
+    if (!existsSync(from)) throw new CliError(t('migrate.out.noInbox', io.lang ?? DEFAULT_LANG, { from }), 2)
   } else {
     from = resolve(io.cwd, o.from as string)
   }
   const store = await openStore(io, o.root)
-  const r = await guarded(() => migrate(store, from, { dryRun: o.dryRun, onProgress: progress(io, 'migrate', o.quiet), readInbox: itemsFromWhaleInbox }))
+  const r = await guarded(() =>
+    migrate(store, from, {
+      dryRun: o.dryRun,
+      onProgress: progress(io, 'migrate', o.quiet),
+      readInbox: (text, path) => itemsFromWhaleInbox(text, path, io.lang ?? DEFAULT_LANG),
+    }),
+  )
   let retired: Array<{ name: string; where: string }> = []
   try {
     retired = await findRetiredPlugins(resolveDshHome({ env: io.env }))
   } catch {
     /* no DSH_HOME: nothing to report */
   }
-  out(
-    io,
-    o.json,
-    { ...r, retiredInstalled: retired },
-    () =>
+  out(io, o.json, { ...r, retiredInstalled: retired }, () => {
+    const L = io.lang ?? DEFAULT_LANG
+    const said = { n: r.imported, from: r.from, already: r.already.length > 0 ? t('migrate.out.already', L, { n: r.already.length }) : '' }
+    // A skipped line's why is the reader's: the whale inbox's is worded here (whale-migrate.ts), an old plugin's file's by memory/migrate.ts.
+    return (
       [
-        `${r.dryRun ? 'dry run — would import' : 'imported'} ${r.imported} entr${r.imported === 1 ? 'y' : 'ies'} from ${r.from}${r.already.length > 0 ? ` (${r.already.length} already imported before, skipped)` : ''}`,
-        ...r.sources.map((s) => `  ${s.kind.padEnd(9)} ${s.items} item(s)  ${s.path}`),
-        ...(r.snapshot !== undefined ? [`snapshot before import: ${r.snapshot}`] : []),
-        ...r.skipped.map((s) => `  skipped ${s.origin}: ${s.why}`),
-        ...retired.map((x) => `warning: retired plugin ${x.name} is still installed in ${x.where}; uninstall it before enabling this plugin`),
-        ...(r.dryRun ? [] : ['next: uninstall the old plugin → install this one → restart DSH → /cyrene doctor']),
-      ].join('\n') + '\n',
-  )
+        r.dryRun ? t('migrate.out.wouldImport', L, said) : r.imported === 1 ? t('migrate.out.importedOne', L, said) : t('migrate.out.imported', L, said),
+        ...r.sources.map((s) => t('migrate.out.source', L, { kind: s.kind.padEnd(9), n: s.items, path: s.path })),
+        ...(r.snapshot !== undefined ? [t('migrate.out.snapshot', L, { name: r.snapshot })] : []),
+        ...r.skipped.map((s) => t('migrate.out.skipped', L, { origin: s.origin, why: s.why })),
+        ...retired.map((x) => t('migrate.out.retired', L, { name: x.name, where: x.where })),
+        ...(r.dryRun ? [] : [t('migrate.out.next', L)]),
+      ].join('\n') + '\n'
+    )
+  })
   return 0
 }

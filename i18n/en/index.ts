@@ -9,6 +9,7 @@ import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
 import { recallEn } from './recall.ts'
 import { reportsEn } from './reports.ts'
+import { whaleEn } from './whale.ts'
 import { worldbookEn } from './worldbook.ts'
 
 /** The English catalogue: every key of the Chinese one. */
@@ -24,4 +25,5 @@ export const en: Catalogue = {
   ...recallEn,
   ...reportsEn,
   ...worldbookEn,
+  ...whaleEn,
 }

@@ -8,6 +8,7 @@ import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
 import { recallZh } from './recall.ts'
 import { reportsZh } from './reports.ts'
+import { whaleZh } from './whale.ts'
 import { worldbookZh } from './worldbook.ts'
 
 /** The Chinese catalogue: the source of every key. */
@@ -23,4 +24,5 @@ export const zh = {
   ...recallZh,
   ...reportsZh,
   ...worldbookZh,
+  ...whaleZh,
 } as const
