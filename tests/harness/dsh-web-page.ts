@@ -16,7 +16,7 @@ async function stepOpen(p: Page): Promise<boolean> {
 }
 
 /** Answers the first-visit steps that are open, as a person would; each click is bounded (a step may close under it). */
-export async function dismissFirstVisit(p: Page): Promise<void> {
+async function dismissFirstVisit(p: Page): Promise<void> {
   for (const name of FIRST_VISIT_BUTTONS) {
     const button = p.getByRole('button', { name, exact: true })
     if (await button.isVisible().catch(() => false)) await button.click({ timeout: 2000 }).catch(() => undefined)
