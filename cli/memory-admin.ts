@@ -1,4 +1,4 @@
-import { help, say } from './help-text.ts'
+import { help, langOf, say } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { resolve } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
@@ -187,7 +187,11 @@ async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
   }
   const store = await openStore(io, o.root)
   const r = await guarded(io, () =>
-    migrate(store, from, { dryRun: o.dryRun, onProgress: progress(io, say(io, 'store.progress.migrate'), o.quiet), readInbox: itemsFromWhaleInbox }),
+    migrate(store, from, {
+      dryRun: o.dryRun,
+      onProgress: progress(io, say(io, 'store.progress.migrate'), o.quiet),
+      readInbox: (text, path) => itemsFromWhaleInbox(text, path, langOf(io)),
+    }),
   )
   let retired: Array<{ name: string; where: string }> = []
   try {
@@ -195,11 +199,9 @@ async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
   } catch {
     /* no DSH_HOME: nothing to report */
   }
-  out(
-    io,
-    o.json,
-    { ...r, retiredInstalled: retired },
-    () =>
+  out(io, o.json, { ...r, retiredInstalled: retired }, () => {
+    // A skipped line's why is the reader's: the whale inbox's is worded here (whale-migrate.ts), an old plugin's file's by memory/migrate.ts.
+    return (
       [
         migratedLine(r.dryRun, r.imported, r.from, io) + (r.already.length > 0 ? say(io, 'store.migrate.already', { n: r.already.length }) : ''),
         ...r.sources.map((s) => say(io, 'store.migrate.source', { kind: s.kind.padEnd(9), n: s.items, path: s.path })),
@@ -207,8 +209,9 @@ async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
         ...r.skipped.map((s) => say(io, 'store.migrate.skipped', { origin: s.origin, why: s.why })),
         ...retired.map((x) => say(io, 'store.migrate.retired', { name: x.name, where: x.where })),
         ...(r.dryRun ? [] : [say(io, 'store.migrate.next')]),
-      ].join('\n') + '\n',
-  )
+      ].join('\n') + '\n'
+    )
+  })
   return 0
 }
 

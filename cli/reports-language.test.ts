@@ -52,7 +52,7 @@ describe('lower layers’ reports in the person’s language (issue 22)', () => 
       said.git = git.out
       const world = await run(['worldbook', 'import', FIXTURE, '--dry-run'], lang)
       expect(world.code, world.err).toBe(0)
-      // The summary and each entry's line are ours; the field notes and refusal reasons are worldbook/sillytavern.ts's English (not yet coded).
+      // The summary and each entry's line; every note and reason is checked in cli/worldbook-language.test.ts (the source's names taken out).
       const lines = world.out.split('\n')
       said.worldbook = [lines[0], ...lines.filter((l) => l.includes(' → '))].join('\n')
       for (const [surface, text] of Object.entries(said)) {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
-import { formatReport, ManifestError, runConformance, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
+import { ManifestError, runConformance, type ConformanceReport, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
+import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { CliError, memoryIO, type CliIO, type SubCommand } from './io.ts'
 import { repeated, type CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
@@ -59,7 +60,7 @@ export function addConformance(whale: CyreneCommand): void {
 }
 
 async function conformance(values: ConformanceOptions, positionals: string[], command: CyreneCommand, io: CliIO): Promise<number> {
-  if (positionals.length !== 1) throw new CliError(`give exactly one folder holding a manifest.json. Usage: ${command.path()} ${command.usage()}`)
+  if (positionals.length !== 1) throw new CliError(t('whale.out.conformance.one', io.lang ?? DEFAULT_LANG, { usage: `${command.path()} ${command.usage()}` }))
   const dir = path.resolve(io.cwd, positionals[0]!)
   let report
   try {
@@ -72,6 +73,19 @@ async function conformance(values: ConformanceOptions, positionals: string[], co
     throw error
   }
   if (values.json === true) writeJson(io, report)
-  else io.stdout(formatReport(report))
+  else io.stdout(formatReport(report, io.lang ?? DEFAULT_LANG))
   return report.failed === 0 && report.total > 0 ? 0 : 1
+}
+
+/**
+ * One line per case and the count, in the person's language. A case's id and op are the
+ * manifest's, and each failure is whale/conformance.ts's comparison of bytes (expected … got …),
+ * shown as it is: it quotes what the two implementations wrote.
+ */
+function formatReport(report: ConformanceReport, lang: Lang): string {
+  const lines = report.cases.map(
+    (r) =>
+      `${t(r.ok ? 'whale.out.conformance.pass' : 'whale.out.conformance.fail', lang)}  ${r.id}  (${r.op})${r.ok ? '' : '\n' + r.failures.map((f) => '      - ' + f).join('\n')}`,
+  )
+  return `${lines.join('\n')}\n${t('whale.out.conformance.summary', lang, { passed: report.passed, total: report.total })}\n`
 }

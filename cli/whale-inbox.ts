@@ -8,7 +8,7 @@ import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
-import type { MessageKey } from '../i18n/index.ts'
+import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -22,11 +22,12 @@ function load(io: CliIO, config: string | undefined): InboxState {
   }
 }
 
-function guarded<T>(action: () => T): T {
+/** whale/'s refusal of the input (a bad index …) is its own report; the command says nothing was written. */
+function guarded<T>(action: () => T, lang: Lang): T {
   try {
     return action()
   } catch (error) {
-    if (error instanceof InboxInputError) throw new CliError(error.message + '. Nothing was written.')
+    if (error instanceof InboxInputError) throw new CliError(t('whale.out.inbox.nothingWritten', lang, { error: error.message }))
     throw error
   }
 }
@@ -46,6 +47,7 @@ type Run = (o: InboxOptions, args: string[]) => Promise<number>
 export function addInbox(whale: CyreneCommand): void {
   const io = whale.io
   const ctx = { env: io.env, cwd: io.cwd }
+  const L = io.lang ?? DEFAULT_LANG
   const inbox = whale.command('inbox').description(help(io, 'cli.whale.inbox'))
   const table = options(io)
   const action = (name: string, about: MessageKey, uses: OptionKey[], run: Run): CyreneCommand =>
@@ -55,11 +57,14 @@ export function addInbox(whale: CyreneCommand): void {
     const state = load(io, values.config)
     const view = viewOf(state.entries)
     if (values.json === true) writeJson(io, view)
-    else if (!view.length) io.stdout(`The inbox is empty (${state.inboxFile}).\n`)
+    else if (!view.length) io.stdout(`${t('whale.out.inbox.empty', L, { file: state.inboxFile })}\n`)
     else
       io.stdout(
         view
-          .map((e, i) => `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || 'invalid kind'}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`)
+          .map(
+            (e, i) =>
+              `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || t('whale.out.inbox.invalidKind', L)}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`,
+          )
           .join('\n') + '\n',
       )
     return 0
@@ -68,28 +73,27 @@ export function addInbox(whale: CyreneCommand): void {
     // the view is read again under the lock so indices refer to what is appended to
     return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), async () => {
       const state = load(io, values.config)
-      const indices = guarded(() => parseIndices(rest, state.entries.length))
+      const indices = guarded(() => parseIndices(rest, state.entries.length), L)
       const source = values.source?.replace(/[\r\n]+/g, ' ').trim() || DEFAULT_SOURCE
       const now = new Date()
       // The person's record first (the host injects only what it backs), with the very lines confirmEntries appends.
       const planned = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
       await recordConfirms(io.env, state.rawText, planned).catch((e: unknown) => {
         // A refusal of the store (a broken record, a busy lock) is exit 2 with its own words; a system error stays one.
-        if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(`${e.message} Nothing was confirmed.`, 2)
+        if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(t('whale.out.inbox.notConfirmed', L, { error: e.message }), 2)
         throw e
       })
-      const result = guarded(() => confirmEntries(ctx, state, indices, source, now))
+      const result = guarded(() => confirmEntries(ctx, state, indices, source, now), L)
       const r = result.report
       if (values.json === true) writeJson(io, r)
       else {
-        io.stdout(`Confirmed ${r.confirmed} entr${r.confirmed === 1 ? 'y' : 'ies'}.\n`)
-        for (const s of r.sunk) io.stdout(`  [${s.index}] ${s.kind} → appended to ${s.path}\n`)
-        for (const s of r.skipped)
-          io.stdout(
-            `  [${s.index}] ${s.kind} was already written to ${s.path} (the sink log has it): not written again, kept in the inbox (drop it with \`cyrene whale inbox drop\`)\n`,
-          )
-        for (const s of r.noRoute) io.stdout(`  [${s.index}] kind "${s.kind}" has no route in memory.sinks: kept in the inbox, not written anywhere\n`)
-        for (const s of r.errors) io.stdout(`  [${s.index}] ${s.kind}: not written (${s.error}); kept in the inbox\n`)
+        const lines = [r.confirmed === 1 ? t('whale.out.inbox.confirmedOne', L) : t('whale.out.inbox.confirmed', L, { n: r.confirmed })]
+        for (const s of r.sunk) lines.push(t('whale.out.inbox.sunk', L, { index: s.index, kind: s.kind, path: s.path }))
+        for (const s of r.skipped) lines.push(t('whale.out.inbox.skipped', L, { index: s.index, kind: s.kind, path: s.path }))
+        for (const s of r.noRoute) lines.push(t('whale.out.inbox.noRoute', L, { index: s.index, kind: s.kind }))
+        // What the system said when a sink could not be written is its own words.
+        for (const s of r.errors) lines.push(t('whale.out.inbox.error', L, { index: s.index, kind: s.kind, error: s.error }))
+        io.stdout(`${lines.join('\n')}\n`)
       }
       return r.errors.length ? 1 : 0
     })
@@ -98,12 +102,20 @@ export function addInbox(whale: CyreneCommand): void {
     action(verb, `cli.whale.inbox.${verb}`, ['json', 'config'], async (values, rest) => {
       return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
         const state = load(io, values.config)
-        const indices = guarded(() => parseIndices(rest, state.entries.length))
-        const lines = guarded(() => removeEntries(ctx, state, verb, indices, new Date()))
+        const indices = guarded(() => parseIndices(rest, state.entries.length), L)
+        const lines = guarded(() => removeEntries(ctx, state, verb, indices, new Date()), L)
         if (values.json === true) writeJson(io, { op: verb, appended: lines.length, lines: lines.map((l) => JSON.parse(l) as unknown) })
         else
           io.stdout(
-            `${verb === 'drop' ? 'Dropped' : 'Rejected'} ${lines.length} entr${lines.length === 1 ? 'y' : 'ies'} (one line each appended to ${state.inboxFile}).\n`,
+            `${
+              verb === 'drop'
+                ? lines.length === 1
+                  ? t('whale.out.inbox.droppedOne', L, { file: state.inboxFile })
+                  : t('whale.out.inbox.dropped', L, { n: lines.length, file: state.inboxFile })
+                : lines.length === 1
+                  ? t('whale.out.inbox.rejectedOne', L, { file: state.inboxFile })
+                  : t('whale.out.inbox.rejected', L, { n: lines.length, file: state.inboxFile })
+            }\n`,
           )
         return 0
       })
@@ -113,7 +125,7 @@ export function addInbox(whale: CyreneCommand): void {
     const state = load(io, values.config)
     const read = readBounded(resolveIn(ctx, state.inboxFile), MAX_LOG_BYTES)
     if (read.kind !== 'text') {
-      io.stdout(`No inbox file at ${state.inboxFile}.\n`)
+      io.stdout(`${t('whale.out.inbox.noFile', L, { file: state.inboxFile })}\n`)
       return 0
     }
     // the raw lines, numbered: the audit view of spec §5.5

@@ -4,6 +4,7 @@ import { configFromText } from '../whale/config.ts'
 import { readConfigText, resolveIn, type FsContext } from '../whale/files.ts'
 import { replayInbox, splitLines } from '../whale/inbox.ts'
 import { inboxFileOf } from '../whale/paths.ts'
+import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 
 const MEMORY_KIND = 'memory'
 
@@ -13,18 +14,18 @@ const MEMORY_KIND = 'memory'
  * proposed ones wait for the person in whale-persona. Each keeps its place in
  * the replayed view as `source_ref`, and its tag.
  */
-export function itemsFromWhaleInbox(text: string, path: string): { items: ImportItem[]; skipped: Skipped[] } {
+export function itemsFromWhaleInbox(text: string, path: string, lang: Lang = DEFAULT_LANG): { items: ImportItem[]; skipped: Skipped[] } {
   const items: ImportItem[] = []
   const skipped: Skipped[] = []
   replayInbox(splitLines(text)).forEach((entry, i) => {
     const origin = `${path}#${i + 1}`
     if (entry.status !== 'confirmed') {
-      skipped.push({ origin, why: `not confirmed (${entry.status}); confirm it with \`cyrene whale inbox confirm ${i + 1}\` first` })
+      skipped.push({ origin, why: t('whale.out.migrate.notConfirmed', lang, { status: entry.status, n: i + 1 }) })
       return
     }
     const kind = entry.kind === MEMORY_KIND ? 'fact' : entry.kind
     if (!KIND_RE.test(kind)) {
-      skipped.push({ origin, why: `kind ${JSON.stringify(entry.kind)} has no memory equivalent` })
+      skipped.push({ origin, why: t('whale.out.migrate.noKind', lang, { kind: JSON.stringify(entry.kind) }) })
       return
     }
     items.push({

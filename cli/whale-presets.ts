@@ -10,7 +10,7 @@ import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
-import type { MessageKey } from '../i18n/index.ts'
+import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 
 /** The options of `cyrene whale presets`; each action shows those it uses and, as always, accepts the others. */
 const options = (io: CliIO) =>
@@ -45,15 +45,19 @@ async function guardedAsync<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-function one(args: string[], what: string, command: CyreneCommand): string {
+type What = 'whale.out.what.presetId' | 'whale.out.what.newId' | 'whale.out.what.cardFile'
+
+function one(args: string[], what: What, command: CyreneCommand): string {
   const value = args[0]
-  if (value === undefined) throw new CliError(`give ${what}. Usage: ${command.path()} ${command.usage()}`)
+  const lang = command.io.lang ?? DEFAULT_LANG
+  if (value === undefined) throw new CliError(t('whale.out.give', lang, { what: t(what, lang), usage: `${command.path()} ${command.usage()}` }))
   return value
 }
 
 export function addPresets(whale: CyreneCommand): void {
   const io = whale.io
   const ctx: FsContext = { env: io.env, cwd: io.cwd }
+  const L = io.lang ?? DEFAULT_LANG
   const presets = whale.command('presets').description(help(io, 'cli.whale.presets'))
   const table = options(io)
   const action = (name: string, about: MessageKey, uses: OptionKey[], run: Run): CyreneCommand =>
@@ -63,56 +67,66 @@ export function addPresets(whale: CyreneCommand): void {
     const where = locationsFor(ctx, values.config)
     const list = listPresets(ctx, where)
     if (values.json === true) writeJson(io, list)
-    else if (!list.length) io.stdout(`No presets in ${where.presetsDir}.\n`)
+    else if (!list.length) io.stdout(`${t('whale.out.presets.none', L, { dir: where.presetsDir })}\n`)
     else
       io.stdout(
         list
-          .map((p) => (p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} (not a valid preset)`))
+          .map((p) =>
+            p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} ${t('whale.out.presets.invalid', L)}`,
+          )
           .join('\n') + '\n',
       )
     return 0
   })
   action('show', 'cli.whale.presets.show', ['json', 'config'], async (values, rest, command) => {
-    const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), one(rest, 'a preset id', command)))
+    const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), one(rest, 'whale.out.what.presetId', command)))
     if (values.json === true) writeJson(io, loaded.preset)
     else {
       io.stdout(toJsonText(loaded.preset))
-      if (loaded.ignored.length) io.stdout(`# ignored when applied: ${loaded.ignored.join(', ')}\n`)
+      if (loaded.ignored.length) io.stdout(`${t('whale.out.presets.ignored', L, { fields: loaded.ignored.join(', ') })}\n`)
     }
     return 0
   }).argument('<id>')
   action('apply', 'cli.whale.presets.apply', ['json', 'config'], async (values, rest, command) => {
-    const id = one(rest, 'a preset id', command)
+    const id = one(rest, 'whale.out.what.presetId', command)
     const outcome = await guardedAsync(() => applyPresetById(ctx, id, values.config))
     if (values.json === true) writeJson(io, outcome)
     else if (outcome.ok) {
+      const file = outcome.configFile
       io.stdout(
-        !outcome.changed && !outcome.configExists
-          ? `Preset "${id}" sets nothing (no persona field of its own), and there is no ${outcome.configFile}; nothing was written.\n`
-          : !outcome.changed
-            ? `Preset "${id}" is already what ${outcome.configFile} holds; nothing changed.\n`
-            : `Applied "${id}" to ${outcome.configFile}.${outcome.autosaveWritten ? ` The previous persona is saved as "${AUTOSAVE_ID}" (cyrene whale presets apply ${AUTOSAVE_ID} to go back).` : ''}\n`,
+        `${
+          !outcome.changed && !outcome.configExists
+            ? t('whale.out.presets.setsNothing', L, { id, file })
+            : !outcome.changed
+              ? t('whale.out.presets.already', L, { id, file })
+              : t('whale.out.presets.applied', L, {
+                  id,
+                  file,
+                  autosave: outcome.autosaveWritten ? t('whale.out.presets.autosaved', L, { autosave: AUTOSAVE_ID }) : '',
+                })
+        }\n`,
       )
     }
     if (!outcome.ok) {
-      if (values.json !== true) throw new CliError(outcome.error ?? 'apply refused')
+      // Why whale/ refused is whale's own report (preset-files.ts), shown as it says it.
+      if (values.json !== true) throw new CliError(outcome.error ?? t('whale.out.presets.applyRefused', L))
       return 2
     }
     return 0
   }).argument('<id>')
   action('save', 'cli.whale.presets.save', ['force', 'config'], async (values, rest, command) => {
-    const id = one(rest, 'an id for the new preset', command)
+    const id = one(rest, 'whale.out.what.newId', command)
     const file = await guardedAsync(() =>
       saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
     )
-    io.stdout(`Saved the current persona as "${id}" in ${file}.\n`)
+    io.stdout(`${t('whale.out.presets.saved', L, { id, file })}\n`)
     return 0
   })
     .argument('<id>')
     .argument('[label...]')
   action('delete', 'cli.whale.presets.delete', [], async (_, rest, command) => {
-    const file = guarded(() => deletePreset(ctx, one(rest, 'a preset id', command)))
-    io.stdout(`Deleted ${file}.\n`)
+    const file = guarded(() => deletePreset(ctx, one(rest, 'whale.out.what.presetId', command)))
+    io.stdout(`${t('whale.out.presets.deleted', L, { file })}\n`)
     return 0
   }).argument('<id>')
   action('dir', 'cli.whale.presets.dir', ['config'], async (values) => {
@@ -124,7 +138,7 @@ export function addPresets(whale: CyreneCommand): void {
     'cli.whale.presets.import',
     ['json', 'dryRun', 'force', 'id'],
     async (values, rest, command) =>
-      await importAction(ctx, io, one(rest, 'the card file to import', command), {
+      await importAction(ctx, io, one(rest, 'whale.out.what.cardFile', command), {
         json: values.json === true,
         dryRun: values.dryRun === true,
         force: values.force === true,
@@ -132,7 +146,7 @@ export function addPresets(whale: CyreneCommand): void {
       }),
   ).argument('<file>')
   action('export', 'cli.whale.presets.export', ['tavern', 'force', 'config'], async (values, rest, command) => {
-    const id = one(rest, 'a preset id', command)
+    const id = one(rest, 'whale.out.what.presetId', command)
     const preset = isCyreneExportId(id)
       ? cyrenePreset(id)
       : (() => {
@@ -147,9 +161,9 @@ export function addPresets(whale: CyreneCommand): void {
       return 0
     }
     const target = resolveIn(ctx, out)
-    if (exists(target) && values.force !== true) throw new CliError(`${out} already exists; pass --force to replace it`)
+    if (exists(target) && values.force !== true) throw new CliError(t('whale.out.presets.exists', L, { out }))
     await writeTextAtomic(target, content)
-    io.stdout(`Exported "${id}" as ${values.tavern === true ? 'a SillyTavern v2 card' : 'a whale-persona preset'} to ${out}.\n`)
+    io.stdout(`${t(values.tavern === true ? 'whale.out.presets.exportedTavern' : 'whale.out.presets.exportedWhale', L, { id, out })}\n`)
     return 0
   })
     .argument('<id>')
@@ -164,23 +178,27 @@ interface ImportOptions {
 }
 
 async function importAction(ctx: FsContext, io: CliIO, file: string, options: ImportOptions): Promise<number> {
-  const refuse = (detected: string, error: string): number => {
-    if (!options.json) throw new CliError(error)
-    writeJson(io, { ok: false, detected, error, savedId: null, savedFile: null })
+  const L = io.lang ?? DEFAULT_LANG
+  // A refusal in the person's language; --json keeps the English a script reads. A string is whale/'s own report.
+  const refuse = (detected: string, error: string | ((lang: Lang) => string)): number => {
+    const said = (lang: Lang) => (typeof error === 'string' ? error : error(lang))
+    if (!options.json) throw new CliError(said(L))
+    writeJson(io, { ok: false, detected, error: said('en'), savedId: null, savedFile: null })
     return 2
   }
   const read = readBytesBounded(resolveIn(ctx, file), Math.max(MAX_JSON_BYTES, MAX_PNG_BYTES))
-  if (!read.ok) return refuse('unknown', `cannot read ${file}: ${read.reason}`)
+  if (!read.ok) return refuse('unknown', (lang) => t('whale.out.import.cannotRead', lang, { file, reason: read.reason }))
   const isPng = read.bytes.subarray(0, 4).toString('latin1') === '\x89PNG'
-  if (!isPng && read.bytes.length > MAX_JSON_BYTES) return refuse('unknown', `${file} is larger than ${MAX_JSON_BYTES} bytes; a JSON card is never that big`)
+  if (!isPng && read.bytes.length > MAX_JSON_BYTES) return refuse('unknown', (lang) => t('whale.out.import.tooBig', lang, { file, max: MAX_JSON_BYTES }))
   const result = importCard(read.bytes, file)
   if (!result.ok) return refuse(result.detected, result.error)
   const preset = result.preset
   if (options.id !== undefined) {
-    if (!isPresetId(options.id)) return refuse(result.detected, `"${options.id}" is not a valid preset id: use 1–64 letters, digits, "-" or "_"`)
+    const id = options.id
+    if (!isPresetId(id)) return refuse(result.detected, (lang) => t('whale.out.import.badId', lang, { id }))
     preset.id = options.id
   }
-  if (preset.id === AUTOSAVE_ID && options.id === undefined) return refuse(result.detected, '"autosave" is reserved; import with --id NEW_ID')
+  if (preset.id === AUTOSAVE_ID && options.id === undefined) return refuse(result.detected, (lang) => t('whale.out.import.reserved', lang))
   let savedFile: string | null = null
   let unchanged = false
   if (!options.dryRun) {
@@ -205,13 +223,20 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   }
   if (options.json) writeJson(io, report)
   else {
+    const said = { id: preset.id, detected: result.detected }
     io.stdout(
-      unchanged
-        ? `Preset "${preset.id}" already holds what this ${result.detected} card carries; left as it was (${savedFile}).\n`
-        : `${savedFile === null ? 'Would import' : 'Imported'} a ${result.detected} card as "${preset.id}"${savedFile === null ? ' (dry run: nothing written)' : ` → ${savedFile}`}.\n`,
+      `${
+        unchanged
+          ? t('whale.out.import.unchanged', L, { ...said, file: savedFile ?? '' })
+          : savedFile === null
+            ? t('whale.out.import.wouldImport', L, said)
+            : t('whale.out.import.imported', L, { ...said, file: savedFile })
+      }\n`,
     )
-    io.stdout(`  taken: ${result.mapped.join(', ') || '(nothing)'}\n  not taken: ${result.unmapped.join(', ') || '(nothing)'}\n`)
-    for (const note of result.notes) io.stdout(`  note: ${note}\n`)
+    // The card's field names are the card's; the notes are whale/card-import.ts's own report.
+    const nothing = t('whale.out.import.nothing', L)
+    io.stdout(`${t('whale.out.import.fields', L, { taken: result.mapped.join(', ') || nothing, left: result.unmapped.join(', ') || nothing })}\n`)
+    for (const note of result.notes) io.stdout(`${t('whale.out.import.note', L, { note })}\n`)
   }
   return 0
 }

@@ -4,6 +4,7 @@ import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
+import { DEFAULT_LANG, t } from '../i18n/index.ts'
 
 interface ReflexOptions {
   model?: string
@@ -23,7 +24,8 @@ export function addReflex(whale: CyreneCommand): void {
 }
 
 function check(values: ReflexOptions, words: string[], command: CyreneCommand, io: CliIO): number {
-  if (!words.length) throw new CliError(`Usage: ${command.path()} ${command.usage()}`)
+  const L = io.lang ?? DEFAULT_LANG
+  if (!words.length) throw new CliError(t('whale.out.usage', L, { usage: `${command.path()} ${command.usage()}` }))
   const loaded = loadReflexText({ env: io.env, cwd: io.cwd })
   const rules = loaded.off ? { enabled: false, dryRun: false, rules: [] } : parseReflexRules(loaded.text)
   const ctx = { text: words.join(' '), model: values.model ?? '' }
@@ -42,9 +44,12 @@ function check(values: ReflexOptions, words: string[], command: CyreneCommand, i
       },
     })
   } else if (hit === null) {
-    io.stdout(`No rule matches (${rules.rules.length} rule(s) in ${loaded.file}${loaded.off ? ', switched off by DSH_REFLEX_OFF=1' : ''}).\n`)
+    io.stdout(`${t('whale.out.reflex.none', L, { n: rules.rules.length, file: loaded.file, off: loaded.off ? t('whale.out.reflex.off', L) : '' })}\n`)
   } else {
-    io.stdout(`Rule "${hit.rule.id}" matches via ${hit.channel}${hit.soft ? ' (soft)' : ''}. It would add:\n${reflexInstruction(hit)}\n`)
+    // The instruction is the rule's own text, for the model: shown as the rule file has it.
+    io.stdout(
+      `${t('whale.out.reflex.hit', L, { id: hit.rule.id, channel: hit.channel, soft: hit.soft ? t('whale.out.reflex.soft', L) : '', instruction: reflexInstruction(hit) })}\n`,
+    )
   }
   return 0
 }

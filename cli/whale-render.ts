@@ -50,11 +50,16 @@ function preview(r: RenderedSegments, lang: Lang): string {
   const section = (name: string, text: string): string => `=== ${name} ===\n${text || t('cli.whale.empty', lang)}\n`
   const parts = r.measure.parts.map((p) => `${p.key} ${p.chars}`).join(' · ')
   const b = r.measure.budget
-  const budget = b.enabled && b.max > 0 ? `budget ${b.max}${b.over ? ' (over)' : ''}` : 'budget off'
+  const budget =
+    b.enabled && b.max > 0
+      ? t('whale.out.render.budget', lang, { max: b.max, over: b.over ? t('whale.out.render.over', lang) : '' })
+      : t('whale.out.render.budgetOff', lang)
+  // The segment names and the part keys are the format's own (spec §9), the same in every language.
   return (
     section('deployment:persona-prefix', r.prefix) +
     section('whale:thinking-language', r.thinking) +
     section('deployment:persona-suffix', r.suffix) +
-    `--- ${parts} · total ${r.measure.total} chars · ${budget} · capture ${r.captureActive ? 'on' : 'off'}\n`
+    t('whale.out.render.footer', lang, { parts, total: r.measure.total, budget, capture: t(r.captureActive ? 'whale.out.on' : 'whale.out.off', lang) }) +
+    '\n'
   )
 }

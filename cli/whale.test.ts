@@ -23,7 +23,8 @@ interface Outcome {
 
 /** Runs `cyrene whale …` in-process, the way main.ts does (CliError → message + code). */
 async function whale(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<Outcome> {
-  const io = memoryIO({ DSH_HOME: 'home', ...env }, cwd)
+  // The English words are asserted below (cli/whale-language.test.ts checks both languages).
+  const io = memoryIO({ DSH_HOME: 'home', LANG: 'en_US.UTF-8', ...env }, cwd)
   try {
     return { code: await runCli(['whale', ...argv], io), stdout: io.out(), stderr: io.err() }
   } catch (error) {
@@ -141,7 +142,7 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
     expect(report.cases[0]!.failures).toEqual([])
   })
   it('`cyrene whale conformance` over the sample folder reports 32/32 and exits 0', async () => {
-    const out = await binExec(['conformance', sample], {}, repo)
+    const out = await binExec(['conformance', sample], { LANG: 'en_US.UTF-8' }, repo)
     expect(out.stdout).toContain('32/32 cases pass')
     expect(out.code).toBe(0)
   })
@@ -176,7 +177,7 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
 describe('cyrene whale render', () => {
   it('previews three empty segments with the §9 wording when nothing is configured', async () => {
     const dir = scratch()
-    const out = await whale(['render'], dir)
+    const out = await whale(['render'], dir, { LANG: 'zh_CN.UTF-8' })
     expect(out.code).toBe(0)
     expect(out.stdout.split('(空 —— 该段不会出现在系统提示词里)')).toHaveLength(4)
     expect(out.stdout).toContain('=== whale:thinking-language ===')

@@ -6,10 +6,14 @@ import { addInbox } from './whale-inbox.ts'
 import { addConformance } from './whale-conformance.ts'
 import { addReflex } from './whale-reflex.ts'
 import { help } from './help-text.ts'
+import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 
 /** `cyrene whale …`: whale-persona v1 files on the command line. */
 export function whaleFamily(io: CliIO): CyreneCommand {
-  const whale = new CyreneCommand('whale', io).description(help(io, 'cli.whale')).addHelpText('after', help(io, 'cli.whale.files')).explainErrors(fileRefusal)
+  const whale = new CyreneCommand('whale', io)
+    .description(help(io, 'cli.whale'))
+    .addHelpText('after', help(io, 'cli.whale.files'))
+    .explainErrors((error) => fileRefusal(error, io.lang ?? DEFAULT_LANG))
   addRender(whale)
   addPresets(whale)
   addInbox(whale)
@@ -19,9 +23,10 @@ export function whaleFamily(io: CliIO): CyreneCommand {
 }
 
 /** A file the system will not let us read or write is a refusal to explain, not a crash. */
-function fileRefusal(error: unknown): unknown {
+function fileRefusal(error: unknown, lang: Lang): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
-    return new CliError(`${(error as Error).message}. Check the path and its permissions; nothing else was changed.`, 1)
+    // The system's own words (EACCES: …, the path) are a parameter, as it said them.
+    return new CliError(t('whale.out.fileRefusal', lang, { error: (error as Error).message }), 1)
   return error
 }

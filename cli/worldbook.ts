@@ -5,10 +5,11 @@ import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { describeSystemFailure } from './failures.ts'
 import { help } from './help-text.ts'
-import { DEFAULT_LANG, t } from '../i18n/index.ts'
+import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
+import { worldNoteText } from '../i18n/worldbook.ts'
 import { resolveRoot } from '../memory/index.ts'
 import { inspectBelow } from '../memory/fsio.ts'
-import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry } from '../worldbook/index.ts'
+import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry, type NotCarried } from '../worldbook/index.ts'
 import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
 
 /**
@@ -58,15 +59,25 @@ async function list(o: StoreOptions, io: CliIO): Promise<number> {
     warnings: book.warnings,
   }
   out(io, o.json, value, () => {
-    const lines = [`yours: ${folders[1]!.dir}`, `starter: ${folders[0]!.dir}`, '']
+    const L = io.lang ?? DEFAULT_LANG
+    const lines = [t('cli.worldbook.list.yours', L, { dir: folders[1]!.dir }), t('cli.worldbook.list.starter', L, { dir: folders[0]!.dir }), '']
     for (const e of entries) {
-      const kind = e.constant ? 'constant' : `keys ${e.keys.join(', ')}${e.secondaryKeys.length > 0 ? ` (${e.logic} ${e.secondaryKeys.join(', ')})` : ''}`
+      const secondary = e.secondaryKeys.length > 0 ? t('cli.worldbook.list.secondary', L, { logic: e.logic, keys: e.secondaryKeys.join(', ') }) : ''
+      const kind = e.constant ? t('cli.worldbook.list.constant', L) : t('cli.worldbook.list.keys', L, { keys: e.keys.join(', '), secondary })
       lines.push(
-        `${e.enabled ? ' ' : '-'} ${e.name} [${e.source}${book.overridden.includes(e.name) ? ', over the starter one' : ''}] priority ${e.priority}: ${e.enabled ? kind : 'switched off'}`,
+        t('cli.worldbook.list.entry', L, {
+          mark: e.enabled ? ' ' : '-',
+          name: e.name,
+          source: e.source,
+          over: book.overridden.includes(e.name) ? t('cli.worldbook.list.over', L) : '',
+          priority: e.priority,
+          state: e.enabled ? kind : t('cli.worldbook.list.off', L),
+        }),
       )
     }
-    for (const s of value.skipped) lines.push(`skipped ${s.file}: ${s.why}`)
-    for (const w of book.warnings) lines.push(`warning ${w.file}: ${w.why}`)
+    // Why a file was skipped is the entry parser's (worldbook/entry.ts), shown as it says it.
+    for (const s of value.skipped) lines.push(t('cli.worldbook.list.skipped', L, { file: s.file, why: s.why }))
+    for (const w of book.warnings) lines.push(t('cli.worldbook.list.warning', L, { file: w.file, why: w.why }))
     return `${lines.join('\n')}\n`
   })
   return 0
@@ -76,38 +87,42 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
   let text: string
   try {
     const bytes = await fs.readFile(resolve(io.cwd, file))
-    text = looksLikePng(bytes) ? pngCard(bytes, file) : bytes.toString('utf8')
+    text = looksLikePng(bytes) ? pngCard(bytes, file, io.lang ?? DEFAULT_LANG) : bytes.toString('utf8')
   } catch (e) {
     if (e instanceof CliError) throw e
+    const L = io.lang ?? DEFAULT_LANG
     // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
     const system = describeSystemFailure(e, { command: 'worldbook import', argv: [], nothingChanged: true })
     if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
-    throw new CliError(`cannot read ${file}: ${(e as Error).message}; nothing was written`, 2)
+    throw new CliError(t('cli.worldbook.cannotRead', L, { file, error: (e as Error).message }), 2)
   }
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (e) {
-    throw new CliError(
-      `${file} is not valid JSON (${(e as Error).message}); nothing was written. Export the world again from SillyTavern's World Info panel.`,
-      2,
-    )
+    throw new CliError(t('cli.worldbook.notJson', io.lang ?? DEFAULT_LANG, { file, error: (e as Error).message }), 2)
   }
 }
 
 /** A PNG character card's JSON (the same reader as `whale presets import`). */
-function pngCard(bytes: Buffer, file: string): string {
-  if (bytes.length > MAX_PNG_BYTES) throw new CliError(`${file} is larger than ${MAX_PNG_BYTES} bytes; nothing was written`, 2)
+function pngCard(bytes: Buffer, file: string, lang: Lang): string {
+  if (bytes.length > MAX_PNG_BYTES) throw new CliError(t('cli.worldbook.pngTooBig', lang, { file, max: MAX_PNG_BYTES }), 2)
   try {
     return cardJsonFromPng(bytes)
   } catch (e) {
-    if (e instanceof PngCardError) throw new CliError(`${file}: cannot read the PNG card: ${e.message}; nothing was written`, 2)
+    // What the PNG reader found wrong (whale/png.ts) is its own words, a parameter here.
+    if (e instanceof PngCardError) throw new CliError(t('cli.worldbook.pngUnreadable', lang, { file, error: e.message }), 2)
     throw e
   }
 }
 
 const show = (v: unknown) => (v === undefined ? '' : ` ${JSON.stringify(v)}`)
+const carriedJson = (d: NotCarried) => ({ field: d.field, value: d.value, why: worldNoteText(d.why, 'en'), code: d.why.code })
 
-type Outcome = { entry: ImportedEntry; file: string; result: 'written' | 'would-write' | 'unchanged' | 'kept' | 'refused'; why?: string }
+/** Why a file of the person's folder was not written: a link or something not a plain file where it would go. */
+type Refusal = { code: 'link' | 'not-file'; rel: string }
+type Outcome = { entry: ImportedEntry; file: string; result: 'written' | 'would-write' | 'unchanged' | 'kept' | 'refused'; why?: Refusal }
+
+const refusalText = (r: Refusal, lang: Lang): string => t(r.code === 'link' ? 'cli.worldbook.isLink' : 'cli.worldbook.notPlain', lang, { rel: r.rel })
 
 async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<number> {
   const json = await readJson(file, io)
@@ -115,7 +130,8 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
   try {
     plan = planImport(json)
   } catch (e) {
-    if (e instanceof ImportFormatError) throw new CliError(`${file}: ${e.message}; nothing was written`, 2)
+    if (e instanceof ImportFormatError)
+      throw new CliError(t('cli.worldbook.notWorld', io.lang ?? DEFAULT_LANG, { file, why: worldNoteText(e.note, io.lang ?? DEFAULT_LANG) }), 2)
     throw e
   }
   const store = await openStore(io, o.root)
@@ -127,7 +143,7 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       const full = store.path(rel)
       const found = await inspectBelow(store.root, full)
       if (found.kind === 'link' || found.kind === 'not-file') {
-        outcomes.push({ entry, file: full, result: 'refused', why: `${found.rel} is ${found.kind === 'link' ? 'a symbolic link' : 'not a plain file'}` })
+        outcomes.push({ entry, file: full, result: 'refused', why: { code: found.kind === 'link' ? 'link' : 'not-file', rel: found.rel } })
         continue
       }
       if (found.kind === 'file') {
@@ -160,17 +176,19 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       name: x.entry.name,
       file: x.file,
       result: x.result,
-      why: x.why,
+      why: x.why === undefined ? undefined : refusalText(x.why, 'en'),
       origin: x.entry.origin,
       enabled: x.entry.fields.enabled,
       part: x.entry.part,
       kept: x.entry.kept,
-      matching: x.entry.matching,
-      notes: x.entry.notes,
-      notCarried: x.entry.notCarried,
+      // --json keeps the English words a script reads (as before the codes), and the codes beside them.
+      matching: worldNoteText(x.entry.matching, 'en'),
+      notes: x.entry.notes.map((n) => worldNoteText(n, 'en')),
+      noteCodes: x.entry.notes.map((n) => n.code),
+      notCarried: x.entry.notCarried.map(carriedJson),
     })),
-    refused: plan.refused,
-    book: { notCarried: plan.book },
+    refused: plan.refused.map((r) => ({ origin: r.origin, why: worldNoteText(r.why, 'en'), code: r.why.code })),
+    book: { notCarried: plan.book.map(carriedJson) },
   }
   out(io, o.json, value, () => {
     const written = o.dryRun === true ? count('would-write') : count('written')
@@ -191,18 +209,18 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       const e = x.entry
       lines.push(`  ${e.origin} → ${e.name}.md${e.fields.enabled ? '' : t('cli.worldbook.switchedOff', L)}`)
       if (x.result === 'kept') lines.push(t('cli.worldbook.keptOne', L))
-      if (x.result === 'refused') lines.push(t('cli.worldbook.refusedOne', L, { why: x.why ?? '' }))
+      if (x.result === 'refused' && x.why !== undefined) lines.push(t('cli.worldbook.refusedOne', L, { why: refusalText(x.why, L) }))
       if ((x.result === 'written' || x.result === 'would-write') && starter.has(e.name)) lines.push(t('cli.worldbook.replaces', L))
       // Notes and fields not carried belong to the source entry: said once for all its parts.
       if (told.has(e.origin)) continue
       told.add(e.origin)
-      // The field names, the notes and the reasons are worldbook/sillytavern.ts's (English) words.
-      lines.push(t('cli.worldbook.keptFields', L, { fields: e.kept.join(', '), matching: e.matching }))
-      for (const n of e.notes) lines.push(`    ${n}`)
-      for (const d of e.notCarried) lines.push(t('cli.worldbook.notCarried', L, { field: d.field, value: show(d.value), why: d.why }))
+      // The field names are the source file's own; the notes and reasons come as codes (worldbook/import-notes.ts).
+      lines.push(t('cli.worldbook.keptFields', L, { fields: e.kept.join(', '), matching: worldNoteText(e.matching, L) }))
+      for (const n of e.notes) lines.push(`    ${worldNoteText(n, L)}`)
+      for (const d of e.notCarried) lines.push(t('cli.worldbook.notCarried', L, { field: d.field, value: show(d.value), why: worldNoteText(d.why, L) }))
     }
-    for (const r of plan.refused) lines.push(t('cli.worldbook.refusedEntry', L, { origin: r.origin, why: r.why }))
-    for (const d of plan.book) lines.push(t('cli.worldbook.bookNotCarried', L, { field: d.field, value: show(d.value), why: d.why }))
+    for (const r of plan.refused) lines.push(t('cli.worldbook.refusedEntry', L, { origin: r.origin, why: worldNoteText(r.why, L) }))
+    for (const d of plan.book) lines.push(t('cli.worldbook.bookNotCarried', L, { field: d.field, value: show(d.value), why: worldNoteText(d.why, L) }))
     return `${lines.join('\n')}\n`
   })
   return 0

@@ -337,9 +337,3 @@ function compareImport(check: Checker, label: string, out: JsonRecord, expected:
   if (!sameFieldList(out.mapped, expected.mapped)) check.fail(describeMismatch(`${label}.mapped`, out.mapped, expected.mapped))
   if (!sameFieldList(out.unmapped, expected.unmapped)) check.fail(describeMismatch(`${label}.unmapped`, out.unmapped, expected.unmapped))
 }
-
-/** A readable pass/fail line per case, then the totals. */
-export function formatReport(report: ConformanceReport): string {
-  const lines = report.cases.map((r) => `${r.ok ? 'PASS' : 'FAIL'}  ${r.id}  (${r.op})${r.ok ? '' : '\n' + r.failures.map((f) => '      - ' + f).join('\n')}`)
-  return lines.join('\n') + `\n${report.passed}/${report.total} cases pass\n`
-}

@@ -14,4 +14,5 @@ export { keyMatches, entryHit, scanText, matchEntries, constantEntries, byPriori
 export { renderEntries, entryLine, roomForOne, RAIL_CAP, HITS_CAP, RAIL_TITLE, HITS_TITLE, type Rendered, type LeftOut } from './render.ts'
 export { WorldbookLibrary, MAX_ENTRY_BYTES, type LoadedWorldbook, type WorldbookFolder, type SkippedFile } from './library.ts'
 export { planImport, fileNameFor, ImportFormatError, type ImportPlan, type ImportedEntry, type NotCarried } from './sillytavern.ts'
+export { IMPORT_NOTE_CODES, type ImportNote, type ImportNoteCode } from './import-notes.ts'
 export { PERSON_FOLDER, starterFolder, personFolder, worldbookFolders } from './places.ts'

@@ -7,12 +7,14 @@
  * and most of the rest under `extensions.*` in snake case, as SillyTavern's
  * convertCharacterBook reads them). Names in reports are the file's own.
  */
+import { note, type ImportNote, type ImportNoteCode } from './import-notes.ts'
+import { HITS_CAP, RAIL_CAP } from './render.ts'
 
 /** One source field the worldbook does not carry, with its value and what happens instead. */
 export interface NotCarried {
   field: string
   value: unknown
-  why: string
+  why: ImportNote
 }
 
 /** An entry in SillyTavern's world-file terms, each value with the name it had in the file. */
@@ -83,18 +85,19 @@ export function stEntry(raw: Record<string, unknown>, card: boolean): StEntry {
   }
 }
 
-const POSITIONS: Record<number, string> = {
-  0: 'before the character definitions',
-  1: 'after the character definitions',
-  2: "at the top of the author's note",
-  3: "at the bottom of the author's note",
-  4: 'at a depth in the chat',
-  5: 'at the top of the example messages',
-  6: 'at the bottom of the example messages',
+/** SillyTavern's positions 0–6, by the code that words them. */
+const POSITIONS: Record<number, ImportNoteCode> = {
+  0: 'position-0',
+  1: 'position-1',
+  2: 'position-2',
+  3: 'position-3',
+  4: 'position-4',
+  5: 'position-5',
+  6: 'position-6',
 }
 
 /** A v2 card book's own position words (SillyTavern: before_char → 0, anything else → 1). */
-const CARD_POSITIONS: Record<string, string> = { before_char: POSITIONS[0]!, after_char: POSITIONS[1]! }
+const CARD_POSITIONS: Record<string, ImportNoteCode> = { before_char: POSITIONS[0]!, after_char: POSITIONS[1]! }
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)
 
@@ -105,51 +108,36 @@ const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(A
  */
 export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
   const out: NotCarried[] = []
-  const say = (name: string, why: string, when: (v: unknown) => boolean = present) => {
+  const say = (name: string, why: ImportNote, when: (v: unknown) => boolean = present) => {
     const f = e.get(name)
     if (f !== undefined && when(f.value)) out.push({ field: f.path, value: f.value, why })
   }
-  const place = constant
-    ? 'a constant entry stands in rail 140, before the conversation'
-    : 'a keyword entry comes in the pre-step hit block, just before the step'
+  const place = note(constant ? 'place-rail' : 'place-hits')
   const pos = e.get('position')
   if (pos !== undefined && present(pos.value)) {
     const where = typeof pos.value === 'number' ? POSITIONS[pos.value] : CARD_POSITIONS[String(pos.value)]
-    out.push({ field: pos.path, value: pos.value, why: `${where ?? 'an unknown position'} in SillyTavern; here ${place}` })
+    out.push({ field: pos.path, value: pos.value, why: note('position', { where: note(where ?? 'position-unknown'), place }) })
   }
   const atDepth = pos?.value === 4
-  say(
-    'depth',
-    atDepth
-      ? `how deep in the chat it goes at position 4; here ${place}`
-      : 'SillyTavern uses it only at position 4 (at a depth), so it had no effect there either',
-  )
-  say(
-    'role',
-    atDepth ? 'the message role at position 4; here the worldbook is always a system-side data block' : 'SillyTavern uses it only at position 4; no effect',
-  )
+  say('depth', atDepth ? note('depth-at', { place }) : note('depth-unused'))
+  say('role', note(atDepth ? 'role-at' : 'role-unused'))
   const useProbability = e.get('useProbability')?.value !== false
-  say(
-    'probability',
-    useProbability ? 'not honoured: it comes in every time its keys match (no dice)' : 'useProbability is off, so it had no effect there either',
-    (v) => typeof v === 'number' && v < 100,
-  )
-  say('scanDepth', "its own scan depth: here the keys are looked for in the person's last 1–3 messages (worldbook.recentMessages) for every entry")
-  say('group', 'inclusion groups: every entry that matches comes in, by priority')
-  say('groupOverride', 'inclusion groups are not kept', (v) => v === true)
-  say('groupWeight', 'inclusion groups are not kept', (v) => typeof v === 'number' && v !== 100)
-  say('useGroupScoring', 'inclusion groups are not kept', (v) => v === true)
-  for (const timed of ['sticky', 'cooldown', 'delay'])
-    say(timed, 'timed effects are not kept: an entry is in a step when its keys match in that step', (v) => typeof v === 'number' && v !== 0)
-  say('excludeRecursion', "no recursion here: an entry's text never calls up other entries", (v) => v === true)
-  say('preventRecursion', 'no recursion here', (v) => v === true)
-  say('delayUntilRecursion', 'no recursion here', (v) => v === true || (typeof v === 'number' && v > 0))
-  say('vectorized', 'no vector matching: only its keys call it up', (v) => v === true)
-  say('automationId', 'no automations here')
-  say('characterFilter', 'no character filter: there is one companion', (v) => typeof v === 'object' && v !== null && Object.values(v).some(present))
-  say('triggers', 'no generation-type triggers: it may come in at every step')
-  say('ignoreBudget', 'the hit block keeps its 800-character cap for every entry', (v) => v === true)
-  say('outletName', 'no outlets: the entry goes where its kind goes')
+  say('probability', note(useProbability ? 'probability-ignored' : 'probability-off'), (v) => typeof v === 'number' && v < 100)
+  say('scanDepth', note('scan-depth'))
+  say('group', note('group'))
+  say('groupOverride', note('groups-not-kept'), (v) => v === true)
+  say('groupWeight', note('groups-not-kept'), (v) => typeof v === 'number' && v !== 100)
+  say('useGroupScoring', note('groups-not-kept'), (v) => v === true)
+  for (const timed of ['sticky', 'cooldown', 'delay']) say(timed, note('timed'), (v) => typeof v === 'number' && v !== 0)
+  say('excludeRecursion', note('no-recursion-calls'), (v) => v === true)
+  say('preventRecursion', note('no-recursion'), (v) => v === true)
+  say('delayUntilRecursion', note('no-recursion'), (v) => v === true || (typeof v === 'number' && v > 0))
+  say('vectorized', note('vectorized'), (v) => v === true)
+  say('automationId', note('automation'))
+  say('characterFilter', note('character-filter'), (v) => typeof v === 'object' && v !== null && Object.values(v).some(present))
+  say('triggers', note('triggers'))
+  say('ignoreBudget', note('ignore-budget', { cap: HITS_CAP }), (v) => v === true)
+  say('outletName', note('outlet'))
   for (const m of [
     'matchPersonaDescription',
     'matchCharacterDescription',
@@ -158,8 +146,8 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
     'matchScenario',
     'matchCreatorNotes',
   ])
-    say(m, "keys are looked for only in the person's messages", (v) => v === true)
-  say('priority', "the v2 book's own priority (SillyTavern orders by insertion_order, and so does this import)")
+    say(m, note('match-elsewhere'), (v) => v === true)
+  say('priority', note('v2-priority'))
   // Read or known to mean nothing outside SillyTavern's editor.
   for (const quiet of [
     'uid',
@@ -180,23 +168,23 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
     'useProbability',
   ])
     e.get(quiet)
-  for (const path of e.unread()) out.push({ field: path, value: undefined, why: 'a field the worldbook does not know: not carried' })
+  for (const path of e.unread()) out.push({ field: path, value: undefined, why: note('unknown-field') })
   return out
 }
 
 /** The book's own settings (a card's `character_book`); a world file has none — SillyTavern keeps them in its global settings. */
 export function bookNotCarried(book: Record<string, unknown>): NotCarried[] {
   const out: NotCarried[] = []
-  const say = (field: string, why: string) => {
+  const say = (field: string, why: ImportNote) => {
     if (present(book[field])) out.push({ field, value: book[field], why })
   }
-  say('scan_depth', "here the keys are looked for in the person's last 1–3 messages (worldbook.recentMessages)")
-  say('token_budget', "here the caps are 560 characters for constant entries (rail 140) and 800 for a step's keyword hits")
-  say('recursive_scanning', "no recursion here: an entry's text never calls up other entries")
-  say('name', 'the entries are files in 世界书/; the book has no name of its own')
-  say('description', 'not carried')
+  say('scan_depth', note('book-scan-depth'))
+  say('token_budget', note('book-token-budget', { rail: RAIL_CAP, hits: HITS_CAP }))
+  say('recursive_scanning', note('no-recursion-calls'))
+  say('name', note('book-name'))
+  say('description', note('not-carried'))
   if (typeof book.extensions === 'object' && book.extensions !== null)
     for (const k of Object.keys(book.extensions))
-      out.push({ field: `extensions.${k}`, value: (book.extensions as Record<string, unknown>)[k], why: 'not carried' })
+      out.push({ field: `extensions.${k}`, value: (book.extensions as Record<string, unknown>)[k], why: note('not-carried') })
   return out
 }

@@ -5,6 +5,19 @@ import { matchEntries } from './match.ts'
 import { entryLine, roomForOne } from './render.ts'
 import { fileNameFor, ImportFormatError, planImport } from './sillytavern.ts'
 
+/** The codes of notes (the command line words them: i18n/worldbook.ts). */
+const codes = (notes: { code: string }[]) => notes.map((n) => n.code)
+
+function formatCode(action: () => unknown): string | undefined {
+  try {
+    action()
+  } catch (e) {
+    if (e instanceof ImportFormatError) return e.note.code
+    throw e
+  }
+  return undefined
+}
+
 const fixture = JSON.parse(readFileSync(new URL('../tests/fixtures/worldbook/st-world.json', import.meta.url), 'utf8'))
 
 describe('SillyTavern World Info import', () => {
@@ -38,16 +51,17 @@ describe('SillyTavern World Info import', () => {
 
   it('regex keys are dropped with a note; an entry left without keys is kept switched off', () => {
     expect(by('正则').fields).toMatchObject({ keys: [], enabled: false })
-    expect(by('正则').notes.join(' ')).toContain('regular expression')
+    expect(codes(by('正则').notes)).toEqual(['regex-key', 'no-keys'])
+    expect(by('正则').notes[0]!.params?.key).toMatch(/^"\/.+\/[a-z]*"$/)
   })
 
   it('secondary keys with selective off are dropped, as SillyTavern ignores them', () => {
     expect(by('非选择').fields.secondaryKeys).toEqual([])
-    expect(by('非选择').notes.join(' ')).toContain('selective is off')
+    expect(codes(by('非选择').notes)).toContain('secondary-off')
   })
 
   it('an entry without content is refused; names are made safe and unique', () => {
-    expect(plan.refused).toEqual([{ origin: 'entries.9', why: 'no content: nothing to show the model' }])
+    expect(plan.refused).toEqual([{ origin: 'entries.9', why: { code: 'no-content' } }])
     expect(plan.entries.map((e) => e.name)).toContain('a b c')
     expect(plan.entries.map((e) => e.name)).toContain('翁法罗斯-2')
     expect(fileNameFor('../../etc/passwd')).toBe('etc passwd')
@@ -61,7 +75,8 @@ describe('SillyTavern World Info import', () => {
 
   it('a file that is not World Info is refused as a whole', () => {
     expect(() => planImport([1, 2])).toThrow(ImportFormatError)
-    expect(() => planImport({ name: 'x' })).toThrow(/no "entries"/)
+    expect(formatCode(() => planImport({ name: 'x' }))).toBe('format-no-entries')
+    expect(formatCode(() => planImport(42))).toBe('format-not-object')
   })
 })
 
@@ -81,10 +96,10 @@ describe('World Info import says what it did (issue 21)', () => {
       ['group', 'roads'],
       ['sticky', 2],
     ])
-    expect(salt.notCarried[0]!.why).toContain('pre-step hit block')
+    expect(salt.notCarried[0]!.why).toEqual({ code: 'position', params: { where: { code: 'position-1' }, place: { code: 'place-hits' } } })
     expect(salt.kept).toEqual(expect.arrayContaining(['matchWholeWords', 'caseSensitive', 'order', 'content']))
     expect(of(card, 'entries[0]')[0]!.notCarried.map((d) => d.field)).toEqual(['extensions.position', 'extensions.depth', 'priority'])
-    expect(of(card, 'entries[2]')[0]!.notCarried[0]!.why).toContain('rail 140')
+    expect(of(card, 'entries[2]')[0]!.notCarried[0]!.why.params?.place).toEqual({ code: 'place-rail' })
     expect(card.book.map((d) => d.field)).toEqual(['scan_depth', 'token_budget', 'recursive_scanning', 'name'])
   })
 
@@ -95,11 +110,12 @@ describe('World Info import says what it did (issue 21)', () => {
       load('harbour-eldoria-shaped.json') && (load('harbour-eldoria-shaped.json') as { entries: Record<string, { content: string }> }).entries['0']!.content,
     )
     for (const e of harbour) expect(entryLine({ ...e.fields, name: e.name, source: 'person', file: '' }).length).toBeLessThanOrEqual(roomForOne(false))
-    expect(harbour[0]!.notes.join(' ')).toMatch(/split: \d+ characters as shown, and a keyword hit block holds 800/)
+    expect(harbour[0]!.notes).toEqual([{ code: 'split-hits', params: { chars: harbour[0]!.part!.chars, cap: 800, parts: 3 } }])
     const marin = of(world, 'entries.2')
     expect(marin).toHaveLength(1)
     expect(marin[0]!.fields.enabled).toBe(false)
-    expect(marin[0]!.notes.join(' ')).toMatch(/refused: \d+ characters as shown.*800.*switched off/)
+    expect(marin[0]!.notes).toEqual([{ code: 'too-long-hits', params: { chars: expect.any(Number), cap: 800, room: roomForOne(false) } }])
+    expect(marin[0]!.notes[0]!.params!.chars).toBeGreaterThan(roomForOne(false))
   })
 
   it('keys follow the file’s matchWholeWords, with SillyTavern’s default (substring) when absent; caseSensitive is honoured', () => {
@@ -124,6 +140,6 @@ describe('World Info import says what it did (issue 21)', () => {
   })
 
   it('a card without a character_book is refused as holding no World Info', () => {
-    expect(() => planImport({ spec: 'chara_card_v2', data: { name: 'x' } })).toThrow(/no character_book/)
+    expect(formatCode(() => planImport({ spec: 'chara_card_v2', data: { name: 'x' } }))).toBe('format-card-no-book')
   })
 })

@@ -2,6 +2,7 @@ import { DEFAULT_PRIORITY, formatEntry, type EntryFields, type SecondaryLogic, t
 import { entryLine, HITS_CAP, RAIL_CAP, roomForOne } from './render.ts'
 import { bookNotCarried, notCarried, stEntry, type NotCarried, type StEntry } from './sillytavern-fields.ts'
 import { charCount } from '../memory/index.ts'
+import { note, type ImportNote } from './import-notes.ts'
 
 export type { NotCarried } from './sillytavern-fields.ts'
 
@@ -33,12 +34,12 @@ export interface ImportedEntry {
   fields: EntryFields
   /** The file text to write. */
   text: string
-  /** What did not carry over or was changed, for the person to read. */
-  notes: string[]
+  /** What did not carry over or was changed, for the person to read (coded; the caller words it). */
+  notes: ImportNote[]
   /** Source fields carried, by their names in the file. */
   kept: string[]
   /** How its keys match, and why. */
-  matching: string
+  matching: ImportNote
   /** Source fields not carried, each with what happens instead. */
   notCarried: NotCarried[]
   /** Where it was in the source (`entries.<uid>`). */
@@ -50,12 +51,19 @@ export interface ImportedEntry {
 export interface ImportPlan {
   entries: ImportedEntry[]
   /** Source entries that could not become an entry at all (no content), with why. */
-  refused: { origin: string; why: string }[]
+  refused: { origin: string; why: ImportNote }[]
   /** The book's own settings not carried (a card's `character_book`). */
   book: NotCarried[]
 }
 
-export class ImportFormatError extends Error {}
+/** A file that is not World Info at all; `note` says which way. */
+export class ImportFormatError extends Error {
+  readonly note: ImportNote
+  constructor(why: ImportNote) {
+    super(why.code)
+    this.note = why
+  }
+}
 
 const REGEX_KEY_RE = /^\/(.+)\/([a-z]*)$/s
 
@@ -64,13 +72,13 @@ function keysOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String) : []
 }
 
-function cleanKeys(value: unknown, notes: string[], what: string): string[] {
+function cleanKeys(value: unknown, notes: ImportNote[], secondary: boolean): string[] {
   const out: string[] = []
   for (const raw of keysOf(value)) {
     const key = raw.trim()
     if (key === '') continue
     if (REGEX_KEY_RE.test(key)) {
-      notes.push(`${what} ${JSON.stringify(key)} is a regular expression, which the worldbook does not match; dropped`)
+      notes.push(note(secondary ? 'regex-secondary-key' : 'regex-key', { key: JSON.stringify(key) }))
       continue
     }
     if (!out.includes(key)) out.push(key)
@@ -105,46 +113,45 @@ interface Source {
 }
 
 function entryList(json: unknown): Source {
-  if (typeof json !== 'object' || json === null) throw new ImportFormatError('this is not a SillyTavern World Info file: expected a JSON object with "entries"')
+  if (typeof json !== 'object' || json === null) throw new ImportFormatError(note('format-not-object'))
   const root = json as Record<string, unknown>
   const isCard = (typeof root.spec === 'string' && root.spec.startsWith('chara_card')) || (typeof root.name === 'string' && typeof root.first_mes === 'string')
   const cardBook = (root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book
-  if (isCard && (cardBook === undefined || cardBook === null))
-    throw new ImportFormatError('this character card has no character_book, so it holds no World Info (its persona imports with `cyrene whale presets import`)')
+  if (isCard && (cardBook === undefined || cardBook === null)) throw new ImportFormatError(note('format-card-no-book'))
   // A character card carries its book under data.character_book (v2/v3) or character_book.
   const book = ((root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book ?? root) as Record<string, unknown>
-  if (typeof book !== 'object' || book === null) throw new ImportFormatError('its character_book is not an object')
+  if (typeof book !== 'object' || book === null) throw new ImportFormatError(note('format-book-not-object'))
   const entries = book.entries
   if (Array.isArray(entries)) return { entries: entries.map((e, i) => [`entries[${i}]`, e as Record<string, unknown>]), card: true, book }
   if (typeof entries === 'object' && entries !== null)
     return { entries: Object.entries(entries as Record<string, unknown>).map(([k, e]) => [`entries.${k}`, e as Record<string, unknown>]), card: false, book }
-  throw new ImportFormatError('this is not a SillyTavern World Info file: it has no "entries" object (export the world from SillyTavern\'s World Info panel)')
+  throw new ImportFormatError(note('format-no-entries'))
 }
 
 const yes = (f: { value: unknown } | undefined) => f?.value === true
 
 /** One source entry's carried fields; undefined (with the reason pushed) when it has no content. */
-function fieldsOf(e: StEntry, card: boolean, notes: string[]): EntryFields | string {
+function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields | ImportNote {
   const rawContent = e.get('content')?.value
   const content = typeof rawContent === 'string' ? rawContent.replace(/\r\n?/g, '\n').trim() : ''
-  if (content === '') return 'no content: nothing to show the model'
-  const keys = cleanKeys(e.get('key')?.value, notes, 'key')
+  if (content === '') return note('no-content')
+  const keys = cleanKeys(e.get('key')?.value, notes, false)
   const selectiveField = e.get('selective')
   // SillyTavern: a world entry is selective unless it says otherwise; a card book's entry only when it says so.
   const selective = card ? yes(selectiveField) : selectiveField?.value !== false
   const secondaryRaw = e.get('keysecondary')?.value
-  const secondaryKeys = selective ? cleanKeys(secondaryRaw, notes, 'secondary key') : []
-  if (!selective && keysOf(secondaryRaw).length > 0) notes.push('secondary keys dropped: selective is off in the source')
+  const secondaryKeys = selective ? cleanKeys(secondaryRaw, notes, true) : []
+  if (!selective && keysOf(secondaryRaw).length > 0) notes.push(note('secondary-off'))
   const logicRaw = e.get('selectiveLogic')?.value
   const logicNumber = Number(logicRaw ?? 0)
   const logic = LOGIC[logicNumber] ?? 'and-any'
-  if (LOGIC[logicNumber] === undefined) notes.push(`selectiveLogic ${JSON.stringify(logicRaw)} is unknown; AND ANY used`)
+  if (LOGIC[logicNumber] === undefined) notes.push(note('logic-unknown', { value: JSON.stringify(logicRaw) ?? String(logicRaw) }))
   const constant = yes(e.get('constant'))
   const order = Number(e.get('order')?.value ?? DEFAULT_PRIORITY)
   let enabled = !yes(e.get('disable'))
   if (enabled && !constant && keys.length === 0) {
     enabled = false
-    notes.push('no plain keys left and not constant: written switched off (enabled: no); add keys to use it')
+    notes.push(note('no-keys'))
   }
   const title = String(e.get('comment')?.value || e.get('name')?.value || '').trim() || keys[0] || 'entry'
   // SillyTavern: null or absent → its global setting, whose default is false (substring, any case).
@@ -181,14 +188,16 @@ const KEPT = [
   'caseSensitive',
 ]
 
-function matchingNote(e: StEntry, fields: EntryFields): string {
-  if (fields.constant) return 'constant: always in rail 140, keys not needed'
-  const whole = e.get('matchWholeWords')
-  const cased = e.get('caseSensitive')
-  const how = fields.wholeWords === true ? 'non-CJK keys as whole words' : 'keys as substrings ("beast" in "beasts")'
-  const from = (f: { value: unknown; path: string } | undefined) =>
-    f === undefined || f.value === null ? "absent: SillyTavern's default" : `${f.path} ${String(f.value)}`
-  return `${how} (${from(whole)}), ${fields.caseSensitive === true ? 'case as written' : 'any case'} (${from(cased)})`
+function matchingNote(e: StEntry, fields: EntryFields): ImportNote {
+  if (fields.constant) return note('match-constant')
+  const from = (f: { value: unknown; path: string } | undefined): ImportNote =>
+    f === undefined || f.value === null ? note('match-default') : note('match-field', { field: `${f.path} ${String(f.value)}` })
+  return note('match-keys', {
+    how: note(fields.wholeWords === true ? 'match-whole' : 'match-substring'),
+    whole: from(e.get('matchWholeWords')),
+    cased: note(fields.caseSensitive === true ? 'match-cased' : 'match-any-case'),
+    casedFrom: from(e.get('caseSensitive')),
+  })
 }
 
 /** The entry's line length as the model would read it (title, body, neutralised). */
@@ -225,14 +234,14 @@ export function planImport(json: unknown): ImportPlan {
   const plan: ImportPlan = { entries: [], refused: [], book: source.card ? bookNotCarried(source.book) : [] }
   for (const [origin, raw] of source.entries) {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      plan.refused.push({ origin, why: 'not an entry object' })
+      plan.refused.push({ origin, why: note('not-an-entry') })
       continue
     }
-    const notes: string[] = []
+    const notes: ImportNote[] = []
     const e = stEntry(raw, source.card)
     const uid = String(e.get('uid')?.value ?? origin)
     const fields = fieldsOf(e, source.card, notes)
-    if (typeof fields === 'string') {
+    if ('code' in fields) {
       plan.refused.push({ origin, why: fields })
       continue
     }
@@ -246,7 +255,7 @@ export function planImport(json: unknown): ImportPlan {
     const room = roomForOne(fields.constant)
     const cap = fields.constant ? RAIL_CAP : HITS_CAP
     const chars = shownChars(fields)
-    const add = (f: EntryFields, extra: string[], part?: ImportedEntry['part']) => {
+    const add = (f: EntryFields, extra: ImportNote[], part?: ImportedEntry['part']) => {
       // Padded so the parts sort in order by name (equal priorities are ordered by name).
       const index = String(part?.index ?? 0).padStart(String(part?.of ?? 0).length, '0')
       const name = uniqueName(part === undefined ? base : `${base} (${index} of ${part.of})`, taken)
@@ -266,26 +275,15 @@ export function planImport(json: unknown): ImportPlan {
       add(fields, [])
       continue
     }
-    const block = fields.constant
-      ? `the constant rail (140) holds ${cap} characters with its frame`
-      : `a keyword hit block holds ${cap} characters with its frame`
     const parts = splitToFit(fields, room)
     if (parts === undefined) {
       // One paragraph is longer than any block: kept (nothing of the person's is lost) but switched off.
-      add({ ...fields, enabled: false }, [
-        `refused: ${chars} characters as shown, and one paragraph alone does not fit (${block}); written switched off (enabled: no) — shorten it to ${room} characters and switch it on`,
-      ])
+      add({ ...fields, enabled: false }, [note(fields.constant ? 'too-long-rail' : 'too-long-hits', { chars, cap, room })])
       continue
     }
     parts.forEach((body, i) => {
       const f = { ...fields, title: `${fields.title} (${i + 1}/${parts.length})`, body }
-      add(
-        f,
-        [
-          `split: ${chars} characters as shown, and ${block}: cut at line breaks into ${parts.length} parts (same keys and priority; each comes in when there is room)`,
-        ],
-        { index: i + 1, of: parts.length, chars, cap },
-      )
+      add(f, [note(fields.constant ? 'split-rail' : 'split-hits', { chars, cap, parts: parts.length })], { index: i + 1, of: parts.length, chars, cap })
     })
   }
   return plan

@@ -10,6 +10,8 @@ import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
 import { recallEn } from './recall.ts'
 import { reportsEn } from './reports.ts'
+import { whaleEn } from './whale.ts'
+import { worldbookEn } from './worldbook.ts'
 
 /** The English catalogue: every key of the Chinese one. */
 export const en: Catalogue = {
@@ -24,4 +26,6 @@ export const en: Catalogue = {
   ...presetsEn,
   ...recallEn,
   ...reportsEn,
+  ...worldbookEn,
+  ...whaleEn,
 }

@@ -9,6 +9,8 @@ import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
 import { recallZh } from './recall.ts'
 import { reportsZh } from './reports.ts'
+import { whaleZh } from './whale.ts'
+import { worldbookZh } from './worldbook.ts'
 
 /** The Chinese catalogue: the source of every key. */
 export const zh = {
@@ -23,4 +25,6 @@ export const zh = {
   ...presetsZh,
   ...recallZh,
   ...reportsZh,
+  ...worldbookZh,
+  ...whaleZh,
 } as const

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,7 +7,8 @@ import { freePort, webRpc } from '../../scripts/dsh-web.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 import { writeQuietNight } from '../harness/quiet-night.ts'
 import { until } from '../harness/until.ts'
-import { wrongLanguage } from '../harness/language.ts'
+import { clickThrough } from '../harness/dsh-web-page.ts'
+import { otherLanguage, wrongLanguage } from '../harness/language.ts'
 
 /**
  * Issue 22, "done when": a newcomer's first hour, in DSH web's two languages,
@@ -33,6 +34,10 @@ interface Walk {
   rememberReply: string
   title: string
   nickname: string
+  /** The `/cyrene nickname` row's reply, as the catalogue words it. */
+  nicknameRow: string
+  /** How the `/dream` row's reply begins. */
+  dreamRow: string
   ask: string
   answer: string
   badHint: string
@@ -54,6 +59,8 @@ const WALKS: Walk[] = [
     rememberReply: '好，伙伴，我记下了，写进了今天的日档。',
     title: '我养了一只叫团子的橘猫',
     nickname: '阿远',
+    nicknameRow: '好，以后叫你「阿远」。（写进了 元/settings.json，下一条消息起生效）',
+    dreamRow: '昔涟做了 ',
     ask: '我的猫叫什么？',
     answer: '是团子呀，阿远——你跟我说过「我养了一只叫团子的橘猫」。',
     badHint: '请填以 http:// / https:// 开头的地址',
@@ -73,6 +80,8 @@ const WALKS: Walk[] = [
     rememberReply: 'Got it: I wrote that into today’s page.',
     title: 'my dog is called',
     nickname: 'Yuan',
+    nicknameRow: 'All right, from now on you are "Yuan". (Saved in 元/settings.json; in effect from your next message.)',
+    dreamRow: 'Cyrene dreamt of ',
     ask: 'What’s the name of my dog?',
     answer: 'It’s Biscuit, Yuan — you told me “my dog is called Biscuit”.',
     badHint: 'Give an address starting with http:// / https://',
@@ -97,29 +106,6 @@ async function pageWords(p: Page): Promise<string> {
   })
 }
 
-/** DSH web's first-visit dialogs (a testing notice, the API key), dismissed as a person would. */
-async function dismissDialogs(p: Page): Promise<void> {
-  for (const name of ['Continue', 'Configure later', '继续', '稍后配置']) {
-    const button = p.getByRole('button', { name, exact: true })
-    if (await button.isVisible().catch(() => false)) await button.click({ timeout: 2000 }).catch(() => undefined)
-  }
-}
-
-async function clickThrough(p: Page, target: ReturnType<Page['locator']>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000
-  await target.waitFor({ timeout: 60_000 })
-  while (Date.now() < deadline) {
-    await dismissDialogs(p)
-    try {
-      await target.click({ timeout: 1500 })
-      return
-    } catch {
-      /* a dialog is still over it */
-    }
-  }
-  throw new Error(`${what} never took a click`)
-}
-
 interface Server {
   home: string
   port: number
@@ -130,6 +116,10 @@ interface Server {
 async function npmStart(lang: string): Promise<Server> {
   const home = mkdtempSync(join(WORK, `home-${lang}-`))
   writeQuietNight(home)
+  // The person's language as chosen in DSH web (Settings → General → Language: settings.yaml `locale.preference`,
+  // docs/decisions/061). The chat's command replies follow it; with no choice stored the host cannot see the
+  // browser's language and follows npm start's LANG, so an English walk without it would get Chinese rows.
+  writeFileSync(join(home, 'settings.yaml'), `locale:\n  preference: ${lang}\n`)
   const port = await freePort()
   const starter = spawn('npm', ['start', '--', '--offline', '--port', String(port), '--home', home], {
     cwd: PROJECT_ROOT,
@@ -174,6 +164,19 @@ async function send(p: Page, line: string): Promise<void> {
   await composer.fill(line)
   await composer.press('Enter')
   await expect.poll(async () => await composer.inputValue(), { timeout: 30_000 }).toBe('')
+}
+
+/**
+ * A command's row in the chat (DSH web's GenericCommandCard): the reply shown on one line cut with
+ * "…", opened by a click when it has more lines. Clicked as a person opens it; its whole text.
+ */
+async function commandRow(p: Page, begins: string): Promise<string> {
+  const row = p.locator('[data-variant="others"][data-state]', { hasText: begins }).last()
+  await row.waitFor({ timeout: 30_000 })
+  // A question answered or a change made is not drawn red as failed (docs/decisions/063).
+  expect(await row.getAttribute('data-state')).toBe('ok')
+  await row.click()
+  return await row.innerText()
 }
 
 /**
@@ -258,6 +261,10 @@ for (const walk of WALKS) {
       await until('the nickname in 元/settings.json', () =>
         existsSync(settingsFile) && JSON.parse(readFileSync(settingsFile, 'utf8')).nickname === walk.nickname ? true : undefined,
       )
+      // The row's reply, read whole: in the person's language (the name is data).
+      const row = await commandRow(page, walk.nicknameRow.slice(0, 12))
+      expect(row).toContain(walk.nicknameRow)
+      expect(otherLanguage(walk.lang, row.replaceAll(walk.nickname, ''))).toEqual([])
       await send(page, walk.ask)
       await page.getByText(walk.answer).last().waitFor({ timeout: 90_000 })
       chatAnswers.push(walk.answer)
@@ -279,6 +286,12 @@ for (const walk of WALKS) {
         .last()
         .waitFor({ timeout: 30_000 })
       dreamNight = /(\d{4}-\d{2}-\d{2})\.md$/.exec(journal as string)?.[1] ?? ''
+      // The row's reply, read whole: which night, where the journal is, what was re-checked, in the person's language.
+      const row = await commandRow(page, walk.dreamRow)
+      expect(row).toContain(`${walk.dreamRow}${dreamNight}`)
+      expect(row).toContain(journal.split('/').at(-1) as string)
+      expect(row).not.toContain(walk.lang === 'zh' ? '本次未产出' : 'nothing came of it')
+      expect(otherLanguage(walk.lang, row)).toEqual([])
       const text = readFileSync(join(dreams, journal as string), 'utf8')
       expect(text).toContain(walk.journal)
       expect(text).not.toContain('本次未产出')
@@ -381,7 +394,11 @@ for (const walk of WALKS) {
       expect(await panel.locator('[data-date]').first().getAttribute('data-date')).toBe(`${Number(today.slice(0, 4)) - 1}-03-01`)
       if (process.env.CYRENE_SCREENSHOTS === 'docs') {
         copyFileSync(join(ARTIFACTS, `settings-page-${walk.lang}.png`), join(PROJECT_ROOT, 'docs', `settings-page-${walk.lang}.png`))
-        if (walk.lang === 'zh') copyFileSync(join(ARTIFACTS, 'chat-zh.png'), join(PROJECT_ROOT, 'docs', 'chat-in-dsh-web.png'))
+        // Each README shows the chat in its own language: README.zh.md the zh walk's, README.md the en walk's.
+        copyFileSync(
+          join(ARTIFACTS, `chat-${walk.lang}.png`),
+          join(PROJECT_ROOT, 'docs', walk.lang === 'zh' ? 'chat-in-dsh-web.png' : 'chat-in-dsh-web-en.png'),
+        )
       }
     })
   })

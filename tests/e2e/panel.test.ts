@@ -1,13 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dshEnv, freePort, packIntoAsync, runCheckedAsync, waitForWeb } from '../../scripts/dsh-web.ts'
 import { SiyuanStandIn } from '../../siyuan/testing/stand-in.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 import { writeQuietNight } from '../harness/quiet-night.ts'
+import { clickThrough } from '../harness/dsh-web-page.ts'
 
 /**
  * Issue 12: the settings page in a real `dsh web` with the packed plugin,
@@ -41,29 +42,6 @@ function cyrene(...args: string[]): string {
   const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'cyrene.js'), ...args], { cwd: home, env: dshEnv(home), encoding: 'utf8' })
   expect(run.status, run.stderr).toBe(0)
   return run.stdout
-}
-
-/**
- * DSH web greets a fresh browser with dialogs (a testing notice, then the API key) a little after
- * the page is up, sometimes after a first click; they are dismissed as a person would, and the
- * click is tried again until it lands.
- */
-async function clickThrough(p: Page, target: Locator, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000
-  await target.waitFor({ timeout: 60_000 })
-  while (Date.now() < deadline) {
-    for (const name of ['Continue', 'Configure later', '继续', '稍后配置']) {
-      const button = p.getByRole('button', { name, exact: true })
-      if (await button.isVisible()) await button.click().catch(() => undefined)
-    }
-    try {
-      await target.click({ timeout: 1500 })
-      return
-    } catch {
-      /* a dialog is still over the page */
-    }
-  }
-  throw new Error(`${what} never took a click`)
 }
 
 async function openPanel(p: Page, settings: string, nav: string): Promise<void> {
