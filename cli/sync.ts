@@ -51,7 +51,7 @@ async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
       report = await guarded(() => syncGit(store, { env: io.env, gc: o.gc === true }))
     } catch (error) {
       if (error instanceof GitMissingError) throw new CliError(error.message, 3)
-      // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT §14.4).
+      // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT#git-switch).
       if (error instanceof GitError)
         throw new CliError(`${error.message}. The store's files are as they were before this sync; fix the cause and sync again.`, 3)
       throw error

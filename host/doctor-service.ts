@@ -266,7 +266,7 @@ export function guardLine(state: StoreGuardState | undefined, lang: Lang): Docto
   }
 }
 
-/** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */
+/** Whether the person can pair the settings page (CONTRACT#pairing): the code is shown only in a terminal. */
 function pairingLines(pairing: HostServiceState['pairing'], lang: Lang): DoctorLine[] {
   if (pairing === undefined) return []
   const check = t('doctor.check.pairing', lang)

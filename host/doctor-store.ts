@@ -138,7 +138,7 @@ async function snapshotLines(store: MemoryStore, lang: Lang): Promise<DoctorLine
   return lines
 }
 
-/** The night as the files record it: registry, last dream, a new-volume suggestion, tombstones (contract §4.3, §6, §7). */
+/** The night as the files record it: registry, last dream, a new-volume suggestion, tombstones (CONTRACT#night, CONTRACT#recheck, CONTRACT#volumes). */
 async function nightLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
   const registry = t('doctor.check.registry', lang)
   const lines: DoctorLine[] = []
@@ -213,7 +213,7 @@ const AB_COMMAND = 'npm run persona:ab -- --base <commit>'
 
 /**
  * A persona changed without a new volume, or a volume opened for a changed
- * persona without its A/B (contract §7, §9), is worth a doctor line, never a failure.
+ * persona without its A/B (CONTRACT#volumes, CONTRACT#persona-ab), is worth a doctor line, never a failure.
  */
 async function personaDrift(store: MemoryStore, lang: Lang): Promise<string[]> {
   try {
@@ -250,7 +250,7 @@ export async function retiredLines(io: DoctorIO, lang: Lang): Promise<DoctorLine
   }
 }
 
-/** The person-marks record (CONTRACT §12.19): how many entries it backs; a claim without it is the model's. */
+/** The person-marks record (CONTRACT#person-marks): how many entries it backs; a claim without it is the model's. */
 function personMarksLine(store: MemoryStore, lang: Lang): DoctorLine {
   const check = t('doctor.check.marks', lang)
   const { marks, problem } = store.marks()

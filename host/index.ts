@@ -8,8 +8,8 @@ import { CyreneDream } from './night/service.ts'
 
 /**
  * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, the store
- * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4), and
- * the night (host/night/, CONTRACT §13).
+ * guard that keeps every preset's generic tools out of 元/ and base entries (CONTRACT#store-guard), and
+ * the night (host/night/, CONTRACT#night).
  */
 export const name = 'cyrene-host'
 

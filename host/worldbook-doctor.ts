@@ -17,7 +17,7 @@ import type { DoctorIO, DoctorLine } from './doctor-line.ts'
  * The worldbook's doctor lines, for `cyrene doctor` and `/cyrene doctor`: what
  * is in force, every file skipped and why, constant entries the 140 rail has
  * no room for, entries too long ever to be shown as a hit, and — in a chat —
- * the latest hits. Reads only; the caps are the contract's (CONTRACT §4.5).
+ * the latest hits. Reads only; the caps are the contract's (CONTRACT#worldbook).
  */
 
 /** What the runtime row saw, handed to the doctor as plain data through the host service. */

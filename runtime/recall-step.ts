@@ -4,14 +4,14 @@ import type { VoiceBlock } from './voice-block.ts'
 import { PRIORITY } from './voice-rails.ts'
 
 /**
- * The memory hits before a step (contract §4.2), as a block of the 4,000
+ * The memory hits before a step (CONTRACT#recall-hits), as a block of the 4,000
  * pass. voice-step.ts fetches the hits when the person's message is claimed
  * into the step, lets the pass size this block with the others, and appends
  * what the pass kept in `agent/pre-step`. Any failure leaves the step as it was.
  */
 export interface RecallConfig {
   enabled: boolean
-  /** Characters the memory-hit message may take (contract §4: ≤ 1000). */
+  /** Characters the memory-hit message may take (CONTRACT#budgets: ≤ 1000). */
   maxChars: number
   perEntryMax: number
   limit: number
@@ -29,7 +29,7 @@ export function latestUserText(messages: readonly { source?: { kind?: string }; 
 
 /**
  * The hits as the pass sees them: within the row's budget, and within whatever less the pass leaves.
- * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT §12.16).
+ * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT#near-duplicates).
  */
 export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig, exclude: readonly string[] = []): VoiceBlock {
   return {

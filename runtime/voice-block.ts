@@ -1,6 +1,6 @@
 /**
  * One block Cyrene injects into a step, as the 4,000-character budget pass
- * sees it (contract §4: rails 120–155, `{{cyrene_memory}}` and pre-step
+ * sees it (CONTRACT#budgets: rails 120–155, `{{cyrene_memory}}` and pre-step
  * blocks, frames and end markers included).
  */
 export interface VoiceBlock {

@@ -23,7 +23,7 @@ import { PRIORITY } from './voice-rails.ts'
 import type { WorldbookBlocks } from './voice-step.ts'
 
 /**
- * The worldbook in a step (CONTRACT §4.5): the constant entries as the 140
+ * The worldbook in a step (CONTRACT#worldbook): the constant entries as the 140
  * context (stable between steps: it changes only when a file does), and the
  * keyword entries the person's last messages call up as one pre-step message.
  * Both are `VoiceBlock`s, so the 4,000 budget pass can trim them like any
@@ -33,7 +33,7 @@ import type { WorldbookBlocks } from './voice-step.ts'
 /** The caps live beside the renderer (worldbook/render.ts) so the importer can measure against them. */
 export { RAIL_CAP, HITS_CAP }
 export const HITS_MAX_ENTRIES = 8
-/** Lower is trimmed first by the budget pass (its one table, CONTRACT §4.4): the hits of one step go before the standing rail. */
+/** Lower is trimmed first by the budget pass (its one table, CONTRACT#budget-pass): the hits of one step go before the standing rail. */
 export const RAIL_PRIORITY = PRIORITY['rail:worldbook']
 export const HITS_PRIORITY = PRIORITY['step:worldbook']
 

@@ -1,7 +1,7 @@
 import { readRegistry, updateRegistry, type MemoryStore } from '../../memory/index.ts'
 
 /**
- * The panel's view of the dream registry `元/梦会话.json` (CONTRACT §13): the
+ * The panel's view of the dream registry `元/梦会话.json` (CONTRACT#night): the
  * one reader and writer in memory/dream-registry.ts, shaped for the page,
  * newest first. The panel only ever changes one session's `enabled`.
  */
