@@ -10,7 +10,7 @@ const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 const problem = nodeVersionProblem(process.versions.node, engines, process.execPath)
 if (problem !== undefined) {
   process.stderr.write(`cyrene: ${problem}\n`)
-  process.exitCode = 3 // the system refused (CONTRACT §5): nothing was read or changed
+  process.exitCode = 3 // the system refused (CONTRACT#exit-codes): nothing was read or changed
 } else {
   const { runCli } = await import('../dist/cli/main.js')
   // Where this package is installed: inside a DSH profile that names the DSH_HOME to use.

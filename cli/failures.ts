@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from 'node:path'
 import { withoutTempSuffix } from '../durable/atomic-write.ts'
 
 /**
- * Exit codes of the `cyrene` command line (CONTRACT.md §5 and §12.14).
+ * Exit codes of the `cyrene` command line (CONTRACT#exit-codes).
  * 70 is sysexits' EX_SOFTWARE: an internal error must never read as
  * "a check found a problem" (1) to a script.
  */

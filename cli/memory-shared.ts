@@ -42,7 +42,7 @@ export async function openStore(io: CliIO, root: string | undefined): Promise<Me
   } catch (e) {
     throw asCliError(e, io)
   }
-  // A store older than the person-marks record takes its claims over once (CONTRACT §12.19); a busy lock leaves it to the next run.
+  // A store older than the person-marks record takes its claims over once (CONTRACT#person-marks); a busy lock leaves it to the next run.
   const migrated = await migrateMarks(store).catch(() => undefined)
   if (migrated !== undefined && migrated > 0)
     io.stderr(`${migrated === 1 ? say(io, 'store.marks.migratedOne') : say(io, 'store.marks.migrated', { n: migrated })}\n`)

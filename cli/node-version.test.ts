@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 /**
  * Issue 13 item 4: started by a Node older than package.json's engines.node,
  * `cyrene` says in one line what it needs, what it found and how to get it,
- * and exits 3 (the system refused, CONTRACT §5) — no stack trace.
+ * and exits 3 (the system refused, CONTRACT#exit-codes) — no stack trace.
  */
 const repo = fileURLToPath(new URL('../', import.meta.url))
 // Plain JavaScript beside the bin (it must run before anything compiled), so typed here by hand.

@@ -36,7 +36,7 @@ export function profileContaining(start: string): FoundProfile | undefined {
 }
 
 /**
- * The environment the command line runs with (CONTRACT §5): `--root` is read
+ * The environment the command line runs with (CONTRACT#cli-home): `--root` is read
  * later by each command and wins over all of this; a non-blank DSH_HOME is kept
  * as it is; otherwise the DSH profile the working directory is in, then the one
  * this package is installed in (`npx cyrene` in a profile, or its bin put on

@@ -57,7 +57,7 @@ async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
       report = await guarded(io, () => syncGit(store, { env: io.env, gc: o.gc === true }))
     } catch (error) {
       if (error instanceof GitMissingError) throw new CliError(say(io, 'store.sync.gitMissing'), 3)
-      // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT §14.4).
+      // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT#git-switch).
       if (error instanceof GitError) throw new CliError(say(io, 'store.sync.gitFailed', { error: error.message }), 3)
       throw error
     }

@@ -12,7 +12,7 @@ import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/fo
  * Issue 7 item 12: what the compiled `cyrene` prints when the system refuses —
  * a real second user (root ignores file modes), a real full tmpfs, a real
  * read-only mount, a real closed pipe. Every case: one message naming the
- * path and what to do, no stack trace, the exit code of CONTRACT.md §12.14,
+ * path and what to do, no stack trace, the exit code of CONTRACT#exit-codes,
  * and the store exactly as it was.
  */
 const repo = fileURLToPath(new URL('../', import.meta.url))

@@ -6,7 +6,7 @@ import type { InboxState } from '../whale/inbox-actions.ts'
 import { confirmsSomething, inboxLineKey, replayInbox, splitLines, vouchFromRecord } from '../whale/inbox.ts'
 
 /**
- * The command line's side of the inbox record (CONTRACT §9): the person's
+ * The command line's side of the inbox record (CONTRACT#whale-confirms): the person's
  * confirmations are written to `元/whale-confirms.json` of the memory store,
  * which the host reads before it injects an entry as confirmed. Without a
  * memory store (whale-persona used on its own, the conformance suite) there is

@@ -14,7 +14,7 @@ import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../w
 
 /**
  * `cyrene worldbook list|import`: the worldbook from the command line
- * (CONTRACT §4.5). `import` writes SillyTavern World Info into the person's
+ * (CONTRACT#worldbook). `import` writes SillyTavern World Info into the person's
  * folder `<root>/世界书/`, each file atomically under the store's write lock,
  * and never over a file that is already there.
  */

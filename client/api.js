@@ -1,7 +1,7 @@
 'use strict'
 // The page talks only to its own host routes (same origin, JSON both ways).
 const BASE = '/dsh-cyrene-philia093-0'
-// The pairing code the person typed (CONTRACT §2.5): kept in this page's memory only, never stored.
+// The pairing code the person typed (CONTRACT#pairing): kept in this page's memory only, never stored.
 let pairing = ''
 
 async function bodyOf(res) {

@@ -6,7 +6,7 @@ import { Shadow, type Change } from './shadow.ts'
 import { Watches } from './watch.ts'
 
 /**
- * The store guard's boundary (CONTRACT §2.4, docs/decisions/010): around every
+ * The store guard's boundary (CONTRACT#store-guard, docs/decisions/010): around every
  * tool call that can touch files, the disk is compared with what the host
  * keeps of the protected folders, and what a generic tool changed is put back
  * byte for byte. A window is open while a tool call runs and while a process

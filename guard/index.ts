@@ -1,5 +1,5 @@
 /**
- * The store guard's DSH-free surface (CONTRACT §2.4): its doctor lines and state, and the effects
+ * The store guard's DSH-free surface (CONTRACT#store-guard): its doctor lines and state, and the effects
  * check the benchmark drives. The command line and the doctor load this outside DSH; the DSH
  * registration is `row.ts`.
  */

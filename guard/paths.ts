@@ -6,7 +6,7 @@ import { RUNTIME_PART, type PathRef } from './shell.ts'
 
 /**
  * Where a path lands, physically, and whether the model's generic tools may
- * change it (CONTRACT §2.4): `元/`, the anchor files `锚/` and day files holding a
+ * change it (CONTRACT#store-guard): `元/`, the anchor files `锚/` and day files holding a
  * `base: true` entry are the person's; so is every folder above them (removing or moving the
  * folder removes them). Paths are resolved the way the kernel will: `..`
  * after the links before it, each existing component through its link, the
@@ -134,7 +134,7 @@ export class StoreProtection {
     if (!this.within(path, root)) return this.hardLinkAlias(path, root)
     const rel = relative(this.key(root), this.key(path)).split(sep)
     if (rel[0] === this.key(LAYOUT.meta)) return { kind: 'meta', path }
-    // The anchors' cores are the person's too (CONTRACT §12.7); the model adds sections with memory_anchor.
+    // The anchors' cores are the person's too (CONTRACT#anchors); the model adds sections with memory_anchor.
     if (rel[0] === this.key(LAYOUT.anchors)) return { kind: 'anchor', path }
     // The person's worldbook: a model-written constant entry would steer every later session.
     if (rel[0] === this.key(WORLDBOOK_FOLDER)) return { kind: 'worldbook', path }

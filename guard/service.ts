@@ -32,7 +32,7 @@ interface ToolResult {
 const textBlock = (text: string) => ({ type: 'text', text })
 
 /**
- * The host-level guard (CONTRACT §2.4): registered once on the host plane with
+ * The host-level guard (CONTRACT#store-guard): registered once on the host plane with
  * `ctx.tools.guard`, so it covers every agent of every preset, DSH's own
  * included. DSH runs guards after the `tools/pre-execute` waterfall, whatever
  * the permission mode or an approval decided, and no later listener can turn

@@ -20,7 +20,7 @@ import { dirname, join, sep } from 'node:path'
 
 /**
  * What the protected folders held, kept in the host's memory so a tool call's
- * effects can be put back byte for byte (CONTRACT §2.4, docs/decisions/010).
+ * effects can be put back byte for byte (CONTRACT#store-guard, docs/decisions/010).
  * Every file's bytes are kept once per distinct content (a snapshot is a copy
  * of the store, so its files cost nothing more); folders, modes, times and
  * links are kept as records. Comparing is a walk of `lstat` calls: a file is

@@ -27,7 +27,7 @@ export interface ShellReading {
   scriptMentions: PathRef[]
   /**
    * `cyrene …` invocations that write: the command line writes as the person
-   * (contract §12.14), so the model may not run it to change the store.
+   * (CONTRACT#cli-commands), so the model may not run it to change the store.
    */
   asPerson: string[]
 }

@@ -5,7 +5,7 @@
  * interpreter, an unknown program, `xargs`). It touches no file: the guard
  * resolves and classifies the paths it returns. It is not a bash parser and
  * does not try to be one; where it cannot tell, it says "unsure" so the guard
- * can refuse when a protected path is named (CONTRACT §2.4 lists what it
+ * can refuse when a protected path is named (CONTRACT#store-guard lists what it
  * cannot see).
  */
 import { lex, type Token, type Word } from './shell-lex.ts'

@@ -3,7 +3,7 @@ import { readProgramText, readShellCommand, type ShellEnv, type ShellReading } f
 import { textCarriesBase, type Protection, type StoreProtection } from './paths.ts'
 
 /**
- * One model tool call → refused or not (CONTRACT §2.4). Knows the argument
+ * One model tool call → refused or not (CONTRACT#store-guard). Knows the argument
  * shapes of DSH 0.1.0-rc.8's generic tools; every other tool (read, grep,
  * glob, web, the plugin's own memory tools, which go through the gate) is not
  * this guard's business.

@@ -19,7 +19,7 @@ function fixture(edit: (yaml: string) => string) {
   return { snaps, file }
 }
 
-describe('base drift: the shipped snapshots against the running DSH (CONTRACT.md §6)', () => {
+describe('base drift: the shipped snapshots against the running DSH (CONTRACT#base-drift)', () => {
   it('the same rows, in a different key order, are no drift', () => {
     const { snaps, file } = fixture((y) => y)
     expect(compareBase(snaps, 'standard', file)).toMatchObject({ added: [], removed: [], changed: [] })

@@ -7,7 +7,7 @@ import { parseComposition } from './composition.ts'
  * (`modes/base/<base>.plugins.json`, shipped with the package) still match the
  * built-in presets of the DSH that runs now. A DSH upgrade that adds, removes
  * or changes a capability row leaves our presets without it until they are
- * rebuilt: the doctor says so (CONTRACT.md §6). Reads only; no DSH package.
+ * rebuilt: the doctor says so (CONTRACT#base-drift). Reads only; no DSH package.
  */
 
 interface Row {

@@ -134,7 +134,7 @@ const AB_COMMAND = 'npm run persona:ab -- --base <commit>'
 
 /**
  * A persona changed without a new volume, or a volume opened for a changed
- * persona without its A/B (contract §7, §9), is worth a doctor line, never a failure.
+ * persona without its A/B (CONTRACT#volumes, CONTRACT#persona-ab), is worth a doctor line, never a failure.
  */
 async function personaDrift(store: MemoryStore, lang: Lang): Promise<string[]> {
   try {
@@ -171,7 +171,7 @@ export async function retiredLines(io: DoctorIO, lang: Lang): Promise<DoctorLine
   }
 }
 
-/** The person-marks record (CONTRACT §12.19): how many entries it backs; a claim without it is the model's. */
+/** The person-marks record (CONTRACT#person-marks): how many entries it backs; a claim without it is the model's. */
 function personMarksLine(store: MemoryStore, lang: Lang): DoctorLine {
   const check = t('doctor.check.marks', lang)
   const { marks, problem } = store.marks()

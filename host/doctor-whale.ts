@@ -27,7 +27,7 @@ export type BuiltinPresets = { found: Map<string, string>; dshVersion?: string |
 /**
  * The presets were built on snapshots of DSH's built-in presets
  * (`modes/base/`, shipped): when the DSH running now has other capability
- * rows, a Cyrene preset lacks what its base gained (CONTRACT.md §6).
+ * rows, a Cyrene preset lacks what its base gained (CONTRACT#base-drift).
  */
 export function baseDriftLine(builtins: BuiltinPresets, lang: Lang, snapshotsDir = packagePath('modes', 'base')): DoctorLine {
   const check = t('doctor.check.base', lang)

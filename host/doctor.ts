@@ -108,7 +108,7 @@ export interface ChatDoctorInput {
   memory: { doctorState(): HostServiceState; levelRecall?(): Promise<void>; config: { rootDir: string } } | undefined
   /** The whale row's service, when mounted. */
   whaleRow: WhaleRowState | undefined
-  /** The store guard of the host row (CONTRACT §2.4), when mounted. */
+  /** The store guard of the host row (CONTRACT#store-guard), when mounted. */
   guard?: { doctorState(): StoreGuardState } | undefined
   /** The built-in presets of the DSH this runs in (from its roster). */
   builtins?: BuiltinPresets

@@ -7,7 +7,7 @@ import { gitReportText } from './git-report-text.ts'
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 /**
- * The git replication as the files show it (CONTRACT §14.6): the remote, the
+ * The git replication as the files show it (CONTRACT#git-history): the remote, the
  * history's size in .git/ (not counted by the quotas; warned past the store's
  * own quota), and every conflict waiting for the person.
  */

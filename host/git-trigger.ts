@@ -26,7 +26,7 @@ export interface GitSyncRunner {
 const WRITE_EVENTS = new Set(['tool/result', 'turn/end'])
 
 /**
- * The background git sync while DSH runs (CONTRACT §14.1): with `git.remote`
+ * The background git sync while DSH runs (CONTRACT#git-sync): with `git.remote`
  * set, a sync `debounceMs` after a write settles (the session's tool/result or
  * turn/end, SiYuan's rhythm) and every `tickMinutes` for what another machine
  * pushed. One sync at a time in this process; the store's write lock keeps it

@@ -7,8 +7,8 @@ import { DreamConfig, mountNight } from '../night/row.ts'
 
 /**
  * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, the store
- * guard (guard/) that keeps every preset's generic tools out of 元/ and base entries (CONTRACT §2.4), and
- * the night (night/, CONTRACT §13).
+ * guard (guard/) that keeps every preset's generic tools out of 元/ and base entries (CONTRACT#store-guard), and
+ * the night (night/, CONTRACT#night).
  */
 export const name = 'cyrene-host'
 

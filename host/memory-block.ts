@@ -9,7 +9,7 @@ import { charCount, clip, fitWithinBudget, promptSafe, type AnchorView, type Rec
  * brackets turned into parentheses, hidden comments dropped), so the only
  * `【…】`, `〔…〕` and line starts in the block are the ones drawn here.
  */
-/** The host row's defaults for `{{cyrene_memory}}` (contract §4: ≤ 1,200 with its frame); `cyrene memory recall` uses them too. */
+/** The host row's defaults for `{{cyrene_memory}}` (CONTRACT#budgets: ≤ 1,200 with its frame); `cyrene memory recall` uses them too. */
 export const MEMORY_DEFAULTS = { memoryChars: 1200, recentDays: 7 } as const
 
 /** The frame title the runtime draws around this block. */
@@ -21,7 +21,7 @@ export interface MemoryBlockResult {
   cut: number
   /**
    * The recall ids of what the block shows (`anchor:<key>` and entry ids), so
-   * the memory hits of the same step leave them out (CONTRACT §12, "Never twice").
+   * the memory hits of the same step leave them out (CONTRACT#never-twice).
    */
   ids: string[]
 }

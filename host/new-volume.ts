@@ -4,7 +4,7 @@ import { PACKAGE_ROOT } from './package-root.ts'
 import { personaSourcesIn } from './persona-sources.ts'
 
 /**
- * Opening a new volume (contract §7), the one implementation behind
+ * Opening a new volume (CONTRACT#volumes), the one implementation behind
  * `cyrene volume new` and `/cyrene new-volume confirm <reason>`: a person's
  * act, fingerprinting the persona files of a package folder exactly as the host
  * does, so a volume opened either way never reads as drift. A folder without

@@ -4,7 +4,7 @@ import { PACKAGE_ROOT } from './package-root.ts'
 
 /**
  * The persona and the five virtues: what a volume's fingerprint covers
- * (contract §7), relative to a package folder. A fixed list, not a glob, so
+ * (CONTRACT#volumes), relative to a package folder. A fixed list, not a glob, so
  * files that only sit beside them (`persona/chat.legacy.md` from
  * `npm run extract-legacy`) are never part of the persona.
  */

@@ -82,7 +82,7 @@ export class CyreneMemory extends Service {
   siyuanSync: { runNow(): Promise<SyncReport>; state(): SyncState } | undefined
   /** The background git sync, set by row cyrene-panel where the engine is held (for /cyrene sync, the page and the doctor). */
   gitSync: GitSyncRunner | undefined
-  /** The settings page's pairing code, set by the panel row in the web profile (CONTRACT §2.5). */
+  /** The settings page's pairing code, set by the panel row in the web profile (CONTRACT#pairing). */
   panelPairing: PanelPairing | undefined
   private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
@@ -118,7 +118,7 @@ export class CyreneMemory extends Service {
       // Settings problems, drift and retired plugins are read fresh by the store lines of the doctor.
       const problems = started.problems.filter((p) => !started.store.settingsProblems.includes(p) && !p.startsWith('retired plugin'))
       this.recallState = { kind: 'building' }
-      // The index loads or builds in a worker thread: nothing of it runs on DSH's event loop (CONTRACT §12, "Never stall the host").
+      // The index loads or builds in a worker thread: nothing of it runs on DSH's event loop (CONTRACT#never-stall).
       this.recallReady = this.startRecall(started.store.root, true)
       this.state = { kind: 'ready', store: started.store, root, problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
     } catch (error) {
@@ -201,7 +201,7 @@ export class CyreneMemory extends Service {
    * A write the model asked for: through the gate (day or 余页/待定), refused
    * where only the person may write. Throws a message the model can act on.
    * When a day entry already says the same (memory/near-duplicate.ts), nothing
-   * is added and its id comes back (CONTRACT §12, "Never twice"); a pending
+   * is added and its id comes back (CONTRACT#never-twice); a pending
    * entry never counts, so it cannot swallow a newer write that passes the gate.
    */
   async writeAsModel(input: NewEntry): Promise<ModelWriteResult> {

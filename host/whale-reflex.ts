@@ -16,7 +16,7 @@ import { framedWithin, latestUserText } from '../prompt/index.ts'
  * Matching is string work on the files as they are now: no model call.
  */
 
-/** Characters the instruction may take, frame included: its share of the 4000 of Cyrene's own injections (CONTRACT §4). */
+/** Characters the instruction may take, frame included: its share of the 4000 of Cyrene's own injections (CONTRACT#budgets). */
 export const REFLEX_MAX_CHARS = 200
 
 const TITLE = 'whale-persona 条件反射'

@@ -103,7 +103,7 @@ export class WhalePersona extends Service {
         sessionCapture: sessionId !== '' && this.captureOn(sessionId),
       },
     )
-    // Only confirmations the person recorded count (CONTRACT §9): a confirm line the model appended is not one.
+    // Only confirmations the person recorded count (CONTRACT#whale-confirms): a confirm line the model appended is not one.
     return renderSegments({ ...input, vouch: personVouch(input.inboxText) })
   }
 

@@ -4,7 +4,7 @@ import { LAYOUT, MemoryStore, readInboxMarksSync, recordInboxLines, resolveRoot 
 import { confirmsSomething, inboxLineKey, splitLines, vouchFromRecord, type ConfirmVouch } from '../whale/inbox.ts'
 
 /**
- * The host's side of the inbox record (CONTRACT §9): which confirmations of
+ * The host's side of the inbox record (CONTRACT#whale-confirms): which confirmations of
  * the whale-persona inbox the person wrote, read from `元/whale-confirms.json`
  * under the store root at each assembly. A store older than the record (none
  * there, and the audit log never saw one made) takes the inbox's

@@ -18,7 +18,7 @@ import type { WorldbookNote } from '../rails/index.ts'
  * The worldbook's doctor lines, for `cyrene doctor` and `/cyrene doctor`: what
  * is in force, every file skipped and why, constant entries the 140 rail has
  * no room for, entries too long ever to be shown as a hit, and — in a chat —
- * the latest hits. Reads only; the caps are the contract's (CONTRACT §4.5).
+ * the latest hits. Reads only; the caps are the contract's (CONTRACT#worldbook).
  */
 
 export function worldbookLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): DoctorLine[] {

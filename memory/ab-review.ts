@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { RefusedError } from './validate.ts'
 
 /**
- * A persona A/B report attached to a new volume (contract §9: a persona
+ * A persona A/B report attached to a new volume (CONTRACT#persona-ab: a persona
  * change goes through the 20-scenario A/B). The report files written by
  * `npm run persona:ab` carry one machine-readable line with the fingerprints
  * of both personas; the volume records that line's fingerprints, the file's

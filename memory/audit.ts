@@ -5,7 +5,7 @@ import { LAYOUT } from './paths.ts'
 import type { MemoryStore } from './store.ts'
 
 /**
- * The audit log (contract §12.13): one JSON line per change, in
+ * The audit log (CONTRACT#audit): one JSON line per change, in
  * 元/审计/<YYYY-MM>.jsonl, appended (never rewritten, never through a link).
  */
 function auditDir(store: MemoryStore): string {

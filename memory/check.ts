@@ -162,7 +162,7 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
       warnings.push({ code: 'orphan-state', message: `recheck record for ${id}, which is not in 余页/待定`, file: '元/待定复检.json' })
   }
 
-  // A git merge both sides changed differently: the person picks (CONTRACT §14.2).
+  // A git merge both sides changed differently: the person picks (CONTRACT#git-merge).
   const sync = await listConflicts(store)
   for (const c of sync.conflicts)
     errors.push({

@@ -4,7 +4,7 @@ import { LAYOUT } from './paths.ts'
 import type { MemoryStore } from './store.ts'
 
 /**
- * One engine per DSH_HOME (contract §12.9): the store object that serves as
+ * One engine per DSH_HOME (CONTRACT#one-engine): the store object that serves as
  * the running engine holds 元/engine.lock for as long as it is open. The
  * command line does not take it; `restore` does, while it runs.
  */

@@ -44,7 +44,7 @@ export async function startEngine(opts: OpenOptions & { persona?: readonly Perso
     }
   }
   try {
-    // Once, for a store older than the person-marks record (CONTRACT §12.19); before the snapshot, so today's holds it.
+    // Once, for a store older than the person-marks record (CONTRACT#person-marks); before the snapshot, so today's holds it.
     const migrated = await migrateMarks(store)
     if (migrated !== undefined && migrated > 0)
       problems.push(

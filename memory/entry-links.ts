@@ -4,7 +4,7 @@ import { RefusedError, splitLink, type Writer } from './validate.ts'
 import { isPersonBase } from './person-marks.ts'
 
 /**
- * Typed links between two existing entries (contract §12.2 `links`, spec §5:
+ * Typed links between two existing entries (CONTRACT#entry-format `links`, spec §5:
  * `"<id>|<type>"`, type one of 因果 相似 对立 时序 归属 推断 or empty). A link
  * lives on the entry it starts from and is written through `store.update`,
  * so the store's own rules hold: the target must exist, a pending entry is
@@ -38,7 +38,7 @@ export async function linkEntries(store: MemoryStore, input: LinkInput, ctx: { b
     throw new RefusedError('bad-input', `type must be one of ${LINK_TYPES.join(' ')} (or empty); nothing was written`)
   const entry = await store.get(from)
   if (entry === undefined) throw new RefusedError('not-found', `no entry with id ${JSON.stringify(from)}; find ids with memory_search`)
-  // Only a base entry the person-marks record backs is the person's; a claimed one is the model's (CONTRACT §12.19).
+  // Only a base entry the person-marks record backs is the person's; a claimed one is the model's (CONTRACT#person-marks).
   if (ctx.by !== 'person' && isPersonBase(store.marks().marks, entry))
     throw new RefusedError(
       'person-only',

@@ -132,7 +132,7 @@ async function refuseLinksBelow(root: string, file: string): Promise<void> {
 /**
  * A store file's text, or `fallback` when it is missing — or is reached
  * through a symbolic link (the file itself or a folder below `root`): the
- * store never reads through one (contract §12.9; `check` reports it).
+ * store never reads through one (CONTRACT#no-links; `check` reports it).
  */
 export async function readTextOr(root: string, file: string, fallback: string): Promise<string> {
   if ((await inspectBelow(root, file)).kind !== 'file') return fallback
@@ -204,7 +204,7 @@ export async function walkFiles(dir: string, rel = ''): Promise<string[]> {
   for (const d of names) {
     const r = rel === '' ? d.name : `${rel}/${d.name}`
     if (d.isDirectory()) {
-      // A lock is not the store's data; .git/ is the replication's history (counted apart, CONTRACT §14.6).
+      // A lock is not the store's data; .git/ is the replication's history (counted apart, CONTRACT#git-history).
       if (d.name.endsWith('.lock') || d.name === '.git') continue
       out.push(...(await walkFiles(dir, r)))
     } else if (d.isFile()) out.push(r)

@@ -1,7 +1,7 @@
 import { AXES, CONSEQUENCE_SCALES, SOURCED_KINDS, type Entry, type EntryMeta } from './entry.ts'
 
 /**
- * The five-virtue gate (contract §6) as a pure function. It never throws and
+ * The five-virtue gate (CONTRACT#gate) as a pure function. It never throws and
  * never refuses: a failing entry is still kept, in 余页/待定/. Refusals (size,
  * `base` by the model, bad characters) happen before the gate, in validate.ts.
  */

@@ -9,7 +9,7 @@ import type { MemoryStore } from './store.ts'
 import { RefusedError, type Writer } from './validate.ts'
 
 /**
- * What a git merge could not decide (CONTRACT §14.2): one record per conflict
+ * What a git merge could not decide (CONTRACT#git-merge): one record per conflict
  * in `元/冲突/<id>.json` (replicated like the rest, so every machine shows the
  * same ones). The file keeps side "a" (the text in place); "b" waits in the
  * record until the person picks.

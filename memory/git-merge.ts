@@ -1,7 +1,7 @@
 import { parseEntryFile } from './entry.ts'
 
 /**
- * The merges git's `merge=` drivers run for the store (CONTRACT §14): pure
+ * The merges git's `merge=` drivers run for the store (CONTRACT#git-sync): pure
  * functions of the three versions of one file (base, ours, theirs). None of
  * them ever writes a `<<<<<<<` marker: what both sides changed differently is
  * kept as ours in the file and handed back as a `MergeConflict` for the person
@@ -289,7 +289,7 @@ function sameJson(a: string, b: string): boolean {
   }
 }
 
-/** The drivers `.gitattributes` names (CONTRACT §14.2). */
+/** The drivers `.gitattributes` names (CONTRACT#git-merge). */
 export const DRIVERS = ['entries', 'anchor', 'keyed', 'registry', 'volumes', 'lines', 'whole', 'derived'] as const
 export type DriverName = (typeof DRIVERS)[number]
 

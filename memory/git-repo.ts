@@ -16,7 +16,7 @@ export const REMOTE = 'origin'
  * Which merge each file gets. Later lines win (git's rule), so the catch-all
  * comes first: a file nobody taught the merge about is never merged silently.
  */
-export const GITATTRIBUTES = `# Written by cyrene sync git: which merge each file gets (CONTRACT §14). Edits are put back at the next sync.
+export const GITATTRIBUTES = `# Written by cyrene sync git: which merge each file gets (CONTRACT#git-sync). Edits are put back at the next sync.
 * merge=cyrene-whole
 *.md merge=cyrene-entries
 *.jsonl merge=cyrene-lines
@@ -32,8 +32,8 @@ export const GITATTRIBUTES = `# Written by cyrene sync git: which merge each fil
 元/卷.json merge=cyrene-volumes
 `
 
-/** Machine-local: never replicated (CONTRACT §14.3). */
-export const GITIGNORE = `# Written by cyrene sync git: what stays on this machine (CONTRACT §14.3).
+/** Machine-local: never replicated (CONTRACT#git-local). */
+export const GITIGNORE = `# Written by cyrene sync git: what stays on this machine (CONTRACT#git-local).
 /元/siyuan-sync.json
 *.lock
 *.lock.*
@@ -79,7 +79,7 @@ function driverConfig(): Record<string, string> {
   return out
 }
 
-/** Why a remote address is refused, or undefined. Credentials never go in the store (CONTRACT §14.5). */
+/** Why a remote address is refused, or undefined. Credentials never go in the store (CONTRACT#git-credentials). */
 export function remoteProblem(url: string): string | undefined {
   if (url.trim() !== url || url === '') return 'the remote is empty or has spaces around it'
   if (/[\s\0]/.test(url)) return 'the remote has a space or a control character'

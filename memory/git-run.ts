@@ -3,7 +3,7 @@ import { declareHostProcess } from '../durable/host-writes.ts'
 import { hostname } from 'node:os'
 
 /**
- * Runs the machine's `git` for the store's replication (CONTRACT §14). The
+ * Runs the machine's `git` for the store's replication (CONTRACT#git-sync). The
  * repository's own config lives in the store, so nothing in it may choose a
  * command git runs: hooks point at an empty folder, fsmonitor is off, and the
  * `-c` overrides below win over `.git/config` (git reads the command line

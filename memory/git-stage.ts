@@ -9,7 +9,7 @@ import { LAYOUT } from './paths.ts'
 
 /**
  * The merge commit of ours and theirs, built in git's object store without
- * touching the store's files (CONTRACT §14.4: staged, then switched). Each
+ * touching the store's files (CONTRACT#git-switch: staged, then switched). Each
  * path is decided three-way from the merge base; a file both sides changed
  * is merged by the driver `.gitattributes` names for it — the same
  * `mergeWith` git's registered `merge=cyrene-*` drivers run, called here in

@@ -8,7 +8,7 @@ import type { MemoryStore } from './store.ts'
 
 /**
  * Moving the store's files from one commit to another, the way restore does
- * (CONTRACT §14.4): the target commit is complete in git first (staged), a
+ * (CONTRACT#git-switch): the target commit is complete in git first (staged), a
  * journal naming both commits is made durable, then each changed file is
  * replaced atomically, then the branch moves and the journal goes. A process
  * killed at any point leaves the journal: the next holder of the write lock

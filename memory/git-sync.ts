@@ -14,7 +14,7 @@ import type { MemoryStore } from './store.ts'
 import { RefusedError } from './validate.ts'
 
 /**
- * One git sync of the store (CONTRACT §14): commit what changed (one commit,
+ * One git sync of the store (CONTRACT#git-sync): commit what changed (one commit,
  * its message listing the entries written), fetch, merge in a staging work
  * tree beside the root with the store's own drivers, switch the store to the
  * merge, push. Everything runs under the store's write lock; the push is

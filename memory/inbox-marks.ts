@@ -7,8 +7,8 @@ import type { MemoryStore } from './store.ts'
 import { RefusedError } from './validate.ts'
 
 /**
- * The person's record of whale-persona inbox confirmations (CONTRACT §9,
- * §12.19). The inbox is a file the model can append to, so a
+ * The person's record of whale-persona inbox confirmations (CONTRACT#whale-confirms,
+ * CONTRACT#person-marks). The inbox is a file the model can append to, so a
  * `{"op":"confirm",…}` line in it is only a claim; the host injects an entry
  * as confirmed only when the person's `cyrene whale inbox confirm` recorded
  * that exact line here. The record keeps, per line key (the caller's hash of

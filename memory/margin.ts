@@ -8,7 +8,7 @@ import type { EntryMeta } from './entry.ts'
 import { claimsPerson, isMarked } from './person-marks.ts'
 
 /**
- * Month and year re-checks of 余页/待定 (contract §6). Pending files are never
+ * Month and year re-checks of 余页/待定 (CONTRACT#recheck). Pending files are never
  * changed: a re-check reads an entry, evaluates it (optionally with fields a
  * person or the dream proposes), and on a pass writes a *new* day entry that
  * records where it came from (`gate: promoted`, `promoted_at`, `source_ref`).
@@ -96,7 +96,7 @@ export function checkPeriod(scope: 'month' | 'year', at: Date): string {
 }
 
 /**
- * Re-check pending entries (contract §6, §12.6). A failure counts once per
+ * Re-check pending entries (CONTRACT#recheck). A failure counts once per
  * check period: a month check run three times in one month counts one failed
  * month. Only month checks count toward `maxFails` (consecutive failed months);
  * a failed year check tombstones an entry older than `maxAgeDays` (已过时).

@@ -9,7 +9,7 @@ import type { MemoryStore } from './store.ts'
 import { RefusedError } from './validate.ts'
 
 /**
- * Migration from the retired plugins (contract §1). Reads only — the source is
+ * Migration from the retired plugins (CONTRACT#retired-plugins). Reads only — the source is
  * never opened for writing. Sources recognised under `--from`:
  *  * 0.5.x day files: `YYYY-MM-DD.md` holding `<!--cyrene:{…}-->` comments,
  *    anywhere below the folder, read as-is (text and every key kept, gate: imported);

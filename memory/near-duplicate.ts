@@ -1,6 +1,6 @@
 /**
  * "The same memory, said again": a pure measure over two texts, in Chinese,
- * English or both (CONTRACT §12, "Near-duplicates"). Two texts are near-duplicates when
+ * English or both (CONTRACT#near-duplicates). Two texts are near-duplicates when
  *
  *  1. they say "no" the same number of times (不/没/别/未/无/非/勿/莫; not, n't, no,
  *     never, …) — 喜欢 and 不喜欢 never merge;

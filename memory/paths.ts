@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve, relative, sep, dirname, basename } from 'nod
 /** Folder name of the store under DSH_HOME. */
 export const ROOT_NAME = 'cyrene-philia093-0'
 
-/** The layout of contract §5, relative to the root. */
+/** The layout of CONTRACT#layout, relative to the root. */
 export const LAYOUT = {
   anchors: '锚',
   anchorHistory: '锚/历史',

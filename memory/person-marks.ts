@@ -19,7 +19,7 @@ import { RefusedError } from './validate.ts'
  * claim, the time); only the person's own paths write it (the `cyrene` command
  * line, the store's person writes) and it lives in `元/`, which the host's
  * store guard keeps from the model. A record copied onto another entry does
- * not match that entry's hash. CONTRACT §12.19.
+ * not match that entry's hash. CONTRACT#person-marks.
  */
 const MARKS_FILE = 'person-marks.json'
 export const MARKS_REL = `${LAYOUT.meta}/${MARKS_FILE}`
@@ -28,7 +28,7 @@ export interface PersonMarks {
   version: 1
   /** entry id → sha256 of its person-owned content (`markHash`). */
   entries: Record<string, string>
-  /** When the existing claims of a store older than the record were taken over once (CONTRACT §12.19). */
+  /** When the existing claims of a store older than the record were taken over once (CONTRACT#person-marks). */
   migrated_at?: string
   migrated?: number
 }

@@ -6,7 +6,7 @@ import type { RecallDoc } from './recall/index.ts'
 import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
 
 /**
- * What recall reads (CONTRACT §12, "What recall indexes"): day entries, the
+ * What recall reads (CONTRACT#recall-sources): day entries, the
  * four anchors, and — when present — dream journals and the month/year
  * rollups. Each file kind becomes documents of its own source, so each has its
  * own weight in the index (`memory/recall/options.ts` `sourceWeights`), and

@@ -15,7 +15,7 @@ export interface Changes {
 
 /**
  * Which recall files changed, so the per-step refresh costs O(changes) and not
- * O(day files) (CONTRACT §12, "Never stall the host"). It watches the store's
+ * O(day files) (CONTRACT#never-stall). It watches the store's
  * recall folders with chokidar and collects the paths its raw events name
  * (raw events arrive the moment the kernel reports them; chokidar's own
  * add/change/unlink come after a stat and are collected too).

@@ -4,7 +4,7 @@ import { LocalRecall, type LiveRequest } from './recall-live.ts'
 /**
  * The recall index of a running engine, in a thread of its own: loading the
  * cache, building, levelling and searching never run on DSH's event loop
- * (CONTRACT §12, "Never stall the host"). recall-live.ts starts it and speaks
+ * (CONTRACT#never-stall). recall-live.ts starts it and speaks
  * to it; the work itself is LocalRecall's, the same as in-process.
  */
 const port = parentPort

@@ -74,7 +74,7 @@ function anchorParts(file: string): AnchorView['parts'] {
 /**
  * Reads a store file, or '' when it is missing, unreadable or reached through
  * a symbolic link below the root (the file itself or a folder on the way): the
- * store never shows what a link points at (contract §12.9; `check` reports it).
+ * store never shows what a link points at (CONTRACT#no-links; `check` reports it).
  */
 export function insideReader(root: string): (path: string) => string {
   let realRoot: string | undefined

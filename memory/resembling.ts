@@ -19,7 +19,7 @@ export interface Resembling {
 
 /**
  * The day entry (other than `except`) that says what `text` says — the check of a
- * person's write (CONTRACT §12, "Near-duplicates"). A write never reads the whole
+ * person's write (CONTRACT#near-duplicates). A write never reads the whole
  * store (decisions 032, 033): the candidates are the day entries of the saved index that
  * share the most terms with `text` (counted over the cache's lists of the text's own
  * terms, read alone; no index built), every entry of the day files changed since the cache was saved

@@ -51,7 +51,7 @@ export const SettingsSchema = Schema.object({
       .pattern(/^[A-Z_][A-Z0-9_]*$/)
       .default('SIYUAN_API_TOKEN')
       .description('environment variable holding the SiYuan API token; only a name tokenEnvAllow allows'),
-    // The person's own (元/settings.json by hand, the row config): the panel refuses it (CONTRACT §2.5).
+    // The person's own (元/settings.json by hand, the row config): the panel refuses it (CONTRACT#settings).
     tokenEnvAllow: Schema.array(Schema.string().pattern(/^[A-Z_][A-Z0-9_]*\*?$/))
       .default(['SIYUAN_*'])
       .description('names tokenEnv may take; NAME exactly, or PREFIX* for every name starting with PREFIX'),

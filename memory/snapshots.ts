@@ -15,7 +15,7 @@ import type { MemoryStore } from './store.ts'
  * write lock (a consistent view) into a temp folder, a manifest of sizes and
  * SHA-256 sums written last, and the folder renamed into place — so a listed
  * snapshot is complete, and a restore can tell a snapshot that changed since
- * from one that did not. Restore: restore.ts. Contract §12.10.
+ * from one that did not. Restore: restore.ts. CONTRACT#snapshots.
  */
 export const KEEP_SNAPSHOTS = 7
 /** Manual, pre-restore and pre-migrate snapshots are kept apart: they never push a daily one out. */

@@ -366,7 +366,7 @@ export class MemoryStore {
     // A person's edit keeps the record in step with the new text; it never vouches for a claim it did not make.
     const remark = ctx.by === 'person' && (isMarked(this.marks().marks, found) || patch.base === true)
     const had: Partial<NewEntry> = metaAsInput(found.meta)
-    // A base claim the record does not back is not carried into the checks: the entry is the model's (CONTRACT §12.19).
+    // A base claim the record does not back is not carried into the checks: the entry is the model's (CONTRACT#person-marks).
     if (!isPersonBase(this.marks().marks, found)) delete had.base
     const merged: NewEntry = { ...had, text: found.text, ...patch }
     const { text, meta, notes: _notes } = buildMeta(merged, ctx.by, this.limits)
@@ -422,7 +422,7 @@ export class MemoryStore {
     return p
   }
 
-  /** The person-marks record (CONTRACT §12.19): who really wrote an entry, read fresh when the file changed. */
+  /** The person-marks record (CONTRACT#person-marks): who really wrote an entry, read fresh when the file changed. */
   marks(): MarksRead {
     return readMarksSync(this.root)
   }

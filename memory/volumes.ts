@@ -9,7 +9,7 @@ import type { MemoryStore } from './store.ts'
 import { RefusedError, type Writer } from './validate.ts'
 
 /**
- * Volumes (卷, contract §7). 元/卷.json records each volume with the
+ * Volumes (卷, CONTRACT#volumes). 元/卷.json records each volume with the
  * fingerprint of the persona it started with. Only a person opens a volume;
  * opening records and snapshots, it never edits persona text.
  */
@@ -22,7 +22,7 @@ export interface Volume {
   reason: string
   persona_hash: string
   wuyu_version: string
-  /** The persona A/B this volume was opened with (contract §9), when one was attached. */
+  /** The persona A/B this volume was opened with (CONTRACT#persona-ab), when one was attached. */
   ab?: AbReview
 }
 export interface VolumesFile {

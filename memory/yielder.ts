@@ -7,8 +7,7 @@ const SLICE_MS = 8
  * A pause for long loops: `await pause()` after each step hands the event loop
  * back (setImmediate: timers, I/O and the lock's refresh run) once `sliceMs`
  * have passed since the last time, and costs nothing otherwise. Whoever runs a
- * long index build in the host's thread keeps DSH answering (CONTRACT §12,
- * "Never stall the host").
+ * long index build in the host's thread keeps DSH answering (CONTRACT#never-stall).
  */
 export function yielder(sliceMs = SLICE_MS): () => Promise<void> {
   let since = performance.now()

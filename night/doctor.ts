@@ -38,7 +38,7 @@ export function doctorLines(state: DreamState | undefined, lang: Lang): DoctorLi
   return lines
 }
 
-/** The night as the files record it: registry, last dream, a new-volume suggestion, tombstones (contract §4.3, §6, §7); both doctors. */
+/** The night as the files record it: registry, last dream, a new-volume suggestion, tombstones (CONTRACT#night, CONTRACT#recheck, CONTRACT#volumes); both doctors. */
 export async function recordLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
   const registry = t('doctor.check.registry', lang)
   const lines: DoctorLine[] = []

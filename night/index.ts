@@ -1,5 +1,5 @@
 /**
- * The night's DSH-free surface (CONTRACT §13): its doctor lines and state, and the dream registry
+ * The night's DSH-free surface (CONTRACT#night): its doctor lines and state, and the dream registry
  * as the settings page shows and switches it. The command line and the doctor load this outside
  * DSH; the DSH registration (service, config, commands) is `row.ts`.
  */

@@ -20,7 +20,7 @@ export interface JournalPart {
   suggestion?: Omit<VolumeSuggestion, 'night'>
 }
 
-/** The command a person runs to act on a suggestion (the AI only suggests, contract §7). */
+/** The command a person runs to act on a suggestion (the AI only suggests, CONTRACT#volumes). */
 export function newVolumeCommand(reason: string): string {
   return `/cyrene new-volume confirm ${reason.replace(/\s+/g, ' ').trim()}`
 }

@@ -2,7 +2,7 @@ import type { MemoryStore } from '../memory/index.ts'
 import { newestFirst, readRegistry, updateRegistry } from './registry.ts'
 
 /**
- * The panel's view of the dream registry `元/梦会话.json` (CONTRACT §13): the
+ * The panel's view of the dream registry `元/梦会话.json` (CONTRACT#night): the
  * one reader and writer in registry.ts, shaped for the page, newest
  * first (registry.ts `newestFirst`, the night's own order). The panel only ever changes one session's `enabled`.
  */

@@ -6,7 +6,7 @@ import { LAYOUT } from '../memory/paths.ts'
 import type { MemoryStore } from '../memory/store.ts'
 
 /**
- * The dream registry `元/梦会话.json` (contract §4.3): every Cyrene session the
+ * The dream registry `元/梦会话.json` (CONTRACT#night): every Cyrene session the
  * host has seen, whether it takes part in the night's dream, and the last
  * line the person wrote there (what the dream prompt shows). Written only by
  * the host, under the store's write lock, atomically. A file that is not a

@@ -36,7 +36,7 @@ const USER_TEXT = (data: unknown): string | undefined => {
 }
 
 /**
- * The night (issue 11, contract §4.3): the dream registry kept from DSH's
+ * The night (issue 11, CONTRACT#night): the dream registry kept from DSH's
  * agent events, a nightly task per enabled live session plus one host-level
  * timer (DSH web creates agents lazily, so the host's timer is the one that
  * always exists), the dream itself (night.ts), and the daily snapshot while
@@ -100,7 +100,7 @@ export class CyreneDream extends Service {
   }
 
   /**
-   * The person's own choices win over the row's (contract §4.2 layering): `dream.time` and
+   * The person's own choices win over the row's (CONTRACT#settings layering): `dream.time` and
    * `dream.maxScheduledSessions` set in 元/settings.json (the panel, by hand) are read once at
    * start, which is why saving them says "needs a restart".
    */

@@ -118,7 +118,7 @@ export async function runAction(deps: PanelDeps, body: Record<string, unknown>):
       }
     }
     case 'sync': {
-      // With git.remote set, Sync now is the git sync too (CONTRACT §14.1); SiYuan's answer keeps its fields and code.
+      // With git.remote set, Sync now is the git sync too (CONTRACT#git-sync); SiYuan's answer keeps its fields and code.
       const git = deps.gitSync !== undefined && (await deps.gitSync.remote()) !== undefined ? await deps.gitSync.runNow() : undefined
       const siyuanOff = deps.memory.store()?.settings.values.siyuan.enabled === false
       const gitPart = git === undefined ? {} : { git: { ok: git.ok, message: git.message } }

@@ -9,7 +9,7 @@ export interface PanelDeps {
   trustedHosts: readonly string[]
   maxBodyBytes: number
   env: NodeJS.ProcessEnv
-  /** The page's secret: every POST carries its code (CONTRACT §2.5). */
+  /** The page's secret: every POST carries its code (CONTRACT#pairing). */
   pairing: PanelPairing
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
   gitSync?: GitSyncRunner

@@ -1,7 +1,7 @@
 import { t, type Lang } from '../i18n/index.ts'
 import type { DoctorLine } from '../host/doctor-line.ts'
 
-/** Whether the person can pair the settings page (CONTRACT §2.5): the code is shown only in a terminal. */
+/** Whether the person can pair the settings page (CONTRACT#pairing): the code is shown only in a terminal. */
 export function doctorLines(pairing: { shown: boolean; rotations: number } | undefined, lang: Lang): DoctorLine[] {
   if (pairing === undefined) return []
   const check = t('doctor.check.pairing', lang)

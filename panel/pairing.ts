@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto'
 
 /**
- * The settings page's secret (CONTRACT §2.5). DSH web does not authenticate
+ * The settings page's secret (CONTRACT#pairing). DSH web does not authenticate
  * its own `/api` or a plugin's routes (only a Host/Origin/JSON fence against
  * other browser pages), so anything the host hands to the page over HTTP a
  * shell on the same machine can fetch the same way. The one channel it cannot

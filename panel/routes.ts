@@ -9,7 +9,7 @@ import { PAIRING_HEADER } from './pairing.ts'
 import { PanelError, readJsonBody, sendJson } from './http.ts'
 import { panelStatus } from './status.ts'
 
-/** The prefix every panel route lives under (CONTRACT §4.2). */
+/** The prefix every panel route lives under (CONTRACT#panel-routes). */
 export const PANEL_PREFIX = '/dsh-cyrene-philia093-0'
 
 type Handler = (deps: PanelDeps, url: URL, req: IncomingMessage) => Promise<unknown>

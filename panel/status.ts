@@ -20,7 +20,7 @@ export interface PanelStatus {
   recall: { kind: string; size?: number }
   lastDream: string | null
   sync: (SyncState & { tokenEnv: string; tokenPresent: boolean }) | null
-  /** The git sync: the remote, its last run, the conflicts waiting for the person (CONTRACT §14). */
+  /** The git sync: the remote, its last run, the conflicts waiting for the person (CONTRACT#git-sync). */
   git: {
     remote: string | null
     lastRunAt?: string

@@ -6,7 +6,7 @@ import { memoryWrites, type Transcript } from './transcript.ts'
 interface VersionInfo {
   /** The git ref the persona came from, or `working tree`. */
   source: string
-  /** The volume fingerprint of its persona files (contract §7). */
+  /** The volume fingerprint of its persona files (CONTRACT#volumes). */
   fingerprint: string
 }
 

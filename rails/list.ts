@@ -25,7 +25,7 @@ const STEP_BLOCKS: readonly BlockSpec[] = [memorySpec, formMarkerSpec, worldbook
  * The trim order of the 4,000 pass: lower is cut first. Per-step material
  * goes first, so what is cut changes only the step's own messages and the
  * rails stay stable; then the lightest rails; the capability rail (how memory
- * and the data frames work) last. CONTRACT.md §4 lists the same order.
+ * and the data frames work) last. CONTRACT#budget-pass lists the same order.
  */
 export const PRIORITY: Readonly<Record<string, number>> = Object.fromEntries(
   [...RAILS, ...STEP_BLOCKS].sort((a, b) => a.priority - b.priority).map((b) => [b.id, b.priority]),

@@ -5,8 +5,7 @@ import { noteMirror } from './report.ts'
 import { MIRROR_PREFIX, mirrorSections, type MirrorConfig } from './section-mirror.ts'
 
 /**
- * Carries the sections the sealed persona swallows over as contexts (contract
- * §4.1). The waterfall runs before DSH replaces the sections with the complete
+ * Carries the sections the sealed persona swallows over as contexts (CONTRACT#section-mirror). The waterfall runs before DSH replaces the sections with the complete
  * one, so it still sees them all.
  */
 export function registerSectionMirror(ctx: Context, config: MirrorConfig): void {

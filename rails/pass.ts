@@ -1,7 +1,7 @@
 import { charCount } from '../memory/index.ts'
 import type { VoiceBlock } from './types.ts'
 
-/** Contract §4: every Cyrene injection of a step together, frames and end markers included. */
+/** CONTRACT#budget-pass: every Cyrene injection of a step together, frames and end markers included. */
 export const VOICE_TOTAL = 4000
 
 interface VoiceOutcome {

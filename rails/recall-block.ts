@@ -32,7 +32,7 @@ export interface RecallBlockOptions {
   exclude?: Iterable<string>
 }
 
-/** The pre-step's defaults (contract §4: the hit block ≤ 1,000); the preset row's config and `cyrene memory recall` both start from these. */
+/** The pre-step's defaults (CONTRACT#budgets: the hit block ≤ 1,000); the preset row's config and `cyrene memory recall` both start from these. */
 export const RECALL_DEFAULTS = { maxChars: 1000, perEntryMax: 300, limit: 8 } as const
 
 const RECALL_TITLE = '记忆命中'
@@ -46,7 +46,7 @@ const LINE_OVERHEAD = charCount('- ') + 1
  * a turn injects. Each hit is neutralised (`promptSafe`: one line, no frame
  * brackets, no hidden comments) before it is measured. A hit `{{cyrene_memory}}`
  * already shows, and a hit that is a near-duplicate of one ranked above it,
- * are left out (CONTRACT §12, "Never twice"). Each line names its source.
+ * are left out (CONTRACT#never-twice). Each line names its source.
  */
 export function recallBlock(hits: readonly RecalledEntry[], maxChars: number, perEntryMax: number, opts: RecallBlockOptions = {}): RecallBlock {
   const exclude = new Set(opts.exclude ?? [])

@@ -3,13 +3,13 @@ import { RECALL_DEFAULTS, recallBlock } from './recall-block.ts'
 import type { BlockSpec, RecallConfig, VoiceBlock } from './types.ts'
 
 /**
- * The memory hits before a step (contract §4.2), as a block of the 4,000
+ * The memory hits before a step (CONTRACT#recall-hits), as a block of the 4,000
  * pass. rails/row.ts fetches the hits when the person's message is claimed
  * into the step, lets the pass size this block with the others, and appends
  * what the pass kept in `agent/pre-step`. Any failure leaves the step as it was.
  *
  * The hits as the pass sees them: within the row's budget, and within whatever less the pass leaves.
- * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT §12.16).
+ * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT#near-duplicates).
  */
 export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig, exclude: readonly string[] = []): VoiceBlock {
   return {

@@ -20,8 +20,7 @@ import { pinnedForm, voiceTextsFor } from './voice-state.ts'
 import type { RecalledEntry } from '../memory/index.ts'
 
 /**
- * Everything Cyrene injects into one step, through one budget pass (contract
- * §4, 4,000 characters with frames): rails 120–155 as runtime contexts,
+ * Everything Cyrene injects into one step, through one budget pass (CONTRACT#budget-pass, 4,000 characters with frames): rails 120–155 as runtime contexts,
  * `{{cyrene_memory}}`, and the pre-step messages (form marker, memory hits,
  * the worldbook's hits).
  *

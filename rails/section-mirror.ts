@@ -7,7 +7,7 @@ import { framedWithin, inertBraces, promptReferences } from '../prompt/index.ts'
  * reach the model. The `system-prompt/assemble` waterfall still sees them all;
  * this pure function decides which to carry over as runtime contexts.
  *
- * Two budgets (CONTRACT.md §4.1): DSH's own guidance (`tool:*`, `plan:*`,
+ * Two budgets (CONTRACT#section-mirror): DSH's own guidance (`tool:*`, `plan:*`,
  * `ui:*`) is what the base preset gives its model, so it is carried whole —
  * a Cyrene preset must be as capable as the preset it stands on — within a
  * ceiling that only a runaway section reaches. Every other section (another

@@ -6,7 +6,7 @@ import type { VoiceTexts } from './voice-texts.ts'
 
 /**
  * One block Cyrene injects into a step, as the 4,000-character budget pass
- * sees it (contract §4: rails 120–155, `{{cyrene_memory}}` and pre-step
+ * sees it (CONTRACT#budgets: rails 120–155, `{{cyrene_memory}}` and pre-step
  * blocks, frames and end markers included).
  */
 export interface VoiceBlock {
@@ -44,7 +44,7 @@ export interface CapabilityConfig {
 /** The memory hits before a step (row `cyrene-runtime` Config `recall`). */
 export interface RecallConfig {
   enabled: boolean
-  /** Characters the memory-hit message may take (contract §4: ≤ 1000). */
+  /** Characters the memory-hit message may take (CONTRACT#budgets: ≤ 1000). */
   maxChars: number
   perEntryMax: number
   limit: number

@@ -21,7 +21,7 @@ import {
 import type { BlockSpec, RailSpec, VoiceBlock, WorldbookBlocks } from './types.ts'
 
 /**
- * The worldbook in a step (CONTRACT §4.5): the constant entries as the 140
+ * The worldbook in a step (CONTRACT#worldbook): the constant entries as the 140
  * context (stable between steps: it changes only when a file does), and the
  * keyword entries the person's last messages call up as one pre-step message.
  * Both are `VoiceBlock`s, so the 4,000 budget pass can trim them like any
@@ -31,7 +31,7 @@ import type { BlockSpec, RailSpec, VoiceBlock, WorldbookBlocks } from './types.t
 /** The caps live beside the renderer (worldbook/render.ts) so the importer can measure against them. */
 export { RAIL_CAP, HITS_CAP }
 export const HITS_MAX_ENTRIES = 8
-/** Lower is trimmed first by the budget pass (its one table, CONTRACT §4.4): the hits of one step go before the standing rail. */
+/** Lower is trimmed first by the budget pass (its one table, CONTRACT#budget-pass): the hits of one step go before the standing rail. */
 export const RAIL_PRIORITY = 30
 export const HITS_PRIORITY = 10
 

@@ -14,7 +14,7 @@ import { formSubcommand, nicknameSubcommand, styleSubcommand } from './voice-com
 
 /**
  * Preset row `cyrene-commands`; the row itself declares
- * `inject: [commands, cyreneMemory]` (contract §2).
+ * `inject: [commands, cyreneMemory]` (CONTRACT#presets).
  */
 export const name = 'cyrene-commands'
 
@@ -45,7 +45,7 @@ export function apply(ctx: Context): void {
     handler: ({ rawInput, agent }) => dispatchSubcommand(SUBCOMMANDS, ctx, rawInput, agent, uiLang(ctx)),
   })
 
-  // Preset-scoped, so it shadows the whale row's host-level /memory in Cyrene presets (contract §2.3).
+  // Preset-scoped, so it shadows the whale row's host-level /memory in Cyrene presets (CONTRACT#whale-capture).
   ctx.commands.register({
     name: 'memory',
     description: t('chat.memory.description', lang),

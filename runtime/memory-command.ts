@@ -8,7 +8,7 @@ import { clip, gateProblemOf, isPersonBase, ownerOf, searchEntries, type MemoryS
 import type { CommandResult } from './cyrene-subcommands.ts'
 
 /**
- * `/memory` in Cyrene's presets is Cyrene's memory (contract §2.3): bare →
+ * `/memory` in Cyrene's presets is Cyrene's memory (CONTRACT#whale-capture): bare →
  * how much there is and the newest entries, `<query>` → hits, `show <id>` →
  * one entry whole, `capture on|off|status` → whale-persona's capture switch
  * (the preset-scoped command shadows the whale row's host `/memory`). Reads
@@ -65,7 +65,7 @@ async function show(store: MemoryStore, id: string | undefined, lang: Lang): Pro
   const entry = await store.get(id)
   if (entry === undefined) return { kind: 'error', text: t('chat.memory.noSuchId', lang, { id: oneLine(id) }) }
   const m = entry.meta
-  // Who wrote it and whether it is base come from the person-marks record, never from the comment alone (CONTRACT §12.19).
+  // Who wrote it and whether it is base come from the person-marks record, never from the comment alone (CONTRACT#person-marks).
   const marks = store.marks().marks
   const owner = ownerOf(marks, entry)
   const facts = [

@@ -118,7 +118,7 @@ describe('npm run build', () => {
   })
 })
 
-describe('drift guards (contract §9)', () => {
+describe('drift guards (CONTRACT#base-drift)', () => {
   const presetRows = (id: string) => parseComposition(read(PACKAGE_ROOT, `presets/${id}/agent.cordis.yml`)) as Row[]
   const baseRows = (base: string) => JSON.parse(read(PACKAGE_ROOT, `modes/base/${base}.plugins.json`)).rows as Row[]
 

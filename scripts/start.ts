@@ -153,7 +153,7 @@ async function start(options: StartOptions): Promise<void> {
   mkdirSync(workspace, { recursive: true })
   const { web, output, stopKeeping } = spawnWeb(options.home, options.port, {
     cwd: workspace,
-    // dsh web's stderr comes to this terminal: the settings page's pairing code may be shown there (CONTRACT §2.5).
+    // dsh web's stderr comes to this terminal: the settings page's pairing code may be shown there (CONTRACT#pairing).
     env: process.stderr.isTTY === true ? { CYRENE_PAIRING_STDERR: '1' } : {},
   })
   stopOnSignals(web)

@@ -20,7 +20,7 @@ export interface RenderInput {
   cwd?: string
   /** The per-session capture switch of spec §3.4. */
   sessionCapture?: boolean
-  /** The host's check that a confirmation was the person's (CONTRACT §9); absent, the spec's replay as written. */
+  /** The host's check that a confirmation was the person's (CONTRACT#whale-confirms); absent, the spec's replay as written. */
   vouch?: ConfirmVouch
 }
 

@@ -3,7 +3,7 @@ import { packagePath } from '../host/package-root.ts'
 import type { WorldbookFolder } from './library.ts'
 
 /**
- * Where the worldbook lives (CONTRACT §4.5): the starter entries shipped in the
+ * Where the worldbook lives (CONTRACT#worldbook): the starter entries shipped in the
  * package (`worldbook/starter/`, read-only, replaced by each upgrade) and the
  * person's own folder in the memory store (`<root>/世界书/`), which is theirs:
  * snapshotted with the store, counted in its quota, never written by the model

@@ -3,7 +3,7 @@ import { inertBraces } from '../prompt/index.ts'
 import type { WorldEntry } from './entry.ts'
 
 /**
- * Entries as the model reads them: one data frame (CONTRACT §4), one line per
+ * Entries as the model reads them: one data frame (CONTRACT#data-frames), one line per
  * entry `- 标题：正文`, whole entries only — an entry that does not fit what is
  * left is left out (a later, shorter one may still fit), never cut, so no half
  * sentence and no half character reaches the model. Entry text is the person's
@@ -13,7 +13,7 @@ import type { WorldEntry } from './entry.ts'
  * interpolates contexts strictly.
  */
 
-/** Contract §4: "about 560" for the constant entries (rail 140), frame included. */
+/** CONTRACT#budgets: "about 560" for the constant entries (rail 140), frame included. */
 export const RAIL_CAP = 560
 /** Keyword hits (the pre-step block): at most 800 characters, frame included. */
 export const HITS_CAP = 800

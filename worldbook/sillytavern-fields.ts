@@ -1,6 +1,6 @@
 /**
  * SillyTavern's World Info fields, read the way SillyTavern reads them, and
- * what becomes of each here (CONTRACT §4.5). Two shapes carry the same
+ * what becomes of each here (CONTRACT#worldbook). Two shapes carry the same
  * fields: a world file (`entries: {uid: {key, keysecondary, order, …}}`,
  * SillyTavern's own names) and a card's `character_book` (`entries: [...]`
  * with the v2 names `keys`, `secondary_keys`, `insertion_order`, `enabled`,

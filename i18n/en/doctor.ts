@@ -73,7 +73,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.volume.suggested': 'the dream of {night} suggests a new volume: {reason} ({changed}). Only you decide; to open one run: {command}',
   'doctor.volume.drift':
     'the persona or the five virtues changed since volume {id} was opened and has no A/B yet: run `{ab}` in the plugin’s repository, read the report, then `cyrene volume new --reason … --confirm new-volume --ab-report <report.md> --verdict keep|revert`',
-  'doctor.volume.noAb': 'volume {id} was opened for a changed persona without a persona A/B: run `{ab}` and keep the report with the change (contract §9)',
+  'doctor.volume.noAb':
+    'volume {id} was opened for a changed persona without a persona A/B: run `{ab}` and keep the report with the change (CONTRACT.md#persona-ab)',
   'doctor.volume.checkFailed': 'the volume check failed ({error}): run cyrene volume to see.',
   'doctor.pending': '{n} pending, re-checked by the first dream of each month (last month check {month}); {tombs} tombstoned',
   'doctor.pending.untomb': ' (cyrene memory untomb {id} brings one back)',

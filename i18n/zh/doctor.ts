@@ -69,7 +69,7 @@ export const doctorZh = {
   'doctor.volume.suggested': '{night} 的夜梦建议开新卷：{reason}（{changed}）。只有你能决定；要开就运行：{command}',
   'doctor.volume.drift':
     '人格或五育定义在第 {id} 卷开卷后改过，还没有 A/B：在插件仓库里运行 `{ab}`，读报告，再运行 `cyrene volume new --reason … --confirm new-volume --ab-report <报告.md> --verdict keep|revert`',
-  'doctor.volume.noAb': '第 {id} 卷是为改过的人格开的，但没有人格 A/B：运行 `{ab}`，把报告和改动放在一起（契约 §9）',
+  'doctor.volume.noAb': '第 {id} 卷是为改过的人格开的，但没有人格 A/B：运行 `{ab}`，把报告和改动放在一起（CONTRACT.md#persona-ab）',
   'doctor.volume.checkFailed': '卷的检查没做成（{error}）：运行 cyrene volume 看看。',
   'doctor.pending': '待定 {n} 条，每月第一次夜梦复评（上次月检 {month}）；已墓碑 {tombs} 条',
   'doctor.pending.untomb': '（cyrene memory untomb {id} 可以找回一条）',

@@ -12,7 +12,7 @@ export interface RecallDoc {
   source: RecallSource
   /** Entry kind (decision, lesson, …); stored and fingerprinted, not scored. */
   kind?: string
-  /** `"<id>|<type>"` strings (contract §5). */
+  /** `"<id>|<type>"` strings (CONTRACT#entry-fields). */
   links?: string[]
 }
 

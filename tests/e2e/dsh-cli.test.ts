@@ -140,7 +140,7 @@ describe('the packed plugin in the real dsh CLI', () => {
       expect(JSON.stringify(doctor)).toContain('昔涟 · 新卷 体检：')
       // The headless run before this one held the engine and exited; its lock must not strand this one.
       expect(JSON.stringify(doctor)).toContain('✓ 记忆引擎：')
-      // The host row's store guard is loaded by the real CLI (CONTRACT §2.4).
+      // The host row's store guard is loaded by the real CLI (CONTRACT#store-guard).
       expect(JSON.stringify(doctor)).toContain('✓ 记忆守护：在每个预设里都开着')
       const before = requests(log).length
       await rpc('session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: '今天好累' }] })
@@ -268,7 +268,7 @@ describe('the packed plugin in the real dsh CLI', () => {
       const turn = requests(log)
         .slice(before)
         .find((r) => JSON.stringify(r.messages).includes('我晚上喜欢做什么'))
-      // Written today: {{cyrene_memory}} shows it, and the memory hits never repeat what it shows (CONTRACT §12.16).
+      // Written today: {{cyrene_memory}} shows it, and the memory hits never repeat what it shows (CONTRACT#near-duplicates).
       expect(turn?.system).toContain('我喜欢在深夜散步。')
       expect(JSON.stringify(turn?.messages)).not.toContain('我喜欢在深夜散步。')
     })

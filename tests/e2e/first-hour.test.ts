@@ -219,7 +219,7 @@ for (const walk of WALKS) {
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
       })
       page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: walk.locale })
-      // The first change asks for the pairing code DSH's terminal showed (CONTRACT §2.5), as the person types it.
+      // The first change asks for the pairing code DSH's terminal showed (CONTRACT#pairing), as the person types it.
       page.on('dialog', (d) => {
         void (async () => {
           if (d.type() === 'confirm') return await d.accept()

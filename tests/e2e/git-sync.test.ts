@@ -21,7 +21,7 @@ import { until } from '../harness/until.ts'
  *
  * B's `{{cyrene_memory}}` shows no recent days (`recentDays: 0` in B's own
  * `$DSH_HOME/cordis.patch.yml`, a layer the person owns): an entry written
- * today would otherwise sit in its 近来 and, never twice (CONTRACT §12.16),
+ * today would otherwise sit in its 近来 and, never twice (CONTRACT#near-duplicates),
  * not among the hits, so the hits are the only way it can reach B's request.
  */
 const WORK = join(PROJECT_ROOT, '.cache', 'e2e-git')

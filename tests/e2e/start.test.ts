@@ -156,7 +156,7 @@ describe('npm start -- --offline (issue 13 item 1)', () => {
     expect(page.status).toBe(200)
   })
 
-  it('shows the settings page’s pairing code, which dsh web prints while it starts, in its own output (CONTRACT §2.5)', () => {
+  it('shows the settings page’s pairing code, which dsh web prints while it starts, in its own output (CONTRACT#pairing)', () => {
     expect(output).toMatch(/Cyrene settings pairing code: [A-Z0-9]{5}-[A-Z0-9]{5}\n/)
   })
 

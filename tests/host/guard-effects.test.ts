@@ -9,7 +9,7 @@ import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 import { ATTACKS, type Attack } from './guard-attacks.ts'
 
 /**
- * The store guard judged by effects (issue 19, CONTRACT §2.4): on the real
+ * The store guard judged by effects (issue 19, CONTRACT#store-guard): on the real
  * dsh-base host with this bundle layer, full file access (sandbox off,
  * approvals never asked), every attack of the corpus runs through DSH's own
  * `bash`, `write` and `edit`, in `standard` and in `chat`; after each (and

@@ -122,7 +122,7 @@ describe('panel routes (issue 12 item 2)', () => {
     })
     expect(json.sync.tokenPresent).toBe(true)
     expect(json.snapshots.length).toBeGreaterThan(0)
-    // The store guard's counts (CONTRACT §2.4).
+    // The store guard's counts (CONTRACT#store-guard).
     expect(json.guard).toEqual({ refused: expect.any(Number), undone: expect.any(Number) })
   })
 

@@ -3,7 +3,7 @@ import { charCount } from '../../memory/index.ts'
 import { bootHost } from '../harness/host.ts'
 
 /**
- * Work-mode parity (CONTRACT.md §4.1): every tool/plan section the built-in
+ * Work-mode parity (CONTRACT#section-mirror): every tool/plan section the built-in
  * base preset gives its model reaches the model of the Cyrene preset built on
  * it, whole. One host per preset: DSH rc.8's tool-cordis registers a host-wide
  * provider, so `cordis` and `cyrene-work` cannot stand in one process.
