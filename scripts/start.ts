@@ -166,7 +166,11 @@ async function start(options: StartOptions): Promise<void> {
   // From here on the server's own output goes to the terminal as it comes. Its start-up output
   // stays hidden, except the settings page's pairing code, which the row prints while DSH starts.
   stopKeeping()
-  for (const line of pairingLines(output())) process.stderr.write(`${line}\n`)
+  const kept = output()
+  for (const line of pairingLines(kept)) process.stderr.write(`${line}\n`)
+  // A pairing line still being written when the server answered: its start goes out first, the rest follows through the pipe.
+  const unfinished = kept.slice(kept.lastIndexOf('\n') + 1)
+  if (unfinished.includes('Cyrene settings pairing code')) process.stderr.write(unfinished)
   web.stdout?.pipe(process.stdout)
   web.stderr?.pipe(process.stderr)
   web.once('exit', (code, signal) => {
