@@ -5,8 +5,7 @@ import { gateProblemOf, gateReasons } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { otherLanguage } from '../tests/harness/language.ts'
 import { en, zh } from '../i18n/index.ts'
-import { memoryIO } from './io.ts'
-import { main } from './main.ts'
+import { runInLanguage } from './testing/in-language.ts'
 
 /**
  * Issue 22: what the lower layers report (the gate, recall's silence,
@@ -23,11 +22,7 @@ afterEach(async () => {
   await t.cleanup()
 })
 
-async function run(args: string[], lang: 'zh' | 'en'): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO({ DSH_HOME: t.home, PATH: process.env.PATH, HOME: t.home }, t.home)
-  const code = await main([...args, '--lang', lang], io)
-  return { code, out: io.out(), err: io.err() }
-}
+const run = (args: string[], lang: 'zh' | 'en') => runInLanguage(t.home, args, lang)
 
 const FIXTURE = join(import.meta.dirname, '..', 'tests', 'fixtures', 'worldbook', 'st-world.json')
 

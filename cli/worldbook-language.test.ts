@@ -5,8 +5,7 @@ import { tempHome } from '../memory/testing/tmp.ts'
 import { otherLanguage } from '../tests/harness/language.ts'
 import { en, zh } from '../i18n/index.ts'
 import { IMPORT_NOTE_CODES } from '../worldbook/index.ts'
-import { memoryIO } from './io.ts'
-import { main } from './main.ts'
+import { runInLanguage } from './testing/in-language.ts'
 
 /**
  * Issue 22: `cyrene worldbook import` and `list` speak the person's language
@@ -23,11 +22,7 @@ afterEach(async () => {
   await t.cleanup()
 })
 
-async function run(args: string[], lang: 'zh' | 'en'): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO({ DSH_HOME: t.home, PATH: process.env.PATH, HOME: t.home }, t.home)
-  const code = await main([...args, '--lang', lang], io)
-  return { code, out: io.out(), err: io.err() }
-}
+const run = (args: string[], lang: 'zh' | 'en') => runInLanguage(t.home, args, lang)
 
 const fixture = (name: string) => join(import.meta.dirname, '..', 'tests', 'fixtures', 'worldbook', name)
 
