@@ -8,11 +8,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { ROOT_NAME } from '../memory/index.ts'
+import { LOCOMO_DIR } from './locomo.ts'
 import { chineseSentence, mulberry32, writeDayEntries } from './synthetic.ts'
-
-const DATA_DIR = fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
 
 const ZH_WORDS = (
   '乌龙茶 咖啡 早餐 晚饭 火锅 饺子 面条 蛋糕 草莓 西瓜 工作 加班 会议 项目 面试 辞职 同事 老板 考试 论文 ' +
@@ -42,12 +40,12 @@ function locomo(): Locomo {
   const out: Locomo = { turns: [], questions: [] }
   let files: string[] = []
   try {
-    files = readdirSync(DATA_DIR).filter((f) => f.endsWith('.json'))
+    files = readdirSync(LOCOMO_DIR).filter((f) => f.endsWith('.json'))
   } catch {
     return out
   }
   for (const f of files.sort()) {
-    const raw = JSON.parse(readFileSync(join(DATA_DIR, f), 'utf8')) as Record<string, unknown>
+    const raw = JSON.parse(readFileSync(join(LOCOMO_DIR, f), 'utf8')) as Record<string, unknown>
     for (const key of Object.keys(raw)) {
       if (!/^session_\d+$/.test(key) || !Array.isArray(raw[key])) continue
       for (const t of raw[key] as { speaker: string; text: string }[]) out.turns.push(`${t.speaker}: ${t.text}`)

@@ -2,8 +2,17 @@
 // observation, and the questions of categories 1–4 with their evidence turns.
 // The data is read from the shared folder (or --data); it is never copied.
 
-import { readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * The shared folder sits beside the repository (../shared), wherever it was cloned; a
+ * worktree one level deeper (…/wt/<name>) finds it one level further up.
+ */
+export const LOCOMO_DIR =
+  ['../../shared/bench/locomo10', '../../../shared/bench/locomo10'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((dir) => existsSync(dir)) ??
+  fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
 
 /** One indexed document: a dialogue turn, or a session observation (a one-line fact about a speaker). */
 export interface Unit {

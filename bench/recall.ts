@@ -16,10 +16,9 @@
 //
 // LoCoMo is read from ../shared/bench/locomo10 beside the repository (or --data); never copied.
 
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
 import type { RecallOptionsInput } from '../memory/recall/index.ts'
-import { loadLocomo, type Conversation, type Question, type Unit } from './locomo.ts'
+import { LOCOMO_DIR, loadLocomo, type Conversation, type Question, type Unit } from './locomo.ts'
 import { CjkBigramBm25, MiniSearchPeer, Ours, PlainBm25 } from './peers.ts'
 import { ownSystems, printOwn, runOwn, type OwnScore } from './own.ts'
 import { BUDGET_CHARS, evaluate, finish, merge, KS, type Case, type RawScore, type Score, type System } from './recall-score.ts'
@@ -45,17 +44,9 @@ interface Args {
   cacheFile?: string
 }
 
-/**
- * The shared folder sits beside the repository (../shared), wherever it was cloned; a
- * worktree one level deeper (…/wt/<name>) finds it one level further up.
- */
-const DEFAULT_DATA_DIR =
-  ['../../shared/bench/locomo10', '../../../shared/bench/locomo10'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((dir) => existsSync(dir)) ??
-  fileURLToPath(new URL('../../shared/bench/locomo10', import.meta.url))
-
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = {
-    dataDir: DEFAULT_DATA_DIR,
+    dataDir: LOCOMO_DIR,
     scale: 100_000,
     json: false,
     footprint: true,
