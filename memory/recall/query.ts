@@ -7,6 +7,7 @@ import { bilingualDictionary, type BilingualDictionary } from './bilingual.ts'
 import { clipText } from './normalize.ts'
 import type { RecallOptions } from './options.ts'
 import { CHINESE_FRAME_WORDS, CHINESE_LIGHT_WORDS, CHINESE_STOP_WORDS, ENGLISH_LIGHT_WORDS } from './stopwords.ts'
+import { pivotTranslations } from './pivot.ts'
 import { stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 import { asksWhen, TIME_TERM } from './time-words.ts'
@@ -144,6 +145,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   if (options.translationWeight > 0) {
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
     translatePhrases(tokens, groups, index, options, dictionary, weights)
+    if (options.pivotWeight > 0) translatePivots(chineseWords, groups, index, options, dictionary, weights)
     // A question's frame (like, name, say; 叫, 喜欢) is no topic, but its translation still ranks:
     // "do I like" finds 我最喜欢 below the words the question is about. Never counted by abstention.
     const frames = framesOf(distinct, segmented, knownId)
@@ -195,6 +197,43 @@ function translate(
       const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
       const weight = share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight)
       for (const form of usable) {
+        if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
+        const had = weights.get(form.id)
+        if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
+      }
+    }
+  }
+}
+
+/** Detour translations searched per word (pivot.ts), the largest shares that the index holds… */
+const PIVOT_KEPT = 3
+/** …each reached by at least this share of the walk (below it, a word's rarer senses: 猫 → "hide" → 藏). */
+const PIVOT_MIN_SHARE = 0.02
+
+// A word none of whose translations any memory holds (writer: 作者, 作手, 撰述…) is tried one
+// detour further through the dictionary (pivot.ts: writer → 作者 → author → 作家), below a direct
+// translation, standing for the word in abstention as a translation does.
+function translatePivots(
+  chineseWords: ReadonlySet<string>,
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dictionary: DictionarySource,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  const wanted = groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true))
+  if (wanted.length === 0) return
+  const dict = dictionary()
+  if (dict === null) return
+  for (const group of wanted) {
+    let kept = 0
+    for (const { word, share: walked } of pivotTranslations(group.term, dict, isLightTranslation)) {
+      if (kept >= PIVOT_KEPT || walked < PIVOT_MIN_SHARE) break
+      const forms = (isCjkTerm(word) ? indexedForms(word, index) : heldWhole(word, index)).filter(({ id }) => id !== group.id && !tooCommon(id, index))
+      if (forms.length === 0) continue
+      kept++
+      const weight = options.pivotWeight * (isSingleCjkCharacter(word) ? Math.min(group.weight, options.cjkCharWeight) : group.weight)
+      for (const form of forms) {
         if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
         const had = weights.get(form.id)
         if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
