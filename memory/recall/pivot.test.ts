@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BilingualDictionary } from './bilingual.ts'
-import { pivotTranslations } from './pivot.ts'
+import { PIVOT_MIN_SHARE, pivotTranslations } from './pivot.ts'
 
 function dictionary(zhEn: Record<string, string[]>): BilingualDictionary {
   const enZh: Record<string, string[]> = {}
@@ -25,6 +25,7 @@ describe('pivotTranslations: translations one detour away through the dictionary
     const total = found.reduce((sum, p) => sum + p.share, 0)
     expect(total).toBeGreaterThan(0)
     expect(total).toBeLessThanOrEqual(1 + 1e-9)
+    for (const p of found) expect(p.share).toBeGreaterThanOrEqual(PIVOT_MIN_SHARE)
     for (let i = 1; i < found.length; i++) expect(found[i - 1]!.share).toBeGreaterThanOrEqual(found[i]!.share)
   })
 

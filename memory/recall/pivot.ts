@@ -11,6 +11,8 @@ import { isCjkTerm } from './tokenize.ts'
 
 /** Translations followed from each word on the way (the dictionary's first, shortest ones). */
 const FANOUT = 8
+/** The least share of the walk a word must get to be returned (below it, a word's rarer senses: 猫 → "hide" → 藏); so at most 50 words per walk are kept. */
+export const PIVOT_MIN_SHARE = 0.02
 
 export interface PivotWord {
   word: string
@@ -20,7 +22,7 @@ export interface PivotWord {
 
 /**
  * Words in the other language three translation steps from `term` (there, back, there again),
- * without the direct translations and `term` itself, by share of the walk, largest first
+ * without the direct translations and `term` itself, each with at least `PIVOT_MIN_SHARE` of the walk, largest first
  * (ties by word). `skip` drops a word anywhere on the way (stop and light words carry no meaning).
  */
 export function pivotTranslations(term: string, dict: BilingualDictionary, skip: (word: string) => boolean): readonly PivotWord[] {
@@ -56,7 +58,7 @@ function walk(term: string, dict: BilingualDictionary, skip: (word: string) => b
     shares = next
   }
   return [...shares]
-    .filter(([word]) => !direct.has(word))
+    .filter(([word, share]) => share >= PIVOT_MIN_SHARE && !direct.has(word))
     .map(([word, share]) => ({ word, share }))
     .sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1))
 }

@@ -220,10 +220,8 @@ function standFor(
   }
 }
 
-/** Detour translations searched per word (pivot.ts), the largest shares that the index holds… */
+/** Detour translations searched per word (pivot.ts: each reached by at least 2 % of the walk), the largest shares that the index holds. */
 const PIVOT_KEPT = 3
-/** …each reached by at least this share of the walk (below it, a word's rarer senses: 猫 → "hide" → 藏). */
-const PIVOT_MIN_SHARE = 0.02
 
 // A word none of whose translations any memory holds (writer: 作者, 作手, 撰述…) is tried one
 // detour further through the dictionary (pivot.ts: writer → 作者 → author → 作家), below a direct
@@ -237,8 +235,8 @@ function translatePivots(
 ): void {
   for (const group of bare) {
     let kept = 0
-    for (const { word, share: walked } of pivotTranslations(group.term, dict, isLightTranslation)) {
-      if (kept >= PIVOT_KEPT || walked < PIVOT_MIN_SHARE) break
+    for (const { word } of pivotTranslations(group.term, dict, isLightTranslation)) {
+      if (kept >= PIVOT_KEPT) break
       const forms = usableForms(word, group, index)
       if (forms.length === 0) continue
       kept++
