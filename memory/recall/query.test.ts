@@ -136,3 +136,22 @@ describe('everyday synonyms (synonyms.ts): a memory worded in another word of th
     expect(store({ synonymWeight: 0 }).search('我对象是干什么的？', { now, abstain: false })[0]?.id).not.toBe('partner')
   })
 })
+
+describe('a detour through the dictionary (pivot.ts) for a word whose translations no memory holds', () => {
+  const dict = dictionary({ 作者: ['author', 'writer'], 作家: ['author'], 撰稿人: ['writer'], 猫: ['cat'], 猫咪: ['cat', 'kitty'], 咪: ['kitty'] })
+
+  it('writer finds 作家 (CC-CEDICT: author) below a direct translation, standing for the word in abstention', () => {
+    const index = lookup({ 作家: 1 })
+    const q = buildQuery('Who is my favourite writer?', index, resolveOptions(), () => dict)
+    const writer = q.groups.find((g) => g.term === 'writer')!
+    expect(writer.alternatives.map((id) => index.term(id))).toEqual(['作家'])
+    expect(q.terms).toEqual([{ id: 0, weight: resolveOptions().pivotWeight }])
+    expect(buildQuery('Who is my favourite writer?', index, resolveOptions({ pivotWeight: 0 }), () => dict).terms).toEqual([])
+  })
+
+  it('is not taken when a direct translation is held (cat → 猫, not kitty → 咪)', () => {
+    const index = lookup({ 猫: 3, 咪: 1 })
+    const searched = buildQuery('my cat', index, resolveOptions(), () => dict).terms.map((t) => index.term(t.id))
+    expect(searched).toEqual(['猫'])
+  })
+})

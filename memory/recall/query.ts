@@ -7,6 +7,7 @@ import { bilingualDictionary, type BilingualDictionary } from './bilingual.ts'
 import { clipText } from './normalize.ts'
 import type { RecallOptions } from './options.ts'
 import { CHINESE_FRAME_WORDS, CHINESE_LIGHT_WORDS, CHINESE_STOP_WORDS, ENGLISH_LIGHT_WORDS } from './stopwords.ts'
+import { pivotTranslations } from './pivot.ts'
 import { stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 import { asksWhen, TIME_TERM } from './time-words.ts'
@@ -144,6 +145,9 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   if (options.translationWeight > 0) {
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
     translatePhrases(tokens, groups, index, options, dictionary, weights)
+    const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
+    const detourDict = bare.length > 0 ? dictionary() : null
+    if (detourDict !== null) translatePivots(bare, detourDict, index, options, weights)
     // A question's frame (like, name, say; 叫, 喜欢) is no topic, but its translation still ranks:
     // "do I like" finds 我最喜欢 below the words the question is about. Never counted by abstention.
     const frames = framesOf(distinct, segmented, knownId)
@@ -185,20 +189,58 @@ function translate(
     for (const candidate of candidates) {
       if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break
       if (skip(candidate)) continue
-      // A Chinese translation the segmenter split in the memories (情人|节) is searched as its pairs.
-      const forms = isCjkTerm(candidate) ? indexedForms(candidate, index) : heldWhole(candidate, index)
-      const usable = forms.filter(({ id }) => id !== group.id && !tooCommon(id, index))
+      const usable = usableForms(candidate, group, index)
       if (usable.length === 0) continue
       kept++
       // Below the word itself when some memory holds the word; when none does, the
       // translation is the only way to the memory, and there is nothing to stay below.
       const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
-      const weight = share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight)
-      for (const form of usable) {
-        if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
-        const had = weights.get(form.id)
-        if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
-      }
+      standFor(group, usable, share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight), weights)
+    }
+  }
+}
+
+/** How the index holds a translation of a group's word: whole, or a Chinese word the segmenter split in the memories (情人|节) as its pairs; never the word itself, never a too common one. */
+function usableForms(word: string, group: QueryGroup, index: TermLookup): { id: number; term: string; share: number }[] {
+  const forms = isCjkTerm(word) ? indexedForms(word, index) : heldWhole(word, index)
+  return forms.filter(({ id }) => id !== group.id && !tooCommon(id, index))
+}
+
+/** The forms join the search at `weight` (each at its share, never lowering a term already heavier) and stand for the group in abstention. */
+function standFor(
+  group: QueryGroup,
+  forms: readonly { id: number; term: string; share: number }[],
+  weight: number,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  for (const form of forms) {
+    if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
+    const had = weights.get(form.id)
+    if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
+  }
+}
+
+/** Detour translations searched per word (pivot.ts: each reached by at least 2 % of the walk), the largest shares that the index holds. */
+const PIVOT_KEPT = 3
+
+// A word none of whose translations any memory holds (writer: 作者, 作手, 撰述…) is tried one
+// detour further through the dictionary (pivot.ts: writer → 作者 → author → 作家), below a direct
+// translation, standing for the word in abstention as a translation does.
+function translatePivots(
+  bare: readonly QueryGroup[],
+  dict: BilingualDictionary,
+  index: TermLookup,
+  options: RecallOptions,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  for (const group of bare) {
+    let kept = 0
+    for (const { word } of pivotTranslations(group.term, dict, isLightTranslation)) {
+      if (kept >= PIVOT_KEPT) break
+      const forms = usableForms(word, group, index)
+      if (forms.length === 0) continue
+      kept++
+      standFor(group, forms, options.pivotWeight * (isSingleCjkCharacter(word) ? Math.min(group.weight, options.cjkCharWeight) : group.weight), weights)
     }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { stemEnglish } from './stem.ts'
+import { americanSpelling, stemEnglish } from './stem.ts'
 
 describe('stemEnglish', () => {
   it.each([
@@ -24,5 +24,23 @@ describe('stemEnglish', () => {
     expect(stemEnglish('was')).toBe('was')
     expect(stemEnglish('2023s')).toBe('2023s')
     expect(stemEnglish('cafés')).toBe('cafés')
+  })
+})
+
+describe('americanSpelling: a British stem as CC-CEDICT spells it', () => {
+  it.each([
+    ['favourite', 'favorit'],
+    ['colour', 'color'],
+    ['neighbours', 'neighbor'],
+    ['organise', 'organiz'],
+    ['centre', 'center'],
+    ['travelled', 'travel'],
+    ['programme', 'program'],
+  ])('%s -> %s', (word, american) => {
+    expect(americanSpelling(stemEnglish(word))).toBe(american)
+  })
+
+  it.each(['tour', 'hour', 'four', 'cat', 'all'])('no rule for %s', (word) => {
+    expect(americanSpelling(stemEnglish(word))).toBeUndefined()
   })
 })

@@ -43,3 +43,21 @@ function undouble(stem: string): string {
   }
   return stem
 }
+
+// British spellings CC-CEDICT (American) does not use, as stems: favourit → favorit,
+// colour → color, organis → organiz, analys → analyz, centr → center, travell → travel,
+// programm → program.
+const BRITISH: readonly [RegExp, string][] = [
+  [/(?<=[a-z]{2}[^aeiou])our/, 'or'],
+  [/(?<=[a-z]{3})is$/, 'iz'],
+  [/(?<=[a-z]{3})ys$/, 'yz'],
+  [/(?<=[a-z]{2})tr$/, 'ter'],
+  [/(?<=[a-z]{3})ll$/, 'l'],
+  [/(?<=[a-z]{4})mm$/, 'm'],
+]
+
+/** The American spelling of a British stem, or undefined when no rule applies; for dictionary look-ups only (a real word may match a rule). */
+export function americanSpelling(stem: string): string | undefined {
+  for (const [pattern, replacement] of BRITISH) if (pattern.test(stem)) return stem.replace(pattern, replacement)
+  return undefined
+}
