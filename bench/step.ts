@@ -17,9 +17,10 @@
  * Two measures of each step (docs/decisions/053): its wall time, and the CPU time the whole
  * process spent in it (`process.cpuUsage`: every thread, so the recall worker's search, the
  * collector's helpers and the file reads of the thread pool count). A step's CPU window runs
- * on for SETTLE_MS after it returns, so work it leaves behind is its own; an idle window of the
- * same length between the pairs shows what the host burns doing nothing (timers, watchers).
- * Target: added ≤ 0.5 × DSH's step at 10,000 entries, ≤ 1.0 × at 100,000, judged on CPU time.
+ * on for SETTLE_MS after it returns, so work it leaves behind is its own; an idle window
+ * between the pairs shows what the host burns per ms doing nothing (timers, watchers, the
+ * collector): a longer window carries more of it, so each step's CPU is also given net of that.
+ * Target: added ≤ 0.5 × DSH's step at 10,000 entries, ≤ 1.0 × at 100,000, judged on net CPU time.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -43,11 +44,15 @@ const SIZES = values.sizes.split(',').map(Number)
 const STEPS = Number(values.steps)
 /** How long a CPU window stays open after its work returned (what the step set going finishes in it). */
 const SETTLE_MS = 5
+/** An idle window between the pairs lasts this much more (the host's background rate is read from it). */
+const IDLE_MS = 15
 
 /** One measure of one kind of step: medians of wall time and CPU time (ms), and of DSH's own thread's CPU where Node tells it. */
 interface Measure {
   wallMs: number
   cpuMs: number
+  /** CPU less what the idle host burns over as long a window (`idleCpuPerMs` × the window's wall time): the step's own work. */
+  netCpuMs: number
   /** The CPU of DSH's thread alone (`process.threadCpuUsage`, Node ≥ 23.9); the rest of `cpuMs` ran on other threads (the recall worker). */
   mainThreadCpuMs: number | undefined
 }
@@ -56,14 +61,16 @@ interface SizeResult {
   entries: number
   standard: Measure
   chat: Measure
-  /** chat − standard, and that over standard, by wall time and by CPU time. */
+  /** chat − standard, and that over standard, by wall time, by CPU time, and by CPU net of the idle rate (the target's measure). */
   addedWallMs: number
   ratioWall: number
   addedCpuMs: number
   ratioCpu: number
+  addedNetCpuMs: number
+  ratioNetCpu: number
   target: number | undefined
-  /** CPU spent by the process in an idle window of SETTLE_MS between the pairs (the host's timers and watchers): every CPU window carries this much. */
-  idleCpuMs: number
+  /** CPU spent by the process per ms of an idle window between the pairs (the host's timers, watchers, collector): every window carries this much per ms. */
+  idleCpuPerMs: number
   /** Of the added work: the recall round trip alone (the worker levels, searches and answers), and the assembly alone. */
   recall: Measure
   chatAssembly: Measure
@@ -80,6 +87,8 @@ const ms = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000
 
 interface Sample {
   wall: number
+  /** Wall time of the whole CPU window (the work and the settling). */
+  window: number
   cpu: number
   thread: number | undefined
 }
@@ -93,8 +102,9 @@ async function timed<T>(work: () => Promise<T>): Promise<{ sample: Sample; resul
   const wall = performance.now() - t0
   await sleep(SETTLE_MS)
   const cpu = ms(process.cpuUsage(cpu0))
+  const window = performance.now() - t0
   const thread = thread0 === undefined ? undefined : ms(threadCpuUsage!(thread0))
-  return { sample: { wall, cpu, thread }, result }
+  return { sample: { wall, window, cpu, thread }, result }
 }
 
 class Samples {
@@ -102,11 +112,12 @@ class Samples {
   push(s: Sample): void {
     this.all.push(s)
   }
-  measure(): Measure {
+  measure(idleCpuPerMs: number): Measure {
     const threads = this.all.map((s) => s.thread)
     return {
       wallMs: median(this.all.map((s) => s.wall)),
       cpuMs: median(this.all.map((s) => s.cpu)),
+      netCpuMs: median(this.all.map((s) => s.cpu - idleCpuPerMs * s.window)),
       mainThreadCpuMs: threads.every((t) => t !== undefined) ? median(threads) : undefined,
     }
   }
@@ -146,11 +157,11 @@ async function measure(entries: number): Promise<SizeResult> {
         const text = `${BENCH_QUERIES[(i + 5) % BENCH_QUERIES.length]} (${i})`
         const ts = await timed(async () => await step(host.ctx, standard, text))
         const tc = await timed(async () => await step(host.ctx, chat, text))
-        const quiet = await timed(async () => {})
+        const quiet = await timed(async () => await sleep(IDLE_MS))
         if (i < 0) continue // warm-up
         s.push(ts.sample)
         c.push(tc.sample)
-        idle.push(quiet.sample.cpu)
+        idle.push(quiet.sample.cpu / quiet.sample.window)
         if (tc.result) withHits++
       }
       const r = new Samples()
@@ -161,10 +172,12 @@ async function measure(entries: number): Promise<SizeResult> {
         ca.push((await timed(async () => await host.ctx.systemPrompt.assemble(assembleContextFor(chat)))).sample)
         sa.push((await timed(async () => await host.ctx.systemPrompt.assemble(assembleContextFor(standard)))).sample)
       }
-      const st = s.measure()
-      const ch = c.measure()
+      const idleCpuPerMs = median(idle)
+      const st = s.measure(idleCpuPerMs)
+      const ch = c.measure(idleCpuPerMs)
       const addedWallMs = Math.max(0, ch.wallMs - st.wallMs)
       const addedCpuMs = Math.max(0, ch.cpuMs - st.cpuMs)
+      const addedNetCpuMs = Math.max(0, ch.netCpuMs - st.netCpuMs)
       return {
         entries,
         standard: st,
@@ -173,11 +186,13 @@ async function measure(entries: number): Promise<SizeResult> {
         ratioWall: addedWallMs / st.wallMs,
         addedCpuMs,
         ratioCpu: addedCpuMs / st.cpuMs,
+        addedNetCpuMs,
+        ratioNetCpu: addedNetCpuMs / st.netCpuMs,
         target: entries >= 100_000 ? 1 : entries >= 10_000 ? 0.5 : undefined,
-        idleCpuMs: median(idle),
-        recall: r.measure(),
-        chatAssembly: ca.measure(),
-        standardAssembly: sa.measure(),
+        idleCpuPerMs,
+        recall: r.measure(idleCpuPerMs),
+        chatAssembly: ca.measure(idleCpuPerMs),
+        standardAssembly: sa.measure(idleCpuPerMs),
         chatStepsWithHits: withHits,
       }
     } finally {
@@ -194,16 +209,16 @@ if (values.json) process.stdout.write(`${JSON.stringify({ steps: STEPS, settleMs
 else {
   const f = (x: number): string => `${x.toFixed(2)} ms`
   const both = (m: Measure): string =>
-    `${f(m.wallMs)} wall, ${f(m.cpuMs)} CPU${m.mainThreadCpuMs === undefined ? '' : ` (${f(m.mainThreadCpuMs)} on DSH's thread)`}`
+    `${f(m.wallMs)} wall, ${f(m.cpuMs)} CPU, ${f(m.netCpuMs)} net${m.mainThreadCpuMs === undefined ? '' : ` (${f(m.mainThreadCpuMs)} on DSH's thread)`}`
   process.stdout.write(
-    `per step (median of ${STEPS}, the pair alternating): DSH's own standard step, the chat step, and what the plugin adds, by wall time and by CPU time of the whole process (the target's measure)\n`,
+    `per step (median of ${STEPS}, the pair alternating): DSH's own standard step, the chat step, and what the plugin adds, by wall time and by CPU time of the whole process (net of the idle host's: the target's measure)\n`,
   )
   for (const r of results) {
     const target = r.target === undefined ? '' : ` (target ≤ ${r.target})`
     process.stdout.write(
       `${String(r.entries).padStart(7)} entries: standard ${both(r.standard)}; chat ${both(r.chat)}\n` +
-        `${' '.repeat(16)}added ${f(r.addedCpuMs)} CPU = ${r.ratioCpu.toFixed(2)} × DSH's step${target}; by wall ${f(r.addedWallMs)} = ${r.ratioWall.toFixed(2)} ×\n` +
-        `${' '.repeat(16)}${r.chatStepsWithHits}/${STEPS} chat steps carried memory hits; each CPU window includes ${SETTLE_MS} ms settling, an idle one took ${f(r.idleCpuMs)} CPU\n` +
+        `${' '.repeat(16)}added ${f(r.addedNetCpuMs)} CPU net = ${r.ratioNetCpu.toFixed(2)} × DSH's step${target}; by raw CPU ${f(r.addedCpuMs)} = ${r.ratioCpu.toFixed(2)} ×; by wall ${f(r.addedWallMs)} = ${r.ratioWall.toFixed(2)} ×\n` +
+        `${' '.repeat(16)}${r.chatStepsWithHits}/${STEPS} chat steps carried memory hits; each CPU window settles ${SETTLE_MS} ms; idle, the host burns ${r.idleCpuPerMs.toFixed(3)} ms CPU per ms (net = CPU − that × the window)\n` +
         `${' '.repeat(16)}of it: recall round trip ${both(r.recall)}; assembly chat ${both(r.chatAssembly)} vs standard ${both(r.standardAssembly)}\n`,
     )
   }
