@@ -13,12 +13,20 @@
  * with what changed, searched, the block composed) — whatever of these exists when it runs.
  * Each step starts as DSH's starts: `agent/inbox/claimed` with the person's message. Steps
  * alternate between the two presets with a different message each time; medians.
- * Target: added ≤ 0.5 × DSH's step at 10,000 entries, ≤ 1.0 × at 100,000.
+ *
+ * Two measures of each step (docs/decisions/053): its wall time, and the CPU time the whole
+ * process spent in it (`process.cpuUsage`: every thread, so the recall worker's search, the
+ * collector's helpers and the file reads of the thread pool count). A step's CPU window runs
+ * on for SETTLE_MS after it returns, so work it leaves behind is its own; an idle window
+ * between the pairs shows what the host burns per ms doing nothing (timers, watchers, the
+ * collector): a longer window carries more of it, so each step's CPU is also given net of that.
+ * Target: added ≤ 0.5 × DSH's step at 10,000 entries, ≤ 1.0 × at 100,000, judged on net CPU time.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { agentEvents, assembleContextFor } from '@deepseek-ai/dsh-agent'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
@@ -34,23 +42,86 @@ const { values } = parseArgs({
 })
 const SIZES = values.sizes.split(',').map(Number)
 const STEPS = Number(values.steps)
+/** How long a CPU window stays open after its work returned (what the step set going finishes in it). */
+const SETTLE_MS = 5
+/** An idle window between the pairs lasts this much more (the host's background rate is read from it). */
+const IDLE_MS = 15
+
+/** One measure of one kind of step: medians of wall time and CPU time (ms), and of DSH's own thread's CPU where Node tells it. */
+interface Measure {
+  wallMs: number
+  cpuMs: number
+  /** CPU less what the idle host burns over as long a window (`idleCpuPerMs` × the window's wall time): the step's own work. */
+  netCpuMs: number
+  /** The CPU of DSH's thread alone (`process.threadCpuUsage`, Node ≥ 23.9); the rest of `cpuMs` ran on other threads (the recall worker). */
+  mainThreadCpuMs: number | undefined
+}
 
 interface SizeResult {
   entries: number
-  standardMs: number
-  chatMs: number
-  addedMs: number
-  ratio: number
+  standard: Measure
+  chat: Measure
+  /** chat − standard, and that over standard, by wall time, by CPU time, and by CPU net of the idle rate (the target's measure). */
+  addedWallMs: number
+  ratioWall: number
+  addedCpuMs: number
+  ratioCpu: number
+  addedNetCpuMs: number
+  ratioNetCpu: number
   target: number | undefined
+  /** CPU spent by the process per ms of an idle window between the pairs (the host's timers, watchers, collector): every window carries this much per ms. */
+  idleCpuPerMs: number
   /** Of the added work: the recall round trip alone (the worker levels, searches and answers), and the assembly alone. */
-  recallMs: number
-  chatAssemblyMs: number
-  standardAssemblyMs: number
+  recall: Measure
+  chatAssembly: Measure
+  standardAssembly: Measure
   /** How many chat steps carried a memory-hit block (so recall really ran). */
   chatStepsWithHits: number
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+type ThreadCpu = (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage
+const threadCpuUsage = (process as unknown as { threadCpuUsage?: ThreadCpu }).threadCpuUsage?.bind(process)
+const ms = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000
+
+interface Sample {
+  wall: number
+  /** Wall time of the whole CPU window (the work and the settling). */
+  window: number
+  cpu: number
+  thread: number | undefined
+}
+
+/** `work` timed by the wall and by CPU; the CPU window closes SETTLE_MS after `work` returns. */
+async function timed<T>(work: () => Promise<T>): Promise<{ sample: Sample; result: T }> {
+  const cpu0 = process.cpuUsage()
+  const thread0 = threadCpuUsage?.()
+  const t0 = performance.now()
+  const result = await work()
+  const wall = performance.now() - t0
+  await sleep(SETTLE_MS)
+  const cpu = ms(process.cpuUsage(cpu0))
+  const window = performance.now() - t0
+  const thread = thread0 === undefined ? undefined : ms(threadCpuUsage!(thread0))
+  return { sample: { wall, window, cpu, thread }, result }
+}
+
+class Samples {
+  private readonly all: Sample[] = []
+  push(s: Sample): void {
+    this.all.push(s)
+  }
+  measure(idleCpuPerMs: number): Measure {
+    const threads = this.all.map((s) => s.thread)
+    return {
+      wallMs: median(this.all.map((s) => s.wall)),
+      cpuMs: median(this.all.map((s) => s.cpu)),
+      netCpuMs: median(this.all.map((s) => s.cpu - idleCpuPerMs * s.window)),
+      mainThreadCpuMs: threads.every((t) => t !== undefined) ? median(threads) : undefined,
+    }
+  }
+}
 
 async function step(ctx: any, agent: any, text: string): Promise<boolean> {
   const controller = new AbortController()
@@ -78,49 +149,50 @@ async function measure(entries: number): Promise<SizeResult> {
       await memory.recallReady
       const standard = await host.createAgent('standard')
       const chat = await host.createAgent('chat')
-      const s: number[] = []
-      const c: number[] = []
+      const s = new Samples()
+      const c = new Samples()
+      const idle: number[] = []
       let withHits = 0
       for (let i = -5; i < STEPS; i++) {
         const text = `${BENCH_QUERIES[(i + 5) % BENCH_QUERIES.length]} (${i})`
-        let t = performance.now()
-        await step(host.ctx, standard, text)
-        const ts = performance.now() - t
-        t = performance.now()
-        const hit = await step(host.ctx, chat, text)
-        const tc = performance.now() - t
+        const ts = await timed(async () => await step(host.ctx, standard, text))
+        const tc = await timed(async () => await step(host.ctx, chat, text))
+        const quiet = await timed(async () => await sleep(IDLE_MS))
         if (i < 0) continue // warm-up
-        s.push(ts)
-        c.push(tc)
-        if (hit) withHits++
+        s.push(ts.sample)
+        c.push(tc.sample)
+        idle.push(quiet.sample.cpu / quiet.sample.window)
+        if (tc.result) withHits++
       }
-      const r: number[] = []
-      const ca: number[] = []
-      const sa: number[] = []
+      const r = new Samples()
+      const ca = new Samples()
+      const sa = new Samples()
       for (let i = 0; i < STEPS; i++) {
-        let t = performance.now()
-        await memory.recall(`${BENCH_QUERIES[i % BENCH_QUERIES.length]} ${i}`, 8)
-        r.push(performance.now() - t)
-        t = performance.now()
-        await host.ctx.systemPrompt.assemble(assembleContextFor(chat))
-        ca.push(performance.now() - t)
-        t = performance.now()
-        await host.ctx.systemPrompt.assemble(assembleContextFor(standard))
-        sa.push(performance.now() - t)
+        r.push((await timed(async () => await memory.recall(`${BENCH_QUERIES[i % BENCH_QUERIES.length]} ${i}`, 8))).sample)
+        ca.push((await timed(async () => await host.ctx.systemPrompt.assemble(assembleContextFor(chat)))).sample)
+        sa.push((await timed(async () => await host.ctx.systemPrompt.assemble(assembleContextFor(standard)))).sample)
       }
-      const standardMs = median(s)
-      const chatMs = median(c)
-      const addedMs = Math.max(0, chatMs - standardMs)
+      const idleCpuPerMs = median(idle)
+      const st = s.measure(idleCpuPerMs)
+      const ch = c.measure(idleCpuPerMs)
+      const addedWallMs = Math.max(0, ch.wallMs - st.wallMs)
+      const addedCpuMs = Math.max(0, ch.cpuMs - st.cpuMs)
+      const addedNetCpuMs = Math.max(0, ch.netCpuMs - st.netCpuMs)
       return {
         entries,
-        standardMs,
-        chatMs,
-        addedMs,
-        recallMs: median(r),
-        chatAssemblyMs: median(ca),
-        standardAssemblyMs: median(sa),
-        ratio: addedMs / standardMs,
+        standard: st,
+        chat: ch,
+        addedWallMs,
+        ratioWall: addedWallMs / st.wallMs,
+        addedCpuMs,
+        ratioCpu: addedCpuMs / st.cpuMs,
+        addedNetCpuMs,
+        ratioNetCpu: addedNetCpuMs / st.netCpuMs,
         target: entries >= 100_000 ? 1 : entries >= 10_000 ? 0.5 : undefined,
+        idleCpuPerMs,
+        recall: r.measure(idleCpuPerMs),
+        chatAssembly: ca.measure(idleCpuPerMs),
+        standardAssembly: sa.measure(idleCpuPerMs),
         chatStepsWithHits: withHits,
       }
     } finally {
@@ -133,14 +205,21 @@ async function measure(entries: number): Promise<SizeResult> {
 
 const results: SizeResult[] = []
 for (const size of SIZES) results.push(await measure(size))
-if (values.json) process.stdout.write(`${JSON.stringify({ steps: STEPS, results }, null, 2)}\n`)
+if (values.json) process.stdout.write(`${JSON.stringify({ steps: STEPS, settleMs: SETTLE_MS, results }, null, 2)}\n`)
 else {
   const f = (x: number): string => `${x.toFixed(2)} ms`
-  process.stdout.write(`per step (median of ${STEPS}): DSH's own standard step, the chat step, and what the plugin adds\n`)
-  for (const r of results)
+  const both = (m: Measure): string =>
+    `${f(m.wallMs)} wall, ${f(m.cpuMs)} CPU, ${f(m.netCpuMs)} net${m.mainThreadCpuMs === undefined ? '' : ` (${f(m.mainThreadCpuMs)} on DSH's thread)`}`
+  process.stdout.write(
+    `per step (median of ${STEPS}, the pair alternating): DSH's own standard step, the chat step, and what the plugin adds, by wall time and by CPU time of the whole process (net of the idle host's: the target's measure)\n`,
+  )
+  for (const r of results) {
+    const target = r.target === undefined ? '' : ` (target ≤ ${r.target})`
     process.stdout.write(
-      `${String(r.entries).padStart(7)} entries: standard ${f(r.standardMs)}, chat ${f(r.chatMs)}, added ${f(r.addedMs)} = ${r.ratio.toFixed(2)} × DSH's step` +
-        `${r.target === undefined ? '' : ` (target ≤ ${r.target})`}; ${r.chatStepsWithHits}/${STEPS} chat steps carried memory hits\n` +
-        `${' '.repeat(16)}of it: recall round trip ${f(r.recallMs)}; assembly chat ${f(r.chatAssemblyMs)} vs standard ${f(r.standardAssemblyMs)}\n`,
+      `${String(r.entries).padStart(7)} entries: standard ${both(r.standard)}; chat ${both(r.chat)}\n` +
+        `${' '.repeat(16)}added ${f(r.addedNetCpuMs)} CPU net = ${r.ratioNetCpu.toFixed(2)} × DSH's step${target}; by raw CPU ${f(r.addedCpuMs)} = ${r.ratioCpu.toFixed(2)} ×; by wall ${f(r.addedWallMs)} = ${r.ratioWall.toFixed(2)} ×\n` +
+        `${' '.repeat(16)}${r.chatStepsWithHits}/${STEPS} chat steps carried memory hits; each CPU window settles ${SETTLE_MS} ms; idle, the host burns ${r.idleCpuPerMs.toFixed(3)} ms CPU per ms (net = CPU − that × the window)\n` +
+        `${' '.repeat(16)}of it: recall round trip ${both(r.recall)}; assembly chat ${both(r.chatAssembly)} vs standard ${both(r.standardAssembly)}\n`,
     )
+  }
 }

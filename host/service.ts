@@ -87,6 +87,8 @@ export class CyreneMemory extends Service {
   private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0, ids: [] }
+  /** The voice keys of the settings text last parsed (voiceSettings). */
+  private voiceKept: { text: string; voice: VoiceSettings } | undefined
   private refreshError: string | undefined
   private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; live: LiveRecall; counts: RecallCounts } | { kind: 'failed'; detail: string } =
     {
@@ -283,11 +285,16 @@ export class CyreneMemory extends Service {
   voiceSettings(): VoiceSettings {
     const text = this.storeText('元/settings.json')
     if (text === undefined) return { problems: [] }
-    const { settings, problems } = parseSettingsText(text, this.config.settings)
-    const voice: VoiceSettings = { problems: problems.filter((p) => /nickname|style|JSON/.test(p)) }
-    if (settings.nickname !== undefined) voice.nickname = settings.nickname
-    if (settings.style !== undefined) voice.style = settings.style
-    return voice
+    // Every step asks (rails, nickname); the file is re-read only when it changed, and so is it parsed.
+    if (this.voiceKept?.text !== text) {
+      const { settings, problems } = parseSettingsText(text, this.config.settings)
+      const voice: VoiceSettings = { problems: problems.filter((p) => /nickname|style|JSON/.test(p)) }
+      if (settings.nickname !== undefined) voice.nickname = settings.nickname
+      if (settings.style !== undefined) voice.style = settings.style
+      this.voiceKept = { text, voice }
+    }
+    const { voice } = this.voiceKept
+    return { ...voice, problems: [...voice.problems] }
   }
 
   /** A small store file's text now ('' when missing), or undefined when no store root is known. */

@@ -161,6 +161,34 @@ export function parseEntryFile(text: string, file: string): ParsedFile {
   return { file, segments, problems }
 }
 
+/**
+ * The entry `id` of a day or pending file's text, as `entriesOf(parseEntryFile(text))` holds it
+ * (the last one, if the id repeats), without parsing the others: a recall hit needs one entry of
+ * a file of a hundred, and parsing them all cost more than the search. Only a comment line that
+ * holds the id as written, or any escape (`\`, which could spell it otherwise), is parsed.
+ */
+export function findEntry(text: string, id: string): Entry | undefined {
+  let found: Entry | undefined
+  let bodyStart = 0
+  let prefixAt = text.indexOf(META_PREFIX)
+  for (let start = 0; start < text.length && prefixAt !== -1;) {
+    const newline = text.indexOf('\n', start)
+    const next = newline === -1 ? text.length : newline + 1
+    const line = prefixAt < next ? stripEnd(text.slice(start, next)) : ''
+    // Every comment line, broken or not, ends the body before it (parseEntryFile's segments).
+    if (line.trim().startsWith(META_PREFIX)) {
+      if (line.includes(id) || line.includes('\\')) {
+        const parsed = parseMetaLine(line)
+        if (parsed !== undefined && 'meta' in parsed && parsed.meta.id === id) found = { text: textOfBody(text.slice(bodyStart, start)), meta: parsed.meta }
+      }
+      bodyStart = next
+    }
+    start = next
+    if (prefixAt < start) prefixAt = text.indexOf(META_PREFIX, start)
+  }
+  return found
+}
+
 export function entriesOf(parsed: ParsedFile): Entry[] {
   const out: Entry[] = []
   for (const s of parsed.segments) if (s.type === 'entry') out.push(s.entry)

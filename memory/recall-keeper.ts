@@ -2,7 +2,7 @@ import { rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
-import { itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
+import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
 import {
   describeSilence,
   fileSource,
@@ -145,8 +145,8 @@ export class RecallKeeper {
   private pendingFiles = new Set<string>()
   /** counts() as of the last change: every answer of the worker carries them, and counting walks every id. */
   private countsKept: RecallCounts | undefined
-  /** The parsed documents of files hits came from lately, by the stamp they were read at: a hit's text without reading its file again. */
-  private readonly shownFiles = new Map<string, { stamp: FileStamp; items: Map<string, RecallItem> }>()
+  /** The texts of files hits came from lately, by the stamp they were read at: a hit's text without reading its file again. */
+  private readonly shownFiles = new Map<string, { stamp: FileStamp; text: string }>()
   readonly opened: KeeperOpenReport
 
   private constructor(root: string, index: RecallIndex, files: Map<string, FileState>, opened: KeeperOpenReport) {
@@ -367,22 +367,23 @@ export class RecallKeeper {
     return answer.hits
   }
 
-  /** The documents of a file as of the stamp the index has for it (read again only when that changed). */
-  private async itemsOf(rel: string): Promise<Map<string, RecallItem>> {
+  /** Document `id` of file `rel` as of the stamp the index has for it (the file read again only when that changed; only that entry parsed). */
+  private async itemOf(rel: string, id: string): Promise<RecallItem | undefined> {
     const stamp = this.files.get(rel)?.stamp
     const kept = this.shownFiles.get(rel)
     if (kept !== undefined && stamp !== undefined && kept.stamp === stamp) {
       // Most recently used last.
       this.shownFiles.delete(rel)
       this.shownFiles.set(rel, kept)
-      return kept.items
+      return itemIn(rel, kept.text, id)
     }
-    const items = new Map((await readItems(this.root, rel))?.map((i) => [i.doc.id, i]) ?? [])
+    const text = await readText(this.root, rel)
+    if (text === undefined) return undefined
     if (stamp !== undefined) {
-      this.shownFiles.set(rel, { stamp, items })
+      this.shownFiles.set(rel, { stamp, text })
       if (this.shownFiles.size > SHOWN_FILES_KEPT) this.shownFiles.delete(this.shownFiles.keys().next().value!)
     }
-    return items
+    return itemIn(rel, text, id)
   }
 
   /**
@@ -402,7 +403,7 @@ export class RecallKeeper {
     const out: RecalledEntry[] = []
     for (const hit of hits) {
       const rel = this.where.get(hit.id)!
-      const item = (await this.itemsOf(rel)).get(hit.id)
+      const item = await this.itemOf(rel, hit.id)
       // Changed since it was indexed (the next refresh sees it): not shown rather than shown stale.
       if (item === undefined) continue
       const entry: RecalledEntry = { id: hit.id, score: hit.score, text: item.text, date: item.date, area: item.area, file: rel }
@@ -429,6 +430,24 @@ async function statOf(path: string): Promise<FileStamp | undefined> {
 export async function readItems(root: string, rel: string): Promise<RecallItem[] | undefined> {
   try {
     return itemsOfFile(rel, decodeUtf8(await readNoFollow(join(root, rel))).text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Document `id` of a file's text; undefined when the text does not hold it or cannot be read as its kind. */
+function itemIn(rel: string, text: string, id: string): RecallItem | undefined {
+  try {
+    return itemOfFile(rel, text, id)
+  } catch {
+    return undefined
+  }
+}
+
+/** The text of one file; undefined when it cannot be read (gone, a link, not a file). */
+async function readText(root: string, rel: string): Promise<string | undefined> {
+  try {
+    return decodeUtf8(await readNoFollow(join(root, rel))).text
   } catch {
     return undefined
   }

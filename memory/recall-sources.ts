@@ -1,5 +1,5 @@
 import { ANCHOR_FILES, parseAnchor } from './anchors.ts'
-import { entriesOf, parseEntryFile } from './entry.ts'
+import { entriesOf, findEntry, parseEntryFile, type Entry } from './entry.ts'
 import { walkFiles } from './fsio.ts'
 import { dateOfEntryFile, isDateString, LAYOUT, NO_OUTPUT } from './paths.ts'
 import type { RecallDoc } from './recall/index.ts'
@@ -89,26 +89,7 @@ function dreamsOf(text: string): string {
 export function itemsOfFile(rel: string, text: string): RecallItem[] {
   const file = recallFileOf(rel)
   if (file === undefined) return []
-  if (file.area === 'day' || file.area === 'pending') {
-    return entriesOf(parseEntryFile(text, rel)).map((entry) => {
-      const meta = entry.meta
-      const item: RecallItem = {
-        doc: {
-          id: meta.id,
-          text: entry.text,
-          at: typeof meta.at === 'string' ? meta.at : '',
-          source: 'entry',
-          ...(typeof meta.kind === 'string' ? { kind: meta.kind } : {}),
-          ...(Array.isArray(meta.links) ? { links: meta.links.filter((l): l is string => typeof l === 'string') } : {}),
-        },
-        text: entry.text,
-        date: file.date,
-        area: file.area,
-      }
-      if (typeof meta.source_ref === 'string') item.sourceRef = meta.source_ref
-      return item
-    })
-  }
+  if (file.area === 'day' || file.area === 'pending') return entriesOf(parseEntryFile(text, rel)).map((entry) => entryItem(file, entry))
   if (file.area === 'anchor') {
     const key = ANCHOR_BY_FILE.get(rel) as AnchorKey
     const doc = parseAnchor(text)
@@ -122,6 +103,36 @@ export function itemsOfFile(rel: string, text: string): RecallItem[] {
   const at = file.area === 'dream' ? file.date : file.area === 'month' ? `${file.date}-01` : `${file.date}-01-01`
   const source = file.area === 'dream' ? 'dream' : 'rollup'
   return [{ doc: { id: `${file.area}:${file.date}`, text: body, at, source }, text: body, date: file.date, area: file.area }]
+}
+
+/** Pure: the document `id` of one recall file's text, as `itemsOfFile` holds it (the last, if it repeats); an entry's file is not parsed whole. */
+export function itemOfFile(rel: string, text: string, id: string): RecallItem | undefined {
+  const file = recallFileOf(rel)
+  if (file === undefined) return undefined
+  if (file.area === 'day' || file.area === 'pending') {
+    const entry = findEntry(text, id)
+    return entry === undefined ? undefined : entryItem(file, entry)
+  }
+  return itemsOfFile(rel, text).findLast((item) => item.doc.id === id)
+}
+
+function entryItem(file: RecallFile, entry: Entry): RecallItem {
+  const meta = entry.meta
+  const item: RecallItem = {
+    doc: {
+      id: meta.id,
+      text: entry.text,
+      at: typeof meta.at === 'string' ? meta.at : '',
+      source: 'entry',
+      ...(typeof meta.kind === 'string' ? { kind: meta.kind } : {}),
+      ...(Array.isArray(meta.links) ? { links: meta.links.filter((l): l is string => typeof l === 'string') } : {}),
+    },
+    text: entry.text,
+    date: file.date,
+    area: file.area,
+  }
+  if (typeof meta.source_ref === 'string') item.sourceRef = meta.source_ref
+  return item
 }
 
 /** How a hit names its source in the memory-hit block: the day for an entry, else the kind and period. */
