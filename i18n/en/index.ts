@@ -10,6 +10,9 @@ import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
 import { recallEn } from './recall.ts'
 import { reportsEn } from './reports.ts'
+import { storeRefusalsEn } from './store-refusals.ts'
+import { storeFindingsEn } from './store-findings.ts'
+import { storeImportEn } from './store-import.ts'
 import { whaleEn } from './whale.ts'
 import { worldbookEn } from './worldbook.ts'
 
@@ -26,6 +29,9 @@ export const en: Catalogue = {
   ...presetsEn,
   ...recallEn,
   ...reportsEn,
+  ...storeRefusalsEn,
+  ...storeFindingsEn,
+  ...storeImportEn,
   ...worldbookEn,
   ...whaleEn,
 }
