@@ -43,7 +43,7 @@ export async function lstatTree(dir: string): Promise<Map<string, TreeEntry>> {
 }
 
 /** One thing wrong with a snapshot: its English words and its code (`part.snapshot.<code>`, decision 082). */
-export interface SnapshotProblem {
+interface SnapshotProblem {
   en: string
   said: Said
 }
@@ -101,7 +101,7 @@ export interface CheckedSnapshot {
 }
 
 /** The first eight problems, then how many more: as English lines and as saids. */
-export function shownProblems(problems: readonly SnapshotProblem[]): { en: string; said: Said[] } {
+function shownProblems(problems: readonly SnapshotProblem[]): { en: string; said: Said[] } {
   const shown = problems.slice(0, 8)
   const en = shown.map((p) => `  - ${p.en}`)
   const said = shown.map((p) => p.said)

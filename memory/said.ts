@@ -11,7 +11,7 @@ export interface Said {
   readonly code: string
   readonly params?: SaidParams
 }
-export type SaidParam = string | number | Said | readonly Said[]
+type SaidParam = string | number | Said | readonly Said[]
 export type SaidParams = Readonly<Record<string, SaidParam>>
 
 /** A field or thing a message is about: its English words, and how another language names it. */
@@ -21,7 +21,7 @@ export interface What {
 }
 
 /** A field of the format named by its key (`reason`, `consequence.self`): the same in every language. */
-export function fieldWhat(field: string): What {
+function fieldWhat(field: string): What {
   return { en: field, said: { code: 'part.field', params: { field } } }
 }
 
