@@ -5,7 +5,7 @@ import type { Said } from '../memory/said.ts'
 import { parseSettingsText } from '../memory/settings.ts'
 import { buildMeta, checkText, DEFAULT_LIMITS, importedMetaSaid, parseWhen, RefusedError, type NewEntry } from '../memory/validate.ts'
 import { englishSentences } from './testing/language-rule.ts'
-import { hasSaid, saidText } from './store-said.ts'
+import { errorText, hasSaid, saidText } from './store-said.ts'
 
 /**
  * Decision 082: what memory/ says as a code is worded from the catalogue —
@@ -84,6 +84,14 @@ describe('what memory/ says, in both languages (decision 082)', () => {
       expectWorded(e.said, e.message)
     }
     expect(() => parseWhen('2026-03-04')).not.toThrow()
+  })
+
+  it('a chat command words a store refusal as the command line does (errorText)', () => {
+    const e = refusal(write({ text: 'x'.repeat(401) }), 0)
+    expect(errorText(e, 'zh')).toBe(saidText(e.said, 'zh'))
+    expect(errorText(e, 'zh')).toContain('条目正文 有 401 个字')
+    expect(errorText(e, 'en')).toBe(e.message)
+    expect(errorText(new Error('disk said no'), 'zh')).toBe('disk said no')
   })
 
   it('the notes of a write', () => {

@@ -35,3 +35,20 @@ function paramText(value: string | number | SaidLike | readonly SaidLike[], lang
 function isList(value: SaidLike | readonly SaidLike[]): value is readonly SaidLike[] {
   return Array.isArray(value)
 }
+
+/**
+ * An error memory/ threw, for a person: in English its own sentence; in
+ * another language its said (`RefusedError.said`) when the catalogue words it,
+ * else its sentence. Duck-typed, so the chat commands and the command line
+ * share it without i18n/ importing memory/.
+ */
+export function errorText(error: unknown, lang: Lang): string {
+  const message = error instanceof Error ? error.message : String(error)
+  if (lang === 'en') return message
+  const said = (error as { said?: unknown } | null)?.said
+  return isSaidLike(said) ? (saidText(said, lang) ?? message) : message
+}
+
+function isSaidLike(v: unknown): v is SaidLike {
+  return v !== null && typeof v === 'object' && typeof (v as { code?: unknown }).code === 'string'
+}
