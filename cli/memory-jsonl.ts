@@ -32,7 +32,7 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
       bytes = await fs.readFile(resolve(io.cwd, file))
     } catch (e) {
       // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
-      const system = describeSystemFailure(e, { command: 'memory import', argv: [], nothingChanged: true })
+      const system = describeSystemFailure(e, { command: 'memory import', argv: [], nothingChanged: true, lang: io.lang })
       if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
       throw new CliError(say(io, 'store.file.unreadable', { file, why: fileProblem(e, io) }), 2)
     }

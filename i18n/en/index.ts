@@ -13,6 +13,7 @@ import { reportsEn } from './reports.ts'
 import { storeRefusalsEn } from './store-refusals.ts'
 import { storeFindingsEn } from './store-findings.ts'
 import { storeImportEn } from './store-import.ts'
+import { cliFailuresEn } from './cli-failures.ts'
 import { whaleEn } from './whale.ts'
 import { worldbookEn } from './worldbook.ts'
 
@@ -32,6 +33,7 @@ export const en: Catalogue = {
   ...storeRefusalsEn,
   ...storeFindingsEn,
   ...storeImportEn,
+  ...cliFailuresEn,
   ...worldbookEn,
   ...whaleEn,
 }

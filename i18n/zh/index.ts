@@ -12,6 +12,7 @@ import { reportsZh } from './reports.ts'
 import { storeRefusalsZh } from './store-refusals.ts'
 import { storeFindingsZh } from './store-findings.ts'
 import { storeImportZh } from './store-import.ts'
+import { cliFailuresZh } from './cli-failures.ts'
 import { whaleZh } from './whale.ts'
 import { worldbookZh } from './worldbook.ts'
 
@@ -31,6 +32,7 @@ export const zh = {
   ...storeRefusalsZh,
   ...storeFindingsZh,
   ...storeImportZh,
+  ...cliFailuresZh,
   ...worldbookZh,
   ...whaleZh,
 } as const
