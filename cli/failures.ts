@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
 import { withoutTempSuffix } from '../durable/atomic-write.ts'
+import { t, type Lang } from '../i18n/index.ts'
 
 /**
  * Exit codes of the `cyrene` command line (CONTRACT#exit-codes).
@@ -18,6 +19,8 @@ export interface FailureContext {
   storeRoot?: string | undefined
   /** The failure happened before the command changed anything (reading its input). */
   nothingChanged?: boolean
+  /** The invocation's language (cli/lang.ts); English when not told. */
+  lang?: Lang
 }
 
 type Errno = NodeJS.ErrnoException & { dest?: string }
@@ -51,16 +54,17 @@ function errnoOf(e: unknown): Errno | undefined {
 /** What the command left behind when one of its steps failed — never claims more than is true. */
 function changedNote(ctx: FailureContext): string {
   const { command, argv } = ctx
-  if (ctx.nothingChanged === true) return 'Nothing was changed.'
-  if (command === 'memory import' || command === 'migrate') {
-    return 'Entries imported before the failure stay in the store; once it is fixed, run the same command again — what is already imported is recognised and skipped.'
-  }
-  if (command === 'restore') {
-    return 'The restore may have stopped part-way: the store as it was before is in the newest pre-restore snapshot (`cyrene restore --list`); once it is fixed, run the same restore again.'
-  }
+  const lang = langOf(ctx)
+  if (ctx.nothingChanged === true) return t('failure.changed.nothing', lang)
+  if (command === 'memory import' || command === 'migrate') return t('failure.changed.import', lang)
+  if (command === 'restore') return t('failure.changed.restore', lang)
   if (ONE_STEP.has(command) || (command === 'memory check' && !argv.includes('--fix')) || argv.includes('--list') || argv.includes('--dry-run'))
-    return 'Nothing was changed.'
-  return 'The step that failed changed nothing; earlier steps of this command may have finished — `cyrene memory check` shows the state of the store.'
+    return t('failure.changed.nothing', lang)
+  return t('failure.changed.step', lang)
+}
+
+function langOf(ctx: FailureContext): Lang {
+  return ctx.lang ?? 'en'
 }
 
 function userName(uid: number): string | undefined {
@@ -111,28 +115,44 @@ function permissionMessage(e: Errno, ctx: FailureContext): string {
   // The atomic writer names its target; the path the system refused (its temp file, so its folder) is in the cause.
   const cause = errnoOf((e as { cause?: unknown }).cause)
   const raw = cause?.dest ?? cause?.path ?? e.dest ?? e.path
+  const lang = langOf(ctx)
+  const changed = changedNote(ctx)
   if (raw === undefined)
-    return `permission denied (${e.syscall ?? 'a file operation'}). ${changedNote(ctx)} Check who owns the memory store${ctx.storeRoot === undefined ? '' : ` (ls -ld '${ctx.storeRoot}')`}.`
+    return t('failure.perm.noPath', lang, {
+      syscall: e.syscall ?? t('failure.fileOp', lang),
+      changed,
+      where: ctx.storeRoot === undefined ? '' : ` (ls -ld '${ctx.storeRoot}')`,
+    })
   const path = withoutTempSuffix(raw)
   // A temp file of an atomic write was refused: the folder is what forbids writing the file.
   const found = nearestVisible(raw === path ? path : dirname(path))
   const me = process.getuid?.()
   const head =
-    found !== undefined && found.missing && raw === path ? `permission denied: cannot create ${basename(path)} in ${found.path}` : `permission denied: ${path}`
-  if (found === undefined || me === undefined) return `${head}. ${changedNote(ctx)} Check the owner and mode of that path and its folders (ls -ld).`
-  const kind = found.st.isDirectory() ? 'folder' : 'file'
-  const state = `the ${kind} ${found.path} belongs to ${who(found.st.uid)} with mode ${modeOf(found.st)}; cyrene runs as ${who(me)}`
+    found !== undefined && found.missing && raw === path
+      ? t('failure.perm.create', lang, { name: basename(path), folder: found.path })
+      : t('failure.perm.path', lang, { path })
+  if (found === undefined || me === undefined) return t('failure.perm.unknown', lang, { head, changed })
+  const folder = found.st.isDirectory()
+  const state = t('failure.perm.state', lang, {
+    kind: t(folder ? 'failure.kind.folder' : 'failure.kind.file', lang),
+    path: found.path,
+    owner: who(found.st.uid),
+    mode: modeOf(found.st),
+    me: who(me),
+  })
   let fix: string
   if (found.st.uid !== me) {
     const target = ctx.storeRoot !== undefined && found.path.startsWith(ctx.storeRoot) ? ctx.storeRoot : found.path
-    fix = `Run cyrene as ${userName(found.st.uid) ?? `uid ${found.st.uid}`} (the owner), or have root give it to you: chown -R ${me}:${process.getgid?.() ?? me} '${target}'.`
+    fix = t('failure.fix.owner', lang, {
+      owner: userName(found.st.uid) ?? `uid ${found.st.uid}`,
+      uid: String(me),
+      gid: String(process.getgid?.() ?? me),
+      target,
+    })
   } else {
-    fix =
-      me === 0
-        ? `Root is refused here, so the file system forbids it (an immutable attribute or a protected mount?): check lsattr '${found.path}' and the mount options.`
-        : `It is yours but its mode forbids this; give yourself access back: chmod u+rw${kind === 'folder' ? 'x' : ''} '${found.path}'.`
+    fix = me === 0 ? t('failure.fix.root', lang, { path: found.path }) : t('failure.fix.mode', lang, { x: folder ? 'x' : '', path: found.path })
   }
-  return `${head} (${state}). ${changedNote(ctx)} ${fix}`
+  return t('failure.perm.full', lang, { head, state, changed, fix })
 }
 
 /** The first component of `path` that exists and is not a folder (where a folder is needed). */
@@ -150,16 +170,17 @@ function fileInTheWay(path: string): string | undefined {
 }
 
 function conflictMessage(e: Errno, ctx: FailureContext): string {
+  const lang = langOf(ctx)
   let what: string
   let p: string
   if (e.code === 'ENOTDIR') {
     p = fileInTheWay(e.dest ?? e.path ?? '') ?? e.path ?? '(unknown path)'
-    what = `${p} is a file where the store needs a folder`
+    what = t('failure.conflict.fileNeedsFolder', lang, { path: p })
   } else {
     p = withoutTempSuffix(e.dest ?? e.path ?? '(unknown path)')
-    what = `${p} is a folder where the store keeps a file`
+    what = t('failure.conflict.folderNeedsFile', lang, { path: p })
   }
-  return `path conflict: ${what}. ${changedNote(ctx)} Move it aside (mv '${p}' '${p}.aside'), look inside, then run the command again.`
+  return t('failure.conflict', lang, { what, changed: changedNote(ctx), path: p })
 }
 
 /**
@@ -172,32 +193,25 @@ export function describeSystemFailure(error: unknown, ctx: FailureContext): { ex
   if (e === undefined) return undefined
   const code = e.code!
   const where = withoutTempSuffix(e.dest ?? e.path ?? ctx.storeRoot ?? 'the memory store')
+  const lang = langOf(ctx)
   if (DISK_FULL.has(code)) {
-    const what = code === 'EDQUOT' ? 'disk quota exceeded' : 'disk full'
-    return {
-      exit: EXIT.system,
-      message: `${what}: no space left for ${where}. ${changedNote(ctx)} Free some space on that disk (df -h '${dirname(where)}' shows it) and try again.`,
-    }
+    const what = t(code === 'EDQUOT' ? 'failure.diskQuota' : 'failure.diskFull', lang)
+    return { exit: EXIT.system, message: t('failure.noSpace', lang, { what, where, changed: changedNote(ctx), dir: dirname(where) }) }
   }
   if (DENIED.has(code)) return { exit: EXIT.system, message: permissionMessage(e, ctx) }
-  if (code === 'EROFS') {
-    return {
-      exit: EXIT.system,
-      message: `read-only file system: ${where}. ${changedNote(ctx)} Remount it read-write, or point DSH_HOME (or --root) at a writable place.`,
-    }
-  }
-  if (code === 'EIO')
-    return { exit: EXIT.system, message: `the disk reported an input/output error at ${where}. ${changedNote(ctx)} Check the disk (dmesg), then try again.` }
+  if (code === 'EROFS') return { exit: EXIT.system, message: t('failure.readOnly', lang, { where, changed: changedNote(ctx) }) }
+  if (code === 'EIO') return { exit: EXIT.system, message: t('failure.io', lang, { where, changed: changedNote(ctx) }) }
   if (CONFLICT.has(code)) return { exit: EXIT.system, message: conflictMessage(e, ctx) }
   return undefined
 }
 
 /** One line for an error nobody expected; the stack only on request. */
-export function describeBug(error: unknown, debug: boolean): string {
+export function describeBug(error: unknown, debug: boolean, lang: Lang = 'en'): string {
   const e = error instanceof Error ? error : new Error(String(error))
   const code = typeof (e as Errno).code === 'string' ? ` [${(e as Errno).code}]` : ''
-  const line = `unexpected error: ${e.name}: ${e.message.split('\n')[0]}${code} — this is a bug in cyrene; please report it with the command you ran.`
-  return debug ? `${line}\n${e.stack ?? ''}` : `${line} Run again with CYRENE_DEBUG=1 to see where it happened.`
+  // The error's own name and first line are the program's words, shown as written.
+  const line = t('failure.bug', lang, { error: `${e.name}: ${e.message.split('\n')[0]}`, code })
+  return debug ? `${line}\n${e.stack ?? ''}` : `${line} ${t('failure.bug.debug', lang)}`
 }
 
 /** Standard output or error was closed by the reader (`cyrene … | head -1`): not a failure. */

@@ -108,13 +108,14 @@ async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise
     say(e.message)
     return e.code
   }
-  const ctx: FailureContext = { command: `${name ?? first}${sub}`, argv: rest, storeRoot: storeRootOf(rest, io.env) }
+  const lang = langOfArgv(argv, io.env)
+  const ctx: FailureContext = { command: `${name ?? first}${sub}`, argv: rest, storeRoot: storeRootOf(rest, io.env), lang }
   const system = describeSystemFailure(e, ctx)
   if (system !== undefined) {
     say(system.message)
     return system.exit
   }
-  say(describeBug(e, io.env.CYRENE_DEBUG === '1'))
+  say(describeBug(e, io.env.CYRENE_DEBUG === '1', lang))
   return EXIT.bug
 }
 

@@ -6,6 +6,7 @@ import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { storeSaidText, withoutSaid } from './refusal-text.ts'
 import { PACKAGE_ROOT } from '../host/package-root.ts'
 import { newVolume, personaSourcesOf } from '../host/new-volume.ts'
 import {
@@ -67,16 +68,17 @@ async function restore(o: ListOptions, args: string[], io: CliIO): Promise<numbe
     return name === undefined && !o.list ? 2 : 0
   }
   const r = await guarded(io, () => restoreSnapshot(store, name, { by: 'person' }, progress(io, say(io, 'store.progress.restore'), o.quiet)))
+  const { warningsSaid: _said, ...json } = r
   out(
     io,
     o.json,
-    r,
+    json,
     () =>
       [
         t('cli.restore.done', lang(io), { restored: r.restored, name, removed: r.removed, safety: r.safety }),
         ...(r.verified ? [] : [t('cli.restore.unverified', lang(io), { name })]),
         ...r.linksReplaced.map((l) => t('cli.restore.link', lang(io), { path: l })),
-        ...r.warnings.map((w) => t('cli.restore.warning', lang(io), { warning: w })),
+        ...r.warnings.map((w, i) => t('cli.restore.warning', lang(io), { warning: storeSaidText(r.warningsSaid[i], w, io) })),
       ].join('\n') + '\n',
   )
   return 0
@@ -199,14 +201,14 @@ async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
   } catch {
     /* no DSH_HOME: nothing to report */
   }
-  out(io, o.json, { ...r, retiredInstalled: retired }, () => {
+  out(io, o.json, { ...r, skipped: withoutSaid(r.skipped), already: withoutSaid(r.already), retiredInstalled: retired }, () => {
     // A skipped line's why is the reader's: the whale inbox's is worded here (whale-migrate.ts), an old plugin's file's by memory/migrate.ts.
     return (
       [
         migratedLine(r.dryRun, r.imported, r.from, io) + (r.already.length > 0 ? say(io, 'store.migrate.already', { n: r.already.length }) : ''),
         ...r.sources.map((s) => say(io, 'store.migrate.source', { kind: s.kind.padEnd(9), n: s.items, path: s.path })),
         ...(r.snapshot !== undefined ? [say(io, 'store.migrate.snapshot', { name: r.snapshot })] : []),
-        ...r.skipped.map((s) => say(io, 'store.migrate.skipped', { origin: s.origin, why: s.why })),
+        ...r.skipped.map((s) => say(io, 'store.migrate.skipped', { origin: s.origin, why: storeSaidText(s.said, s.why, io) })),
         ...retired.map((x) => say(io, 'store.migrate.retired', { name: x.name, where: x.where })),
         ...(r.dryRun ? [] : [say(io, 'store.migrate.next')]),
       ].join('\n') + '\n'

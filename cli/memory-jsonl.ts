@@ -6,6 +6,7 @@ import { langOf, say } from './help-text.ts'
 import { entryJson, guarded, openStore, out, progress, type StoreOptions } from './memory-shared.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
+import { storeSaidText, withoutSaid } from './refusal-text.ts'
 import { importItems, parseImportJsonl } from '../memory/index.ts'
 
 // `cyrene memory import --jsonl` and `cyrene memory export`: entries in and out as JSON lines.
@@ -31,7 +32,7 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
       bytes = await fs.readFile(resolve(io.cwd, file))
     } catch (e) {
       // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
-      const system = describeSystemFailure(e, { command: 'memory import', argv: [], nothingChanged: true })
+      const system = describeSystemFailure(e, { command: 'memory import', argv: [], nothingChanged: true, lang: io.lang })
       if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
       throw new CliError(say(io, 'store.file.unreadable', { file, why: fileProblem(e, io) }), 2)
     }
@@ -44,14 +45,14 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
   out(
     io,
     o.json,
-    r,
+    { ...r, skipped: withoutSaid(r.skipped), already: withoutSaid(r.already) },
     () =>
       [
         importedLine(r.dryRun, r.imported, r.files.length, io) +
           (r.already.length > 0 ? say(io, 'store.import.already', { n: r.already.length }) : '') +
           (r.skipped.length > 0 ? say(io, 'store.import.refused', { n: r.skipped.length }) : '') +
           (r.duplicates.length > 0 ? say(io, 'store.import.duplicates', { n: r.duplicates.length }) : ''),
-        ...r.skipped.map((s) => say(io, 'store.import.refusedLine', { origin: s.origin, why: s.why })),
+        ...r.skipped.map((s) => say(io, 'store.import.refusedLine', { origin: s.origin, why: storeSaidText(s.said, s.why, io) })),
         ...r.duplicates.map((d) => say(io, 'store.import.duplicate', { origin: d.origin, id: d.id, other: d.resembles, similarity: String(d.similarity) })),
       ].join('\n') + '\n',
   )

@@ -25,6 +25,7 @@ import {
   type StoredEntry,
   type CheckReport,
   type Finding,
+  type WriteResult,
 } from '../memory/index.ts'
 import { t, DEFAULT_LANG } from '../i18n/index.ts'
 import { AXES } from '../memory/entry.ts'
@@ -32,6 +33,7 @@ import { gateProblemOf } from '../memory/gate.ts'
 import { gateProblemText } from '../i18n/gate.ts'
 import { recallCommand, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
 import { resemblingDayEntry } from '../memory/resembling.ts'
+import { storeSaidText } from './refusal-text.ts'
 import { importLines, exportLines, type ImportOptions, type ExportOptions } from './memory-jsonl.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'
 
@@ -237,19 +239,25 @@ async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number
   out(
     io,
     o.json,
-    { ...r, ...(resembles !== undefined ? { resembles } : {}) },
+    { ...withoutSaid(r), ...(resembles !== undefined ? { resembles } : {}) },
     () =>
       [
         t(r.gate === 'day' ? 'cli.write.written' : 'cli.write.kept', io.lang ?? DEFAULT_LANG, { id: r.id, file: r.file }),
         ...r.reasons.map((x) => `  · ${gateProblemText(gateProblemOf(x) ?? x, io.lang ?? DEFAULT_LANG)}`),
         ...(r.gate === 'day' ? [] : [`  ${t('cli.write.gateHint', io.lang ?? DEFAULT_LANG, { id: r.id })}`]),
-        ...r.notes.map((x) => say(io, 'store.write.note', { note: x })),
+        ...r.notes.map((x, i) => say(io, 'store.write.note', { note: storeSaidText(r.saidNotes[i], x, io) })),
         ...(resembles !== undefined
           ? [`  ${t('cli.write.resembles', io.lang ?? DEFAULT_LANG, { id: resembles.id, date: resembles.date, text: oneLine(resembles.text) })}`]
           : []),
       ].join('\n') + '\n',
   )
   return 0
+}
+
+/** `--json` keeps the write's fields as they were: the notes' codes are for the person's language (decision 082). */
+function withoutSaid(r: WriteResult): Omit<WriteResult, 'saidNotes'> {
+  const { saidNotes: _said, ...rest } = r
+  return rest
 }
 
 async function search(o: SearchOptions, args: string[], io: CliIO): Promise<number> {
@@ -316,8 +324,15 @@ async function check(o: CheckOptions, io: CliIO): Promise<number> {
   let dshHome: string | undefined
   if (o.root === undefined) dshHome = resolveDshHome({ env: io.env })
   const report = await guarded(io, () => checkStore(store, { fix: o.fix, dshHome, onProgress: progress(io, say(io, 'store.progress.check'), o.quiet) }))
-  out(io, o.json, report, () => renderCheck(report, io))
+  out(io, o.json, checkJson(report), () => renderCheck(report, io))
   return report.errors.length > 0 ? 1 : 0
+}
+
+/** `--json` keeps the report's fields as they were: the codes of its words are for the person's language (decision 082). */
+function checkJson(r: CheckReport): Omit<CheckReport, 'fixedSaid'> {
+  const bare = (fs: Finding[]): Finding[] => fs.map(({ said: _said, ...f }) => f)
+  const { fixedSaid: _fixed, ...rest } = r
+  return { ...rest, errors: bare(r.errors), warnings: bare(r.warnings), notes: bare(r.notes) }
 }
 
 async function resolveCommand(o: ResolveOptions, args: string[], io: CliIO): Promise<number> {
@@ -433,7 +448,7 @@ function where(f: Finding): string {
 }
 
 function renderCheck(r: CheckReport, io: CliIO): string {
-  const finding = (f: Finding) => ({ where: where(f), message: f.message, code: f.code })
+  const finding = (f: Finding) => ({ where: where(f), message: storeSaidText(f.said, f.message, io), code: f.code })
   const lines = [
     say(io, 'store.check.stats', {
       entries: r.stats.entries,
@@ -446,7 +461,7 @@ function renderCheck(r: CheckReport, io: CliIO): string {
     ...r.errors.map((f) => say(io, 'store.check.error', finding(f))),
     ...r.warnings.map((f) => say(io, 'store.check.warning', finding(f))),
     ...r.notes.map((f) => say(io, 'store.check.note', finding(f))),
-    ...r.fixed.map((x) => say(io, 'store.check.fixed', { what: x })),
+    ...r.fixed.map((x, i) => say(io, 'store.check.fixed', { what: storeSaidText(r.fixedSaid[i], x, io) })),
     r.errors.length === 0 ? say(io, 'store.check.clean') : say(io, 'store.check.problems', { n: r.errors.length }),
   ]
   return `${lines.join('\n')}\n`

@@ -1,10 +1,10 @@
-import { tKey, zh, type MessageKey } from '../i18n/index.ts'
+import { saidText, type SaidLike } from '../i18n/store-said.ts'
 import { LockBusyError, LockLostError, RefusedError } from '../memory/index.ts'
 import { langOf } from './help-text.ts'
 import type { CliIO } from './io.ts'
 
 /**
- * A store refusal in the person's language (decision 078). memory/ gives a
+ * A store refusal in the person's language (decisions 078, 082). memory/ gives a
  * code, the params that name what it is about and an English sentence; the
  * English sentence is the English words (it may say more: a lock's holder,
  * what git said), so an English person reads it as it is. For another
@@ -14,21 +14,29 @@ import type { CliIO } from './io.ts'
 export function refusalText(e: Error, io: Pick<CliIO, 'lang'>): string {
   const lang = langOf(io)
   if (lang === 'en') return e.message
-  const coded = codeOf(e)
-  if (coded === undefined || !(coded.key in zh)) return e.message
-  return tKey(coded.key as MessageKey, lang, coded.params)
+  const said = saidOf(e)
+  return (said === undefined ? undefined : saidText(said, lang)) ?? e.message
 }
 
-function codeOf(e: Error): { key: string; params: Record<string, string> } | undefined {
-  if (e instanceof RefusedError) {
-    const { variant, ...params } = e.params
-    return { key: `store.refused.${e.code}${variant === undefined ? '' : `.${variant}`}`, params }
-  }
-  if (e instanceof LockLostError && e.path !== undefined) return { key: 'store.refused.lock-lost', params: { lock: e.path } }
+/** What memory/ said, in the person's language, or its English words when the catalogue has none for it. */
+export function storeSaidText(said: SaidLike | undefined, english: string, io: Pick<CliIO, 'lang'>): string {
+  const lang = langOf(io)
+  if (lang === 'en' || said === undefined) return english
+  return saidText(said, lang) ?? english
+}
+
+function saidOf(e: Error): SaidLike | undefined {
+  if (e instanceof RefusedError) return e.said
+  if (e instanceof LockLostError && e.path !== undefined) return { code: 'refused.lock-lost', params: { lock: e.path } }
   if (e instanceof LockBusyError && e.path !== undefined)
     return {
-      key: e.name === 'EngineBusyError' ? 'store.refused.engine-busy' : 'store.refused.busy',
+      code: e.name === 'EngineBusyError' ? 'refused.engine-busy' : 'refused.busy',
       params: { lock: e.path, pid: String(e.owner?.pid ?? '?') },
     }
   return undefined
+}
+
+/** `--json` keeps the fields it had: the codes of what memory/ said are for the person's language, not for scripts (decision 082). */
+export function withoutSaid<T extends { said?: unknown }>(items: readonly T[]): Array<Omit<T, 'said'>> {
+  return items.map(({ said: _said, ...rest }) => rest)
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, type StoreOptions } from './memory-shared.ts'
+import { storeSaidText } from './refusal-text.ts'
 import { NICKNAME_MAX, VOICE_SETTING_KEYS, voiceSettingProblem, writeVoiceSetting, type VoiceSettingKey } from '../memory/index.ts'
 import { readTextOr } from '../memory/fsio.ts'
 import { STYLES_OVERRIDE, voiceTexts } from '../rails/index.ts'
@@ -49,7 +50,9 @@ async function get(o: StoreOptions, args: string[], io: CliIO): Promise<number> 
   const key = keyOf(args[0], io)
   const store = await openStore(io, o.root)
   const value = store.settings[key]
-  if (store.settingsProblems.length > 0) for (const p of store.settingsProblems) io.stderr(`${say(io, 'store.settings.warning', { problem: p })}\n`)
+  store.settingsProblems.forEach((p, i) => {
+    io.stderr(`${say(io, 'store.settings.warning', { problem: storeSaidText(store.settingsSaid[i], p, io) })}\n`)
+  })
   out(io, o.json, { key, value: value ?? null }, () => (value === undefined ? '' : `${value}\n`))
   return value === undefined ? 1 : 0
 }

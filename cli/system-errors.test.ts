@@ -33,11 +33,11 @@ function cyrene(args: string[], home: string, opts: { asNobody?: boolean } = {})
   const r =
     opts.asNobody === true
       ? spawnSync('setpriv', [...AS_NOBODY, forOthers.node, forOthers.bin, ...args], {
-          env: { PATH: process.env.PATH, DSH_HOME: home },
+          env: { PATH: process.env.PATH, DSH_HOME: home, LANG: 'en_US.UTF-8' },
           encoding: 'utf8',
           cwd: '/',
         })
-      : spawnSync(process.execPath, argv, { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8', cwd: '/' })
+      : spawnSync(process.execPath, argv, { env: { PATH: process.env.PATH, DSH_HOME: home, LANG: 'en_US.UTF-8' }, encoding: 'utf8', cwd: '/' })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -234,7 +234,7 @@ describe('a reader that closes the pipe early (issue 7 item 12)', () => {
       const r = spawnSync(
         'bash',
         ['--norc', '--noprofile', '-c', `"$0" "$1" ${cmd} | head -1 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`, process.execPath, bin],
-        { env: { PATH: process.env.PATH, DSH_HOME: home }, encoding: 'utf8' },
+        { env: { PATH: process.env.PATH, DSH_HOME: home, LANG: 'en_US.UTF-8' }, encoding: 'utf8' },
       )
       expect(r.stderr, cmd).toBe('exit=0\n')
     }

@@ -92,7 +92,7 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
     if (e instanceof CliError) throw e
     const L = io.lang ?? DEFAULT_LANG
     // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
-    const system = describeSystemFailure(e, { command: 'worldbook import', argv: [], nothingChanged: true })
+    const system = describeSystemFailure(e, { command: 'worldbook import', argv: [], nothingChanged: true, lang: io.lang })
     if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
     throw new CliError(t('cli.worldbook.cannotRead', L, { file, error: (e as Error).message }), 2)
   }

@@ -106,6 +106,7 @@ export function fitAnchor(doc: AnchorDoc, key: AnchorKey, limit: number): { doc:
     throw new RefusedError(
       'too-long',
       `the ${key} anchor would be ${size()} characters; its limit is ${limit} (元/settings.json "anchor"). Shorten the text or the core.`,
+      { variant: 'anchor', key, chars: String(size()), limit: String(limit) },
     )
   }
   return { doc: { core: doc.core, earlierRef, sections }, archived }
@@ -142,7 +143,8 @@ function checkAnchorLines(text: string, key: AnchorKey): void {
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
-    const what = HEADING_LIKE_RE.test(line)
+    const heading = HEADING_LIKE_RE.test(line)
+    const what = heading
       ? 'a dated section heading (## 卷N·YYYY-MM-DD)'
       : EARLIER_LIKE_RE.test(line)
         ? `the history reference line (${EARLIER_PREFIX.trim()}…)`
@@ -151,6 +153,13 @@ function checkAnchorLines(text: string, key: AnchorKey): void {
     throw new RefusedError(
       'bad-input',
       `the ${key} anchor text has on line ${i + 1} ${JSON.stringify(line.trim())}, which the anchor file would read as ${what}; the store writes headings, dates and references itself. Remove or reword that line (for example without the leading "#" or ">") and write again. Nothing was written.`,
+      {
+        variant: heading ? 'anchor-heading' : 'anchor-reference',
+        form: heading ? '## 卷N·YYYY-MM-DD' : `${EARLIER_PREFIX.trim()}…`,
+        key,
+        line: String(i + 1),
+        text: JSON.stringify(line.trim()),
+      },
     )
   }
 }
@@ -161,13 +170,18 @@ export async function writeAnchor(
   input: AnchorWrite,
   ctx: { by: Writer },
 ): Promise<{ file: string; archived: number; chars: number }> {
-  if (!isAnchorKey(key)) throw new RefusedError('bad-input', `anchor must be one of ${ANCHOR_KEYS.join(', ')}`)
+  if (!isAnchorKey(key))
+    throw new RefusedError('bad-input', `anchor must be one of ${ANCHOR_KEYS.join(', ')}`, { variant: 'anchor-key', keys: ANCHOR_KEYS.join(', ') })
   const limit = store.settings.anchor[key]
-  const { text } = checkText(input.text, { ...store.limits, entryChars: limit }, `${key} anchor text`)
+  const { text } = checkText(
+    input.text,
+    { ...store.limits, entryChars: limit },
+    { en: `${key} anchor text`, said: { code: 'part.anchor-text', params: { key } } },
+  )
   checkAnchorLines(text, key)
   const mode = input.mode ?? 'section'
   if (mode === 'core' && ctx.by !== 'person')
-    throw new RefusedError('person-only', "only the person may rewrite an anchor's core; the model adds dated sections")
+    throw new RefusedError('person-only', "only the person may rewrite an anchor's core; the model adds dated sections", { variant: 'anchor-core' })
   const now = store.now()
   if (ctx.by === 'model') {
     const last = await lastModelAnchorWrite(store, key)
@@ -176,6 +190,7 @@ export async function writeAnchor(
       throw new RefusedError(
         'cadence',
         `the ${key} anchor was already written at ${last.toISOString()}; it may be written once every ${days === 1 ? 'day' : `${days} days`}. Keep the thought in today's entries instead.`,
+        { key, at: last.toISOString(), days: String(days) },
       )
     }
   }

@@ -13,10 +13,13 @@ import { findRetiredPlugins } from './migrate.ts'
 import { CONFLICTS_DIR, listConflicts } from './git-conflicts.ts'
 import { isForgedClaim, MARKS_REL } from './person-marks.ts'
 import { splitLink } from './validate.ts'
+import type { Said } from './said.ts'
 
 export interface Finding {
   code: string
+  /** In English (logs, `--json`); `said` is the same finding for another language (decision 082). */
   message: string
+  said?: Said
   file?: string
   line?: number
 }
@@ -27,6 +30,8 @@ export interface CheckReport {
   notes: Finding[]
   stats: { entries: number; day: number; pending: number; files: number; bytes: number; marginBytes: number }
   fixed: string[]
+  /** `fixed` as codes, for the person's language; same order. */
+  fixedSaid: Said[]
 }
 
 export interface CheckOptions {
@@ -48,25 +53,44 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   const warnings: Finding[] = []
   const notes: Finding[] = []
   const fixed: string[] = []
+  const fixedSaid: Said[] = []
   const { entries, problems, files } = await store.scan(opts.onProgress)
-  for (const p of problems) errors.push({ code: 'format', message: p.message, file: p.file, line: p.line })
+  for (const p of problems) errors.push({ code: 'format', message: p.message, said: p.said, file: p.file, line: p.line })
   for (const f of files)
     for (const line of f.loose) {
-      warnings.push({ code: 'loose-text', message: 'text without a cyrene comment after it (kept as-is; not an entry)', file: f.file, line })
+      warnings.push({
+        code: 'loose-text',
+        message: 'text without a cyrene comment after it (kept as-is; not an entry)',
+        said: { code: 'finding.loose-text' },
+        file: f.file,
+        line,
+      })
     }
 
   const byId = new Map<string, StoredEntry>()
   for (const e of entries) {
-    if (!isUsableId(e.id)) errors.push({ code: 'bad-id', message: `unusable id ${JSON.stringify(e.id).slice(0, 60)}`, file: e.file, line: e.line })
+    if (!isUsableId(e.id)) {
+      const id = JSON.stringify(e.id).slice(0, 60)
+      errors.push({ code: 'bad-id', message: `unusable id ${id}`, said: { code: 'finding.bad-id', params: { id } }, file: e.file, line: e.line })
+    }
     const prev = byId.get(e.id)
-    if (prev !== undefined) errors.push({ code: 'duplicate-id', message: `id ${e.id} also at ${prev.file}:${prev.line}`, file: e.file, line: e.line })
-    else byId.set(e.id, e)
+    if (prev !== undefined) {
+      const at = `${prev.file}:${prev.line}`
+      errors.push({
+        code: 'duplicate-id',
+        message: `id ${e.id} also at ${at}`,
+        said: { code: 'finding.duplicate-id', params: { id: e.id, at } },
+        file: e.file,
+        line: e.line,
+      })
+    } else byId.set(e.id, e)
   }
   const { marks, problem: marksProblem } = store.marks()
   if (marksProblem !== undefined)
     errors.push({
       code: 'person-marks',
       message: `${marksProblem}: no entry reads as yours until it is restored (cyrene restore) or rebuilt with \`cyrene memory marks --confirm\``,
+      said: { code: 'finding.person-marks', params: { problem: marksProblem } },
       file: MARKS_REL,
     })
   for (const e of entries) {
@@ -75,38 +99,78 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
       errors.push({
         code: 'unbacked-person',
         message: `the comment says ${m.base === true ? '"base": true' : '"by": "person"'}, but ${MARKS_REL} has no matching record, so it is treated as the model's. If you wrote or edited it yourself, confirm it: cyrene memory marks --confirm ${e.id}`,
+        said: { code: 'finding.unbacked-person', params: { claim: m.base === true ? '"base": true' : '"by": "person"', marks: MARKS_REL, id: e.id } },
         file: e.file,
         line: e.line,
       })
     if (m.links !== undefined) {
-      if (!Array.isArray(m.links)) errors.push({ code: 'link', message: 'links must be a list', file: e.file, line: e.line })
+      if (!Array.isArray(m.links))
+        errors.push({ code: 'link', message: 'links must be a list', said: { code: 'finding.link.not-list' }, file: e.file, line: e.line })
       else
         for (const l of m.links) {
           if (typeof l !== 'string') {
-            errors.push({ code: 'link', message: 'a link is not a string', file: e.file, line: e.line })
+            errors.push({ code: 'link', message: 'a link is not a string', said: { code: 'finding.link.not-string' }, file: e.file, line: e.line })
             continue
           }
           const { target, type } = splitLink(l)
-          if (!byId.has(target)) errors.push({ code: 'link', message: `link to unknown entry ${target}`, file: e.file, line: e.line })
+          if (!byId.has(target))
+            errors.push({
+              code: 'link',
+              message: `link to unknown entry ${target}`,
+              said: { code: 'finding.link.unknown', params: { id: target } },
+              file: e.file,
+              line: e.line,
+            })
           if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type))
-            errors.push({ code: 'link', message: `unknown link type ${type}`, file: e.file, line: e.line })
+            errors.push({
+              code: 'link',
+              message: `unknown link type ${type}`,
+              said: { code: 'finding.link.type', params: { type, types: LINK_TYPES.join('/') } },
+              file: e.file,
+              line: e.line,
+            })
         }
     }
     if (Array.isArray(m.src_ids))
       for (const s of m.src_ids) {
         if (typeof s === 'string' && !byId.has(s))
-          warnings.push({ code: 'src-id', message: `src_ids names ${s}, which is not in this store (fine for imported sources)`, file: e.file, line: e.line })
+          warnings.push({
+            code: 'src-id',
+            message: `src_ids names ${s}, which is not in this store (fine for imported sources)`,
+            said: { code: 'finding.src-id', params: { id: s } },
+            file: e.file,
+            line: e.line,
+          })
       }
     if (m.gate !== undefined && !(GATES as readonly string[]).includes(m.gate))
-      warnings.push({ code: 'gate', message: `unknown gate value ${JSON.stringify(m.gate)}`, file: e.file, line: e.line })
+      warnings.push({
+        code: 'gate',
+        message: `unknown gate value ${JSON.stringify(m.gate)}`,
+        said: { code: 'finding.gate.unknown', params: { gate: JSON.stringify(m.gate) } },
+        file: e.file,
+        line: e.line,
+      })
     if (e.area === 'day' && m.gate === 'pending')
-      warnings.push({ code: 'gate', message: 'an entry marked pending sits in a day file', file: e.file, line: e.line })
+      warnings.push({
+        code: 'gate',
+        message: 'an entry marked pending sits in a day file',
+        said: { code: 'finding.gate.pending-in-day' },
+        file: e.file,
+        line: e.line,
+      })
     if (e.area === 'pending' && m.gate !== undefined && m.gate !== 'pending')
-      warnings.push({ code: 'gate', message: `an entry marked ${m.gate} sits in 余页/待定`, file: e.file, line: e.line })
+      warnings.push({
+        code: 'gate',
+        message: `an entry marked ${m.gate} sits in 余页/待定`,
+        said: { code: 'finding.gate.in-pending', params: { gate: String(m.gate) } },
+        file: e.file,
+        line: e.line,
+      })
     if (charCount(e.text) > store.limits.entryChars)
       warnings.push({
         code: 'entry-size',
         message: `entry text is ${charCount(e.text)} characters (limit ${store.limits.entryChars}); it was edited by hand — it is kept, but injected cut short`,
+        said: { code: 'finding.entry-size', params: { chars: charCount(e.text), limit: store.limits.entryChars } },
         file: e.file,
         line: e.line,
       })
@@ -114,7 +178,13 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
       const [srcFile, srcId] = m.source_ref.split('#')
       const src = srcId === undefined ? undefined : byId.get(srcId)
       if (src === undefined || src.file !== srcFile)
-        warnings.push({ code: 'orphan-ref', message: `promoted from ${m.source_ref}, which is no longer there`, file: e.file, line: e.line })
+        warnings.push({
+          code: 'orphan-ref',
+          message: `promoted from ${m.source_ref}, which is no longer there`,
+          said: { code: 'finding.orphan-ref', params: { ref: m.source_ref } },
+          file: e.file,
+          line: e.line,
+        })
     }
   }
 
@@ -128,16 +198,23 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
             await fs.unlink(join(store.root, rel)).catch(() => undefined)
           })
           fixed.push(`removed temp file ${rel}`)
+          fixedSaid.push({ code: 'fixed.temp-file', params: { file: rel } })
         } else
           notes.push({
             code: 'temp-file',
             message: 'temp file left by a writer that was killed mid-write (not part of the store; `check --fix` removes it)',
+            said: { code: 'finding.temp-file' },
             file: rel,
           })
         continue
       }
       if (area === LAYOUT.pending && rel.split('/').length > 3) continue
-      warnings.push({ code: 'orphan-file', message: 'file does not follow the layout (YYYY/MM/YYYY-MM-DD.md); it is not read as memories', file: rel })
+      warnings.push({
+        code: 'orphan-file',
+        message: 'file does not follow the layout (YYYY/MM/YYYY-MM-DD.md); it is not read as memories',
+        said: { code: 'finding.orphan-file' },
+        file: rel,
+      })
     }
   }
 
@@ -151,35 +228,63 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   for (const n of metaNames) {
     const { problem } = await store.readMetaJson(n, null)
     if (problem !== undefined)
-      errors.push({ code: 'meta-json', message: `${problem}; fix it by hand or restore it from a snapshot`, file: `${LAYOUT.meta}/${n}` })
+      errors.push({
+        code: 'meta-json',
+        message: `${problem}; fix it by hand or restore it from a snapshot`,
+        said: { code: 'finding.meta-json', params: { problem } },
+        file: `${LAYOUT.meta}/${n}`,
+      })
   }
-  for (const p of store.settingsProblems) if (!p.includes('not valid JSON')) warnings.push({ code: 'settings', message: p, file: '元/settings.json' })
+  store.settingsProblems.forEach((p, i) => {
+    if (!p.includes('not valid JSON')) warnings.push({ code: 'settings', message: p, said: store.settingsSaid[i], file: '元/settings.json' })
+  })
 
   const pendingState = await store.readMetaJson<{ entries?: Record<string, unknown> }>('待定复检.json', {})
   for (const id of Object.keys(pendingState.value?.entries ?? {})) {
     const e = byId.get(id)
     if (e === undefined || e.area !== 'pending')
-      warnings.push({ code: 'orphan-state', message: `recheck record for ${id}, which is not in 余页/待定`, file: '元/待定复检.json' })
+      warnings.push({
+        code: 'orphan-state',
+        message: `recheck record for ${id}, which is not in 余页/待定`,
+        said: { code: 'finding.orphan-state', params: { id } },
+        file: '元/待定复检.json',
+      })
   }
 
   // A git merge both sides changed differently: the person picks (CONTRACT#git-merge).
   const sync = await listConflicts(store)
-  for (const c of sync.conflicts)
+  for (const c of sync.conflicts) {
+    const pick = `cyrene memory resolve ${c.kind === 'entry' ? c.key : c.id} --keep a|b${c.kind === 'file' ? '' : '|both'}`
     errors.push({
       code: 'sync-conflict',
-      message: `${c.kind === 'entry' ? `entry ${c.key}` : c.kind === 'section' ? `section "${c.key}"` : 'the whole file'} was changed on two machines; a (in the file) is kept, b waits in ${CONFLICTS_DIR}/${c.id}.json — pick with \`cyrene memory resolve ${c.kind === 'entry' ? c.key : c.id} --keep a|b${c.kind === 'file' ? '' : '|both'}\``,
+      message: `${c.kind === 'entry' ? `entry ${c.key}` : c.kind === 'section' ? `section "${c.key}"` : 'the whole file'} was changed on two machines; a (in the file) is kept, b waits in ${CONFLICTS_DIR}/${c.id}.json — pick with \`${pick}\``,
+      said: {
+        code: 'finding.sync-conflict',
+        params: { what: { code: `part.conflict.${c.kind}`, params: { key: c.key } }, record: `${CONFLICTS_DIR}/${c.id}.json`, pick },
+      },
       file: c.file,
     })
-  for (const p of sync.problems) errors.push({ code: 'sync-conflict', message: `${p}; remove it or restore it from a snapshot` })
+  }
+  for (const p of sync.problems)
+    errors.push({
+      code: 'sync-conflict',
+      message: `${p}; remove it or restore it from a snapshot`,
+      said: { code: 'finding.sync-record', params: { problem: p } },
+    })
 
   const usage = await store.measureUsage(true)
   if (usage.total > store.limits.totalBytes)
     errors.push({
       code: 'quota',
       message: `the store uses ${usage.total} bytes, over the ${store.limits.totalBytes} quota; new writes are refused until space is freed`,
+      said: { code: 'finding.quota.total', params: { used: usage.total, limit: store.limits.totalBytes } },
     })
   if (usage.margin > store.limits.marginBytes)
-    errors.push({ code: 'quota', message: `余页/ uses ${usage.margin} bytes, over its ${store.limits.marginBytes} quota` })
+    errors.push({
+      code: 'quota',
+      message: `余页/ uses ${usage.margin} bytes, over its ${store.limits.marginBytes} quota`,
+      said: { code: 'finding.quota.margin', params: { used: usage.margin, limit: store.limits.marginBytes } },
+    })
 
   for (const key of ANCHOR_KEYS) {
     const a = await readAnchor(store, key)
@@ -187,6 +292,7 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
       warnings.push({
         code: 'anchor-size',
         message: `anchor ${key} has ${a.chars} characters, over its ${a.limit} limit (edited by hand?); the next write archives older sections`,
+        said: { code: 'finding.anchor-size', params: { key, chars: a.chars, limit: a.limit } },
         file: a.file,
       })
   }
@@ -195,17 +301,19 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
       errors.push({
         code: 'retired-plugin',
         message: `retired plugin ${r.name} is installed in ${r.where}; it shares ids and storage with this one — uninstall it (after \`cyrene migrate\`)`,
+        said: { code: 'finding.retired-plugin', params: { name: r.name, where: r.where } },
       })
     }
   }
 
-  await checkTree(store.root, '', opts.fix === true, { errors, warnings, fixed })
+  await checkTree(store.root, '', opts.fix === true, { errors, warnings, fixed, fixedSaid })
 
   return {
     errors,
     warnings,
     notes,
     fixed,
+    fixedSaid,
     stats: {
       entries: entries.length,
       day: entries.filter((e) => e.area === 'day').length,
@@ -221,6 +329,7 @@ interface TreeFindings {
   errors: Finding[]
   warnings: Finding[]
   fixed: string[]
+  fixedSaid: Said[]
 }
 
 /**
@@ -237,10 +346,12 @@ async function checkTree(root: string, rel: string, fix: boolean, out: TreeFindi
       if (fix) {
         await fs.chmod(root, DIR_MODE)
         out.fixed.push(`mode of the root set to 700`)
+        out.fixedSaid.push({ code: 'fixed.root-mode' })
       } else
         out.warnings.push({
           code: 'mode',
           message: `the root folder has mode ${(st.mode & 0o777).toString(8)}, expected 700 (private to you); \`check --fix\` repairs it`,
+          said: { code: 'finding.mode.root', params: { mode: (st.mode & 0o777).toString(8) } },
           file: '.',
         })
     }
@@ -269,10 +380,12 @@ async function checkTree(root: string, rel: string, fix: boolean, out: TreeFindi
       if (fix) {
         await fs.chmod(join(root, r), want)
         out.fixed.push(`mode of ${r} set to ${want.toString(8)}`)
+        out.fixedSaid.push({ code: 'fixed.mode', params: { file: r, mode: want.toString(8) } })
       } else
         out.warnings.push({
           code: 'mode',
           message: `mode ${(st.mode & 0o777).toString(8)}, expected ${want.toString(8)} (private to you); \`check --fix\` repairs it`,
+          said: { code: 'finding.mode.file', params: { mode: (st.mode & 0o777).toString(8), want: want.toString(8) } },
           file: r,
         })
     }
@@ -300,6 +413,7 @@ async function linkFinding(root: string, rel: string): Promise<Finding> {
   return {
     code: 'symlink',
     message: `symbolic link ${rel} → ${to}: the store never follows links below its root (writes through it are refused, reads skip it); replace the link with the file or folder itself (\`check --fix\` leaves links alone)`,
+    said: { code: 'finding.symlink', params: { file: rel, to } },
     file: rel,
   }
 }

@@ -1,3 +1,4 @@
+import type { Said } from './said.ts'
 /**
  * Entry format v1: markdown text followed by exactly one line
  * `<!--cyrene:{JSON}-->`. A day file is a sequence of such entries.
@@ -77,6 +78,8 @@ export interface ParseProblem {
   file: string
   line: number
   message: string
+  /** The problem as a code, for the person's language (decision 082). */
+  said: Said
 }
 
 export interface ParsedFile {
@@ -111,20 +114,22 @@ function textOfBody(body: string): string {
     .replace(/\s+$/, '')
 }
 
-function parseMetaLine(line: string): { meta: EntryMeta } | { error: string } | undefined {
+function parseMetaLine(line: string): { meta: EntryMeta } | { error: string; said: Said } | undefined {
   const trimmed = line.trim()
   if (!trimmed.startsWith(META_PREFIX)) return undefined
-  if (!trimmed.endsWith(META_SUFFIX)) return { error: 'the cyrene comment is not closed with "-->" on the same line (truncated or wrapped?)' }
+  if (!trimmed.endsWith(META_SUFFIX))
+    return { error: 'the cyrene comment is not closed with "-->" on the same line (truncated or wrapped?)', said: { code: 'format.unclosed' } }
   const json = trimmed.slice(META_PREFIX.length, trimmed.length - META_SUFFIX.length)
   let value: unknown
   try {
     value = JSON.parse(json)
   } catch (e) {
-    return { error: `the cyrene comment is not valid JSON: ${(e as Error).message}` }
+    return { error: `the cyrene comment is not valid JSON: ${(e as Error).message}`, said: { code: 'format.json', params: { error: (e as Error).message } } }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'the cyrene comment must hold a JSON object' }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { error: 'the cyrene comment must hold a JSON object', said: { code: 'format.not-object' } }
   const meta = value as Record<string, unknown>
-  if (typeof meta.id !== 'string' || meta.id.trim() === '') return { error: 'the cyrene comment has no "id" string' }
+  if (typeof meta.id !== 'string' || meta.id.trim() === '') return { error: 'the cyrene comment has no "id" string', said: { code: 'format.no-id' } }
   return { meta: meta as EntryMeta }
 }
 
@@ -147,7 +152,7 @@ export function parseEntryFile(text: string, file: string): ParsedFile {
     if (parsed === undefined) continue
     const lineNo = i + 1
     if ('error' in parsed) {
-      problems.push({ file, line: lineNo, message: parsed.error })
+      problems.push({ file, line: lineNo, message: parsed.error, said: parsed.said })
       segments.push({ type: 'broken', raw, line: bodyStartLine, error: parsed.error })
     } else {
       const body = lines.slice(bodyStart, i).join('')

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { parseEntryFile, type Entry, type ParseProblem } from './entry.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
+import type { Said } from './said.ts'
 import { decodeUtf8, inspectBelow, readNoFollow, type BelowRoot } from './fsio.ts'
 
 /** What the read path keeps of a file: its entries, what could not be read, where loose text starts. */
@@ -44,10 +45,10 @@ export class FileCatalog {
     if (at.kind !== 'file') {
       this.cache.delete(rel)
       if (at.kind === 'missing') return emptyCatalog(rel)
-      return emptyCatalog(
-        rel,
-        `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`,
-      )
+      return emptyCatalog(rel, {
+        message: `${at.rel} ${at.kind === 'link' ? 'is a symbolic link (the store never follows links below its root)' : 'is not a regular file'}; it is not read as memories`,
+        said: { code: at.kind === 'link' ? 'format.link' : 'format.not-file', params: { file: at.rel } },
+      })
     }
     const stamp = stampOf(at.stat)
     const hit = this.cache.get(rel)
@@ -62,7 +63,12 @@ export class FileCatalog {
       this.cache.delete(rel)
       return emptyCatalog(
         rel,
-        code === 'ELOOP' ? `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories` : undefined,
+        code === 'ELOOP'
+          ? {
+              message: `${rel} is a symbolic link (the store never follows links below its root); it is not read as memories`,
+              said: { code: 'format.link', params: { file: rel } },
+            }
+          : undefined,
       )
     }
     const { text, valid } = decodeUtf8(bytes)
@@ -72,6 +78,7 @@ export class FileCatalog {
         file: rel,
         line: 1,
         message: 'the file is not valid UTF-8; it is shown with replacement characters and will not be rewritten until it is re-saved as UTF-8',
+        said: { code: 'format.not-utf8' },
       })
     const catalog: CatalogFile = { file: rel, entries: [], problems: parsed.problems, loose: [] }
     for (const seg of parsed.segments) {
@@ -95,6 +102,6 @@ async function lookAtFile(full: string, rel: string): Promise<BelowRoot> {
   }
 }
 
-function emptyCatalog(file: string, problem?: string): CatalogFile {
-  return { file, entries: [], problems: problem === undefined ? [] : [{ file, line: 1, message: problem }], loose: [] }
+function emptyCatalog(file: string, problem?: { message: string; said: Said }): CatalogFile {
+  return { file, entries: [], problems: problem === undefined ? [] : [{ file, line: 1, ...problem }], loose: [] }
 }

@@ -4,7 +4,8 @@ import { isUsableId, newId } from './id.ts'
 import { dayFileRel, isDateString, localDate } from './paths.ts'
 import { NearDuplicateIndex } from './near-duplicate.ts'
 import type { MemoryStore } from './store.ts'
-import { assertWellFormed, checkText, importedMetaProblem, KIND_RE, parseWhen, RefusedError, YEAR_MAX, YEAR_MIN } from './validate.ts'
+import type { Said } from './said.ts'
+import { assertWellFormed, checkText, importedMetaSaid, KIND_RE, parseWhen, RefusedError, YEAR_MAX, YEAR_MIN } from './validate.ts'
 
 /**
  * Bringing memories in from outside (JSONL, the retired plugins, a
@@ -38,7 +39,9 @@ export interface ImportItem {
 
 export interface Skipped {
   origin: string
+  /** In English (`--json`, logs); `said` is the same reason for the person's language (decision 082). */
   why: string
+  said?: Said
 }
 /** An imported line that says what an entry already says (memory/near-duplicate.ts): imported all the same, and listed. */
 export interface LikelyDuplicate {
@@ -83,13 +86,23 @@ function ownFields(item: ImportItem): { kind: string | null; at: string | null }
   return { kind, at }
 }
 
-function why(e: unknown): { why: string } {
-  if (e instanceof RefusedError || e instanceof RangeError) return { why: e.message }
+function why(e: unknown): { why: string; said?: Said } {
+  if (e instanceof RefusedError) return { why: e.message, said: e.said }
+  if (e instanceof RangeError) return { why: e.message }
   throw e
 }
 
+/** A reason of the import's own: its English words and its code (`why.<code>`). */
+function because(why: string, code: string, params: Record<string, string | number> = {}): { why: string; said: Said } {
+  return { why, said: { code: `why.${code}`, params } }
+}
+
 /** Pure: one item → the entry to write (with its import key), or why not. */
-function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, now: Date): { entry: Entry; date: string; key: string } | { why: string } {
+function toImportedEntry(
+  item: ImportItem,
+  store: Pick<MemoryStore, 'limits'>,
+  now: Date,
+): { entry: Entry; date: string; key: string } | { why: string; said?: Said } {
   let text: string
   let at = now
   try {
@@ -113,8 +126,8 @@ function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, n
   const own = ownFields(item)
   const key = importKey(text, own.kind, own.at)
   meta.import_key = key
-  const problem = importedMetaProblem(meta)
-  if (problem !== undefined) return { why: problem }
+  const problem = importedMetaSaid(meta)
+  if (problem !== undefined) return problem
   // The day file follows the entry's own time when it has a readable one.
   let date: string
   if (item.date !== undefined && isDateString(item.date)) date = item.date
@@ -130,7 +143,8 @@ function toImportedEntry(item: ImportItem, store: Pick<MemoryStore, 'limits'>, n
     date = localDate(ownAt)
   }
   const year = Number(date.slice(0, 4))
-  if (!isDateString(date) || year < YEAR_MIN || year > YEAR_MAX) return { why: `its day ${date} is outside the years ${YEAR_MIN}–${YEAR_MAX}` }
+  if (!isDateString(date) || year < YEAR_MIN || year > YEAR_MAX)
+    return because(`its day ${date} is outside the years ${YEAR_MIN}–${YEAR_MAX}`, 'day-years', { date, min: YEAR_MIN, max: YEAR_MAX })
   return { entry: { text, meta }, date, key }
 }
 
@@ -163,10 +177,10 @@ export async function importItems(
     try {
       r = toImportedEntry(item, store, now)
     } catch (e) {
-      r = { why: `could not be read (${(e as Error).message})` }
+      r = because(`could not be read (${(e as Error).message})`, 'unreadable', { error: (e as Error).message })
     }
     if ('why' in r) {
-      skipped.push({ origin: item.origin, why: r.why })
+      skipped.push({ origin: item.origin, ...r })
       continue
     }
     const { entry, date, key } = r
@@ -174,21 +188,23 @@ export async function importItems(
       const first = keys.get(key)
       already.push({
         origin: item.origin,
-        why: first === undefined ? 'already imported (same text, kind and at)' : `the same line as ${first} (same text, kind and at); imported once`,
+        ...(first === undefined
+          ? because('already imported (same text, kind and at)', 'already-key')
+          : because(`the same line as ${first} (same text, kind and at); imported once`, 'same-line', { first })),
       })
       continue
     }
     if (ids.has(entry.meta.id)) {
-      already.push({ origin: item.origin, why: `already in the store (id ${entry.meta.id})` })
+      already.push({ origin: item.origin, ...because(`already in the store (id ${entry.meta.id})`, 'already-id', { id: entry.meta.id }) })
       continue
     }
     if (typeof entry.meta.source_ref === 'string' && refs.has(entry.meta.source_ref)) {
-      already.push({ origin: item.origin, why: `already imported from ${entry.meta.source_ref}` })
+      already.push({ origin: item.origin, ...because(`already imported from ${entry.meta.source_ref}`, 'already-ref', { ref: entry.meta.source_ref }) })
       continue
     }
     const legacyKey = `${entry.text}\0${String(entry.meta.at)}`
     if (entry.meta.source_ref === undefined && seen.has(legacyKey)) {
-      already.push({ origin: item.origin, why: 'already imported (same text and time)' })
+      already.push({ origin: item.origin, ...because('already imported (same text and time)', 'already-text') })
       continue
     }
     let file: string
@@ -246,6 +262,8 @@ const lossyUtf8 = new TextDecoder('utf-8')
 export interface SourceLine {
   text: string
   badUtf8?: string
+  /** `badUtf8` as a code, for the person's language. */
+  badUtf8Said?: Said
 }
 
 /**
@@ -264,9 +282,11 @@ export function decodeLines(input: string | Uint8Array): SourceLine[] {
       out.push({ text: strictUtf8.decode(bytes) })
     } catch {
       const at = Math.min(firstBadByte(bytes), bytes.length - 1)
+      const hex = (bytes[at] ?? 0).toString(16).padStart(2, '0')
       out.push({
         text: lossyUtf8.decode(bytes),
-        badUtf8: `not valid UTF-8 (near byte ${at + 1} of the line, 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')}); nothing from this line was imported. Re-save the file as UTF-8 (for example iconv -f GB18030 -t UTF-8) and import again`,
+        badUtf8: `not valid UTF-8 (near byte ${at + 1} of the line, 0x${hex}); nothing from this line was imported. Re-save the file as UTF-8 (for example iconv -f GB18030 -t UTF-8) and import again`,
+        badUtf8Said: { code: 'why.not-utf8', params: { byte: at + 1, hex } },
       })
     }
     start = i + 1
@@ -278,7 +298,7 @@ export function decodeLines(input: string | Uint8Array): SourceLine[] {
 function optionalString(o: Record<string, unknown>, key: string): string | undefined {
   const v = o[key]
   if (v === undefined || v === null) return undefined
-  if (typeof v !== 'string') throw new RefusedError('bad-input', `"${key}" must be a string`)
+  if (typeof v !== 'string') throw new RefusedError('bad-input', `"${key}" must be a string`, { variant: 'field-type', field: `"${key}"` })
   assertWellFormed(v, `"${key}"`)
   return v
 }
@@ -294,7 +314,7 @@ export function parseImportJsonl(input: string | Uint8Array, origin: string): { 
   decodeLines(input).forEach((line, i) => {
     const where = `${origin}:${i + 1}`
     if (line.badUtf8 !== undefined) {
-      skipped.push({ origin: where, why: line.badUtf8 })
+      skipped.push({ origin: where, why: line.badUtf8, ...(line.badUtf8Said === undefined ? {} : { said: line.badUtf8Said }) })
       return
     }
     const raw = i === 0 ? line.text.replace(/^\ufeff/, '') : line.text
@@ -303,16 +323,16 @@ export function parseImportJsonl(input: string | Uint8Array, origin: string): { 
     try {
       v = JSON.parse(raw)
     } catch {
-      skipped.push({ origin: where, why: 'not valid JSON' })
+      skipped.push({ origin: where, ...because('not valid JSON', 'not-json') })
       return
     }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-      skipped.push({ origin: where, why: 'a line must be a JSON object' })
+      skipped.push({ origin: where, ...because('a line must be a JSON object', 'not-object') })
       return
     }
     const o = v as Record<string, unknown>
     if (typeof o.text !== 'string') {
-      skipped.push({ origin: where, why: 'missing "text"' })
+      skipped.push({ origin: where, ...because('missing "text"', 'no-text') })
       return
     }
     try {

@@ -160,7 +160,7 @@ describe('re-importing brings nothing twice; bad lines are refused one by one (i
     )
     const r = await importItems(s, items)
     expect(r.imported).toBe(3)
-    expect(r.already).toEqual([{ origin: 'g:2', why: expect.stringMatching(/same line as g:1/) }])
+    expect(r.already).toEqual([{ origin: 'g:2', why: expect.stringMatching(/same line as g:1/), said: { code: 'why.same-line', params: { first: 'g:1' } } }])
   })
 
   it('entries imported before import keys are still recognised (same text and at, no key)', async () => {

@@ -53,10 +53,12 @@ async function classify(path: string): Promise<SourceKind | undefined> {
 /** Find sources below a folder; skips our own store and its snapshots. */
 async function findSources(from: string, depth = 0): Promise<Source[]> {
   const st = await fs.stat(from).catch(() => undefined)
-  if (st === undefined) throw new RefusedError('not-found', `nothing at ${from}; give the old plugin's data folder, a DSH_HOME, or a file`)
+  if (st === undefined)
+    throw new RefusedError('not-found', `nothing at ${from}; give the old plugin's data folder, a DSH_HOME, or a file`, { variant: 'source', from })
   if (st.isFile()) {
     const kind = (await classify(from)) ?? (from.endsWith('.md') ? 'memory-md' : undefined)
-    if (kind === undefined) throw new RefusedError('bad-input', `${from} is not a day file, a cyrene-memory.md, or a memory-inbox.jsonl`)
+    if (kind === undefined)
+      throw new RefusedError('bad-input', `${from} is not a day file, a cyrene-memory.md, or a memory-inbox.jsonl`, { variant: 'source', from })
     return [{ kind, path: from }]
   }
   const out: Source[] = []
@@ -78,7 +80,11 @@ async function findSources(from: string, depth = 0): Promise<Source[]> {
 /** Pure: 0.5.x day file → items, each keeping its whole comment. Entries spanning a line in `badLines` (not UTF-8) are left out. */
 function itemsFromDayFile(text: string, path: string, badLines: ReadonlySet<number> = new Set()): { items: ImportItem[]; skipped: Skipped[] } {
   const parsed = parseEntryFile(text, path)
-  const skipped = parsed.problems.map((p) => ({ origin: `${path}:${p.line}`, why: `${p.message} (left in the source, not imported)` }))
+  const skipped: Skipped[] = parsed.problems.map((p) => ({
+    origin: `${path}:${p.line}`,
+    why: `${p.message} (left in the source, not imported)`,
+    said: { code: 'why.left-in-source', params: { problem: p.said } },
+  }))
   const readable: typeof parsed.segments = []
   for (const seg of parsed.segments) {
     const span = seg.raw.split('\n').length - (seg.raw.endsWith('\n') ? 1 : 0)
@@ -88,6 +94,7 @@ function itemsFromDayFile(text: string, path: string, badLines: ReadonlySet<numb
       skipped.push({
         origin: `${path}#${seg.entry.meta.id}`,
         why: `its lines ${first}–${first + span - 1} include line ${bad.join(', ')}, which is not valid UTF-8; re-save the file as UTF-8 and migrate again`,
+        said: { code: 'why.entry-not-utf8', params: { first, last: first + span - 1, bad: bad.join(', ') } },
       })
       continue
     }
@@ -138,13 +145,13 @@ export function itemsFromInbox(text: string, path: string): { items: ImportItem[
       if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object')
       o = v as Record<string, unknown>
     } catch {
-      skipped.push({ origin: `${path}:${i + 1}`, why: 'not a JSON object line' })
+      skipped.push({ origin: `${path}:${i + 1}`, why: 'not a JSON object line', said: { code: 'why.not-object-line' } })
       return
     }
     const str = (k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined)
     if (o.op === undefined) {
       if (str('text') === undefined) {
-        skipped.push({ origin: `${path}:${i + 1}`, why: 'fact line without text' })
+        skipped.push({ origin: `${path}:${i + 1}`, why: 'fact line without text', said: { code: 'why.no-fact-text' } })
         return
       }
       queue.push({ text: str('text')!, at: str('at'), status: str('status'), tag: str('tag'), kind: str('kind'), line: i + 1 })
@@ -167,13 +174,21 @@ export function itemsFromInbox(text: string, path: string): { items: ImportItem[
         break
       }
       default:
-        skipped.push({ origin: `${path}:${i + 1}`, why: `unknown op ${JSON.stringify(o.op)} (skipped)` })
+        skipped.push({
+          origin: `${path}:${i + 1}`,
+          why: `unknown op ${JSON.stringify(o.op)} (skipped)`,
+          said: { code: 'why.unknown-op', params: { op: JSON.stringify(o.op) } },
+        })
     }
   })
   const items: ImportItem[] = []
   for (const q of queue) {
     if (q.status !== 'confirmed') {
-      skipped.push({ origin: `${path}:${q.line}`, why: `not confirmed (status ${q.status ?? 'legacy'}); confirm it in whale-persona first` })
+      skipped.push({
+        origin: `${path}:${q.line}`,
+        why: `not confirmed (status ${q.status ?? 'legacy'}); confirm it in whale-persona first`,
+        said: { code: 'why.not-confirmed', params: { status: q.status ?? 'legacy' } },
+      })
       continue
     }
     const item: ImportItem = {
@@ -198,7 +213,8 @@ export async function migrate(
   opts: { dryRun?: boolean; onProgress?: (done: number, total: number) => void; readInbox?: InboxReader } = {},
 ): Promise<MigrationReport> {
   const from = resolve(fromArg)
-  if (from === store.root || from.startsWith(`${store.root}/`)) throw new RefusedError('bad-input', "that is this store itself; give the old plugin's folder")
+  if (from === store.root || from.startsWith(`${store.root}/`))
+    throw new RefusedError('bad-input', "that is this store itself; give the old plugin's folder", { variant: 'self' })
   const sources = await findSources(from)
   const all: ImportItem[] = []
   const skipped: Skipped[] = []
@@ -210,7 +226,7 @@ export async function migrate(
     lines.forEach((l, i) => {
       if (l.badUtf8 !== undefined) {
         badLines.add(i + 1)
-        skipped.push({ origin: `${src.path}:${i + 1}`, why: l.badUtf8 })
+        skipped.push({ origin: `${src.path}:${i + 1}`, why: l.badUtf8, ...(l.badUtf8Said === undefined ? {} : { said: l.badUtf8Said }) })
       }
     })
     // Line-based sources lose only their bad lines; a day file keeps its structure and drops the entries around them.

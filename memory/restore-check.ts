@@ -4,6 +4,7 @@ import { parseEntryFile } from './entry.ts'
 import { decodeUtf8 } from './fsio.ts'
 import { dateOfEntryFile } from './paths.ts'
 import { MANIFEST_FILE, MANIFEST_VERSION, isStoreFile, sha256, type SnapshotManifest } from './snapshots.ts'
+import type { Said } from './said.ts'
 import { RefusedError } from './validate.ts'
 
 /**
@@ -41,40 +42,51 @@ export async function lstatTree(dir: string): Promise<Map<string, TreeEntry>> {
   return out
 }
 
+/** One thing wrong with a snapshot: its English words and its code (`part.snapshot.<code>`, decision 082). */
+interface SnapshotProblem {
+  en: string
+  said: Said
+}
+
+function problem(en: string, code: string, params: Record<string, string | number | Said>): SnapshotProblem {
+  return { en, said: { code: `part.snapshot.${code}`, params } }
+}
+
 /** What a format check finds in one file of the store (day/pending files and 元/*.json; other files have no format). */
-function formatProblems(rel: string, buf: Buffer): string[] {
+function formatProblems(rel: string, buf: Buffer): SnapshotProblem[] {
   if (dateOfEntryFile(rel) !== undefined) {
     const { text, valid } = decodeUtf8(buf)
-    if (!valid) return [`${rel} is not valid UTF-8`]
-    const out = parseEntryFile(text, rel).problems.map((p) => `${rel}:${p.line}: ${p.message}`)
-    if (text !== '' && !text.endsWith('\n')) out.push(`${rel} ends in the middle of a line (cut short?)`)
+    if (!valid) return [problem(`${rel} is not valid UTF-8`, 'not-utf8', { file: rel })]
+    const out = parseEntryFile(text, rel).problems.map((p) => problem(`${rel}:${p.line}: ${p.message}`, 'format', { at: `${rel}:${p.line}`, problem: p.said }))
+    if (text !== '' && !text.endsWith('\n')) out.push(problem(`${rel} ends in the middle of a line (cut short?)`, 'cut', { file: rel }))
     return out
   }
   if (/^元\/[^/]+\.json$/.test(rel)) {
     const { text, valid } = decodeUtf8(buf)
-    if (!valid) return [`${rel} is not valid UTF-8`]
+    if (!valid) return [problem(`${rel} is not valid UTF-8`, 'not-utf8', { file: rel })]
     if (text.trim() === '') return []
     try {
       JSON.parse(text)
     } catch (e) {
-      return [`${rel} is not valid JSON (${(e as Error).message})`]
+      return [problem(`${rel} is not valid JSON (${(e as Error).message})`, 'json', { file: rel, error: (e as Error).message })]
     }
   }
   return []
 }
 
-function parseManifest(text: string): SnapshotManifest | string {
+function parseManifest(text: string): SnapshotManifest | SnapshotProblem {
   let v: unknown
   try {
     v = JSON.parse(text)
   } catch (e) {
-    return `it is not valid JSON (${(e as Error).message})`
+    return problem(`it is not valid JSON (${(e as Error).message})`, 'manifest.json', { error: (e as Error).message })
   }
   const m = v as Partial<SnapshotManifest> | null
   if (m === null || typeof m !== 'object' || m.version !== MANIFEST_VERSION || m.files === null || typeof m.files !== 'object')
-    return `it is not a version ${MANIFEST_VERSION} manifest`
+    return problem(`it is not a version ${MANIFEST_VERSION} manifest`, 'manifest.version', { version: MANIFEST_VERSION })
   for (const [rel, f] of Object.entries(m.files)) {
-    if (f === null || typeof f !== 'object' || typeof f.size !== 'number' || typeof f.sha256 !== 'string') return `its record of ${rel} is damaged`
+    if (f === null || typeof f !== 'object' || typeof f.size !== 'number' || typeof f.sha256 !== 'string')
+      return problem(`its record of ${rel} is damaged`, 'manifest.record', { file: rel })
   }
   return m as SnapshotManifest
 }
@@ -84,27 +96,45 @@ export interface CheckedSnapshot {
   files: Map<string, string>
   verified: boolean
   warnings: string[]
+  /** `warnings` as codes, for the person's language; same order. */
+  warningsSaid: Said[]
 }
 
-function refuseSnapshot(name: string, problems: string[]): never {
-  const shown = problems.slice(0, 8).map((p) => `  - ${p}`)
-  if (problems.length > shown.length) shown.push(`  - … and ${problems.length - shown.length} more`)
+/** The first eight problems, then how many more: as English lines and as saids. */
+function shownProblems(problems: readonly SnapshotProblem[]): { en: string; said: Said[] } {
+  const shown = problems.slice(0, 8)
+  const en = shown.map((p) => `  - ${p.en}`)
+  const said = shown.map((p) => p.said)
+  if (problems.length > shown.length) {
+    en.push(`  - … and ${problems.length - shown.length} more`)
+    said.push({ code: 'part.snapshot.more', params: { n: problems.length - shown.length } })
+  }
+  return { en: en.join('\n'), said }
+}
+
+function refuseSnapshot(name: string, problems: SnapshotProblem[]): never {
+  const shown = shownProblems(problems)
   throw new RefusedError(
     'bad-snapshot',
-    `snapshot ${name} cannot be restored; nothing was changed:\n${shown.join('\n')}\nA snapshot is restored only whole and as it was taken: choose another one (cyrene restore --list), or put the named files back as they were.`,
+    `snapshot ${name} cannot be restored; nothing was changed:\n${shown.en}\nA snapshot is restored only whole and as it was taken: choose another one (cyrene restore --list), or put the named files back as they were.`,
+    { variant: 'check', name, problems: shown.said },
   )
 }
 
 /** Step 1: the whole snapshot, before anything is touched. */
 export async function checkSnapshot(dir: string, name: string): Promise<CheckedSnapshot> {
   const top = await fs.lstat(dir)
-  if (!top.isDirectory()) refuseSnapshot(name, [`${dir} is ${top.isSymbolicLink() ? 'a link' : 'not a folder'}`])
+  if (!top.isDirectory())
+    refuseSnapshot(name, [
+      top.isSymbolicLink() ? problem(`${dir} is a link`, 'top-link', { file: dir }) : problem(`${dir} is not a folder`, 'top-not-folder', { file: dir }),
+    ])
   const tree = await lstatTree(dir)
-  const problems: string[] = []
+  const problems: SnapshotProblem[] = []
+  const folderForFile = (rel: string): SnapshotProblem => problem(`${rel} is a folder where a file should be`, 'folder', { file: rel })
   for (const [rel, e] of tree) {
-    if (e.kind === 'link') problems.push(`${rel} is a symbolic link (a snapshot holds only plain files)`)
-    else if (e.kind === 'other') problems.push(`${rel} is not a plain file or folder`)
-    else if (e.kind === 'dir' && /\.(md|json|jsonl)$/.test(rel)) problems.push(`${rel} is a folder where a file should be`)
+    if (e.kind === 'link') problems.push(problem(`${rel} is a symbolic link (a snapshot holds only plain files)`, 'link', { file: rel }))
+    else if (e.kind === 'other') problems.push(problem(`${rel} is not a plain file or folder`, 'other', { file: rel }))
+    else if (e.kind === 'dir' && /\.(md|json|jsonl)$/.test(rel)) problems.push(folderForFile(rel))
   }
   const readNoFollow = async (rel: string): Promise<Buffer> => {
     const fh = await fs.open(join(dir, rel), C.O_RDONLY | C.O_NOFOLLOW)
@@ -115,33 +145,48 @@ export async function checkSnapshot(dir: string, name: string): Promise<CheckedS
     }
   }
   const files = new Map<string, string>()
-  const warnings: string[] = []
+  const warnings: SnapshotProblem[] = []
   const manifestEntry = tree.get(MANIFEST_FILE)
   tree.delete(MANIFEST_FILE)
   if (manifestEntry?.kind === 'file') {
     const manifest = parseManifest((await readNoFollow(MANIFEST_FILE)).toString('utf8'))
-    if (typeof manifest === 'string') refuseSnapshot(name, [...problems, `${MANIFEST_FILE} (its list of files and checksums) cannot be read: ${manifest}`])
+    if ('en' in manifest)
+      refuseSnapshot(name, [
+        ...problems,
+        problem(`${MANIFEST_FILE} (its list of files and checksums) cannot be read: ${manifest.en}`, 'manifest', {
+          file: MANIFEST_FILE,
+          problem: manifest.said,
+        }),
+      ])
     for (const [rel, want] of Object.entries(manifest.files)) {
       const e = tree.get(rel)
       if (e === undefined) {
-        problems.push(`${rel} is missing (the snapshot had it when it was taken)`)
+        problems.push(problem(`${rel} is missing (the snapshot had it when it was taken)`, 'missing', { file: rel }))
         continue
       }
       if (e.kind !== 'file') {
-        if (e.kind === 'dir') problems.push(`${rel} is a folder where a file should be`)
+        if (e.kind === 'dir') problems.push(folderForFile(rel))
         continue
       }
       const buf = await readNoFollow(rel)
       const sum = sha256(buf)
-      if (buf.length !== want.size) problems.push(`${rel} has ${buf.length} bytes; it had ${want.size} when the snapshot was taken (cut short or edited)`)
-      else if (sum !== want.sha256) problems.push(`${rel} was changed after the snapshot was taken (its checksum differs)`)
+      if (buf.length !== want.size)
+        problems.push(
+          problem(`${rel} has ${buf.length} bytes; it had ${want.size} when the snapshot was taken (cut short or edited)`, 'size', {
+            file: rel,
+            bytes: buf.length,
+            was: want.size,
+          }),
+        )
+      else if (sum !== want.sha256) problems.push(problem(`${rel} was changed after the snapshot was taken (its checksum differs)`, 'changed', { file: rel }))
       else {
         files.set(rel, sum)
         warnings.push(...formatProblems(rel, buf))
       }
     }
     for (const [rel, e] of tree) {
-      if (e.kind === 'file' && !Object.hasOwn(manifest.files, rel)) problems.push(`${rel} was added after the snapshot was taken`)
+      if (e.kind === 'file' && !Object.hasOwn(manifest.files, rel))
+        problems.push(problem(`${rel} was added after the snapshot was taken`, 'added', { file: rel }))
     }
   } else {
     for (const [rel, e] of tree) {
@@ -152,5 +197,5 @@ export async function checkSnapshot(dir: string, name: string): Promise<CheckedS
     }
   }
   if (problems.length > 0) refuseSnapshot(name, problems)
-  return { files, verified: manifestEntry?.kind === 'file', warnings }
+  return { files, verified: manifestEntry?.kind === 'file', warnings: warnings.map((w) => w.en), warningsSaid: warnings.map((w) => w.said) }
 }

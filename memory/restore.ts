@@ -9,6 +9,7 @@ import { safeJoin } from './paths.ts'
 import { listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile } from './snapshots.ts'
 import type { MemoryStore } from './store.ts'
 import { checkSnapshot, lstatTree, type TreeEntry } from './restore-check.ts'
+import type { Said } from './said.ts'
 import { RefusedError, type Writer } from './validate.ts'
 import { marksExist, migrateMarks } from './person-marks.ts'
 
@@ -52,6 +53,8 @@ export interface RestoreResult {
   verified: boolean
   /** Format problems of a checksummed snapshot, kept as they were (they are the store's bytes of that day). */
   warnings: string[]
+  /** `warnings` as codes, for the person's language; same order. */
+  warningsSaid: Said[]
   /** Live paths that were links: the link was replaced by the snapshot's file; what it pointed to was left alone. */
   linksReplaced: string[]
 }
@@ -96,7 +99,7 @@ interface SwitchPlan {
 /** Step 1, live side: what the switch will do, refusing what it could only do through a link or over a folder. */
 async function planSwitch(real: string, name: string, files: ReadonlyMap<string, string>): Promise<SwitchPlan> {
   const live = await lstatTree(real)
-  const problems: string[] = []
+  const problems = new Map<string, Said>()
   const plan: SwitchPlan = { place: [], remove: [], linksReplaced: [] }
   const removable = (rel: string, e: TreeEntry | undefined) => e?.kind === 'file' && !files.has(rel) && !keptLive(rel)
   for (const rel of [...files.keys()].sort()) {
@@ -107,23 +110,28 @@ async function planSwitch(real: string, name: string, files: ReadonlyMap<string,
       const up = parts.slice(0, i).join('/')
       const a = live.get(up)
       if (a === undefined || a.kind === 'dir' || removable(up, a)) continue
-      problems.push(
+      problems.set(
         `${up} in the store is ${a.kind === 'link' ? 'a link' : 'not a folder'}, and the snapshot has ${rel} under it: restore never writes through links. Replace it with a plain folder (or move it out of the store)`,
+        { code: a.kind === 'link' ? 'part.restore.link-on-way' : 'part.restore.file-on-way', params: { up, file: rel } },
       )
     }
-    if (cur?.kind === 'dir') problems.push(`${rel} in the store is a folder where the snapshot has a file: move that folder out of the store`)
-    else if (cur?.kind === 'other') problems.push(`${rel} in the store is not a plain file: move it out of the store`)
+    if (cur?.kind === 'dir')
+      problems.set(`${rel} in the store is a folder where the snapshot has a file: move that folder out of the store`, {
+        code: 'part.restore.folder',
+        params: { file: rel },
+      })
+    else if (cur?.kind === 'other')
+      problems.set(`${rel} in the store is not a plain file: move it out of the store`, { code: 'part.restore.other', params: { file: rel } })
     else if (cur?.kind === 'link') plan.linksReplaced.push(rel)
     plan.place.push(rel)
   }
   for (const [rel, e] of live) if (removable(rel, e)) plan.remove.push(rel)
-  if (problems.length > 0) {
+  if (problems.size > 0) {
+    const shown = [...problems].slice(0, 8)
     throw new RefusedError(
       'restore-blocked',
-      `cannot restore ${name}; nothing was changed:\n${[...new Set(problems)]
-        .slice(0, 8)
-        .map((p) => `  - ${p}`)
-        .join('\n')}\nthen restore again.`,
+      `cannot restore ${name}; nothing was changed:\n${shown.map(([en]) => `  - ${en}`).join('\n')}\nthen restore again.`,
+      { variant: 'plan', name, problems: shown.map(([, said]) => said) },
     )
   }
   return plan
@@ -187,7 +195,11 @@ async function stage(
       await fh.close()
     }
     if (sha256(buf) !== sums.get(rel))
-      throw new RefusedError('bad-snapshot', `${rel} in snapshot ${name} changed while it was being restored; nothing was changed — try again`)
+      throw new RefusedError('bad-snapshot', `${rel} in snapshot ${name} changed while it was being restored; nothing was changed — try again`, {
+        variant: 'changed',
+        file: rel,
+        name,
+      })
     const target = join(filesDir, rel)
     await ensureDir(dirname(target))
     dirs.add(dirname(target))
@@ -209,6 +221,7 @@ async function assertNoLinkOnTheWay(real: string, rel: string, known: Set<string
       throw new RefusedError(
         'restore-blocked',
         `${up} in the store became ${st.isSymbolicLink() ? 'a link' : 'a file'} during a restore; restore never writes through links. Replace it with a plain folder; the restore finishes the next time the store is opened`,
+        { variant: st.isSymbolicLink() ? 'became-link' : 'became-file', up },
       )
     known.add(up)
   }
@@ -326,7 +339,9 @@ async function holdEngine(store: MemoryStore): Promise<boolean> {
     await claimEngine(store, 'restore')
   } catch (e) {
     if (e instanceof LockBusyError)
-      throw new RefusedError('engine-running', `the memory engine is running (process ${e.owner?.pid ?? '?'}); quit DSH first, then restore`)
+      throw new RefusedError('engine-running', `the memory engine is running (process ${e.owner?.pid ?? '?'}); quit DSH first, then restore`, {
+        pid: String(e.owner?.pid ?? '?'),
+      })
     throw e
   }
   return true
@@ -344,7 +359,7 @@ export async function restoreSnapshot(
   onProgress?: (done: number, total: number) => void,
   opts: RestoreOptions = {},
 ): Promise<RestoreResult> {
-  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a snapshot')
+  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a snapshot', { variant: 'restore' })
   const names = await listSnapshots(store)
   if (typeof name !== 'string' || !names.includes(name)) {
     throw new RefusedError('not-found', `no snapshot named ${JSON.stringify(name)}. Available: ${names.join(', ') || '(none — run `cyrene backup`)'}`, {
@@ -403,6 +418,7 @@ export async function restoreSnapshot(
         safety: safety.name,
         verified: checked.verified,
         warnings: checked.warnings,
+        warningsSaid: checked.warningsSaid,
         linksReplaced: plan.linksReplaced,
       }
     })

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import Schema from '@deepseek-ai/schemastery'
 import { readTextOr } from './fsio.ts'
+import type { Said } from './said.ts'
 import type { MemoryStore } from './store.ts'
 import { DEFAULT_LIMITS, RefusedError, type Limits } from './validate.ts'
 
@@ -100,6 +101,44 @@ export interface Settings {
 export interface SettingsRead {
   settings: Settings
   problems: string[]
+  /** `problems` as codes, for the person's language (decision 082); same order. */
+  problemsSaid: Said[]
+}
+
+/** Problems found while layering: the English sentence and its code side by side. */
+class Problems {
+  readonly en: string[] = []
+  readonly said: Said[] = []
+  add(en: string, said: Said): void {
+    this.en.push(en)
+    this.said.push(said)
+  }
+}
+
+/** Where a layer came from, as problems name it. */
+interface Source {
+  en: string
+  said: Said
+}
+const ROW_SOURCE: Source = { en: 'the loader row config', said: { code: 'part.source.row' } }
+const FILE_SOURCE: Source = { en: SETTINGS_REL, said: { code: 'part.source.file', params: { file: SETTINGS_REL } } }
+const PATCH_SOURCE: Source = { en: 'setting', said: { code: 'part.source.patch' } }
+
+/** What a leaf of the schema takes, for a person who does not read Schemastery's English. */
+function expected(schema: Schema): Said {
+  const { type, list, meta } = schema as unknown as {
+    type?: string
+    list?: Array<{ value?: unknown }>
+    meta?: { min?: number; max?: number; pattern?: unknown }
+  }
+  if (type === 'union' && Array.isArray(list)) return { code: 'part.expect.one-of', params: { values: list.map((x) => String(x.value)).join(', ') } }
+  if (type === 'string' && meta?.pattern !== undefined) return { code: 'part.expect.pattern' }
+  if (type === 'number' && meta?.min !== undefined)
+    return meta.max === undefined
+      ? { code: 'part.expect.number-min', params: { min: meta.min } }
+      : { code: 'part.expect.number-range', params: { min: meta.min, max: meta.max } }
+  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'array') return { code: `part.expect.${type}` }
+  return { code: 'part.expect.other' }
 }
 
 type Json = Record<string, unknown>
@@ -114,33 +153,46 @@ function defaultSettingsValues(): SettingsValues {
  * Lays `layer` over `base` leaf by leaf: a wrong value is reported and the
  * lower layer's value kept, so one typo never costs the person their other settings.
  */
-function overlay(schema: Schema, base: Json, layer: Json, source: string, problems: string[], path = ''): Json {
+function overlay(schema: Schema, base: Json, layer: Json, source: Source, problems: Problems, path = ''): Json {
   const out: Json = { ...base }
   for (const [key, value] of Object.entries(layer)) {
     // Own keys of the schema only: `constructor`, `toString` or `__proto__` are found on every object's prototype.
     const child = schema.dict !== undefined && Object.hasOwn(schema.dict, key) ? schema.dict[key] : undefined
     const here = path === '' ? key : `${path}.${key}`
     if (child === undefined) {
-      problems.push(
-        `${source}: "${here}" is not a setting (${path === '' ? 'settings are' : `${path} has`} ${Object.keys(schema.dict ?? {}).join(', ')}); it is ignored`,
-      )
+      const keys = Object.keys(schema.dict ?? {}).join(', ')
+      problems.add(`${source.en}: "${here}" is not a setting (${path === '' ? 'settings are' : `${path} has`} ${keys}); it is ignored`, {
+        code: path === '' ? 'settings.unknown' : 'settings.unknown.under',
+        params: { source: source.said, key: here, path, keys },
+      })
       continue
     }
     if (child.type === 'object') {
-      if (!isObject(value)) problems.push(`${source}: "${here}" must be an object`)
+      if (!isObject(value))
+        problems.add(`${source.en}: "${here}" must be an object`, { code: 'settings.not-object', params: { source: source.said, key: here } })
       else out[key] = overlay(child, isObject(base[key]) ? base[key] : {}, value, source, problems, here)
       continue
     }
     if (path === '' && (VOICE_SETTING_KEYS as readonly string[]).includes(key)) {
-      const problem = typeof value === 'string' ? (value === '' ? undefined : voiceSettingProblem(key as VoiceSettingKey, value)) : `${key} must be a string`
-      if (problem !== undefined) problems.push(`${source} ${problem}; ignored`)
+      const problem =
+        typeof value === 'string'
+          ? value === ''
+            ? undefined
+            : voiceSettingSaid(key as VoiceSettingKey, value)
+          : { en: `${key} must be a string`, said: { code: 'part.voice.type', params: { key } } }
+      if (problem !== undefined)
+        problems.add(`${source.en} ${problem.en}; ignored`, { code: 'settings.voice', params: { source: source.said, problem: problem.said } })
       else out[key] = value
       continue
     }
     try {
       out[key] = child(value)
     } catch (error) {
-      problems.push(`${source}: "${here}" ${(error as Error).message}; kept ${JSON.stringify(base[key])}`)
+      const kept = JSON.stringify(base[key])
+      problems.add(`${source.en}: "${here}" ${(error as Error).message}; kept ${kept}`, {
+        code: 'settings.bad-value',
+        params: { source: source.said, key: here, expect: expected(child), kept: kept ?? 'undefined' },
+      })
     }
   }
   return out
@@ -166,17 +218,20 @@ function derive(values: SettingsValues): Settings {
 const lastGood = new Map<string, Json>()
 
 /** Parses the text of 元/settings.json into a layer; undefined (with a problem) when it is not a JSON object. */
-function parseSettingsLayer(text: string, problems: string[]): Json | undefined {
+function parseSettingsLayer(text: string, problems: Problems): Json | undefined {
   if (text.trim() === '') return {}
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch (e) {
-    problems.push(`${SETTINGS_REL} is not valid JSON (${(e as Error).message}); using the last good settings until it is fixed`)
+    problems.add(`${SETTINGS_REL} is not valid JSON (${(e as Error).message}); using the last good settings until it is fixed`, {
+      code: 'settings.json',
+      params: { file: SETTINGS_REL, error: (e as Error).message },
+    })
     return undefined
   }
   if (!isObject(raw)) {
-    problems.push(`${SETTINGS_REL} must hold a JSON object; using the last good settings`)
+    problems.add(`${SETTINGS_REL} must hold a JSON object; using the last good settings`, { code: 'settings.not-json-object', params: { file: SETTINGS_REL } })
     return undefined
   }
   return raw
@@ -187,20 +242,24 @@ function tokenEnvAllowed(name: string, allow: readonly string[]): boolean {
   return allow.some((a) => (a.endsWith('*') ? name.startsWith(a.slice(0, -1)) : a === name))
 }
 
-function tokenEnvProblem(values: SettingsValues): string | undefined {
+function tokenEnvProblem(values: SettingsValues): { en: string; said: Said } | undefined {
   const { tokenEnv, tokenEnvAllow } = values.siyuan
   if (tokenEnvAllowed(tokenEnv, tokenEnvAllow)) return undefined
-  return `"siyuan.tokenEnv" ${JSON.stringify(tokenEnv)} is not a variable you allowed (siyuan.tokenEnvAllow: ${tokenEnvAllow.join(', ') || 'none'}); the sync would send its value to SiYuan. Allow it by editing siyuan.tokenEnvAllow in ${SETTINGS_REL} yourself`
+  const allowed = tokenEnvAllow.join(', ') || 'none'
+  return {
+    en: `"siyuan.tokenEnv" ${JSON.stringify(tokenEnv)} is not a variable you allowed (siyuan.tokenEnvAllow: ${allowed}); the sync would send its value to SiYuan. Allow it by editing siyuan.tokenEnvAllow in ${SETTINGS_REL} yourself`,
+    said: { code: 'settings.token-env', params: { name: JSON.stringify(tokenEnv), allowed, file: SETTINGS_REL } },
+  }
 }
 
 /** defaults ← row config ← file layer, validated by the one schema; a token variable the allow-list does not name falls back to the default. */
-function layerSettings(rowLayer: Json, fileLayer: Json, problems: string[]): Settings {
+function layerSettings(rowLayer: Json, fileLayer: Json, problems: Problems): Settings {
   const defaults = defaultSettingsValues() as unknown as Json
-  const withRow = overlay(SettingsSchema, defaults, rowLayer, 'the loader row config', problems)
-  const values = overlay(SettingsSchema, withRow, fileLayer, SETTINGS_REL, problems) as unknown as SettingsValues
+  const withRow = overlay(SettingsSchema, defaults, rowLayer, ROW_SOURCE, problems)
+  const values = overlay(SettingsSchema, withRow, fileLayer, FILE_SOURCE, problems) as unknown as SettingsValues
   const problem = tokenEnvProblem(values)
   if (problem !== undefined) {
-    problems.push(`${problem}; using SIYUAN_API_TOKEN`)
+    problems.add(`${problem.en}; using SIYUAN_API_TOKEN`, { code: 'settings.token-env.fallback', params: { problem: problem.said } })
     values.siyuan = { ...values.siyuan, tokenEnv: 'SIYUAN_API_TOKEN' }
   }
   return derive(values)
@@ -210,11 +269,12 @@ function layerSettings(rowLayer: Json, fileLayer: Json, problems: string[]): Set
 const PERSON_FILE_KEYS: readonly string[] = ['siyuan.tokenEnvAllow']
 
 function parseSettings(root: string, text: string, rowLayer: Json): SettingsRead {
-  const problems: string[] = []
+  const problems = new Problems()
   let layer = parseSettingsLayer(text, problems)
   if (layer === undefined) layer = lastGood.get(root) ?? {}
   else lastGood.set(root, layer)
-  return { settings: layerSettings(rowLayer, layer, problems), problems }
+  const settings = layerSettings(rowLayer, layer, problems)
+  return { settings, problems: problems.en, problemsSaid: problems.said }
 }
 
 /**
@@ -251,17 +311,17 @@ export function applySettingsPatch(currentText: string, patch: unknown, rowLayer
     const personal = leaves(patch).find(([k]) => PERSON_FILE_KEYS.some((p) => k === p || k.startsWith(`${p}.`)))
     if (personal !== undefined) throw new Error(`"${personal[0]}" is set only by you in ${SETTINGS_REL}, not from the settings page. Nothing was written.`)
   }
-  const readProblems: string[] = []
+  const readProblems = new Problems()
   const current = parseSettingsLayer(currentText, readProblems)
-  if (current === undefined) throw new Error(`${readProblems[0] ?? `${SETTINGS_REL} is broken`}; fix or remove the file first, nothing was written`)
-  const problems: string[] = []
-  const before = layerSettings(rowLayer, current, []).values
-  const merged = overlay(SettingsSchema, current, patch, 'setting', problems)
-  if (problems.length > 0) throw new Error(`${problems.join('; ')}. Nothing was written.`)
-  const afterProblems: string[] = []
+  if (current === undefined) throw new Error(`${readProblems.en[0] ?? `${SETTINGS_REL} is broken`}; fix or remove the file first, nothing was written`)
+  const problems = new Problems()
+  const before = layerSettings(rowLayer, current, new Problems()).values
+  const merged = overlay(SettingsSchema, current, patch, PATCH_SOURCE, problems)
+  if (problems.en.length > 0) throw new Error(`${problems.en.join('; ')}. Nothing was written.`)
+  const afterProblems = new Problems()
   const after = layerSettings(rowLayer, merged, afterProblems).values
   // layerSettings put the default back in place of a token variable nobody allowed; a save refuses it instead.
-  const tokenProblem = afterProblems.find((p) => p.startsWith('"siyuan.tokenEnv"'))
+  const tokenProblem = afterProblems.en.find((p) => p.startsWith('"siyuan.tokenEnv"'))
   if (tokenProblem !== undefined) throw new Error(`${tokenProblem.replace(/; using SIYUAN_API_TOKEN$/, '')}. Nothing was written.`)
   const old = new Map(leaves(before))
   const changed = leaves(after)
@@ -285,12 +345,18 @@ const NAME_BREAK_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 
 /** Why `value` cannot be stored under `key`, or undefined when it can (counted in code points). */
 export function voiceSettingProblem(key: VoiceSettingKey, value: string): string | undefined {
+  return voiceSettingSaid(key, value)?.en
+}
+
+/** `voiceSettingProblem` with its code (`part.voice.*`), for the person's language. */
+function voiceSettingSaid(key: VoiceSettingKey, value: string): { en: string; said: Said } | undefined {
   const max = key === 'nickname' ? NICKNAME_MAX : STYLE_NAME_MAX
   const chars = [...value].length
-  if (value.trim() === '') return `${key} must not be empty`
-  if (value !== value.trim()) return `${key} must not start or end with spaces`
-  if (NAME_BREAK_RE.test(value)) return `${key} must be one line without control characters`
-  if (chars > max) return `${key} is ${chars} characters; at most ${max}`
+  const said = (code: string): Said => ({ code: `part.voice.${code}`, params: { key, chars, max } })
+  if (value.trim() === '') return { en: `${key} must not be empty`, said: said('empty') }
+  if (value !== value.trim()) return { en: `${key} must not start or end with spaces`, said: said('spaces') }
+  if (NAME_BREAK_RE.test(value)) return { en: `${key} must be one line without control characters`, said: said('line') }
+  if (chars > max) return { en: `${key} is ${chars} characters; at most ${max}`, said: said('long') }
   return undefined
 }
 
@@ -302,8 +368,8 @@ export function voiceSettingProblem(key: VoiceSettingKey, value: string): string
  */
 export async function writeVoiceSetting(store: MemoryStore, key: VoiceSettingKey, value: string | undefined): Promise<void> {
   if (value !== undefined) {
-    const problem = voiceSettingProblem(key, value)
-    if (problem !== undefined) throw new RefusedError('bad-setting', `${problem}; nothing was changed`)
+    const problem = voiceSettingSaid(key, value)
+    if (problem !== undefined) throw new RefusedError('bad-setting', `${problem.en}; nothing was changed`, { problem: problem.said })
   }
   await store.withWriteLock(async (lock) => {
     const text = await readTextOr(store.root, join(store.root, '元', 'settings.json'), '')
@@ -312,11 +378,20 @@ export async function writeVoiceSetting(store: MemoryStore, key: VoiceSettingKey
       try {
         raw = JSON.parse(text)
       } catch (e) {
-        throw new RefusedError('bad-settings-file', `元/settings.json is not valid JSON (${(e as Error).message}); fix or remove it first, nothing was changed`)
+        throw new RefusedError(
+          'bad-settings-file',
+          `元/settings.json is not valid JSON (${(e as Error).message}); fix or remove it first, nothing was changed`,
+          {
+            variant: 'json',
+            error: (e as Error).message,
+          },
+        )
       }
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-      throw new RefusedError('bad-settings-file', '元/settings.json does not hold a JSON object; fix or remove it first, nothing was changed')
+      throw new RefusedError('bad-settings-file', '元/settings.json does not hold a JSON object; fix or remove it first, nothing was changed', {
+        variant: 'not-object',
+      })
     const next = { ...(raw as Record<string, unknown>) }
     if (value === undefined) delete next[key]
     else next[key] = value
@@ -332,7 +407,8 @@ export async function writeVoiceSetting(store: MemoryStore, key: VoiceSettingKey
  * back to the defaults (there is no store here to remember a last good file by).
  */
 export function parseSettingsText(text: string, rowLayer: Json = {}): SettingsRead {
-  const problems: string[] = []
+  const problems = new Problems()
   const layer = parseSettingsLayer(text, problems) ?? {}
-  return { settings: layerSettings(rowLayer, layer, problems), problems }
+  const settings = layerSettings(rowLayer, layer, problems)
+  return { settings, problems: problems.en, problemsSaid: problems.said }
 }

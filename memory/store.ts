@@ -27,6 +27,7 @@ import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { journalPending, recoverGitSwitch } from './git-switch.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen, linksOf, splitLink } from './validate.ts'
 import { currentVolume } from './volumes.ts'
+import type { Said } from './said.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
 import { claimsPerson, isMarked, isPersonBase, readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
 
@@ -54,6 +55,8 @@ export interface WriteResult {
   file: string
   reasons: string[]
   notes: string[]
+  /** The notes as codes, for the person's language (decision 082); same order as `notes`. */
+  saidNotes: Said[]
 }
 
 const WRITE_LOCK = 'write.lock'
@@ -73,6 +76,8 @@ export class MemoryStore {
   readonly snapshotsDir: string
   settings: Settings
   readonly settingsProblems: string[]
+  /** `settingsProblems` as codes, for the person's language (decision 082); same order. */
+  readonly settingsSaid: Said[]
   private readonly settingsLayer: Record<string, unknown>
   private readonly limitsOverride: Partial<Limits> | undefined
   readonly now: () => Date
@@ -82,11 +87,12 @@ export class MemoryStore {
   private readonly catalog: FileCatalog
   private readonly usage: UsageMeter
 
-  private constructor(root: string, settings: Settings, problems: string[], opts: OpenOptions) {
+  private constructor(root: string, settings: Settings, problems: { en: string[]; said: Said[] }, opts: OpenOptions) {
     this.root = root
     this.snapshotsDir = snapshotsDirOf(root)
     this.settings = settings
-    this.settingsProblems = problems
+    this.settingsProblems = problems.en
+    this.settingsSaid = problems.said
     this.settingsLayer = opts.settingsLayer ?? {}
     this.limitsOverride = opts.limits
     this.now = opts.now ?? (() => new Date())
@@ -102,9 +108,9 @@ export class MemoryStore {
     await ensureDir(root)
     for (const d of LAYOUT_DIRS) await ensureDir(join(root, d))
     await ensureDir(snapshotsDirOf(root))
-    const { settings, problems } = await readSettings(root, opts.settingsLayer)
+    const { settings, problems, problemsSaid } = await readSettings(root, opts.settingsLayer)
     if (opts.limits !== undefined) settings.limits = { ...settings.limits, ...opts.limits }
-    const store = new MemoryStore(root, settings, problems, opts)
+    const store = new MemoryStore(root, settings, { en: problems, said: problemsSaid }, opts)
     // A restore cut off by a crash is finished or undone before anyone reads the store.
     await recoverInterruptedRestore(store)
     if (await journalPending(store)) await store.withWriteLock(async () => undefined).catch(busyIsFine)
@@ -113,10 +119,11 @@ export class MemoryStore {
 
   /** Re-reads the layered settings (after 元/settings.json changed); returns the problems, also kept for the doctor. */
   async reloadSettings(): Promise<string[]> {
-    const { settings, problems } = await readSettings(this.root, this.settingsLayer)
+    const { settings, problems, problemsSaid } = await readSettings(this.root, this.settingsLayer)
     if (this.limitsOverride !== undefined) settings.limits = { ...settings.limits, ...this.limitsOverride }
     this.settings = settings
     this.settingsProblems.splice(0, this.settingsProblems.length, ...problems)
+    this.settingsSaid.splice(0, this.settingsSaid.length, ...problemsSaid)
     return problems
   }
 
@@ -303,7 +310,7 @@ export class MemoryStore {
    * write nothing. Returns once the file is durably on disk.
    */
   async write(input: NewEntry, ctx: { by: Writer }): Promise<WriteResult> {
-    const { text, meta, notes } = buildMeta(input, ctx.by, this.limits)
+    const { text, meta, notes, saidNotes } = buildMeta(input, ctx.by, this.limits)
     await this.assertLinkTargets(linksOf(meta.links))
     const written = this.now()
     const at = input.at !== undefined ? parseWhen(input.at) : written
@@ -318,7 +325,7 @@ export class MemoryStore {
     const entry: Entry = { text, meta: full }
     // The person's write is recorded in 元/person-marks.json under the same lock, before the entry lands.
     await this.appendEntries(rel, [entry], ctx.by === 'person' ? [entry] : [])
-    return { id: full.id, gate: verdict.gate, file: rel, reasons: verdict.reasons, notes }
+    return { id: full.id, gate: verdict.gate, file: rel, reasons: verdict.reasons, notes, saidNotes }
   }
 
   /**
@@ -359,10 +366,15 @@ export class MemoryStore {
    */
   async update(id: string, patch: Partial<NewEntry>, ctx: { by: Writer }): Promise<StoredEntry> {
     const found = await this.get(id)
-    if (found === undefined) throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; list ids with \`cyrene memory list\``)
-    if (found.area !== 'day') throw new RefusedError('read-only', `entry ${id} is in ${found.file} (余页/待定), which is never edited; promote it instead`)
+    if (found === undefined)
+      throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; list ids with \`cyrene memory list\``, {
+        variant: 'entry',
+        id: JSON.stringify(id),
+      })
+    if (found.area !== 'day')
+      throw new RefusedError('read-only', `entry ${id} is in ${found.file} (余页/待定), which is never edited; promote it instead`, { id, file: found.file })
     if (ctx.by !== 'person' && isPersonBase(this.marks().marks, found))
-      throw new RefusedError('person-only', `entry ${id} is a base entry: only the person may change it`)
+      throw new RefusedError('person-only', `entry ${id} is a base entry: only the person may change it`, { variant: 'base-entry', id })
     // A person's edit keeps the record in step with the new text; it never vouches for a claim it did not make.
     const remark = ctx.by === 'person' && (isMarked(this.marks().marks, found) || patch.base === true)
     const had: Partial<NewEntry> = metaAsInput(found.meta)
@@ -383,7 +395,7 @@ export class MemoryStore {
     return await this.withWriteLock(async (lock) => {
       const parsed = parseEntryFile(await this.readForRewrite(found.file), found.file)
       const idx = parsed.segments.findIndex((s) => s.type === 'entry' && s.entry.meta.id === id)
-      if (idx < 0) throw new RefusedError('not-found', `entry ${id} moved while being edited; try again`)
+      if (idx < 0) throw new RefusedError('not-found', `entry ${id} moved while being edited; try again`, { variant: 'moved', id })
       const seg = parsed.segments[idx] as Extract<Segment, { type: 'entry' }>
       const unchanged = reserializeSegment(seg, next) === seg.raw
       if (!unchanged) next.meta.edited_at = this.now().toISOString()
@@ -406,10 +418,10 @@ export class MemoryStore {
     const p = `${LAYOUT.margin}/${rel}`
     this.path(p)
     if (p.startsWith(`${LAYOUT.pending}/`) || !p.endsWith('.md'))
-      throw new RefusedError('bad-path', '余页 free writing goes into a .md file outside 余页/待定/')
-    if (typeof text !== 'string') throw new RefusedError('bad-input', 'text must be a string')
+      throw new RefusedError('bad-path', '余页 free writing goes into a .md file outside 余页/待定/', { variant: 'margin' })
+    if (typeof text !== 'string') throw new RefusedError('bad-input', 'text must be a string', { variant: 'text-type' })
     // Free writing has no per-entry size limit (only the 余页 quota), but the same character rules.
-    checkText(text, { ...this.limits, entryChars: Number.POSITIVE_INFINITY }, '余页 text')
+    checkText(text, { ...this.limits, entryChars: Number.POSITIVE_INFINITY }, { en: '余页 text', said: { code: 'part.margin-text' } })
     await this.withWriteLock(async (lock) => {
       const current = await this.readForRewrite(p)
       const next = ctx.mode === 'replace' ? text : current === '' ? text : `${current.replace(/\n*$/, '\n\n')}${text}`
@@ -430,7 +442,7 @@ export class MemoryStore {
   /** Any write into 元/ by the model is refused here, whatever the caller. */
   assertWritable(rel: string, by: Writer): void {
     if (by !== 'person' && isMetaPath(rel))
-      throw new RefusedError('person-only', "元/ holds the store's own records and settings; only the person may change them")
+      throw new RefusedError('person-only', "元/ holds the store's own records and settings; only the person may change them", { variant: 'meta' })
   }
 
   // ── small records in 元/ ──────────────────────────────────────────────

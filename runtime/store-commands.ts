@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { t, type Lang } from '../i18n/index.ts'
+import { errorText } from '../i18n/store-said.ts'
 import type {} from '../host/service.ts'
 import { newVolume } from '../host/new-volume.ts'
 import { CONFIRM_WORD, describeSnapshots, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, restoreSnapshot, takeSnapshot, type MemoryStore } from '../memory/index.ts'
@@ -19,7 +20,7 @@ async function withStore(ctx: Context, lang: Lang, act: (store: MemoryStore) => 
   try {
     return await act(store)
   } catch (error) {
-    return { kind: 'error', text: t('chat.failedNothingChanged', lang, { error: (error as Error).message }) }
+    return { kind: 'error', text: t('chat.failedNothingChanged', lang, { error: errorText(error, lang) }) }
   }
 }
 

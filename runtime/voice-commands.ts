@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { t, type Lang } from '../i18n/index.ts'
+import { errorText } from '../i18n/store-said.ts'
 import type {} from '../host/service.ts'
 import type { CommandResult, CyreneSubcommand } from './cyrene-subcommands.ts'
 import { pinForm, pinnedForm, voiceTextsFor } from '../rails/index.ts'
@@ -20,7 +21,7 @@ async function saveSetting(ctx: Context, key: 'nickname' | 'style', value: strin
     await memory.setVoiceSetting(key, value)
     return undefined
   } catch (error) {
-    return { kind: 'error', text: t('chat.notSaved', lang, { error: (error as Error).message }) }
+    return { kind: 'error', text: t('chat.notSaved', lang, { error: errorText(error, lang) }) }
   }
 }
 

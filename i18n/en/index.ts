@@ -10,6 +10,10 @@ import { doctorEn } from './doctor.ts'
 import { presetsEn } from './presets.ts'
 import { recallEn } from './recall.ts'
 import { reportsEn } from './reports.ts'
+import { storeRefusalsEn } from './store-refusals.ts'
+import { storeFindingsEn } from './store-findings.ts'
+import { storeImportEn } from './store-import.ts'
+import { cliFailuresEn } from './cli-failures.ts'
 import { whaleEn } from './whale.ts'
 import { worldbookEn } from './worldbook.ts'
 
@@ -26,6 +30,10 @@ export const en: Catalogue = {
   ...presetsEn,
   ...recallEn,
   ...reportsEn,
+  ...storeRefusalsEn,
+  ...storeFindingsEn,
+  ...storeImportEn,
+  ...cliFailuresEn,
   ...worldbookEn,
   ...whaleEn,
 }

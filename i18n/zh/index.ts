@@ -9,6 +9,10 @@ import { doctorZh } from './doctor.ts'
 import { presetsZh } from './presets.ts'
 import { recallZh } from './recall.ts'
 import { reportsZh } from './reports.ts'
+import { storeRefusalsZh } from './store-refusals.ts'
+import { storeFindingsZh } from './store-findings.ts'
+import { storeImportZh } from './store-import.ts'
+import { cliFailuresZh } from './cli-failures.ts'
 import { whaleZh } from './whale.ts'
 import { worldbookZh } from './worldbook.ts'
 
@@ -25,6 +29,10 @@ export const zh = {
   ...presetsZh,
   ...recallZh,
   ...reportsZh,
+  ...storeRefusalsZh,
+  ...storeFindingsZh,
+  ...storeImportZh,
+  ...cliFailuresZh,
   ...worldbookZh,
   ...whaleZh,
 } as const

@@ -1,0 +1,54 @@
+import { tKey, zh, type Lang, type MessageKey } from './index.ts'
+
+/**
+ * What memory/ said (memory/said.ts: a code, its values, and values that are
+ * saids themselves) in the person's language: key `store.<code>`. Structural,
+ * so i18n/ imports nothing from memory/. Undefined when this catalogue has no
+ * words for the code: the caller shows memory/'s English sentence, never
+ * nothing (decision 082).
+ */
+export interface SaidLike {
+  readonly code: string
+  readonly params?: Readonly<Record<string, string | number | SaidLike | readonly SaidLike[]>>
+}
+
+export function hasSaid(said: SaidLike): boolean {
+  return Object.hasOwn(zh, `store.${said.code}`)
+}
+
+export function saidText(said: SaidLike, lang: Lang): string | undefined {
+  if (!hasSaid(said)) return undefined
+  const params: Record<string, string | number> = {}
+  for (const [name, value] of Object.entries(said.params ?? {})) params[name] = paramText(value, lang)
+  return tKey(`store.${said.code}` as MessageKey, lang, params)
+}
+
+/** A param: as written, a said in the same language, a list one `  - ` line each. */
+function paramText(value: string | number | SaidLike | readonly SaidLike[], lang: Lang): string | number {
+  // memory/'s own sentence writes a number as it is (5011, not 5,011): the words read the same.
+  if (typeof value === 'number') return String(value)
+  if (typeof value !== 'object') return value
+  if (isList(value)) return value.map((x) => `  - ${saidText(x, lang) ?? x.code}`).join('\n')
+  return saidText(value, lang) ?? value.code
+}
+
+function isList(value: SaidLike | readonly SaidLike[]): value is readonly SaidLike[] {
+  return Array.isArray(value)
+}
+
+/**
+ * An error memory/ threw, for a person: in English its own sentence; in
+ * another language its said (`RefusedError.said`) when the catalogue words it,
+ * else its sentence. Duck-typed, so the chat commands and the command line
+ * share it without i18n/ importing memory/.
+ */
+export function errorText(error: unknown, lang: Lang): string {
+  const message = error instanceof Error ? error.message : String(error)
+  if (lang === 'en') return message
+  const said = (error as { said?: unknown } | null)?.said
+  return isSaidLike(said) ? (saidText(said, lang) ?? message) : message
+}
+
+function isSaidLike(v: unknown): v is SaidLike {
+  return v !== null && typeof v === 'object' && typeof (v as { code?: unknown }).code === 'string'
+}
