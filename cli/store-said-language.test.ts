@@ -38,6 +38,11 @@ async function run(args: string[], lang: 'zh' | 'en', exit: number): Promise<str
   return text
 }
 
+/** What `text` must contain in the person's language: the same check for each language, each its own words. */
+function says(lang: 'zh' | 'en', text: string, expected: Record<'zh' | 'en', string[]>): void {
+  for (const words of expected[lang]) expect(text).toContain(words)
+}
+
 describe('what the store says, in the person’s language (decision 082)', () => {
   for (const lang of ['zh', 'en'] as const) {
     it(`${lang}: a bad field on a write`, async () => {
@@ -46,17 +51,13 @@ describe('what the store says, in the person’s language (decision 082)', () =>
       const at = await run(['memory', 'write', WORDS[lang], '--at', '2026-02-30'], lang, 2)
       const reason = await run(['memory', 'write', WORDS[lang], '--reason', 'r'.repeat(201)], lang, 2)
       const kept = await run(['memory', 'write', `${WORDS[lang]}\u200b`, '--kind', 'mood'], lang, 0)
-      if (lang === 'en') {
-        expect(tooLong).toContain('entry text is 401 characters; the limit is 400. Split it into smaller memories')
-        expect(at).toContain('at "2026-02-30" is not a day of the calendar (2026-02 has 28 days). Accepted:')
-        expect(reason).toContain('reason is 201 characters; the limit is 200. Shorten it.')
-        expect(kept).toContain('kind "mood" is not one of the known kinds')
-      } else {
-        expect(tooLong).toContain('条目正文 有 401 个字，上限是 400')
-        expect(at).toContain('不是日历上有的日子（2026-02 只有 28 天）')
-        expect(reason).toContain('reason 有 201 个字，上限是 200')
-        expect(kept).toContain('kind "mood" 不是已知的种类')
-      }
+      says(lang, tooLong, { en: ['entry text is 401 characters; the limit is 400. Split it into smaller memories'], zh: ['条目正文 有 401 个字，上限是 400'] })
+      says(lang, at, {
+        en: ['at "2026-02-30" is not a day of the calendar (2026-02 has 28 days). Accepted:'],
+        zh: ['不是日历上有的日子（2026-02 只有 28 天）'],
+      })
+      says(lang, reason, { en: ['reason is 201 characters; the limit is 200. Shorten it.'], zh: ['reason 有 201 个字，上限是 200'] })
+      says(lang, kept, { en: ['kind "mood" is not one of the known kinds'], zh: ['kind "mood" 不是已知的种类'] })
     })
 
     it(`${lang}: memory check on a damaged day file`, async () => {
@@ -67,15 +68,10 @@ describe('what the store says, in the person’s language (decision 082)', () =>
         `${WORDS[lang]}\n<!--cyrene:{"id": "x"\n\n${WORDS[lang]}\n<!--cyrene:{"id":"20260101T000000Z-abcd","links":["nowhere|"]}-->\n\n${WORDS[lang]}\n`,
       )
       const text = await run(['memory', 'check'], lang, 1)
-      if (lang === 'en') {
-        expect(text).toContain('the cyrene comment is not closed with "-->" on the same line')
-        expect(text).toContain('link to unknown entry nowhere')
-        expect(text).toContain('text without a cyrene comment after it')
-      } else {
-        expect(text).toContain('这条 cyrene 注释没有在同一行用 "-->" 收尾')
-        expect(text).toContain('链接指向的条目 nowhere 不存在')
-        expect(text).toContain('这段文字后面没有 cyrene 注释')
-      }
+      says(lang, text, {
+        en: ['the cyrene comment is not closed with "-->" on the same line', 'link to unknown entry nowhere', 'text without a cyrene comment after it'],
+        zh: ['这条 cyrene 注释没有在同一行用 "-->" 收尾', '链接指向的条目 nowhere 不存在', '这段文字后面没有 cyrene 注释'],
+      })
     })
 
     it(`${lang}: an import with bad lines`, async () => {
@@ -91,15 +87,10 @@ describe('what the store says, in the person’s language (decision 082)', () =>
       await fs.writeFile(file, Buffer.concat([Buffer.from(`${lines.join('\n')}\n`), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]))
       const text = await run(['memory', 'import', '--jsonl', file], lang, 0)
       expect(text.split('\n').filter((l) => l.includes('in.jsonl:'))).toHaveLength(6)
-      if (lang === 'en') {
-        expect(text).toContain('in.jsonl:2: not valid JSON')
-        expect(text).toContain('axis "X" is not one of 德 智 体 美 劳')
-        expect(text).toContain('not valid UTF-8 (near byte 2 of the line, 0xff)')
-      } else {
-        expect(text).toContain('in.jsonl:2：不是有效的 JSON')
-        expect(text).toContain('axis "X" 不是 德 智 体 美 劳 之一')
-        expect(text).toContain('不是有效的 UTF-8（在这一行第 2 个字节附近，0xff）')
-      }
+      says(lang, text, {
+        en: ['in.jsonl:2: not valid JSON', 'axis "X" is not one of 德 智 体 美 劳', 'not valid UTF-8 (near byte 2 of the line, 0xff)'],
+        zh: ['in.jsonl:2：不是有效的 JSON', 'axis "X" 不是 德 智 体 美 劳 之一', '不是有效的 UTF-8（在这一行第 2 个字节附近，0xff）'],
+      })
     })
 
     it(`${lang}: a settings file with wrong values`, async () => {
@@ -111,15 +102,15 @@ describe('what the store says, in the person’s language (decision 082)', () =>
       const shown = await run(['settings', 'get', 'nickname'], lang, 1)
       const checked = await run(['memory', 'check'], lang, 0)
       for (const text of [shown, checked])
-        if (lang === 'en') {
-          expect(text).toContain('元/settings.json: "nope" is not a setting')
-          expect(text).toContain('元/settings.json nickname must not start or end with spaces; ignored')
-        } else {
-          expect(text).toContain('元/settings.json：没有 "nope" 这个设置')
-          expect(text).toContain('"form" 只能是 `chat, work` 之一；仍用 "chat"')
-          expect(text).toContain('"quota.totalMB" 要是不小于 1 的整数')
-          expect(text).toContain('"siyuan.url" 格式不对')
-        }
+        says(lang, text, {
+          en: ['元/settings.json: "nope" is not a setting', '元/settings.json nickname must not start or end with spaces; ignored'],
+          zh: [
+            '元/settings.json：没有 "nope" 这个设置',
+            '"form" 只能是 `chat, work` 之一；仍用 "chat"',
+            '"quota.totalMB" 要是不小于 1 的整数',
+            '"siyuan.url" 格式不对',
+          ],
+        })
     })
 
     it(`${lang}: a restore refused for a damaged snapshot`, async () => {
@@ -132,15 +123,14 @@ describe('what the store says, in the person’s language (decision 082)', () =>
       await fs.appendFile(join(snapshot, dayFiles[0]!), WORDS[lang])
       await fs.writeFile(join(snapshot, '元', 'extra.json'), '{}')
       const text = await run(['restore', name!], lang, 2)
-      if (lang === 'en') {
-        expect(text).toContain(`snapshot ${name} cannot be restored; nothing was changed:`)
-        expect(text).toContain('when the snapshot was taken (cut short or edited)')
-        expect(text).toContain('元/extra.json was added after the snapshot was taken')
-      } else {
-        expect(text).toContain(`快照 ${name} 没法恢复；什么都没改`)
-        expect(text).toContain('拍快照时是')
-        expect(text).toContain('元/extra.json 是拍快照以后加进去的')
-      }
+      says(lang, text, {
+        en: [
+          `snapshot ${name} cannot be restored; nothing was changed:`,
+          'when the snapshot was taken (cut short or edited)',
+          '元/extra.json was added after the snapshot was taken',
+        ],
+        zh: [`快照 ${name} 没法恢复；什么都没改`, '拍快照时是', '元/extra.json 是拍快照以后加进去的'],
+      })
     })
   }
 })
