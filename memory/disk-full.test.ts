@@ -23,9 +23,12 @@ interface Ran {
   stdout: string
   stderr: string
 }
+// The command line speaks the locale's language (decision 082); these checks read its English words.
+const ENGLISH = { LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8', LC_MESSAGES: 'en_US.UTF-8' }
+
 async function cyrene(home: string, ...args: string[]): Promise<Ran> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DSH_HOME: home }, maxBuffer: 16 * 1024 * 1024 })
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, ...ENGLISH, DSH_HOME: home }, maxBuffer: 16 * 1024 * 1024 })
     return { code: 0, stdout, stderr }
   } catch (e) {
     const x = e as { code?: unknown; stdout?: string; stderr?: string }

@@ -111,7 +111,7 @@ describe('rails 120–130 and the 4,000 pass on a real host', () => {
     expect(await host.command(agent, '/cyrene nickname 阿远')).toMatchObject({ kind: 'success', text: expect.stringContaining('「阿远」') })
     expect(await host.command(agent, '/cyrene nickname')).toMatchObject({ kind: 'success', text: expect.stringContaining('现在她叫你「阿远」') })
     expect(JSON.parse(readFileSync(settingsFile(host), 'utf8'))).toMatchObject({ nickname: '阿远' })
-    expect(await host.command(agent, `/cyrene nickname ${'名'.repeat(21)}`)).toMatchObject({ kind: 'error', text: expect.stringContaining('at most 20') })
+    expect(await host.command(agent, `/cyrene nickname ${'名'.repeat(21)}`)).toMatchObject({ kind: 'error', text: expect.stringContaining('最多 20 个') })
     expect(JSON.parse(readFileSync(settingsFile(host), 'utf8'))).toMatchObject({ nickname: '阿远' })
 
     expect(await host.command(agent, '/cyrene form 德谬歌')).toMatchObject({ kind: 'success' })
