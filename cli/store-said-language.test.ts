@@ -101,7 +101,8 @@ describe('what the store says, in the person’s language (decision 082)', () =>
       )
       const shown = await run(['settings', 'get', 'nickname'], lang, 1)
       const checked = await run(['memory', 'check'], lang, 0)
-      for (const text of [shown, checked])
+      const doctor = await run(['doctor', '--verbose'], lang, 0)
+      for (const text of [shown, checked, doctor])
         says(lang, text, {
           en: ['元/settings.json: "nope" is not a setting', '元/settings.json nickname must not start or end with spaces; ignored'],
           zh: [

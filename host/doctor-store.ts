@@ -1,6 +1,7 @@
 import { gitLines } from './git-doctor.ts'
 import { existsSync } from 'node:fs'
 import { t, type Lang } from '../i18n/index.ts'
+import { saidOr } from '../i18n/store-said.ts'
 import {
   describeSnapshots,
   findRetiredPlugins,
@@ -62,8 +63,10 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
     status: 'ok',
     detail: t('doctor.limits', lang, { entry: store.limits.entryChars, inject: store.limits.injectChars, anchors }),
   })
-  for (const problem of store.settingsProblems)
+  for (const [i, english] of store.settingsProblems.entries()) {
+    const problem = saidOr(store.settingsSaid[i], english, lang)
     lines.push({ area: 'memory', check: t('doctor.check.settings', lang), status: 'warn', detail: t('doctor.settings.problem', lang, { problem }) })
+  }
   lines.push(personMarksLine(store, lang))
   lines.push(...(await snapshotLines(store, lang)))
   try {

@@ -23,6 +23,12 @@ export function saidText(said: SaidLike, lang: Lang): string | undefined {
   return tKey(`store.${said.code}` as MessageKey, lang, params)
 }
 
+/** What memory/ said in `lang`, or its English sentence: for English, and for a said this catalogue does not word yet. */
+export function saidOr(said: SaidLike | undefined, english: string, lang: Lang): string {
+  if (lang === 'en' || said === undefined) return english
+  return saidText(said, lang) ?? english
+}
+
 /** A param: as written, a said in the same language, a list one `  - ` line each. */
 function paramText(value: string | number | SaidLike | readonly SaidLike[], lang: Lang): string | number {
   // memory/'s own sentence writes a number as it is (5011, not 5,011): the words read the same.
@@ -44,9 +50,8 @@ function isList(value: SaidLike | readonly SaidLike[]): value is readonly SaidLi
  */
 export function errorText(error: unknown, lang: Lang): string {
   const message = error instanceof Error ? error.message : String(error)
-  if (lang === 'en') return message
   const said = (error as { said?: unknown } | null)?.said
-  return isSaidLike(said) ? (saidText(said, lang) ?? message) : message
+  return saidOr(isSaidLike(said) ? said : undefined, message, lang)
 }
 
 function isSaidLike(v: unknown): v is SaidLike {
