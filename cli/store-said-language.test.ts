@@ -114,6 +114,16 @@ describe('what the store says, in the person’s language (decision 082)', () =>
         })
     })
 
+    it(`${lang}: a settings change refused for a settings file that is not an object (decision 083)`, async () => {
+      await run(['memory', 'write', WORDS[lang]], lang, 0)
+      await fs.writeFile(join(t.home, ROOT, '元', 'settings.json'), '[1]')
+      const text = await run(['sync', 'git', '--remote', join(t.home, 'r.git')], lang, 2)
+      says(lang, text, {
+        en: ['元/settings.json must hold a JSON object; using the last good settings; fix or remove the file first, nothing was written'],
+        zh: ['元/settings.json 里必须是一个 JSON 对象', '先改好或删掉这个文件，什么都没写'],
+      })
+    })
+
     it(`${lang}: a restore refused for a damaged snapshot`, async () => {
       await run(['memory', 'write', WORDS[lang]], lang, 0)
       await run(['backup', '--quiet'], lang, 0)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseImportJsonl } from '../memory/importer.ts'
 import { parseEntryFile } from '../memory/entry.ts'
 import type { Said } from '../memory/said.ts'
-import { parseSettingsText } from '../memory/settings.ts'
+import { applySettingsPatch, parseSettingsText } from '../memory/settings.ts'
 import { buildMeta, checkText, DEFAULT_LIMITS, importedMetaSaid, parseWhen, RefusedError, type NewEntry } from '../memory/validate.ts'
 import { englishSentences } from './testing/language-rule.ts'
 import { errorText, hasSaid, saidText } from './store-said.ts'
@@ -140,6 +140,23 @@ describe('what memory/ says, in both languages (decision 082)', () => {
         if (said.code !== 'settings.bad-value') expect(saidText(said, 'en')).toBe(problems[i])
         if (said.code !== 'settings.json') expect(englishSentences(saidText(said, 'zh')!), saidText(said, 'zh')).toEqual([])
       })
+    }
+  })
+
+  it('why a settings change is refused (decision 083)', () => {
+    const cases = [
+      () => applySettingsPatch('', 'nickname=x'),
+      () => applySettingsPatch('', { siyuan: { tokenEnvAllow: ['PATH'] } }, {}, { from: 'panel' }),
+      () => applySettingsPatch('[1]', { nickname: 'x' }),
+      () => applySettingsPatch('', { siyuan: { tokenEnv: 'PATH' } }),
+      () => applySettingsPatch('', { form: 'desk', nope: 1 }),
+    ]
+    for (const [i, c] of cases.entries()) {
+      const e = refusal(c, i)
+      expect(allCoded(e.said), e.message).toEqual([])
+      expect(englishSentences(saidText(e.said, 'zh')!), saidText(e.said, 'zh')).toEqual([])
+      // A list of problems is one line each, not joined by "; ": the English said says the same in lines.
+      if (e.params.variant !== 'values') expect(saidText(e.said, 'en')).toBe(e.message)
     }
   })
 })
