@@ -4,7 +4,7 @@ import type { HeldLock } from '../durable/lock.ts'
 import { parseEntryFile } from './entry.ts'
 import { fileStamp, type FileStamp } from './file-stamp.ts'
 import { readTextOr } from './fsio.ts'
-import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, remoteProblem, type RepoPaths } from './git-repo.ts'
+import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
 import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './git-switch.ts'
 import { stageMerge } from './git-stage.ts'
@@ -78,8 +78,7 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
   const env = opts.env ?? process.env
   const remote = configuredRemote(store, opts.remote)
   if (remote !== undefined) {
-    const problem = remoteProblem(remote)
-    if (problem !== undefined) throw new RefusedError('git-remote', `${problem}. Nothing was changed.`)
+    refuseBadRemote(remote)
   }
   const phase = opts.onPhase ?? ((): void => undefined)
   return await store.withWriteLock(async (lock) => {

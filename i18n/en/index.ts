@@ -14,6 +14,7 @@ import { storeRefusalsEn } from './store-refusals.ts'
 import { storeFindingsEn } from './store-findings.ts'
 import { storeImportEn } from './store-import.ts'
 import { cliFailuresEn } from './cli-failures.ts'
+import { storeModulesEn } from './store-modules.ts'
 import { whaleEn } from './whale.ts'
 import { worldbookEn } from './worldbook.ts'
 
@@ -34,6 +35,7 @@ export const en: Catalogue = {
   ...storeFindingsEn,
   ...storeImportEn,
   ...cliFailuresEn,
+  ...storeModulesEn,
   ...worldbookEn,
   ...whaleEn,
 }

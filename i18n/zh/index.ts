@@ -13,6 +13,7 @@ import { storeRefusalsZh } from './store-refusals.ts'
 import { storeFindingsZh } from './store-findings.ts'
 import { storeImportZh } from './store-import.ts'
 import { cliFailuresZh } from './cli-failures.ts'
+import { storeModulesZh } from './store-modules.ts'
 import { whaleZh } from './whale.ts'
 import { worldbookZh } from './worldbook.ts'
 
@@ -33,6 +34,7 @@ export const zh = {
   ...storeFindingsZh,
   ...storeImportZh,
   ...cliFailuresZh,
+  ...storeModulesZh,
   ...worldbookZh,
   ...whaleZh,
 } as const
