@@ -15,6 +15,7 @@ import { storeFindingsEn } from './store-findings.ts'
 import { storeImportEn } from './store-import.ts'
 import { cliFailuresEn } from './cli-failures.ts'
 import { storeModulesEn } from './store-modules.ts'
+import { whaleErrorsEn } from './whale-errors.ts'
 import { whaleEn } from './whale.ts'
 import { worldbookEn } from './worldbook.ts'
 
@@ -36,6 +37,7 @@ export const en: Catalogue = {
   ...storeImportEn,
   ...cliFailuresEn,
   ...storeModulesEn,
+  ...whaleErrorsEn,
   ...worldbookEn,
   ...whaleEn,
 }

@@ -14,6 +14,7 @@ import { storeFindingsZh } from './store-findings.ts'
 import { storeImportZh } from './store-import.ts'
 import { cliFailuresZh } from './cli-failures.ts'
 import { storeModulesZh } from './store-modules.ts'
+import { whaleErrorsZh } from './whale-errors.ts'
 import { whaleZh } from './whale.ts'
 import { worldbookZh } from './worldbook.ts'
 
@@ -35,6 +36,7 @@ export const zh = {
   ...storeImportZh,
   ...cliFailuresZh,
   ...storeModulesZh,
+  ...whaleErrorsZh,
   ...worldbookZh,
   ...whaleZh,
 } as const
