@@ -163,7 +163,10 @@ describe('what the store says, in the person’s language (decision 082)', () =>
       const marks = await run(['memory', 'marks', '--confirm', written.id], lang, 2)
       const doctor = await run(['doctor', '--verbose'], lang, 1)
       for (const text of [volume, doctor])
-        says(lang, text, { en: ['元/卷.json is not a valid volume index (current volume 5 is not listed)'], zh: ['元/卷.json 不是有效的卷索引（当前卷 5 不在列表里）'] })
+        says(lang, text, {
+          en: ['元/卷.json is not a valid volume index (current volume 5 is not listed)'],
+          zh: ['元/卷.json 不是有效的卷索引（当前卷 5 不在列表里）'],
+        })
       for (const text of [marks, doctor])
         says(lang, text, { en: ['元/person-marks.json is not a version-1 record of person marks'], zh: ['元/person-marks.json 不是第 1 版的本人记号记录'] })
     })

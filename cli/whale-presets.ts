@@ -121,8 +121,9 @@ export function addPresets(whale: CyreneCommand): void {
   }).argument('<id>')
   action('save', 'cli.whale.presets.save', ['force', 'config'], async (values, rest, command) => {
     const id = one(rest, 'whale.out.what.newId', command)
-    const file = await guardedAsync(() =>
-      saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
+    const file = await guardedAsync(
+      () =>
+        saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
       L,
     )
     io.stdout(`${t('whale.out.presets.saved', L, { id, file })}\n`)

@@ -75,7 +75,13 @@ describe('the message catalogues (issue 22)', () => {
       thrown(() => cardJsonFromPng(png('0000ffff49444154'))),
       thrown(() => cardJsonFromPng(Buffer.from('plain'))),
     ].map((e) => ({ said: e.said, en: e.message }))
-    for (const card of [Buffer.from([1, 0, 2]), Buffer.from('{oops'), Buffer.from('[1]'), Buffer.from('{"spec":"chara_card_v2","data":{"name":"n"}}'), png('')]) {
+    for (const card of [
+      Buffer.from([1, 0, 2]),
+      Buffer.from('{oops'),
+      Buffer.from('[1]'),
+      Buffer.from('{"spec":"chara_card_v2","data":{"name":"n"}}'),
+      png(''),
+    ]) {
       const r = importCard(card, 'card.json')
       if (!r.ok) saids.push({ said: r.said, en: r.error })
     }

@@ -182,7 +182,9 @@ describe('what memory/ says, in both languages (decision 082)', () => {
         if (e instanceof RefusedError) return e
         throw new Error(`not refused: ${String(e)}`)
       }
-      const report = Buffer.from(reportMarkLine({ base: 'sha256:aaaaaaaaaaaaaaaaaaaa', change: 'sha256:bbbbbbbbbbbbbbbbbbbb', seed: 1, createdAt: '2026-01-01T00:00:00Z' }))
+      const report = Buffer.from(
+        reportMarkLine({ base: 'sha256:aaaaaaaaaaaaaaaaaaaa', change: 'sha256:bbbbbbbbbbbbbbbbbbbb', seed: 1, createdAt: '2026-01-01T00:00:00Z' }),
+      )
       const errors = [
         await refused(linkEntries(store, { from: '', to: a.id, type: '' }, model)),
         await refused(linkEntries(store, { from: a.id, to: a.id, type: '' }, model)),

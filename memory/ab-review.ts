@@ -49,12 +49,14 @@ export function readReportMark(text: string): ReportMark | undefined {
  * the volume opens with: a report made for another persona is refused.
  */
 export function abReviewOf(bytes: Buffer, verdict: string, currentFingerprint: string, file: string): AbReview {
-  if (!VERDICTS.includes(verdict as Verdict)) throw new RefusedError('bad-input', `--verdict must be keep or revert, got ${JSON.stringify(verdict)}`, {
+  if (!VERDICTS.includes(verdict as Verdict))
+    throw new RefusedError('bad-input', `--verdict must be keep or revert, got ${JSON.stringify(verdict)}`, {
       variant: 'verdict',
       got: JSON.stringify(verdict),
     })
   const mark = readReportMark(bytes.toString('utf8'))
-  if (mark === undefined) throw new RefusedError('bad-input', `${file} is not a persona A/B report (report.html or report.md written by npm run persona:ab)`, {
+  if (mark === undefined)
+    throw new RefusedError('bad-input', `${file} is not a persona A/B report (report.html or report.md written by npm run persona:ab)`, {
       variant: 'ab-report',
       file,
     })

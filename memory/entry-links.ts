@@ -32,7 +32,8 @@ export async function linkEntries(store: MemoryStore, input: LinkInput, ctx: { b
   const from = typeof input.from === 'string' ? input.from.trim() : ''
   const to = typeof input.to === 'string' ? input.to.trim() : ''
   const type = typeof input.type === 'string' ? input.type.trim() : ''
-  if (from === '' || to === '') throw new RefusedError('bad-input', 'give both ids: from (the entry the link starts at) and to (the entry it points to)', {
+  if (from === '' || to === '')
+    throw new RefusedError('bad-input', 'give both ids: from (the entry the link starts at) and to (the entry it points to)', {
       variant: 'link-ids',
     })
   if (from === to) throw new RefusedError('bad-input', 'an entry cannot link to itself; give two different ids', { variant: 'link-self' })
@@ -42,7 +43,8 @@ export async function linkEntries(store: MemoryStore, input: LinkInput, ctx: { b
       types: LINK_TYPES.join(' '),
     })
   const entry = await store.get(from)
-  if (entry === undefined) throw new RefusedError('not-found', `no entry with id ${JSON.stringify(from)}; find ids with memory_search`, {
+  if (entry === undefined)
+    throw new RefusedError('not-found', `no entry with id ${JSON.stringify(from)}; find ids with memory_search`, {
       variant: 'link-from',
       id: JSON.stringify(from),
     })

@@ -63,7 +63,8 @@ function matching(all: ConflictRecord[], what: string): ConflictRecord[] {
  * with a new id; a section or a file appended after the one in place).
  */
 export async function resolveConflict(store: MemoryStore, what: string, keep: Keep, ctx: { by: Writer }): Promise<ConflictRecord[]> {
-  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person resolves a sync conflict (cyrene memory resolve). Nothing was changed.', {
+  if (ctx.by !== 'person')
+    throw new RefusedError('person-only', 'only the person resolves a sync conflict (cyrene memory resolve). Nothing was changed.', {
       variant: 'conflict',
     })
   const found = matching((await listConflicts(store)).conflicts, what)

@@ -11,7 +11,6 @@ import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
 import { SETTINGS_REL } from './settings.ts'
 import type { MemoryStore } from './store.ts'
-import { RefusedError } from './validate.ts'
 
 /**
  * One git sync of the store (CONTRACT#git-sync): commit what changed (one commit,

@@ -89,7 +89,11 @@ function parseMarks(text: string): MarksRead {
   }
   const v = value as Partial<PersonMarks> | null
   if (v === null || typeof v !== 'object' || v.version !== 1 || v.entries === null || typeof v.entries !== 'object' || Array.isArray(v.entries))
-    return { marks: EMPTY, problem: `${MARKS_REL} is not a version-1 record of person marks`, problemSaid: { code: 'part.marks.version', params: { file: MARKS_REL } } }
+    return {
+      marks: EMPTY,
+      problem: `${MARKS_REL} is not a version-1 record of person marks`,
+      problemSaid: { code: 'part.marks.version', params: { file: MARKS_REL } },
+    }
   const entries: Record<string, string> = Object.create(null) as Record<string, string>
   for (const [id, hash] of Object.entries(v.entries)) if (typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash)) entries[id] = hash
   const marks: PersonMarks = { version: 1, entries }

@@ -455,7 +455,11 @@ export class MemoryStore {
       return { value: JSON.parse(text) as T }
     } catch (e) {
       const error = (e as Error).message
-      return { value: fallback, problem: `元/${name} is not valid JSON (${error})`, problemSaid: { code: 'part.meta-json', params: { file: `元/${name}`, error } } }
+      return {
+        value: fallback,
+        problem: `元/${name} is not valid JSON (${error})`,
+        problemSaid: { code: 'part.meta-json', params: { file: `元/${name}`, error } },
+      }
     }
   }
 

@@ -82,7 +82,8 @@ function validateVolumes(v: unknown): VolumesFile {
     const vol = x as Record<string, unknown>
     if (typeof vol?.id !== 'number' || typeof vol.started_at !== 'string') bad('each volume needs id and started_at', 'volume')
   }
-  if (!(o.volumes as Volume[]).some((x) => x.id === o.current)) bad(`current volume ${String(o.current)} is not listed`, 'current', { current: String(o.current) })
+  if (!(o.volumes as Volume[]).some((x) => x.id === o.current))
+    bad(`current volume ${String(o.current)} is not listed`, 'current', { current: String(o.current) })
   return o as unknown as VolumesFile
 }
 
@@ -177,7 +178,8 @@ export interface OpenVolumeInput {
 
 /** Open the next volume. A person only, with the confirmation word; persona text is never touched. */
 export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx: { by: Writer }): Promise<Volume> {
-  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only a person opens a new volume; the companion may suggest it in the dream journal', { variant: 'volume' })
+  if (ctx.by !== 'person')
+    throw new RefusedError('person-only', 'only a person opens a new volume; the companion may suggest it in the dream journal', { variant: 'volume' })
   if (input.confirm !== CONFIRM_WORD)
     throw new RefusedError(
       'confirm',

@@ -33,7 +33,8 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
       throw error
     }
   } else {
-    if (bytes.includes(0)) return refuse('the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again', { code: 'card.binary' })
+    if (bytes.includes(0))
+      return refuse('the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again', { code: 'card.binary' })
     text = bytes.toString('utf8').replace(/^\uFEFF/, '')
   }
   const parsed = parseJson(text)

@@ -29,7 +29,8 @@ export function loadInbox(ctx: FsContext, configOverride?: string): InboxState {
   const config = configFromText(configRead.kind === 'text' ? configRead.text : null)
   const inboxFile = inboxFileOf(config.memory, where.configDir)
   const inboxRead = readBounded(resolveIn(ctx, inboxFile), MAX_LOG_BYTES)
-  if (inboxRead.kind === 'unreadable') throw new InboxInputError(`cannot read the inbox ${inboxFile}: ${inboxRead.reason}`, 'inbox.unreadable', {
+  if (inboxRead.kind === 'unreadable')
+    throw new InboxInputError(`cannot read the inbox ${inboxFile}: ${inboxRead.reason}`, 'inbox.unreadable', {
       file: inboxFile,
       reason: inboxRead.reason,
     })
@@ -42,14 +43,20 @@ export function parseIndices(words: readonly string[], viewLength: number): numb
   if (!words.length) throw new InboxInputError('give at least one index from `cyrene whale inbox list`', 'inbox.no-index')
   const seen = new Set<number>()
   for (const word of words) {
-    if (!/^\d{1,9}$/.test(word)) throw new InboxInputError(`"${word}" is not an index; use the numbers shown by \`cyrene whale inbox list\``, 'inbox.not-index', {
+    if (!/^\d{1,9}$/.test(word))
+      throw new InboxInputError(`"${word}" is not an index; use the numbers shown by \`cyrene whale inbox list\``, 'inbox.not-index', {
         word,
       })
     const n = Number(word)
-    if (n >= viewLength) throw new InboxInputError(`index ${n} is outside the inbox (it has ${viewLength} entr${viewLength === 1 ? 'y' : 'ies'})`, viewLength === 1 ? 'inbox.outside-one' : 'inbox.outside', {
-        n,
-        count: viewLength,
-      })
+    if (n >= viewLength)
+      throw new InboxInputError(
+        `index ${n} is outside the inbox (it has ${viewLength} entr${viewLength === 1 ? 'y' : 'ies'})`,
+        viewLength === 1 ? 'inbox.outside-one' : 'inbox.outside',
+        {
+          n,
+          count: viewLength,
+        },
+      )
     if (seen.has(n)) throw new InboxInputError(`index ${n} is given twice`, 'inbox.twice', { n })
     seen.add(n)
   }

@@ -94,13 +94,16 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
     const length = bytes.readUInt32BE(offset)
     const type = bytes.subarray(offset + 4, offset + 8).toString('latin1')
     if (!/^[A-Za-z]{4}$/.test(type)) throw new PngCardError('the PNG has a malformed chunk type', 'png.chunk-type')
-    if (length > 0x7fffffff || offset + 12 + length > bytes.length) throw new PngCardError(`the ${type} chunk runs past the end of the file`, 'png.chunk-end', { type })
+    if (length > 0x7fffffff || offset + 12 + length > bytes.length)
+      throw new PngCardError(`the ${type} chunk runs past the end of the file`, 'png.chunk-end', { type })
     const data = bytes.subarray(offset + 8, offset + 8 + length)
     const storedCrc = bytes.readUInt32BE(offset + 8 + length)
     const isText = type === 'tEXt' || type === 'zTXt' || type === 'iTXt'
     if (isText) {
-      if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== storedCrc) throw new PngCardError(`the ${type} chunk fails its CRC check`, 'png.crc', { type })
-      if (length > MAX_CARD_TEXT_BYTES) throw new PngCardError(`a text chunk is larger than ${MAX_CARD_TEXT_BYTES} bytes`, 'png.text-too-large', { max: MAX_CARD_TEXT_BYTES })
+      if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== storedCrc)
+        throw new PngCardError(`the ${type} chunk fails its CRC check`, 'png.crc', { type })
+      if (length > MAX_CARD_TEXT_BYTES)
+        throw new PngCardError(`a text chunk is larger than ${MAX_CARD_TEXT_BYTES} bytes`, 'png.text-too-large', { max: MAX_CARD_TEXT_BYTES })
       const end = data.indexOf(0)
       const keyword = end > 0 ? data.subarray(0, end).toString('latin1').toLowerCase() : ''
       // only the two card keywords are parsed at all

@@ -33,7 +33,8 @@ export interface LoadedPreset extends ReadPreset {
 export function loadPreset(ctx: FsContext, where: WhaleLocations, id: string): LoadedPreset {
   const file = presetPath(where, id)
   const read = readBounded(resolveIn(ctx, file), MAX_JSON_BYTES)
-  if (read.kind === 'missing') throw new PresetError(`no preset "${id}" in ${where.presetsDir}; see \`cyrene whale presets list\``, 'preset.missing', {
+  if (read.kind === 'missing')
+    throw new PresetError(`no preset "${id}" in ${where.presetsDir}; see \`cyrene whale presets list\``, 'preset.missing', {
       id,
       dir: where.presetsDir,
     })
@@ -95,12 +96,14 @@ export interface ApplyOutcome {
 function liveConfig(ctx: FsContext, where: WhaleLocations): unknown {
   const read = readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES)
   if (read.kind === 'missing') return {}
-  if (read.kind === 'unreadable') throw new ApplyRefused(`cannot read ${where.configFile}: ${read.reason}; nothing was changed`, 'apply.unreadable', {
+  if (read.kind === 'unreadable')
+    throw new ApplyRefused(`cannot read ${where.configFile}: ${read.reason}; nothing was changed`, 'apply.unreadable', {
       file: where.configFile,
       reason: read.reason,
     })
   const parsed = parseJson(read.text)
-  if (!parsed.ok) throw new ApplyRefused(`${where.configFile} is not valid JSON (${parsed.error}); fix it first — it was not overwritten`, 'apply.json', {
+  if (!parsed.ok)
+    throw new ApplyRefused(`${where.configFile} is not valid JSON (${parsed.error}); fix it first — it was not overwritten`, 'apply.json', {
       file: where.configFile,
       error: parsed.error,
     })

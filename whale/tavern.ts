@@ -197,7 +197,8 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
     unmapped.push(at + 'system_prompt')
     notes.add('system_prompt gave no usable contract line (each must be 2–300 characters); split it by hand into lines.', 'note.no-contract')
   }
-  if (contracts.length >= MAX_CONTRACTS) notes.add(`system_prompt had more lines than the limit; only the first ${MAX_CONTRACTS} contracts were kept.`, 'note.contracts-cut', {
+  if (contracts.length >= MAX_CONTRACTS)
+    notes.add(`system_prompt had more lines than the limit; only the first ${MAX_CONTRACTS} contracts were kept.`, 'note.contracts-cut', {
       max: MAX_CONTRACTS,
     })
   if (postHistory) persona.suffix = postHistory
@@ -230,9 +231,13 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
     }
   }
   if (unmapped.length)
-    notes.add('Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '), 'note.not-taken', {
-      fields: unmapped.join(', '),
-    })
+    notes.add(
+      'Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '),
+      'note.not-taken',
+      {
+        fields: unmapped.join(', '),
+      },
+    )
   neverSwitches(notes)
   return { preset, mapped, unmapped, notes: notes.en, notesSaid: notes.said }
 }

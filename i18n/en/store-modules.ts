@@ -30,7 +30,8 @@ export const storeModulesEn: { readonly [K in keyof typeof storeModulesZh]: stri
   'store.refused.not-found.link-from': 'no entry with id {id}; find ids with memory_search',
   'store.refused.person-only.link-base':
     'entry {from} is a base entry: only the person changes it. Link from the other entry instead (from {to} to {from}); linking *to* a base entry is fine',
-  'store.refused.git-config.not-folder': '{path} is not a folder (a link or a file): the sync only uses a .git folder of its own. Move it away, then sync again.',
+  'store.refused.git-config.not-folder':
+    '{path} is not a folder (a link or a file): the sync only uses a .git folder of its own. Move it away, then sync again.',
   'store.refused.git-config.foreign-one':
     "the store's .git/config has {keys}, which the sync does not allow (it could run a command or send your memory elsewhere). Remove it with `git -C {root} config --unset <key>`, then sync again. Nothing was changed.",
   'store.refused.git-config.foreign':

@@ -16,8 +16,7 @@ export const whaleErrorsZh = {
   'whale.said.png.crc': '{type} 块没通过 CRC 校验',
   'whale.said.png.text-too-large': '有一个文字块超过了 {max} 字节',
   'whale.said.png.no-iend': '这个 PNG 没有 IEND 块',
-  'whale.said.png.no-card':
-    '这个 PNG 里没有 "chara" 或 "ccv3" 文字块，所以不是角色卡；请在 SillyTavern 里把角色导出成 JSON 卡（或 PNG 角色卡）再导入',
+  'whale.said.png.no-card': '这个 PNG 里没有 "chara" 或 "ccv3" 文字块，所以不是角色卡；请在 SillyTavern 里把角色导出成 JSON 卡（或 PNG 角色卡）再导入',
   'whale.said.png.base64': '卡片块不是有效的 base64',
   'whale.said.inbox.unreadable': '读不了收件箱 {file}：{reason}',
   'whale.said.inbox.no-index': '请至少给一个 `cyrene whale inbox list` 里的序号',
@@ -51,8 +50,7 @@ export const whaleErrorsZh = {
   'whale.said.card.nothing-taken.empty':
     '这张卡里没有这个引擎能用的东西（description、personality、scenario、system_prompt、post_history_instructions 都没有文字）；它什么都没有——什么都没保存',
   'whale.said.card.not-preset': '不是 whale-persona 预设',
-  'whale.said.note.original-dropped':
-    '{field} 里的 {{original}}（SillyTavern 自己的默认系统提示词）去掉了：这里总是引擎自己的系统提示词在前，契约在后。',
+  'whale.said.note.original-dropped': '{field} 里的 {{original}}（SillyTavern 自己的默认系统提示词）去掉了：这里总是引擎自己的系统提示词在前，契约在后。',
   'whale.said.note.no-contract': 'system_prompt 里没有能用的契约行（每行要 2–300 个字）；请手动拆成几行。',
   'whale.said.note.contracts-cut': 'system_prompt 的行数超过上限；只保留了前 {max} 条契约。',
   'whale.said.note.extensions-kept': '扩展 {keys} 原样保留，留给以后导出；这个引擎不用它们。',
