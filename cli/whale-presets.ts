@@ -186,9 +186,8 @@ interface ImportOptions {
 
 async function importAction(ctx: FsContext, io: CliIO, file: string, options: ImportOptions): Promise<number> {
   const L = io.lang ?? DEFAULT_LANG
-  // A refusal in the person's language; --json keeps the English a script reads. A string is whale/'s own report.
-  const refuse = (detected: string, error: string | ((lang: Lang) => string)): number => {
-    const said = (lang: Lang) => (typeof error === 'string' ? error : error(lang))
+  // A refusal in the person's language; --json keeps the English a script reads (whale/'s own, by its said: decision 085).
+  const refuse = (detected: string, said: (lang: Lang) => string): number => {
     if (!options.json) throw new CliError(said(L))
     writeJson(io, { ok: false, detected, error: said('en'), savedId: null, savedFile: null })
     return 2
