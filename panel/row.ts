@@ -3,6 +3,7 @@ import Schema from '@deepseek-ai/schemastery'
 import type { PanelDeps } from './deps.ts'
 import { PANEL_PREFIX, panelHandler } from './routes.ts'
 import { PanelPairing, terminalShow } from './pairing.ts'
+import { pageLocaleOf } from './locale.ts'
 import { describeOutcome, type CyreneDream } from '../night/row.ts'
 import { startSiyuanSync } from '../siyuan/row.ts'
 import { startGitSync } from '../host/git-trigger.ts'
@@ -78,7 +79,13 @@ export function apply(ctx: Context, config: Config): void {
   ctx.inject(['cyreneMemory'], async (ctx) => {
     const memory = ctx.cyreneMemory
     await memory.ready
-    const deps: Omit<PanelDeps, 'pairing'> = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
+    const deps: Omit<PanelDeps, 'pairing'> = {
+      memory,
+      trustedHosts: config.trustedHosts,
+      maxBodyBytes: config.maxBodyBytes,
+      env: process.env,
+      pageLocale: pageLocaleOf(ctx),
+    }
     deps.dreamNow = dreamNowOf(ctx)
     deps.guard = () => (ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } } | undefined)?.counts()
     // Only the process that holds the memory engine mirrors it.
