@@ -12,6 +12,8 @@ export interface AbstainInput {
   bestMatchedMass: number
   /** The idf of a term no document contains (ln(1 + (N + 0.5) / 0.5)): the unit of "enough". */
   rareTermMass: number
+  /** The message names a person no memory mentions in any form (people.ts: 我弟弟 where no 弟 is stored). */
+  unknownPerson?: boolean
 }
 
 export interface AbstainRule {
@@ -29,7 +31,7 @@ export interface AbstainRule {
 }
 
 /** Why the rule abstains: too little of the message covered, or covered only by common words. */
-export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match'
+export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person'
 
 /** Share of the query's mass the best hit covers, in [0, 1]; 0 for an empty query. */
 export function coverage(input: AbstainInput): number {
@@ -56,6 +58,8 @@ export function abstainVerdict(input: AbstainInput, rule: AbstainRule): AbstainV
   const share = coverage(input)
   if (share < rule.minCoverage) return 'low-coverage'
   if (share < rule.specificCoverage && input.bestMatchedMass < rule.minSpecificMass * input.rareTermMass) return 'weak-match'
+  // Someone the store never mentions: what it holds of the rest (工作 of 我弟弟在哪工作) is about someone else.
+  if (share < rule.specificCoverage && input.unknownPerson === true) return 'unknown-person'
   return 'keep'
 }
 
@@ -63,9 +67,10 @@ export function abstainVerdict(input: AbstainInput, rule: AbstainRule): AbstainV
  * Why a search returned nothing: the message had no searchable words (`empty-query`),
  * nothing is indexed (`empty-index`), no memory holds any of its words or their
  * translations (`no-match`), or the best memories cover too little of what it asks
- * (`low-coverage`: abstention), or share only common words with it (`weak-match`).
+ * (`low-coverage`: abstention), share only common words with it (`weak-match`), or it asks about
+ * a person no memory mentions (`unknown-person`).
  */
-export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match'
+export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match' | 'unknown-person'
 
 /** One line a person can read, for `cyrene memory recall` and the doctor. */
 export function describeSilence(silence: { reason: SilenceReason; coverage: number; needed?: number }): string {
@@ -80,5 +85,7 @@ export function describeSilence(silence: { reason: SilenceReason; coverage: numb
       return `the best memory covers ${Math.round(silence.coverage * 100)} % of what the message asks about, under the ${Math.round((silence.needed ?? 0) * 100)} % needed: nothing stored seems to be about it`
     case 'weak-match':
       return `the best memory covers ${Math.round(silence.coverage * 100)} % of what the message asks about (under ${Math.round((silence.needed ?? 0) * 100)} %) and only through common words: nothing stored seems to be about it`
+    case 'unknown-person':
+      return `the message asks about someone no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
   }
 }

@@ -123,7 +123,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   abstainEnough: 2,
   abstainDepth: 10,
   abstainSpecific: 0.5,
-  abstainSpecificCoverage: 0.5,
+  abstainSpecificCoverage: 0.6,
   translationWeight: 0.8,
   translationCredit: 1,
   synonymWeight: 0.5,

@@ -7,6 +7,7 @@ import { bilingualDictionary, type BilingualDictionary } from './bilingual.ts'
 import { clipText } from './normalize.ts'
 import type { RecallOptions } from './options.ts'
 import { CHINESE_FRAME_WORDS, CHINESE_LIGHT_WORDS, CHINESE_STOP_WORDS, ENGLISH_LIGHT_WORDS } from './stopwords.ts'
+import { kinTranslations } from './people.ts'
 import { pivotTranslations } from './pivot.ts'
 import { stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
@@ -185,7 +186,7 @@ function translate(
   const dict = dictionary()
   if (dict === null) return
   for (const group of wanted) {
-    const candidates = isCjkTerm(group.term) ? dict.english(group.term) : dict.chinese(group.term).slice()
+    const candidates = isCjkTerm(group.term) ? dict.english(group.term) : [...kinTranslations(group.term), ...dict.chinese(group.term)]
     let kept = 0
     for (const candidate of candidates) {
       if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break

@@ -7,6 +7,7 @@ import { accumulateBm25, inverseDocumentFrequency } from './bm25/score.ts'
 import { QueryScorer, type TextScoring } from './bm25/query-scorer.ts'
 import { scoreBest } from './bm25/prune.ts'
 import { abstainVerdict, coverage, type AbstainVerdict } from './abstain.ts'
+import { isPersonWord } from './people.ts'
 import { silent, type RecallAnswer, type RecallHit, type SearchOptions } from './answer.ts'
 import { distinctLinkTargets, LoadedRecord, NO_LINKS, type DocRecord } from './doc-record.ts'
 import { feedbackTerms } from './feedback.ts'
@@ -221,7 +222,7 @@ export class RecallIndex {
         return silent(
           verdict.abstain,
           verdict.coverage,
-          verdict.abstain === 'weak-match' ? this.options.abstainSpecificCoverage : this.options.abstainCoverage,
+          verdict.abstain === 'low-coverage' ? this.options.abstainCoverage : this.options.abstainSpecificCoverage,
         )
       const hits = best.slice(0, limit).map((slot) => {
         const record = this.records[slot]!
@@ -296,7 +297,8 @@ export class RecallIndex {
       minSpecificMass: this.options.abstainSpecific,
       specificCoverage: this.options.abstainSpecificCoverage,
     }
-    const input = { queryMass, bestMatchedMass, rareTermMass }
+    const unknownPerson = groups.some((g) => isPersonWord(g.term) && g.id === undefined && g.alternatives.length === 0 && g.parts.chars.length === 0)
+    const input = { queryMass, bestMatchedMass, rareTermMass, unknownPerson }
     return { abstain: abstainVerdict(input, rule), coverage: coverage(input) }
   }
 
