@@ -37,6 +37,13 @@ describe('shouldAbstain (pure)', () => {
     expect(abstainVerdict(input(8, 2), RULE)).toBe('keep') // minSpecificMass 0: that part off
   })
 
+  it('abstains on a question about a person the store never mentions unless the hit covers enough of it', () => {
+    const person = (q: number, m: number): AbstainInput => ({ ...input(q, m), unknownPerson: true })
+    expect(abstainVerdict(person(10, 3), SPECIFIC)).toBe('unknown-person') // 30 % covered, by a specific word
+    expect(abstainVerdict(input(10, 3), SPECIFIC)).toBe('keep') // the same without the unknown person
+    expect(abstainVerdict(person(10, 6), SPECIFIC)).toBe('keep') // 60 %: the hit covers most of it
+  })
+
   it('coverage is a share in [0, 1], 0 for an empty query', () => {
     expect(coverage(input(0, 3))).toBe(0)
     expect(coverage(input(4, 1))).toBe(0.25)
