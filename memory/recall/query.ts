@@ -302,15 +302,27 @@ function translatePhrases(
   const groupOf = (term: string): QueryGroup | undefined => groups.find((g) => g.term === term)
   for (let i = 0; i + 1 < english.length; i++) {
     const pair = [groupOf(english[i]!), groupOf(english[i + 1]!)]
-    let kept = 0
-    for (const candidate of dict.chinese(`${english[i]} ${english[i + 1]}`)) {
-      if (kept >= ZH_KEPT) break
-      if (isLightTranslation(candidate)) continue
-      const forms = indexedForms(candidate, index).filter(({ id }) => !tooCommon(id, index))
-      if (forms.length === 0) continue
-      kept++
-      phraseStandsFor(pair, forms, options, weights)
-    }
+    searchPhrase(dict.chinese(`${english[i]} ${english[i + 1]}`), (word) => indexedForms(word, index), pair, index, options, weights)
+  }
+}
+
+/** The first `ZH_KEPT` translations of a phrase that the index holds (not a stop or light word, not too common), each standing for the phrase's words. */
+function searchPhrase(
+  candidates: readonly string[],
+  formsOf: (word: string) => { id: number; term: string; share: number }[],
+  words: readonly (QueryGroup | undefined)[],
+  index: TermLookup,
+  options: RecallOptions,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  let kept = 0
+  for (const candidate of candidates) {
+    if (kept >= ZH_KEPT) break
+    if (isLightTranslation(candidate)) continue
+    const forms = formsOf(candidate).filter(({ id }) => !tooCommon(id, index))
+    if (forms.length === 0) continue
+    kept++
+    phraseStandsFor(words, forms, options, weights)
   }
 }
 
@@ -356,15 +368,7 @@ function translateChineseJoins(
         if (segments.has(joined) || FUNCTION_MORPHEMES.has(joined)) continue
         const parts = run.slice(i, j + 1).map((w) => groups.find((g) => g.term === topicCore(w, isWord)))
         if (parts.every((g) => g === undefined)) continue
-        let kept = 0
-        for (const candidate of dict.english(joined)) {
-          if (kept >= ZH_KEPT) break
-          if (isLightTranslation(candidate)) continue
-          const forms = heldWhole(candidate, index).filter(({ id }) => !tooCommon(id, index))
-          if (forms.length === 0) continue
-          kept++
-          phraseStandsFor(parts, forms, options, weights)
-        }
+        searchPhrase(dict.english(joined), (word) => heldWhole(word, index), parts, index, options, weights)
       }
     }
   }
