@@ -363,7 +363,13 @@ export class RecallKeeper {
     this.lastSilence =
       s === undefined
         ? undefined
-        : { reason: s.reason, text: describeSilence(s), ...(s.reason === 'low-coverage' ? { coverage: s.coverage, needed: s.needed ?? 0 } : {}) }
+        : {
+            reason: s.reason,
+            text: describeSilence(s),
+            ...(s.reason === 'low-coverage' || s.reason === 'weak-match' || s.reason === 'unknown-person'
+              ? { coverage: s.coverage, needed: s.needed ?? 0 }
+              : {}),
+          }
     return answer.hits
   }
 
