@@ -106,8 +106,8 @@ describe('RecallIndex: why a search says nothing', () => {
     expect(low.silence?.coverage).toBeLessThan(low.silence!.needed!)
   })
 
-  it('says when the best memory shares only a common word with the question (weak-match)', () => {
-    const work = new RecallIndex()
+  it('says when the best memory shares only a common word with the question (weak-match, a setting off by default)', () => {
+    const work = new RecallIndex({ abstainSpecific: 0.5 })
     const days = ['周一上班很累。', '周二上班开会。', '周三上班迟到了。', '周四下雨。', '周五吃火锅。', '周末去爬山。', '看了一部电影。', '买了新鞋。']
     days.forEach((text, i) => work.add({ id: `d${i}`, text, at: `2026-01-0${i + 1}T00:00:00Z`, source: 'entry' }))
     const weak = work.explain('我在哪家银行上班？', { now: NOW })
@@ -115,6 +115,9 @@ describe('RecallIndex: why a search says nothing', () => {
     expect(weak.silence?.reason).toBe('weak-match')
     expect(work.explain('我在哪家银行上班？', { now: NOW, abstain: false }).hits.length).toBeGreaterThan(0)
     expect(work.explain('周末去爬山了吗？', { now: NOW }).hits[0]?.id).toBe('d5')
+    const byDefault = new RecallIndex()
+    days.forEach((text, i) => byDefault.add({ id: `d${i}`, text, at: `2026-01-0${i + 1}T00:00:00Z`, source: 'entry' }))
+    expect(byDefault.explain('我在哪家银行上班？', { now: NOW }).silence?.reason).not.toBe('weak-match')
   })
 
   it('has no silence when it answers, and reports the coverage', () => {
