@@ -26,7 +26,7 @@ module.exports = {
         'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH (Schemastery, a plain validation library, aside) and nothing from the folders and feature rooms built on them',
       from: { path: '^(memory|whale)/', pathNot: '\\.test\\.ts$|/testing/' },
       to: {
-        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|siyuan/|prompt/|modes/|client/|bench/|scripts/|persona-ab/|i18n/)',
+        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|siyuan/|prompt/|modes/|client/|bench/|scripts/|persona-ab/|i18n/|doctor/)',
       },
     },
     {
@@ -80,6 +80,20 @@ module.exports = {
       comment: 'outside prompt/, only prompt/index.ts is imported',
       from: { pathNot: '^prompt/' },
       to: { path: '^prompt/', pathNot: '^prompt/index\\.ts$' },
+    },
+    {
+      name: 'doctor-is-a-ground-floor',
+      comment: 'doctor/ (what a doctor line is, how the lines are printed) is under every room: it reaches no room above it, only the texts (i18n/)',
+      severity: 'error',
+      from: { path: '^doctor/' },
+      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale|memory|prompt|gitsync)/' },
+    },
+    {
+      name: 'doctor-through-its-index',
+      severity: 'error',
+      comment: 'outside doctor/, only doctor/index.ts is imported',
+      from: { pathNot: '^doctor/' },
+      to: { path: '^doctor/', pathNot: '^doctor/index\\.ts$' },
     },
     {
       name: 'shipped-code-reaches-no-tests',

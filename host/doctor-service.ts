@@ -5,7 +5,7 @@ import { recallSilenceText } from '../i18n/recall.ts'
 import { doctorLines as siyuanDoctorLines, type SyncState } from '../siyuan/index.ts'
 import { doctorLines as panelDoctorLines } from '../panel/index.ts'
 import type { RecallSilence } from '../memory/recall-keeper.ts'
-import type { DoctorLine } from './doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
 
 /** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync. */
 

@@ -1,6 +1,6 @@
 import { t, type Lang } from '../i18n/index.ts'
 import { currentRemote, gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
-import type { DoctorLine } from './doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
 import type { GitSyncState } from './git-trigger.ts'
 import { gitReportText } from './git-report-text.ts'
 

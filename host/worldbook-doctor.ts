@@ -11,7 +11,7 @@ import {
   worldbookFolders,
   type LoadedWorldbook,
 } from '../worldbook/index.ts'
-import type { DoctorIO, DoctorLine } from './doctor-line.ts'
+import type { DoctorIO, DoctorLine } from '../doctor/index.ts'
 import type { WorldbookNote } from '../rails/index.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { formatNumber, t, type Lang } from '../i18n/index.ts'
-import type { DoctorLine } from '../host/doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
 import type { MirrorNote, RailsReport, VoiceNote } from './report.ts'
 
 /**
