@@ -1,5 +1,4 @@
-import { gitRunLine } from './git-doctor.ts'
-import type { GitSyncState } from './git-trigger.ts'
+import { doctorLines as gitRunLine, type GitSyncState } from '../gitsync/index.ts'
 import { t, type Lang } from '../i18n/index.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
 import { doctorLines as siyuanDoctorLines, type SyncState } from '../siyuan/index.ts'

@@ -1,4 +1,4 @@
-import { gitLines } from './git-doctor.ts'
+import { gitLines } from '../gitsync/index.ts'
 import { existsSync } from 'node:fs'
 import { t, type Lang } from '../i18n/index.ts'
 import {

@@ -3,8 +3,8 @@ import { baseDriftLine, whaleLines, whaleRowLine, type BuiltinPresets, type Whal
 import { hostServiceLines, type HostServiceState } from './doctor-service.ts'
 import { doctorLines as guardLines, type StoreGuardState } from '../guard/index.ts'
 import { retiredLines, storeLines } from './doctor-store.ts'
-import { worldbookLines } from './worldbook-doctor.ts'
-import { railDoctorLines, railsReport, type WorldbookNote } from '../rails/index.ts'
+import { doctorLines as worldbookLines, type WorldbookNote } from '../worldbook/index.ts'
+import { railDoctorLines, railsReport } from '../rails/index.ts'
 import { doctorLines as nightLines, type DreamState } from '../night/index.ts'
 import { messageOf, type DoctorIO, type DoctorLine } from '../doctor/index.ts'
 

@@ -25,7 +25,7 @@ import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import type { SyncReport, SyncState } from '../siyuan/index.ts'
-import type { GitSyncRunner } from './git-trigger.ts'
+import type { GitSyncRunner } from '../gitsync/index.ts'
 import type { PanelPairing } from '../panel/index.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */

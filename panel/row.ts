@@ -6,7 +6,7 @@ import { PanelPairing, terminalShow } from './pairing.ts'
 import { pageLocaleOf } from './locale.ts'
 import { describeOutcome, type CyreneDream } from '../night/row.ts'
 import { startSiyuanSync } from '../siyuan/row.ts'
-import { startGitSync } from '../host/git-trigger.ts'
+import { startGitSync } from '../gitsync/row.ts'
 import { t } from '../i18n/index.ts'
 import { uiLang } from '../runtime/lang.ts'
 

@@ -1,6 +1,6 @@
 import { t } from '../i18n/index.ts'
 import { siyuanReportText } from '../siyuan/index.ts'
-import { gitReportText } from '../host/git-report-text.ts'
+import { gitReportText } from '../gitsync/index.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /**
