@@ -1,6 +1,7 @@
 import { t, type Lang } from '../i18n/index.ts'
 import { baseDriftLine, whaleLines, whaleRowLine, type BuiltinPresets, type WhaleRowState } from './doctor-whale.ts'
 import { hostServiceLines, type HostServiceState } from './doctor-service.ts'
+import type { SeatsState } from './service-seat.ts'
 import { doctorLines as guardLines, type StoreGuardState } from '../guard/index.ts'
 import { retiredLines, storeLines } from './doctor-store.ts'
 import { doctorLines as worldbookLines, type WorldbookNote } from '../worldbook/index.ts'
@@ -9,7 +10,6 @@ import { doctorLines as nightLines, type DreamState } from '../night/index.ts'
 import { messageOf, type DoctorIO, type DoctorLine } from '../doctor/index.ts'
 
 export { baseDriftLine, type BuiltinPresets } from './doctor-whale.ts'
-export type { HostServiceState } from './doctor-service.ts'
 export { storeLines } from './doctor-store.ts'
 
 /**
@@ -45,6 +45,8 @@ export interface ChatDoctorInput {
   builtins?: BuiltinPresets
   /** The night's service (night/), when mounted. */
   dream?: DreamState | undefined
+  /** Where row cyrene-panel seats its syncs and pairing code (host/service-seat.ts), when mounted. */
+  seats?: { doctorState(): SeatsState } | undefined
 }
 
 /** `/cyrene doctor`: the host service's own lines, then the store as `cyrene doctor` sees it (quotas, snapshots, volume…). */
@@ -58,7 +60,7 @@ export async function chatDoctorLines(input: ChatDoctorInput): Promise<DoctorLin
     const state = input.memory!.doctorState()
     const rails = railsReport(input.memory)
     worldbook = rails.worldbook
-    lines = hostServiceLines(state, lang, railDoctorLines(rails, lang))
+    lines = hostServiceLines(state, lang, railDoctorLines(rails, lang), input.seats?.doctorState())
     lines.push(...nightLines(input.dream, lang))
   } catch (error) {
     lines = [

@@ -24,6 +24,7 @@ async function doctorText(ctx: Context, verbose: boolean, lang: Lang): Promise<s
     cwd: process.cwd(),
     lang,
     memory: ctx.get('cyreneMemory'),
+    seats: ctx.get('cyreneSeats'),
     whaleRow,
     guard: ctx.get('cyreneStoreGuard'),
     builtins: await rosterBuiltins(ctx, lang),
