@@ -67,14 +67,7 @@ module.exports = {
       severity: 'error',
       comment: 'prompt/ (frames, budgets, {{…}} grammar) is reached through its index.ts, and reaches no room above it',
       from: { path: '^prompt/' },
-      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale)/' },
-    },
-    {
-      name: 'prompt-through-its-index',
-      severity: 'error',
-      comment: 'outside prompt/, only prompt/index.ts is imported',
-      from: { pathNot: '^prompt/' },
-      to: { path: '^prompt/', pathNot: '^prompt/index\\.ts$' },
+      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale|gitsync|doctor)/' },
     },
     {
       name: 'doctor-is-a-ground-floor',
@@ -84,11 +77,11 @@ module.exports = {
       to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale|memory|prompt|gitsync)/' },
     },
     {
-      name: 'doctor-through-its-index',
+      name: 'ground-floors-through-their-index',
       severity: 'error',
-      comment: 'outside doctor/, only doctor/index.ts is imported',
-      from: { pathNot: '^doctor/' },
-      to: { path: '^doctor/', pathNot: '^doctor/index\\.ts$' },
+      comment: 'outside prompt/ and doctor/, only their index.ts is imported',
+      from: { path: '^([^/]+)/' },
+      to: { path: '^(prompt|doctor)/', pathNot: ['^$1/', '^(prompt|doctor)/index\\.ts$'] },
     },
     {
       name: 'shipped-code-reaches-no-tests',
