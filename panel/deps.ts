@@ -1,6 +1,6 @@
 import type { SyncReport, SyncState } from '../siyuan/index.ts'
 import type { CyreneMemory } from '../host/service.ts'
-import type { GitSyncRunner } from '../host/git-trigger.ts'
+import type { GitSyncRunner } from '../gitsync/index.ts'
 import type { PanelPairing } from './pairing.ts'
 import type { PageLocale } from './locale.ts'
 
