@@ -3,12 +3,14 @@
  * no circle of imports that run (a type-only import is erased and ties nothing at run time);
  * the store (memory/) and the whale-persona core (whale/) stay libraries: nothing from DSH,
  * nothing from the rooms above them; no shipped code reaches into tests; a feature room (guard/,
- * night/, rails/, panel/, siyuan/) is reached from outside only through its two doors, `index.ts`
- * (DSH-free: what the command line and the doctor load) and `row.ts` (its DSH registration),
- * docs/decisions/101 and 104; the ground floor under the prompt (prompt/) only by its index.ts,
- * and it reaches nothing above it.
+ * night/, rails/, panel/, siyuan/, worldbook/, gitsync/) is reached from outside only through its
+ * two doors, `index.ts` (DSH-free: what the command line and the doctor load) and `row.ts` (its
+ * DSH registration), docs/decisions/101, 104 and 093; the ground floors under the rooms (prompt/,
+ * doctor/) only by their index.ts, and they reach nothing above them.
  */
-const FEATURES = 'guard|night|panel|rails|recall|siyuan|worldbook|whale'
+/** The feature rooms (issue 23): each reached from outside only at `index.ts` or `row.ts`. */
+const ROOMS = 'guard|night|panel|rails|siyuan|worldbook|gitsync'
+const DOORS = `^(${ROOMS})/(index|row)\\.ts$`
 
 module.exports = {
   forbidden: [
@@ -26,23 +28,31 @@ module.exports = {
         'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH (Schemastery, a plain validation library, aside) and nothing from the folders and feature rooms built on them',
       from: { path: '^(memory|whale)/', pathNot: '\\.test\\.ts$|/testing/' },
       to: {
-        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|siyuan/|prompt/|modes/|client/|bench/|scripts/|persona-ab/|i18n/)',
+        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|siyuan/|prompt/|modes/|client/|bench/|scripts/|persona-ab/|i18n/|doctor/)',
       },
     },
     {
-      name: 'features-meet-at-their-doors',
-      severity: 'error',
-      comment: "a feature uses another feature only through that one's index.ts or row.ts, never its internals",
-      from: { path: `^(${FEATURES})/`, pathNot: '\\.test\\.ts$' },
-      to: { path: `^(${FEATURES})/`, pathNot: ['^$1/', `^(${FEATURES})/(index|row)\\.ts$`] },
-    },
-    {
-      name: 'guard-and-night-reached-through-their-doors',
+      name: 'rooms-meet-at-their-doors',
       severity: 'error',
       comment:
-        'the rooms of issue 23 that are done: every other folder (host/, runtime/, cli/, bench/, tests/) reaches guard/ and night/ only through index.ts or row.ts',
-      from: { path: '^([^/]+)/' },
+        'shipped code (another room, host/, runtime/, cli/, bench/, scripts/) reaches a feature room only at its index.ts (what loads without DSH) or its row.ts (its DSH registration), docs/decisions/093',
+      from: { path: '^([^/]+)/', pathNot: '\\.test\\.ts$|^tests/' },
+      to: { path: `^(${ROOMS})/`, pathNot: ['^$1/', DOORS] },
+    },
+    {
+      name: 'tests-meet-guard-and-night-at-their-doors',
+      severity: 'error',
+      comment:
+        "the guard and the night are tested through their doors too (docs/decisions/101); the other rooms' tests may reach the module they test (docs/decisions/104)",
+      from: { path: '^([^/]+)/.*\\.test\\.ts$|^(tests)/' },
       to: { path: '^(guard|night)/', pathNot: ['^$1/', '^(guard|night)/(index|row)\\.ts$'] },
+    },
+    {
+      name: 'rooms-reach-whale-at-its-index',
+      severity: 'error',
+      comment: 'a feature room uses the whale-persona core (whale/) only through whale/index.ts',
+      from: { path: `^(${ROOMS})/`, pathNot: '\\.test\\.ts$' },
+      to: { path: '^whale/', pathNot: '^whale/index\\.ts$' },
     },
     {
       name: 'feature-index-loads-no-dsh',
@@ -53,33 +63,25 @@ module.exports = {
       to: { path: '^node_modules/@deepseek-ai/(?!schemastery/)', reachable: true },
     },
     {
-      name: 'features-meet-at-their-index',
-      severity: 'error',
-      comment:
-        'a feature room (rails/, panel/, siyuan/) is reached from outside only through its index.ts (what loads without DSH) or its row.ts (its DSH registration); a test beside a module may reach that module',
-      from: { pathNot: '^(rails|panel|siyuan)/|\\.test\\.ts$|^tests/' },
-      to: { path: '^(rails|panel|siyuan)/', pathNot: '^(rails|panel|siyuan)/(index|row)\\.ts$' },
-    },
-    {
-      name: 'features-meet-at-their-index-inside',
-      severity: 'error',
-      comment: 'one feature room reaches another only through its index.ts or row.ts',
-      from: { path: '^(rails|panel|siyuan)/' },
-      to: { path: '^(rails|panel|siyuan)/', pathNot: '^$1/|^(rails|panel|siyuan)/(index|row)\\.ts$' },
-    },
-    {
       name: 'prompt-is-the-ground-floor',
       severity: 'error',
       comment: 'prompt/ (frames, budgets, {{…}} grammar) is reached through its index.ts, and reaches no room above it',
       from: { path: '^prompt/' },
-      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale)/' },
+      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale|gitsync|doctor)/' },
     },
     {
-      name: 'prompt-through-its-index',
+      name: 'doctor-is-a-ground-floor',
+      comment: 'doctor/ (what a doctor line is, how the lines are printed) is under every room: it reaches no room above it, only the texts (i18n/)',
       severity: 'error',
-      comment: 'outside prompt/, only prompt/index.ts is imported',
-      from: { pathNot: '^prompt/' },
-      to: { path: '^prompt/', pathNot: '^prompt/index\\.ts$' },
+      from: { path: '^doctor/' },
+      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale|memory|prompt|gitsync)/' },
+    },
+    {
+      name: 'ground-floors-through-their-index',
+      severity: 'error',
+      comment: 'outside prompt/ and doctor/, only their index.ts is imported',
+      from: { path: '^([^/]+)/' },
+      to: { path: '^(prompt|doctor)/', pathNot: ['^$1/', '^(prompt|doctor)/index\\.ts$'] },
     },
     {
       name: 'shipped-code-reaches-no-tests',

@@ -30,14 +30,16 @@ export type Half = 'tune' | 'held' | 'all'
 /** The moment every question of the set is asked (a Monday; the temporal questions are written against it). */
 export const OWN_NOW = new Date('2026-06-15T12:00:00Z')
 
-/** The fixed split: odd question numbers are the tuning half, even ones the held-out half. */
+/** The fixed split: odd question numbers are the tuning half, even ones the held-out half; `t…` ids (questions-tune-extra.json) tune only. */
 export function half(question: OwnQuestion): 'tune' | 'held' {
+  if (question.id.startsWith('t')) return 'tune'
   return Number(question.id.slice(1)) % 2 === 1 ? 'tune' : 'held'
 }
 
 export function loadOwn(): { memories: OwnMemory[]; questions: OwnQuestion[] } {
   const read = (name: string): unknown => JSON.parse(readFileSync(new URL(`./own/${name}`, import.meta.url), 'utf8'))
-  return { memories: read('memories.json') as OwnMemory[], questions: read('questions.json') as OwnQuestion[] }
+  const questions = [...(read('questions.json') as OwnQuestion[]), ...(read('questions-tune-extra.json') as OwnQuestion[])]
+  return { memories: read('memories.json') as OwnMemory[], questions }
 }
 
 export interface OwnScore {

@@ -5,7 +5,7 @@ import { PERSONA_SOURCES } from '../host/persona-sources.ts'
 import { startEngine } from '../memory/index.ts'
 import { scratchDir } from '../tests/harness/scratch.ts'
 import { run } from './main.ts'
-import { doctorReport } from '../host/doctor.ts'
+import { doctorReport } from '../doctor/index.ts'
 import { memoryIO } from './io.ts'
 import { DSH_BIN } from '../scripts/ensure-dsh.ts'
 

@@ -5,7 +5,7 @@ import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { storeSaidText } from './refusal-text.ts'
 import { help, langOf, say } from './help-text.ts'
-import { gitReportText } from '../host/git-report-text.ts'
+import { gitReportText } from '../gitsync/index.ts'
 
 /** `cyrene sync`: one SiYuan sync run now; `cyrene sync git`: one git sync of the store with the other machines. */
 export function syncFamily(io: CliIO): CyreneCommand {

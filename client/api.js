@@ -29,6 +29,27 @@ exports.getStatus = async () => answer(await fetch(`${BASE}/status`, { credentia
 
 exports.getDay = async (date) => answer(await fetch(`${BASE}/day?date=${encodeURIComponent(date)}`, { credentials: 'same-origin' }))
 
+/**
+ * Tells the host which language DSH web shows (decision 076): when DSH stores no choice, the
+ * browser's language decides in the page, and the host's chat commands cannot see it otherwise.
+ * It changes no data, so it needs no pairing code. A refusal (400) is final; anything else (the
+ * route not up yet while the memory engine starts, the host restarting) is tried again a few times,
+ * each time with the language of that moment (`current()`), so a late retry never sends an old one.
+ */
+exports.postLocale = async (current, tries = 5, waitMs = 2000) => {
+  for (let round = 1; ; round++) {
+    const res = await fetch(`${BASE}/locale`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lang: current() }),
+    }).catch(() => undefined)
+    if (res?.ok) return await answer(res)
+    if (res?.status === 400 || round >= tries) throw refusal(res === undefined ? { error: 'no answer' } : await bodyOf(res), res?.status ?? 0)
+    await new Promise((resolve) => setTimeout(resolve, waitMs * round))
+  }
+}
+
 const send = (body) =>
   fetch(`${BASE}/action`, {
     method: 'POST',

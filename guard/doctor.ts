@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/index.ts'
-import type { DoctorLine } from '../host/doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
 import type { StoreGuardState } from './types.ts'
 
 /** The guard's doctor lines (area `guard`): one line, or a warning when the guard is not mounted (`state` undefined). */

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { scratchDir } from '../tests/harness/scratch.ts'
 import { compareBase } from './base-drift.ts'
-import { baseDriftLine, doctorReport } from './doctor.ts'
+import { baseDriftLine } from './doctor.ts'
+import { doctorReport } from '../doctor/index.ts'
 import { packagePath } from './package-root.ts'
 
 /** A copy of the shipped standard snapshot and a composition written from its rows, which a test then edits. */

@@ -1,11 +1,11 @@
-import { gitRunLine } from './git-doctor.ts'
-import type { GitSyncState } from './git-trigger.ts'
+import { doctorLines as gitRunLine } from '../gitsync/index.ts'
 import { t, type Lang } from '../i18n/index.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
-import { doctorLines as siyuanDoctorLines, type SyncState } from '../siyuan/index.ts'
+import { doctorLines as siyuanDoctorLines } from '../siyuan/index.ts'
 import { doctorLines as panelDoctorLines } from '../panel/index.ts'
 import type { RecallSilence } from '../memory/recall-keeper.ts'
-import type { DoctorLine } from './doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
+import type { SeatsState } from './service-seat.ts'
 
 /** The doctor's lines on what the running DSH's services report (chat only): engine, recall, voice, sync. */
 
@@ -36,24 +36,18 @@ export interface HostServiceState {
   recallError: string | undefined
   /** Why the latest turn's recall found nothing, when it found nothing. */
   recallSilence?: RecallSilence | undefined
-  /** The SiYuan sync's state, when it runs in this process (row cyrene-panel). */
-  sync?: SyncState | undefined
-  /** The background git sync's state, when it runs in this process (row cyrene-panel). */
-  git?: GitSyncState | undefined
-  /** The settings page's pairing code: where it was shown, and how often guesses replaced it (row cyrene-panel, web only). */
-  pairing?: { shown: boolean; rotations: number } | undefined
 }
 
-/** `rails`: the rails' own lines (rails/doctor.ts), placed after recall as a person reads them. */
-export function hostServiceLines(state: HostServiceState, lang: Lang, rails: readonly DoctorLine[] = []): DoctorLine[] {
+/** `rails`: the rails' own lines (rails/doctor.ts), placed after recall as a person reads them; `seats`: what row cyrene-panel seated (host/service-seat.ts). */
+export function hostServiceLines(state: HostServiceState, lang: Lang, rails: readonly DoctorLine[] = [], seats: SeatsState = {}): DoctorLine[] {
   return [
     ...engineLines(state, lang),
     { area: 'memory', check: t('doctor.check.hostService', lang), status: 'ok', detail: t('doctor.service.up', lang, { at: state.startedAt.toISOString() }) },
     recallLine(state, lang),
     ...rails,
-    ...siyuanDoctorLines(state.sync, lang),
-    gitRunLine(state.git, lang),
-    ...panelDoctorLines(state.pairing, lang),
+    ...siyuanDoctorLines(seats.sync, lang),
+    gitRunLine(seats.git, lang),
+    ...panelDoctorLines(seats.pairing, lang),
   ]
 }
 

@@ -1,4 +1,4 @@
-import { gitLines } from './git-doctor.ts'
+import { gitLines } from '../gitsync/index.ts'
 import { existsSync } from 'node:fs'
 import { t, type Lang } from '../i18n/index.ts'
 import { errorText, saidOr } from '../i18n/store-said.ts'
@@ -14,7 +14,7 @@ import {
   resolveRoot,
   volumeDrift,
 } from '../memory/index.ts'
-import { messageOf, type DoctorIO, type DoctorLine } from './doctor-line.ts'
+import { messageOf, type DoctorIO, type DoctorLine } from '../doctor/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import { recordLines as nightRecordLines } from '../night/index.ts'
 

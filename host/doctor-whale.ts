@@ -12,7 +12,7 @@ import {
   resolveIn,
 } from '../whale/index.ts'
 import { compareBase, drifted, snapshotBases, type BaseCheck } from './base-drift.ts'
-import type { DoctorIO, DoctorLine } from './doctor-line.ts'
+import type { DoctorIO, DoctorLine } from '../doctor/index.ts'
 import { packagePath } from './package-root.ts'
 
 /** The doctor's lines on whale-persona (config, reflex rules, the row) and on the presets' base snapshots. */

@@ -1,12 +1,14 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import { CyreneMemory, type ServiceConfig } from './service.ts'
+import { CyreneSeats } from './service-seat.ts'
 import { mountGuard } from '../guard/row.ts'
 import { MEMORY_DEFAULTS } from './memory-block.ts'
 import { DreamConfig, mountNight } from '../night/row.ts'
 
 /**
- * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset, the store
+ * Host-plane row `cyrene-host`: provides the cyreneMemory service to every preset (and the
+ * cyreneSeats beside it, where row cyrene-panel seats its syncs and pairing code), the store
  * guard (guard/) that keeps every preset's generic tools out of 元/ and base entries (CONTRACT#store-guard), and
  * the night (night/, CONTRACT#night).
  */
@@ -25,6 +27,7 @@ export const Config: Schema<Config> = Schema.object({
 
 export function apply(ctx: Context, config: Config): void {
   ctx.plugin(CyreneMemory, config)
+  ctx.plugin(CyreneSeats)
   mountGuard(ctx, { rootDir: config.rootDir })
   mountNight(ctx, config.dream)
 }

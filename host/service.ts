@@ -18,15 +18,13 @@ import {
   type WriteResult,
 } from '../memory/index.ts'
 import { StoreFile } from './store-file.ts'
-import type { RecallCounts, RecalledEntry, RecallSilence } from '../memory/recall-keeper.ts'
+import type { RecallCounts, RecalledEntry } from '../memory/recall-keeper.ts'
 import { startLiveRecall, type LiveRecall } from '../memory/recall-live.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
-import type { HostServiceState } from './doctor.ts'
+import type { HostServiceState } from './doctor-service.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
-import type { SyncReport, SyncState } from '../siyuan/index.ts'
-import type { GitSyncRunner } from './git-trigger.ts'
-import type { PanelPairing } from '../panel/index.ts'
+import { ServiceNotes } from './service-notes.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
 const STARTUP_WAIT_MS = 5000
@@ -78,28 +76,18 @@ type EngineState =
 export class CyreneMemory extends Service {
   readonly startedAt = new Date()
   readonly config: ServiceConfig
-  /** The SiYuan sync, set by row cyrene-panel in the process that holds the engine (for /cyrene sync and the doctor). */
-  siyuanSync: { runNow(): Promise<SyncReport>; state(): SyncState } | undefined
-  /** The background git sync, set by row cyrene-panel where the engine is held (for /cyrene sync, the page and the doctor). */
-  gitSync: GitSyncRunner | undefined
-  /** The settings page's pairing code, set by the panel row in the web profile (CONTRACT#pairing). */
-  panelPairing: PanelPairing | undefined
   private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0, ids: [] }
   /** The voice keys of the settings text last parsed (voiceSettings). */
   private voiceKept: { text: string; voice: VoiceSettings } | undefined
-  private refreshError: string | undefined
   private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; live: LiveRecall; counts: RecallCounts } | { kind: 'failed'; detail: string } =
     {
       kind: 'off',
     }
   private live: LiveRecall | undefined
-  private recallWatch: string | undefined
-  /** Last recall problem (a failed refresh or search), for the doctor. */
-  private recallError: string | undefined
-  /** Why the latest turn's recall found nothing (undefined when it found something). */
-  private recallSilence: RecallSilence | undefined
+  /** What the doctor alone reads of the turns served (host/service-notes.ts). */
+  private readonly notes = new ServiceNotes()
   readonly ready: Promise<void>
   /** Settles when the recall index is built (or failed to build); recall is empty until then. */
   recallReady: Promise<void> = Promise.resolve()
@@ -158,9 +146,9 @@ export class CyreneMemory extends Service {
     if (this.state.kind !== 'ready') return { text: '', cut: 0, ids: [] }
     try {
       this.block = this.state.reader.read()
-      this.refreshError = undefined
+      this.notes.refreshed(undefined)
     } catch (error) {
-      this.refreshError = (error as Error).message
+      this.notes.refreshed((error as Error).message)
     }
     return this.block
   }
@@ -177,13 +165,10 @@ export class CyreneMemory extends Service {
     try {
       const answer = await recall.live.recall(query, limit, { now: (this.store()?.now() ?? new Date()).getTime() })
       recall.counts = answer.counts
-      this.recallError = undefined
-      this.recallSilence = answer.hits.length === 0 ? (answer.silence ?? { reason: 'left-out', text: 'every hit was left out' }) : undefined
-      // A watcher that failed makes every step look at every file: shown, not hidden.
-      this.recallWatch = answer.swept?.startsWith('file watching') === true ? answer.swept : undefined
+      this.notes.answered(answer)
       return answer.hits
     } catch (error) {
-      this.recallError = (error as Error).message
+      this.notes.recallFailed(error)
       return []
     }
   }
@@ -195,7 +180,7 @@ export class CyreneMemory extends Service {
     try {
       recall.counts = await recall.live.level()
     } catch (error) {
-      this.recallError = (error as Error).message
+      this.notes.recallFailed(error)
     }
   }
 
@@ -323,19 +308,17 @@ export class CyreneMemory extends Service {
   doctorState(): HostServiceState {
     const s = this.state
     const recall = this.recallState
+    const noted = this.notes.state()
     return {
       startedAt: this.startedAt,
       engine: s.kind === 'ready' ? { kind: 'ready', root: s.root, problems: s.problems } : s,
-      memoryBlock: { chars: charCount(this.block.text), budget: this.config.memoryChars, cut: this.block.cut, refreshError: this.refreshError },
+      memoryBlock: { chars: charCount(this.block.text), budget: this.config.memoryChars, cut: this.block.cut, refreshError: noted.refreshError },
       recall:
         recall.kind === 'ready'
-          ? { kind: 'ready', counts: recall.counts, where: recall.live.where, ...(this.recallWatch !== undefined ? { watch: this.recallWatch } : {}) }
+          ? { kind: 'ready', counts: recall.counts, where: recall.live.where, ...(noted.recallWatch !== undefined ? { watch: noted.recallWatch } : {}) }
           : recall,
-      recallError: this.recallError,
-      recallSilence: this.recallSilence,
-      sync: this.siyuanSync?.state(),
-      git: this.gitSync?.state(),
-      pairing: this.panelPairing === undefined ? undefined : { shown: this.panelPairing.shown, rotations: this.panelPairing.rotations },
+      recallError: noted.recallError,
+      recallSilence: noted.recallSilence,
     }
   }
 }

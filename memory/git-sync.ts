@@ -34,7 +34,7 @@ export interface GitSyncReport {
   /** Conflicts the merge added (元/冲突/). */
   newConflicts: number
   head: string | undefined
-  /** Why the remote was not reached (what git said), when it was not: the caller words it (host/git-report-text.ts). */
+  /** Why the remote was not reached (what git said), when it was not: the caller words it (gitsync/report-text.ts). */
   failure?: { what: 'fetch' | 'push'; why: string }
 }
 

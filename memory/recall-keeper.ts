@@ -1,20 +1,13 @@
-import { rm, stat } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
-import { decodeUtf8, ensureDir, readNoFollow, writeAtomic } from './fsio.ts'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { decodeUtf8, readNoFollow } from './fsio.ts'
+import { readKeeperCache, writeKeeperCache, type FileState } from './recall-cache.ts'
 import { stampOf, type FileStamp } from './file-stamp.ts'
 import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
-import {
-  describeSilence,
-  fileSource,
-  packColumns,
-  readColumns,
-  RecallFormatError,
-  RecallIndex,
-  tokenizerSignature,
-  type SearchOptions,
-  type SilenceReason,
-} from './recall/index.ts'
+import { describeSilence, RecallFormatError, RecallIndex, type SearchOptions, type SilenceReason } from './recall/index.ts'
 import { yielder } from './yielder.ts'
+
+export { dropRecallCache, keeperCacheFile, legacySearchCacheFile, recallCacheDir } from './recall-cache.ts'
 
 export interface RecalledEntry {
   id: string
@@ -45,46 +38,7 @@ export interface KeeperOpenReport {
   saveError?: string
 }
 
-interface FileState {
-  stamp: FileStamp
-  ids: string[]
-}
-
 const STAT_BATCH = 64
-const CACHE_FORMAT = 'cyrene-recall-keeper'
-/** The keeper's own part of the cache (files and stamps); the index's columns and tokenizer are checked by memory/recall/columns.ts. */
-const CACHE_VERSION = 4
-
-/** Where the recall cache lives: beside the root (like the snapshots, outside the quota), derived data only. */
-export function recallCacheDir(root: string): string {
-  return join(dirname(root), `${basename(root)}-index`)
-}
-
-/** The keeper's cache: the index (binary columns) and the stamp of every file it was built from, in one file. */
-export function keeperCacheFile(root: string): string {
-  return join(recallCacheDir(root), 'keeper.bin')
-}
-
-/** The caches of earlier versions, removed when the keeper saves: `keeper.json` (the keeper's JSON form, decision 031). */
-function legacyKeeperCacheFile(root: string): string {
-  return join(recallCacheDir(root), 'keeper.json')
-}
-
-/**
- * The second index's cache of earlier versions (`cyrene memory search` had an index of its
- * own, decision 030): derived data nobody reads any more, removed when the keeper saves.
- */
-export function legacySearchCacheFile(root: string): string {
-  return join(recallCacheDir(root), 'recall.json')
-}
-
-/** Forget the cache (reindex, restore): the next open builds from the files alone. */
-export async function dropRecallCache(root: string): Promise<void> {
-  await rm(keeperCacheFile(root), { force: true })
-  await rm(legacyKeeperCacheFile(root), { force: true })
-  await rm(legacySearchCacheFile(root), { force: true })
-}
-
 /**
  * How a one-shot command (the person's search, recall, write) opens the keeper: the cache's lists read
  * only as a search wants them (`lean`), and saved back only when at least 16 files were read again
@@ -242,9 +196,7 @@ export class RecallKeeper {
       // Per document (in the columns' order), the number of its file: no id is written twice.
       const fileOf = columns.ids.map((id) => number.get(this.where.get(id)!)!)
       const files = rels.map((rel) => [rel, this.files.get(rel)!.stamp])
-      await ensureDir(recallCacheDir(this.root))
-      await writeAtomic(keeperCacheFile(this.root), packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf }))
-      for (const old of [legacyKeeperCacheFile(this.root), legacySearchCacheFile(this.root)]) await rm(old, { force: true }).catch(() => undefined)
+      await writeKeeperCache(this.root, columns, files, fileOf)
       return undefined
     } catch (error) {
       return (error as Error).message
@@ -363,7 +315,13 @@ export class RecallKeeper {
     this.lastSilence =
       s === undefined
         ? undefined
-        : { reason: s.reason, text: describeSilence(s), ...(s.reason === 'low-coverage' ? { coverage: s.coverage, needed: s.needed ?? 0 } : {}) }
+        : {
+            reason: s.reason,
+            text: describeSilence(s),
+            ...(s.reason === 'low-coverage' || s.reason === 'weak-match' || s.reason === 'unknown-person'
+              ? { coverage: s.coverage, needed: s.needed ?? 0 }
+              : {}),
+          }
     return answer.hits
   }
 
@@ -451,51 +409,4 @@ async function readText(root: string, rel: string): Promise<string | undefined> 
   } catch {
     return undefined
   }
-}
-
-type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
-
-/**
- * The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). `lean`: the
- * file stays open and its lists are read as they are wanted; otherwise they are all read now.
- */
-async function readKeeperCache(root: string, lean: boolean): Promise<CachedKeeper | 'bad' | undefined> {
-  let source: ReturnType<typeof fileSource>
-  try {
-    source = fileSource(keeperCacheFile(root))
-  } catch {
-    return undefined
-  }
-  try {
-    const { columns, extra } = readColumns(source, tokenizerSignature())
-    const data = extra as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown } | null
-    if (data === null || typeof data !== 'object' || data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION) return bad(source)
-    if (!Array.isArray(data.files) || !Array.isArray(data.fileOf)) return bad(source)
-    const index = RecallIndex.fromColumns(columns)
-    if (!lean) index.readAll()
-    const states: FileState[] = []
-    const files = new Map<string, FileState>()
-    for (const row of data.files as unknown[]) {
-      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return bad(source)
-      const state = { stamp: row[1], ids: [] as string[] }
-      states.push(state)
-      files.set(row[0], state)
-    }
-    // Each document has the number of its file, or the cache is not one this keeper wrote.
-    const fileOf = data.fileOf as unknown[]
-    if (fileOf.length !== columns.ids.length || columns.ids.length !== index.size) return bad(source)
-    for (let i = 0; i < fileOf.length; i++) {
-      const state = states[fileOf[i] as number]
-      if (state === undefined) return bad(source)
-      state.ids.push(columns.ids[i]!)
-    }
-    return { index, files }
-  } catch {
-    return bad(source)
-  }
-}
-
-function bad(source: { release(): void }): 'bad' {
-  source.release()
-  return 'bad'
 }

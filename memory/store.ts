@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { join, dirname, basename } from 'node:path'
-import { appendEntryText, joinSegments, parseEntryFile, reserializeSegment, type Entry, type EntryMeta, type ParseProblem, type Segment } from './entry.ts'
+import { appendEntryText, type Entry, type EntryMeta, type ParseProblem } from './entry.ts'
 import { FileCatalog, type CatalogFile } from './file-catalog.ts'
 import { UsageMeter, type Usage } from './store-usage.ts'
 import { gate } from './gate.ts'
@@ -25,11 +25,12 @@ import {
 import { applySettingsPatch, parseSettingsText, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
 import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { journalPending, recoverGitSwitch } from './git-switch.ts'
-import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen, linksOf, splitLink } from './validate.ts'
+import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen, linksOf } from './validate.ts'
 import { currentVolume } from './volumes.ts'
 import type { Said } from './said.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
-import { claimsPerson, isMarked, isPersonBase, readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
+import { readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
+import { assertLinkTargets, updateEntry } from './entry-update.ts'
 
 export interface OpenOptions extends RootOptions {
   /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
@@ -311,7 +312,7 @@ export class MemoryStore {
    */
   async write(input: NewEntry, ctx: { by: Writer }): Promise<WriteResult> {
     const { text, meta, notes, saidNotes } = buildMeta(input, ctx.by, this.limits)
-    await this.assertLinkTargets(linksOf(meta.links))
+    await assertLinkTargets(this, linksOf(meta.links))
     const written = this.now()
     const at = input.at !== undefined ? parseWhen(input.at) : written
     const full: EntryMeta = { id: newId(written), ...meta, at: at.toISOString(), by: ctx.by }
@@ -326,22 +327,6 @@ export class MemoryStore {
     // The person's write is recorded in 元/person-marks.json under the same lock, before the entry lands.
     await this.appendEntries(rel, [entry], ctx.by === 'person' ? [entry] : [])
     return { id: full.id, gate: verdict.gate, file: rel, reasons: verdict.reasons, notes, saidNotes }
-  }
-
-  /**
-   * Refuses links to ids that are not in the store (`check` would report each
-   * one as an error). Called by write and update, so the command line and the
-   * model's memory_write get the same refusal.
-   */
-  private async assertLinkTargets(links: readonly string[]): Promise<void> {
-    const missing: string[] = []
-    for (const target of new Set(links.map((l) => splitLink(l).target))) if ((await this.get(target)) === undefined) missing.push(target)
-    if (missing.length === 0) return
-    throw new RefusedError(
-      'bad-link',
-      `no entry with id ${missing.map((m) => JSON.stringify(m)).join(', ')} to link to; nothing was written. Link only to ids that exist: list them with \`cyrene memory list\` or find them with \`cyrene memory search\` (the model: memory_search).`,
-      { variant: 'missing', ids: missing.map((m) => JSON.stringify(m)).join(', ') },
-    )
   }
 
   /** Append ready-made entries to one file under the write lock (used by write, import, promote). */
@@ -365,49 +350,7 @@ export class MemoryStore {
    * only ever promoted into a new day entry). `base` entries: person only.
    */
   async update(id: string, patch: Partial<NewEntry>, ctx: { by: Writer }): Promise<StoredEntry> {
-    const found = await this.get(id)
-    if (found === undefined)
-      throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; list ids with \`cyrene memory list\``, {
-        variant: 'entry',
-        id: JSON.stringify(id),
-      })
-    if (found.area !== 'day')
-      throw new RefusedError('read-only', `entry ${id} is in ${found.file} (余页/待定), which is never edited; promote it instead`, { id, file: found.file })
-    if (ctx.by !== 'person' && isPersonBase(this.marks().marks, found))
-      throw new RefusedError('person-only', `entry ${id} is a base entry: only the person may change it`, { variant: 'base-entry', id })
-    // A person's edit keeps the record in step with the new text; it never vouches for a claim it did not make.
-    const remark = ctx.by === 'person' && (isMarked(this.marks().marks, found) || patch.base === true)
-    const had: Partial<NewEntry> = metaAsInput(found.meta)
-    // A base claim the record does not back is not carried into the checks: the entry is the model's (CONTRACT#person-marks).
-    if (!isPersonBase(this.marks().marks, found)) delete had.base
-    const merged: NewEntry = { ...had, text: found.text, ...patch }
-    const { text, meta, notes: _notes } = buildMeta(merged, ctx.by, this.limits)
-    // Only links this update adds: one left dangling by a hand edit must not block other changes.
-    const linked = new Set(linksOf(found.meta.links).map((l) => splitLink(l).target))
-    if ('links' in patch) await this.assertLinkTargets(linksOf(meta.links).filter((l) => !linked.has(splitLink(l).target)))
-    const next: Entry = { text, meta: { ...found.meta } }
-    for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
-      if (k in patch) {
-        if (meta[k] === undefined) delete next.meta[k]
-        else next.meta[k] = meta[k] as never
-      }
-    }
-    return await this.withWriteLock(async (lock) => {
-      const parsed = parseEntryFile(await this.readForRewrite(found.file), found.file)
-      const idx = parsed.segments.findIndex((s) => s.type === 'entry' && s.entry.meta.id === id)
-      if (idx < 0) throw new RefusedError('not-found', `entry ${id} moved while being edited; try again`, { variant: 'moved', id })
-      const seg = parsed.segments[idx] as Extract<Segment, { type: 'entry' }>
-      const unchanged = reserializeSegment(seg, next) === seg.raw
-      if (!unchanged) next.meta.edited_at = this.now().toISOString()
-      const segs = [...parsed.segments]
-      segs[idx] = { ...seg, raw: reserializeSegment(seg, next), entry: next }
-      if (!unchanged) {
-        if (remark && claimsPerson(next.meta)) await recordMarks(this, lock, [next])
-        await this.replaceFile(found.file, joinSegments(segs), lock)
-        await audit(this, { op: 'update', id, by: ctx.by, file: found.file })
-      }
-      return { ...found, text: next.text, meta: next.meta }
-    })
+    return await updateEntry(this, id, patch, ctx.by)
   }
 
   /**
@@ -495,12 +438,4 @@ function refusingWhenLost(held: HeldLock): HeldLock {
       }
     },
   }
-}
-
-function metaAsInput(meta: EntryMeta): Partial<NewEntry> {
-  const out: Partial<NewEntry> = {}
-  for (const k of ['kind', 'axis', 'reason', 'links', 'src_quote', 'src_ids', 'consequence', 'entropy', 'legacy', 'aim', 'nature', 'base'] as const) {
-    if (meta[k] !== undefined) (out as Record<string, unknown>)[k] = meta[k]
-  }
-  return out
 }

@@ -1,7 +1,8 @@
 import type { SyncReport, SyncState } from '../siyuan/index.ts'
 import type { CyreneMemory } from '../host/service.ts'
-import type { GitSyncRunner } from '../host/git-trigger.ts'
+import type { GitSyncRunner } from '../gitsync/index.ts'
 import type { PanelPairing } from './pairing.ts'
+import type { PageLocale } from './locale.ts'
 
 /** What the routes need; the sync and the dream runner are optional seams filled by their rows. */
 export interface PanelDeps {
@@ -11,6 +12,8 @@ export interface PanelDeps {
   env: NodeJS.ProcessEnv
   /** The page's secret: every POST carries its code (CONTRACT#pairing). */
   pairing: PanelPairing
+  /** The language the page reported (`POST /locale`), which `uiLang` reads when DSH stores no choice. */
+  pageLocale: PageLocale
   sync?: { runNow(): Promise<SyncReport>; state(): SyncState }
   gitSync?: GitSyncRunner
   dreamNow?: () => Promise<{ ok: boolean; message: string; code?: string; [more: string]: unknown }>

@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/index.ts'
-import type { DoctorLine } from '../host/doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
 
 /** Whether the person can pair the settings page (CONTRACT#pairing): the code is shown only in a terminal. */
 export function doctorLines(pairing: { shown: boolean; rotations: number } | undefined, lang: Lang): DoctorLine[] {

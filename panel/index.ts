@@ -6,3 +6,4 @@
  */
 export type { PanelPairing } from './pairing.ts'
 export { doctorLines } from './doctor.ts'
+export { pageLocaleOf } from './locale.ts'

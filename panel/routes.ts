@@ -7,6 +7,7 @@ import { readDreamRegistry } from '../night/index.ts'
 import { checkRequest } from './guard.ts'
 import { PAIRING_HEADER } from './pairing.ts'
 import { PanelError, readJsonBody, sendJson } from './http.ts'
+import { reportLocale } from './locale.ts'
 import { panelStatus } from './status.ts'
 
 /** The prefix every panel route lives under (CONTRACT#panel-routes). */
@@ -40,7 +41,11 @@ const GET: Record<string, Handler> = {
 
 const POST: Record<string, Handler> = {
   '/action': async (deps, _url, req) => await runAction(deps, await readJsonBody(req, deps.maxBodyBytes)),
+  '/locale': async (deps, _url, req) => reportLocale(deps.pageLocale, await readJsonBody(req, deps.maxBodyBytes)),
 }
+
+/** POSTs that change no data, only which language wordless replies use (decision 076): Host/Origin/JSON checked, no pairing code. */
+const UNPAIRED_POST = new Set(['/locale'])
 
 /**
  * The handler registered at the panel prefix. Every request passes the Host
@@ -56,7 +61,9 @@ export function panelHandler(deps: PanelDeps, log: (error: unknown) => void = ()
         sendJson(res, verdict.status, { ok: false, error: verdict.why })
         return
       }
-      if (req.method === 'POST') {
+      const url = new URL(req.url ?? '/', 'http://panel.invalid')
+      const path = url.pathname.startsWith(PANEL_PREFIX) ? url.pathname.slice(PANEL_PREFIX.length) : url.pathname
+      if (req.method === 'POST' && !UNPAIRED_POST.has(path)) {
         const pairing = deps.pairing.check(req.headers[PAIRING_HEADER])
         if (pairing !== 'ok') {
           req.resume()
@@ -71,8 +78,6 @@ export function panelHandler(deps: PanelDeps, log: (error: unknown) => void = ()
           return
         }
       }
-      const url = new URL(req.url ?? '/', 'http://panel.invalid')
-      const path = url.pathname.startsWith(PANEL_PREFIX) ? url.pathname.slice(PANEL_PREFIX.length) : url.pathname
       const table = req.method === 'GET' ? GET : req.method === 'POST' ? POST : undefined
       const handler = table?.[path]
       if (handler === undefined) {

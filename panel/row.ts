@@ -3,9 +3,10 @@ import Schema from '@deepseek-ai/schemastery'
 import type { PanelDeps } from './deps.ts'
 import { PANEL_PREFIX, panelHandler } from './routes.ts'
 import { PanelPairing, terminalShow } from './pairing.ts'
+import { pageLocaleOf } from './locale.ts'
 import { describeOutcome, type CyreneDream } from '../night/row.ts'
 import { startSiyuanSync } from '../siyuan/row.ts'
-import { startGitSync } from '../host/git-trigger.ts'
+import { startGitSync } from '../gitsync/row.ts'
 import { t } from '../i18n/index.ts'
 import { uiLang } from '../runtime/lang.ts'
 
@@ -57,41 +58,32 @@ export function dreamNowOf(ctx: Context): NonNullable<PanelDeps['dreamNow']> {
   }
 }
 
-/** Puts a sync where the memory service's commands find it, and takes it away again when the row unloads. */
-function seat<K extends 'siyuanSync' | 'gitSync'>(
-  ctx: Context,
-  memory: Context['cyreneMemory'],
-  key: K,
-  value: NonNullable<Context['cyreneMemory'][K]>,
-): typeof value {
-  memory[key] = value
-  ctx.effect(
-    () => () => {
-      if (memory[key] === value) memory[key] = undefined
-    },
-    `cyrene: ${key} seam`,
-  )
-  return value
-}
-
 export function apply(ctx: Context, config: Config): void {
-  ctx.inject(['cyreneMemory'], async (ctx) => {
+  ctx.inject(['cyreneMemory', 'cyreneSeats'], async (ctx) => {
     const memory = ctx.cyreneMemory
+    const seats = ctx.cyreneSeats
     await memory.ready
-    const deps: Omit<PanelDeps, 'pairing'> = { memory, trustedHosts: config.trustedHosts, maxBodyBytes: config.maxBodyBytes, env: process.env }
+    const deps: Omit<PanelDeps, 'pairing'> = {
+      memory,
+      trustedHosts: config.trustedHosts,
+      maxBodyBytes: config.maxBodyBytes,
+      env: process.env,
+      pageLocale: pageLocaleOf(ctx),
+    }
     deps.dreamNow = dreamNowOf(ctx)
     deps.guard = () => (ctx.get('cyreneStoreGuard') as { counts(): { refused: number; undone: number } } | undefined)?.counts()
     // Only the process that holds the memory engine mirrors it.
     const store = memory.store()
     if (store !== undefined) {
       const rhythm = { debounceMs: config.syncDebounceMs, tickMinutes: config.syncTickMinutes }
-      deps.sync = seat(ctx, memory, 'siyuanSync', startSiyuanSync(ctx, store, rhythm, process.env))
-      deps.gitSync = seat(ctx, memory, 'gitSync', startGitSync(ctx, store, rhythm, process.env))
+      // Seated where /cyrene sync and the doctor find them; cleared when this row unloads.
+      deps.sync = seats.siyuanSeat.take(ctx, startSiyuanSync(ctx, store, rhythm, process.env), 'siyuan sync')
+      deps.gitSync = seats.gitSyncSeat.take(ctx, startGitSync(ctx, store, rhythm, process.env), 'git sync')
     }
     ctx.inject(['webServer'], (ctx) => {
       // The page's pairing code is made, and shown, only where there is a page.
       const pairing = new PanelPairing(terminalShow(process.env))
-      memory.panelPairing = pairing
+      seats.pairingSeat.take(ctx, pairing, 'pairing')
       ctx.effect(
         () =>
           (ctx as any).webServer.register({

@@ -1,12 +1,12 @@
 import { formatNumber, t, type Lang } from '../i18n/index.ts'
-import type { DoctorLine } from '../host/doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
 import type { MirrorNote, RailsReport, VoiceNote } from './report.ts'
 
 /**
  * The rails' lines of `/cyrene doctor` (area 声音): the 4,000 pass of the
  * latest step, the voice texts' problems, and the section mirror. Read from
  * the report the rails kept (rails/report.ts); the worldbook's note goes to
- * the worldbook's own lines (host/worldbook-doctor.ts).
+ * the worldbook's own lines (worldbook/doctor.ts).
  */
 export function doctorLines(report: RailsReport, lang: Lang): DoctorLine[] {
   return [

@@ -1,4 +1,7 @@
 import type { MirrorReport } from './section-mirror.ts'
+import type { WorldbookNote } from '../worldbook/index.ts'
+
+export type { WorldbookNote }
 
 /**
  * What the rails did on the latest Cyrene assembly, kept here for the doctor
@@ -23,17 +26,6 @@ export interface VoiceNote {
 /** What the section mirror did. `kind`: DSH's own guidance (carried whole) or another section (bounded); `text`: the section's chars, `chars`: the framed block's. */
 export interface MirrorNote extends MirrorReport {
   at: string
-}
-
-/** What the worldbook rail and its hits did (rails/worldbook-rail.ts). */
-export interface WorldbookNote {
-  rail?: { chars: number; shown: number; leftOut: string[] }
-  /** Newest first. */
-  hits: { at: string; shown: string[]; leftOut: string[] }[]
-  /** The latest failure of each part, cleared when it works again. */
-  rootError?: string | undefined
-  railError?: string | undefined
-  hitsError?: string | undefined
 }
 
 export interface RailsReport {

@@ -1,7 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-agent-presets'
 import { t, type Lang } from '../i18n/index.ts'
-import { chatDoctorLines, doctorReport, type BuiltinPresets } from '../host/doctor.ts'
+import { chatDoctorLines, type BuiltinPresets } from '../host/doctor.ts'
+import { doctorReport } from '../doctor/index.ts'
 import { dshVersionAbove } from '../host/preset-roots.ts'
 import type {} from '../guard/row.ts'
 import type { WhalePersona } from '../host/whale-row.ts'
@@ -23,6 +24,7 @@ async function doctorText(ctx: Context, verbose: boolean, lang: Lang): Promise<s
     cwd: process.cwd(),
     lang,
     memory: ctx.get('cyreneMemory'),
+    seats: ctx.get('cyreneSeats'),
     whaleRow,
     guard: ctx.get('cyreneStoreGuard'),
     builtins: await rosterBuiltins(ctx, lang),

@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { DEFAULT_LANG, isLang, langFromEnv, type Lang } from '../i18n/index.ts'
+import { pageLocaleOf } from '../panel/index.ts'
 
 /**
  * The language of DSH's UI, for the texts a command shows the person. DSH web
@@ -7,9 +8,10 @@ import { DEFAULT_LANG, isLang, langFromEnv, type Lang } from '../i18n/index.ts'
  * document, namespace `locale`, field `preference` (`zh` | `en`), registered on
  * the host by @deepseek-ai/dsh-client-locale; `ctx.settings.get(ns)` returns
  * the section as resolved. When no choice is stored the browser's language
- * decides in the page, which the host cannot see: then the DSH process's
- * LC_ALL/LC_MESSAGES/LANG, then zh. Read per command, so a change in the page
- * counts from the next command on.
+ * decides in the page; the page reports what it resolved to (`POST /locale`,
+ * panel/locale.ts, decision 076), and that decides next. Then the DSH
+ * process's LC_ALL/LC_MESSAGES/LANG, then zh. Read per command, so a change
+ * in the page counts from the next command on.
  */
 const LOCALE_NAMESPACE = 'locale'
 
@@ -18,7 +20,7 @@ interface SettingsReader {
 }
 
 export function uiLang(ctx: Context, env: NodeJS.ProcessEnv = process.env): Lang {
-  return storedLocale(ctx) ?? langFromEnv(env) ?? DEFAULT_LANG
+  return storedLocale(ctx) ?? pageLocaleOf(ctx).get() ?? langFromEnv(env) ?? DEFAULT_LANG
 }
 
 function storedLocale(ctx: Context): Lang | undefined {

@@ -1,13 +1,13 @@
 import { t } from '../i18n/index.ts'
 import { siyuanReportText } from '../siyuan/index.ts'
-import { gitReportText } from '../host/git-report-text.ts'
+import { gitReportText } from '../gitsync/index.ts'
 import type { CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /**
  * `/cyrene sync`: with `git.remote` set, one git sync with the other machines
  * first; then one SiYuan sync run, the same run as the panel's button and
  * `cyrene sync`. Both live beside the memory engine (row cyrene-panel),
- * reached through the cyreneMemory service.
+ * reached through their seats (host/service-seat.ts).
  */
 export const syncRow: CyreneSubcommand = {
   name: 'sync',
@@ -15,8 +15,9 @@ export const syncRow: CyreneSubcommand = {
   summary: 'help.sync.summary',
   run: async (ctx, _args, _agent, lang) => {
     const memory = ctx.get('cyreneMemory')
-    const git = memory?.gitSync
-    const sync = memory?.siyuanSync
+    const seats = ctx.get('cyreneSeats')
+    const git = seats?.gitSyncSeat.get()
+    const sync = seats?.siyuanSeat.get()
     if (sync === undefined && git === undefined) return { kind: 'error', text: t('chat.sync.elsewhere', lang) }
     const said: string[] = []
     let ok = true

@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/index.ts'
-import type { DoctorLine } from '../host/doctor-line.ts'
+import type { DoctorLine } from '../doctor/index.ts'
 import { siyuanReportText } from './report-text.ts'
 import type { SyncState } from './types.ts'
 

@@ -7,8 +7,9 @@ import { frameHeader } from '../memory/index.ts'
  * turns through `dsh web` are in tests/e2e/start.test.ts.
  */
 type Turn = { text?: string; call?: { tool: string; args: Record<string, unknown> } }
-const { demoTurn } = (await import(new URL('../demo/model/index.js', import.meta.url).href)) as {
-  demoTurn: (messages: unknown[], tools: string[], system?: string) => Turn
+const { demoTurn, shownLanguage } = (await import(new URL('../demo/model/index.js', import.meta.url).href)) as {
+  demoTurn: (messages: unknown[], tools: string[], system?: string, shown?: 'zh' | 'en') => Turn
+  shownLanguage: (ctx: unknown, env: NodeJS.ProcessEnv) => 'zh' | 'en'
 }
 
 const person = (text: string) => ({ role: 'user', source: { kind: 'user' }, content: [{ type: 'text', text }] })
@@ -76,6 +77,38 @@ describe('the demo model (issue 13 item 1)', () => {
     expect(demoTurn([person('remember: my cat is called Mochi'), { role: 'assistant', content: [] }, result], TOOLS).text).toMatch(/^Got it: I wrote that/)
     expect(demoTurn([person('记住：我喜欢雨天。')], TOOLS).call?.args.reason).toBe('对方亲口请我记住的事')
     expect(demoTurn([person('remember: I like rain')], TOOLS).call?.args.reason).toBe('the person asked me to remember this')
+  })
+
+  it('a message without words is answered in the language DSH web shows; words decide over it (decision 077)', () => {
+    expect(demoTurn([person('🌙✨')], TOOLS, '', 'en').text).toMatch(/^I’m listening\./)
+    expect(demoTurn([person('🌙✨')], TOOLS, '', 'zh').text).toMatch(/^嗯，我在听哦/)
+    expect(demoTurn([person('？！ 42')], TOOLS, '', 'en').text).toMatch(/^I’m listening\./)
+    expect(demoTurn([person('hello 🌙')], TOOLS, '', 'zh').text).toMatch(/^I’m listening\./)
+    expect(demoTurn([person('你好 🌙')], TOOLS, '', 'en').text).toMatch(/^嗯，我在听哦/)
+  })
+
+  it('the shown language by the plugin’s rule: DSH’s stored choice, then what the page reported, then LC_ALL/LC_MESSAGES/LANG, then zh', () => {
+    const reported = (lang: string | undefined) => ({ [Symbol.for('dsh-cyrene-philia093-0.pageLocale')]: { get: () => lang } })
+    const ctx = (preference: unknown, page: string | undefined, broken = false) => ({
+      root: reported(page),
+      get: (name: string) =>
+        name === 'settings'
+          ? {
+              get: () => {
+                if (broken) throw new Error('a stored section gone bad')
+                return { preference }
+              },
+            }
+          : undefined,
+    })
+    const zhEnv = { LANG: 'zh_CN.UTF-8' }
+    expect(shownLanguage(ctx('en', 'zh'), zhEnv)).toBe('en')
+    expect(shownLanguage(ctx(undefined, 'en'), zhEnv)).toBe('en')
+    expect(shownLanguage(ctx(undefined, undefined), { LC_ALL: 'en_US.UTF-8', LANG: 'zh_CN.UTF-8' })).toBe('en')
+    expect(shownLanguage(ctx('fr', 'de'), { LANG: 'en_GB.UTF-8' })).toBe('en')
+    expect(shownLanguage(ctx(undefined, 'en', true), zhEnv)).toBe('en')
+    expect(shownLanguage(ctx(undefined, undefined), { LANG: 'C.UTF-8' })).toBe('zh')
+    expect(shownLanguage({ get: () => undefined }, {})).toBe('zh')
   })
 
   it('calls the person by the nickname rail 120 puts in front of it (issue 22)', () => {

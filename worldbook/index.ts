@@ -16,3 +16,4 @@ export { WorldbookLibrary, MAX_ENTRY_BYTES, type LoadedWorldbook, type Worldbook
 export { planImport, fileNameFor, ImportFormatError, type ImportPlan, type ImportedEntry, type NotCarried } from './sillytavern.ts'
 export { IMPORT_NOTE_CODES, type ImportNote, type ImportNoteCode } from './import-notes.ts'
 export { PERSON_FOLDER, starterFolder, personFolder, worldbookFolders } from './places.ts'
+export { doctorLines, type WorldbookNote } from './doctor.ts'

@@ -1,6 +1,6 @@
 // A scripted offline model for trying 昔涟 without a key (npm start -- --offline).
 // It is no language model, but it shows the whole loop: it answers in the language the
-// person wrote in and by the nickname rail 120 gives; 记住 / remember calls memory_write;
+// person wrote in (a message without words: in the language DSH web shows) and by the nickname rail 120 gives; 记住 / remember calls memory_write;
 // a question is answered from what the plugin put in front of it (the first 【记忆命中】
 // hit, else a line of {{cyrene_memory}}'s 【近来】 about the same thing); the night's
 // dream writes a scripted journal through memory_dream_journal.
@@ -84,9 +84,41 @@ function recentLine(system, said) {
   return undefined
 }
 
-/** The person's language, from what they said: any Chinese character makes it Chinese. */
 const DEFAULT_NICKNAME = '伙伴'
-const languageOf = (said) => (/\p{Script=Han}/u.test(said) ? 'zh' : 'en')
+/**
+ * The person's language, from what they said: any Chinese character makes it Chinese, any other
+ * letter English; a message without words (emoji, a number, punctuation) is answered in the
+ * language DSH web shows (decision 077).
+ */
+const languageOf = (said, shown) => (/\p{Script=Han}/u.test(said) ? 'zh' : /\p{L}/u.test(said) ? 'en' : shown)
+
+const isLang = (value) => value === 'zh' || value === 'en'
+// Where the plugin keeps the language the page reported, on DSH's root context (its panel/locale.ts).
+const PAGE_LOCALE = Symbol.for('dsh-cyrene-philia093-0.pageLocale')
+
+/**
+ * The language DSH web shows, by the plugin's rule (its runtime/lang.ts, CONTRACT#languages): the
+ * choice stored in DSH's settings, else the language the page reported, else the process's
+ * LC_ALL / LC_MESSAGES / LANG, else Chinese. Anything unreadable decides nothing.
+ */
+export function shownLanguage(ctx, env = process.env) {
+  let stored
+  try {
+    stored = ctx.get('settings')?.get('locale')?.preference
+  } catch {
+    stored = undefined
+  }
+  if (isLang(stored)) return stored
+  const reported = ctx.root?.[PAGE_LOCALE]?.get?.()
+  if (isLang(reported)) return reported
+  for (const name of ['LC_ALL', 'LC_MESSAGES', 'LANG']) {
+    const value = env[name]?.trim()
+    if (value === undefined || value === '') continue
+    const primary = value.toLowerCase().split(/[_.@-]/)[0]
+    return isLang(primary) ? primary : 'zh'
+  }
+  return 'zh'
+}
 
 /** The nickname rail 120 puts in front of the model (称呼对方「…」): the latest one, as an older step's rail may carry an older name. */
 function nicknameIn(system, messages) {
@@ -188,7 +220,7 @@ function dreamTurn(messages, toolNames) {
 }
 
 /** What the demo does for one request: the tool call to make, or the text to answer. */
-export function demoTurn(messages, toolNames, system = '') {
+export function demoTurn(messages, toolNames, system = '', shown = 'zh') {
   const title = titleRequest(messages)
   if (title !== undefined) return { text: title }
   if (messages[0]?.source?.plugin === 'cyrene-dream') return dreamTurn(messages, toolNames)
@@ -202,7 +234,7 @@ export function demoTurn(messages, toolNames, system = '') {
     const scores = Object.fromEntries(JUDGE_CRITERIA.map((c) => [c, 3]))
     return { text: JSON.stringify({ A: scores, B: scores, reasoning: '离线演示模型不会评审：两边都是固定的 3 分。' }) }
   }
-  const lang = languageOf(said)
+  const lang = languageOf(said, shown)
   const words = WORDS[lang]
   // The runtime's default nickname is Chinese (runtime/index.ts `defaultNickname`); an English reply leaves it out.
   const found = nicknameIn(system, messages)
@@ -221,6 +253,8 @@ export function demoTurn(messages, toolNames, system = '') {
 }
 
 class DemoModel extends LlmAdapter {
+  /** The language DSH web shows, read at each request (set by apply). */
+  shown = () => 'zh'
   resolveModel(provider, model) {
     return Promise.resolve({ provider, id: model, name: model })
   }
@@ -236,6 +270,7 @@ class DemoModel extends LlmAdapter {
       options.messages ?? [],
       (options.tools ?? []).map((t) => t.name),
       options.system ?? '',
+      this.shown(),
     )
     const chunks = turn.call ? toolCall(`demo-${Date.now()}`, turn.call.tool, turn.call.args) : answer(turn.text)
     for (const chunk of chunks) yield chunk
@@ -243,5 +278,7 @@ class DemoModel extends LlmAdapter {
 }
 
 export function apply(ctx) {
-  ctx.llm.registerAdapter(['cyrene-demo'], new DemoModel())
+  const model = new DemoModel()
+  model.shown = () => shownLanguage(ctx)
+  ctx.llm.registerAdapter(['cyrene-demo'], model)
 }

@@ -7,6 +7,9 @@ export const recallEn: { readonly [K in keyof typeof recallZh]: string } = {
   'recall.silence.no-match': 'no memory shares a word with the message (or a dictionary translation of one)',
   'recall.silence.low-coverage':
     'the best memory covers {coverage} % of what the message asks about, under the {needed} % needed: nothing stored seems to be about it',
+  'recall.silence.weak-match':
+    'the best memory covers {coverage} % of what the message asks about (under {needed} %) and only through common words: nothing stored seems to be about it',
+  'recall.silence.unknown-person': 'the message asks about someone no memory mentions, and the best memory covers only {coverage} % of it (under {needed} %)',
   'recall.silence.left-out': 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
   'recall.silence.unknown': 'no reason given ({reason})',
   'recall.cli.nothing': 'nothing would be injected (0/{budget} characters)',

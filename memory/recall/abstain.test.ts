@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { coverage, shouldAbstain, type AbstainInput, describeSilence } from './abstain.ts'
+import { abstainVerdict, coverage, shouldAbstain, type AbstainInput, describeSilence } from './abstain.ts'
 import { RecallIndex } from './recall-index.ts'
 
-const RULE = { minCoverage: 0.24, enoughRareTerms: 2 } // values chosen for readable arithmetic, not the defaults
+const RULE = { minCoverage: 0.24, enoughRareTerms: 2, minSpecificMass: 0, specificCoverage: 0 } // values chosen for readable arithmetic, not the defaults
+const SPECIFIC = { ...RULE, minSpecificMass: 0.5, specificCoverage: 0.5 }
 const input = (queryMass: number, bestMatchedMass: number, rareTermMass = 5): AbstainInput => ({ queryMass, bestMatchedMass, rareTermMass })
 
 describe('shouldAbstain (pure)', () => {
   it('abstains when nothing matched at all', () => {
     expect(shouldAbstain(input(10, 0), RULE)).toBe(true)
-    expect(shouldAbstain(input(0, 0), { minCoverage: 0, enoughRareTerms: 2 })).toBe(true)
+    expect(shouldAbstain(input(0, 0), { ...RULE, minCoverage: 0 })).toBe(true)
   })
 
   it('abstains when the best hit covers too little of the query, keeps it otherwise', () => {
@@ -24,7 +25,23 @@ describe('shouldAbstain (pure)', () => {
   })
 
   it('never abstains on a match when the coverage rule is off', () => {
-    expect(shouldAbstain(input(100, 0.1), { minCoverage: 0, enoughRareTerms: 2 })).toBe(false)
+    expect(shouldAbstain(input(100, 0.1), { ...RULE, minCoverage: 0 })).toBe(false)
+  })
+
+  it('abstains on a hit that holds only common words (under half a never-seen word) and covers under half the message', () => {
+    // rareTermMass 5: the hit holds 2 (a common word) of a message of 8 → 25 % coverage, under 2.5 specific.
+    expect(abstainVerdict(input(8, 2), SPECIFIC)).toBe('weak-match')
+    expect(abstainVerdict(input(8, 2.5), SPECIFIC)).toBe('keep') // half a never-seen word: specific enough
+    expect(abstainVerdict(input(4, 2), SPECIFIC)).toBe('keep') // half the message covered
+    expect(abstainVerdict(input(10, 2), SPECIFIC)).toBe('low-coverage') // under the plain line first
+    expect(abstainVerdict(input(8, 2), RULE)).toBe('keep') // minSpecificMass 0: that part off
+  })
+
+  it('abstains on a question about a person the store never mentions unless the hit covers enough of it', () => {
+    const person = (q: number, m: number): AbstainInput => ({ ...input(q, m), unknownPerson: true })
+    expect(abstainVerdict(person(10, 3), SPECIFIC)).toBe('unknown-person') // 30 % covered, by a specific word
+    expect(abstainVerdict(input(10, 3), SPECIFIC)).toBe('keep') // the same without the unknown person
+    expect(abstainVerdict(person(10, 6), SPECIFIC)).toBe('keep') // 60 %: the hit covers most of it
   })
 
   it('coverage is a share in [0, 1], 0 for an empty query', () => {
@@ -40,7 +57,7 @@ describe('shouldAbstain (pure)', () => {
         fc.double({ min: 0, max: 100, noNaN: true }),
         fc.double({ min: 0, max: 50, noNaN: true }),
         (q, a, extra) => {
-          if (!shouldAbstain(input(q, a), RULE)) expect(shouldAbstain(input(q, a + extra), RULE)).toBe(false)
+          for (const rule of [RULE, SPECIFIC]) if (!shouldAbstain(input(q, a), rule)) expect(shouldAbstain(input(q, a + extra), rule)).toBe(false)
         },
       ),
     )
@@ -81,5 +98,6 @@ describe('describeSilence', () => {
   it('says each reason in words, with the coverage for abstention', () => {
     expect(describeSilence({ reason: 'empty-index', coverage: 0 })).toMatch(/no memory is indexed/)
     expect(describeSilence({ reason: 'low-coverage', coverage: 0.12, needed: 0.2 })).toMatch(/12 %.*20 %/)
+    expect(describeSilence({ reason: 'weak-match', coverage: 0.3, needed: 0.5 })).toMatch(/30 %.*50 %.*common words/)
   })
 })

@@ -12,6 +12,8 @@ export interface AbstainInput {
   bestMatchedMass: number
   /** The idf of a term no document contains (ln(1 + (N + 0.5) / 0.5)): the unit of "enough". */
   rareTermMass: number
+  /** The message names a person no memory mentions in any form (people.ts: 我弟弟 where no 弟 is stored). */
+  unknownPerson?: boolean
 }
 
 export interface AbstainRule {
@@ -19,7 +21,17 @@ export interface AbstainRule {
   minCoverage: number
   /** …unless it matches at least this many never-seen words' worth of mass (a long message with one strong match). */
   enoughRareTerms: number
+  /**
+   * Also abstain when the best hit matches less than this many never-seen words' worth of mass
+   * (only common words, single characters, a generic translation: 学, 上班, 工作, "work")…
+   */
+  minSpecificMass: number
+  /** …and covers less than this share of the message. */
+  specificCoverage: number
 }
+
+/** Why the rule abstains: too little of the message covered, or covered only by common words. */
+export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person'
 
 /** Share of the query's mass the best hit covers, in [0, 1]; 0 for an empty query. */
 export function coverage(input: AbstainInput): number {
@@ -29,19 +41,36 @@ export function coverage(input: AbstainInput): number {
 
 /** True when nothing recalled is about the query: inject nothing. Pure: same input, same answer. */
 export function shouldAbstain(input: AbstainInput, rule: AbstainRule): boolean {
-  if (!(input.bestMatchedMass > 0)) return true
-  if (rule.minCoverage <= 0) return false
-  if (input.rareTermMass > 0 && input.bestMatchedMass >= rule.enoughRareTerms * input.rareTermMass) return false
-  return coverage(input) < rule.minCoverage
+  return abstainVerdict(input, rule) !== 'keep'
+}
+
+/**
+ * The rule with its reason. A message about something never stored usually still shares a
+ * common word with the store (我在哪家银行上班 and a memory about 上班); a real question names at
+ * least one thing specific to the memory that answers it (牙齿, dentist, 外婆). So a best hit
+ * that holds less than `minSpecificMass` never-seen words' worth of the message is not enough
+ * unless it covers `specificCoverage` of it (docs/decisions/036).
+ */
+export function abstainVerdict(input: AbstainInput, rule: AbstainRule): AbstainVerdict {
+  if (!(input.bestMatchedMass > 0)) return 'low-coverage'
+  if (rule.minCoverage <= 0) return 'keep'
+  if (input.rareTermMass > 0 && input.bestMatchedMass >= rule.enoughRareTerms * input.rareTermMass) return 'keep'
+  const share = coverage(input)
+  if (share < rule.minCoverage) return 'low-coverage'
+  if (share < rule.specificCoverage && input.bestMatchedMass < rule.minSpecificMass * input.rareTermMass) return 'weak-match'
+  // Someone the store never mentions: what it holds of the rest (工作 of 我弟弟在哪工作) is about someone else.
+  if (share < rule.specificCoverage && input.unknownPerson === true) return 'unknown-person'
+  return 'keep'
 }
 
 /**
  * Why a search returned nothing: the message had no searchable words (`empty-query`),
  * nothing is indexed (`empty-index`), no memory holds any of its words or their
  * translations (`no-match`), or the best memories cover too little of what it asks
- * (`low-coverage`: abstention).
+ * (`low-coverage`: abstention), share only common words with it (`weak-match`), or it asks about
+ * a person no memory mentions (`unknown-person`).
  */
-export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage'
+export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match' | 'unknown-person'
 
 /** One line a person can read, for `cyrene memory recall` and the doctor. */
 export function describeSilence(silence: { reason: SilenceReason; coverage: number; needed?: number }): string {
@@ -54,5 +83,9 @@ export function describeSilence(silence: { reason: SilenceReason; coverage: numb
       return 'no memory shares a word with the message (or a dictionary translation of one)'
     case 'low-coverage':
       return `the best memory covers ${Math.round(silence.coverage * 100)} % of what the message asks about, under the ${Math.round((silence.needed ?? 0) * 100)} % needed: nothing stored seems to be about it`
+    case 'weak-match':
+      return `the best memory covers ${Math.round(silence.coverage * 100)} % of what the message asks about (under ${Math.round((silence.needed ?? 0) * 100)} %) and only through common words: nothing stored seems to be about it`
+    case 'unknown-person':
+      return `the message asks about someone no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bilingualDictionary, senseTerms } from './bilingual.ts'
 import { RecallIndex } from './recall-index.ts'
-import { tokenize } from './tokenize.ts'
+import { cjkWordsOf, tokenize } from './tokenize.ts'
 
 const NOW = new Date('2026-06-15T12:00:00Z')
 
@@ -76,6 +76,14 @@ describe('RecallIndex: a question in the other language', () => {
     expect(gifts.search("What flowers did I get on Valentine's Day?", { now: NOW, abstain: false })[0]?.id).toBe('valentine')
   })
 
+  it('a Chinese word the segmenter split is translated whole (笔记|本 → 笔记本 "laptop")', () => {
+    const gear = new RecallIndex()
+    gear.add({ id: 'laptop', text: 'My laptop is a 14-inch MacBook Pro.', at: '2026-01-01T00:00:00Z', source: 'entry' })
+    gear.add({ id: 'notes', text: 'I take notes in a red book.', at: '2026-01-02T00:00:00Z', source: 'entry' })
+    expect(cjkWordsOf('我的笔记本电脑是什么型号？')).not.toContain('笔记本')
+    expect(gear.search('我的笔记本电脑是什么型号？', { now: NOW, abstain: false })[0]?.id).toBe('laptop')
+  })
+
   it('translationWeight 0 turns translation off', () => {
     const off = new RecallIndex({ translationWeight: 0 })
     off.add({ id: 'cat', text: '我养了一只叫团子的橘猫。', at: '2026-01-01T00:00:00Z', source: 'entry' })
@@ -96,6 +104,20 @@ describe('RecallIndex: why a search says nothing', () => {
     expect(low.hits).toEqual([])
     expect(low.silence?.reason).toBe('low-coverage')
     expect(low.silence?.coverage).toBeLessThan(low.silence!.needed!)
+  })
+
+  it('says when the best memory shares only a common word with the question (weak-match, a setting off by default)', () => {
+    const work = new RecallIndex({ abstainSpecific: 0.5 })
+    const days = ['周一上班很累。', '周二上班开会。', '周三上班迟到了。', '周四下雨。', '周五吃火锅。', '周末去爬山。', '看了一部电影。', '买了新鞋。']
+    days.forEach((text, i) => work.add({ id: `d${i}`, text, at: `2026-01-0${i + 1}T00:00:00Z`, source: 'entry' }))
+    const weak = work.explain('我在哪家银行上班？', { now: NOW })
+    expect(weak.hits).toEqual([])
+    expect(weak.silence?.reason).toBe('weak-match')
+    expect(work.explain('我在哪家银行上班？', { now: NOW, abstain: false }).hits.length).toBeGreaterThan(0)
+    expect(work.explain('周末去爬山了吗？', { now: NOW }).hits[0]?.id).toBe('d5')
+    const byDefault = new RecallIndex()
+    days.forEach((text, i) => byDefault.add({ id: `d${i}`, text, at: `2026-01-0${i + 1}T00:00:00Z`, source: 'entry' }))
+    expect(byDefault.explain('我在哪家银行上班？', { now: NOW }).silence?.reason).not.toBe('weak-match')
   })
 
   it('has no silence when it answers, and reports the coverage', () => {

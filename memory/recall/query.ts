@@ -7,11 +7,12 @@ import { bilingualDictionary, type BilingualDictionary } from './bilingual.ts'
 import { clipText } from './normalize.ts'
 import type { RecallOptions } from './options.ts'
 import { CHINESE_FRAME_WORDS, CHINESE_LIGHT_WORDS, CHINESE_STOP_WORDS, ENGLISH_LIGHT_WORDS } from './stopwords.ts'
+import { kinTranslations } from './people.ts'
 import { pivotTranslations } from './pivot.ts'
 import { stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 import { asksWhen, TIME_TERM } from './time-words.ts'
-import { cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
+import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
 
 /** What the query needs to know of the index. */
 export interface TermLookup {
@@ -145,6 +146,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   if (options.translationWeight > 0) {
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
     translatePhrases(tokens, groups, index, options, dictionary, weights)
+    if (dict !== null) translateChineseJoins(cjkWordRuns(clipped, options.maxQueryChars), groups, index, options, dict, isWord, weights)
     const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
     if (detourDict !== null) translatePivots(bare, detourDict, index, options, weights)
@@ -184,7 +186,7 @@ function translate(
   const dict = dictionary()
   if (dict === null) return
   for (const group of wanted) {
-    const candidates = isCjkTerm(group.term) ? dict.english(group.term) : dict.chinese(group.term).slice()
+    const candidates = isCjkTerm(group.term) ? dict.english(group.term) : [...kinTranslations(group.term), ...dict.chinese(group.term)]
     let kept = 0
     for (const candidate of candidates) {
       if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break
@@ -300,20 +302,73 @@ function translatePhrases(
   const groupOf = (term: string): QueryGroup | undefined => groups.find((g) => g.term === term)
   for (let i = 0; i + 1 < english.length; i++) {
     const pair = [groupOf(english[i]!), groupOf(english[i + 1]!)]
-    let kept = 0
-    for (const candidate of dict.chinese(`${english[i]} ${english[i + 1]}`)) {
-      if (kept >= ZH_KEPT) break
-      if (isLightTranslation(candidate)) continue
-      const forms = indexedForms(candidate, index).filter(({ id }) => !tooCommon(id, index))
-      if (forms.length === 0) continue
-      kept++
-      const unseen = pair.every((g) => g === undefined || g.id === undefined)
-      // It says what both words say: it weighs as the two of them.
-      const weight = PHRASE_WORDS * (unseen && options.untranslatedFullWeight ? 1 : options.translationWeight)
-      for (const { id, term, share } of forms) {
-        for (const g of pair) if (g !== undefined && !g.alternatives.includes(id)) g.alternatives.push(id)
-        const had = weights.get(id)
-        if (had === undefined || had.weight < weight * share) weights.set(id, { term, weight: weight * share })
+    searchPhrase(dict.chinese(`${english[i]} ${english[i + 1]}`), (word) => indexedForms(word, index), pair, index, options, weights)
+  }
+}
+
+/** The first `ZH_KEPT` translations of a phrase that the index holds (not a stop or light word, not too common), each standing for the phrase's words. */
+function searchPhrase(
+  candidates: readonly string[],
+  formsOf: (word: string) => { id: number; term: string; share: number }[],
+  words: readonly (QueryGroup | undefined)[],
+  index: TermLookup,
+  options: RecallOptions,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  let kept = 0
+  for (const candidate of candidates) {
+    if (kept >= ZH_KEPT) break
+    if (isLightTranslation(candidate)) continue
+    const forms = formsOf(candidate).filter(({ id }) => !tooCommon(id, index))
+    if (forms.length === 0) continue
+    kept++
+    phraseStandsFor(words, forms, options, weights)
+  }
+}
+
+/** A phrase's translation says what all its words say: it weighs as two words, and stands for each of them in abstention. */
+function phraseStandsFor(
+  words: readonly (QueryGroup | undefined)[],
+  forms: readonly { id: number; term: string; share: number }[],
+  options: RecallOptions,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  const unseen = words.every((g) => g === undefined || g.id === undefined)
+  const weight = PHRASE_WORDS * (unseen && options.untranslatedFullWeight ? 1 : options.translationWeight)
+  for (const { id, term, share } of forms) {
+    for (const g of words) if (g !== undefined && !g.alternatives.includes(id)) g.alternatives.push(id)
+    const had = weights.get(id)
+    if (had === undefined || had.weight < weight * share) weights.set(id, { term, weight: weight * share })
+  }
+}
+
+/** The longest Chinese word the dictionary is looked up with (bilingual.ts keeps headwords of up to four characters). */
+const ZH_PHRASE_CHARS = 4
+
+// Words the segmenter split that the dictionary holds whole (笔记|本 → 笔记本 "laptop", while
+// 笔记 is "notes" and 本 a measure word): the joined word is translated as an English
+// phrase is (translatePhrases), standing for each of its parts. Tried only for joins that are
+// no word of the message already.
+function translateChineseJoins(
+  runs: readonly (readonly string[])[],
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dict: BilingualDictionary,
+  isWord: (word: string) => boolean,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  const segments = new Set(runs.flat())
+  for (const run of runs) {
+    for (let i = 0; i < run.length; i++) {
+      let joined = run[i]!
+      for (let j = i + 1; j < run.length && j <= i + 2; j++) {
+        joined += run[j]!
+        if (Array.from(joined).length > ZH_PHRASE_CHARS) break
+        if (segments.has(joined) || FUNCTION_MORPHEMES.has(joined)) continue
+        const parts = run.slice(i, j + 1).map((w) => groups.find((g) => g.term === topicCore(w, isWord)))
+        if (parts.every((g) => g === undefined)) continue
+        searchPhrase(dict.english(joined), (word) => heldWhole(word, index), parts, index, options, weights)
       }
     }
   }

@@ -6,7 +6,8 @@ import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
 import { accumulateBm25, inverseDocumentFrequency } from './bm25/score.ts'
 import { QueryScorer, type TextScoring } from './bm25/query-scorer.ts'
 import { scoreBest } from './bm25/prune.ts'
-import { coverage, shouldAbstain } from './abstain.ts'
+import { abstainVerdict, coverage, type AbstainVerdict } from './abstain.ts'
+import { isPersonWord } from './people.ts'
 import { silent, type RecallAnswer, type RecallHit, type SearchOptions } from './answer.ts'
 import { distinctLinkTargets, LoadedRecord, NO_LINKS, type DocRecord } from './doc-record.ts'
 import { feedbackTerms } from './feedback.ts'
@@ -217,7 +218,12 @@ export class RecallIndex {
       const best = topK(candidates, Math.max(limit, this.options.abstainDepth), bySlotRank)
       const verdict = this.abstains(groups, best.slice(0, this.options.abstainDepth))
       if (best.length === 0) return silent('no-match', 0)
-      if (options.abstain !== false && verdict.abstain) return silent('low-coverage', verdict.coverage, this.options.abstainCoverage)
+      if (options.abstain !== false && verdict.abstain !== 'keep')
+        return silent(
+          verdict.abstain,
+          verdict.coverage,
+          verdict.abstain === 'low-coverage' ? this.options.abstainCoverage : this.options.abstainSpecificCoverage,
+        )
       const hits = best.slice(0, limit).map((slot) => {
         const record = this.records[slot]!
         const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTermIds), source: record.source }
@@ -267,7 +273,7 @@ export class RecallIndex {
   // thing it asks about (an unknown word at the highest idf), against the most that one
   // of the best hits matches — a group counts when the hit holds its term, or (at
   // `translationCredit`) one of its translations.
-  private abstains(groups: readonly QueryGroup[], best: readonly number[]): { abstain: boolean; coverage: number } {
+  private abstains(groups: readonly QueryGroup[], best: readonly number[]): { abstain: AbstainVerdict; coverage: number } {
     // Weighed as if the store held at least ABSTAIN_PRIOR_DOCS memories: in a store of three, a word
     // every memory holds would weigh almost nothing beside a word none holds (the first hour).
     const docCount = Math.max(this.terms.docCount, ABSTAIN_PRIOR_DOCS)
@@ -285,9 +291,15 @@ export class RecallIndex {
       groups.forEach((g, i) => (matched += massOf[i]! * groupCoverage(g, held, this.options, g.id === undefined ? rareTermMass : idfOf(g.id), idfOf)))
       bestMatchedMass = Math.max(bestMatchedMass, matched)
     }
-    const rule = { minCoverage: this.options.abstainCoverage, enoughRareTerms: this.options.abstainEnough }
-    const input = { queryMass, bestMatchedMass, rareTermMass }
-    return { abstain: shouldAbstain(input, rule), coverage: coverage(input) }
+    const rule = {
+      minCoverage: this.options.abstainCoverage,
+      enoughRareTerms: this.options.abstainEnough,
+      minSpecificMass: this.options.abstainSpecific,
+      specificCoverage: this.options.abstainSpecificCoverage,
+    }
+    const unknownPerson = groups.some((g) => isPersonWord(g.term) && g.id === undefined && g.alternatives.length === 0 && g.parts.chars.length === 0)
+    const input = { queryMass, bestMatchedMass, rareTermMass, unknownPerson }
+    return { abstain: abstainVerdict(input, rule), coverage: coverage(input) }
   }
 
   // A source with weight 0 is never recalled; leaving it out also keeps every

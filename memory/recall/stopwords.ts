@@ -204,6 +204,12 @@ export const CHINESE_LIGHT_WORDS: ReadonlySet<string> = new Set([
   '多大',
   '是不是',
   '有没有',
+  // A-not-A questions, like 是不是 and 有没有: 睡得好不好 asks about 睡 (decision 036).
+  '好不好',
+  '会不会',
+  '能不能',
+  '要不要',
+  '对不对',
   '样',
   '得',
 ])

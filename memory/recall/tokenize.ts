@@ -76,6 +76,26 @@ export function cjkWordsOf(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE
   return words
 }
 
+/**
+ * The Chinese words the segmenter finds, in runs of words that touch (no space, punctuation or
+ * other script between them), stop words included: 我的|笔记|本|电脑 is one run, so a caller can
+ * try 笔记本 as one dictionary word.
+ */
+export function cjkWordRuns(text: string, maxChars: number = DEFAULT_MAX_TOKENIZE_CHARS): string[][] {
+  if (typeof text !== 'string' || text.length === 0) return []
+  const runs: string[][] = []
+  let run: string[] = []
+  for (const { segment, isWordLike } of wordSegmenter().segment(normalizeText(clipText(text, maxChars)))) {
+    if (isWordLike && CJK_CHAR.test(segment)) run.push(segment)
+    else if (run.length > 0) {
+      runs.push(run)
+      run = []
+    }
+  }
+  if (run.length > 0) runs.push(run)
+  return runs
+}
+
 /** A listed stop word, or a word made only of stop characters (我的, 你们的). */
 function isChineseStopWord(word: string): boolean {
   if (CHINESE_STOP_WORDS.has(word)) return true

@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, webRpc } from '../../scripts/dsh-web.ts'
+import { webRpc } from '../../scripts/dsh-web.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
-import { writeQuietNight } from '../harness/quiet-night.ts'
 import { until } from '../harness/until.ts'
 import { clickThrough } from '../harness/dsh-web-page.ts'
+import { commandRow, npmStart, send, stop, type DemoServer } from '../harness/demo-web.ts'
 import { otherLanguage, wrongLanguage } from '../harness/language.ts'
 
 /**
@@ -106,79 +105,6 @@ async function pageWords(p: Page): Promise<string> {
   })
 }
 
-interface Server {
-  home: string
-  port: number
-  starter: ChildProcess
-  output: string
-}
-
-async function npmStart(lang: string): Promise<Server> {
-  const home = mkdtempSync(join(WORK, `home-${lang}-`))
-  writeQuietNight(home)
-  // The person's language as chosen in DSH web (Settings → General → Language: settings.yaml `locale.preference`,
-  // docs/decisions/061). The chat's command replies follow it; with no choice stored the host cannot see the
-  // browser's language and follows npm start's LANG, so an English walk without it would get Chinese rows.
-  writeFileSync(join(home, 'settings.yaml'), `locale:\n  preference: ${lang}\n`)
-  const port = await freePort()
-  const starter = spawn('npm', ['start', '--', '--offline', '--port', String(port), '--home', home], {
-    cwd: PROJECT_ROOT,
-    // The pairing code goes to DSH's terminal; here the test reads that terminal, as the person would.
-    env: { ...process.env, CYRENE_PAIRING_STDERR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
-  const server: Server = { home, port, starter, output: '' }
-  starter.stdout?.on('data', (d) => (server.output += d))
-  starter.stderr?.on('data', (d) => (server.output += d))
-  await until(
-    `npm start (${lang})`,
-    () => {
-      if (starter.exitCode !== null) throw new Error(`npm start exited ${starter.exitCode}:\n${server.output}`)
-      return server.output.includes(`http://127.0.0.1:${port}/`) ? true : undefined
-    },
-    400_000,
-  )
-  return server
-}
-
-function stop(server: Server | undefined): void {
-  if (server?.starter.pid === undefined) return
-  try {
-    process.kill(-server.starter.pid, 'SIGINT')
-  } catch {
-    /* gone */
-  }
-  const web = Number(/dsh web pid (\d+)/.exec(server.output)?.[1])
-  for (const pgid of [server.starter.pid, web])
-    try {
-      if (pgid > 0) process.kill(-pgid, 'SIGKILL')
-    } catch {
-      /* gone */
-    }
-}
-
-/** Sends a line from DSH web's composer, a message or a slash command, as a person types it. */
-async function send(p: Page, line: string): Promise<void> {
-  const composer = p.locator('textarea').first()
-  await composer.fill(line)
-  await composer.press('Enter')
-  await expect.poll(async () => await composer.inputValue(), { timeout: 30_000 }).toBe('')
-}
-
-/**
- * A command's row in the chat (DSH web's GenericCommandCard): the reply shown on one line cut with
- * "…", opened by a click when it has more lines. Clicked as a person opens it; its whole text.
- */
-async function commandRow(p: Page, begins: string): Promise<string> {
-  const row = p.locator('[data-variant="others"][data-state]', { hasText: begins }).last()
-  await row.waitFor({ timeout: 30_000 })
-  // A question answered or a change made is not drawn red as failed (docs/decisions/063).
-  expect(await row.getAttribute('data-state')).toBe('ok')
-  await row.click()
-  return await row.innerText()
-}
-
 /**
  * The whole section, not the strip DSH's settings dialog shows at a time: the dialog's scrolling
  * boxes are let grow for the picture (after every assertion), then the section is photographed.
@@ -202,7 +128,7 @@ const storeOf = (home: string) => join(home, 'cyrene-philia093-0')
 
 for (const walk of WALKS) {
   describe(`the first hour in DSH web, ${walk.lang} (issue 22)`, () => {
-    let server: Server
+    let server: DemoServer
     let browser: Browser
     let page: Page
     const chatAnswers: string[] = []
@@ -213,7 +139,8 @@ for (const walk of WALKS) {
       if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium fonts-wqy-zenhei`)
       mkdirSync(WORK, { recursive: true })
       mkdirSync(ARTIFACTS, { recursive: true })
-      server = await npmStart(walk.lang)
+      // The person's language as chosen in DSH web (Settings → General → Language), docs/decisions/061.
+      server = await npmStart(WORK, walk.lang, { preference: walk.lang })
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],

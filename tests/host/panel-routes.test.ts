@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PanelDeps } from '../../panel/deps.ts'
 import { PANEL_PREFIX, panelHandler } from '../../panel/routes.ts'
 import { MAX_WRONG, PanelPairing } from '../../panel/pairing.ts'
+import { pageLocaleOf } from '../../panel/locale.ts'
 import { dreamNowOf } from '../../panel/row.ts'
 import type { CyreneMemory } from '../../host/service.ts'
 import { bootHost, type Host } from '../harness/host.ts'
@@ -95,6 +96,7 @@ beforeAll(async () => {
     maxBodyBytes: 2048,
     env: { SIYUAN_API_TOKEN: TOKEN },
     pairing,
+    pageLocale: pageLocaleOf(host.ctx),
     dreamNow: dreamNowOf(host.ctx),
   }
   // The store guard's counts, handed over as panel/row.ts does.

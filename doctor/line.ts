@@ -1,4 +1,4 @@
-/** What every doctor line is, beneath every feature's lines (host/doctor.ts puts them together and prints them). */
+/** What every doctor line is, beneath every room's lines (doctor/report.ts prints them; host/doctor.ts gathers them). */
 
 /** The areas, in the order the report shows them. */
 export const DOCTOR_AREAS = ['memory', 'backup', 'recall', 'dream', 'voice', 'sync', 'guard', 'presets', 'worldbook', 'whale', 'plugins'] as const

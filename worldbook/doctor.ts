@@ -1,27 +1,30 @@
 import { t, type Lang } from '../i18n/index.ts'
 import { resolveRoot } from '../memory/index.ts'
-import {
-  constantEntries,
-  HITS_CAP,
-  HITS_TITLE,
-  RAIL_CAP,
-  RAIL_TITLE,
-  renderEntries,
-  WorldbookLibrary,
-  worldbookFolders,
-  type LoadedWorldbook,
-} from '../worldbook/index.ts'
-import type { DoctorIO, DoctorLine } from './doctor-line.ts'
-import type { WorldbookNote } from '../rails/index.ts'
+import { constantEntries } from './match.ts'
+import { HITS_CAP, HITS_TITLE, RAIL_CAP, RAIL_TITLE, renderEntries } from './render.ts'
+import { WorldbookLibrary, type LoadedWorldbook } from './library.ts'
+import { worldbookFolders } from './places.ts'
+import type { DoctorIO, DoctorLine } from '../doctor/index.ts'
+
+/** What the worldbook rail and its hits did on the latest assembly (written by rails/worldbook-rail.ts, kept in rails/report.ts). */
+export interface WorldbookNote {
+  rail?: { chars: number; shown: number; leftOut: string[] }
+  /** Newest first. */
+  hits: { at: string; shown: string[]; leftOut: string[] }[]
+  /** The latest failure of each part, cleared when it works again. */
+  rootError?: string | undefined
+  railError?: string | undefined
+  hitsError?: string | undefined
+}
 
 /**
- * The worldbook's doctor lines, for `cyrene doctor` and `/cyrene doctor`: what
+ * The worldbook's doctor lines (area `worldbook`), for `cyrene doctor` and `/cyrene doctor`: what
  * is in force, every file skipped and why, constant entries the 140 rail has
  * no room for, entries too long ever to be shown as a hit, and — in a chat —
  * the latest hits. Reads only; the caps are the contract's (CONTRACT#worldbook).
  */
 
-export function worldbookLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): DoctorLine[] {
+export function doctorLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): DoctorLine[] {
   const check = t('doctor.check.worldbook', lang)
   const area = 'worldbook' as const
   let root: string | undefined

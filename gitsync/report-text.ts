@@ -1,6 +1,6 @@
 import { t, type Lang } from '../i18n/index.ts'
 import type { GitSyncReport } from '../memory/index.ts'
-import type { GitRunReport } from './git-trigger.ts'
+import type { GitRunReport } from './runner.ts'
 
 /**
  * A git sync's report in the person's language, from what memory/git-sync.ts

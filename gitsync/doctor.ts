@@ -1,8 +1,8 @@
 import { t, type Lang } from '../i18n/index.ts'
 import { currentRemote, gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
-import type { DoctorLine } from './doctor-line.ts'
-import type { GitSyncState } from './git-trigger.ts'
-import { gitReportText } from './git-report-text.ts'
+import type { DoctorLine } from '../doctor/index.ts'
+import type { GitSyncState } from './runner.ts'
+import { gitReportText } from './report-text.ts'
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
@@ -44,8 +44,8 @@ export async function gitLines(store: MemoryStore, lang: Lang): Promise<DoctorLi
   return lines
 }
 
-/** This process's background git sync (row cyrene-panel): its last run. */
-export function gitRunLine(state: GitSyncState | undefined, lang: Lang): DoctorLine {
+/** This process's background git sync (row cyrene-panel): its last run; `state` undefined where it does not run. */
+export function doctorLines(state: GitSyncState | undefined, lang: Lang): DoctorLine {
   const check = t('doctor.check.gitBackground', lang)
   if (state === undefined || state.remote === undefined) return { area: 'sync', check, status: 'ok', detail: t('doctor.git.notHere', lang) }
   const last = state.lastReport

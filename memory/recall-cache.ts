@@ -1,0 +1,113 @@
+import { rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { ensureDir, writeAtomic } from './fsio.ts'
+import type { FileStamp } from './file-stamp.ts'
+import { fileSource, packColumns, readColumns, RecallIndex, tokenizerSignature } from './recall/index.ts'
+
+/**
+ * The recall keeper's cache on disk (recall-keeper.ts keeps the index level
+ * with the files; this is only where that index is saved and how it is read
+ * back): one file, `keeper.bin`, beside the root and outside the quota —
+ * the index's binary columns (memory/recall/columns.ts) and, per file, its
+ * stamp and the documents it holds. Derived data only: a cache that does not
+ * check out is `'bad'` and the keeper rebuilds from the files.
+ */
+
+/** One file the index was built from: its stamp when read, and the ids of its documents. */
+export interface FileState {
+  stamp: FileStamp
+  ids: string[]
+}
+
+const CACHE_FORMAT = 'cyrene-recall-keeper'
+/** The keeper's own part of the cache (files and stamps); the index's columns and tokenizer are checked by memory/recall/columns.ts. */
+const CACHE_VERSION = 4
+
+/** Where the recall cache lives: beside the root (like the snapshots, outside the quota), derived data only. */
+export function recallCacheDir(root: string): string {
+  return join(dirname(root), `${basename(root)}-index`)
+}
+
+/** The keeper's cache: the index (binary columns) and the stamp of every file it was built from, in one file. */
+export function keeperCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'keeper.bin')
+}
+
+/** The caches of earlier versions, removed when the keeper saves: `keeper.json` (the keeper's JSON form, decision 031). */
+function legacyKeeperCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'keeper.json')
+}
+
+/**
+ * The second index's cache of earlier versions (`cyrene memory search` had an index of its
+ * own, decision 030): derived data nobody reads any more, removed when the keeper saves.
+ */
+export function legacySearchCacheFile(root: string): string {
+  return join(recallCacheDir(root), 'recall.json')
+}
+
+/** Forget the cache (reindex, restore): the next open builds from the files alone. */
+export async function dropRecallCache(root: string): Promise<void> {
+  await rm(keeperCacheFile(root), { force: true })
+  await rm(legacyKeeperCacheFile(root), { force: true })
+  await rm(legacySearchCacheFile(root), { force: true })
+}
+
+/** Write the cache, or throw (the keeper reports why; a cache only costs the next start): the columns, each file's stamp, and per document the number of its file. */
+export async function writeKeeperCache(
+  root: string,
+  columns: ReturnType<RecallIndex['toColumns']>,
+  files: (string | FileStamp)[][],
+  fileOf: number[],
+): Promise<void> {
+  await ensureDir(recallCacheDir(root))
+  await writeAtomic(keeperCacheFile(root), packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf }))
+  for (const old of [legacyKeeperCacheFile(root), legacySearchCacheFile(root)]) await rm(old, { force: true }).catch(() => undefined)
+}
+
+type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
+
+/**
+ * The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). `lean`: the
+ * file stays open and its lists are read as they are wanted; otherwise they are all read now.
+ */
+export async function readKeeperCache(root: string, lean: boolean): Promise<CachedKeeper | 'bad' | undefined> {
+  let source: ReturnType<typeof fileSource>
+  try {
+    source = fileSource(keeperCacheFile(root))
+  } catch {
+    return undefined
+  }
+  try {
+    const { columns, extra } = readColumns(source, tokenizerSignature())
+    const data = extra as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown } | null
+    if (data === null || typeof data !== 'object' || data.format !== CACHE_FORMAT || data.version !== CACHE_VERSION) return bad(source)
+    if (!Array.isArray(data.files) || !Array.isArray(data.fileOf)) return bad(source)
+    const index = RecallIndex.fromColumns(columns)
+    if (!lean) index.readAll()
+    const states: FileState[] = []
+    const files = new Map<string, FileState>()
+    for (const row of data.files as unknown[]) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return bad(source)
+      const state = { stamp: row[1], ids: [] as string[] }
+      states.push(state)
+      files.set(row[0], state)
+    }
+    // Each document has the number of its file, or the cache is not one this keeper wrote.
+    const fileOf = data.fileOf as unknown[]
+    if (fileOf.length !== columns.ids.length || columns.ids.length !== index.size) return bad(source)
+    for (let i = 0; i < fileOf.length; i++) {
+      const state = states[fileOf[i] as number]
+      if (state === undefined) return bad(source)
+      state.ids.push(columns.ids[i]!)
+    }
+    return { index, files }
+  } catch {
+    return bad(source)
+  }
+}
+
+function bad(source: { release(): void }): 'bad' {
+  source.release()
+  return 'bad'
+}

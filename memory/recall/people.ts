@@ -1,0 +1,98 @@
+// The people a question can be about. "What does my brother do?" asks about a brother: when no
+// memory mentions one (not the word, no translation, no synonym, not even its character), the
+// store knows nothing about what is asked, whatever else of the question it holds (工作, 上班).
+// English and Chinese name family differently (Chinese says older or younger: 哥哥 or 弟弟), and
+// CC-CEDICT glosses 哥哥 "older brother", so the bare "brother" finds neither: the English side
+// lists the everyday Chinese words here, for translation (query.ts) as for this rule.
+
+const ENGLISH_KIN: Readonly<Record<string, readonly string[]>> = {
+  brother: ['哥哥', '弟弟', '哥', '弟'],
+  sister: ['姐姐', '妹妹', '姐', '妹'],
+  mum: ['妈妈', '妈', '母亲'],
+  mom: ['妈妈', '妈', '母亲'],
+  mother: ['妈妈', '妈', '母亲'],
+  dad: ['爸爸', '爸', '父亲'],
+  father: ['爸爸', '爸', '父亲'],
+  parent: ['爸妈', '父母'],
+  grandma: ['外婆', '奶奶', '姥姥'],
+  grandmother: ['外婆', '奶奶', '姥姥'],
+  grandpa: ['外公', '爷爷', '姥爷'],
+  grandfather: ['外公', '爷爷', '姥爷'],
+  daughter: ['女儿'],
+  son: ['儿子'],
+  husband: ['老公', '丈夫'],
+  wif: ['老婆', '妻子'],
+  boyfriend: ['男朋友', '男友'],
+  girlfriend: ['女朋友', '女友'],
+}
+
+const OTHER_ENGLISH_PEOPLE = ['friend', 'boss', 'manager', 'colleagu', 'coworker', 'roommat', 'partner', 'fianc', 'uncl', 'aunt', 'cousin', 'child', 'kid']
+
+// Simplified (both sides are folded before they get here).
+const CHINESE_PEOPLE = [
+  '妈',
+  '妈妈',
+  '母亲',
+  '老妈',
+  '爸',
+  '爸爸',
+  '父亲',
+  '老爸',
+  '爸妈',
+  '父母',
+  '外婆',
+  '姥姥',
+  '外公',
+  '姥爷',
+  '奶奶',
+  '爷爷',
+  '哥',
+  '哥哥',
+  '姐',
+  '姐姐',
+  '弟',
+  '弟弟',
+  '妹',
+  '妹妹',
+  '女儿',
+  '儿子',
+  '孩子',
+  '老公',
+  '丈夫',
+  '老婆',
+  '妻子',
+  '对象',
+  '男朋友',
+  '女朋友',
+  '男友',
+  '女友',
+  '未婚夫',
+  '未婚妻',
+  '朋友',
+  '闺蜜',
+  '室友',
+  '同事',
+  '老板',
+  '领导',
+  '上司',
+  '舅舅',
+  '叔叔',
+  '阿姨',
+  '姑姑',
+  '表哥',
+  '表姐',
+  '表弟',
+  '表妹',
+]
+
+const PEOPLE: ReadonlySet<string> = new Set([...Object.keys(ENGLISH_KIN), ...OTHER_ENGLISH_PEOPLE, ...CHINESE_PEOPLE])
+
+/** The everyday Chinese words for an English kinship word (its stem, as the tokenizer gives it: wife → wif); [] for any other word. */
+export function kinTranslations(stem: string): readonly string[] {
+  return Object.hasOwn(ENGLISH_KIN, stem) ? ENGLISH_KIN[stem]! : []
+}
+
+/** True for a word that names a person of one's life (a stemmed English word or a simplified Chinese one). */
+export function isPersonWord(term: string): boolean {
+  return PEOPLE.has(term)
+}
