@@ -1,4 +1,4 @@
-import { saidText, type SaidLike } from '../i18n/store-said.ts'
+import { saidOr, type SaidLike } from '../i18n/store-said.ts'
 import { LockBusyError, LockLostError, RefusedError } from '../memory/index.ts'
 import { langOf } from './help-text.ts'
 import type { CliIO } from './io.ts'
@@ -12,17 +12,12 @@ import type { CliIO } from './io.ts'
  * one not coded yet keeps the store's sentence.
  */
 export function refusalText(e: Error, io: Pick<CliIO, 'lang'>): string {
-  const lang = langOf(io)
-  if (lang === 'en') return e.message
-  const said = saidOf(e)
-  return (said === undefined ? undefined : saidText(said, lang)) ?? e.message
+  return saidOr(saidOf(e), e.message, langOf(io))
 }
 
 /** What memory/ said, in the person's language, or its English words when the catalogue has none for it. */
 export function storeSaidText(said: SaidLike | undefined, english: string, io: Pick<CliIO, 'lang'>): string {
-  const lang = langOf(io)
-  if (lang === 'en' || said === undefined) return english
-  return saidText(said, lang) ?? english
+  return saidOr(said, english, langOf(io))
 }
 
 function saidOf(e: Error): SaidLike | undefined {

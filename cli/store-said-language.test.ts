@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -101,7 +102,8 @@ describe('what the store says, in the person’s language (decision 082)', () =>
       )
       const shown = await run(['settings', 'get', 'nickname'], lang, 1)
       const checked = await run(['memory', 'check'], lang, 0)
-      for (const text of [shown, checked])
+      const doctor = await run(['doctor', '--verbose'], lang, 0)
+      for (const text of [shown, checked, doctor])
         says(lang, text, {
           en: ['元/settings.json: "nope" is not a setting', '元/settings.json nickname must not start or end with spaces; ignored'],
           zh: [
@@ -111,6 +113,75 @@ describe('what the store says, in the person’s language (decision 082)', () =>
             '"siyuan.url" 格式不对',
           ],
         })
+    })
+
+    it(`${lang}: a settings change refused for a settings file that is not an object (decision 083)`, async () => {
+      await run(['memory', 'write', WORDS[lang]], lang, 0)
+      await fs.writeFile(join(t.home, ROOT, '元', 'settings.json'), '[1]')
+      const text = await run(['sync', 'git', '--remote', join(t.home, 'r.git')], lang, 2)
+      says(lang, text, {
+        en: ['元/settings.json must hold a JSON object; using the last good settings; fix or remove the file first, nothing was written'],
+        zh: ['元/settings.json 里必须是一个 JSON 对象', '先改好或删掉这个文件，什么都没写'],
+      })
+    })
+
+    it(`${lang}: a new volume, a sync conflict and a sync remote refused (decision 084)`, async () => {
+      await run(['memory', 'write', WORDS[lang]], lang, 0)
+      const confirm = await run(['volume', 'new', '--reason', WORDS[lang]], lang, 2)
+      const reason = await run(['volume', 'new', '--confirm', 'new-volume'], lang, 2)
+      const report = join(t.home, 'report.md')
+      await fs.writeFile(report, WORDS[lang])
+      const verdict = await run(['volume', 'new', '--confirm', 'new-volume', '--reason', 'x', '--ab-report', report, '--verdict', 'maybe'], lang, 2)
+      const notReport = await run(['volume', 'new', '--confirm', 'new-volume', '--reason', 'x', '--ab-report', report, '--verdict', 'keep'], lang, 2)
+      const conflict = await run(['memory', 'resolve', 'nope', '--keep', 'a'], lang, 2)
+      const remote = await run(['sync', 'git', '--remote', 'ftp://x'], lang, 2)
+      says(lang, [confirm, reason, verdict, notReport, conflict, remote].join('\n'), {
+        en: [
+          'opening a volume is for big changes',
+          'give a one-line --reason for the new volume',
+          '--verdict must be keep or revert, got "maybe"',
+          'is not a persona A/B report',
+          'no sync conflict "nope"',
+          'the scheme "ftp" is not one git sync uses',
+        ],
+        zh: [
+          '开新卷是给大改动用的',
+          '请用 --reason 给新卷写一行理由',
+          '--verdict 只能是 keep 或 revert，收到的是 "maybe"',
+          '不是人设 A/B 报告',
+          '没有 "nope" 这个同步冲突',
+          'git 同步不用 "ftp" 这种地址',
+        ],
+      })
+    })
+
+    it(`${lang}: a broken volume index and person-marks record, by the command and the doctor (decision 084)`, async () => {
+      const written = JSON.parse((await runInLanguage(t.home, ['memory', 'write', WORDS[lang], '--json'], lang)).out) as { id: string }
+      await fs.writeFile(join(t.home, ROOT, '元', '卷.json'), '{"current": 5, "volumes": []}')
+      await fs.writeFile(join(t.home, ROOT, '元', 'person-marks.json'), '{"version": 2}')
+      const volume = await run(['volume'], lang, 2)
+      const marks = await run(['memory', 'marks', '--confirm', written.id], lang, 2)
+      const doctor = await run(['doctor', '--verbose'], lang, 1)
+      for (const text of [volume, doctor])
+        says(lang, text, {
+          en: ['元/卷.json is not a valid volume index (current volume 5 is not listed)'],
+          zh: ['元/卷.json 不是有效的卷索引（当前卷 5 不在列表里）'],
+        })
+      for (const text of [marks, doctor])
+        says(lang, text, { en: ['元/person-marks.json is not a version-1 record of person marks'], zh: ['元/person-marks.json 不是第 1 版的本人记号记录'] })
+    })
+
+    it(`${lang}: a git config the sync does not allow (decision 084)`, async () => {
+      await run(['memory', 'write', WORDS[lang]], lang, 0)
+      const bare = join(t.home, 'remote.git')
+      execFileSync('git', ['init', '--quiet', '--bare', bare])
+      await run(['sync', 'git', '--remote', bare, '--quiet'], lang, 0)
+      execFileSync('git', ['-C', join(t.home, ROOT), 'config', '--local', 'core.sshCommand', 'x'])
+      const text = await run(['sync', 'git'], lang, 2)
+      says(lang, text, {
+        en: ['the store\'s .git/config has "core.sshcommand", which the sync does not allow', 'Remove it with'],
+        zh: ['记忆库的 .git/config 里有 "core.sshcommand"，同步不允许', '删掉它，再同步一次'],
+      })
     })
 
     it(`${lang}: a restore refused for a damaged snapshot`, async () => {

@@ -1,8 +1,9 @@
 import { SiyuanSync, siyuanReportText } from '../siyuan/index.ts'
-import { GitError, GitMissingError, remoteProblem, syncGit, type GitSyncReport } from '../memory/index.ts'
+import { GitError, GitMissingError, remoteProblemSaid, syncGit, type GitSyncReport } from '../memory/index.ts'
 import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { storeSaidText } from './refusal-text.ts'
 import { help, langOf, say } from './help-text.ts'
 import { gitReportText } from '../gitsync/index.ts'
 
@@ -25,12 +26,6 @@ interface GitOptions extends StoreOptions {
 }
 
 /** memory/git-repo.ts's problem with a remote, in the person's words (read back from its sentence, whose forms are fixed). */
-function remoteText(problem: string, io: CliIO): string {
-  const scheme = /^the scheme "([^"]*)"/.exec(problem)
-  if (scheme !== null) return say(io, 'store.remote.scheme', { scheme: scheme[1]! })
-  const known = (['empty', 'space', 'dash', 'helper', 'credentials'] as const).find((k) => problem === say({ lang: 'en' }, `store.remote.${k}`))
-  return known === undefined ? problem : say(io, `store.remote.${known}`)
-}
 
 async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
   const store = await openStore(io, o.root)
@@ -46,8 +41,8 @@ async function siyuan(o: StoreOptions, io: CliIO): Promise<number> {
 
 async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
   if (o.remote !== undefined) {
-    const problem = remoteProblem(o.remote)
-    if (problem !== undefined) throw new CliError(say(io, 'store.sync.badRemote', { problem: remoteText(problem, io) }), 2)
+    const problem = remoteProblemSaid(o.remote)
+    if (problem !== undefined) throw new CliError(say(io, 'store.sync.badRemote', { problem: storeSaidText(problem.said, problem.en, io) }), 2)
   }
   const store = await openStore(io, o.root)
   try {

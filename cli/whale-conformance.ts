@@ -6,6 +6,7 @@ import { CliError, memoryIO, type CliIO, type SubCommand } from './io.ts'
 import { repeated, type CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
+import { whaleErrorText } from '../i18n/whale-said.ts'
 
 /** Runs `cyrene whale …` in this process with the case's own env and working directory. */
 const inProcessExec =
@@ -69,7 +70,7 @@ async function conformance(values: ConformanceOptions, positionals: string[], co
     const exec = values.command !== undefined ? externalExec(values.command, values.commandArg ?? [], io.env.PATH) : inProcessExec(io.run!)
     report = await runConformance(dir, exec, values.case ? { only: values.case } : {})
   } catch (error) {
-    if (error instanceof ManifestError) throw new CliError(error.message)
+    if (error instanceof ManifestError) throw new CliError(whaleErrorText(error, io.lang ?? DEFAULT_LANG))
     throw error
   }
   if (values.json === true) writeJson(io, report)

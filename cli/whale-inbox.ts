@@ -9,6 +9,7 @@ import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
+import { whaleErrorText } from '../i18n/whale-said.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -17,17 +18,17 @@ function load(io: CliIO, config: string | undefined): InboxState {
   try {
     return vouchedState(loadInbox({ env: io.env, cwd: io.cwd }, config), io.env)
   } catch (error) {
-    if (error instanceof InboxInputError) throw new CliError(error.message)
+    if (error instanceof InboxInputError) throw new CliError(whaleErrorText(error, io.lang ?? DEFAULT_LANG))
     throw error
   }
 }
 
-/** whale/'s refusal of the input (a bad index …) is its own report; the command says nothing was written. */
+/** whale/'s refusal of the input (a bad index …), worded from its said (decision 085); the command says nothing was written. */
 function guarded<T>(action: () => T, lang: Lang): T {
   try {
     return action()
   } catch (error) {
-    if (error instanceof InboxInputError) throw new CliError(t('whale.out.inbox.nothingWritten', lang, { error: error.message }))
+    if (error instanceof InboxInputError) throw new CliError(t('whale.out.inbox.nothingWritten', lang, { error: whaleErrorText(error, lang) }))
     throw error
   }
 }

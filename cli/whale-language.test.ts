@@ -133,6 +133,56 @@ describe('cyrene whale in the person’s language (issue 22)', () => {
     })
   }
 
+  for (const lang of ['zh', 'en'] as const) {
+    it(`${lang}: what whale/ itself refuses and notes (decision 085)`, async () => {
+      const dir = home()
+      const put = (rel: string, text: string | Buffer) => writeFileSync(path.join(dir, rel), text)
+      put('rich.json', JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Rich', description: 'd', first_mes: 'hi', extensions: { other: { x: 1 } } } }))
+      put('broken.png', Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('not chunks')]))
+      mkdirSync(path.join(dir, 'empty'))
+      const said: Record<string, string> = {}
+      said.missing = await whale(dir, ['presets', 'show', 'nope'], lang)
+      said.notes = await whale(dir, ['presets', 'import', 'rich.json', '--dry-run'], lang)
+      said.png = await whale(dir, ['presets', 'import', 'broken.png'], lang)
+      said.outside = await whale(dir, ['inbox', 'confirm', '99'], lang)
+      said.notIndex = await whale(dir, ['inbox', 'drop', 'x'], lang)
+      said.manifest = await whale(dir, ['conformance', path.join(dir, 'empty')], lang)
+      said.worldbook = await whale(dir, ['import', path.join(dir, 'broken.png')], lang, ['worldbook'])
+      put('home/whale-persona/config.json', '[1]')
+      await whale(dir, ['presets', 'import', 'card.json'], lang)
+      said.apply = await whale(dir, ['presets', 'apply', 'marin'], lang)
+      const data = [dir, 'first_mes', 'data.first_mes', 'other', 'config.json', 'nope', 'x', 'chara', 'ccv3', 'IEND', 'manifest.json']
+      for (const [surface, text] of Object.entries(said)) {
+        expect(text.trim(), surface).not.toBe('')
+        expect({ surface, found: otherLanguage(lang, without(text, data)) }).toEqual({ surface, found: [] })
+      }
+      const expected = {
+        zh: {
+          missing: '里没有预设 "nope"',
+          notes: '导入从不会启用这个人设',
+          png: '读不了这张 PNG 卡',
+          outside: '序号 99 超出了收件箱',
+          notIndex: '"x" 不是序号',
+          manifest: '里没有 manifest.json',
+          worldbook: '这个 PNG 在某个块的头部被截断了',
+          apply: 'config.json 里不是一个 JSON 对象',
+        },
+        en: {
+          missing: 'no preset "nope" in',
+          notes: 'An import never switches the persona on',
+          png: 'cannot read the PNG card',
+          outside: 'index 99 is outside the inbox',
+          notIndex: '"x" is not an index',
+          manifest: 'no manifest.json in',
+          worldbook: 'the PNG is truncated inside a chunk header',
+          apply: 'config.json does not hold a JSON object',
+        },
+      }[lang]
+      for (const [surface, words] of Object.entries(expected)) expect(said[surface], surface).toContain(words)
+      expect(said.notes).toContain(lang === 'zh' ? '扩展 other 原样保留' : 'Kept extensions other unchanged')
+    })
+  }
+
   it('the bytes the whale format fixes are the same in both languages (--json, an exported file)', async () => {
     const zh = home()
     const en = home()

@@ -11,6 +11,7 @@ import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
+import { whaleErrorText, whaleSaidOr } from '../i18n/whale-said.ts'
 
 /** The options of `cyrene whale presets`; each action shows those it uses and, as always, accepts the others. */
 const options = (io: CliIO) =>
@@ -27,21 +28,24 @@ type OptionKey = keyof ReturnType<typeof options>
 type PresetOptions = { json?: true; tavern?: true; force?: true; dryRun?: true; id?: string; config?: string }
 type Run = (o: PresetOptions, args: string[], command: CyreneCommand) => Promise<number>
 
-function guarded<T>(action: () => T): T {
+/** whale/'s refusal, worded from its said in the person's language (decision 085). */
+function refused(error: unknown, lang: Lang): unknown {
+  return error instanceof PresetError ? new CliError(whaleErrorText(error, lang)) : error
+}
+
+function guarded<T>(action: () => T, lang: Lang): T {
   try {
     return action()
   } catch (error) {
-    if (error instanceof PresetError) throw new CliError(error.message)
-    throw error
+    throw refused(error, lang)
   }
 }
 
-async function guardedAsync<T>(action: () => Promise<T>): Promise<T> {
+async function guardedAsync<T>(action: () => Promise<T>, lang: Lang): Promise<T> {
   try {
     return await action()
   } catch (error) {
-    if (error instanceof PresetError) throw new CliError(error.message)
-    throw error
+    throw refused(error, lang)
   }
 }
 
@@ -79,7 +83,7 @@ export function addPresets(whale: CyreneCommand): void {
     return 0
   })
   action('show', 'cli.whale.presets.show', ['json', 'config'], async (values, rest, command) => {
-    const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), one(rest, 'whale.out.what.presetId', command)))
+    const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), one(rest, 'whale.out.what.presetId', command)), L)
     if (values.json === true) writeJson(io, loaded.preset)
     else {
       io.stdout(toJsonText(loaded.preset))
@@ -89,7 +93,7 @@ export function addPresets(whale: CyreneCommand): void {
   }).argument('<id>')
   action('apply', 'cli.whale.presets.apply', ['json', 'config'], async (values, rest, command) => {
     const id = one(rest, 'whale.out.what.presetId', command)
-    const outcome = await guardedAsync(() => applyPresetById(ctx, id, values.config))
+    const { errorSaid, ...outcome } = await guardedAsync(() => applyPresetById(ctx, id, values.config), L)
     if (values.json === true) writeJson(io, outcome)
     else if (outcome.ok) {
       const file = outcome.configFile
@@ -108,16 +112,19 @@ export function addPresets(whale: CyreneCommand): void {
       )
     }
     if (!outcome.ok) {
-      // Why whale/ refused is whale's own report (preset-files.ts), shown as it says it.
-      if (values.json !== true) throw new CliError(outcome.error ?? t('whale.out.presets.applyRefused', L))
+      // Why whale/ refused (preset-files.ts), worded from its said.
+      if (values.json !== true)
+        throw new CliError(outcome.error === undefined ? t('whale.out.presets.applyRefused', L) : whaleSaidOr(errorSaid, outcome.error, L))
       return 2
     }
     return 0
   }).argument('<id>')
   action('save', 'cli.whale.presets.save', ['force', 'config'], async (values, rest, command) => {
     const id = one(rest, 'whale.out.what.newId', command)
-    const file = await guardedAsync(() =>
-      saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
+    const file = await guardedAsync(
+      () =>
+        saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
+      L,
     )
     io.stdout(`${t('whale.out.presets.saved', L, { id, file })}\n`)
     return 0
@@ -125,7 +132,7 @@ export function addPresets(whale: CyreneCommand): void {
     .argument('<id>')
     .argument('[label...]')
   action('delete', 'cli.whale.presets.delete', [], async (_, rest, command) => {
-    const file = guarded(() => deletePreset(ctx, one(rest, 'whale.out.what.presetId', command)))
+    const file = guarded(() => deletePreset(ctx, one(rest, 'whale.out.what.presetId', command)), L)
     io.stdout(`${t('whale.out.presets.deleted', L, { file })}\n`)
     return 0
   }).argument('<id>')
@@ -150,7 +157,7 @@ export function addPresets(whale: CyreneCommand): void {
     const preset = isCyreneExportId(id)
       ? cyrenePreset(id)
       : (() => {
-          const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id))
+          const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), id), L)
           const persona = exportPersona(loaded.raw, loaded.preset)
           return { ...loaded.preset, persona, ...(isRecord(loaded.raw.extensions) ? { extensions: loaded.raw.extensions } : {}) }
         })()
@@ -179,9 +186,8 @@ interface ImportOptions {
 
 async function importAction(ctx: FsContext, io: CliIO, file: string, options: ImportOptions): Promise<number> {
   const L = io.lang ?? DEFAULT_LANG
-  // A refusal in the person's language; --json keeps the English a script reads. A string is whale/'s own report.
-  const refuse = (detected: string, error: string | ((lang: Lang) => string)): number => {
-    const said = (lang: Lang) => (typeof error === 'string' ? error : error(lang))
+  // A refusal in the person's language; --json keeps the English a script reads (whale/'s own, by its said: decision 085).
+  const refuse = (detected: string, said: (lang: Lang) => string): number => {
     if (!options.json) throw new CliError(said(L))
     writeJson(io, { ok: false, detected, error: said('en'), savedId: null, savedFile: null })
     return 2
@@ -191,7 +197,10 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   const isPng = read.bytes.subarray(0, 4).toString('latin1') === '\x89PNG'
   if (!isPng && read.bytes.length > MAX_JSON_BYTES) return refuse('unknown', (lang) => t('whale.out.import.tooBig', lang, { file, max: MAX_JSON_BYTES }))
   const result = importCard(read.bytes, file)
-  if (!result.ok) return refuse(result.detected, result.error)
+  if (!result.ok) {
+    const { said, error } = result
+    return refuse(result.detected, (lang) => whaleSaidOr(said, error, lang))
+  }
   const preset = result.preset
   if (options.id !== undefined) {
     const id = options.id
@@ -206,7 +215,7 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
     try {
       ;({ file: savedFile, unchanged } = await saveImportedPreset(ctx, where, preset, { overwrite: options.force }))
     } catch (error) {
-      if (error instanceof PresetError) return refuse(result.detected, error.message)
+      if (error instanceof PresetError) return refuse(result.detected, (lang) => whaleErrorText(error, lang))
       throw error
     }
   }
@@ -233,10 +242,12 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
             : t('whale.out.import.imported', L, { ...said, file: savedFile })
       }\n`,
     )
-    // The card's field names are the card's; the notes are whale/card-import.ts's own report.
+    // The card's field names are the card's; the notes are whale/card-import.ts's, worded from their saids.
     const nothing = t('whale.out.import.nothing', L)
     io.stdout(`${t('whale.out.import.fields', L, { taken: result.mapped.join(', ') || nothing, left: result.unmapped.join(', ') || nothing })}\n`)
-    for (const note of result.notes) io.stdout(`${t('whale.out.import.note', L, { note })}\n`)
+    result.notes.forEach((note, i) => {
+      io.stdout(`${t('whale.out.import.note', L, { note: whaleSaidOr(result.notesSaid[i], note, L) })}\n`)
+    })
   }
   return 0
 }

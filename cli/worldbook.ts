@@ -11,6 +11,7 @@ import { resolveRoot } from '../memory/index.ts'
 import { inspectBelow } from '../memory/fsio.ts'
 import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry, type NotCarried } from '../worldbook/index.ts'
 import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
+import { whaleErrorText } from '../i18n/whale-said.ts'
 
 /**
  * `cyrene worldbook list|import`: the worldbook from the command line
@@ -109,8 +110,8 @@ function pngCard(bytes: Buffer, file: string, lang: Lang): string {
   try {
     return cardJsonFromPng(bytes)
   } catch (e) {
-    // What the PNG reader found wrong (whale/png.ts) is its own words, a parameter here.
-    if (e instanceof PngCardError) throw new CliError(t('cli.worldbook.pngUnreadable', lang, { file, error: e.message }), 2)
+    // What the PNG reader found wrong (whale/png.ts), worded from its said (decision 085).
+    if (e instanceof PngCardError) throw new CliError(t('cli.worldbook.pngUnreadable', lang, { file, error: whaleErrorText(e, lang) }), 2)
     throw e
   }
 }

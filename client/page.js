@@ -103,7 +103,9 @@ function Actions(props) {
 }
 
 function Problems(props) {
-  const { t, problems } = props
+  const { t, lang, settings } = props
+  // The host words the store's problems in both languages (decision 083); an older host sends only its English.
+  const problems = (settings.problemsIn && settings.problemsIn[lang]) || settings.problems
   if (problems.length === 0) return null
   return h(Note, { id: 'problems', tone: 'error', detail: problems.join('\n'), detailLabel: t('details') }, t('problems.title', { count: problems.length }))
 }
@@ -166,7 +168,7 @@ function Page(props) {
     h(SectionTitle, { hint: t('sessions.hint') }, t('sessions')),
     h(Sessions, { t, lang, registry: status.dreamRegistry, act }),
     status.settings ? h(SectionTitle, null, t('settings')) : null,
-    status.settings ? h(Problems, { t, problems: status.settings.problems }) : null,
+    status.settings ? h(Problems, { t, lang, settings: status.settings }) : null,
     status.settings
       ? h(SettingsForm, { t, lang, values: status.settings.values, sync: status.sync, onSave: (settings) => act({ action: 'save-config', settings }) })
       : null,

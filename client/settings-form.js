@@ -90,14 +90,15 @@ function SettingsForm(props) {
   const fieldNote = (key) => (bad.has(key) ? { id: key, tone: 'error', children: badHint(t, key) } : null)
   const text = (name, key) =>
     h(TextInput, { name, value: draft[name], invalid: bad.has(key), onChange: set(name), ...(name === 'nickname' ? { maxLength: 40 } : {}) })
+  // Why a save was refused, in the page's language when the host worded it (decision 083).
+  const why = result ? (result.words && result.words[lang]) || result.error : undefined
+  const refused = (children) => ({ id: 'save', tone: 'error', children, ...(why ? { detail: why, detailLabel: t('details') } : {}) })
   let saveNote = null
   if (result && result.code === 'working') saveNote = { id: 'save', tone: 'busy', children: t('working') }
   else if (result && result.ok) saveNote = { id: 'save', tone: 'ok', children: savedWords(t, lang, result) }
-  else if (result && result.code === 'bad-setting') saveNote = { id: 'save', tone: 'error', children: t('answer.bad-setting', { count: bad.size }) }
-  else if (result && result.code === 'settings-file-broken')
-    saveNote = { id: 'save', tone: 'error', children: tx(t, 'answer.settings-file-broken', { file: '元/settings.json' }) }
-  else if (result)
-    saveNote = { id: 'save', tone: 'error', children: tx(t, 'answer.error', { command: '/cyrene doctor' }), detail: result.error, detailLabel: t('details') }
+  else if (result && result.code === 'bad-setting') saveNote = refused(t('answer.bad-setting', { count: bad.size }))
+  else if (result && result.code === 'settings-file-broken') saveNote = refused(tx(t, 'answer.settings-file-broken', { file: '元/settings.json' }))
+  else if (result) saveNote = refused(tx(t, 'answer.error', { command: '/cyrene doctor' }))
   return h(
     'form',
     { onSubmit: submit, 'data-cyrene': 'settings-form' },

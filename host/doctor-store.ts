@@ -1,6 +1,7 @@
 import { gitLines } from '../gitsync/index.ts'
 import { existsSync } from 'node:fs'
 import { t, type Lang } from '../i18n/index.ts'
+import { errorText, saidOr } from '../i18n/store-said.ts'
 import {
   describeSnapshots,
   findRetiredPlugins,
@@ -62,8 +63,10 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
     status: 'ok',
     detail: t('doctor.limits', lang, { entry: store.limits.entryChars, inject: store.limits.injectChars, anchors }),
   })
-  for (const problem of store.settingsProblems)
+  for (const [i, english] of store.settingsProblems.entries()) {
+    const problem = saidOr(store.settingsSaid[i], english, lang)
     lines.push({ area: 'memory', check: t('doctor.check.settings', lang), status: 'warn', detail: t('doctor.settings.problem', lang, { problem }) })
+  }
   lines.push(personMarksLine(store, lang))
   lines.push(...(await snapshotLines(store, lang)))
   try {
@@ -75,7 +78,7 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
       detail: volumes === undefined ? t('doctor.volume.none', lang) : t('doctor.volume.current', lang, { id: volumes.current, n: volumes.volumes.length }),
     })
   } catch (error) {
-    lines.push({ area: 'memory', check: t('doctor.check.volume', lang), status: 'fail', detail: messageOf(error) })
+    lines.push({ area: 'memory', check: t('doctor.check.volume', lang), status: 'fail', detail: errorText(error, lang) })
   }
   for (const drift of await personaDrift(store, lang)) lines.push({ area: 'memory', check: t('doctor.check.volume', lang), status: 'warn', detail: drift })
   lines.push(...(await nightRecordLines(store, lang)))
@@ -150,7 +153,7 @@ async function personaDrift(store: MemoryStore, lang: Lang): Promise<string[]> {
     if (current.ab?.change_fingerprint === drift.actual) return []
     return [t('doctor.volume.noAb', lang, { id: current.id, ab: AB_COMMAND })]
   } catch (error) {
-    return [t('doctor.volume.checkFailed', lang, { error: messageOf(error) })]
+    return [t('doctor.volume.checkFailed', lang, { error: errorText(error, lang) })]
   }
 }
 
@@ -174,8 +177,9 @@ export async function retiredLines(io: DoctorIO, lang: Lang): Promise<DoctorLine
 /** The person-marks record (CONTRACT#person-marks): how many entries it backs; a claim without it is the model's. */
 function personMarksLine(store: MemoryStore, lang: Lang): DoctorLine {
   const check = t('doctor.check.marks', lang)
-  const { marks, problem } = store.marks()
-  if (problem !== undefined) return { area: 'memory', check, status: 'fail', detail: t('doctor.marks.problem', lang, { problem }) }
+  const { marks, problem, problemSaid } = store.marks()
+  if (problem !== undefined)
+    return { area: 'memory', check, status: 'fail', detail: t('doctor.marks.problem', lang, { problem: saidOr(problemSaid, problem, lang) }) }
   const migrated = marks.migrated_at === undefined ? '' : t('doctor.marks.migrated', lang, { n: marks.migrated ?? 0, date: marks.migrated_at.slice(0, 10) })
   return { area: 'memory', check, status: 'ok', detail: t('doctor.marks.ok', lang, { n: Object.keys(marks.entries).length }) + migrated }
 }

@@ -2,9 +2,17 @@ import { describe, expect, it } from 'vitest'
 import { parseImportJsonl } from '../memory/importer.ts'
 import { parseEntryFile } from '../memory/entry.ts'
 import type { Said } from '../memory/said.ts'
-import { parseSettingsText } from '../memory/settings.ts'
+import { applySettingsPatch, parseSettingsText } from '../memory/settings.ts'
 import { buildMeta, checkText, DEFAULT_LIMITS, importedMetaSaid, parseWhen, RefusedError, type NewEntry } from '../memory/validate.ts'
 import { englishSentences } from './testing/language-rule.ts'
+import { abReviewOf, reportMarkLine } from '../memory/ab-review.ts'
+import { linkEntries } from '../memory/entry-links.ts'
+import { resolveConflict } from '../memory/git-conflicts.ts'
+import { refuseBadRemote } from '../memory/git-repo.ts'
+import { restoreTombstone } from '../memory/margin.ts'
+import { MemoryStore } from '../memory/store.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
+import { openVolume, personaFingerprint } from '../memory/volumes.ts'
 import { errorText, hasSaid, saidText } from './store-said.ts'
 
 /**
@@ -140,6 +148,62 @@ describe('what memory/ says, in both languages (decision 082)', () => {
         if (said.code !== 'settings.bad-value') expect(saidText(said, 'en')).toBe(problems[i])
         if (said.code !== 'settings.json') expect(englishSentences(saidText(said, 'zh')!), saidText(said, 'zh')).toEqual([])
       })
+    }
+  })
+
+  it('why a settings change is refused (decision 083)', () => {
+    const cases = [
+      () => applySettingsPatch('', 'nickname=x'),
+      () => applySettingsPatch('', { siyuan: { tokenEnvAllow: ['PATH'] } }, {}, { from: 'panel' }),
+      () => applySettingsPatch('[1]', { nickname: 'x' }),
+      () => applySettingsPatch('', { siyuan: { tokenEnv: 'PATH' } }),
+      () => applySettingsPatch('', { form: 'desk', nope: 1 }),
+    ]
+    for (const [i, c] of cases.entries()) {
+      const e = refusal(c, i)
+      expect(allCoded(e.said), e.message).toEqual([])
+      expect(englishSentences(saidText(e.said, 'zh')!), saidText(e.said, 'zh')).toEqual([])
+      // A list of problems is one line each, not joined by "; ": the English said says the same in lines.
+      if (e.params.variant !== 'values') expect(saidText(e.said, 'en')).toBe(e.message)
+    }
+  })
+
+  it('what volumes, margin, links, sync conflicts, the A/B review and the git remote refuse (decision 084)', async () => {
+    const t = await tempHome()
+    try {
+      const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+      const a = await store.write({ text: 'a', base: true }, { by: 'person' })
+      const model = { by: 'model' } as const
+      const refused = async (p: Promise<unknown>): Promise<RefusedError> => {
+        const e: unknown = await p.then(
+          () => undefined,
+          (x: unknown) => x,
+        )
+        if (e instanceof RefusedError) return e
+        throw new Error(`not refused: ${String(e)}`)
+      }
+      const report = Buffer.from(
+        reportMarkLine({ base: 'sha256:aaaaaaaaaaaaaaaaaaaa', change: 'sha256:bbbbbbbbbbbbbbbbbbbb', seed: 1, createdAt: '2026-01-01T00:00:00Z' }),
+      )
+      const errors = [
+        await refused(linkEntries(store, { from: '', to: a.id, type: '' }, model)),
+        await refused(linkEntries(store, { from: a.id, to: a.id, type: '' }, model)),
+        await refused(linkEntries(store, { from: a.id, to: 'x', type: 'nope' }, model)),
+        await refused(linkEntries(store, { from: 'nowhere', to: a.id, type: '' }, model)),
+        await refused(linkEntries(store, { from: a.id, to: 'x', type: '' }, model)),
+        await refused(resolveConflict(store, 'x', 'a', model)),
+        await refused(restoreTombstone(store, 'x', model)),
+        await refused(openVolume(store, { reason: 'r', confirm: 'new-volume', sources: [] }, model)),
+        await refused(personaFingerprint([])),
+        refusal(() => abReviewOf(report, 'keep', 'sha256:cccccccccccccccccccc', 'report.md'), 0),
+        refusal(() => {
+          refuseBadRemote('https://me:pw@example.com/x.git')
+        }, 1),
+      ]
+      for (const e of errors) expectWorded(e.said, e.message)
+      await store.close()
+    } finally {
+      await t.cleanup()
     }
   })
 })

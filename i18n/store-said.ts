@@ -12,24 +12,31 @@ export interface SaidLike {
   readonly params?: Readonly<Record<string, string | number | SaidLike | readonly SaidLike[]>>
 }
 
-export function hasSaid(said: SaidLike): boolean {
-  return Object.hasOwn(zh, `store.${said.code}`)
+/** `prefix` is the family's keys (`store.`, or `whale.said.` for whale/'s saids, decision 085). */
+export function hasSaid(said: SaidLike, prefix = 'store.'): boolean {
+  return Object.hasOwn(zh, `${prefix}${said.code}`)
 }
 
-export function saidText(said: SaidLike, lang: Lang): string | undefined {
-  if (!hasSaid(said)) return undefined
+export function saidText(said: SaidLike, lang: Lang, prefix = 'store.'): string | undefined {
+  if (!hasSaid(said, prefix)) return undefined
   const params: Record<string, string | number> = {}
-  for (const [name, value] of Object.entries(said.params ?? {})) params[name] = paramText(value, lang)
-  return tKey(`store.${said.code}` as MessageKey, lang, params)
+  for (const [name, value] of Object.entries(said.params ?? {})) params[name] = paramText(value, lang, prefix)
+  return tKey(`${prefix}${said.code}` as MessageKey, lang, params)
+}
+
+/** What memory/ said in `lang`, or its English sentence: for English, and for a said this catalogue does not word yet. */
+export function saidOr(said: SaidLike | undefined, english: string, lang: Lang, prefix = 'store.'): string {
+  if (lang === 'en' || said === undefined) return english
+  return saidText(said, lang, prefix) ?? english
 }
 
 /** A param: as written, a said in the same language, a list one `  - ` line each. */
-function paramText(value: string | number | SaidLike | readonly SaidLike[], lang: Lang): string | number {
+function paramText(value: string | number | SaidLike | readonly SaidLike[], lang: Lang, prefix: string): string | number {
   // memory/'s own sentence writes a number as it is (5011, not 5,011): the words read the same.
   if (typeof value === 'number') return String(value)
   if (typeof value !== 'object') return value
-  if (isList(value)) return value.map((x) => `  - ${saidText(x, lang) ?? x.code}`).join('\n')
-  return saidText(value, lang) ?? value.code
+  if (isList(value)) return value.map((x) => `  - ${saidText(x, lang, prefix) ?? x.code}`).join('\n')
+  return saidText(value, lang, prefix) ?? value.code
 }
 
 function isList(value: SaidLike | readonly SaidLike[]): value is readonly SaidLike[] {
@@ -42,11 +49,10 @@ function isList(value: SaidLike | readonly SaidLike[]): value is readonly SaidLi
  * else its sentence. Duck-typed, so the chat commands and the command line
  * share it without i18n/ importing memory/.
  */
-export function errorText(error: unknown, lang: Lang): string {
+export function errorText(error: unknown, lang: Lang, prefix = 'store.'): string {
   const message = error instanceof Error ? error.message : String(error)
-  if (lang === 'en') return message
   const said = (error as { said?: unknown } | null)?.said
-  return isSaidLike(said) ? (saidText(said, lang) ?? message) : message
+  return saidOr(isSaidLike(said) ? said : undefined, message, lang, prefix)
 }
 
 function isSaidLike(v: unknown): v is SaidLike {

@@ -49,13 +49,22 @@ export function readReportMark(text: string): ReportMark | undefined {
  * the volume opens with: a report made for another persona is refused.
  */
 export function abReviewOf(bytes: Buffer, verdict: string, currentFingerprint: string, file: string): AbReview {
-  if (!VERDICTS.includes(verdict as Verdict)) throw new RefusedError('bad-input', `--verdict must be keep or revert, got ${JSON.stringify(verdict)}`)
+  if (!VERDICTS.includes(verdict as Verdict))
+    throw new RefusedError('bad-input', `--verdict must be keep or revert, got ${JSON.stringify(verdict)}`, {
+      variant: 'verdict',
+      got: JSON.stringify(verdict),
+    })
   const mark = readReportMark(bytes.toString('utf8'))
-  if (mark === undefined) throw new RefusedError('bad-input', `${file} is not a persona A/B report (report.html or report.md written by npm run persona:ab)`)
+  if (mark === undefined)
+    throw new RefusedError('bad-input', `${file} is not a persona A/B report (report.html or report.md written by npm run persona:ab)`, {
+      variant: 'ab-report',
+      file,
+    })
   if (mark.change !== currentFingerprint)
     throw new RefusedError(
       'ab-mismatch',
       `${file} was made for the persona ${mark.change.slice(0, 19)}…, but the persona now is ${currentFingerprint.slice(0, 19)}…: run npm run persona:ab again on the persona you are opening the volume with`,
+      { file, made: mark.change.slice(0, 19), now: currentFingerprint.slice(0, 19) },
     )
   return {
     report_sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,

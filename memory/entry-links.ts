@@ -32,17 +32,28 @@ export async function linkEntries(store: MemoryStore, input: LinkInput, ctx: { b
   const from = typeof input.from === 'string' ? input.from.trim() : ''
   const to = typeof input.to === 'string' ? input.to.trim() : ''
   const type = typeof input.type === 'string' ? input.type.trim() : ''
-  if (from === '' || to === '') throw new RefusedError('bad-input', 'give both ids: from (the entry the link starts at) and to (the entry it points to)')
-  if (from === to) throw new RefusedError('bad-input', 'an entry cannot link to itself; give two different ids')
+  if (from === '' || to === '')
+    throw new RefusedError('bad-input', 'give both ids: from (the entry the link starts at) and to (the entry it points to)', {
+      variant: 'link-ids',
+    })
+  if (from === to) throw new RefusedError('bad-input', 'an entry cannot link to itself; give two different ids', { variant: 'link-self' })
   if (type !== '' && !(LINK_TYPES as readonly string[]).includes(type))
-    throw new RefusedError('bad-input', `type must be one of ${LINK_TYPES.join(' ')} (or empty); nothing was written`)
+    throw new RefusedError('bad-input', `type must be one of ${LINK_TYPES.join(' ')} (or empty); nothing was written`, {
+      variant: 'link-type',
+      types: LINK_TYPES.join(' '),
+    })
   const entry = await store.get(from)
-  if (entry === undefined) throw new RefusedError('not-found', `no entry with id ${JSON.stringify(from)}; find ids with memory_search`)
+  if (entry === undefined)
+    throw new RefusedError('not-found', `no entry with id ${JSON.stringify(from)}; find ids with memory_search`, {
+      variant: 'link-from',
+      id: JSON.stringify(from),
+    })
   // Only a base entry the person-marks record backs is the person's; a claimed one is the model's (CONTRACT#person-marks).
   if (ctx.by !== 'person' && isPersonBase(store.marks().marks, entry))
     throw new RefusedError(
       'person-only',
       `entry ${from} is a base entry: only the person changes it. Link from the other entry instead (from ${to} to ${from}); linking *to* a base entry is fine`,
+      { variant: 'link-base', from, to },
     )
   const link = `${to}|${type}`
   const links = Array.isArray(entry.meta.links) ? entry.meta.links.filter((l): l is string => typeof l === 'string') : []

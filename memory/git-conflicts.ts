@@ -63,16 +63,23 @@ function matching(all: ConflictRecord[], what: string): ConflictRecord[] {
  * with a new id; a section or a file appended after the one in place).
  */
 export async function resolveConflict(store: MemoryStore, what: string, keep: Keep, ctx: { by: Writer }): Promise<ConflictRecord[]> {
-  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person resolves a sync conflict (cyrene memory resolve). Nothing was changed.')
+  if (ctx.by !== 'person')
+    throw new RefusedError('person-only', 'only the person resolves a sync conflict (cyrene memory resolve). Nothing was changed.', {
+      variant: 'conflict',
+    })
   const found = matching((await listConflicts(store)).conflicts, what)
   if (found.length === 0) {
     throw new RefusedError(
       'no-such-conflict',
       `no sync conflict "${what}". \`cyrene memory check\` lists them (an entry id or a conflict id). Nothing was changed.`,
+      { what },
     )
   }
   if (keep === 'both' && found.some((c) => c.kind === 'file')) {
-    throw new RefusedError('bad-keep', `conflict ${found[0]!.id} is a whole file (${found[0]!.file}): it can only keep a or b. Nothing was changed.`)
+    throw new RefusedError('bad-keep', `conflict ${found[0]!.id} is a whole file (${found[0]!.file}): it can only keep a or b. Nothing was changed.`, {
+      id: found[0]!.id,
+      file: found[0]!.file,
+    })
   }
   await store.withWriteLock(async (lock) => {
     for (const c of found) {

@@ -6,6 +6,7 @@ import { DRIVERS } from './git-merge.ts'
 import { git, gitText, type GitOptions } from './git-run.ts'
 import type { MemoryStore } from './store.ts'
 import type { HeldLock } from '../durable/lock.ts'
+import type { Said } from './said.ts'
 import { RefusedError } from './validate.ts'
 
 /** The branch every machine commits to. */
@@ -81,19 +82,32 @@ function driverConfig(): Record<string, string> {
 
 /** Why a remote address is refused, or undefined. Credentials never go in the store (CONTRACT#git-credentials). */
 export function remoteProblem(url: string): string | undefined {
-  if (url.trim() !== url || url === '') return 'the remote is empty or has spaces around it'
-  if (/[\s\0]/.test(url)) return 'the remote has a space or a control character'
-  if (url.startsWith('-')) return 'the remote starts with "-"'
-  if (/^ext::|^fd::/i.test(url) || /^[a-z][a-z0-9+.-]*::/i.test(url)) return 'remote helpers ("transport::address") are not allowed'
+  return remoteProblemSaid(url)?.en
+}
+
+/** `remoteProblem` with its said (`remote.*`), for the person's language. */
+export function remoteProblemSaid(url: string): { en: string; said: Said } | undefined {
+  const said = (code: string, en: string, params?: { scheme: string }) => ({ en, said: { code: `remote.${code}`, ...(params ? { params } : {}) } })
+  if (url.trim() !== url || url === '') return said('empty', 'the remote is empty or has spaces around it')
+  if (/[\s\0]/.test(url)) return said('space', 'the remote has a space or a control character')
+  if (url.startsWith('-')) return said('dash', 'the remote starts with "-"')
+  if (/^ext::|^fd::/i.test(url) || /^[a-z][a-z0-9+.-]*::/i.test(url)) return said('helper', 'remote helpers ("transport::address") are not allowed')
   const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(url)
   if (m !== null) {
     const scheme = m[1]!.toLowerCase()
-    if (!['https', 'http', 'ssh', 'git', 'file'].includes(scheme)) return `the scheme "${scheme}" is not one git sync uses (https, ssh, git, file)`
+    if (!['https', 'http', 'ssh', 'git', 'file'].includes(scheme))
+      return said('scheme', `the scheme "${scheme}" is not one git sync uses (https, ssh, git, file)`, { scheme })
     const userinfo = m[2]!.includes('@') ? m[2]!.slice(0, m[2]!.lastIndexOf('@')) : ''
     if (userinfo.includes(':') || (scheme.startsWith('http') && userinfo !== ''))
-      return 'the remote has credentials in it; keep them in a git credential helper or an ssh key, and give the address without them'
+      return said('credentials', 'the remote has credentials in it; keep them in a git credential helper or an ssh key, and give the address without them')
   }
   return undefined
+}
+
+/** Refuses a remote the sync does not use, before anything is changed. */
+export function refuseBadRemote(remote: string): void {
+  const problem = remoteProblemSaid(remote)
+  if (problem !== undefined) throw new RefusedError('git-remote', `${problem.en}. Nothing was changed.`, { problem: problem.said })
 }
 
 export interface RepoPaths {
@@ -138,6 +152,7 @@ export async function ensureRepo(store: MemoryStore, lock: HeldLock, env: NodeJS
     throw new RefusedError(
       'git-config',
       `${paths.gitDir} is not a folder (a link or a file): the sync only uses a .git folder of its own. Move it away, then sync again.`,
+      { variant: 'not-folder', path: paths.gitDir },
     )
   }
   if (gitDirStat === undefined) await git(['init', '--quiet', '-b', BRANCH], o)
@@ -153,8 +168,7 @@ export async function ensureRepo(store: MemoryStore, lock: HeldLock, env: NodeJS
   const have = new Map(registered.split('\n').map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)]))
   for (const [k, v] of Object.entries(driverConfig())) if (have.get(k) !== v) await git(['config', '--local', k, v], o)
   if (remote !== undefined && remote !== '') {
-    const problem = remoteProblem(remote)
-    if (problem !== undefined) throw new RefusedError('git-remote', `${problem}. Nothing was changed.`)
+    refuseBadRemote(remote)
     const had = await gitText(['config', '--local', '--get', `remote.${REMOTE}.url`], { ...o, ok: [1] })
     if (had === '') await git(['remote', 'add', REMOTE, remote], o)
     else if (had !== remote) await git(['remote', 'set-url', REMOTE, remote], o)
@@ -173,6 +187,7 @@ async function refuseForeignConfig(paths: RepoPaths, env: NodeJS.ProcessEnv): Pr
     throw new RefusedError(
       'git-config',
       `the store's .git/config has ${foreign.map((k) => `"${k}"`).join(', ')}, which the sync does not allow (it could run a command or send your memory elsewhere). Remove ${foreign.length === 1 ? 'it' : 'them'} with \`git -C ${paths.root} config --unset <key>\`, then sync again. Nothing was changed.`,
+      { variant: foreign.length === 1 ? 'foreign-one' : 'foreign', keys: foreign.map((k) => `"${k}"`).join(', '), root: paths.root },
     )
   }
 }

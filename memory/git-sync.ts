@@ -4,14 +4,13 @@ import type { HeldLock } from '../durable/lock.ts'
 import { parseEntryFile } from './entry.ts'
 import { fileStamp, type FileStamp } from './file-stamp.ts'
 import { readTextOr } from './fsio.ts'
-import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, remoteProblem, type RepoPaths } from './git-repo.ts'
+import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
 import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './git-switch.ts'
 import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
 import { SETTINGS_REL } from './settings.ts'
 import type { MemoryStore } from './store.ts'
-import { RefusedError } from './validate.ts'
 
 /**
  * One git sync of the store (CONTRACT#git-sync): commit what changed (one commit,
@@ -78,8 +77,7 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
   const env = opts.env ?? process.env
   const remote = configuredRemote(store, opts.remote)
   if (remote !== undefined) {
-    const problem = remoteProblem(remote)
-    if (problem !== undefined) throw new RefusedError('git-remote', `${problem}. Nothing was changed.`)
+    refuseBadRemote(remote)
   }
   const phase = opts.onPhase ?? ((): void => undefined)
   return await store.withWriteLock(async (lock) => {

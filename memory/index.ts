@@ -140,6 +140,6 @@ export { charCount, clip, fitWithinBudget, type ClipOptions, type FitOptions, ty
 export { recentFiles, readRecent, insideReader, type AnchorView, type RecentEntry } from './recent.ts'
 export type { RecalledEntry } from './recall-keeper.ts'
 export { syncGit, configuredRemote, currentRemote, gitStatus, type GitSyncReport, type GitSyncOptions } from './git-sync.ts'
-export { remoteProblem, GITATTRIBUTES, GITIGNORE } from './git-repo.ts'
+export { remoteProblem, remoteProblemSaid, GITATTRIBUTES, GITIGNORE } from './git-repo.ts'
 export { listConflicts, resolveConflict, CONFLICTS_DIR, type ConflictRecord, type Keep } from './git-conflicts.ts'
 export { GitError, GitMissingError } from './git-run.ts'

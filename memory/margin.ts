@@ -60,8 +60,9 @@ function sourceRefOf(e: StoredEntry): string {
 }
 
 async function readPendingState(store: MemoryStore): Promise<PendingState> {
-  const { value, problem } = await store.readMetaJson<PendingState>(PENDING_STATE, { version: 1, entries: {} })
-  if (problem !== undefined) throw new RefusedError('meta-json', `${problem}. Fix or restore it before re-checking; nothing was changed.`)
+  const { value, problem, problemSaid } = await store.readMetaJson<PendingState>(PENDING_STATE, { version: 1, entries: {} })
+  if (problem !== undefined)
+    throw new RefusedError('meta-json', `${problem}. Fix or restore it before re-checking; nothing was changed.`, { variant: 'pending', problem: problemSaid! })
   if (value === null || typeof value !== 'object' || typeof value.entries !== 'object' || value.entries === null) return { version: 1, entries: {} }
   return value
 }
@@ -190,7 +191,7 @@ async function savePendingRecords(store: MemoryStore, changes: Map<string, Pendi
 
 /** Bring a tombstoned pending entry back into the re-check cycle. A person's decision. */
 export async function restoreTombstone(store: MemoryStore, id: string, ctx: { by: Writer }): Promise<void> {
-  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a tombstoned memory')
+  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only the person may restore a tombstoned memory', { variant: 'tombstone' })
   const state = await readPendingState(store)
   const rec = state.entries[id]
   if (rec?.tombstoned_at === undefined)

@@ -8,6 +8,7 @@ import { fileStampSync } from './file-stamp.ts'
 import { LAYOUT } from './paths.ts'
 import { insideReader } from './recent.ts'
 import type { MemoryStore } from './store.ts'
+import type { Said } from './said.ts'
 import { RefusedError } from './validate.ts'
 
 /**
@@ -37,6 +38,8 @@ export interface MarksRead {
   marks: PersonMarks
   /** Set when the file is there but unreadable: then nothing reads as the person's. */
   problem?: string
+  /** `problem` as a said, for the person's language. */
+  problemSaid?: Said
 }
 
 const EMPTY: PersonMarks = Object.freeze({ version: 1, entries: Object.freeze({}) }) as PersonMarks
@@ -81,11 +84,16 @@ function parseMarks(text: string): MarksRead {
   try {
     value = JSON.parse(text)
   } catch (e) {
-    return { marks: EMPTY, problem: `${MARKS_REL} is not valid JSON (${(e as Error).message})` }
+    const error = (e as Error).message
+    return { marks: EMPTY, problem: `${MARKS_REL} is not valid JSON (${error})`, problemSaid: { code: 'part.meta-json', params: { file: MARKS_REL, error } } }
   }
   const v = value as Partial<PersonMarks> | null
   if (v === null || typeof v !== 'object' || v.version !== 1 || v.entries === null || typeof v.entries !== 'object' || Array.isArray(v.entries))
-    return { marks: EMPTY, problem: `${MARKS_REL} is not a version-1 record of person marks` }
+    return {
+      marks: EMPTY,
+      problem: `${MARKS_REL} is not a version-1 record of person marks`,
+      problemSaid: { code: 'part.marks.version', params: { file: MARKS_REL } },
+    }
   const entries: Record<string, string> = Object.create(null) as Record<string, string>
   for (const [id, hash] of Object.entries(v.entries)) if (typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash)) entries[id] = hash
   const marks: PersonMarks = { version: 1, entries }
@@ -124,11 +132,12 @@ export function marksExist(root: string): boolean {
  * person's path). A broken record is never overwritten: the write is refused.
  */
 export async function recordMarks(store: MemoryStore, lock: HeldLock, entries: readonly Entry[], drop: readonly string[] = []): Promise<void> {
-  const { marks, problem } = parseMarks(await store.readForRewrite(MARKS_REL))
+  const { marks, problem, problemSaid } = parseMarks(await store.readForRewrite(MARKS_REL))
   if (problem !== undefined)
     throw new RefusedError(
       'meta-json',
       `${problem}; nothing was written. Restore it from a snapshot (cyrene restore) or move it aside, then run \`cyrene memory marks --confirm <id>\` for your entries.`,
+      { variant: 'marks', problem: problemSaid! },
     )
   const next: PersonMarks = { ...marks, entries: { ...marks.entries } }
   for (const id of drop) delete next.entries[id]
@@ -188,6 +197,7 @@ export async function changeMarks(
       throw new RefusedError(
         'bad-input',
         `entry ${id} does not say it is yours (no "base": true or "by": "person" in its comment); nothing was recorded. Write your own entry with \`cyrene memory write\``,
+        { variant: 'not-yours', id },
       )
     chosen.push(e)
   }

@@ -306,23 +306,35 @@ function leaves(value: unknown, path = ''): Array<[string, unknown]> {
  * there to fix it, and nothing is written. Throws a message that says which key and why.
  */
 export function applySettingsPatch(currentText: string, patch: unknown, rowLayer: Json = {}, opts: { from?: 'panel' | 'person' } = {}): SettingsChange {
-  if (!isObject(patch)) throw new Error('settings must be a JSON object like {"nickname": "…"}')
+  const refused = (message: string, params: Record<string, string | Said | Said[]>) => new RefusedError('bad-settings-patch', message, params)
+  if (!isObject(patch)) throw refused('settings must be a JSON object like {"nickname": "…"}', { variant: 'not-object' })
   if (opts.from === 'panel') {
     const personal = leaves(patch).find(([k]) => PERSON_FILE_KEYS.some((p) => k === p || k.startsWith(`${p}.`)))
-    if (personal !== undefined) throw new Error(`"${personal[0]}" is set only by you in ${SETTINGS_REL}, not from the settings page. Nothing was written.`)
+    if (personal !== undefined)
+      throw refused(`"${personal[0]}" is set only by you in ${SETTINGS_REL}, not from the settings page. Nothing was written.`, {
+        variant: 'personal',
+        key: personal[0],
+        file: SETTINGS_REL,
+      })
   }
   const readProblems = new Problems()
   const current = parseSettingsLayer(currentText, readProblems)
-  if (current === undefined) throw new Error(`${readProblems.en[0] ?? `${SETTINGS_REL} is broken`}; fix or remove the file first, nothing was written`)
+  // parseSettingsLayer names why whenever it gives no layer.
+  if (current === undefined)
+    throw refused(`${readProblems.en[0]}; fix or remove the file first, nothing was written`, { variant: 'file', problem: readProblems.said[0]! })
   const problems = new Problems()
   const before = layerSettings(rowLayer, current, new Problems()).values
   const merged = overlay(SettingsSchema, current, patch, PATCH_SOURCE, problems)
-  if (problems.en.length > 0) throw new Error(`${problems.en.join('; ')}. Nothing was written.`)
+  if (problems.en.length > 0) throw refused(`${problems.en.join('; ')}. Nothing was written.`, { variant: 'values', problems: problems.said })
   const afterProblems = new Problems()
   const after = layerSettings(rowLayer, merged, afterProblems).values
   // layerSettings put the default back in place of a token variable nobody allowed; a save refuses it instead.
-  const tokenProblem = afterProblems.en.find((p) => p.startsWith('"siyuan.tokenEnv"'))
-  if (tokenProblem !== undefined) throw new Error(`${tokenProblem.replace(/; using SIYUAN_API_TOKEN$/, '')}. Nothing was written.`)
+  const token = afterProblems.said.findIndex((p) => p.code === 'settings.token-env.fallback')
+  if (token >= 0)
+    throw refused(`${afterProblems.en[token]!.replace(/; using SIYUAN_API_TOKEN$/, '')}. Nothing was written.`, {
+      variant: 'token',
+      problem: afterProblems.said[token]!.params!.problem as Said,
+    })
   const old = new Map(leaves(before))
   const changed = leaves(after)
     .filter(([k, v]) => JSON.stringify(old.get(k)) !== JSON.stringify(v))

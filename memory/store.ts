@@ -391,13 +391,18 @@ export class MemoryStore {
   // ── small records in 元/ ──────────────────────────────────────────────
 
   /** Read a JSON file in 元/; invalid JSON is reported, never overwritten silently. */
-  async readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string }> {
+  async readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string; problemSaid?: Said }> {
     const text = await readTextOr(this.root, join(this.root, LAYOUT.meta, name), '')
     if (text.trim() === '') return { value: fallback }
     try {
       return { value: JSON.parse(text) as T }
     } catch (e) {
-      return { value: fallback, problem: `元/${name} is not valid JSON (${(e as Error).message})` }
+      const error = (e as Error).message
+      return {
+        value: fallback,
+        problem: `元/${name} is not valid JSON (${error})`,
+        problemSaid: { code: 'part.meta-json', params: { file: `元/${name}`, error } },
+      }
     }
   }
 

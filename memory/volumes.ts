@@ -38,14 +38,18 @@ export interface PersonaSource {
 
 /** sha256 over sorted (name, content) pairs; the name is hashed so a rename changes the print. */
 export async function personaFingerprint(sources: readonly PersonaSource[]): Promise<string> {
-  if (sources.length === 0) throw new RefusedError('no-persona', 'no persona files were found to fingerprint; pass the persona folder')
+  if (sources.length === 0) throw new RefusedError('no-persona', 'no persona files were found to fingerprint; pass the persona folder', { variant: 'none' })
   const h = createHash('sha256')
   for (const s of [...sources].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     let content: Buffer
     try {
       content = await fs.readFile(s.path)
     } catch (e) {
-      throw new RefusedError('no-persona', `cannot read persona file ${s.path}: ${(e as Error).message}`)
+      throw new RefusedError('no-persona', `cannot read persona file ${s.path}: ${(e as Error).message}`, {
+        variant: 'unreadable',
+        path: s.path,
+        error: (e as Error).message,
+      })
     }
     h.update(`${s.name}\0${content.length}\0`)
     h.update(content)
@@ -64,17 +68,22 @@ async function wuyuVersionOf(sources: readonly PersonaSource[]): Promise<string>
 
 /** Pure validation of 元/卷.json content. */
 function validateVolumes(v: unknown): VolumesFile {
-  const bad = (why: string): never => {
-    throw new RefusedError('meta-json', `元/${VOLUMES_FILE} is not a valid volume index (${why}); fix it by hand or restore it from a snapshot`)
+  const bad = (why: string, code: string, params: Record<string, string> = {}): never => {
+    throw new RefusedError('meta-json', `元/${VOLUMES_FILE} is not a valid volume index (${why}); fix it by hand or restore it from a snapshot`, {
+      variant: 'volumes',
+      file: `元/${VOLUMES_FILE}`,
+      why: { code: `part.volumes.${code}`, params },
+    })
   }
-  if (v === null || typeof v !== 'object') bad('not an object')
+  if (v === null || typeof v !== 'object') bad('not an object', 'not-object')
   const o = v as Record<string, unknown>
-  if (typeof o.current !== 'number' || !Array.isArray(o.volumes)) bad('needs "current" and "volumes"')
+  if (typeof o.current !== 'number' || !Array.isArray(o.volumes)) bad('needs "current" and "volumes"', 'fields')
   for (const x of o.volumes as unknown[]) {
     const vol = x as Record<string, unknown>
-    if (typeof vol?.id !== 'number' || typeof vol.started_at !== 'string') bad('each volume needs id and started_at')
+    if (typeof vol?.id !== 'number' || typeof vol.started_at !== 'string') bad('each volume needs id and started_at', 'volume')
   }
-  if (!(o.volumes as Volume[]).some((x) => x.id === o.current)) bad(`current volume ${String(o.current)} is not listed`)
+  if (!(o.volumes as Volume[]).some((x) => x.id === o.current))
+    bad(`current volume ${String(o.current)} is not listed`, 'current', { current: String(o.current) })
   return o as unknown as VolumesFile
 }
 
@@ -85,8 +94,12 @@ export async function currentVolume(store: MemoryStore): Promise<number | undefi
 }
 
 export async function readVolumes(store: MemoryStore): Promise<VolumesFile | undefined> {
-  const { value, problem } = await store.readMetaJson<unknown>(VOLUMES_FILE, undefined)
-  if (problem !== undefined) throw new RefusedError('meta-json', `${problem}; fix it by hand or restore it from a snapshot — nothing was changed`)
+  const { value, problem, problemSaid } = await store.readMetaJson<unknown>(VOLUMES_FILE, undefined)
+  if (problem !== undefined)
+    throw new RefusedError('meta-json', `${problem}; fix it by hand or restore it from a snapshot — nothing was changed`, {
+      variant: 'volumes-json',
+      problem: problemSaid!,
+    })
   return value === undefined ? undefined : validateVolumes(value)
 }
 
@@ -165,14 +178,16 @@ export interface OpenVolumeInput {
 
 /** Open the next volume. A person only, with the confirmation word; persona text is never touched. */
 export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx: { by: Writer }): Promise<Volume> {
-  if (ctx.by !== 'person') throw new RefusedError('person-only', 'only a person opens a new volume; the companion may suggest it in the dream journal')
+  if (ctx.by !== 'person')
+    throw new RefusedError('person-only', 'only a person opens a new volume; the companion may suggest it in the dream journal', { variant: 'volume' })
   if (input.confirm !== CONFIRM_WORD)
     throw new RefusedError(
       'confirm',
       `opening a volume is for big changes (persona text, the five virtues, the storage format). To go ahead, add --confirm ${CONFIRM_WORD}`,
+      { variant: 'volume', word: CONFIRM_WORD },
     )
   const reason = typeof input.reason === 'string' ? input.reason.trim() : ''
-  if (reason === '' || reason.includes('\n')) throw new RefusedError('bad-input', 'give a one-line --reason for the new volume')
+  if (reason === '' || reason.includes('\n')) throw new RefusedError('bad-input', 'give a one-line --reason for the new volume', { variant: 'volume-reason' })
   const hash = await personaFingerprint(input.sources)
   // Refused before anything is written, volume 0's completion included.
   const ab = input.ab?.(hash)

@@ -1,4 +1,5 @@
-import { takeSnapshot, type MemoryStore } from '../memory/index.ts'
+import { errorText } from '../i18n/store-said.ts'
+import { RefusedError, takeSnapshot, type MemoryStore } from '../memory/index.ts'
 import { badSettingKeys, syncAnswer } from './answers.ts'
 import type { PanelDeps } from './deps.ts'
 import { setDreamSession } from '../night/index.ts'
@@ -45,7 +46,10 @@ async function saveConfig(deps: PanelDeps, body: Record<string, unknown>): Promi
     } catch (error) {
       if (error instanceof PanelError) throw error
       const keys = badSettingKeys(settings)
-      throw new PanelError(400, (error as Error).message, keys.length > 0 ? 'bad-setting' : 'settings-file-broken', { keys })
+      // The page shows why in its own language: the store's refusal worded in each (decision 083).
+      const words = { zh: errorText(error, 'zh'), en: errorText(error, 'en') }
+      const broken = error instanceof RefusedError && error.params.variant === 'file'
+      throw new PanelError(400, (error as Error).message, keys.length > 0 ? 'bad-setting' : broken ? 'settings-file-broken' : undefined, { keys, words })
     }
     const now = change.changed.filter((k) => !change.needRestart.includes(k))
     // A SiYuan setting just changed (turned on, another address): the next run need not wait for a write.

@@ -1,4 +1,6 @@
 import { join } from 'node:path'
+import type { Lang } from '../i18n/index.ts'
+import { saidOr } from '../i18n/store-said.ts'
 import { describeSnapshots, listConflicts, localDate, type MemoryStore } from '../memory/index.ts'
 import { readTextOr } from '../memory/fsio.ts'
 import { MANIFEST_FILE } from '../memory/snapshots.ts'
@@ -28,7 +30,8 @@ export interface PanelStatus {
     conflicts: Array<{ id: string; file: string; key: string; kind: string }>
   } | null
   snapshots: Array<{ name: string; verified: boolean; takenAt?: string }>
-  settings?: { values: unknown; problems: string[] }
+  /** The settings file's problems: the store's English, and in each language the page may be in (decision 083). */
+  settings?: { values: unknown; problems: string[]; problemsIn: Record<Lang, string[]> }
   dreamRegistry?: DreamRegistryView
   calendar: Record<string, CalendarDay>
   /** The store guard's counts since DSH started: calls refused, changes by tool calls put back. */
@@ -101,7 +104,8 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
   const last = snapshots.at(-1)
   const lastAt = last === undefined ? undefined : await takenAt(store, last.name)
   status.snapshots = snapshots.map((s) => (s === last && lastAt !== undefined ? { ...s, takenAt: lastAt } : s))
-  status.settings = { values: store.settings.values, problems: [...store.settingsProblems] }
+  const problemsIn = (lang: Lang) => store.settingsProblems.map((p, i) => saidOr(store.settingsSaid[i], p, lang))
+  status.settings = { values: store.settings.values, problems: [...store.settingsProblems], problemsIn: { zh: problemsIn('zh'), en: problemsIn('en') } }
   status.dreamRegistry = await readDreamRegistry(store)
   return status
 }

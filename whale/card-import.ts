@@ -2,7 +2,8 @@ import path from 'node:path'
 import { isRecord, parseJson, type JsonRecord } from './json.ts'
 import { cardJsonFromPng, looksLikePng, PngCardError } from './png.ts'
 import { isPresetId, readPreset, validPersonaValue, type PersonaKey, type Preset } from './presets.ts'
-import { detectCard, fromTavern, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
+import { detectCard, fromTavern, neverSwitches, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
+import { WhaleNotes, type WhaleSaid } from './said.ts'
 
 /**
  * Turns the bytes of a file a person wants to import into a preset and a
@@ -16,10 +17,11 @@ export type CardImport =
       mapped: string[]
       unmapped: string[]
       notes: string[]
+      notesSaid: WhaleSaid[]
     }
-  | { ok: false; detected: CardKind; error: string }
+  | { ok: false; detected: CardKind; error: string; said: WhaleSaid }
 
-const refuse = (error: string, detected: CardKind = 'unknown'): CardImport => ({ ok: false, detected, error })
+const refuse = (error: string, said: WhaleSaid, detected: CardKind = 'unknown'): CardImport => ({ ok: false, detected, error, said })
 
 export function importCard(bytes: Buffer, fileName: string): CardImport {
   let text: string
@@ -27,19 +29,20 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
     try {
       text = cardJsonFromPng(bytes)
     } catch (error) {
-      if (error instanceof PngCardError) return refuse(`cannot read the PNG card: ${error.message}`)
+      if (error instanceof PngCardError) return refuse(`cannot read the PNG card: ${error.message}`, { code: 'card.png', params: { why: error.said } })
       throw error
     }
   } else {
-    if (bytes.includes(0)) return refuse('the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again')
+    if (bytes.includes(0))
+      return refuse('the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again', { code: 'card.binary' })
     text = bytes.toString('utf8').replace(/^\uFEFF/, '')
   }
   const parsed = parseJson(text)
-  if (!parsed.ok) return refuse(`the card is not valid JSON (${parsed.error})`)
+  if (!parsed.ok) return refuse(`the card is not valid JSON (${parsed.error})`, { code: 'card.json', params: { error: parsed.error } })
   const raw = parsed.value
   const detected = detectCard(raw)
   if (detected === 'unknown' || !isRecord(raw)) {
-    return refuse('not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset')
+    return refuse('not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset', { code: 'card.unknown' })
   }
   if (detected === 'whale-preset') return importWhalePreset(raw, fileName)
   const report = fromTavern(raw, detected)
@@ -57,8 +60,10 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
           !(isRecord(v) && Object.keys(v).length === 0),
       )
       .map(([k]) => at + k)
+    const fields = holds.join(', ')
     return refuse(
-      `the card has nothing this engine takes (no description, personality, scenario, system_prompt or post_history_instructions with text); it holds ${holds.join(', ') || 'nothing'} — nothing was saved`,
+      `the card has nothing this engine takes (no description, personality, scenario, system_prompt or post_history_instructions with text); it holds ${fields || 'nothing'} — nothing was saved`,
+      fields === '' ? { code: 'card.nothing-taken.empty' } : { code: 'card.nothing-taken', params: { fields } },
       detected,
     )
   }
@@ -69,7 +74,7 @@ function importWhalePreset(raw: JsonRecord, fileName: string): CardImport {
   const label = typeof raw.label === 'string' ? raw.label : ''
   const id = typeof raw.id === 'string' && isPresetId(raw.id) ? raw.id : slugId(label || path.basename(fileName).replace(/\.[^.]*$/, ''))
   const read = readPreset(raw, id)
-  if (read === null) return refuse('not a whale-persona preset')
+  if (read === null) return refuse('not a whale-persona preset', { code: 'card.not-preset' })
   const preset: Preset & { extensions?: JsonRecord } = read.preset
   if (isRecord(raw.extensions)) preset.extensions = raw.extensions
   // A value of the wrong type is not taken (apply skips it): named once, under not taken.
@@ -77,7 +82,9 @@ function importWhalePreset(raw: JsonRecord, fileName: string): CardImport {
     .filter(([k, v]) => v !== null && validPersonaValue(k as PersonaKey, v))
     .map(([k]) => 'persona.' + k)
   if (read.preset.thinkingLanguage !== undefined) mapped.push('thinkingLanguage')
-  const notes = read.ignored.length ? [`Ignored (outside the preset whitelist of spec §4.2): ${read.ignored.join(', ')}`] : []
-  notes.push('An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.')
-  return { ok: true, detected: 'whale-preset', preset, mapped, unmapped: read.ignored, notes }
+  const notes = new WhaleNotes()
+  if (read.ignored.length)
+    notes.add(`Ignored (outside the preset whitelist of spec §4.2): ${read.ignored.join(', ')}`, 'note.ignored', { fields: read.ignored.join(', ') })
+  neverSwitches(notes)
+  return { ok: true, detected: 'whale-preset', preset, mapped, unmapped: read.ignored, notes: notes.en, notesSaid: notes.said }
 }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describeMismatch, maskAt, parseJsonLines, PROSE, SAVED_EXTRA, sameFieldList, withoutPaths } from './conformance-compare.ts'
 import { isRecord, jsonEqual, parseJson, type JsonRecord } from './json.ts'
 import { locate } from './paths.ts'
+import { WhaleError } from './said.ts'
 
 /**
  * Runs a folder of cases in the whale-sample manifest format ("whale-golden/1")
@@ -52,14 +53,14 @@ interface Case {
   expected: JsonRecord
 }
 
-export class ManifestError extends Error {}
+export class ManifestError extends WhaleError {}
 
 export function readManifest(dir: string): Case[] {
   const file = path.join(dir, 'manifest.json')
-  if (!existsSync(file)) throw new ManifestError(`no manifest.json in ${dir}`)
+  if (!existsSync(file)) throw new ManifestError(`no manifest.json in ${dir}`, 'manifest.missing', { dir })
   const parsed = parseJson(readFileSync(file, 'utf8'))
   if (!parsed.ok || !isRecord(parsed.value) || !Array.isArray(parsed.value.cases)) {
-    throw new ManifestError(`${file} is not a manifest: expected {"format": "whale-golden/1", "cases": [...]}`)
+    throw new ManifestError(`${file} is not a manifest: expected {"format": "whale-golden/1", "cases": [...]}`, 'manifest.bad', { file })
   }
   return parsed.value.cases.filter(isRecord).map((c) => ({
     id: String(c.id),

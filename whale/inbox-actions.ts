@@ -4,6 +4,7 @@ import { appendLines, appendRaw, exists, locationsFor, MAX_JSON_BYTES, MAX_LOG_B
 import { MEMORY_KIND, opLine, replayInbox, splitLines, type HumanOp, type ReplayedEntry } from './inbox.ts'
 import { inboxFileOf, sinkLogFileOf, type WhaleLocations } from './paths.ts'
 import { appendedText, sinkKey, sinkLine, sinkLogKeys, sinkRoutes, type SinkLogRecord, type SinkRoute } from './sinks.ts'
+import { WhaleError } from './said.ts'
 
 /**
  * The human side of the inbox (spec §5.5): the only writer of confirm,
@@ -19,7 +20,8 @@ export interface InboxState {
   entries: ReplayedEntry[]
 }
 
-export class InboxInputError extends Error {}
+/** A refusal of an inbox command's input (decision 085: a code and its values beside the English). */
+export class InboxInputError extends WhaleError {}
 
 export function loadInbox(ctx: FsContext, configOverride?: string): InboxState {
   const where = locationsFor(ctx, configOverride)
@@ -27,20 +29,35 @@ export function loadInbox(ctx: FsContext, configOverride?: string): InboxState {
   const config = configFromText(configRead.kind === 'text' ? configRead.text : null)
   const inboxFile = inboxFileOf(config.memory, where.configDir)
   const inboxRead = readBounded(resolveIn(ctx, inboxFile), MAX_LOG_BYTES)
-  if (inboxRead.kind === 'unreadable') throw new InboxInputError(`cannot read the inbox ${inboxFile}: ${inboxRead.reason}`)
+  if (inboxRead.kind === 'unreadable')
+    throw new InboxInputError(`cannot read the inbox ${inboxFile}: ${inboxRead.reason}`, 'inbox.unreadable', {
+      file: inboxFile,
+      reason: inboxRead.reason,
+    })
   const rawText = inboxRead.kind === 'text' ? inboxRead.text : ''
   return { config, where, inboxFile, rawText, entries: replayInbox(splitLines(rawText)) }
 }
 
 /** Indices as typed by a person: whole numbers inside the view, each once. */
 export function parseIndices(words: readonly string[], viewLength: number): number[] {
-  if (!words.length) throw new InboxInputError('give at least one index from `cyrene whale inbox list`')
+  if (!words.length) throw new InboxInputError('give at least one index from `cyrene whale inbox list`', 'inbox.no-index')
   const seen = new Set<number>()
   for (const word of words) {
-    if (!/^\d{1,9}$/.test(word)) throw new InboxInputError(`"${word}" is not an index; use the numbers shown by \`cyrene whale inbox list\``)
+    if (!/^\d{1,9}$/.test(word))
+      throw new InboxInputError(`"${word}" is not an index; use the numbers shown by \`cyrene whale inbox list\``, 'inbox.not-index', {
+        word,
+      })
     const n = Number(word)
-    if (n >= viewLength) throw new InboxInputError(`index ${n} is outside the inbox (it has ${viewLength} entr${viewLength === 1 ? 'y' : 'ies'})`)
-    if (seen.has(n)) throw new InboxInputError(`index ${n} is given twice`)
+    if (n >= viewLength)
+      throw new InboxInputError(
+        `index ${n} is outside the inbox (it has ${viewLength} entr${viewLength === 1 ? 'y' : 'ies'})`,
+        viewLength === 1 ? 'inbox.outside-one' : 'inbox.outside',
+        {
+          n,
+          count: viewLength,
+        },
+      )
+    if (seen.has(n)) throw new InboxInputError(`index ${n} is given twice`, 'inbox.twice', { n })
     seen.add(n)
   }
   return [...seen]
@@ -60,6 +77,8 @@ function assertAddressable(entries: readonly ReplayedEntry[], indices: readonly 
     if (!earlierAlsoRemoved) {
       throw new InboxInputError(
         `entry ${i} has the same text as entry ${earlier}; operations address entries by text, so select ${earlier} first or drop the duplicate`,
+        'inbox.same-text',
+        { i, earlier },
       )
     }
   }

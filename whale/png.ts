@@ -1,4 +1,5 @@
 import { crc32, inflateSync } from 'node:zlib'
+import { WhaleError } from './said.ts'
 
 /**
  * Read-only extraction of the character JSON from a PNG card (spec §12.3,
@@ -19,7 +20,8 @@ const MAX_CARD_TEXT_BYTES = 8 * 1024 * 1024
  */
 export const MAX_INFLATED_BYTES = MAX_CARD_TEXT_BYTES
 
-export class PngCardError extends Error {}
+/** The PNG reader's refusal (decision 085: a code and its values beside the English). */
+export class PngCardError extends WhaleError {}
 
 export function looksLikePng(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, 8))
@@ -37,13 +39,15 @@ interface InflateBudget {
 
 function inflateBounded(data: Buffer, budget: InflateBudget): Buffer {
   const refusal = `the PNG's compressed card text inflates past ${MAX_INFLATED_BYTES} bytes in all, so it is not read; export the card again (one "chara" or "ccv3" chunk) or import its JSON`
-  if (budget.left <= 0) throw new PngCardError(refusal)
+  const tooBig = () => new PngCardError(refusal, 'png.inflate-limit', { max: MAX_INFLATED_BYTES })
+  if (budget.left <= 0) throw tooBig()
   let out: Buffer
   try {
     out = inflateSync(data, { maxOutputLength: Math.min(MAX_CARD_TEXT_BYTES, budget.left) })
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new PngCardError(refusal)
-    throw new PngCardError(`a compressed text chunk does not inflate (${(error as Error).message})`)
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooBig()
+    const why = (error as Error).message
+    throw new PngCardError(`a compressed text chunk does not inflate (${why})`, 'png.inflate', { error: why })
   }
   budget.left -= out.length
   return out
@@ -52,7 +56,7 @@ function inflateBounded(data: Buffer, budget: InflateBudget): Buffer {
 function keywordEnd(data: Buffer): number {
   const end = data.indexOf(0)
   // PNG keywords are 1–79 Latin-1 characters
-  if (end < 1 || end > 79) throw new PngCardError('a text chunk has a malformed keyword')
+  if (end < 1 || end > 79) throw new PngCardError('a text chunk has a malformed keyword', 'png.keyword')
   return end
 }
 
@@ -62,41 +66,44 @@ function parseText(type: string, data: Buffer, budget: InflateBudget): TextChunk
   const rest = data.subarray(end + 1)
   if (type === 'tEXt') return { keyword, text: rest.toString('latin1') }
   if (type === 'zTXt') {
-    if (rest.length < 1 || rest[0] !== 0) throw new PngCardError('a zTXt chunk uses an unknown compression method')
+    if (rest.length < 1 || rest[0] !== 0) throw new PngCardError('a zTXt chunk uses an unknown compression method', 'png.ztxt-method')
     return { keyword, text: inflateBounded(rest.subarray(1), budget).toString('latin1') }
   }
   // iTXt: flag, method, language tag\0, translated keyword\0, UTF-8 text
-  if (rest.length < 2) throw new PngCardError('an iTXt chunk is truncated')
+  if (rest.length < 2) throw new PngCardError('an iTXt chunk is truncated', 'png.itxt-truncated')
   const compressed = rest[0] === 1
-  if (rest[0]! > 1 || (compressed && rest[1] !== 0)) throw new PngCardError('an iTXt chunk has an unknown compression setting')
+  if (rest[0]! > 1 || (compressed && rest[1] !== 0)) throw new PngCardError('an iTXt chunk has an unknown compression setting', 'png.itxt-compression')
   const langEnd = rest.indexOf(0, 2)
   const transEnd = langEnd < 0 ? -1 : rest.indexOf(0, langEnd + 1)
-  if (langEnd < 0 || transEnd < 0) throw new PngCardError('an iTXt chunk is truncated')
+  if (langEnd < 0 || transEnd < 0) throw new PngCardError('an iTXt chunk is truncated', 'png.itxt-truncated')
   const body = rest.subarray(transEnd + 1)
   return { keyword, text: (compressed ? inflateBounded(body, budget) : body).toString('utf8') }
 }
 
 /** Walks the chunk list and returns the card texts by keyword (lower-cased). */
 export function cardTexts(bytes: Buffer): Map<string, string> {
-  if (bytes.length > MAX_PNG_BYTES) throw new PngCardError(`the PNG is larger than ${MAX_PNG_BYTES} bytes`)
-  if (!looksLikePng(bytes)) throw new PngCardError('not a PNG file (bad signature)')
+  if (bytes.length > MAX_PNG_BYTES) throw new PngCardError(`the PNG is larger than ${MAX_PNG_BYTES} bytes`, 'png.too-large', { max: MAX_PNG_BYTES })
+  if (!looksLikePng(bytes)) throw new PngCardError('not a PNG file (bad signature)', 'png.signature')
   const found = new Map<string, string>()
   let offset = 8
   let sawEnd = false
   const budget: InflateBudget = { left: MAX_INFLATED_BYTES }
   for (let count = 0; offset < bytes.length; count++) {
-    if (count >= MAX_CHUNKS) throw new PngCardError('the PNG has too many chunks')
-    if (offset + 12 > bytes.length) throw new PngCardError('the PNG is truncated inside a chunk header')
+    if (count >= MAX_CHUNKS) throw new PngCardError('the PNG has too many chunks', 'png.chunks')
+    if (offset + 12 > bytes.length) throw new PngCardError('the PNG is truncated inside a chunk header', 'png.header-truncated')
     const length = bytes.readUInt32BE(offset)
     const type = bytes.subarray(offset + 4, offset + 8).toString('latin1')
-    if (!/^[A-Za-z]{4}$/.test(type)) throw new PngCardError('the PNG has a malformed chunk type')
-    if (length > 0x7fffffff || offset + 12 + length > bytes.length) throw new PngCardError(`the ${type} chunk runs past the end of the file`)
+    if (!/^[A-Za-z]{4}$/.test(type)) throw new PngCardError('the PNG has a malformed chunk type', 'png.chunk-type')
+    if (length > 0x7fffffff || offset + 12 + length > bytes.length)
+      throw new PngCardError(`the ${type} chunk runs past the end of the file`, 'png.chunk-end', { type })
     const data = bytes.subarray(offset + 8, offset + 8 + length)
     const storedCrc = bytes.readUInt32BE(offset + 8 + length)
     const isText = type === 'tEXt' || type === 'zTXt' || type === 'iTXt'
     if (isText) {
-      if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== storedCrc) throw new PngCardError(`the ${type} chunk fails its CRC check`)
-      if (length > MAX_CARD_TEXT_BYTES) throw new PngCardError(`a text chunk is larger than ${MAX_CARD_TEXT_BYTES} bytes`)
+      if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== storedCrc)
+        throw new PngCardError(`the ${type} chunk fails its CRC check`, 'png.crc', { type })
+      if (length > MAX_CARD_TEXT_BYTES)
+        throw new PngCardError(`a text chunk is larger than ${MAX_CARD_TEXT_BYTES} bytes`, 'png.text-too-large', { max: MAX_CARD_TEXT_BYTES })
       const end = data.indexOf(0)
       const keyword = end > 0 ? data.subarray(0, end).toString('latin1').toLowerCase() : ''
       // only the two card keywords are parsed at all
@@ -108,7 +115,7 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
       break
     }
   }
-  if (!sawEnd) throw new PngCardError('the PNG has no IEND chunk')
+  if (!sawEnd) throw new PngCardError('the PNG has no IEND chunk', 'png.no-iend')
   return found
 }
 
@@ -119,8 +126,9 @@ export function cardJsonFromPng(bytes: Buffer): string {
   if (encoded === undefined)
     throw new PngCardError(
       'the PNG carries no "chara" or "ccv3" text chunk, so it is not a character card; export the character from SillyTavern as a JSON card (or a PNG character card) and import that',
+      'png.no-card',
     )
   const compact = encoded.replace(/\s+/g, '')
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new PngCardError('the card chunk is not valid base64')
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new PngCardError('the card chunk is not valid base64', 'png.base64')
   return Buffer.from(compact, 'base64').toString('utf8')
 }

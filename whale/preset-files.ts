@@ -15,12 +15,13 @@ import {
   type ReadPreset,
 } from './presets.ts'
 import type { WhaleLocations } from './paths.ts'
+import { WhaleError, type WhaleSaid } from './said.ts'
 
 /** The presets folder and the config write-back (spec §2.6, §4). Every refusal leaves the disk as it was. */
-export class PresetError extends Error {}
+export class PresetError extends WhaleError {}
 
 function presetPath(where: WhaleLocations, id: string): string {
-  if (!isPresetId(id)) throw new PresetError(`"${id}" is not a valid preset id: use 1–64 letters, digits, "-" or "_"`)
+  if (!isPresetId(id)) throw new PresetError(`"${id}" is not a valid preset id: use 1–64 letters, digits, "-" or "_"`, 'preset.bad-id', { id })
   return path.join(where.presetsDir, id + '.json')
 }
 
@@ -32,13 +33,21 @@ export interface LoadedPreset extends ReadPreset {
 export function loadPreset(ctx: FsContext, where: WhaleLocations, id: string): LoadedPreset {
   const file = presetPath(where, id)
   const read = readBounded(resolveIn(ctx, file), MAX_JSON_BYTES)
-  if (read.kind === 'missing') throw new PresetError(`no preset "${id}" in ${where.presetsDir}; see \`cyrene whale presets list\``)
-  if (read.kind === 'unreadable') throw new PresetError(`cannot read ${file}: ${read.reason}`)
+  if (read.kind === 'missing')
+    throw new PresetError(`no preset "${id}" in ${where.presetsDir}; see \`cyrene whale presets list\``, 'preset.missing', {
+      id,
+      dir: where.presetsDir,
+    })
+  if (read.kind === 'unreadable') throw new PresetError(`cannot read ${file}: ${read.reason}`, 'preset.unreadable', { file, reason: read.reason })
   const parsed = parseJson(read.text)
-  if (!parsed.ok) throw new PresetError(`${file} is not valid JSON (${parsed.error}); fix or delete it`)
+  if (!parsed.ok) throw new PresetError(`${file} is not valid JSON (${parsed.error}); fix or delete it`, 'preset.json', { file, error: parsed.error })
   const result = readPreset(parsed.value, id)
   if (result === null)
-    throw new PresetError(`${file} is not a whale-persona preset (it needs a "persona" object, or the early top-level "character"/"contracts")`)
+    throw new PresetError(
+      `${file} is not a whale-persona preset (it needs a "persona" object, or the early top-level "character"/"contracts")`,
+      'preset.not-preset',
+      { file },
+    )
   return { ...result, file, raw: parsed.value as JsonRecord }
 }
 
@@ -79,15 +88,25 @@ export interface ApplyOutcome {
   /** False when there is no config file (an apply that changes nothing then creates none). */
   configExists: boolean
   error?: string
+  /** `error` as a said, for the person's language; not in `--json`. */
+  errorSaid?: WhaleSaid
 }
 
 /** Reads the live config text: missing means `{}`; invalid JSON refuses so the file is never overwritten. */
 function liveConfig(ctx: FsContext, where: WhaleLocations): unknown {
   const read = readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES)
   if (read.kind === 'missing') return {}
-  if (read.kind === 'unreadable') throw new ApplyRefused(`cannot read ${where.configFile}: ${read.reason}; nothing was changed`)
+  if (read.kind === 'unreadable')
+    throw new ApplyRefused(`cannot read ${where.configFile}: ${read.reason}; nothing was changed`, 'apply.unreadable', {
+      file: where.configFile,
+      reason: read.reason,
+    })
   const parsed = parseJson(read.text)
-  if (!parsed.ok) throw new ApplyRefused(`${where.configFile} is not valid JSON (${parsed.error}); fix it first — it was not overwritten`)
+  if (!parsed.ok)
+    throw new ApplyRefused(`${where.configFile} is not valid JSON (${parsed.error}); fix it first — it was not overwritten`, 'apply.json', {
+      file: where.configFile,
+      error: parsed.error,
+    })
   return parsed.value
 }
 
@@ -116,6 +135,7 @@ async function applyLocked(ctx: FsContext, where: WhaleLocations, id: string, pr
         configFile: where.configFile,
         configExists: exists(resolveIn(ctx, where.configFile)),
         error: error.message,
+        errorSaid: error.said,
       }
     throw error
   }
@@ -133,7 +153,8 @@ async function writePreset(
 ): Promise<string> {
   const file = presetPath(where, preset.id)
   if (!options.overwrite && exists(resolveIn(ctx, file))) {
-    throw new PresetError(`a preset "${preset.id}" already exists; pass --force to replace it${preset.id === AUTOSAVE_ID ? '' : ' or choose another id'}`)
+    const message = `a preset "${preset.id}" already exists; pass --force to replace it${preset.id === AUTOSAVE_ID ? '' : ' or choose another id'}`
+    throw new PresetError(message, preset.id === AUTOSAVE_ID ? 'preset.exists-autosave' : 'preset.exists', { id: preset.id })
   }
   await writeTextAtomic(resolveIn(ctx, file), toJsonText(presetFile(preset)))
   return file
@@ -167,19 +188,24 @@ export async function saveImportedPreset(
       if (!(error instanceof PresetError)) throw error
     }
     if (existing !== null && sameCardContent({ ...existing.preset, extensions: existing.raw.extensions }, preset)) return { file, unchanged: true }
-    throw new PresetError(`a preset "${preset.id}" already exists with different content; pass --force to replace it, or --id NEW_ID to keep both`)
+    throw new PresetError(
+      `a preset "${preset.id}" already exists with different content; pass --force to replace it, or --id NEW_ID to keep both`,
+      'preset.exists-different',
+      { id: preset.id },
+    )
   }
   return { file: await writePreset(ctx, where, preset, options), unchanged: false }
 }
 
 export async function saveLivePersona(ctx: FsContext, id: string, label: string, options: SaveOptions & { configOverride?: string }): Promise<string> {
-  if (id === AUTOSAVE_ID) throw new PresetError('"autosave" is reserved for the persona saved before an apply; choose another id')
+  if (id === AUTOSAVE_ID) throw new PresetError('"autosave" is reserved for the persona saved before an apply; choose another id', 'preset.reserved')
   const where = locationsFor(ctx, options.configOverride)
   let config: unknown
   try {
     config = liveConfig(ctx, where)
   } catch (error) {
-    throw new PresetError((error as Error).message)
+    if (error instanceof WhaleError) throw new PresetError(error.message, error.said.code, error.said.params)
+    throw error
   }
   return writePreset(ctx, where, snapshotPreset(config, id, label), options)
 }
@@ -187,7 +213,7 @@ export async function saveLivePersona(ctx: FsContext, id: string, label: string,
 export function deletePreset(ctx: FsContext, id: string): string {
   const where = locationsFor(ctx)
   const file = presetPath(where, id)
-  if (!exists(resolveIn(ctx, file))) throw new PresetError(`no preset "${id}" in ${where.presetsDir}`)
+  if (!exists(resolveIn(ctx, file))) throw new PresetError(`no preset "${id}" in ${where.presetsDir}`, 'preset.missing-delete', { id, dir: where.presetsDir })
   rmSync(resolveIn(ctx, file))
   return file
 }

@@ -1,4 +1,5 @@
 import { cloneJson, isRecord, jsonEqual, type JsonRecord } from './json.ts'
+import { WhaleError } from './said.ts'
 
 /** Preset cards, `whale-persona-preset/1` (spec §4). Pure: files.ts-style callers do the I/O. */
 export const PRESET_SPEC = 'whale-persona-preset/1'
@@ -157,7 +158,7 @@ export interface ApplyResult {
   autosave: JsonRecord | null
 }
 
-export class ApplyRefused extends Error {}
+export class ApplyRefused extends WhaleError {}
 
 /**
  * Applying (spec §4.3, §4.5): each whitelisted key the card has replaces the
@@ -165,9 +166,9 @@ export class ApplyRefused extends Error {}
  * `thinkingLanguage` changes only when the card has it as a string.
  */
 export function applyPreset(liveConfig: unknown, preset: Preset): ApplyResult {
-  if (!isRecord(liveConfig)) throw new ApplyRefused('config.json does not hold a JSON object; fix it first (it was not changed)')
+  if (!isRecord(liveConfig)) throw new ApplyRefused('config.json does not hold a JSON object; fix it first (it was not changed)', 'apply.not-object')
   if (liveConfig.persona !== undefined && !isRecord(liveConfig.persona)) {
-    throw new ApplyRefused('"persona" in config.json is not an object; fix it first (it was not changed)')
+    throw new ApplyRefused('"persona" in config.json is not an object; fix it first (it was not changed)', 'apply.persona-not-object')
   }
   const next = cloneJson(liveConfig)
   const persona: JsonRecord = isRecord(next.persona) ? next.persona : {}

@@ -1,5 +1,6 @@
 import { cloneJson, isRecord, jsonEqual, type JsonRecord } from './json.ts'
 import { isPresetShape, PRESET_SPEC, validPersonaValue, type Preset } from './presets.ts'
+import { WhaleNotes, type WhaleSaid } from './said.ts'
 
 /**
  * SillyTavern character cards v1/v2/v3 both ways (spec §4.6). Pure: a card
@@ -107,6 +108,8 @@ export interface ImportReport {
   mapped: string[]
   unmapped: string[]
   notes: string[]
+  /** `notes` as saids, for the person's language (decision 085); not in `--json`. */
+  notesSaid: WhaleSaid[]
 }
 
 /** A card's text field, line endings normalised (cards made on Windows carry CRLF). */
@@ -153,7 +156,7 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   const at = d === raw ? '' : 'data.'
   const mapped: string[] = []
   const unmapped: string[] = []
-  const notes: string[] = []
+  const notes = new WhaleNotes()
   const take = (field: string): string => {
     const value = text(d[field])
     if (value) mapped.push(field)
@@ -167,8 +170,10 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   const rawPrompt = take('system_prompt')
   const systemPrompt = rawPrompt.replace(ORIGINAL, '').trim()
   if (systemPrompt !== rawPrompt)
-    notes.push(
+    notes.add(
       `${at}system_prompt's {{original}} (SillyTavern's own default system prompt) is dropped: here the engine's own system prompt always comes first and the contracts after it.`,
+      'note.original-dropped',
+      { field: `${at}system_prompt` },
     )
   if (rawPrompt !== '' && systemPrompt === '') mapped.splice(mapped.indexOf('system_prompt'), 1)
   const postHistory = take('post_history_instructions')
@@ -190,9 +195,12 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
     // a "mapped" claim with nothing behind it would be a lie (spec §4.6)
     mapped.splice(mapped.indexOf('system_prompt'), 1)
     unmapped.push(at + 'system_prompt')
-    notes.push('system_prompt gave no usable contract line (each must be 2–300 characters); split it by hand into lines.')
+    notes.add('system_prompt gave no usable contract line (each must be 2–300 characters); split it by hand into lines.', 'note.no-contract')
   }
-  if (contracts.length >= MAX_CONTRACTS) notes.push(`system_prompt had more lines than the limit; only the first ${MAX_CONTRACTS} contracts were kept.`)
+  if (contracts.length >= MAX_CONTRACTS)
+    notes.add(`system_prompt had more lines than the limit; only the first ${MAX_CONTRACTS} contracts were kept.`, 'note.contracts-cut', {
+      max: MAX_CONTRACTS,
+    })
   if (postHistory) persona.suffix = postHistory
 
   const creator = text(d.creator)
@@ -217,13 +225,26 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
     const others = Object.fromEntries(Object.entries(extensions).filter(([k]) => k !== EXTENSION_KEY))
     if (Object.keys(others).length) {
       preset.extensions = cloneJson(others)
-      notes.push(`Kept extensions ${Object.keys(others).join(', ')} unchanged for a later export; this engine does not use them.`)
+      notes.add(`Kept extensions ${Object.keys(others).join(', ')} unchanged for a later export; this engine does not use them.`, 'note.extensions-kept', {
+        keys: Object.keys(others).join(', '),
+      })
     }
   }
   if (unmapped.length)
-    notes.push('Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '))
-  notes.push('An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.')
-  return { preset, mapped, unmapped, notes }
+    notes.add(
+      'Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '),
+      'note.not-taken',
+      {
+        fields: unmapped.join(', '),
+      },
+    )
+  neverSwitches(notes)
+  return { preset, mapped, unmapped, notes: notes.en, notesSaid: notes.said }
+}
+
+/** The note every import ends with. */
+export function neverSwitches(notes: WhaleNotes): void {
+  notes.add('An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.', 'note.never-switches')
 }
 
 interface VisibleFields {
@@ -245,7 +266,7 @@ const ENGINE_ONLY_KEYS = ['userName', 'selfNameFlash', 'selfNamePro', 'selfNameB
  * (see toTavern); they are restored only while the visible field still says
  * what the export wrote, so a card edited in another tool keeps the edit.
  */
-function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: VisibleFields, notes: string[]): void {
+function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: VisibleFields, notes: WhaleNotes): void {
   for (const key of ENGINE_ONLY_KEYS) {
     const value = own[key]
     if (value !== undefined && value !== null && validPersonaValue(key, value)) preset.persona[key] = cloneJson(value)
@@ -259,7 +280,11 @@ function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: Visi
   for (const key of ['character', 'contracts', 'suffix'] as const) {
     if (own[key] === undefined) continue
     if (visibleAgrees[key](own[key])) preset.persona[key] = cloneJson(own[key])
-    else notes.push(`The card's ${key} differs from the copy in extensions.${EXTENSION_KEY}; kept the card's visible text.`)
+    else
+      notes.add(`The card's ${key} differs from the copy in extensions.${EXTENSION_KEY}; kept the card's visible text.`, 'note.visible-kept', {
+        key,
+        extension: EXTENSION_KEY,
+      })
   }
   if (typeof own.thinkingLanguage === 'string') preset.thinkingLanguage = own.thinkingLanguage
 }

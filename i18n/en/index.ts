@@ -14,6 +14,8 @@ import { storeRefusalsEn } from './store-refusals.ts'
 import { storeFindingsEn } from './store-findings.ts'
 import { storeImportEn } from './store-import.ts'
 import { cliFailuresEn } from './cli-failures.ts'
+import { storeModulesEn } from './store-modules.ts'
+import { whaleErrorsEn } from './whale-errors.ts'
 import { whaleEn } from './whale.ts'
 import { worldbookEn } from './worldbook.ts'
 
@@ -34,6 +36,8 @@ export const en: Catalogue = {
   ...storeFindingsEn,
   ...storeImportEn,
   ...cliFailuresEn,
+  ...storeModulesEn,
+  ...whaleErrorsEn,
   ...worldbookEn,
   ...whaleEn,
 }

@@ -13,6 +13,8 @@ import { storeRefusalsZh } from './store-refusals.ts'
 import { storeFindingsZh } from './store-findings.ts'
 import { storeImportZh } from './store-import.ts'
 import { cliFailuresZh } from './cli-failures.ts'
+import { storeModulesZh } from './store-modules.ts'
+import { whaleErrorsZh } from './whale-errors.ts'
 import { whaleZh } from './whale.ts'
 import { worldbookZh } from './worldbook.ts'
 
@@ -33,6 +35,8 @@ export const zh = {
   ...storeFindingsZh,
   ...storeImportZh,
   ...cliFailuresZh,
+  ...storeModulesZh,
+  ...whaleErrorsZh,
   ...worldbookZh,
   ...whaleZh,
 } as const

@@ -11,6 +11,7 @@ import { pageLocaleOf } from '../../panel/locale.ts'
 import { dreamNowOf } from '../../panel/row.ts'
 import type { CyreneMemory } from '../../host/service.ts'
 import { bootHost, type Host } from '../harness/host.ts'
+import { otherLanguage } from '../harness/language.ts'
 
 /**
  * The panel's routes over real HTTP, served by the handler the web row
@@ -309,6 +310,39 @@ describe('panel routes (issue 12 item 2)', () => {
     expect(r.status).toBe(400)
     expect(r.json.error).toContain(`"${key}" is not a setting (settings are nickname`)
     expect(storeFiles()).toEqual(before)
+  })
+
+  it('why a save is refused and what is wrong in the settings file reach the page in both languages (issue 22, decision 083)', async () => {
+    const before = storeFiles()
+    const refusals = [
+      await post({ action: 'save-config', settings: { nickname: '好', dream: { time: '25:99' }, form: 'desk' } }),
+      await post({ action: 'save-config', settings: { siyuan: { tokenEnv: 'PATH' } }, confirm: 'siyuan' }),
+      await post({ action: 'save-config', settings: { siyuan: { tokenEnvAllow: ['PATH'] } } }),
+    ]
+    for (const r of refusals) {
+      expect(r.status).toBe(400)
+      expect(r.json.words.en).toBe(r.json.error)
+      expect(otherLanguage('zh', r.json.words.zh), r.json.words.zh).toEqual([])
+    }
+    expect(refusals[0]!.json.words.zh).toContain('"form" 只能是 `chat, work` 之一')
+    expect(refusals[1]!.json.words.zh).toContain('"PATH" 不是你允许的环境变量')
+    expect(refusals[2]!.json.words.zh).toContain('"siyuan.tokenEnvAllow" 只能由你自己在 元/settings.json 里改')
+    expect(storeFiles()).toEqual(before)
+    const file = join(root, '元', 'settings.json')
+    const kept = readFileSync(file, 'utf8')
+    writeFileSync(file, JSON.stringify({ nope: 1, form: 'desk' }))
+    const store = (host.ctx.get('cyreneMemory') as CyreneMemory).store()!
+    try {
+      await store.reloadSettings()
+      const { json } = await call('/status')
+      expect(json.settings.problemsIn.en).toEqual(json.settings.problems)
+      expect(json.settings.problemsIn.zh).toHaveLength(2)
+      expect(json.settings.problemsIn.zh.join('\n')).toContain('没有 "nope" 这个设置')
+      expect(otherLanguage('zh', json.settings.problemsIn.zh.join('\n'))).toEqual([])
+    } finally {
+      writeFileSync(file, kept)
+      await store.reloadSettings()
+    }
   })
 
   it('the token is in no answer and no file of the store', () => {
