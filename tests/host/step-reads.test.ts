@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootHost, type Host } from '../harness/host.ts'
 
 /**
  * What a step reads once per assembly (docs/decisions/054): `{{cyrene_memory}}`'s files and
@@ -11,15 +9,6 @@ import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
  * and the pass. Kept per assembly, never across: a file the person edits between two steps is
  * in the very next one, and a broken one leaves the step going on without it.
  */
-async function cyrene(host: Host, ...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['bin/cyrene.js', ...args], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DSH_HOME: host.dshHome },
-    encoding: 'utf8',
-  })
-  return stdout
-}
-
 const store = (host: Host, ...parts: string[]) => join(host.dshHome, 'cyrene-philia093-0', ...parts)
 
 let host: Host
@@ -52,13 +41,14 @@ describe('what one assembly reads once, read again by the next', () => {
     writeFileSync(store(host, '元', 'settings.json'), '{}')
   })
 
-  it('an anchor written between two steps is in the next step’s {{cyrene_memory}}, once, and its hits leave out what the block shows', async () => {
+  it('an anchor edited by hand between two steps is in the next step’s {{cyrene_memory}}, once, and its hits leave out what the block shows', async () => {
     await host.ctx.get('cyreneMemory').recallReady
-    await cyrene(host, 'memory', 'anchor', 'write', 'user', '你是阿远，写小说的人。', '--core')
+    mkdirSync(store(host, '锚'), { recursive: true })
+    writeFileSync(store(host, '锚', '你是谁.md'), '你是阿远，写小说的人。\n')
     const agent = await host.createAgent('chat')
     const first = await host.assemble(agent)
     expect(first.system).toContain('【你是谁】你是阿远，写小说的人。')
-    await cyrene(host, 'memory', 'anchor', 'write', 'user', '你是阿远，现在改写剧本了。', '--core')
+    writeFileSync(store(host, '锚', '你是谁.md'), '你是阿远，现在改写剧本了。\n')
     const second = await host.assemble(agent)
     expect(second.system).toContain('【你是谁】你是阿远，现在改写剧本了。')
     expect(second.system).not.toContain('写小说的人')
