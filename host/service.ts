@@ -79,6 +79,10 @@ export class CyreneMemory extends Service {
   private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
   private block: MemoryBlock = { text: '', cut: 0, ids: [] }
+  /** The block each assembly read (memoryBlock). */
+  private readonly blockOf = new WeakMap<object, MemoryBlock>()
+  /** The voice settings each assembly read (voiceSettings). */
+  private readonly settingsOf = new WeakMap<object, VoiceSettings>()
   /** The voice keys of the settings text last parsed (voiceSettings). */
   private voiceKept: { text: string; voice: VoiceSettings } | undefined
   private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; live: LiveRecall; counts: RecallCounts } | { kind: 'failed'; detail: string } =
@@ -141,15 +145,22 @@ export class CyreneMemory extends Service {
     if (state.kind === 'ready') await state.store.close().catch(() => undefined)
   }
 
-  /** The value of `{{cyrene_memory}}` for one assembly, read from the files now; never throws. */
-  memoryBlock(): MemoryBlock {
+  /**
+   * The value of `{{cyrene_memory}}` for one assembly, read from the files now; never throws.
+   * With `assembly` (DSH's assembly context), read once for it: its variable, the pass and the
+   * hits' exclusions ask in the same assembly and see one block; the next assembly reads again.
+   */
+  memoryBlock(assembly?: object): MemoryBlock {
     if (this.state.kind !== 'ready') return { text: '', cut: 0, ids: [] }
+    const kept = assembly === undefined ? undefined : this.blockOf.get(assembly)
+    if (kept !== undefined) return kept
     try {
       this.block = this.state.reader.read()
       this.notes.refreshed(undefined)
     } catch (error) {
       this.notes.refreshed((error as Error).message)
     }
+    if (assembly !== undefined) this.blockOf.set(assembly, this.block)
     return this.block
   }
 
@@ -261,13 +272,23 @@ export class CyreneMemory extends Service {
     return this.state.kind === 'ready' ? this.state.store : undefined
   }
 
-  /** The nickname the person set (元/settings.json `nickname`), read fresh; undefined when unset or unreadable. */
-  nickname(): string | undefined {
-    return this.voiceSettings().nickname
+  /** The nickname the person set (元/settings.json `nickname`), read fresh (once per `assembly`); undefined when unset or unreadable. */
+  nickname(assembly?: object): string | undefined {
+    return this.voiceSettings(assembly).nickname
   }
 
-  /** `nickname` and `style` of 元/settings.json, re-read when the file changed (the CLI may write it while DSH runs). */
-  voiceSettings(): VoiceSettings {
+  /**
+   * `nickname` and `style` of 元/settings.json, re-read when the file changed (the CLI may write it while DSH runs).
+   * With `assembly` (DSH's assembly context), looked at once for it: the nickname variable and the rails ask in the same assembly.
+   */
+  voiceSettings(assembly?: object): VoiceSettings {
+    const kept = assembly === undefined ? undefined : this.settingsOf.get(assembly)
+    const voice = kept ?? this.voiceNow()
+    if (assembly !== undefined && kept === undefined) this.settingsOf.set(assembly, voice)
+    return { ...voice, problems: [...voice.problems] }
+  }
+
+  private voiceNow(): VoiceSettings {
     const text = this.storeText('元/settings.json')
     if (text === undefined) return { problems: [] }
     // Every step asks (rails, nickname); the file is re-read only when it changed, and so is it parsed.
@@ -278,8 +299,7 @@ export class CyreneMemory extends Service {
       if (settings.style !== undefined) voice.style = settings.style
       this.voiceKept = { text, voice }
     }
-    const { voice } = this.voiceKept
-    return { ...voice, problems: [...voice.problems] }
+    return this.voiceKept.voice
   }
 
   /** A small store file's text now ('' when missing), or undefined when no store root is known. */

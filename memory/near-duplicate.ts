@@ -135,20 +135,37 @@ function dice(a: Map<string, number>, b: Map<string, number>): number {
   return total === 0 ? 0 : (2 * shared) / total
 }
 
+/** What the measure needs of one text, worked out once: a text compared with several others is prepared once (a step's memory hits among themselves). */
+export interface NearDuplicateKey {
+  readonly negations: number
+  readonly numbers: string
+  readonly units: readonly string[]
+  /** Filled when first compared past the guards. */
+  features: Map<string, number> | undefined
+}
+
+export function nearDuplicateKey(text: string): NearDuplicateKey {
+  const n = normalise(text)
+  return { negations: negations(n), numbers: numbers(n), units: units(n), features: undefined }
+}
+
+/** `similarity` of two prepared texts. */
+export function similarityOf(a: NearDuplicateKey, b: NearDuplicateKey): number {
+  if (a.negations !== b.negations) return 0
+  if (a.numbers !== b.numbers) return 0
+  if (a.units.length === 0 || b.units.length === 0) return 0
+  if (substituted(a.units, b.units)) return 0
+  a.features ??= features(a.units)
+  b.features ??= features(b.units)
+  return dice(a.features, b.features)
+}
+
 /**
  * How alike two memories are, 0…1; 0 when a guard says they mean different
  * things (another number of negations, other numbers) or either says nothing.
  */
 export function similarity(a: string, b: string): number {
-  const na = normalise(a)
-  const nb = normalise(b)
-  if (negations(na) !== negations(nb)) return 0
-  if (numbers(na) !== numbers(nb)) return 0
-  const ua = units(na)
-  const ub = units(nb)
-  if (ua.length === 0 || ub.length === 0) return 0
-  if (substituted(ua, ub)) return 0
-  return dice(features(ua), features(ub))
+  return similarityOf(nearDuplicateKey(a), nearDuplicateKey(b))
 }
 
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE_THRESHOLD): boolean {
@@ -162,8 +179,9 @@ export function findNearDuplicate<T extends { text: string }>(
   threshold = NEAR_DUPLICATE_THRESHOLD,
 ): { item: T; similarity: number } | undefined {
   let best: { item: T; similarity: number } | undefined
+  const key = nearDuplicateKey(text)
   for (const item of candidates) {
-    const s = similarity(text, item.text)
+    const s = similarityOf(key, nearDuplicateKey(item.text))
     if (s >= threshold && (best === undefined || s > best.similarity)) best = { item, similarity: s }
   }
   return best

@@ -149,7 +149,19 @@ export function dataFrame(title: string, body: string, options: FrameOptions = {
   return `${frameHeader(title)}\n${preface}${frameSafe(body)}\n${endMarker(options.token)}`
 }
 
+/** Overheads already counted, by title, preface and token: every block of every step asks for a few of the same titles. */
+const overheads = new Map<string, number>()
+/** More distinct frames than this (a worldbook with many titles) start the count afresh. */
+const MAX_OVERHEADS = 256
+
 /** Characters a frame adds around its body (header, preface, newlines, marker). */
 export function frameOverhead(title: string, options: FrameOptions = {}): number {
-  return charCount(dataFrame(title, '', options))
+  const key = JSON.stringify([options.token ?? frameToken(), options.preface ?? null, title])
+  let n = overheads.get(key)
+  if (n === undefined) {
+    if (overheads.size >= MAX_OVERHEADS) overheads.clear()
+    n = charCount(dataFrame(title, '', options))
+    overheads.set(key, n)
+  }
+  return n
 }

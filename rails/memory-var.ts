@@ -23,11 +23,16 @@ export function memoryBlock(text: string): VoiceBlock {
   }
 }
 
-/** The composed memory text (unframed), '' when there is none or it cannot be read. */
-export function memoryText(ctx: Context): string {
+/** The composed memory text (unframed) and the ids it shows; empty when there is none or it cannot be read. `assembly`: read once per assembly. */
+export function memoryNow(ctx: Context, assembly?: object): { text: string; ids: readonly string[] } {
   try {
-    return ctx.get('cyreneMemory')?.memoryBlock().text ?? ''
+    return ctx.get('cyreneMemory')?.memoryBlock(assembly) ?? { text: '', ids: [] }
   } catch {
-    return ''
+    return { text: '', ids: [] }
   }
+}
+
+/** The composed memory text (unframed), '' when there is none or it cannot be read. */
+export function memoryText(ctx: Context, assembly?: object): string {
+  return memoryNow(ctx, assembly).text
 }

@@ -19,7 +19,7 @@ export const nicknameSpec: RailSpec = {
   cap: NICKNAME_CAP,
   switch: { key: 'nickname', label: '称呼轨道 (order 120)' },
   enabled: (config) => config.rails.nickname,
-  block: (step) => nicknameBlock(nicknameOf(step.ctx, step.config.defaultNickname)),
+  block: (step) => nicknameBlock(nicknameOf(step.ctx, step.config.defaultNickname, step.assembly)),
 }
 
 export function nicknameBlock(name: string): VoiceBlock {
@@ -28,10 +28,21 @@ export function nicknameBlock(name: string): VoiceBlock {
   return { id, channel, priority, cap, render: (max) => frameOrNothing('称呼', body, Math.min(max, cap)) }
 }
 
-/** `{{user_nickname}}` and rail 120: the person's setting, then whale-persona's userName, then the row default. */
-export function nicknameOf(ctx: Context, fallback: string): string {
+/** The name each assembly found (before the row default): `{{user_nickname}}` and rail 120 ask in the same assembly. */
+const namesOf = new WeakMap<object, { name: string | undefined }>()
+
+/**
+ * `{{user_nickname}}` and rail 120: the person's setting, then whale-persona's userName, then the row default.
+ * With `assembly` (DSH's assembly context), the files are looked at once for it.
+ */
+export function nicknameOf(ctx: Context, fallback: string, assembly?: object): string {
   try {
-    return ctx.get('cyreneMemory')?.nickname() ?? ctx.get('whalePersona')?.userName() ?? fallback
+    let found = assembly === undefined ? undefined : namesOf.get(assembly)
+    if (found === undefined) {
+      found = { name: ctx.get('cyreneMemory')?.nickname(assembly) ?? ctx.get('whalePersona')?.userName() }
+      if (assembly !== undefined) namesOf.set(assembly, found)
+    }
+    return found.name ?? fallback
   } catch {
     return fallback
   }

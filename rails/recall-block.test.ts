@@ -4,6 +4,7 @@ import { isNearDuplicate } from '../memory/near-duplicate.ts'
 import { endMarker } from '../memory/index.ts'
 import { framed } from '../prompt/index.ts'
 import { recallBlock } from './recall-block.ts'
+import { recallVoiceBlock } from './recall-step.ts'
 
 const hit = (id: string, text: string, date = '2026-03-01') => ({
   id,
@@ -105,6 +106,25 @@ describe('recallBlock', () => {
           for (const id of exclude) expect(shown).not.toContain(id)
           for (let i = 0; i < block.hits.length; i++)
             for (let j = i + 1; j < block.hits.length; j++) expect(isNearDuplicate(block.hits[i]!.text, block.hits[j]!.text)).toBe(false)
+        },
+      ),
+    )
+  })
+
+  it('property: the pass’s block, its hits prepared once and drawn at one room after another, draws what recallBlock draws at each', () => {
+    // Few words, so near-duplicates and cut texts are common.
+    const words = fc.constantFrom('我', '喜欢', '不', '乌龙茶', '红茶', '3', '月', 'tea', 'really', 'like', '，', '很长的一段记忆')
+    const text = fc.array(words, { maxLength: 60 }).map((w) => w.join(''))
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), text }), { maxLength: 10 }),
+        fc.array(fc.integer({ min: 0, max: 1200 }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 10, max: 300 }),
+        fc.subarray(['a', 'b']),
+        (raw, rooms, perEntryMax, exclude) => {
+          const hits = raw.map((r) => hit(r.id, r.text))
+          const block = recallVoiceBlock(hits, { enabled: true, maxChars: 1000, perEntryMax, limit: 8 }, exclude)
+          for (const room of rooms) expect(block.render(room)).toBe(recallBlock(hits, Math.min(room, 1000), perEntryMax, { exclude }).text)
         },
       ),
     )

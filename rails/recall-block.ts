@@ -1,6 +1,6 @@
 import { charCount, clip, fitWithinBudget, frameOverhead, promptSafe, type RecalledEntry } from '../memory/index.ts'
 import { sourceLabel } from '../memory/recall-sources.ts'
-import { isNearDuplicate } from '../memory/near-duplicate.ts'
+import { nearDuplicateKey, similarityOf, NEAR_DUPLICATE_THRESHOLD } from '../memory/near-duplicate.ts'
 import { framed } from '../prompt/index.ts'
 
 /** One hit as the block shows it. */
@@ -39,20 +39,20 @@ const RECALL_TITLE = '记忆命中'
 /** `- ` before each line and the newline after it. */
 const LINE_OVERHEAD = charCount('- ') + 1
 
-/**
- * Pure: the pre-step message for a message's memory hits, within `maxChars`
- * (frame header and closing marker included) — the one function the pre-step
- * and `cyrene memory recall` both use, so the command line prints exactly what
- * a turn injects. Each hit is neutralised (`promptSafe`: one line, no frame
- * brackets, no hidden comments) before it is measured. A hit `{{cyrene_memory}}`
- * already shows, and a hit that is a near-duplicate of one ranked above it,
- * are left out (CONTRACT#never-twice). Each line names its source.
- */
-export function recallBlock(hits: readonly RecalledEntry[], maxChars: number, perEntryMax: number, opts: RecallBlockOptions = {}): RecallBlock {
+/** A step's hits with what does not depend on the budget done: deduplicated, neutralised, near-duplicates left out, each cut to `perEntryMax`. */
+export interface PreparedHits {
+  candidates: { hit: RecalledEntry; label: string; text: string; long: boolean }[]
+  skipped: RecallBlock['skipped']
+  blank: number
+}
+
+/** The half of `recallBlock` that needs no budget: the budget pass sizes one block several times, this runs once. */
+export function prepareHits(hits: readonly RecalledEntry[], perEntryMax: number, opts: RecallBlockOptions = {}): PreparedHits {
   const exclude = new Set(opts.exclude ?? [])
   const skipped: RecallBlock['skipped'] = []
   const seen = new Set<string>()
-  const candidates: { hit: RecalledEntry; label: string; text: string; long: boolean }[] = []
+  const candidates: PreparedHits['candidates'] = []
+  const keys: ReturnType<typeof nearDuplicateKey>[] = []
   let blank = 0
   for (const hit of hits) {
     if (seen.has(hit.id)) continue
@@ -66,20 +66,41 @@ export function recallBlock(hits: readonly RecalledEntry[], maxChars: number, pe
       blank++
       continue
     }
-    if (candidates.some((c) => isNearDuplicate(c.text, text))) {
+    // A hit's whole text against the kept hits' texts as shown, each of those prepared once.
+    const key = nearDuplicateKey(text)
+    if (keys.some((k) => similarityOf(k, key) >= NEAR_DUPLICATE_THRESHOLD)) {
       skipped.push({ id: hit.id, why: 'near-duplicate' })
       continue
     }
     // perEntryMax limits the memory's own text; the source label comes on top.
     const short = clip(text, perEntryMax, { trimEnd: true })
+    keys.push(short === text ? key : nearDuplicateKey(short))
     candidates.push({ hit, label: promptSafe(sourceLabel(hit.area, hit.date, hit.id)), text: short, long: short !== text })
   }
-  if (candidates.length === 0) return { text: '', shown: 0, cut: blank, hits: [], skipped }
+  return { candidates, skipped, blank }
+}
+
+/**
+ * Pure: the pre-step message for a message's memory hits, within `maxChars`
+ * (frame header and closing marker included) — the one function the pre-step
+ * and `cyrene memory recall` both use, so the command line prints exactly what
+ * a turn injects. Each hit is neutralised (`promptSafe`: one line, no frame
+ * brackets, no hidden comments) before it is measured. A hit `{{cyrene_memory}}`
+ * already shows, and a hit that is a near-duplicate of one ranked above it,
+ * are left out (CONTRACT#never-twice). Each line names its source.
+ */
+export function recallBlock(hits: readonly RecalledEntry[], maxChars: number, perEntryMax: number, opts: RecallBlockOptions = {}): RecallBlock {
+  return fitHits(prepareHits(hits, perEntryMax, opts), maxChars)
+}
+
+/** The half of `recallBlock` that fits prepared hits within `maxChars`. */
+export function fitHits({ candidates, skipped, blank }: PreparedHits, maxChars: number): RecallBlock {
+  if (candidates.length === 0) return { text: '', shown: 0, cut: blank, hits: [], skipped: [...skipped] }
   // Lines are joined by newlines inside the frame: +1 per line covers them (the frame counts its own two).
   const room = maxChars - frameOverhead(RECALL_TITLE) + 1
   const fit = fitWithinBudget(candidates, (c) => `${c.label} ${c.text}`, room, { overheadPerItem: LINE_OVERHEAD, trimEnd: true })
   const cut = fit.cut.length + blank + fit.picked.filter((p) => p.item.long && !p.truncated).length
-  if (fit.picked.length === 0) return { text: '', shown: 0, cut, hits: [], skipped }
+  if (fit.picked.length === 0) return { text: '', shown: 0, cut, hits: [], skipped: [...skipped] }
   const lines = fit.picked.map((p) => `- ${p.text}`)
   const shown = fit.picked.map((p): ShownHit => ({
     id: p.item.hit.id,
@@ -89,5 +110,5 @@ export function recallBlock(hits: readonly RecalledEntry[], maxChars: number, pe
     source: p.item.label,
     truncated: p.truncated || p.item.long,
   }))
-  return { text: framed(RECALL_TITLE, lines.join('\n')), shown: lines.length, cut, hits: shown, skipped }
+  return { text: framed(RECALL_TITLE, lines.join('\n')), shown: lines.length, cut, hits: shown, skipped: [...skipped] }
 }

@@ -1,5 +1,5 @@
 import type { RecalledEntry } from '../memory/index.ts'
-import { RECALL_DEFAULTS, recallBlock } from './recall-block.ts'
+import { fitHits, prepareHits, RECALL_DEFAULTS, type PreparedHits } from './recall-block.ts'
 import type { BlockSpec, RecallConfig, VoiceBlock } from './types.ts'
 
 /**
@@ -12,12 +12,14 @@ import type { BlockSpec, RecallConfig, VoiceBlock } from './types.ts'
  * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT#near-duplicates).
  */
 export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig, exclude: readonly string[] = []): VoiceBlock {
+  // The pass may render this block more than once in a step: what does not depend on its room is done once.
+  let prepared: PreparedHits | undefined
   return {
     id: recallHitsSpec.id,
     channel: 'pre-step',
     priority: recallHitsSpec.priority,
     cap: config.maxChars,
-    render: (max) => recallBlock(hits, Math.min(max, config.maxChars), config.perEntryMax, { exclude }).text,
+    render: (max) => fitHits((prepared ??= prepareHits(hits, config.perEntryMax, { exclude })), Math.min(max, config.maxChars)).text,
   }
 }
 

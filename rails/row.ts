@@ -13,7 +13,7 @@ import { VOICE_TOTAL, voicePass, type VoicePass } from './pass.ts'
 import { REFLEX_MAX_CHARS } from '../host/whale-reflex.ts'
 import { formMarkerBlock } from './form-rail.ts'
 import { fixedBlock, RAILS } from './list.ts'
-import { memoryBlock, memoryText } from './memory-var.ts'
+import { memoryBlock, memoryNow } from './memory-var.ts'
 import { planBridgeSpec } from './plan-bridge-rail.ts'
 import { noteVoice } from './report.ts'
 import { pinnedForm, voiceTextsFor } from './voice-state.ts'
@@ -68,21 +68,21 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
   const railsFor = (context: { agent?: Agent | undefined }): RailSet => {
     let set = perAssembly.get(context)
     if (set === undefined) {
-      set = railBlocks(context.agent)
+      set = railBlocks(context.agent, context)
       perAssembly.set(context, set)
     }
     return set
   }
 
   /** The rails' inputs now (settings, forms/styles, the form for this agent), then each mounted rail's block, in context order. */
-  const railBlocks = (agent: Agent | undefined): RailSet => {
+  const railBlocks = (agent: Agent | undefined, assembly: object): RailSet => {
     const memory = ctx.get('cyreneMemory')
     const problems: string[] = []
     const texts = config.rails.scene || config.rails.style ? voiceTextsFor(memory) : undefined
     if (texts !== undefined) problems.push(...texts.problems)
     // Its problems (a bad nickname or style value, bad JSON) are the store's settings lines in the doctor already.
-    const settings = memory?.voiceSettings() ?? { problems: [] }
-    const step: RailStep = { ctx, config, agent, texts, settings, form: undefined, problems }
+    const settings = memory?.voiceSettings(assembly) ?? { problems: [] }
+    const step: RailStep = { ctx, config, agent, assembly, texts, settings, form: undefined, problems }
     if (config.rails.scene && texts !== undefined) {
       const sessionId = agent?.session.id
       step.form = chooseForm(texts.forms, {
@@ -140,7 +140,9 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       const blocks = [...rails.blocks]
       const bridge = result.contexts.find((c) => c.name === planBridgeSpec.context)
       if (bridge !== undefined && bridge.text !== '') blocks.push(fixedBlock(planBridgeSpec.id, 'rail', planBridgeSpec.cap, bridge.text))
-      blocks.push(memoryBlock(memoryText(ctx)))
+      // The same block the variable showed in this assembly, and the ids the hits leave out with it.
+      const memory = memoryNow(ctx, context)
+      blocks.push(memoryBlock(memory.text))
       const step: VoiceBlock[] = []
       if (v !== undefined && form !== undefined && v.announced !== undefined && v.announced !== form.form.name) step.push(formMarkerBlock(v.announced, form))
       // Like the memory hits: only in a step that brings the person's words, not in a tool round.
@@ -150,7 +152,7 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       }
       if (v !== undefined && v.query !== undefined && config.recall.enabled) {
         v.hits ??= await recallFor(ctx, v.query, config.recall.limit)
-        if (v.hits.length > 0) step.push(recallVoiceBlock(v.hits, config.recall, ctx.get('cyreneMemory')?.memoryBlock().ids ?? []))
+        if (v.hits.length > 0) step.push(recallVoiceBlock(v.hits, config.recall, memory.ids))
       }
       // The whale row's reflex instruction (≤ 200, its own pre-step) reaches the model beside ours in a Cyrene preset: its room is kept free.
       const pass = voicePass([...blocks, ...step], VOICE_TOTAL - (ctx.get('whalePersona') === undefined ? 0 : REFLEX_MAX_CHARS))

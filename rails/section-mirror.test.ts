@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { charCount, endMarker } from '../memory/index.ts'
 import { promptReferences } from '../prompt/index.ts'
-import { interpolationSafe, MIRROR_PREFIX, mirrorSections, type MirrorConfig } from './section-mirror.ts'
+import { interpolationSafe, MIRROR_PREFIX, mirrorInputKey, mirrorSections, type MirrorConfig } from './section-mirror.ts'
 
 const config = (over: Partial<MirrorConfig> = {}): MirrorConfig => ({
   mode: 'auto',
@@ -123,5 +123,25 @@ describe('interpolationSafe', () => {
   })
   it('returns text unchanged when everything resolves', () => {
     expect(interpolationSafe('a {{model}} b', vars)).toBe('a {{model}} b')
+  })
+})
+
+describe('mirrorInputKey (what a row keeps the last mirror by)', () => {
+  const sections = [
+    { name: 'tool:bash', text: 'Use {{model}} carefully.' },
+    { name: 'plan:mode', text: 'Plan first.' },
+  ]
+  it('changes with a section’s text or name and with which variables resolve; not with a variable’s value', () => {
+    const key = mirrorInputKey(sections, { model: 'a', cyrene_memory: 'x' })
+    expect(mirrorInputKey(sections, { model: 'a', cyrene_memory: 'y' })).toBe(key)
+    expect(mirrorInputKey([sections[0]!, { name: 'plan:mode', text: 'Plan first!' }], { model: 'a', cyrene_memory: 'x' })).not.toBe(key)
+    expect(mirrorInputKey([sections[0]!, { name: 'plan:other', text: 'Plan first.' }], { model: 'a', cyrene_memory: 'x' })).not.toBe(key)
+    expect(mirrorInputKey(sections, { model: undefined, cyrene_memory: 'x' })).not.toBe(key)
+  })
+  it('the same key draws the same mirror, whatever the values behind it', () => {
+    const a = mirrorSections(sections, { model: 'a' }, config())
+    const b = mirrorSections(sections, { model: 'b' }, config())
+    expect(mirrorInputKey(sections, { model: 'a' })).toBe(mirrorInputKey(sections, { model: 'b' }))
+    expect(b).toEqual(a)
   })
 })

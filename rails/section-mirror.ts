@@ -1,4 +1,4 @@
-import { charCount, frameOverhead } from '../memory/index.ts'
+import { charCount, frameOverhead, frameToken } from '../memory/index.ts'
 import { framedWithin, inertBraces, promptReferences } from '../prompt/index.ts'
 
 /**
@@ -102,6 +102,18 @@ function allowance(kind: MirrorKind, left: Budgets, config: MirrorConfig): numbe
 
 function budgetName(kind: MirrorKind, config: MirrorConfig): string {
   return kind === 'guidance' ? `guidance ceiling of ${config.guidanceMaxChars} chars` : `budget of ${config.maxChars} chars for other sections`
+}
+
+/**
+ * Everything `mirrorSections` depends on besides its config: the sections, which variables this
+ * assembly can resolve (not their values) and the frame token. The same key means the same mirror,
+ * so a row keeps the last one (DSH's sections rarely change between steps).
+ */
+export function mirrorInputKey(sections: readonly Section[], variables: Record<string, string | undefined>): string {
+  const resolvable = Object.keys(variables)
+    .filter((name) => variables[name] !== undefined)
+    .sort()
+  return JSON.stringify([frameToken(), resolvable, sections.map((s) => [s.name, s.text])])
 }
 
 export function mirrorSections(

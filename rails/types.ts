@@ -63,6 +63,8 @@ export interface RailStep {
   ctx: Context
   config: VoiceConfig
   agent: Agent | undefined
+  /** DSH's context of the assembly this step's rails are drawn for (what is read once per assembly is kept by it). */
+  assembly: object | undefined
   /** Forms and styles, read when the form or the style rail is on. */
   texts: VoiceTexts | undefined
   /** The voice keys of 元/settings.json now. */

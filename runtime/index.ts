@@ -85,9 +85,9 @@ export const Config: Schema<Config> = Schema.object({
 export function apply(ctx: Context, config: Config): void {
   // Variables must always have a value: an undefined one fails the whole turn.
   // Within its cap here (frame included); the 4,000 pass (rails/row.ts) may shorten it further in the assembly.
-  ctx.systemPrompt.variable('cyrene_memory', () => memoryBlock(memoryText(ctx)).render(MEMORY_CAP))
+  ctx.systemPrompt.variable('cyrene_memory', (assembly) => memoryBlock(memoryText(ctx, assembly)).render(MEMORY_CAP))
   // One line, no frame brackets: a value is not re-scanned for {{…}}, but it sits in the persona as plain text.
-  ctx.systemPrompt.variable('user_nickname', () => promptSafe(nicknameOf(ctx, config.defaultNickname)) || config.defaultNickname)
+  ctx.systemPrompt.variable('user_nickname', (assembly) => promptSafe(nicknameOf(ctx, config.defaultNickname, assembly)) || config.defaultNickname)
 
   registerMemoryTools(ctx)
   registerLinkAndMarginTools(ctx)
