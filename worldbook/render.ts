@@ -21,7 +21,7 @@ export const HITS_CAP = 800
 export const RAIL_TITLE = '世界书·常驻'
 export const HITS_TITLE = '世界书·命中'
 
-export interface LeftOut {
+interface LeftOut {
   name: string
   /** `no-room`: did not fit what was left; `too-many`: past the entry limit; `empty`: nothing left once neutralised. */
   why: 'no-room' | 'too-many' | 'empty'
