@@ -3,7 +3,7 @@
  * No DSH import. Parsing, key matching and the starter folder's place stay inside; their tests reach them by path.
  */
 export { constantEntries, matchEntries, type EntryHit } from './match.ts'
-export { renderEntries, RAIL_CAP, HITS_CAP, RAIL_TITLE, HITS_TITLE, type Rendered } from './render.ts'
+export { renderBlock, RAIL_CAP, HITS_CAP, type Rendered } from './render.ts'
 export { WorldbookLibrary, type LoadedWorldbook } from './library.ts'
 export { planImport, ImportFormatError, type ImportedEntry, type NotCarried } from './sillytavern.ts'
 export { IMPORT_NOTE_CODES } from './import-notes.ts'

@@ -81,3 +81,14 @@ export function renderEntries(title: string, entries: readonly WorldEntry[], max
   }
   return { text: lines.length === 0 ? '' : dataFrame(title, lines.join('\n')), shown, leftOut }
 }
+
+/** The worldbook's two blocks: the 140 rail of constant entries, and one step's keyword hits. */
+const BLOCK_TITLES = { rail: RAIL_TITLE, hits: HITS_TITLE } as const
+
+/**
+ * `renderEntries` under the title of `block`, so code outside worldbook/ picks a block by name and
+ * never holds the frame titles (docs/decisions/096).
+ */
+export function renderBlock(block: keyof typeof BLOCK_TITLES, entries: readonly WorldEntry[], max: number, maxEntries = Infinity): Rendered {
+  return renderEntries(BLOCK_TITLES[block], entries, max, maxEntries)
+}
