@@ -7,11 +7,9 @@ import { noteWorldbook, type WorldbookNote } from './report.ts'
 import {
   constantEntries,
   HITS_CAP,
-  HITS_TITLE,
   matchEntries,
   RAIL_CAP,
-  RAIL_TITLE,
-  renderEntries,
+  renderBlock,
   WorldbookLibrary,
   worldbookFolders,
   type EntryHit,
@@ -65,7 +63,7 @@ const DEFAULT_WORLDBOOK: WorldbookConfig = { recentMessages: 2, railChars: RAIL_
 export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = DEFAULT_WORLDBOOK): VoiceBlock & { rendered(max?: number): Rendered } {
   const cap = Math.min(config.railChars, RAIL_CAP)
   const entries = constantEntries(book.entries)
-  const rendered = (max = cap) => renderEntries(RAIL_TITLE, entries, Math.min(max, cap))
+  const rendered = (max = cap) => renderBlock('rail', entries, Math.min(max, cap))
   return { id: worldbookSpec.id, channel: 'rail', priority: RAIL_PRIORITY, cap, render: (max) => rendered(max).text, rendered }
 }
 
@@ -79,8 +77,8 @@ export function worldbookHits(
   const limit = Math.min(config.hitEntries, HITS_MAX_ENTRIES)
   const hits = matchEntries(book.entries, messages)
   const rendered = (max = cap) =>
-    renderEntries(
-      HITS_TITLE,
+    renderBlock(
+      'hits',
       hits.map((h) => h.entry),
       Math.min(max, cap),
       limit,

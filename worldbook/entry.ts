@@ -8,7 +8,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
 
 /** How the secondary keys narrow a primary hit (SillyTavern's optional filter). */
 export type SecondaryLogic = 'and-any' | 'not-any' | 'and-all' | 'not-all'
-export const SECONDARY_LOGICS: readonly SecondaryLogic[] = ['and-any', 'not-any', 'and-all', 'not-all']
+const SECONDARY_LOGICS: readonly SecondaryLogic[] = ['and-any', 'not-any', 'and-all', 'not-all']
 
 /** Where an entry comes from: the starter worldbook shipped in the package, or the person's own folder. */
 export type EntrySource = 'starter' | 'person'
@@ -35,7 +35,7 @@ export interface WorldEntry {
 }
 
 /** The front matter fields, in the order a written file has them. */
-export const FIELDS = ['title', 'keys', 'secondary_keys', 'secondary_logic', 'constant', 'priority', 'enabled', 'match_whole_words', 'case_sensitive'] as const
+const FIELDS = ['title', 'keys', 'secondary_keys', 'secondary_logic', 'constant', 'priority', 'enabled', 'match_whole_words', 'case_sensitive'] as const
 
 /** SillyTavern's default insertion order; an entry without `priority` sits there. */
 export const DEFAULT_PRIORITY = 100

@@ -14,14 +14,14 @@ import { parseEntry, type EntrySource, type WorldEntry } from './entry.ts'
  */
 
 /** A file larger than this is no entry (an entry is a few hundred characters). */
-export const MAX_ENTRY_BYTES = 64 * 1024
+const MAX_ENTRY_BYTES = 64 * 1024
 
 export interface WorldbookFolder {
   source: EntrySource
   dir: string
 }
 
-export interface SkippedFile {
+interface SkippedFile {
   file: string
   why: string
 }

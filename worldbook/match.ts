@@ -57,13 +57,13 @@ export function keyMatches(text: string, key: string, how: { wholeWords?: boolea
 const foldedKeys = new WeakMap<readonly string[], string[]>()
 
 /** The text once folded each way an entry may ask for. */
-export interface ScanText {
+interface ScanText {
   folded: string
   /** Width folded only, for `case_sensitive` entries. */
   cased: string
 }
 
-export function scanText(text: string): ScanText {
+function scanText(text: string): ScanText {
   return { folded: fold(text), cased: fold(text, true) }
 }
 
@@ -92,7 +92,7 @@ export interface EntryHit {
  * occurs, `not-all` not every one occurs. Without secondary keys the logic is
  * ignored.
  */
-export function entryHit(entry: WorldEntry, text: ScanText): EntryHit | undefined {
+function entryHit(entry: WorldEntry, text: ScanText): EntryHit | undefined {
   const keys = found(text, entry.keys, entry)
   if (keys.length === 0) return undefined
   if (entry.secondaryKeys.length === 0) return { entry, keys }
@@ -103,7 +103,7 @@ export function entryHit(entry: WorldEntry, text: ScanText): EntryHit | undefine
 }
 
 /** Highest priority first; equal priorities by name, so the order never depends on the folder listing. */
-export function byPriority(a: WorldEntry, b: WorldEntry): number {
+function byPriority(a: WorldEntry, b: WorldEntry): number {
   return b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 }
 

@@ -16,7 +16,7 @@ export function starterFolder(): string {
 }
 
 /** The person's folder of a store root. */
-export function personFolder(storeRoot: string): string {
+function personFolder(storeRoot: string): string {
   return join(storeRoot, PERSON_FOLDER)
 }
 

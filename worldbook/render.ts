@@ -21,7 +21,7 @@ export const HITS_CAP = 800
 export const RAIL_TITLE = '世界书·常驻'
 export const HITS_TITLE = '世界书·命中'
 
-export interface LeftOut {
+interface LeftOut {
   name: string
   /** `no-room`: did not fit what was left; `too-many`: past the entry limit; `empty`: nothing left once neutralised. */
   why: 'no-room' | 'too-many' | 'empty'
@@ -80,4 +80,15 @@ export function renderEntries(title: string, entries: readonly WorldEntry[], max
     room -= cost
   }
   return { text: lines.length === 0 ? '' : dataFrame(title, lines.join('\n')), shown, leftOut }
+}
+
+/** The worldbook's two blocks: the 140 rail of constant entries, and one step's keyword hits. */
+const BLOCK_TITLES = { rail: RAIL_TITLE, hits: HITS_TITLE } as const
+
+/**
+ * `renderEntries` under the title of `block`, so code outside worldbook/ picks a block by name and
+ * never holds the frame titles (docs/decisions/096).
+ */
+export function renderBlock(block: keyof typeof BLOCK_TITLES, entries: readonly WorldEntry[], max: number, maxEntries = Infinity): Rendered {
+  return renderEntries(BLOCK_TITLES[block], entries, max, maxEntries)
 }
