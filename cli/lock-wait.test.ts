@@ -93,7 +93,11 @@ describe('a person’s write while the write lock is held (decision 086)', () =>
 
     // The paused holder still owns the lock; the inbox and the store are as they were.
     expect(JSON.parse(readFileSync(`${t.lock}.owner`, 'utf8'))).toMatchObject({ pid: holder.child.pid })
-    expect(readFileSync(inbox, 'utf8').split('\n').filter((l) => l !== '')).toHaveLength(1)
+    expect(
+      readFileSync(inbox, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toHaveLength(1)
     holder.child.kill('SIGCONT')
     holder.send('release')
     expect(await holder.next('RELEASED', 'EXITED')).toBe('RELEASED')

@@ -167,7 +167,12 @@ export class MemoryStore {
 
   private async withWriteLockUnmarked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     const lock = refusingWhenLost(
-      await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs ?? this.settings.values.lock.waitSeconds * 1000 }),
+      await acquire({
+        path: join(this.root, LAYOUT.meta, WRITE_LOCK),
+        purpose: 'write',
+        staleMs: this.lockStaleMs,
+        waitMs: this.lockWaitMs ?? this.settings.values.lock.waitSeconds * 1000,
+      }),
     )
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.

@@ -40,7 +40,7 @@ describe('the memory engine behind a real host', () => {
 
   it('recalls old memories for what the person just said, only in Cyrene presets, as framed data', async () => {
     await host.ctx.get('cyreneMemory').recallReady
-    cyrene(
+    await cyrene(
       host,
       'memory',
       'write',
@@ -73,7 +73,7 @@ describe('the memory engine behind a real host', () => {
   it('says nothing when nothing stored is about the message: no 记忆命中 block, and `cyrene memory search` finds nothing either (issue 10, abstention)', async () => {
     await host.ctx.get('cyreneMemory').recallReady
     // An older day: a memory written today is in {{cyrene_memory}}, and the hits never repeat it (never twice).
-    cyrene(
+    await cyrene(
       host,
       'memory',
       'write',
