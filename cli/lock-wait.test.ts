@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } fr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { LockBusyError } from '../durable/lock.ts'
 import { spawnLockHolder, type Holder } from '../durable/testing/spawn.ts'
+import { errorText } from '../i18n/store-said.ts'
 import { resolveRoot } from '../memory/paths.ts'
 import { runCyrene } from '../tests/harness/cli.ts'
 
@@ -102,5 +104,11 @@ describe('a person’s write while the write lock is held (decision 086)', () =>
     holder.send('release')
     expect(await holder.next('RELEASED', 'EXITED')).toBe('RELEASED')
     expect((await runCyrene(['memory', 'list', '--json'], t.env)).stdout).not.toContain('不该写进去的一条')
+  })
+
+  it('the chat commands word the same refusal from its said (`/cyrene backup` under a held lock)', () => {
+    const busy = new LockBusyError('busy: the lock /h/元/write.lock is held by process 42.', { pid: 42 } as never, true, '/h/元/write.lock')
+    expect(errorText(busy, 'zh')).toContain('锁 /h/元/write.lock 正被进程 42 占着')
+    expect(errorText(busy, 'en')).toBe('busy: the lock /h/元/write.lock is held by process 42.')
   })
 })
