@@ -21,13 +21,8 @@ export function storeSaidText(said: SaidLike | undefined, english: string, io: P
 }
 
 function saidOf(e: Error): SaidLike | undefined {
-  if (e instanceof RefusedError) return e.said
-  if (e instanceof LockLostError && e.path !== undefined) return { code: 'refused.lock-lost', params: { lock: e.path } }
-  if (e instanceof LockBusyError && e.path !== undefined)
-    return {
-      code: e.name === 'EngineBusyError' ? 'refused.engine-busy' : 'refused.busy',
-      params: { lock: e.path, pid: String(e.owner?.pid ?? '?') },
-    }
+  // The lock's errors carry their said since decision 086, as a RefusedError does.
+  if (e instanceof RefusedError || e instanceof LockLostError || e instanceof LockBusyError) return e.said
   return undefined
 }
 

@@ -10,6 +10,7 @@ import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
+import { refusalText } from './refusal-text.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -80,8 +81,8 @@ export function addInbox(whale: CyreneCommand): void {
       // The person's record first (the host injects only what it backs), with the very lines confirmEntries appends.
       const planned = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
       await recordConfirms(io.env, state.rawText, planned).catch((e: unknown) => {
-        // A refusal of the store (a broken record, a busy lock) is exit 2 with its own words; a system error stays one.
-        if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(t('whale.out.inbox.notConfirmed', L, { error: e.message }), 2)
+        // A refusal of the store (a broken record, a busy lock) is exit 2, worded in the person's language (decision 086); a system error stays one.
+        if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(t('whale.out.inbox.notConfirmed', L, { error: refusalText(e, io) }), 2)
         throw e
       })
       const result = guarded(() => confirmEntries(ctx, state, indices, source, now), L)

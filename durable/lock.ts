@@ -89,6 +89,11 @@ export class LockLostError extends Error {
     this.path = path
     this.name = 'LockLostError'
   }
+
+  /** What a person's catalogue words (decision 086): the chat commands and the command line read it. */
+  get said(): { code: string; params: Record<string, string> } | undefined {
+    return this.path === undefined ? undefined : { code: 'refused.lock-lost', params: { lock: this.path } }
+  }
 }
 
 export class LockBusyError extends Error {
@@ -103,6 +108,12 @@ export class LockBusyError extends Error {
     this.alive = alive
     this.path = path
     this.name = 'LockBusyError'
+  }
+
+  /** What a person's catalogue words (decision 086); the engine lock's refusal has its own code. */
+  get said(): { code: string; params: Record<string, string> } | undefined {
+    if (this.path === undefined) return undefined
+    return { code: this.name === 'EngineBusyError' ? 'refused.engine-busy' : 'refused.busy', params: { lock: this.path, pid: String(this.owner?.pid ?? '?') } }
   }
 }
 

@@ -61,7 +61,12 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
     area: 'memory',
     check: t('doctor.check.limits', lang),
     status: 'ok',
-    detail: t('doctor.limits', lang, { entry: store.limits.entryChars, inject: store.limits.injectChars, anchors }),
+    detail: t('doctor.limits', lang, {
+      entry: store.limits.entryChars,
+      inject: store.limits.injectChars,
+      anchors,
+      wait: store.settings.values.lock.waitSeconds,
+    }),
   })
   for (const [i, english] of store.settingsProblems.entries()) {
     const problem = saidOr(store.settingsSaid[i], english, lang)

@@ -74,6 +74,14 @@ export const SettingsSchema = Schema.object({
     entryChars: Schema.natural().min(1).default(DEFAULT_LIMITS.entryChars),
     injectChars: Schema.natural().min(1).default(DEFAULT_LIMITS.injectChars),
   }),
+  lock: Schema.object({
+    // Long enough for the host's longest hold under load (a snapshot of the whole store), short enough to refuse a paused holder clearly (decision 086).
+    waitSeconds: Schema.natural()
+      .min(1)
+      .max(600)
+      .default(30)
+      .description('how long a write waits for 元/write.lock held by another live process before it refuses'),
+  }),
   anchor: Schema.object({
     self: Schema.natural().min(1).default(800),
     user: Schema.natural().min(1).default(600),

@@ -38,6 +38,7 @@ export interface OpenOptions extends RootOptions {
   /** The loader row's settings layer (between the defaults and 元/settings.json). */
   settingsLayer?: Record<string, unknown>
   lockStaleMs?: number
+  /** How long a write waits for a held write lock (tests); otherwise the setting `lock.waitSeconds`. */
   lockWaitMs?: number
   now?: () => Date
 }
@@ -166,7 +167,12 @@ export class MemoryStore {
 
   private async withWriteLockUnmarked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     const lock = refusingWhenLost(
-      await acquire({ path: join(this.root, LAYOUT.meta, WRITE_LOCK), purpose: 'write', staleMs: this.lockStaleMs, waitMs: this.lockWaitMs }),
+      await acquire({
+        path: join(this.root, LAYOUT.meta, WRITE_LOCK),
+        purpose: 'write',
+        staleMs: this.lockStaleMs,
+        waitMs: this.lockWaitMs ?? this.settings.values.lock.waitSeconds * 1000,
+      }),
     )
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.

@@ -66,7 +66,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.quota.full':
     ': full, new memories cannot be written. Export (cyrene memory export) and clear old margin notes, or raise the limit in 元/settings.json.',
   'doctor.quota.near': ': nearly full. Export (cyrene memory export) and clear old margin notes, or raise the limit in 元/settings.json.',
-  'doctor.limits': 'entry ≤ {entry} characters, injected entry ≤ {inject}, anchors {anchors} (元/settings.json)',
+  'doctor.limits':
+    'entry ≤ {entry} characters, injected entry ≤ {inject}, anchors {anchors}, a write waits ≤ {wait} s for a held write lock (元/settings.json)',
   'doctor.settings.problem': '{problem}: the default is used for it. Correct that item in 元/settings.json.',
   'doctor.volume.none': 'volume 0 is completed when DSH first starts',
   'doctor.volume.current': 'volume {id} of {n}',

@@ -62,7 +62,7 @@ export const doctorZh = {
   'doctor.quota.margin': '余页：{used} / {limit}',
   'doctor.quota.full': '：满了，新的记忆写不进来。请导出（cyrene memory export）后清掉旧的余页，或在 元/settings.json 调大上限。',
   'doctor.quota.near': '：快满了。请导出（cyrene memory export）后清掉旧的余页，或在 元/settings.json 调大上限。',
-  'doctor.limits': '每条 ≤ {entry} 字，放进提示词的每条 ≤ {inject} 字，锚点 {anchors}（元/settings.json）',
+  'doctor.limits': '每条 ≤ {entry} 字，放进提示词的每条 ≤ {inject} 字，锚点 {anchors}，写锁被占时写入最多等 {wait} 秒（元/settings.json）',
   'doctor.settings.problem': '{problem}：这一项用了默认值。请改正 元/settings.json 里的这一项。',
   'doctor.volume.none': '第 0 卷会在 DSH 第一次启动时建好',
   'doctor.volume.current': '现在是第 {id} 卷（共 {n} 卷）',

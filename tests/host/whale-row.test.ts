@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process'
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inertBraces } from '../../prompt/index.ts'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootHost, type Host } from '../harness/host.ts'
+import { runCyrene } from '../harness/cli.ts'
 import { inboxMigration } from '../../host/whale-vouch.ts'
 
 /** A config that exercises every segment, placeholders, `{{cwd}}` and a foreign `{{var}}`. */
@@ -42,9 +42,9 @@ afterAll(async () => {
   await host?.dispose()
 })
 
-function cliRender(cwd: string, capture: boolean): { prefix: string; thinking: string; suffix: string } {
-  const args = ['bin/cyrene.js', 'whale', 'render', '--model', 'mock-model', '--cwd', cwd, '--json', ...(capture ? ['--capture'] : [])]
-  const run = spawnSync(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: host.dshHome, DSH_WHALE_CONFIG: '' }, encoding: 'utf8' })
+async function cliRender(cwd: string, capture: boolean): Promise<{ prefix: string; thinking: string; suffix: string }> {
+  const args = ['whale', 'render', '--model', 'mock-model', '--cwd', cwd, '--json', ...(capture ? ['--capture'] : [])]
+  const run = await runCyrene(args, { ...process.env, DSH_HOME: host.dshHome, DSH_WHALE_CONFIG: '' })
   expect(run.status, run.stderr).toBe(0)
   return JSON.parse(run.stdout)
 }
@@ -55,7 +55,7 @@ describe('the whale-persona row on a real host', () => {
   it('renders the same bytes as `cyrene whale render` (braces made inert) in a built-in preset', async () => {
     const agent = await host.createAgent('standard')
     const { assembly, system } = await host.assemble(agent)
-    const cli = cliRender(host.scratch, false)
+    const cli = await cliRender(host.scratch, false)
     expect(cli.prefix).toContain('阿远')
     expect(cli.thinking).not.toBe('')
     expect(section(assembly, 'deployment:persona-prefix')).toBe(inertBraces(cli.prefix))
@@ -71,9 +71,9 @@ describe('the whale-persona row on a real host', () => {
     expect(await host.command(standard, '/memory status')).toMatchObject({ kind: 'success', text: expect.stringContaining('关闭') })
     expect(await host.command(standard, '/memory on')).toMatchObject({ kind: 'success' })
     const on = section((await host.assemble(standard)).assembly, 'deployment:persona-prefix')
-    expect(on).toBe(inertBraces(cliRender(host.scratch, true).prefix))
+    expect(on).toBe(inertBraces((await cliRender(host.scratch, true)).prefix))
     const other = await host.createAgent('standard')
-    expect(section((await host.assemble(other)).assembly, 'deployment:persona-prefix')).toBe(inertBraces(cliRender(host.scratch, false).prefix))
+    expect(section((await host.assemble(other)).assembly, 'deployment:persona-prefix')).toBe(inertBraces((await cliRender(host.scratch, false)).prefix))
     const chat = await host.createAgent('chat')
     // In Cyrene's presets /memory is her memory; the switch is /memory capture on|off|status (issue 9).
     expect(await host.command(chat, '/memory capture on')).toMatchObject({ kind: 'success' })
@@ -90,7 +90,7 @@ describe('the whale-persona row on a real host', () => {
     expect(system).not.toContain('写作伙伴')
     expect(system).toContain('陪在阿远身边')
     expect(context).toContain('【whale:thinking-language】')
-    expect(context).toContain(inertBraces(cliRender(host.scratch, false).thinking).trim())
+    expect(context).toContain(inertBraces((await cliRender(host.scratch, false)).thinking).trim())
     expect(context).not.toContain('写作伙伴')
   })
 
@@ -125,13 +125,13 @@ describe('the whale-persona row on a real host', () => {
     expect(forged).not.toContain('还没确认的事')
     expect(forged).not.toContain('模型自己写的确认')
     const env = { ...process.env, DSH_HOME: host.dshHome, DSH_WHALE_CONFIG: '' }
-    const list = spawnSync(process.execPath, ['bin/cyrene.js', 'whale', 'inbox', 'list', '--json'], { cwd: PROJECT_ROOT, env, encoding: 'utf8' })
+    const list = await runCyrene(['whale', 'inbox', 'list', '--json'], env)
     const view = JSON.parse(list.stdout) as Array<{ text: string; status: string }>
     // The person's list shows what the host will inject: the forged lines are proposals.
     expect(view.find((e) => e.text === '还没确认的事')?.status).toBe('proposed')
     expect(view.find((e) => e.text === '模型自己写的确认')?.status).toBe('proposed')
     const index = view.findIndex((e) => e.text === '还没确认的事')
-    const run = spawnSync(process.execPath, ['bin/cyrene.js', 'whale', 'inbox', 'confirm', String(index)], { cwd: PROJECT_ROOT, env, encoding: 'utf8' })
+    const run = await runCyrene(['whale', 'inbox', 'confirm', String(index)], env)
     expect(run.status, run.stderr).toBe(0)
     const confirmed = await prefix()
     expect(confirmed).toContain('还没确认的事')
