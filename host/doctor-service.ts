@@ -14,7 +14,7 @@ export interface HostServiceState {
   startedAt: Date
   engine:
     | { kind: 'starting' }
-    | { kind: 'busy'; root: string; detail: string }
+    | { kind: 'busy'; root: string; detail: string; holder?: { lock: string; pid: string } }
     | { kind: 'failed'; detail: string }
     | { kind: 'ready'; root: string; problems: readonly string[] }
   /** `{{cyrene_memory}}` at the latest assembly: its length, its budget, what was cut, a failed refresh. */
@@ -57,7 +57,17 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState, lang: Lan
     case 'starting':
       return [{ area: 'memory', check, status: 'warn', detail: t('doctor.engine.starting', lang) }]
     case 'busy':
-      return [{ area: 'memory', check, status: 'fail', detail: t('doctor.engine.busy', lang, { root: engine.root, detail: engine.detail }) }]
+      return [
+        {
+          area: 'memory',
+          check,
+          status: 'fail',
+          detail: t('doctor.engine.busy', lang, {
+            root: engine.root,
+            detail: engine.holder === undefined ? engine.detail : t('doctor.engine.busy-holder', lang, engine.holder),
+          }),
+        },
+      ]
     case 'failed':
       return [{ area: 'memory', check, status: 'fail', detail: t('doctor.engine.failed', lang, { detail: engine.detail }) }]
     case 'ready': {

@@ -64,7 +64,7 @@ export interface ServiceConfig {
 type EngineState =
   | { kind: 'starting' }
   | { kind: 'ready'; store: MemoryStore; root: string; problems: string[]; reader: MemoryReader }
-  | { kind: 'busy'; root: string; detail: string }
+  | { kind: 'busy'; root: string; detail: string; holder?: { lock: string; pid: string } }
   | { kind: 'failed'; detail: string }
 
 /**
@@ -116,7 +116,10 @@ export class CyreneMemory extends Service {
       this.recallReady = this.startRecall(started.store.root, true)
       this.state = { kind: 'ready', store: started.store, root, problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
     } catch (error) {
-      this.state = error instanceof EngineBusyError ? { kind: 'busy', root, detail: error.message } : { kind: 'failed', detail: (error as Error).message }
+      this.state =
+        error instanceof EngineBusyError
+          ? { kind: 'busy', root, detail: error.message, holder: busyHolder(error) }
+          : { kind: 'failed', detail: (error as Error).message }
     }
   }
 
@@ -341,4 +344,11 @@ export class CyreneMemory extends Service {
       recallSilence: noted.recallSilence,
     }
   }
+}
+
+/** Which lock and process hold the engine, for the doctor to word in the person's language (the error's sentence is English). */
+function busyHolder(error: EngineBusyError): { lock: string; pid: string } | undefined {
+  const said = error.said
+  const lock = said?.params['lock']
+  return lock === undefined ? undefined : { lock, pid: said?.params['pid'] ?? '?' }
 }

@@ -56,6 +56,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.engine.free': 'free (no DSH running on this DSH_HOME)',
   'doctor.engine.starting': 'still starting: look again in a moment.',
   'doctor.engine.busy': '{root} is held by another engine ({detail}), so this process brings no memory: close the other DSH, and run one DSH per DSH_HOME.',
+  'doctor.engine.busy-holder': 'lock {lock}, process {pid}',
   'doctor.engine.failed': '{detail}; chats go on without memory. Fix what this says, then restart DSH.',
   'doctor.engine.mine': '{root} (this process holds the engine lock)',
   'doctor.block.stale': 'could not be refreshed ({error}): this step used the previous memory block. The next message tries again.',

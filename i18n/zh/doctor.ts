@@ -53,6 +53,7 @@ export const doctorZh = {
   'doctor.engine.free': '空闲（这个 DSH_HOME 上没有 DSH 在运行）',
   'doctor.engine.starting': '还在启动：稍等片刻再看。',
   'doctor.engine.busy': '{root} 被另一个引擎持有（{detail}），这个进程不带记忆：请关掉另一个 DSH，每个 DSH_HOME 只开一个 DSH。',
+  'doctor.engine.busy-holder': '锁 {lock}，进程 {pid}',
   'doctor.engine.failed': '{detail}；对话照常，只是不带记忆。请按这句话修好后重启 DSH。',
   'doctor.engine.mine': '{root}（引擎锁在这个进程手里）',
   'doctor.block.stale': '没能刷新（{error}）：这一步用的是上一次的记忆块。下一条消息会再试。',

@@ -160,13 +160,32 @@ describe('the memory engine behind a real host', () => {
     }
   })
 
+  it('in Chinese, the refused host names the engine lock and its holder in Chinese, not in the lock error’s English sentence', async () => {
+    const first = await bootHost({ lang: 'zh' })
+    try {
+      await first.ctx.get('cyreneMemory').ready
+      const second = await bootHost({ lang: 'zh', dshHome: first.dshHome })
+      try {
+        await second.ctx.get('cyreneMemory').ready
+        const doctor = (await second.command(await second.createAgent('chat'), '/cyrene doctor --verbose'))?.text ?? ''
+        const line = doctor.split('\n').find((l) => l.includes('被另一个引擎持有'))
+        expect(line).toMatch(/（锁 .+，进程 \d+）/)
+        expect(line).not.toMatch(/[A-Za-z]{4,} [A-Za-z]{3,}/)
+      } finally {
+        await second.dispose()
+      }
+    } finally {
+      await first.dispose()
+    }
+  })
+
   it('a second host on the same DSH_HOME is refused the engine, reports it, and its turns go on without memory', async () => {
     const other = await bootHost({ lang: 'en', dshHome: host.dshHome })
     try {
       await other.ctx.get('cyreneMemory').ready
       const doctor = await other.command(await other.createAgent('chat'), '/cyrene doctor --verbose')
       expect(doctor?.text).toContain('✗ memory engine')
-      expect(doctor?.text).toContain('held by another engine')
+      expect(doctor?.text).toContain('held by another engine (lock ')
       const agent = await other.createAgent('chat')
       other.llm.script = () => ({ text: 'ok' })
       await other.turn(agent, '还记得我吗')
