@@ -155,16 +155,16 @@ export class CyreneMemory extends Service {
    */
   memoryBlock(assembly?: object): MemoryBlock {
     if (this.state.kind !== 'ready') return { text: '', cut: 0, ids: [] }
-    const kept = assembly === undefined ? undefined : this.blockOf.get(assembly)
-    if (kept !== undefined) return kept
-    try {
-      this.block = this.state.reader.read()
-      this.notes.refreshed(undefined)
-    } catch (error) {
-      this.notes.refreshed((error as Error).message)
-    }
-    if (assembly !== undefined) this.blockOf.set(assembly, this.block)
-    return this.block
+    const reader = this.state.reader
+    return oncePerAssembly(this.blockOf, assembly, () => {
+      try {
+        this.block = reader.read()
+        this.notes.refreshed(undefined)
+      } catch (error) {
+        this.notes.refreshed((error as Error).message)
+      }
+      return this.block
+    })
   }
 
   /**
@@ -285,9 +285,7 @@ export class CyreneMemory extends Service {
    * With `assembly` (DSH's assembly context), looked at once for it: the nickname variable and the rails ask in the same assembly.
    */
   voiceSettings(assembly?: object): VoiceSettings {
-    const kept = assembly === undefined ? undefined : this.settingsOf.get(assembly)
-    const voice = kept ?? this.voiceNow()
-    if (assembly !== undefined && kept === undefined) this.settingsOf.set(assembly, voice)
+    const voice = oncePerAssembly(this.settingsOf, assembly, () => this.voiceNow())
     return { ...voice, problems: [...voice.problems] }
   }
 
@@ -344,6 +342,16 @@ export class CyreneMemory extends Service {
       recallSilence: noted.recallSilence,
     }
   }
+}
+
+/** What `read` gives, once for each of DSH's assembly contexts (decision 054); without one, read now. */
+function oncePerAssembly<T>(kept: WeakMap<object, T>, assembly: object | undefined, read: () => T): T {
+  if (assembly === undefined) return read()
+  const known = kept.get(assembly)
+  if (known !== undefined) return known
+  const value = read()
+  kept.set(assembly, value)
+  return value
 }
 
 /** Which lock and process hold the engine, for the doctor to word in the person's language (the error's sentence is English). */
