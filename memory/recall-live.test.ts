@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startLiveRecall, type LiveRecall } from './recall-live.ts'
@@ -21,7 +21,7 @@ const open = () => MemoryStore.open({ env: { DSH_HOME: t.home } })
 const fact = (text: string, at: string) => ({ text, kind: 'fact', axis: '智', reason: '事实', at })
 
 async function settled(live: LiveRecall, query: string): Promise<Awaited<ReturnType<LiveRecall['recall']>>> {
-  // The first answers may still sweep everything (the watcher is starting); wait until it vouches for its list.
+  // The first answer sweeps everything (every folder is new to the watcher); wait until it vouches for its list.
   for (let i = 0; i < 200; i++) {
     const answer = await live.recall(query, 5)
     if (answer.swept === undefined) return answer
@@ -72,6 +72,55 @@ describe('RecallWatch', () => {
     renameSync(store.path('岁月涟漪/日档'), store.path('岁月涟漪/日档.old'))
     await (await open()).write(fact('新的根。', '2026-03-05T10:00:00+08:00'), { by: 'person' })
     expect((await watch.take()).all).toBe(true)
+  })
+})
+
+describe('RecallWatch and folders that appear', () => {
+  it('a month folder made just after its year folder is watched: every later write there is named', async () => {
+    // A watcher that lists a new folder before watching it misses a month folder made in between,
+    // and with it every later write there (the first write of a store or of a year).
+    const store = await open()
+    const watch = RecallWatch.start(store.root)
+    opened.push(watch)
+    while ((await watch.take()).all) await new Promise((r) => setImmediate(r))
+    const missed: string[] = []
+    for (let year = 2030; year < 2050; year++) {
+      mkdirSync(store.path(`岁月涟漪/日档/${year}`))
+      await watch.take()
+      const first = await store.write(fact(`第 ${year} 年的第一条。`, `${year}-05-01T10:00:00+08:00`), { by: 'person' })
+      const made = await watch.take()
+      if (!made.all && !made.rels.includes(first.file)) missed.push(`${first.file} (first)`)
+      const second = await store.write(fact(`第 ${year} 年的第二条。`, `${year}-05-01T11:00:00+08:00`), { by: 'person' })
+      const next = await watch.take()
+      if (!next.all && !next.rels.includes(second.file)) missed.push(`${second.file} (second)`)
+      const third = await store.write(fact(`第 ${year} 年的第三条。`, `${year}-05-01T12:00:00+08:00`), { by: 'person' })
+      // Once the new folders are watched, a write there is named and nothing more is looked at.
+      const settled = await watch.take()
+      if (settled.all || !settled.rels.includes(third.file)) missed.push(`${third.file} (third: ${JSON.stringify(settled)})`)
+    }
+    expect(missed).toEqual([])
+  })
+
+  it('a folder removed and made again, and a recall folder moved away and back, are watched again', async () => {
+    const store = await open()
+    const watch = RecallWatch.start(store.root)
+    opened.push(watch)
+    const a = await store.write(fact('第一条。', '2031-05-01T10:00:00+08:00'), { by: 'person' })
+    while ((await watch.take()).all) await new Promise((r) => setImmediate(r))
+    rmSync(store.path('岁月涟漪/日档/2031'), { recursive: true })
+    expect((await watch.take()).all).toBe(true)
+    const b = await store.write(fact('第二条。', '2031-05-01T11:00:00+08:00'), { by: 'person' })
+    expect(b.file).toBe(a.file)
+    await watch.take()
+    const c = await store.write(fact('第三条。', '2031-05-01T12:00:00+08:00'), { by: 'person' })
+    expect(await watch.take()).toEqual({ all: false, rels: [c.file] })
+
+    renameSync(store.path('锚'), store.path('锚.away'))
+    expect((await watch.take()).all).toBe(true)
+    renameSync(store.path('锚.away'), store.path('锚'))
+    await watch.take()
+    writeFileSync(store.path('锚/你是谁.md'), '# 你是谁\n\n朋友。\n')
+    expect(await watch.take()).toEqual({ all: false, rels: ['锚/你是谁.md'] })
   })
 })
 

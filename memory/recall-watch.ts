@@ -1,7 +1,6 @@
-import { statSync } from 'node:fs'
+import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { watch, type FSWatcher } from 'chokidar'
 import { LAYOUT } from './paths.ts'
 import { recallFileOf } from './recall-sources.ts'
 
@@ -13,26 +12,41 @@ export interface Changes {
   why?: string
 }
 
+/** Year and month folders under the recall folders (日档/YYYY/MM, 梦境/YYYY/MM, 月响/YYYY): never deeper. */
+const FOLDER_DEPTH = 2
+const RECALL_FOLDERS = [LAYOUT.anchors, LAYOUT.days, LAYOUT.pending, LAYOUT.dreams, LAYOUT.months, LAYOUT.years]
+
+interface Watched {
+  watcher: FSWatcher
+  /** The folder's inode when its watch was set: a folder removed and made again is a new one to watch. */
+  ino: number
+  depthLeft: number
+}
+
 /**
  * Which recall files changed, so the per-step refresh costs O(changes) and not
- * O(day files) (CONTRACT#never-stall). It watches the store's
- * recall folders with chokidar and collects the paths its raw events name
- * (raw events arrive the moment the kernel reports them; chokidar's own
- * add/change/unlink come after a stat and are collected too).
+ * O(day files) (CONTRACT#never-stall). One `fs.watch` per recall folder and per
+ * year/month folder under it.
  *
- * It says "look at everything" — the old full stamp sweep, always correct —
- * whenever it cannot vouch for the list: before the watcher is ready, after a
- * watcher error (no more inotify watches, a folder that vanished), when a
- * folder appears or goes (its files may have been written before it was
- * watched), and when the root or the day folder is not the one it watched
- * (a restore switches folders by rename; watches follow the old ones).
+ * A folder is watched first and listed after (decision 106): whatever is
+ * written into it after the watch is reported, whatever came before is covered
+ * by the full look its appearance asks for. A watcher that lists first and
+ * watches after (chokidar does) misses a month folder made just after its
+ * year folder — the first write of a store or a year — and every later write
+ * in it.
+ *
+ * It says "look at everything" — the full stamp sweep, always correct —
+ * whenever it cannot vouch for the list: after a watch error (no more inotify
+ * watches), when a folder appears or goes, while a recall folder is missing,
+ * and when the root or the day folder is not the one it watched (a restore
+ * that switches folders by rename).
  */
 export class RecallWatch {
   private readonly root: string
-  private watcher: FSWatcher | undefined
-  private ready = false
+  private readonly watched = new Map<string, Watched>()
   private broken: string | undefined
   private sweep = true
+  private missing = false
   private pending = new Set<string>()
   private identity: string
 
@@ -47,25 +61,84 @@ export class RecallWatch {
   }
 
   private start(): void {
-    this.ready = false
     this.sweep = true
-    const dirs = [LAYOUT.anchors, LAYOUT.days, LAYOUT.pending, LAYOUT.dreams, LAYOUT.months, LAYOUT.years].map((d) => join(this.root, d))
+    this.missing = false
+    for (const folder of RECALL_FOLDERS) if (!this.watchFolder(join(this.root, folder), FOLDER_DEPTH)) this.missing = true
+  }
+
+  /** Watch `dir`, then its subfolders: false when it is not a folder (gone, a link, a file). */
+  private watchFolder(dir: string, depthLeft: number): boolean {
+    const ino = inoOf(dir)
+    if (ino === undefined) return false
+    const kept = this.watched.get(dir)
+    if (kept !== undefined && kept.ino === ino) return true
+    if (kept !== undefined) this.unwatch(dir)
     try {
       // Not persistent: a watcher never keeps DSH (or a worker) alive.
-      const w = watch(dirs, { ignoreInitial: true, persistent: false, followSymlinks: false, depth: 3 })
-      this.watcher = w
-      w.on('ready', () => {
-        this.ready = true
-      })
-      w.on('error', (error) => {
-        this.broken = `file watching failed (${(error as Error).message}); every step looks at every file instead`
-      })
-      w.on('raw', (_event, name, details) => this.noteRaw(name, (details as { watchedPath?: string }).watchedPath))
-      for (const ev of ['add', 'change', 'unlink'] as const) w.on(ev, (path: string) => this.note(path))
-      for (const ev of ['addDir', 'unlinkDir'] as const) w.on(ev, () => (this.sweep = true))
+      const watcher = watch(dir, { persistent: false }, (_event, name) => this.noted(dir, depthLeft, name))
+      watcher.on('error', (error) => this.failed(dir, error))
+      this.watched.set(dir, { watcher, ino, depthLeft })
     } catch (error) {
       this.broken = `file watching could not start (${(error as Error).message}); every step looks at every file instead`
+      return true
     }
+    if (depthLeft > 0) {
+      try {
+        for (const d of readdirSync(dir, { withFileTypes: true })) if (d.isDirectory()) this.watchFolder(join(dir, d.name), depthLeft - 1)
+      } catch {
+        // Gone again meanwhile: its parent's watch reports it, and the full look covers it.
+        this.sweep = true
+      }
+    }
+    return true
+  }
+
+  private unwatch(dir: string): void {
+    const prefix = dir + sep
+    for (const [path, w] of this.watched) {
+      if (path !== dir && !path.startsWith(prefix)) continue
+      w.watcher.close()
+      this.watched.delete(path)
+    }
+  }
+
+  private failed(dir: string, error: Error): void {
+    this.unwatch(dir)
+    // A folder that went away ends its own watch; the folder's parent reports it as well.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EPERM') this.sweep = true
+    else this.broken = `file watching failed (${error.message}); every step looks at every file instead`
+  }
+
+  /** What a folder's watch reported: a recall file by name, or a folder that came, went or was made again. */
+  private noted(dir: string, depthLeft: number, name: string | Buffer | null): void {
+    const own = this.watched.get(dir)
+    if (own === undefined) return
+    if (inoOf(dir) !== own.ino) {
+      // The watched folder itself went or was replaced (the kernel names it by its own name then).
+      this.unwatch(dir)
+      this.sweep = true
+      if (depthLeft === FOLDER_DEPTH) this.missing = true
+      return
+    }
+    if (name === null || name === '') {
+      this.sweep = true
+      return
+    }
+    const path = join(dir, String(name))
+    const rel = this.relOf(path)
+    if (rel === undefined) return
+    if (recallFileOf(rel) !== undefined) {
+      this.pending.add(rel)
+      return
+    }
+    if (depthLeft === 0) return
+    // Temp files of atomic writes and other files are not folders: one lstat tells.
+    const kept = this.watched.get(path)
+    const ino = inoOf(path)
+    if (kept !== undefined && kept.ino === ino) return
+    if (kept !== undefined) this.unwatch(path)
+    const made = ino !== undefined && this.watchFolder(path, depthLeft - 1)
+    if (kept !== undefined || made) this.sweep = true
   }
 
   /** Why the watcher cannot be trusted, when it cannot (the doctor shows it). */
@@ -73,30 +146,10 @@ export class RecallWatch {
     return this.broken
   }
 
-  private noteRaw(name: string | null, watched: string | undefined): void {
-    if (watched === undefined) {
-      this.sweep = true
-      return
-    }
-    // A file's own watcher names the file itself; a folder's names an entry in it.
-    const rel = this.relOf(watched)
-    if (rel !== undefined && recallFileOf(rel) !== undefined) this.pending.add(rel)
-    else if (name === null || name === '') this.sweep = true
-    else this.note(join(watched, name))
-  }
-
   private relOf(path: string): string | undefined {
     const rel = relative(this.root, path)
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined
     return rel.split(sep).join('/')
-  }
-
-  private note(path: string): void {
-    const rel = this.relOf(path)
-    if (rel === undefined) return
-    if (recallFileOf(rel) !== undefined) this.pending.add(rel)
-    // A new year or month folder (YYYY, MM): its files may predate the watch on it. Temp files of writes are not.
-    else if (/^\d{2}(\d{2})?$/.test(rel.split('/').at(-1)!)) this.sweep = true
   }
 
   /**
@@ -107,27 +160,42 @@ export class RecallWatch {
   async take(): Promise<Changes> {
     await nextTurn()
     const identity = identityOf(this.root)
-    if (identity !== this.identity) {
-      // The folders were switched (a restore): watch the new ones.
+    if (identity !== this.identity || this.missing) {
+      // The folders were switched (a restore), or one was missing: watch what is there now.
       this.identity = identity
-      await this.watcher?.close().catch(() => undefined)
+      this.unwatchAll()
       this.broken = undefined
       this.start()
     }
     const rels = [...this.pending]
     this.pending = new Set()
     if (this.broken !== undefined) return { all: true, rels, why: this.broken }
-    if (!this.ready || this.sweep) {
-      // Cleared only once the watcher is ready: from then on every change is in `pending`.
-      if (this.ready) this.sweep = false
-      return { all: true, rels, why: this.ready ? 'a folder appeared or went' : 'the watcher is starting' }
+    if (this.missing) return { all: true, rels, why: 'a recall folder is missing' }
+    if (this.sweep) {
+      // Every folder there now is watched: from here on every change is in `pending`.
+      this.sweep = false
+      return { all: true, rels, why: 'a folder appeared or went' }
     }
     return { all: false, rels }
   }
 
+  private unwatchAll(): void {
+    for (const w of this.watched.values()) w.watcher.close()
+    this.watched.clear()
+  }
+
   async close(): Promise<void> {
-    await this.watcher?.close().catch(() => undefined)
-    this.watcher = undefined
+    this.unwatchAll()
+  }
+}
+
+/** A real folder's inode; undefined for anything else (gone, a link, a file). */
+function inoOf(path: string): number | undefined {
+  try {
+    const st = lstatSync(path)
+    return st.isDirectory() ? st.ino : undefined
+  } catch {
+    return undefined
   }
 }
 
