@@ -70,7 +70,10 @@ export function runOwn(make: () => Retriever, which: Half): OwnScore {
     const got = stores.get(q.person)!.search(q.question, 10, OWN_NOW)
     if (q.evidence.length === 0) {
       score.noneN++
-      if (got.length > 0) score.noneWithHits++
+      if (got.length > 0) {
+        score.noneWithHits++
+        score.misses.push({ id: q.id, kind: 'nothing stored', question: q.question, got: got.slice(0, 5) })
+      }
       continue
     }
     score.answerable++

@@ -1,4 +1,4 @@
-import { promises as fs, constants as C, type Stats } from 'node:fs'
+import { closeSync, promises as fs, constants as C, openSync, readFileSync, type Stats } from 'node:fs'
 import { dirname, join, relative, isAbsolute, sep } from 'node:path'
 import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '../durable/atomic-write.ts'
 
@@ -265,4 +265,14 @@ export async function readForRewrite(file: string, rel: string, root?: string): 
 /** The bytes of a file, refusing (ELOOP) if the file itself is a symbolic link. */
 export async function readNoFollow(file: string): Promise<Buffer> {
   return fs.readFile(file, { flag: C.O_RDONLY | NOFOLLOW })
+}
+
+/** readNoFollow in one blocking call: for a thread that has nothing else to do meanwhile (the recall worker). */
+export function readNoFollowSync(file: string): Buffer {
+  const fd = openSync(file, C.O_RDONLY | NOFOLLOW)
+  try {
+    return readFileSync(fd)
+  } finally {
+    closeSync(fd)
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, RecallKeeper } from './recall-keeper.ts'
@@ -108,4 +108,21 @@ it('a second open uses the cache without reading a memory file; a broken cache i
   await importItems(store, [{ text: '在杭州看过一次雷峰塔。', at: '2020-05-01', source_ref: 'diary:12', origin: 'test:1' }])
   await third.refresh()
   expect((await third.search('雷峰塔', 5))[0]).toMatchObject({ sourceRef: 'diary:12', date: '2020-05-01' })
+})
+
+it.each([false, true])('a hit whose file became a link is not shown: the link is never followed (blocking reads: %s)', async (ownThread) => {
+  const store = await open()
+  const tea = await store.write(fact('喜欢乌龙茶，不加糖。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+  const keeper = await RecallKeeper.open(store.root, { ownThread })
+  const file = store.path(tea.file)
+  const outside = join(t.home, 'elsewhere.md')
+  writeFileSync(outside, readFileSync(file, 'utf8').replace('不加糖', '加三勺糖'))
+  rmSync(file)
+  symlinkSync(outside, file)
+  // The index still ranks the entry (no refresh yet), but its text is read through no link.
+  expect(await keeper.search('乌龙茶', 5)).toEqual([])
+  rmSync(file)
+  writeFileSync(file, readFileSync(outside, 'utf8'))
+  await keeper.refresh()
+  expect((await keeper.search('乌龙茶', 5)).map((h) => h.text)).toEqual(['喜欢乌龙茶，加三勺糖。'])
 })

@@ -48,6 +48,18 @@ describe.each([true, false])('live recall (worker: %s)', (worker) => {
     expect(answer.swept).toBeUndefined()
     expect(await live.recall('上海', 5)).toMatchObject({ reread: 0 })
   })
+
+  it('says why it found nothing, from the worker as in-process (the doctor shows it)', async () => {
+    const store = await open()
+    await store.write(fact('喜欢乌龙茶，不加糖。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+    const live = startLiveRecall(store.root, { worker })
+    opened.push(live)
+    await live.ready
+    const answer = await live.recall('潜水执照', 5)
+    expect(answer.hits).toEqual([])
+    expect(answer.silence).toMatchObject({ reason: 'no-match' })
+    expect((await live.recall('乌龙茶', 5)).silence).toBeUndefined()
+  })
 })
 
 describe('RecallWatch', () => {

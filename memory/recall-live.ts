@@ -63,7 +63,7 @@ export class LocalRecall implements LiveRecall {
   private constructor(root: string, cache: boolean) {
     // Watching starts once the index is open (the watcher's first scan would slow the build down):
     // until it is ready every step looks at every file, so nothing written meanwhile is missed.
-    this.ready = RecallKeeper.open(root, { cache }).then((keeper) => {
+    this.ready = RecallKeeper.open(root, { cache, ownThread: cache }).then((keeper) => {
       this.keeper = keeper
       if (!this.closed) this.watch = RecallWatch.start(root)
       // The translation dictionary loads in one block (~1 s idle): in the worker, load it now,
@@ -86,7 +86,8 @@ export class LocalRecall implements LiveRecall {
 
   /**
    * `cache: false` (DSH's own thread): build in slices without the cache, whose parse and write
-   * are single blocks — slower to start, never a stall. The worker uses the cache.
+   * are single blocks — slower to start, never a stall. The worker uses the cache, and reads a
+   * hit's file in one blocking call (its thread waits on nothing else).
    */
   static start(root: string, opts: { cache?: boolean } = {}): LocalRecall {
     return new LocalRecall(root, opts.cache !== false)
@@ -217,7 +218,14 @@ class ThreadRecall implements LiveRecall {
     })
     if (reply.op === 'error') throw new Error(reply.message)
     if (reply.op !== 'answer') throw new Error('the recall worker answered out of turn')
-    return { hits: reply.hits, size: reply.size, counts: reply.counts, reread: reply.reread, ...(reply.swept !== undefined ? { swept: reply.swept } : {}) }
+    return {
+      hits: reply.hits,
+      size: reply.size,
+      counts: reply.counts,
+      reread: reply.reread,
+      ...(reply.swept !== undefined ? { swept: reply.swept } : {}),
+      ...(reply.silence !== undefined ? { silence: reply.silence } : {}),
+    }
   }
 
   async level(): Promise<RecallCounts> {
