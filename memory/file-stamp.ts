@@ -25,7 +25,9 @@ export async function fileStamp(path: string): Promise<FileStamp | undefined> {
 /** `fileStamp` for synchronous readers (the host's memory block). */
 export function fileStampSync(path: string): FileStamp | undefined {
   try {
-    return stampOf(statSync(path))
+    // Most files a step looks at do not exist (the newest days, overrides): no error built for those.
+    const st = statSync(path, { throwIfNoEntry: false })
+    return st === undefined ? undefined : stampOf(st)
   } catch {
     return undefined
   }

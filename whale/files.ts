@@ -32,7 +32,8 @@ export function resolveIn(ctx: FsContext, file: string): string {
 
 function isFile(absolute: string): boolean {
   try {
-    return statSync(absolute).isFile()
+    // Looked up every step, and most candidates do not exist: no error built for those.
+    return statSync(absolute, { throwIfNoEntry: false })?.isFile() === true
   } catch {
     return false
   }

@@ -69,7 +69,9 @@ export class WorldbookLibrary {
     for (const folder of this.folders) {
       let names: string[]
       try {
-        const st = lstatSync(folder.dir)
+        // A person's folder that was never made is the common case: no error built for it every step.
+        const st = lstatSync(folder.dir, { throwIfNoEntry: false })
+        if (st === undefined) continue
         if (st.isSymbolicLink()) {
           unreadable.push({ file: folder.dir, why: 'is a symbolic link; the worldbook never follows links (put the folder itself there)' })
           continue
