@@ -106,11 +106,13 @@ export class RecallKeeper {
   private countsKept: RecallCounts | undefined
   /** The texts of files hits came from lately, by the stamp they were read at: a hit's text without reading its file again. */
   private readonly shownFiles = new Map<string, { stamp: FileStamp; text: string }>()
-  private blockingReads = false
+  /** A hit's file is read in one blocking call (KeeperOpenOptions.ownThread). */
+  private readonly blockingReads: boolean
   readonly opened: KeeperOpenReport
 
-  private constructor(root: string, index: RecallIndex, files: Map<string, FileState>, opened: KeeperOpenReport) {
+  private constructor(root: string, index: RecallIndex, files: Map<string, FileState>, opened: KeeperOpenReport, blockingReads: boolean) {
     this.root = root
+    this.blockingReads = blockingReads
     this.index = index
     this.files = files
     this.opened = opened
@@ -141,11 +143,16 @@ export class RecallKeeper {
   private static async openWith(root: string, opts: KeeperOpenOptions, useCache: boolean): Promise<RecallKeeper> {
     const cached = opts.cache === false ? undefined : useCache ? await readKeeperCache(root, opts.lean === true) : 'bad'
     const usable = typeof cached === 'object' ? cached : undefined
-    const keeper = new RecallKeeper(root, usable?.index ?? new RecallIndex(), usable?.files ?? new Map(), {
-      cache: cached === undefined ? 'missing' : cached === 'bad' ? 'rebuilt' : 'used',
-      filesRead: 0,
-    })
-    keeper.blockingReads = opts.ownThread === true
+    const keeper = new RecallKeeper(
+      root,
+      usable?.index ?? new RecallIndex(),
+      usable?.files ?? new Map(),
+      {
+        cache: cached === undefined ? 'missing' : cached === 'bad' ? 'rebuilt' : 'used',
+        filesRead: 0,
+      },
+      opts.ownThread === true,
+    )
     const read = await keeper.refresh()
     keeper.opened.filesRead = read
     if (opts.cache !== false && (read >= Math.max(1, opts.saveFrom ?? 1) || keeper.opened.cache !== 'used')) {
@@ -332,6 +339,16 @@ export class RecallKeeper {
     return answer.hits
   }
 
+  /** The text of one file (in one blocking call on a thread of its own); undefined when it cannot be read (gone, a link, not a file). */
+  private async textOf(rel: string): Promise<string | undefined> {
+    const path = join(this.root, rel)
+    try {
+      return decodeUtf8(this.blockingReads ? readNoFollowSync(path) : await readNoFollow(path)).text
+    } catch {
+      return undefined
+    }
+  }
+
   /** Document `id` of file `rel` as of the stamp the index has for it (the file read again only when that changed; only that entry parsed). */
   private async itemOf(rel: string, id: string): Promise<RecallItem | undefined> {
     const stamp = this.files.get(rel)?.stamp
@@ -342,7 +359,7 @@ export class RecallKeeper {
       this.shownFiles.set(rel, kept)
       return itemIn(rel, kept.text, id)
     }
-    const text = this.blockingReads ? readTextNow(this.root, rel) : await readText(this.root, rel)
+    const text = await this.textOf(rel)
     if (text === undefined) return undefined
     if (stamp !== undefined) {
       this.shownFiles.set(rel, { stamp, text })
@@ -404,24 +421,6 @@ export async function readItems(root: string, rel: string): Promise<RecallItem[]
 function itemIn(rel: string, text: string, id: string): RecallItem | undefined {
   try {
     return itemOfFile(rel, text, id)
-  } catch {
-    return undefined
-  }
-}
-
-/** The text of one file; undefined when it cannot be read (gone, a link, not a file). */
-async function readText(root: string, rel: string): Promise<string | undefined> {
-  try {
-    return decodeUtf8(await readNoFollow(join(root, rel))).text
-  } catch {
-    return undefined
-  }
-}
-
-/** readText in one blocking call (a keeper on a thread of its own). */
-function readTextNow(root: string, rel: string): string | undefined {
-  try {
-    return decodeUtf8(readNoFollowSync(join(root, rel))).text
   } catch {
     return undefined
   }

@@ -218,14 +218,9 @@ class ThreadRecall implements LiveRecall {
     })
     if (reply.op === 'error') throw new Error(reply.message)
     if (reply.op !== 'answer') throw new Error('the recall worker answered out of turn')
-    return {
-      hits: reply.hits,
-      size: reply.size,
-      counts: reply.counts,
-      reread: reply.reread,
-      ...(reply.swept !== undefined ? { swept: reply.swept } : {}),
-      ...(reply.silence !== undefined ? { silence: reply.silence } : {}),
-    }
+    // The answer as the worker's keeper gave it, whatever it carries: only the envelope is dropped.
+    const { op: _op, id: _id, ...answer } = reply
+    return answer
   }
 
   async level(): Promise<RecallCounts> {

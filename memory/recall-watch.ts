@@ -132,13 +132,12 @@ export class RecallWatch {
       return
     }
     if (depthLeft === 0) return
-    // Temp files of atomic writes and other files are not folders: one lstat tells.
+    // A folder watched already and still the same one: nothing came or went.
     const kept = this.watched.get(path)
-    const ino = inoOf(path)
-    if (kept !== undefined && kept.ino === ino) return
+    if (kept !== undefined && kept.ino === inoOf(path)) return
     if (kept !== undefined) this.unwatch(path)
-    const made = ino !== undefined && this.watchFolder(path, depthLeft - 1)
-    if (kept !== undefined || made) this.sweep = true
+    // Temp files of atomic writes and other files are not folders: watchFolder's one lstat tells.
+    if (this.watchFolder(path, depthLeft - 1) || kept !== undefined) this.sweep = true
   }
 
   /** Why the watcher cannot be trusted, when it cannot (the doctor shows it). */
@@ -160,11 +159,14 @@ export class RecallWatch {
   async take(): Promise<Changes> {
     await nextTurn()
     const identity = identityOf(this.root)
-    if (identity !== this.identity || this.missing) {
-      // The folders were switched (a restore), or one was missing: watch what is there now.
+    if (identity !== this.identity) {
+      // The folders were switched (a restore): watch the new ones.
       this.identity = identity
       this.unwatchAll()
       this.broken = undefined
+      this.start()
+    } else if (this.missing) {
+      // Look again for the recall folders that were missing; those watched already are left as they are.
       this.start()
     }
     const rels = [...this.pending]
