@@ -3,14 +3,15 @@
  * no circle of imports that run (a type-only import is erased and ties nothing at run time);
  * the store (memory/) and the whale-persona core (whale/) stay libraries: nothing from DSH,
  * nothing from the rooms above them; no shipped code reaches into tests; a feature room (guard/,
- * night/, rails/, panel/, siyuan/, worldbook/, gitsync/) is reached from outside only through its
+ * night/, rails/, panel/, recall/, siyuan/, worldbook/, gitsync/) is reached from outside only through its
  * two doors, `index.ts` (DSH-free: what the command line and the doctor load) and `row.ts` (its
  * DSH registration), docs/decisions/101, 104 and 093; the ground floors under the rooms (prompt/,
  * doctor/) only by their index.ts, and they reach nothing above them.
  */
 /** The feature rooms (issue 23): each reached from outside only at `index.ts` or `row.ts`. */
-const ROOMS = 'guard|night|panel|rails|siyuan|worldbook|gitsync'
-const DOORS = `^(${ROOMS})/(index|row)\\.ts$`
+const ROOMS = 'guard|night|panel|rails|recall|siyuan|worldbook|gitsync'
+/** Recall has a third door: its pure index (`recall/core/index.ts`), which the benches and the build use alone (docs/decisions/108). */
+const DOORS = `^((${ROOMS})/(index|row)|recall/core/index)\\.ts$`
 
 module.exports = {
   forbidden: [
@@ -28,7 +29,7 @@ module.exports = {
         'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH (Schemastery, a plain validation library, aside) and nothing from the folders and feature rooms built on them',
       from: { path: '^(memory|whale)/', pathNot: '\\.test\\.ts$|/testing/' },
       to: {
-        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|siyuan/|prompt/|modes/|client/|bench/|scripts/|persona-ab/|i18n/|doctor/)',
+        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|recall/|siyuan/|prompt/|modes/|client/|bench/|scripts/|persona-ab/|i18n/|doctor/)',
       },
     },
     {
@@ -59,7 +60,7 @@ module.exports = {
       severity: 'error',
       comment:
         "a room's index.ts is what the command line and the doctor load outside DSH: nothing it reaches imports a DSH package (Schemastery, a plain library, aside)",
-      from: { path: '^(guard|night)/index\\.ts$' },
+      from: { path: '^(guard|night|recall)/index\\.ts$' },
       to: { path: '^node_modules/@deepseek-ai/(?!schemastery/)', reachable: true },
     },
     {

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { atomicWrite, fsyncDir } from '../durable/atomic-write.ts'
-import { RecallKeeper } from '../memory/recall-keeper.ts'
+import { RecallKeeper } from '../recall/index.ts'
 import { writeDayEntries } from './synthetic.ts'
 import { MemoryStore, checkStore, importItems, serializeEntry, newId, type ImportItem } from '../memory/index.ts'
 

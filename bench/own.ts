@@ -7,7 +7,7 @@
 // bench/recall.ts calls runOwn for its report.
 
 import { readFileSync } from 'node:fs'
-import type { RecallOptionsInput } from '../memory/recall/index.ts'
+import type { RecallOptionsInput } from '../recall/core/index.ts'
 import { CjkBigramBm25, MiniSearchPeer, Ours, type Retriever } from './peers.ts'
 
 export interface OwnMemory {

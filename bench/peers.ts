@@ -4,7 +4,7 @@
 // pairs, recency or links) as a second, dependency-free reference.
 
 import MiniSearch from 'minisearch'
-import { RecallIndex, type RecallOptionsInput } from '../memory/recall/index.ts'
+import { RecallIndex, type RecallOptionsInput } from '../recall/core/index.ts'
 
 export interface Retriever {
   add(id: string, text: string, at: string): void

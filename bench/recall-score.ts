@@ -2,7 +2,7 @@
 // recall@k by evidence found, recall inside the pre-step's budget, characters of the top 10.
 
 import { charCount } from '../memory/budget.ts'
-import { selectWithinBudget } from '../memory/recall/index.ts'
+import { selectWithinBudget } from '../recall/core/index.ts'
 import type { Question, Unit } from './locomo.ts'
 import type { Retriever } from './peers.ts'
 

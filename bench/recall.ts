@@ -17,7 +17,7 @@
 // LoCoMo is read from ../shared/bench/locomo10 beside the repository (or --data); never copied.
 
 import { readFileSync } from 'node:fs'
-import type { RecallOptionsInput } from '../memory/recall/index.ts'
+import type { RecallOptionsInput } from '../recall/core/index.ts'
 import { LOCOMO_DIR, loadLocomo, type Conversation, type Question, type Unit } from './locomo.ts'
 import { CjkBigramBm25, MiniSearchPeer, Ours, PlainBm25 } from './peers.ts'
 import { ownSystems, printOwn, runOwn, type OwnScore } from './own.ts'

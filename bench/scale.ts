@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { RecallIndex, type RecallDoc } from '../memory/recall/index.ts'
+import { RecallIndex, type RecallDoc } from '../recall/core/index.ts'
 import { MiniSearchPeer, Ours, PlainBm25, type Retriever } from './peers.ts'
 import { chineseSentence, mulberry32 } from './synthetic.ts'
 

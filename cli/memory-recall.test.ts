@@ -5,7 +5,7 @@ import { main } from './main.ts'
 import type { CliIO } from './io.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { MemoryStore } from '../memory/index.ts'
-import { RecallKeeper } from '../memory/recall-keeper.ts'
+import { RecallKeeper } from '../recall/keeper.ts'
 import { recallBlock } from '../rails/index.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>

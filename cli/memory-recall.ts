@@ -1,5 +1,5 @@
 import { charCount } from '../memory/index.ts'
-import { ONE_SHOT_OPEN, RecallKeeper, type RecallSilence } from '../memory/recall-keeper.ts'
+import { ONE_SHOT_OPEN, RecallKeeper, type RecallSilence } from '../recall/index.ts'
 import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'
 import { RECALL_DEFAULTS, recallBlock, type RecallBlock } from '../rails/index.ts'
@@ -19,7 +19,7 @@ export const RECALL_OPTION_DEFAULTS = { k: String(RECALL_DEFAULTS.limit), budget
 
 /**
  * `cyrene memory recall "<query>"`: exactly the memory hits a turn would inject
- * for that message — the same index (memory/recall-keeper.ts), the same ranking,
+ * for that message — the same index (recall/keeper.ts), the same ranking,
  * the same block (rails/recall-block.ts `recallBlock`, which the pre-step
  * calls), leaving out what `{{cyrene_memory}}` shows right now — within the
  * budget. `--json`: `{"hits":[{"id","text","source_ref","score","source"}],"chars"}`, plus

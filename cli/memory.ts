@@ -3,8 +3,7 @@ import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand, repeated } from './command.ts'
 import { entryJson, guarded, oneLine, openStore, out, ownerLine, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { marksCommand, type MarksOptions } from './memory-marks.ts'
-import { dropRecallCache, RecallKeeper } from '../memory/recall-keeper.ts'
-import { sourceLabel } from '../memory/recall-sources.ts'
+import { dropRecallCache, RecallKeeper, resemblingDayEntry, searchEntries, sourceLabel } from '../recall/index.ts'
 import {
   checkStore,
   resolveConflict,
@@ -12,7 +11,6 @@ import {
   isPersonBase,
   ownerOf,
   type PersonMarks,
-  searchEntries,
   listPending,
   recheckPending,
   restoreTombstone,
@@ -32,7 +30,6 @@ import { AXES } from '../memory/entry.ts'
 import { gateProblemOf } from '../memory/gate.ts'
 import { gateProblemText } from '../i18n/gate.ts'
 import { recallCommand, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
-import { resemblingDayEntry } from '../memory/resembling.ts'
 import { storeSaidText } from './refusal-text.ts'
 import { importLines, exportLines, type ImportOptions, type ExportOptions } from './memory-jsonl.ts'
 export { backupFamily, restoreFamily, volumeFamily, migrateFamily } from './memory-admin.ts'

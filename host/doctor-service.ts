@@ -3,7 +3,7 @@ import { t, type Lang } from '../i18n/index.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
 import { doctorLines as siyuanDoctorLines } from '../siyuan/index.ts'
 import { doctorLines as panelDoctorLines } from '../panel/index.ts'
-import type { RecallSilence } from '../memory/recall-keeper.ts'
+import type { RecallSilence } from '../recall/index.ts'
 import type { DoctorLine } from '../doctor/index.ts'
 import type { SeatsState } from './service-seat.ts'
 

@@ -1,5 +1,4 @@
-import type { RecallSilence } from '../memory/recall-keeper.ts'
-import type { LiveAnswer } from '../memory/recall-live.ts'
+import type { LiveAnswer, RecallSilence } from '../recall/index.ts'
 
 /** What the doctor shows of the service's own work, beyond the engine and the index (HostServiceState's fields). */
 export interface ServiceNoted {

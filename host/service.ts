@@ -18,8 +18,7 @@ import {
   type WriteResult,
 } from '../memory/index.ts'
 import { StoreFile } from './store-file.ts'
-import type { RecallCounts, RecalledEntry } from '../memory/recall-keeper.ts'
-import { startLiveRecall, type LiveRecall } from '../memory/recall-live.ts'
+import { type LiveRecall, type RecallCounts, type RecalledEntry, startLiveRecall } from '../recall/index.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor-service.ts'

@@ -2,7 +2,7 @@ import { tKey, zh, type Lang, type MessageKey } from './index.ts'
 
 /**
  * Why recall brought nothing, in the person's language. memory/ gives the
- * reason as a code with its numbers (recall-keeper.ts `RecallSilence`) and
+ * reason as a code with its numbers (recall/keeper.ts `RecallSilence`) and
  * imports no catalogue; a reason this catalogue does not know yet is named,
  * not hidden.
  */

@@ -116,7 +116,6 @@ export {
   type PersonMarks,
 } from './person-marks.ts'
 export { readInboxMarksSync, recordInboxLines, INBOX_MARKS_REL, type InboxMarks } from './inbox-marks.ts'
-export { searchEntries, type SearchOptions } from './search.ts'
 export { LockBusyError, LockLostError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'
 export { fileStamp, fileStampSync, stampOf, type FileStamp } from './file-stamp.ts'
@@ -138,7 +137,6 @@ export {
 } from './prompt-safe.ts'
 export { charCount, clip, fitWithinBudget, type ClipOptions, type FitOptions, type Fit } from './budget.ts'
 export { recentFiles, readRecent, insideReader, type AnchorView, type RecentEntry } from './recent.ts'
-export type { RecalledEntry } from './recall-keeper.ts'
 export { syncGit, configuredRemote, currentRemote, gitStatus, type GitSyncReport, type GitSyncOptions } from './git-sync.ts'
 export { remoteProblem, remoteProblemSaid, GITATTRIBUTES, GITIGNORE } from './git-repo.ts'
 export { listConflicts, resolveConflict, CONFLICTS_DIR, type ConflictRecord, type Keep } from './git-conflicts.ts'

@@ -96,6 +96,15 @@ export function snapshotsDirOf(root: string): string {
   return join(dirname(root), `${basename(root)}-snapshots`)
 }
 
+/**
+ * Where the recall index is cached: beside the root (like the snapshots, outside the quota).
+ * Derived data only: a restore drops the whole folder (recall/cache.ts writes and reads
+ * what is inside).
+ */
+export function recallCacheDir(root: string): string {
+  return join(dirname(root), `${basename(root)}-index`)
+}
+
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 
 export function isDateString(s: string): boolean {

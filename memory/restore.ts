@@ -5,7 +5,7 @@ import { audit } from './audit.ts'
 import { claimEngine, engineStatus, releaseEngine } from './engine-lock.ts'
 import { ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
 import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
-import { safeJoin } from './paths.ts'
+import { recallCacheDir, safeJoin } from './paths.ts'
 import { listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile } from './snapshots.ts'
 import type { MemoryStore } from './store.ts'
 import { checkSnapshot, lstatTree, type TreeEntry } from './restore-check.ts'
@@ -236,8 +236,8 @@ function volumeFolder(rel: string): string | undefined {
 /** Step 4. Idempotent: a second run after a crash finds some files already moved and moves the rest. */
 async function rollForward(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock): Promise<void> {
   // The recall cache is derived from the files: gone now, rebuilt from the restored files on the next search.
-  const { dropRecallCache } = await import('./recall-keeper.ts')
-  await dropRecallCache(store.root)
+  // The whole folder goes (a link there is removed, not followed): the store knows where it is, not what is inside.
+  await fs.rm(recallCacheDir(store.root), { recursive: true, force: true })
   const known = new Set<string>()
   const touched = new Set<string>()
   for (const rel of j.remove) {

@@ -1,5 +1,5 @@
-import { charCount, clip, fitWithinBudget, frameOverhead, promptSafe, type RecalledEntry } from '../memory/index.ts'
-import { sourceLabel } from '../memory/recall-sources.ts'
+import { charCount, clip, fitWithinBudget, frameOverhead, promptSafe } from '../memory/index.ts'
+import { sourceLabel, type RecalledEntry } from '../recall/index.ts'
 import { nearDuplicateKey, similarityOf, NEAR_DUPLICATE_THRESHOLD } from '../memory/near-duplicate.ts'
 import { framed } from '../prompt/index.ts'
 

@@ -1,4 +1,4 @@
-import type { RecalledEntry } from '../memory/index.ts'
+import type { RecalledEntry } from '../recall/index.ts'
 import { fitHits, prepareHits, RECALL_DEFAULTS, type PreparedHits } from './recall-block.ts'
 import type { BlockSpec, RecallConfig, VoiceBlock } from './types.ts'
 

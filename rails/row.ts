@@ -17,7 +17,7 @@ import { memoryBlock, memoryNow } from './memory-var.ts'
 import { planBridgeSpec } from './plan-bridge-rail.ts'
 import { noteVoice } from './report.ts'
 import { pinnedForm, voiceTextsFor } from './voice-state.ts'
-import type { RecalledEntry } from '../memory/index.ts'
+import type { RecalledEntry } from '../recall/index.ts'
 
 /**
  * Everything Cyrene injects into one step, through one budget pass (CONTRACT#budget-pass, 4,000 characters with frames): rails 120–155 as runtime contexts,

@@ -4,7 +4,8 @@ import type {} from '../host/service.ts'
 import { captureCommand, type WhalePersona } from '../host/whale-row.ts'
 import { kindLabel } from '../i18n/kinds.ts'
 import { gateProblemText } from '../i18n/gate.ts'
-import { clip, gateProblemOf, isPersonBase, ownerOf, searchEntries, type MemoryStore, type StoredEntry } from '../memory/index.ts'
+import { clip, gateProblemOf, isPersonBase, ownerOf, type MemoryStore, type StoredEntry } from '../memory/index.ts'
+import { searchEntries } from '../recall/index.ts'
 import type { CommandResult } from './cyrene-subcommands.ts'
 
 /**

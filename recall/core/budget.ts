@@ -1,4 +1,4 @@
-import { fitWithinBudget, type FitCutReason } from '../budget.ts'
+import { fitWithinBudget, type FitCutReason } from '../../memory/budget.ts'
 
 // Fills a character budget (the pre-step hit block ≤ 1000) with the best hits,
 // each cut to a per-entry maximum, and says what it cut — limits must be

@@ -1,14 +1,15 @@
 import { rm } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
-import { ensureDir, writeAtomic } from './fsio.ts'
-import type { FileStamp } from './file-stamp.ts'
-import { fileSource, packColumns, readColumns, RecallIndex, tokenizerSignature } from './recall/index.ts'
+import { join } from 'node:path'
+import { ensureDir, writeAtomic } from '../memory/fsio.ts'
+import { recallCacheDir } from '../memory/paths.ts'
+import type { FileStamp } from '../memory/file-stamp.ts'
+import { fileSource, packColumns, readColumns, RecallIndex, tokenizerSignature } from './core/index.ts'
 
 /**
- * The recall keeper's cache on disk (recall-keeper.ts keeps the index level
+ * The recall keeper's cache on disk (recall/keeper.ts keeps the index level
  * with the files; this is only where that index is saved and how it is read
  * back): one file, `keeper.bin`, beside the root and outside the quota —
- * the index's binary columns (memory/recall/columns.ts) and, per file, its
+ * the index's binary columns (recall/core/columns.ts) and, per file, its
  * stamp and the documents it holds. Derived data only: a cache that does not
  * check out is `'bad'` and the keeper rebuilds from the files.
  */
@@ -20,13 +21,8 @@ export interface FileState {
 }
 
 const CACHE_FORMAT = 'cyrene-recall-keeper'
-/** The keeper's own part of the cache (files and stamps); the index's columns and tokenizer are checked by memory/recall/columns.ts. */
+/** The keeper's own part of the cache (files and stamps); the index's columns and tokenizer are checked by recall/core/columns.ts. */
 const CACHE_VERSION = 4
-
-/** Where the recall cache lives: beside the root (like the snapshots, outside the quota), derived data only. */
-export function recallCacheDir(root: string): string {
-  return join(dirname(root), `${basename(root)}-index`)
-}
 
 /** The keeper's cache: the index (binary columns) and the stamp of every file it was built from, in one file. */
 export function keeperCacheFile(root: string): string {
@@ -46,7 +42,7 @@ export function legacySearchCacheFile(root: string): string {
   return join(recallCacheDir(root), 'recall.json')
 }
 
-/** Forget the cache (reindex, restore): the next open builds from the files alone. */
+/** Forget the cache (`cyrene memory reindex`; a restore drops the whole folder, memory/restore.ts): the next open builds from the files alone. */
 export async function dropRecallCache(root: string): Promise<void> {
   await rm(keeperCacheFile(root), { force: true })
   await rm(legacyKeeperCacheFile(root), { force: true })
@@ -111,3 +107,5 @@ function bad(source: { release(): void }): 'bad' {
   source.release()
   return 'bad'
 }
+
+export { recallCacheDir }

@@ -19,7 +19,7 @@ export interface DocTerms {
 }
 
 /**
- * A loaded cache (memory/recall/columns-read.ts): per term its packed postings, per slot
+ * A loaded cache (recall/core/columns-read.ts): per term its packed postings, per slot
  * 0…n−1 its pairs, each read (and checked) when first asked for, so a load builds nothing
  * for the 100,000 documents and the terms a search never touches.
  */
@@ -120,7 +120,7 @@ export class TermIndex {
   }
 
   /**
-   * Fill an empty index at once from a cache (memory/recall/columns-read.ts): terms in id
+   * Fill an empty index at once from a cache (recall/core/columns-read.ts): terms in id
    * order, and per slot 0…n−1 its length; the lists are read as they are first wanted.
    */
   load(terms: readonly string[], loaded: LoadedTerms): void {

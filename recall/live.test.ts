@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startLiveRecall, type LiveRecall } from './recall-live.ts'
-import { RecallWatch } from './recall-watch.ts'
-import { MemoryStore } from './store.ts'
-import { tempHome } from './testing/tmp.ts'
+import { startLiveRecall, type LiveRecall } from './live.ts'
+import { RecallWatch } from './watch.ts'
+import { MemoryStore } from '../memory/store.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 const opened: { close(): Promise<void> }[] = []
@@ -142,7 +142,7 @@ describe('the recall worker never keeps a process alive', () => {
     await store.write(fact('对方的猫叫年糕。', '2026-03-01'), { by: 'person' })
     await store.close()
     const script = `
-      import { startLiveRecall } from ${JSON.stringify(new URL('./recall-live.ts', import.meta.url).href)}
+      import { startLiveRecall } from ${JSON.stringify(new URL('./live.ts', import.meta.url).href)}
       const live = startLiveRecall(${JSON.stringify(store.root)}, { worker: true })
       const answer = await live.recall('年糕', 3)
       process.stdout.write(String(answer.hits.length))

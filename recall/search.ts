@@ -1,9 +1,9 @@
-import { ONE_SHOT_OPEN, RecallKeeper, type RecalledEntry } from './recall-keeper.ts'
-import type { MemoryStore } from './store.ts'
+import { ONE_SHOT_OPEN, RecallKeeper, type RecalledEntry } from './keeper.ts'
+import type { MemoryStore } from '../memory/store.ts'
 
 /**
  * What the person's searches ask (`cyrene memory search`, `/memory <words>` before the
- * host's index is ready): the one recall index of the store (recall-keeper.ts: day
+ * host's index is ready): the one recall index of the store (recall/keeper.ts: day
  * entries, anchors, dream journals, rollups) opened from its cache and levelled with
  * the files that changed — the same index, the same ranking and the same hits as the
  * turn's recall and `memory_search` (decision 030).

@@ -1,4 +1,5 @@
-// Public surface of memory/recall. The store imports from here only.
+// Public surface of the pure recall index (recall/core/): the recall room, the benches and the
+// build (scripts/ship-data.ts) import from here only.
 
 export { RecallIndex, fingerprintDocs } from './recall-index.ts'
 export type { RecallAnswer, RecallHit, SearchOptions } from './answer.ts'
@@ -18,3 +19,8 @@ export { warmRecallDictionaries } from './warm.ts'
 export { packColumns, RECALL_COLUMNS_VERSION } from './columns.ts'
 export { fileSource, readColumns, unpackColumns } from './columns-read.ts'
 export type { LoadedColumns } from './columns-read.ts'
+// The build step that ships CC-CEDICT as the two tables recall reads (scripts/ship-data.ts).
+export { builderSignature, collectTables } from './bilingual.ts'
+export type { CedictRow } from './bilingual.ts'
+export { packTables, TABLE_FILE } from './bilingual-table.ts'
+export { readDefaultExportJson } from './package-data.ts'

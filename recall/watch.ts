@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { LAYOUT } from './paths.ts'
-import { recallFileOf } from './recall-sources.ts'
+import { LAYOUT } from '../memory/paths.ts'
+import { recallFileOf } from './sources.ts'
 
 /** What changed since the last look: the files named, or "look at everything" (`all`). */
 export interface Changes {

@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { LocalRecall, type LiveRequest } from './recall-live.ts'
+import { LocalRecall, type LiveRequest } from './live.ts'
 
 /**
  * The recall index of a running engine, in a thread of its own: loading the
  * cache, building, levelling and searching never run on DSH's event loop
- * (CONTRACT#never-stall). recall-live.ts starts it and speaks
+ * (CONTRACT#never-stall). live.ts starts it and speaks
  * to it; the work itself is LocalRecall's, the same as in-process.
  */
 const port = parentPort

@@ -1,9 +1,9 @@
 import { rmSync, statSync } from 'node:fs'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { keeperCacheFile, RecallKeeper } from './recall-keeper.ts'
+import { keeperCacheFile, RecallKeeper } from './keeper.ts'
 import { resemblingDayEntry } from './resembling.ts'
-import { MemoryStore } from './store.ts'
-import { tempHome } from './testing/tmp.ts'
+import { MemoryStore } from '../memory/store.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 let store: MemoryStore

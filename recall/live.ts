@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
-import { warmRecallDictionaries } from './recall/index.ts'
-import { RecallKeeper, type KeeperOpenReport, type RecallCounts, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './recall-keeper.ts'
-import { RecallWatch } from './recall-watch.ts'
+import { warmRecallDictionaries } from './core/index.ts'
+import { RecallKeeper, type KeeperOpenReport, type RecallCounts, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './keeper.ts'
+import { RecallWatch } from './watch.ts'
 
 const SWEEP_EVERY_MS = 5 * 60_000
 const YOUNG_GENERATION_MB = 96
@@ -162,7 +162,7 @@ class ThreadRecall implements LiveRecall {
 
   constructor(root: string) {
     // Sources run as .ts (tests, benches), the package as .js.
-    const file = new URL(`./recall-worker${new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
+    const file = new URL(`./worker${new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
     // A larger young generation: loading a large cache allocates many short-lived objects, and with
     // the default size the thread spends a good part of its start collecting them.
     this.worker = new Worker(file, { workerData: { root }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })

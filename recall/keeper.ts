@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { decodeUtf8, readNoFollow, readNoFollowSync } from './fsio.ts'
-import { readKeeperCache, writeKeeperCache, type FileState } from './recall-cache.ts'
-import { stampOf, type FileStamp } from './file-stamp.ts'
-import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './recall-sources.ts'
-import { describeSilence, RecallFormatError, RecallIndex, type SearchOptions, type SilenceReason } from './recall/index.ts'
-import { yielder } from './yielder.ts'
+import { decodeUtf8, readNoFollow, readNoFollowSync } from '../memory/fsio.ts'
+import { readKeeperCache, writeKeeperCache, type FileState } from './cache.ts'
+import { stampOf, type FileStamp } from '../memory/file-stamp.ts'
+import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './sources.ts'
+import { describeSilence, RecallFormatError, RecallIndex, type SearchOptions, type SilenceReason } from './core/index.ts'
+import { yielder } from '../memory/yielder.ts'
 
-export { dropRecallCache, keeperCacheFile, legacySearchCacheFile, recallCacheDir } from './recall-cache.ts'
+export { dropRecallCache, keeperCacheFile, legacySearchCacheFile, recallCacheDir } from './cache.ts'
 
 export interface RecalledEntry {
   id: string
@@ -72,16 +72,16 @@ export interface RecallCounts {
 
 /**
  * The recall index of a store, kept level with its files: anchors, day and
- * pending entries, dream journals and rollups (recall-sources.ts). It keeps only
+ * pending entries, dream journals and rollups (recall/sources.ts). It keeps only
  * the index and, per file, its stamp (size + mtime) and ids; a hit's text is
  * read from its file when it is shown, so nothing but the index is held in
  * memory and the cache loads without reading a single memory file unless it
  * changed. `refresh(changed)` re-reads just the files named (the host's
- * watcher knows them, recall-watch.ts); `refresh()` looks at every file's
+ * watcher knows them, recall/watch.ts); `refresh()` looks at every file's
  * stamp. Long loops hand the event loop back every few milliseconds
  * (yielder.ts), so whoever runs a keeper keeps answering.
  */
-/** Why the latest search found nothing (memory/recall/abstain.ts), as a code and a sentence. */
+/** Why the latest search found nothing (recall/core/abstain.ts), as a code and a sentence. */
 export interface RecallSilence {
   /** abstain.ts's reasons; `left-out` (the CLI): hits were found but none was injected. */
   reason: SilenceReason | 'left-out'

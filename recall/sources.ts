@@ -1,15 +1,15 @@
-import { ANCHOR_FILES, parseAnchor } from './anchors.ts'
-import { entriesOf, findEntry, parseEntryFile, type Entry } from './entry.ts'
-import { walkFiles } from './fsio.ts'
-import { dateOfEntryFile, isDateString, LAYOUT, NO_OUTPUT } from './paths.ts'
-import type { RecallDoc } from './recall/index.ts'
-import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
+import { ANCHOR_FILES, parseAnchor } from '../memory/anchors.ts'
+import { entriesOf, findEntry, parseEntryFile, type Entry } from '../memory/entry.ts'
+import { walkFiles } from '../memory/fsio.ts'
+import { dateOfEntryFile, isDateString, LAYOUT, NO_OUTPUT } from '../memory/paths.ts'
+import type { RecallDoc } from './core/index.ts'
+import { ANCHOR_KEYS, type AnchorKey } from '../memory/settings.ts'
 
 /**
  * What recall reads (CONTRACT#recall-sources): day entries, the
  * four anchors, and — when present — dream journals and the month/year
  * rollups. Each file kind becomes documents of its own source, so each has its
- * own weight in the index (`memory/recall/options.ts` `sourceWeights`), and
+ * own weight in the index (`recall/core/options.ts` `sourceWeights`), and
  * each hit says where it came from. Pending entries are indexed (the cache
  * is shared with `cyrene memory search --pending`) and filtered out of recall.
  */

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
-import { fileStamp } from './file-stamp.ts'
-import { findNearDuplicate } from './near-duplicate.ts'
-import { keeperCacheFile, ONE_SHOT_OPEN, readItems, RecallKeeper } from './recall-keeper.ts'
-import { listRecallFiles, recallFileOf, type RecallItem } from './recall-sources.ts'
-import { fileSource, readColumns, RecallFormatError, tokenize, tokenizerSignature, type LoadedColumns } from './recall/index.ts'
+import { fileStamp } from '../memory/file-stamp.ts'
+import { findNearDuplicate } from '../memory/near-duplicate.ts'
+import { keeperCacheFile, ONE_SHOT_OPEN, readItems, RecallKeeper } from './keeper.ts'
+import { listRecallFiles, recallFileOf, type RecallItem } from './sources.ts'
+import { fileSource, readColumns, RecallFormatError, tokenize, tokenizerSignature, type LoadedColumns } from './core/index.ts'
 
 /** How many of the saved index's most alike day entries are read and compared. */
 const CANDIDATES = 8

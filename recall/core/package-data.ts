@@ -25,7 +25,7 @@ export function packageFile(name: string, relative: string): string | undefined 
  */
 export function shippedFile(relative: string): string | undefined {
   const here = dirname(fileURLToPath(import.meta.url))
-  // dist/memory/recall/ → dist/
+  // dist/recall/core/ → dist/
   const candidate = join(here, '..', '..', relative)
   return here.split(/[\\/]/).includes('dist') && existsSync(candidate) ? candidate : undefined
 }

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { keeperCacheFile, legacySearchCacheFile, ONE_SHOT_OPEN, RecallKeeper, recallCacheDir } from './recall-keeper.ts'
+import { keeperCacheFile, legacySearchCacheFile, ONE_SHOT_OPEN, RecallKeeper, recallCacheDir } from './keeper.ts'
 import { searchEntries } from './search.ts'
-import { MemoryStore } from './store.ts'
-import { tempHome } from './testing/tmp.ts'
+import { MemoryStore } from '../memory/store.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
 beforeEach(async () => {
