@@ -1,9 +1,8 @@
 import { doctorLines as gitRunLine } from '../gitsync/index.ts'
 import { t, type Lang } from '../i18n/index.ts'
-import { recallSilenceText } from '../i18n/recall.ts'
 import { doctorLines as siyuanDoctorLines } from '../siyuan/index.ts'
 import { doctorLines as panelDoctorLines } from '../panel/index.ts'
-import type { RecallSilence } from '../recall/index.ts'
+import { doctorLines as recallLines, type RecallDoctorState } from '../recall/index.ts'
 import type { DoctorLine } from '../doctor/index.ts'
 import type { SeatsState } from './service-seat.ts'
 
@@ -19,23 +18,8 @@ export interface HostServiceState {
     | { kind: 'ready'; root: string; problems: readonly string[] }
   /** `{{cyrene_memory}}` at the latest assembly: its length, its budget, what was cut, a failed refresh. */
   memoryBlock: { chars: number; budget: number; cut: number; refreshError: string | undefined }
-  recall:
-    | { kind: 'off' }
-    | { kind: 'building' }
-    | { kind: 'failed'; detail: string }
-    | {
-        kind: 'ready'
-        /** What the index holds by kind: `entries` is the store's count of entries. */
-        counts: { entries: number; anchors: number; dreams: number; rollups: number }
-        /** Where the index runs: its own worker thread, or DSH's thread when a worker could not start. */
-        where?: 'worker' | 'in-process'
-        /** Why the file watcher cannot be trusted (each step then looks at every file), when it cannot. */
-        watch?: string
-      }
-  /** The last recall problem (a failed refresh or search). */
-  recallError: string | undefined
-  /** Why the latest turn's recall found nothing, when it found nothing. */
-  recallSilence?: RecallSilence | undefined
+  /** Recall's index and its latest search (recall/running.ts). */
+  recall: RecallDoctorState
 }
 
 /** `rails`: the rails' own lines (rails/doctor.ts), placed after recall as a person reads them; `seats`: what row cyrene-panel seated (host/service-seat.ts). */
@@ -43,7 +27,7 @@ export function hostServiceLines(state: HostServiceState, lang: Lang, rails: rea
   return [
     ...engineLines(state, lang),
     { area: 'memory', check: t('doctor.check.hostService', lang), status: 'ok', detail: t('doctor.service.up', lang, { at: state.startedAt.toISOString() }) },
-    recallLine(state, lang),
+    ...recallLines(state.recall, lang),
     ...rails,
     ...siyuanDoctorLines(seats.sync, lang),
     gitRunLine(seats.git, lang),
@@ -86,28 +70,6 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState, lang: Lan
               }
             : { area: 'memory', check: blockCheck, status: 'ok', detail: t('doctor.block.ok', lang, { chars: block.chars, budget: block.budget }) },
       ]
-    }
-  }
-}
-
-function recallLine({ recall, recallError, recallSilence }: HostServiceState, lang: Lang): DoctorLine {
-  const check = t('doctor.check.recall', lang)
-  if (recallError !== undefined) return { area: 'recall', check, status: 'warn', detail: t('doctor.recall.searchFailed', lang, { error: recallError }) }
-  switch (recall.kind) {
-    case 'off':
-      return { area: 'recall', check, status: 'missing', detail: t('doctor.recall.off', lang) }
-    case 'building':
-      return { area: 'recall', check, status: 'warn', detail: t('doctor.recall.building', lang) }
-    case 'failed':
-      return { area: 'recall', check, status: 'fail', detail: t('doctor.recall.failed', lang, { error: recall.detail }) }
-    case 'ready': {
-      const silent = recallSilence === undefined ? '' : t('doctor.recall.silent', lang, { why: recallSilenceText(recallSilence, lang) })
-      const c = recall.counts
-      const counts = { n: c.entries, anchors: c.anchors, dreams: c.dreams, rollups: c.rollups }
-      const detail = t(recall.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, counts) + silent
-      const summary = t('doctor.recall.summary', lang, { n: c.entries })
-      if (recall.watch !== undefined) return { area: 'recall', check, status: 'warn', detail: t('doctor.recall.watch', lang, { detail, watch: recall.watch }) }
-      return recall.where === 'in-process' ? { area: 'recall', check, status: 'warn', detail } : { area: 'recall', check, status: 'ok', detail, summary }
     }
   }
 }

@@ -19,6 +19,8 @@ export class MemoryReader {
   private readonly budget: number
   private key = ''
   private last: MemoryBlockResult = { text: '', cut: 0, ids: [] }
+  /** Why the latest read failed, when it did (the doctor's "stale" line). */
+  private failure: string | undefined
 
   constructor(root: string, days: number, budget: number) {
     this.root = root
@@ -26,7 +28,24 @@ export class MemoryReader {
     this.budget = budget
   }
 
-  /** The current block; throws only if the files cannot be read at all (the caller keeps the last one). */
+  /** The current block, or the last one read when the files cannot be read now (why is kept for the doctor); never throws. */
+  readOrKeep(now = new Date()): MemoryBlockResult {
+    try {
+      const block = this.read(now)
+      this.failure = undefined
+      return block
+    } catch (error) {
+      this.failure = (error as Error).message
+      return this.last
+    }
+  }
+
+  /** What the doctor shows: the block last read, and why the latest read failed, if it did. */
+  lastRead(): { block: MemoryBlockResult; error: string | undefined } {
+    return { block: this.last, error: this.failure }
+  }
+
+  /** The current block; throws only if the files cannot be read at all (readOrKeep keeps the last one). */
   read(now = new Date()): MemoryBlockResult {
     const files = recentFiles(this.root, this.days, now)
     const key = [...files.anchors, ...files.days].map(({ path }) => `${path}=${fingerprint(path)}`).join('|')

@@ -18,12 +18,11 @@ import {
   type WriteResult,
 } from '../memory/index.ts'
 import { StoreFile } from './store-file.ts'
-import { type LiveRecall, type RecallCounts, type RecalledEntry, startLiveRecall } from '../recall/index.ts'
+import { RunningRecall, type RecalledEntry } from '../recall/index.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
 import type { HostServiceState } from './doctor-service.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
-import { ServiceNotes } from './service-notes.ts'
 
 /** How long a turn waits for a memory engine or recall index that is still starting. */
 const STARTUP_WAIT_MS = 5000
@@ -77,23 +76,15 @@ export class CyreneMemory extends Service {
   readonly config: ServiceConfig
   private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
-  private block: MemoryBlock = { text: '', cut: 0, ids: [] }
   /** The block each assembly read (memoryBlock). */
   private readonly blockOf = new WeakMap<object, MemoryBlock>()
   /** The voice settings each assembly read (voiceSettings). */
   private readonly settingsOf = new WeakMap<object, VoiceSettings>()
   /** The voice keys of the settings text last parsed (voiceSettings). */
   private voiceKept: { text: string; voice: VoiceSettings } | undefined
-  private recallState: { kind: 'off' } | { kind: 'building' } | { kind: 'ready'; live: LiveRecall; counts: RecallCounts } | { kind: 'failed'; detail: string } =
-    {
-      kind: 'off',
-    }
-  private live: LiveRecall | undefined
-  /** What the doctor alone reads of the turns served (host/service-notes.ts). */
-  private readonly notes = new ServiceNotes()
+  /** Recall over this engine's store (recall/running.ts): its index, and what its latest search said. */
+  private readonly recallRun = new RunningRecall()
   readonly ready: Promise<void>
-  /** Settles when the recall index is built (or failed to build); recall is empty until then. */
-  recallReady: Promise<void> = Promise.resolve()
 
   constructor(ctx: Context, config: ServiceConfig) {
     super(ctx, 'cyreneMemory')
@@ -110,9 +101,8 @@ export class CyreneMemory extends Service {
       const started = await startEngine({ ...options, persona: PERSONA_SOURCES })
       // Settings problems, drift and retired plugins are read fresh by the store lines of the doctor.
       const problems = started.problems.filter((p) => !started.store.settingsProblems.includes(p) && !p.startsWith('retired plugin'))
-      this.recallState = { kind: 'building' }
       // The index loads or builds in a worker thread: nothing of it runs on DSH's event loop (CONTRACT#never-stall).
-      this.recallReady = this.startRecall(started.store.root, true)
+      this.recallRun.start(started.store.root)
       this.state = { kind: 'ready', store: started.store, root, problems, reader: new MemoryReader(root, this.config.recentDays, this.config.memoryChars) }
     } catch (error) {
       this.state =
@@ -122,28 +112,15 @@ export class CyreneMemory extends Service {
     }
   }
 
-  private async startRecall(root: string, worker: boolean): Promise<void> {
-    const live = startLiveRecall(root, { worker })
-    this.live = live
-    try {
-      const opened = await live.ready
-      if (this.live !== live) return
-      this.recallState = { kind: 'ready', live, counts: opened.counts }
-    } catch (error) {
-      if (this.live !== live) return
-      await live.close().catch(() => undefined)
-      // A worker that could not run here: the same work in this thread, in slices.
-      if (live.where === 'worker' && this.state.kind !== 'failed') return await this.startRecall(root, false)
-      this.recallState = { kind: 'failed', detail: (error as Error).message }
-    }
+  /** Settles when the recall index is built (or failed to build); recall is empty until then. */
+  get recallReady(): Promise<void> {
+    return this.recallRun.ready
   }
 
   private async stop(): Promise<void> {
     const state = this.state
     this.state = { kind: 'failed', detail: 'stopped' }
-    const live = this.live
-    this.live = undefined
-    await live?.close().catch(() => undefined)
+    await this.recallRun.close()
     if (state.kind === 'ready') await state.store.close().catch(() => undefined)
   }
 
@@ -155,15 +132,7 @@ export class CyreneMemory extends Service {
   memoryBlock(assembly?: object): MemoryBlock {
     if (this.state.kind !== 'ready') return { text: '', cut: 0, ids: [] }
     const reader = this.state.reader
-    return oncePerAssembly(this.blockOf, assembly, () => {
-      try {
-        this.block = reader.read()
-        this.notes.refreshed(undefined)
-      } catch (error) {
-        this.notes.refreshed((error as Error).message)
-      }
-      return this.block
-    })
+    return oncePerAssembly(this.blockOf, assembly, () => reader.readOrKeep())
   }
 
   /**
@@ -172,29 +141,13 @@ export class CyreneMemory extends Service {
    * any failure (noted for the doctor): recall never fails a turn.
    */
   async recall(query: string, limit: number): Promise<RecalledEntry[]> {
-    if (this.recallState.kind === 'off' || this.recallState.kind === 'building') await this.startupOrLater(this.ready.then(() => this.recallReady))
-    const recall = this.recallState
-    if (recall.kind !== 'ready') return []
-    try {
-      const answer = await recall.live.recall(query, limit, { now: (this.store()?.now() ?? new Date()).getTime() })
-      recall.counts = answer.counts
-      this.notes.answered(answer)
-      return answer.hits
-    } catch (error) {
-      this.notes.recallFailed(error)
-      return []
-    }
+    if (this.recallRun.starting) await this.startupOrLater(this.ready.then(() => this.recallRun.ready))
+    return await this.recallRun.recall(query, limit, (this.store()?.now() ?? new Date()).getTime())
   }
 
   /** The index levelled with the files (the doctor's count is then the store's); a failure is noted, never thrown. */
   async levelRecall(): Promise<void> {
-    const recall = this.recallState
-    if (recall.kind !== 'ready') return
-    try {
-      recall.counts = await recall.live.level()
-    } catch (error) {
-      this.notes.recallFailed(error)
-    }
+    await this.recallRun.level()
   }
 
   /**
@@ -327,18 +280,12 @@ export class CyreneMemory extends Service {
   /** What `/cyrene doctor` reports about this service; host/doctor.ts writes the lines. */
   doctorState(): HostServiceState {
     const s = this.state
-    const recall = this.recallState
-    const noted = this.notes.state()
+    const block = s.kind === 'ready' ? s.reader.lastRead() : { block: { text: '', cut: 0 }, error: undefined }
     return {
       startedAt: this.startedAt,
       engine: s.kind === 'ready' ? { kind: 'ready', root: s.root, problems: s.problems } : s,
-      memoryBlock: { chars: charCount(this.block.text), budget: this.config.memoryChars, cut: this.block.cut, refreshError: noted.refreshError },
-      recall:
-        recall.kind === 'ready'
-          ? { kind: 'ready', counts: recall.counts, where: recall.live.where, ...(noted.recallWatch !== undefined ? { watch: noted.recallWatch } : {}) }
-          : recall,
-      recallError: noted.recallError,
-      recallSilence: noted.recallSilence,
+      memoryBlock: { chars: charCount(block.block.text), budget: this.config.memoryChars, cut: block.block.cut, refreshError: block.error },
+      recall: this.recallRun.doctorState(),
     }
   }
 }

@@ -72,8 +72,8 @@ export async function panelStatus(deps: PanelDeps): Promise<PanelStatus> {
   const engine: PanelStatus['engine'] = { kind: state.engine.kind }
   if ('detail' in state.engine) engine.detail = state.engine.detail
   if ('root' in state.engine) engine.root = state.engine.root
-  const recall: PanelStatus['recall'] = { kind: state.recall.kind }
-  if (state.recall.kind === 'ready') recall.size = state.recall.counts.entries
+  const recall: PanelStatus['recall'] = { kind: state.recall.index.kind }
+  if (state.recall.index.kind === 'ready') recall.size = state.recall.index.counts.entries
   const status: PanelStatus = {
     today: localDate(new Date()),
     engine,

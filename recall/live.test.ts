@@ -170,3 +170,15 @@ describe('the recall worker never keeps a process alive', () => {
     expect(out).toBe('1')
   })
 })
+
+describe('a recall worker that is gone', () => {
+  it('fails a later question at once instead of leaving it waiting for an answer that cannot come', async () => {
+    const store = await open()
+    await store.write(fact('喜欢乌龙茶，不加糖。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+    const live = startLiveRecall(store.root, { worker: true })
+    await live.ready
+    await live.close()
+    await expect(live.recall('乌龙茶', 5)).rejects.toThrow(/recall worker stopped/)
+    await expect(live.level()).rejects.toThrow(/recall worker stopped/)
+  })
+})

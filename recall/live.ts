@@ -159,6 +159,8 @@ class ThreadRecall implements LiveRecall {
   private next = 1
   private holders = 0
   private readonly waiting = new Map<number, { resolve: (r: LiveReply) => void; reject: (e: Error) => void }>()
+  /** Why the worker is gone (it crashed, exited or was closed): a question asked after that would wait forever. */
+  private gone: Error | undefined
 
   constructor(root: string) {
     // Sources run as .ts (tests, benches), the package as .js.
@@ -177,6 +179,7 @@ class ThreadRecall implements LiveRecall {
       }
     })
     const fail = (error: Error): void => {
+      this.gone ??= error
       settle?.reject(error)
       for (const w of this.waiting.values()) w.reject(error)
       this.waiting.clear()
@@ -195,6 +198,7 @@ class ThreadRecall implements LiveRecall {
 
   private async ask(request: LiveRequest): Promise<LiveReply> {
     return await new Promise((resolve, reject) => {
+      if (this.gone !== undefined) return reject(this.gone)
       this.waiting.set(request.id, { resolve, reject })
       // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a worker_threads Worker has no origin
       this.worker.postMessage(request)

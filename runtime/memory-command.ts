@@ -50,7 +50,7 @@ async function overview(store: MemoryStore, lang: Lang): Promise<CommandResult> 
 async function search(ctx: Context, store: MemoryStore, query: string, lang: Lang): Promise<CommandResult> {
   const memory = ctx.get('cyreneMemory')!
   // The host's index while it is ready (kept level every step); before that the same index opened from its cache, as `cyrene memory search` does.
-  const hits = memory.doctorState().recall.kind === 'ready' ? await memory.recall(query, HITS) : await searchEntries(store, query, { limit: HITS })
+  const hits = memory.doctorState().recall.index.kind === 'ready' ? await memory.recall(query, HITS) : await searchEntries(store, query, { limit: HITS })
   if (hits.length === 0) return { kind: 'success', text: t('chat.memory.noHits', lang, { query: oneLine(query) }) }
   return {
     kind: 'success',

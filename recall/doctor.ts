@@ -1,0 +1,27 @@
+import type { DoctorLine } from '../doctor/index.ts'
+import { t, type Lang } from '../i18n/index.ts'
+import { recallSilenceText } from '../i18n/recall.ts'
+import type { RecallDoctorState } from './running.ts'
+
+/** The doctor's recall line: the index's state, what it holds, where it runs, and why the latest search was silent. */
+export function doctorLines({ index, error, silence }: RecallDoctorState, lang: Lang): DoctorLine[] {
+  const check = t('doctor.check.recall', lang)
+  if (error !== undefined) return [{ area: 'recall', check, status: 'warn', detail: t('doctor.recall.searchFailed', lang, { error }) }]
+  switch (index.kind) {
+    case 'off':
+      return [{ area: 'recall', check, status: 'missing', detail: t('doctor.recall.off', lang) }]
+    case 'building':
+      return [{ area: 'recall', check, status: 'warn', detail: t('doctor.recall.building', lang) }]
+    case 'failed':
+      return [{ area: 'recall', check, status: 'fail', detail: t('doctor.recall.failed', lang, { error: index.detail }) }]
+    case 'ready': {
+      const silent = silence === undefined ? '' : t('doctor.recall.silent', lang, { why: recallSilenceText(silence, lang) })
+      const c = index.counts
+      const counts = { n: c.entries, anchors: c.anchors, dreams: c.dreams, rollups: c.rollups }
+      const detail = t(index.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, counts) + silent
+      const summary = t('doctor.recall.summary', lang, { n: c.entries })
+      if (index.watch !== undefined) return [{ area: 'recall', check, status: 'warn', detail: t('doctor.recall.watch', lang, { detail, watch: index.watch }) }]
+      return [index.where === 'in-process' ? { area: 'recall', check, status: 'warn', detail } : { area: 'recall', check, status: 'ok', detail, summary }]
+    }
+  }
+}
