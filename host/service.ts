@@ -280,11 +280,11 @@ export class CyreneMemory extends Service {
   /** What `/cyrene doctor` reports about this service; host/doctor.ts writes the lines. */
   doctorState(): HostServiceState {
     const s = this.state
-    const block = s.kind === 'ready' ? s.reader.lastRead() : { block: { text: '', cut: 0 }, error: undefined }
+    const read = s.kind === 'ready' ? s.reader.lastRead() : undefined
     return {
       startedAt: this.startedAt,
       engine: s.kind === 'ready' ? { kind: 'ready', root: s.root, problems: s.problems } : s,
-      memoryBlock: { chars: charCount(block.block.text), budget: this.config.memoryChars, cut: block.block.cut, refreshError: block.error },
+      memoryBlock: { chars: charCount(read?.block.text ?? ''), budget: this.config.memoryChars, cut: read?.block.cut ?? 0, refreshError: read?.error },
       recall: this.recallRun.doctorState(),
     }
   }

@@ -35,8 +35,8 @@ type Index = { kind: 'off' } | { kind: 'building' } | { kind: 'failed'; detail: 
  */
 export class RunningRecall {
   private index: Index = { kind: 'off' }
+  /** The live recall being opened or answering; close() clears it, which is how an open that settles late knows it is not wanted. */
   private live: LiveRecall | undefined
-  private closed = false
   private error: string | undefined
   private silence: RecallSilence | undefined
   private watch: string | undefined
@@ -65,7 +65,7 @@ export class RunningRecall {
       if (this.live !== live) return
       await live.close().catch(() => undefined)
       // A worker that could not run here: the same work in this thread, in slices.
-      if (live.where === 'worker' && !this.closed) return await this.open(root, false)
+      if (live.where === 'worker') return await this.open(root, false)
       this.index = { kind: 'failed', detail: (error as Error).message }
     }
   }
@@ -98,7 +98,6 @@ export class RunningRecall {
 
   /** The engine stops: the index goes, and a later search answers nothing at once. */
   async close(): Promise<void> {
-    this.closed = true
     this.index = { kind: 'off' }
     const live = this.live
     this.live = undefined
