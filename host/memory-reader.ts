@@ -1,5 +1,6 @@
 import { fileStampSync, frameOverhead, readRecent, recentFiles } from '../memory/index.ts'
 import { composeMemoryBlock, MEMORY_TITLE, type MemoryBlockResult } from './memory-block.ts'
+import { PerAssembly } from './per-assembly.ts'
 
 function fingerprint(path: string): string {
   return fileStampSync(path) ?? '-'
@@ -21,6 +22,8 @@ export class MemoryReader {
   private last: MemoryBlockResult = { text: '', cut: 0, ids: [] }
   /** Why the latest read failed, when it did (the doctor's "stale" line). */
   private failure: string | undefined
+  /** The block each assembly read: its variable, the pass and the hits' exclusions see one block. */
+  private readonly perAssembly = new PerAssembly<MemoryBlockResult>()
 
   constructor(root: string, days: number, budget: number) {
     this.root = root
@@ -38,6 +41,11 @@ export class MemoryReader {
       this.failure = (error as Error).message
       return this.last
     }
+  }
+
+  /** `readOrKeep`, once for `assembly` (DSH's assembly context); without one, read now. */
+  forAssembly(assembly?: object): MemoryBlockResult {
+    return this.perAssembly.get(assembly, () => this.readOrKeep())
   }
 
   /** What the doctor shows: the block last read, and why the latest read failed, if it did. */

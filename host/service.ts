@@ -2,7 +2,6 @@ import { Service, type Context } from '@deepseek-ai/cordis'
 import {
   charCount,
   EngineBusyError,
-  parseSettingsText,
   writeVoiceSetting,
   linkEntries,
   localDate,
@@ -17,10 +16,12 @@ import {
   type VoiceSettingKey,
   type WriteResult,
 } from '../memory/index.ts'
-import { StoreFile } from './store-file.ts'
+import { StoreTexts } from './store-file.ts'
 import { RunningRecall, type RecalledEntry } from '../recall/index.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { MemoryReader } from './memory-reader.ts'
+import type { MemoryBlockResult } from './memory-block.ts'
+import { VoiceSettingsReader } from './voice-settings.ts'
 import type { HostServiceState } from './doctor-service.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 
@@ -31,21 +32,6 @@ declare module '@deepseek-ai/cordis' {
   interface Context {
     cyreneMemory: CyreneMemory
   }
-}
-
-/** The voice keys of 元/settings.json as the rails read them now. */
-export interface VoiceSettings {
-  nickname?: string
-  style?: string
-  problems: string[]
-}
-
-export interface MemoryBlock {
-  text: string
-  /** Anchors or entries shortened or left out to stay within the budget, for the doctor. */
-  cut: number
-  /** Recall ids the block shows (anchor:<key>, entry ids): the memory hits of the same step leave them out. */
-  ids: string[]
 }
 
 /** What the model's memory_write did: written (day or pending), or nothing added because the same memory is already kept. */
@@ -74,14 +60,11 @@ type EngineState =
 export class CyreneMemory extends Service {
   readonly startedAt = new Date()
   readonly config: ServiceConfig
-  private readonly storeFiles = new Map<string, StoreFile>()
   private state: EngineState = { kind: 'starting' }
-  /** The block each assembly read (memoryBlock). */
-  private readonly blockOf = new WeakMap<object, MemoryBlock>()
-  /** The voice settings each assembly read (voiceSettings). */
-  private readonly settingsOf = new WeakMap<object, VoiceSettings>()
-  /** The voice keys of the settings text last parsed (voiceSettings). */
-  private voiceKept: { text: string; voice: VoiceSettings } | undefined
+  /** The small store files the rails read at assembly (元/forms.md, 元/styles.md, 元/settings.json), under the root the engine knows. */
+  readonly texts = new StoreTexts(() => this.knownRoot())
+  /** `nickname` and `style` of 元/settings.json as the rails and the voice commands read them; `setVoiceSetting` writes them. */
+  readonly voice: VoiceSettingsReader
   /** Recall over this engine's store (recall/running.ts): its index, and what its latest search said. */
   private readonly recallRun = new RunningRecall()
   readonly ready: Promise<void>
@@ -89,6 +72,7 @@ export class CyreneMemory extends Service {
   constructor(ctx: Context, config: ServiceConfig) {
     super(ctx, 'cyreneMemory')
     this.config = config
+    this.voice = new VoiceSettingsReader(this.texts, config.settings)
     this.ready = this.start()
     ctx.effect(() => () => this.stop(), 'cyrene: release the memory engine')
   }
@@ -129,10 +113,8 @@ export class CyreneMemory extends Service {
    * With `assembly` (DSH's assembly context), read once for it: its variable, the pass and the
    * hits' exclusions ask in the same assembly and see one block; the next assembly reads again.
    */
-  memoryBlock(assembly?: object): MemoryBlock {
-    if (this.state.kind !== 'ready') return { text: '', cut: 0, ids: [] }
-    const reader = this.state.reader
-    return oncePerAssembly(this.blockOf, assembly, () => reader.readOrKeep())
+  memoryBlock(assembly?: object): MemoryBlockResult {
+    return this.state.kind === 'ready' ? this.state.reader.forAssembly(assembly) : { text: '', cut: 0, ids: [] }
   }
 
   /**
@@ -227,49 +209,10 @@ export class CyreneMemory extends Service {
     return this.state.kind === 'ready' ? this.state.store : undefined
   }
 
-  /** The nickname the person set (元/settings.json `nickname`), read fresh (once per `assembly`); undefined when unset or unreadable. */
-  nickname(assembly?: object): string | undefined {
-    return this.voiceSettings(assembly).nickname
-  }
-
-  /**
-   * `nickname` and `style` of 元/settings.json, re-read when the file changed (the CLI may write it while DSH runs).
-   * With `assembly` (DSH's assembly context), looked at once for it: the nickname variable and the rails ask in the same assembly.
-   */
-  voiceSettings(assembly?: object): VoiceSettings {
-    const voice = oncePerAssembly(this.settingsOf, assembly, () => this.voiceNow())
-    return { ...voice, problems: [...voice.problems] }
-  }
-
-  private voiceNow(): VoiceSettings {
-    const text = this.storeText('元/settings.json')
-    if (text === undefined) return { problems: [] }
-    // Every step asks (rails, nickname); the file is re-read only when it changed, and so is it parsed.
-    if (this.voiceKept?.text !== text) {
-      const { settings, problems } = parseSettingsText(text, this.config.settings)
-      const voice: VoiceSettings = { problems: problems.filter((p) => /nickname|style|JSON/.test(p)) }
-      if (settings.nickname !== undefined) voice.nickname = settings.nickname
-      if (settings.style !== undefined) voice.style = settings.style
-      this.voiceKept = { text, voice }
-    }
-    return this.voiceKept.voice
-  }
-
-  /** A small store file's text now ('' when missing), or undefined when no store root is known. */
-  storeText(rel: string): string | undefined {
+  /** The store root once the engine started or was found held by another process (its files are still the person's to read). */
+  private knownRoot(): string | undefined {
     const s = this.state
-    if (s.kind !== 'ready' && s.kind !== 'busy') return undefined
-    if (s.root === '') return undefined
-    let file = this.storeFiles.get(rel)
-    if (file === undefined) {
-      file = new StoreFile(s.root, rel)
-      this.storeFiles.set(rel, file)
-    }
-    try {
-      return file.read()
-    } catch {
-      return undefined
-    }
+    return s.kind === 'ready' || s.kind === 'busy' ? s.root : undefined
   }
 
   /** Save a voice key as the person's choice (a /cyrene command); refused while another process holds the engine. */
@@ -288,16 +231,6 @@ export class CyreneMemory extends Service {
       recall: this.recallRun.doctorState(),
     }
   }
-}
-
-/** What `read` gives, once for each of DSH's assembly contexts (decision 054); without one, read now. */
-function oncePerAssembly<T>(kept: WeakMap<object, T>, assembly: object | undefined, read: () => T): T {
-  if (assembly === undefined) return read()
-  const known = kept.get(assembly)
-  if (known !== undefined) return known
-  const value = read()
-  kept.set(assembly, value)
-  return value
 }
 
 /** Which lock and process hold the engine, for the doctor to word in the person's language (the error's sentence is English). */

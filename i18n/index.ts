@@ -1,5 +1,7 @@
 import { en } from './en/index.ts'
 import { zh } from './zh/index.ts'
+import type { Catalogue, MessageKey } from './catalogue.ts'
+import type { Lang } from './lang.ts'
 
 /**
  * The person's texts in their language: one keyed catalogue per language
@@ -8,14 +10,11 @@ import { zh } from './zh/index.ts'
  * the command line, the doctor, the host rows and the settings page's browser
  * bundle can all load it. Texts the model reads are not here.
  */
-export type Lang = 'zh' | 'en'
+export type { Catalogue, MessageKey } from './catalogue.ts'
+export { isLang, langFromEnv, type Lang } from './lang.ts'
 /** @public Both languages, for the settings page's helper (client/). */
 export const LANGS: readonly Lang[] = ['zh', 'en']
 export const DEFAULT_LANG: Lang = 'zh'
-
-export type MessageKey = keyof typeof zh
-/** A catalogue: every key, in one language. */
-export type Catalogue = { readonly [K in MessageKey]: string }
 
 /** The `{name}` placeholders of a message, from its zh text. */
 type ParamNames<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | ParamNames<Rest> : never
@@ -63,5 +62,3 @@ export function paramsOf(text: string): string[] {
 export function bothLanguages(key: MessageKey, between = ' · '): string {
   return `${zh[key]}${between}${en[key]}`
 }
-
-export { isLang, langFromEnv } from './lang.ts'

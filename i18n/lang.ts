@@ -1,4 +1,5 @@
-import type { Lang } from './index.ts'
+/** The two languages the person's texts are written in. */
+export type Lang = 'zh' | 'en'
 
 export function isLang(value: unknown): value is Lang {
   return value === 'zh' || value === 'en'

@@ -13,7 +13,7 @@ import { registerVoice } from './row.ts'
 const ctxWith = (services: Record<string, unknown>) => ({ get: (name: string) => services[name] }) as unknown as Context
 
 it('{{user_nickname}} and rail 120: the nickname setting, then whale-persona userName, then the row default; a throwing service falls back', () => {
-  const memory = (nickname: string | undefined) => ({ nickname: () => nickname })
+  const memory = (nickname: string | undefined) => ({ voice: { nickname: () => nickname } })
   const whale = (userName: string | undefined) => ({ userName: () => userName })
   expect(nicknameOf(ctxWith({ cyreneMemory: memory('小满'), whalePersona: whale('Alex') }), '伙伴')).toBe('小满')
   expect(nicknameOf(ctxWith({ cyreneMemory: memory(undefined), whalePersona: whale('Alex') }), '伙伴')).toBe('Alex')
@@ -23,8 +23,10 @@ it('{{user_nickname}} and rail 120: the nickname setting, then whale-persona use
     nicknameOf(
       ctxWith({
         cyreneMemory: {
-          nickname: () => {
-            throw new Error('disk')
+          voice: {
+            nickname: () => {
+              throw new Error('disk')
+            },
           },
         },
       }),

@@ -78,10 +78,10 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
   const railBlocks = (agent: Agent | undefined, assembly: object): RailSet => {
     const memory = ctx.get('cyreneMemory')
     const problems: string[] = []
-    const texts = config.rails.scene || config.rails.style ? voiceTextsFor(memory) : undefined
+    const texts = config.rails.scene || config.rails.style ? voiceTextsFor(memory?.texts) : undefined
     if (texts !== undefined) problems.push(...texts.problems)
     // Its problems (a bad nickname or style value, bad JSON) are the store's settings lines in the doctor already.
-    const settings = memory?.voiceSettings(assembly) ?? { problems: [] }
+    const settings = memory?.voice.settings(assembly) ?? { problems: [] }
     const step: RailStep = { ctx, config, agent, assembly, texts, settings, form: undefined, problems }
     if (config.rails.scene && texts !== undefined) {
       const sessionId = agent?.session.id

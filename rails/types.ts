@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { VoiceSettings } from '../host/service.ts'
+import type { VoiceSettings } from '../host/voice-settings.ts'
 import type { FormChoice } from './form-chooser.ts'
 import type { VoiceTexts } from './voice-texts.ts'
 

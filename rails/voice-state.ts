@@ -1,5 +1,4 @@
-import type {} from '../host/service.ts'
-import type { CyreneMemory } from '../host/service.ts'
+import type { StoreTexts } from '../host/store-file.ts'
 import { FORMS_OVERRIDE, STYLES_OVERRIDE, voiceTexts, type VoiceTexts } from './voice-texts.ts'
 
 /**
@@ -34,12 +33,12 @@ export function pinForm(sessionId: string, name: string | undefined): void {
 let memo: { forms: string | undefined; styles: string | undefined; texts: VoiceTexts } | undefined
 
 /** Forms and styles now: the store's overrides when the service knows the store, else the shipped files; parsed again only when a file changed. */
-export function voiceTextsFor(memory: Pick<CyreneMemory, 'storeText'> | undefined): VoiceTexts {
+export function voiceTextsFor(store: Pick<StoreTexts, 'read'> | undefined): VoiceTexts {
   let forms: string | undefined
   let styles: string | undefined
   try {
-    forms = memory?.storeText(FORMS_OVERRIDE)
-    styles = memory?.storeText(STYLES_OVERRIDE)
+    forms = store?.read(FORMS_OVERRIDE)
+    styles = store?.read(STYLES_OVERRIDE)
   } catch {
     forms = styles = undefined
   }

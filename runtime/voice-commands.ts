@@ -32,7 +32,7 @@ export const nicknameSubcommand: CyreneSubcommand = {
   run: async (ctx, args, _agent, lang) => {
     const name = args.join(' ')
     if (name === '') {
-      const now = ctx.get('cyreneMemory')?.nickname()
+      const now = ctx.get('cyreneMemory')?.voice.nickname()
       return { kind: 'success', text: now === undefined ? t('chat.nickname.none', lang) : t('chat.nickname.now', lang, { name: now }) }
     }
     const failed = await saveSetting(ctx, 'nickname', name, lang)
@@ -45,7 +45,7 @@ export const formSubcommand: CyreneSubcommand = {
   usage: 'help.form.usage',
   summary: 'help.form.summary',
   run: (ctx, args, agent, lang) => {
-    const forms = voiceTextsFor(ctx.get('cyreneMemory')).forms
+    const forms = voiceTextsFor(ctx.get('cyreneMemory')?.texts).forms
     const names = forms.map((f) => f.name).join(' | ')
     const sessionId = agent.session.id
     const wanted = args.join(' ')
@@ -69,11 +69,11 @@ export const styleSubcommand: CyreneSubcommand = {
   summary: 'help.style.summary',
   run: async (ctx, args, _agent, lang) => {
     const memory = ctx.get('cyreneMemory')
-    const texts = voiceTextsFor(memory)
+    const texts = voiceTextsFor(memory?.texts)
     const names = texts.styles.map((s) => s.name).join(' | ')
     const wanted = args.join(' ')
     if (wanted === '') {
-      const now = memory?.voiceSettings().style ?? texts.defaultStyle
+      const now = memory?.voice.settings().style ?? texts.defaultStyle
       return { kind: 'success', text: t('chat.style.now', lang, { names, style: now }) }
     }
     if (!texts.styles.some((s) => s.name === wanted)) return { kind: 'error', text: t('chat.style.unknown', lang, { style: wanted, names }) }

@@ -1,4 +1,4 @@
-import type { Catalogue } from '../index.ts'
+import type { Catalogue } from '../catalogue.ts'
 import { chatEn } from './chat.ts'
 import { cliHelpEn } from './cli-help.ts'
 import { cliHelpStoreEn } from './cli-help-store.ts'
