@@ -2,10 +2,13 @@ import { charCount } from './budget.ts'
 import { audit, auditLog } from './audit.ts'
 import { readTextOr } from './fsio.ts'
 import { LAYOUT, localDate } from './paths.ts'
-import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
-import type { MemoryStore } from './store.ts'
+import { ANCHOR_KEYS, type AnchorKey, type Settings } from './settings.ts'
+import type { StoreCore } from './store-core.ts'
 import { checkText, RefusedError, type Writer } from './validate.ts'
 import { currentVolume } from './volumes.ts'
+
+/** The store as the anchors see it: its core and the anchor limits of its settings. */
+type AnchorStore = StoreCore & { readonly settings: Settings }
 
 /**
  * The four anchors (四问): who I am, who you are, where we came from, where we
@@ -112,7 +115,7 @@ export function fitAnchor(doc: AnchorDoc, key: AnchorKey, limit: number): { doc:
   return { doc: { core: doc.core, earlierRef, sections }, archived }
 }
 
-export async function readAnchor(store: MemoryStore, key: AnchorKey): Promise<AnchorDoc & { file: string; chars: number; limit: number }> {
+export async function readAnchor(store: AnchorStore, key: AnchorKey): Promise<AnchorDoc & { file: string; chars: number; limit: number }> {
   const file = anchorRel(key)
   const text = await readTextOr(store.root, store.path(file), '')
   const doc = parseAnchor(text)
@@ -125,7 +128,7 @@ export interface AnchorWrite {
   mode?: 'section' | 'core'
 }
 
-async function lastModelAnchorWrite(store: MemoryStore, key: AnchorKey): Promise<Date | undefined> {
+async function lastModelAnchorWrite(store: AnchorStore, key: AnchorKey): Promise<Date | undefined> {
   // The longest cadence is a week, so last month's file is as far back as we need to look.
   const from = new Date(store.now().getTime() - 40 * 86_400_000).toISOString().slice(0, 7)
   const log = await auditLog(store, from)
@@ -165,7 +168,7 @@ function checkAnchorLines(text: string, key: AnchorKey): void {
 }
 
 export async function writeAnchor(
-  store: MemoryStore,
+  store: AnchorStore,
   key: AnchorKey,
   input: AnchorWrite,
   ctx: { by: Writer },
@@ -224,7 +227,7 @@ export async function writeAnchor(
   })
 }
 
-export async function readAllAnchors(store: MemoryStore): Promise<Record<AnchorKey, Awaited<ReturnType<typeof readAnchor>>>> {
+export async function readAllAnchors(store: AnchorStore): Promise<Record<AnchorKey, Awaited<ReturnType<typeof readAnchor>>>> {
   const out = {} as Record<AnchorKey, Awaited<ReturnType<typeof readAnchor>>>
   for (const k of ANCHOR_KEYS) out[k] = await readAnchor(store, k)
   return out

@@ -2,24 +2,24 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { appendLine, readTextOr } from './fsio.ts'
 import { LAYOUT } from './paths.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 
 /**
  * The audit log (CONTRACT#audit): one JSON line per change, in
  * 元/审计/<YYYY-MM>.jsonl, appended (never rewritten, never through a link).
  */
-function auditDir(store: MemoryStore): string {
+function auditDir(store: StoreCore): string {
   return join(store.root, LAYOUT.meta, '审计')
 }
 
-export async function audit(store: MemoryStore, record: Record<string, unknown>): Promise<void> {
+export async function audit(store: StoreCore, record: Record<string, unknown>): Promise<void> {
   const at = store.now()
   const month = at.toISOString().slice(0, 7)
   await appendLine(join(auditDir(store), `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }), { root: store.root })
 }
 
 /** Audit records, oldest first; `fromMonth` (YYYY-MM) skips older month files. */
-export async function auditLog(store: MemoryStore, fromMonth = ''): Promise<Array<Record<string, unknown>>> {
+export async function auditLog(store: StoreCore, fromMonth = ''): Promise<Array<Record<string, unknown>>> {
   const dir = auditDir(store)
   let names: string[] = []
   try {

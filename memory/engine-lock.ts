@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { acquire, describeHolder, lockState, LockBusyError, type HeldLock, type LockOwner } from '../durable/lock.ts'
 import { LAYOUT } from './paths.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 
 /**
  * One engine per DSH_HOME (CONTRACT#one-engine): the store object that serves as
@@ -19,14 +19,14 @@ export class EngineBusyError extends LockBusyError {
 }
 
 /** The engine lock each store object holds, while it holds one. */
-const held = new WeakMap<MemoryStore, HeldLock>()
+const held = new WeakMap<StoreCore, HeldLock>()
 
-function engineLockPath(store: MemoryStore): string {
+function engineLockPath(store: StoreCore): string {
   return join(store.root, LAYOUT.meta, ENGINE_LOCK)
 }
 
 /** Holds 元/engine.lock for `store` (once; a second claim by the same store does nothing). */
-export async function claimEngine(store: MemoryStore, purpose = 'engine'): Promise<void> {
+export async function claimEngine(store: StoreCore, purpose = 'engine'): Promise<void> {
   if (held.has(store)) return
   try {
     held.set(store, await acquire({ path: engineLockPath(store), purpose, staleMs: store.lockStaleMs ?? 10_000, waitMs: 0 }))
@@ -47,14 +47,14 @@ export async function claimEngine(store: MemoryStore, purpose = 'engine'): Promi
 }
 
 /** Lets go of the engine lock if `store` holds it. */
-export async function releaseEngine(store: MemoryStore): Promise<void> {
+export async function releaseEngine(store: StoreCore): Promise<void> {
   const lock = held.get(store)
   held.delete(store)
   await lock?.release()
 }
 
 /** Who holds the engine lock, and whether it is `store`. */
-export async function engineStatus(store: MemoryStore): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean; mine: boolean }> {
+export async function engineStatus(store: StoreCore): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean; mine: boolean }> {
   const s = await lockState(engineLockPath(store))
   return { ...s, mine: held.has(store) }
 }

@@ -1,8 +1,8 @@
 import { joinSegments, parseEntryFile, reserializeSegment, type Entry, type EntryMeta, type Segment } from './entry.ts'
 import { audit } from './audit.ts'
 import { buildMeta, RefusedError, linksOf, splitLink, type NewEntry, type Writer } from './validate.ts'
-import { claimsPerson, isMarked, isPersonBase, recordMarks } from './person-marks.ts'
-import type { MemoryStore, StoredEntry } from './store.ts'
+import { claimsPerson, isMarked, isPersonBase, recordMarks, type MarkedStore } from './person-marks.ts'
+import type { StoreCore, StoredEntry } from './store-core.ts'
 
 /**
  * Changing what is already written: an entry's edit, and the check every
@@ -16,7 +16,7 @@ import type { MemoryStore, StoredEntry } from './store.ts'
  * one as an error). Called by write and update, so the command line and the
  * model's memory_write get the same refusal.
  */
-export async function assertLinkTargets(store: MemoryStore, links: readonly string[]): Promise<void> {
+export async function assertLinkTargets(store: StoreCore, links: readonly string[]): Promise<void> {
   const missing: string[] = []
   for (const target of new Set(links.map((l) => splitLink(l).target))) if ((await store.get(target)) === undefined) missing.push(target)
   if (missing.length === 0) return
@@ -32,7 +32,7 @@ export async function assertLinkTargets(store: MemoryStore, links: readonly stri
  * read-only (they are only ever promoted into a new day entry). `base`
  * entries: person only. A person's edit keeps 元/person-marks.json in step.
  */
-export async function updateEntry(store: MemoryStore, id: string, patch: Partial<NewEntry>, by: Writer): Promise<StoredEntry> {
+export async function updateEntry(store: MarkedStore, id: string, patch: Partial<NewEntry>, by: Writer): Promise<StoredEntry> {
   const found = await store.get(id)
   if (found === undefined)
     throw new RefusedError('not-found', `no entry with id ${JSON.stringify(id)}; list ids with \`cyrene memory list\``, {

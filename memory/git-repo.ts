@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { ensureDir, readTextOr } from './fsio.ts'
 import { DRIVERS } from './git-merge.ts'
 import { git, gitText, type GitOptions } from './git-run.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 import type { HeldLock } from '../durable/lock.ts'
 import type { Said } from './said.ts'
 import { RefusedError } from './validate.ts'
@@ -119,7 +119,7 @@ export interface RepoPaths {
   stage: string
 }
 
-export function repoPaths(store: MemoryStore): RepoPaths {
+export function repoPaths(store: StoreCore): RepoPaths {
   const side = join(dirname(store.root), `${basename(store.root)}-git`)
   return { root: store.root, gitDir: join(store.root, '.git'), noHooks: join(side, 'no-hooks'), stage: join(side, 'stage') }
 }
@@ -128,7 +128,7 @@ export function gitOpts(paths: RepoPaths, env: NodeJS.ProcessEnv, extra: Partial
   return { cwd: paths.root, noHooks: paths.noHooks, env, config: driverConfig(), ...extra }
 }
 
-export async function isRepo(store: MemoryStore): Promise<boolean> {
+export async function isRepo(store: StoreCore): Promise<boolean> {
   try {
     return (await fs.lstat(join(store.root, '.git'))).isDirectory()
   } catch {
@@ -141,7 +141,7 @@ export async function isRepo(store: MemoryStore): Promise<boolean> {
  * `.gitignore`, registers the drivers where this package is now, sets the
  * remote, and refuses a local config that could run anything. Under the lock.
  */
-export async function ensureRepo(store: MemoryStore, lock: HeldLock, env: NodeJS.ProcessEnv, remote: string | undefined): Promise<RepoPaths> {
+export async function ensureRepo(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv, remote: string | undefined): Promise<RepoPaths> {
   const paths = repoPaths(store)
   await ensureDir(dirname(paths.noHooks))
   await ensureDir(paths.noHooks)

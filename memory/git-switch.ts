@@ -4,7 +4,7 @@ import type { HeldLock } from '../durable/lock.ts'
 import { ensureDir, fsyncDir, writeAtomic } from './fsio.ts'
 import { BRANCH, gitOpts, isMachineLocal, repoPaths, type RepoPaths } from './git-repo.ts'
 import { catBlobs, git, gitText } from './git-run.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 
 /**
  * Moving the store's files from one commit to another, the way restore does
@@ -23,7 +23,7 @@ interface Journal {
   at: string
 }
 
-function journalPath(store: MemoryStore): string {
+function journalPath(store: StoreCore): string {
   return join(store.root, '.git', JOURNAL)
 }
 
@@ -36,7 +36,7 @@ export async function clearStaleGitLocks(paths: RepoPaths): Promise<void> {
 }
 
 export async function switchTo(
-  store: MemoryStore,
+  store: StoreCore,
   lock: HeldLock,
   env: NodeJS.ProcessEnv,
   from: string,
@@ -50,7 +50,7 @@ export async function switchTo(
 }
 
 /** What a killed sync left: finished now (under the write lock). Cheap when there is nothing: one stat. */
-export async function recoverGitSwitch(store: MemoryStore, lock: HeldLock, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function recoverGitSwitch(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   let text: string
   try {
     text = await fs.readFile(journalPath(store), 'utf8')
@@ -74,7 +74,7 @@ export async function recoverGitSwitch(store: MemoryStore, lock: HeldLock, env: 
   return true
 }
 
-export async function journalPending(store: MemoryStore): Promise<boolean> {
+export async function journalPending(store: StoreCore): Promise<boolean> {
   return await fs
     .access(journalPath(store))
     .then(() => true)
@@ -93,7 +93,7 @@ async function changes(paths: RepoPaths, env: NodeJS.ProcessEnv, from: string, t
   return out
 }
 
-async function applyJournal(store: MemoryStore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal, onFile?: (path: string) => void): Promise<string[]> {
+async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal, onFile?: (path: string) => void): Promise<string[]> {
   const paths = repoPaths(store)
   const o = gitOpts(paths, env)
   const changed: string[] = []

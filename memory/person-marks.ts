@@ -7,7 +7,7 @@ import type { Entry, EntryMeta } from './entry.ts'
 import { fileStampSync } from './file-stamp.ts'
 import { LAYOUT } from './paths.ts'
 import { insideReader } from './recent.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 import type { Said } from './said.ts'
 import { RefusedError } from './validate.ts'
 
@@ -40,6 +40,11 @@ export interface MarksRead {
   problem?: string
   /** `problem` as a said, for the person's language. */
   problemSaid?: Said
+}
+
+/** The store as the marks' changes see it: its core and the marks it has read. */
+export interface MarkedStore extends StoreCore {
+  marks(): MarksRead
 }
 
 const EMPTY: PersonMarks = Object.freeze({ version: 1, entries: Object.freeze({}) }) as PersonMarks
@@ -131,7 +136,7 @@ export function marksExist(root: string): boolean {
  * Records the entries as the person's (caller holds the write lock and is a
  * person's path). A broken record is never overwritten: the write is refused.
  */
-export async function recordMarks(store: MemoryStore, lock: HeldLock, entries: readonly Entry[], drop: readonly string[] = []): Promise<void> {
+export async function recordMarks(store: StoreCore, lock: HeldLock, entries: readonly Entry[], drop: readonly string[] = []): Promise<void> {
   const { marks, problem, problemSaid } = parseMarks(await store.readForRewrite(MARKS_REL))
   if (problem !== undefined)
     throw new RefusedError(
@@ -154,7 +159,7 @@ export async function recordMarks(store: MemoryStore, lock: HeldLock, entries: r
  * (the person's) of a snapshot older than the record takes that day's claims
  * over again (`afterRestore`).
  */
-export async function migrateMarks(store: MemoryStore, opts: { afterRestore?: boolean } = {}): Promise<number | undefined> {
+export async function migrateMarks(store: StoreCore, opts: { afterRestore?: boolean } = {}): Promise<number | undefined> {
   if (marksExist(store.root)) return undefined
   if (opts.afterRestore !== true) {
     const log = await store.auditLog().catch(() => [])
@@ -180,7 +185,7 @@ export async function migrateMarks(store: MemoryStore, opts: { afterRestore?: bo
  * unknown id or one without the claim refuses the whole call.
  */
 export async function changeMarks(
-  store: MemoryStore,
+  store: MarkedStore,
   change: { confirm: readonly string[]; drop: readonly string[] },
 ): Promise<{ confirmed: string[]; dropped: string[] }> {
   const { entries } = await store.scan()

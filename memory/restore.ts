@@ -7,7 +7,7 @@ import { ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
 import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
 import { recallCacheDir, safeJoin } from './paths.ts'
 import { listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile } from './snapshots.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 import { checkSnapshot, lstatTree, type TreeEntry } from './restore-check.ts'
 import type { Said } from './said.ts'
 import { RefusedError, type Writer } from './validate.ts'
@@ -234,7 +234,7 @@ function volumeFolder(rel: string): string | undefined {
 }
 
 /** Step 4. Idempotent: a second run after a crash finds some files already moved and moves the rest. */
-async function rollForward(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock): Promise<void> {
+async function rollForward(store: StoreCore, real: string, staging: string, j: Journal, lock: HeldLock): Promise<void> {
   // The recall cache is derived from the files: gone now, rebuilt from the restored files on the next search.
   // The whole folder goes (a link there is removed, not followed): the store knows where it is, not what is inside.
   await fs.rm(recallCacheDir(store.root), { recursive: true, force: true })
@@ -269,7 +269,7 @@ async function rollForward(store: MemoryStore, real: string, staging: string, j:
   for (const d of touched) await fsyncDir(d)
 }
 
-async function finishSwitch(store: MemoryStore, real: string, staging: string, j: Journal, lock: HeldLock, recovered: boolean): Promise<void> {
+async function finishSwitch(store: StoreCore, real: string, staging: string, j: Journal, lock: HeldLock, recovered: boolean): Promise<void> {
   await rollForward(store, real, staging, j, lock)
   // Audit before the journal goes: a crash in between repeats the line rather than losing it.
   await audit(store, {
@@ -293,7 +293,7 @@ async function finishSwitch(store: MemoryStore, real: string, staging: string, j
  * and a restore holds it from start to end — so any staging folder found here
  * belongs to a restore that is gone.
  */
-export async function recoverUnderLock(store: MemoryStore, lock: HeldLock): Promise<'none' | 'rolled-forward' | 'discarded'> {
+export async function recoverUnderLock(store: StoreCore, lock: HeldLock): Promise<'none' | 'rolled-forward' | 'discarded'> {
   const real = await fs.realpath(store.root)
   const staging = await findStaging(real)
   if (staging === undefined) return 'none'
@@ -318,7 +318,7 @@ export async function recoverUnderLock(store: MemoryStore, lock: HeldLock): Prom
  * For MemoryStore.open: recover a cut-off restore before the store is used.
  * A restore still running in another process is left to finish by itself.
  */
-export async function recoverInterruptedRestore(store: MemoryStore): Promise<void> {
+export async function recoverInterruptedRestore(store: StoreCore): Promise<void> {
   const real = await fs.realpath(store.root)
   const staging = await findStaging(real)
   if (staging === undefined) return
@@ -333,7 +333,7 @@ export async function recoverInterruptedRestore(store: MemoryStore): Promise<voi
 }
 
 /** Holds the engine lock for the restore so no DSH starts on a half-restored store. True if this call took it. */
-async function holdEngine(store: MemoryStore): Promise<boolean> {
+async function holdEngine(store: StoreCore): Promise<boolean> {
   if ((await engineStatus(store)).mine) return false
   try {
     await claimEngine(store, 'restore')
@@ -353,7 +353,7 @@ async function holdEngine(store: MemoryStore): Promise<boolean> {
  * refused while DSH runs the engine.
  */
 export async function restoreSnapshot(
-  store: MemoryStore,
+  store: StoreCore,
   name: string,
   ctx: { by: Writer },
   onProgress?: (done: number, total: number) => void,

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import Schema from '@deepseek-ai/schemastery'
 import { readTextOr } from './fsio.ts'
 import type { Said } from './said.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 import { DEFAULT_LIMITS, RefusedError, type Limits } from './validate.ts'
 
 export const ANCHOR_KEYS = ['self', 'user', 'origin', 'goal'] as const
@@ -386,7 +386,7 @@ function voiceSettingSaid(key: VoiceSettingKey, value: string): { en: string; sa
  * is. A settings file that is not a JSON object is refused, never replaced: it
  * is the person's file, and they fix it first.
  */
-export async function writeVoiceSetting(store: MemoryStore, key: VoiceSettingKey, value: string | undefined): Promise<void> {
+export async function writeVoiceSetting(store: StoreCore, key: VoiceSettingKey, value: string | undefined): Promise<void> {
   if (value !== undefined) {
     const problem = voiceSettingSaid(key, value)
     if (problem !== undefined) throw new RefusedError('bad-setting', `${problem.en}; nothing was changed`, { problem: problem.said })

@@ -4,7 +4,7 @@ import { join, dirname } from 'node:path'
 import { ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 
 /**
  * Snapshots: full copies of the root in `<root>-snapshots/<name>/`, beside
@@ -76,7 +76,7 @@ function letters(n: number): string {
   return out
 }
 
-export async function listSnapshots(store: MemoryStore): Promise<string[]> {
+export async function listSnapshots(store: StoreCore): Promise<string[]> {
   let names: string[] = []
   try {
     names = await fs.readdir(store.snapshotsDir)
@@ -87,7 +87,7 @@ export async function listSnapshots(store: MemoryStore): Promise<string[]> {
 }
 
 /** Each snapshot, oldest first, and whether it carries a manifest (verified) or predates them (checked by format only). */
-export async function describeSnapshots(store: MemoryStore): Promise<Array<{ name: string; verified: boolean }>> {
+export async function describeSnapshots(store: StoreCore): Promise<Array<{ name: string; verified: boolean }>> {
   const out: Array<{ name: string; verified: boolean }> = []
   for (const name of await listSnapshots(store)) {
     const verified = await fs.lstat(join(store.snapshotsDir, name, MANIFEST_FILE)).then(
@@ -148,7 +148,7 @@ async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (
 }
 
 /** A name not yet taken for a snapshot of this kind (undefined: today's daily one exists). */
-async function freshName(store: MemoryStore, kind: SnapshotKind): Promise<string | undefined> {
+async function freshName(store: StoreCore, kind: SnapshotKind): Promise<string | undefined> {
   let name = snapshotName(kind, store.now())
   const existing = await listSnapshots(store)
   if (!existing.includes(name)) return name
@@ -164,7 +164,7 @@ async function freshName(store: MemoryStore, kind: SnapshotKind): Promise<string
  * disk, say) removes the half-copied temp folder before the error — with its
  * Node `code` — goes on to the caller: a failed backup must not keep the disk full.
  */
-export async function snapshotUnderLock(store: MemoryStore, kind: SnapshotKind, onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
+export async function snapshotUnderLock(store: StoreCore, kind: SnapshotKind, onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
   await ensureDir(store.snapshotsDir)
   const name = await freshName(store, kind)
   if (name === undefined) {
@@ -190,11 +190,7 @@ export async function snapshotUnderLock(store: MemoryStore, kind: SnapshotKind, 
   }
 }
 
-export async function takeSnapshot(
-  store: MemoryStore,
-  kind: SnapshotKind = 'manual',
-  onProgress?: (done: number, total: number) => void,
-): Promise<SnapshotInfo> {
+export async function takeSnapshot(store: StoreCore, kind: SnapshotKind = 'manual', onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
   const info = await store.withWriteLock(async () => await snapshotUnderLock(store, kind, onProgress))
   if (info.files >= 0) await pruneSnapshots(store)
   return info
@@ -214,7 +210,7 @@ export function kindOfName(name: string): 'daily' | 'other' {
  * Every snapshot with the order it was taken in (its manifest's `seq`; 0 for
  * one without, which then ranks below every numbered one, by name), oldest first.
  */
-async function takenOrder(store: MemoryStore): Promise<Array<{ name: string; seq: number }>> {
+async function takenOrder(store: StoreCore): Promise<Array<{ name: string; seq: number }>> {
   const out: Array<{ name: string; seq: number }> = []
   for (const name of await listSnapshots(store)) {
     let seq = 0
@@ -229,7 +225,7 @@ async function takenOrder(store: MemoryStore): Promise<Array<{ name: string; seq
   return out.sort((a, b) => a.seq - b.seq || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
 
-export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
+export async function pruneSnapshots(store: StoreCore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
   const spare = new Set(opts.spare ?? [])
   // By the order they were taken, never by name: names carry the clock's date, and a clock can be wrong.
   const names = (await takenOrder(store)).map((o) => o.name)
@@ -253,7 +249,7 @@ export async function pruneSnapshots(store: MemoryStore, opts: { spare?: readonl
 }
 
 /** The daily snapshot, if today's is not there yet. */
-export async function snapshotIfDue(store: MemoryStore): Promise<SnapshotInfo | undefined> {
+export async function snapshotIfDue(store: StoreCore): Promise<SnapshotInfo | undefined> {
   const today = snapshotName('daily', store.now())
   if ((await listSnapshots(store)).includes(today)) return undefined
   return await takeSnapshot(store, 'daily')

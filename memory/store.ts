@@ -31,6 +31,7 @@ import type { Said } from './said.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
 import { readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
 import { assertLinkTargets, updateEntry } from './entry-update.ts'
+import type { StoreCore, StoredEntry } from './store-core.ts'
 
 export interface OpenOptions extends RootOptions {
   /** Override quotas (tests); otherwise defaults ← 元/settings.json. */
@@ -43,13 +44,7 @@ export interface OpenOptions extends RootOptions {
   now?: () => Date
 }
 
-export interface StoredEntry extends Entry {
-  id: string
-  /** Path relative to the root, '/'-separated. */
-  file: string
-  line: number
-  area: 'day' | 'pending'
-}
+export type { StoredEntry } from './store-core.ts'
 
 export interface WriteResult {
   id: string
@@ -73,7 +68,7 @@ function busyIsFine(error: unknown): void {
  * runs under one cross-process lock (元/write.lock), and every file is replaced
  * atomically. Reads take no lock: they see either the old or the new file.
  */
-export class MemoryStore {
+export class MemoryStore implements StoreCore {
   readonly root: string
   readonly snapshotsDir: string
   settings: Settings

@@ -5,7 +5,7 @@ import type { AbReview } from './ab-review.ts'
 import { audit } from './audit.ts'
 import { ensureDir, fsyncDir } from './fsio.ts'
 import { LAYOUT } from './paths.ts'
-import type { MemoryStore } from './store.ts'
+import type { StoreCore } from './store-core.ts'
 import { RefusedError, type Writer } from './validate.ts'
 
 /**
@@ -88,12 +88,12 @@ function validateVolumes(v: unknown): VolumesFile {
 }
 
 /** The volume new entries are written into (`vol`), or undefined before there is a 卷.json; lenient: a broken file gives undefined. */
-export async function currentVolume(store: MemoryStore): Promise<number | undefined> {
+export async function currentVolume(store: StoreCore): Promise<number | undefined> {
   const { value } = await store.readMetaJson<{ current?: unknown }>(VOLUMES_FILE, {})
   return typeof value.current === 'number' ? value.current : undefined
 }
 
-export async function readVolumes(store: MemoryStore): Promise<VolumesFile | undefined> {
+export async function readVolumes(store: StoreCore): Promise<VolumesFile | undefined> {
   const { value, problem, problemSaid } = await store.readMetaJson<unknown>(VOLUMES_FILE, undefined)
   if (problem !== undefined)
     throw new RefusedError('meta-json', `${problem}; fix it by hand or restore it from a snapshot — nothing was changed`, {
@@ -108,7 +108,7 @@ function volumeDirRel(id: number): string {
 }
 
 /** Copy persona files to 元/卷/NNN/persona/ and make them read-only (0400 files, 0500 folder). Skips if present. */
-async function snapshotPersona(store: MemoryStore, id: number, sources: readonly PersonaSource[]): Promise<boolean> {
+async function snapshotPersona(store: StoreCore, id: number, sources: readonly PersonaSource[]): Promise<boolean> {
   const dir = store.path(volumeDirRel(id))
   try {
     await fs.stat(dir)
@@ -141,7 +141,7 @@ async function snapshotPersona(store: MemoryStore, id: number, sources: readonly
  * First start: record volume 0 with the persona fingerprint; later starts fill
  * an empty fingerprint (补章). Idempotent. Run by the host or migrate.
  */
-export async function ensureVolumePersonaHash(store: MemoryStore, sources: readonly PersonaSource[]): Promise<VolumesFile> {
+export async function ensureVolumePersonaHash(store: StoreCore, sources: readonly PersonaSource[]): Promise<VolumesFile> {
   const hash = await personaFingerprint(sources)
   const wuyu = await wuyuVersionOf(sources)
   return await store.withWriteLock(async (lock) => {
@@ -177,7 +177,7 @@ export interface OpenVolumeInput {
 }
 
 /** Open the next volume. A person only, with the confirmation word; persona text is never touched. */
-export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx: { by: Writer }): Promise<Volume> {
+export async function openVolume(store: StoreCore, input: OpenVolumeInput, ctx: { by: Writer }): Promise<Volume> {
   if (ctx.by !== 'person')
     throw new RefusedError('person-only', 'only a person opens a new volume; the companion may suggest it in the dream journal', { variant: 'volume' })
   if (input.confirm !== CONFIRM_WORD)
@@ -209,7 +209,7 @@ export async function openVolume(store: MemoryStore, input: OpenVolumeInput, ctx
 
 /** Does the persona on disk still match the current volume's fingerprint? (for doctor) */
 export async function volumeDrift(
-  store: MemoryStore,
+  store: StoreCore,
   sources: readonly PersonaSource[],
 ): Promise<{ current?: number; recorded?: string; actual: string; drift: boolean }> {
   const actual = await personaFingerprint(sources)
