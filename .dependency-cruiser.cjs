@@ -3,7 +3,7 @@
  * no circle of imports, type-only ones included (the store's helpers name `StoreCore`, not the
  * class that calls them: docs/decisions/277);
  * the store (memory/) and the whale-persona core (whale/) stay libraries: nothing from DSH,
- * nothing from the rooms above them; no shipped code reaches into tests; a feature room (guard/,
+ * nothing from the rooms above them (prompt/, the ground floor of frames and budgets, is under them); no shipped code reaches into tests; a feature room (guard/,
  * night/, rails/, panel/, recall/, siyuan/, worldbook/, gitsync/) is reached from outside only through its
  * two doors, `index.ts` (DSH-free: what the command line and the doctor load) and `row.ts` (its
  * DSH registration), docs/decisions/101, 104 and 093; the ground floors under the rooms (prompt/,
@@ -27,10 +27,10 @@ module.exports = {
       name: 'libraries-import-no-host',
       severity: 'error',
       comment:
-        'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH (Schemastery, a plain validation library, aside) and nothing from the folders and feature rooms built on them',
+        'memory/ (the store) and whale/ (whale-persona core) import nothing from DSH (Schemastery, a plain validation library, aside) and nothing from the folders and feature rooms built on them; the ground floor prompt/ (the frame, the neutraliser, the budgets) is under them',
       from: { path: '^(memory|whale)/', pathNot: '\\.test\\.ts$|/testing/' },
       to: {
-        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|recall/|siyuan/|prompt/|modes/|client/|bench/|scripts/|persona-ab/|i18n/|doctor/)',
+        path: '^(node_modules/@deepseek-ai/(?!schemastery/)|host/|runtime/|cli/|worldbook/|guard/|night/|panel/|rails/|recall/|siyuan/|modes/|client/|bench/|scripts/|persona-ab/|i18n/|doctor/)',
       },
     },
     {
@@ -67,9 +67,9 @@ module.exports = {
     {
       name: 'prompt-is-the-ground-floor',
       severity: 'error',
-      comment: 'prompt/ (frames, budgets, {{…}} grammar) is reached through its index.ts, and reaches no room above it',
+      comment: 'prompt/ (frames, the neutraliser, budgets, {{…}} grammar) is reached through its index.ts, and reaches nothing above it, the store included',
       from: { path: '^prompt/' },
-      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale|gitsync|doctor)/' },
+      to: { path: '^(host|runtime|rails|panel|siyuan|guard|night|cli|worldbook|modes|whale|gitsync|doctor|memory|recall|i18n)/' },
     },
     {
       name: 'doctor-is-a-ground-floor',

@@ -1,7 +1,7 @@
 // The LoCoMo scoring of bench/recall.ts: one system over a set of stores and their questions,
 // recall@k by evidence found, recall inside the pre-step's budget, characters of the top 10.
 
-import { charCount } from '../memory/budget.ts'
+import { charCount } from '../prompt/index.ts'
 import { selectWithinBudget } from '../recall/core/index.ts'
 import type { Question, Unit } from './locomo.ts'
 import type { Retriever } from './peers.ts'

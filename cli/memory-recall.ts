@@ -1,4 +1,4 @@
-import { charCount } from '../memory/index.ts'
+import { charCount } from '../prompt/index.ts'
 import { ONE_SHOT_OPEN, RecallKeeper, type RecallSilence } from '../recall/index.ts'
 import { MemoryReader } from '../host/memory-reader.ts'
 import { MEMORY_DEFAULTS } from '../host/memory-block.ts'

@@ -3,7 +3,6 @@ import { refusalText } from './refusal-text.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import {
-  clip,
   isForgedClaim,
   isPersonBase,
   migrateMarks,
@@ -17,6 +16,7 @@ import {
   type PersonMarks,
   type StoredEntry,
 } from '../memory/index.ts'
+import { clip } from '../prompt/index.ts'
 import { firstBadByte } from '../memory/importer.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 

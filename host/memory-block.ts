@@ -1,9 +1,10 @@
-import { charCount, clip, fitWithinBudget, promptSafe, type AnchorView, type RecentEntry } from '../memory/index.ts'
+import { type AnchorView, type RecentEntry } from '../memory/index.ts'
+import { charCount, clip, fitWithinBudget, promptSafe } from '../prompt/index.ts'
 /**
  * What `{{cyrene_memory}}` holds: the four anchors (who I am, who you are,
  * where we come from, where we are going) and the newest remembered days,
  * within one character budget. Pure: the host service reads the files
- * (`memory/recent.ts`); lengths and cuts are `memory/budget.ts`'s.
+ * (`memory/recent.ts`); lengths and cuts are `prompt/budget.ts`'s.
  *
  * Every piece of memory text goes through `promptSafe` (one line, frame
  * brackets turned into parentheses, hidden comments dropped), so the only

@@ -1,6 +1,5 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
 import {
-  charCount,
   EngineBusyError,
   writeVoiceSetting,
   linkEntries,
@@ -16,6 +15,7 @@ import {
   type VoiceSettingKey,
   type WriteResult,
 } from '../memory/index.ts'
+import { charCount } from '../prompt/index.ts'
 import { StoreTexts } from './store-file.ts'
 import { RunningRecall, type RecalledEntry } from '../recall/index.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { charCount, endMarker } from '../memory/index.ts'
+import { charCount, endMarker } from '../prompt/index.ts'
 import { matchReflex, parseReflexRules } from '../whale/reflex.ts'
 import { REFLEX_MAX_CHARS, reflexNoteText } from './whale-reflex.ts'
 

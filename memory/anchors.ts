@@ -1,4 +1,4 @@
-import { charCount } from './budget.ts'
+import { charCount } from '../prompt/index.ts'
 import { audit, auditLog } from './audit.ts'
 import { readTextOr } from './fsio.ts'
 import { LAYOUT, localDate } from './paths.ts'

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { charCount } from './budget.ts'
+import { charCount } from '../prompt/index.ts'
 import { GATES } from './entry.ts'
 import { isUsableId } from './id.ts'
 import { isTempName, walkFiles, DIR_MODE, FILE_MODE } from './fsio.ts'

@@ -119,23 +119,6 @@ export { readInboxMarksSync, recordInboxLines, INBOX_MARKS_REL, type InboxMarks 
 export { LockBusyError, LockLostError } from '../durable/lock.ts'
 export { openEngine, startEngine, type EngineStart } from './engine.ts'
 export { fileStamp, fileStampSync, stampOf, type FileStamp } from './file-stamp.ts'
-export {
-  promptSafe,
-  frameSafe,
-  withoutComments,
-  dataFrame,
-  frameHeader,
-  frameRule,
-  frameOverhead,
-  frameToken,
-  frameTokenIn,
-  endMarker,
-  DATA_FRAME,
-  FRAME_OPENERS,
-  FRAME_CLOSERS,
-  type FrameOptions,
-} from './prompt-safe.ts'
-export { charCount, clip, fitWithinBudget, type ClipOptions, type FitOptions, type Fit } from './budget.ts'
 export { recentFiles, readRecent, insideReader, type AnchorView, type RecentEntry } from './recent.ts'
 export { syncGit, configuredRemote, currentRemote, gitStatus, type GitSyncReport, type GitSyncOptions } from './git-sync.ts'
 export { remoteProblem, remoteProblemSaid, GITATTRIBUTES, GITIGNORE } from './git-repo.ts'

@@ -1,4 +1,4 @@
-import { charCount, clip } from './budget.ts'
+import { charCount, clip } from '../prompt/index.ts'
 import { AXES, CONSEQUENCE_SCALES, LINK_TYPES, KNOWN_KINDS, META_PREFIX, type Consequence, type EntryMeta } from './entry.ts'
 import { isUsableId } from './id.ts'
 import { whatOf, type Said, type SaidParams, type What } from './said.ts'

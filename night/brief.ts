@@ -1,5 +1,5 @@
-import { clip } from '../memory/budget.ts'
-import { dataFrame, promptSafe } from '../memory/prompt-safe.ts'
+import { clip } from '../prompt/index.ts'
+import { dataFrame, promptSafe } from '../prompt/index.ts'
 import type { StoredEntry } from '../memory/store.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { charCount, clip } from '../memory/budget.ts'
+import { charCount, clip } from '../prompt/index.ts'
 import { journalRel } from '../memory/paths.ts'
 import type { MemoryStore } from '../memory/store.ts'
 import { assertWellFormed, RefusedError } from '../memory/validate.ts'

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { frameRule } from '../memory/index.ts'
+import { frameRule } from '../prompt/index.ts'
 import { packagePath } from '../host/package-root.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { clip } from '../memory/budget.ts'
+import { clip } from '../prompt/index.ts'
 import { readTextOr } from '../memory/fsio.ts'
 import { LAYOUT } from '../memory/paths.ts'
 import type { MemoryStore } from '../memory/store.ts'

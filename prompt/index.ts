@@ -5,6 +5,8 @@
  * a step (user-text.ts). No DSH import, no state: the command line, the build
  * and the rows all read the same texts.
  */
+export { promptSafe, dataFrame, frameHeader, frameRule, frameOverhead, frameToken, frameTokenIn, endMarker } from './prompt-safe.ts'
+export { charCount, clip, fitWithinBudget, type FitCutReason } from './budget.ts'
 export { EMPTY_MEMORY, framed, framedWithin } from './framing.ts'
 export { inertBraces, lineOf, promptReferences } from './prompt-text.ts'
 export { latestUserText } from './user-text.ts'

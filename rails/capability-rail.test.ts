@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { endMarker, frameRule } from '../memory/index.ts'
+import { endMarker, frameRule } from '../prompt/index.ts'
 import { CAPABILITY_BUDGET, capabilityText, DEFAULT_CAPABILITY_TEXT } from './capability-rail.ts'
 import { BUDGET, bridgeText } from '../runtime/plan-bridge.ts'
 

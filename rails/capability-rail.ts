@@ -1,4 +1,4 @@
-import { charCount, frameOverhead, frameRule } from '../memory/index.ts'
+import { charCount, frameOverhead, frameRule } from '../prompt/index.ts'
 import { framedWithin, inertBraces } from '../prompt/index.ts'
 import type { CapabilityConfig, RailSpec, VoiceBlock } from './types.ts'
 

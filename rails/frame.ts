@@ -1,4 +1,4 @@
-import { charCount, frameOverhead, promptSafe } from '../memory/index.ts'
+import { charCount, frameOverhead, promptSafe } from '../prompt/index.ts'
 import { framedWithin, inertBraces } from '../prompt/index.ts'
 
 /**

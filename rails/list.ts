@@ -1,5 +1,5 @@
 import Schema from '@deepseek-ai/schemastery'
-import { charCount } from '../memory/index.ts'
+import { charCount } from '../prompt/index.ts'
 import { capabilitySpec } from './capability-rail.ts'
 import { formMarkerSpec, formSpec } from './form-rail.ts'
 import { memorySpec } from './memory-var.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { charCount, endMarker, promptSafe } from '../memory/index.ts'
+import { charCount, endMarker, promptSafe } from '../prompt/index.ts'
 import { composeMemoryBlock } from '../host/memory-block.ts'
 import { capabilityBlock } from './capability-rail.ts'
 import { chooseForm } from './form-chooser.ts'

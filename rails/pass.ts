@@ -1,4 +1,4 @@
-import { charCount } from '../memory/index.ts'
+import { charCount } from '../prompt/index.ts'
 import type { VoiceBlock } from './types.ts'
 
 /** CONTRACT#budget-pass: every Cyrene injection of a step together, frames and end markers included. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { isNearDuplicate } from '../memory/near-duplicate.ts'
-import { endMarker } from '../memory/index.ts'
+import { endMarker } from '../prompt/index.ts'
 import { framed } from '../prompt/index.ts'
 import { recallBlock } from './recall-block.ts'
 import { recallVoiceBlock } from './recall-step.ts'

@@ -1,4 +1,4 @@
-import { charCount, clip, fitWithinBudget, frameOverhead, promptSafe } from '../memory/index.ts'
+import { charCount, clip, fitWithinBudget, frameOverhead, promptSafe } from '../prompt/index.ts'
 import { sourceLabel, type RecalledEntry } from '../recall/index.ts'
 import { nearDuplicateKey, similarityOf, NEAR_DUPLICATE_THRESHOLD } from '../memory/near-duplicate.ts'
 import { framed } from '../prompt/index.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { charCount, endMarker } from '../memory/index.ts'
+import { charCount, endMarker } from '../prompt/index.ts'
 import { promptReferences } from '../prompt/index.ts'
 import { interpolationSafe, MIRROR_PREFIX, mirrorInputKey, mirrorSections, type MirrorConfig } from './section-mirror.ts'
 

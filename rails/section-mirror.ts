@@ -1,4 +1,4 @@
-import { charCount, frameOverhead, frameToken } from '../memory/index.ts'
+import { charCount, frameOverhead, frameToken } from '../prompt/index.ts'
 import { framedWithin, inertBraces, promptReferences } from '../prompt/index.ts'
 
 /**
@@ -135,7 +135,7 @@ export function mirrorSections(
     const kind = mirrorKind(section.name)
     // A section name is foreign text in our header: it must not carry a bracket or a variable.
     const title = inertBraces(section.name)
-    // Characters are code points (memory/budget.ts), the frame's share included; a cut never splits one.
+    // Characters are code points (prompt/budget.ts), the frame's share included; a cut never splits one.
     const budget = allowance(kind, left, config)
     const room = budget - frameOverhead(title)
     const chars = charCount(text)

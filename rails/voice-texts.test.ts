@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { charCount } from '../memory/index.ts'
+import { charCount } from '../prompt/index.ts'
 import { chooseForm } from './form-chooser.ts'
 import { parseForms, parseStyles, voiceTexts } from './voice-texts.ts'
 import { FORM_CAP, formBlock } from './form-rail.ts'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { promptReferences } from '../prompt/index.ts'
-import { charCount, endMarker } from '../memory/index.ts'
+import { charCount, endMarker } from '../prompt/index.ts'
 import { entry } from '../worldbook/testing/entries.ts'
 import type { LoadedWorldbook } from '../worldbook/index.ts'
 import { HITS_CAP, HITS_PRIORITY, RAIL_CAP, RAIL_PRIORITY, recentUserTexts, worldbookHits, worldbookRail } from './worldbook-rail.ts'

@@ -5,7 +5,7 @@ import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
 import { registerMemoryTools } from './memory-tools.ts'
 import { registerLinkAndMarginTools } from './link-margin-tools.ts'
-import { promptSafe } from '../memory/index.ts'
+import { promptSafe } from '../prompt/index.ts'
 import {
   HITS_CAP,
   HITS_MAX_ENTRIES,

@@ -1,7 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
-import { LINK_TYPES, promptSafe } from '../memory/index.ts'
+import { LINK_TYPES } from '../memory/index.ts'
+import { promptSafe } from '../prompt/index.ts'
 
 /**
  * `memory_link` and `memory_margin` (issue 9 item 5), registered beside the

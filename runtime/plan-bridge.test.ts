@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { charCount, endMarker } from '../memory/index.ts'
+import { charCount, endMarker } from '../prompt/index.ts'
 import { BUDGET, bridgeText } from './plan-bridge.ts'
 
 it('a cut inside an emoji keeps the emoji whole: the plan bridge counts and cuts code points (issue 8)', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { bootSpine } from '../tests/harness/spine.ts'
-import { endMarker } from '../memory/index.ts'
+import { endMarker } from '../prompt/index.ts'
 import * as Runtime from './index.ts'
 
 let spine: Awaited<ReturnType<typeof bootSpine>> | undefined

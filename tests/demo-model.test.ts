@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { frameHeader } from '../memory/index.ts'
+import { frameHeader } from '../prompt/index.ts'
 
 /**
  * The scripted demo model of `npm start -- --offline` (demo/model/index.js,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { charCount, endMarker } from '../memory/index.ts'
+import { charCount, endMarker } from '../prompt/index.ts'
 import { promptReferences } from '../prompt/index.ts'
 import { entry } from './testing/entries.ts'
 import { HITS_TITLE, renderEntries } from './render.ts'

@@ -1,4 +1,4 @@
-import { charCount, dataFrame, frameOverhead, promptSafe } from '../memory/index.ts'
+import { charCount, dataFrame, frameOverhead, promptSafe } from '../prompt/index.ts'
 import { inertBraces } from '../prompt/index.ts'
 import type { WorldEntry } from './entry.ts'
 

@@ -1,7 +1,7 @@
 import { DEFAULT_PRIORITY, formatEntry, type EntryFields, type SecondaryLogic, type WorldEntry } from './entry.ts'
 import { entryLine, HITS_CAP, RAIL_CAP, roomForOne } from './render.ts'
 import { bookNotCarried, notCarried, stEntry, type NotCarried, type StEntry } from './sillytavern-fields.ts'
-import { charCount } from '../memory/index.ts'
+import { charCount } from '../prompt/index.ts'
 import { note, type ImportNote } from './import-notes.ts'
 
 export type { NotCarried } from './sillytavern-fields.ts'

@@ -1,9 +1,9 @@
-import { fitWithinBudget, type FitCutReason } from '../../memory/budget.ts'
+import { fitWithinBudget, type FitCutReason } from '../../prompt/index.ts'
 
 // Fills a character budget (the pre-step hit block ≤ 1000) with the best hits,
 // each cut to a per-entry maximum, and says what it cut — limits must be
 // visible (/cyrene doctor), never silent. The counting and cutting are
-// memory/budget.ts's (code points, never half an emoji); this adds what recall
+// prompt/budget.ts's (code points, never half an emoji); this adds what recall
 // needs on top: hits by id, a repeated id taken once, a missing document reported.
 
 export interface BudgetPick {
@@ -43,7 +43,7 @@ export interface BudgetSelection {
 type TextLookup = ReadonlyMap<string, { text: string }> | ((id: string) => string | undefined)
 
 /**
- * Walk `hits` best first through the one budget fitter (`memory/budget.ts`):
+ * Walk `hits` best first through the one budget fitter (`prompt/budget.ts`):
  * each taken whole if it fits, shortened if at least `minChars` still fit,
  * otherwise skipped (a later, shorter hit may still fit). A repeated id is
  * taken once; whitespace at a cut is dropped before the ellipsis.

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { charCount } from '../../memory/budget.ts'
+import { charCount } from '../../prompt/index.ts'
 import { selectWithinBudget } from './budget.ts'
 import type { RecallDoc } from './doc.ts'
 import { RecallIndex } from './recall-index.ts'

@@ -3,7 +3,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { frameTokenIn } from '../../memory/index.ts'
+import { frameTokenIn } from '../../prompt/index.ts'
 import { EMPTY_MEMORY, framed } from '../../prompt/index.ts'
 import { dshEnv, freePort, packIntoAsync, runCheckedAsync, webRpc } from '../../scripts/dsh-web.ts'
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { endMarker } from '../../memory/index.ts'
+import { endMarker } from '../../prompt/index.ts'
 import { bootHost, type Host } from '../harness/host.ts'
 import { runCyrene } from '../harness/cli.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { charCount } from '../../memory/index.ts'
+import { charCount } from '../../prompt/index.ts'
 import { bootHost } from '../harness/host.ts'
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { endMarker } from '../../memory/prompt-safe.ts'
+import { endMarker } from '../../prompt/index.ts'
 import { bootHost, type Host } from '../harness/host.ts'
 import type { SeenRequest } from '../harness/mock-llm.ts'
 

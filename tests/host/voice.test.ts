@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { charCount, endMarker } from '../../memory/index.ts'
+import { charCount, endMarker } from '../../prompt/index.ts'
 import { railsReport } from '../../rails/index.ts'
 import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
