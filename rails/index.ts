@@ -12,7 +12,6 @@ export { RECALL_DEFAULTS, recallBlock, type RecallBlock } from './recall-block.t
 export { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, worldbookVoice, type WorldbookConfig } from './worldbook-rail.ts'
 export { registerSectionMirror } from './mirror-listener.ts'
 export type { MirrorConfig, MirrorMode } from './section-mirror.ts'
-export { pinForm, pinnedForm, voiceTextsFor } from './voice-state.ts'
 export { STYLES_OVERRIDE, voiceTexts } from './voice-texts.ts'
 export { doctorLines as railDoctorLines } from './doctor.ts'
 export { railsReport } from './report.ts'

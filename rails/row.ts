@@ -51,6 +51,9 @@ interface AgentVoice {
   pending: { blocks: { id: string; text: string; summary: string }[]; form: string | undefined } | undefined
 }
 
+/** `/cyrene nickname`, `/cyrene form`, `/cyrene style`: the person's choices for rails 120, 125 and 130, rows of the `/cyrene` table (runtime/commands.ts). */
+export { formSubcommand, nicknameSubcommand, styleSubcommand } from './commands.ts'
+
 export function registerVoice(ctx: Context, config: VoiceConfig): void {
   const agents = new WeakMap<object, AgentVoice>()
   const voiceOf = (agent: object): AgentVoice => {

@@ -10,7 +10,7 @@ import { uiLang } from './lang.ts'
 import { memoryCommand } from './memory-command.ts'
 import { backupRow, newVolumeRow, restoreRow } from './store-commands.ts'
 import { syncRow } from './sync-command.ts'
-import { formSubcommand, nicknameSubcommand, styleSubcommand } from './voice-commands.ts'
+import { formSubcommand, nicknameSubcommand, styleSubcommand } from '../rails/row.ts'
 
 /**
  * Preset row `cyrene-commands`; the row itself declares

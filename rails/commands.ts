@@ -2,8 +2,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import { t, type Lang } from '../i18n/index.ts'
 import { errorText } from '../i18n/store-said.ts'
 import type {} from '../host/service.ts'
-import type { CommandResult, CyreneSubcommand } from './cyrene-subcommands.ts'
-import { pinForm, pinnedForm, voiceTextsFor } from '../rails/index.ts'
+import type { CommandResult, CyreneSubcommand } from '../runtime/cyrene-subcommands.ts'
+import { pinForm, pinnedForm, voiceTextsFor } from './voice-state.ts'
 
 /**
  * `/cyrene nickname <名字>`, `/cyrene form <名字>|auto`, `/cyrene style <档位>`:
