@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { findNearDuplicate, isNearDuplicate, NEAR_DUPLICATE_THRESHOLD, similarity, withoutNearDuplicates } from './near-duplicate.ts'
+import { findNearDuplicate, isNearDuplicate, NEAR_DUPLICATE_THRESHOLD, NearDuplicateIndex, similarity, withoutNearDuplicates } from './near-duplicate.ts'
 
 const SAME: [string, string][] = [
   ['我喜欢乌龙茶', '我喜欢乌龙茶。'],
@@ -72,6 +72,41 @@ describe('near-duplicate measure', () => {
       fc.property(fc.stringMatching(/^[a-z乌龙茶猫狗山水]{1,20}$/), (a) => {
         expect(isNearDuplicate(a, a)).toBe(similarity(a, a) > 0)
       }),
+    )
+  })
+})
+
+describe('NearDuplicateIndex', () => {
+  // Few pieces, so that texts often share most of their units, negations and numbers included.
+  const piece = fc.constantFrom('我', '喜欢', '乌龙茶', '红茶', '不', '每天', '跑步', '5', '公里', 'I', 'like', 'tea', 'not', 'cat', 'Mochi', '两只', '猫')
+  const text = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join(' '))
+
+  it('compares a text changed under the same id as it is now', () => {
+    const index = new NearDuplicateIndex()
+    index.add('a', '我喜欢乌龙茶')
+    expect(index.find('我很喜欢乌龙茶')?.id).toBe('a')
+    index.add('a', '我喜欢红茶')
+    expect(index.find('我很喜欢乌龙茶')).toBeUndefined()
+  })
+
+  it('finds what comparing with every text added before finds', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 40 }), (texts) => {
+        const index = new NearDuplicateIndex()
+        const added: { id: string; text: string }[] = []
+        texts.forEach((t, i) => {
+          const brute = findNearDuplicate(t, added)
+          const found = index.find(t)
+          expect(found?.similarity).toBe(brute?.similarity)
+          if (found !== undefined) expect(similarity(t, added.find((a) => a.id === found.id)!.text)).toBe(found.similarity)
+          const id = `e${i % 7}`
+          const at = added.findIndex((a) => a.id === id)
+          if (at >= 0) added.splice(at, 1)
+          added.push({ id, text: t })
+          index.add(id, t)
+        })
+      }),
+      { numRuns: 200 },
     )
   })
 })

@@ -119,10 +119,12 @@ function features(list: readonly string[]): Map<string, number> {
 }
 
 /** Each side holds a unit the other does not have. */
-function substituted(a: readonly string[], b: readonly string[]): boolean {
-  const sa = new Set(a)
-  const sb = new Set(b)
-  return a.some((u) => !sb.has(u)) && b.some((u) => !sa.has(u))
+function substituted(a: NearDuplicateKey, b: NearDuplicateKey): boolean {
+  a.unitSet ??= new Set(a.units)
+  b.unitSet ??= new Set(b.units)
+  const sa = a.unitSet
+  const sb = b.unitSet
+  return a.units.some((u) => !sb.has(u)) && b.units.some((u) => !sa.has(u))
 }
 
 /** Dice coefficient of the two feature multisets: 1 for the same units in the same order, 0 for nothing shared. */
@@ -142,6 +144,8 @@ export interface NearDuplicateKey {
   readonly units: readonly string[]
   /** Filled when first compared past the guards. */
   features: Map<string, number> | undefined
+  /** The distinct units, filled when first compared. */
+  unitSet?: Set<string>
 }
 
 export function nearDuplicateKey(text: string): NearDuplicateKey {
@@ -154,7 +158,7 @@ export function similarityOf(a: NearDuplicateKey, b: NearDuplicateKey): number {
   if (a.negations !== b.negations) return 0
   if (a.numbers !== b.numbers) return 0
   if (a.units.length === 0 || b.units.length === 0) return 0
-  if (substituted(a.units, b.units)) return 0
+  if (substituted(a, b)) return 0
   a.features ??= features(a.units)
   b.features ??= features(b.units)
   return dice(a.features, b.features)
@@ -203,6 +207,8 @@ export function withoutNearDuplicates<T extends { text: string }>(items: readonl
  */
 export class NearDuplicateIndex {
   private readonly texts = new Map<string, string>()
+  /** Texts prepared for the measure, only those a query got as far as comparing (a store's worth would not fit in memory). */
+  private readonly keys = new Map<string, NearDuplicateKey>()
   private readonly postings = new Map<string, string[]>()
   private readonly threshold: number
   private readonly commonCap: number
@@ -214,6 +220,7 @@ export class NearDuplicateIndex {
 
   add(id: string, text: string): void {
     this.texts.set(id, text)
+    this.keys.delete(id)
     for (const unit of new Set(units(normalise(text)))) {
       const list = this.postings.get(unit)
       if (list === undefined) this.postings.set(unit, [id])
@@ -223,7 +230,8 @@ export class NearDuplicateIndex {
 
   /** The most similar text added so far at or above the threshold. */
   find(text: string): { id: string; similarity: number } | undefined {
-    const distinct = [...new Set(units(normalise(text)))]
+    const query = nearDuplicateKey(text)
+    const distinct = [...new Set(query.units)]
     if (distinct.length === 0) return undefined
     const shared = new Map<string, number>()
     let usable = 0
@@ -237,9 +245,18 @@ export class NearDuplicateIndex {
     let best: { id: string; similarity: number } | undefined
     for (const [id, n] of shared) {
       if (n < need) continue
-      const s = similarity(text, this.texts.get(id)!)
+      const s = similarityOf(query, this.keyOf(id))
       if (s >= this.threshold && (best === undefined || s > best.similarity)) best = { id, similarity: s }
     }
     return best
+  }
+
+  private keyOf(id: string): NearDuplicateKey {
+    let key = this.keys.get(id)
+    if (key === undefined) {
+      key = nearDuplicateKey(this.texts.get(id)!)
+      this.keys.set(id, key)
+    }
+    return key
   }
 }
