@@ -8,9 +8,9 @@ import { RefusedError } from './validate.ts'
  * of both personas; the volume records that line's fingerprints, the file's
  * hash and the person's verdict.
  */
-export const REPORT_MARK = 'cyrene-persona-ab'
-export const VERDICTS = ['keep', 'revert'] as const
-export type Verdict = (typeof VERDICTS)[number]
+const REPORT_MARK = 'cyrene-persona-ab'
+const VERDICTS = ['keep', 'revert'] as const
+type Verdict = (typeof VERDICTS)[number]
 
 export interface ReportMark {
   base: string

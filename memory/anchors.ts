@@ -19,7 +19,7 @@ type AnchorStore = StoreCore & { readonly settings: Settings }
  */
 export const ANCHOR_FILES: Record<AnchorKey, string> = { self: '我是谁', user: '你是谁', origin: '来处', goal: '去处' }
 /** Days between two model writes of one anchor. */
-export const ANCHOR_CADENCE_DAYS: Record<AnchorKey, number> = { self: 1, user: 1, goal: 1, origin: 7 }
+const ANCHOR_CADENCE_DAYS: Record<AnchorKey, number> = { self: 1, user: 1, goal: 1, origin: 7 }
 const EARLIER_PREFIX = '> 更早的卷：'
 const SECTION_RE = /^## 卷(\d+)·(\d{4}-\d{2}-\d{2})[ \t]*$/
 /** A section heading as the parser reads it, or as a person reading the file would (other #-levels, spaces). */

@@ -13,7 +13,6 @@ export const META_PREFIX = '<!--cyrene:'
 const META_SUFFIX = '-->'
 
 export const AXES = ['德', '智', '体', '美', '劳'] as const
-export type Axis = (typeof AXES)[number]
 
 export const KNOWN_KINDS = ['decision', 'lesson', 'rule', 'fact', 'preference', 'event', 'feeling', 'plan', 'person', 'note'] as const
 /** Kinds that must cite their source (CONTRACT#gate rule 1). */
@@ -22,7 +21,7 @@ export const SOURCED_KINDS: readonly string[] = ['decision', 'lesson', 'rule']
 export const LINK_TYPES = ['因果', '相似', '对立', '时序', '归属', '推断'] as const
 
 export const GATES = ['day', 'pending', 'promoted', 'imported'] as const
-export type Gate = (typeof GATES)[number]
+type Gate = (typeof GATES)[number]
 
 /** The scales a decision's consequences are written on (CONTRACT#gate). */
 export const CONSEQUENCE_SCALES = ['self', 'other', 'relation', 'world', 'future'] as const

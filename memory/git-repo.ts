@@ -17,7 +17,7 @@ export const REMOTE = 'origin'
  * Which merge each file gets. Later lines win (git's rule), so the catch-all
  * comes first: a file nobody taught the merge about is never merged silently.
  */
-export const GITATTRIBUTES = `# Written by cyrene sync git: which merge each file gets (CONTRACT#git-sync). Edits are put back at the next sync.
+const GITATTRIBUTES = `# Written by cyrene sync git: which merge each file gets (CONTRACT#git-sync). Edits are put back at the next sync.
 * merge=cyrene-whole
 *.md merge=cyrene-entries
 *.jsonl merge=cyrene-lines
@@ -34,7 +34,7 @@ export const GITATTRIBUTES = `# Written by cyrene sync git: which merge each fil
 `
 
 /** Machine-local: never replicated (CONTRACT#git-local). */
-export const GITIGNORE = `# Written by cyrene sync git: what stays on this machine (CONTRACT#git-local).
+const GITIGNORE = `# Written by cyrene sync git: what stays on this machine (CONTRACT#git-local).
 /元/siyuan-sync.json
 *.lock
 *.lock.*
@@ -80,12 +80,7 @@ function driverConfig(): Record<string, string> {
   return out
 }
 
-/** Why a remote address is refused, or undefined. Credentials never go in the store (CONTRACT#git-credentials). */
-export function remoteProblem(url: string): string | undefined {
-  return remoteProblemSaid(url)?.en
-}
-
-/** `remoteProblem` with its said (`remote.*`), for the person's language. */
+/** Why a remote address is refused (its English sentence and its said, `remote.*`, for the person's language), or undefined. Credentials never go in the store (CONTRACT#git-credentials). */
 export function remoteProblemSaid(url: string): { en: string; said: Said } | undefined {
   const said = (code: string, en: string, params?: { scheme: string }) => ({ en, said: { code: `remote.${code}`, ...(params ? { params } : {}) } })
   if (url.trim() !== url || url === '') return said('empty', 'the remote is empty or has spaces around it')

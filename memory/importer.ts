@@ -44,7 +44,7 @@ export interface Skipped {
   said?: Said
 }
 /** An imported line that says what an entry already says (memory/near-duplicate.ts): imported all the same, and listed. */
-export interface LikelyDuplicate {
+interface LikelyDuplicate {
   origin: string
   /** The new entry's id. */
   id: string
@@ -73,7 +73,7 @@ export interface ImportReport {
  * string as given or null. A line without `at` is filed at the import time,
  * but its key uses the absence, so the next run recognises it.
  */
-export function importKey(text: string, kind: string | null, at: string | null): string {
+function importKey(text: string, kind: string | null, at: string | null): string {
   return `sha256:${createHash('sha256')
     .update(JSON.stringify([text, kind, at]))
     .digest('hex')}`

@@ -16,9 +16,9 @@ import { RefusedError } from './validate.ts'
  * recorded line is one occurrence too many and vouches for nothing.
  */
 const INBOX_MARKS_FILE = 'whale-confirms.json'
-export const INBOX_MARKS_REL = `${LAYOUT.meta}/${INBOX_MARKS_FILE}`
+const INBOX_MARKS_REL = `${LAYOUT.meta}/${INBOX_MARKS_FILE}`
 
-export interface InboxMarks {
+interface InboxMarks {
   version: 1
   /** line key → how many such lines the person wrote. */
   lines: Record<string, number>

@@ -91,7 +91,7 @@ export function amendedMeta(store: MemoryStore, e: StoredEntry, amendment: Parti
 }
 
 /** The check period an instant falls in, by local date: `month:YYYY-MM` or `year:YYYY`. */
-export function checkPeriod(scope: 'month' | 'year', at: Date): string {
+function checkPeriod(scope: 'month' | 'year', at: Date): string {
   const d = localDate(at)
   return scope === 'month' ? `month:${d.slice(0, 7)}` : `year:${d.slice(0, 4)}`
 }

@@ -261,7 +261,7 @@ export async function migrate(
 }
 
 /** Retired plugins found installed in a DSH_HOME's profiles (reported by doctor; both must be removed first). */
-export const RETIRED_PLUGINS = ['dsh-cyrene', 'dsh-cyrene-eternal-page-remembrance'] as const
+const RETIRED_PLUGINS = ['dsh-cyrene', 'dsh-cyrene-eternal-page-remembrance'] as const
 
 export async function findRetiredPlugins(dshHome: string): Promise<Array<{ name: string; where: string }>> {
   const found: Array<{ name: string; where: string }> = []

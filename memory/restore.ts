@@ -40,7 +40,7 @@ import { marksExist, migrateMarks } from './person-marks.ts'
  * is rolled forward again — every step is idempotent.
  */
 
-export type RestorePhase = 'validated' | 'safety' | 'staged' | 'committed' | 'switched'
+type RestorePhase = 'validated' | 'safety' | 'staged' | 'committed' | 'switched'
 
 export interface RestoreResult {
   /** Files of the snapshot, all now in the store. */

@@ -112,7 +112,7 @@ export const YEAR_MIN = 1000
 export const YEAR_MAX = 9999
 
 /** What `parseWhen` accepts, for messages that tell the person what to type instead. */
-export const WHEN_FORMS = `YYYY-MM-DD (that day), YYYY-MM-DDTHH:MM[:SS[.sss]] (local time), or the same followed by Z or ±HH:MM (for example 2026-03-04, 2026-03-04T21:30, 2026-03-04T13:30:00Z); years ${YEAR_MIN}–${YEAR_MAX}`
+const WHEN_FORMS = `YYYY-MM-DD (that day), YYYY-MM-DDTHH:MM[:SS[.sss]] (local time), or the same followed by Z or ±HH:MM (for example 2026-03-04, 2026-03-04T21:30, 2026-03-04T13:30:00Z); years ${YEAR_MIN}–${YEAR_MAX}`
 
 const WHEN_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/
 
@@ -374,7 +374,7 @@ export function clipForInjection(
 }
 
 /** The text that would be injected for an entry: body plus its source quote. */
-export function injectionText(text: string, meta: Pick<EntryMeta, 'src_quote'>): string {
+function injectionText(text: string, meta: Pick<EntryMeta, 'src_quote'>): string {
   return typeof meta.src_quote === 'string' && meta.src_quote !== '' ? `${text}\n（原话：「${meta.src_quote}」）` : text
 }
 
