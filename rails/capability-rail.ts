@@ -1,6 +1,6 @@
 import { charCount, frameOverhead, frameRule } from '../prompt/index.ts'
 import { framedWithin, inertBraces } from '../prompt/index.ts'
-import type { CapabilityConfig, RailSpec, VoiceBlock } from './types.ts'
+import type { CapabilityConfig, RailSpec, PassBlock } from './types.ts'
 
 /**
  * The capability rail (context order 150, registered with the other rails by rails/row.ts): how the memory tools, the gate and
@@ -32,7 +32,7 @@ export function capabilityText(config: CapabilityConfig): { text: string; cut: n
  * frames work). Within less than its cap the body is cut, never the frame
  * rule or the marker; with no room for the rule and a character, nothing.
  */
-export function capabilityBlock(config: CapabilityConfig): VoiceBlock {
+export function capabilityBlock(config: CapabilityConfig): PassBlock {
   // A person's own rail text must not be read as DSH variables.
   const body = inertBraces(config.text === '' ? DEFAULT_CAPABILITY_TEXT : config.text)
   const options = { preface: frameRule() }

@@ -1,6 +1,6 @@
 import { frameOrNothing, safe } from './frame.ts'
 import type { FormChoice } from './form-chooser.ts'
-import type { BlockSpec, RailSpec, VoiceBlock } from './types.ts'
+import type { BlockSpec, RailSpec, PassBlock } from './types.ts'
 
 /**
  * Rail 125 (形态): the form she speaks in this step (rails/form-chooser.ts
@@ -24,7 +24,7 @@ export const formSpec: RailSpec = {
 /** The pre-step note of a form change: only in the step where the form changed. */
 export const formMarkerSpec: BlockSpec = { id: 'step:form', channel: 'pre-step', priority: 60, cap: MARKER_CAP }
 
-export function formBlock(choice: FormChoice): VoiceBlock {
+export function formBlock(choice: FormChoice): PassBlock {
   const { id, channel, priority, cap } = formSpec
   const body = safe(`此刻的形态：${choice.form.name}。${choice.form.text}`)
   return { id, channel, priority, cap, render: (max) => frameOrNothing('形态', body, Math.min(max, cap)) }
@@ -38,7 +38,7 @@ const WHY: Record<FormChoice['reason'], string> = {
 }
 
 /** The pre-step note when her form changed since the last step (only then). */
-export function formMarkerBlock(from: string, to: FormChoice): VoiceBlock {
+export function formMarkerBlock(from: string, to: FormChoice): PassBlock {
   const body = safe(
     `形态从「${from}」换成了「${to.form.name}」（${WHY[to.reason]}）。从这一步起按「形态」里「${to.form.name}」的方式说话，不必向对方解释这次切换。`,
   )

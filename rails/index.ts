@@ -9,7 +9,7 @@ export type { CapabilityConfig, Rails, RailSwitch, RecallConfig } from './types.
 export { MEMORY_CAP, memoryBlock, memoryText } from './memory-var.ts'
 export { nicknameOf } from './nickname-rail.ts'
 export { RECALL_DEFAULTS, recallBlock, type RecallBlock } from './recall-block.ts'
-export { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, worldbookVoice, type WorldbookConfig } from './worldbook-rail.ts'
+export { HITS_CAP, HITS_MAX_ENTRIES, RAIL_CAP, worldbookBlocks, type WorldbookConfig } from './worldbook-rail.ts'
 export { registerSectionMirror } from './mirror-listener.ts'
 export type { MirrorConfig, MirrorMode } from './section-mirror.ts'
 export { STYLES_OVERRIDE, voiceTexts } from './voice-texts.ts'

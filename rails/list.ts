@@ -7,7 +7,7 @@ import { nicknameSpec } from './nickname-rail.ts'
 import { planBridgeSpec } from './plan-bridge-rail.ts'
 import { recallHitsSpec } from './recall-step.ts'
 import { styleSpec } from './style-rail.ts'
-import type { BlockSpec, Rails, RailSpec, RailSwitch, VoiceBlock } from './types.ts'
+import type { BlockSpec, Rails, RailSpec, RailSwitch, PassBlock } from './types.ts'
 import { worldbookHitsSpec, worldbookSpec } from './worldbook-rail.ts'
 
 /**
@@ -42,6 +42,6 @@ export function railSwitchesSchema(): Schema<Rails> {
 }
 
 /** A block some other row drew already (the plan bridge): whole, or left out. */
-export function fixedBlock(id: string, channel: VoiceBlock['channel'], cap: number, text: string): VoiceBlock {
+export function fixedBlock(id: string, channel: PassBlock['channel'], cap: number, text: string): PassBlock {
   return { id, channel, priority: PRIORITY[id]!, cap, render: (max) => (charCount(text) <= Math.min(max, cap) ? text : '') }
 }

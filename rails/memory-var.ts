@@ -3,14 +3,14 @@ import type {} from '../host/service.ts'
 import { MEMORY_TITLE } from '../host/memory-block.ts'
 import { EMPTY_MEMORY } from '../prompt/index.ts'
 import { frameOrNothing } from './frame.ts'
-import type { BlockSpec, VoiceBlock } from './types.ts'
+import type { BlockSpec, PassBlock } from './types.ts'
 
 /** `{{cyrene_memory}}` as a block of the pass: the anchors and recent days the host service composed. */
 export const MEMORY_CAP = 1200
 
 export const memorySpec: BlockSpec = { id: 'var:cyrene_memory', channel: 'variable', priority: 50, cap: MEMORY_CAP }
 
-export function memoryBlock(text: string): VoiceBlock {
+export function memoryBlock(text: string): PassBlock {
   const body = text === '' ? EMPTY_MEMORY : text
   const { id, channel, priority, cap } = memorySpec
   return {

@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
 import { frameOrNothing, safe } from './frame.ts'
-import type { RailSpec, VoiceBlock } from './types.ts'
+import type { RailSpec, PassBlock } from './types.ts'
 
 /**
  * Rail 120 (称呼): how she addresses the person. Stable between steps (same
@@ -22,7 +22,7 @@ export const nicknameSpec: RailSpec = {
   block: (step) => nicknameBlock(nicknameOf(step.ctx, step.config.defaultNickname, step.assembly)),
 }
 
-export function nicknameBlock(name: string): VoiceBlock {
+export function nicknameBlock(name: string): PassBlock {
   const { id, channel, priority, cap } = nicknameSpec
   const body = safe(`称呼对方「${name}」。`)
   return { id, channel, priority, cap, render: (max) => frameOrNothing('称呼', body, Math.min(max, cap)) }

@@ -5,9 +5,9 @@ import { composeMemoryBlock } from '../host/memory-block.ts'
 import { capabilityBlock } from './capability-rail.ts'
 import { chooseForm } from './form-chooser.ts'
 import { promptReferences } from '../prompt/index.ts'
-import { recallVoiceBlock } from './recall-step.ts'
-import type { VoiceBlock } from './types.ts'
-import { VOICE_TOTAL, voicePass } from './pass.ts'
+import { recallPassBlock } from './recall-step.ts'
+import type { PassBlock } from './types.ts'
+import { PASS_TOTAL, runPass } from './pass.ts'
 import { frameOrNothing } from './frame.ts'
 import { FORM_CAP, formBlock, formMarkerBlock, MARKER_CAP } from './form-rail.ts'
 import { NICKNAME_CAP, nicknameBlock } from './nickname-rail.ts'
@@ -36,7 +36,7 @@ const personText = (max: number) =>
     .map((parts) => parts.join(''))
 
 /** A block a later helper (the worldbook) might add: its text framed within its cap. */
-const wbBlock = (id: 'rail:worldbook' | 'step:worldbook', body: string, cap: number): VoiceBlock => ({
+const wbBlock = (id: 'rail:worldbook' | 'step:worldbook', body: string, cap: number): PassBlock => ({
   id,
   channel: id === 'rail:worldbook' ? 'rail' : 'pre-step',
   priority: PRIORITY[id],
@@ -56,15 +56,15 @@ const scenario = fc.record({
   marker: fc.boolean(),
   wbRail: personText(30),
   wbStep: personText(40),
-  budget: fc.oneof(fc.constant(VOICE_TOTAL), fc.integer({ min: 0, max: 6000 })),
+  budget: fc.oneof(fc.constant(PASS_TOTAL), fc.integer({ min: 0, max: 6000 })),
 })
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never
 
-function blocksOf(s: Scenario): VoiceBlock[] {
+function blocksOf(s: Scenario): PassBlock[] {
   const form = { name: s.formName || '小昔涟', scenes: [], text: s.formText || '……' }
   const choice = chooseForm([form], { text: '', hour: 12 })!
-  const blocks: VoiceBlock[] = [
+  const blocks: PassBlock[] = [
     nicknameBlock(s.nickname),
     formBlock(choice),
     styleBlock({ name: '温润', text: s.styleText || '…' }),
@@ -76,7 +76,7 @@ function blocksOf(s: Scenario): VoiceBlock[] {
   if (s.marker) blocks.push(formMarkerBlock('迷迷', choice))
   blocks.push(wbBlock('step:worldbook', s.wbStep, 800))
   const hits = s.hits.map((h, i) => ({ id: `id-${i}-${h.n}`, date: '2026-11-30', text: h.text, score: 1 }))
-  blocks.push(recallVoiceBlock(hits as never, { enabled: true, maxChars: 1000, perEntryMax: 300, limit: 8 }))
+  blocks.push(recallPassBlock(hits as never, { enabled: true, maxChars: 1000, perEntryMax: 300, limit: 8 }))
   return blocks
 }
 
@@ -85,7 +85,7 @@ describe('the 4,000 pass (rails/pass.ts)', () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const blocks = blocksOf(s)
-        const pass = voicePass(blocks, s.budget)
+        const pass = runPass(blocks, s.budget)
         expect(pass.total).toBeLessThanOrEqual(s.budget)
         expect(pass.total).toBe(pass.blocks.reduce((n, b) => n + charCount(b.text), 0))
         pass.blocks.forEach((o, i) => {
@@ -99,21 +99,21 @@ describe('the 4,000 pass (rails/pass.ts)', () => {
           if (o.channel === 'rail') expect(promptReferences(o.text)).toEqual([])
         })
         // Same inputs, same texts: the runtime snapshot is not re-sent without a change.
-        expect(voicePass(blocksOf(s), s.budget).blocks.map((b) => b.text)).toEqual(pass.blocks.map((b) => b.text))
+        expect(runPass(blocksOf(s), s.budget).blocks.map((b) => b.text)).toEqual(pass.blocks.map((b) => b.text))
       }),
       { numRuns: 150 },
     )
   })
 
   it('over the total, trims from the lowest priority: per-step blocks first, the capability rail last; the doctor gets why', () => {
-    const block = (id: string, chars: number): VoiceBlock => ({
+    const block = (id: string, chars: number): PassBlock => ({
       id,
       channel: id.startsWith('step:') ? 'pre-step' : id.startsWith('var:') ? 'variable' : 'rail',
       priority: PRIORITY[id],
       cap: chars,
       render: (max) => 'x'.repeat(Math.min(max, chars)),
     })
-    const pass = voicePass([
+    const pass = runPass([
       block('rail:capability', 1300),
       block('var:cyrene_memory', 1200),
       block('rail:style', 400),
@@ -129,7 +129,7 @@ describe('the 4,000 pass (rails/pass.ts)', () => {
       ['step:recall', 1000 - 100],
       ['step:worldbook', 0],
     ])
-    expect(pass.total).toBe(VOICE_TOTAL)
+    expect(pass.total).toBe(PASS_TOTAL)
     expect(pass.blocks[4]?.why).toMatch(/shortened to 900/)
     expect(pass.blocks[5]?.why).toMatch(/left out/)
     expect(pass.blocks[0]?.why).toBeUndefined()
@@ -138,10 +138,10 @@ describe('the 4,000 pass (rails/pass.ts)', () => {
   it('the rails at their caps fit with the memory; what a step adds never changes a rail', () => {
     const rails = [nicknameBlock('很长的名字'.repeat(4)), formBlock(chooseForm([{ name: '迷迷', scenes: [], text: '软'.repeat(400) }], { text: '', hour: 0 })!)]
     rails.push(styleBlock({ name: '温润', text: '润'.repeat(900) }), memoryBlock('记'.repeat(2000)), capabilityBlock({ enabled: true, text: '' }))
-    const quiet = voicePass(rails)
-    const busy = voicePass([
+    const quiet = runPass(rails)
+    const busy = runPass([
       ...rails,
-      recallVoiceBlock([{ id: 'a', date: '2026-11-30', text: '命中'.repeat(400), score: 1 }] as never, {
+      recallPassBlock([{ id: 'a', date: '2026-11-30', text: '命中'.repeat(400), score: 1 }] as never, {
         enabled: true,
         maxChars: 1000,
         perEntryMax: 300,
@@ -150,12 +150,12 @@ describe('the 4,000 pass (rails/pass.ts)', () => {
     ])
     expect(busy.blocks.slice(0, rails.length).map((b) => b.text)).toEqual(quiet.blocks.map((b) => b.text))
     expect(quiet.blocks.map((b) => b.chars)).toEqual([NICKNAME_CAP, FORM_CAP, STYLE_CAP, MEMORY_CAP, expect.any(Number)])
-    expect(busy.total).toBeLessThanOrEqual(VOICE_TOTAL)
+    expect(busy.total).toBeLessThanOrEqual(PASS_TOTAL)
   })
 
   it('a block that throws or overshoots what it was given is left out, not cut', () => {
-    const bad: VoiceBlock = { id: 'x', channel: 'rail', priority: 1, cap: 10, render: () => 'y'.repeat(11) }
-    const boom: VoiceBlock = {
+    const bad: PassBlock = { id: 'x', channel: 'rail', priority: 1, cap: 10, render: () => 'y'.repeat(11) }
+    const boom: PassBlock = {
       id: 'z',
       channel: 'rail',
       priority: 1,
@@ -164,7 +164,7 @@ describe('the 4,000 pass (rails/pass.ts)', () => {
         throw new Error('broken')
       },
     }
-    expect(voicePass([bad, boom]).blocks.map((b) => b.text)).toEqual(['', ''])
+    expect(runPass([bad, boom]).blocks.map((b) => b.text)).toEqual(['', ''])
   })
 
   it('the form marker stays within 200 whatever the form names', () => {

@@ -1,12 +1,12 @@
 import { charCount } from '../prompt/index.ts'
-import type { VoiceBlock } from './types.ts'
+import type { PassBlock } from './types.ts'
 
 /** CONTRACT#budget-pass: every Cyrene injection of a step together, frames and end markers included. */
-export const VOICE_TOTAL = 4000
+export const PASS_TOTAL = 4000
 
 interface VoiceOutcome {
   id: string
-  channel: VoiceBlock['channel']
+  channel: PassBlock['channel']
   priority: number
   /** What goes to the model ('' = nothing). */
   text: string
@@ -17,14 +17,14 @@ interface VoiceOutcome {
   why?: string
 }
 
-export interface VoicePass {
+export interface PassResult {
   /** One per block, in the order given. */
   blocks: VoiceOutcome[]
   total: number
   budget: number
 }
 
-function renderWithin(block: VoiceBlock, max: number): string {
+function renderWithin(block: PassBlock, max: number): string {
   if (max <= 0) return ''
   let text: string
   try {
@@ -42,7 +42,7 @@ function renderWithin(block: VoiceBlock, max: number): string {
  * within what is left for it (ties: the later block first), down to nothing.
  * Every outcome is within its block's cap and the total within the budget.
  */
-export function voicePass(blocks: readonly VoiceBlock[], budget: number = VOICE_TOTAL): VoicePass {
+export function runPass(blocks: readonly PassBlock[], budget: number = PASS_TOTAL): PassResult {
   const out: VoiceOutcome[] = blocks.map((b) => {
     const text = renderWithin(b, b.cap)
     const chars = charCount(text)

@@ -4,7 +4,7 @@ import { isNearDuplicate } from '../memory/near-duplicate.ts'
 import { endMarker } from '../prompt/index.ts'
 import { framed } from '../prompt/index.ts'
 import { recallBlock } from './recall-block.ts'
-import { recallVoiceBlock } from './recall-step.ts'
+import { recallPassBlock } from './recall-step.ts'
 
 const hit = (id: string, text: string, date = '2026-03-01') => ({
   id,
@@ -123,7 +123,7 @@ describe('recallBlock', () => {
         fc.subarray(['a', 'b']),
         (raw, rooms, perEntryMax, exclude) => {
           const hits = raw.map((r) => hit(r.id, r.text))
-          const block = recallVoiceBlock(hits, { enabled: true, maxChars: 1000, perEntryMax, limit: 8 }, exclude)
+          const block = recallPassBlock(hits, { enabled: true, maxChars: 1000, perEntryMax, limit: 8 }, exclude)
           for (const room of rooms) expect(block.render(room)).toBe(recallBlock(hits, Math.min(room, 1000), perEntryMax, { exclude }).text)
         },
       ),

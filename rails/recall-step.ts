@@ -1,6 +1,6 @@
 import type { RecalledEntry } from '../recall/index.ts'
 import { fitHits, prepareHits, RECALL_DEFAULTS, type PreparedHits } from './recall-block.ts'
-import type { BlockSpec, RecallConfig, VoiceBlock } from './types.ts'
+import type { BlockSpec, RecallConfig, PassBlock } from './types.ts'
 
 /**
  * The memory hits before a step (CONTRACT#recall-hits), as a block of the 4,000
@@ -11,7 +11,7 @@ import type { BlockSpec, RecallConfig, VoiceBlock } from './types.ts'
  * The hits as the pass sees them: within the row's budget, and within whatever less the pass leaves.
  * `exclude`: the ids `{{cyrene_memory}}` shows in the same step, never shown again as hits (CONTRACT#near-duplicates).
  */
-export function recallVoiceBlock(hits: readonly RecalledEntry[], config: RecallConfig, exclude: readonly string[] = []): VoiceBlock {
+export function recallPassBlock(hits: readonly RecalledEntry[], config: RecallConfig, exclude: readonly string[] = []): PassBlock {
   // The pass may render this block more than once in a step: what does not depend on its room is done once.
   let prepared: PreparedHits | undefined
   return {

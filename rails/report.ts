@@ -60,7 +60,7 @@ function keep(service: object | undefined, part: Partial<RailsReport>): void {
   reports.set(key, { ...reports.get(key), ...part })
 }
 
-export function noteVoice(service: object | undefined, report: Omit<VoiceNote, 'at'>): void {
+export function notePass(service: object | undefined, report: Omit<VoiceNote, 'at'>): void {
   keep(service, { voice: { at: new Date().toISOString(), ...report } })
 }
 

@@ -3,11 +3,11 @@ import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { bootSpine } from '../tests/harness/spine.ts'
 import { charCount, endMarker } from '../prompt/index.ts'
-import type { VoiceBlock } from './types.ts'
+import type { PassBlock } from './types.ts'
 import { frameOrNothing } from './frame.ts'
 import { PRIORITY } from './list.ts'
 import { nicknameOf } from './nickname-rail.ts'
-import { registerVoice } from './row.ts'
+import { registerRails } from './row.ts'
 
 /** A context that hands out the given services by name (what `ctx.get` does for these two). */
 const ctxWith = (services: Record<string, unknown>) => ({ get: (name: string) => services[name] }) as unknown as Context
@@ -45,14 +45,14 @@ describe('the worldbook plugs into the pass (minimal DSH spine)', () => {
   it('its rail lands at 140 and its hits in the step, sized by the same pass: a hit block over the total is cut to what is left', async () => {
     const seen: string[] = []
     const worldbook = {
-      rail: (): VoiceBlock => ({
+      rail: (): PassBlock => ({
         id: 'rail:worldbook',
         channel: 'rail',
         priority: PRIORITY['rail:worldbook'],
         cap: 600,
         render: (max) => frameOrNothing('世界书', '翁法罗斯是她的故乡。', max),
       }),
-      step: (_agent: unknown, text: string): VoiceBlock => {
+      step: (_agent: unknown, text: string): PassBlock => {
         seen.push(text)
         return {
           id: 'step:worldbook',
@@ -68,7 +68,7 @@ describe('the worldbook plugs into the pass (minimal DSH spine)', () => {
       inject: ['systemPrompt'],
       apply: (ctx: Context) => {
         ctx.systemPrompt.variable('cyrene_memory', () => '（无）')
-        registerVoice(ctx, {
+        registerRails(ctx, {
           rails: { nickname: true, style: false, scene: false, worldbook: true },
           defaultNickname: '旅人',
           capability: { enabled: true, text: '' },

@@ -6,16 +6,16 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
 import { chooseForm, type FormChoice } from './form-chooser.ts'
-import { recallVoiceBlock } from './recall-step.ts'
-import type { RailStep, VoiceBlock, VoiceConfig } from './types.ts'
+import { recallPassBlock } from './recall-step.ts'
+import type { RailStep, PassBlock, RailsRowConfig } from './types.ts'
 import { latestUserText } from '../prompt/index.ts'
-import { VOICE_TOTAL, voicePass, type VoicePass } from './pass.ts'
+import { PASS_TOTAL, runPass, type PassResult } from './pass.ts'
 import { REFLEX_MAX_CHARS } from '../host/whale-reflex.ts'
 import { formMarkerBlock } from './form-rail.ts'
 import { fixedBlock, RAILS } from './list.ts'
 import { memoryBlock, memoryNow } from './memory-var.ts'
 import { planBridgeSpec } from './plan-bridge-rail.ts'
-import { noteVoice } from './report.ts'
+import { notePass } from './report.ts'
 import { pinnedForm, voiceTextsFor } from './voice-state.ts'
 import type { RecalledEntry } from '../recall/index.ts'
 
@@ -54,7 +54,7 @@ interface AgentVoice {
 /** `/cyrene nickname`, `/cyrene form`, `/cyrene style`: the person's choices for rails 120, 125 and 130, rows of the `/cyrene` table (runtime/commands.ts). */
 export { formSubcommand, nicknameSubcommand, styleSubcommand } from './commands.ts'
 
-export function registerVoice(ctx: Context, config: VoiceConfig): void {
+export function registerRails(ctx: Context, config: RailsRowConfig): void {
   const agents = new WeakMap<object, AgentVoice>()
   const voiceOf = (agent: object): AgentVoice => {
     let v = agents.get(agent)
@@ -65,7 +65,7 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
     return v
   }
 
-  type RailSet = { blocks: VoiceBlock[]; form: FormChoice | undefined; problems: string[] }
+  type RailSet = { blocks: PassBlock[]; form: FormChoice | undefined; problems: string[] }
   // One assembly asks for the rails from each context provider and from the waterfall, with the same context object: read once.
   const perAssembly = new WeakMap<object, RailSet>()
   const railsFor = (context: { agent?: Agent | undefined }): RailSet => {
@@ -94,7 +94,7 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
         hour: new Date().getHours(),
       })
     }
-    const blocks: VoiceBlock[] = []
+    const blocks: PassBlock[] = []
     for (const rail of RAILS) {
       if (!rail.enabled(config)) continue
       const block = rail.block?.(step)
@@ -146,7 +146,7 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       // The same block the variable showed in this assembly, and the ids the hits leave out with it.
       const memory = memoryNow(ctx, context)
       blocks.push(memoryBlock(memory.text))
-      const step: VoiceBlock[] = []
+      const step: PassBlock[] = []
       if (v !== undefined && form !== undefined && v.announced !== undefined && v.announced !== form.form.name) step.push(formMarkerBlock(v.announced, form))
       // Like the memory hits: only in a step that brings the person's words, not in a tool round.
       if (v !== undefined && v.query !== undefined && config.rails.worldbook) {
@@ -155,11 +155,11 @@ export function registerVoice(ctx: Context, config: VoiceConfig): void {
       }
       if (v !== undefined && v.query !== undefined && config.recall.enabled) {
         v.hits ??= await recallFor(ctx, v.query, config.recall.limit)
-        if (v.hits.length > 0) step.push(recallVoiceBlock(v.hits, config.recall, memory.ids))
+        if (v.hits.length > 0) step.push(recallPassBlock(v.hits, config.recall, memory.ids))
       }
       // The whale row's reflex instruction (≤ 200, its own pre-step) reaches the model beside ours in a Cyrene preset: its room is kept free.
-      const pass = voicePass([...blocks, ...step], VOICE_TOTAL - (ctx.get('whalePersona') === undefined ? 0 : REFLEX_MAX_CHARS))
-      noteVoice(ctx.get('cyreneMemory'), noteOf(pass, problems))
+      const pass = runPass([...blocks, ...step], PASS_TOTAL - (ctx.get('whalePersona') === undefined ? 0 : REFLEX_MAX_CHARS))
+      notePass(ctx.get('cyreneMemory'), noteOf(pass, problems))
       if (v !== undefined)
         v.pending = {
           blocks: pass.blocks.filter((b) => b.channel === 'pre-step' && b.text !== '').map((b) => ({ id: b.id, text: b.text, summary: SUMMARY[b.id] ?? b.id })),
@@ -206,7 +206,7 @@ async function recallFor(ctx: Context, query: string, limit: number): Promise<Re
 type Assembly = { contexts: { name: string; text: string }[]; variables: Record<string, string | undefined> }
 
 /** The pass's texts written into the assembly: rails by context name, the memory variable by name. */
-function applyPass<A extends Assembly>(assembly: A, pass: VoicePass): A {
+function applyPass<A extends Assembly>(assembly: A, pass: PassResult): A {
   const byContext = new Map<string, string>()
   let memory: string | undefined
   for (const b of pass.blocks) {
@@ -221,7 +221,7 @@ function applyPass<A extends Assembly>(assembly: A, pass: VoicePass): A {
   }
 }
 
-function noteOf(pass: VoicePass, problems: string[]) {
+function noteOf(pass: PassResult, problems: string[]) {
   return {
     total: pass.total,
     budget: pass.budget,

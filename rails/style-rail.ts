@@ -1,5 +1,5 @@
 import { frameOrNothing, safe } from './frame.ts'
-import type { RailSpec, RailStep, VoiceBlock } from './types.ts'
+import type { RailSpec, RailStep, PassBlock } from './types.ts'
 import type { VoiceStyle } from './voice-texts.ts'
 
 /** Rail 130 (道韵): the style level the person chose (元/settings.json `style`), else the styles file's default. */
@@ -17,7 +17,7 @@ export const styleSpec: RailSpec = {
   block: styleOfStep,
 }
 
-function styleOfStep({ texts, settings, problems }: RailStep): VoiceBlock | undefined {
+function styleOfStep({ texts, settings, problems }: RailStep): PassBlock | undefined {
   if (texts === undefined) return undefined
   const wanted = settings.style
   const style = texts.styles.find((s) => s.name === wanted) ?? texts.styles.find((s) => s.name === texts.defaultStyle)
@@ -26,7 +26,7 @@ function styleOfStep({ texts, settings, problems }: RailStep): VoiceBlock | unde
   return style === undefined ? undefined : styleBlock(style)
 }
 
-export function styleBlock(style: VoiceStyle): VoiceBlock {
+export function styleBlock(style: VoiceStyle): PassBlock {
   const { id, channel, priority, cap } = styleSpec
   const body = safe(`道韵「${style.name}」：${style.text}`)
   return { id, channel, priority, cap, render: (max) => frameOrNothing('道韵', body, Math.min(max, cap)) }

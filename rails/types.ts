@@ -9,7 +9,7 @@ import type { VoiceTexts } from './voice-texts.ts'
  * sees it (CONTRACT#budgets: rails 120–155, `{{cyrene_memory}}` and pre-step
  * blocks, frames and end markers included).
  */
-export interface VoiceBlock {
+export interface PassBlock {
   /** e.g. `rail:nickname`, `rail:worldbook`, `step:worldbook`, `step:recall`, `var:cyrene_memory`. */
   id: string
   channel: 'rail' | 'variable' | 'pre-step'
@@ -27,12 +27,12 @@ export type Rails = Record<RailSwitch, boolean>
 
 /**
  * Where the worldbook (rail 140 and its keyword hits) plugs in: rails/worldbook-rail.ts
- * gives its blocks as `VoiceBlock`s and they go through the same pass; the
+ * gives its blocks as `PassBlock`s and they go through the same pass; the
  * hits are appended after the form marker, before the memory hits.
  */
 export interface WorldbookBlocks {
-  rail(agent: Agent | undefined): VoiceBlock | undefined
-  step(agent: Agent | undefined, recentUserText: string): VoiceBlock | undefined
+  rail(agent: Agent | undefined): PassBlock | undefined
+  step(agent: Agent | undefined, recentUserText: string): PassBlock | undefined
 }
 
 /** Rail 150's switch and text (row `cyrene-runtime` Config `capability`). */
@@ -50,7 +50,7 @@ export interface RecallConfig {
   limit: number
 }
 
-export interface VoiceConfig {
+export interface RailsRowConfig {
   rails: Rails
   defaultNickname: string
   capability: CapabilityConfig
@@ -61,7 +61,7 @@ export interface VoiceConfig {
 /** What the rails of one assembly are drawn from: read once, shared by every rail. */
 export interface RailStep {
   ctx: Context
-  config: VoiceConfig
+  config: RailsRowConfig
   agent: Agent | undefined
   /** DSH's context of the assembly this step's rails are drawn for (what is read once per assembly is kept by it). */
   assembly: object | undefined
@@ -78,7 +78,7 @@ export interface RailStep {
 /** A block of the 4,000 pass that is not a rail (the memory variable, a pre-step message): its trim priority and its cap. */
 export interface BlockSpec {
   id: string
-  channel: VoiceBlock['channel']
+  channel: PassBlock['channel']
   priority: number
   cap: number
 }
@@ -95,6 +95,6 @@ export interface RailSpec extends BlockSpec {
   context: string
   order: number
   switch?: { key: RailSwitch; label: string }
-  enabled(config: VoiceConfig): boolean
-  block?(step: RailStep): VoiceBlock | undefined
+  enabled(config: RailsRowConfig): boolean
+  block?(step: RailStep): PassBlock | undefined
 }

@@ -17,13 +17,13 @@ import {
   type LoadedWorldbook,
   type Rendered,
 } from '../worldbook/index.ts'
-import type { BlockSpec, RailSpec, VoiceBlock, WorldbookBlocks } from './types.ts'
+import type { BlockSpec, RailSpec, PassBlock, WorldbookBlocks } from './types.ts'
 
 /**
  * The worldbook in a step (CONTRACT#worldbook): the constant entries as the 140
  * context (stable between steps: it changes only when a file does), and the
  * keyword entries the person's last messages call up as one pre-step message.
- * Both are `VoiceBlock`s, so the 4,000 budget pass can trim them like any
+ * Both are `PassBlock`s, so the 4,000 budget pass can trim them like any
  * other block; until it takes them, each is held to its own cap here.
  */
 
@@ -34,7 +34,7 @@ export const HITS_MAX_ENTRIES = 8
 export const RAIL_PRIORITY = 30
 export const HITS_PRIORITY = 10
 
-/** Rail 140: mounted where the preset turns it on and the row built its blocks (`worldbookVoice`). */
+/** Rail 140: mounted where the preset turns it on and the row built its blocks (`worldbookBlocks`). */
 export const worldbookSpec: RailSpec = {
   id: 'rail:worldbook',
   channel: 'rail',
@@ -61,7 +61,7 @@ export interface WorldbookConfig {
 const DEFAULT_WORLDBOOK: WorldbookConfig = { recentMessages: 2, railChars: RAIL_CAP, hitChars: HITS_CAP, hitEntries: HITS_MAX_ENTRIES }
 
 /** The 140 rail: the constant entries by priority, whole, within `min(max, cap)`. */
-export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = DEFAULT_WORLDBOOK): VoiceBlock & { rendered(max?: number): Rendered } {
+export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = DEFAULT_WORLDBOOK): PassBlock & { rendered(max?: number): Rendered } {
   const cap = Math.min(config.railChars, RAIL_CAP)
   const entries = constantEntries(book.entries)
   const rendered = (max = cap) => renderBlock('rail', entries, Math.min(max, cap))
@@ -73,7 +73,7 @@ export function worldbookHits(
   book: LoadedWorldbook,
   messages: readonly string[],
   config: WorldbookConfig = DEFAULT_WORLDBOOK,
-): VoiceBlock & { hits: EntryHit[]; rendered(max?: number): Rendered } {
+): PassBlock & { hits: EntryHit[]; rendered(max?: number): Rendered } {
   const cap = Math.min(config.hitChars, HITS_CAP)
   const limit = Math.min(config.hitEntries, HITS_MAX_ENTRIES)
   const hits = matchEntries(book.entries, messages)
@@ -187,7 +187,7 @@ class WorldbookState {
  * brings the person's words, from the last `recentMessages` of them. The pass
  * mounts the 140 context and sends the hits; what was seen goes to the doctor.
  */
-export function worldbookVoice(ctx: Context, config: WorldbookConfig): WorldbookBlocks {
+export function worldbookBlocks(ctx: Context, config: WorldbookConfig): WorldbookBlocks {
   const state = new WorldbookState(ctx)
   const note = state.note
   return {

@@ -17,7 +17,7 @@ import {
   railSwitchesSchema,
   RECALL_DEFAULTS,
   registerSectionMirror,
-  worldbookVoice,
+  worldbookBlocks,
   type CapabilityConfig,
   type MirrorConfig,
   type MirrorMode,
@@ -25,7 +25,7 @@ import {
   type RecallConfig,
   type WorldbookConfig,
 } from '../rails/index.ts'
-import { registerVoice } from '../rails/row.ts'
+import { registerRails } from '../rails/row.ts'
 
 /**
  * Preset row `cyrene-runtime`: what the model sees in a Cyrene preset.
@@ -92,8 +92,8 @@ export function apply(ctx: Context, config: Config): void {
   registerMemoryTools(ctx)
   registerLinkAndMarginTools(ctx)
   // Rails 120–150, the memory hits and the 4,000 pass.
-  const worldbook = config.rails.worldbook ? worldbookVoice(ctx, config.worldbook) : undefined
-  registerVoice(ctx, { rails: config.rails, defaultNickname: config.defaultNickname, capability: config.capability, recall: config.recall, worldbook })
+  const worldbook = config.rails.worldbook ? worldbookBlocks(ctx, config.worldbook) : undefined
+  registerRails(ctx, { rails: config.rails, defaultNickname: config.defaultNickname, capability: config.capability, recall: config.recall, worldbook })
 
   registerSectionMirror(ctx, config.sectionMirror)
 }
