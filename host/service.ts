@@ -113,7 +113,7 @@ export class CyreneMemory extends Service {
    * With `assembly` (DSH's assembly context), read once for it: its variable, the pass and the
    * hits' exclusions ask in the same assembly and see one block; the next assembly reads again.
    */
-  memoryBlock(assembly?: object): MemoryBlockResult {
+  composedMemory(assembly?: object): MemoryBlockResult {
     return this.state.kind === 'ready' ? this.state.reader.forAssembly(assembly) : { text: '', cut: 0, ids: [] }
   }
 

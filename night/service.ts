@@ -350,7 +350,7 @@ export class CyreneDream extends Service {
         return llm.stream(o)
       },
       system: () => {
-        const block = this.memory().memoryBlock()
+        const block = this.memory().composedMemory()
         return dreamSystem({ nickname: '伙伴', memory: dataFrame(MEMORY_TITLE, block.text === '' ? '（暂时还没有写下的记忆。）' : block.text), model: 'dream' })
       },
       liveUserLines: () => this.liveUserLines(),

@@ -26,7 +26,7 @@ export function memoryBlock(text: string): PassBlock {
 /** The composed memory text (unframed) and the ids it shows; empty when there is none or it cannot be read. `assembly`: read once per assembly. */
 export function memoryNow(ctx: Context, assembly?: object): { text: string; ids: readonly string[] } {
   try {
-    return ctx.get('cyreneMemory')?.memoryBlock(assembly) ?? { text: '', ids: [] }
+    return ctx.get('cyreneMemory')?.composedMemory(assembly) ?? { text: '', ids: [] }
   } catch {
     return { text: '', ids: [] }
   }

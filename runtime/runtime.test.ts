@@ -26,11 +26,13 @@ describe('cyrene-runtime on the minimal DSH spine', () => {
   it('a host service that throws never fails the assembly', async () => {
     spine = await bootSpine()
     spine.ctx.provide('cyreneMemory', {
-      memoryBlock: () => {
+      composedMemory: () => {
         throw new Error('disk on fire')
       },
-      nickname: () => {
-        throw new Error('no')
+      voice: {
+        nickname: () => {
+          throw new Error('no')
+        },
       },
       noteMirror: () => {},
     })
