@@ -7,7 +7,7 @@ export { newId } from './id.ts'
 export { RefusedError, type NewEntry } from './validate.ts'
 export { resolveRoot, resolveDshHome, dayFileRel, journalRel, echoRel, NO_OUTPUT, localDate, LAYOUT, ROOT_NAME, RootError } from './paths.ts'
 export { checkStore, type CheckReport, type Finding } from './check.ts'
-export { recheckPending, listPending, restoreTombstone, amendedMeta, type RecheckReport } from './margin.ts'
+export { recheckPending, listPending, restoreTombstone, amendedMeta, type RecheckReport } from './recheck.ts'
 export { readAllAnchors, writeAnchor } from './anchors.ts'
 export {
   ANCHOR_KEYS,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryStore } from './store.ts'
-import { listPending, recheckPending, restoreTombstone } from './margin.ts'
+import { listPending, recheckPending, restoreTombstone } from './recheck.ts'
 import { checkStore } from './check.ts'
 import { tempHome } from './testing/tmp.ts'
 
