@@ -206,10 +206,15 @@ export function withoutNearDuplicates<T extends { text: string }>(items: readonl
  * are not used to narrow (they say little, and would make every text a candidate).
  */
 export class NearDuplicateIndex {
-  private readonly texts = new Map<string, string>()
+  /** Each id added gets a slot; the postings and the counts of a query hold slots, not ids (a count per text is an array cell, not a map entry). */
+  private readonly slotOf = new Map<string, number>()
+  private readonly ids: string[] = []
+  private readonly texts: string[] = []
   /** Texts prepared for the measure, only those a query got as far as comparing (a store's worth would not fit in memory). */
-  private readonly keys = new Map<string, NearDuplicateKey>()
-  private readonly postings = new Map<string, string[]>()
+  private readonly keys: (NearDuplicateKey | undefined)[] = []
+  private readonly postings = new Map<string, number[]>()
+  /** Shared units per slot while one query runs; `touched` names the cells to clear after it. */
+  private counts = new Int32Array(64)
   private readonly threshold: number
   private readonly commonCap: number
 
@@ -219,12 +224,18 @@ export class NearDuplicateIndex {
   }
 
   add(id: string, text: string): void {
-    this.texts.set(id, text)
-    this.keys.delete(id)
+    let slot = this.slotOf.get(id)
+    if (slot === undefined) {
+      slot = this.ids.length
+      this.slotOf.set(id, slot)
+      this.ids.push(id)
+    }
+    this.texts[slot] = text
+    this.keys[slot] = undefined
     for (const unit of new Set(units(normalise(text)))) {
       const list = this.postings.get(unit)
-      if (list === undefined) this.postings.set(unit, [id])
-      else list.push(id)
+      if (list === undefined) this.postings.set(unit, [slot])
+      else list.push(slot)
     }
   }
 
@@ -233,29 +244,35 @@ export class NearDuplicateIndex {
     const query = nearDuplicateKey(text)
     const distinct = [...new Set(query.units)]
     if (distinct.length === 0) return undefined
-    const shared = new Map<string, number>()
+    if (this.counts.length < this.ids.length) this.counts = new Int32Array(Math.max(this.ids.length, this.counts.length * 2))
+    const counts = this.counts
+    const touched: number[] = []
     let usable = 0
     for (const unit of distinct) {
       const list = this.postings.get(unit)
       if (list === undefined || list.length > this.commonCap) continue
       usable++
-      for (const id of list) shared.set(id, (shared.get(id) ?? 0) + 1)
+      for (const slot of list) if (counts[slot]!++ === 0) touched.push(slot)
     }
     const need = Math.max(1, Math.ceil(usable / 2))
+    const candidates: number[] = []
+    for (const slot of touched) {
+      if (counts[slot]! >= need) candidates.push(slot)
+      counts[slot] = 0
+    }
     let best: { id: string; similarity: number } | undefined
-    for (const [id, n] of shared) {
-      if (n < need) continue
-      const s = similarityOf(query, this.keyOf(id))
-      if (s >= this.threshold && (best === undefined || s > best.similarity)) best = { id, similarity: s }
+    for (const slot of candidates) {
+      const s = similarityOf(query, this.keyOf(slot))
+      if (s >= this.threshold && (best === undefined || s > best.similarity)) best = { id: this.ids[slot]!, similarity: s }
     }
     return best
   }
 
-  private keyOf(id: string): NearDuplicateKey {
-    let key = this.keys.get(id)
+  private keyOf(slot: number): NearDuplicateKey {
+    let key = this.keys[slot]
     if (key === undefined) {
-      key = nearDuplicateKey(this.texts.get(id)!)
-      this.keys.set(id, key)
+      key = nearDuplicateKey(this.texts[slot]!)
+      this.keys[slot] = key
     }
     return key
   }
