@@ -242,8 +242,9 @@ export class NearDuplicateIndex {
   /** The most similar text added so far at or above the threshold. */
   find(text: string): { id: string; similarity: number } | undefined {
     const query = nearDuplicateKey(text)
-    const distinct = [...new Set(query.units)]
-    if (distinct.length === 0) return undefined
+    // The same distinct units the measure's substitution guard reads: made once, kept on the key.
+    const distinct = (query.unitSet = new Set(query.units))
+    if (distinct.size === 0) return undefined
     if (this.counts.length < this.ids.length) this.counts = new Int32Array(Math.max(this.ids.length, this.counts.length * 2))
     const counts = this.counts
     const touched: number[] = []
