@@ -3,8 +3,9 @@
  * no circle of imports, type-only ones included (the store's helpers name `StoreCore`, not the
  * class that calls them: docs/decisions/277);
  * the store (memory/) and the whale-persona core (whale/) stay libraries: nothing from DSH,
- * nothing from the rooms above them (prompt/, the ground floor of frames and budgets, is under them); no shipped code reaches into tests; a feature room (guard/,
- * night/, rails/, panel/, recall/, siyuan/, worldbook/, gitsync/) is reached from outside only through its
+ * nothing from the rooms above them (prompt/, the ground floor of frames and budgets, is under
+ * them); no shipped code reaches into tests; a feature room (guard/, night/, rails/, panel/,
+ * recall/, siyuan/, worldbook/, gitsync/) is reached from outside only through its
  * two doors, `index.ts` (DSH-free: what the command line and the doctor load) and `row.ts` (its
  * DSH registration), docs/decisions/101, 104 and 093; the ground floors under the rooms (prompt/,
  * doctor/) only by their index.ts, and they reach nothing above them.
