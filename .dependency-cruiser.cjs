@@ -4,7 +4,8 @@
  * class that calls them: docs/decisions/277);
  * the store (memory/) and the whale-persona core (whale/) stay libraries: nothing from DSH,
  * nothing from the rooms above them (prompt/, the ground floor of frames and budgets, is under
- * them); no shipped code reaches into tests; a feature room (guard/, night/, rails/, panel/,
+ * them); the store is reached only at its doors, and its light doors load no engine
+ * (docs/decisions/281); no shipped code reaches into tests; a feature room (guard/, night/, rails/, panel/,
  * recall/, siyuan/, worldbook/, gitsync/) is reached from outside only through its
  * two doors, `index.ts` (DSH-free: what the command line and the doctor load) and `row.ts` (its
  * DSH registration), docs/decisions/101, 104 and 093; the ground floors under the rooms (prompt/,
@@ -12,6 +13,13 @@
  */
 /** The feature rooms (issue 23): each reached from outside only at `index.ts` or `row.ts`. */
 const ROOMS = 'guard|night|panel|rails|recall|siyuan|worldbook|gitsync'
+/**
+ * The store's doors (docs/decisions/281): the engine and its writes (index), and the smaller
+ * libraries a light reader takes alone — the file formats, the layout and dates, the file
+ * primitives, the near-duplicate measure — beside the upkeep, git sync, the person's settings
+ * and the ownership marks. Each names at most 30 things (tests/door-size.test.ts).
+ */
+const STORE_DOORS = '^memory/(index|format|paths|files|near-duplicate|upkeep|git|person|marks)\\.ts$'
 /** Recall has a third door: its pure index (`recall/core/index.ts`), which the benches and the build use alone (docs/decisions/108). */
 const DOORS = `^((${ROOMS})/(index|row)|recall/core/index)\\.ts$`
 
@@ -41,6 +49,22 @@ module.exports = {
         'shipped code (another room, host/, runtime/, cli/, bench/, scripts/) reaches a feature room only at its index.ts (what loads without DSH) or its row.ts (its DSH registration), docs/decisions/093',
       from: { path: '^([^/]+)/', pathNot: '\\.test\\.ts$|^tests/' },
       to: { path: `^(${ROOMS})/`, pathNot: ['^$1/', DOORS] },
+    },
+    {
+      name: 'the-store-is-reached-at-its-doors',
+      severity: 'error',
+      comment:
+        'shipped code outside memory/ reaches the store only at one of its doors (STORE_DOORS), never at a file behind them; tests may reach the module they test (docs/decisions/281)',
+      from: { pathNot: '^memory/|\\.test\\.ts$|^tests/|/testing/' },
+      to: { path: '^memory/', pathNot: [STORE_DOORS, '^memory/testing/'] },
+    },
+    {
+      name: 'light-store-doors-load-no-engine',
+      severity: 'error',
+      comment:
+        'the doors a light reader takes alone (the formats, the layout, the file primitives, the near-duplicate measure: the recall worker, the night, the panel, the guard) load nothing of the engine, its lock, git, snapshots or the importer (docs/decisions/281)',
+      from: { path: '^memory/(format|paths|files|near-duplicate)\\.ts$' },
+      to: { path: '^memory/(store|engine|engine-lock|restore|snapshots|importer|migrate|git-[a-z-]+)\\.ts$', reachable: true },
     },
     {
       name: 'tests-meet-guard-and-night-at-their-doors',

@@ -22,7 +22,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { buildBenchStore, BENCH_QUERIES } from './fixture.ts'
 import { keeperCacheFile, LocalRecall, RecallKeeper, startLiveRecall } from '../recall/index.ts'
-import { ROOT_NAME } from '../memory/index.ts'
+import { ROOT_NAME } from '../memory/paths.ts'
 import { ensureDsh } from '../scripts/ensure-dsh.ts'
 
 // The host boots inside the real dsh CLI's install (its built-in presets are on the roster there): after a plain `npm ci` it is not there yet.

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT_NAME } from '../memory/index.ts'
+import { ROOT_NAME } from '../memory/paths.ts'
 import { LOCOMO_DIR } from './locomo.ts'
 import { chineseSentence, mulberry32, writeDayEntries } from './synthetic.ts'
 

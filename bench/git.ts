@@ -11,9 +11,10 @@
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
-import { syncGit } from '../memory/git-sync.ts'
+import { syncGit } from '../memory/git.ts'
 import { idsOf, joinedPair } from '../memory/testing/git-pair.ts'
-import { importItems, type ImportItem, type MemoryStore } from '../memory/index.ts'
+import { importItems, type ImportItem } from '../memory/upkeep.ts'
+import type { MemoryStore } from '../memory/index.ts'
 
 const { values } = parseArgs({
   options: { entries: { type: 'string', default: '1000' }, days: { type: 'string', default: '10' }, runs: { type: 'string', default: '5' } },

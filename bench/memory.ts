@@ -19,7 +19,9 @@ import { performance } from 'node:perf_hooks'
 import { atomicWrite, fsyncDir } from '../durable/atomic-write.ts'
 import { RecallKeeper } from '../recall/index.ts'
 import { writeDayEntries } from './synthetic.ts'
-import { MemoryStore, checkStore, importItems, serializeEntry, newId, type ImportItem } from '../memory/index.ts'
+import { MemoryStore } from '../memory/index.ts'
+import { checkStore, importItems, type ImportItem } from '../memory/upkeep.ts'
+import { serializeEntry, newId } from '../memory/format.ts'
 
 const { values } = parseArgs({
   options: {

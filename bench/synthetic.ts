@@ -5,7 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { dayFileRel, newId, serializeEntry } from '../memory/index.ts'
+import { dayFileRel } from '../memory/paths.ts'
+import { newId, serializeEntry } from '../memory/format.ts'
 
 /** mulberry32: small, seeded, good enough for test data. */
 export function mulberry32(seed: number): () => number {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
-import { KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS } from '../memory/index.ts'
+import { KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS } from '../memory/upkeep.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { englishSentences, chineseLeft } from '../i18n/testing/language-rule.ts'
 import { memoryIO } from './io.ts'

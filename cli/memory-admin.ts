@@ -9,18 +9,9 @@ import { guarded, openStore, out, progress, storeOptions, type StoreOptions } fr
 import { storeSaidText, withoutSaid } from './refusal-text.ts'
 import { PACKAGE_ROOT } from '../host/package-root.ts'
 import { newVolume, personaSourcesOf } from '../host/new-volume.ts'
-import {
-  takeSnapshot,
-  describeSnapshots,
-  restoreSnapshot,
-  readVolumes,
-  ensureVolumePersonaHash,
-  migrate,
-  findRetiredPlugins,
-  resolveDshHome,
-  abReviewOf,
-  type AbReview,
-} from '../memory/index.ts'
+import { takeSnapshot, describeSnapshots, restoreSnapshot, migrate, findRetiredPlugins } from '../memory/upkeep.ts'
+import { readVolumes, ensureVolumePersonaHash, abReviewOf, type AbReview } from '../memory/person.ts'
+import { resolveDshHome } from '../memory/paths.ts'
 
 interface ListOptions extends StoreOptions {
   list?: true

@@ -7,7 +7,7 @@ import { entryJson, guarded, openStore, out, progress, type StoreOptions } from 
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
 import { storeSaidText, withoutSaid } from './refusal-text.ts'
-import { importItems, parseImportJsonl } from '../memory/index.ts'
+import { importItems, parseImportJsonl } from '../memory/upkeep.ts'
 
 // `cyrene memory import --jsonl` and `cyrene memory export`: entries in and out as JSON lines.
 

@@ -1,4 +1,4 @@
-import { changeMarks, isForgedClaim, isPersonBase, claimsPerson, MARKS_REL } from '../memory/person-marks.ts'
+import { changeMarks, isForgedClaim, isPersonBase, claimsPerson, MARKS_REL } from '../memory/marks.ts'
 import type { CliIO } from './io.ts'
 import { say } from './help-text.ts'
 import { guarded, oneLine, openStore, out, type StoreOptions } from './memory-shared.ts'

@@ -2,22 +2,12 @@ import { help, say } from './help-text.ts'
 import { refusalText } from './refusal-text.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
-import {
-  isForgedClaim,
-  isPersonBase,
-  migrateMarks,
-  ownerOf,
-  MemoryStore,
-  RefusedError,
-  RootError,
-  LockBusyError,
-  EngineBusyError,
-  LockLostError,
-  type PersonMarks,
-  type StoredEntry,
-} from '../memory/index.ts'
+import { isForgedClaim, isPersonBase, migrateMarks, ownerOf, type PersonMarks } from '../memory/marks.ts'
+import { MemoryStore, LockBusyError, EngineBusyError, LockLostError, type StoredEntry } from '../memory/index.ts'
+import { RefusedError } from '../memory/format.ts'
+import { RootError } from '../memory/paths.ts'
 import { clip } from '../prompt/index.ts'
-import { firstBadByte } from '../memory/importer.ts'
+import { firstBadByte } from '../memory/upkeep.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
 /** Options every memory-family command takes. */

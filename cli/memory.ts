@@ -4,30 +4,14 @@ import { CyreneCommand, repeated } from './command.ts'
 import { entryJson, guarded, oneLine, openStore, out, ownerLine, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { marksCommand, type MarksOptions } from './memory-marks.ts'
 import { dropRecallCache, RecallKeeper, resemblingDayEntry, searchEntries, sourceLabel } from '../recall/index.ts'
-import {
-  checkStore,
-  resolveConflict,
-  isForgedClaim,
-  isPersonBase,
-  ownerOf,
-  type PersonMarks,
-  listPending,
-  recheckPending,
-  restoreTombstone,
-  readAllAnchors,
-  writeAnchor,
-  ANCHOR_KEYS,
-  resolveDshHome,
-  type AnchorKey,
-  type NewEntry,
-  type StoredEntry,
-  type CheckReport,
-  type Finding,
-  type WriteResult,
-} from '../memory/index.ts'
+import { checkStore, listPending, recheckPending, restoreTombstone, type CheckReport, type Finding } from '../memory/upkeep.ts'
+import { resolveConflict } from '../memory/git.ts'
+import { isForgedClaim, isPersonBase, ownerOf, type PersonMarks } from '../memory/marks.ts'
+import { readAllAnchors, type NewEntry, AXES, gateProblemOf } from '../memory/format.ts'
+import { writeAnchor, type StoredEntry, type WriteResult } from '../memory/index.ts'
+import { ANCHOR_KEYS, type AnchorKey } from '../memory/person.ts'
+import { resolveDshHome } from '../memory/paths.ts'
 import { t, DEFAULT_LANG } from '../i18n/index.ts'
-import { AXES } from '../memory/entry.ts'
-import { gateProblemOf } from '../memory/gate.ts'
 import { gateProblemText } from '../i18n/gate.ts'
 import { recallCommand, RECALL_OPTION_DEFAULTS, type RecallOptions } from './memory-recall.ts'
 import { storeSaidText } from './refusal-text.ts'

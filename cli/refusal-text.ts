@@ -1,7 +1,7 @@
 import { saidOr, type SaidLike } from '../i18n/store-said.ts'
 // Leaf modules, not memory/index.ts: `cyrene whale …` reaches this file and must not load the memory engine (cli/command.test.ts).
 import { LockBusyError, LockLostError } from '../durable/lock.ts'
-import { RefusedError } from '../memory/validate.ts'
+import { RefusedError } from '../memory/format.ts'
 import { langOf } from './help-text.ts'
 import type { CliIO } from './io.ts'
 

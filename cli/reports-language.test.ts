@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { gateProblemOf, gateReasons } from '../memory/index.ts'
+import { gateProblemOf, gateReasons } from '../memory/format.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { otherLanguage } from '../tests/harness/language.ts'
 import { en, zh } from '../i18n/index.ts'

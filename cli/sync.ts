@@ -1,5 +1,5 @@
 import { SiyuanSync, siyuanReportText } from '../siyuan/index.ts'
-import { GitError, GitMissingError, remoteProblemSaid, syncGit, type GitSyncReport } from '../memory/index.ts'
+import { GitError, GitMissingError, remoteProblemSaid, syncGit, type GitSyncReport } from '../memory/git.ts'
 import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'

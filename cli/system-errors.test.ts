@@ -4,8 +4,8 @@ import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { MemoryStore } from '../memory/store.ts'
-import { importItems } from '../memory/importer.ts'
+import { MemoryStore } from '../memory/index.ts'
+import { importItems } from '../memory/upkeep.ts'
 import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/for-others.ts'
 
 /**

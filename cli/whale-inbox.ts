@@ -1,7 +1,7 @@
 import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../whale/inbox-actions.ts'
 import { opLine, viewOf } from '../whale/inbox.ts'
 import { recordConfirms, vouchedState } from './whale-record.ts'
-import { RefusedError } from '../memory/validate.ts'
+import { RefusedError } from '../memory/format.ts'
 import { LockBusyError } from '../durable/lock.ts'
 import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/files.ts'
 import { CliError, type CliIO } from './io.ts'

@@ -1,5 +1,5 @@
-import type { ImportItem, Skipped } from '../memory/importer.ts'
-import { KIND_RE } from '../memory/validate.ts'
+import type { ImportItem, Skipped } from '../memory/upkeep.ts'
+import { KIND_RE } from '../memory/format.ts'
 import { configFromText } from '../whale/config.ts'
 import { readConfigText, resolveIn, type FsContext } from '../whale/files.ts'
 import { replayInbox, splitLines } from '../whale/inbox.ts'

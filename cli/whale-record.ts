@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 // Not memory/index.ts: `cyrene whale …` must not load the memory engine (only `inbox confirm` opens the store, lazily).
-import { readInboxMarksSync, recordInboxLines } from '../memory/inbox-marks.ts'
+import { readInboxMarksSync, recordInboxLines } from '../memory/marks.ts'
 import { resolveRoot } from '../memory/paths.ts'
 import type { InboxState } from '../whale/inbox-actions.ts'
 import { confirmsSomething, inboxLineKey, replayInbox, splitLines, vouchFromRecord } from '../whale/inbox.ts'
@@ -37,7 +37,7 @@ export function vouchedState(state: InboxState, env: NodeJS.ProcessEnv): InboxSt
 export async function recordConfirms(env: NodeJS.ProcessEnv, rawText: string, lines: readonly string[]): Promise<void> {
   const root = storeRoot(env)
   if (root === undefined || lines.length === 0) return
-  const { MemoryStore } = await import('../memory/store.ts')
+  const { MemoryStore } = await import('../memory/index.ts')
   const store = await MemoryStore.open({ env })
   if (readInboxMarksSync(root).missing) await recordInboxLines(store, splitLines(rawText).filter(confirmsSomething).map(inboxLineKey), { migrate: true })
   await recordInboxLines(store, lines.map(inboxLineKey))

@@ -1,5 +1,6 @@
 import { t, type Lang } from '../i18n/index.ts'
-import { currentRemote, gitStatus, listConflicts, type MemoryStore } from '../memory/index.ts'
+import { currentRemote, gitStatus, listConflicts } from '../memory/git.ts'
+import type { MemoryStore } from '../memory/index.ts'
 import type { DoctorLine } from '../doctor/index.ts'
 import type { GitSyncState } from './runner.ts'
 import { gitReportText } from './report-text.ts'

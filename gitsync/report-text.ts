@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/index.ts'
-import type { GitSyncReport } from '../memory/index.ts'
+import type { GitSyncReport } from '../memory/git.ts'
 import type { GitRunReport } from './runner.ts'
 
 /**

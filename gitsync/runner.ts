@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { configuredRemote, currentRemote, listConflicts, syncGit, type GitSyncReport, type MemoryStore } from '../memory/index.ts'
+import { configuredRemote, currentRemote, listConflicts, syncGit, type GitSyncReport } from '../memory/git.ts'
+import type { MemoryStore } from '../memory/index.ts'
 
 /** The git sync's state as the panel, `/cyrene sync` and the doctor show it. */
 export interface GitSyncState {

@@ -2,18 +2,10 @@ import { gitLines } from '../gitsync/index.ts'
 import { existsSync } from 'node:fs'
 import { t, type Lang } from '../i18n/index.ts'
 import { errorText, saidOr } from '../i18n/store-said.ts'
-import {
-  describeSnapshots,
-  findRetiredPlugins,
-  KEEP_OTHER_SNAPSHOTS,
-  KEEP_SNAPSHOTS,
-  kindOfName,
-  MemoryStore,
-  readVolumes,
-  resolveDshHome,
-  resolveRoot,
-  volumeDrift,
-} from '../memory/index.ts'
+import { describeSnapshots, findRetiredPlugins, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, kindOfName } from '../memory/upkeep.ts'
+import { MemoryStore } from '../memory/index.ts'
+import { readVolumes, volumeDrift } from '../memory/person.ts'
+import { resolveDshHome, resolveRoot } from '../memory/paths.ts'
 import { messageOf, type DoctorIO, type DoctorLine } from '../doctor/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import { recordLines as nightRecordLines } from '../night/index.ts'

@@ -1,4 +1,4 @@
-import { type AnchorView, type RecentEntry } from '../memory/index.ts'
+import type { AnchorView, RecentEntry } from '../memory/index.ts'
 import { charCount, clip, fitWithinBudget, promptSafe } from '../prompt/index.ts'
 /**
  * What `{{cyrene_memory}}` holds: the four anchors (who I am, who you are,

@@ -1,4 +1,5 @@
-import { fileStampSync, readRecent, recentFiles } from '../memory/index.ts'
+import { fileStampSync } from '../memory/files.ts'
+import { readRecent, recentFiles } from '../memory/index.ts'
 import { frameOverhead } from '../prompt/index.ts'
 import { composeMemoryBlock, MEMORY_TITLE, type MemoryBlockResult } from './memory-block.ts'
 import { PerAssembly } from './per-assembly.ts'

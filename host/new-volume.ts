@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
-import { openVolume, RefusedError, type AbReview, type MemoryStore, type PersonaSource, type Volume } from '../memory/index.ts'
+import { openVolume, type AbReview, type PersonaSource, type Volume } from '../memory/person.ts'
+import { RefusedError } from '../memory/format.ts'
+import type { MemoryStore } from '../memory/index.ts'
 import { PACKAGE_ROOT } from './package-root.ts'
 import { personaSourcesIn } from './persona-sources.ts'
 

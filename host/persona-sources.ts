@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { PersonaSource } from '../memory/index.ts'
+import type { PersonaSource } from '../memory/person.ts'
 import { PACKAGE_ROOT } from './package-root.ts'
 
 /**

@@ -1,20 +1,8 @@
 import { Service, type Context } from '@deepseek-ai/cordis'
-import {
-  EngineBusyError,
-  writeVoiceSetting,
-  linkEntries,
-  localDate,
-  resolveRoot,
-  startEngine,
-  writeAnchor,
-  type AnchorKey,
-  type LinkInput,
-  type LinkResult,
-  type MemoryStore,
-  type NewEntry,
-  type VoiceSettingKey,
-  type WriteResult,
-} from '../memory/index.ts'
+import { EngineBusyError, linkEntries, startEngine, writeAnchor, type LinkInput, type LinkResult, type MemoryStore, type WriteResult } from '../memory/index.ts'
+import { writeVoiceSetting, type AnchorKey, type VoiceSettingKey } from '../memory/person.ts'
+import { localDate, resolveRoot } from '../memory/paths.ts'
+import type { NewEntry } from '../memory/format.ts'
 import { charCount } from '../prompt/index.ts'
 import { StoreTexts } from './store-file.ts'
 import { RunningRecall, type RecalledEntry } from '../recall/index.ts'

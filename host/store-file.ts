@@ -1,5 +1,6 @@
 import { join } from 'node:path'
-import { fileStampSync, insideReader } from '../memory/index.ts'
+import { fileStampSync } from '../memory/files.ts'
+import { insideReader } from '../memory/index.ts'
 
 /**
  * One small store file read synchronously while DSH assembles a step (DSH reads

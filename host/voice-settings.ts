@@ -1,4 +1,4 @@
-import { parseSettingsText } from '../memory/index.ts'
+import { parseSettingsText } from '../memory/person.ts'
 import { PerAssembly } from './per-assembly.ts'
 import type { StoreTexts } from './store-file.ts'
 

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { LAYOUT, MemoryStore, readInboxMarksSync, recordInboxLines, resolveRoot } from '../memory/index.ts'
+import { LAYOUT, resolveRoot } from '../memory/paths.ts'
+import { MemoryStore } from '../memory/index.ts'
+import { readInboxMarksSync, recordInboxLines } from '../memory/marks.ts'
 import { confirmsSomething, inboxLineKey, splitLines, vouchFromRecord, type ConfirmVouch } from '../whale/inbox.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS } from '../memory/index.ts'
+import { KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS } from '../memory/upkeep.ts'
 import { CATALOGUES, en, paramsOf, t, zh, type MessageKey } from './index.ts'
 import { chineseLeft, englishSentences } from './testing/language-rule.ts'
 import { importCard } from '../whale/card-import.ts'

@@ -1,6 +1,6 @@
 import { clip } from '../prompt/index.ts'
 import { dataFrame, promptSafe } from '../prompt/index.ts'
-import type { StoredEntry } from '../memory/store.ts'
+import type { StoredEntry } from '../memory/index.ts'
 
 /**
  * What the night's dream reads, as data frames (pure): the sessions taking

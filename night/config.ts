@@ -1,5 +1,5 @@
 import Schema from '@deepseek-ai/schemastery'
-import { MAX_SCHEDULED_SESSIONS, NIGHT_TIME } from '../memory/index.ts'
+import { MAX_SCHEDULED_SESSIONS, NIGHT_TIME } from '../memory/person.ts'
 
 /** Every tunable of the night (row `cyrene-host`, key `dream`). */
 export interface DreamConfig {

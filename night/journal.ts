@@ -1,7 +1,7 @@
 import { charCount, clip } from '../prompt/index.ts'
 import { journalRel } from '../memory/paths.ts'
-import type { MemoryStore } from '../memory/store.ts'
-import { assertWellFormed, RefusedError } from '../memory/validate.ts'
+import type { MemoryStore } from '../memory/index.ts'
+import { assertWellFormed, RefusedError } from '../memory/format.ts'
 import type { VolumeSuggestion } from './record.ts'
 
 /**

@@ -1,17 +1,8 @@
 import { join } from 'node:path'
 import { acquire, LockBusyError } from '../durable/lock.ts'
-import {
-  LAYOUT,
-  listPending,
-  localDate,
-  journalRel,
-  NO_OUTPUT,
-  snapshotIfDue,
-  recheckPending,
-  type MemoryStore,
-  type RecheckReport,
-  type StoredEntry,
-} from '../memory/index.ts'
+import { LAYOUT, localDate, journalRel, NO_OUTPUT } from '../memory/paths.ts'
+import { listPending, snapshotIfDue, recheckPending, type RecheckReport } from '../memory/upkeep.ts'
+import type { MemoryStore, StoredEntry } from '../memory/index.ts'
 import { dreamBrief } from './brief.ts'
 import { addDays, dueNights, parseNightTime } from './clock.ts'
 import { appendJournal } from './journal.ts'

@@ -1,4 +1,4 @@
-import type { MemoryStore } from '../memory/store.ts'
+import type { MemoryStore } from '../memory/index.ts'
 import type { HeldLock } from '../durable/lock.ts'
 
 /**

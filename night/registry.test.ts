@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { MemoryStore } from '../memory/store.ts'
+import { MemoryStore } from '../memory/index.ts'
 import { charCount } from '../prompt/index.ts'
 import { forgetUnknown, LAST_LINE_CHARS, noteSession, readRegistry, scheduledSessions, updateRegistry } from './registry.ts'
 import { tempHome } from '../memory/testing/tmp.ts'

@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { clip } from '../prompt/index.ts'
-import { readTextOr } from '../memory/fsio.ts'
+import { readTextOr } from '../memory/files.ts'
 import { LAYOUT } from '../memory/paths.ts'
-import type { MemoryStore } from '../memory/store.ts'
+import type { MemoryStore } from '../memory/index.ts'
 
 /**
  * The dream registry `元/梦会话.json` (CONTRACT#night): every Cyrene session the

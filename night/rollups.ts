@@ -1,5 +1,5 @@
 import { LAYOUT, localDate } from '../memory/paths.ts'
-import type { MemoryStore, StoredEntry } from '../memory/store.ts'
+import type { MemoryStore, StoredEntry } from '../memory/index.ts'
 
 /**
  * `档/`: statistics derived from the entries by code, never by the model —

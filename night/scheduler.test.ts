@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { localDate } from '../memory/index.ts'
+import { localDate } from '../memory/paths.ts'
 import { parseNightTime, dueNights } from './clock.ts'
 import { NightTimer } from './scheduler.ts'
 import { drivenClock } from './testing/driven-clock.ts'

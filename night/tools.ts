@@ -1,4 +1,7 @@
-import { amendedMeta, CONSEQUENCE_SCHEMA, echoRel, gateReasons, type MemoryStore, type NewEntry, type StoredEntry } from '../memory/index.ts'
+import { amendedMeta } from '../memory/upkeep.ts'
+import { CONSEQUENCE_SCHEMA, gateReasons, type NewEntry } from '../memory/format.ts'
+import { echoRel } from '../memory/paths.ts'
+import type { MemoryStore, StoredEntry } from '../memory/index.ts'
 import { appendDreamText, appendJournal } from './journal.ts'
 import type { VolumeSuggestion } from './record.ts'
 import type { DreamTool } from './model-run.ts'

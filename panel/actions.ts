@@ -1,5 +1,7 @@
 import { errorText } from '../i18n/store-said.ts'
-import { RefusedError, takeSnapshot, type MemoryStore } from '../memory/index.ts'
+import { RefusedError } from '../memory/format.ts'
+import { takeSnapshot } from '../memory/upkeep.ts'
+import type { MemoryStore } from '../memory/index.ts'
 import { badSettingKeys, syncAnswer } from './answers.ts'
 import type { PanelDeps } from './deps.ts'
 import { setDreamSession } from '../night/index.ts'

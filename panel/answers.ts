@@ -1,4 +1,4 @@
-import { applySettingsPatch } from '../memory/settings.ts'
+import { applySettingsPatch } from '../memory/person.ts'
 import type { MemoryStore } from '../memory/index.ts'
 import type { SyncReport } from '../siyuan/index.ts'
 

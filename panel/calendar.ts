@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { LAYOUT, journalRel, type MemoryStore } from '../memory/index.ts'
-import { readTextOr } from '../memory/fsio.ts'
-import { dateOfEntryFile } from '../memory/paths.ts'
+import { LAYOUT, journalRel, dateOfEntryFile } from '../memory/paths.ts'
+import type { MemoryStore } from '../memory/index.ts'
+import { readTextOr } from '../memory/files.ts'
 
 /** One day of the panel's calendar: entries kept, entries waiting in 待定, whether a dream journal exists. */
 export interface CalendarDay {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readReportMark } from '../memory/index.ts'
+import { readReportMark } from '../memory/person.ts'
 import { renderHtml, renderMarkdown, type Report } from './report.ts'
 import { parseScenario } from './scenario.ts'
 

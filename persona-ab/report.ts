@@ -1,4 +1,4 @@
-import { reportMarkLine } from '../memory/index.ts'
+import { reportMarkLine } from '../memory/person.ts'
 import type { Sides, Version } from './order.ts'
 import type { Scenario } from './scenario.ts'
 import { memoryWrites, type Transcript } from './transcript.ts'

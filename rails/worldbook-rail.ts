@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '../host/service.ts'
-import { resolveRoot } from '../memory/index.ts'
+import { resolveRoot } from '../memory/paths.ts'
 import { charCount } from '../prompt/index.ts'
 import { noteWorldbook, type WorldbookNote } from './report.ts'
 import {

@@ -1,8 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ensureDir, writeAtomic } from '../memory/fsio.ts'
+import { ensureDir, writeAtomic, type FileStamp } from '../memory/files.ts'
 import { recallCacheDir } from '../memory/paths.ts'
-import type { FileStamp } from '../memory/file-stamp.ts'
 import { fileSource, packColumns, readColumns, RecallIndex, tokenizerSignature } from './core/index.ts'
 
 /**

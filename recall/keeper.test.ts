@@ -2,8 +2,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, RecallKeeper } from './keeper.ts'
-import { MemoryStore } from '../memory/store.ts'
-import { writeAnchor } from '../memory/anchors.ts'
+import { MemoryStore, writeAnchor } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>
@@ -104,7 +103,7 @@ it('a second open uses the cache without reading a memory file; a broken cache i
   const third = await RecallKeeper.open(store.root)
   expect(third.opened).toMatchObject({ cache: 'used', filesRead: 0 })
 
-  const { importItems } = await import('../memory/importer.ts')
+  const { importItems } = await import('../memory/upkeep.ts')
   await importItems(store, [{ text: '在杭州看过一次雷峰塔。', at: '2020-05-01', source_ref: 'diary:12', origin: 'test:1' }])
   await third.refresh()
   expect((await third.search('雷峰塔', 5))[0]).toMatchObject({ sourceRef: 'diary:12', date: '2020-05-01' })

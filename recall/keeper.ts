@@ -1,11 +1,9 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { decodeUtf8, readNoFollow, readNoFollowSync } from '../memory/fsio.ts'
+import { decodeUtf8, readNoFollow, readNoFollowSync, stampOf, type FileStamp, yielder } from '../memory/files.ts'
 import { readKeeperCache, writeKeeperCache, type FileState } from './cache.ts'
-import { stampOf, type FileStamp } from '../memory/file-stamp.ts'
 import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './sources.ts'
 import { describeSilence, RecallFormatError, RecallIndex, type SearchOptions, type SilenceReason } from './core/index.ts'
-import { yielder } from '../memory/yielder.ts'
 
 export { dropRecallCache, keeperCacheFile, legacySearchCacheFile, recallCacheDir } from './cache.ts'
 

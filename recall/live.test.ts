@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startLiveRecall, type LiveRecall } from './live.ts'
 import { RecallWatch } from './watch.ts'
-import { MemoryStore } from '../memory/store.ts'
+import { MemoryStore } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>

@@ -2,7 +2,7 @@ import { rmSync, statSync } from 'node:fs'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, RecallKeeper } from './keeper.ts'
 import { resemblingDayEntry } from './resembling.ts'
-import { MemoryStore } from '../memory/store.ts'
+import { MemoryStore } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>

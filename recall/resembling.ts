@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { fileStamp } from '../memory/file-stamp.ts'
+import { fileStamp } from '../memory/files.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { keeperCacheFile, ONE_SHOT_OPEN, readItems, RecallKeeper } from './keeper.ts'
 import { listRecallFiles, recallFileOf, type RecallItem } from './sources.ts'

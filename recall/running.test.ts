@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { doctorLines } from './doctor.ts'
 import { RunningRecall, type RecallDoctorState } from './running.ts'
-import { MemoryStore } from '../memory/store.ts'
+import { MemoryStore } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, legacySearchCacheFile, ONE_SHOT_OPEN, RecallKeeper, recallCacheDir } from './keeper.ts'
 import { searchEntries } from './search.ts'
-import { MemoryStore } from '../memory/store.ts'
+import { MemoryStore } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 let t: Awaited<ReturnType<typeof tempHome>>

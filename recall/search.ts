@@ -1,5 +1,5 @@
 import { ONE_SHOT_OPEN, RecallKeeper, type RecalledEntry } from './keeper.ts'
-import type { MemoryStore } from '../memory/store.ts'
+import type { MemoryStore } from '../memory/index.ts'
 
 /**
  * What the person's searches ask (`cyrene memory search`, `/memory <words>` before the

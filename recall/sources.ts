@@ -1,9 +1,8 @@
-import { ANCHOR_FILES, parseAnchor } from '../memory/anchors.ts'
-import { entriesOf, findEntry, parseEntryFile, type Entry } from '../memory/entry.ts'
-import { walkFiles } from '../memory/fsio.ts'
+import { ANCHOR_FILES, parseAnchor, entriesOf, findEntry, parseEntryFile, type Entry } from '../memory/format.ts'
+import { walkFiles } from '../memory/files.ts'
 import { dateOfEntryFile, isDateString, LAYOUT, NO_OUTPUT } from '../memory/paths.ts'
 import type { RecallDoc } from './core/index.ts'
-import { ANCHOR_KEYS, type AnchorKey } from '../memory/settings.ts'
+import { ANCHOR_KEYS, type AnchorKey } from '../memory/person.ts'
 
 /**
  * What recall reads (CONTRACT#recall-sources): day entries, the

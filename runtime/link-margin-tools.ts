@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
-import { LINK_TYPES } from '../memory/index.ts'
+import { LINK_TYPES } from '../memory/format.ts'
 import { promptSafe } from '../prompt/index.ts'
 
 /**

@@ -1,7 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type {} from '../host/service.ts'
-import { ANCHOR_KEYS, AXES, CONSEQUENCE_SCHEMA, KNOWN_KINDS, type AnchorKey } from '../memory/index.ts'
+import { ANCHOR_KEYS, type AnchorKey } from '../memory/person.ts'
+import { AXES, CONSEQUENCE_SCHEMA, KNOWN_KINDS } from '../memory/format.ts'
 import { promptSafe } from '../prompt/index.ts'
 import { framed } from '../prompt/index.ts'
 

@@ -3,7 +3,9 @@ import { t, type Lang } from '../i18n/index.ts'
 import { errorText } from '../i18n/store-said.ts'
 import type {} from '../host/service.ts'
 import { newVolume } from '../host/new-volume.ts'
-import { CONFIRM_WORD, describeSnapshots, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, restoreSnapshot, takeSnapshot, type MemoryStore } from '../memory/index.ts'
+import { CONFIRM_WORD } from '../memory/person.ts'
+import { describeSnapshots, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, restoreSnapshot, takeSnapshot } from '../memory/upkeep.ts'
+import type { MemoryStore } from '../memory/index.ts'
 import type { CommandResult, CyreneSubcommand } from './cyrene-subcommands.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { isTempName } from '../memory/fsio.ts'
-import { LAYOUT } from '../memory/index.ts'
+import { isTempName } from '../memory/files.ts'
+import { LAYOUT } from '../memory/paths.ts'
 
 /** Store folders mirrored into SiYuan: entries, anchors, dream journals, rollups, margin (元/ never). */
 const SYNCED = [LAYOUT.anchors, '岁月涟漪', LAYOUT.dreams, LAYOUT.rolling, LAYOUT.margin]

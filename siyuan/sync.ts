@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { MemoryStore } from '../memory/index.ts'
-import { walkFiles } from '../memory/fsio.ts'
+import { walkFiles } from '../memory/files.ts'
 import type { SyncReport, SyncState } from './types.ts'
 import { SiyuanClient, SiyuanError } from './client.ts'
 import { contentHash, docPath, isSynced, renderDoc } from './render.ts'

@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/index.ts'
-import { resolveRoot } from '../memory/index.ts'
+import { resolveRoot } from '../memory/paths.ts'
 import { constantEntries } from './match.ts'
 import { HITS_CAP, HITS_TITLE, RAIL_CAP, RAIL_TITLE, renderEntries } from './render.ts'
 import { WorldbookLibrary, type LoadedWorldbook } from './library.ts'

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { isTempName } from '../durable/atomic-write.ts'
-import { stampOf } from '../memory/index.ts'
+import { stampOf } from '../memory/files.ts'
 import { parseEntry, type EntrySource, type WorldEntry } from './entry.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readVolumes } from '../../memory/index.ts'
+import { readVolumes } from '../../memory/person.ts'
 import { bootHost, type Host } from '../harness/host.ts'
 
 /** The chat commands of issue 9 on the in-process real host (the web gateway's RPC runs a few of them in tests/e2e/). */

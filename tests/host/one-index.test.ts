@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT_NAME } from '../../memory/index.ts'
+import { ROOT_NAME } from '../../memory/paths.ts'
 import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
 /**
