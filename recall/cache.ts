@@ -2,7 +2,8 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ensureDir, writeAtomic, type FileStamp } from '../memory/files.ts'
 import { recallCacheDir } from '../memory/paths.ts'
-import { fileSource, packColumns, readColumns, RecallIndex, tokenizerSignature } from './core/index.ts'
+import { RecallIndex } from './core/index.ts'
+import { fileSource, packColumns, readColumns, tokenizerSignature } from './core/saved.ts'
 
 /**
  * The recall keeper's cache on disk (recall/keeper.ts keeps the index level

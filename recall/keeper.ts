@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { decodeUtf8, readNoFollow, readNoFollowSync, stampOf, type FileStamp, yielder } from '../memory/files.ts'
 import { readKeeperCache, writeKeeperCache, type FileState } from './cache.ts'
 import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './sources.ts'
-import { describeSilence, RecallFormatError, RecallIndex, type SearchOptions, type SilenceReason } from './core/index.ts'
+import { describeSilence, RecallIndex, type SearchOptions, type SilenceReason } from './core/index.ts'
+import { RecallFormatError } from './core/saved.ts'
 
 export { dropRecallCache, keeperCacheFile, legacySearchCacheFile, recallCacheDir } from './cache.ts'
 

@@ -3,7 +3,8 @@ import { fileStamp } from '../memory/files.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { keeperCacheFile, ONE_SHOT_OPEN, readItems, RecallKeeper } from './keeper.ts'
 import { listRecallFiles, recallFileOf, type RecallItem } from './sources.ts'
-import { fileSource, readColumns, RecallFormatError, tokenize, tokenizerSignature, type LoadedColumns } from './core/index.ts'
+import { tokenize } from './core/index.ts'
+import { fileSource, readColumns, RecallFormatError, tokenizerSignature, type LoadedColumns } from './core/saved.ts'
 
 /** How many of the saved index's most alike day entries are read and compared. */
 const CANDIDATES = 8

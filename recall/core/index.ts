@@ -1,5 +1,7 @@
-// Public surface of the pure recall index (recall/core/): the recall room, the benches and the
-// build (scripts/ship-data.ts) import from here only.
+// The door of the pure recall index (recall/core/): documents in, ranked hits out, the budget
+// cut, the tokenizer. The recall room, the benches and the tests import from here; the saved
+// forms (JSON and the binary cache) have their own door (saved.ts), and so does what the build
+// uses to ship CC-CEDICT (build.ts): docs/decisions/282.
 
 export { RecallIndex, fingerprintDocs } from './recall-index.ts'
 export type { RecallAnswer, RecallHit, SearchOptions } from './answer.ts'
@@ -9,18 +11,8 @@ export type { SilenceReason } from './abstain.ts'
 export type { RecallDoc } from './doc.ts'
 export { DEFAULT_RECALL_OPTIONS, RECALL_SOURCES, resolveOptions } from './options.ts'
 export type { RecallOptions, RecallOptionsInput, RecallSource } from './options.ts'
-export { tokenize, tokenizerSignature, TOKENIZER_VERSION } from './tokenize.ts'
+export { tokenize } from './tokenize.ts'
 export { selectWithinBudget } from './budget.ts'
 export type { BudgetCut, BudgetOptions, BudgetPick, BudgetSelection, CutReason } from './budget.ts'
 export { fingerprintDoc } from './fingerprint.ts'
-export { RecallFormatError, RECALL_INDEX_FORMAT, RECALL_INDEX_VERSION } from './serialise.ts'
-export type { SerializedDoc, SerializedRecallIndex } from './serialise.ts'
 export { warmRecallDictionaries } from './warm.ts'
-export { packColumns, RECALL_COLUMNS_VERSION } from './columns.ts'
-export { fileSource, readColumns, unpackColumns } from './columns-read.ts'
-export type { LoadedColumns } from './columns-read.ts'
-// The build step that ships CC-CEDICT as the two tables recall reads (scripts/ship-data.ts).
-export { builderSignature, collectTables } from './bilingual.ts'
-export type { CedictRow } from './bilingual.ts'
-export { packTables, TABLE_FILE } from './bilingual-table.ts'
-export { readDefaultExportJson } from './package-data.ts'
