@@ -36,6 +36,7 @@ const GITATTRIBUTES = `# Written by cyrene sync git: which merge each file gets 
 /** Machine-local: never replicated (CONTRACT#git-local). */
 const GITIGNORE = `# Written by cyrene sync git: what stays on this machine (CONTRACT#git-local).
 /元/siyuan-sync.json
+/元/recall-seal.json
 *.lock
 *.lock.*
 *.tmp-*
@@ -48,7 +49,14 @@ const GITIGNORE = `# Written by cyrene sync git: what stays on this machine (CON
 /** A path the switch never writes even if another machine's commit has it (the locks, SiYuan's ledger, temp files). */
 export function isMachineLocal(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1)
-  return /\.lock(\.|$)/.test(name) || /\.tmp-/.test(name) || path === '元/siyuan-sync.json' || path.startsWith('.git/') || path.includes('/.git/')
+  return (
+    /\.lock(\.|$)/.test(name) ||
+    /\.tmp-/.test(name) ||
+    path === '元/siyuan-sync.json' ||
+    path === '元/recall-seal.json' ||
+    path.startsWith('.git/') ||
+    path.includes('/.git/')
+  )
 }
 
 /** Local config keys the sync itself writes or git writes on init; anything else in `.git/config` is refused. */

@@ -1,7 +1,9 @@
-import { rm } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ensureDir, writeAtomic, type FileStamp } from '../memory/files.ts'
-import { recallCacheDir } from '../memory/paths.ts'
+import { LAYOUT, recallCacheDir } from '../memory/paths.ts'
 import { RecallIndex } from './core/index.ts'
 import { fileSource, packColumns, readColumns, tokenizerSignature } from './core/saved.ts'
 
@@ -12,6 +14,11 @@ import { fileSource, packColumns, readColumns, tokenizerSignature } from './core
  * the index's binary columns (recall/core/columns.ts) and, per file, its
  * stamp and the documents it holds. Derived data only: a cache that does not
  * check out is `'bad'` and the keeper rebuilds from the files.
+ *
+ * The cache sits outside the folders the store guard keeps, so a tool call could write one built
+ * to match the files' stamps. Its seal — the size and SHA-256 of the bytes the keeper wrote — is
+ * kept inside the guarded root (`元/recall-seal.json`), and a cache whose bytes do not match the
+ * seal is not used (docs/decisions/283).
  */
 
 /** One file the index was built from: its stamp when read, and the ids of its documents. */
@@ -42,6 +49,46 @@ export function legacySearchCacheFile(root: string): string {
   return join(recallCacheDir(root), 'recall.json')
 }
 
+/** The size and SHA-256 of the cache bytes the keeper last wrote. */
+export interface CacheSeal {
+  size: number
+  sha256: string
+}
+
+/** Where the seal is kept: in the store's 元/, which a tool call cannot change (the store guard); machine-local for the git sync. */
+export function recallSealFile(root: string): string {
+  return join(root, LAYOUT.meta, 'recall-seal.json')
+}
+
+/** Write the seal of a cache. The host writes it on DSH's thread for its recall worker, so the store guard knows it as the host's own write. */
+export async function writeRecallSeal(root: string, seal: CacheSeal): Promise<void> {
+  await writeAtomic(recallSealFile(root), `${JSON.stringify({ size: seal.size, sha256: seal.sha256 })}\n`, { root })
+}
+
+async function readSeal(root: string): Promise<CacheSeal | undefined> {
+  try {
+    const data = JSON.parse(await readFile(recallSealFile(root), 'utf8')) as Partial<CacheSeal> | null
+    return data !== null && typeof data === 'object' && Number.isSafeInteger(data.size) && typeof data.sha256 === 'string'
+      ? { size: data.size!, sha256: data.sha256 }
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** True when the cache file's bytes are the sealed ones; the size is compared first, so a huge forged file is not read. */
+async function matchesSeal(file: string, seal: CacheSeal | undefined): Promise<boolean> {
+  if (seal === undefined) return false
+  try {
+    if ((await stat(file)).size !== seal.size) return false
+    const hash = createHash('sha256')
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+    return hash.digest('hex') === seal.sha256
+  } catch {
+    return false
+  }
+}
+
 /** Forget the cache (`cyrene memory reindex`; a restore drops the whole folder, memory/restore.ts): the next open builds from the files alone. */
 export async function dropRecallCache(root: string): Promise<void> {
   await rm(keeperCacheFile(root), { force: true })
@@ -49,16 +96,21 @@ export async function dropRecallCache(root: string): Promise<void> {
   await rm(legacySearchCacheFile(root), { force: true })
 }
 
-/** Write the cache, or throw (the keeper reports why; a cache only costs the next start): the columns, each file's stamp, and per document the number of its file. */
+/**
+ * Write the cache, or throw (the keeper reports why; a cache only costs the next start): the columns, each file's stamp, and per
+ * document the number of its file. Returns the seal of the bytes written; the caller keeps it (`writeRecallSeal`).
+ */
 export async function writeKeeperCache(
   root: string,
   columns: ReturnType<RecallIndex['toColumns']>,
   files: (string | FileStamp)[][],
   fileOf: number[],
-): Promise<void> {
+): Promise<CacheSeal> {
   await ensureDir(recallCacheDir(root))
-  await writeAtomic(keeperCacheFile(root), packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf }))
+  const bytes = packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf })
+  await writeAtomic(keeperCacheFile(root), bytes)
   for (const old of [legacyKeeperCacheFile(root), legacySearchCacheFile(root)]) await rm(old, { force: true }).catch(() => undefined)
+  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
 }
 
 type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
@@ -68,6 +120,13 @@ type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
  * file stays open and its lists are read as they are wanted; otherwise they are all read now.
  */
 export async function readKeeperCache(root: string, lean: boolean): Promise<CachedKeeper | 'bad' | undefined> {
+  const file = keeperCacheFile(root)
+  const present = await stat(file).then(
+    () => true,
+    () => false,
+  )
+  if (!present) return undefined
+  if (!(await matchesSeal(file, await readSeal(root)))) return 'bad'
   let source: ReturnType<typeof fileSource>
   try {
     source = fileSource(keeperCacheFile(root))

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, RecallKeeper } from './keeper.ts'
+import { recallSealFile } from './cache.ts'
 import { MemoryStore, writeAnchor } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
@@ -107,6 +108,39 @@ it('a second open uses the cache without reading a memory file; a broken cache i
   await importItems(store, [{ text: '在杭州看过一次雷峰塔。', at: '2020-05-01', source_ref: 'diary:12', origin: 'test:1' }])
   await third.refresh()
   expect((await third.search('雷峰塔', 5))[0]).toMatchObject({ sourceRef: 'diary:12', date: '2020-05-01' })
+})
+
+it('a cache that checks out but is not the one the keeper sealed is not used: a forged cache is rebuilt from the files', async () => {
+  const store = await open()
+  const tea = await store.write(fact('喜欢乌龙茶。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+  await RecallKeeper.open(store.root)
+  const seal = readFileSync(recallSealFile(store.root), 'utf8')
+  expect(JSON.parse(seal)).toMatchObject({ size: readFileSync(keeperCacheFile(store.root)).length })
+
+  // A well-formed cache with every file's stamp right but another text for the entry, written the way
+  // the recall worker writes one: the seal is handed back (opened.seal), not written beside it.
+  const forger = await RecallKeeper.open(store.root, { ownThread: true })
+  ;(forger as unknown as { index: { add(doc: object): void } }).index.add({
+    id: tea.id,
+    text: '最爱喝美式咖啡。',
+    at: '2026-03-01T02:00:00.000Z',
+    source: 'entry',
+  })
+  expect(await forger.save()).toBeUndefined()
+  expect(forger.opened.seal).toBeDefined()
+  expect(readFileSync(recallSealFile(store.root), 'utf8')).toBe(seal)
+
+  const reopened = await RecallKeeper.open(store.root)
+  expect(reopened.opened.cache).toBe('rebuilt')
+  expect(await ids(reopened, '咖啡')).toEqual([])
+  expect(await ids(reopened, '乌龙茶')).toEqual([tea.id])
+  expect((await RecallKeeper.open(store.root)).opened.cache).toBe('used')
+
+  // No seal (a store from before the seal, or one removed): rebuilt once, sealed again.
+  rmSync(recallSealFile(store.root))
+  expect((await RecallKeeper.open(store.root)).opened.cache).toBe('rebuilt')
+  expect(existsSync(recallSealFile(store.root))).toBe(true)
+  expect((await RecallKeeper.open(store.root)).opened.cache).toBe('used')
 })
 
 it.each([false, true])('a hit whose file became a link is not shown: the link is never followed (blocking reads: %s)', async (ownThread) => {

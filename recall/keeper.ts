@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { decodeUtf8, readNoFollow, readNoFollowSync, stampOf, type FileStamp, yielder } from '../memory/files.ts'
-import { readKeeperCache, writeKeeperCache, type FileState } from './cache.ts'
+import { readKeeperCache, writeKeeperCache, writeRecallSeal, type CacheSeal, type FileState } from './cache.ts'
 import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './sources.ts'
 import { describeSilence, RecallIndex, type SearchOptions, type SilenceReason } from './core/index.ts'
 import { RecallFormatError } from './core/saved.ts'
@@ -35,6 +35,11 @@ export interface KeeperOpenReport {
   /** Files read (not just looked at) to bring the index level. */
   filesRead: number
   saveError?: string
+  /**
+   * The seal of the cache this open wrote, left for DSH's thread to keep when the keeper runs in the
+   * recall worker (`ownThread`): the store guard knows only that thread's writes as the host's.
+   */
+  seal?: CacheSeal
 }
 
 const STAT_BATCH = 64
@@ -163,7 +168,7 @@ export class RecallKeeper {
 
   /** Built again from the files alone, in place (a list of the cache failed its check during a search), and saved. */
   private async rebuild(): Promise<void> {
-    const fresh = await RecallKeeper.openWith(this.root, { saveFrom: 1 }, false)
+    const fresh = await RecallKeeper.openWith(this.root, { saveFrom: 1, ownThread: this.blockingReads }, false)
     this.index = fresh.index
     this.files = fresh.files
     this.where = fresh.where
@@ -209,7 +214,9 @@ export class RecallKeeper {
       // Per document (in the columns' order), the number of its file: no id is written twice.
       const fileOf = columns.ids.map((id) => number.get(this.where.get(id)!)!)
       const files = rels.map((rel) => [rel, this.files.get(rel)!.stamp])
-      await writeKeeperCache(this.root, columns, files, fileOf)
+      const seal = await writeKeeperCache(this.root, columns, files, fileOf)
+      if (this.blockingReads) this.opened.seal = seal
+      else await writeRecallSeal(this.root, seal)
       return undefined
     } catch (error) {
       return (error as Error).message

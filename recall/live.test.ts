@@ -49,6 +49,19 @@ describe.each([true, false])('live recall (worker: %s)', (worker) => {
     expect(await live.recall('上海', 5)).toMatchObject({ reread: 0 })
   })
 
+  it('a second start uses the cache the first one saved: the worker hands its seal to this thread, which keeps it', async () => {
+    const store = await open()
+    await store.write(fact('喜欢乌龙茶，不加糖。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+    const first = startLiveRecall(store.root, { worker })
+    opened.push(first)
+    expect((await first.ready).cache).not.toBe('used')
+    await first.close()
+    const second = startLiveRecall(store.root, { worker })
+    opened.push(second)
+    // In-process the host keeps no cache at all (docs/decisions/031), so it builds again.
+    expect((await second.ready).cache).toBe(worker ? 'used' : 'missing')
+  })
+
   it('says why it found nothing, from the worker as in-process (the doctor shows it)', async () => {
     const store = await open()
     await store.write(fact('喜欢乌龙茶，不加糖。', '2026-03-01T10:00:00+08:00'), { by: 'person' })

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { warmRecallDictionaries } from './core/index.ts'
 import { RecallKeeper, type KeeperOpenReport, type RecallCounts, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './keeper.ts'
+import { writeRecallSeal } from './cache.ts'
 import { RecallWatch } from './watch.ts'
 
 const SWEEP_EVERY_MS = 5 * 60_000
@@ -171,8 +172,16 @@ class ThreadRecall implements LiveRecall {
     let settle: { resolve: (v: Opened) => void; reject: (e: Error) => void } | undefined
     this.ready = new Promise((resolve, reject) => (settle = { resolve, reject }))
     this.worker.on('message', (reply: LiveReply) => {
-      if (reply.op === 'ready') settle?.resolve(reply.opened)
-      else if (reply.op === 'failed') settle?.reject(new Error(reply.message))
+      if (reply.op === 'ready') {
+        const { seal, ...opened } = reply.opened
+        // The worker's cache is trusted at the next start only with this seal, written here, on DSH's thread.
+        if (seal === undefined) settle?.resolve(opened)
+        else
+          void writeRecallSeal(root, seal).then(
+            () => settle?.resolve(opened),
+            (error: Error) => settle?.resolve({ ...opened, saveError: opened.saveError ?? `the cache's seal could not be written: ${error.message}` }),
+          )
+      } else if (reply.op === 'failed') settle?.reject(new Error(reply.message))
       else {
         this.waiting.get(reply.id)?.resolve(reply)
         this.waiting.delete(reply.id)

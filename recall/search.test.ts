@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, legacySearchCacheFile, ONE_SHOT_OPEN, RecallKeeper, recallCacheDir } from './keeper.ts'
+import { writeRecallSeal } from './cache.ts'
 import { searchEntries } from './search.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
@@ -90,7 +92,13 @@ it('a one-shot search reads only the lists it needs, and a damaged one it reads 
   // The last document's last term frequency set to 0: outside the CRC, so the open cannot see it; the search that reads it does.
   const damaged = Buffer.from(bytes)
   damaged.writeInt32LE(0, damaged.length - 4)
+  // The seal sees the change at once (docs/decisions/283): rebuilt at the open, saved whole again.
   writeFileSync(keeperCacheFile(store.root), damaged)
+  expect((await RecallKeeper.open(store.root, ONE_SHOT_OPEN)).opened.cache).toBe('rebuilt')
+  expect(readFileSync(keeperCacheFile(store.root)).equals(bytes)).toBe(true)
+  // Behind a seal that matches (the bytes changed in place after the open checked them), the list is still checked when read.
+  writeFileSync(keeperCacheFile(store.root), damaged)
+  await writeRecallSeal(store.root, { size: damaged.length, sha256: createHash('sha256').update(damaged).digest('hex') })
   const keeper = await RecallKeeper.open(store.root, ONE_SHOT_OPEN)
   expect(keeper.opened.cache).toBe('used')
   expect((await keeper.search('乌龙茶', 5)).map((h) => h.id)).toEqual([a.id])

@@ -85,6 +85,8 @@ beforeAll(async () => {
   host = await bootHost()
   const memory = host.ctx.get('cyreneMemory') as CyreneMemory
   await memory.ready
+  // Recall's start seals its cache in 元/ (docs/decisions/283): done before any "nothing changed" is measured.
+  await memory.recallReady
   root = join(host.dshHome, 'cyrene-philia093-0')
   // The row's own "Dream now" (panel/row.ts), on this host's night service.
   pairing = new PanelPairing((code) => {

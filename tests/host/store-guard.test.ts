@@ -23,6 +23,8 @@ beforeAll(async () => {
     else process.env.DSH_PERMISSION_MODE = previous
   }
   await host.ctx.get('cyreneMemory').ready
+  // Recall's start seals its cache in 元/ (docs/decisions/283): done before any store tree is compared.
+  await host.ctx.get('cyreneMemory').recallReady
   root = host.ctx.get('cyreneMemory').store().root
   // The person's own settings file (the store creates it only when a setting is written).
   writeFileSync(join(root, '元/settings.json'), '{}\n', { mode: 0o600 })
