@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { ensureDir, writeAtomic, type FileStamp } from '../memory/files.ts'
 import { LAYOUT, recallCacheDir } from '../memory/paths.ts'
 import { RecallIndex } from './core/index.ts'
-import { fileSource, packColumns, readColumns, tokenizerSignature } from './core/saved.ts'
+import { bufferSource, fileSource, packColumns, readColumns, tokenizerSignature, type ByteSource } from './core/saved.ts'
 
 /**
  * The recall keeper's cache on disk (recall/keeper.ts keeps the index level
@@ -76,16 +76,31 @@ async function readSeal(root: string): Promise<CacheSeal | undefined> {
   }
 }
 
-/** True when the cache file's bytes are the sealed ones; the size is compared first, so a huge forged file is not read. */
-async function matchesSeal(file: string, seal: CacheSeal | undefined): Promise<boolean> {
-  if (seal === undefined) return false
+function sealOf(bytes: Uint8Array): CacheSeal {
+  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+}
+
+/**
+ * The cache's bytes, once they are found to be the sealed ones: undefined when there is no cache,
+ * 'bad' when it is not a plain file or has no seal or another one. The size is compared first, so
+ * a huge forged file is not read. Not `lean`: the file is read whole once, hashed and parsed from
+ * that one buffer; `lean`: hashed as a stream, then held open and read at offsets.
+ */
+async function sealedSource(file: string, seal: CacheSeal | undefined, lean: boolean): Promise<ByteSource | 'bad' | undefined> {
+  const st = await stat(file).catch(() => undefined)
+  if (st === undefined) return undefined
+  if (!st.isFile() || seal === undefined || st.size !== seal.size) return 'bad'
   try {
-    if ((await stat(file)).size !== seal.size) return false
+    if (!lean) {
+      const bytes = await readFile(file)
+      const got = sealOf(bytes)
+      return got.size === seal.size && got.sha256 === seal.sha256 ? bufferSource(bytes) : 'bad'
+    }
     const hash = createHash('sha256')
     for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
-    return hash.digest('hex') === seal.sha256
+    return hash.digest('hex') === seal.sha256 ? fileSource(file) : 'bad'
   } catch {
-    return false
+    return 'bad'
   }
 }
 
@@ -110,29 +125,19 @@ export async function writeKeeperCache(
   const bytes = packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf })
   await writeAtomic(keeperCacheFile(root), bytes)
   for (const old of [legacyKeeperCacheFile(root), legacySearchCacheFile(root)]) await rm(old, { force: true }).catch(() => undefined)
-  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+  return sealOf(bytes)
 }
 
 type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }
 
 /**
  * The cache, undefined when there is none, 'bad' when it cannot be used (it is rebuilt). `lean`: the
- * file stays open and its lists are read as they are wanted; otherwise they are all read now.
+ * file stays open and its lists are read as they are wanted; otherwise they are all read now, from
+ * the bytes the seal was checked on.
  */
 export async function readKeeperCache(root: string, lean: boolean): Promise<CachedKeeper | 'bad' | undefined> {
-  const file = keeperCacheFile(root)
-  const present = await stat(file).then(
-    () => true,
-    () => false,
-  )
-  if (!present) return undefined
-  if (!(await matchesSeal(file, await readSeal(root)))) return 'bad'
-  let source: ReturnType<typeof fileSource>
-  try {
-    source = fileSource(keeperCacheFile(root))
-  } catch {
-    return undefined
-  }
+  const source = await sealedSource(keeperCacheFile(root), await readSeal(root), lean)
+  if (typeof source !== 'object') return source
   try {
     const { columns, extra } = readColumns(source, tokenizerSignature())
     const data = extra as { format?: unknown; version?: unknown; files?: unknown; fileOf?: unknown } | null

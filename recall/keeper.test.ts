@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
@@ -134,6 +135,12 @@ it('a cache that checks out but is not the one the keeper sealed is not used: a 
   expect(reopened.opened.cache).toBe('rebuilt')
   expect(await ids(reopened, '咖啡')).toEqual([])
   expect(await ids(reopened, '乌龙茶')).toEqual([tea.id])
+  expect((await RecallKeeper.open(store.root)).opened.cache).toBe('used')
+
+  // A FIFO in the cache's place is never opened (opening one would wait for a writer): rebuilt.
+  rmSync(keeperCacheFile(store.root))
+  execFileSync('mkfifo', [keeperCacheFile(store.root)])
+  expect((await RecallKeeper.open(store.root)).opened.cache).toBe('rebuilt')
   expect((await RecallKeeper.open(store.root)).opened.cache).toBe('used')
 
   // No seal (a store from before the seal, or one removed): rebuilt once, sealed again.

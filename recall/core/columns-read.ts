@@ -56,7 +56,8 @@ const fail = (why: string): never => {
   throw new RecallFormatError(`recall cache: ${why}`)
 }
 
-function bufferSource(buffer: Buffer): ByteSource {
+/** Bytes already in memory (the whole cache read at once). */
+export function bufferSource(buffer: Buffer): ByteSource {
   return {
     size: buffer.length,
     read(offset, length) {
