@@ -10,6 +10,7 @@ export const recallEn: { readonly [K in keyof typeof recallZh]: string } = {
   'recall.silence.weak-match':
     'the best memory covers {coverage} % of what the message asks about (under {needed} %) and only through common words: nothing stored seems to be about it',
   'recall.silence.unknown-person': 'the message asks about someone no memory mentions, and the best memory covers only {coverage} % of it (under {needed} %)',
+  'recall.silence.unknown-name': 'the message names a place or thing no memory mentions, and the best memory covers only {coverage} % of it (under {needed} %)',
   'recall.silence.left-out': 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
   'recall.silence.unknown': 'no reason given ({reason})',
   'recall.cli.nothing': 'nothing would be injected (0/{budget} characters)',

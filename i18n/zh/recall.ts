@@ -6,6 +6,7 @@ export const recallZh = {
   'recall.silence.low-coverage': '最相关的记忆只覆盖这句话所问的 {coverage}%，不到所需的 {needed}%：记下的东西似乎都不是在说它',
   'recall.silence.weak-match': '最相关的记忆只覆盖这句话所问的 {coverage}%（不到 {needed}%），而且只靠一些常见的词：记下的东西似乎都不是在说它',
   'recall.silence.unknown-person': '这句话问到的人没有哪条记忆提到过，最相关的记忆也只覆盖它的 {coverage}%（不到 {needed}%）',
+  'recall.silence.unknown-name': '这句话提到的地方或名字没有哪条记忆提到过，最相关的记忆也只覆盖它的 {coverage}%（不到 {needed}%）',
   'recall.silence.left-out': '找到的命中已经在 {{cyrene_memory}} 里、彼此近乎重复，或放不进预算',
   'recall.silence.unknown': '没有说明原因（{reason}）',
   'recall.cli.nothing': '什么都不会带上（0/{budget} 字）',

@@ -44,6 +44,14 @@ describe('shouldAbstain (pure)', () => {
     expect(abstainVerdict(person(10, 6), SPECIFIC)).toBe('keep') // 60 %: the hit covers most of it
   })
 
+  it('abstains on a question that names a place or thing no memory holds unless the hit covers enough of it', () => {
+    const named = (q: number, m: number): AbstainInput => ({ ...input(q, m), unknownName: true })
+    expect(abstainVerdict(named(10, 3), SPECIFIC)).toBe('unknown-name') // 30 % covered (hotel of "a hotel in Paris")
+    expect(abstainVerdict(named(10, 6), SPECIFIC)).toBe('keep') // 60 %: the hit covers most of it
+    expect(abstainVerdict(named(10, 3), { ...SPECIFIC, specificCoverage: 0 })).toBe('keep') // the share line off: the rule off
+    expect(describeSilence({ reason: 'unknown-name', coverage: 0.3, needed: 0.6 })).toContain('30 %')
+  })
+
   it('coverage is a share in [0, 1], 0 for an empty query', () => {
     expect(coverage(input(0, 3))).toBe(0)
     expect(coverage(input(4, 1))).toBe(0.25)

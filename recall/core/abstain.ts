@@ -14,6 +14,8 @@ export interface AbstainInput {
   rareTermMass: number
   /** The message names a person no memory mentions in any form (people.ts: 我弟弟 where no 弟 is stored). */
   unknownPerson?: boolean
+  /** The message names a place or thing by its name (巴黎, Paris) that no memory holds in any form. */
+  unknownName?: boolean
 }
 
 export interface AbstainRule {
@@ -31,7 +33,7 @@ export interface AbstainRule {
 }
 
 /** Why the rule abstains: too little of the message covered, or covered only by common words. */
-export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person'
+export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name'
 
 /** Share of the query's mass the best hit covers, in [0, 1]; 0 for an empty query. */
 export function coverage(input: AbstainInput): number {
@@ -60,6 +62,8 @@ export function abstainVerdict(input: AbstainInput, rule: AbstainRule): AbstainV
   if (share < rule.specificCoverage && input.bestMatchedMass < rule.minSpecificMass * input.rareTermMass) return 'weak-match'
   // Someone the store never mentions: what it holds of the rest (工作 of 我弟弟在哪工作) is about someone else.
   if (share < rule.specificCoverage && input.unknownPerson === true) return 'unknown-person'
+  // A name the store never wrote (德国, Paris): what it holds of the rest (学, hotel) is about somewhere else.
+  if (share < rule.specificCoverage && input.unknownName === true) return 'unknown-name'
   return 'keep'
 }
 
@@ -68,9 +72,10 @@ export function abstainVerdict(input: AbstainInput, rule: AbstainRule): AbstainV
  * nothing is indexed (`empty-index`), no memory holds any of its words or their
  * translations (`no-match`), or the best memories cover too little of what it asks
  * (`low-coverage`: abstention), share only common words with it (`weak-match`), or it asks about
- * a person no memory mentions (`unknown-person`).
+ * a person no memory mentions (`unknown-person`) or a place or thing by a name no memory holds
+ * (`unknown-name`).
  */
-export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match' | 'unknown-person'
+export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name'
 
 /** One line a person can read, for `cyrene memory recall` and the doctor. */
 export function describeSilence(silence: { reason: SilenceReason; coverage: number; needed?: number }): string {
@@ -87,5 +92,7 @@ export function describeSilence(silence: { reason: SilenceReason; coverage: numb
       return `the best memory covers ${Math.round(silence.coverage * 100)} % of what the message asks about (under ${Math.round((silence.needed ?? 0) * 100)} %) and only through common words: nothing stored seems to be about it`
     case 'unknown-person':
       return `the message asks about someone no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
+    case 'unknown-name':
+      return `the message names a place or thing no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
   }
 }

@@ -21,6 +21,10 @@ const EN_PER_ZH = 6
 const MAX_HEADWORD_CHARS = 4
 /** A sense of more words than this is an explanation, not a translation. */
 const MAX_SENSE_WORDS = 3
+/** The last sense of a word that is only ever a name: it holds no letter, so no look-up ever reads it as a meaning. */
+const NAME_MARK = '※'
+/** A festival or a holiday is a name to the dictionary but a time to a question (春节, 国庆): a memory is dated, it need not name the day. */
+const TIME_NAME = /festival|holiday|\bday\b|\beve\b|new year|anniversary|christmas|easter|thanksgiving|halloween/i
 
 // Senses that say nothing about meaning (a surname, a spelling variant, a cross-reference).
 const SKIP_SENSE =
@@ -31,6 +35,8 @@ export interface BilingualDictionary {
   english(word: string): readonly string[]
   /** Chinese words (simplified) for an English term (as tokenize emits it), or two terms with a space between (a set phrase), shortest first; [] when unknown. */
   chinese(term: string): readonly string[]
+  /** True for a word every reading of which CC-CEDICT capitalises: a name (德国, 巴黎, 北京), not a thing (苹果). */
+  isName(word: string): boolean
   readonly entries: number
 }
 
@@ -86,11 +92,14 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
   const zhEn = new Map<string, string>()
   // English term → Chinese words with a one-word sense that is this term, in dictionary order.
   const enZh = new Map<string, string[]>()
+  // A word read in lower case at least once is a thing, whatever names share its characters.
+  const common = new Set<string>()
   for (const row of rows) {
     const word = row[1]
     if (typeof word !== 'string' || word.length === 0 || word.length > MAX_HEADWORD_CHARS || !allHan(word)) continue
     const gloss = Array.isArray(row[3]) ? row[3].join('/') : row[3]
     if (typeof gloss !== 'string') continue
+    if (typeof row[2] !== 'string' || !/^[A-Z]/.test(row[2]) || TIME_NAME.test(gloss)) common.add(word)
     const known = zhEn.get(word)
     zhEn.set(word, known === undefined ? gloss : `${known}/${gloss}`)
     for (const raw of gloss.split(/[;/]/)) {
@@ -105,6 +114,7 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
       else if (!list.includes(word)) list.push(word)
     }
   }
+  for (const [word, gloss] of zhEn) if (!common.has(word)) zhEn.set(word, `${gloss}/${NAME_MARK}`)
   return { zhEn, enZh }
 }
 
@@ -157,6 +167,10 @@ function dictionaryOver(
         .map((c) => c.word)
       chineseCache.set(term, words)
       return words
+    },
+    isName(word) {
+      const gloss = zhEn(word)
+      return gloss !== undefined && gloss.endsWith(`/${NAME_MARK}`)
     },
     entries,
   }

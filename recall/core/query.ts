@@ -12,6 +12,7 @@ import { pivotTranslations } from './pivot.ts'
 import { stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 import { asksWhen, TIME_TERM } from './time-words.ts'
+import { markNames } from './names.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
 
 /** What the query needs to know of the index. */
@@ -31,6 +32,10 @@ export interface QueryGroup {
   alternatives: number[]
   /** For a CJK word of several characters: the ids of its indexed characters and (3+ characters) pairs, and how many it has. */
   parts: { chars: number[]; charCount: number; pairs: number[]; pairCount: number }
+  /** The term is a name: a Chinese word the dictionary only ever capitalises (巴黎), an English word the message capitalises mid-sentence (Paris). */
+  name?: boolean
+  /** A Chinese name the index holds in its short form (日 of 日语 for 日本, 美 of 美剧 for 美国). */
+  abbreviated?: boolean
 }
 
 export interface BuiltQuery {
@@ -165,6 +170,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
       )
   }
 
+  markNames(clipped, groups, dict, knownId)
   const terms = [...weights].sort((a, b) => (a[1].term < b[1].term ? -1 : 1)).map(([id, { weight }]) => ({ id, weight }))
   return { terms, groups }
 }

@@ -20,6 +20,7 @@ import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave
 import { columnsOf, type IndexColumns } from './columns.ts'
 import type { LoadedColumns } from './columns-read.ts'
 import { tokenize, tokenizerSignature } from './tokenize.ts'
+import { namesTheUnknown } from './names.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
@@ -298,7 +299,8 @@ export class RecallIndex {
       specificCoverage: this.options.abstainSpecificCoverage,
     }
     const unknownPerson = groups.some((g) => isPersonWord(g.term) && g.id === undefined && g.alternatives.length === 0 && g.parts.chars.length === 0)
-    const input = { queryMass, bestMatchedMass, rareTermMass, unknownPerson }
+    const unknownName = namesTheUnknown(groups)
+    const input = { queryMass, bestMatchedMass, rareTermMass, unknownPerson, unknownName }
     return { abstain: abstainVerdict(input, rule), coverage: coverage(input) }
   }
 

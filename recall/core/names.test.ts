@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { bilingualDictionary } from './bilingual.ts'
+import { capitalisedRuns, isChineseName, markNames, namesTheUnknown, type NameableGroup } from './names.ts'
+import { RecallIndex } from './recall-index.ts'
+
+const NOW = new Date('2026-06-15T12:00:00Z')
+const AT = '2026-01-01T00:00:00Z'
+
+describe('capitalisedRuns: English names by their capital', () => {
+  it('finds a name inside a sentence, stemmed as the tokenizer stems it, and not the first word or I', () => {
+    expect(capitalisedRuns('Which hotel did I stay at in Paris?')).toEqual([['paris']])
+    expect(capitalisedRuns('Paris was lovely. Where did I stay?')).toEqual([])
+  })
+
+  it('takes months and days as times, not names', () => {
+    expect(capitalisedRuns('What did I do in August and on Friday?')).toEqual([])
+    expect(capitalisedRuns('What gift did I get on May 20?')).toEqual([])
+  })
+
+  it('keeps a title of several words as one run, its small words inside it', () => {
+    expect(capitalisedRuns('When did I watch Eternal Sunshine of the Spotless Mind?')).toEqual([['eternal', 'sunshin', 'spotless', 'mind']])
+  })
+})
+
+describe('Chinese names: what CC-CEDICT only ever capitalises', () => {
+  const dict = bilingualDictionary()!
+
+  it('a country or a city is a name; a thing that shares a reading with a name is not', () => {
+    for (const w of ['德国', '巴黎', '北京', '日本']) expect({ w, name: isChineseName(w, dict) }).toEqual({ w, name: true })
+    for (const w of ['苹果', '地铁', '奶奶', '猫']) expect({ w, name: isChineseName(w, dict) }).toEqual({ w, name: false })
+  })
+
+  it('a festival is a time, not a name', () => {
+    for (const w of ['春节', '中秋节', '圣诞节', '国庆']) expect({ w, name: isChineseName(w, dict) }).toEqual({ w, name: false })
+  })
+
+  it('a name held in its short form (日 of 日语) is not unknown', () => {
+    const group: NameableGroup = { term: '日本', id: undefined, alternatives: [] }
+    markNames('我去日本玩了几天？', [group], dict, (t) => (t === '日语' ? 7 : undefined))
+    expect(group).toMatchObject({ name: true, abbreviated: true })
+    expect(namesTheUnknown([group])).toBe(false)
+    const bare: NameableGroup = { term: '日本', id: undefined, alternatives: [] }
+    markNames('我去日本玩了几天？', [bare], dict, () => undefined)
+    expect(namesTheUnknown([bare])).toBe(true)
+  })
+})
+
+describe('RecallIndex: a question that names a place no memory mentions', () => {
+  const store = new RecallIndex()
+  const texts = [
+    '外婆九十大寿，全家在绍兴的酒店吃饭。',
+    'We stayed at a small hotel by the lake in Hangzhou.',
+    '在学日语，计划明年去京都。',
+    '周末去爬山。',
+    '买了一双新跑鞋。',
+  ]
+  texts.forEach((text, i) => store.add({ id: `m${i}`, text, at: AT, source: 'entry' }))
+
+  it('says nothing about a hotel in Paris, though it holds hotels, and says why', () => {
+    const answer = store.explain('Which hotel did I stay at in Paris?', { now: NOW })
+    expect(answer.hits).toEqual([])
+    expect(answer.silence?.reason).toBe('unknown-name')
+    expect(store.explain('Which hotel did I stay at in Paris?', { now: NOW, abstain: false }).hits.length).toBeGreaterThan(0)
+    expect(store.explain('我在德国留学学的什么？', { now: NOW }).silence?.reason).toBe('unknown-name')
+  })
+
+  it('answers about a place it does mention, by its name in either language or its short form', () => {
+    expect(store.search('Which hotel did I stay at in Hangzhou?', { now: NOW })[0]?.id).toBe('m1')
+    expect(store.search('我在绍兴的哪家酒店吃的饭？', { now: NOW })[0]?.id).toBe('m0')
+    expect(store.search('去日本的计划', { now: NOW })[0]?.id).toBe('m2')
+  })
+
+  it('a month in the question is no unknown name', () => {
+    expect(store.search('Which hotel did I stay at in August?', { now: NOW }).length).toBeGreaterThan(0)
+  })
+})
