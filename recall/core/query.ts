@@ -11,6 +11,7 @@ import { kinTranslations } from './people.ts'
 import { pivotTranslations } from './pivot.ts'
 import { stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
+import { englishSynonyms } from './english-synonyms.ts'
 import { asksWhen, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
@@ -205,6 +206,18 @@ function translate(
       const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
       standFor(group, usable, share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight), weights)
     }
+    // The dictionary's English is not always the person's (subway for a memory's metro): a
+    // translation's everyday synonyms search below it.
+    if (!isCjkTerm(group.term) || options.synonymWeight <= 0) continue
+    const share =
+      group.id === undefined && group.alternatives.length === 0 && options.untranslatedFullWeight ? 1 : options.translationWeight * options.synonymWeight
+    for (const candidate of candidates) {
+      if (skip(candidate)) continue
+      for (const synonym of englishSynonyms(candidate)) {
+        const usable = usableForms(synonym, group, index)
+        if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
+      }
+    }
   }
 }
 
@@ -275,8 +288,8 @@ function expandSynonyms(
   weights: Map<number, { term: string; weight: number }>,
 ): void {
   for (const group of groups) {
-    if (!chineseWords.has(group.term)) continue
-    for (const synonym of colloquialSynonyms(group.term)) {
+    if (isCjkTerm(group.term) ? !chineseWords.has(group.term) : group.term === TIME_TERM) continue
+    for (const synonym of isCjkTerm(group.term) ? colloquialSynonyms(group.term) : englishSynonyms(group.term)) {
       if (isLightTranslation(synonym)) continue
       const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.synonymWeight
       const weight = share * (isSingleCjkCharacter(synonym) ? Math.min(group.weight, options.cjkCharWeight) : group.weight)

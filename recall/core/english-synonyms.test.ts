@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { englishSynonyms } from './english-synonyms.ts'
+import { RecallIndex } from './recall-index.ts'
+
+const AT = '2026-01-01T00:00:00Z'
+const NOW = new Date('2026-06-15T12:00:00Z')
+
+describe('englishSynonyms: the words of one thing in everyday English, as the tokenizer stems them', () => {
+  it('links British and American words and the home and formal ones, both ways', () => {
+    expect(englishSynonyms('subway')).toContain('metro')
+    expect(englishSynonyms('metro')).toContain('subway')
+    expect(englishSynonyms('grandma').length).toBeGreaterThan(2)
+    expect(englishSynonyms('movi')).toContain('film')
+    expect(englishSynonyms('notaword')).toEqual([])
+  })
+})
+
+describe('RecallIndex: a memory worded in another English word than the dictionary or the question', () => {
+  const store = (options = {}): RecallIndex => {
+    const index = new RecallIndex(options)
+    index.add({ id: 'commute', text: 'My commute is now 40 minutes by metro, line 2 then line 5.', at: AT, source: 'entry' })
+    index.add({ id: 'film', text: 'Watched an old French film with Susu, fell asleep halfway.', at: AT, source: 'entry' })
+    index.add({ id: 'swim', text: 'Learning to swim at the community pool on Sundays.', at: AT, source: 'entry' })
+    index.add({ id: 'shoes', text: 'My new running shoes are Asics, size 38.', at: AT, source: 'entry' })
+    return index
+  }
+
+  it('a Chinese word whose dictionary English is not the memory’s (地铁: subway, the memory: metro)', () => {
+    expect(store().search('我现在坐地铁上班要多久？', { now: NOW })[0]?.id).toBe('commute')
+    expect(store({ synonymWeight: 0 }).search('我现在坐地铁上班要多久？', { now: NOW, abstain: false })[0]?.id).not.toBe('commute')
+  })
+
+  it('an English question in another word than the memory (movie for film)', () => {
+    expect(store().search('Which movie did I watch with Susu?', { now: NOW })[0]?.id).toBe('film')
+  })
+})
