@@ -10,6 +10,7 @@
 // Chinese word, also searches its synonyms, below the word itself.
 
 import { stemEnglish } from './stem.ts'
+import { synonymTable } from './synonyms.ts'
 
 const GROUPS: readonly (readonly string[])[] = [
   // family
@@ -75,18 +76,7 @@ const GROUPS: readonly (readonly string[])[] = [
   ['tired', 'exhausted'],
 ]
 
-const TABLE: ReadonlyMap<string, readonly string[]> = (() => {
-  const map = new Map<string, string[]>()
-  for (const group of GROUPS) {
-    const stems = group.map(stemEnglish)
-    for (const stem of stems) {
-      const list = map.get(stem) ?? []
-      for (const other of stems) if (other !== stem && !list.includes(other)) list.push(other)
-      map.set(stem, list)
-    }
-  }
-  return map
-})()
+const TABLE = synonymTable(GROUPS.map((group) => group.map(stemEnglish)))
 
 /** The other words (stemmed) of the groups an English stem belongs to, in table order; [] when it is in none. */
 export function englishSynonyms(stem: string): readonly string[] {

@@ -107,16 +107,19 @@ const GROUPS: readonly (readonly string[])[] = [
   ['生日', '过生日', '寿辰'],
 ]
 
-const TABLE: ReadonlyMap<string, readonly string[]> = (() => {
+/** Each word of the groups → the other words of every group it is in, in table order (the English table builds the same way). */
+export function synonymTable(groups: readonly (readonly string[])[]): ReadonlyMap<string, readonly string[]> {
   const map = new Map<string, string[]>()
-  for (const group of GROUPS)
+  for (const group of groups)
     for (const word of group) {
       const list = map.get(word) ?? []
       for (const other of group) if (other !== word && !list.includes(other)) list.push(other)
       map.set(word, list)
     }
   return map
-})()
+}
+
+const TABLE = synonymTable(GROUPS)
 
 /** The other words of the groups `word` belongs to (simplified), in table order; [] when it is in none. */
 export function colloquialSynonyms(word: string): readonly string[] {
