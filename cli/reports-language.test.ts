@@ -76,9 +76,18 @@ describe('lower layers’ reports in the person’s language (issue 22)', () => 
 
   it('every code a lower layer gives has its words in both catalogues', () => {
     const codes = [
-      ...['empty-query', 'empty-index', 'no-match', 'low-coverage', 'weak-match', 'unknown-person', 'unknown-name', 'left-out'].map(
-        (c) => `recall.silence.${c}`,
-      ),
+      ...[
+        'empty-query',
+        'empty-index',
+        'no-match',
+        'low-coverage',
+        'weak-match',
+        'unknown-person',
+        'unknown-name',
+        'missing-thing',
+        'no-answer',
+        'left-out',
+      ].map((c) => `recall.silence.${c}`),
       ...['timeout', 'unreachable', 'token', 'forbidden', 'http', 'not-json', 'refused', 'read-only', 'no-list', 'no-notebook', 'no-doc'].map(
         (c) => `siyuan.error.${c}`,
       ),

@@ -338,7 +338,11 @@ export class RecallKeeper {
         : {
             reason: s.reason,
             text: describeSilence(s),
-            ...(s.reason === 'low-coverage' || s.reason === 'weak-match' || s.reason === 'unknown-person' || s.reason === 'unknown-name'
+            ...(s.reason === 'low-coverage' ||
+            s.reason === 'weak-match' ||
+            s.reason === 'unknown-person' ||
+            s.reason === 'unknown-name' ||
+            s.reason === 'missing-thing'
               ? { coverage: s.coverage, needed: s.needed ?? 0 }
               : {}),
           }

@@ -11,6 +11,10 @@ export const recallEn: { readonly [K in keyof typeof recallZh]: string } = {
     'the best memory covers {coverage} % of what the message asks about (under {needed} %) and only through common words: nothing stored seems to be about it',
   'recall.silence.unknown-person': 'the message asks about someone no memory mentions, and the best memory covers only {coverage} % of it (under {needed} %)',
   'recall.silence.unknown-name': 'the message names a place or thing no memory mentions, and the best memory covers only {coverage} % of it (under {needed} %)',
+  'recall.silence.missing-thing':
+    'the memories found share only actions or qualities with the message, not the thing it asks about nor a kind of it, and cover {coverage} % of it (under {needed} %)',
+  'recall.silence.no-answer':
+    'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week)',
   'recall.silence.left-out': 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
   'recall.silence.unknown': 'no reason given ({reason})',
   'recall.cli.nothing': 'nothing would be injected (0/{budget} characters)',

@@ -33,7 +33,7 @@ export interface AbstainRule {
 }
 
 /** Why the rule abstains: too little of the message covered, or covered only by common words. */
-export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name'
+export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name' | 'missing-thing' | 'no-answer'
 
 /** Share of the query's mass the best hit covers, in [0, 1]; 0 for an empty query. */
 export function coverage(input: AbstainInput): number {
@@ -75,7 +75,8 @@ export function abstainVerdict(input: AbstainInput, rule: AbstainRule): AbstainV
  * a person no memory mentions (`unknown-person`) or a place or thing by a name no memory holds
  * (`unknown-name`).
  */
-export type SilenceReason = 'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name'
+export type SilenceReason =
+  'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name' | 'missing-thing' | 'no-answer'
 
 /** One line a person can read, for `cyrene memory recall` and the doctor. */
 export function describeSilence(silence: { reason: SilenceReason; coverage: number; needed?: number }): string {
@@ -92,6 +93,10 @@ export function describeSilence(silence: { reason: SilenceReason; coverage: numb
       return `the best memory covers ${Math.round(silence.coverage * 100)} % of what the message asks about (under ${Math.round((silence.needed ?? 0) * 100)} %) and only through common words: nothing stored seems to be about it`
     case 'unknown-person':
       return `the message asks about someone no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
+    case 'missing-thing':
+      return `the memories found share only actions or qualities with the message, not the thing it asks about nor a kind of it, and cover ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
+    case 'no-answer':
+      return 'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum, an age, a number, a day of the week)'
     case 'unknown-name':
       return `the message names a place or thing no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
   }

@@ -37,6 +37,8 @@ export interface BilingualDictionary {
   chinese(term: string): readonly string[]
   /** True for a word every reading of which CC-CEDICT capitalises: a name (德国, 巴黎, 北京), not a thing (苹果). */
   isName(word: string): boolean
+  /** The word's senses that say something about meaning, in dictionary order: lower case, notes in brackets out, "to " kept ("to buy", "bank"). */
+  senses(word: string): readonly string[]
   readonly entries: number
 }
 
@@ -171,6 +173,18 @@ function dictionaryOver(
     isName(word) {
       const gloss = zhEn(word)
       return gloss !== undefined && gloss.endsWith(`/${NAME_MARK}`)
+    },
+    senses(word) {
+      const out: string[] = []
+      for (const raw of zhEn(word)?.split(/[;/]/) ?? []) {
+        const sense = raw
+          .replace(/\([^)]*\)/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim()
+          .toLowerCase()
+        if (sense !== '' && sense !== NAME_MARK && !SKIP_SENSE.test(sense)) out.push(sense)
+      }
+      return out
     },
     entries,
   }

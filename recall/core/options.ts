@@ -61,6 +61,14 @@ export interface RecallOptions {
   /** …and covers less than this share of the query. */
   abstainSpecificCoverage: number
   /**
+   * Abstain when the memories about a question hold no answer of the kind it asks for: a name, a
+   * brand, a sum, an age, a weekday (answer-kind.ts). Off, the default: with `abstainMissingThing`
+   * on the held-out half it silenced 2.6 % of answerable questions (decision 048).
+   */
+  abstainAnswerKind: boolean
+  /** Abstain when the memories found hold none of the Chinese things a question asks about, nor a kind of one (things.ts). Off, the default (decision 048). */
+  abstainMissingThing: boolean
+  /**
    * Weight of the time term (time-words.ts) that a "when" question adds: memories that
    * say when something happened rank higher for it. 0 = off.
    */
@@ -125,6 +133,8 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   abstainDepth: 10,
   abstainSpecific: 0,
   abstainSpecificCoverage: 0.6,
+  abstainAnswerKind: false,
+  abstainMissingThing: false,
   translationWeight: 0.8,
   translationCredit: 1,
   synonymWeight: 0.5,
@@ -168,6 +178,8 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     synonymWeight: nonNegative(partial.synonymWeight, d.synonymWeight),
     pivotWeight: nonNegative(partial.pivotWeight, d.pivotWeight),
     untranslatedFullWeight: typeof partial.untranslatedFullWeight === 'boolean' ? partial.untranslatedFullWeight : d.untranslatedFullWeight,
+    abstainAnswerKind: typeof partial.abstainAnswerKind === 'boolean' ? partial.abstainAnswerKind : d.abstainAnswerKind,
+    abstainMissingThing: typeof partial.abstainMissingThing === 'boolean' ? partial.abstainMissingThing : d.abstainMissingThing,
     translationCredit: Math.min(1, nonNegative(partial.translationCredit, d.translationCredit)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),
     maxQueryTerms: Math.floor(positive(partial.maxQueryTerms, d.maxQueryTerms)),

@@ -19,8 +19,12 @@ import { recencyMultiplier } from './scoring.ts'
 import { parseSerializedIndex, RecallFormatError, serializeIndex, type DocToSave, type IndexedDocMeta, type SerializedRecallIndex } from './serialise.ts'
 import { columnsOf, type IndexColumns } from './columns.ts'
 import type { LoadedColumns } from './columns-read.ts'
-import { tokenize, tokenizerSignature } from './tokenize.ts'
-import { namesTheUnknown } from './names.ts'
+import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from './tokenize.ts'
+import { isChineseName, namesTheUnknown } from './names.ts'
+import { askedKind, holdsAnswer, isNumberTerm, type AnswerKind } from './answer-kind.ts'
+import { bilingualDictionary } from './bilingual.ts'
+import { isPersonNoun, isThing, kindTerms } from './things.ts'
+import { wordNet } from './wordnet.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
@@ -217,13 +221,22 @@ export class RecallIndex {
       const queryTermIds = new Set(queryTerms.map((t) => t.id))
       const candidates = admit === undefined ? touched : touched.filter((slot) => admit(this.records[slot]!.id))
       const best = topK(candidates, Math.max(limit, this.options.abstainDepth), bySlotRank)
-      const verdict = this.abstains(groups, best.slice(0, this.options.abstainDepth))
+      const verdict = this.abstains(
+        groups,
+        best.slice(0, this.options.abstainDepth),
+        this.options.abstainAnswerKind ? askedKind(normalizeText(query)) : undefined,
+      )
       if (best.length === 0) return silent('no-match', 0)
       if (options.abstain !== false && verdict.abstain !== 'keep')
         return silent(
           verdict.abstain,
           verdict.coverage,
-          verdict.abstain === 'low-coverage' ? this.options.abstainCoverage : this.options.abstainSpecificCoverage,
+          // A missing answer is no matter of coverage: it states no share needed.
+          verdict.abstain === 'low-coverage'
+            ? this.options.abstainCoverage
+            : verdict.abstain === 'no-answer'
+              ? undefined
+              : this.options.abstainSpecificCoverage,
         )
       const hits = best.slice(0, limit).map((slot) => {
         const record = this.records[slot]!
@@ -274,7 +287,7 @@ export class RecallIndex {
   // thing it asks about (an unknown word at the highest idf), against the most that one
   // of the best hits matches — a group counts when the hit holds its term, or (at
   // `translationCredit`) one of its translations.
-  private abstains(groups: readonly QueryGroup[], best: readonly number[]): { abstain: AbstainVerdict; coverage: number } {
+  private abstains(groups: readonly QueryGroup[], best: readonly number[], kind: AnswerKind | undefined): { abstain: AbstainVerdict; coverage: number } {
     // Weighed as if the store held at least ABSTAIN_PRIOR_DOCS memories: in a store of three, a word
     // every memory holds would weigh almost nothing beside a word none holds (the first hour).
     const docCount = Math.max(this.terms.docCount, ABSTAIN_PRIOR_DOCS)
@@ -284,6 +297,8 @@ export class RecallIndex {
     let queryMass = 0
     for (const mass of massOf) queryMass += mass
     let bestMatchedMass = 0
+    const matchedBy: number[] = []
+    const heldBy: Set<number>[] = []
     for (const slot of best) {
       const held = new Set<number>()
       const pairs = this.terms.docTerms(slot)!.pairs
@@ -291,6 +306,8 @@ export class RecallIndex {
       let matched = 0
       groups.forEach((g, i) => (matched += massOf[i]! * groupCoverage(g, held, this.options, g.id === undefined ? rareTermMass : idfOf(g.id), idfOf)))
       bestMatchedMass = Math.max(bestMatchedMass, matched)
+      matchedBy.push(matched)
+      heldBy.push(held)
     }
     const rule = {
       minCoverage: this.options.abstainCoverage,
@@ -301,7 +318,66 @@ export class RecallIndex {
     const unknownPerson = groups.some((g) => isPersonWord(g.term) && g.id === undefined && g.alternatives.length === 0 && g.parts.chars.length === 0)
     const unknownName = namesTheUnknown(groups)
     const input = { queryMass, bestMatchedMass, rareTermMass, unknownPerson, unknownName }
-    return { abstain: abstainVerdict(input, rule), coverage: coverage(input) }
+    const verdict = abstainVerdict(input, rule)
+    const share = coverage(input)
+    if (verdict !== 'keep' || !(bestMatchedMass > 0)) return { abstain: verdict, coverage: share }
+    // The memories about the message: those holding at least half of what the best one holds of it.
+    const about = heldBy.filter((_, i) => matchedBy[i]! >= ABOUT_SHARE * bestMatchedMass)
+    const coverageOf = (g: QueryGroup, held: ReadonlySet<number>): number =>
+      groupCoverage(g, held, this.options, g.id === undefined ? rareTermMass : idfOf(g.id), idfOf)
+    if (this.options.abstainMissingThing && share < rule.specificCoverage && !this.holdsAThing(groups, about, coverageOf))
+      return { abstain: 'missing-thing', coverage: share }
+    // A person's name is often written bare (弟弟小川, 王老师): only a thing's or an animal's is asked for by kind.
+    const asksPersonName = kind === 'name' && groups.some((g) => isPersonWord(g.term) || this.isPerson(g.term))
+    if (this.options.abstainAnswerKind && kind !== undefined && !asksPersonName && !this.holdsAnAnswer(kind, about))
+      return { abstain: 'no-answer', coverage: share }
+    return { abstain: 'keep', coverage: share }
+  }
+
+  /**
+   * True unless the message names Chinese things (things.ts) and none of the memories about it
+   * holds one of them, or a kind of one. Without either dictionary nothing can be told: true.
+   */
+  private holdsAThing(
+    groups: readonly QueryGroup[],
+    about: readonly ReadonlySet<number>[],
+    coverageOf: (g: QueryGroup, held: ReadonlySet<number>) => number,
+  ): boolean {
+    const dict = bilingualDictionary()
+    const wordnet = wordNet()
+    if (dict === null || wordnet === null) return true
+    const lexicon = { dict, wordnet }
+    const things = groups.filter((g) => isCjkTerm(g.term) && !mentionsTime(g.term) && isThing(g.term, lexicon))
+    // A lone character is often a piece the segmenter split off (水 of 喝茶水): it never decides alone.
+    if (things.every((g) => isSingleCjkCharacter(g.term))) return true
+    if (about.some((held) => things.some((g) => coverageOf(g, held) >= THING_HELD))) return true
+    return things.some((g) => {
+      const kinds: number[] = []
+      for (const term of kindTerms(g.term, lexicon)) {
+        const id = this.terms.termId(term)
+        if (id !== undefined) kinds.push(id)
+      }
+      return about.some((held) => kinds.some((id) => held.has(id)))
+    })
+  }
+
+  /** A kind of person to WordNet (牙医, teacher); false without the dictionaries. */
+  private isPerson(term: string): boolean {
+    const dict = bilingualDictionary()
+    const wordnet = wordNet()
+    return dict !== null && wordnet !== null && isPersonNoun(term, { dict, wordnet })
+  }
+
+  /** True when one of the memories about the message holds an answer of the kind it asks for (answer-kind.ts). */
+  private holdsAnAnswer(kind: AnswerKind, about: readonly ReadonlySet<number>[]): boolean {
+    const isName = nameTest()
+    return about.some((held) =>
+      holdsAnswer(
+        kind,
+        [...held].map((id) => this.terms.term(id)),
+        isName,
+      ),
+    )
   }
 
   // A source with weight 0 is never recalled; leaving it out also keeps every
@@ -464,6 +540,26 @@ export class RecallIndex {
       yield doc
     }
   }
+}
+
+/** A memory is about the message when it holds at least this share of what the best one holds of it. */
+const ABOUT_SHARE = 0.5
+
+/**
+ * A memory holds a thing when it holds at least this much of the word: all of it, a translation, a
+ * synonym, or half its characters at the default cjkCharWeight (茶 of 茶水: the word's head is evidence enough).
+ */
+const THING_HELD = 0.25
+
+/**
+ * Which index terms could be a name: a Chinese word CC-CEDICT only capitalises, or any Latin word
+ * (the index keeps no capitals, and Mochi, Kevin or Apple are dictionary words too). Without the
+ * dictionary every term could be one.
+ */
+function nameTest(): (term: string) => boolean {
+  const dict = bilingualDictionary()
+  if (dict === null) return () => true
+  return (term) => (isCjkTerm(term) ? isChineseName(term, dict) : /^[a-z]/.test(term) && !isNumberTerm(term))
 }
 
 /** How much of one thing the message asks about a document holds: all of it, its translation, or pieces of the word. */

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import { askedKind, holdsAnswer, isNumberTerm } from './answer-kind.ts'
+import { normalizeText } from './normalize.ts'
+import { RecallIndex } from './recall-index.ts'
+import { tokenize } from './tokenize.ts'
+
+const NOW = new Date('2026-06-15T12:00:00Z')
+const AT = '2026-01-01T00:00:00Z'
+const kindOf = (q: string): string | undefined => askedKind(normalizeText(q))
+const noName = (): boolean => false
+
+describe('askedKind: the answers a memory’s words can show', () => {
+  it('reads a name, a brand, a sum, an age and a weekday in Chinese, traditional folded, and English', () => {
+    expect(kindOf('我的狗叫什么名字？')).toBe('name')
+    expect(kindOf('我家貓叫什麼？')).toBe('name')
+    expect(kindOf("What's my cat's name?")).toBe('name')
+    expect(kindOf('我的车是什么牌子？')).toBe('brand')
+    expect(kindOf('What brand are my running shoes?')).toBe('brand')
+    expect(kindOf('房租一个月多少钱？')).toBe('price')
+    expect(kindOf('How much did my new phone cost?')).toBe('price')
+    expect(kindOf('外婆几岁了？')).toBe('age')
+    expect(kindOf('How old is my cat?')).toBe('age')
+    expect(kindOf('陶艺课在星期几？')).toBe('weekday')
+  })
+
+  it('asks nothing of how many, how long or when: those are counted over memories or read from their dates', () => {
+    for (const q of [
+      'How many hikes have I been on?',
+      'How long have I been surfing?',
+      '我去过几次上海？',
+      '我什么时候搬的家？',
+      'When did I move?',
+      '我喜欢什么花？',
+    ])
+      expect({ q, kind: kindOf(q) }).toEqual({ q, kind: undefined })
+  })
+})
+
+describe('holdsAnswer: a memory’s terms against the kind asked', () => {
+  const terms = (text: string): string[] => tokenize(text)
+
+  it('a name is a naming word or a word the caller takes for a name', () => {
+    expect(holdsAnswer('name', terms('我养了一只叫团子的橘猫'), noName)).toBe(true)
+    expect(holdsAnswer('name', terms('a grey kitten named Mochi'), noName)).toBe(true)
+    expect(holdsAnswer('name', terms('我怕狗，小时候被咬过'), noName)).toBe(false)
+    expect(holdsAnswer('name', terms('we adopted Mochi'), (t) => t === 'mochi')).toBe(true)
+  })
+
+  it('a sum is a number beside money, or a number no size is written in', () => {
+    expect(holdsAnswer('price', terms('月租三千二'), noName)).toBe(true)
+    expect(holdsAnswer('price', terms('I owe Susu 600 yuan'), noName)).toBe(true)
+    expect(holdsAnswer('price', terms('九块钱'), noName)).toBe(true)
+    expect(holdsAnswer('price', terms('My new running shoes are size 38'), noName)).toBe(false)
+    expect(holdsAnswer('price', terms('换了新手机'), noName)).toBe(false)
+  })
+
+  it('an age is a number; a weekday is a day of the week', () => {
+    expect(holdsAnswer('age', terms('外婆九十大寿'), noName)).toBe(true)
+    expect(holdsAnswer('age', terms('外婆身体很好'), noName)).toBe(false)
+    expect(holdsAnswer('weekday', terms('报了陶艺课，每周三晚上'), noName)).toBe(true)
+    expect(holdsAnswer('weekday', terms('yoga on Thursdays'), noName)).toBe(true)
+    expect(holdsAnswer('weekday', terms('陶艺课做了一对杯子'), noName)).toBe(false)
+  })
+
+  it('numbers in digits, Chinese and English words', () => {
+    for (const t of ['38', '九', '十', '两', 'twelv', 'twenty', 'half']) expect({ t, n: isNumberTerm(t) }).toEqual({ t, n: true })
+    for (const t of ['猫', 'cat', 'day']) expect({ t, n: isNumberTerm(t) }).toEqual({ t, n: false })
+  })
+})
+
+describe('RecallIndex with abstainAnswerKind: the memories about a question hold no answer of its kind', () => {
+  const store = new RecallIndex({ abstainAnswerKind: true })
+  const texts = [
+    '我怕狗，小时候被邻居家的狼狗咬过小腿。',
+    '我养了一只橘猫，叫团子，三岁。',
+    '弟弟小川在成都读大二，学的是土木工程。',
+    '换了一部新手机，屏幕大了很多。',
+    '报了一个陶艺课，每周三晚上。',
+    '周末去爬山，天气很好。',
+    '新换的牙医是王医生，很耐心。',
+  ]
+  texts.forEach((text, i) => store.add({ id: `m${i}`, text, at: AT, source: 'entry' }))
+
+  it('says nothing about a dog’s name when the dog memory names none, and says why', () => {
+    const answer = store.explain('我的狗叫什么名字？', { now: NOW })
+    expect(answer.hits).toEqual([])
+    expect(answer.silence?.reason).toBe('no-answer')
+    expect(answer.silence?.needed).toBeUndefined()
+    expect(store.explain('我的狗叫什么名字？', { now: NOW, abstain: false }).hits[0]?.id).toBe('m0')
+  })
+
+  it('is off by default (decision 048): the dog memory comes back', () => {
+    const plain = new RecallIndex()
+    texts.forEach((text, i) => plain.add({ id: `m${i}`, text, at: AT, source: 'entry' }))
+    expect(plain.search('我的狗叫什么名字？', { now: NOW })[0]?.id).toBe('m0')
+  })
+
+  it('finds the cat’s name, and a price-less phone is no price', () => {
+    expect(store.search('我的猫叫什么？', { now: NOW })[0]?.id).toBe('m1')
+    expect(store.explain('我的新手机多少钱？', { now: NOW }).silence?.reason).toBe('no-answer')
+    expect(store.search('陶艺课是星期几？', { now: NOW })[0]?.id).toBe('m4')
+  })
+
+  it('a person’s name is not asked for by kind: it is often written bare (a relative, or anyone WordNet calls a person)', () => {
+    expect(store.search('我弟弟叫什么？', { now: NOW })[0]?.id).toBe('m2')
+    expect(store.search('我的牙医叫什么名字？', { now: NOW })[0]?.id).toBe('m6')
+  })
+
+  it('any English word could be a name (the index keeps no capitals; Mochi is in the dictionary too)', () => {
+    const english = new RecallIndex({ abstainAnswerKind: true })
+    english.add({ id: 'e0', text: 'We adopted a kitten from the shelter, Mochi.', at: AT, source: 'entry' })
+    expect(english.search("What's my kitten's name?", { now: NOW })[0]?.id).toBe('e0')
+  })
+})

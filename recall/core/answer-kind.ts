@@ -1,0 +1,94 @@
+// What kind of answer a question asks for. "我的狗叫什么名字？" wants a name, "How much did my
+// phone cost?" a sum of money, "我的瑜伽课在星期几？" a day of the week. A memory that holds the
+// question's topic but nothing of that kind (我怕狗 for the dog's name) cannot answer it: when
+// none of the memories about the topic holds an answer of the kind, recall says nothing
+// (abstain.ts `no-answer`; docs/decisions/048). Only kinds that a memory's words show reliably
+// are asked for; "when" is not one, since every memory carries its own date.
+
+import { stemEnglish } from './stem.ts'
+
+/**
+ * A name, a brand, a sum of money, an age, a day of the week. Not "how many" nor "how long": their
+ * answer is often counted over memories (how many hikes) or read from their dates (how long since).
+ */
+export type AnswerKind = 'name' | 'brand' | 'price' | 'age' | 'weekday'
+
+// Each test runs on the message folded to simplified Chinese and lower case. The order matters:
+// 什么牌子 is a brand before 什么 names anything.
+const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
+  [
+    'name',
+    /叫什么|叫啥|叫甚么|什么名字|啥名字|名字是什么|名字叫什么|\bwhat(?:'s| is| was| are)\b[^?？]*\bnames?\b|\bwhat did i (?:name|call)\b|\bwhat (?:is|was|'s) (?:it|he|she|they) called\b/,
+  ],
+  ['brand', /什么牌子|啥牌子|哪个牌子|哪个品牌|什么品牌|\b(?:what|which) brand\b/],
+  [
+    'price',
+    /多少钱|几块钱|价格是|价钱|花了多少|多少元|\bhow much\b[^?？]*\b(?:cost|costs|pay|paid|spend|spent|charge|charged)\b|\bwhat(?:'s| is| was) the price\b/,
+  ],
+  ['age', /几岁|多大岁数|岁数|多大了|年纪多大|多少岁|\bhow old\b/],
+  ['weekday', /星期几|周几|礼拜几|\b(?:what|which) day of the week\b|\bwhat weekday\b/],
+]
+
+/** The kind of answer `folded` (simplified, lower case) asks for, if it asks for one a memory's words can show. */
+export function askedKind(folded: string): AnswerKind | undefined {
+  for (const [kind, pattern] of ASKS) if (pattern.test(folded)) return kind
+  return undefined
+}
+
+const CHINESE_NUMERALS = new Set(Array.from('一二两三四五六七八九十百千万亿半零〇'))
+// As tokenize stems them (twelve → twelv).
+const ENGLISH_NUMBERS: ReadonlySet<string> = new Set(
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen'
+    .split(' ')
+    .map(stemEnglish),
+)
+const MONEY =
+  /^(?:元|块|钱|万|毛|角|刀|美元|港币|日元|rmb|yuan|twd|ntd|usd|hkd|jpy|eur|euro|gbp|pound|dollar|buck|quid|cent|price|cost|paid|pai|pay|spent|spend)$/
+// 百 千 万 亿 and a number of three digits or more are sums far more often than sizes or counts.
+const SUM = /^(?:[百千万亿]|\d[\d,.]{2,})$/
+const WEEKDAY = /^(?:(?:周|星期|礼拜)[一二三四五六日天末]?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday)s?$/
+// How a memory names something: 叫团子, 名叫, 取名; named, called, nickname (tokenize stems name to nam).
+const NAMING = /^(?:叫|名|名字|名叫|取名|起名|昵称|外号|小名|nam|call|nicknam)$/
+
+// How a memory names a make: 牌子, 品牌, brand (make is mostly a verb).
+const BRANDING = /^(?:牌|牌子|品牌|brand)$/
+
+/** A term that is or spells a number: 38, 九, 十, two, half. */
+export function isNumberTerm(term: string): boolean {
+  return /^\d/.test(term) || CHINESE_NUMERALS.has(term) || ENGLISH_NUMBERS.has(term)
+}
+
+/**
+ * True when a memory with these index terms (as tokenize emits them) holds an answer of `kind`.
+ * A name is a naming word, or a word `isName` says is one (a dictionary name, a Latin word no
+ * dictionary knows: Mochi, Kevin, Asics).
+ */
+export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (term: string) => boolean): boolean {
+  let number = false
+  let money = false
+  for (const term of terms) {
+    switch (kind) {
+      case 'name':
+        if (NAMING.test(term) || isName(term)) return true
+        break
+      case 'brand':
+        if (BRANDING.test(term) || isName(term)) return true
+        break
+      case 'weekday':
+        if (WEEKDAY.test(term)) return true
+        break
+      case 'age':
+        if (isNumberTerm(term)) return true
+        break
+      case 'price':
+        // A sum: a number beside a unit of money (600 yuan, 九百块), or one no size or count is
+        // written in (三千二, 二十万, 899 of $899, whose sign the tokenizer drops).
+        if (SUM.test(term)) return true
+        number ||= isNumberTerm(term)
+        money ||= MONEY.test(term)
+        if (number && money) return true
+        break
+    }
+  }
+  return false
+}
