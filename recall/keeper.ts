@@ -91,7 +91,7 @@ export interface RecallSilence {
   reason: SilenceReason | 'left-out'
   /** The English sentence (logs, `--json`); a person reads the reason in their language (i18n/recall.ts). */
   text: string
-  /** For `low-coverage`: the share of the message the best memory covers, and the share needed. */
+  /** For a reason that is a matter of coverage (`low-coverage` … `missing-thing`): the share of the message the best memory covers, and the share needed. */
   coverage?: number
   needed?: number
 }
@@ -338,13 +338,8 @@ export class RecallKeeper {
         : {
             reason: s.reason,
             text: describeSilence(s),
-            ...(s.reason === 'low-coverage' ||
-            s.reason === 'weak-match' ||
-            s.reason === 'unknown-person' ||
-            s.reason === 'unknown-name' ||
-            s.reason === 'missing-thing'
-              ? { coverage: s.coverage, needed: s.needed ?? 0 }
-              : {}),
+            // The index states a share needed exactly for the reasons that are a matter of coverage.
+            ...(s.needed !== undefined ? { coverage: s.coverage, needed: s.needed } : {}),
           }
     return answer.hits
   }

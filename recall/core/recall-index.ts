@@ -23,7 +23,7 @@ import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from '.
 import { isChineseName, namesTheUnknown } from './names.ts'
 import { askedKind, holdsAnswer, isNumberTerm, type AnswerKind } from './answer-kind.ts'
 import { bilingualDictionary } from './bilingual.ts'
-import { isPersonNoun, isThing, kindTerms } from './things.ts'
+import { isPersonNoun, isThing, kindTerms, type ThingLexicon } from './things.ts'
 import { wordNet } from './wordnet.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
@@ -328,8 +328,8 @@ export class RecallIndex {
     if (this.options.abstainMissingThing && share < rule.specificCoverage && !this.holdsAThing(groups, about, coverageOf))
       return { abstain: 'missing-thing', coverage: share }
     // A person's name is often written bare (弟弟小川, 王老师): only a thing's or an animal's is asked for by kind.
-    const asksPersonName = kind === 'name' && groups.some((g) => isPersonWord(g.term) || this.isPerson(g.term))
-    if (this.options.abstainAnswerKind && kind !== undefined && !asksPersonName && !this.holdsAnAnswer(kind, about))
+    const asksPersonName = (): boolean => kind === 'name' && groups.some((g) => isPersonWord(g.term) || isPerson(g.term))
+    if (this.options.abstainAnswerKind && kind !== undefined && !this.holdsAnAnswer(kind, about) && !asksPersonName())
       return { abstain: 'no-answer', coverage: share }
     return { abstain: 'keep', coverage: share }
   }
@@ -343,10 +343,8 @@ export class RecallIndex {
     about: readonly ReadonlySet<number>[],
     coverageOf: (g: QueryGroup, held: ReadonlySet<number>) => number,
   ): boolean {
-    const dict = bilingualDictionary()
-    const wordnet = wordNet()
-    if (dict === null || wordnet === null) return true
-    const lexicon = { dict, wordnet }
+    const lexicon = thingLexicon()
+    if (lexicon === null) return true
     const things = groups.filter((g) => isCjkTerm(g.term) && !mentionsTime(g.term) && isThing(g.term, lexicon))
     // A lone character is often a piece the segmenter split off (水 of 喝茶水): it never decides alone.
     if (things.every((g) => isSingleCjkCharacter(g.term))) return true
@@ -359,13 +357,6 @@ export class RecallIndex {
       }
       return about.some((held) => kinds.some((id) => held.has(id)))
     })
-  }
-
-  /** A kind of person to WordNet (牙医, teacher); false without the dictionaries. */
-  private isPerson(term: string): boolean {
-    const dict = bilingualDictionary()
-    const wordnet = wordNet()
-    return dict !== null && wordnet !== null && isPersonNoun(term, { dict, wordnet })
   }
 
   /** True when one of the memories about the message holds an answer of the kind it asks for (answer-kind.ts). */
@@ -540,6 +531,19 @@ export class RecallIndex {
       yield doc
     }
   }
+}
+
+/** Both dictionaries the things of a message are told by; null when either is not installed. */
+function thingLexicon(): ThingLexicon | null {
+  const dict = bilingualDictionary()
+  const wordnet = wordNet()
+  return dict === null || wordnet === null ? null : { dict, wordnet }
+}
+
+/** A kind of person to WordNet (牙医, teacher); false without the dictionaries. */
+function isPerson(term: string): boolean {
+  const lexicon = thingLexicon()
+  return lexicon !== null && isPersonNoun(term, lexicon)
 }
 
 /** A memory is about the message when it holds at least this share of what the best one holds of it. */

@@ -63,10 +63,30 @@ export function openWordNet(dir: string): WordNet {
     }
     return buf
   }
-  const tagged = (pos: string, lemma: string): number => {
+  const line = (pos: string, lemma: string): string | undefined => {
     const buf = index(pos)
-    const line = buf === null ? undefined : findLine(buf, lemma.replace(/ /g, '_'))
-    return line === undefined ? 0 : tagCount(line) + 0.5
+    return buf === null ? undefined : findLine(buf, lemma.replace(/ /g, '_'))
+  }
+  const tagged = (pos: string, lemma: string): number => {
+    const found = line(pos, lemma)
+    return found === undefined ? 0 : tagCount(found) + 0.5
+  }
+  /** `walk` over data.noun through one descriptor; `fallback` when the file is missing or damaged (as for a word WordNet lacks). */
+  const withNouns = <T>(fallback: T, walk: (read: (offset: number) => NounSynset) => T): T => {
+    let data: SynsetReader | undefined
+    try {
+      data = new SynsetReader(join(dir, 'data.noun'))
+      const reader = data
+      return walk((offset) => reader.read(offset))
+    } catch {
+      return fallback
+    } finally {
+      data?.close()
+    }
+  }
+  const offsetsOf = (noun: string): number[] => {
+    const found = line('noun', noun)
+    return found === undefined ? [] : synsetOffsets(found)
   }
   // A turn asks about the same few words again and again: their kinds are kept (a general word's take thousands of reads).
   const kindsCache = new Map<string, readonly string[]>()
@@ -78,46 +98,18 @@ export function openWordNet(dir: string): WordNet {
       const key = `${limit}\t${noun}`
       const known = kindsCache.get(key)
       if (known !== undefined) return known
-      const found = readKinds(noun, limit)
+      const roots = limit > 0 ? offsetsOf(noun) : []
+      const found = roots.length === 0 ? [] : withNouns<string[]>([], (read) => kindsBreadthFirst(roots, read, limit))
       if (kindsCache.size >= KINDS_CACHED) kindsCache.clear()
       kindsCache.set(key, found)
       return found
     },
     isA(noun, ancestor) {
-      const buf = index('noun')
-      const line = buf === null ? undefined : findLine(buf, noun.replace(/ /g, '_'))
-      const top = buf === null ? undefined : findLine(buf, ancestor.replace(/ /g, '_'))
-      const first = line === undefined ? undefined : synsetOffsets(line)[0]
-      const target = top === undefined ? undefined : synsetOffsets(top)[0]
+      const first = offsetsOf(noun)[0]
+      const target = offsetsOf(ancestor)[0]
       if (first === undefined || target === undefined) return false
-      let data: SynsetReader | undefined
-      try {
-        data = new SynsetReader(join(dir, 'data.noun'))
-        const reader = data
-        return reachesUp(first, target, (offset) => reader.read(offset))
-      } catch {
-        return false
-      } finally {
-        data?.close()
-      }
+      return withNouns(false, (read) => reachesUp(first, target, read))
     },
-  }
-
-  function readKinds(noun: string, limit: number): string[] {
-    const buf = index('noun')
-    const line = buf === null ? undefined : findLine(buf, noun.replace(/ /g, '_'))
-    if (line === undefined || limit <= 0) return []
-    let data: SynsetReader | undefined
-    try {
-      data = new SynsetReader(join(dir, 'data.noun'))
-      const reader = data
-      return kindsBreadthFirst(synsetOffsets(line), (offset) => reader.read(offset), limit)
-    } catch {
-      // A missing or damaged file: no kinds, as for a word WordNet lacks.
-      return []
-    } finally {
-      data?.close()
-    }
   }
 }
 
