@@ -3,7 +3,7 @@
 // questions, and questions about nothing stored. Split fixed before tuning:
 // odd question numbers tune, even ones are held out (bench/own/README.md).
 //
-// Run alone for a sweep on the tuning half: node bench/own.ts [--half tune|held|all] [--options '{"abstainCoverage":0.2}'] [--misses]
+// Run alone for a sweep on the tuning half: node bench/own.ts [--half tune|held|all] [--from q277] [--options '{"abstainCoverage":0.2}'] [--misses]
 // bench/recall.ts calls runOwn for its report.
 
 import { readFileSync } from 'node:fs'
@@ -55,8 +55,8 @@ export interface OwnScore {
   misses: { id: string; kind: string; question: string; got: string[] }[]
 }
 
-/** hit@5, MRR@10 and the rest, for one system over one half of the set (one store per person). */
-export function runOwn(make: () => Retriever, which: Half): OwnScore {
+/** hit@5, MRR@10 and the rest, for one system over one half of the set (one store per person); `from` keeps ids from it on (a later batch). */
+export function runOwn(make: () => Retriever, which: Half, from?: string): OwnScore {
   const { memories, questions } = loadOwn()
   const stores = new Map<string, Retriever>()
   for (const m of memories) {
@@ -67,6 +67,7 @@ export function runOwn(make: () => Retriever, which: Half): OwnScore {
   const score: OwnScore = { answerable: 0, hit5: 0, mrr10: 0, emptyAnswerable: 0, noneWithHits: 0, noneN: 0, byKind: {}, misses: [] }
   for (const q of questions) {
     if (which !== 'all' && half(q) !== which) continue
+    if (from !== undefined && !(q.id[0] === from[0] && q.id >= from)) continue
     const got = stores.get(q.person)!.search(q.question, 10, OWN_NOW)
     if (q.evidence.length === 0) {
       score.noneN++
@@ -108,9 +109,10 @@ export function ownSystems(options: RecallOptionsInput = {}): { name: string; ma
   ]
 }
 
-export function printOwn(which: Half, rows: { name: string; score: OwnScore }[]): void {
+export function printOwn(which: Half, rows: { name: string; score: OwnScore }[], from?: string): void {
   const pct = (x: number): string => `${(x * 100).toFixed(1)} %`
-  console.log(`\nOwn set (bench/own/), ${which === 'held' ? 'held-out half (even ids)' : which === 'tune' ? 'tuning half (odd ids)' : 'both halves'}:`)
+  const part = which === 'held' ? 'held-out half (even ids)' : which === 'tune' ? 'tuning half (odd ids)' : 'both halves'
+  console.log(`\nOwn set (bench/own/), ${part}${from === undefined ? '' : `, ids from ${from} on`}:`)
   console.log(`| system | hit@5 | MRR@10 | ${OWN_KINDS.join(' | ')} | answerable → nothing | nothing stored → hits |`)
   console.log(`|---|---|---|${OWN_KINDS.map(() => '---|').join('')}---|---|`)
   for (const { name, score } of rows) {
@@ -128,13 +130,15 @@ function main(argv: readonly string[]): void {
   let which: Half = 'tune'
   let options: RecallOptionsInput = {}
   let misses = false
+  let from: string | undefined
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--half') which = argv[++i] as Half
     else if (argv[i] === '--options') options = JSON.parse(argv[++i]!) as RecallOptionsInput
     else if (argv[i] === '--misses') misses = true
+    else if (argv[i] === '--from') from = argv[++i]
   }
-  const rows = ownSystems(options).map(({ name, make }) => ({ name, score: runOwn(make, which) }))
-  printOwn(which, rows)
+  const rows = ownSystems(options).map(({ name, make }) => ({ name, score: runOwn(make, which, from) }))
+  printOwn(which, rows, from)
   if (misses) for (const m of rows[0]!.score.misses) console.log(`  miss ${m.id} [${m.kind}] ${m.question} → ${m.got.join(', ') || '(nothing)'}`)
 }
 
