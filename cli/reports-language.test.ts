@@ -86,6 +86,7 @@ describe('lower layers’ reports in the person’s language (issue 22)', () => 
         'unknown-name',
         'missing-thing',
         'no-answer',
+        'only-characters',
         'left-out',
       ].map((c) => `recall.silence.${c}`),
       ...['timeout', 'unreachable', 'token', 'forbidden', 'http', 'not-json', 'refused', 'read-only', 'no-list', 'no-notebook', 'no-doc'].map(

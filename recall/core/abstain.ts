@@ -33,7 +33,7 @@ export interface AbstainRule {
 }
 
 /** Why the rule abstains: too little of the message covered, or covered only by common words. */
-export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name' | 'missing-thing' | 'no-answer'
+export type AbstainVerdict = 'keep' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name' | 'missing-thing' | 'no-answer' | 'only-characters'
 
 /** Share of the query's mass the best hit covers, in [0, 1]; 0 for an empty query. */
 export function coverage(input: AbstainInput): number {
@@ -73,10 +73,19 @@ export function abstainVerdict(input: AbstainInput, rule: AbstainRule): AbstainV
  * translations (`no-match`), or the best memories cover too little of what it asks
  * (`low-coverage`: abstention), share only common words with it (`weak-match`), or it asks about
  * a person no memory mentions (`unknown-person`) or a place or thing by a name no memory holds
- * (`unknown-name`).
+ * (`unknown-name`), or the memories found share only characters of its words (`only-characters`).
  */
 export type SilenceReason =
-  'empty-query' | 'empty-index' | 'no-match' | 'low-coverage' | 'weak-match' | 'unknown-person' | 'unknown-name' | 'missing-thing' | 'no-answer'
+  | 'empty-query'
+  | 'empty-index'
+  | 'no-match'
+  | 'low-coverage'
+  | 'weak-match'
+  | 'unknown-person'
+  | 'unknown-name'
+  | 'missing-thing'
+  | 'no-answer'
+  | 'only-characters'
 
 /** One line a person can read, for `cyrene memory recall` and the doctor. */
 export function describeSilence(silence: { reason: SilenceReason; coverage: number; needed?: number }): string {
@@ -97,6 +106,8 @@ export function describeSilence(silence: { reason: SilenceReason; coverage: numb
       return `the memories found share only actions or qualities with the message, not the thing it asks about nor a kind of it, and cover ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
     case 'no-answer':
       return 'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week)'
+    case 'only-characters':
+      return 'the memories found share only single characters of the words in the message (抽 of 抽屉 for 抽烟), not one of its words nor a translation of one'
     case 'unknown-name':
       return `the message names a place or thing no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
   }

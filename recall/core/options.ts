@@ -69,6 +69,12 @@ export interface RecallOptions {
   /** Abstain when the memories found hold none of the Chinese things a question asks about, nor a kind of one (things.ts). Off, the default (decision 048). */
   abstainMissingThing: boolean
   /**
+   * A memory is about a message only when it holds one of its words whole or in translation: one
+   * that shares only characters of its words (抽 of 抽屉 and 烟 of 烟花 for 抽烟) counts for nothing
+   * in abstention, and when no memory holds more, recall says nothing (`only-characters`; decision 049).
+   */
+  abstainWholeWord: boolean
+  /**
    * Weight of the time term (time-words.ts) that a "when" question adds: memories that
    * say when something happened rank higher for it. 0 = off.
    */
@@ -135,6 +141,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   abstainSpecificCoverage: 0.6,
   abstainAnswerKind: false,
   abstainMissingThing: false,
+  abstainWholeWord: true,
   translationWeight: 0.8,
   translationCredit: 1,
   synonymWeight: 0.5,
@@ -180,6 +187,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     untranslatedFullWeight: typeof partial.untranslatedFullWeight === 'boolean' ? partial.untranslatedFullWeight : d.untranslatedFullWeight,
     abstainAnswerKind: typeof partial.abstainAnswerKind === 'boolean' ? partial.abstainAnswerKind : d.abstainAnswerKind,
     abstainMissingThing: typeof partial.abstainMissingThing === 'boolean' ? partial.abstainMissingThing : d.abstainMissingThing,
+    abstainWholeWord: typeof partial.abstainWholeWord === 'boolean' ? partial.abstainWholeWord : d.abstainWholeWord,
     translationCredit: Math.min(1, nonNegative(partial.translationCredit, d.translationCredit)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),
     maxQueryTerms: Math.floor(positive(partial.maxQueryTerms, d.maxQueryTerms)),

@@ -399,3 +399,34 @@ describe('RecallIndex: zero weights', () => {
     expect(ids(index.search('喝茶', { now: NOW }))).toEqual(['e'])
   })
 })
+
+describe('RecallIndex: characters of a word are not the word (decision 049)', () => {
+  const store = build([
+    entry('lottery', '公司年会抽奖抽到了一个扫地机器人。'),
+    entry('fireworks', '跨年夜在西湖边看烟花。'),
+    entry('cat', '我养了一只叫团子的橘猫。'),
+    entry('tea', '办公室抽屉里常备一罐铁观音。'),
+  ])
+
+  it('says nothing when the memories share only characters of the message’s words, and says why', () => {
+    const answer = store.explain('我抽烟吗？', { now: NOW })
+    expect(answer.hits).toEqual([])
+    expect(answer.silence?.reason).toBe('only-characters')
+    expect(answer.silence?.needed).toBeUndefined()
+  })
+
+  it('still ranks those memories when the rule is off, and still answers a one-character word', () => {
+    expect(
+      build([entry('lottery', '公司年会抽奖抽到了一个扫地机器人。'), entry('fireworks', '跨年夜在西湖边看烟花。')], { abstainWholeWord: false }).search(
+        '我抽烟吗？',
+        { now: NOW },
+      ).length,
+    ).toBeGreaterThan(0)
+    expect(ids(store.search('我的猫叫什么？', { now: NOW }))[0]).toBe('cat')
+  })
+
+  it('lets characters count beside a word the memory holds', () => {
+    // 团子 is held whole; 橘 of 橘色 only as a character: the memory is still about the message.
+    expect(ids(store.search('团子是什么橘色的猫？', { now: NOW }))[0]).toBe('cat')
+  })
+})

@@ -231,10 +231,10 @@ export class RecallIndex {
         return silent(
           verdict.abstain,
           verdict.coverage,
-          // A missing answer is no matter of coverage: it states no share needed.
+          // A missing answer, or characters alone, are no matter of coverage: they state no share needed.
           verdict.abstain === 'low-coverage'
             ? this.options.abstainCoverage
-            : verdict.abstain === 'no-answer'
+            : verdict.abstain === 'no-answer' || verdict.abstain === 'only-characters'
               ? undefined
               : this.options.abstainSpecificCoverage,
         )
@@ -296,7 +296,10 @@ export class RecallIndex {
     const massOf = groups.map((g) => g.weight * (g.id === undefined ? rareTermMass : inverseDocumentFrequency(docCount, this.terms.documentFrequency(g.id))))
     let queryMass = 0
     for (const mass of massOf) queryMass += mass
+    const coverageOf = (g: QueryGroup, held: ReadonlySet<number>): number =>
+      groupCoverage(g, held, this.options, g.id === undefined ? rareTermMass : idfOf(g.id), idfOf)
     let bestMatchedMass = 0
+    let onlyCharacters = false
     const matchedBy: number[] = []
     const heldBy: Set<number>[] = []
     for (const slot of best) {
@@ -304,11 +307,17 @@ export class RecallIndex {
       const pairs = this.terms.docTerms(slot)!.pairs
       for (let i = 0; i < pairs.length; i += 2) held.add(pairs[i]!)
       let matched = 0
-      groups.forEach((g, i) => (matched += massOf[i]! * groupCoverage(g, held, this.options, g.id === undefined ? rareTermMass : idfOf(g.id), idfOf)))
+      groups.forEach((g, i) => (matched += massOf[i]! * coverageOf(g, held)))
+      // 抽 of 抽屉 and 烟 of 烟花 are not 抽烟: characters count beside a word the memory holds, never alone.
+      if (this.options.abstainWholeWord && matched > 0 && !groups.some((g) => holdsWord(g, held))) {
+        onlyCharacters = true
+        matched = 0
+      }
       bestMatchedMass = Math.max(bestMatchedMass, matched)
       matchedBy.push(matched)
       heldBy.push(held)
     }
+    if (onlyCharacters && !(bestMatchedMass > 0)) return { abstain: 'only-characters', coverage: 0 }
     const rule = {
       minCoverage: this.options.abstainCoverage,
       enoughRareTerms: this.options.abstainEnough,
@@ -323,8 +332,6 @@ export class RecallIndex {
     if (verdict !== 'keep' || !(bestMatchedMass > 0)) return { abstain: verdict, coverage: share }
     // The memories about the message: those holding at least half of what the best one holds of it.
     const about = heldBy.filter((_, i) => matchedBy[i]! >= ABOUT_SHARE * bestMatchedMass)
-    const coverageOf = (g: QueryGroup, held: ReadonlySet<number>): number =>
-      groupCoverage(g, held, this.options, g.id === undefined ? rareTermMass : idfOf(g.id), idfOf)
     if (this.options.abstainMissingThing && share < rule.specificCoverage && !this.holdsAThing(groups, about, coverageOf))
       return { abstain: 'missing-thing', coverage: share }
     // A person's name is often written bare (弟弟小川, 王老师): only a thing's or an animal's is asked for by kind.
@@ -564,6 +571,11 @@ function nameTest(): (term: string) => boolean {
   const dict = bilingualDictionary()
   if (dict === null) return () => true
   return (term) => (isCjkTerm(term) ? isChineseName(term, dict) : /^[a-z]/.test(term) && !isNumberTerm(term))
+}
+
+/** True when a document holds the group's word itself or one of its translations, not only characters of it. */
+function holdsWord(group: QueryGroup, held: ReadonlySet<number>): boolean {
+  return (group.id !== undefined && held.has(group.id)) || group.alternatives.some((id) => held.has(id))
 }
 
 /** How much of one thing the message asks about a document holds: all of it, its translation, or pieces of the word. */
