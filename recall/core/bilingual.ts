@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { shippedTables } from './bilingual-table.ts'
 import { packageFile, shippedFile, readDefaultExportJson } from './package-data.ts'
+import { tonelessReadings } from './pinyin.ts'
 import { americanSpelling, stemEnglish } from './stem.ts'
 import { ENGLISH_STOP_WORDS } from './stopwords.ts'
 
@@ -23,6 +24,11 @@ const MAX_HEADWORD_CHARS = 4
 const MAX_SENSE_WORDS = 3
 /** The last sense of a word that is only ever a name: it holds no letter, so no look-up ever reads it as a meaning. */
 const NAME_MARK = '※'
+/**
+ * Readings ride in the English → Chinese map under keys no English term has: §哲 → zhe (a
+ * character's toneless readings), §zhe → 哲 者 这 … (the characters read so), for pinyin.ts.
+ */
+const READING = '§'
 /** A festival or a holiday is a name to the dictionary but a time to a question (春节, 国庆): a memory is dated, it need not name the day. */
 const TIME_NAME = /festival|holiday|\bday\b|\beve\b|new year|anniversary|christmas|easter|thanksgiving|halloween/i
 
@@ -39,6 +45,10 @@ export interface BilingualDictionary {
   isName(word: string): boolean
   /** The word's senses that say something about meaning, in dictionary order: lower case, notes in brackets out, "to " kept ("to buy", "bank"). */
   senses(word: string): readonly string[]
+  /** The toneless pinyin readings of one simplified character (哲 → zhe; 绿 → lv, lu); [] when unknown. */
+  readings(char: string): readonly string[]
+  /** The simplified characters read as a toneless pinyin syllable (zhe → 哲 者 这 …); [] for no syllable. */
+  spelledBy(syllable: string): readonly string[]
   readonly entries: number
 }
 
@@ -70,8 +80,8 @@ export function bilingualDictionary(): BilingualDictionary | null {
 export function builderSignature(): string {
   const hash = createHash('sha256')
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
-  for (const module of [import.meta.url, new URL(`./stem.${ext}`, import.meta.url), new URL(`./stopwords.${ext}`, import.meta.url)])
-    hash.update(readFileSync(fileURLToPath(module))).update('\u0000')
+  const modules = ['stem', 'stopwords', 'pinyin'].map((name) => new URL(`./${name}.${ext}`, import.meta.url))
+  for (const module of [import.meta.url, ...modules]) hash.update(readFileSync(fileURLToPath(module))).update('\u0000')
   return hash.digest('hex').slice(0, 16)
 }
 
@@ -96,9 +106,11 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
   const enZh = new Map<string, string[]>()
   // A word read in lower case at least once is a thing, whatever names share its characters.
   const common = new Set<string>()
+  const readings = new Map<string, string[]>()
   for (const row of rows) {
     const word = row[1]
     if (typeof word !== 'string' || word.length === 0 || word.length > MAX_HEADWORD_CHARS || !allHan(word)) continue
+    if (word.length === 1 && typeof row[2] === 'string') addReadings(readings, word, row[2])
     const gloss = Array.isArray(row[3]) ? row[3].join('/') : row[3]
     if (typeof gloss !== 'string') continue
     if (typeof row[2] !== 'string' || !/^[A-Z]/.test(row[2]) || TIME_NAME.test(gloss)) common.add(word)
@@ -117,7 +129,21 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
     }
   }
   for (const [word, gloss] of zhEn) if (!common.has(word)) zhEn.set(word, `${gloss}/${NAME_MARK}`)
+  for (const [key, list] of readings) enZh.set(READING + key, list)
   return { zhEn, enZh }
+}
+
+/** Both ways between a character and its toneless readings, in one map: char → readings, reading → chars. */
+function addReadings(readings: Map<string, string[]>, char: string, pinyin: string): void {
+  const add = (key: string, value: string): void => {
+    const list = readings.get(key)
+    if (list === undefined) readings.set(key, [value])
+    else if (!list.includes(value)) list.push(value)
+  }
+  for (const reading of tonelessReadings(pinyin)) {
+    add(char, reading)
+    add(reading, char)
+  }
 }
 
 function buildDictionary(rows: readonly CedictRow[]): BilingualDictionary {
@@ -169,6 +195,12 @@ function dictionaryOver(
         .map((c) => c.word)
       chineseCache.set(term, words)
       return words
+    },
+    readings(char) {
+      return enZh(READING + char) ?? []
+    },
+    spelledBy(syllable) {
+      return /^[a-z]+$/.test(syllable) ? (enZh(READING + syllable) ?? []) : []
     },
     isName(word) {
       const gloss = zhEn(word)

@@ -5,7 +5,15 @@ import { PIVOT_MIN_SHARE, pivotTranslations } from './pivot.ts'
 function dictionary(zhEn: Record<string, string[]>): BilingualDictionary {
   const enZh: Record<string, string[]> = {}
   for (const [zh, ens] of Object.entries(zhEn)) for (const en of ens) (enZh[en] ??= []).push(zh)
-  return { english: (w) => zhEn[w] ?? [], chinese: (t) => enZh[t] ?? [], isName: () => false, senses: () => [], entries: Object.keys(zhEn).length }
+  return {
+    english: (w) => zhEn[w] ?? [],
+    chinese: (t) => enZh[t] ?? [],
+    isName: () => false,
+    senses: () => [],
+    readings: () => [],
+    spelledBy: () => [],
+    entries: Object.keys(zhEn).length,
+  }
 }
 
 describe('pivotTranslations: translations one detour away through the dictionary', () => {

@@ -18,7 +18,15 @@ function lookup(terms: Record<string, number>, docCount = 100): TermLookup & { t
 function dictionary(zhEn: Record<string, string[]>): BilingualDictionary {
   const enZh: Record<string, string[]> = {}
   for (const [zh, ens] of Object.entries(zhEn)) for (const en of ens) (enZh[en] ??= []).push(zh)
-  return { english: (w) => zhEn[w] ?? [], chinese: (t) => enZh[t] ?? [], isName: () => false, senses: () => [], entries: Object.keys(zhEn).length }
+  return {
+    english: (w) => zhEn[w] ?? [],
+    chinese: (t) => enZh[t] ?? [],
+    isName: () => false,
+    senses: () => [],
+    readings: () => [],
+    spelledBy: () => [],
+    entries: Object.keys(zhEn).length,
+  }
 }
 
 describe('topicCore: a word without the function words at its edges', () => {

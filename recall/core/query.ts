@@ -14,6 +14,7 @@ import { colloquialSynonyms } from './synonyms.ts'
 import { englishSynonyms } from './english-synonyms.ts'
 import { asksWhen, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
+import { heldSpellings, spellings, syllabify } from './pinyin.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
 
 /** What the query needs to know of the index. */
@@ -153,6 +154,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
     translatePhrases(tokens, groups, index, options, dictionary, weights)
     if (dict !== null) translateChineseJoins(cjkWordRuns(clipped, options.maxQueryChars), groups, index, options, dict, isWord, weights)
+    spellNames(clipped, cjkWordRuns(clipped, options.maxQueryChars), groups, index, options, dictionary, weights)
     const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
     if (detourDict !== null) translatePivots(bare, detourDict, index, options, weights)
@@ -264,6 +266,73 @@ function translatePivots(
       standFor(group, forms, options.pivotWeight * (isSingleCjkCharacter(word) ? Math.min(group.weight, options.cjkCharWeight) : group.weight), weights)
     }
   }
+}
+
+/** Readings tried per Chinese word, cuts per Latin word, and characters tried per cut (pinyin.ts). */
+const SPELLINGS_KEPT = 16
+const CUTS_KEPT = 8
+const SPELLING_TRIES = 20_000
+
+// A name no dictionary knows, written in one script and asked about in the other (decision 049):
+// a Chinese word read as pinyin (苏苏 → susu) finds the memory that wrote Susu, and a Latin word
+// the dictionary has no Chinese for, cut into syllables (Azhe → a·zhe), finds the memory that
+// wrote 阿哲. The spelling searches and stands for the word as a translation does.
+function spellNames(
+  text: string,
+  runs: readonly (readonly string[])[],
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dictionary: DictionarySource,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  const dict = dictionary()
+  if (dict === null) return
+  const held = (term: string): boolean => heldWhole(term, index).length > 0
+  const spell = (group: QueryGroup, forms: readonly string[]): void => {
+    const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
+    standFor(
+      group,
+      forms.flatMap((form) => heldWhole(form, index)),
+      share * group.weight,
+      weights,
+    )
+  }
+  for (const { word, stands } of chineseNameCandidates(runs, groups)) {
+    // A word the dictionary translates is a word, not a name (苹果 is not pingguo to anyone).
+    if (dict.english(word).length > 0 && !dict.isName(word)) continue
+    const forms = spellings(word, (char) => dict.readings(char), SPELLINGS_KEPT).map(stemEnglish)
+    for (const group of stands) spell(group, forms)
+  }
+  for (const word of new Set((text.match(/[A-Za-z]{2,}/g) ?? []).map((w) => w.toLowerCase()))) {
+    const group = groups.find((g) => g.term === stemEnglish(word))
+    if (group === undefined || dict.chinese(group.term).length > 0) continue
+    const found = syllabify(word, (syllable) => dict.spelledBy(syllable).length > 0, CUTS_KEPT).flatMap((cut) =>
+      cut.length < 2 ? [] : heldSpellings(cut, (syllable) => dict.spelledBy(syllable), held, SPELLING_TRIES),
+    )
+    spell(group, found)
+  }
+}
+
+/** Longest name read from characters the segmenter left apart. */
+const NAME_CHARS = 3
+
+/**
+ * The Chinese words that may be names: each topic of two characters or more, and each run of two
+ * or three characters the segmenter left one by one, as a name it does not know comes apart
+ * (苏|苏, 佩|玲), standing for the groups of its characters.
+ */
+function chineseNameCandidates(runs: readonly (readonly string[])[], groups: readonly QueryGroup[]): { word: string; stands: QueryGroup[] }[] {
+  const out = groups.filter((g) => isCjkTerm(g.term) && Array.from(g.term).length >= 2).map((g) => ({ word: g.term, stands: [g] }))
+  for (const run of runs)
+    for (let i = 0; i < run.length; i++)
+      for (let j = i + 2; j <= Math.min(run.length, i + NAME_CHARS); j++) {
+        const piece = run.slice(i, j)
+        if (piece.some((w) => !isSingleCjkCharacter(w) || FUNCTION_MORPHEMES.has(w))) break
+        const stands = groups.filter((g) => piece.includes(g.term))
+        if (stands.length > 0) out.push({ word: piece.join(''), stands })
+      }
+  return out
 }
 
 /** A translation held by a large share of a large store (时, 次 for "time") ranks almost nothing and would walk tens of thousands of postings: left out. */
