@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BilingualDictionary } from './bilingual.ts'
 import { resolveOptions } from './options.ts'
-import { buildQuery, isLightTerm, topicCore, type TermLookup } from './query.ts'
+import { buildQuery, dictionaryJoins, isLightTerm, topicCore, type TermLookup } from './query.ts'
 import { RecallIndex } from './recall-index.ts'
 
 /** An index that holds exactly these terms, each in `df` documents of `docCount`. */
@@ -161,5 +161,32 @@ describe('a detour through the dictionary (pivot.ts) for a word whose translatio
     const index = lookup({ 猫: 3, 咪: 1 })
     const searched = buildQuery('my cat', index, resolveOptions(), () => dict).terms.map((t) => index.term(t.id))
     expect(searched).toEqual(['猫'])
+  })
+})
+
+describe('a word the segmenter does not know, read whole (decision 049)', () => {
+  const dict = dictionary({ 仓鼠: ['hamster'], 车贷: ['car', 'loan'] })
+
+  it('joins characters the segmenter left apart when the dictionary holds them as one word, longest first', () => {
+    expect(dictionaryJoins([['我', '有', '没有', '养', '过', '仓', '鼠']], dict)).toEqual([{ word: '仓鼠', parts: ['仓', '鼠'] }])
+    expect(dictionaryJoins([['我的', '车', '贷', '还', '剩', '多少']], dict)).toEqual([{ word: '车贷', parts: ['车', '贷'] }])
+    // A word the segmenter knew, or characters the dictionary does not join, stay as they are.
+    expect(dictionaryJoins([['喜欢', '吃', '辣']], dict)).toEqual([])
+  })
+
+  it('asks about the word, not its characters: a hamster is no mouse, a car loan no car', () => {
+    const index = lookup({ 鼠: 2, 车: 3 })
+    const groups = (q: string): string[] => buildQuery(q, index, resolveOptions({}), () => dict).groups.map((g) => g.term)
+    expect(groups('我有没有养过仓鼠？')).toContain('仓鼠')
+    expect(groups('我有没有养过仓鼠？')).not.toContain('鼠')
+    expect(groups('我的车贷还剩多少？')).not.toContain('车')
+  })
+
+  it('the words that name the kind of answer (星期几, 多少钱, 几岁) are not what the message is about', () => {
+    const index = lookup({ 星期: 2, 钱: 2, 课: 2 })
+    const terms = buildQuery('陶艺课在星期几？花了多少钱？', index, resolveOptions({}), () => dict).groups.map((g) => g.term)
+    expect(terms).toContain('课')
+    expect(terms).not.toContain('星期')
+    expect(terms).not.toContain('钱')
   })
 })

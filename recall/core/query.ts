@@ -100,6 +100,9 @@ function isLightTranslation(term: string): boolean {
   return isCjkTerm(term) ? CHINESE_STOP_WORDS.has(term) || CHINESE_LIGHT_WORDS.has(term) || CHINESE_FRAME.has(term) : ENGLISH_LIGHT.has(term)
 }
 
+/** The words of a question that name the kind of its answer: a day of the week, a sum, an age. */
+const KIND_FRAMES = /星期几|礼拜几|禮拜幾|星期幾|周几|週幾|多少钱|多少錢|几块钱|幾塊錢|多大岁数|多大歲數|多少岁|多少歲|几岁|幾歲/g
+
 /** A two-word phrase stands for both words. */
 const PHRASE_WORDS = 2
 /** Chinese words searched per English word (the shortest indexed ones: 猫 before 猫咪). */
@@ -123,6 +126,14 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     const core = topicCore(word, isWord)
     if (core !== '') chineseWords.add(core)
   }
+  const runs = cjkWordRuns(clipped, options.maxQueryChars)
+  if (dict !== null)
+    for (const { word, parts } of dictionaryJoins(runs, dict)) {
+      for (const part of parts) chineseWords.delete(part)
+      chineseWords.add(word)
+    }
+  // 星期几, 多少钱, 几岁 say what kind of answer is wanted (answer-kind.ts), not what the message is about.
+  const framed = new Set((clipped.match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
   let known: { id: number; term: string; df: number }[] = []
   const groups: QueryGroup[] = []
   const knownId = (term: string): number | undefined => {
@@ -139,6 +150,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     const topical =
       term !== TIME_TERM &&
       !isLightTerm(term) &&
+      !framed.has(term) &&
       (isCjkTerm(term) ? chineseWords.has(term) || (id !== undefined && !isSingleCjkCharacter(term) && topicCore(term, isWord) === term) : true)
     if (topical && weightOf(term) > 0) groups.push({ term, id, weight: weightOf(term), alternatives: [], parts: wordParts(term, knownId) })
   }
@@ -153,8 +165,8 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   if (options.translationWeight > 0) {
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
     translatePhrases(tokens, groups, index, options, dictionary, weights)
-    if (dict !== null) translateChineseJoins(cjkWordRuns(clipped, options.maxQueryChars), groups, index, options, dict, isWord, weights)
-    spellNames(clipped, cjkWordRuns(clipped, options.maxQueryChars), groups, index, options, dictionary, weights)
+    if (dict !== null) translateChineseJoins(runs, groups, index, options, dict, isWord, weights)
+    spellNames(clipped, runs, groups, index, options, dictionary, weights)
     const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
     if (detourDict !== null) translatePivots(bare, detourDict, index, options, weights)
@@ -428,6 +440,30 @@ function phraseStandsFor(
     const had = weights.get(id)
     if (had === undefined || had.weight < weight * share) weights.set(id, { term, weight: weight * share })
   }
+}
+
+/** Longest word read from characters the segmenter left apart. */
+const JOINED_CHARS = 3
+
+/**
+ * Words the segmenter does not know come apart into characters (仓|鼠, 车|贷): two or three such
+ * characters in a row that CC-CEDICT holds as one word are that word, and the message is about it,
+ * not about its characters (a hamster is no mouse, a car loan no car). Longest first.
+ */
+export function dictionaryJoins(runs: readonly (readonly string[])[], dict: BilingualDictionary): { word: string; parts: string[] }[] {
+  const out: { word: string; parts: string[] }[] = []
+  for (const run of runs)
+    for (let i = 0; i < run.length; i++)
+      for (let n = Math.min(JOINED_CHARS, run.length - i); n >= 2; n--) {
+        const parts = run.slice(i, i + n)
+        if (parts.some((w) => !isSingleCjkCharacter(w) || FUNCTION_MORPHEMES.has(w))) continue
+        const word = parts.join('')
+        if (dict.english(word).length === 0) continue
+        out.push({ word, parts })
+        i += n - 1
+        break
+      }
+  return out
 }
 
 /** The longest Chinese word the dictionary is looked up with (bilingual.ts keeps headwords of up to four characters). */
