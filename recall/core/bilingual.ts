@@ -26,7 +26,8 @@ const MAX_SENSE_WORDS = 3
 const NAME_MARK = '※'
 /**
  * Readings ride in the English → Chinese map under keys no English term has: §哲 → zhe (a
- * character's toneless readings), §zhe → 哲 者 这 … (the characters read so), for pinyin.ts.
+ * character's toneless readings), §zhe → 哲 者 这 … (the characters read so), and § alone → every
+ * syllable, for pinyin.ts.
  */
 const READING = '§'
 /** A festival or a holiday is a name to the dictionary but a time to a question (春节, 国庆): a memory is dated, it need not name the day. */
@@ -49,6 +50,8 @@ export interface BilingualDictionary {
   readings(char: string): readonly string[]
   /** The simplified characters read as a toneless pinyin syllable (zhe → 哲 者 这 …); [] for no syllable. */
   spelledBy(syllable: string): readonly string[]
+  /** True for a toneless pinyin syllable some character is read as. */
+  isSyllable(latin: string): boolean
   readonly entries: number
 }
 
@@ -130,6 +133,10 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
   }
   for (const [word, gloss] of zhEn) if (!common.has(word)) zhEn.set(word, `${gloss}/${NAME_MARK}`)
   for (const [key, list] of readings) enZh.set(READING + key, list)
+  enZh.set(
+    READING,
+    [...readings.keys()].filter((key) => /^[a-z]+$/.test(key)),
+  )
   return { zhEn, enZh }
 }
 
@@ -163,6 +170,11 @@ function dictionaryOver(
 ): BilingualDictionary {
   const englishCache = new Map<string, readonly string[]>()
   const chineseCache = new Map<string, readonly string[]>()
+  // A name is cut into syllables every way: each cut asks about every few letters, so the syllables
+  // (about 420) are read once, and the characters of each as first asked.
+  let syllables: ReadonlySet<string> | undefined
+  const isSyllable = (latin: string): boolean => (syllables ??= new Set(enZh(READING) ?? [])).has(latin)
+  const spelled = new Map<string, readonly string[]>()
   return {
     english(word) {
       let terms = englishCache.get(word)
@@ -200,8 +212,12 @@ function dictionaryOver(
       return enZh(READING + char) ?? []
     },
     spelledBy(syllable) {
-      return /^[a-z]+$/.test(syllable) ? (enZh(READING + syllable) ?? []) : []
+      if (!isSyllable(syllable)) return []
+      let chars = spelled.get(syllable)
+      if (chars === undefined) spelled.set(syllable, (chars = enZh(READING + syllable) ?? []))
+      return chars
     },
+    isSyllable,
     isName(word) {
       const gloss = zhEn(word)
       return gloss !== undefined && gloss.endsWith(`/${NAME_MARK}`)

@@ -47,6 +47,7 @@ describe('pinyin: a name found across scripts (decision 049)', () => {
     expect(dict.readings('哲')).toContain('zhe')
     expect(dict.spelledBy('zhe')).toContain('哲')
     expect(dict.spelledBy('§')).toEqual([])
+    expect([dict.isSyllable('zhe'), dict.isSyllable('xian'), dict.isSyllable('zhx'), dict.isSyllable('')]).toEqual([true, true, false, false])
   })
 
   const store = new RecallIndex({})

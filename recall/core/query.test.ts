@@ -25,6 +25,7 @@ function dictionary(zhEn: Record<string, string[]>): BilingualDictionary {
     senses: () => [],
     readings: () => [],
     spelledBy: () => [],
+    isSyllable: () => false,
     entries: Object.keys(zhEn).length,
   }
 }

@@ -283,7 +283,7 @@ function translatePivots(
 /** Readings tried per Chinese word, cuts per Latin word, and characters tried per cut (pinyin.ts). */
 const SPELLINGS_KEPT = 16
 const CUTS_KEPT = 8
-const SPELLING_TRIES = 20_000
+const SPELLING_TRIES = 2_000
 
 // A name no dictionary knows, written in one script and asked about in the other (decision 049):
 // a Chinese word read as pinyin (苏苏 → susu) finds the memory that wrote Susu, and a Latin word
@@ -319,7 +319,7 @@ function spellNames(
   for (const word of new Set((text.match(/[A-Za-z]{2,}/g) ?? []).map((w) => w.toLowerCase()))) {
     const group = groups.find((g) => g.term === stemEnglish(word))
     if (group === undefined || dict.chinese(group.term).length > 0) continue
-    const found = syllabify(word, (syllable) => dict.spelledBy(syllable).length > 0, CUTS_KEPT).flatMap((cut) =>
+    const found = syllabify(word, (syllable) => dict.isSyllable(syllable), CUTS_KEPT).flatMap((cut) =>
       cut.length < 2 ? [] : heldSpellings(cut, (syllable) => dict.spelledBy(syllable), held, SPELLING_TRIES),
     )
     spell(group, found)

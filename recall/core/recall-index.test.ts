@@ -400,13 +400,16 @@ describe('RecallIndex: zero weights', () => {
   })
 })
 
-describe('RecallIndex: characters of a word are not the word (decision 049)', () => {
-  const store = build([
-    entry('lottery', '公司年会抽奖抽到了一个扫地机器人。'),
-    entry('fireworks', '跨年夜在西湖边看烟花。'),
-    entry('cat', '我养了一只叫团子的橘猫。'),
-    entry('tea', '办公室抽屉里常备一罐铁观音。'),
-  ])
+describe('RecallIndex with abstainWholeWord: characters of a word are not the word (decision 049)', () => {
+  const store = build(
+    [
+      entry('lottery', '公司年会抽奖抽到了一个扫地机器人。'),
+      entry('fireworks', '跨年夜在西湖边看烟花。'),
+      entry('cat', '我养了一只叫团子的橘猫。'),
+      entry('tea', '办公室抽屉里常备一罐铁观音。'),
+    ],
+    { abstainWholeWord: true },
+  )
 
   it('says nothing when the memories share only characters of the message’s words, and says why', () => {
     const answer = store.explain('我抽烟吗？', { now: NOW })

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { frameTokenIn } from '../../prompt/index.ts'
 import { EMPTY_MEMORY, framed } from '../../prompt/index.ts'
@@ -100,6 +101,24 @@ describe('the packed plugin in the real dsh CLI', () => {
     expect(stderr).not.toMatch(/failed to (load|apply|import)/)
     expect(ended.code).toBe(0)
     expect(stdout.trim()).toBe('mock: 收到。')
+  })
+
+  it('recall in the installed package reads the dictionary it carries, readings included: a name across scripts', () => {
+    const shipped = 'dist/data/cc-cedict-tables.txt'
+    const file = readdirSync(home, { recursive: true, encoding: 'utf8' }).find((p) => p.replaceAll('\\', '/').endsWith(`dsh-cyrene-philia093-0/${shipped}`))
+    expect(file, 'the installed plugin carries the dictionary table').toBeDefined()
+    const pkg = join(home, file!.slice(0, -shipped.length))
+    // Run from the installed files, as the host runs them.
+    const probe = `
+      const { RecallIndex } = await import(${JSON.stringify(pathToFileURL(join(pkg, 'dist', 'recall', 'core', 'index.js')).href)})
+      const store = new RecallIndex({})
+      store.add({ id: 'gift', text: '520那天阿哲送了我一台拍立得。', at: '2026-05-01T00:00:00Z', source: 'entry' })
+      store.add({ id: 'debt', text: 'I owe Susu 600 yuan for the concert tickets.', at: '2026-05-01T00:00:00Z', source: 'entry' })
+      const now = new Date('2026-06-15T12:00:00Z')
+      const ids = (q) => store.search(q, { now }).map((h) => h.id)
+      console.log(JSON.stringify({ azhe: ids('Tell me about Azhe.'), susu: ids('苏苏最近怎么样？') }))`
+    const out = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: pkg, env: env(home, log) }).stdout
+    expect(JSON.parse(out)).toEqual({ azhe: ['gift'], susu: ['debt'] })
   })
 
   describe('dsh web', () => {
