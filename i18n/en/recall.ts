@@ -16,7 +16,7 @@ export const recallEn: { readonly [K in keyof typeof recallZh]: string } = {
   'recall.silence.no-answer':
     'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week)',
   'recall.silence.only-characters':
-    'the memories found share only single characters of the words in the message (抽 of 抽屉 for 抽烟), not one of its words nor a translation of one',
+    'the memories found share only single characters of the words in the message (a character of another word), not one of its words nor a translation of one',
   'recall.silence.left-out': 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',
   'recall.silence.unknown': 'no reason given ({reason})',
   'recall.cli.nothing': 'nothing would be injected (0/{budget} characters)',

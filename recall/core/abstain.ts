@@ -107,7 +107,7 @@ export function describeSilence(silence: { reason: SilenceReason; coverage: numb
     case 'no-answer':
       return 'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week)'
     case 'only-characters':
-      return 'the memories found share only single characters of the words in the message (抽 of 抽屉 for 抽烟), not one of its words nor a translation of one'
+      return 'the memories found share only single characters of the words in the message (a character of another word), not one of its words nor a translation of one'
     case 'unknown-name':
       return `the message names a place or thing no memory mentions, and the best memory covers only ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
   }
