@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { BilingualDictionary } from './bilingual.ts'
+import { fakeDictionary } from './testing/fake-dictionary.ts'
 import { PIVOT_MIN_SHARE, pivotTranslations } from './pivot.ts'
 
-function dictionary(zhEn: Record<string, string[]>): BilingualDictionary {
-  const enZh: Record<string, string[]> = {}
-  for (const [zh, ens] of Object.entries(zhEn)) for (const en of ens) (enZh[en] ??= []).push(zh)
-  return {
-    english: (w) => zhEn[w] ?? [],
-    chinese: (t) => enZh[t] ?? [],
-    isName: () => false,
-    senses: () => [],
-    readings: () => [],
-    spelledBy: () => [],
-    entries: Object.keys(zhEn).length,
-  }
-}
+const dictionary = fakeDictionary
 
 describe('pivotTranslations: translations one detour away through the dictionary', () => {
   // CC-CEDICT's shape: 作家 is glossed "author" only, so "writer" does not reach it directly.

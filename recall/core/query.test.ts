@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { BilingualDictionary } from './bilingual.ts'
+import { fakeDictionary } from './testing/fake-dictionary.ts'
 import { resolveOptions } from './options.ts'
 import { buildQuery, dictionaryJoins, isLightTerm, topicCore, type TermLookup } from './query.ts'
 import { RecallIndex } from './recall-index.ts'
@@ -15,20 +15,7 @@ function lookup(terms: Record<string, number>, docCount = 100): TermLookup & { t
   }
 }
 
-function dictionary(zhEn: Record<string, string[]>): BilingualDictionary {
-  const enZh: Record<string, string[]> = {}
-  for (const [zh, ens] of Object.entries(zhEn)) for (const en of ens) (enZh[en] ??= []).push(zh)
-  return {
-    english: (w) => zhEn[w] ?? [],
-    chinese: (t) => enZh[t] ?? [],
-    isName: () => false,
-    senses: () => [],
-    readings: () => [],
-    spelledBy: () => [],
-    isSyllable: () => false,
-    entries: Object.keys(zhEn).length,
-  }
-}
+const dictionary = fakeDictionary
 
 describe('topicCore: a word without the function words at its edges', () => {
   it('drops a pronoun in front, a particle behind, a frame word of a non-word, and a word made only of them', () => {
