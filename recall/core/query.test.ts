@@ -176,5 +176,7 @@ describe('a word the segmenter does not know, read whole (decision 049)', () => 
     expect(terms).toContain('课')
     expect(terms).not.toContain('星期')
     expect(terms).not.toContain('钱')
+    // Traditional characters are folded first: 星期幾 is 星期几.
+    expect(buildQuery('陶藝課在星期幾？', index, resolveOptions({}), () => dict).groups.map((g) => g.term)).not.toContain('星期')
   })
 })

@@ -4,7 +4,7 @@
 
 import type { WeightedTerm } from './bm25/score.ts'
 import { bilingualDictionary, type BilingualDictionary } from './bilingual.ts'
-import { clipText } from './normalize.ts'
+import { clipText, normalizeText } from './normalize.ts'
 import type { RecallOptions } from './options.ts'
 import { CHINESE_FRAME_WORDS, CHINESE_LIGHT_WORDS, CHINESE_STOP_WORDS, ENGLISH_LIGHT_WORDS } from './stopwords.ts'
 import { kinTranslations } from './people.ts'
@@ -100,8 +100,8 @@ function isLightTranslation(term: string): boolean {
   return isCjkTerm(term) ? CHINESE_STOP_WORDS.has(term) || CHINESE_LIGHT_WORDS.has(term) || CHINESE_FRAME.has(term) : ENGLISH_LIGHT.has(term)
 }
 
-/** The words of a question that name the kind of its answer: a day of the week, a sum, an age. */
-const KIND_FRAMES = /星期几|礼拜几|禮拜幾|星期幾|周几|週幾|多少钱|多少錢|几块钱|幾塊錢|多大岁数|多大歲數|多少岁|多少歲|几岁|幾歲/g
+/** The words of a question that name the kind of its answer: a day of the week, a sum, an age (matched on the folded text: 幾歲 is 几岁). */
+const KIND_FRAMES = /星期几|礼拜几|周几|多少钱|几块钱|多大岁数|多少岁|几岁/g
 
 /** A two-word phrase stands for both words. */
 const PHRASE_WORDS = 2
@@ -133,7 +133,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
       chineseWords.add(word)
     }
   // 星期几, 多少钱, 几岁 say what kind of answer is wanted (answer-kind.ts), not what the message is about.
-  const framed = new Set((clipped.match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
+  const framed = new Set((normalizeText(clipped).match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
   let known: { id: number; term: string; df: number }[] = []
   const groups: QueryGroup[] = []
   const knownId = (term: string): number | undefined => {
@@ -326,9 +326,6 @@ function spellNames(
   }
 }
 
-/** Longest name read from characters the segmenter left apart. */
-const NAME_CHARS = 3
-
 /**
  * The Chinese words that may be names: each topic of two characters or more, and each run of two
  * or three characters the segmenter left one by one, as a name it does not know comes apart
@@ -338,9 +335,7 @@ function chineseNameCandidates(runs: readonly (readonly string[])[], groups: rea
   const out = groups.filter((g) => isCjkTerm(g.term) && Array.from(g.term).length >= 2).map((g) => ({ word: g.term, stands: [g] }))
   for (const run of runs)
     for (let i = 0; i < run.length; i++)
-      for (let j = i + 2; j <= Math.min(run.length, i + NAME_CHARS); j++) {
-        const piece = run.slice(i, j)
-        if (piece.some((w) => !isSingleCjkCharacter(w) || FUNCTION_MORPHEMES.has(w))) break
+      for (const piece of loneCharacters(run, i)) {
         const stands = groups.filter((g) => piece.includes(g.term))
         if (stands.length > 0) out.push({ word: piece.join(''), stands })
       }
@@ -443,7 +438,21 @@ function phraseStandsFor(
 }
 
 /** Longest word read from characters the segmenter left apart. */
-const JOINED_CHARS = 3
+const LONE_CHARS = 3
+
+/**
+ * The runs of two to `LONE_CHARS` characters the segmenter left one by one from `from` on, shortest
+ * first, none of them a function morpheme: where a word it does not know came apart (仓|鼠, 苏|苏).
+ */
+function loneCharacters(run: readonly string[], from: number): string[][] {
+  const out: string[][] = []
+  for (let end = from + 1; end <= Math.min(run.length, from + LONE_CHARS); end++) {
+    const w = run[end - 1]!
+    if (!isSingleCjkCharacter(w) || FUNCTION_MORPHEMES.has(w)) break
+    if (end - from >= 2) out.push(run.slice(from, end))
+  }
+  return out
+}
 
 /**
  * Words the segmenter does not know come apart into characters (仓|鼠, 车|贷): two or three such
@@ -453,16 +462,14 @@ const JOINED_CHARS = 3
 export function dictionaryJoins(runs: readonly (readonly string[])[], dict: BilingualDictionary): { word: string; parts: string[] }[] {
   const out: { word: string; parts: string[] }[] = []
   for (const run of runs)
-    for (let i = 0; i < run.length; i++)
-      for (let n = Math.min(JOINED_CHARS, run.length - i); n >= 2; n--) {
-        const parts = run.slice(i, i + n)
-        if (parts.some((w) => !isSingleCjkCharacter(w) || FUNCTION_MORPHEMES.has(w))) continue
-        const word = parts.join('')
-        if (dict.english(word).length === 0) continue
-        out.push({ word, parts })
-        i += n - 1
-        break
-      }
+    for (let i = 0; i < run.length; i++) {
+      const parts = loneCharacters(run, i)
+        .reverse()
+        .find((piece) => dict.english(piece.join('')).length > 0)
+      if (parts === undefined) continue
+      out.push({ word: parts.join(''), parts })
+      i += parts.length - 1
+    }
   return out
 }
 
