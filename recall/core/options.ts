@@ -136,7 +136,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   feedbackDocs: 2,
   feedbackTerms: 5,
   feedbackWeight: 0,
-  abstainCoverage: 0.2,
+  abstainCoverage: 0.15,
   abstainEnough: 2,
   abstainDepth: 10,
   abstainSpecific: 0,
