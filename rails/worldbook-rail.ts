@@ -30,6 +30,8 @@ import type { BlockSpec, RailSpec, PassBlock, WorldbookBlocks } from './types.ts
 /** The caps live beside the renderer (worldbook/render.ts) so the importer can measure against them. */
 export { RAIL_CAP, HITS_CAP }
 export const HITS_MAX_ENTRIES = 8
+/** Budgets whose rail text is kept per loaded worldbook (the pass asks a handful of sizes). */
+const RENDERINGS_KEPT = 8
 /** Lower is trimmed first by the budget pass (its one table, CONTRACT#budget-pass): the hits of one step go before the standing rail. */
 export const RAIL_PRIORITY = 30
 export const HITS_PRIORITY = 10
@@ -60,11 +62,28 @@ export interface WorldbookConfig {
 
 const DEFAULT_WORLDBOOK: WorldbookConfig = { recentMessages: 2, railChars: RAIL_CAP, hitChars: HITS_CAP, hitEntries: HITS_MAX_ENTRIES }
 
+/**
+ * The rail's renderings of one loaded worldbook, by budget. The library hands back the same
+ * object while no file changed, and rendering is pure, so a step whose files and budget are
+ * the last step's reuses its text instead of neutralising every entry again.
+ */
+const railRenderings = new WeakMap<LoadedWorldbook, Map<number, Rendered>>()
+
 /** The 140 rail: the constant entries by priority, whole, within `min(max, cap)`. */
 export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = DEFAULT_WORLDBOOK): PassBlock & { rendered(max?: number): Rendered } {
   const cap = Math.min(config.railChars, RAIL_CAP)
-  const entries = constantEntries(book.entries)
-  const rendered = (max = cap) => renderBlock('rail', entries, Math.min(max, cap))
+  let byBudget = railRenderings.get(book)
+  if (byBudget === undefined) railRenderings.set(book, (byBudget = new Map()))
+  const rendered = (max = cap): Rendered => {
+    const budget = Math.min(max, cap)
+    let kept = byBudget.get(budget)
+    if (kept === undefined) {
+      kept = renderBlock('rail', constantEntries(book.entries), budget)
+      if (byBudget.size >= RENDERINGS_KEPT) byBudget.clear()
+      byBudget.set(budget, kept)
+    }
+    return kept
+  }
   return { id: worldbookSpec.id, channel: 'rail', priority: RAIL_PRIORITY, cap, render: (max) => rendered(max).text, rendered }
 }
 

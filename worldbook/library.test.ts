@@ -85,6 +85,31 @@ describe('WorldbookLibrary', () => {
     expect(lib.current().entries.map((e) => e.name)).toEqual(['b'])
   })
 
+  it('a shipped folder is listed once for the life of the library; the person’s folder is looked at every time', () => {
+    file(starter, 'a', keyword('a', 'x'))
+    const lib = new WorldbookLibrary([
+      { source: 'starter', dir: starter, shipped: true },
+      { source: 'person', dir: person },
+    ])
+    expect(lib.current().entries.map((e) => e.name)).toEqual(['a'])
+    file(starter, 'b', keyword('b', 'x'))
+    file(person, 'c', keyword('c', 'x'))
+    expect(
+      lib
+        .current()
+        .entries.map((e) => e.name)
+        .sort(),
+    ).toEqual(['a', 'c'])
+    // A new library (the host after an upgrade) lists it again.
+    expect(
+      new WorldbookLibrary([{ source: 'starter', dir: starter, shipped: true }])
+        .current()
+        .entries.map((e) => e.name)
+        .sort(),
+    ).toEqual(['a', 'b'])
+    expect(worldbookFolders(undefined)[0]!.shipped).toBe(true)
+  })
+
   it('the shipped starter worldbook loads whole: constant entries and keyword entries, no file skipped', () => {
     const book = new WorldbookLibrary(worldbookFolders(undefined)).current()
     expect(worldbookFolders(undefined)[0]!.dir).toBe(starterFolder())

@@ -9,8 +9,12 @@ import { parseEntry, type EntrySource, type WorldEntry } from './entry.ts'
  * package, then the person's own folder, where a file of the same name
  * replaces the starter entry (with `enabled: no` it switches it off). Read
  * synchronously, because DSH reads contexts synchronously when it assembles a
- * step; each call looks at the folders and the stamp (size + time) of every
- * file and re-reads only what changed, so an edit is in the very next step.
+ * step; each call looks at the person's folder and the stamp (size + time) of
+ * every file in it and re-reads only what changed, so an edit is in the very
+ * next step. A folder marked `shipped` (the package's starter) is listed once:
+ * its files change only with an upgrade, and an upgrade restarts the host, so
+ * looking at its 17 files again on every step was a third of the worldbook's
+ * cost per step and could never find a change.
  */
 
 /** A file larger than this is no entry (an entry is a few hundred characters). */
@@ -19,6 +23,20 @@ const MAX_ENTRY_BYTES = 64 * 1024
 export interface WorldbookFolder {
   source: EntrySource
   dir: string
+  /** Files that come with the package: listed and stamped once for the life of the library. */
+  shipped?: boolean
+}
+
+interface ListedFile {
+  folder: WorldbookFolder
+  name: string
+  path: string
+  stat: Stats
+}
+
+interface FolderListing {
+  files: ListedFile[]
+  unreadable?: SkippedFile
 }
 
 interface SkippedFile {
@@ -55,6 +73,7 @@ function decode(bytes: Buffer): string | undefined {
 export class WorldbookLibrary {
   readonly folders: readonly WorldbookFolder[]
   private readonly cache = new Map<string, CachedFile>()
+  private readonly shippedListings = new Map<string, FolderListing>()
   private key = ''
   private last: LoadedWorldbook = { entries: [], skipped: [], warnings: [], overridden: [], unreadable: [] }
 
@@ -64,37 +83,14 @@ export class WorldbookLibrary {
 
   /** The worldbook now; never throws (a folder or file that cannot be read is reported). */
   current(): LoadedWorldbook {
-    const listed: { folder: WorldbookFolder; name: string; path: string; stat: Stats | undefined; problem?: string }[] = []
+    const listed: ListedFile[] = []
     const unreadable: SkippedFile[] = []
     for (const folder of this.folders) {
-      let names: string[]
-      try {
-        // A person's folder that was never made is the common case: no error built for it every step.
-        const st = lstatSync(folder.dir, { throwIfNoEntry: false })
-        if (st === undefined) continue
-        if (st.isSymbolicLink()) {
-          unreadable.push({ file: folder.dir, why: 'is a symbolic link; the worldbook never follows links (put the folder itself there)' })
-          continue
-        }
-        names = readdirSync(folder.dir).sort()
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code
-        if (code !== 'ENOENT') unreadable.push({ file: folder.dir, why: `cannot be read (${code ?? (error as Error).message})` })
-        continue
-      }
-      for (const name of names) {
-        if (!name.endsWith('.md') || name.startsWith('.') || isTempName(name)) continue
-        const path = join(folder.dir, name)
-        let stat: Stats | undefined
-        try {
-          stat = lstatSync(path)
-        } catch {
-          continue // removed while we looked
-        }
-        listed.push({ folder, name: name.slice(0, -3), path, stat })
-      }
+      const listing = this.listingOf(folder)
+      listed.push(...listing.files)
+      if (listing.unreadable !== undefined) unreadable.push(listing.unreadable)
     }
-    const key = listed.map((f) => `${f.path}=${stampOf(f.stat!)}:${f.stat!.isFile() ? 'f' : 'x'}`).join('|') + `#${unreadable.map((u) => u.file).join('|')}`
+    const key = listed.map((f) => `${f.path}=${stampOf(f.stat)}:${f.stat.isFile() ? 'f' : 'x'}`).join('|') + `#${unreadable.map((u) => u.file).join('|')}`
     if (key === this.key) return this.last
 
     const byName = new Map<string, WorldEntry>()
@@ -104,7 +100,7 @@ export class WorldbookLibrary {
     const seen = new Set<string>()
     for (const f of listed) {
       seen.add(f.path)
-      const result = this.readOne(f.folder.source, f.name, f.path, f.stat!)
+      const result = this.readOne(f.folder.source, f.name, f.path, f.stat)
       if ('skipped' in result) {
         skipped.push({ file: f.path, why: result.skipped })
         continue
@@ -120,6 +116,16 @@ export class WorldbookLibrary {
     return this.last
   }
 
+  private listingOf(folder: WorldbookFolder): FolderListing {
+    if (folder.shipped !== true) return listFolder(folder)
+    let listing = this.shippedListings.get(folder.dir)
+    if (listing === undefined) {
+      listing = listFolder(folder)
+      this.shippedListings.set(folder.dir, listing)
+    }
+    return listing
+  }
+
   private readOne(source: EntrySource, name: string, path: string, stat: Stats): FileResult {
     const stamp = `${stampOf(stat)}:${stat.isFile() ? 'f' : 'x'}`
     const cached = this.cache.get(path)
@@ -128,6 +134,33 @@ export class WorldbookLibrary {
     this.cache.set(path, { stamp, result })
     return result
   }
+}
+
+/** A folder's entry files with their stats now; a folder that does not exist has none. */
+function listFolder(folder: WorldbookFolder): FolderListing {
+  let names: string[]
+  try {
+    // A person's folder that was never made is the common case: no error built for it every step.
+    const st = lstatSync(folder.dir, { throwIfNoEntry: false })
+    if (st === undefined) return { files: [] }
+    if (st.isSymbolicLink())
+      return { files: [], unreadable: { file: folder.dir, why: 'is a symbolic link; the worldbook never follows links (put the folder itself there)' } }
+    names = readdirSync(folder.dir).sort()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' ? { files: [] } : { files: [], unreadable: { file: folder.dir, why: `cannot be read (${code ?? (error as Error).message})` } }
+  }
+  const files: ListedFile[] = []
+  for (const name of names) {
+    if (!name.endsWith('.md') || name.startsWith('.') || isTempName(name)) continue
+    const path = join(folder.dir, name)
+    try {
+      files.push({ folder, name: name.slice(0, -3), path, stat: lstatSync(path) })
+    } catch {
+      continue // removed while we looked
+    }
+  }
+  return { files }
 }
 
 function readEntryFile(source: EntrySource, name: string, path: string, stat: Stats): FileResult {

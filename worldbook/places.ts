@@ -22,7 +22,7 @@ function personFolder(storeRoot: string): string {
 
 /** Both folders, starter first: a person's file of the same name wins. */
 export function worldbookFolders(storeRoot: string | undefined): WorldbookFolder[] {
-  const folders: WorldbookFolder[] = [{ source: 'starter', dir: starterFolder() }]
+  const folders: WorldbookFolder[] = [{ source: 'starter', dir: starterFolder(), shipped: true }]
   if (storeRoot !== undefined) folders.push({ source: 'person', dir: personFolder(storeRoot) })
   return folders
 }
