@@ -134,6 +134,13 @@ export async function bootHost(opts: BootOptions = {}) {
     await agent.whenIdle()
   }
 
+  /** The memory service once its recall index is level with the store: a test that recalls waits for this first. */
+  async function recallReady() {
+    const memory = ctx.get('cyreneMemory')
+    await memory.recallReady
+    return memory
+  }
+
   async function dispose() {
     for (const h of handles.reverse()) await h.dispose()
     await ctx.fiber.dispose()
@@ -142,7 +149,7 @@ export async function bootHost(opts: BootOptions = {}) {
     rmSync(scratch, { recursive: true, force: true })
   }
 
-  return { ctx, llm, dshHome, scratch, createAgent, assemble, command, tool, turn, dispose }
+  return { ctx, llm, dshHome, scratch, createAgent, assemble, command, tool, turn, recallReady, dispose }
 }
 
 export type Host = Awaited<ReturnType<typeof bootHost>>

@@ -10,7 +10,7 @@ beforeAll(async () => {
   host = await bootHost()
   await host.ctx.get('cyreneMemory').ready
   // Recall's start seals its cache in 元/ (docs/decisions/283): done before any store tree is compared.
-  await host.ctx.get('cyreneMemory').recallReady
+  await host.recallReady()
 })
 afterAll(async () => {
   await host?.dispose()

@@ -66,7 +66,7 @@ describe('git sync in a real host (issue 24)', () => {
       expect(answer?.text).toMatch(/^Git 同步：.*(从其他机器取来|和其他机器合并了) \d+ 个文件/)
       const store = b.ctx.get('cyreneMemory').store()
       expect((await store.scan()).entries.map((e: { text: string }) => e.text)).toContain(FACT)
-      await b.ctx.get('cyreneMemory').recallReady
+      await b.recallReady()
       b.llm.script = () => ({ text: '汤圆。' })
       await b.turn(chat, '我家的猫叫什么名字？')
       const request = b.llm.requests.find((r) => JSON.stringify(r.messages).includes('我家的猫叫什么名字'))

@@ -48,7 +48,7 @@ beforeAll(async () => {
   }
   await host.ctx.get('cyreneMemory').ready
   // Recall's start seals its cache in 元/ (docs/decisions/283): done before any store tree is compared.
-  await host.ctx.get('cyreneMemory').recallReady
+  await host.recallReady()
   root = host.ctx.get('cyreneMemory').store().root
   snaps = snapshotsDirOf(root)
   whale = join(host.dshHome, 'whale-persona')

@@ -7,7 +7,7 @@ let host: Host
 beforeAll(async () => {
   host = await bootHost()
   await host.ctx.get('cyreneMemory').ready
-  await host.ctx.get('cyreneMemory').recallReady
+  await host.recallReady()
 })
 afterAll(async () => {
   await host?.dispose()

@@ -47,7 +47,7 @@ beforeAll(async () => {
   })
   await host.ctx.get('cyreneMemory').ready
   for (const [text, at] of ENTRIES) cyrene(host, 'memory', 'write', text, '--kind', 'fact', '--axis', '美', '--reason', '一起喝茶的事', '--at', at)
-  await host.ctx.get('cyreneMemory').recallReady
+  await host.recallReady()
 })
 afterAll(async () => {
   await host?.dispose()

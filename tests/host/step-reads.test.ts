@@ -42,7 +42,7 @@ describe('what one assembly reads once, read again by the next', () => {
   })
 
   it('an anchor edited by hand between two steps is in the next step’s {{cyrene_memory}}, once, and its hits leave out what the block shows', async () => {
-    await host.ctx.get('cyreneMemory').recallReady
+    await host.recallReady()
     mkdirSync(store(host, '锚'), { recursive: true })
     writeFileSync(store(host, '锚', '你是谁.md'), '你是阿远，写小说的人。\n')
     const agent = await host.createAgent('chat')

@@ -24,7 +24,7 @@ beforeAll(async () => {
   }
   await host.ctx.get('cyreneMemory').ready
   // Recall's start seals its cache in 元/ (docs/decisions/283): done before any store tree is compared.
-  await host.ctx.get('cyreneMemory').recallReady
+  await host.recallReady()
   root = host.ctx.get('cyreneMemory').store().root
   // The person's own settings file (the store creates it only when a setting is written).
   writeFileSync(join(root, '元/settings.json'), '{}\n', { mode: 0o600 })
