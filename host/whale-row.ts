@@ -6,6 +6,7 @@ import { loadRenderInput, normaliseConfig, readConfigText, renderSegments, SECTI
 import { personVouch } from './whale-vouch.ts'
 import { inertBraces } from '../prompt/index.ts'
 import { ReflexState, registerReflexStep } from './whale-reflex.ts'
+import { PerAssembly } from './per-assembly.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -56,6 +57,8 @@ export class WhalePersona extends Service {
   static inject = ['systemPrompt']
   private readonly capture = new Map<string, boolean>()
   private readonly rendered = new WeakMap<object, RenderedSegments>()
+  /** The config as one assembly read it: its sections and `{{user_nickname}}` see the same file (decision 054). */
+  private readonly configs = new PerAssembly<ReturnType<typeof readConfigText>>()
   readonly config: Config
   /** Registrations that failed (e.g. another whale-persona plugin owns the names), for the doctor. */
   readonly failures: string[] = []
@@ -85,23 +88,24 @@ export class WhalePersona extends Service {
   segmentsFor(assembly: { agent?: unknown }): RenderedSegments {
     let rendered = this.rendered.get(assembly)
     if (rendered === undefined) {
-      rendered = this.segments(assembly.agent as AssemblyAgent | undefined)
+      rendered = this.segments(assembly.agent as AssemblyAgent | undefined, assembly)
       this.rendered.set(assembly, rendered)
     }
     return rendered
   }
 
-  /** The segments, exactly as `cyrene whale render` computes them; never throws. */
-  segments(agent: AssemblyAgent | undefined): RenderedSegments {
+  /** The segments, exactly as `cyrene whale render` computes them; never throws. With `assembly`, its one reading of the config. */
+  segments(agent: AssemblyAgent | undefined, assembly?: object): RenderedSegments {
     const sessionId = agent?.session?.id ?? ''
     const input = loadRenderInput(
       { env: process.env, cwd: process.cwd() },
       {
-        configOverride: this.config.configFile === '' ? undefined : this.config.configFile,
+        configOverride: this.configOverride(),
         model: agent?.options?.model ?? '',
         hostCwd: agent?.session?.header?.cwd ?? '',
         sessionCapture: sessionId !== '' && this.captureOn(sessionId),
       },
+      this.configFor(assembly),
     )
     // Only confirmations the person recorded count (CONTRACT#whale-confirms): a confirm line the model appended is not one.
     return renderSegments({ ...input, vouch: personVouch(input.inboxText) })
@@ -110,18 +114,27 @@ export class WhalePersona extends Service {
   /** The config file this row reads, when there is one; without it capture collects nothing. */
   configFile(): { path: string; exists: boolean } {
     try {
-      const { where, configText } = readConfigText({ env: process.env, cwd: process.cwd() }, this.config.configFile === '' ? undefined : this.config.configFile)
+      const { where, configText } = readConfigText({ env: process.env, cwd: process.cwd() }, this.configOverride())
       return { path: where.configFile, exists: configText !== null }
     } catch {
       return { path: this.config.configFile, exists: false }
     }
   }
 
-  /** `persona.userName` when the person set one; a source of `{{user_nickname}}`. */
-  userName(): string | undefined {
+  private configOverride(): string | undefined {
+    return this.config.configFile === '' ? undefined : this.config.configFile
+  }
+
+  /** The located config and its text, once for `assembly` (DSH's assembly context); without one, read now. */
+  private configFor(assembly: object | undefined): ReturnType<typeof readConfigText> {
+    return this.configs.get(assembly, () => readConfigText({ env: process.env, cwd: process.cwd() }, this.configOverride()))
+  }
+
+  /** `persona.userName` when the person set one; a source of `{{user_nickname}}`. With `assembly`, the config its sections read. */
+  userName(assembly?: object): string | undefined {
     try {
       // Only the config: the inbox (which can be large) has nothing to say about the name.
-      const { configText } = readConfigText({ env: process.env, cwd: process.cwd() }, this.config.configFile === '' ? undefined : this.config.configFile)
+      const { configText } = this.configFor(assembly)
       const raw: unknown = JSON.parse(configText ?? '{}')
       const given = (raw as { persona?: { userName?: unknown } } | null)?.persona?.userName
       return typeof given === 'string' && given.trim() !== '' ? normaliseConfig(raw).persona.userName : undefined

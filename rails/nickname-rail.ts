@@ -39,7 +39,7 @@ export function nicknameOf(ctx: Context, fallback: string, assembly?: object): s
   try {
     let found = assembly === undefined ? undefined : namesOf.get(assembly)
     if (found === undefined) {
-      found = { name: ctx.get('cyreneMemory')?.voice.nickname(assembly) ?? ctx.get('whalePersona')?.userName() }
+      found = { name: ctx.get('cyreneMemory')?.voice.nickname(assembly) ?? ctx.get('whalePersona')?.userName(assembly) }
       if (assembly !== undefined) namesOf.set(assembly, found)
     }
     return found.name ?? fallback

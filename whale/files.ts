@@ -94,9 +94,13 @@ export function readConfigText(ctx: FsContext, configOverride?: string): { where
   return { where, configText: textOrNull(readBounded(resolveIn(ctx, where.configFile), MAX_JSON_BYTES)) }
 }
 
-/** Reads the config and the inbox it names into a RenderInput; never throws. */
-export function loadRenderInput(ctx: FsContext, request: RenderRequest): RenderInput {
-  const { where, configText } = readConfigText(ctx, request.configOverride)
+/** Reads the config (unless the caller read it already, `read`) and the inbox it names into a RenderInput; never throws. */
+export function loadRenderInput(
+  ctx: FsContext,
+  request: RenderRequest,
+  read: ReturnType<typeof readConfigText> = readConfigText(ctx, request.configOverride),
+): RenderInput {
+  const { where, configText } = read
   const config = configFromText(configText)
   const inboxText = textOrNull(readBounded(resolveIn(ctx, inboxFileOf(config.memory, where.configDir)), MAX_LOG_BYTES))
   return {

@@ -41,6 +41,20 @@ describe('what one assembly reads once, read again by the next', () => {
     writeFileSync(store(host, '元', 'settings.json'), '{}')
   })
 
+  it('a whale-persona userName edited between two steps: one reading per assembly, the next step reads the new file', async () => {
+    const agent = await host.createAgent('chat')
+    mkdirSync(join(host.dshHome, 'whale-persona'), { recursive: true })
+    const config = join(host.dshHome, 'whale-persona', 'config.json')
+    writeFileSync(config, JSON.stringify({ persona: { userName: '林小满' } }))
+    const first = await host.assemble(agent)
+    expect(first.context).toContain('称呼对方「林小满」。')
+    writeFileSync(config, JSON.stringify({ persona: { userName: '陈怡君' } }))
+    const second = await host.assemble(agent)
+    expect(second.context).toContain('称呼对方「陈怡君」。')
+    expect(second.context).not.toContain('林小满')
+    writeFileSync(config, '{}')
+  })
+
   it('an anchor edited by hand between two steps is in the next step’s {{cyrene_memory}}, once, and its hits leave out what the block shows', async () => {
     await host.recallReady()
     mkdirSync(store(host, '锚'), { recursive: true })
