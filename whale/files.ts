@@ -51,9 +51,7 @@ export type ReadResult = { kind: 'text'; text: string } | { kind: 'missing' } | 
 export function readBounded(absolute: string, maxBytes: number): ReadResult {
   let size: number
   try {
-    // Read at every step, and a person without a whale-persona config is the common case: no error built for a missing file.
-    const st = statSync(absolute, { throwIfNoEntry: false })
-    if (st === undefined) return { kind: 'missing' }
+    const st = statSync(absolute)
     if (!st.isFile()) return { kind: 'unreadable', reason: 'not a regular file' }
     size = st.size
   } catch (error) {

@@ -110,6 +110,19 @@ describe('WorldbookLibrary', () => {
     expect(worldbookFolders(undefined)[0]!.shipped).toBe(true)
   })
 
+  it('a shipped folder that could not be listed is looked at again', () => {
+    const shipped = join(dir, 'shipped')
+    symlinkSync(starter, shipped)
+    const lib = new WorldbookLibrary([{ source: 'starter', dir: shipped, shipped: true }])
+    expect(lib.current().unreadable.map((u) => u.file)).toEqual([shipped])
+    rmSync(shipped)
+    mkdirSync(shipped)
+    file(shipped, 'a', keyword('a', 'x'))
+    const book = lib.current()
+    expect(book.unreadable).toEqual([])
+    expect(book.entries.map((e) => e.name)).toEqual(['a'])
+  })
+
   it('the shipped starter worldbook loads whole: constant entries and keyword entries, no file skipped', () => {
     const book = new WorldbookLibrary(worldbookFolders(undefined)).current()
     expect(worldbookFolders(undefined)[0]!.dir).toBe(starterFolder())

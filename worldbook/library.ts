@@ -87,7 +87,7 @@ export class WorldbookLibrary {
     const unreadable: SkippedFile[] = []
     for (const folder of this.folders) {
       const listing = this.listingOf(folder)
-      listed.push(...listing.files)
+      for (const file of listing.files) listed.push(file)
       if (listing.unreadable !== undefined) unreadable.push(listing.unreadable)
     }
     const key = listed.map((f) => `${f.path}=${stampOf(f.stat)}:${f.stat.isFile() ? 'f' : 'x'}`).join('|') + `#${unreadable.map((u) => u.file).join('|')}`
@@ -121,7 +121,8 @@ export class WorldbookLibrary {
     let listing = this.shippedListings.get(folder.dir)
     if (listing === undefined) {
       listing = listFolder(folder)
-      this.shippedListings.set(folder.dir, listing)
+      // A folder that could not be listed is looked at again next time: the failure may pass.
+      if (listing.unreadable === undefined) this.shippedListings.set(folder.dir, listing)
     }
     return listing
   }
