@@ -56,7 +56,7 @@ export const Config: Schema<Config> = Schema.object({
 export class WhalePersona extends Service {
   static inject = ['systemPrompt']
   private readonly capture = new Map<string, boolean>()
-  private readonly rendered = new WeakMap<object, RenderedSegments>()
+  private readonly rendered = new PerAssembly<RenderedSegments>()
   /** The config as one assembly read it: its sections and `{{user_nickname}}` see the same file (decision 054). */
   private readonly configs = new PerAssembly<ReturnType<typeof readConfigText>>()
   readonly config: Config
@@ -86,12 +86,7 @@ export class WhalePersona extends Service {
    * same context object, so the files are read and rendered once per assembly.
    */
   segmentsFor(assembly: { agent?: unknown }): RenderedSegments {
-    let rendered = this.rendered.get(assembly)
-    if (rendered === undefined) {
-      rendered = this.segments(assembly.agent as AssemblyAgent | undefined, assembly)
-      this.rendered.set(assembly, rendered)
-    }
-    return rendered
+    return this.rendered.get(assembly, () => this.segments(assembly.agent as AssemblyAgent | undefined, assembly))
   }
 
   /** The segments, exactly as `cyrene whale render` computes them; never throws. With `assembly`, its one reading of the config. */
