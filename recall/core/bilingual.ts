@@ -110,6 +110,8 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
   // A word read in lower case at least once is a thing, whatever names share its characters.
   const common = new Set<string>()
   const readings = new Map<string, string[]>()
+  // English name → the Chinese proper nouns whose sense opens with it (Tokyo → 东京).
+  const names = new Map<string, string[]>()
   for (const row of rows) {
     const word = row[1]
     if (typeof word !== 'string' || word.length === 0 || word.length > MAX_HEADWORD_CHARS || !allHan(word)) continue
@@ -119,18 +121,19 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
     if (typeof row[2] !== 'string' || !/^[A-Z]/.test(row[2]) || TIME_NAME.test(gloss)) common.add(word)
     const known = zhEn.get(word)
     zhEn.set(word, known === undefined ? gloss : `${known}/${gloss}`)
+    const proper = typeof row[2] === 'string' && /^[A-Z]/.test(row[2])
     for (const raw of gloss.split(/[;/]/)) {
       const sense = cleanSense(raw)
       // Only a sense that is one word, or a set phrase of two ("valentine's day" → 情人节, "younger
       // brother" → 弟弟, kept as "valentin day"), is indexed this way round: "cat" → 猫, not every
-      // gloss that mentions a cat.
-      const term = sense === undefined ? undefined : englishKey(sense)
-      if (term === undefined) continue
-      const list = enZh.get(term)
-      if (list === undefined) enZh.set(term, [word])
-      else if (!list.includes(word)) list.push(word)
+      // gloss that mentions a cat. A name is keyed by the name its sense opens with.
+      if (sense === undefined) continue
+      addTranslation(enZh, englishKey(sense), word)
+      if (proper) for (const name of namesOpening(raw)) addTranslation(names, name, word)
     }
   }
+  // A name that is also an everyday word (West of "West lake", Queens) does not join the word's translations.
+  for (const [name, words] of names) if (!enZh.has(name)) enZh.set(name, words)
   for (const [word, gloss] of zhEn) if (!common.has(word)) zhEn.set(word, `${gloss}/${NAME_MARK}`)
   for (const [key, list] of readings) enZh.set(READING + key, list)
   enZh.set(
@@ -138,6 +141,13 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
     [...readings.keys()].filter((key) => /^[a-z]+$/.test(key)),
   )
   return { zhEn, enZh }
+}
+
+function addTranslation(map: Map<string, string[]>, term: string | undefined, word: string): void {
+  if (term === undefined) return
+  const list = map.get(term)
+  if (list === undefined) map.set(term, [word])
+  else if (!list.includes(word)) list.push(word)
 }
 
 /** Both ways between a character and its toneless readings, in one map: char → readings, reading → chars. */
@@ -201,7 +211,7 @@ function dictionaryOver(
       // the caller keeps the first few that its index holds.
       // A British spelling (favourite, colour) is looked up as CC-CEDICT spells it when it is not there as written.
       const american = americanSpelling(term)
-      words = (enZh(term) ?? (american === undefined ? undefined : enZh(american)) ?? [])
+      words = (enZh(term) ?? (american === undefined ? undefined : enZh(american)) ?? enZh(adjectiveBase(term)) ?? [])
         .map((word, i) => ({ word, i }))
         .sort((a, b) => a.word.length - b.word.length || a.i - b.i)
         .map((c) => c.word)
@@ -248,6 +258,29 @@ function closedCompounds(sense: string): string[] {
   const out: string[] = []
   for (let i = 0; i + 1 < words.length; i++) out.push(stemEnglish(words[i]! + words[i + 1]!))
   return out
+}
+
+/**
+ * The English name a proper noun's sense opens with, as look-up keys: "Tokyo, capital of Japan" →
+ * tokyo, "Banqiao or Panchiao city in Taiwan" → banqiao and panchiao, "West Lake in Hangzhou" →
+ * "west lake". A person asks in English about the place a memory names in Chinese.
+ */
+function namesOpening(sense: string): string[] {
+  const opening = /^\s*([A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+)?)((?: or [A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+)?)*)(?=$|[,(]| [a-z(])/.exec(sense)
+  if (opening === null) return []
+  const names = [opening[1]!, ...opening[2]!.split(' or ').slice(1)]
+  const keys: string[] = []
+  for (const name of names) {
+    const terms = senseTerms(name)
+    if (terms.length === name.split(' ').length && terms.length <= 2) keys.push(terms.join(' '))
+  }
+  return keys
+}
+
+/** An adjective in -y as its noun (itchy → itch, salty → salt): CC-CEDICT glosses the noun or the verb. */
+function adjectiveBase(term: string): string {
+  // tokenize keeps most -y words whole (itchy) and stems a few (happi): either ending goes.
+  return term.length > 4 && /[iy]$/.test(term) ? term.slice(0, -1) : term
 }
 
 /** The look-up key of a sense of one word (its stem) or of a phrase of two (both stems, a space between); undefined for anything else. */

@@ -51,7 +51,8 @@ function walk(term: string, dict: BilingualDictionary, skip: (word: string) => b
     const next = new Map<string, number>()
     for (const [word, share] of shares) {
       const out = across(word)
-        .filter((w) => w !== term && !skip(w))
+        // A name's senses describe it (巴黎: "Paris, capital of France"), they do not translate it: no detour through one.
+        .filter((w) => w !== term && !skip(w) && !(isCjkTerm(w) && dict.isName(w)))
         .slice(0, FANOUT)
       for (const w of out) next.set(w, (next.get(w) ?? 0) + share / out.length)
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fakeDictionary } from './testing/fake-dictionary.ts'
 import { resolveOptions } from './options.ts'
-import { buildQuery, dictionaryJoins, isLightTerm, topicCore, type TermLookup } from './query.ts'
+import { buildQuery, dictionaryJoins, isLightTerm, recutWords, topicCore, type TermLookup } from './query.ts'
 import { RecallIndex } from './recall-index.ts'
 
 /** An index that holds exactly these terms, each in `df` documents of `docCount`. */
@@ -178,5 +178,20 @@ describe('a word the segmenter does not know, read whole (decision 049)', () => 
     expect(terms).not.toContain('钱')
     // Traditional characters are folded first: 星期幾 is 星期几.
     expect(buildQuery('陶藝課在星期幾？', index, resolveOptions({}), () => dict).groups.map((g) => g.term)).not.toContain('星期')
+  })
+
+  it('a second cut, read from the end, finds a word the segmenter straddled (上|回升|职 holds 升职)', () => {
+    const cuts = dictionary({ 升职: ['get', 'promot'], 上回: ['last', 'time'], 回升: ['rise'], 工资: ['wage'] })
+    expect(recutWords([['上', '回升', '职'], ['工资']], cuts)).toEqual([
+      { word: '升职', segments: ['回升', '职'] },
+      { word: '上回', segments: ['上', '回升'] },
+    ])
+    // A word the segmenter cut the same way is not read twice.
+    expect(recutWords([['上回', '升职']], cuts)).toEqual([])
+    const index = lookup({ promot: 1, rise: 1 })
+    const built = buildQuery('上回升职，工资涨了几个点？', index, resolveOptions({}), () => cuts)
+    const promoted = built.terms.find((t) => index.term(t.id) === 'promot')
+    expect(promoted?.weight).toBeGreaterThan(0)
+    expect(built.groups.find((g) => g.term === '职')?.alternatives).toContain(index.termId('promot'))
   })
 })

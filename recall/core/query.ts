@@ -12,7 +12,7 @@ import { pivotTranslations } from './pivot.ts'
 import { stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 import { englishSynonyms } from './english-synonyms.ts'
-import { asksWhen, TIME_TERM } from './time-words.ts'
+import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
 import { heldSpellings, spellings, syllabify } from './pinyin.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
@@ -109,7 +109,10 @@ const PHRASE_WORDS = 2
 const ZH_KEPT = 4
 
 export function buildQuery(query: string, index: TermLookup, options: RecallOptions, dictionary: DictionarySource = bilingualDictionary): BuiltQuery {
-  const clipped = clipText(query, options.maxQueryChars)
+  const asked = clipText(query, options.maxQueryChars)
+  // 八月十五 asks about 中秋节: the festival is searched as if the message had named it too.
+  const festivals = festivalsNamed(normalizeText(asked))
+  const clipped = festivals.length === 0 ? asked : `${asked} ${festivals.join(' ')}`
   const tokens = tokenize(clipped, options.maxQueryChars)
   const distinct = new Set(tokens)
   if (asksWhen(clipped)) distinct.add(TIME_TERM)
@@ -165,7 +168,10 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   if (options.translationWeight > 0) {
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
     translatePhrases(tokens, groups, index, options, dictionary, weights)
-    if (dict !== null) translateChineseJoins(runs, groups, index, options, dict, isWord, weights)
+    if (dict !== null) {
+      translateChineseJoins(runs, groups, index, options, dict, isWord, weights)
+      translateRecuts(runs, groups, index, options, dict, isWord, weights)
+    }
     spellNames(clipped, runs, groups, index, options, dictionary, weights)
     const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
@@ -502,6 +508,58 @@ function translateChineseJoins(
         searchPhrase(dict.english(joined), (word) => heldWhole(word, index), parts, index, options, weights)
       }
     }
+  }
+}
+
+/** Longest word a second cut reads. */
+const RECUT_CHARS = 4
+
+/**
+ * The dictionary words a second cut of each run finds across the segmenter's boundaries, with
+ * the segments each one overlaps: read from the end, the longest word first (backward maximum
+ * matching), which cuts 上回升职 as 上回|升职 where the segmenter read 上|回升|职.
+ */
+export function recutWords(runs: readonly (readonly string[])[], dict: BilingualDictionary): { word: string; segments: string[] }[] {
+  const out: { word: string; segments: string[] }[] = []
+  const isRecut = (word: string): boolean => !FUNCTION_MORPHEMES.has(word) && dict.english(word).length > 0
+  for (const run of runs) {
+    const spans: { segment: string; from: number; to: number }[] = []
+    for (const segment of run) {
+      const from = spans.length === 0 ? 0 : spans[spans.length - 1]!.to
+      spans.push({ segment, from, to: from + Array.from(segment).length })
+    }
+    const chars = run.flatMap((segment) => Array.from(segment))
+    for (let end = chars.length; end > 0;) {
+      let length = Math.min(RECUT_CHARS, end)
+      while (length >= 2 && !isRecut(chars.slice(end - length, end).join(''))) length--
+      if (length < 2) {
+        end--
+        continue
+      }
+      const start = end - length
+      const overlapped = spans.filter((s) => s.from < end && s.to > start)
+      const aligned = overlapped[0]!.from === start && overlapped[overlapped.length - 1]!.to === end
+      if (!aligned) out.push({ word: chars.slice(start, end).join(''), segments: overlapped.map((s) => s.segment) })
+      end = start
+    }
+  }
+  return out
+}
+
+/** A word a second cut finds (升职 in 上|回升|职) searches by its translations, for the segments it overlaps. */
+function translateRecuts(
+  runs: readonly (readonly string[])[],
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dict: BilingualDictionary,
+  isWord: (word: string) => boolean,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  for (const { word, segments } of recutWords(runs, dict)) {
+    const parts = segments.map((w) => groups.find((g) => g.term === topicCore(w, isWord)))
+    if (parts.every((g) => g === undefined)) continue
+    searchPhrase(dict.english(word), (w) => heldWhole(w, index), parts, index, options, weights)
   }
 }
 

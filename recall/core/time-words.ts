@@ -30,3 +30,21 @@ export function asksWhen(text: string): boolean {
   const lower = text.toLowerCase()
   return ASKS_WHEN_ENGLISH.test(lower) || ASKS_WHEN_CHINESE.test(lower)
 }
+
+// A festival is often named by its day on the lunar calendar (八月十五 for 中秋): a person who
+// wrote 中秋节 asks about 八月十五. A day followed by 号 or 日 is a calendar date, not a festival.
+const LUNAR_DAYS: readonly (readonly [RegExp, string])[] = [
+  [/八月十五(?![号日])/u, '中秋节'],
+  [/正月十五(?![号日])/u, '元宵节'],
+  [/五月初五/u, '端午节'],
+  [/七月初七/u, '七夕'],
+  [/九月初九/u, '重阳节'],
+  [/腊月初八/u, '腊八'],
+  [/年三十|除夕夜/u, '除夕'],
+  [/大年初一|正月初一/u, '春节'],
+]
+
+/** The festivals `text` (already normalised: simplified, lower-cased) names by their lunar day. */
+export function festivalsNamed(text: string): string[] {
+  return LUNAR_DAYS.filter(([day]) => day.test(text)).map(([, festival]) => festival)
+}
