@@ -111,7 +111,7 @@ describe('everyday synonyms (synonyms.ts): a memory worded in another word of th
   const now = new Date('2026-06-15T12:00:00Z')
   const store = (options = {}): RecallIndex => {
     const index = new RecallIndex(options)
-    index.add({ id: 'partner', text: '男朋友阿哲是做摄影的，工作室在西溪那边。', at, source: 'entry' })
+    index.add({ id: 'partner', text: '男朋友是做摄影的，工作室在西溪那边。', at, source: 'entry' })
     index.add({ id: 'sleep', text: '最近老是失眠，凌晨三点还醒着。', at, source: 'entry' })
     index.add({ id: 'tea', text: '下午和同事喝了一壶乌龙茶。', at, source: 'entry' })
     return index

@@ -14,6 +14,7 @@ import { colloquialSynonyms } from './synonyms.ts'
 import { englishSynonyms } from './english-synonyms.ts'
 import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
+import { englishRelationPhrases, isPlausibleName, readAliasTerm, relationsNamed } from './aliases.ts'
 import { heldSpellings, spellings, syllabify } from './pinyin.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
 
@@ -22,6 +23,9 @@ export interface TermLookup {
   termId(term: string): number | undefined
   documentFrequency(termId: number): number
   readonly docCount: number
+  /** The term of an id, and the index's own marked terms (aliases.ts); an index without them has no aliases. */
+  term?(id: number): string
+  trackedTerms?(): readonly number[]
 }
 
 /** One thing the message asks about: its own term (if any document holds it) and the indexed translations that stand for it. */
@@ -191,6 +195,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
       )
   }
 
+  if (options.translationWeight > 0) searchRelationNames(clipped, groups, index, options, dict, weights)
   markNames(clipped, groups, dict, knownId)
   const terms = [...weights].sort((a, b) => (a[1].term < b[1].term ? -1 : 1)).map(([id, { weight }]) => ({ id, weight }))
   return { terms, groups }
@@ -509,6 +514,57 @@ function translateChineseJoins(
       }
     }
   }
+}
+
+/** Names searched per relation (the ones most memories tie to it). */
+const NAMES_PER_RELATION = 3
+
+/**
+ * 我男朋友 means the person the store calls 阿哲: the names memories tie to a relation the message
+ * names (aliases.ts) search beside the word, below it like a translation, and stand for it in
+ * abstention. A Chinese name is searched by its pinyin too (苏苏 → Susu).
+ */
+function searchRelationNames(
+  text: string,
+  groups: readonly QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dict: BilingualDictionary | null,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  const tracked = index.trackedTerms?.() ?? []
+  if (tracked.length === 0 || index.term === undefined) return
+  const asked = new Map<QueryGroup, readonly string[]>()
+  for (const group of groups) {
+    const relations = relationsNamed(group.term)
+    if (relations.length > 0) asked.set(group, relations)
+  }
+  // "little brother" is the younger one, whatever "brother" alone could be.
+  for (const { relation, lastWord } of englishRelationPhrases(text.toLowerCase())) {
+    const group = groups.find((g) => g.term === lastWord)
+    if (group !== undefined) asked.set(group, [relation])
+  }
+  if (asked.size === 0) return
+  const isWord = (word: string): boolean => dict !== null && dict.english(word).length > 0 && !dict.isName(word)
+  const names = new Map<string, { name: string; df: number }[]>()
+  for (const id of tracked) {
+    const df = index.documentFrequency(id)
+    const alias = df > 0 ? readAliasTerm(index.term(id)) : undefined
+    if (alias === undefined || !isPlausibleName(alias.relation, alias.name, isWord)) continue
+    const list = names.get(alias.relation)
+    if (list === undefined) names.set(alias.relation, [{ name: alias.name, df }])
+    else list.push({ name: alias.name, df })
+  }
+  for (const [group, relations] of asked)
+    for (const relation of relations) {
+      const ties = (names.get(relation) ?? []).sort((a, b) => b.df - a.df || (a.name < b.name ? -1 : 1)).slice(0, NAMES_PER_RELATION)
+      for (const { name } of ties) {
+        const forms = isCjkTerm(name) ? indexedForms(name, index) : heldWhole(name, index)
+        if (dict !== null && isCjkTerm(name))
+          for (const spelled of spellings(name, (char) => dict.readings(char), SPELLINGS_KEPT)) forms.push(...heldWhole(stemEnglish(spelled), index))
+        standFor(group, forms, options.translationWeight * group.weight, weights)
+      }
+    }
 }
 
 /** Longest word a second cut reads. */

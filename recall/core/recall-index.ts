@@ -25,6 +25,7 @@ import { askedKind, holdsAnswer, isNumberTerm, type AnswerKind } from './answer-
 import { bilingualDictionary } from './bilingual.ts'
 import { isPersonNoun, isThing, kindTerms, type ThingLexicon } from './things.ts'
 import { wordNet } from './wordnet.ts'
+import { ALIAS_OPEN, aliasTermsOf } from './aliases.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
@@ -46,7 +47,7 @@ const ABSTAIN_PRIOR_DOCS = 20
 
 export class RecallIndex {
   readonly options: RecallOptions
-  private readonly terms = new TermIndex()
+  private readonly terms = new TermIndex((term) => term.startsWith(ALIAS_OPEN))
   private readonly slotsById = new Map<string, number>()
   private readonly records: (DocRecord | undefined)[] = []
   private readonly freeSlots: number[] = []
@@ -96,7 +97,9 @@ export class RecallIndex {
     const fingerprint = fingerprintDoc(doc)
     const clipped = clipText(doc.text, this.options.maxDocChars)
     const terms = tokenize(clipped, this.options.maxDocChars)
-    if (mentionsTime(normalizeText(clipped))) terms.push(TIME_TERM)
+    const normalized = normalizeText(clipped)
+    if (mentionsTime(normalized)) terms.push(TIME_TERM)
+    for (const alias of aliasTermsOf(normalized, clipped, (name) => tokenize(name)[0] ?? name.toLowerCase())) terms.push(alias)
     const counts = new Map<number, number>()
     for (const term of terms) {
       const id = this.terms.intern(term)

@@ -36,6 +36,20 @@ export interface LoadedTerms {
 export class TermIndex {
   private readonly idsByTerm = new Map<string, number>()
   private readonly terms: string[] = []
+  /** Ids of the terms `tracks` picks out, in id order (a handful: found without a walk over every term). */
+  private readonly tracked: number[] = []
+
+  private readonly tracks: (term: string) => boolean
+
+  /** `tracks` picks the terms `trackedTerms` lists (the index's own marked terms). */
+  constructor(tracks: (term: string) => boolean = () => false) {
+    this.tracks = tracks
+  }
+
+  /** The terms `tracks` picked, whether or not a document still holds them. */
+  trackedTerms(): readonly number[] {
+    return this.tracked
+  }
   /**
    * Per term; a list loaded from a cache is a view on its buffer until the first change (`writable`),
    * and `undefined` until first asked for (`loaded`).
@@ -128,6 +142,7 @@ export class TermIndex {
     for (const [id, term] of terms.entries()) {
       this.idsByTerm.set(term, id)
       this.terms.push(term)
+      if (this.tracks(term)) this.tracked.push(id)
     }
     this.postings.length = terms.length
     this.maxTf.length = terms.length
@@ -185,6 +200,7 @@ export class TermIndex {
       id = this.terms.length
       this.idsByTerm.set(term, id)
       this.terms.push(term)
+      if (this.tracks(term)) this.tracked.push(id)
       this.postings.push([])
       this.maxTf.push(0)
       this.minLength.push(Infinity)

@@ -1,0 +1,142 @@
+// Who the person's people are. A memory that says 男朋友阿哲, 闺蜜苏苏 or "My boyfriend Kevin" ties
+// a relation to a name; a question says 我男朋友 or "my boss" and means that person, while most
+// memories about them use the name alone (和阿哲吵了一架, "I owe Susu 600 yuan"). The index keeps
+// each tie as a term of the memory that states it (`aliasTerm`), so a saved index keeps it too and
+// a removed memory takes it away; the query searches a relation's names beside the word (query.ts).
+// Pure functions over text: nothing here reads the index.
+
+import { CHINESE_STOP_WORDS } from './stopwords.ts'
+import { stemEnglish } from './stem.ts'
+
+/** Opens every alias term; ⟨ cannot come out of the tokenizer (see time-words.ts). */
+export const ALIAS_OPEN = '⟨who:'
+const ALIAS_CLOSE = '⟩'
+
+/** Each relation with the Chinese and English words a person calls it by (simplified, lower case). */
+const RELATIONS: Readonly<Record<string, { zh: readonly string[]; en: readonly string[] }>> = {
+  boyfriend: { zh: ['男朋友', '男友'], en: ['boyfriend'] },
+  girlfriend: { zh: ['女朋友', '女友'], en: ['girlfriend'] },
+  husband: { zh: ['老公', '丈夫'], en: ['husband'] },
+  wife: { zh: ['老婆', '妻子', '媳妇'], en: ['wife'] },
+  fiance: { zh: ['未婚夫', '未婚妻'], en: ['fiance', 'fiancee', 'fiancé', 'fiancée'] },
+  friend: { zh: ['闺蜜', '死党', '发小'], en: ['best friend', 'bestie'] },
+  boss: { zh: ['老板', '上司', '领导', '主管'], en: ['boss', 'manager', 'supervisor'] },
+  roommate: { zh: ['室友', '舍友'], en: ['roommate', 'flatmate'] },
+  'younger brother': { zh: ['弟弟'], en: ['younger brother', 'little brother', 'kid brother'] },
+  'older brother': { zh: ['哥哥'], en: ['older brother', 'big brother', 'elder brother'] },
+  'younger sister': { zh: ['妹妹'], en: ['younger sister', 'little sister', 'kid sister'] },
+  'older sister': { zh: ['姐姐'], en: ['older sister', 'big sister', 'elder sister'] },
+  coach: { zh: ['教练'], en: ['coach', 'trainer'] },
+  therapist: { zh: ['心理医生', '咨询师'], en: ['therapist', 'counselor', 'counsellor'] },
+  cat: { zh: ['猫', '猫咪', '小猫'], en: ['cat', 'kitten'] },
+  dog: { zh: ['狗', '狗狗', '小狗'], en: ['dog', 'puppy'] },
+}
+
+/** Words that name more than one relation when they stand alone: the question may mean either. */
+const BROAD: Readonly<Record<string, readonly string[]>> = {
+  对象: ['boyfriend', 'girlfriend'],
+  brother: ['younger brother', 'older brother'],
+  sister: ['younger sister', 'older sister'],
+  兄弟: ['younger brother', 'older brother'],
+  姐妹: ['younger sister', 'older sister'],
+}
+
+/** The term a memory is given for a tie between `relation` and `name` (as the index holds the name). */
+export function aliasTerm(relation: string, name: string): string {
+  return `${ALIAS_OPEN}${relation}${ALIAS_CLOSE}${name}`
+}
+
+/** The relation and the name of an alias term; undefined for any other term. */
+export function readAliasTerm(term: string): { relation: string; name: string } | undefined {
+  if (!term.startsWith(ALIAS_OPEN)) return undefined
+  const close = term.indexOf(ALIAS_CLOSE, ALIAS_OPEN.length)
+  if (close === -1 || close === term.length - 1) return undefined
+  return { relation: term.slice(ALIAS_OPEN.length, close), name: term.slice(close + 1) }
+}
+
+const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const CHINESE_WORDS = Object.values(RELATIONS)
+  .flatMap((r) => r.zh)
+  .sort((a, b) => b.length - a.length)
+const RELATION_OF_WORD = new Map<string, string>()
+for (const [relation, { zh, en }] of Object.entries(RELATIONS)) for (const word of [...zh, ...en]) RELATION_OF_WORD.set(word, relation)
+
+// 男朋友阿哲, 弟弟小川在…, 教练叫阿豪, 一只橘猫，叫团子: a relation, then a name of two or three Han
+// characters (or a Latin one, Kevin), either right after it or after 叫. Not after another's 的
+// (苏苏的男朋友叫大伟 is someone else's; 我的上司 is the person's).
+const CHINESE_TIE = new RegExp(
+  `(^|[^的]|我的)(${CHINESE_WORDS.map(escape).join('|')})([，,]?(?:名字叫|叫做|名叫|叫))?([\\p{Script=Han}]{2,4}|[a-z][a-z]+)`,
+  'gu',
+)
+// "My boyfriend Kevin", "my manager at work is called Rachel", "a therapist named Dr. Wen", "a grey kitten named Mochi".
+const ENGLISH_WORDS = Object.values(RELATIONS)
+  .flatMap((r) => r.en)
+  .sort((a, b) => b.length - a.length)
+const ENGLISH_TIE = new RegExp(
+  `\\b(?:[Mm]y|[Aa]|[Aa]n|[Oo]ur)\\s+(?:[a-z]+\\s+){0,2}?(${ENGLISH_WORDS.map(escape).join('|')})(?:\\s+at\\s+work)?,?\\s+(?:(?:is|was)\\s+)?(?:(?:called|named)\\s+)?(?:(?:Dr|Mr|Mrs|Ms)\\.?\\s+)?([A-Z][a-z]+)\\b`,
+  'gu',
+)
+
+/**
+ * The alias terms of a memory: one per tie it states between a relation and a name. `normalized`
+ * is the text as the index reads it (simplified, lower case); `original` keeps the capitals the
+ * English ties are told by; `nameForm` gives a Latin name as the index holds it (Kevin → kevin).
+ * No dictionary is read here (the index never depends on one): the query side drops a name that
+ * is a dictionary word (`isPlausibleName`).
+ */
+export function aliasTermsOf(normalized: string, original: string, nameForm: (name: string) => string): string[] {
+  const out = new Set<string>()
+  for (const match of normalized.matchAll(CHINESE_TIE)) {
+    const [, , word, called, following] = match
+    const relation = RELATION_OF_WORD.get(word!)
+    // A pet is introduced by its name (一只橘猫，叫团子); 猫粮 is no cat called 粮.
+    if (relation === undefined || (called === undefined && PETS.has(relation))) continue
+    const name = /^[a-z]/.test(following!) ? nameForm(following!) : chineseName(following!)
+    if (name !== undefined) out.add(aliasTerm(relation, name))
+  }
+  for (const match of original.matchAll(ENGLISH_TIE)) {
+    const relation = RELATION_OF_WORD.get(match[1]!.toLowerCase())
+    if (relation !== undefined) out.add(aliasTerm(relation, nameForm(match[2]!)))
+  }
+  return [...out]
+}
+
+/** The name at the front of what follows a relation word: two characters, three for a surname and a given name of two; no function character in it. */
+function chineseName(following: string): string | undefined {
+  const chars = Array.from(following)
+  const usable = (c: string | undefined): boolean => c !== undefined && !CHINESE_STOP_WORDS.has(c) && !NOT_IN_NAMES.has(c)
+  if (!usable(chars[0]) || !usable(chars[1])) return undefined
+  return chars.slice(0, SURNAMES.has(chars[0]!) && usable(chars[2]) ? 3 : 2).join('')
+}
+
+const PETS = new Set(['cat', 'dog'])
+// Characters that follow a relation word but start no name (verbs, particles and place words of everyday talk).
+const NOT_IN_NAMES = new Set('说在去来和跟要想又也都就还会做让给被把从到对很太最刚已不没有今昨上下娘这那一两家们请是的了')
+// The commonest Chinese surnames: a name that starts with one may be a full name of three characters (王小明).
+const SURNAMES = new Set(
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤',
+)
+
+/** True when a Chinese name found after a relation word is likely a name: no everyday word (小学 after 弟弟), or a pet's (pets are named with words: 团子). */
+export function isPlausibleName(relation: string, name: string, isWord: (word: string) => boolean): boolean {
+  return PETS.has(relation) || !/^\p{Script=Han}/u.test(name) || !isWord(name)
+}
+
+/** The relations a question's word names: 男朋友 → boyfriend, 对象 → boyfriend and girlfriend; [] for any other word. */
+export function relationsNamed(word: string): readonly string[] {
+  const direct = RELATION_OF_WORD.get(word) ?? RELATION_OF_STEM.get(word)
+  return direct !== undefined ? [direct] : (BROAD[word] ?? BROAD_STEMS.get(word) ?? [])
+}
+
+/** The English relations of two words (best friend, little brother) in a question's lower-case text, as relation → the word the tokenizer keeps last (friend, brother). */
+export function englishRelationPhrases(lower: string): { relation: string; lastWord: string }[] {
+  const out: { relation: string; lastWord: string }[] = []
+  for (const [phrase, relation] of RELATION_OF_WORD)
+    if (phrase.includes(' ') && new RegExp(`\\b${escape(phrase)}\\b`, 'u').test(lower)) out.push({ relation, lastWord: stemEnglish(phrase.split(' ').pop()!) })
+  return out
+}
+
+const RELATION_OF_STEM = new Map<string, string>()
+for (const [word, relation] of RELATION_OF_WORD) if (/^[a-z]+$/.test(word)) RELATION_OF_STEM.set(stemEnglish(word), relation)
+const BROAD_STEMS = new Map<string, readonly string[]>()
+for (const [word, relations] of Object.entries(BROAD)) if (/^[a-z]+$/.test(word)) BROAD_STEMS.set(stemEnglish(word), relations)
