@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fakeDictionary } from './testing/fake-dictionary.ts'
 import { resolveOptions } from './options.ts'
-import { buildQuery, dictionaryJoins, isLightTerm, recutWords, topicCore, type TermLookup } from './query.ts'
+import { buildQuery, dictionaryJoins, isLightTerm, recutWords, tableJoins, topicCore, type TermLookup } from './query.ts'
 import { RecallIndex } from './recall-index.ts'
 
 /** An index that holds exactly these terms, each in `df` documents of `docCount`. */
@@ -193,5 +193,13 @@ describe('a word the segmenter does not know, read whole (decision 049)', () => 
     const promoted = built.terms.find((t) => index.term(t.id) === 'promot')
     expect(promoted?.weight).toBeGreaterThan(0)
     expect(built.groups.find((g) => g.term === '职')?.alternatives).toContain(index.termId('promot'))
+  })
+
+  it('joins the segments of a word our own tables hold (心理|医生, 咨询|师), longest first', () => {
+    expect(tableJoins([['我在', '看', '心理', '医生', '吗']])).toEqual([{ word: '心理医生', parts: ['心理', '医生'] }])
+    expect(tableJoins([['咨询', '师', '姓', '什么']])).toEqual([{ word: '咨询师', parts: ['咨询', '师'] }])
+    expect(tableJoins([['喜欢', '喝', '茶']])).toEqual([])
+    const index = lookup({ 心理医生: 1 })
+    expect(buildQuery('我在看心理医生吗？', index, resolveOptions({}), () => null).groups.map((g) => g.term)).toContain('心理医生')
   })
 })

@@ -134,11 +134,10 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     if (core !== '') chineseWords.add(core)
   }
   const runs = cjkWordRuns(clipped, options.maxQueryChars)
-  if (dict !== null)
-    for (const { word, parts } of dictionaryJoins(runs, dict)) {
-      for (const part of parts) chineseWords.delete(part)
-      chineseWords.add(word)
-    }
+  for (const { word, parts } of [...(dict === null ? [] : dictionaryJoins(runs, dict)), ...tableJoins(runs)]) {
+    for (const part of parts) chineseWords.delete(part)
+    chineseWords.add(word)
+  }
   // 星期几, 多少钱, 几岁 say what kind of answer is wanted (answer-kind.ts), not what the message is about.
   const framed = new Set((normalizeText(clipped).match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
   let known: { id: number; term: string; df: number }[] = []
@@ -462,6 +461,26 @@ function loneCharacters(run: readonly string[], from: number): string[][] {
     if (!isSingleCjkCharacter(w) || FUNCTION_MORPHEMES.has(w)) break
     if (end - from >= 2) out.push(run.slice(from, end))
   }
+  return out
+}
+
+/**
+ * Words of our own tables the segmenter cuts in two (心理|医生, 咨询|师): two or three segments in a
+ * row that are an everyday synonym (synonyms.ts) or a relation (aliases.ts) are that word, and the
+ * message is about it. Longest first.
+ */
+export function tableJoins(runs: readonly (readonly string[])[]): { word: string; parts: string[] }[] {
+  const out: { word: string; parts: string[] }[] = []
+  for (const run of runs)
+    for (let i = 0; i < run.length; i++)
+      for (let n = Math.min(3, run.length - i); n >= 2; n--) {
+        const parts = run.slice(i, i + n)
+        const word = parts.join('')
+        if (colloquialSynonyms(word).length === 0 && relationsNamed(word).length === 0) continue
+        out.push({ word, parts })
+        i += n - 1
+        break
+      }
   return out
 }
 
