@@ -1,6 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '../host/service.ts'
 import type {} from '../host/whale-row.ts'
+import { PerAssembly } from '../host/per-assembly.ts'
 import { frameOrNothing, safe } from './frame.ts'
 import type { RailSpec, PassBlock } from './types.ts'
 
@@ -29,7 +30,7 @@ export function nicknameBlock(name: string): PassBlock {
 }
 
 /** The name each assembly found (before the row default): `{{user_nickname}}` and rail 120 ask in the same assembly. */
-const namesOf = new WeakMap<object, { name: string | undefined }>()
+const namesOf = new PerAssembly<{ name: string | undefined }>()
 
 /**
  * `{{user_nickname}}` and rail 120: the person's setting, then whale-persona's userName, then the row default.
@@ -37,11 +38,7 @@ const namesOf = new WeakMap<object, { name: string | undefined }>()
  */
 export function nicknameOf(ctx: Context, fallback: string, assembly?: object): string {
   try {
-    let found = assembly === undefined ? undefined : namesOf.get(assembly)
-    if (found === undefined) {
-      found = { name: ctx.get('cyreneMemory')?.voice.nickname(assembly) ?? ctx.get('whalePersona')?.userName(assembly) }
-      if (assembly !== undefined) namesOf.set(assembly, found)
-    }
+    const found = namesOf.get(assembly, () => ({ name: ctx.get('cyreneMemory')?.voice.nickname(assembly) ?? ctx.get('whalePersona')?.userName(assembly) }))
     return found.name ?? fallback
   } catch {
     return fallback
