@@ -49,6 +49,7 @@ describe('aliases: who the person calls what', () => {
   it('knows which relations a question names', () => {
     expect(relationsNamed('男朋友')).toEqual(['boyfriend'])
     expect(relationsNamed('对象')).toEqual(['boyfriend', 'girlfriend'])
+    expect(relationsNamed('我家那位')).toEqual(['boyfriend', 'girlfriend', 'husband', 'wife'])
     expect(relationsNamed(tokenize('manager')[0]!)).toEqual(['boss'])
     expect(relationsNamed('猫粮')).toEqual([])
     expect(englishRelationPhrases("what's my little brother majoring in?")).toEqual([{ relation: 'younger brother', lastWord: tokenize('brother')[0] }])

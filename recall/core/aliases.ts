@@ -35,6 +35,12 @@ const RELATIONS: Readonly<Record<string, { zh: readonly string[]; en: readonly s
 /** Words that name more than one relation when they stand alone: the question may mean either. */
 const BROAD: Readonly<Record<string, readonly string[]>> = {
   对象: ['boyfriend', 'girlfriend'],
+  // The partner said without a word for which: 我家那位, 另一半, 那口子.
+  那位: ['boyfriend', 'girlfriend', 'husband', 'wife'],
+  我家那位: ['boyfriend', 'girlfriend', 'husband', 'wife'],
+  另一半: ['boyfriend', 'girlfriend', 'husband', 'wife'],
+  那口子: ['boyfriend', 'girlfriend', 'husband', 'wife'],
+  partner: ['boyfriend', 'girlfriend', 'husband', 'wife'],
   brother: ['younger brother', 'older brother'],
   sister: ['younger sister', 'older sister'],
   兄弟: ['younger brother', 'older brother'],
