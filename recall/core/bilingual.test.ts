@@ -140,4 +140,11 @@ describe('RecallIndex: why a search says nothing', () => {
     expect(answer.silence).toBeUndefined()
     expect(answer.coverage).toBeGreaterThanOrEqual(0.5)
   })
+
+  it('a word none of whose translations a memory holds is tried by their families: 焦虑 (anxious) finds anxiety', () => {
+    const index = new RecallIndex()
+    index.add({ id: 'therapy', text: "I've been seeing a therapist every other Tuesday for anxiety.", at: '2026-01-01T00:00:00Z', source: 'entry' })
+    index.add({ id: 'other', text: 'Bought a new pair of running shoes.', at: '2026-01-01T00:00:00Z', source: 'entry' })
+    expect(index.search('焦虑那事儿我是去找谁聊的？', { now: NOW })[0]?.id).toBe('therapy')
+  })
 })

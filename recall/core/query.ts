@@ -9,7 +9,7 @@ import type { RecallOptions } from './options.ts'
 import { CHINESE_FRAME_WORDS, CHINESE_LIGHT_WORDS, CHINESE_STOP_WORDS, ENGLISH_LIGHT_WORDS } from './stopwords.ts'
 import { kinTranslations } from './people.ts'
 import { pivotTranslations } from './pivot.ts'
-import { stemEnglish } from './stem.ts'
+import { relatedForms, stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 import { englishSynonyms } from './english-synonyms.ts'
 import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
@@ -178,7 +178,16 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     spellNames(clipped, runs, groups, index, options, dictionary, weights)
     const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
-    if (detourDict !== null) translatePivots(bare, detourDict, index, options, weights)
+    if (detourDict !== null) {
+      translateRelated(bare, detourDict, index, options, weights)
+      translatePivots(
+        bare.filter((g) => g.alternatives.length === 0),
+        detourDict,
+        index,
+        options,
+        weights,
+      )
+    }
     // A question's frame (like, name, say; 叫, 喜欢) is no topic, but its translation still ranks:
     // "do I like" finds 我最喜欢 below the words the question is about. Never counted by abstention.
     const frames = framesOf(distinct, segmented, knownId)
@@ -262,6 +271,29 @@ function standFor(
     if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
     const had = weights.get(form.id)
     if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
+  }
+}
+
+/**
+ * A word none of whose translations any memory holds (焦虑: anxious, worried) is tried by the other
+ * words of each translation's family (anxiety, worry: stem.ts `relatedForms`), an English word by
+ * its own; below the word like an everyday synonym, standing for it in abstention.
+ */
+function translateRelated(
+  bare: readonly QueryGroup[],
+  dict: BilingualDictionary,
+  index: TermLookup,
+  options: RecallOptions,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  for (const group of bare) {
+    const english = isCjkTerm(group.term) ? dict.english(group.term).filter((t) => !isLightTranslation(t)) : [group.term]
+    const share = isCjkTerm(group.term) ? options.translationWeight * options.synonymWeight : options.synonymWeight
+    for (const term of english) {
+      const forms = relatedForms(term).flatMap((form) => (isLightTranslation(form) ? [] : heldWhole(form, index)))
+      const usable = forms.filter(({ id }) => !tooCommon(id, index))
+      if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
+    }
   }
 }
 

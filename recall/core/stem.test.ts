@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { americanSpelling, stemEnglish } from './stem.ts'
+import { americanSpelling, relatedForms, stemEnglish } from './stem.ts'
 
 describe('stemEnglish', () => {
   it.each([
@@ -42,5 +42,20 @@ describe('americanSpelling: a British stem as CC-CEDICT spells it', () => {
 
   it.each(['tour', 'hour', 'four', 'cat', 'all'])('no rule for %s', (word) => {
     expect(americanSpelling(stemEnglish(word))).toBeUndefined()
+  })
+})
+
+describe('relatedForms', () => {
+  it('gives the other words of a family, as tokenize emits them', () => {
+    expect(relatedForms('anxious')).toContain('anxiety')
+    expect(relatedForms(stemEnglish('allergic'))).toContain(stemEnglish('allergy'))
+    expect(relatedForms(stemEnglish('promoted'))).toContain(stemEnglish('promotion'))
+    expect(relatedForms('anxious')).not.toContain('anxious')
+  })
+
+  it('cuts no root shorter than four letters, and reads only plain words', () => {
+    expect(relatedForms('tea')).toEqual([])
+    expect(relatedForms('茶')).toEqual([])
+    expect(relatedForms('icy').some((f) => f.startsWith('ic'))).toBe(false)
   })
 })

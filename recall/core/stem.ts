@@ -61,3 +61,50 @@ export function americanSpelling(stem: string): string | undefined {
   for (const [pattern, replacement] of BRITISH) if (pattern.test(stem)) return stem.replace(pattern, replacement)
   return undefined
 }
+
+// Endings English moves a word between kinds with (anxious → anxiety, allergic → allergy,
+// promote → promotion): longest first, so a root is cut once.
+const DERIVATIONAL = [
+  'ation',
+  'ical',
+  'iety',
+  'ious',
+  'ment',
+  'ness',
+  'ety',
+  'ity',
+  'ion',
+  'ous',
+  'ive',
+  'ist',
+  'ism',
+  'ic',
+  'al',
+  'iv',
+  'er',
+  'or',
+  'y',
+  'i',
+  'e',
+]
+/** Shortest root a derivational ending is cut from (gener- of general is too short to say much). */
+const MIN_ROOT = 4
+
+/**
+ * The other words of `term`'s family (a stem as tokenize emits it), as tokenize would emit them:
+ * its root with each other derivational ending (anxious → anxiety, worri → worry). A dictionary
+ * gives one part of speech; a person writes another. Forms that are no English word cost a look-up.
+ */
+export function relatedForms(term: string): string[] {
+  if (!/^[a-z]+$/.test(term)) return []
+  const out = new Set<string>()
+  for (const ending of DERIVATIONAL) {
+    if (!term.endsWith(ending) || term.length - ending.length < MIN_ROOT) continue
+    const root = term.slice(0, -ending.length)
+    for (const other of ['', ...DERIVATIONAL]) if (other !== ending) out.add(stemEnglish(root + other))
+    break
+  }
+  if (out.size === 0 && term.length >= MIN_ROOT) for (const other of DERIVATIONAL) out.add(stemEnglish(term + other))
+  out.delete(term)
+  return [...out]
+}
