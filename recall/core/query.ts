@@ -173,21 +173,11 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     translatePhrases(tokens, groups, index, options, dictionary, weights)
     if (dict !== null) {
       translateChineseJoins(runs, groups, index, options, dict, isWord, weights)
-      translateRecuts(runs, groups, index, options, dict, isWord, weights)
     }
     spellNames(clipped, runs, groups, index, options, dictionary, weights)
     const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
-    if (detourDict !== null) {
-      translateRelated(bare, detourDict, index, options, weights)
-      translatePivots(
-        bare.filter((g) => g.alternatives.length === 0),
-        detourDict,
-        index,
-        options,
-        weights,
-      )
-    }
+    if (detourDict !== null) translateBare(bare, detourDict, index, options, weights)
     // A question's frame (like, name, say; 叫, 喜欢) is no topic, but its translation still ranks:
     // "do I like" finds 我最喜欢 below the words the question is about. Never counted by abstention.
     const frames = framesOf(distinct, segmented, knownId)
@@ -274,12 +264,15 @@ function standFor(
   }
 }
 
-/**
- * A word none of whose translations any memory holds (焦虑: anxious, worried) is tried by the other
- * words of each translation's family (anxiety, worry: stem.ts `relatedForms`), an English word by
- * its own; below the word like an everyday synonym, standing for it in abstention.
- */
-function translateRelated(
+/** Detour translations searched per word (pivot.ts: each reached by at least 2 % of the walk), the largest shares that the index holds. */
+const PIVOT_KEPT = 3
+
+// A word none of whose translations any memory holds is tried first by the other words of each
+// translation's family (焦虑: anxious → anxiety, worried → worry: stem.ts `relatedForms`; an English
+// word by its own), below the word like an everyday synonym; still bare, one detour further through
+// the dictionary (writer: 作者, 作手, 撰述… → pivot.ts: writer → 作者 → author → 作家), below a direct
+// translation. Either stands for the word in abstention as a translation does.
+function translateBare(
   bare: readonly QueryGroup[],
   dict: BilingualDictionary,
   index: TermLookup,
@@ -294,23 +287,7 @@ function translateRelated(
       const usable = forms.filter(({ id }) => !tooCommon(id, index))
       if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
     }
-  }
-}
-
-/** Detour translations searched per word (pivot.ts: each reached by at least 2 % of the walk), the largest shares that the index holds. */
-const PIVOT_KEPT = 3
-
-// A word none of whose translations any memory holds (writer: 作者, 作手, 撰述…) is tried one
-// detour further through the dictionary (pivot.ts: writer → 作者 → author → 作家), below a direct
-// translation, standing for the word in abstention as a translation does.
-function translatePivots(
-  bare: readonly QueryGroup[],
-  dict: BilingualDictionary,
-  index: TermLookup,
-  options: RecallOptions,
-  weights: Map<number, { term: string; weight: number }>,
-): void {
-  for (const group of bare) {
+    if (group.alternatives.length > 0) continue
     let kept = 0
     for (const { word } of pivotTranslations(group.term, dict, isLightTranslation)) {
       if (kept >= PIVOT_KEPT) break
@@ -541,7 +518,8 @@ const ZH_PHRASE_CHARS = 4
 // Words the segmenter split that the dictionary holds whole (笔记|本 → 笔记本 "laptop", while
 // 笔记 is "notes" and 本 a measure word): the joined word is translated as an English
 // phrase is (translatePhrases), standing for each of its parts. Tried only for joins that are
-// no word of the message already.
+// no word of the message already. So is a word a second cut finds across the segmenter's
+// boundaries (升职 in 上|回升|职: recutWords), for the segments it overlaps.
 function translateChineseJoins(
   runs: readonly (readonly string[])[],
   groups: QueryGroup[],
@@ -564,6 +542,10 @@ function translateChineseJoins(
         searchPhrase(dict.english(joined), (word) => heldWhole(word, index), parts, index, options, weights)
       }
     }
+  }
+  for (const { word, segments } of recutWords(runs, dict)) {
+    const parts = segments.map((w) => groups.find((g) => g.term === topicCore(w, isWord)))
+    if (parts.some((g) => g !== undefined)) searchPhrase(dict.english(word), (w) => heldWhole(w, index), parts, index, options, weights)
   }
 }
 
@@ -651,23 +633,6 @@ export function recutWords(runs: readonly (readonly string[])[], dict: Bilingual
     }
   }
   return out
-}
-
-/** A word a second cut finds (升职 in 上|回升|职) searches by its translations, for the segments it overlaps. */
-function translateRecuts(
-  runs: readonly (readonly string[])[],
-  groups: QueryGroup[],
-  index: TermLookup,
-  options: RecallOptions,
-  dict: BilingualDictionary,
-  isWord: (word: string) => boolean,
-  weights: Map<number, { term: string; weight: number }>,
-): void {
-  for (const { word, segments } of recutWords(runs, dict)) {
-    const parts = segments.map((w) => groups.find((g) => g.term === topicCore(w, isWord)))
-    if (parts.every((g) => g === undefined)) continue
-    searchPhrase(dict.english(word), (w) => heldWhole(w, index), parts, index, options, weights)
-  }
 }
 
 /**
