@@ -22,13 +22,29 @@ describe('aliases: who the person calls what', () => {
   })
 
   it('reads no tie where there is none', () => {
-    // Someone else's boyfriend; a word after the relation; a pet not introduced by its name; a relation inside a longer word.
+    // Someone else's partner, an ex, a word after the relation, a pet not introduced by its name, a relation inside a longer word, another's pet.
     expect(ties('闺蜜苏苏的男朋友叫大伟。')).toEqual([aliasTerm('friend', '苏苏')])
-    expect(ties('我怕狗，小时候被咬过。')).toEqual([])
-    expect(ties('猫粮吃完了。')).toEqual([])
-    expect(ties('老板娘送了一个荷包蛋。')).toEqual([])
-    expect(ties('男朋友说周末去爬山。')).toEqual([])
-    expect(ties('My boyfriend is an engineer.')).toEqual([])
+    for (const text of [
+      '苏苏的新男朋友叫大伟。',
+      '苏苏男朋友叫大伟。',
+      '她男朋友阿强很高。',
+      '前男友阿强又来找我了。',
+      '我怕狗，小时候被咬过。',
+      '猫粮吃完了。',
+      '熊猫叫团团。',
+      '同事的小猫叫团子。',
+      '老板娘送了一个荷包蛋。',
+      '男朋友说周末去爬山。',
+      'My boyfriend is an engineer.',
+      'My ex boyfriend Kevin called.',
+      'Lisa has a dog named Max.',
+      'My boss is called Dr. and nothing else.',
+    ])
+      expect({ text, ties: ties(text) }).toEqual({ text, ties: [] })
+  })
+
+  it('reads every tie of a sentence', () => {
+    expect(ties('男朋友阿哲和闺蜜苏苏去吃饭。')).toEqual([aliasTerm('boyfriend', '阿哲'), aliasTerm('friend', '苏苏')])
   })
 
   it("leaves to the query side what only a dictionary can tell: 小学 after 弟弟 is no name, 团子 after 叫 is a pet's", () => {
@@ -57,41 +73,58 @@ describe('aliases: who the person calls what', () => {
 })
 
 describe('RecallIndex: a question about a relation finds the memories that use the name', () => {
-  const memories = [
-    { id: 'tie', text: '男朋友阿哲是做摄影的，工作室在西溪那边。' },
-    { id: 'fight', text: '和阿哲吵了一架，因为他又忘了我们的纪念日。' },
-    { id: 'debt', text: 'I owe Susu 600 yuan for the concert tickets.' },
-    { id: 'friend', text: '周末和闺蜜苏苏去灵隐寺烧香。' },
-    { id: 'other', text: '同事小王请我吃了一顿火锅，聊到很晚。' },
-  ]
-  const build = (): RecallIndex => {
+  const at = '2026-05-01T12:00:00Z'
+  const fillers = ['周末去爬山，累坏了。', '买了一双新跑鞋。', '公司楼下新开了一家面馆。', '最近在学做蛋糕。']
+  const build = (memories: { id: string; text: string }[]): RecallIndex => {
     const index = new RecallIndex()
-    for (const m of memories) index.add({ ...m, at: '2026-05-01T12:00:00Z', source: 'entry' })
+    for (const m of [...memories, ...fillers.map((text, i) => ({ id: `filler${i}`, text }))]) index.add({ ...m, at, source: 'entry' })
     return index
   }
+  const tie = { id: 'tie', text: '男朋友阿哲是做摄影的，工作室在西溪那边。' }
+  const flowers = { id: 'flowers', text: '阿哲昨天送了我一束花。' }
+  // The question and the memory share no word: only the tie joins them.
+  const asked = '男朋友给过我什么惊喜？'
 
-  it('asks about 男朋友 and finds 阿哲; asks about 闺蜜 and finds Susu, written in English', () => {
-    const index = build()
-    // The memory that says 男朋友 itself may come first; the one that only names him comes next.
-    expect(
-      index
-        .search('我跟男朋友为啥吵架？', { now: NOW })
-        .slice(0, 2)
-        .map((h) => h.id),
-    ).toContain('fight')
-    expect(index.search('我是不是还欠闺蜜钱？', { now: NOW }).map((h) => h.id)).toContain('debt')
+  it('asks about 男朋友 and finds the memory that only names 阿哲; 闺蜜 finds the one about Susu, written in English', () => {
+    const index = build([
+      tie,
+      flowers,
+      { id: 'friend', text: '周末和闺蜜苏苏去灵隐寺烧香。' },
+      { id: 'debt', text: 'I owe Susu 600 yuan for the concert tickets.' },
+    ])
+    expect(index.search(asked, { now: NOW }).find((h) => h.id === 'flowers')?.matched).toContain('阿哲')
+    expect(index.search('闺蜜最近怎么样？', { now: NOW }).find((h) => h.id === 'debt')?.matched).toContain('susu')
   })
 
   it('forgets the tie with the memory that stated it', () => {
-    const index = build()
+    const index = build([tie, flowers])
+    expect(index.search(asked, { now: NOW }).map((h) => h.id)).toContain('flowers')
     index.remove('tie')
-    expect(index.search('我跟男朋友为啥吵架？', { now: NOW }).map((h) => h.id)).not.toContain('fight')
+    expect(index.search(asked, { now: NOW }).map((h) => h.id)).not.toContain('flowers')
   })
 
   it('keeps the tie in a saved index', () => {
-    const { columns } = unpackColumns(packColumns(build().toColumns(), {}), tokenizerSignature())
-    const loaded = RecallIndex.fromColumns(columns)
-    const fromJson = RecallIndex.fromJSON(JSON.parse(JSON.stringify(build().toJSON())))
-    for (const index of [loaded, fromJson]) expect(index.search('我跟男朋友为啥吵架？', { now: NOW }).map((h) => h.id)).toContain('fight')
+    const { columns } = unpackColumns(packColumns(build([tie, flowers]).toColumns(), {}), tokenizerSignature())
+    const fromColumns = RecallIndex.fromColumns(columns)
+    const fromJson = RecallIndex.fromJSON(JSON.parse(JSON.stringify(build([tie, flowers]).toJSON())))
+    for (const index of [fromColumns, fromJson]) expect(index.search(asked, { now: NOW }).find((h) => h.id === 'flowers')?.matched).toContain('阿哲')
+  })
+
+  it("does not take another's partner for the person's, nor a word for a name", () => {
+    const index = build([
+      tie,
+      { id: 'his-work', text: '阿哲在杭州上班。' },
+      { id: 'hers', text: '苏苏的新男朋友叫大伟。' },
+      { id: 'his-other', text: '大伟在阿里上班。' },
+    ])
+    // Both say 上班; only 阿哲 is the boyfriend.
+    const hits = index.search('我男朋友在哪上班？', { now: NOW })
+    expect(hits.find((h) => h.id === 'his-work')?.matched).toContain('阿哲')
+    expect(hits.find((h) => h.id === 'his-other')?.matched ?? []).not.toContain('大伟')
+    const trips = build([
+      { id: 'trip', text: '老公出差去深圳了。' },
+      { id: 'mine', text: '我下个月要出差去上海开会。' },
+    ])
+    expect(trips.search('我老公喜欢吃什么？', { now: NOW }).map((h) => h.id)).not.toContain('mine')
   })
 })

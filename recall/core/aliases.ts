@@ -35,16 +35,12 @@ const RELATIONS: Readonly<Record<string, { zh: readonly string[]; en: readonly s
 /** Words that name more than one relation when they stand alone: the question may mean either. */
 const BROAD: Readonly<Record<string, readonly string[]>> = {
   对象: ['boyfriend', 'girlfriend'],
-  // The partner said without a word for which: 我家那位, 另一半, 那口子.
-  那位: ['boyfriend', 'girlfriend', 'husband', 'wife'],
+  // The partner said without a word for which (not 那位 alone: 那位医生; not partner: a business partner).
   我家那位: ['boyfriend', 'girlfriend', 'husband', 'wife'],
   另一半: ['boyfriend', 'girlfriend', 'husband', 'wife'],
   那口子: ['boyfriend', 'girlfriend', 'husband', 'wife'],
-  partner: ['boyfriend', 'girlfriend', 'husband', 'wife'],
   brother: ['younger brother', 'older brother'],
   sister: ['younger sister', 'older sister'],
-  兄弟: ['younger brother', 'older brother'],
-  姐妹: ['younger sister', 'older sister'],
 }
 
 /** The term a memory is given for a tie between `relation` and `name` (as the index holds the name). */
@@ -67,21 +63,18 @@ const CHINESE_WORDS = Object.values(RELATIONS)
 const RELATION_OF_WORD = new Map<string, string>()
 for (const [relation, { zh, en }] of Object.entries(RELATIONS)) for (const word of [...zh, ...en]) RELATION_OF_WORD.set(word, relation)
 
-// 男朋友阿哲, 弟弟小川在…, 教练叫阿豪, 一只橘猫，叫团子: a relation, then a name of two or three Han
-// characters (or a Latin one, Kevin), either right after it or after 叫. Not after another's 的
-// (苏苏的男朋友叫大伟 is someone else's; 我的上司 is the person's).
-const CHINESE_TIE = new RegExp(
-  `(^|[^的]|我的)(${CHINESE_WORDS.map(escape).join('|')})([，,]?(?:名字叫|叫做|名叫|叫))?([\\p{Script=Han}]{2,4}|[a-z][a-z]+)`,
-  'gu',
-)
-// "My boyfriend Kevin", "my manager at work is called Rachel", "a therapist named Dr. Wen", "a grey kitten named Mochi".
+// "My boyfriend Kevin", "my manager at work is called Rachel", "a therapist named Dr. Wen", "a grey
+// kitten named Mochi": my, our, or a/an in a sentence the person speaks in (I, I've, we); up to two
+// words before the relation, none of them ex, former or late.
 const ENGLISH_WORDS = Object.values(RELATIONS)
   .flatMap((r) => r.en)
   .sort((a, b) => b.length - a.length)
 const ENGLISH_TIE = new RegExp(
-  `\\b(?:[Mm]y|[Aa]|[Aa]n|[Oo]ur)\\s+(?:[a-z]+\\s+){0,2}?(${ENGLISH_WORDS.map(escape).join('|')})(?:\\s+at\\s+work)?,?\\s+(?:(?:is|was)\\s+)?(?:(?:called|named)\\s+)?(?:(?:Dr|Mr|Mrs|Ms)\\.?\\s+)?([A-Z][a-z]+)\\b`,
+  `\\b([Mm]y|[Oo]ur|[Aa]n?)\\s+(?:(?!(?:ex|former|late|previous)\\b)[a-z]+\\s+){0,2}?(${ENGLISH_WORDS.map(escape).join('|')})(?:\\s+at\\s+work)?,?\\s+(?:(?:is|was)\\s+)?(?:(?:called|named)\\s+)?(?:(?:Dr|Mr|Mrs|Ms|Prof)\\.?\\s+)?([A-Z][a-z]+)\\b`,
   'gu',
 )
+const TITLES = new Set(['Dr', 'Mr', 'Mrs', 'Ms', 'Miss', 'Prof'])
+const SPEAKS_FOR_SELF = /\b(?:I|I['’](?:ve|m|d)|we|We)\b/u
 
 /**
  * The alias terms of a memory: one per tie it states between a relation and a name. `normalized`
@@ -92,38 +85,79 @@ const ENGLISH_TIE = new RegExp(
  */
 export function aliasTermsOf(normalized: string, original: string, nameForm: (name: string) => string): string[] {
   const out = new Set<string>()
-  for (const match of normalized.matchAll(CHINESE_TIE)) {
-    const [, , word, called, following] = match
-    const relation = RELATION_OF_WORD.get(word!)
-    // A pet is introduced by its name (一只橘猫，叫团子); 猫粮 is no cat called 粮.
-    if (relation === undefined || (called === undefined && PETS.has(relation))) continue
-    const name = /^[a-z]/.test(following!) ? nameForm(following!) : chineseName(following!)
-    if (name !== undefined) out.add(aliasTerm(relation, name))
-  }
+  for (const { relation, name } of chineseTies(normalized)) out.add(aliasTerm(relation, /^[a-z]/.test(name) ? nameForm(name) : name))
   for (const match of original.matchAll(ENGLISH_TIE)) {
-    const relation = RELATION_OF_WORD.get(match[1]!.toLowerCase())
-    if (relation !== undefined) out.add(aliasTerm(relation, nameForm(match[2]!)))
+    const [, owner, word, name] = match
+    const relation = RELATION_OF_WORD.get(word!.toLowerCase())
+    if (relation === undefined || TITLES.has(name!)) continue
+    // "Lisa has a dog named Max" is Lisa's dog; "I adopted a kitten named Mochi" is the person's.
+    if (/^an?$/i.test(owner!) && !SPEAKS_FOR_SELF.test(sentenceBefore(original, match.index))) continue
+    out.add(aliasTerm(relation, nameForm(name!)))
   }
   return [...out]
 }
 
+function sentenceBefore(text: string, at: number): string {
+  const head = text.slice(0, at)
+  return head.slice(Math.max(head.lastIndexOf('.'), head.lastIndexOf('!'), head.lastIndexOf('?')) + 1)
+}
+
+/**
+ * 男朋友阿哲, 我的上司陈经理, 弟弟小川在…, 教练叫阿豪, 一只橘猫，叫团子: a relation word the person's own
+ * (not another's: 苏苏的新男朋友, 她男朋友, 前男友), then a name of two or three Han characters or a
+ * Latin one, right after it or after 叫. Every relation word is looked at, so 男朋友阿哲和闺蜜苏苏 ties both.
+ */
+function chineseTies(text: string): { relation: string; name: string }[] {
+  const out: { relation: string; name: string }[] = []
+  for (let at = 0; at < text.length; at++) {
+    const word = CHINESE_WORDS.find((w) => text.startsWith(w, at))
+    if (word === undefined) continue
+    const relation = RELATION_OF_WORD.get(word)!
+    const before = text.slice(Math.max(0, at - 3), at)
+    const after = text.slice(at + word.length)
+    const called = /^[，,]?(?:名字叫|叫做|名叫|叫)/u.exec(after)
+    const rest = called === null ? after : after.slice(called[0].length)
+    at += word.length - 1
+    // A pet is introduced by its name (一只橘猫，叫团子); 猫粮 is no cat called 粮.
+    if (!ownRelation(before, PETS.has(relation)) || (called === null && PETS.has(relation))) continue
+    const latin = /^[a-z]{2,}/u.exec(rest)
+    const name = latin !== null ? latin[0] : chineseName(Array.from(rest.slice(0, 4)))
+    if (name !== undefined) out.push({ relation, name })
+  }
+  return out
+}
+
+// What may stand right before the person's own relation word: nothing, a mark, 我 / 我的 / 我家, or a
+// word that joins a clause (和闺蜜, 跟男朋友, 请了室友). A name or another's 的 before it makes it theirs.
+const BEFORE_PERSON = new Set('和跟与同陪带给请约见找问等让叫被把对向为替是了说及或')
+// Before a pet word: its measure word, its colour or its size (一只橘猫, 我家小狗).
+const BEFORE_PET = new Set('只隻条條头匹橘黄白黑灰花狸斑奶三小')
+
+function ownRelation(before: string, pet: boolean): boolean {
+  if (/(?:^|[^我])的[^的]{0,2}$/u.test(before) || /(?:前任?|[他她它你])$/u.test(before)) return false
+  const last = before.slice(-1)
+  if (last === '' || !/\p{Script=Han}/u.test(last) || /我的?$|我家$/u.test(before)) return true
+  return pet ? BEFORE_PET.has(last) : BEFORE_PERSON.has(last)
+}
+
 /** The name at the front of what follows a relation word: two characters, three for a surname and a given name of two; no function character in it. */
-function chineseName(following: string): string | undefined {
-  const chars = Array.from(following)
-  const usable = (c: string | undefined): boolean => c !== undefined && !CHINESE_STOP_WORDS.has(c) && !NOT_IN_NAMES.has(c)
+function chineseName(chars: readonly string[]): string | undefined {
+  const usable = (c: string | undefined): boolean => c !== undefined && /\p{Script=Han}/u.test(c) && !CHINESE_STOP_WORDS.has(c) && !NOT_IN_NAMES.has(c)
   if (!usable(chars[0]) || !usable(chars[1])) return undefined
   return chars.slice(0, SURNAMES.has(chars[0]!) && usable(chars[2]) ? 3 : 2).join('')
 }
 
 const PETS = new Set(['cat', 'dog'])
 // Characters that follow a relation word but start no name (verbs, particles and place words of everyday talk).
-const NOT_IN_NAMES = new Set('说在去来和跟要想又也都就还会做让给被把从到对很太最刚已不没有今昨上下娘这那一两家们请是的了')
+const NOT_IN_NAMES = new Set(
+  '说在去来和跟要想又也都就还会做让给被把从到对很太最刚已不没有今昨上下娘这那一两家们请是的了出煮买吃喝看打开带送回帮养调陪加住搬换拿接过得着',
+)
 // The commonest Chinese surnames: a name that starts with one may be a full name of three characters (王小明).
 const SURNAMES = new Set(
   '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤',
 )
 
-/** True when a Chinese name found after a relation word is likely a name: no everyday word (小学 after 弟弟), or a pet's (pets are named with words: 团子). */
+/** True when a Chinese name found after a relation word is likely a name: no dictionary headword (小学 after 弟弟, 出差 after 老公), or a pet's (pets are named with words: 团子). */
 export function isPlausibleName(relation: string, name: string, isWord: (word: string) => boolean): boolean {
   return PETS.has(relation) || !/^\p{Script=Han}/u.test(name) || !isWord(name)
 }

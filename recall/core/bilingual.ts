@@ -133,7 +133,9 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
     }
   }
   // A name that is also an everyday word (West of "West lake", Queens) does not join the word's translations.
-  for (const [name, words] of names) if (!enZh.has(name)) enZh.set(name, words)
+  // Nor does a single pinyin syllable (Ming, Jing: a friend's given name, not 明 or 井), nor a name
+  // whose only Chinese is one character.
+  for (const [name, words] of names) if (!enZh.has(name) && !readings.has(name) && words.some((w) => w.length > 1)) enZh.set(name, words)
   for (const [word, gloss] of zhEn) if (!common.has(word)) zhEn.set(word, `${gloss}/${NAME_MARK}`)
   for (const [key, list] of readings) enZh.set(READING + key, list)
   enZh.set(
@@ -211,7 +213,8 @@ function dictionaryOver(
       // the caller keeps the first few that its index holds.
       // A British spelling (favourite, colour) is looked up as CC-CEDICT spells it when it is not there as written.
       const american = americanSpelling(term)
-      words = (enZh(term) ?? (american === undefined ? undefined : enZh(american)) ?? enZh(adjectiveBase(term)) ?? [])
+      const isNameWord = (word: string): boolean => zhEn(word)?.endsWith(`/${NAME_MARK}`) === true
+      words = (enZh(term) ?? (american === undefined ? undefined : enZh(american)) ?? enZh(adjectiveBase(term))?.filter((w) => !isNameWord(w)) ?? [])
         .map((word, i) => ({ word, i }))
         .sort((a, b) => a.word.length - b.word.length || a.i - b.i)
         .map((c) => c.word)

@@ -186,8 +186,9 @@ describe('a word the segmenter does not know, read whole (decision 049)', () => 
       { word: '升职', segments: ['回升', '职'] },
       { word: '上回', segments: ['上', '回升'] },
     ])
-    // A word the segmenter cut the same way is not read twice.
+    // A word the segmenter cut the same way is not read twice, nor one inside a single segment.
     expect(recutWords([['上回', '升职']], cuts)).toEqual([])
+    expect(recutWords([['上回升职']], cuts)).toEqual([])
     const index = lookup({ promot: 1, rise: 1 })
     const built = buildQuery('上回升职，工资涨了几个点？', index, resolveOptions({}), () => cuts)
     const promoted = built.terms.find((t) => index.term(t.id) === 'promot')

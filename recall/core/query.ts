@@ -113,10 +113,7 @@ const PHRASE_WORDS = 2
 const ZH_KEPT = 4
 
 export function buildQuery(query: string, index: TermLookup, options: RecallOptions, dictionary: DictionarySource = bilingualDictionary): BuiltQuery {
-  const asked = clipText(query, options.maxQueryChars)
-  // 八月十五 asks about 中秋节: the festival is searched as if the message had named it too.
-  const festivals = festivalsNamed(normalizeText(asked))
-  const clipped = festivals.length === 0 ? asked : `${asked} ${festivals.join(' ')}`
+  const clipped = clipText(query, options.maxQueryChars)
   const tokens = tokenize(clipped, options.maxQueryChars)
   const distinct = new Set(tokens)
   if (asksWhen(clipped)) distinct.add(TIME_TERM)
@@ -193,7 +190,10 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
       )
   }
 
-  if (options.translationWeight > 0) searchRelationNames(clipped, groups, index, options, dict, weights)
+  if (options.translationWeight > 0) {
+    searchRelationNames(clipped, groups, index, options, dict, weights)
+    searchFestivals(clipped, groups, index, options, weights)
+  }
   markNames(clipped, groups, dict, knownId)
   const terms = [...weights].sort((a, b) => (a[1].term < b[1].term ? -1 : 1)).map(([id, { weight }]) => ({ id, weight }))
   return { terms, groups }
@@ -283,8 +283,12 @@ function translateBare(
     const english = isCjkTerm(group.term) ? dict.english(group.term).filter((t) => !isLightTranslation(t)) : [group.term]
     const share = isCjkTerm(group.term) ? options.translationWeight * options.synonymWeight : options.synonymWeight
     for (const term of english) {
+      // Cutting endings also finds strangers (brother → broth, passion → pass): a form is of the
+      // family only when the dictionary gives it a Chinese word of two characters or more in common.
+      const own = new Set(dict.chinese(term).filter((w) => !isSingleCjkCharacter(w)))
+      const kin = (form: string): boolean => own.size > 0 && dict.chinese(form).some((w) => own.has(w))
       const forms = relatedForms(term).flatMap((form) => (isLightTranslation(form) ? [] : heldWhole(form, index)))
-      const usable = forms.filter(({ id }) => !tooCommon(id, index))
+      const usable = forms.filter(({ id, term: form }) => !tooCommon(id, index) && kin(form))
       if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
     }
     if (group.alternatives.length > 0) continue
@@ -578,12 +582,13 @@ function searchRelationNames(
     if (group !== undefined) asked.set(group, [relation])
   }
   if (asked.size === 0) return
-  const isWord = (word: string): boolean => dict !== null && dict.english(word).length > 0 && !dict.isName(word)
+  const wanted = new Set([...asked.values()].flat())
   const names = new Map<string, { name: string; df: number }[]>()
-  for (const id of tracked) {
+  for (const { id, relation, name, plausible } of aliasesOf(index, tracked, dict)) {
+    if (!wanted.has(relation) || !plausible) continue
     const df = index.documentFrequency(id)
-    const alias = df > 0 ? readAliasTerm(index.term(id)) : undefined
-    if (alias === undefined || !isPlausibleName(alias.relation, alias.name, isWord)) continue
+    if (df === 0) continue
+    const alias = { relation, name }
     const list = names.get(alias.relation)
     if (list === undefined) names.set(alias.relation, [{ name: alias.name, df }])
     else list.push({ name: alias.name, df })
@@ -598,6 +603,57 @@ function searchRelationNames(
         standFor(group, forms, options.translationWeight * group.weight, weights)
       }
     }
+}
+
+/** 八月十五 asks about 中秋节 (time-words.ts). */
+function searchFestivals(
+  text: string,
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  for (const { day, festival } of festivalsNamed(normalizeText(text))) {
+    // 中秋节 is also written 中秋: the short name is held whole where the long one is only pairs.
+    const short = festival.endsWith('节') ? heldWhole(festival.slice(0, -1), index) : []
+    const forms = short.length > 0 ? short : indexedForms(festival, index)
+    if (forms.length === 0) continue
+    const named = groups.filter((g) => day.includes(g.term))
+    // The festival is asked about as much as its day: a topic of its own at the day's weight, and
+    // the day's words and the festival stand for each other, so a memory that wrote either covers both.
+    const own: QueryGroup = { term: festival, id: undefined, weight: 1, alternatives: [], parts: wordParts(festival, (t) => heldWhole(t, index)[0]?.id) }
+    standFor(own, forms, 1, weights)
+    for (const group of named) {
+      standFor(group, forms, options.translationWeight * group.weight, weights)
+      if (group.id !== undefined) own.alternatives.push(group.id)
+    }
+    groups.push(own)
+  }
+}
+
+interface ReadAlias {
+  id: number
+  relation: string
+  name: string
+  plausible: boolean
+}
+
+/** Each index's alias terms, read once: the tracked list only grows, so a reading is extended, never redone. */
+const readAliases = new WeakMap<TermLookup, ReadAlias[]>()
+
+function aliasesOf(index: TermLookup, tracked: readonly number[], dict: BilingualDictionary | null): readonly ReadAlias[] {
+  let known = readAliases.get(index)
+  if (known === undefined) readAliases.set(index, (known = []))
+  // A headword, whatever its senses say (出差: "to go on an official or business trip"), is no name.
+  const isWord = (word: string): boolean => dict !== null && (dict.english(word).length > 0 || dict.senses(word).length > 0) && !dict.isName(word)
+  for (let i = known.length; i < tracked.length; i++) {
+    const id = tracked[i]!
+    const alias = readAliasTerm(index.term!(id))
+    known.push(
+      alias === undefined ? { id, relation: '', name: '', plausible: false } : { id, ...alias, plausible: isPlausibleName(alias.relation, alias.name, isWord) },
+    )
+  }
+  return known
 }
 
 /** Longest word a second cut reads. */
@@ -628,7 +684,8 @@ export function recutWords(runs: readonly (readonly string[])[], dict: Bilingual
       const start = end - length
       const overlapped = spans.filter((s) => s.from < end && s.to > start)
       const aligned = overlapped[0]!.from === start && overlapped[overlapped.length - 1]!.to === end
-      if (!aligned) out.push({ word: chars.slice(start, end).join(''), segments: overlapped.map((s) => s.segment) })
+      // Only a word across a boundary: one inside a segment (一起 in 一起去) is that segment's business.
+      if (!aligned && overlapped.length > 1) out.push({ word: chars.slice(start, end).join(''), segments: overlapped.map((s) => s.segment) })
       end = start
     }
   }

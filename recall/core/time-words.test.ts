@@ -27,19 +27,32 @@ describe('time words', () => {
     expect(off.search('When did Melanie go to the pottery class?', { now }).map((h) => h.id)).toEqual(['a-plain', 'b-dated'])
   })
 
-  it('reads a festival named by its lunar day, and a calendar date as a date', () => {
-    expect(festivalsNamed('去年八月十五那天')).toEqual(['中秋节'])
-    expect(festivalsNamed('大年三十回老家')).toEqual(['除夕'])
-    expect(festivalsNamed('正月十五吃元宵')).toEqual(['元宵节'])
-    expect(festivalsNamed('八月十五号交房租')).toEqual([])
-    expect(festivalsNamed('八月份去了趟上海')).toEqual([])
+  it('reads a festival named by its lunar day, and a calendar date, an age or a year as what they are', () => {
+    expect(festivalsNamed('去年八月十五那天')).toEqual([{ day: '八月十五', festival: '中秋节' }])
+    expect(festivalsNamed('大年三十回老家')).toEqual([{ day: '大年三十', festival: '除夕' }])
+    expect(festivalsNamed('正月十五吃元宵')).toEqual([{ day: '正月十五', festival: '元宵节' }])
+    for (const t of ['八月十五号交房租', '八月份去了趟上海', '我今年三十岁', '去年三十号发的工资', '明年三十周年', '五月初五号'])
+      expect({ t, f: festivalsNamed(t) }).toEqual({ t, f: [] })
   })
 
-  it('a question about 八月十五 finds the memory about 中秋节', () => {
+  it('a question about 八月十五 finds the memory about 中秋节, and one that wrote the day still answers', () => {
     const index = new RecallIndex({})
-    index.add({ id: 'mid-autumn', text: '中秋节阿哲来我家吃饭，爸爸和他喝了半瓶黄酒。', at: '2025-10-06T12:00:00Z', source: 'entry' })
-    index.add({ id: 'other', text: '阿哲请我爸喝过一次咖啡。', at: '2025-08-15T12:00:00Z', source: 'entry' })
+    const texts = [
+      '中秋节阿哲来我家吃饭，爸爸和他喝了半瓶黄酒。',
+      '八月份和阿哲去看了一场电影。',
+      '周末去爬山，晚上喝了点啤酒。',
+      '爸爸最近在学书法。',
+      '买了一双新跑鞋。',
+      '公司楼下新开了一家面馆。',
+    ]
+    texts.forEach((text, i) => index.add({ id: i === 0 ? 'mid-autumn' : `m${i}`, text, at: '2025-10-06T12:00:00Z', source: 'entry' }))
     const now = new Date('2026-06-15T12:00:00Z')
-    expect(index.search('去年八月十五那天，我男朋友跟我爸喝的什么酒？', { now })[0]?.id).toBe('mid-autumn')
+    // An August memory shares 八月 itself; the festival's is found beside it, by 中秋.
+    const hits = index.search('去年八月十五那天，我男朋友跟我爸喝的什么酒？', { now }).slice(0, 3)
+    expect(hits.find((h) => h.id === 'mid-autumn')?.matched).toContain('中秋')
+    index.add({ id: 'the-day', text: '八月十五那天下了一场大雨。', at: '2025-10-06T12:00:00Z', source: 'entry' })
+    const answer = index.explain('八月十五那天我在哪？', { now })
+    expect(answer.hits[0]?.id).toBe('the-day')
+    expect(answer.coverage).toBeGreaterThanOrEqual(0.5)
   })
 })

@@ -34,17 +34,25 @@ export function asksWhen(text: string): boolean {
 // A festival is often named by its day on the lunar calendar (八月十五 for 中秋): a person who
 // wrote 中秋节 asks about 八月十五. A day followed by 号 or 日 is a calendar date, not a festival.
 const LUNAR_DAYS: readonly (readonly [RegExp, string])[] = [
-  [/八月十五(?![号日])/u, '中秋节'],
-  [/正月十五(?![号日])/u, '元宵节'],
+  [/八月十五/u, '中秋节'],
+  [/正月十五/u, '元宵节'],
   [/五月初五/u, '端午节'],
   [/七月初七/u, '七夕'],
   [/九月初九/u, '重阳节'],
   [/腊月初八/u, '腊八'],
-  [/年三十|除夕夜/u, '除夕'],
+  // Not 年三十 alone: 今年三十岁, 去年三十号.
+  [/大年三十|腊月三十|除夕夜/u, '除夕'],
   [/大年初一|正月初一/u, '春节'],
 ]
+/** After a day: a calendar date (号, 日), an age or a count, not a festival. */
+const NOT_A_FESTIVAL = /^[号日岁周万年]/u
 
-/** The festivals `text` (already normalised: simplified, lower-cased) names by their lunar day. */
-export function festivalsNamed(text: string): string[] {
-  return LUNAR_DAYS.filter(([day]) => day.test(text)).map(([, festival]) => festival)
+/** The festivals `text` (already normalised: simplified, lower-cased) names by their lunar day, with the words that named it. */
+export function festivalsNamed(text: string): { day: string; festival: string }[] {
+  const out: { day: string; festival: string }[] = []
+  for (const [pattern, festival] of LUNAR_DAYS) {
+    const found = pattern.exec(text)
+    if (found !== null && !NOT_A_FESTIVAL.test(text.slice(found.index + found[0].length))) out.push({ day: found[0], festival })
+  }
+  return out
 }
