@@ -105,6 +105,9 @@ export class EffectsGuard {
         // What the person changed just before this call must reach the watches first, to be judged as theirs.
         await nextTurn()
         await nextTurn()
+        // A write of the host's own may have begun meanwhile (the recall seal lands at any moment): a
+        // look in the middle of it would take its declaration and leave its end to be judged the call's.
+        await this.hostIdle()
       }
       if (!this.open) {
         // Whatever changed while no tool call ran is the person's (or the host's own).
