@@ -60,6 +60,7 @@ const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, '\\
 const CHINESE_WORDS = Object.values(RELATIONS)
   .flatMap((r) => r.zh)
   .sort((a, b) => b.length - a.length)
+const FIRST_CHARACTERS = new Set(CHINESE_WORDS.map((w) => w[0]!))
 const RELATION_OF_WORD = new Map<string, string>()
 for (const [relation, { zh, en }] of Object.entries(RELATIONS)) for (const word of [...zh, ...en]) RELATION_OF_WORD.set(word, relation)
 
@@ -110,6 +111,8 @@ function sentenceBefore(text: string, at: number): string {
 function chineseTies(text: string): { relation: string; name: string }[] {
   const out: { relation: string; name: string }[] = []
   for (let at = 0; at < text.length; at++) {
+    // Most characters start no relation word: one set look-up, not a comparison with each word.
+    if (!FIRST_CHARACTERS.has(text[at]!)) continue
     const word = CHINESE_WORDS.find((w) => text.startsWith(w, at))
     if (word === undefined) continue
     const relation = RELATION_OF_WORD.get(word)!
@@ -170,11 +173,13 @@ export function relationsNamed(word: string): readonly string[] {
 
 /** The English relations of two words (best friend, little brother) in a question's lower-case text, as relation → the word the tokenizer keeps last (friend, brother). */
 export function englishRelationPhrases(lower: string): { relation: string; lastWord: string }[] {
-  const out: { relation: string; lastWord: string }[] = []
-  for (const [phrase, relation] of RELATION_OF_WORD)
-    if (phrase.includes(' ') && new RegExp(`\\b${escape(phrase)}\\b`, 'u').test(lower)) out.push({ relation, lastWord: stemEnglish(phrase.split(' ').pop()!) })
-  return out
+  return ENGLISH_PHRASES.filter(({ pattern }) => pattern.test(lower)).map(({ relation, lastWord }) => ({ relation, lastWord }))
 }
+
+// Compiled once: every message that reaches the query is looked at for them.
+const ENGLISH_PHRASES = [...RELATION_OF_WORD]
+  .filter(([phrase]) => phrase.includes(' '))
+  .map(([phrase, relation]) => ({ pattern: new RegExp(`\\b${escape(phrase)}\\b`, 'u'), relation, lastWord: stemEnglish(phrase.split(' ').pop()!) }))
 
 const RELATION_OF_STEM = new Map<string, string>()
 for (const [word, relation] of RELATION_OF_WORD) if (/^[a-z]+$/.test(word)) RELATION_OF_STEM.set(stemEnglish(word), relation)

@@ -118,10 +118,10 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
     if (word.length === 1 && typeof row[2] === 'string') addReadings(readings, word, row[2])
     const gloss = Array.isArray(row[3]) ? row[3].join('/') : row[3]
     if (typeof gloss !== 'string') continue
-    if (typeof row[2] !== 'string' || !/^[A-Z]/.test(row[2]) || TIME_NAME.test(gloss)) common.add(word)
+    const proper = typeof row[2] === 'string' && /^[A-Z]/.test(row[2])
+    if (!proper || TIME_NAME.test(gloss)) common.add(word)
     const known = zhEn.get(word)
     zhEn.set(word, known === undefined ? gloss : `${known}/${gloss}`)
-    const proper = typeof row[2] === 'string' && /^[A-Z]/.test(row[2])
     for (const raw of gloss.split(/[;/]/)) {
       const sense = cleanSense(raw)
       // Only a sense that is one word, or a set phrase of two ("valentine's day" → 情人节, "younger
@@ -187,6 +187,7 @@ function dictionaryOver(
   let syllables: ReadonlySet<string> | undefined
   const isSyllable = (latin: string): boolean => (syllables ??= new Set(enZh(READING) ?? [])).has(latin)
   const spelled = new Map<string, readonly string[]>()
+  const isName = (word: string): boolean => zhEn(word)?.endsWith(`/${NAME_MARK}`) === true
   return {
     english(word) {
       let terms = englishCache.get(word)
@@ -213,8 +214,7 @@ function dictionaryOver(
       // the caller keeps the first few that its index holds.
       // A British spelling (favourite, colour) is looked up as CC-CEDICT spells it when it is not there as written.
       const american = americanSpelling(term)
-      const isNameWord = (word: string): boolean => zhEn(word)?.endsWith(`/${NAME_MARK}`) === true
-      words = (enZh(term) ?? (american === undefined ? undefined : enZh(american)) ?? enZh(adjectiveBase(term))?.filter((w) => !isNameWord(w)) ?? [])
+      words = (enZh(term) ?? (american === undefined ? undefined : enZh(american)) ?? enZh(adjectiveBase(term))?.filter((w) => !isName(w)) ?? [])
         .map((word, i) => ({ word, i }))
         .sort((a, b) => a.word.length - b.word.length || a.i - b.i)
         .map((c) => c.word)
@@ -231,10 +231,7 @@ function dictionaryOver(
       return chars
     },
     isSyllable,
-    isName(word) {
-      const gloss = zhEn(word)
-      return gloss !== undefined && gloss.endsWith(`/${NAME_MARK}`)
-    },
+    isName,
     senses(word) {
       const out: string[] = []
       for (const raw of zhEn(word)?.split(/[;/]/) ?? []) {

@@ -136,7 +136,8 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     chineseWords.add(word)
   }
   // 星期几, 多少钱, 几岁 say what kind of answer is wanted (answer-kind.ts), not what the message is about.
-  const framed = new Set((normalizeText(clipped).match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
+  const normalized = normalizeText(clipped)
+  const framed = new Set((normalized.match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
   let known: { id: number; term: string; df: number }[] = []
   const groups: QueryGroup[] = []
   const knownId = (term: string): number | undefined => {
@@ -168,9 +169,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   if (options.translationWeight > 0) {
     translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
     translatePhrases(tokens, groups, index, options, dictionary, weights)
-    if (dict !== null) {
-      translateChineseJoins(runs, groups, index, options, dict, isWord, weights)
-    }
+    if (dict !== null) translateChineseJoins(runs, groups, index, options, dict, isWord, weights)
     spellNames(clipped, runs, groups, index, options, dictionary, weights)
     const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
@@ -188,12 +187,10 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
         weights,
         (t) => isCjkTerm(t) && CHINESE_STOP_WORDS.has(t),
       )
+    searchRelationNames(clipped, groups, index, options, dict, weights)
+    searchFestivals(normalized, groups, index, options, weights)
   }
 
-  if (options.translationWeight > 0) {
-    searchRelationNames(clipped, groups, index, options, dict, weights)
-    searchFestivals(clipped, groups, index, options, weights)
-  }
   markNames(clipped, groups, dict, knownId)
   const terms = [...weights].sort((a, b) => (a[1].term < b[1].term ? -1 : 1)).map(([id, { weight }]) => ({ id, weight }))
   return { terms, groups }
@@ -283,12 +280,12 @@ function translateBare(
     const english = isCjkTerm(group.term) ? dict.english(group.term).filter((t) => !isLightTranslation(t)) : [group.term]
     const share = isCjkTerm(group.term) ? options.translationWeight * options.synonymWeight : options.synonymWeight
     for (const term of english) {
+      const forms = relatedForms(term).flatMap((form) => (isLightTranslation(form) ? [] : heldWhole(form, index)))
+      if (forms.length === 0) continue
       // Cutting endings also finds strangers (brother → broth, passion → pass): a form is of the
       // family only when the dictionary gives it a Chinese word of two characters or more in common.
       const own = new Set(dict.chinese(term).filter((w) => !isSingleCjkCharacter(w)))
-      const kin = (form: string): boolean => own.size > 0 && dict.chinese(form).some((w) => own.has(w))
-      const forms = relatedForms(term).flatMap((form) => (isLightTranslation(form) ? [] : heldWhole(form, index)))
-      const usable = forms.filter(({ id, term: form }) => !tooCommon(id, index) && kin(form))
+      const usable = forms.filter(({ id, term: form }) => !tooCommon(id, index) && dict.chinese(form).some((w) => own.has(w)))
       if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
     }
     if (group.alternatives.length > 0) continue
@@ -588,10 +585,9 @@ function searchRelationNames(
     if (!wanted.has(relation) || !plausible) continue
     const df = index.documentFrequency(id)
     if (df === 0) continue
-    const alias = { relation, name }
-    const list = names.get(alias.relation)
-    if (list === undefined) names.set(alias.relation, [{ name: alias.name, df }])
-    else list.push({ name: alias.name, df })
+    const list = names.get(relation)
+    if (list === undefined) names.set(relation, [{ name, df }])
+    else list.push({ name, df })
   }
   for (const [group, relations] of asked)
     for (const relation of relations) {
@@ -607,13 +603,13 @@ function searchRelationNames(
 
 /** 八月十五 asks about 中秋节 (time-words.ts). */
 function searchFestivals(
-  text: string,
+  normalized: string,
   groups: QueryGroup[],
   index: TermLookup,
   options: RecallOptions,
   weights: Map<number, { term: string; weight: number }>,
 ): void {
-  for (const { day, festival } of festivalsNamed(normalizeText(text))) {
+  for (const { day, festival } of festivalsNamed(normalized)) {
     // 中秋节 is also written 中秋: the short name is held whole where the long one is only pairs.
     const short = festival.endsWith('节') ? heldWhole(festival.slice(0, -1), index) : []
     const forms = short.length > 0 ? short : indexedForms(festival, index)
