@@ -12,7 +12,8 @@ it('a saved table answers every look-up exactly as the maps built from the rows'
   expect(table.entries).toBe(zhEn.size)
   for (const [word, senses] of zhEn) expect(table.zhEn(word)).toBe(senses)
   for (const [term, words] of enZh) expect(table.enZh(term)).toEqual(words)
-  for (const missing of ['', '不存在的词语', 'zzzq', '\u{20000}', '猫猫猫猫猫']) {
+  // Before the first key, after the last, a key's prefix and a key with one more byte.
+  for (const missing of ['', '\u0001', '不存在的词语', 'zzzq', '\u{20000}', '\u{10FFFF}', '猫猫猫猫猫', '猫\u0001', 'catt', 'ca']) {
     expect(table.zhEn(missing)).toBeUndefined()
     expect(table.enZh(missing)).toBeUndefined()
   }

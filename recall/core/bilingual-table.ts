@@ -68,22 +68,45 @@ export function unpackTables(buf: Buffer, signature: string): SavedTables | unde
 
 // Binary search over the lines of buf[from, to): probe the line around the middle byte,
 // go right past it or left before it. A line without its tab ends the search (nothing found).
+// The line's bounds and the comparison are byte loops here, not Buffer's native calls: a line is
+// a few dozen bytes, and a look-up probes about seventeen of them, so the calls' own cost was most
+// of a look-up (a step makes dozens).
 function find(buf: Buffer, key: string, from: number, to: number): string | undefined {
   const wanted = Buffer.from(key, 'utf8')
   let lo = from
   let hi = to
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    const start = Math.max(lo, buf.lastIndexOf(LF, mid - 1) + 1)
-    const end = buf.indexOf(LF, start)
-    const tab = buf.indexOf(TAB, start)
-    if (end < 0 || end >= to || tab < 0 || tab > end) return undefined
-    const c = buf.compare(wanted, 0, wanted.length, start, tab)
-    if (c === 0) return buf.toString('utf8', tab + 1, end)
-    if (c < 0) lo = end + 1
-    else hi = start
+    let start = mid
+    while (start > lo && buf[start - 1] !== LF) start--
+    let tab = start
+    while (tab < to && buf[tab] !== TAB && buf[tab] !== LF) tab++
+    if (tab >= to || buf[tab] !== TAB) return undefined
+    const c = compareKey(wanted, buf, start, tab)
+    if (c === 0) {
+      let end = tab + 1
+      while (end < to && buf[end] !== LF) end++
+      return end < to ? buf.toString('utf8', tab + 1, end) : undefined
+    }
+    if (c < 0) hi = start
+    else {
+      let end = tab + 1
+      while (end < to && buf[end] !== LF) end++
+      if (end >= to) return undefined
+      lo = end + 1
+    }
   }
   return undefined
+}
+
+/** Byte order of `wanted` against buf[start, end): negative before, 0 equal, positive after (Buffer.compare's order). */
+function compareKey(wanted: Uint8Array, buf: Uint8Array, start: number, end: number): number {
+  const n = Math.min(wanted.length, end - start)
+  for (let i = 0; i < n; i++) {
+    const d = wanted[i]! - buf[start + i]!
+    if (d !== 0) return d
+  }
+  return wanted.length - (end - start)
 }
 
 /** The table the compiled package carries, when it was built by `signature`; undefined otherwise (not compiled, stale, unreadable). */

@@ -187,7 +187,13 @@ function dictionaryOver(
   let syllables: ReadonlySet<string> | undefined
   const isSyllable = (latin: string): boolean => (syllables ??= new Set(enZh(READING) ?? [])).has(latin)
   const spelled = new Map<string, readonly string[]>()
-  const isName = (word: string): boolean => zhEn(word)?.endsWith(`/${NAME_MARK}`) === true
+  // A step asks about the same words several times (is it a name, its senses, its terms): each is read once.
+  const names = new Map<string, boolean>()
+  const isName = (word: string): boolean => {
+    let name = names.get(word)
+    if (name === undefined) names.set(word, (name = zhEn(word)?.endsWith(`/${NAME_MARK}`) === true))
+    return name
+  }
   return {
     english(word) {
       let terms = englishCache.get(word)
