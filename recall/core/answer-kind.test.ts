@@ -89,10 +89,13 @@ describe('RecallIndex with abstainAnswerKind: the memories about a question hold
     expect(store.explain('我的狗叫什么名字？', { now: NOW, abstain: false }).hits[0]?.id).toBe('m0')
   })
 
-  it('is off by default (decision 048): the dog memory comes back', () => {
+  it('is on by default (decision 059), and off on request: then the dog memory comes back', () => {
     const plain = new RecallIndex()
     texts.forEach((text, i) => plain.add({ id: `m${i}`, text, at: AT, source: 'entry' }))
-    expect(plain.search('我的狗叫什么名字？', { now: NOW })[0]?.id).toBe('m0')
+    expect(plain.explain('我的狗叫什么名字？', { now: NOW }).silence?.reason).toBe('no-answer')
+    const off = new RecallIndex({ abstainAnswerKind: false })
+    texts.forEach((text, i) => off.add({ id: `m${i}`, text, at: AT, source: 'entry' }))
+    expect(off.search('我的狗叫什么名字？', { now: NOW })[0]?.id).toBe('m0')
   })
 
   it('finds the cat’s name, and a price-less phone is no price', () => {
