@@ -70,6 +70,18 @@ describe('RecallIndex: a question that names a place no memory mentions', () => 
     expect(store.search('去日本的计划', { now: NOW })[0]?.id).toBe('m2')
   })
 
+  it('a name before a thing narrows the thing (英伦摇滚乐队, 北欧国家): the memory about the thing answers', () => {
+    const music = new RecallIndex()
+    music.add({ id: 'r', text: 'My favourite band is Radiohead; I saw them live once in Shanghai.', at: AT, source: 'entry' })
+    music.add({ id: 'i', text: 'I want to save 50,000 yuan for a trip to Iceland next year.', at: AT, source: 'entry' })
+    music.add({ id: 'h', text: '外婆九十大寿，全家在绍兴的酒店吃饭。', at: AT, source: 'entry' })
+    expect(music.search('我是不是看过英伦摇滚乐队的现场？', { now: NOW })[0]?.id).toBe('r')
+    expect(music.search('存钱是为了去哪个北欧国家来着', { now: NOW })[0]?.id).toBe('i')
+    // Before an action, or alone, the name is still the topic.
+    expect(music.explain('我去德国住的哪家酒店？', { now: NOW }).silence?.reason).toBe('unknown-name')
+    expect(music.explain('我在巴黎住的哪家酒店？', { now: NOW }).silence?.reason).toBe('unknown-name')
+  })
+
   it('a month in the question is no unknown name', () => {
     expect(store.search('Which hotel did I stay at in August?', { now: NOW }).length).toBeGreaterThan(0)
   })

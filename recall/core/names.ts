@@ -7,7 +7,7 @@
 
 import type { BilingualDictionary } from './bilingual.ts'
 import { mentionsTime } from './time-words.ts'
-import { isCjkTerm, tokenize } from './tokenize.ts'
+import { cjkWordRuns, isCjkTerm, tokenize } from './tokenize.ts'
 
 /** What naming reads and marks of a query's topic groups (query.ts QueryGroup). */
 export interface NameableGroup {
@@ -37,7 +37,8 @@ export function isChineseName(word: string, dict: BilingualDictionary): boolean 
 
 /**
  * Marks the groups that are names (`name`), and a Chinese name the index holds in its short form
- * (`abbreviated`). A run of capitalised English words is one name: it is marked only when no word
+ * (`abbreviated`); a Chinese name right before a thing word (`isThingWord`) only narrows it, and is
+ * not marked. A run of capitalised English words is one name: it is marked only when no word
  * of it is known (a title the store holds in part is not unknown). Runs after translation, which
  * decides what is known.
  */
@@ -46,9 +47,11 @@ export function markNames(
   groups: readonly NameableGroup[],
   dict: BilingualDictionary | null,
   knownId: (term: string) => number | undefined,
+  isThingWord: (word: string) => boolean = () => false,
 ): void {
+  let runs: string[][] | undefined
   for (const g of groups) {
-    if (dict === null || !isCjkTerm(g.term) || !isChineseName(g.term, dict)) continue
+    if (dict === null || !isCjkTerm(g.term) || !isChineseName(g.term, dict) || beforeAThing(g.term, (runs ??= cjkWordRuns(text)), isThingWord)) continue
     g.name = true
     const head = Array.from(g.term)[0]!
     if (SHORT_FORM_TAILS.some((tail) => knownId(head + tail) !== undefined)) g.abbreviated = true
@@ -60,6 +63,25 @@ export function markNames(
     if (!named.every(unknown)) continue
     for (const g of named) if (g !== undefined) g.name = true
   }
+}
+
+/**
+ * True when the Chinese name is written right before a word that names a thing (英伦|摇滚, 北欧|国家): there a
+ * name narrows a kind of that thing, and the thing is what the message is about — a memory about
+ * Radiohead or Iceland answers it without the name. A name before an action (德国|留学, 日本|玩)
+ * or standing alone stays the message's topic.
+ */
+function beforeAThing(name: string, runs: readonly string[][], isThingWord: (word: string) => boolean): boolean {
+  // The text of a run before each of its words: a name the segmenter split (英|伦) still ends there.
+  for (const run of runs) {
+    let before = ''
+    for (let i = 0; i + 1 < run.length; i++) {
+      before += run[i]!
+      const next = run[i + 1]!
+      if (before.endsWith(name) && Array.from(next).length > 1 && isThingWord(next)) return true
+    }
+  }
+  return false
 }
 
 /** True when the message names something by a name no memory holds in any form. */
