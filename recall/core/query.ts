@@ -14,8 +14,7 @@ import { colloquialSynonyms } from './synonyms.ts'
 import { englishSynonyms } from './english-synonyms.ts'
 import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
-import { isNounWord } from './things.ts'
-import { wordNet } from './wordnet.ts'
+import { wordKinds } from './word-kinds.ts'
 import { englishRelationPhrases, isPlausibleName, readAliasTerm, relationsNamed } from './aliases.ts'
 import { heldSpellings, spellings, syllabify } from './pinyin.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
@@ -193,7 +192,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
     searchFestivals(normalized, groups, index, options, weights)
   }
 
-  markNames(clipped, groups, dict, knownId, thingWordTest(dict))
+  markNames(clipped, groups, dict, knownId, (word) => wordKinds()?.nounWord(word) === true)
   const terms = [...weights].sort((a, b) => (a[1].term < b[1].term ? -1 : 1)).map(([id, { weight }]) => ({ id, weight }))
   return { terms, groups }
 }
@@ -737,19 +736,3 @@ function wordParts(term: string, knownId: (term: string) => number | undefined):
   }
   return parts
 }
-
-/** A word both dictionaries place as mostly a noun (things.ts); nothing is one without them. Read once per word. */
-function thingWordTest(dict: BilingualDictionary | null): (word: string) => boolean {
-  return (word) => {
-    const known = nounWords.get(word)
-    if (known !== undefined) return known
-    const wordnet = dict === null ? null : wordNet()
-    const noun = dict !== null && wordnet !== null && isNounWord(word, { dict, wordnet })
-    if (nounWords.size >= NOUN_WORDS_KEPT) nounWords.clear()
-    nounWords.set(word, noun)
-    return noun
-  }
-}
-
-const NOUN_WORDS_KEPT = 4096
-const nounWords = new Map<string, boolean>()

