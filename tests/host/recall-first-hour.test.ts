@@ -1,24 +1,10 @@
-import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootHost, type Host } from '../harness/host.ts'
+import { cyreneOk, hitBlock } from '../harness/hits.ts'
 
 // Issue 20's first-hour case, on a fresh store: one memory, then a question that shares
 // no pair of characters with it (我的猫叫什么 against 叫团子的橘猫) — only the
 // one-character word 猫 — and, for a zh-TW person, the same in traditional characters.
-
-function cyrene(host: Host, ...args: string[]) {
-  const run = spawnSync(process.execPath, ['bin/cyrene.js', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: host.dshHome }, encoding: 'utf8' })
-  expect(run.status, run.stderr).toBe(0)
-  return run.stdout
-}
-
-/** The 【记忆命中】 block the model received for the request that carries `message`. */
-function hitBlock(host: Host, message: string): string | undefined {
-  const request = host.llm.requests.find((r) => JSON.stringify(r.messages).includes(message))
-  expect(request).toBeDefined()
-  const notice = request!.messages.find((m) => JSON.stringify(m.content).includes('【记忆命中】'))
-  return notice === undefined ? undefined : JSON.stringify(notice.content)
-}
 
 let host: Host
 beforeAll(async () => {
@@ -33,7 +19,7 @@ afterAll(async () => {
 describe('the first hour: a one-character word finds its memory', () => {
   it('我养了一只叫团子的橘猫, then 我的猫叫什么？: the hit block the model receives holds the cat', async () => {
     // Older than {{cyrene_memory}}'s recent days, so only recall can bring it (hits never repeat that block).
-    cyrene(host, 'memory', 'write', '我养了一只叫团子的橘猫', '--kind', 'fact', '--axis', '美', '--reason', '宠物', '--at', '2019-05-01T10:00:00+08:00')
+    await cyreneOk(host, 'memory', 'write', '我养了一只叫团子的橘猫', '--kind', 'fact', '--axis', '美', '--reason', '宠物', '--at', '2019-05-01T10:00:00+08:00')
     host.llm.script = () => ({ text: '叫团子呀。' })
     const chat = await host.createAgent('chat')
     await host.turn(chat, '今天好累。')

@@ -1,28 +1,14 @@
-import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootHost, type Host } from '../harness/host.ts'
+import { cyreneOk, hitBlock } from '../harness/hits.ts'
 
 // Who the person's people are (decision 058), end to end on a real host: one memory says who
 // 阿哲 is (男朋友阿哲), another names only 阿哲; a question that says 我对象 — no word of it in
 // the second memory — brings that memory into the hit block the model receives, in Chinese and in
 // English (my manager → Rachel). Written through the person's own command, as a person would.
 
-function cyrene(host: Host, ...args: string[]) {
-  const run = spawnSync(process.execPath, ['bin/cyrene.js', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: host.dshHome }, encoding: 'utf8' })
-  expect(run.status, run.stderr).toBe(0)
-  return run.stdout
-}
-
-/** The 【记忆命中】 block the model received for the request that carries `message`, or undefined. */
-function hitBlock(host: Host, message: string): string | undefined {
-  const request = host.llm.requests.find((r) => JSON.stringify(r.messages).includes(message))
-  expect(request).toBeDefined()
-  const notice = request!.messages.find((m) => JSON.stringify(m.content).includes('【记忆命中】'))
-  return notice === undefined ? undefined : JSON.stringify(notice.content)
-}
-
-const write = (host: Host, text: string, at: string, reason: string) =>
-  cyrene(host, 'memory', 'write', text, '--kind', 'fact', '--axis', '德', '--reason', reason, '--at', at)
+const write = async (host: Host, text: string, at: string, reason: string) =>
+  await cyreneOk(host, 'memory', 'write', text, '--kind', 'fact', '--axis', '德', '--reason', reason, '--at', at)
 
 let host: Host
 beforeAll(async () => {
@@ -30,10 +16,10 @@ beforeAll(async () => {
   await host.ctx.get('cyreneMemory').ready
   await host.recallReady()
   // Older than {{cyrene_memory}}'s recent days: only recall can bring them to the model.
-  write(host, '男朋友阿哲是做摄影的，工作室在西溪', '2020-03-01T10:00:00+08:00', '认识的人')
-  write(host, '阿哲接了一个婚纱摄影的大单，要连拍三个周末', '2020-04-11T10:00:00+08:00', '近况')
-  write(host, 'My manager at work is called Rachel.', '2020-05-02T10:00:00+08:00', 'people')
-  write(host, 'Rachel moved the launch to the first week of June.', '2020-05-20T10:00:00+08:00', 'work')
+  await write(host, '男朋友阿哲是做摄影的，工作室在西溪', '2020-03-01T10:00:00+08:00', '认识的人')
+  await write(host, '阿哲接了一个婚纱摄影的大单，要连拍三个周末', '2020-04-11T10:00:00+08:00', '近况')
+  await write(host, 'My manager at work is called Rachel.', '2020-05-02T10:00:00+08:00', 'people')
+  await write(host, 'Rachel moved the launch to the first week of June.', '2020-05-20T10:00:00+08:00', 'work')
 })
 afterAll(async () => {
   await host?.dispose()
@@ -55,8 +41,8 @@ describe('a relation word finds the memories that only use the name', () => {
   })
 
   it('someone else’s boyfriend is not the person’s own: 苏苏的男朋友 ties nothing', async () => {
-    write(host, '闺蜜苏苏的男朋友叫大伟，是个消防员', '2020-06-01T10:00:00+08:00', '朋友')
-    write(host, '大伟升了中队长', '2020-06-09T10:00:00+08:00', '小事')
+    await write(host, '闺蜜苏苏的男朋友叫大伟，是个消防员', '2020-06-01T10:00:00+08:00', '朋友')
+    await write(host, '大伟升了中队长', '2020-06-09T10:00:00+08:00', '小事')
     host.llm.script = () => ({ text: '嗯。' })
     const chat = await host.createAgent('chat')
     await host.turn(chat, '我男朋友的工作顺利吗')
