@@ -1,6 +1,7 @@
 import type { DoctorLine } from '../doctor/index.ts'
 import { t, type Lang } from '../i18n/index.ts'
 import { recallSilenceText } from '../i18n/recall.ts'
+import type { RecallLack } from './core/index.ts'
 import type { RecallDoctorState } from './running.ts'
 
 /** The doctor's recall line: the index's state, what it holds, where it runs, and why the latest search was silent. */
@@ -21,7 +22,25 @@ export function doctorLines({ index, error, silence }: RecallDoctorState, lang: 
       const detail = t(index.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, counts) + silent
       const summary = t('doctor.recall.summary', lang, { n: c.entries })
       if (index.watch !== undefined) return [{ area: 'recall', check, status: 'warn', detail: t('doctor.recall.watch', lang, { detail, watch: index.watch }) }]
+      // Recall without the dictionary finds no memory in the other language: the ready line's claim would not hold.
+      if (index.lacks !== undefined && index.lacks.length > 0)
+        return [
+          {
+            area: 'recall',
+            check,
+            status: 'warn',
+            detail: t('doctor.recall.lacks', lang, {
+              detail,
+              lacks: index.lacks.map((lack) => t(LACK_KEYS[lack], lang)).join(t('doctor.recall.lacksJoin', lang)),
+            }),
+          },
+        ]
       return [index.where === 'in-process' ? { area: 'recall', check, status: 'warn', detail } : { area: 'recall', check, status: 'ok', detail, summary }]
     }
   }
+}
+
+const LACK_KEYS: Record<RecallLack, 'doctor.recall.lacksTranslation' | 'doctor.recall.lacksWordKinds'> = {
+  translation: 'doctor.recall.lacksTranslation',
+  'word-kinds': 'doctor.recall.lacksWordKinds',
 }

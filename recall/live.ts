@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { warmRecallDictionaries } from './core/index.ts'
+import { recallLacks, warmRecallDictionaries, type RecallLack } from './core/index.ts'
 import { RecallKeeper, type KeeperOpenReport, type RecallCounts, type RecalledEntry, type RecallSearchOptions, type RecallSilence } from './keeper.ts'
 import { writeRecallSeal } from './cache.ts'
 import { RecallWatch } from './watch.ts'
@@ -33,6 +33,8 @@ export interface LiveAnswer {
   swept?: string
   /** Set when the index found nothing: why (a code and a sentence). */
   silence?: RecallSilence
+  /** Set when recall goes without data it reads (no translation, no word lists): the doctor says so. */
+  lacks?: RecallLack[]
 }
 
 export type LiveRequest =
@@ -113,6 +115,7 @@ export class LocalRecall implements LiveRecall {
       if (opts.now !== undefined) search.now = new Date(opts.now)
       const hits = await keeper.search(query, limit, search)
       const silence = keeper.lastSilence
+      const lacks = recallLacks()
       return {
         hits,
         size: keeper.size,
@@ -120,6 +123,7 @@ export class LocalRecall implements LiveRecall {
         reread,
         ...(swept !== undefined ? { swept } : {}),
         ...(silence !== undefined ? { silence } : {}),
+        ...(lacks.length > 0 ? { lacks } : {}),
       }
     })
   }

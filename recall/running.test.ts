@@ -36,6 +36,8 @@ describe('RunningRecall: the recall of one engine, as the host service holds it'
 
     expect((await recall.recall('乌龙茶', 5, NOW)).map((h) => h.text)).toEqual(['喜欢乌龙茶，不加糖。'])
     expect(recall.doctorState().silence).toBeUndefined()
+    // Here the worker has both the dictionary and the word lists (or WordNet): nothing is lacking.
+    expect(recall.doctorState().index).not.toHaveProperty('lacks')
     expect(await recall.recall('Caroline Paris', 5, NOW)).toEqual([])
     expect(recall.doctorState().silence).toMatchObject({ reason: 'no-match' })
     await recall.recall('乌龙茶', 5, NOW)
@@ -86,6 +88,18 @@ describe('the doctor line of recall', () => {
     const silent = { ...ready(), silence: { reason: 'no-match' as const, text: 'no memory shares a word with the message' } }
     expect(doctorLines(silent, 'en')[0]!.detail).toContain('the latest turn recalled nothing')
     expect(doctorLines(silent, 'zh')[0]!.detail).not.toContain('the latest turn')
+  })
+
+  it('warns, in both languages, when recall goes without its dictionary or its word lists, and says what to do', () => {
+    const en = doctorLines(ready({ lacks: ['translation', 'word-kinds'] }), 'en')[0]!
+    expect(en.status).toBe('warn')
+    expect(en.detail).toContain('the translation dictionary could not be read')
+    expect(en.detail).toContain('word lists could not be read')
+    expect(en.detail).toContain('Reinstall the plugin')
+    const zh = doctorLines(ready({ lacks: ['translation'] }), 'zh')[0]!
+    expect(zh.status).toBe('warn')
+    expect(zh.detail).toContain('中英文词典没能读出')
+    expect(zh.detail).not.toContain('词表')
   })
 
   it('says a search failed, before anything else', () => {

@@ -1,4 +1,5 @@
 import type { RecallCounts, RecalledEntry, RecallSilence } from './keeper.ts'
+import type { RecallLack } from './core/index.ts'
 import { startLiveRecall, type LiveAnswer, type LiveRecall } from './live.ts'
 
 /** The index of a running engine as the doctor reads it. */
@@ -14,6 +15,8 @@ type RecallIndexState =
       where: 'worker' | 'in-process'
       /** Why the file watcher cannot be trusted (each step then looks at every file), when it cannot. */
       watch?: string
+      /** The data the latest search went without (no translation, no word lists), when it went without some. */
+      lacks?: readonly RecallLack[]
     }
 
 /** What `/cyrene doctor` shows of recall (recall/doctor.ts words it). */
@@ -40,6 +43,7 @@ export class RunningRecall {
   private error: string | undefined
   private silence: RecallSilence | undefined
   private watch: string | undefined
+  private lacks: readonly RecallLack[] | undefined
   /** Settles when the index is built (or failed to build); recall is empty until then. */
   ready: Promise<void> = Promise.resolve()
 
@@ -105,11 +109,12 @@ export class RunningRecall {
   }
 
   /** An answer: no failure now; why it was silent, if it was; whether every file had to be looked at because the watcher failed. */
-  private answered(answer: Pick<LiveAnswer, 'hits' | 'silence' | 'swept'>): void {
+  private answered(answer: Pick<LiveAnswer, 'hits' | 'silence' | 'swept' | 'lacks'>): void {
     this.error = undefined
     this.silence = answer.hits.length === 0 ? (answer.silence ?? { reason: 'left-out', text: 'every hit was left out' }) : undefined
     // A watcher that failed makes every step look at every file: shown, not hidden.
     this.watch = answer.swept?.startsWith('file watching') === true ? answer.swept : undefined
+    this.lacks = answer.lacks
   }
 
   doctorState(): RecallDoctorState {
@@ -117,7 +122,13 @@ export class RunningRecall {
     return {
       index:
         index.kind === 'ready'
-          ? { kind: 'ready', counts: index.counts, where: index.live.where, ...(this.watch !== undefined ? { watch: this.watch } : {}) }
+          ? {
+              kind: 'ready',
+              counts: index.counts,
+              where: index.live.where,
+              ...(this.watch !== undefined ? { watch: this.watch } : {}),
+              ...(this.lacks !== undefined && this.lacks.length > 0 ? { lacks: this.lacks } : {}),
+            }
           : index,
       error: this.error,
       silence: this.silence,

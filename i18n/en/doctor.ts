@@ -113,6 +113,12 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
     '{n} entries indexed, with {anchors} anchors, {dreams} dream journals and {rollups} rollups, but in DSH’s own thread (a worker could not start), which slows the page on a large store: read DSH’s log and restart DSH.',
   'doctor.recall.summary': 'all {n} entries can be found',
   'doctor.recall.watch': '{detail}; {watch}',
+  'doctor.recall.lacks': '{detail}; {lacks}',
+  'doctor.recall.lacksJoin': '; ',
+  'doctor.recall.lacksTranslation':
+    'but the translation dictionary could not be read: only memories in the language of the message can be found. Reinstall the plugin (its dist/data/ carries the dictionary).',
+  'doctor.recall.lacksWordKinds':
+    'and the word lists could not be read (dist/data/word-kinds.txt): a question asking for a person’s name may get nothing when the memory names them bare. Reinstall the plugin.',
   'doctor.voice.none': 'no Cyrene step assembled yet (open a session and say something, then look again)',
   'doctor.voice.used': '{total}/{budget} characters in the latest step ({blocks})',
   'doctor.voice.nothingCut': '; nothing cut',
