@@ -83,18 +83,15 @@ function find(buf: Buffer, key: string, from: number, to: number): string | unde
     while (tab < to && buf[tab] !== TAB && buf[tab] !== LF) tab++
     if (tab >= to || buf[tab] !== TAB) return undefined
     const c = compareKey(wanted, buf, start, tab)
-    if (c === 0) {
-      let end = tab + 1
-      while (end < to && buf[end] !== LF) end++
-      return end < to ? buf.toString('utf8', tab + 1, end) : undefined
+    if (c < 0) {
+      hi = start
+      continue
     }
-    if (c < 0) hi = start
-    else {
-      let end = tab + 1
-      while (end < to && buf[end] !== LF) end++
-      if (end >= to) return undefined
-      lo = end + 1
-    }
+    let end = tab + 1
+    while (end < to && buf[end] !== LF) end++
+    if (end >= to) return undefined
+    if (c === 0) return buf.toString('utf8', tab + 1, end)
+    lo = end + 1
   }
   return undefined
 }

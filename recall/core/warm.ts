@@ -1,13 +1,14 @@
-// Loads what recall loads lazily (the folding table, the translation dictionary) ahead
+// Loads what recall loads lazily (the folding table, the translation dictionary, the word lists) ahead
 // of the first search that needs it, for a caller with idle time (the recall worker).
 
 import { bilingualDictionary } from './bilingual.ts'
 import { foldSignature } from './fold.ts'
 import { wordKinds } from './word-kinds.ts'
 
-/** Load both tables now; true when translation is available. Never throws (a missing package only turns the feature off). */
+/** Load the tables and the word lists now; true when translation is available. Never throws (a missing package only turns the feature off). */
 export function warmRecallDictionaries(): boolean {
   foldSignature()
+  wordKinds()
   return bilingualDictionary() !== null
 }
 

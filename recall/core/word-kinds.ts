@@ -45,7 +45,7 @@ export function packWordKinds(words: Iterable<string>, englishNouns: Iterable<st
   const nouns: string[] = []
   const persons: string[] = []
   for (const word of words) {
-    if (/[\s]/.test(word) || !isCjkTerm(word)) continue
+    if (/\s/.test(word) || !isCjkTerm(word)) continue
     if (live.nounWord(word)) nouns.push(word)
     if (live.personTerm(word)) persons.push(word)
   }
