@@ -3,15 +3,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { endMarker } from '../../prompt/index.ts'
 import { bootHost, type Host } from '../harness/host.ts'
-import { runCyrene } from '../harness/cli.ts'
+import { cyreneOk } from '../harness/hits.ts'
 
 /** The person's command line, on the same DSH_HOME as the running host. */
-async function cyrene(host: Host, ...args: string[]) {
-  const run = await runCyrene(args, { ...process.env, DSH_HOME: host.dshHome })
-  expect(run.status, run.stderr).toBe(0)
-  return run.stdout
-}
-
 let host: Host
 beforeAll(async () => {
   host = await bootHost({ lang: 'en' })
@@ -28,8 +22,8 @@ describe('the memory engine behind a real host', () => {
   })
 
   it('what the person writes with the CLI reaches {{cyrene_memory}} on the next step', async () => {
-    await cyrene(host, 'memory', 'anchor', 'write', 'user', '你是阿远，写小说的人。', '--core')
-    await cyrene(host, 'memory', 'write', '喜欢乌龙茶，不加糖。', '--kind', 'preference', '--axis', '美', '--reason', '稳定的口味偏好')
+    await cyreneOk(host, 'memory', 'anchor', 'write', 'user', '你是阿远，写小说的人。', '--core')
+    await cyreneOk(host, 'memory', 'write', '喜欢乌龙茶，不加糖。', '--kind', 'preference', '--axis', '美', '--reason', '稳定的口味偏好')
     const agent = await host.createAgent('chat')
     host.llm.script = () => ({ text: '记得。' })
     await host.turn(agent, '我喜欢喝什么？')
@@ -40,7 +34,7 @@ describe('the memory engine behind a real host', () => {
 
   it('recalls old memories for what the person just said, only in Cyrene presets, as framed data', async () => {
     await host.recallReady()
-    await cyrene(
+    await cyreneOk(
       host,
       'memory',
       'write',
@@ -73,7 +67,7 @@ describe('the memory engine behind a real host', () => {
   it('says nothing when nothing stored is about the message: no 记忆命中 block, and `cyrene memory search` finds nothing either (issue 10, abstention)', async () => {
     await host.recallReady()
     // An older day: a memory written today is in {{cyrene_memory}}, and the hits never repeat it (never twice).
-    await cyrene(
+    await cyreneOk(
       host,
       'memory',
       'write',
@@ -94,8 +88,8 @@ describe('the memory engine behind a real host', () => {
     const foreign = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('罗马帝国的人是怎么灭亡的'))
     expect(foreign).toBeDefined()
     expect(JSON.stringify(foreign?.messages)).not.toContain('【记忆命中】')
-    expect(await cyrene(host, 'memory', 'search', '罗马帝国的人是怎么灭亡的？', '--lang', 'en')).toMatch(/nothing found/)
-    expect(await cyrene(host, 'memory', 'search', '西湖的人')).toContain('周末去西湖边散步')
+    expect(await cyreneOk(host, 'memory', 'search', '罗马帝国的人是怎么灭亡的？', '--lang', 'en')).toMatch(/nothing found/)
+    expect(await cyreneOk(host, 'memory', 'search', '西湖的人')).toContain('周末去西湖边散步')
     // The same store still answers about what it holds, in the same conversation.
     await host.turn(chat, '上次去西湖散步人多吗？')
     const own = host.llm.requests.find((r) => JSON.stringify(r.messages).includes('上次去西湖散步人多吗'))
@@ -103,7 +97,7 @@ describe('the memory engine behind a real host', () => {
   })
 
   it('memory text cannot break interpolation: braces in a memory reach the model as written', async () => {
-    await cyrene(host, 'memory', 'write', '她说 {{model}} 和 {{x}} 都只是花括号。', '--kind', 'fact', '--axis', '智', '--reason', '测试花括号')
+    await cyreneOk(host, 'memory', 'write', '她说 {{model}} 和 {{x}} 都只是花括号。', '--kind', 'fact', '--axis', '智', '--reason', '测试花括号')
     const agent = await host.createAgent('chat')
     const { system } = await host.assemble(agent)
     expect(system).toContain('她说 {{model}} 和 {{x}} 都只是花括号。')

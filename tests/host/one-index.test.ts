@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT_NAME } from '../../memory/paths.ts'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootHost, type Host } from '../harness/host.ts'
+import { cyreneOk } from '../harness/hits.ts'
 
 /**
  * One index for every reader (issue 20, decision 030): the person's `cyrene memory search`
@@ -11,12 +11,6 @@ import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
  * documents the same way — entries, anchors and dream journals alike — and a journal of a
  * night that dreamt nothing is no document.
  */
-function cyrene(host: Host, ...args: string[]): string {
-  const run = spawnSync(process.execPath, ['bin/cyrene.js', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: host.dshHome }, encoding: 'utf8' })
-  expect(run.status, run.stderr).toBe(0)
-  return run.stdout
-}
-
 async function guardSettled(host: Host): Promise<void> {
   const guard = host.ctx.get('cyreneStoreGuard') as { effects: { whenSettled(): Promise<void> } }
   await guard.effects.whenSettled()
@@ -46,7 +40,7 @@ beforeAll(async () => {
     },
   })
   await host.ctx.get('cyreneMemory').ready
-  for (const [text, at] of ENTRIES) cyrene(host, 'memory', 'write', text, '--kind', 'fact', '--axis', '美', '--reason', '一起喝茶的事', '--at', at)
+  for (const [text, at] of ENTRIES) await cyreneOk(host, 'memory', 'write', text, '--kind', 'fact', '--axis', '美', '--reason', '一起喝茶的事', '--at', at)
   await host.recallReady()
 })
 afterAll(async () => {
@@ -56,10 +50,10 @@ afterAll(async () => {
 describe('one recall index for every reader', () => {
   it('cyrene memory search, cyrene memory recall, /memory <words> and memory_search give the same ranking', async () => {
     expect(host.dshHome).toBe(home)
-    const search = (JSON.parse(cyrene(host, 'memory', 'search', QUESTION, '--limit', '8', '--json')) as { id: string; area: string }[]).map((h) => h.id)
-    const recall = (JSON.parse(cyrene(host, 'memory', 'recall', QUESTION, '--k', '8', '--budget', '100000', '--json')) as { hits: { id: string }[] }).hits.map(
-      (h) => h.id,
-    )
+    const search = (JSON.parse(await cyreneOk(host, 'memory', 'search', QUESTION, '--limit', '8', '--json')) as { id: string; area: string }[]).map((h) => h.id)
+    const recall = (
+      JSON.parse(await cyreneOk(host, 'memory', 'recall', QUESTION, '--k', '8', '--budget', '100000', '--json')) as { hits: { id: string }[] }
+    ).hits.map((h) => h.id)
     const chat = await host.createAgent('chat')
     const command = await host.command(chat, `/memory ${QUESTION}`)
     const slash = [...String(command?.text).matchAll(/（([^（）\n]+)）$/gm)].map((m) => m[1])
@@ -78,7 +72,7 @@ describe('one recall index for every reader', () => {
 
   it('a journal that holds no dream is not indexed, whatever the question', async () => {
     for (const q of ['本次未产出', '这次梦里产出了什么']) {
-      const ids = (JSON.parse(cyrene(host, 'memory', 'search', q, '--json')) as { id: string }[]).map((h) => h.id)
+      const ids = (JSON.parse(await cyreneOk(host, 'memory', 'search', q, '--json')) as { id: string }[]).map((h) => h.id)
       expect(ids).not.toContain('dream:2019-07-03')
     }
   })
@@ -87,7 +81,20 @@ describe('one recall index for every reader', () => {
     // The person writes after the model's memory_search is over. In this in-process host the command line is a child of
     // the host's own process, so while the guard still watches that call's window it would take the write for the model's.
     await guardSettled(host)
-    cyrene(host, 'memory', 'write', '晚上想喝一杯热牛奶。', '--kind', 'preference', '--axis', '体', '--reason', '睡前习惯', '--at', '2019-10-01T10:00:00+08:00')
+    await cyreneOk(
+      host,
+      'memory',
+      'write',
+      '晚上想喝一杯热牛奶。',
+      '--kind',
+      'preference',
+      '--axis',
+      '体',
+      '--reason',
+      '睡前习惯',
+      '--at',
+      '2019-10-01T10:00:00+08:00',
+    )
     const doctor = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
     const stored = (await host.ctx.get('cyreneMemory').store().scan()).entries.length
     expect(stored).toBe(ENTRIES.length + 1)

@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT_NAME } from '../../memory/paths.ts'
 import { keeperCacheFile, RecallKeeper } from '../../recall/index.ts'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootHost, type Host } from '../harness/host.ts'
+import { cyreneOk } from '../harness/hits.ts'
 
 // CONTRACT#recall-cache on a real host. The cache lives beside the store, outside what the store
 // guard watches, so a model with a shell can rewrite it. A forged cache — well-formed, every file's
@@ -13,12 +13,6 @@ import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 // neither a turn nor the person's command recalls what only the cache said. This checks what the
 // host does, not which check refuses the forgery: with the seal check taken out, the host still
 // rebuilt (recall/keeper.test.ts holds the seal's own case).
-
-function cyrene(host: Host, ...args: string[]): string {
-  const run = spawnSync(process.execPath, ['bin/cyrene.js', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DSH_HOME: host.dshHome }, encoding: 'utf8' })
-  expect(run.status, run.stderr).toBe(0)
-  return run.stdout
-}
 
 const hosts: Host[] = []
 // Both hosts share one DSH home of the test's own: a host the harness made would take its home with it.
@@ -34,11 +28,24 @@ describe('a forged recall cache on a real host', () => {
     hosts.push(first)
     const memory = first.ctx.get('cyreneMemory')
     await memory.ready
-    cyrene(first, 'memory', 'write', '喜欢乌龙茶，每天下午一杯。', '--kind', 'fact', '--axis', '美', '--reason', '口味', '--at', '2019-05-01T10:00:00+08:00')
+    await cyreneOk(
+      first,
+      'memory',
+      'write',
+      '喜欢乌龙茶，每天下午一杯。',
+      '--kind',
+      'fact',
+      '--axis',
+      '美',
+      '--reason',
+      '口味',
+      '--at',
+      '2019-05-01T10:00:00+08:00',
+    )
     await memory.recallReady
     // The person's write is theirs: the store guard has looked at it and kept it before the host goes.
     await (first.ctx.get('cyreneStoreGuard') as { effects: { whenSettled(): Promise<void> } }).effects.whenSettled()
-    const [tea] = JSON.parse(cyrene(first, 'memory', 'search', '乌龙茶', '--json')) as { id: string }[]
+    const [tea] = JSON.parse(await cyreneOk(first, 'memory', 'search', '乌龙茶', '--json')) as { id: string }[]
     expect(tea).toBeDefined()
     await first.dispose()
     hosts.pop()
@@ -64,7 +71,7 @@ describe('a forged recall cache on a real host', () => {
     await again.recallReady
     expect((await again.recall('美式咖啡', 8)).map((h: { text: string }) => h.text).join('')).not.toContain('咖啡')
     expect((await again.recall('乌龙茶', 8)).map((h: { id: string }) => h.id)).toContain(tea!.id)
-    const person = JSON.parse(cyrene(second, 'memory', 'recall', '美式咖啡', '--json')) as { hits: { text?: string }[] }
+    const person = JSON.parse(await cyreneOk(second, 'memory', 'recall', '美式咖啡', '--json')) as { hits: { text?: string }[] }
     expect(JSON.stringify(person.hits)).not.toContain('咖啡')
   })
 })
