@@ -25,15 +25,11 @@ export interface ThingLexicon {
  * not a general one; false for an action (its first sense is "to …") or a quality. A word neither
  * dictionary places (a name, a new word) is a thing.
  */
-export function isThing(word: string, { dict, wordnet }: ThingLexicon): boolean {
-  for (const sense of dict.senses(word)) {
-    if (sense.startsWith('to ')) return false
-    const tags = wordnet.tags(sense)
-    if (tags.noun === 0 && tags.quality === 0) continue
-    if (tags.noun < tags.quality || isTime(sense, wordnet)) return false
-    return wordnet.kinds(sense, GENERAL_KINDS).length < GENERAL_KINDS
-  }
-  return true
+export function isThing(word: string, lexicon: ThingLexicon): boolean {
+  const placed = firstPlacedSense(word, lexicon)
+  if (placed === undefined) return true
+  if (placed === ACTION || !placed.mostlyNoun || isTime(placed.sense, lexicon.wordnet)) return false
+  return lexicon.wordnet.kinds(placed.sense, GENERAL_KINDS).length < GENERAL_KINDS
 }
 
 /**
@@ -41,14 +37,26 @@ export function isThing(word: string, { dict, wordnet }: ThingLexicon): boolean 
  * is a thing of some kind (国家 "country", 摇滚 "rock 'n' roll"), however general. False for an
  * action or a quality, and for a word neither dictionary places. Reads no kinds: cheap per word.
  */
-export function isNounWord(word: string, { dict, wordnet }: ThingLexicon): boolean {
+export function isNounWord(word: string, lexicon: ThingLexicon): boolean {
+  const placed = firstPlacedSense(word, lexicon)
+  return placed !== undefined && placed !== ACTION && placed.mostlyNoun
+}
+
+const ACTION = 'action'
+
+/**
+ * The first CC-CEDICT sense of `word` that WordNet tags as a noun or a quality, and whether it is
+ * mostly a noun there; `ACTION` when a sense before it is an action ("to …"); undefined when no
+ * sense is placed.
+ */
+function firstPlacedSense(word: string, { dict, wordnet }: ThingLexicon): { sense: string; mostlyNoun: boolean } | typeof ACTION | undefined {
   for (const sense of dict.senses(word)) {
-    if (sense.startsWith('to ')) return false
+    if (sense.startsWith('to ')) return ACTION
     const tags = wordnet.tags(sense)
     if (tags.noun === 0 && tags.quality === 0) continue
-    return tags.noun >= tags.quality
+    return { sense, mostlyNoun: tags.noun >= tags.quality }
   }
-  return false
+  return undefined
 }
 
 // 晚上 "evening", 周末 "weekend": a part of the day or the year is when, not what.
