@@ -23,9 +23,8 @@ import { isCjkTerm, isSingleCjkCharacter, tokenize, tokenizerSignature } from '.
 import { isChineseName, namesTheUnknown } from './names.ts'
 import { askedKind, holdsAnswer, isNumberTerm, type AnswerKind } from './answer-kind.ts'
 import { bilingualDictionary } from './bilingual.ts'
-import { isThing, kindTerms, type ThingLexicon } from './things.ts'
-import { wordKinds } from './word-kinds.ts'
-import { wordNet } from './wordnet.ts'
+import { isThing, kindTerms } from './things.ts'
+import { thingLexicon, wordKinds } from './word-kinds.ts'
 import { ALIAS_OPEN, aliasTermsOf } from './aliases.ts'
 import { buildQuery, type QueryGroup } from './query.ts'
 import { clipText, normalizeText } from './normalize.ts'
@@ -542,13 +541,6 @@ export class RecallIndex {
       yield doc
     }
   }
-}
-
-/** Both dictionaries the things of a message are told by; null when either is not installed. */
-function thingLexicon(): ThingLexicon | null {
-  const dict = bilingualDictionary()
-  const wordnet = wordNet()
-  return dict === null || wordnet === null ? null : { dict, wordnet }
 }
 
 /** A kind of person to WordNet (牙医, teacher); false without the dictionaries. */

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { bilingualDictionary, builderSignature, type BilingualDictionary } from './bilingual.ts'
 import { shippedFile } from './package-data.ts'
-import { isNounWord, isPersonNoun } from './things.ts'
+import { isNounWord, isPersonNoun, type ThingLexicon } from './things.ts'
 import { isCjkTerm } from './tokenize.ts'
 import { wordNet, type WordNet } from './wordnet.ts'
 
@@ -111,8 +111,14 @@ export function wordKinds(): WordKinds | null {
     }
     if (loaded !== null) return loaded
   }
+  const lexicon = thingLexicon()
+  loaded = lexicon === null ? null : liveWordKinds(lexicon.dict, lexicon.wordnet)
+  return loaded
+}
+
+/** The dictionary and WordNet in place, as things.ts reads them together; null when either is missing (WordNet is absent from the packed plugin). */
+export function thingLexicon(): ThingLexicon | null {
   const dict = bilingualDictionary()
   const wordnet = dict === null ? null : wordNet()
-  loaded = dict === null || wordnet === null ? null : liveWordKinds(dict, wordnet)
-  return loaded
+  return dict === null || wordnet === null ? null : { dict, wordnet }
 }
