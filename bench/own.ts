@@ -1,4 +1,4 @@
-// The project's own recall set (bench/own/): two invented people, questions worded
+// The project's own recall set (bench/own/): three invented people, questions worded
 // unlike their memories, both cross-lingual directions, temporal and traditional
 // questions, and questions about nothing stored. Split fixed before tuning:
 // odd question numbers tune, even ones are held out (bench/own/README.md).
