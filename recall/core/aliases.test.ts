@@ -43,6 +43,18 @@ describe('aliases: who the person calls what', () => {
       expect({ text, ties: ties(text) }).toEqual({ text, ties: [] })
   })
 
+  it('reads a pet called by its breed, a daughter, a son and a team lead', () => {
+    expect(ties('家里那只柯基叫土豆，名字是林静取的。')).toEqual([aliasTerm('dog', '土豆')])
+    expect(ties('我家布偶叫年糕，特别粘人。')).toEqual([aliasTerm('cat', '年糕')])
+    expect(ties('We adopted a corgi named Potato.')).toEqual([aliasTerm('dog', 'potato')])
+    expect(ties('女儿朵朵今天上幼儿园了。')).toEqual([aliasTerm('daughter', '朵朵')])
+    expect(ties('儿子小宝会走路了。')).toEqual([aliasTerm('son', '小宝')])
+    expect(ties('My team lead Tom is from Manchester.')).toEqual([aliasTerm('boss', 'tom')])
+    expect(relationsNamed('闺女')).toEqual(['daughter'])
+    expect(relationsNamed('老大')).toEqual(['boss'])
+    expect(relationsNamed('狗子')).toEqual(['dog'])
+  })
+
   it('reads every tie of a sentence', () => {
     expect(ties('男朋友阿哲和闺蜜苏苏去吃饭。')).toEqual([aliasTerm('boyfriend', '阿哲'), aliasTerm('friend', '苏苏')])
   })

@@ -104,6 +104,8 @@ export interface RecallOptions {
   synonymWeight: number
   /** Weight of a translation reached through the dictionary's own detour (pivot.ts: "writer" → 作者 → "author" → 作家) relative to the word. 0 = off (bench/own tuning half hit@5: 0 → 0.948, 0.1–0.4 → 0.966). */
   pivotWeight: number
+  /** The days a message names (昨天, last week: time-range.ts) as a word every memory written then holds, at this weight relative to a word of the message. 0 = off. */
+  namedTimeWeight: number
   /** A translation of a word that no memory holds counts as the word itself (there is no original to stay below). */
   untranslatedFullWeight: boolean
   /** How much of a query word's mass a memory that holds only its translation covers, for abstention (1 = as much as the word). */
@@ -150,6 +152,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   translationCredit: 1,
   synonymWeight: 0.5,
   pivotWeight: 0.2,
+  namedTimeWeight: 1,
   untranslatedFullWeight: true,
   maxQueryChars: 4000,
   maxQueryTerms: 64,
@@ -188,6 +191,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     translationWeight: nonNegative(partial.translationWeight, d.translationWeight),
     synonymWeight: nonNegative(partial.synonymWeight, d.synonymWeight),
     pivotWeight: nonNegative(partial.pivotWeight, d.pivotWeight),
+    namedTimeWeight: nonNegative(partial.namedTimeWeight, d.namedTimeWeight),
     untranslatedFullWeight: typeof partial.untranslatedFullWeight === 'boolean' ? partial.untranslatedFullWeight : d.untranslatedFullWeight,
     abstainAnswerKind: typeof partial.abstainAnswerKind === 'boolean' ? partial.abstainAnswerKind : d.abstainAnswerKind,
     abstainMissingThing: typeof partial.abstainMissingThing === 'boolean' ? partial.abstainMissingThing : d.abstainMissingThing,

@@ -31,6 +31,7 @@ import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
 import { mentionsTime, TIME_TERM } from './time-words.ts'
 import { Timeline } from './timeline.ts'
+import { namedTime, type NamedTime } from './time-range.ts'
 
 export type { RecallHit } from './answer.ts'
 
@@ -44,6 +45,11 @@ export interface SyncReport {
 const DEFAULT_LIMIT = 10
 /** Abstention weighs words as in a store of at least this many memories (bench/own tuning half: the same at 0–100). */
 const ABSTAIN_PRIOR_DOCS = 20
+const DAY_MS = 86_400_000
+/** Days a named time may span for its memories to come in without a word of the message (上周: 7; 上个月: no). */
+const NAMED_TIME_PULL_DAYS = 8
+/** Memories a named stretch of days may hold for it to count (each is scored). */
+const NAMED_TIME_MOST = 2000
 
 export class RecallIndex {
   readonly options: RecallOptions
@@ -202,6 +208,9 @@ export class RecallIndex {
       admittedDepth: Math.max(limit, this.options.abstainDepth),
     }
     const touched = this.scoreText(text)
+    const when = this.options.namedTimeWeight > 0 ? namedTime(normalizeText(query), nowMs) : undefined
+    const inWhen = when === undefined ? undefined : (slot: number): boolean => atMs[slot]! >= when.fromMs && atMs[slot]! < when.toMs
+    if (when !== undefined) this.liftNamedTime(text, when, touched)
     try {
       const bySlotRank = (a: number, b: number): number => {
         const diff = scores[b]! - scores[a]!
@@ -228,6 +237,7 @@ export class RecallIndex {
         groups,
         best.slice(0, this.options.abstainDepth),
         this.options.abstainAnswerKind ? askedKind(normalizeText(query)) : undefined,
+        when === undefined ? undefined : { terms: new Set(when.words.flatMap((w) => tokenize(w))), holds: inWhen! },
       )
       if (best.length === 0) return silent('no-match', 0)
       if (options.abstain !== false && verdict.abstain !== 'keep')
@@ -277,6 +287,35 @@ export class RecallIndex {
     return touched
   }
 
+  /**
+   * The days a message names (time-range.ts) are one more word of it, which every memory written
+   * then holds: it adds what a query word held by that many memories adds (its idf, at
+   * `namedTimeWeight`). Each of those memories is scored, so the pruned walk answers as the full
+   * one; when they are too many (`NAMED_TIME_MOST`: 去年 in a large store) the days add nothing,
+   * as a word most memories hold adds almost nothing. A short stretch (`NAMED_TIME_PULL_DAYS`)
+   * also brings in its memories that share no other word with the message: 昨天发生啥了 is asked of the day.
+   */
+  private liftNamedTime(text: TextScoring, when: NamedTime, touched: number[]): void {
+    const held = this.timeline.count(when.fromMs, when.toMs)
+    if (held === 0 || held > NAMED_TIME_MOST) return
+    const { scores } = text
+    const worth = this.options.namedTimeWeight * inverseDocumentFrequency(this.terms.docCount, held)
+    const pull = when.toMs - when.fromMs <= NAMED_TIME_PULL_DAYS * DAY_MS
+    for (const slot of this.timeline.between(when.fromMs, when.toMs, held)) {
+      if (text.accept !== undefined && !text.accept(slot)) continue
+      if (scores[slot] === 0) {
+        // Left unscored by the pruned walk, or holding no word of the message.
+        this.scoreLate(text, slot, touched)
+        const scored: number = scores[slot]!
+        if (scored === 0) {
+          if (!pull) continue
+          touched.push(slot)
+        }
+      }
+      scores[slot]! += worth * text.multiplier(slot)
+    }
+  }
+
   /** Score `slot` now if it holds a query term and was left out (scoreText): a boost is about to read it. */
   private scoreLate(text: TextScoring, slot: number, touched: number[]): void {
     if (text.scores[slot] !== 0 || (text.accept !== undefined && !text.accept(slot))) return
@@ -290,7 +329,12 @@ export class RecallIndex {
   // thing it asks about (an unknown word at the highest idf), against the most that one
   // of the best hits matches — a group counts when the hit holds its term, or (at
   // `translationCredit`) one of its translations.
-  private abstains(groups: readonly QueryGroup[], best: readonly number[], kind: AnswerKind | undefined): { abstain: AbstainVerdict; coverage: number } {
+  private abstains(
+    groups: readonly QueryGroup[],
+    best: readonly number[],
+    kind: AnswerKind | undefined,
+    when?: { terms: ReadonlySet<string>; holds: (slot: number) => boolean },
+  ): { abstain: AbstainVerdict; coverage: number } {
     // Weighed as if the store held at least ABSTAIN_PRIOR_DOCS memories: in a store of three, a word
     // every memory holds would weigh almost nothing beside a word none holds (the first hour).
     const docCount = Math.max(this.terms.docCount, ABSTAIN_PRIOR_DOCS)
@@ -310,7 +354,9 @@ export class RecallIndex {
       const pairs = this.terms.docTerms(slot)!.pairs
       for (let i = 0; i < pairs.length; i += 2) held.add(pairs[i]!)
       let matched = 0
-      groups.forEach((g, i) => (matched += massOf[i]! * coverageOf(g, held)))
+      // The words that name a time are held by every memory written then.
+      const dated = when !== undefined && when.holds(slot)
+      groups.forEach((g, i) => (matched += massOf[i]! * (dated && when.terms.has(g.term) ? 1 : coverageOf(g, held))))
       // 抽 of 抽屉 and 烟 of 烟花 are not 抽烟: characters count beside a word the memory holds, never alone.
       if (this.options.abstainWholeWord && matched > 0 && !groups.some((g) => holdsWord(g, held))) {
         onlyCharacters = true

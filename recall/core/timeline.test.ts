@@ -54,3 +54,25 @@ describe('Timeline', () => {
     )
   })
 })
+
+describe('Timeline.between and count', () => {
+  it('agree with a filter over every document, across days and at the edges', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 10 * 24 * 60 }), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 10 * 24 * 60 }),
+        fc.integer({ min: 1, max: 5 * 24 * 60 }),
+        (minutes, from, length) => {
+          const t = new Timeline()
+          minutes.forEach((m, slot) => t.add(slot, T + m * MIN, `i${String(slot).padStart(2, '0')}`))
+          const fromMs = T + from * MIN
+          const toMs = fromMs + length * MIN
+          const inside = minutes.flatMap((m, slot) => (T + m * MIN >= fromMs && T + m * MIN < toMs ? [slot] : []))
+          expect(t.count(fromMs, toMs)).toBe(inside.length)
+          expect(t.between(fromMs, toMs, 1000).sort((a, b) => a - b)).toEqual(inside.sort((a, b) => a - b))
+          expect(t.between(fromMs, toMs, 3).length).toBe(Math.min(3, inside.length))
+        },
+      ),
+    )
+  })
+})

@@ -65,4 +65,31 @@ export class Timeline {
     }
     return out
   }
+
+  /** The documents dated in [fromMs, toMs), at most `max` of them, latest first. */
+  between(fromMs: number, toMs: number, max: number): number[] {
+    const out: number[] = []
+    for (let key = Math.floor((toMs - 1) / DAY_MS); key >= Math.floor(fromMs / DAY_MS) && out.length < max; key--) {
+      const day = this.days.get(key)
+      if (day === undefined) continue
+      for (let i = day.length - 1; i >= 0 && out.length < max; i--) {
+        const placed = day[i]!
+        if (placed.atMs >= fromMs && placed.atMs < toMs) out.push(placed.slot)
+      }
+    }
+    return out
+  }
+
+  /** How many documents are dated in [fromMs, toMs). */
+  count(fromMs: number, toMs: number): number {
+    let n = 0
+    for (let key = Math.floor(fromMs / DAY_MS); key <= Math.floor((toMs - 1) / DAY_MS); key++) {
+      const day = this.days.get(key)
+      if (day === undefined) continue
+      // Only the first and the last day can hold documents outside the range.
+      if (day[0]!.atMs >= fromMs && day[day.length - 1]!.atMs < toMs) n += day.length
+      else for (const placed of day) if (placed.atMs >= fromMs && placed.atMs < toMs) n++
+    }
+    return n
+  }
 }

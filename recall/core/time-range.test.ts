@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import { RecallIndex } from './recall-index.ts'
+import type { RecallOptionsInput } from './options.ts'
+import { namedTime } from './time-range.ts'
+
+// Local times throughout: the days are the person's, whatever zone the tests run in.
+const NOW = new Date(2026, 5, 15, 12).getTime() // Monday 15 June 2026, noon
+const day = (y: number, m: number, d: number): number => new Date(y, m - 1, d).getTime()
+const range = (text: string): [string, string] | undefined => {
+  const found = namedTime(text, NOW)
+  if (found === undefined) return undefined
+  const show = (ms: number): string => {
+    const d = new Date(ms)
+    return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}${d.getHours() === 0 ? '' : ` ${d.getHours()}h`}`
+  }
+  return [show(found.fromMs), show(found.toMs)]
+}
+
+describe('namedTime', () => {
+  it('reads the days before today', () => {
+    expect(range('昨天带闺女出去玩，发生啥了？')).toEqual(['2026-6-14', '2026-6-15 6h'])
+    expect(range('what did i eat yesterday?')).toEqual(['2026-6-14', '2026-6-15 6h'])
+    expect(range('前天')).toEqual(['2026-6-13', '2026-6-14'])
+    expect(range('今天')).toEqual(['2026-6-15', '2026-6-16'])
+    expect(range('三天前')).toEqual(['2026-6-11', '2026-6-13'])
+    expect(range('two days ago')).toEqual(['2026-6-12', '2026-6-14'])
+  })
+
+  it('reads weeks from Monday, and the weekend just past', () => {
+    expect(range('上周去了哪')).toEqual(['2026-6-8', '2026-6-15'])
+    expect(range('what was wrong with the dog last week?')).toEqual(['2026-6-8', '2026-6-15'])
+    expect(range('上周三')).toEqual(['2026-6-10', '2026-6-11'])
+    expect(range('上周末')).toEqual(['2026-6-13', '2026-6-15'])
+    expect(range('周末干嘛了')).toEqual(['2026-6-13', '2026-6-15'])
+    expect(range('上上周')).toEqual(['2026-6-1', '2026-6-8'])
+    expect(range('last friday')).toEqual(['2026-6-12', '2026-6-13'])
+  })
+
+  it('reads months, years and seasons with their year', () => {
+    expect(range('上个月')).toEqual(['2026-5-1', '2026-6-1'])
+    expect(range('去年')).toEqual(['2025-1-1', '2026-1-1'])
+    expect(range('去年冬天')).toEqual(['2025-12-1', '2026-3-1'])
+    expect(range('去年春天')).toEqual(['2025-3-1', '2025-6-1'])
+    expect(range('今年3月')).toEqual(['2026-3-1', '2026-4-1'])
+    expect(range('去年十月')).toEqual(['2025-10-1', '2025-11-1'])
+    expect(range('3月5号')).toEqual(['2026-3-5', '2026-3-6'])
+    expect(range('last october')).toEqual(['2025-10-1', '2025-11-1'])
+  })
+
+  it('names nothing where the time may be ahead, habitual or only a length', () => {
+    expect(range('How much are the plane tickets for our trip in the autumn?')).toBeUndefined()
+    expect(range('秋天的机票买了吗')).toBeUndefined()
+    expect(range('下周三')).toBeUndefined()
+    expect(range('每周三')).toBeUndefined()
+    expect(range('每个周末')).toBeUndefined()
+    expect(range('学了三个月日语')).toBeUndefined()
+    expect(range('我的猫叫什么？')).toBeUndefined()
+    expect(range('I fall asleep late')).toBeUndefined()
+  })
+
+  it('takes the narrowest reading (上周三 before 上周, 去年冬天 before 去年)', () => {
+    expect(namedTime('去年冬天', NOW)?.words).toEqual(['去年冬天'])
+    expect(namedTime('上周三', NOW)?.fromMs).toBe(day(2026, 6, 10))
+  })
+})
+
+describe('recall over the days a message names', () => {
+  const at = (d: number, h = 20): string => new Date(2026, 5, d, h).toISOString()
+  const store = (options: RecallOptionsInput = {}): RecallIndex => {
+    const index = new RecallIndex(options)
+    index.add({ id: 'kite', text: '带朵朵和土豆去锦城湖公园放风筝，风筝挂到树上取不下来，朵朵哭了一路。', at: at(14), source: 'entry' })
+    index.add({ id: 'zoo', text: '五一带朵朵去了大熊猫基地，人山人海。', at: new Date(2026, 4, 2, 20).toISOString(), source: 'entry' })
+    index.add({ id: 'vet', text: '土豆这几天拉肚子，带去医院检查，说是零食吃太多了。', at: at(9), source: 'entry' })
+    index.add({ id: 'shot', text: '带土豆去宠物医院打了狂犬疫苗，总共180块。', at: new Date(2025, 3, 26, 20).toISOString(), source: 'entry' })
+    index.add({ id: 'school', text: '女儿朵朵今天第一天上幼儿园，在门口哭了。', at: new Date(2025, 8, 1, 20).toISOString(), source: 'entry' })
+    index.add({ id: 'badminton', text: '周六跟老邓去打羽毛球，两个钟头每人四十块。', at: new Date(2025, 4, 10, 20).toISOString(), source: 'entry' })
+    return index
+  }
+
+  it("brings yesterday's memory first among those that share the question's words", () => {
+    const ids = (options: RecallOptionsInput): string[] =>
+      store(options)
+        .search('昨天朵朵怎么了？', { now: NOW, limit: 3 })
+        .map((h) => h.id)
+    expect(ids({})[0]).toBe('kite')
+    expect(ids({ namedTimeWeight: 0 })[0]).not.toBe('kite')
+  })
+
+  it('answers a question about a day that names nothing else, where words alone fall silent', () => {
+    expect(store().search('昨天发生了什么', { now: NOW, limit: 1 })[0]?.id).toBe('kite')
+    expect(store({ namedTimeWeight: 0 }).explain('昨天发生了什么', { now: NOW }).silence?.reason).toBe('low-coverage')
+  })
+
+  it("ranks last week's memory of the dog above an older one", () => {
+    expect(store().search('土豆上周去医院是怎么回事？', { now: NOW, limit: 2 })[0]?.id).toBe('vet')
+    expect(
+      store({ namedTimeWeight: 0 })
+        .search('土豆上周去医院是怎么回事？', { now: NOW, limit: 2 })
+        .map((h) => h.id),
+    ).toEqual(['vet', 'shot'])
+  })
+
+  it('asked on another day, the same words find another memory first', () => {
+    const later = new Date(2026, 5, 10, 12).getTime() // the day after the vet
+    expect(store().search('昨天土豆怎么了？', { now: later, limit: 1 })[0]?.id).toBe('vet')
+  })
+})
