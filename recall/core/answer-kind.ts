@@ -47,8 +47,8 @@ const MONEY =
 // 百 千 万 亿 and a number of three digits or more are sums far more often than sizes or counts.
 const SUM = /^(?:[百千万亿]|\d[\d,.]{2,})$/
 const WEEKDAY = /^(?:(?:周|星期|礼拜)[一二三四五六日天末]?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday)s?$/
-// How a memory names something: 叫团子, 名叫, 取名; named, called, nickname (tokenize stems name to nam).
-const NAMING = /^(?:叫|名|名字|名叫|取名|起名|昵称|外号|小名|nam|call|nicknam)$/
+// How a memory names something: 叫团子, 名叫, 取名; named, called, nickname (as tokenize stems them: name, call, nickname).
+const NAMING = /^(?:叫|名|名字|名叫|取名|起名|昵称|外号|小名|name|call|nickname)$/
 
 // How a memory names a make: 牌子, 品牌, brand (make is mostly a verb).
 const BRANDING = /^(?:牌|牌子|品牌|brand)$/

@@ -5,6 +5,8 @@
 // CC-CEDICT glosses 哥哥 "older brother", so the bare "brother" finds neither: the English side
 // lists the everyday Chinese words here, for translation (query.ts) as for this rule.
 
+import { stemEnglish } from './stem.ts'
+
 const ENGLISH_KIN: Readonly<Record<string, readonly string[]>> = {
   brother: ['哥哥', '弟弟', '哥', '弟'],
   sister: ['姐姐', '妹妹', '姐', '妹'],
@@ -21,12 +23,12 @@ const ENGLISH_KIN: Readonly<Record<string, readonly string[]>> = {
   daughter: ['女儿', '闺女'],
   son: ['儿子'],
   husband: ['老公', '丈夫'],
-  wif: ['老婆', '妻子'],
+  wife: ['老婆', '妻子'],
   boyfriend: ['男朋友', '男友'],
   girlfriend: ['女朋友', '女友'],
 }
 
-const OTHER_ENGLISH_PEOPLE = ['friend', 'boss', 'manager', 'colleagu', 'coworker', 'roommat', 'partner', 'fianc', 'uncl', 'aunt', 'cousin', 'child', 'kid']
+const OTHER_ENGLISH_PEOPLE = ['friend', 'boss', 'manager', 'colleague', 'coworker', 'roommate', 'partner', 'fiance', 'uncle', 'aunt', 'cousin', 'child', 'kid']
 
 // Simplified (both sides are folded before they get here).
 const CHINESE_PEOPLE = [
@@ -86,11 +88,13 @@ const CHINESE_PEOPLE = [
   '表妹',
 ]
 
-const PEOPLE: ReadonlySet<string> = new Set([...Object.keys(ENGLISH_KIN), ...OTHER_ENGLISH_PEOPLE, ...CHINESE_PEOPLE])
+// The English words as tokenize gives them (wife → wife, roommate → roommat).
+const KIN_BY_STEM = new Map(Object.entries(ENGLISH_KIN).map(([word, chinese]) => [stemEnglish(word), chinese]))
+const PEOPLE: ReadonlySet<string> = new Set([...KIN_BY_STEM.keys(), ...OTHER_ENGLISH_PEOPLE.map(stemEnglish), ...CHINESE_PEOPLE])
 
-/** The everyday Chinese words for an English kinship word (its stem, as the tokenizer gives it: wife → wif); [] for any other word. */
+/** The everyday Chinese words for an English kinship word (its stem, as the tokenizer gives it); [] for any other word. */
 export function kinTranslations(stem: string): readonly string[] {
-  return Object.hasOwn(ENGLISH_KIN, stem) ? ENGLISH_KIN[stem]! : []
+  return KIN_BY_STEM.get(stem) ?? []
 }
 
 /** True for a word that names a person of one's life (a stemmed English word or a simplified Chinese one). */

@@ -41,19 +41,19 @@ describe('topicCore: a word without the function words at its edges', () => {
 
 describe('light words: searched, but not what a message is about', () => {
   it('question frames in both languages, after stemming', () => {
-    for (const t of ['lik', 'nam', 'ever', 'favourit', '名字', '喜欢', '叫', '会']) expect(isLightTerm(t), t).toBe(true)
+    for (const t of ['like', 'name', 'ever', 'favourit', '名字', '喜欢', '叫', '会']) expect(isLightTerm(t), t).toBe(true)
     for (const t of ['cat', 'tea', '猫', '茶', '钢琴']) expect(isLightTerm(t), t).toBe(false)
   })
 
   it('an English light word is no topic; its translation ranks at half a topic translation, never for abstention', () => {
-    const index = lookup({ 喜欢: 30, 辣: 1, lik: 5 })
-    const dict = dictionary({ 喜欢: ['lik'], 辣: ['hot'] })
+    const index = lookup({ 喜欢: 30, 辣: 1, like: 5 })
+    const dict = dictionary({ 喜欢: ['like'], 辣: ['hot'] })
     const q = buildQuery('Do I ever like it hot?', index, resolveOptions(), () => dict)
     expect(q.groups.map((g) => g.term)).toEqual(['hot'])
     expect(q.groups[0]!.alternatives.map((id) => index.term(id))).toEqual(['辣'])
     const weight = Object.fromEntries(q.terms.map((t) => [index.term(t.id), t.weight]))
     // hot is unknown here, so its translation weighs as the word (untranslatedFullWeight); like's is below.
-    expect(weight).toEqual({ lik: 1, 辣: 1, 喜欢: 0.8 * 0.5 })
+    expect(weight).toEqual({ like: 1, 辣: 1, 喜欢: 0.8 * 0.5 })
   })
 
   it('a translation that is a stop or light word where it lands is not searched (walk → 散步, not go → 去)', () => {

@@ -1,8 +1,8 @@
 // A deliberately tiny English suffix stripper. It does not try to produce real
 // stems; it only has to map the forms people actually alternate between in chat
 // ("paint", "paints", "painted", "painting") to one key, the same way for the
-// query and for the memory. Collisions ("hope"/"hop") cost a little precision,
-// which BM25 and the rest of the query absorb.
+// query and for the memory. A silent e is kept where it tells words apart
+// (plane / plan, note / not, hope / hop), as Porter's stemmer keeps it.
 
 const VOWEL = /[aeiouy]/
 
@@ -11,28 +11,44 @@ export function stemEnglish(word: string): string {
   let w = word
   if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w
   w = stripPlural(w)
-  w = stripVerbEnding(w)
-  // A final silent "e" comes and goes with the suffixes above ("love" / "loving").
-  if (w.length > 3 && w.endsWith('e') && !w.endsWith('ee')) w = w.slice(0, -1)
+  const verb = stripVerbEnding(w)
+  if (verb !== undefined) {
+    // hoping → hop → hope, as the word is written; hopping → hop stays.
+    w = verb.undoubled || !isShortSyllable(verb.stem) ? verb.stem : verb.stem + 'e'
+  }
+  // A final silent "e" goes where it comes and goes with the suffixes (invite / inviting → invit),
+  // and stays after one short syllable, where it tells the word apart (plane / plan, note / not).
+  if (w.length > 3 && w.endsWith('e') && !w.endsWith('ee') && !isShortSyllable(w.slice(0, -1))) w = w.slice(0, -1)
+  // A final y after a consonant is the i of its other forms (story / stories, movie / movies → stori, movi).
+  if (/[^aeiouy]y$/.test(w) && VOWEL.test(w.slice(0, -2))) w = w.slice(0, -1) + 'i'
   return w
+}
+
+/** One syllable ending consonant, vowel, consonant (not w, x or y): plan, not, gam, lov, hop. */
+function isShortSyllable(stem: string): boolean {
+  return /^[^aeiouy]*[aeiouy][^aeiouywx]$/.test(stem)
 }
 
 function stripPlural(w: string): string {
   if (w.endsWith('sses')) return w.slice(0, -2)
-  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y'
+  // tries → try (as short words keep their y), stories → stori (as story becomes).
+  if (w.endsWith('ies') && w.length > 4) return w.length <= 5 ? w.slice(0, -3) + 'y' : w.slice(0, -2)
   if (/(?:ch|sh|x|zz)es$/.test(w)) return w.slice(0, -2)
   if (w.endsWith('s') && !/(?:ss|us|is|ous)$/.test(w)) return w.slice(0, -1)
   return w
 }
 
-function stripVerbEnding(w: string): string {
+function stripVerbEnding(w: string): { stem: string; undoubled: boolean } | undefined {
   for (const suffix of ['ing', 'ed']) {
     if (!w.endsWith(suffix)) continue
     const stem = w.slice(0, -suffix.length)
-    if (stem.length < 3 || !VOWEL.test(stem)) return w
-    return undouble(stem)
+    if (stem.length < 3 || !VOWEL.test(stem)) return undefined
+    // tried → try, as the three letters are written (skiing keeps its i).
+    if (suffix === 'ed' && /^[^aeiou]{2}i$/.test(stem)) return { stem: stem.slice(0, -1) + 'y', undoubled: false }
+    const single = undouble(stem)
+    return { stem: single, undoubled: single !== stem }
   }
-  return w
+  return undefined
 }
 
 // "running" -> "runn" -> "run"; keep ll/ss/zz which are usually part of the word.

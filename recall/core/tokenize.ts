@@ -16,10 +16,11 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopwords.ts'
  * Bumped whenever the rules below change the terms they produce, or the index adds
  * terms of its own (3: the time term, time-words.ts; 4: traditional characters folded
  * to simplified, fold.ts; 5: who the person's people are, aliases.ts; 6: daughters, sons, a
- * team lead and pets by breed, aliases.ts): a serialised
+ * team lead and pets by breed, aliases.ts; 7: a silent e kept after one short syllable and a
+ * final y read as i, stem.ts): a serialised
  * index built under other rules no longer matches fresh query terms.
  */
-export const TOKENIZER_VERSION = 6
+export const TOKENIZER_VERSION = 7
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
 const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
