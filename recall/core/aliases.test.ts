@@ -26,6 +26,7 @@ describe('aliases: who the person calls what', () => {
     expect(ties('闺蜜苏苏的男朋友叫大伟。')).toEqual([aliasTerm('friend', '苏苏')])
     for (const text of [
       '苏苏的新男朋友叫大伟。',
+      '苏苏的大学室友小林。',
       '苏苏男朋友叫大伟。',
       '她男朋友阿强很高。',
       '前男友阿强又来找我了。',
@@ -50,6 +51,7 @@ describe('aliases: who the person calls what', () => {
     expect(ties('女儿朵朵今天上幼儿园了。')).toEqual([aliasTerm('daughter', '朵朵')])
     expect(ties('儿子小宝会走路了。')).toEqual([aliasTerm('son', '小宝')])
     expect(ties('My team lead Tom is from Manchester.')).toEqual([aliasTerm('boss', 'tom')])
+    expect(ties('周六跟大学室友老邓去打羽毛球。')).toEqual([aliasTerm('roommate', '老邓')])
     expect(relationsNamed('闺女')).toEqual(['daughter'])
     expect(relationsNamed('老大')).toEqual(['boss'])
     expect(relationsNamed('狗子')).toEqual(['dog'])
@@ -138,5 +140,15 @@ describe('RecallIndex: a question about a relation finds the memories that use t
       { id: 'mine', text: '我下个月要出差去上海开会。' },
     ])
     expect(trips.search('我老公喜欢吃什么？', { now: NOW }).map((h) => h.id)).not.toContain('mine')
+  })
+
+  it('finds a name tied in Chinese where an English memory writes it apart in pinyin (老邓 → Lao Deng), from an English question', () => {
+    const index = build([
+      { id: 'tie', text: '周六跟大学室友老邓去打羽毛球。' },
+      { id: 'match', text: 'Lost to Lao Deng again, 21-15 and 21-18.' },
+      { id: 'other', text: 'Lost my keys again on the way home.' },
+    ])
+    const hit = index.search('When did my roommate beat me?', { now: NOW }).find((h) => h.id === 'match')
+    expect(hit?.matched).toEqual(expect.arrayContaining(['deng', 'lao']))
   })
 })

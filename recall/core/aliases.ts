@@ -189,6 +189,8 @@ function ownRelation(before: string, pet: boolean): boolean {
   if (/(?:^|[^我])的[^的]{0,2}$/u.test(before) || /(?:前任?|[他她它你])$/u.test(before)) return false
   const last = before.slice(-1)
   if (last === '' || !/\p{Script=Han}/u.test(last) || /我的?$|我家$/u.test(before)) return true
+  // Where the person met them, or since when (大学室友老邓, 高中同学, 新室友): still the person's own.
+  if (!pet && /(?:大学|高中|初中|中学|小学|研究生|公司|单位|[新老])$/u.test(before)) return true
   return pet ? BEFORE_PET.has(last) : BEFORE_PERSON.has(last)
 }
 

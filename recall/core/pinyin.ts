@@ -16,12 +16,17 @@ export function tonelessReadings(pinyin: string): string[] {
 
 /** How a Chinese word may be read: every combination of its characters' readings, in order, at most `limit`; [] when a character has none. */
 export function spellings(word: string, readings: (char: string) => readonly string[], limit: number): string[] {
-  let out = ['']
+  return syllableSpellings(word, readings, limit).map((syllables) => syllables.join(''))
+}
+
+/** The same readings, one syllable per character (老邓 → lao, deng): a name is also written apart (Lao Deng). */
+export function syllableSpellings(word: string, readings: (char: string) => readonly string[], limit: number): string[][] {
+  let out: string[][] = [[]]
   for (const char of word) {
     const options = readings(char)
     if (options.length === 0) return []
-    const next: string[] = []
-    for (const head of out) for (const tail of options) if (next.length < limit) next.push(head + tail)
+    const next: string[][] = []
+    for (const head of out) for (const tail of options) if (next.length < limit) next.push([...head, tail])
     out = next
   }
   return out

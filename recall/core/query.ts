@@ -16,7 +16,7 @@ import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
 import { wordKinds } from './word-kinds.ts'
 import { englishRelationPhrases, isPlausibleName, readAliasTerm, relationsNamed } from './aliases.ts'
-import { heldSpellings, spellings, syllabify } from './pinyin.ts'
+import { heldSpellings, spellings, syllabify, syllableSpellings } from './pinyin.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
 
 /** What the query needs to know of the index. */
@@ -188,7 +188,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
         weights,
         (t) => isCjkTerm(t) && CHINESE_STOP_WORDS.has(t),
       )
-    searchRelationNames(clipped, groups, index, options, dict, weights)
+    searchRelationNames(clipped, groups, index, options, dict ?? dictionary(), weights)
     searchFestivals(normalized, groups, index, options, weights)
   }
 
@@ -336,6 +336,9 @@ function spellNames(
     if (dict.english(word).length > 0 && !dict.isName(word)) continue
     const forms = spellings(word, (char) => dict.readings(char), SPELLINGS_KEPT).map(stemEnglish)
     for (const group of stands) spell(group, forms)
+    const apart = heldSyllables(word, dict, index)
+    const share = options.untranslatedFullWeight ? 1 : options.translationWeight
+    if (apart.length > 0) for (const group of stands) standFor(group, apart, share * group.weight, weights)
   }
   for (const word of new Set((text.match(/[A-Za-z]{2,}/g) ?? []).map((w) => w.toLowerCase()))) {
     const group = groups.find((g) => g.term === stemEnglish(word))
@@ -595,11 +598,26 @@ function searchRelationNames(
       const ties = (names.get(relation) ?? []).sort((a, b) => b.df - a.df || (a.name < b.name ? -1 : 1)).slice(0, NAMES_PER_RELATION)
       for (const { name } of ties) {
         const forms = isCjkTerm(name) ? indexedForms(name, index) : heldWhole(name, index)
-        if (dict !== null && isCjkTerm(name))
+        if (dict !== null && isCjkTerm(name)) {
           for (const spelled of spellings(name, (char) => dict.readings(char), SPELLINGS_KEPT)) forms.push(...heldWhole(stemEnglish(spelled), index))
+          forms.push(...heldSyllables(name, dict, index))
+        }
         standFor(group, forms, options.translationWeight * group.weight, weights)
       }
     }
+}
+
+/**
+ * A Chinese name as a memory in English may write it, one word per syllable (老邓 → Lao Deng, 王小明 →
+ * Wang Xiaoming is not tried): the first reading whose every syllable the index holds, each at its share.
+ */
+function heldSyllables(name: string, dict: BilingualDictionary, index: TermLookup): { id: number; term: string; share: number }[] {
+  for (const syllables of syllableSpellings(name, (char) => dict.readings(char), SPELLINGS_KEPT)) {
+    if (syllables.length < 2) continue
+    const forms = syllables.map((syllable) => heldWhole(stemEnglish(syllable), index)[0])
+    if (forms.every((form) => form !== undefined)) return forms.map((form) => ({ ...form!, share: 1 / syllables.length }))
+  }
+  return []
 }
 
 /** 八月十五 asks about 中秋节 (time-words.ts). */

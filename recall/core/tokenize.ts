@@ -17,7 +17,7 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopwords.ts'
  * terms of its own (3: the time term, time-words.ts; 4: traditional characters folded
  * to simplified, fold.ts; 5: who the person's people are, aliases.ts; 6: daughters, sons, a
  * team lead and pets by breed, aliases.ts; 7: a silent e kept after one short syllable and a
- * final y read as i, stem.ts): a serialised
+ * final y read as i, stem.ts, and a relation after where it was met, 大学室友老邓, aliases.ts): a serialised
  * index built under other rules no longer matches fresh query terms.
  */
 export const TOKENIZER_VERSION = 7
