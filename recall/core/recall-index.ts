@@ -183,8 +183,10 @@ export class RecallIndex {
     if (limit === 0 || typeof query !== 'string') return silent('empty-query', 0)
     if (this.size === 0) return silent('empty-index', 0)
     const { terms: queryTerms, groups } = buildQuery(query, this.terms, options.translate === false ? { ...this.options, translationWeight: 0 } : this.options)
-    if (queryTerms.length === 0) return silent(groups.length === 0 ? 'empty-query' : 'no-match', 0)
     const nowMs = resolveNow(options.now)
+    // 今天发生了什么: no memory holds a word of it, and the day is what it asks about.
+    const when = this.options.namedTimeWeight > 0 ? namedTime(normalizeText(query), nowMs) : undefined
+    if (queryTerms.length === 0 && when === undefined) return silent(groups.length === 0 ? 'empty-query' : 'no-match', 0)
     const accept = this.sourceFilter(options.sources)
 
     // Scores live in a reused array indexed by slot; only the winners become objects.
@@ -208,7 +210,6 @@ export class RecallIndex {
       admittedDepth: Math.max(limit, this.options.abstainDepth),
     }
     const touched = this.scoreText(text)
-    const when = this.options.namedTimeWeight > 0 ? namedTime(normalizeText(query), nowMs) : undefined
     const inWhen = when === undefined ? undefined : (slot: number): boolean => atMs[slot]! >= when.fromMs && atMs[slot]! < when.toMs
     if (when !== undefined) this.liftNamedTime(text, when, touched)
     try {

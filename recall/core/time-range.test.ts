@@ -100,6 +100,22 @@ describe('recall over the days a message names', () => {
     ).toEqual(['vet', 'shot'])
   })
 
+  it('answers a day no memory shares a word with (今天发生了什么), in either language', () => {
+    const index = new RecallIndex()
+    index.add({ id: 'kite', text: '下午带朵朵去公园放风筝。', at: new Date(2026, 5, 15, 10).toISOString(), source: 'entry' })
+    index.add({ id: 'tom', text: 'Tom asked me to lead the Kafka migration.', at: new Date(2026, 5, 15, 9).toISOString(), source: 'entry' })
+    index.add({ id: 'old', text: '体检报告出来了。', at: new Date(2025, 5, 15, 9).toISOString(), source: 'entry' })
+    for (const q of ['今天发生了什么', 'what happened today?'])
+      expect(
+        index
+          .search(q, { now: NOW })
+          .map((h) => h.id)
+          .sort(),
+      ).toEqual(['kite', 'tom'])
+    expect(index.explain('发生了什么', { now: NOW }).silence?.reason).toBe('no-match')
+    expect(index.explain('上周发生了什么', { now: NOW }).hits).toEqual([])
+  })
+
   it('asked on another day, the same words find another memory first', () => {
     const later = new Date(2026, 5, 10, 12).getTime() // the day after the vet
     expect(store().search('昨天土豆怎么了？', { now: later, limit: 1 })[0]?.id).toBe('vet')
