@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bilingualDictionary } from './bilingual.ts'
-import { heldSpellings, spellings, syllabify, tonelessReadings } from './pinyin.ts'
+import { heldSpellings, syllabify, syllableSpellings, tonelessReadings } from './pinyin.ts'
 import { RecallIndex } from './recall-index.ts'
 
 const NOW = new Date('2026-06-15T12:00:00Z')
@@ -17,9 +17,10 @@ describe('pinyin: readings as a person types them', () => {
 
   it('reads a word as every combination of its characters’ readings, up to a limit', () => {
     const readings = (c: string): string[] => ({ 阿: ['a', 'e'], 哲: ['zhe'], 行: ['xing', 'hang'] })[c] ?? []
-    expect(spellings('阿哲', readings, 16)).toEqual(['azhe', 'ezhe'])
-    expect(spellings('行行', readings, 3)).toEqual(['xingxing', 'xinghang', 'hangxing'])
-    expect(spellings('阿猫', readings, 16)).toEqual([])
+    const spellings = (word: string, limit: number): string[] => syllableSpellings(word, readings, limit).map((s) => s.join(''))
+    expect(spellings('阿哲', 16)).toEqual(['azhe', 'ezhe'])
+    expect(spellings('行行', 3)).toEqual(['xingxing', 'xinghang', 'hangxing'])
+    expect(spellings('阿猫', 16)).toEqual([])
   })
 
   it('cuts a word into known syllables every way, every letter used', () => {

@@ -14,12 +14,11 @@ export function tonelessReadings(pinyin: string): string[] {
   return plain.includes('u:') ? [plain.replace('u:', 'v'), plain.replace('u:', 'u')] : [plain]
 }
 
-/** How a Chinese word may be read: every combination of its characters' readings, in order, at most `limit`; [] when a character has none. */
-export function spellings(word: string, readings: (char: string) => readonly string[], limit: number): string[] {
-  return syllableSpellings(word, readings, limit).map((syllables) => syllables.join(''))
-}
-
-/** The same readings, one syllable per character (老邓 → lao, deng): a name is also written apart (Lao Deng). */
+/**
+ * How a Chinese word may be read: every combination of its characters' readings, in order, at most
+ * `limit`, one syllable per character (老邓 → lao, deng), joined as Azhe or apart as Lao Deng;
+ * [] when a character has none.
+ */
 export function syllableSpellings(word: string, readings: (char: string) => readonly string[], limit: number): string[][] {
   let out: string[][] = [[]]
   for (const char of word) {

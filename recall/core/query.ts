@@ -16,7 +16,7 @@ import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
 import { wordKinds } from './word-kinds.ts'
 import { englishRelationPhrases, isPlausibleName, readAliasTerm, relationsNamed } from './aliases.ts'
-import { heldSpellings, spellings, syllabify, syllableSpellings } from './pinyin.ts'
+import { heldSpellings, syllabify, syllableSpellings } from './pinyin.ts'
 import { cjkWordRuns, cjkWordsOf, isCjkTerm, isSingleCjkCharacter, tokenize } from './tokenize.ts'
 
 /** What the query needs to know of the index. */
@@ -322,23 +322,15 @@ function spellNames(
   const dict = dictionary()
   if (dict === null) return
   const held = (term: string): boolean => heldWhole(term, index).length > 0
-  const spell = (group: QueryGroup, forms: readonly string[]): void => {
+  const spell = (group: QueryGroup, forms: readonly { id: number; term: string; share: number }[]): void => {
     const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
-    standFor(
-      group,
-      forms.flatMap((form) => heldWhole(form, index)),
-      share * group.weight,
-      weights,
-    )
+    standFor(group, forms, share * group.weight, weights)
   }
   for (const { word, stands } of chineseNameCandidates(runs, groups)) {
     // A word the dictionary translates is a word, not a name (苹果 is not pingguo to anyone).
     if (dict.english(word).length > 0 && !dict.isName(word)) continue
-    const forms = spellings(word, (char) => dict.readings(char), SPELLINGS_KEPT).map(stemEnglish)
+    const forms = heldPinyin(word, dict, index)
     for (const group of stands) spell(group, forms)
-    const apart = heldSyllables(word, dict, index)
-    const share = options.untranslatedFullWeight ? 1 : options.translationWeight
-    if (apart.length > 0) for (const group of stands) standFor(group, apart, share * group.weight, weights)
   }
   for (const word of new Set((text.match(/[A-Za-z]{2,}/g) ?? []).map((w) => w.toLowerCase()))) {
     const group = groups.find((g) => g.term === stemEnglish(word))
@@ -346,7 +338,10 @@ function spellNames(
     const found = syllabify(word, (syllable) => dict.isSyllable(syllable), CUTS_KEPT).flatMap((cut) =>
       cut.length < 2 ? [] : heldSpellings(cut, (syllable) => dict.spelledBy(syllable), held, SPELLING_TRIES),
     )
-    spell(group, found)
+    spell(
+      group,
+      found.flatMap((form) => heldWhole(form, index)),
+    )
   }
 }
 
@@ -598,26 +593,29 @@ function searchRelationNames(
       const ties = (names.get(relation) ?? []).sort((a, b) => b.df - a.df || (a.name < b.name ? -1 : 1)).slice(0, NAMES_PER_RELATION)
       for (const { name } of ties) {
         const forms = isCjkTerm(name) ? indexedForms(name, index) : heldWhole(name, index)
-        if (dict !== null && isCjkTerm(name)) {
-          for (const spelled of spellings(name, (char) => dict.readings(char), SPELLINGS_KEPT)) forms.push(...heldWhole(stemEnglish(spelled), index))
-          forms.push(...heldSyllables(name, dict, index))
-        }
+        if (dict !== null && isCjkTerm(name)) forms.push(...heldPinyin(name, dict, index))
         standFor(group, forms, options.translationWeight * group.weight, weights)
       }
     }
 }
 
 /**
- * A Chinese name as a memory in English may write it, one word per syllable (老邓 → Lao Deng, 王小明 →
- * Wang Xiaoming is not tried): the first reading whose every syllable the index holds, each at its share.
+ * How the index holds a Chinese name spelt in toneless pinyin: each reading written as one word
+ * (阿哲 → Azhe), and the first reading whose every syllable it holds as a word of its own, each at
+ * its share (老邓 → Lao Deng).
  */
-function heldSyllables(name: string, dict: BilingualDictionary, index: TermLookup): { id: number; term: string; share: number }[] {
-  for (const syllables of syllableSpellings(name, (char) => dict.readings(char), SPELLINGS_KEPT)) {
+function heldPinyin(name: string, dict: BilingualDictionary, index: TermLookup): { id: number; term: string; share: number }[] {
+  const readings = syllableSpellings(name, (char) => dict.readings(char), SPELLINGS_KEPT)
+  const out = readings.flatMap((syllables) => heldWhole(stemEnglish(syllables.join('')), index))
+  for (const syllables of readings) {
     if (syllables.length < 2) continue
-    const forms = syllables.map((syllable) => heldWhole(stemEnglish(syllable), index)[0])
-    if (forms.every((form) => form !== undefined)) return forms.map((form) => ({ ...form!, share: 1 / syllables.length }))
+    const apart = syllables.map((syllable) => heldWhole(stemEnglish(syllable), index)[0])
+    if (apart.every((form) => form !== undefined)) {
+      for (const form of apart) out.push({ ...form!, share: 1 / syllables.length })
+      break
+    }
   }
-  return []
+  return out
 }
 
 /** 八月十五 asks about 中秋节 (time-words.ts). */

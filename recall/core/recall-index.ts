@@ -185,7 +185,8 @@ export class RecallIndex {
     const { terms: queryTerms, groups } = buildQuery(query, this.terms, options.translate === false ? { ...this.options, translationWeight: 0 } : this.options)
     const nowMs = resolveNow(options.now)
     // 今天发生了什么: no memory holds a word of it, and the day is what it asks about.
-    const when = this.options.namedTimeWeight > 0 ? namedTime(normalizeText(query), nowMs) : undefined
+    const normalized = normalizeText(query)
+    const when = this.options.namedTimeWeight > 0 ? namedTime(normalized, nowMs) : undefined
     if (queryTerms.length === 0 && when === undefined) return silent(groups.length === 0 ? 'empty-query' : 'no-match', 0)
     const accept = this.sourceFilter(options.sources)
 
@@ -237,7 +238,7 @@ export class RecallIndex {
       const verdict = this.abstains(
         groups,
         best.slice(0, this.options.abstainDepth),
-        this.options.abstainAnswerKind ? askedKind(normalizeText(query)) : undefined,
+        this.options.abstainAnswerKind ? askedKind(normalized) : undefined,
         when === undefined ? undefined : { terms: new Set(when.words.flatMap((w) => tokenize(w))), holds: inWhen! },
       )
       if (best.length === 0) return silent('no-match', 0)
