@@ -37,8 +37,9 @@ const write = async (text: string, at: string, extra: string[] = []) =>
   }
 
 interface RecallJson {
-  hits: { id: string; text: string; source_ref: string | null; score: number; source: string }[]
+  hits: { id: string; text: string; source_ref: string | null; score: number; source: string; shown_in: 'block' | 'cyrene_memory' }[]
   chars: number
+  silence?: { reason: string; text: string }
 }
 const recall = async (...args: string[]) => JSON.parse((await run(['memory', 'recall', ...args, '--json'])).out) as RecallJson
 
@@ -53,7 +54,12 @@ describe('cyrene memory recall', () => {
     expect(json.hits.map((h) => h.id)).toContain(tea.id)
     const imported = json.hits.find((h) => h.text === '第一次喝大红袍是在武夷山。')
     expect(imported).toMatchObject({ source_ref: 'diary:2018-04-02', source: '2018-04-02' })
-    expect(json.hits.find((h) => h.id === tea.id)).toMatchObject({ source_ref: null, source: '2019-05-01', text: '最爱的茶是大红袍，不加糖。' })
+    expect(json.hits.find((h) => h.id === tea.id)).toMatchObject({
+      source_ref: null,
+      source: '2019-05-01',
+      text: '最爱的茶是大红袍，不加糖。',
+      shown_in: 'block',
+    })
     expect(json.chars).toBeLessThanOrEqual(1000)
 
     // The one function the pre-step calls, on the same index, gives the same block.
@@ -90,8 +96,14 @@ describe('cyrene memory recall', () => {
     put('梦境/2021/03/2021-03-04.md', '梦见一片乌龙茶园。')
     put('岁月涟漪/月响/2021/2021-04.md', '四月：试了很多种乌龙茶。')
     const json = await recall('乌龙茶')
-    const ids = json.hits.map((h) => h.id)
+    const ids = json.hits.filter((h) => h.shown_in === 'block').map((h) => h.id)
     expect(ids).not.toContain(fresh.id)
+    // Still reported as found, and where the turn shows it.
+    expect(json.hits.find((h) => h.id === fresh.id)).toMatchObject({
+      shown_in: 'cyrene_memory',
+      text: '乌龙茶要用九十度的水泡',
+      source: today.toISOString().slice(0, 10),
+    })
     expect(ids.filter((id) => id === old.id || id === again.id)).toHaveLength(1)
     expect(json.hits.find((h) => h.id === 'dream:2021-03-04')?.source).toBe('梦境 2021-03-04')
     expect(json.hits.find((h) => h.id === 'month:2021-04')?.source).toBe('月响 2021-04')
@@ -137,5 +149,15 @@ describe('cyrene memory recall: why nothing', () => {
     const found = JSON.parse((await run(['memory', 'recall', '我的猫叫什么？', '--json'])).out) as RecallJson & { silence?: unknown }
     expect(found.hits[0]?.text).toContain('团子')
     expect(found.silence).toBeUndefined()
+  })
+
+  it('a memory written today is found and said to be in {{cyrene_memory}}, not reported as nothing found', async () => {
+    const cat = await write('我养了一只叫团子的橘猫。', new Date().toISOString())
+    await write('周末常去西湖边散步。', '2019-06-01T10:00:00+08:00')
+    const json = await recall('我的猫叫什么？')
+    expect(json.hits.map((h) => [h.id, h.shown_in])).toEqual([[cat.id, 'cyrene_memory']])
+    // The block itself stays empty: the turn shows the cat once, in {{cyrene_memory}}.
+    expect(json).toMatchObject({ chars: 0, silence: { reason: 'left-out' } })
+    expect((await run(['memory', 'recall', '我的猫叫什么？'])).out).toContain(`left out ${cat.id}: {{cyrene_memory}} already shows it`)
   })
 })
