@@ -23,6 +23,20 @@ describe('askedKind: the answers a memory’s words can show', () => {
     expect(kindOf('陶艺课在星期几？')).toBe('weekday')
   })
 
+  it('reads a birthday’s date: a day of the year that no memory’s own date is', () => {
+    for (const q of [
+      '朵朵生日是哪天？',
+      '团子是哪天生日啊？',
+      '妈妈几月几号过生日？',
+      '團子是哪天生的？',
+      "When's Rachel's birthday?",
+      'When was my daughter born?',
+    ])
+      expect({ q, kind: kindOf(q) }).toEqual({ q, kind: 'birthday' })
+    for (const q of ['生日那天去哪玩了？', 'What did I give my grandmother for her ninetieth birthday?', '我是哪年去的北京？'])
+      expect({ q, kind: kindOf(q) }).toEqual({ q, kind: undefined })
+  })
+
   it('asks nothing of how many, how long or when: those are counted over memories or read from their dates', () => {
     for (const q of [
       'How many hikes have I been on?',
@@ -60,6 +74,20 @@ describe('holdsAnswer: a memory’s terms against the kind asked', () => {
     expect(holdsAnswer('weekday', terms('报了陶艺课，每周三晚上'), noName)).toBe(true)
     expect(holdsAnswer('weekday', terms('yoga on Thursdays'), noName)).toBe(true)
     expect(holdsAnswer('weekday', terms('陶艺课做了一对杯子'), noName)).toBe(false)
+  })
+
+  it('a birthday is a day of the year: a month, a day of the month, a lunar month, a year', () => {
+    for (const text of [
+      '我的生日是四月七号',
+      '妈妈生日是农历八月十五',
+      '生日在12月20日',
+      "Mom's birthday is on March 3rd",
+      'Tuanzi was born in 2021',
+      '外婆腊月生日',
+    ])
+      expect({ text, held: holdsAnswer('birthday', terms(text), noName) }).toEqual({ text, held: true })
+    for (const text of ['三十岁生日，阿哲做了一桌菜', '生日那天去了舟山', 'a cake for her ninetieth birthday'])
+      expect({ text, held: holdsAnswer('birthday', terms(text), noName) }).toEqual({ text, held: false })
   })
 
   it('numbers in digits, Chinese and English words', () => {
@@ -102,6 +130,15 @@ describe('RecallIndex with abstainAnswerKind: the memories about a question hold
     expect(store.search('我的猫叫什么？', { now: NOW })[0]?.id).toBe('m1')
     expect(store.explain('我的新手机多少钱？', { now: NOW }).silence?.reason).toBe('no-answer')
     expect(store.search('陶艺课是星期几？', { now: NOW })[0]?.id).toBe('m4')
+  })
+
+  it('says nothing about a birthday’s date when the birthday memories hold none; finds one that does', () => {
+    const birthdays = new RecallIndex({ abstainAnswerKind: true })
+    birthdays.add({ id: 'b0', text: '朵朵五岁生日，在家里吃了蛋糕。', at: AT, source: 'entry' })
+    birthdays.add({ id: 'b1', text: '朵朵上幼儿园了，在门口哭。', at: AT, source: 'entry' })
+    expect(birthdays.explain('朵朵生日是哪天？', { now: NOW }).silence?.reason).toBe('no-answer')
+    birthdays.add({ id: 'b2', text: '朵朵的生日是三月五号。', at: AT, source: 'entry' })
+    expect(birthdays.search('朵朵生日是哪天？', { now: NOW })[0]?.id).toBe('b2')
   })
 
   it('a person’s name is not asked for by kind: it is often written bare (a relative, or anyone WordNet calls a person)', () => {

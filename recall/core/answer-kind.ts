@@ -3,15 +3,17 @@
 // question's topic but nothing of that kind (我怕狗 for the dog's name) cannot answer it: when
 // none of the memories about the topic holds an answer of the kind, recall says nothing
 // (abstain.ts `no-answer`; docs/decisions/048). Only kinds that a memory's words show reliably
-// are asked for; "when" is not one, since every memory carries its own date.
+// are asked for; "when" is not one, since every memory carries its own date — except a birthday,
+// a day of the year that no memory's own date is (docs/decisions/088).
 
 import { stemEnglish } from './stem.ts'
 
 /**
- * A name, a brand, a sum of money, an age, a day of the week. Not "how many" nor "how long": their
- * answer is often counted over memories (how many hikes) or read from their dates (how long since).
+ * A name, a brand, a sum of money, an age, a day of the week, a birthday's date. Not "how many" nor
+ * "how long": their answer is often counted over memories (how many hikes) or read from their
+ * dates (how long since).
  */
-export type AnswerKind = 'name' | 'brand' | 'price' | 'age' | 'weekday'
+export type AnswerKind = 'name' | 'brand' | 'price' | 'age' | 'weekday' | 'birthday'
 
 // Each test runs on the message folded to simplified Chinese and lower case. The order matters:
 // 什么牌子 is a brand before 什么 names anything.
@@ -27,6 +29,10 @@ const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ],
   ['age', /几岁|多大岁数|岁数|多大了|年纪多大|多少岁|\bhow old\b/],
   ['weekday', /星期几|周几|礼拜几|\b(?:what|which) day of the week\b|\bwhat weekday\b/],
+  [
+    'birthday',
+    /生日是(?:哪天|哪一天|几号|几月|什么时候|啥时候)|(?:哪天|哪一天|几号|几月几[号日]?|什么时候|啥时候)(?:过)?生日|(?:哪天|哪一天|几月几[号日]?|什么时候|啥时候)(?:出)?生的|\bwhen(?:'s| is| was| does| did)?\b[^?？]*\b(?:birthday|born)\b|\bwhat(?:'s| is)? (?:the )?date\b[^?？]*\bbirthday\b/,
+  ],
 ]
 
 /** The kind of answer `folded` (simplified, lower case) asks for, if it asks for one a memory's words can show. */
@@ -50,6 +56,14 @@ const WEEKDAY = /^(?:(?:周|星期|礼拜)[一二三四五六日天末]?|monday|
 // How a memory names something: 叫团子, 名叫, 取名; named, called, nickname (as tokenize stems them: name, call, nickname).
 const NAMING = /^(?:叫|名|名字|名叫|取名|起名|昵称|外号|小名|name|call|nickname)$/
 
+// A day of the year as a memory writes it: 三月, 五号, 20日, 腊月; March, 3rd; or a year (born in 2021).
+const CALENDAR_DAY = /^(?:[\d一二三四五六七八九十两廿]+[月号日]|[正腊冬]月|\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d)$/
+const MONTHS: ReadonlySet<string> = new Set(
+  'january february march april june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec'
+    .split(' ')
+    .map(stemEnglish),
+)
+
 // How a memory names a make: 牌子, 品牌, brand (make is mostly a verb).
 const BRANDING = /^(?:牌|牌子|品牌|brand)$/
 
@@ -66,6 +80,7 @@ export function isNumberTerm(term: string): boolean {
 export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (term: string) => boolean): boolean {
   let number = false
   let money = false
+  let dayMark = false
   for (const term of terms) {
     switch (kind) {
       case 'name':
@@ -79,6 +94,13 @@ export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (
         break
       case 'age':
         if (isNumberTerm(term)) return true
+        break
+      case 'birthday':
+        // 12月20日 comes apart as 12, 月, 20, 日: a month character beside a number is a date too.
+        if (CALENDAR_DAY.test(term) || MONTHS.has(term)) return true
+        number ||= isNumberTerm(term)
+        dayMark ||= term === '月' || term === '号'
+        if (number && dayMark) return true
         break
       case 'price':
         // A sum: a number beside a unit of money (600 yuan, 九百块), or one no size or count is
