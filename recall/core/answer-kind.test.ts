@@ -68,9 +68,12 @@ describe('holdsAnswer: a memory’s terms against the kind asked', () => {
     expect(holdsAnswer('price', terms('换了新手机'), noName)).toBe(false)
   })
 
-  it('an age is a number; a weekday is a day of the week', () => {
-    expect(holdsAnswer('age', terms('外婆九十大寿'), noName)).toBe(true)
-    expect(holdsAnswer('age', terms('外婆身体很好'), noName)).toBe(false)
+  it('an age is a number said as one; a weekday is a day of the week', () => {
+    for (const text of ['外婆九十大寿', '我养了一只橘猫，叫团子，三岁', '朵朵今年四岁了', 'Mochi is two years old', 'she turned 30 last week'])
+      expect({ text, held: holdsAnswer('age', terms(text), noName) }).toEqual({ text, held: true })
+    // A count or a size is no age.
+    for (const text of ['外婆身体很好', '土豆这几天拉肚子，吃了两包零食', 'I walk Potato 2 times a day'])
+      expect({ text, held: holdsAnswer('age', terms(text), noName) }).toEqual({ text, held: false })
     expect(holdsAnswer('weekday', terms('报了陶艺课，每周三晚上'), noName)).toBe(true)
     expect(holdsAnswer('weekday', terms('yoga on Thursdays'), noName)).toBe(true)
     expect(holdsAnswer('weekday', terms('陶艺课做了一对杯子'), noName)).toBe(false)
@@ -130,6 +133,15 @@ describe('RecallIndex with abstainAnswerKind: the memories about a question hold
     expect(store.search('我的猫叫什么？', { now: NOW })[0]?.id).toBe('m1')
     expect(store.explain('我的新手机多少钱？', { now: NOW }).silence?.reason).toBe('no-answer')
     expect(store.search('陶艺课是星期几？', { now: NOW })[0]?.id).toBe('m4')
+  })
+
+  it('says nothing about an age when the memories about the pet hold only counts', () => {
+    const pets = new RecallIndex({ abstainAnswerKind: true })
+    pets.add({ id: 'p0', text: '土豆这几天拉肚子，一天吃了两包零食。', at: AT, source: 'entry' })
+    pets.add({ id: 'p1', text: '家里那只柯基叫土豆。', at: AT, source: 'entry' })
+    expect(pets.explain('土豆今年几岁了？', { now: NOW }).silence?.reason).toBe('no-answer')
+    pets.add({ id: 'p2', text: '土豆今年三岁了，还是很皮。', at: AT, source: 'entry' })
+    expect(pets.search('土豆今年几岁了？', { now: NOW })[0]?.id).toBe('p2')
   })
 
   it('says nothing about a birthday’s date when the birthday memories hold none; finds one that does', () => {

@@ -56,6 +56,10 @@ const WEEKDAY = /^(?:(?:周|星期|礼拜)[一二三四五六日天末]?|monday|
 // How a memory names something: 叫团子, 名叫, 取名; named, called, nickname (as tokenize stems them: name, call, nickname).
 const NAMING = /^(?:叫|名|名字|名叫|取名|起名|昵称|外号|小名|name|call|nickname)$/
 
+// An age as a memory writes it: the number with its unit (三岁, 两周岁), or a number beside one of these.
+const AGED = /^[\d一二两三四五六七八九十]+(?:岁|周岁)$/
+const AGE_MARK = /^(?:岁|周岁|寿|大寿|old|age|aged|turn)$/
+
 // A day of the year as a memory writes it: 三月, 五号, 20日, 腊月; March, 3rd; or a year (born in 2021).
 const CALENDAR_DAY = /^(?:[\d一二三四五六七八九十两廿]+[月号日]|[正腊冬]月|\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d)$/
 const MONTHS: ReadonlySet<string> = new Set(
@@ -80,7 +84,7 @@ export function isNumberTerm(term: string): boolean {
 export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (term: string) => boolean): boolean {
   let number = false
   let money = false
-  let dayMark = false
+  let marked = false
   for (const term of terms) {
     switch (kind) {
       case 'name':
@@ -93,14 +97,18 @@ export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (
         if (WEEKDAY.test(term)) return true
         break
       case 'age':
-        if (isNumberTerm(term)) return true
+        // A number said as an age: 三岁, 九十大寿, 30 years old, turned 30 (a number alone is as often a count or a size).
+        if (AGED.test(term)) return true
+        number ||= isNumberTerm(term)
+        marked ||= AGE_MARK.test(term)
+        if (number && marked) return true
         break
       case 'birthday':
         // 12月20日 comes apart as 12, 月, 20, 日: a month character beside a number is a date too.
         if (CALENDAR_DAY.test(term) || MONTHS.has(term)) return true
         number ||= isNumberTerm(term)
-        dayMark ||= term === '月' || term === '号'
-        if (number && dayMark) return true
+        marked ||= term === '月' || term === '号'
+        if (number && marked) return true
         break
       case 'price':
         // A sum: a number beside a unit of money (600 yuan, 九百块), or one no size or count is
