@@ -135,6 +135,16 @@ describe('RecallIndex with abstainAnswerKind: the memories about a question hold
     expect(store.search('陶艺课是星期几？', { now: NOW })[0]?.id).toBe('m4')
   })
 
+  it('a name the question says is not its answer: the guesthouse in 安吉 is not called 安吉', () => {
+    const trips = new RecallIndex({ abstainAnswerKind: true })
+    trips.add({ id: 'g0', text: '我们在安吉的民宿住了两晚，到处都是竹子。', at: AT, source: 'entry' })
+    trips.add({ id: 'g1', text: '订好了去安吉的高铁票。', at: AT, source: 'entry' })
+    const q = '我们在安吉住的那家民宿叫什么名字？'
+    expect(trips.explain(q, { now: NOW }).silence?.reason).toBe('no-answer')
+    trips.add({ id: 'g2', text: '安吉那家民宿叫竹云山房。', at: AT, source: 'entry' })
+    expect(trips.search(q, { now: NOW })[0]?.id).toBe('g2')
+  })
+
   it('says nothing about an age when the memories about the pet hold only counts', () => {
     const pets = new RecallIndex({ abstainAnswerKind: true })
     pets.add({ id: 'p0', text: '土豆这几天拉肚子，一天吃了两包零食。', at: AT, source: 'entry' })

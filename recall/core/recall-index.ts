@@ -387,7 +387,7 @@ export class RecallIndex {
       return { abstain: 'missing-thing', coverage: share }
     // A person's name is often written bare (弟弟小川, 王老师): only a thing's or an animal's is asked for by kind.
     const asksPersonName = (): boolean => kind === 'name' && groups.some((g) => isPersonWord(g.term) || isPerson(g.term))
-    if (this.options.abstainAnswerKind && kind !== undefined && !this.holdsAnAnswer(kind, about) && !asksPersonName())
+    if (this.options.abstainAnswerKind && kind !== undefined && !this.holdsAnAnswer(kind, about, groups) && !asksPersonName())
       return { abstain: 'no-answer', coverage: share }
     return { abstain: 'keep', coverage: share }
   }
@@ -418,8 +418,16 @@ export class RecallIndex {
   }
 
   /** True when one of the memories about the message holds an answer of the kind it asks for (answer-kind.ts). */
-  private holdsAnAnswer(kind: AnswerKind, about: readonly ReadonlySet<number>[]): boolean {
-    const isName = nameTest()
+  private holdsAnAnswer(kind: AnswerKind, about: readonly ReadonlySet<number>[], groups: readonly QueryGroup[]): boolean {
+    const test = nameTest()
+    // A name the question itself says (Azhe of "the café where Azhe proposed", its 阿哲) is what it asks about, not its answer.
+    const said = new Set<number>()
+    for (const g of groups) {
+      if (g.id !== undefined) said.add(g.id)
+      for (const id of g.alternatives) said.add(id)
+    }
+    const saidTerms = new Set([...said].map((id) => this.terms.term(id)))
+    const isName = (term: string): boolean => !saidTerms.has(term) && test(term)
     return about.some((held) =>
       holdsAnswer(
         kind,
