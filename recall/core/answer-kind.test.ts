@@ -135,32 +135,32 @@ describe('RecallIndex with abstainAnswerKind: the memories about a question hold
     expect(store.search('陶艺课是星期几？', { now: NOW })[0]?.id).toBe('m4')
   })
 
-  it('a name the question says is not its answer: the guesthouse in 安吉 is not called 安吉', () => {
-    const trips = new RecallIndex({ abstainAnswerKind: true })
-    trips.add({ id: 'g0', text: '我们在安吉的民宿住了两晚，到处都是竹子。', at: AT, source: 'entry' })
-    trips.add({ id: 'g1', text: '订好了去安吉的高铁票。', at: AT, source: 'entry' })
-    const q = '我们在安吉住的那家民宿叫什么名字？'
-    expect(trips.explain(q, { now: NOW }).silence?.reason).toBe('no-answer')
-    trips.add({ id: 'g2', text: '安吉那家民宿叫竹云山房。', at: AT, source: 'entry' })
-    expect(trips.search(q, { now: NOW })[0]?.id).toBe('g2')
-  })
-
-  it('says nothing about an age when the memories about the pet hold only counts', () => {
-    const pets = new RecallIndex({ abstainAnswerKind: true })
-    pets.add({ id: 'p0', text: '土豆这几天拉肚子，一天吃了两包零食。', at: AT, source: 'entry' })
-    pets.add({ id: 'p1', text: '家里那只柯基叫土豆。', at: AT, source: 'entry' })
-    expect(pets.explain('土豆今年几岁了？', { now: NOW }).silence?.reason).toBe('no-answer')
-    pets.add({ id: 'p2', text: '土豆今年三岁了，还是很皮。', at: AT, source: 'entry' })
-    expect(pets.search('土豆今年几岁了？', { now: NOW })[0]?.id).toBe('p2')
-  })
-
-  it('says nothing about a birthday’s date when the birthday memories hold none; finds one that does', () => {
-    const birthdays = new RecallIndex({ abstainAnswerKind: true })
-    birthdays.add({ id: 'b0', text: '朵朵五岁生日，在家里吃了蛋糕。', at: AT, source: 'entry' })
-    birthdays.add({ id: 'b1', text: '朵朵上幼儿园了，在门口哭。', at: AT, source: 'entry' })
-    expect(birthdays.explain('朵朵生日是哪天？', { now: NOW }).silence?.reason).toBe('no-answer')
-    birthdays.add({ id: 'b2', text: '朵朵的生日是三月五号。', at: AT, source: 'entry' })
-    expect(birthdays.search('朵朵生日是哪天？', { now: NOW })[0]?.id).toBe('b2')
+  // Each case: memories about the question that hold no answer of its kind (silent), then one that does (found first).
+  it.each([
+    {
+      why: 'a name the question says is not its answer: the guesthouse in 安吉 is not called 安吉',
+      without: ['我们在安吉的民宿住了两晚，到处都是竹子。', '订好了去安吉的高铁票。'],
+      question: '我们在安吉住的那家民宿叫什么名字？',
+      answer: '安吉那家民宿叫竹云山房。',
+    },
+    {
+      why: 'an age is not any count in the memories about the pet',
+      without: ['土豆这几天拉肚子，一天吃了两包零食。', '家里那只柯基叫土豆。'],
+      question: '土豆今年几岁了？',
+      answer: '土豆今年三岁了，还是很皮。',
+    },
+    {
+      why: 'a birthday’s date is not a birthday celebrated',
+      without: ['朵朵五岁生日，在家里吃了蛋糕。', '朵朵上幼儿园了，在门口哭。'],
+      question: '朵朵生日是哪天？',
+      answer: '朵朵的生日是三月五号。',
+    },
+  ])('$why', ({ without, question, answer }) => {
+    const memories = new RecallIndex({ abstainAnswerKind: true })
+    without.forEach((text, i) => memories.add({ id: `w${i}`, text, at: AT, source: 'entry' }))
+    expect(memories.explain(question, { now: NOW }).silence?.reason).toBe('no-answer')
+    memories.add({ id: 'answer', text: answer, at: AT, source: 'entry' })
+    expect(memories.search(question, { now: NOW })[0]?.id).toBe('answer')
   })
 
   it('a person’s name is not asked for by kind: it is often written bare (a relative, or anyone WordNet calls a person)', () => {
