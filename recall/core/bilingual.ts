@@ -304,7 +304,8 @@ function cleanSense(raw: string): string | undefined {
     .trim()
     .toLowerCase()
   if (sense === '' || SKIP_SENSE.test(sense)) return undefined
-  return sense.startsWith('to ') ? sense.slice(3) : sense
+  // "to mortgage", "a mortgage" (按揭), "the boss": the verb's and the noun's little words say nothing of the meaning.
+  return sense.replace(/^(?:to|a|an|the) /, '')
 }
 
 function allHan(word: string): boolean {
