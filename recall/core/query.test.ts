@@ -56,6 +56,16 @@ describe('light words: searched, but not what a message is about', () => {
     expect(weight).toEqual({ like: 1, 辣: 1, 喜欢: 0.8 * 0.5 })
   })
 
+  it('a Chinese translation’s everyday synonyms search below it, as an English translation’s do (mortgage → 按揭 → 房贷)', () => {
+    const index = lookup({ 房贷: 2, 按揭: 1 })
+    const dict = dictionary({ 按揭: ['mortgag'] })
+    const q = buildQuery('How much is the mortgage each month?', index, resolveOptions(), () => dict)
+    const weight = Object.fromEntries(q.terms.map((t) => [index.term(t.id), t.weight]))
+    expect(weight['按揭']).toBe(1)
+    expect(weight['房贷']).toBe(0.8 * 0.5)
+    expect(q.groups.find((g) => g.term === 'mortgag')!.alternatives.map((id) => index.term(id))).toContain('房贷')
+  })
+
   it('a translation that is a stop or light word where it lands is not searched (walk → 散步, not go → 去)', () => {
     const index = lookup({ 散步: 2, 去: 40 })
     const dict = dictionary({ 散步: ['walk'], 去: ['walk'] })

@@ -227,14 +227,14 @@ function translate(
       const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
       standFor(group, usable, share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight), weights)
     }
-    // The dictionary's English is not always the person's (subway for a memory's metro): a
-    // translation's everyday synonyms search below it.
-    if (!isCjkTerm(group.term) || options.synonymWeight <= 0) continue
+    // The dictionary's words are not always the person's (subway for a memory's metro, 按揭 for
+    // one that says 房贷): a translation's everyday synonyms search below it.
+    if (options.synonymWeight <= 0) continue
     const share =
       group.id === undefined && group.alternatives.length === 0 && options.untranslatedFullWeight ? 1 : options.translationWeight * options.synonymWeight
     for (const candidate of candidates) {
       if (skip(candidate)) continue
-      for (const synonym of englishSynonyms(candidate)) {
+      for (const synonym of isCjkTerm(candidate) ? colloquialSynonyms(candidate) : englishSynonyms(candidate)) {
         const usable = usableForms(synonym, group, index)
         if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
       }
