@@ -14,7 +14,7 @@ export const recallEn: { readonly [K in keyof typeof recallZh]: string } = {
   'recall.silence.missing-thing':
     'the memories found share only actions or qualities with the message, not the thing it asks about nor a kind of it, and cover {coverage} % of it (under {needed} %)',
   'recall.silence.no-answer':
-    'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week, the date of a birthday)',
+    'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week, the date of a birthday, a number to look up)',
   'recall.silence.only-characters':
     'the memories found share only single characters of the words in the message (a character of another word), not one of its words nor a translation of one',
   'recall.silence.left-out': 'the hits found are already in {{cyrene_memory}}, near-duplicates of each other, or do not fit the budget',

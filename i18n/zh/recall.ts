@@ -9,7 +9,7 @@ export const recallZh = {
   'recall.silence.unknown-name': '这句话提到的地方或名字没有哪条记忆提到过，最相关的记忆也只覆盖它的 {coverage}%（不到 {needed}%）',
   'recall.silence.missing-thing':
     '找到的记忆和这句话只有动作或形容相同，没有它问的那样东西，也没有那一类里的任何一种；它们只覆盖这句话的 {coverage}%（不到 {needed}%）',
-  'recall.silence.no-answer': '说到这件事的记忆里没有这句话要的那种答案（名字、牌子、钱数、年龄、星期几、生日是哪天）',
+  'recall.silence.no-answer': '说到这件事的记忆里没有这句话要的那种答案（名字、牌子、钱数、年龄、星期几、生日是哪天、车牌或电话这类号码）',
   'recall.silence.only-characters': '找到的记忆和这句话只有零散的单字相同（抽烟里的“抽”只出现在“抽屉”里），没有一个完整的词，也没有词的译法',
   'recall.silence.left-out': '找到的命中已经在 {{cyrene_memory}} 里、彼此近乎重复，或放不进预算',
   'recall.silence.unknown': '没有说明原因（{reason}）',

@@ -105,7 +105,7 @@ export function describeSilence(silence: { reason: SilenceReason; coverage: numb
     case 'missing-thing':
       return `the memories found share only actions or qualities with the message, not the thing it asks about nor a kind of it, and cover ${Math.round(silence.coverage * 100)} % of it (under ${Math.round((silence.needed ?? 0) * 100)} %)`
     case 'no-answer':
-      return 'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week, the date of a birthday)'
+      return 'the memories about what the message asks hold no answer of the kind it asks for (a name, a brand, a sum of money, an age, a day of the week, the date of a birthday, a number to look up)'
     case 'only-characters':
       return 'the memories found share only single characters of the words in the message (a character of another word), not one of its words nor a translation of one'
     case 'unknown-name':

@@ -79,6 +79,16 @@ describe('holdsAnswer: a memory’s terms against the kind asked', () => {
     expect(holdsAnswer('weekday', terms('陶艺课做了一对杯子'), noName)).toBe(false)
   })
 
+  it('a number one looks up (a plate, a phone) is three digits or more, or letters and digits together', () => {
+    for (const q of ['我车牌号多少来着？', '我妈电话号码是多少？', "What's my licence plate number?"])
+      expect({ q, kind: kindOf(q) }).toEqual({ q, kind: 'number' })
+    expect(kindOf('我的密码存在哪里？')).toBeUndefined()
+    for (const text of ['车牌是粤A·12345', 'my plate is B7X 2K9', '妈的手机号 138 0013 8000'])
+      expect({ text, held: holdsAnswer('number', terms(text), noName) }).toEqual({ text, held: true })
+    for (const text of ['买了一辆白色的比亚迪', 'Got a plate through the EV quota'])
+      expect({ text, held: holdsAnswer('number', terms(text), noName) }).toEqual({ text, held: false })
+  })
+
   it('a birthday is a day of the year: a month, a day of the month, a lunar month, a year', () => {
     for (const text of [
       '我的生日是四月七号',

@@ -13,7 +13,7 @@ import { stemEnglish } from './stem.ts'
  * "how long": their answer is often counted over memories (how many hikes) or read from their
  * dates (how long since).
  */
-export type AnswerKind = 'name' | 'brand' | 'price' | 'age' | 'weekday' | 'birthday'
+export type AnswerKind = 'name' | 'brand' | 'price' | 'age' | 'weekday' | 'birthday' | 'number'
 
 // Each test runs on the message folded to simplified Chinese and lower case. The order matters:
 // 什么牌子 is a brand before 什么 names anything.
@@ -29,6 +29,10 @@ const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ],
   ['age', /几岁|多大岁数|岁数|多大了|年纪多大|多少岁|\bhow old\b/],
   ['weekday', /星期几|周几|礼拜几|\b(?:what|which) day of the week\b|\bwhat weekday\b/],
+  [
+    'number',
+    /(?:车牌|号码|电话|手机号|门牌|尾号)[号码]?(?:是)?(?:多少|几号|是什么|是啥|啥)|\bwhat(?:'s| is| was| are)\b[^?？]*\b(?:phone|plate|registration|licen[cs]e|house|flat|room|apartment|door) (?:number|no)\b/,
+  ],
   [
     'birthday',
     /生日是(?:哪天|哪一天|几号|几月|什么时候|啥时候)|(?:哪天|哪一天|几号|几月几[号日]?|什么时候|啥时候)(?:过)?生日|(?:哪天|哪一天|几月几[号日]?|什么时候|啥时候)(?:出)?生的|\bwhen(?:'s| is| was| does| did)?\b[^?？]*\b(?:birthday|born)\b|\bwhat(?:'s| is)? (?:the )?date\b[^?？]*\bbirthday\b/,
@@ -102,6 +106,10 @@ export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (
         number ||= isNumberTerm(term)
         marked ||= AGE_MARK.test(term)
         if (number && marked) return true
+        break
+      case 'number':
+        // A number one looks up: three digits or more, or letters and digits together (粤A12345, 8F).
+        if (/^(?:\d{3,}|(?=[a-z\d]*\d)(?=[a-z\d]*[a-z])[a-z\d]{3,})$/.test(term)) return true
         break
       case 'birthday':
         // 12月20日 comes apart as 12, 月, 20, 日: a month character beside a number is a date too.
