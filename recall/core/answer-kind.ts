@@ -72,6 +72,9 @@ const MONTHS: ReadonlySet<string> = new Set(
     .map(stemEnglish),
 )
 
+// A number one looks up: three digits or more, or letters and digits together (粤A12345 → 12345, B7X, 8F).
+const LOOKUP_NUMBER = /^(?:\d{3,}|(?=[a-z\d]*\d)(?=[a-z\d]*[a-z])[a-z\d]{3,})$/
+
 // How a memory names a make: 牌子, 品牌, brand (make is mostly a verb).
 const BRANDING = /^(?:牌|牌子|品牌|brand)$/
 
@@ -108,8 +111,7 @@ export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (
         if (number && marked) return true
         break
       case 'number':
-        // A number one looks up: three digits or more, or letters and digits together (粤A12345, 8F).
-        if (/^(?:\d{3,}|(?=[a-z\d]*\d)(?=[a-z\d]*[a-z])[a-z\d]{3,})$/.test(term)) return true
+        if (LOOKUP_NUMBER.test(term)) return true
         break
       case 'birthday':
         // 12月20日 comes apart as 12, 月, 20, 日: a month character beside a number is a date too.

@@ -31,7 +31,7 @@ import { clipText, normalizeText } from './normalize.ts'
 import { topK } from './topk.ts'
 import { mentionsTime, TIME_TERM } from './time-words.ts'
 import { Timeline } from './timeline.ts'
-import { namedTime, type NamedTime } from './time-range.ts'
+import { DAY_MS, namedTime, type NamedTime } from './time-range.ts'
 
 export type { RecallHit } from './answer.ts'
 
@@ -45,7 +45,6 @@ export interface SyncReport {
 const DEFAULT_LIMIT = 10
 /** Abstention weighs words as in a store of at least this many memories (bench/own tuning half: the same at 0–100). */
 const ABSTAIN_PRIOR_DOCS = 20
-const DAY_MS = 86_400_000
 /** Days a named time may span for its memories to come in without a word of the message (上周: 7; 上个月: no). */
 const NAMED_TIME_PULL_DAYS = 8
 /** Memories a named stretch of days may hold for it to count (each is scored). */
@@ -421,13 +420,9 @@ export class RecallIndex {
   private holdsAnAnswer(kind: AnswerKind, about: readonly ReadonlySet<number>[], groups: readonly QueryGroup[]): boolean {
     const test = nameTest()
     // A name the question itself says (Azhe of "the café where Azhe proposed", its 阿哲) is what it asks about, not its answer.
-    const said = new Set<number>()
-    for (const g of groups) {
-      if (g.id !== undefined) said.add(g.id)
-      for (const id of g.alternatives) said.add(id)
-    }
-    const saidTerms = new Set([...said].map((id) => this.terms.term(id)))
-    const isName = (term: string): boolean => !saidTerms.has(term) && test(term)
+    const said = new Set<string>()
+    for (const g of groups) for (const id of g.id === undefined ? g.alternatives : [g.id, ...g.alternatives]) said.add(this.terms.term(id))
+    const isName = (term: string): boolean => !said.has(term) && test(term)
     return about.some((held) =>
       holdsAnswer(
         kind,

@@ -1,7 +1,7 @@
 // What turns a BM25 text score into a recall score: recency, source weight,
 // and the share a strong hit passes along its links.
 
-const DAY_MS = 86_400_000
+import { DAY_MS } from './time-range.ts'
 
 /**
  * 1 + weight · 0.5^(age / halfLife). Entries from the future count as new; an

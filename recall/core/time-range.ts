@@ -3,7 +3,8 @@
 // words: time-words.ts only knows that a memory *says* a time, not when it was written. Days are the
 // person's: the calendar of the process's time zone, weeks from Monday. Pure: the moment is passed in.
 
-const DAY_MS = 86_400_000
+/** One day in milliseconds: the unit of every date rule in recall (time ranges, the timeline's days, recency). */
+export const DAY_MS = 86_400_000
 
 /** What a message's time words name: [fromMs, toMs), and the words that named it (as written, normalised). */
 export interface NamedTime {

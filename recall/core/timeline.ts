@@ -4,7 +4,7 @@
 // so a strong hit lends part of its score to its neighbours in time (see
 // `neighbourShare`). Kept per day so that an add or a remove touches one short list.
 
-const DAY_MS = 86_400_000
+import { DAY_MS } from './time-range.ts'
 
 interface Placed {
   slot: number
