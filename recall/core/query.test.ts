@@ -66,6 +66,14 @@ describe('light words: searched, but not what a message is about', () => {
     expect(q.groups.find((g) => g.term === 'mortgag')!.alternatives.map((id) => index.term(id))).toContain('房贷')
   })
 
+  it('an English word’s synonym widening stops at as many translations as it searches (ZH_KEPT), however many the dictionary has', () => {
+    // Six translations, none held, each with an everyday synonym that is: only the first four widen.
+    const index = lookup({ 姥姥: 1, 姥爷: 1, 祖母: 1, 祖父: 1, 哥哥: 1, 姐姐: 1 })
+    const dict = dictionary({ 外婆: ['elder'], 外公: ['elder'], 奶奶: ['elder'], 爷爷: ['elder'], 哥: ['elder'], 姐: ['elder'] })
+    const searched = buildQuery('my elder', index, resolveOptions(), () => dict).terms.map((t) => index.term(t.id))
+    expect(searched.filter((term) => term !== 'elder').sort()).toEqual(['姥姥', '姥爷', '祖母', '祖父'].sort())
+  })
+
   it('a translation that is a stop or light word where it lands is not searched (walk → 散步, not go → 去)', () => {
     const index = lookup({ 散步: 2, 去: 40 })
     const dict = dictionary({ 散步: ['walk'], 去: ['walk'] })

@@ -232,12 +232,18 @@ function translate(
     if (options.synonymWeight <= 0) continue
     const share =
       group.id === undefined && group.alternatives.length === 0 && options.untranslatedFullWeight ? 1 : options.translationWeight * options.synonymWeight
+    let widened = 0
     for (const candidate of candidates) {
+      if (!isCjkTerm(group.term) && widened >= ZH_KEPT) break
       if (skip(candidate)) continue
+      let found = false
       for (const synonym of isCjkTerm(candidate) ? colloquialSynonyms(candidate) : englishSynonyms(candidate)) {
         const usable = usableForms(synonym, group, index)
-        if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
+        if (usable.length === 0) continue
+        found = true
+        standFor(group, usable, share * group.weight, weights)
       }
+      if (found) widened++
     }
   }
 }
