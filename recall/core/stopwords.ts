@@ -151,6 +151,18 @@ export const CHINESE_STOP_WORDS: ReadonlySet<string> = new Set([
 ])
 
 /**
+ * The classifiers a demonstrative takes (那只, 这台, 哪家): the pair points at a thing and names
+ * none, whatever the segmenter makes of it (那只 is a word to it, 这台 is not).
+ */
+const CLASSIFIERS = new Set(Array.from('个只位家台本条件次种张辆部把间座所头匹双对套份篇首封支块片顿场回趟款枚颗些样'))
+
+/** 这只, 那台, 哪家: a demonstrative or 哪 with a classifier. */
+export function isDemonstrativePair(word: string): boolean {
+  const chars = Array.from(word)
+  return chars.length === 2 && '这那哪'.includes(chars[0]!) && CLASSIFIERS.has(chars[1]!)
+}
+
+/**
  * Words that are searched but are not what a message is about (question words, light
  * verbs, vague quantities and times): abstention (query.ts) leaves them out of the
  * query's topics, so 我会弹钢琴吗 is judged by 弹 and 钢琴, not by 会 — which every store holds.

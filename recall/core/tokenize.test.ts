@@ -38,6 +38,15 @@ describe('tokenize: Chinese', () => {
   it('does not count a two-character word twice because it is also a pair', () => {
     expect(tokenize('喝茶').filter((t) => t === '喝茶')).toHaveLength(1)
   })
+
+  it('a demonstrative with its classifier is no term (我家那只龟, 易方达那只 share nothing of it); the thing after it is', () => {
+    for (const text of ['我家那只龟', '在支付宝买的易方达那只', '这台电脑', '哪家医院']) {
+      const terms = tokenize(text)
+      for (const pair of ['那只', '这台', '哪家']) expect(terms).not.toContain(pair)
+    }
+    expect(tokenize('这台电脑')).toContain('电脑')
+    expect(tokenize('我家那只龟')).toContain('龟')
+  })
 })
 
 describe('tokenize: English', () => {

@@ -10,17 +10,18 @@
 import { foldSignature } from './fold.ts'
 import { normalizeText, clipText } from './normalize.ts'
 import { stemEnglish } from './stem.ts'
-import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopwords.ts'
+import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isDemonstrativePair } from './stopwords.ts'
 
 /**
  * Bumped whenever the rules below change the terms they produce, or the index adds
  * terms of its own (3: the time term, time-words.ts; 4: traditional characters folded
  * to simplified, fold.ts; 5: who the person's people are, aliases.ts; 6: daughters, sons, a
  * team lead and pets by breed, aliases.ts; 7: a silent e kept after one short syllable and a
- * final y read as i, stem.ts, and a relation after where it was met, 大学室友老邓, aliases.ts): a serialised
+ * final y read as i, stem.ts, and a relation after where it was met, 大学室友老邓, aliases.ts; 8: a
+ * demonstrative with its classifier is a stop word, 那只, stopwords.ts): a serialised
  * index built under other rules no longer matches fresh query terms.
  */
-export const TOKENIZER_VERSION = 7
+export const TOKENIZER_VERSION = 8
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
 const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
@@ -100,7 +101,7 @@ export function cjkWordRuns(text: string, maxChars: number = DEFAULT_MAX_TOKENIZ
 
 /** A listed stop word, or a word made only of stop characters (我的, 你们的). */
 function isChineseStopWord(word: string): boolean {
-  if (CHINESE_STOP_WORDS.has(word)) return true
+  if (CHINESE_STOP_WORDS.has(word) || isDemonstrativePair(word)) return true
   for (const ch of word) if (!CHINESE_STOP_WORDS.has(ch)) return false
   return true
 }
