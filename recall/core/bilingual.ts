@@ -304,8 +304,9 @@ function cleanSense(raw: string): string | undefined {
     .trim()
     .toLowerCase()
   if (sense === '' || SKIP_SENSE.test(sense)) return undefined
-  // "to mortgage", "a mortgage" (按揭), "the boss": the verb's and the noun's little words say nothing of the meaning.
-  return sense.replace(/^(?:to|a|an|the) /, '')
+  // "to mortgage", "a mortgage" (按揭), "the boss": the verb's and the noun's little words say nothing of the meaning;
+  // nor does "to be" before a state ("to be born" 出生, "to be afraid" 害怕).
+  return sense.replace(/^(?:to (?:be )?|a |an |the )/, '')
 }
 
 function allHan(word: string): boolean {
