@@ -13,6 +13,12 @@ describe('englishSynonyms: the words of one thing in everyday English, as the to
     expect(englishSynonyms('movi')).toContain('film')
     expect(englishSynonyms('notaword')).toEqual([])
   })
+
+  it('links a time to how often (month ~ monthly), a kind to its everyday instance (seafood ~ shellfish, climb ~ boulder)', () => {
+    expect(englishSynonyms('month')).toContain('monthli')
+    expect(englishSynonyms('seafood')).toContain('shellfish')
+    expect(englishSynonyms('climb')).toContain('boulder')
+  })
 })
 
 describe('RecallIndex: a memory worded in another English word than the dictionary or the question', () => {
@@ -28,6 +34,13 @@ describe('RecallIndex: a memory worded in another English word than the dictiona
   it('a Chinese word whose dictionary English is not the memory’s (地铁: subway, the memory: metro)', () => {
     expect(store().search('我现在坐地铁上班要多久？', { now: NOW })[0]?.id).toBe('commute')
     expect(store({ synonymWeight: 0 }).search('我现在坐地铁上班要多久？', { now: NOW, abstain: false })[0]?.id).not.toBe('commute')
+  })
+
+  it('"every month" finds a monthly transfer, and "going to" is no topic that outweighs it', () => {
+    const index = store()
+    index.add({ id: 'mum', text: 'Bumped the monthly transfer to mum up to RMB 3,500.', at: AT, source: 'entry' })
+    index.add({ id: 'going', text: 'Going to the night market with Kevin on Friday.', at: AT, source: 'entry' })
+    expect(index.search('How much is going to my mom every month?', { now: NOW })[0]?.id).toBe('mum')
   })
 
   it('an English question in another word than the memory (movie for film)', () => {

@@ -67,6 +67,7 @@ const GROUPS: readonly (readonly string[])[] = [
   ['sweets', 'candy'],
   ['cookie', 'biscuit'],
   ['restaurant', 'diner'],
+  ['seafood', 'shellfish'],
   // travel, pets, study, mood
   ['vacation', 'holiday'],
   ['trip', 'journey'],
@@ -77,6 +78,11 @@ const GROUPS: readonly (readonly string[])[] = [
   ['university', 'college', 'uni'],
   ['exam', 'test'],
   ['course', 'class'],
+  ['climb', 'boulder'],
+  // how often
+  ['month', 'monthly'],
+  ['week', 'weekly'],
+  ['year', 'yearly', 'annual'],
   ['anxious', 'nervous', 'worried', 'stressed'],
   ['tired', 'exhausted'],
 ]

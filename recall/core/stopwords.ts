@@ -236,6 +236,7 @@ export const ENGLISH_LIGHT_WORDS: readonly string[] = [
   'ever',
   'never',
   'go',
+  'going',
   'went',
   'gone',
   'get',
