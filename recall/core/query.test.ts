@@ -74,6 +74,14 @@ describe('light words: searched, but not what a message is about', () => {
     expect(searched.filter((term) => term !== 'elder').sort()).toEqual(['姥姥', '姥爷', '祖母', '祖父'].sort())
   })
 
+  it('a word no memory holds takes the dictionary’s detour (writer → 作者 → author → 作家); a word the store holds does not', () => {
+    const dict = dictionary({ 作者: ['author', 'writer'], 作家: ['author'] })
+    const unheld = lookup({ 作家: 2 })
+    expect(buildQuery('my favourite writer', unheld, resolveOptions(), () => dict).terms.map((t) => unheld.term(t.id))).toContain('作家')
+    const held = lookup({ 作家: 2, writer: 3 })
+    expect(buildQuery('my favourite writer', held, resolveOptions(), () => dict).terms.map((t) => held.term(t.id))).not.toContain('作家')
+  })
+
   it('a translation that is a stop or light word where it lands is not searched (walk → 散步, not go → 去)', () => {
     const index = lookup({ 散步: 2, 去: 40 })
     const dict = dictionary({ 散步: ['walk'], 去: ['walk'] })

@@ -295,7 +295,9 @@ function translateBare(
       const usable = forms.filter(({ id, term: form }) => !tooCommon(id, index) && dict.chinese(form).some((w) => own.has(w)))
       if (usable.length > 0) standFor(group, usable, share * group.weight, weights)
     }
-    if (group.alternatives.length > 0) continue
+    // The detour is for a word no memory holds, nor any direct translation of it: a word the store
+    // holds is searched as itself, and the walk (hundreds of look-ups) was most of a new word's cost.
+    if (group.alternatives.length > 0 || group.id !== undefined) continue
     let kept = 0
     for (const { word } of pivotTranslations(group.term, dict, isLightTranslation)) {
       if (kept >= PIVOT_KEPT) break
