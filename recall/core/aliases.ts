@@ -81,6 +81,11 @@ const RELATIONS: Readonly<Record<string, { zh: readonly string[]; en: readonly s
   },
 }
 
+/** The Chinese words a person calls `relation` by (男朋友, 男友 for boyfriend); [] for a relation not listed. */
+export function chineseRelationWords(relation: string): readonly string[] {
+  return RELATIONS[relation]?.zh ?? []
+}
+
 /** Words that name more than one relation when they stand alone: the question may mean either. */
 const BROAD: Readonly<Record<string, readonly string[]>> = {
   对象: ['boyfriend', 'girlfriend'],

@@ -5,8 +5,11 @@
 // CC-CEDICT glosses 哥哥 "older brother", so the bare "brother" finds neither: the English side
 // lists the everyday Chinese words here, for translation (query.ts) as for this rule.
 
+import { chineseRelationWords } from './aliases.ts'
 import { stemEnglish } from './stem.ts'
 
+// A partner, a daughter or a son are called by the words the relations of aliases.ts list; the
+// rest of the family is said otherwise in Chinese (older or younger, the mother's or the father's side).
 const ENGLISH_KIN: Readonly<Record<string, readonly string[]>> = {
   brother: ['哥哥', '弟弟', '哥', '弟'],
   sister: ['姐姐', '妹妹', '姐', '妹'],
@@ -20,12 +23,7 @@ const ENGLISH_KIN: Readonly<Record<string, readonly string[]>> = {
   grandmother: ['外婆', '奶奶', '姥姥'],
   grandpa: ['外公', '爷爷', '姥爷'],
   grandfather: ['外公', '爷爷', '姥爷'],
-  daughter: ['女儿', '闺女'],
-  son: ['儿子'],
-  husband: ['老公', '丈夫'],
-  wife: ['老婆', '妻子'],
-  boyfriend: ['男朋友', '男友'],
-  girlfriend: ['女朋友', '女友'],
+  ...Object.fromEntries(['daughter', 'son', 'husband', 'wife', 'boyfriend', 'girlfriend'].map((relation) => [relation, chineseRelationWords(relation)])),
 }
 
 const OTHER_ENGLISH_PEOPLE = ['friend', 'boss', 'manager', 'colleague', 'coworker', 'roommate', 'partner', 'fiance', 'uncle', 'aunt', 'cousin', 'child', 'kid']
