@@ -83,6 +83,13 @@ export interface RecallOptions {
    * say when something happened rank higher for it. 0 = off.
    */
   timeWeight: number
+  /**
+   * A memory that holds a word of the message whole scores it as the word: the word's characters
+   * and pairs, which find it written otherwise (猫 of 橘猫), add nothing more there. Without this a
+   * Chinese memory scored 求婚 + 求 + 婚 where an English one holding "proposal" scored one term: a
+   * lean toward the message's own script (decision 112).
+   */
+  wordPiecesOnce: boolean
   /** Pseudo-relevance feedback: how many of the best text matches lend their words… */
   feedbackDocs: number
   /** …how many of those words are added to the query… */
@@ -137,6 +144,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   neighbourSeeds: 20,
   neighbourWindowMinutes: 30,
   timeWeight: 1,
+  wordPiecesOnce: true,
   feedbackDocs: 2,
   feedbackTerms: 5,
   feedbackWeight: 0,
@@ -196,6 +204,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     abstainAnswerKind: typeof partial.abstainAnswerKind === 'boolean' ? partial.abstainAnswerKind : d.abstainAnswerKind,
     abstainMissingThing: typeof partial.abstainMissingThing === 'boolean' ? partial.abstainMissingThing : d.abstainMissingThing,
     abstainWholeWord: typeof partial.abstainWholeWord === 'boolean' ? partial.abstainWholeWord : d.abstainWholeWord,
+    wordPiecesOnce: typeof partial.wordPiecesOnce === 'boolean' ? partial.wordPiecesOnce : d.wordPiecesOnce,
     translationCredit: Math.min(1, nonNegative(partial.translationCredit, d.translationCredit)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),
     maxQueryTerms: Math.floor(positive(partial.maxQueryTerms, d.maxQueryTerms)),

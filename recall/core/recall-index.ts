@@ -4,7 +4,7 @@
 
 import { TermIndex, MAX_SLOTS } from './bm25/index.ts'
 import { accumulateBm25, inverseDocumentFrequency } from './bm25/score.ts'
-import { QueryScorer, type TextScoring } from './bm25/query-scorer.ts'
+import { QueryScorer, type TextScoring, type WordPieces } from './bm25/query-scorer.ts'
 import { scoreBest } from './bm25/prune.ts'
 import { abstainVerdict, coverage, type AbstainVerdict } from './abstain.ts'
 import { isPersonWord } from './people.ts'
@@ -191,7 +191,7 @@ export class RecallIndex {
 
     // Scores live in a reused array indexed by slot; only the winners become objects.
     const scores = this.scratchScores()
-    const scorer = new QueryScorer(this.terms, queryTerms, this.options)
+    const scorer = new QueryScorer(this.terms, queryTerms, this.options, this.options.wordPiecesOnce ? wordPieces(groups) : [])
     const { recencyHalfLifeDays, recencyWeight } = this.options
     const atMs = this.slotAtMs
     const sourceWeight = this.slotSourceWeight
@@ -281,6 +281,8 @@ export class RecallIndex {
   protected scoreEveryDocument(text: TextScoring): number[] {
     const { scores, accept } = text
     const touched = accumulateBm25(this.terms, text.scorer.terms, this.options, scores, accept)
+    // Summed term by term, a document holding a word has its pieces too: its own score drops them.
+    if (text.scorer.dropsPieces) for (const slot of touched) scores[slot] = text.scorer.score(slot)
     // Feedback re-ranks what the query itself matched; it never brings in a memory that shares no query word.
     const expansion = feedbackTerms(this.terms, (slot) => this.records[slot]!.id, this.options, touched, scores, text.scorer.terms)
     if (expansion.length > 0) accumulateBm25(this.terms, expansion, this.options, scores, (slot) => scores[slot]! > 0 && (accept === undefined || accept(slot)))
@@ -617,6 +619,17 @@ function nameTest(): (term: string) => boolean {
   const dict = bilingualDictionary()
   if (dict === null) return () => true
   return (term) => (isCjkTerm(term) ? isChineseName(term, dict) : /^[a-z]/.test(term) && !isNumberTerm(term))
+}
+
+/** Each Chinese word of the message the index holds, with the characters and pairs it is found by when a memory writes it otherwise (query-scorer.ts WordPieces). */
+function wordPieces(groups: readonly QueryGroup[]): WordPieces[] {
+  const out: WordPieces[] = []
+  for (const g of groups) {
+    if (g.id === undefined || !isCjkTerm(g.term) || isSingleCjkCharacter(g.term)) continue
+    const pieces = [...g.parts.chars, ...g.parts.pairs]
+    if (pieces.length > 0) out.push({ word: g.id, pieces })
+  }
+  return out
 }
 
 /** True when a document holds the group's word itself or one of its translations, not only characters of it. */

@@ -9,6 +9,9 @@
 // the terms left only add to those — by walking a list while that is cheaper, then by
 // reading the few documents left. Each returned score is computed again from the
 // document's own terms in query order, so it is the full walk's to the last bit.
+// A piece of a query word (its character or pair: query-scorer.ts WordPieces) is walked after
+// the word and adds nothing to the documents holding it, so a sum so far is always a part of
+// the score and never more.
 
 import { postingFrequency, postingSlot, type TermIndex } from './index.ts'
 import { addTermScores, type Bm25Params } from './score.ts'
@@ -30,7 +33,12 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
   const n = scorer.terms.length
   const bounds = new Float64Array(n)
   for (let q = 0; q < n; q++) bounds[q] = scorer.boundAt(q)
-  const order = Array.from({ length: n }, (_, q) => q).sort((a, b) => bounds[b]! - bounds[a]! || a - b)
+  // A piece of a word (query-scorer.ts WordPieces) is walked after the word, so that the documents
+  // holding the word are known and get nothing from it: every sum so far is then a part of the score.
+  const ranking = new Float64Array(n)
+  for (let q = 0; q < n; q++) ranking[q] = scorer.wordsOf(q).reduce((low, w) => Math.min(low, bounds[w]!), bounds[q]!)
+  const isPiece = (q: number): number => (scorer.wordsOf(q).length > 0 ? 1 : 0)
+  const order = Array.from({ length: n }, (_, q) => q).sort((a, b) => ranking[b]! - ranking[a]! || isPiece(a) - isPiece(b) || a - b)
   // rest[i]: the most the terms from order[i] on can add to one document; postings[i]: how many postings they hold.
   const rest = new Float64Array(n + 1)
   const postings = new Float64Array(n + 1)
@@ -51,7 +59,7 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
       const threshold = thresholdOf(text, touched, lowerBounds(text, touched, 1 - SLACK))
       if (rest[i]! * text.highestMultiplier * (1 + SLACK) < threshold) break
     }
-    addTermScores(index, list, scorer.idfAt(q), params, scores, accept, touched)
+    addTermScores(index, list, scorer.idfAt(q), params, scores, withoutHolders(index, scorer, q, accept), touched)
   }
   // No new document from here on. The terms left add only to those that can still rank.
   for (; i < n; i++) {
@@ -60,10 +68,12 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
     const q = order[i]!
     const list = index.postingsOf(scorer.terms[q]!.id)
     const idf = scorer.idfAt(q)
+    const holders = holdersOf(index, scorer, q)
     for (let k = 0; k < list.length; k++) {
       const posting = list[k]!
       const slot = postingSlot(posting)
       if (scores[slot] === 0) continue // never touched, or cut
+      if (holders !== undefined && holders.has(slot)) continue
       const tf = postingFrequency(posting)
       const norm = averageLength > 0 ? 1 - params.b + (params.b * index.docLength(slot)) / averageLength : 1
       scores[slot]! += (idf * tf * tfScale) / (tf + params.k1 * norm)
@@ -92,6 +102,25 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
     kept.push(slot)
   }
   return kept
+}
+
+/** The documents holding a word the term at `q` is a piece of; undefined when it is a piece of none. */
+function holdersOf(index: TermIndex, scorer: TextScoring['scorer'], q: number): Set<number> | undefined {
+  const words = scorer.wordsOf(q)
+  if (words.length === 0) return undefined
+  const holders = new Set<number>()
+  for (const w of words) {
+    const list = index.postingsOf(scorer.terms[w]!.id)
+    for (let k = 0; k < list.length; k++) holders.add(postingSlot(list[k]!))
+  }
+  return holders
+}
+
+/** `accept`, less the documents that hold a word the term at `q` is a piece of. */
+function withoutHolders(index: TermIndex, scorer: TextScoring['scorer'], q: number, accept: ((slot: number) => boolean) | undefined): ((slot: number) => boolean) | undefined {
+  const holders = holdersOf(index, scorer, q)
+  if (holders === undefined) return accept
+  return (slot) => !holders.has(slot) && (accept === undefined || accept(slot))
 }
 
 /** Per touched document: its score so far times the least its multiplier can be (the source weight). */

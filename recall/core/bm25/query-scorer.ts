@@ -26,8 +26,22 @@ export interface TextScoring {
   admittedDepth: number
 }
 
+/**
+ * A query word and the terms that are pieces of it (its characters, its pairs): a document that
+ * holds the word scores it as the word, and the pieces add nothing more there; in a document
+ * without the word the pieces score as they are (猫 of 橘猫, 求婚 written 求了婚).
+ */
+export interface WordPieces {
+  word: number
+  pieces: readonly number[]
+}
+
 export class QueryScorer {
   readonly terms: readonly WeightedTerm[]
+  /** Per word held in the query, the query positions of its pieces (see WordPieces). */
+  private readonly pieceRules: { word: number; pieces: number[] }[] = []
+  /** Per query position: the positions of the words it is a piece of (empty for most). */
+  private readonly wordsOfPiece: number[][]
   private readonly index: TermIndex
   private readonly params: Bm25Params
   /** Per query position: weight × idf. */
@@ -38,7 +52,7 @@ export class QueryScorer {
   /** Scratch: per query position, the term frequency in the document being scored. */
   private readonly tf: Int32Array
 
-  constructor(index: TermIndex, terms: readonly WeightedTerm[], params: Bm25Params) {
+  constructor(index: TermIndex, terms: readonly WeightedTerm[], params: Bm25Params, pieces: readonly WordPieces[] = []) {
     this.index = index
     this.terms = terms
     this.params = params
@@ -53,6 +67,30 @@ export class QueryScorer {
       if (after !== undefined) this.next[q] = after
       this.firstPosition.set(id, q)
     }
+    const words = new Set(pieces.map((p) => p.word))
+    this.wordsOfPiece = terms.map(() => [])
+    for (const { word, pieces: ids } of pieces) {
+      const at = this.firstPosition.get(word)
+      if (at === undefined) continue
+      // A piece that is itself a word of the query (猫 beside 猫咪) is that word too: kept.
+      const positions = ids.filter((id) => id !== word && !words.has(id)).flatMap((id) => {
+        const q = this.firstPosition.get(id)
+        return q === undefined ? [] : [q]
+      })
+      if (positions.length === 0) continue
+      this.pieceRules.push({ word: at, pieces: positions })
+      for (const q of positions) this.wordsOfPiece[q]!.push(at)
+    }
+  }
+
+  /** True when some document's score drops pieces of a word it holds (a sum of every term is then not its score). */
+  get dropsPieces(): boolean {
+    return this.pieceRules.length > 0
+  }
+
+  /** The query positions of the words the term at `q` is a piece of: a document holding one of them gets nothing from it. */
+  wordsOf(q: number): readonly number[] {
+    return this.wordsOfPiece[q]!
   }
 
   /** Every term adds more than nothing (a term of weight 0 would touch a document and leave it at 0, which only the full walk keeps). */
@@ -92,6 +130,7 @@ export class QueryScorer {
       }
     }
     if (!held) return 0
+    for (const { word, pieces } of this.pieceRules) if (this.tf[word]! > 0) for (const q of pieces) this.tf[q] = 0
     const { k1 } = this.params
     const norm = this.lengthNorm(this.index.docLength(slot))
     const tfScale = k1 + 1
