@@ -82,6 +82,15 @@ describe('light words: searched, but not what a message is about', () => {
     expect(buildQuery('my favourite writer', held, resolveOptions(), () => dict).terms.map((t) => held.term(t.id))).not.toContain('作家')
   })
 
+  it('a Chinese phrase read from its pieces is translated word by word, each word weighing one word (每个月: every, month)', () => {
+    const index = lookup({ everi: 3, month: 5 })
+    const dict = dictionary({ 每个月: ['everi', 'month'] })
+    const q = buildQuery('每个月要还多少？', index, resolveOptions(), () => dict)
+    const weight = Object.fromEntries(q.terms.map((t) => [index.term(t.id), t.weight]))
+    expect(weight['everi']).toBe(1)
+    expect(weight['month']).toBe(1)
+  })
+
   it('a translation that is a stop or light word where it lands is not searched (walk → 散步, not go → 去)', () => {
     const index = lookup({ 散步: 2, 去: 40 })
     const dict = dictionary({ 散步: ['walk'], 去: ['walk'] })

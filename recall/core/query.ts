@@ -110,6 +110,11 @@ const KIND_FRAMES = /星期几|礼拜几|周几|多少钱|几块钱|多大岁数
 
 /** A two-word phrase stands for both words. */
 const PHRASE_WORDS = 2
+/**
+ * A Chinese phrase the segmenter left in pieces (每个|月) is translated word by word of its sense
+ * ("every", "month"): each of those stands for one word, not for the phrase.
+ */
+const JOIN_WORDS = 1
 /** Chinese words searched per English word (the shortest indexed ones: 猫 before 猫咪). */
 const ZH_KEPT = 4
 
@@ -436,6 +441,7 @@ function searchPhrase(
   index: TermLookup,
   options: RecallOptions,
   weights: Map<number, { term: string; weight: number }>,
+  wordsPerCandidate = PHRASE_WORDS,
 ): void {
   let kept = 0
   for (const candidate of candidates) {
@@ -444,7 +450,7 @@ function searchPhrase(
     const forms = formsOf(candidate).filter(({ id }) => !tooCommon(id, index))
     if (forms.length === 0) continue
     kept++
-    phraseStandsFor(words, forms, options, weights)
+    phraseStandsFor(words, forms, options, weights, wordsPerCandidate)
   }
 }
 
@@ -454,9 +460,10 @@ function phraseStandsFor(
   forms: readonly { id: number; term: string; share: number }[],
   options: RecallOptions,
   weights: Map<number, { term: string; weight: number }>,
+  wordsPerCandidate = PHRASE_WORDS,
 ): void {
   const unseen = words.every((g) => g === undefined || g.id === undefined)
-  const weight = PHRASE_WORDS * (unseen && options.untranslatedFullWeight ? 1 : options.translationWeight)
+  const weight = wordsPerCandidate * (unseen && options.untranslatedFullWeight ? 1 : options.translationWeight)
   for (const { id, term, share } of forms) {
     for (const g of words) if (g !== undefined && !g.alternatives.includes(id)) g.alternatives.push(id)
     const had = weights.get(id)
@@ -547,13 +554,13 @@ function translateChineseJoins(
         if (segments.has(joined) || FUNCTION_MORPHEMES.has(joined)) continue
         const parts = run.slice(i, j + 1).map((w) => groups.find((g) => g.term === topicCore(w, isWord)))
         if (parts.every((g) => g === undefined)) continue
-        searchPhrase(dict.english(joined), (word) => heldWhole(word, index), parts, index, options, weights)
+        searchPhrase(dict.english(joined), (word) => heldWhole(word, index), parts, index, options, weights, JOIN_WORDS)
       }
     }
   }
   for (const { word, segments } of recutWords(runs, dict)) {
     const parts = segments.map((w) => groups.find((g) => g.term === topicCore(w, isWord)))
-    if (parts.some((g) => g !== undefined)) searchPhrase(dict.english(word), (w) => heldWhole(w, index), parts, index, options, weights)
+    if (parts.some((g) => g !== undefined)) searchPhrase(dict.english(word), (w) => heldWhole(w, index), parts, index, options, weights, JOIN_WORDS)
   }
 }
 
