@@ -117,7 +117,12 @@ function holdersOf(index: TermIndex, scorer: TextScoring['scorer'], q: number): 
 }
 
 /** `accept`, less the documents that hold a word the term at `q` is a piece of. */
-function withoutHolders(index: TermIndex, scorer: TextScoring['scorer'], q: number, accept: ((slot: number) => boolean) | undefined): ((slot: number) => boolean) | undefined {
+function withoutHolders(
+  index: TermIndex,
+  scorer: TextScoring['scorer'],
+  q: number,
+  accept: ((slot: number) => boolean) | undefined,
+): ((slot: number) => boolean) | undefined {
   const holders = holdersOf(index, scorer, q)
   if (holders === undefined) return accept
   return (slot) => !holders.has(slot) && (accept === undefined || accept(slot))

@@ -73,10 +73,12 @@ export class QueryScorer {
       const at = this.firstPosition.get(word)
       if (at === undefined) continue
       // A piece that is itself a word of the query (猫 beside 猫咪) is that word too: kept.
-      const positions = ids.filter((id) => id !== word && !words.has(id)).flatMap((id) => {
-        const q = this.firstPosition.get(id)
-        return q === undefined ? [] : [q]
-      })
+      const positions = ids
+        .filter((id) => id !== word && !words.has(id))
+        .flatMap((id) => {
+          const q = this.firstPosition.get(id)
+          return q === undefined ? [] : [q]
+        })
       if (positions.length === 0) continue
       this.pieceRules.push({ word: at, pieces: positions })
       for (const q of positions) this.wordsOfPiece[q]!.push(at)
