@@ -39,6 +39,16 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
   for (let q = 0; q < n; q++) ranking[q] = scorer.wordsOf(q).reduce((low, w) => Math.min(low, bounds[w]!), bounds[q]!)
   const isPiece = (q: number): number => (scorer.wordsOf(q).length > 0 ? 1 : 0)
   const order = Array.from({ length: n }, (_, q) => q).sort((a, b) => ranking[b]! - ranking[a]! || isPiece(a) - isPiece(b) || a - b)
+  // The pieces of one word share its documents: read once per word.
+  const holdersByWords = new Map<string, Set<number>>()
+  const holders = (q: number): Set<number> | undefined => {
+    const words = scorer.wordsOf(q)
+    if (words.length === 0) return undefined
+    const key = words.join(',')
+    let found = holdersByWords.get(key)
+    if (found === undefined) holdersByWords.set(key, (found = holdersOf(index, scorer, words)))
+    return found
+  }
   // rest[i]: the most the terms from order[i] on can add to one document; postings[i]: how many postings they hold.
   const rest = new Float64Array(n + 1)
   const postings = new Float64Array(n + 1)
@@ -59,7 +69,7 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
       const threshold = thresholdOf(text, touched, lowerBounds(text, touched, 1 - SLACK))
       if (rest[i]! * text.highestMultiplier * (1 + SLACK) < threshold) break
     }
-    addTermScores(index, list, scorer.idfAt(q), params, scores, withoutHolders(index, scorer, q, accept), touched)
+    addTermScores(index, list, scorer.idfAt(q), params, scores, withoutHolders(holders(q), accept), touched)
   }
   // No new document from here on. The terms left add only to those that can still rank.
   for (; i < n; i++) {
@@ -68,12 +78,12 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
     const q = order[i]!
     const list = index.postingsOf(scorer.terms[q]!.id)
     const idf = scorer.idfAt(q)
-    const holders = holdersOf(index, scorer, q)
+    const holding = holders(q)
     for (let k = 0; k < list.length; k++) {
       const posting = list[k]!
       const slot = postingSlot(posting)
       if (scores[slot] === 0) continue // never touched, or cut
-      if (holders !== undefined && holders.has(slot)) continue
+      if (holding !== undefined && holding.has(slot)) continue
       const tf = postingFrequency(posting)
       const norm = averageLength > 0 ? 1 - params.b + (params.b * index.docLength(slot)) / averageLength : 1
       scores[slot]! += (idf * tf * tfScale) / (tf + params.k1 * norm)
@@ -104,10 +114,8 @@ export function scoreBest(index: TermIndex, text: TextScoring, params: Bm25Param
   return kept
 }
 
-/** The documents holding a word the term at `q` is a piece of; undefined when it is a piece of none. */
-function holdersOf(index: TermIndex, scorer: TextScoring['scorer'], q: number): Set<number> | undefined {
-  const words = scorer.wordsOf(q)
-  if (words.length === 0) return undefined
+/** The documents holding one of the query words at positions `words`. */
+function holdersOf(index: TermIndex, scorer: TextScoring['scorer'], words: readonly number[]): Set<number> {
   const holders = new Set<number>()
   for (const w of words) {
     const list = index.postingsOf(scorer.terms[w]!.id)
@@ -116,14 +124,8 @@ function holdersOf(index: TermIndex, scorer: TextScoring['scorer'], q: number): 
   return holders
 }
 
-/** `accept`, less the documents that hold a word the term at `q` is a piece of. */
-function withoutHolders(
-  index: TermIndex,
-  scorer: TextScoring['scorer'],
-  q: number,
-  accept: ((slot: number) => boolean) | undefined,
-): ((slot: number) => boolean) | undefined {
-  const holders = holdersOf(index, scorer, q)
+/** `accept`, less `holders` (the documents holding a word the term walked is a piece of). */
+function withoutHolders(holders: Set<number> | undefined, accept: ((slot: number) => boolean) | undefined): ((slot: number) => boolean) | undefined {
   if (holders === undefined) return accept
   return (slot) => !holders.has(slot) && (accept === undefined || accept(slot))
 }
