@@ -72,7 +72,8 @@ export class QueryScorer {
     for (const { word, pieces: ids } of pieces) {
       const at = this.firstPosition.get(word)
       if (at === undefined) continue
-      // A piece that is itself a word of the query (猫 beside 猫咪) is that word too: kept.
+      // A piece that is itself a word with pieces of its own (乌龙 of 乌龙茶, when 乌龙 is asked too) is
+      // scored as that word. A one-character word of the message is a piece like any other: 猫咪 answers 猫.
       const positions = ids
         .filter((id) => id !== word && !words.has(id))
         .flatMap((id) => {
