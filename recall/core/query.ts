@@ -454,13 +454,17 @@ function searchPhrase(
   }
 }
 
-/** A phrase's translation says what all its words say: it weighs as two words, and stands for each of them in abstention. */
+/**
+ * A phrase's translation says what all its words say: it weighs as `wordsPerCandidate` words (two for
+ * one word standing for a two-word phrase, one for each word of a phrase's sense), and stands for
+ * each of them in abstention.
+ */
 function phraseStandsFor(
   words: readonly (QueryGroup | undefined)[],
   forms: readonly { id: number; term: string; share: number }[],
   options: RecallOptions,
   weights: Map<number, { term: string; weight: number }>,
-  wordsPerCandidate = PHRASE_WORDS,
+  wordsPerCandidate: number,
 ): void {
   const unseen = words.every((g) => g === undefined || g.id === undefined)
   const weight = wordsPerCandidate * (unseen && options.untranslatedFullWeight ? 1 : options.translationWeight)
