@@ -90,6 +90,15 @@ export interface RecallOptions {
    * lean toward the message's own script (decision 112).
    */
   wordPiecesOnce: boolean
+  /**
+   * A person who writes in two languages is asked in one: the best memory written in the other
+   * (English for a Chinese message, Chinese for an English one) is moved up to this rank when none
+   * ranks there already, so that memories sharing the message's own characters do not bury the one
+   * that holds its translation (decision 114). 0 = off.
+   */
+  otherScriptRank: number
+  /** …provided it scores at least this share of the best memory, and ranks within `abstainDepth`. */
+  otherScriptShare: number
   /** Pseudo-relevance feedback: how many of the best text matches lend their words… */
   feedbackDocs: number
   /** …how many of those words are added to the query… */
@@ -145,6 +154,8 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   neighbourWindowMinutes: 30,
   timeWeight: 1,
   wordPiecesOnce: true,
+  otherScriptRank: 3,
+  otherScriptShare: 0.3,
   feedbackDocs: 2,
   feedbackTerms: 5,
   feedbackWeight: 0,
@@ -204,6 +215,8 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     abstainAnswerKind: typeof partial.abstainAnswerKind === 'boolean' ? partial.abstainAnswerKind : d.abstainAnswerKind,
     abstainMissingThing: typeof partial.abstainMissingThing === 'boolean' ? partial.abstainMissingThing : d.abstainMissingThing,
     abstainWholeWord: typeof partial.abstainWholeWord === 'boolean' ? partial.abstainWholeWord : d.abstainWholeWord,
+    otherScriptRank: Math.floor(nonNegative(partial.otherScriptRank, d.otherScriptRank)),
+    otherScriptShare: Math.min(1, nonNegative(partial.otherScriptShare, d.otherScriptShare)),
     wordPiecesOnce: typeof partial.wordPiecesOnce === 'boolean' ? partial.wordPiecesOnce : d.wordPiecesOnce,
     translationCredit: Math.min(1, nonNegative(partial.translationCredit, d.translationCredit)),
     maxQueryChars: Math.floor(positive(partial.maxQueryChars, d.maxQueryChars)),

@@ -335,10 +335,10 @@ describe('RecallIndex: properties', () => {
     )
   })
 
-  it('always returns hits sorted by score then id, without duplicates', () => {
+  it('without the seat for the other script, always returns hits sorted by score then id, without duplicates', () => {
     fc.assert(
       fc.property(arbitraryDocs, fc.constantFrom(...QUERIES), (docs, query) => {
-        const hits = build(docs).search(query, { now: NOW, limit: 20 })
+        const hits = build(docs, { otherScriptRank: 0 }).search(query, { now: NOW, limit: 20 })
         expect(new Set(ids(hits)).size).toBe(hits.length)
         for (let i = 1; i < hits.length; i++) {
           const [a, b] = [hits[i - 1]!, hits[i]!]
@@ -346,6 +346,62 @@ describe('RecallIndex: properties', () => {
         }
       }),
     )
+  })
+
+  it('with the seat, returns the same hits with at most one moved up, to the seat (decision 114)', () => {
+    fc.assert(
+      fc.property(arbitraryDocs, fc.constantFrom(...QUERIES), (docs, query) => {
+        const plain = ids(build(docs, { otherScriptRank: 0 }).search(query, { now: NOW, limit: 20 }))
+        const seated = ids(build(docs).search(query, { now: NOW, limit: 20 }))
+        expect([...seated].sort()).toEqual([...plain].sort())
+        const moved = seated.findIndex((id, i) => id !== plain[i])
+        if (moved === -1) return
+        expect(moved).toBe(2)
+        expect([...seated.slice(0, 2), ...seated.slice(3)]).toEqual(plain.filter((id) => id !== seated[2]))
+      }),
+    )
+  })
+})
+
+describe('RecallIndex: the best memory in the other script gets a seat (decision 114)', () => {
+  // Four Chinese memories share characters of the message; the English one holds a translation (loan of 房贷).
+  const docs = [
+    entry('zh1', '房贷每个月还八千六，林静问要不要提前还一部分。', '2026-01-01T00:00:00Z'),
+    entry('zh2', '商量好了明年提前还房贷，把每月的钱降下来。', '2026-01-02T00:00:00Z'),
+    entry('zh3', '奖金先存起来，以后拿去提前还房贷。', '2026-01-03T00:00:00Z'),
+    entry('zh4', '每个月的房租提前一天转给房东。', '2026-01-04T00:00:00Z'),
+    entry('en1', 'Paid 200k of the loan early; the bank says it saves us 90k of interest.', '2026-01-05T00:00:00Z'),
+  ]
+  const question = '提前还了一笔房贷以后，每个月要还多少？'
+
+  it('moves the English memory up to the third rank for a Chinese question, and only it', () => {
+    const plain = ids(build(docs, { otherScriptRank: 0 }).search(question, { now: NOW, limit: 5 }))
+    const seated = ids(build(docs).search(question, { now: NOW, limit: 5 }))
+    expect(plain.indexOf('en1')).toBeGreaterThan(2)
+    expect(seated[2]).toBe('en1')
+    expect(seated.filter((id) => id !== 'en1')).toEqual(plain.filter((id) => id !== 'en1'))
+  })
+
+  it('leaves the order alone when the other script already ranks that high, or scores under the share', () => {
+    const plain = ids(build(docs, { otherScriptRank: 0 }).search(question, { now: NOW, limit: 5 }))
+    const at = plain.indexOf('en1')
+    expect(ids(build(docs, { otherScriptRank: at + 1 }).search(question, { now: NOW, limit: 5 }))).toEqual(plain)
+    expect(ids(build(docs, { otherScriptShare: 1 }).search(question, { now: NOW, limit: 5 }))).toEqual(plain)
+  })
+
+  it('seats a Chinese memory for an English question', () => {
+    const english = [
+      entry('e1', 'The monthly payment for the car loan is due on the 5th.', '2026-01-01T00:00:00Z'),
+      entry('e2', 'The student loan payment is monthly, 300 each time.', '2026-01-02T00:00:00Z'),
+      entry('e3', 'The phone bill payment is monthly now, 98 each time.', '2026-01-03T00:00:00Z'),
+      entry('e4', 'Asked the bank whether a loan payment can be monthly or weekly.', '2026-01-04T00:00:00Z'),
+      entry('z1', '还贷的钱降到七千三了。', '2026-01-05T00:00:00Z'),
+    ]
+    const ask = 'How much is my monthly loan payment now?'
+    const plain = ids(build(english, { otherScriptRank: 0 }).search(ask, { now: NOW, limit: 5 }))
+    const seated = ids(build(english).search(ask, { now: NOW, limit: 5 }))
+    expect(plain.indexOf('z1')).toBeGreaterThan(2)
+    expect(seated[2]).toBe('z1')
   })
 })
 

@@ -252,6 +252,7 @@ export class RecallIndex {
               ? undefined
               : this.options.abstainSpecificCoverage,
         )
+      this.seatOtherScript(best, groups, scores)
       const hits = best.slice(0, limit).map((slot) => {
         const record = this.records[slot]!
         const hit: RecallHit = { id: record.id, score: scores[slot]!, matched: this.matchedTerms(slot, queryTermIds), source: record.source }
@@ -263,6 +264,38 @@ export class RecallIndex {
     } finally {
       for (const slot of touched) scores[slot] = 0
     }
+  }
+
+  /**
+   * Moves the best memory written in the other script than the message up to `otherScriptRank`
+   * (options.ts), in place, when none ranks that high, it ranks within `abstainDepth` and scores
+   * `otherScriptShare` of the best. A message's own characters and pairs reach every memory written
+   * in its script; a translation is one term at a lower weight.
+   */
+  private seatOtherScript(best: number[], groups: readonly QueryGroup[], scores: ArrayLike<number>): void {
+    const rank = this.options.otherScriptRank
+    const window = Math.min(best.length, this.options.abstainDepth)
+    if (rank === 0 || window <= rank || best.length === 0) return
+    const chineseMessage = groups.filter((g) => isCjkTerm(g.term)).length * 2 > groups.length
+    const inOtherScript = (slot: number): boolean => this.writtenInEnglish(slot) === chineseMessage
+    for (let i = 0; i < rank; i++) if (inOtherScript(best[i]!)) return
+    const enough = this.options.otherScriptShare * scores[best[0]!]!
+    for (let i = rank; i < window; i++) {
+      const slot = best[i]!
+      if (!inOtherScript(slot)) continue
+      if (scores[slot]! < enough) return
+      best.splice(i, 1)
+      best.splice(rank - 1, 0, slot)
+      return
+    }
+  }
+
+  /** Most of the memory's distinct terms are not Chinese (a Chinese sentence with English words in it is Chinese: its characters and pairs outnumber them). */
+  private writtenInEnglish(slot: number): boolean {
+    const pairs = this.terms.docTerms(slot)!.pairs
+    let latin = 0
+    for (let i = 0; i < pairs.length; i += 2) if (!isCjkTerm(this.terms.term(pairs[i]!)!)) latin++
+    return latin * 4 > pairs.length
   }
 
   /**
