@@ -86,8 +86,11 @@ describe('recall path properties: any store, any query', () => {
         for (const [i, h] of hits.entries()) {
           expect(index.has(h.id)).toBe(true)
           expect(h.matched.length).toBeGreaterThan(0) // no links here: nothing comes in without a query word
-          if (i > 0) expect(h.score).toBeLessThanOrEqual(hits[i - 1]!.score)
         }
+        // Best first, but for the one memory the other script's seat may have moved up to third (decision 114).
+        const sorted = (scores: number[]): boolean => scores.every((score, i) => i === 0 || score <= scores[i - 1]!)
+        const scores = hits.map((h) => h.score)
+        if (!sorted(scores)) expect(sorted(scores.filter((_, i) => i !== 2))).toBe(true)
         // The scratch scores are cleared: asking again gives the same answer.
         expect(index.search(q, { now: NOW, limit, abstain: false })).toEqual(hits)
       }),
