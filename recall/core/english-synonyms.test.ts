@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { englishSynonyms } from './english-synonyms.ts'
 import { RecallIndex } from './recall-index.ts'
+import { stemEnglish } from './stem.ts'
 
 const AT = '2026-01-01T00:00:00Z'
 const NOW = new Date('2026-06-15T12:00:00Z')
@@ -18,6 +19,13 @@ describe('englishSynonyms: the words of one thing in everyday English, as the to
     expect(englishSynonyms('month')).toContain('monthli')
     expect(englishSynonyms('seafood')).toContain('shellfish')
     expect(englishSynonyms('climb')).toContain('boulder')
+  })
+
+  it('links the short forms people type to the word (bday, bro, undergrad, pic)', () => {
+    expect(englishSynonyms('bday')).toContain(stemEnglish('birthday'))
+    expect(englishSynonyms('bro')).toContain(stemEnglish('brother'))
+    expect(englishSynonyms(stemEnglish('undergrad'))).toContain(stemEnglish('undergraduate'))
+    expect(englishSynonyms('pic')).toContain(stemEnglish('photo'))
   })
 })
 

@@ -20,6 +20,9 @@ const GROUPS: readonly (readonly string[])[] = [
   ['grandpa', 'grandfather', 'granddad', 'grandad'],
   ['kid', 'child'],
   ['husband', 'hubby'],
+  ['brother', 'bro'],
+  ['sister', 'sis'],
+  ['birthday', 'bday'],
   ['boyfriend', 'partner'],
   ['girlfriend', 'partner'],
   // work
@@ -76,6 +79,8 @@ const GROUPS: readonly (readonly string[])[] = [
   ['turtle', 'tortoise', 'terrapin'],
   ['rabbit', 'bunny'],
   ['university', 'college', 'uni'],
+  ['undergraduate', 'undergrad'],
+  ['photo', 'picture', 'pic'],
   ['exam', 'test'],
   ['course', 'class'],
   ['climb', 'boulder'],

@@ -34,6 +34,24 @@ describe('stemEnglish', () => {
     expect(stemEnglish(word)).toBe(word)
   })
 
+  it.each([
+    ['spent', 'spend'],
+    ['paid', 'pay'],
+    ['bought', 'buy'],
+    ['brought', 'bring'],
+    ['wrote', 'write'],
+    ['written', 'write'],
+    ['found', 'find'],
+  ])('reads the irregular past %s as the verb %s', (past, verb) => {
+    expect(stemEnglish(past)).toBe(stemEnglish(verb))
+  })
+
+  it('leaves a past form alone where it is more often a word of its own (left, saw, won)', () => {
+    expect(stemEnglish('left')).not.toBe(stemEnglish('leave'))
+    expect(stemEnglish('saw')).toBe('saw')
+    expect(stemEnglish('won')).toBe('won')
+  })
+
   it('leaves short words, digits and non-ASCII words alone', () => {
     expect(stemEnglish('was')).toBe('was')
     expect(stemEnglish('2023s')).toBe('2023s')

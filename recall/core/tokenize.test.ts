@@ -64,6 +64,12 @@ describe('tokenize: English', () => {
     expect(tokenize("Caroline's")).toEqual(tokenize('Caroline'))
   })
 
+  it("drops a contraction, so where'd, we'll and they're are their stop words, and keeps n't apart", () => {
+    expect(tokenize("where'd we'll they're I’m you've")).toEqual([])
+    expect(tokenize("Kevin'll")).toEqual(tokenize('Kevin'))
+    expect(tokenize("can't")).toEqual(['cant'])
+  })
+
   it('keeps numbers', () => {
     expect(tokenize('3 kids in 2023')).toEqual(['3', 'kid', '2023'])
   })

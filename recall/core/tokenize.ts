@@ -18,10 +18,11 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isDemonstrativePair } from './s
  * to simplified, fold.ts; 5: who the person's people are, aliases.ts; 6: daughters, sons, a
  * team lead and pets by breed, aliases.ts; 7: a silent e kept after one short syllable and a
  * final y read as i, stem.ts, and a relation after where it was met, 大学室友老邓, aliases.ts; 8: a
- * demonstrative with its classifier is a stop word, 那只, stopwords.ts): a serialised
+ * demonstrative with its classifier is a stop word, 那只, stopwords.ts; 9: the past forms of irregular
+ * verbs read as the verb, spent → spend, stem.ts, and a contraction dropped, where'd → where): a serialised
  * index built under other rules no longer matches fresh query terms.
  */
-export const TOKENIZER_VERSION = 8
+export const TOKENIZER_VERSION = 9
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
 const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
@@ -127,7 +128,8 @@ function codePointCount(text: string): number {
 
 function latinTerm(segment: string): string | undefined {
   if (ENGLISH_STOP_WORDS.has(segment)) return undefined
-  const word = segment.replace(/['’]s$/, '').replace(APOSTROPHES, '')
+  // who's, where'd, we'll, they're, we've, I'm: the word without its contraction (n't stays: can't is not can).
+  const word = segment.replace(/['’](?:s|d|ll|re|ve|m)$/, '').replace(APOSTROPHES, '')
   // Single letters are noise; single digits may be the answer ("3 kids").
   if (word.length === 0 || (word.length === 1 && !/\p{N}/u.test(word))) return undefined
   if (ENGLISH_STOP_WORDS.has(word)) return undefined
