@@ -83,7 +83,7 @@ describe('recall path properties: any store, any query', () => {
         const hits = index.search(q, { now: NOW, limit, abstain: false })
         expect(hits.length).toBeLessThanOrEqual(limit)
         expect(new Set(hits.map((h) => h.id)).size).toBe(hits.length)
-        for (const [i, h] of hits.entries()) {
+        for (const h of hits) {
           expect(index.has(h.id)).toBe(true)
           expect(h.matched.length).toBeGreaterThan(0) // no links here: nothing comes in without a query word
         }
