@@ -84,6 +84,8 @@ const GROUPS: readonly (readonly string[])[] = [
   ['exam', 'test'],
   ['course', 'class'],
   ['climb', 'boulder'],
+  ['summit', 'peak', 'top'],
+  ['sunrise', 'dawn', 'daybreak'],
   // how often
   ['month', 'monthly'],
   ['week', 'weekly'],

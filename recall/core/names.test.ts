@@ -70,6 +70,14 @@ describe('RecallIndex: a question that names a place no memory mentions', () => 
     expect(store.search('去日本的计划', { now: NOW })[0]?.id).toBe('m2')
   })
 
+  it('takes no detour through the dictionary from a name: 日本 does not reach China (japan, the lacquer, then china)', () => {
+    const abroad = new RecallIndex()
+    abroad.add({ id: 'c', text: 'Year-end recap: one conference abroad, one in China.', at: AT, source: 'entry' })
+    abroad.add({ id: 'k', text: 'Kyoto trip with Mo, five days in August.', at: AT, source: 'entry' })
+    const hits = abroad.search('去日本玩那趟', { now: NOW, abstain: false })
+    expect(hits.flatMap((h) => h.matched)).not.toContain('china')
+  })
+
   it('a name before a thing narrows the thing (英伦摇滚乐队, 北欧国家): the memory about the thing answers', () => {
     const music = new RecallIndex()
     music.add({ id: 'r', text: 'My favourite band is Radiohead; I saw them live once in Shanghai.', at: AT, source: 'entry' })

@@ -1,6 +1,7 @@
 // Text clean-up shared by documents and queries. Both sides must go through the
 // same steps, otherwise a memory written one way could never be found the other.
 
+import { foldCantonese } from './cantonese.ts'
 import { foldTraditional } from './fold.ts'
 
 // Zero-width and invisible format characters: they split words for the segmenter
@@ -15,10 +16,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Normalise text for indexing: well-formed UTF-16, NFKC (full-width ＡＢＣ and
  * compatibility forms fold to their plain forms), invisible characters removed,
  * control characters turned into spaces, lower case, traditional characters folded
- * to simplified (fold.ts: 貓 and 猫 are one term).
+ * to simplified (fold.ts: 貓 and 猫 are one term), written Cantonese read as Mandarin (cantonese.ts:
+ * 佢睇咗 is 他看了).
  */
 export function normalizeText(text: string): string {
-  return foldTraditional(text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, ' ').toLowerCase())
+  return foldCantonese(foldTraditional(text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, ' ').toLowerCase()))
 }
 
 /** Cut at `max` UTF-16 units without leaving half of a surrogate pair behind. */

@@ -303,6 +303,8 @@ function translateBare(
     // The detour is for a word no memory holds, nor any direct translation of it: a word the store
     // holds is searched as itself, and the walk (hundreds of look-ups) was most of a new word's cost.
     if (group.alternatives.length > 0 || group.id !== undefined) continue
+    // A name is translated by its own name or not at all: 日本 → Japan → 漆 (japan, lacquer) → china.
+    if (group.name === true || (isCjkTerm(group.term) && dict.isName(group.term))) continue
     let kept = 0
     for (const { word } of pivotTranslations(group.term, dict, isLightTranslation)) {
       if (kept >= PIVOT_KEPT) break

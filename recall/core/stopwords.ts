@@ -148,6 +148,14 @@ export const CHINESE_STOP_WORDS: ReadonlySet<string> = new Set([
   '已经',
   '没有',
   '有',
+  // Cantonese sentence particles (cantonese.ts reads the rest of written Cantonese as Mandarin).
+  '㗎',
+  '喎',
+  '啰',
+  '嘞',
+  '吖',
+  '啩',
+  '咋',
 ])
 
 /**
