@@ -54,4 +54,11 @@ describe('RecallIndex: a memory worded in another English word than the dictiona
   it('an English question in another word than the memory (movie for film)', () => {
     expect(store().search('Which movie did I watch with Susu?', { now: NOW })[0]?.id).toBe('film')
   })
+
+  it('an English short form reaches a Chinese memory through its word (bday: birthday → 生日)', () => {
+    const index = store()
+    index.add({ id: 'bday', text: '我弟今天生日，给他买了个游戏机。', at: AT, source: 'entry' })
+    expect(index.search('What did I get my brother for his bday?', { now: NOW })[0]?.id).toBe('bday')
+    expect(index.search('bday', { now: NOW, abstain: false }).map((h) => h.id)).toContain('bday')
+  })
 })

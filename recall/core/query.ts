@@ -250,6 +250,19 @@ function translate(
       }
       if (found) widened++
     }
+    // An English word's everyday synonyms are translated too (bday: birthday → 生日; bro: brother → 弟弟).
+    if (isCjkTerm(group.term)) continue
+    let viaSynonym = 0
+    for (const synonym of englishSynonyms(group.term)) {
+      for (const candidate of dict.chinese(synonym)) {
+        if (viaSynonym >= ZH_KEPT) break
+        if (skip(candidate)) continue
+        const usable = usableForms(candidate, group, index)
+        if (usable.length === 0) continue
+        viaSynonym++
+        standFor(group, usable, share * group.weight, weights)
+      }
+    }
   }
 }
 
