@@ -13,6 +13,8 @@ describe('people.ts', () => {
   it('gives the everyday Chinese words for an English kinship word', () => {
     expect(kinTranslations('brother')).toContain('哥哥')
     expect(kinTranslations('mum')).toContain('妈妈')
+    expect(kinTranslations('bro')).toContain('弟弟')
+    expect(kinTranslations('sis')).toContain('妹妹')
     expect(kinTranslations('cat')).toEqual([])
   })
 })

@@ -13,6 +13,9 @@ import { stemEnglish } from './stem.ts'
 const ENGLISH_KIN: Readonly<Record<string, readonly string[]>> = {
   brother: ['哥哥', '弟弟', '哥', '弟'],
   sister: ['姐姐', '妹妹', '姐', '妹'],
+  // As people type them (little bro, my sis).
+  bro: ['哥哥', '弟弟', '哥', '弟'],
+  sis: ['姐姐', '妹妹', '姐', '妹'],
   mum: ['妈妈', '妈', '母亲'],
   mom: ['妈妈', '妈', '母亲'],
   mother: ['妈妈', '妈', '母亲'],
