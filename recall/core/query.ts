@@ -12,6 +12,7 @@ import { pivotTranslations } from './pivot.ts'
 import { relatedForms, stemEnglish } from './stem.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 import { englishSynonyms } from './english-synonyms.ts'
+import { namedTime } from './time-range.ts'
 import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
 import { wordKinds } from './word-kinds.ts'
@@ -144,6 +145,9 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   // 星期几, 多少钱, 几岁 say what kind of answer is wanted (answer-kind.ts), not what the message is about.
   const normalized = normalizeText(clipped)
   const framed = new Set((normalized.match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
+  // 上周, 上个月, last week name when, which the index reads from the memories' dates (time-range.ts): no
+  // words to translate (上个 → first, last). Which words name a time does not depend on the day asked (0).
+  const timeWords = new Set((namedTime(normalized, 0)?.words ?? []).flatMap((word) => tokenize(word)))
   let known: { id: number; term: string; df: number }[] = []
   const groups: QueryGroup[] = []
   const knownId = (term: string): number | undefined => {
@@ -171,13 +175,15 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   const weights = new Map<number, { term: string; weight: number }>()
   for (const t of known) if (weightOf(t.term) > 0) weights.set(t.id, { term: t.term, weight: weightOf(t.term) })
 
-  if (options.synonymWeight > 0) expandSynonyms(chineseWords, groups, index, options, weights)
+  // The words of a named time are searched as themselves only: the memories' dates answer them.
+  const translatable = timeWords.size === 0 ? groups : groups.filter((g) => !timeWords.has(g.term))
+  if (options.synonymWeight > 0) expandSynonyms(chineseWords, translatable, index, options, weights)
   if (options.translationWeight > 0) {
-    translate(chineseWords, groups, index, options, dictionary, weights, isLightTranslation)
-    translatePhrases(tokens, groups, index, options, dictionary, weights)
-    if (dict !== null) translateChineseJoins(runs, groups, index, options, dict, isWord, weights)
-    spellNames(clipped, runs, groups, index, options, dictionary, weights)
-    const bare = options.pivotWeight > 0 ? groups.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
+    translate(chineseWords, translatable, index, options, dictionary, weights, isLightTranslation)
+    translatePhrases(tokens, translatable, index, options, dictionary, weights)
+    if (dict !== null) translateChineseJoins(runs, translatable, index, options, dict, isWord, weights)
+    spellNames(clipped, runs, translatable, index, options, dictionary, weights)
+    const bare = options.pivotWeight > 0 ? translatable.filter((g) => g.alternatives.length === 0 && (isCjkTerm(g.term) ? chineseWords.has(g.term) : true)) : []
     const detourDict = bare.length > 0 ? dictionary() : null
     if (detourDict !== null) translateBare(bare, detourDict, index, options, weights)
     // A question's frame (like, name, say; 叫, 喜欢) is no topic, but its translation still ranks:

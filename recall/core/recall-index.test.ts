@@ -405,6 +405,18 @@ describe('RecallIndex: the best memory in the other script gets a seat (decision
   })
 })
 
+describe('RecallIndex: the words of a named time are not translated (decision 119)', () => {
+  it('上个月 reads the dates, not "last" and "month" in English memories', () => {
+    const index = build([
+      entry('trip', '出差去了一趟深圳，开了三天会。', '2026-05-12T00:00:00Z'),
+      entry('noise', 'The last month of the year is always the busiest at work.', '2025-12-01T00:00:00Z'),
+    ])
+    const hits = index.search('上个月我去哪出差了？', { now: NOW, abstain: false })
+    expect(hits[0]?.id).toBe('trip')
+    expect(hits.flatMap((h) => h.matched)).not.toContain('last')
+  })
+})
+
 describe('RecallIndex: a filter inside the ranking (issue 8: no over-fetch)', () => {
   it('returns `limit` hits that pass the filter when more than limit * 4 + 20 better-ranked documents fail it', () => {
     // 40 newer documents that match better (the pending entries of the store), then the two that may be recalled.
