@@ -19,6 +19,8 @@ describe('englishSynonyms: the words of one thing in everyday English, as the to
     expect(englishSynonyms('month')).toContain('monthli')
     expect(englishSynonyms('seafood')).toContain('shellfish')
     expect(englishSynonyms('climb')).toContain('boulder')
+    expect(englishSynonyms(stemEnglish('antibiotic'))).toContain(stemEnglish('penicillin'))
+    expect(englishSynonyms(stemEnglish('penicillin'))).not.toContain(stemEnglish('amoxicillin'))
   })
 
   it('links the short forms people type to the word (bday, bro, undergrad, pic)', () => {

@@ -38,6 +38,13 @@ const GROUPS: readonly (readonly string[])[] = [
   ['therapy', 'counselling', 'counseling'],
   ['medicine', 'medication', 'meds', 'pill'],
   ['dose', 'dosage'],
+  // a kind beside each of its everyday instances, never the instances beside each other
+  ['antibiotic', 'penicillin'],
+  ['antibiotic', 'amoxicillin'],
+  ['antibiotic', 'cephalosporin'],
+  ['respiratory', 'asthma'],
+  ['respiratory', 'bronchitis'],
+  ['respiratory', 'sinusitis'],
   ['sick', 'ill', 'unwell'],
   ['flu', 'influenza'],
   ['checkup', 'physical'],

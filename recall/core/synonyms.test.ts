@@ -14,6 +14,8 @@ describe('colloquialSynonyms', () => {
     expect(colloquialSynonyms('礼拜四')).toEqual(expect.arrayContaining(['星期四', '周四']))
     expect(colloquialSynonyms('钢琴')).toContain('乐器')
     expect(colloquialSynonyms('钢琴')).not.toContain('吉他')
+    expect(colloquialSynonyms('抗生素')).toEqual(expect.arrayContaining(['青霉素', '头孢']))
+    expect(colloquialSynonyms('青霉素')).not.toContain('头孢')
   })
 
   it('a word in two groups has the words of both (猫: its own, and 宠物)', () => {
