@@ -5,7 +5,7 @@
 // 食物 and 零食, so it is read only in the Cantonese phrases it opens. Written from the language,
 // not from any test set.
 
-/** Cantonese → Mandarin, longest first where one contains another (老豆 before 豆 is never needed: 豆 is not a key). */
+/** Cantonese → Mandarin. The longer of two keys that overlap is tried first (KEYS): 佢哋 before 佢, 乜嘢 before 嘢. */
 const WORDS: Readonly<Record<string, string>> = {
   // people and pronouns
   佢哋: '他们',

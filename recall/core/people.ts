@@ -10,12 +10,14 @@ import { stemEnglish } from './stem.ts'
 
 // A partner, a daughter or a son are called by the words the relations of aliases.ts list; the
 // rest of the family is said otherwise in Chinese (older or younger, the mother's or the father's side).
+const BROTHERS = ['哥哥', '弟弟', '哥', '弟']
+const SISTERS = ['姐姐', '妹妹', '姐', '妹']
 const ENGLISH_KIN: Readonly<Record<string, readonly string[]>> = {
-  brother: ['哥哥', '弟弟', '哥', '弟'],
-  sister: ['姐姐', '妹妹', '姐', '妹'],
+  brother: BROTHERS,
+  sister: SISTERS,
   // As people type them (little bro, my sis).
-  bro: ['哥哥', '弟弟', '哥', '弟'],
-  sis: ['姐姐', '妹妹', '姐', '妹'],
+  bro: BROTHERS,
+  sis: SISTERS,
   mum: ['妈妈', '妈', '母亲'],
   mom: ['妈妈', '妈', '母亲'],
   mother: ['妈妈', '妈', '母亲'],

@@ -226,18 +226,19 @@ function translate(
   if (dict === null) return
   for (const group of wanted) {
     const candidates = isCjkTerm(group.term) ? dict.english(group.term) : [...kinTranslations(group.term), ...dict.chinese(group.term)]
-    let kept = 0
-    for (const candidate of candidates) {
-      if (!isCjkTerm(group.term) && kept >= ZH_KEPT) break
-      if (skip(candidate)) continue
-      const usable = usableForms(candidate, group, index)
-      if (usable.length === 0) continue
-      kept++
-      // Below the word itself when some memory holds the word; when none does, the
-      // translation is the only way to the memory, and there is nothing to stay below.
-      const share = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
-      standFor(group, usable, share * (isSingleCjkCharacter(candidate) ? Math.max(group.weight, options.cjkCharWeight) : group.weight), weights)
-    }
+    // Below the word itself when some memory holds the word; when none does, the
+    // translation is the only way to the memory, and there is nothing to stay below.
+    const direct = group.id === undefined && options.untranslatedFullWeight ? 1 : options.translationWeight
+    const most = isCjkTerm(group.term) ? Infinity : ZH_KEPT
+    searchTranslations(
+      group,
+      candidates,
+      most,
+      (c) => direct * (isSingleCjkCharacter(c) ? Math.max(group.weight, options.cjkCharWeight) : group.weight),
+      skip,
+      index,
+      weights,
+    )
     // The dictionary's words are not always the person's (subway for a memory's metro, 按揭 for
     // one that says 房贷): a translation's everyday synonyms search below it.
     if (options.synonymWeight <= 0) continue
@@ -258,17 +259,29 @@ function translate(
     }
     // An English word's everyday synonyms are translated too (bday: birthday → 生日; bro: brother → 弟弟).
     if (isCjkTerm(group.term)) continue
-    let viaSynonym = 0
-    for (const synonym of englishSynonyms(group.term)) {
-      for (const candidate of dict.chinese(synonym)) {
-        if (viaSynonym >= ZH_KEPT) break
-        if (skip(candidate)) continue
-        const usable = usableForms(candidate, group, index)
-        if (usable.length === 0) continue
-        viaSynonym++
-        standFor(group, usable, share * group.weight, weights)
-      }
-    }
+    const viaSynonyms = englishSynonyms(group.term).flatMap((synonym) => dict.chinese(synonym))
+    searchTranslations(group, viaSynonyms, ZH_KEPT, () => share * group.weight, skip, index, weights)
+  }
+}
+
+/** Up to `most` of `candidates` the index holds (not `skip`ped) join the search at `weightOf(candidate)` and stand for `group`. */
+function searchTranslations(
+  group: QueryGroup,
+  candidates: readonly string[],
+  most: number,
+  weightOf: (candidate: string) => number,
+  skip: (term: string) => boolean,
+  index: TermLookup,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  let kept = 0
+  for (const candidate of candidates) {
+    if (kept >= most) break
+    if (skip(candidate)) continue
+    const usable = usableForms(candidate, group, index)
+    if (usable.length === 0) continue
+    kept++
+    standFor(group, usable, weightOf(candidate), weights)
   }
 }
 

@@ -275,7 +275,7 @@ export class RecallIndex {
   private seatOtherScript(best: number[], groups: readonly QueryGroup[], scores: ArrayLike<number>): void {
     const rank = this.options.otherScriptRank
     const window = Math.min(best.length, this.options.abstainDepth)
-    if (rank === 0 || window <= rank || best.length === 0) return
+    if (rank === 0 || window <= rank) return
     const chineseMessage = groups.filter((g) => isCjkTerm(g.term)).length * 2 > groups.length
     const inOtherScript = (slot: number): boolean => this.writtenInEnglish(slot) === chineseMessage
     for (let i = 0; i < rank; i++) if (inOtherScript(best[i]!)) return
