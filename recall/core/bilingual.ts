@@ -272,6 +272,8 @@ function closedCompounds(sense: string): string[] {
  * "west lake". A person asks in English about the place a memory names in Chinese.
  */
 function namesOpening(sense: string): string[] {
+  // Hokkaidō, Kōbe: the name as English writes it, without the marks.
+  sense = withoutMarks(sense)
   const opening = /^\s*([A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+)?)((?: or [A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+)?)*)(?=$|[,(]| [a-z(])/.exec(sense)
   if (opening === null) return []
   const names = [opening[1]!, ...opening[2]!.split(' or ').slice(1)]
@@ -281,6 +283,14 @@ function namesOpening(sense: string): string[] {
     if (terms.length === name.split(' ').length && terms.length <= 2) keys.push(terms.join(' '))
   }
   return keys
+}
+
+/** Latin letters without their accents and macrons (Hokkaidō → Hokkaido); anything else as it is. */
+export function withoutMarks(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
 }
 
 /** An adjective in -y as its noun (itchy → itch, salty → salt): CC-CEDICT glosses the noun or the verb. */

@@ -201,6 +201,7 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
       )
     searchRelationNames(clipped, groups, index, options, dict ?? dictionary(), weights)
     searchFestivals(normalized, groups, index, options, weights)
+    if (options.placeWeight > 0) searchPlacesWithin(clipped, translatable, index, options, dict ?? dictionary(), weights)
   }
 
   markNames(clipped, groups, dict, knownId, (word) => wordKinds()?.nounWord(word) === true)
@@ -302,6 +303,33 @@ function standFor(
     if (!group.alternatives.includes(form.id)) group.alternatives.push(form.id)
     const had = weights.get(form.id)
     if (had === undefined || had.weight < weight * form.share) weights.set(form.id, { term: form.term, weight: weight * form.share })
+  }
+}
+
+// A country or a region the message names (日本, Japan, 加州) searches for the places within it
+// that memories hold (places.ts: 大阪, Osaka, Kyoto), below the name like an everyday synonym, and
+// standing for it in abstention: a trip written as Osaka is the trip to Japan asked about.
+function searchPlacesWithin(
+  text: string,
+  groups: QueryGroup[],
+  index: TermLookup,
+  options: RecallOptions,
+  dict: BilingualDictionary | null,
+  weights: Map<number, { term: string; weight: number }>,
+): void {
+  // Worked out from WordNet and the dictionary (word-kinds.ts), shipped with the package.
+  const kinds = dict === null ? null : wordKinds()
+  if (kinds === null) return
+  // WordNet is asked for the name as written (italy), not as tokenize stems it (itali).
+  const written = new Map<string, string>()
+  for (const word of text.match(/[A-Za-z]{2,}/g) ?? []) written.set(stemEnglish(word.toLowerCase()), word.toLowerCase())
+  for (const group of groups) {
+    const name = isCjkTerm(group.term) ? (isSingleCjkCharacter(group.term) ? undefined : group.term) : written.get(group.term)
+    if (name === undefined) continue
+    const forms = kinds.placesWithin(name).flatMap((place) => heldWhole(place, index))
+    if (forms.length === 0) continue
+    // Never the name's full weight, even when no memory holds the name: a memory may name several places within it.
+    standFor(group, forms, options.placeWeight * group.weight, weights)
   }
 }
 

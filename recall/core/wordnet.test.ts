@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { findLine, kindsBreadthFirst, openWordNet, parseSynset, reachesUp, wordNet, type NounSynset } from './wordnet.ts'
+import { findLine, kindsBreadthFirst, openWordNet, parseSynset, placesBreadthFirst, reachesUp, wordNet, type NounSynset } from './wordnet.ts'
 
 describe('findLine: binary search over a sorted index', () => {
   const buf = Buffer.from(
@@ -28,21 +28,43 @@ describe('findLine: binary search over a sorted index', () => {
 
 describe('parseSynset and kindsBreadthFirst', () => {
   const tree: Record<number, NounSynset> = {
-    1: { lemmas: ['root'], hyponyms: [2, 3], hypernyms: [2] },
-    2: { lemmas: ['a'], hyponyms: [4, 1], hypernyms: [1] },
-    3: { lemmas: ['b', 'b2'], hyponyms: [4], hypernyms: [1] },
-    4: { lemmas: ['c'], hyponyms: [], hypernyms: [2, 3] },
+    1: { lemmas: ['root'], hyponyms: [2, 3], hypernyms: [2], parts: [], named: false },
+    2: { lemmas: ['a'], hyponyms: [4, 1], hypernyms: [1], parts: [], named: false },
+    3: { lemmas: ['b', 'b2'], hyponyms: [4], hypernyms: [1], parts: [], named: false },
+    4: { lemmas: ['c'], hyponyms: [], hypernyms: [2, 3], parts: [], named: false },
   }
   const read = (offset: number): NounSynset => tree[offset]!
 
   it('reads the lemmas and the noun hyponyms and hypernyms of a data.noun line', () => {
     const line = '00000100 04 n 02 musical_instrument 0 instrument(a) 0 003 @ 00000050 n 0000 ~ 00000200 n 0000 ~i 00000300 n 0000 | a device'
-    expect(parseSynset(line)).toEqual({ lemmas: ['musical instrument', 'instrument'], hyponyms: [200, 300], hypernyms: [50] })
+    expect(parseSynset(line)).toEqual({ lemmas: ['musical instrument', 'instrument'], hyponyms: [200, 300], hypernyms: [50], parts: [], named: false })
+  })
+
+  it('reads the parts and whether the synset names something (an instance of its kind)', () => {
+    const line = '00000100 15 n 01 Japan 0 003 @i 00000050 n 0000 %p 00000200 n 0000 %m 00000300 n 0000 | a country'
+    expect(parseSynset(line)).toEqual({ lemmas: ['japan'], hyponyms: [], hypernyms: [50], parts: [200], named: true })
   })
 
   it('walks the tree breadth first, each synset once, up to the limit', () => {
     expect(kindsBreadthFirst([1], read, 100)).toEqual(['a', 'b', 'b2', 'c'])
     expect(kindsBreadthFirst([1], read, 2)).toEqual(['a', 'b'])
+  })
+
+  it('gives the named parts of named places two levels down, never the parts of a common noun', () => {
+    const places: Record<number, NounSynset> = {
+      1: { lemmas: ['japan'], hyponyms: [], hypernyms: [], parts: [2, 3, 5], named: true },
+      2: { lemmas: ['honshu', 'hondo'], hyponyms: [], hypernyms: [], parts: [4, 1], named: true },
+      3: { lemmas: ['osaka'], hyponyms: [], hypernyms: [], parts: [], named: true },
+      4: { lemmas: ['tokyo'], hyponyms: [], hypernyms: [], parts: [6], named: true },
+      5: { lemmas: ['seabed'], hyponyms: [], hypernyms: [], parts: [], named: false },
+      6: { lemmas: ['shibuya'], hyponyms: [], hypernyms: [], parts: [], named: true },
+      7: { lemmas: ['car'], hyponyms: [], hypernyms: [], parts: [8], named: false },
+      8: { lemmas: ['wheel'], hyponyms: [], hypernyms: [], parts: [], named: false },
+    }
+    const at = (offset: number): NounSynset => places[offset]!
+    expect(placesBreadthFirst([1], at, 100)).toEqual(['honshu', 'hondo', 'osaka', 'tokyo'])
+    expect(placesBreadthFirst([1], at, 2)).toEqual(['honshu', 'hondo'])
+    expect(placesBreadthFirst([7], at, 100)).toEqual([])
   })
 
   it('climbs hypernyms to an ancestor, through a cycle without looping', () => {
@@ -107,6 +129,14 @@ describe('the installed WordNet 3.1', () => {
     expect(wn.isA('dog', 'person')).toBe(false)
     expect(wn.isA('cat', 'person')).toBe(false)
     expect(wn.isA('evening', 'time period')).toBe(true)
+  })
+
+  it('divides a country into its places, and a common noun into none', () => {
+    expect(wn.placesWithin('japan', 200)).toEqual(expect.arrayContaining(['osaka', 'kyoto', 'hokkaido', 'tokyo']))
+    expect(wn.placesWithin('france', 200)).toContain('paris')
+    expect(wn.placesWithin('car', 200)).toEqual([])
+    expect(wn.placesWithin('hand', 200)).toEqual([])
+    expect(wn.placesWithin('nowhereland', 200)).toEqual([])
   })
 
   it('tells a quality from a thing by how SemCor tags it', () => {

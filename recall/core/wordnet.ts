@@ -29,6 +29,12 @@ export interface WordNet {
   kinds(noun: string, limit: number): readonly string[]
   /** True when the commonest sense of `noun` is a kind of the commonest sense of `ancestor` (a dentist is a person; the commonest dog is not). */
   isA(noun: string, ancestor: string): boolean
+  /**
+   * The named places within the place `name` (WordNet's part meronyms of its named senses, and
+   * theirs: Japan → Osaka, Kyoto, Hokkaido, Sapporo), breadth first, at most `limit`; [] for a
+   * word that names no place with parts (a common noun's parts, a car's wheels, are never given).
+   */
+  placesWithin(name: string, limit: number): readonly string[]
 }
 
 const LF = 0x0a
@@ -37,6 +43,8 @@ const SPACE = 0x20
 const KINDS_CACHED = 512
 /** Synsets read above a noun before giving up (a sense has a handful of paths to the root). */
 const MAX_ANCESTORS = 200
+/** Levels of parts followed below a place: a country's regions and cities, a region's cities. */
+const PLACE_DEPTH = 2
 
 let loaded: WordNet | null | undefined
 
@@ -90,6 +98,7 @@ export function openWordNet(dir: string): WordNet {
   }
   // A turn asks about the same few words again and again: their kinds are kept (a general word's take thousands of reads).
   const kindsCache = new Map<string, readonly string[]>()
+  const placesCache = new Map<string, readonly string[]>()
   return {
     tags(lemma) {
       return { noun: tagged('noun', lemma), verb: tagged('verb', lemma), quality: Math.max(tagged('adj', lemma), tagged('adv', lemma)) }
@@ -103,6 +112,18 @@ export function openWordNet(dir: string): WordNet {
       if (kindsCache.size >= KINDS_CACHED) kindsCache.clear()
       kindsCache.set(key, found)
       return found
+    },
+    placesWithin(name, limit): readonly string[] {
+      const key = `${limit}\t${name}`
+      const known = placesCache.get(key)
+      if (known !== undefined) return known
+      // The index line lists the pointer kinds of the lemma: without part meronyms (%p) nothing is read.
+      const found = line('noun', name)
+      const roots = limit > 0 && found !== undefined && hasPointer(found, '%p') ? synsetOffsets(found) : []
+      const places = roots.length === 0 ? [] : withNouns<string[]>([], (read) => placesBreadthFirst(roots, read, limit))
+      if (placesCache.size >= KINDS_CACHED) placesCache.clear()
+      placesCache.set(key, places)
+      return places
     },
     isA(noun, ancestor) {
       const first = offsetsOf(noun)[0]
@@ -119,6 +140,11 @@ function indexFields(line: string): { pointers: number; fields: string[] } {
   return { pointers: Number(fields[3]), fields }
 }
 
+function hasPointer(line: string, symbol: string): boolean {
+  const { pointers, fields } = indexFields(line)
+  return fields.slice(4, 4 + pointers).includes(symbol)
+}
+
 function tagCount(line: string): number {
   const { pointers, fields } = indexFields(line)
   const count = Number(fields[4 + pointers + 1])
@@ -133,11 +159,15 @@ function synsetOffsets(line: string): number[] {
     .filter((n) => Number.isSafeInteger(n) && n >= 0)
 }
 
-/** One synset of data.noun: its lemmas (lower case, spaces) and the offsets of its hyponyms and hypernyms. */
+/** One synset of data.noun: its lemmas (lower case, spaces) and the offsets of its hyponyms, hypernyms and parts. */
 export interface NounSynset {
   lemmas: string[]
   hyponyms: number[]
   hypernyms: number[]
+  /** Part meronyms (%p): Osaka of Japan, a wheel of a car. */
+  parts: number[]
+  /** An instance of its kind (@i), something with a name: Japan, Osaka; not city, car. */
+  named: boolean
 }
 
 /** A data.noun line: offset lex_filenum ss_type w_cnt word lex_id … p_cnt ptr… | gloss (WordNet's wndb format). */
@@ -155,13 +185,17 @@ export function parseSynset(line: string): NounSynset {
   const pointers = Number(fields[at++])
   const hyponyms: number[] = []
   const hypernyms: number[] = []
+  const parts: number[] = []
+  let named = false
   for (let i = 0; i < pointers; i++, at += 4) {
     const symbol = fields[at]
     if (fields[at + 2] !== 'n') continue
     if (symbol === '~' || symbol === '~i') hyponyms.push(Number(fields[at + 1]))
     else if (symbol === '@' || symbol === '@i') hypernyms.push(Number(fields[at + 1]))
+    else if (symbol === '%p') parts.push(Number(fields[at + 1]))
+    named ||= symbol === '@i'
   }
-  return { lemmas, hyponyms, hypernyms }
+  return { lemmas, hyponyms, hypernyms, parts, named }
 }
 
 /** True when the synset at `target` is `from` or above it, following hypernyms (WordNet's noun tree is a few dozen levels deep at most). */
@@ -190,6 +224,30 @@ export function kindsBreadthFirst(roots: readonly number[], read: (offset: numbe
     const synset = read(offset)
     for (const lemma of synset.lemmas) if (out.size < limit) out.add(lemma)
     queue.push(...synset.hyponyms)
+  }
+  return [...out]
+}
+
+/**
+ * The lemmas of the named parts of the named synsets at `roots`, and of their named parts, to
+ * `PLACE_DEPTH` levels, breadth first, each once, at most `limit`. A root that names nothing
+ * (japan, the lacquer) lends no parts.
+ */
+export function placesBreadthFirst(roots: readonly number[], read: (offset: number) => NounSynset, limit: number): string[] {
+  const out = new Set<string>()
+  const seen = new Set<number>(roots)
+  let level = roots.map(read).filter((synset) => synset.named)
+  for (let depth = 0; depth < PLACE_DEPTH && level.length > 0 && out.size < limit; depth++) {
+    const next: NounSynset[] = []
+    for (const offset of level.flatMap((synset) => synset.parts)) {
+      if (seen.has(offset) || out.size >= limit) continue
+      seen.add(offset)
+      const synset = read(offset)
+      if (!synset.named) continue
+      for (const lemma of synset.lemmas) if (out.size < limit) out.add(lemma)
+      next.push(synset)
+    }
+    level = next
   }
   return [...out]
 }
