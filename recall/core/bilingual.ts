@@ -30,6 +30,14 @@ const NAME_MARK = '※'
  * syllable, for pinyin.ts.
  */
 const READING = '§'
+/** The places within a Chinese place ride in the same map under ⊂ and the place's base name: ⊂云南 → 丽江市 丽江 昆明市 昆明 … (places.ts). */
+const WITHIN = '⊂'
+/** What a sense of a Chinese place name says it is (the place it lies in is named after it). */
+const PLACE_KINDS =
+  'area|municipality|special administrative region|city|county|district|prefecture|province|town|township|island|islands|mountain|mountains|lake|valley|region|village|port|bay|peninsula|scenic|gorge|river'
+const PLACE_KIND = new RegExp(`\\b(?:${PLACE_KINDS})\\b`, 'i')
+/** The kind right after a place's name: "Beijing municipality", "Osaka city". */
+const KIND_AFTER_NAME = new RegExp(`^ (?:${PLACE_KINDS})\\b`)
 /** A festival or a holiday is a name to the dictionary but a time to a question (春节, 国庆): a memory is dated, it need not name the day. */
 const TIME_NAME = /festival|holiday|\bday\b|\beve\b|new year|anniversary|christmas|easter|thanksgiving|halloween/i
 
@@ -52,6 +60,11 @@ export interface BilingualDictionary {
   spelledBy(syllable: string): readonly string[]
   /** True for a toneless pinyin syllable some character is read as. */
   isSyllable(latin: string): boolean
+  /**
+   * The Chinese places CC-CEDICT says lie in the place `word` names, each as written and by its
+   * base name (云南 or 云南省 → 丽江市, 丽江, 昆明市, 昆明 …; 成都 → 武侯区, 武侯 …); [] for most words.
+   */
+  within(word: string): readonly string[]
   readonly entries: number
 }
 
@@ -112,8 +125,17 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
   const readings = new Map<string, string[]>()
   // English name → the Chinese proper nouns whose sense opens with it (Tokyo → 东京).
   const names = new Map<string, string[]>()
+  // Which place each Chinese place lies in, by the Chinese or the English name its sense gives.
+  const placed: [child: string, parent: { chinese?: string; english?: string }][] = []
   for (const row of rows) {
     const word = row[1]
+    // Before the length limit: 大理白族自治州 is a place to be in, though no word to translate.
+    if (typeof word === 'string' && typeof row[2] === 'string' && /^[A-Z]/.test(row[2]) && allHan(word)) {
+      for (const raw of (Array.isArray(row[3]) ? row[3] : [row[3]]).flatMap((g) => (typeof g === 'string' ? g.split(/[;/]/) : []))) {
+        const parent = placedIn(raw)
+        if (parent !== undefined) placed.push([word, parent])
+      }
+    }
     if (typeof word !== 'string' || word.length === 0 || word.length > MAX_HEADWORD_CHARS || !allHan(word)) continue
     if (word.length === 1 && typeof row[2] === 'string') addReadings(readings, word, row[2])
     const gloss = Array.isArray(row[3]) ? row[3].join('/') : row[3]
@@ -137,12 +159,87 @@ export function collectTables(rows: readonly CedictRow[]): { zhEn: Map<string, s
   // whose only Chinese is one character.
   for (const [name, words] of names) if (!enZh.has(name) && !readings.has(name) && words.some((w) => w.length > 1)) enZh.set(name, words)
   for (const [word, gloss] of zhEn) if (!common.has(word)) zhEn.set(word, `${gloss}/${NAME_MARK}`)
+  for (const [key, list] of placesWithin(placed, zhEn, names)) enZh.set(key, list)
   for (const [key, list] of readings) enZh.set(READING + key, list)
   enZh.set(
     READING,
     [...readings.keys()].filter((key) => /^[a-z]+$/.test(key)),
   )
   return { zhEn, enZh }
+}
+
+/**
+ * ⊂ and a place's base name → the places in it, each as written and by its base name. A place
+ * named only in English (", Sichuan", "a district of Beijing") is the Chinese word one of whose
+ * senses is that name itself (北京 "Beijing, capital of …"; not 京剧 "Beijing opera").
+ */
+function placesWithin(
+  placed: readonly [child: string, parent: { chinese?: string; english?: string }][],
+  zhEn: ReadonlyMap<string, string>,
+  names: ReadonlyMap<string, string[]>,
+): Map<string, string[]> {
+  const isWord = (word: string): boolean => zhEn.has(word)
+  const within = new Map<string, string[]>()
+  const add = (parent: string, child: string): void => {
+    const key = placeBase(parent, isWord)
+    const base = placeBase(child, isWord)
+    if (base === key) return
+    addTranslation(within, WITHIN + key, child)
+    if (base !== child) addTranslation(within, WITHIN + key, base)
+  }
+  for (const [child, parent] of placed) {
+    if (parent.chinese !== undefined) {
+      add(parent.chinese, child)
+      continue
+    }
+    const name = parent.english!.toLowerCase()
+    // The name alone or with its kind ("Beijing municipality, …") before the name and what it is
+    // ("Hong Kong, special administrative region …"); never a list of places ("Beijing, Shanghai and Guangzhou").
+    const senses = (word: string): string[] => (zhEn.get(word) ?? '').split(/[;/]/).map((sense) => withoutMarks(sense).trim().toLowerCase())
+    const alone = (sense: string): boolean => sense === name || (sense.startsWith(name) && KIND_AFTER_NAME.test(sense.slice(name.length)))
+    const described = (sense: string): boolean => sense.startsWith(`${name},`) && !/^[^,]+,[^,]+ and /.test(sense)
+    const candidates = names.get(senseTerms(name).join(' ')) ?? []
+    const found = candidates.find((word) => senses(word).some(alone)) ?? candidates.find((word) => senses(word).some(described))
+    if (found !== undefined) add(found, child)
+  }
+  return within
+}
+
+/**
+ * Where a Chinese place's sense says it lies: a Chinese name after in, of or off ("city in Yunnan
+ * Province 雲南省|云南省[…]", "district of Chengdu city 成都市", "island off Xiamen 廈門|厦门"), else an
+ * English one ("Jiuzhaigou Valley, Sichuan", "a district of Beijing", "area in Hong Kong"); undefined
+ * for a sense that names no kind of place.
+ */
+export function placedIn(sense: string): { chinese?: string; english?: string } | undefined {
+  if (!PLACE_KIND.test(sense)) return undefined
+  const ref = /\b(?:in|of|off)\s+(?:[A-Za-z'’-]+\s+){0,7}([\u3400-\u9fff]+)(?:\|([\u3400-\u9fff]+))?/.exec(sense)
+  if (ref !== null) return { chinese: ref[2] ?? ref[1]! }
+  const named =
+    /(?:\b(?:in|of)|,)\s+(?:(?:an?|the|central|inner|outer|(?:north|south)(?:east|west)?(?:ern)?|(?:east|west)(?:ern)?)\s+)*([A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*(?:$|[,)])/.exec(
+      sense,
+    )
+  return named === null ? undefined : { english: named[1]! }
+}
+
+/**
+ * A place's name without what kind of place it is: 云南省 → 云南, 成都市 → 成都, 浦东新区 → 浦东,
+ * and 大理白族自治州 → 大理, 西双版纳傣族自治州 → 西双版纳 (the longest part before the peoples'
+ * names that `isWord` knows).
+ */
+export function placeBase(word: string, isWord: (word: string) => boolean): string {
+  if (/自治[州区县旗]$/.test(word)) {
+    const peoples = /^(?:[^族]{1,3}族)+自治[州区县旗]$/
+    let base: string | undefined
+    for (let end = 2; end < word.length; end++) if (!word.slice(0, end).includes('族') && peoples.test(word.slice(end))) base ??= word.slice(0, end)
+    for (let end = word.length - 1; end >= 2; end--) {
+      const head = word.slice(0, end)
+      if (!head.includes('族') && peoples.test(word.slice(end)) && isWord(head)) return head
+    }
+    if (base !== undefined) return base
+  }
+  const kind = /^(.{2,}?)(?:新区|[省市县区])$/.exec(word)
+  return kind === null ? word : kind[1]!
 }
 
 function addTranslation(map: Map<string, string[]>, term: string | undefined, word: string): void {
@@ -238,6 +335,9 @@ function dictionaryOver(
     },
     isSyllable,
     isName,
+    within(word) {
+      return enZh(WITHIN + placeBase(word, (w) => zhEn(w) !== undefined)) ?? []
+    },
     senses(word) {
       const out: string[] = []
       for (const raw of zhEn(word)?.split(/[;/]/) ?? []) {

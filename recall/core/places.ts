@@ -1,11 +1,13 @@
 // A person writes the city and asks about the country: 在大阪环球影城 is written, 去日本那次 is
-// asked; "three days in Kyoto" is written, 我们在日本待了几天 is asked. WordNet divides a named
-// place into its parts (Japan → Honshu, Osaka, Kyoto, Sapporo; California → Los Angeles, Palo
-// Alto), and CC-CEDICT names each part in Chinese (Osaka → 大阪). The parts a memory holds search
-// like an everyday synonym of the place (query.ts): below the word itself, standing for it.
+// asked; "three days in Kyoto" is written, 我们在日本待了几天 is asked; 在大理骑车环洱海 is written,
+// 去云南那次 is asked. Two sources say what lies within a place: WordNet divides a named place
+// into its parts (Japan → Honshu, Osaka, Kyoto, Sapporo; California → Los Angeles), which
+// CC-CEDICT names in Chinese (Osaka → 大阪); and CC-CEDICT's own senses say where a Chinese place
+// lies ("Lijiang, prefecture-level city in Yunnan Province 云南省": bilingual.ts `within`). The
+// parts a memory holds search like an everyday synonym of the place (query.ts): below the word
+// itself, standing for it.
 //
-// Only downwards: a memory about Japan does not answer a question about Osaka. Chinese provinces
-// and their cities are not divided in WordNet 3.1 (Yunnan has no parts): not reached this way.
+// Only downwards: a memory about Japan does not answer a question about Osaka.
 
 import { senseTerms, withoutMarks, type BilingualDictionary } from './bilingual.ts'
 import { isCjkTerm } from './tokenize.ts'
@@ -40,6 +42,13 @@ export function placesWithin(word: string, dict: BilingualDictionary, wordnet: W
       // translates it as one); AZ, Fla. are no words.
       if (terms.length === 1 && place.length >= MIN_ENGLISH_NAME && !place.includes('.') && named.length === chinese.length) out.add(terms[0]!)
     }
+  }
+  // A Chinese place, asked in Chinese or by its English name (yunnan → 云南), and the places in those.
+  const chinese = isCjkTerm(word) ? [word] : dict.chinese(senseTerms(word).join(' ')).filter((zh) => namesThePlace(dict.senses(zh), word, dict.isName(zh)))
+  for (const zh of chinese) {
+    const first = dict.within(zh)
+    for (const place of first) out.add(place)
+    for (const place of first) for (const inner of dict.within(place)) if (out.size < PLACES_KEPT) out.add(inner)
   }
   return [...out]
 }
