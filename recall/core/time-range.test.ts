@@ -58,6 +58,25 @@ describe('namedTime', () => {
     expect(range('I fall asleep late')).toBeUndefined()
   })
 
+  it('reads a holiday on a fixed day as its days and a day or two after, in the year named or the latest begun', () => {
+    expect(range('去年国庆我跑哪玩去了')).toEqual(['2025-10-1', '2025-10-9'])
+    expect(range("where'd we go for golden week in 2024")).toEqual(['2024-10-1', '2024-10-9'])
+    expect(range('2024年国庆节')).toEqual(['2024-10-1', '2024-10-9'])
+    expect(range('十一长假去哪了')).toEqual(['2025-10-1', '2025-10-9'])
+    // Said on 15 June: this year's May Day has been, this year's Christmas has not.
+    expect(range('五一去哪了')).toEqual(['2026-5-1', '2026-5-7'])
+    expect(range('圣诞节晚上吃了什么')).toEqual(['2025-12-24', '2025-12-28'])
+    expect(range("what did we do last year's christmas?")).toEqual(['2025-12-24', '2025-12-28'])
+    expect(range('双十一买了啥')).toEqual(['2025-11-11', '2025-11-13'])
+    expect(range('元旦怎么过的')).toEqual(['2025-12-31', '2026-1-3'])
+    expect(namedTime('去年国庆', NOW)?.words).toEqual(['去年国庆'])
+  })
+
+  it('reads no holiday into a month, an hour, a number or a street', () => {
+    for (const text of ['十一月的账单', '十一点睡的', '十五一起吃饭', '五一路上那家店', '二十五一共多少'])
+      expect({ text, range: range(text) }).toEqual({ text, range: undefined })
+  })
+
   it('takes the narrowest reading (上周三 before 上周, 去年冬天 before 去年)', () => {
     expect(namedTime('去年冬天', NOW)?.words).toEqual(['去年冬天'])
     expect(namedTime('上周三', NOW)?.fromMs).toBe(day(2026, 6, 10))
@@ -114,6 +133,15 @@ describe('recall over the days a message names', () => {
       ).toEqual(['kite', 'tom'])
     expect(index.explain('发生了什么', { now: NOW }).silence?.reason).toBe('no-match')
     expect(index.explain('上周发生了什么', { now: NOW }).hits).toEqual([])
+  })
+
+  it('answers a holiday by the memories written then, sharing no word with it', () => {
+    const index = new RecallIndex()
+    index.add({ id: 'dali', text: 'Trip to Dali with Chen Mo, cycled around the lake.', at: new Date(2024, 9, 3, 21).toISOString(), source: 'entry' })
+    index.add({ id: 'visa', text: 'Visa appointment done, fingerprints taken.', at: new Date(2024, 8, 12, 9).toISOString(), source: 'entry' })
+    index.add({ id: 'cat', text: '土豆吐了两次，医生说是毛球。', at: new Date(2024, 10, 2, 9).toISOString(), source: 'entry' })
+    expect(index.search('where did we go for golden week in 2024?', { now: NOW, limit: 1 })[0]?.id).toBe('dali')
+    expect(index.search('2024年国庆我们去哪玩了', { now: NOW, limit: 1 })[0]?.id).toBe('dali')
   })
 
   it('asked on another day, the same words find another memory first', () => {

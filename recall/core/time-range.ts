@@ -78,6 +78,43 @@ class Calendar {
 
 type Rule = readonly [RegExp, (m: RegExpExecArray, c: Calendar) => [number, number] | undefined]
 
+/**
+ * Holidays on fixed days of the calendar, with the days a memory of them is written: the holiday
+ * and a day or two after it (a trip is often written on the way home). A holiday named by its
+ * lunar day (中秋, 春节) moves with the year: time-words.ts finds it by its name instead.
+ */
+const HOLIDAYS: readonly { names: string; month: number; first: number; days: number }[] = [
+  // 国庆, 十一长假, 黄金周 (the October one: the May week is 五一), National Day, golden week.
+  { names: '国庆节?|国庆假期|十一(?:长假|假期|黄金周)|黄金周|national day|golden week', month: 9, first: 1, days: 8 },
+  { names: '(?<![\\d一二三四五六七八九十])五一(?:假期|长假|劳动节)?(?![\\d号日月点路街]|大道|广场)|劳动节|may day|labou?r day', month: 4, first: 1, days: 6 },
+  { names: "双十一|双11|singles(?:'|’)? day", month: 10, first: 11, days: 2 },
+  { names: '平安夜|圣诞节?|christmas(?: eve| day)?|xmas', month: 11, first: 24, days: 4 },
+  { names: "元旦|new year(?:'|’)?s day", month: 11, first: 31, days: 3 },
+  { names: "情人节|valentine(?:'|’)?s(?: day)?", month: 1, first: 14, days: 2 },
+]
+const HOLIDAY_YEAR = "(去年|今年|前年|(\\d{4})年?|(?:(last|this) year(?:'|’)?s))?\\s*的?\\s*"
+const HOLIDAY_AFTER_YEAR = '(?:\\s*(?:in|of) (\\d{4}))?'
+
+/** The days of one holiday in the year the message names (去年国庆, golden week in 2024), else the latest one begun. */
+function holiday(m: RegExpExecArray, c: Calendar, month: number, first: number, days: number): [number, number] | undefined {
+  const [, relative, digits, english, after] = m
+  const named = digits ?? after
+  let year: number
+  if (named !== undefined) year = Number(named)
+  else if (relative === '去年' || english === 'last') year = c.year - 1
+  else if (relative === '前年') year = c.year - 2
+  else if (relative === '今年' || english === 'this') year = c.year
+  else year = c.day(1) > new Date(c.year, month, first).getTime() ? c.year : c.year - 1
+  if (!(year > 1900 && year < 3000)) return undefined
+  const from = new Date(year, month, first).getTime()
+  return [from, new Date(year, month, first + days).getTime()]
+}
+
+const HOLIDAY_RULES: readonly Rule[] = HOLIDAYS.map(({ names, month, first, days }) => [
+  new RegExp(`${HOLIDAY_YEAR}(?:${names})${HOLIDAY_AFTER_YEAR}`, 'u'),
+  (m, c) => holiday(m, c, month, first, days),
+])
+
 // Narrow before broad: the first rule that matches wins (去年冬天 before 去年, 上周末 before 上周).
 const RULES: readonly Rule[] = [
   [/前天|the day before yesterday/u, (_, c) => [c.day(-2), c.day(-1)]],
@@ -134,6 +171,8 @@ const RULES: readonly Rule[] = [
     new RegExp(`\\b(?:(last|this) (${EN_MONTHS.join('|')})|(${EN_MONTHS.join('|')}) (?:of )?(last|this) year)\\b`, 'u'),
     (m, c) => c.recentMonth(EN_MONTHS.indexOf((m[2] ?? m[3])!), (m[1] ?? m[4]) === 'last' ? c.year - 1 : c.year),
   ],
+  // A holiday before the month it falls in (十一长假 is no November) and before a bare year (去年国庆 is not all of last year).
+  ...HOLIDAY_RULES,
   [/上(?:个)?月|last month/u, (_, c) => [c.monthStart(c.year, c.month - 1), c.monthStart(c.year, c.month)]],
   [/(?:这|本)(?:个)?月|this month/u, (_, c) => [c.monthStart(c.year, c.month), c.day(1)]],
   [/前年|the year before last/u, (_, c) => [c.monthStart(c.year - 2, 0), c.monthStart(c.year - 1, 0)]],
