@@ -165,6 +165,23 @@ describe('RecallIndex with abstainAnswerKind: the memories about a question hold
       question: '朵朵生日是哪天？',
       answer: '朵朵的生日是三月五号。',
     },
+    {
+      why: 'a birthday’s date is in a memory about whose birthday it is, not in a trip booked for October',
+      // 朵朵 in many memories weighs little: the flights share as much with the question (天 → day, 哪天 a time).
+      without: [
+        '朵朵今天第一天上幼儿园，在门口哭。',
+        'Booked flights for October: four days, three of us.',
+        '朵朵已经能从1数到100了。',
+        '跨年夜朵朵九点就睡了。',
+        '朵朵学会了骑自行车。',
+        '带朵朵去公园放风筝。',
+        '朵朵感冒了，咳嗽。',
+        '朵朵画了一只猫。',
+        '周末陪朵朵去游泳。',
+      ],
+      question: '朵朵生日是哪天？',
+      answer: '朵朵的生日是三月五号。',
+    },
   ])('$why', ({ without, question, answer }) => {
     const memories = new RecallIndex({ abstainAnswerKind: true })
     without.forEach((text, i) => memories.add({ id: `w${i}`, text, at: AT, source: 'entry' }))

@@ -421,8 +421,14 @@ export class RecallIndex {
       return { abstain: 'missing-thing', coverage: share }
     // A person's name is often written bare (弟弟小川, 王老师): only a thing's or an animal's is asked for by kind.
     const asksPersonName = (): boolean => kind === 'name' && groups.some((g) => isPersonWord(g.term) || isPerson(g.term))
-    if (this.options.abstainAnswerKind && kind !== undefined && !this.holdsAnAnswer(kind, about, groups) && !asksPersonName())
-      return { abstain: 'no-answer', coverage: share }
+    if (this.options.abstainAnswerKind && kind !== undefined && !asksPersonName()) {
+      // 朵朵生日是哪天: whose birthday is asked. The date is in a memory about 朵朵, not in one that
+      // only shares 天 and holds some October. Other kinds are not held to this: a sum or an age is
+      // often written where the thing is named otherwise (主子 for the cat, 看医生 for the vet's bill).
+      const subject = kind === 'birthday' ? subjectOf(groups, idfOf) : undefined
+      const answering = subject === undefined ? about : about.filter((held) => coverageOf(subject, held) > 0)
+      if (!this.holdsAnAnswer(kind, answering, groups)) return { abstain: 'no-answer', coverage: share }
+    }
     return { abstain: 'keep', coverage: share }
   }
 
@@ -663,6 +669,16 @@ function wordPieces(groups: readonly QueryGroup[]): WordPieces[] {
     if (pieces.length > 0) out.push({ word: g.id, pieces })
   }
   return out
+}
+
+/** The most specific thing the message asks about that the store holds (the rarest held word of several characters, or a Latin word): what an answer must be about. */
+function subjectOf(groups: readonly QueryGroup[], idfOf: (termId: number) => number): QueryGroup | undefined {
+  let best: QueryGroup | undefined
+  for (const g of groups) {
+    if (g.id === undefined || g.term === TIME_TERM || isSingleCjkCharacter(g.term)) continue
+    if (best === undefined || idfOf(g.id) > idfOf(best.id!)) best = g
+  }
+  return best
 }
 
 /** True when a document holds the group's word itself or one of its translations, not only characters of it. */
