@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { RecallIndex } from './recall-index.ts'
 import { colloquialSynonyms } from './synonyms.ts'
 
 describe('colloquialSynonyms', () => {
@@ -20,5 +21,27 @@ describe('colloquialSynonyms', () => {
 
   it('a word in two groups has the words of both (猫: its own, and 宠物)', () => {
     expect(colloquialSynonyms('猫')).toEqual(expect.arrayContaining(['猫咪', '宠物']))
+  })
+})
+
+describe('internet slang finds the plain word a memory used', () => {
+  const at = '2026-05-01T10:00:00Z'
+  const now = new Date('2026-06-15T12:00:00Z')
+  const store = (options = {}): RecallIndex => {
+    const index = new RecallIndex(options)
+    index.add({ id: 'period', text: '这个月例假推迟了一周，有点慌。', at, source: 'entry' })
+    index.add({ id: 'coder', text: '表哥在杭州当程序员，天天加班到十点。', at, source: 'entry' })
+    index.add({ id: 'shop', text: '网购了一台空气炸锅，双十一便宜两百。', at, source: 'entry' })
+    index.add({ id: 'park', text: '周末去西湖边散步，人特别多。', at, source: 'entry' })
+    return index
+  }
+
+  it.each([
+    ['大姨妈来了没', 'period'],
+    ['码农最近咋样', 'coder'],
+    ['又剁手了啥', 'shop'],
+  ])('%s → %s, and nothing without the table', (question, id) => {
+    expect(store().search(question, { now })[0]?.id).toBe(id)
+    expect(store({ synonymWeight: 0 }).search(question, { now })).toEqual([])
   })
 })

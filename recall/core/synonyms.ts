@@ -220,6 +220,22 @@ const GROUPS: readonly (readonly string[])[] = [
   ['星期六', '周六', '礼拜六'],
   ['星期天', '星期日', '周日', '礼拜天', '礼拜日'],
   ['周末', '双休'],
+  // internet slang a person uses with a companion, beside the plain word
+  ['宠物', '毛孩子'],
+  ['宠物', '铲屎官'],
+  ['猫', '主子', '喵星人', '猫主子'],
+  ['狗', '汪星人', '狗子'],
+  ['上班族', '社畜', '打工人'],
+  ['上班', '搬砖', '打工'],
+  ['程序员', '码农'],
+  ['网购', '剁手'],
+  ['月经', '例假', '大姨妈', '姨妈'],
+  ['熬夜', '爆肝', '通宵'],
+  ['偷懒', '摸鱼'],
+  ['没钱', '吃土'],
+  ['恋爱', '谈恋爱', '脱单'],
+  ['朋友', '老铁', '基友'],
+  ['通勤', '上下班'],
 ]
 
 /** Each word of the groups → the other words of every group it is in, in table order (the English table builds the same way). */
