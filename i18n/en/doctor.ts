@@ -118,7 +118,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.recall.lacksTranslation':
     'but the translation dictionary could not be read: only memories in the language of the message can be found. Reinstall the plugin (its dist/data/ carries the dictionary).',
   'doctor.recall.lacksWordKinds':
-    'and the word lists could not be read (dist/data/word-kinds.txt): a question asking for a person’s name may get nothing when the memory names them bare. Reinstall the plugin.',
+    'and the word lists could not be read (dist/data/word-kinds.txt): a question asking for a person’s name may get nothing when the memory names them bare, and a country or a province does not find the cities in it (Japan → Osaka). Reinstall the plugin.',
   'doctor.voice.none': 'no Cyrene step assembled yet (open a session and say something, then look again)',
   'doctor.voice.used': '{total}/{budget} characters in the latest step ({blocks})',
   'doctor.voice.nothingCut': '; nothing cut',

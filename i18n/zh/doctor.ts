@@ -108,7 +108,8 @@ export const doctorZh = {
   'doctor.recall.lacks': '{detail}；{lacks}',
   'doctor.recall.lacksJoin': '；',
   'doctor.recall.lacksTranslation': '但中英文词典没能读出：只能找到和这句话同一种语言写的记忆。重新安装插件（词典在它的 dist/data/ 里）。',
-  'doctor.recall.lacksWordKinds': '词表没能读出（dist/data/word-kinds.txt）：问某个人叫什么时，记忆里只写了名字的可能找不到。重新安装插件。',
+  'doctor.recall.lacksWordKinds':
+    '词表没能读出（dist/data/word-kinds.txt）：问某个人叫什么时，记忆里只写了名字的可能找不到；问国家或省份也找不到写着其中城市的记忆（日本 → 大阪）。重新安装插件。',
   'doctor.voice.none': '还没有组装过昔涟的一步（开一个会话、说一句话后再看）',
   'doctor.voice.used': '最近一步用了 {total}/{budget} 字（{blocks}）',
   'doctor.voice.nothingCut': '；没有截短',
