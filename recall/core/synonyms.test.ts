@@ -33,6 +33,7 @@ describe('internet slang finds the plain word a memory used', () => {
     index.add({ id: 'coder', text: '表哥在杭州当程序员，天天加班到十点。', at, source: 'entry' })
     index.add({ id: 'shop', text: '网购了一台空气炸锅，双十一便宜两百。', at, source: 'entry' })
     index.add({ id: 'park', text: '周末去西湖边散步，人特别多。', at, source: 'entry' })
+    index.add({ id: 'commute', text: '公司搬到了未来科技城，通勤变成一个小时了。', at, source: 'entry' })
     return index
   }
 
@@ -40,8 +41,19 @@ describe('internet slang finds the plain word a memory used', () => {
     ['大姨妈来了没', 'period'],
     ['码农最近咋样', 'coder'],
     ['又剁手了啥', 'shop'],
-  ])('%s → %s, and nothing without the table', (question, id) => {
-    expect(store().search(question, { now })[0]?.id).toBe(id)
-    expect(store({ synonymWeight: 0 }).search(question, { now })).toEqual([])
+    // Not slang: a phrase of two words the table joins (上班|路上 → 上班路上 ~ 通勤).
+    ['上班路上得花多久', 'commute'],
+  ])('%s → %s among the first two, and not at all without the table', (question, id) => {
+    expect(
+      store()
+        .search(question, { now })
+        .slice(0, 2)
+        .map((h) => h.id),
+    ).toContain(id)
+    expect(
+      store({ synonymWeight: 0 })
+        .search(question, { now })
+        .map((h) => h.id),
+    ).not.toContain(id)
   })
 })

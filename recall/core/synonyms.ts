@@ -235,7 +235,7 @@ const GROUPS: readonly (readonly string[])[] = [
   ['没钱', '吃土'],
   ['恋爱', '谈恋爱', '脱单'],
   ['朋友', '老铁', '基友'],
-  ['通勤', '上下班'],
+  ['通勤', '上下班', '上班路上'],
 ]
 
 /** Each word of the groups → the other words of every group it is in, in table order (the English table builds the same way). */
