@@ -14,7 +14,7 @@ export interface AbstainInput {
   rareTermMass: number
   /** The message names a person no memory mentions in any form (people.ts: 我弟弟 where no 弟 is stored). */
   unknownPerson?: boolean
-  /** The message names a place or thing by its name (巴黎, Paris) that no memory holds in any form. */
+  /** The message names a place or thing by its name (巴黎, Paris) that no memory holds in any form; an app or a brand it only goes through (微信) is none (decision 125). */
   unknownName?: boolean
 }
 

@@ -54,6 +54,8 @@ export interface BilingualDictionary {
   isName(word: string): boolean
   /** The word's senses that say something about meaning, in dictionary order: lower case, notes in brackets out, "to " kept ("to buy", "bank"). */
   senses(word: string): readonly string[]
+  /** The same senses with their notes in brackets kept ("weixin or wechat (mobile text and voice messaging service …)"). */
+  sensesWithNotes(word: string): readonly string[]
   /** The toneless pinyin readings of one simplified character (哲 → zhe; 绿 → lv, lu); [] when unknown. */
   readings(char: string): readonly string[]
   /** The simplified characters read as a toneless pinyin syllable (zhe → 哲 者 这 …); [] for no syllable. */
@@ -229,14 +231,18 @@ export function placedIn(sense: string): { chinese?: string; english?: string } 
  */
 export function placeBase(word: string, isWord: (word: string) => boolean): string {
   if (/自治[州区县旗]$/.test(word)) {
+    // The peoples' names end in 族 (白族, 哈尼族彝族), or not (维吾尔 of 新疆维吾尔自治区), or are not said (西藏自治区).
     const peoples = /^(?:[^族]{1,3}族)+自治[州区县旗]$/
+    const anyPeoples = /^[^族自]{0,4}(?:族[^族自]{0,3})*族?自治[州区县旗]$/
     let base: string | undefined
     for (let end = 2; end < word.length; end++) if (!word.slice(0, end).includes('族') && peoples.test(word.slice(end))) base ??= word.slice(0, end)
     for (let end = word.length - 1; end >= 2; end--) {
       const head = word.slice(0, end)
-      if (!head.includes('族') && peoples.test(word.slice(end)) && isWord(head)) return head
+      if (!head.includes('族') && anyPeoples.test(word.slice(end)) && isWord(head)) return head
     }
     if (base !== undefined) return base
+    const bare = /^(.{2,}?)自治[州区县旗]$/.exec(word)
+    if (bare !== null) return bare[1]!
   }
   const kind = /^(.{2,}?)(?:新区|[省市县区])$/.exec(word)
   return kind === null ? word : kind[1]!
@@ -339,19 +345,23 @@ function dictionaryOver(
       return enZh(WITHIN + placeBase(word, (w) => zhEn(w) !== undefined)) ?? []
     },
     senses(word) {
-      const out: string[] = []
-      for (const raw of zhEn(word)?.split(/[;/]/) ?? []) {
-        const sense = raw
-          .replace(/\([^)]*\)/g, ' ')
-          .replace(/\s+/g, ' ')
-          .trim()
-          .toLowerCase()
-        if (sense !== '' && sense !== NAME_MARK && !SKIP_SENSE.test(sense)) out.push(sense)
-      }
-      return out
+      return readSenses(zhEn(word), true)
+    },
+    sensesWithNotes(word) {
+      return readSenses(zhEn(word), false)
     },
     entries,
   }
+}
+
+/** A word's senses as `senses` gives them, with or without their notes in brackets. */
+function readSenses(gloss: string | undefined, withoutNotes: boolean): string[] {
+  const out: string[] = []
+  for (const raw of gloss?.split(/[;/]/) ?? []) {
+    const sense = (withoutNotes ? raw.replace(/\([^)]*\)/g, ' ') : raw).replace(/\s+/g, ' ').trim().toLowerCase()
+    if (sense !== '' && sense !== NAME_MARK && !SKIP_SENSE.test(sense)) out.push(sense)
+  }
+  return out
 }
 
 /**

@@ -90,6 +90,16 @@ describe('RecallIndex: a question that names a place no memory mentions', () => 
     expect(music.explain('我在巴黎住的哪家酒店？', { now: NOW }).silence?.reason).toBe('unknown-name')
   })
 
+  it('an app or a brand the message only goes through is no unknown name (decision 125)', () => {
+    const work = new RecallIndex()
+    work.add({ id: 'boss', text: 'My manager at work is called Rachel; she prefers updates by email, not chat.', at: AT, source: 'entry' })
+    work.add({ id: 'tea', text: '我最喜欢喝的是铁观音，办公室抽屉里常备一罐。', at: AT, source: 'entry' })
+    work.add({ id: 'hike', text: '周末去爬山，天气很好。', at: AT, source: 'entry' })
+    work.add({ id: 'shoes', text: '买了一双新跑鞋。', at: AT, source: 'entry' })
+    expect(work.search('跟我上司汇报工作她喜欢哪种方式？直接发微信行不行啊', { now: NOW })[0]?.id).toBe('boss')
+    // A place still is: 德国 and 巴黎 above.
+  })
+
   it('a month in the question is no unknown name', () => {
     expect(store.search('Which hotel did I stay at in August?', { now: NOW }).length).toBeGreaterThan(0)
   })

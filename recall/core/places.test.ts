@@ -37,12 +37,14 @@ describe('where CC-CEDICT says a Chinese place lies', () => {
   })
 
   it('names a place by its base, without its kind or its peoples', () => {
-    const isWord = (w: string): boolean => ['西双版纳', '大理', '红河'].includes(w)
+    const isWord = (w: string): boolean => ['西双版纳', '大理', '红河', '新疆', '西藏'].includes(w)
     expect(
       ['云南省', '成都市', '崂山区', '浦东新区', '大理白族自治州', '西双版纳傣族自治州', '红河哈尼族彝族自治州', '大理', '黄山'].map((w) =>
         placeBase(w, isWord),
       ),
     ).toEqual(['云南', '成都', '崂山', '浦东', '大理', '西双版纳', '红河', '大理', '黄山'])
+    // Peoples not ending in 族, or not named at all.
+    expect(['西藏自治区', '新疆维吾尔自治区', '宁夏回族自治区'].map((w) => placeBase(w, isWord))).toEqual(['西藏', '新疆', '宁夏'])
   })
 
   it('keys the places within a place by its base, the English-named ones by the word that is only that place', () => {

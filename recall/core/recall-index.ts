@@ -410,7 +410,8 @@ export class RecallIndex {
       specificCoverage: this.options.abstainSpecificCoverage,
     }
     const unknownPerson = groups.some((g) => isPersonWord(g.term) && g.id === undefined && g.alternatives.length === 0 && g.parts.chars.length === 0)
-    const unknownName = namesTheUnknown(groups)
+    // A person or a place, not an app: 我在德国留学学的什么 is about somewhere else; 直接发微信行不行 still asks about the boss.
+    const unknownName = namesTheUnknown(groups.filter((g) => mayBeUnknownName(g.term)))
     const input = { queryMass, bestMatchedMass, rareTermMass, unknownPerson, unknownName }
     const verdict = abstainVerdict(input, rule)
     const share = coverage(input)
@@ -670,6 +671,21 @@ function wordPieces(groups: readonly QueryGroup[]): WordPieces[] {
   }
   return out
 }
+
+/**
+ * True when the name `term` may be what a message about the unknown is about: a person or a place
+ * (Caroline, Paris, 德国, 巴黎), not an app, a shop or a brand the message only goes through (直接发
+ * 微信行不行, 在淘宝买的): a Chinese name every sense of which CC-CEDICT describes as one (decision 125).
+ */
+function mayBeUnknownName(term: string): boolean {
+  if (!isCjkTerm(term)) return true
+  const senses = bilingualDictionary()?.sensesWithNotes(term) ?? []
+  return senses.length === 0 || !senses.every((sense) => PRODUCT_SENSE.test(sense))
+}
+
+/** How CC-CEDICT describes an app, a service, a shop or a brand. */
+const PRODUCT_SENSE =
+  /\b(?:app|apps|application|platform|service|website|portal|search engine|e-commerce|company|corporation|brand|retailer|chain|store|supermarket|software|messaging|social media|social network(?:ing)?)\b/
 
 /** The most specific thing the message asks about that the store holds (the rarest held word of several characters, or a Latin word): what an answer must be about. */
 function subjectOf(groups: readonly QueryGroup[], idfOf: (termId: number) => number): QueryGroup | undefined {
