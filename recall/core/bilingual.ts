@@ -189,6 +189,7 @@ function placesWithin(
     addTranslation(within, WITHIN + key, child)
     if (base !== child) addTranslation(within, WITHIN + key, base)
   }
+  const senses = (word: string): string[] => (zhEn.get(word) ?? '').split(/[;/]/).map((sense) => withoutMarks(sense).trim().toLowerCase())
   for (const [child, parent] of placed) {
     if (parent.chinese !== undefined) {
       add(parent.chinese, child)
@@ -197,7 +198,6 @@ function placesWithin(
     const name = parent.english!.toLowerCase()
     // The name alone or with its kind ("Beijing municipality, …") before the name and what it is
     // ("Hong Kong, special administrative region …"); never a list of places ("Beijing, Shanghai and Guangzhou").
-    const senses = (word: string): string[] => (zhEn.get(word) ?? '').split(/[;/]/).map((sense) => withoutMarks(sense).trim().toLowerCase())
     const alone = (sense: string): boolean => sense === name || (sense.startsWith(name) && KIND_AFTER_NAME.test(sense.slice(name.length)))
     const described = (sense: string): boolean => sense.startsWith(`${name},`) && !/^[^,]+,[^,]+ and /.test(sense)
     const candidates = names.get(senseTerms(name).join(' ')) ?? []

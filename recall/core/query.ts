@@ -201,7 +201,8 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
       )
     searchRelationNames(clipped, groups, index, options, dict ?? dictionary(), weights)
     searchFestivals(normalized, groups, index, options, weights)
-    if (options.placeWeight > 0) searchPlacesWithin(clipped, translatable, index, options, dict ?? dictionary(), weights)
+    // Like every other search across languages here, only with the dictionary installed.
+    if (options.placeWeight > 0 && (dict ?? dictionary()) !== null) searchPlacesWithin(clipped, translatable, index, options, weights)
   }
 
   markNames(clipped, groups, dict, knownId, (word) => wordKinds()?.nounWord(word) === true)
@@ -314,11 +315,10 @@ function searchPlacesWithin(
   groups: QueryGroup[],
   index: TermLookup,
   options: RecallOptions,
-  dict: BilingualDictionary | null,
   weights: Map<number, { term: string; weight: number }>,
 ): void {
   // Worked out from WordNet and the dictionary (word-kinds.ts), shipped with the package.
-  const kinds = dict === null ? null : wordKinds()
+  const kinds = wordKinds()
   if (kinds === null) return
   // WordNet is asked for the name as written (italy), not as tokenize stems it (itali).
   const written = new Map<string, string>()

@@ -96,34 +96,34 @@ export function openWordNet(dir: string): WordNet {
     const found = line('noun', noun)
     return found === undefined ? [] : synsetOffsets(found)
   }
-  // A turn asks about the same few words again and again: their kinds are kept (a general word's take thousands of reads).
+  // A turn asks about the same few words again and again: their kinds and places are kept (a general word's kinds take thousands of reads).
   const kindsCache = new Map<string, readonly string[]>()
   const placesCache = new Map<string, readonly string[]>()
+  const remembered = (cache: Map<string, readonly string[]>, key: string, work: () => readonly string[]): readonly string[] => {
+    const known = cache.get(key)
+    if (known !== undefined) return known
+    const found = work()
+    if (cache.size >= KINDS_CACHED) cache.clear()
+    cache.set(key, found)
+    return found
+  }
   return {
     tags(lemma) {
       return { noun: tagged('noun', lemma), verb: tagged('verb', lemma), quality: Math.max(tagged('adj', lemma), tagged('adv', lemma)) }
     },
     kinds(noun, limit): readonly string[] {
-      const key = `${limit}\t${noun}`
-      const known = kindsCache.get(key)
-      if (known !== undefined) return known
-      const roots = limit > 0 ? offsetsOf(noun) : []
-      const found = roots.length === 0 ? [] : withNouns<string[]>([], (read) => kindsBreadthFirst(roots, read, limit))
-      if (kindsCache.size >= KINDS_CACHED) kindsCache.clear()
-      kindsCache.set(key, found)
-      return found
+      return remembered(kindsCache, `${limit}\t${noun}`, () => {
+        const roots = limit > 0 ? offsetsOf(noun) : []
+        return roots.length === 0 ? [] : withNouns<string[]>([], (read) => kindsBreadthFirst(roots, read, limit))
+      })
     },
     placesWithin(name, limit): readonly string[] {
-      const key = `${limit}\t${name}`
-      const known = placesCache.get(key)
-      if (known !== undefined) return known
-      // The index line lists the pointer kinds of the lemma: without part meronyms (%p) nothing is read.
-      const found = line('noun', name)
-      const roots = limit > 0 && found !== undefined && hasPointer(found, '%p') ? synsetOffsets(found) : []
-      const places = roots.length === 0 ? [] : withNouns<string[]>([], (read) => placesBreadthFirst(roots, read, limit))
-      if (placesCache.size >= KINDS_CACHED) placesCache.clear()
-      placesCache.set(key, places)
-      return places
+      return remembered(placesCache, `${limit}\t${name}`, () => {
+        // The index line lists the pointer kinds of the lemma: without part meronyms (%p) nothing is read.
+        const found = line('noun', name)
+        const roots = limit > 0 && found !== undefined && hasPointer(found, '%p') ? synsetOffsets(found) : []
+        return roots.length === 0 ? [] : withNouns<string[]>([], (read) => placesBreadthFirst(roots, read, limit))
+      })
     },
     isA(noun, ancestor) {
       const first = offsetsOf(noun)[0]
