@@ -114,6 +114,11 @@ export interface RecallOptions {
    */
   translationWeight: number
   /**
+   * Weight of a word only the question's frame names (asked-topics.ts: 我是干什么的 → 工作): it finds
+   * the memory when the question holds nothing else, and stays below the words it does hold.
+   */
+  impliedWeight: number
+  /**
    * Weight of an everyday Chinese synonym of a query word (synonyms.ts: 对象 for 男朋友) relative
    * to the word itself, like a translation's. 0 = no synonyms.
    */
@@ -170,6 +175,7 @@ export const DEFAULT_RECALL_OPTIONS: Readonly<RecallOptions> = Object.freeze({
   abstainMissingThing: false,
   abstainWholeWord: false,
   translationWeight: 0.8,
+  impliedWeight: 0.3,
   translationCredit: 1,
   synonymWeight: 0.5,
   pivotWeight: 0.2,
@@ -211,6 +217,7 @@ export function resolveOptions(partial: RecallOptionsInput = {}): RecallOptions 
     abstainSpecific: nonNegative(partial.abstainSpecific, d.abstainSpecific),
     abstainSpecificCoverage: Math.min(1, nonNegative(partial.abstainSpecificCoverage, d.abstainSpecificCoverage)),
     translationWeight: nonNegative(partial.translationWeight, d.translationWeight),
+    impliedWeight: nonNegative(partial.impliedWeight, d.impliedWeight),
     synonymWeight: nonNegative(partial.synonymWeight, d.synonymWeight),
     pivotWeight: nonNegative(partial.pivotWeight, d.pivotWeight),
     placeWeight: nonNegative(partial.placeWeight, d.placeWeight),

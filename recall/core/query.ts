@@ -15,6 +15,7 @@ import { englishSynonyms } from './english-synonyms.ts'
 import { namedTime } from './time-range.ts'
 import { asksWhen, festivalsNamed, TIME_TERM } from './time-words.ts'
 import { markNames } from './names.ts'
+import { impliedTopics } from './asked-topics.ts'
 import { wordKinds } from './word-kinds.ts'
 import { englishRelationPhrases, isPlausibleName, readAliasTerm, relationsNamed } from './aliases.ts'
 import { heldSpellings, syllabify, syllableSpellings } from './pinyin.ts'
@@ -121,23 +122,29 @@ const ZH_KEPT = 4
 
 export function buildQuery(query: string, index: TermLookup, options: RecallOptions, dictionary: DictionarySource = bilingualDictionary): BuiltQuery {
   const clipped = clipText(query, options.maxQueryChars)
-  const tokens = tokenize(clipped, options.maxQueryChars)
+  // What only the question's frame names (我是干什么的 → 工作) is searched as if written.
+  const implied = impliedTopics(normalizeText(clipped))
+  const searched = implied.length === 0 ? clipped : `${clipped}\n${implied.join('\n')}`
+  const tokens = tokenize(searched, options.maxQueryChars + 8)
   const distinct = new Set(tokens)
   if (asksWhen(clipped)) distinct.add(TIME_TERM)
-  const weightOf = (term: string): number => (term === TIME_TERM ? options.timeWeight : isSingleCjkCharacter(term) ? options.cjkCharWeight : 1)
+  // Below the message's own words: 我爸是做什么的 is answered by 爸爸是中学数学老师, which says no 工作.
+  const impliedTerms = new Set(implied.flatMap((word) => tokenize(word)))
+  const weightOf = (term: string): number =>
+    term === TIME_TERM ? options.timeWeight : impliedTerms.has(term) ? options.impliedWeight : isSingleCjkCharacter(term) ? options.cjkCharWeight : 1
   const dfOf = (id: number | undefined): number => (id === undefined ? 0 : index.documentFrequency(id))
 
   // The words the segmenter finds, without the function morphemes at their edges (我爸 → 爸,
   // 猫叫 → 猫, 学的 → 学, 什么时候 → nothing): what the message is about.
   const chineseWords = new Set<string>()
-  const segmented = cjkWordsOf(clipped, options.maxQueryChars)
+  const segmented = cjkWordsOf(searched, options.maxQueryChars + 8)
   const dict = options.translationWeight > 0 && segmented.length > 0 ? dictionary() : null
   const isWord = (w: string): boolean => dict === null || dict.english(w).length > 0
   for (const word of segmented) {
     const core = topicCore(word, isWord)
     if (core !== '') chineseWords.add(core)
   }
-  const runs = cjkWordRuns(clipped, options.maxQueryChars)
+  const runs = cjkWordRuns(searched, options.maxQueryChars + 8)
   for (const { word, parts } of [...(dict === null ? [] : dictionaryJoins(runs, dict)), ...tableJoins(runs)]) {
     for (const part of parts) chineseWords.delete(part)
     chineseWords.add(word)
