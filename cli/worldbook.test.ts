@@ -31,6 +31,8 @@ describe('cyrene worldbook', () => {
     expect(r.out).toContain('would write 9 entries')
     expect(r.out).toContain('refused entries.9: no content')
     await expect(fs.readdir(folder())).rejects.toThrow(/ENOENT/)
+    // Nor does it lay out a store where there was none: no folders, no marks record, no audit line.
+    await expect(fs.lstat(t.root)).rejects.toThrow(/ENOENT/)
   })
 
   it('import writes one file per entry (0600), re-running changes nothing, and a person’s file is never overwritten', async () => {
@@ -112,6 +114,11 @@ describe('cyrene worldbook import of SillyTavern’s shapes (issue 21)', () => {
     expect(r.out).toContain('not carried: probability 40 — not honoured')
     expect(r.out).toContain('entries.2 → Marin.md (switched off)')
     expect(await fs.readFile(join(folder(), 'beast (1 of 2).md'), 'utf8')).toContain('match_whole_words: no')
+    // Again: nothing is written this time, so nothing is said to be written switched off.
+    const again = await run('worldbook', 'import', fixture('harbour-eldoria-shaped.json'))
+    expect(again.out).toContain('wrote 0 entries')
+    expect(again.out).not.toContain('switched off;')
+    expect(again.out).not.toMatch(/\d+ written switched off/)
     const j = JSON.parse((await run('worldbook', 'import', fixture('harbour-eldoria-shaped.json'), '--json', '--dry-run')).out)
     const salt = j.entries.find((e: { origin: string }) => e.origin === 'entries.3')
     expect(salt.notCarried.map((d: { field: string }) => d.field)).toEqual(['position', 'depth', 'probability', 'scanDepth', 'group', 'sticky'])

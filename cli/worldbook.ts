@@ -7,7 +7,8 @@ import { describeSystemFailure } from './failures.ts'
 import { help } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { worldNoteText } from '../i18n/worldbook.ts'
-import { resolveRoot } from '../memory/paths.ts'
+import { resolveRoot, safeJoin } from '../memory/paths.ts'
+import type { MemoryStore } from '../memory/index.ts'
 import { inspectBelow } from '../memory/files.ts'
 import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry, type NotCarried } from '../worldbook/index.ts'
 import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
@@ -116,6 +117,11 @@ function pngCard(bytes: Buffer, file: string, lang: Lang): string {
   }
 }
 
+/** Where a store's files are, for a dry run: the same joins as the store's own, with nothing opened. */
+function storeAt(root: string): Pick<MemoryStore, 'root' | 'path'> {
+  return { root, path: (rel) => safeJoin(root, rel) }
+}
+
 const show = (v: unknown) => (v === undefined ? '' : ` ${JSON.stringify(v)}`)
 const carriedJson = (d: NotCarried) => ({ field: d.field, value: d.value, why: worldNoteText(d.why, 'en'), code: d.why.code })
 
@@ -135,7 +141,9 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       throw new CliError(t('cli.worldbook.notWorld', io.lang ?? DEFAULT_LANG, { file, why: worldNoteText(e.note, io.lang ?? DEFAULT_LANG) }), 2)
     throw e
   }
-  const store = await openStore(io, o.root)
+  // A dry run lays out nothing: it reads where the store would be, and opens (creates) no store there.
+  const opened = o.dryRun === true ? undefined : await openStore(io, o.root)
+  const store = opened ?? (await guarded(async () => storeAt(resolveRoot({ env: io.env, rootDir: o.root }))))
   const starter = new Set(new WorldbookLibrary(worldbookFolders(undefined)).current().entries.map((e) => e.name))
   const outcomes: Outcome[] = []
   const run = async (write: (rel: string, text: string) => Promise<void>) => {
@@ -160,13 +168,13 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       outcomes.push({ entry, file: full, result: 'written' })
     }
   }
-  if (o.dryRun === true) await run(async () => {})
+  if (opened === undefined) await run(async () => {})
   else
     await guarded(() =>
-      store.withWriteLock(async (lock) => {
+      opened.withWriteLock(async (lock) => {
         const bytes = plan.entries.reduce((n, e) => n + Buffer.byteLength(e.text), 0)
-        await store.checkQuota(bytes, false)
-        await run((rel, text) => store.replaceFile(rel, text, lock))
+        await opened.checkQuota(bytes, false)
+        await run((rel, text) => opened.replaceFile(rel, text, lock))
       }),
     )
   const count = (r: Outcome['result']) => outcomes.filter((x) => x.result === r).length
@@ -194,7 +202,8 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
   out(io, o.json, value, () => {
     const written = o.dryRun === true ? count('would-write') : count('written')
     const split = new Set(plan.entries.filter((e) => e.part !== undefined).map((e) => e.origin)).size
-    const off = outcomes.filter((x) => !x.entry.fields.enabled).length
+    // Of what this run wrote (or would): an entry already there was not written now, off or not.
+    const off = outcomes.filter((x) => (x.result === 'written' || x.result === 'would-write') && !x.entry.fields.enabled).length
     const L = io.lang ?? DEFAULT_LANG
     const refused = count('refused') + plan.refused.length
     const head =

@@ -71,6 +71,7 @@ export const IMPORT_NOTE_CODES = [
   'format-card-no-book',
   'format-book-not-object',
   'format-no-entries',
+  'format-other-lorebook',
 ] as const
 
 export type ImportNoteCode = (typeof IMPORT_NOTE_CODES)[number]

@@ -31,6 +31,8 @@ const CARD_TOP: Record<string, string> = {
   insertion_order: 'order',
   id: 'uid',
   case_sensitive: 'caseSensitive',
+  // Character Card V3: every key of the entry is a regular expression.
+  use_regex: 'useRegex',
 }
 
 /** v2 `extensions.*` name → world-file name (SillyTavern's convertCharacterBook). */
@@ -57,6 +59,17 @@ const CARD_EXT: Record<string, string> = {
   prevent_recursion: 'preventRecursion',
   delay_until_recursion: 'delayUntilRecursion',
   display_index: 'displayIndex',
+  // What newer SillyTavern writes into a card's book as well.
+  match_persona_description: 'matchPersonaDescription',
+  match_character_description: 'matchCharacterDescription',
+  match_character_personality: 'matchCharacterPersonality',
+  match_character_depth_prompt: 'matchCharacterDepthPrompt',
+  match_scenario: 'matchScenario',
+  match_creator_notes: 'matchCreatorNotes',
+  triggers: 'triggers',
+  ignore_budget: 'ignoreBudget',
+  outlet_name: 'outletName',
+  character_filter: 'characterFilter',
 }
 
 export function stEntry(raw: Record<string, unknown>, card: boolean): StEntry {
@@ -81,7 +94,7 @@ export function stEntry(raw: Record<string, unknown>, card: boolean): StEntry {
       seen.add(name)
       return fields.get(name)
     },
-    unread: () => [...fields.entries()].filter(([k]) => !seen.has(k)).map(([, f]) => f.path),
+    unread: () => [...fields.entries()].filter(([k, f]) => !seen.has(k) && present(f.value) && f.value !== false).map(([, f]) => f.path),
   }
 }
 
@@ -166,8 +179,10 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
     'caseSensitive',
     'matchWholeWords',
     'useProbability',
+    'useRegex',
   ])
     e.get(quiet)
+  // A field no one set (empty, off) changes nothing, known or not.
   for (const path of e.unread()) out.push({ field: path, value: undefined, why: note('unknown-field') })
   return out
 }

@@ -68,6 +68,15 @@ describe('SillyTavern World Info import', () => {
     expect(fileNameFor('...')).toBe('')
   })
 
+  it('a long title of wide characters stays well inside a file name (255 bytes), whole characters only', () => {
+    const dragons = fileNameFor('🐉'.repeat(59))
+    expect(Buffer.byteLength(dragons)).toBeLessThanOrEqual(150)
+    expect(dragons).toBe('🐉'.repeat(37))
+    expect(fileNameFor('翁法罗斯'.repeat(20))).toBe('翁法罗斯'.repeat(12) + '翁法')
+    const long = planImport({ entries: { 0: { key: ['k'], comment: '🐉'.repeat(59), content: 'x\n'.repeat(400) } } })
+    for (const e of long.entries) expect(Buffer.byteLength(`${e.name}.md.tmp-99999-abcdefgh`)).toBeLessThan(255)
+  })
+
   it('a character card’s book (entries as a list, v2 names) imports too', () => {
     const card = { data: { character_book: { entries: [{ keys: ['k'], secondary_keys: [], content: 'c', insertion_order: 5, enabled: true, name: '卡' }] } } }
     expect(planImport(card).entries[0]!.fields).toMatchObject({ title: '卡', keys: ['k'], priority: 5, enabled: true })
@@ -77,6 +86,64 @@ describe('SillyTavern World Info import', () => {
     expect(() => planImport([1, 2])).toThrow(ImportFormatError)
     expect(formatCode(() => planImport({ name: 'x' }))).toBe('format-no-entries')
     expect(formatCode(() => planImport(42))).toBe('format-not-object')
+  })
+
+  it('newer SillyTavern’s card-book fields are known (named with what happens instead), empty or off ones are not listed, and V3 use_regex keys are dropped as regular expressions', () => {
+    const card = {
+      spec: 'chara_card_v3',
+      data: {
+        character_book: {
+          entries: [
+            {
+              keys: ['港口'],
+              content: '港口的灯塔彻夜亮着。',
+              enabled: true,
+              insertion_order: 100,
+              use_regex: false,
+              extensions: {
+                ignore_budget: true,
+                triggers: ['normal'],
+                match_persona_description: true,
+                outlet_name: '',
+                automation_id: '',
+                match_scenario: false,
+              },
+            },
+            { keys: ['^灯塔$'], content: '正则键。', enabled: true, insertion_order: 100, use_regex: true, extensions: {} },
+          ],
+        },
+      },
+    }
+    const [plain, regex] = planImport(card).entries
+    const codesOf = (e: typeof plain) => e!.notCarried.map((d) => [d.field, d.why.code])
+    expect(codesOf(plain)).toEqual([
+      ['extensions.triggers', 'triggers'],
+      ['extensions.ignore_budget', 'ignore-budget'],
+      ['extensions.match_persona_description', 'match-elsewhere'],
+    ])
+    expect(regex!.fields.keys).toEqual([])
+    expect(regex!.fields.enabled).toBe(false)
+    expect(codes(regex!.notes)).toEqual(['regex-key', 'no-keys'])
+  })
+
+  it('another program’s lorebook is refused as a whole, named, not read as a card book of empty entries', () => {
+    const novelai = { lorebookVersion: 4, entries: [{ text: '港口的灯塔', displayName: '灯塔', keys: ['灯塔'], enabled: true }] }
+    const agnai = { kind: 'memory', name: 'b', entries: [{ name: 'n', entry: 'text', keywords: ['k'], priority: 1, weight: 1, enabled: true }] }
+    const risu = { type: 'risu', ver: 1, data: [{ key: 'a, b', content: 'c', comment: 'x', mode: 'normal' }] }
+    for (const [book, format] of [
+      [novelai, 'NovelAI lorebook'],
+      [agnai, 'Agnai memory book'],
+      [risu, 'RisuAI lorebook'],
+    ] as const) {
+      let thrown: unknown
+      try {
+        planImport(book)
+      } catch (e) {
+        thrown = e
+      }
+      expect(thrown).toBeInstanceOf(ImportFormatError)
+      expect((thrown as ImportFormatError).note).toEqual({ code: 'format-other-lorebook', params: { format } })
+    }
   })
 })
 
@@ -116,6 +183,19 @@ describe('World Info import says what it did (issue 21)', () => {
     expect(marin[0]!.fields.enabled).toBe(false)
     expect(marin[0]!.notes).toEqual([{ code: 'too-long-hits', params: { chars: expect.any(Number), cap: 800, room: roomForOne(false) } }])
     expect(marin[0]!.notes[0]!.params!.chars).toBeGreaterThan(roomForOne(false))
+  })
+
+  it('a split keeps each part’s lines as written: indentation and the blank lines inside a part stay', () => {
+    const paragraph = (n: number) => `# 第${n}节\n\n${'这是一段说明文字。'.repeat(12)}\n  {"op":"replace","path":"/${n}"}`
+    const body = [1, 2, 3, 4, 5, 6, 7, 8].map(paragraph).join('\n\n')
+    const parts = planImport({ entries: { 0: { key: ['k'], comment: 'rules', content: body } } }).entries
+    expect(parts.length).toBeGreaterThan(1)
+    for (const part of parts) {
+      expect(body).toContain(part.fields.body)
+      expect(part.fields.body).toMatch(/\n\n/)
+      expect(part.fields.body).toMatch(/\n  \{"op"/)
+    }
+    expect(parts.map((p) => p.fields.body).join('\n\n')).toBe(body)
   })
 
   it('keys follow the file’s matchWholeWords, with SillyTavern’s default (substring) when absent; caseSensitive is honoured', () => {

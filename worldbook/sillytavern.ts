@@ -72,12 +72,13 @@ function keysOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String) : []
 }
 
-function cleanKeys(value: unknown, notes: ImportNote[], secondary: boolean): string[] {
+/** The keys as the worldbook matches them; a regular expression (`/…/i`, or every key of a V3 entry with `use_regex`) is dropped with a note. */
+function cleanKeys(value: unknown, notes: ImportNote[], secondary: boolean, allRegex = false): string[] {
   const out: string[] = []
   for (const raw of keysOf(value)) {
     const key = raw.trim()
     if (key === '') continue
-    if (REGEX_KEY_RE.test(key)) {
+    if (allRegex || REGEX_KEY_RE.test(key)) {
       notes.push(note(secondary ? 'regex-secondary-key' : 'regex-key', { key: JSON.stringify(key) }))
       continue
     }
@@ -96,8 +97,18 @@ export function fileNameFor(title: string): string {
     // No hidden file, no `..`: a name never starts with a dot.
     .replace(/^[.\s]+/, '')
     .trim()
-  return [...name].slice(0, 60).join('').trim()
+  // 60 characters, and at most NAME_BYTES in UTF-8: a file name holds 255 bytes, and the part number,
+  // a -2, .md and the atomic writer's temporary suffix still follow (59 emoji are 236 bytes).
+  let cut = ''
+  for (const char of [...name].slice(0, 60)) {
+    if (Buffer.byteLength(cut + char) > NAME_BYTES) break
+    cut += char
+  }
+  return cut.trim()
 }
+
+/** The most UTF-8 bytes of a title kept in a file name. */
+const NAME_BYTES = 150
 
 function uniqueName(base: string, taken: Set<string>): string {
   let name = base
@@ -121,11 +132,25 @@ function entryList(json: unknown): Source {
   // A character card carries its book under data.character_book (v2/v3) or character_book.
   const book = ((root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book ?? root) as Record<string, unknown>
   if (typeof book !== 'object' || book === null) throw new ImportFormatError(note('format-book-not-object'))
+  const other = otherLorebook(root)
+  if (other !== undefined) throw new ImportFormatError(note('format-other-lorebook', { format: other }))
   const entries = book.entries
   if (Array.isArray(entries)) return { entries: entries.map((e, i) => [`entries[${i}]`, e as Record<string, unknown>]), card: true, book }
   if (typeof entries === 'object' && entries !== null)
     return { entries: Object.entries(entries as Record<string, unknown>).map(([k, e]) => [`entries.${k}`, e as Record<string, unknown>]), card: false, book }
   throw new ImportFormatError(note('format-no-entries'))
+}
+
+/**
+ * Another program's lorebook, which SillyTavern converts on import and this import does not read:
+ * its entries hold their text under other names (NovelAI's text, Agnai's entry, RisuAI's data list),
+ * so read as a card book each would be refused as empty.
+ */
+function otherLorebook(root: Record<string, unknown>): string | undefined {
+  if (root.lorebookVersion !== undefined) return 'NovelAI lorebook'
+  if (root.kind === 'memory' && Array.isArray(root.entries)) return 'Agnai memory book'
+  if (root.type === 'risu' && Array.isArray(root.data)) return 'RisuAI lorebook'
+  return undefined
 }
 
 const yes = (f: { value: unknown } | undefined) => f?.value === true
@@ -135,12 +160,13 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
   const rawContent = e.get('content')?.value
   const content = typeof rawContent === 'string' ? rawContent.replace(/\r\n?/g, '\n').trim() : ''
   if (content === '') return note('no-content')
-  const keys = cleanKeys(e.get('key')?.value, notes, false)
+  const regex = e.get('useRegex')?.value === true
+  const keys = cleanKeys(e.get('key')?.value, notes, false, regex)
   const selectiveField = e.get('selective')
   // SillyTavern: a world entry is selective unless it says otherwise; a card book's entry only when it says so.
   const selective = card ? yes(selectiveField) : selectiveField?.value !== false
   const secondaryRaw = e.get('keysecondary')?.value
-  const secondaryKeys = selective ? cleanKeys(secondaryRaw, notes, true) : []
+  const secondaryKeys = selective ? cleanKeys(secondaryRaw, notes, true, regex) : []
   if (!selective && keysOf(secondaryRaw).length > 0) notes.push(note('secondary-off'))
   const logicRaw = e.get('selectiveLogic')?.value
   const logicNumber = Number(logicRaw ?? 0)
@@ -205,25 +231,31 @@ function shownChars(fields: EntryFields): number {
   return charCount(entryLine({ ...fields, name: '', source: 'person', file: '' } as WorldEntry))
 }
 
-/** Paragraphs (line breaks) packed in order into parts that each fit `room`; undefined when one paragraph alone is too long. */
+/**
+ * Lines packed in order into parts that each fit `room`, each part the source's own lines as written
+ * (indentation and blank lines kept; only the blank lines where a part ends or begins go); undefined
+ * when one line alone is too long.
+ */
 function splitToFit(fields: EntryFields, room: number): string[] | undefined {
-  const paragraphs = fields.body
-    .split(/\n+/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '')
+  const fits = (body: string) => shownChars({ ...fields, title: `${fields.title} (99/99)`, body }) <= room
   const parts: string[] = []
-  let current = ''
-  for (const p of paragraphs) {
-    const joined = current === '' ? p : `${current}\n${p}`
-    if (shownChars({ ...fields, title: `${fields.title} (99/99)`, body: joined }) <= room) current = joined
-    else {
-      if (current === '') return undefined
-      parts.push(current)
-      current = p
-      if (shownChars({ ...fields, title: `${fields.title} (99/99)`, body: p }) > room) return undefined
-    }
+  let current: string[] = []
+  const close = () => {
+    const body = current.join('\n').replace(/^\s*\n|\n\s*$/g, '')
+    if (body.trim() !== '') parts.push(body)
+    current = []
   }
-  if (current !== '') parts.push(current)
+  for (const line of fields.body.split('\n')) {
+    if (fits([...current, line].join('\n'))) {
+      current.push(line)
+      continue
+    }
+    if (line.trim() === '') continue
+    close()
+    if (!fits(line)) return undefined
+    current = [line]
+  }
+  close()
   return parts
 }
 

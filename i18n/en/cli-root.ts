@@ -26,7 +26,7 @@ A reader that closes the output early (\`cyrene memory list | head -1\`) is not 
   'cli.family.migrate': 'import memories from the retired plugins or a whale-persona inbox',
   'cli.family.settings': "the person's choices for every session: nickname (how she addresses you), style (道韵 level)",
   'cli.family.sync': 'send what changed in the memory store to SiYuan now; sync git: one memory on every machine through git',
-  'cli.family.whale': 'whale-persona v1: render, presets, cards, inbox, conformance',
+  'cli.family.whale': 'whale-persona v1: render, presets (with character cards in and out), inbox, conformance, reflex',
   'cli.family.worldbook': 'the worldbook (世界书): list the entries, import SillyTavern World Info',
   'cli.doctor': `the state of this DSH_HOME outside a chat, one line per area (memory, snapshots, dreams, worldbook,
 whale-persona, presets, retired plugins); every warning says what to do. --verbose shows each

@@ -67,6 +67,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.format-book-not-object': 'its character_book is not an object',
   'worldbook.note.format-no-entries':
     'this is not a SillyTavern World Info file: it has no "entries" object (export the world from SillyTavern\'s World Info panel)',
+  'worldbook.note.format-other-lorebook':
+    'this is a {format}, not SillyTavern World Info: import it in SillyTavern (World Info → Import), export that world from there, and import the exported file',
   'cli.worldbook.list.yours': 'yours: {dir}',
   'cli.worldbook.list.starter': 'starter: {dir}',
   'cli.worldbook.list.constant': 'constant',

@@ -23,7 +23,7 @@ cyrene 装在哪里：<home>/profiles/<name>/），否则 ~/.dsh。
   'cli.family.migrate': '从旧插件或 whale-persona 收件箱导入记忆',
   'cli.family.settings': '你给所有会话定的选择：nickname（她怎么称呼你）、style（道韵档位）',
   'cli.family.sync': '现在把记忆库里改动的部分同步到思源笔记；sync git：通过 git 让每台机器上是同一份记忆',
-  'cli.family.whale': 'whale-persona v1：render、presets、cards、inbox、conformance',
+  'cli.family.whale': 'whale-persona v1：render、presets（含角色卡的导入导出）、inbox、conformance、reflex',
   'cli.family.worldbook': '世界书：列出条目，导入 SillyTavern 的 World Info',
   'cli.doctor': `在对话之外给这个 DSH_HOME 体检，每一处一行（记忆、快照、夜梦、世界书、whale-persona、预设、
 旧插件）；每条提醒都说该怎么做。--verbose 在每一处下面列出各项检查：引擎、容量、长度上限、卷、

@@ -63,6 +63,8 @@ export const worldbookZh = {
   'worldbook.note.format-card-no-book': '这张角色卡没有 character_book，所以里面没有世界书（它的人设用 `cyrene whale presets import` 导入）',
   'worldbook.note.format-book-not-object': '它的 character_book 不是一个对象',
   'worldbook.note.format-no-entries': '这不是 SillyTavern 的世界书文件：里面没有 "entries" 对象（在 SillyTavern 的世界书面板里重新导出）',
+  'worldbook.note.format-other-lorebook':
+    '这是 {format}，不是 SillyTavern 的世界书：先在 SillyTavern 里导入（世界书 → 导入），再从那里导出这个世界书，然后导入导出的文件',
   'cli.worldbook.list.yours': '你的：{dir}',
   'cli.worldbook.list.starter': '起步：{dir}',
   'cli.worldbook.list.constant': '常驻',
