@@ -9,6 +9,7 @@ export const IMPORT_NOTE_CODES = [
   // Per entry: what changed on the way in.
   'regex-key',
   'regex-secondary-key',
+  'macros-kept',
   'secondary-off',
   'logic-unknown',
   'no-keys',

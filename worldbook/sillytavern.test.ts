@@ -126,6 +126,13 @@ describe('SillyTavern World Info import', () => {
     expect(codes(regex!.notes)).toEqual(['regex-key', 'no-keys'])
   })
 
+  it('SillyTavern’s {{char}} and {{user}} are kept as written, and the entry says so', () => {
+    const [entry] = planImport({ entries: { 0: { key: ['k'], content: '{{char}} 在港口等 {{user}}，{{Char}} 不急。' } } }).entries
+    expect(entry!.fields.body).toBe('{{char}} 在港口等 {{user}}，{{Char}} 不急。')
+    expect(entry!.notes).toContainEqual({ code: 'macros-kept', params: { macros: '{{char}}, {{user}}' } })
+    expect(codes(planImport({ entries: { 0: { key: ['k'], content: '没有宏 {{cwd}}' } } }).entries[0]!.notes)).not.toContain('macros-kept')
+  })
+
   it('another program’s lorebook is refused as a whole, named, not read as a card book of empty entries', () => {
     const novelai = { lorebookVersion: 4, entries: [{ text: '港口的灯塔', displayName: '灯塔', keys: ['灯塔'], enabled: true }] }
     const agnai = { kind: 'memory', name: 'b', entries: [{ name: 'n', entry: 'text', keywords: ['k'], priority: 1, weight: 1, enabled: true }] }
@@ -177,12 +184,16 @@ describe('World Info import says what it did (issue 21)', () => {
       load('harbour-eldoria-shaped.json') && (load('harbour-eldoria-shaped.json') as { entries: Record<string, { content: string }> }).entries['0']!.content,
     )
     for (const e of harbour) expect(entryLine({ ...e.fields, name: e.name, source: 'person', file: '' }).length).toBeLessThanOrEqual(roomForOne(false))
-    expect(harbour[0]!.notes).toEqual([{ code: 'split-hits', params: { chars: harbour[0]!.part!.chars, cap: 800, parts: 3 } }])
+    expect(harbour[0]!.notes.filter((n) => n.code !== 'macros-kept')).toEqual([
+      { code: 'split-hits', params: { chars: harbour[0]!.part!.chars, cap: 800, parts: 3 } },
+    ])
     const marin = of(world, 'entries.2')
     expect(marin).toHaveLength(1)
     expect(marin[0]!.fields.enabled).toBe(false)
-    expect(marin[0]!.notes).toEqual([{ code: 'too-long-hits', params: { chars: expect.any(Number), cap: 800, room: roomForOne(false) } }])
-    expect(marin[0]!.notes[0]!.params!.chars).toBeGreaterThan(roomForOne(false))
+    expect(marin[0]!.notes.filter((n) => n.code !== 'macros-kept')).toEqual([
+      { code: 'too-long-hits', params: { chars: expect.any(Number), cap: 800, room: roomForOne(false) } },
+    ])
+    expect(marin[0]!.notes.find((n) => n.code === 'too-long-hits')!.params!.chars).toBeGreaterThan(roomForOne(false))
   })
 
   it('a split keeps each part’s lines as written: indentation and the blank lines inside a part stay', () => {

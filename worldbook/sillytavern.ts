@@ -179,6 +179,9 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
     enabled = false
     notes.push(note('no-keys'))
   }
+  // SillyTavern's macros ({{char}}, {{user}}) are filled in there at each step; here nothing fills them.
+  const macros = [...new Set([...content.matchAll(/\{\{\s*(char|user)\s*\}\}/gi)].map((m) => `{{${m[1]!.toLowerCase()}}}`))]
+  if (macros.length > 0) notes.push(note('macros-kept', { macros: macros.join(', ') }))
   const title = String(e.get('comment')?.value || e.get('name')?.value || '').trim() || keys[0] || 'entry'
   // SillyTavern: null or absent → its global setting, whose default is false (substring, any case).
   const whole = e.get('matchWholeWords')?.value
