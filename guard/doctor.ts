@@ -14,6 +14,7 @@ function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
   if (state.kind === 'off') return { area: 'guard', check, status: 'warn', detail: t('doctor.guard.off', lang, { detail: state.detail }) }
   const last = state.last === undefined ? '' : t('doctor.guard.last', lang, { tool: state.last.tool, target: state.last.target, at: state.last.at })
   const errors = state.checkErrors > 0 ? t('doctor.guard.checkErrors', lang, { n: state.checkErrors }) : ''
+  const inspector = (state.inspectorRefusals ?? 0) > 0 ? t('doctor.guard.inspector', lang, { n: state.inspectorRefusals ?? 0 }) : ''
   const fx = state.effects
   if (fx === undefined || fx.kind !== 'on')
     return {
@@ -34,10 +35,10 @@ function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
   return {
     area: 'guard',
     check,
-    status: state.checkErrors > 0 || fx.failed > 0 || fx.errors > 0 ? 'warn' : 'ok',
+    status: state.checkErrors > 0 || (state.inspectorRefusals ?? 0) > 0 || fx.failed > 0 || fx.errors > 0 ? 'warn' : 'ok',
     detail:
       t('doctor.guard.on', lang, { root: state.root, undone, adopted: fx.adopted, n: state.refusals }) +
-      `${last}${errors}${failed}${looked}${kept}${bg}${procs}`,
+      `${last}${errors}${inspector}${failed}${looked}${kept}${bg}${procs}`,
     summary: t('doctor.guard.summary', lang, { n: state.refusals, undone: fx.undone }),
   }
 }

@@ -38,6 +38,19 @@ describe('the processes a tool call leaves running', () => {
     theirs.kill('SIGKILL')
   })
 
+  it('a process whose first thread ended (pthread_exit) while another thread runs on is still followed', async () => {
+    const procs = new ModelProcesses()
+    procs.open()
+    // The leader leaves the group as a zombie; the thread it started sleeps a second, then ends the process.
+    const script = 'import ctypes, threading, time\nthreading.Thread(target=lambda: time.sleep(1)).start()\nctypes.CDLL(None).pthread_exit(None)\n'
+    const r = spawnSync('bash', ['-c', `setsid nohup python3 -c '${script}' >/dev/null 2>&1 < /dev/null &`], { stdio: 'ignore' })
+    expect(r.status).toBe(0)
+    await sleep(300)
+    expect(procs.scan()).toBeGreaterThanOrEqual(1)
+    await sleep(1500)
+    expect(procs.scan()).toBe(0)
+  })
+
   it('a process that started before the window is not the model’s', () => {
     const procs = new ModelProcesses()
     procs.open()

@@ -39,7 +39,7 @@ function nowTicks(): number {
 }
 
 /** `pid (comm) state ppid … starttime …`: the name may hold spaces and parentheses, so read after the last `)`. */
-export function parseStat(text: string): Proc | undefined {
+function readStatText(text: string): (Proc & { ended: boolean }) | undefined {
   const open = text.indexOf('(')
   const close = text.lastIndexOf(')')
   if (open < 0 || close < open) return undefined
@@ -49,8 +49,39 @@ export function parseStat(text: string): Proc | undefined {
   const start = Number(rest[19])
   if (!Number.isFinite(pid) || !Number.isFinite(ppid) || !Number.isFinite(start)) return undefined
   // A zombie (or a dead task) has finished: it changes nothing more, whoever has not reaped it yet.
-  if (rest[0] === 'Z' || rest[0] === 'X') return undefined
-  return { pid, ppid, start, comm: text.slice(open + 1, close) }
+  return { pid, ppid, start, comm: text.slice(open + 1, close), ended: rest[0] === 'Z' || rest[0] === 'X' }
+}
+
+/** One task's stat line; undefined for a task that has ended (a zombie) or a line that cannot be read. */
+export function parseStat(text: string): Proc | undefined {
+  const p = readStatText(text)
+  if (p === undefined || p.ended) return undefined
+  return { pid: p.pid, ppid: p.ppid, start: p.start, comm: p.comm }
+}
+
+/**
+ * The process `pid` while any of its threads runs. A leader thread that called pthread_exit is a
+ * zombie while the other threads of its group go on writing: the process has not ended.
+ */
+function readProcess(pid: number | string): Proc | undefined {
+  const p = readStatText(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  if (p === undefined) return undefined
+  const proc = { pid: p.pid, ppid: p.ppid, start: p.start, comm: p.comm }
+  if (!p.ended) return proc
+  let tasks: string[]
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return undefined
+  }
+  for (const tid of tasks) {
+    try {
+      if (readStatText(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))?.ended === false) return proc
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return undefined
 }
 
 function readProcs(): Map<number, Proc> {
@@ -58,7 +89,7 @@ function readProcs(): Map<number, Proc> {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
     try {
-      const p = parseStat(readFileSync(`/proc/${name}/stat`, 'utf8'))
+      const p = readProcess(name)
       if (p !== undefined) out.set(p.pid, p)
     } catch {
       // gone between the listing and the read
@@ -69,7 +100,7 @@ function readProcs(): Map<number, Proc> {
 
 function readStat(pid: number): Proc | undefined {
   try {
-    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    return readProcess(pid)
   } catch {
     return undefined
   }

@@ -47,6 +47,8 @@ export class StoreGuard extends Service {
   private refusals = 0
   private last: { at: string; tool: string; target: string } | undefined
   private checkErrors = 0
+  /** SIGUSR1s that would have opened Node's inspector in the host. */
+  private inspectorRefusals = 0
   readonly effects: EffectsGuard | undefined
 
   constructor(ctx: Context, config: { rootDir: string; pollMs?: number }) {
@@ -61,6 +63,13 @@ export class StoreGuard extends Service {
     this.protection = protection
     if (protection === undefined) return
     ctx.effect(() => ctx.tools.guard((exec) => this.check(exec as unknown as Execution)), 'cyrene: store guard')
+    // Node opens its inspector on SIGUSR1, and a tool call's shell may send it (kill -USR1 $PPID): code run
+    // there is the host's own, no window open, so it writes where the model may not. A listener keeps it shut.
+    ctx.effect(() => {
+      const refuse = () => void this.inspectorRefusals++
+      process.on('SIGUSR1', refuse)
+      return () => void process.off('SIGUSR1', refuse)
+    }, 'cyrene: no inspector on SIGUSR1')
     const effects = new EffectsGuard({ ...protectedFolders(protection.root), pollMs: config.pollMs ?? 150 })
     this.effects = effects
     ctx.effect(() => () => effects.dispose(), 'cyrene: store guard watch')
@@ -145,6 +154,7 @@ export class StoreGuard extends Service {
       refusals: this.refusals,
       last: this.last,
       checkErrors: this.checkErrors,
+      inspectorRefusals: this.inspectorRefusals,
       effects: this.effects?.doctorState(),
     }
   }

@@ -152,6 +152,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.guard.kept': '; keeps {paths} paths, {kib} KiB in memory (built in {ms} ms at start)',
   'doctor.guard.background': '; {n} processes started by tool calls still watched',
   'doctor.guard.last': '; last: {tool} → {target} at {at}',
+  'doctor.guard.inspector': '; {n} SIGUSR1 signals kept Node’s inspector shut (something tried to open the host to its debugger)',
   'doctor.guard.checkErrors': '; {n} calls could not be checked (refused where they named the store). Read DSH’s log.',
   'doctor.base.noSnapshots': 'no snapshots in {dir}: reinstall the plugin.',
   'doctor.base.notCompared': 'not compared: {why}',

@@ -142,6 +142,7 @@ export const doctorZh = {
   'doctor.guard.kept': '；在内存里留着 {paths} 个路径、{kib} KiB（启动时用了 {ms} 毫秒）',
   'doctor.guard.background': '；还在看着工具调用启动的 {n} 个进程',
   'doctor.guard.last': '；最近一次：{tool} → {target}，{at}',
+  'doctor.guard.inspector': '；挡下了 {n} 次 SIGUSR1（有东西想打开宿主的 Node 调试器）',
   'doctor.guard.checkErrors': '；有 {n} 次没能检查（涉及记忆库的都拦下了）。请看 DSH 的日志。',
   'doctor.base.noSnapshots': '{dir} 里没有快照：请重新安装插件。',
   'doctor.base.notCompared': '没有比较：{why}',

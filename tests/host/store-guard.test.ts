@@ -149,9 +149,20 @@ describe('the store guard in every preset (full file access)', () => {
     expect(w.isError, text(w)).toBe(false)
   })
 
+  it('a bash call cannot open the host to Node’s inspector (kill -USR1 $PPID), and the doctor says it was tried', async () => {
+    const { url } = await import('node:inspector')
+    const agent = await host.createAgent('standard', host.scratch)
+    const r = await host.tool(agent, 'bash', { command: 'kill -USR1 $PPID; sleep 0.3; echo sent', description: 'signal' })
+    expect(text(r)).toContain('sent')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(url()).toBeUndefined()
+    const out = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
+    expect(out?.text).toMatch(/1 SIGUSR1 signals kept Node’s inspector shut/)
+  })
+
   it('/cyrene doctor: the guard is on and counts its refusals', async () => {
     const out = await host.command(await host.createAgent('chat'), '/cyrene doctor --verbose')
-    expect(out?.text).toMatch(/✓ store guard: on in every preset: .* [1-9]\d* refused since start; last: /)
+    expect(out?.text).toMatch(/store guard: on in every preset: .* [1-9]\d* refused since start; last: /)
     expect(existsSync(join(root, '元', 'settings.json'))).toBe(true)
   })
 })
