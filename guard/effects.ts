@@ -51,6 +51,8 @@ export interface EffectsOptions {
   roots: string[]
   /** Folders whose changes are the host's while it holds the store write lock (the snapshots). */
   hostFolders: string[]
+  /** Folders where the host keeps its locks (`元/`, the whale-persona folder): lock-shaped names there are the holders'. */
+  lockFolders?: string[]
   /** The folder paths are shown relative to in messages. */
   shownFrom: string
   pollMs: number
@@ -80,7 +82,7 @@ export class EffectsGuard {
     this.opts = opts
     try {
       const t0 = Date.now()
-      const shadow = new Shadow(opts.roots)
+      const shadow = new Shadow(opts.roots, opts.lockFolders)
       const watches = new Watches(opts.roots)
       for (const root of opts.roots) watches.sync(root, shadow.recordedUnder(root))
       this.shadow = shadow

@@ -175,7 +175,7 @@ function safeHome(): string | undefined {
 }
 
 /** The store root (and where a link points), its snapshots, the whale-persona folder (and a config file kept elsewhere). */
-export function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; shownFrom: string } {
+export function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; lockFolders: string[]; shownFrom: string } {
   const real = (p: string) => (existsSync(p) ? realpathSync.native(p) : p)
   const snapshots = snapshotsDirOf(root)
   const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))
@@ -183,5 +183,7 @@ export function protectedFolders(root: string): { roots: string[]; hostFolders: 
   if (!whale.configFile.startsWith(whale.configDir + '/')) roots.add(whale.configFile)
   // The store's own git repository (the sync's history, docs/decisions/070): its changes are the host's while the host holds the store's write lock, as the snapshots'.
   const history = join(root, '.git')
-  return { roots: [...roots], hostFolders: [snapshots, real(snapshots), history, join(real(root), '.git')], shownFrom: dirname(root) }
+  // Where the host takes its locks: the store's (write, engine, the night's lease) in 元/, the whale files' beside them.
+  const lockFolders = [join(root, '元'), join(real(root), '元'), whale.configDir, real(whale.configDir), dirname(whale.configFile)]
+  return { roots: [...roots], hostFolders: [snapshots, real(snapshots), history, join(real(root), '.git')], lockFolders, shownFrom: dirname(root) }
 }

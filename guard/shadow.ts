@@ -16,7 +16,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs'
-import { dirname, join, sep } from 'node:path'
+import { basename, dirname, join, sep } from 'node:path'
 
 /**
  * What the protected folders held, kept in the host's memory so a tool call's
@@ -51,8 +51,12 @@ export interface Change {
   what: ChangeWhat
 }
 
-/** Lock folders and their records belong to their holders (durable/lock.ts); the guard leaves them alone. */
-const LOCK_NAME = /\.lock$|\.lock\.|\.reaping$/
+/**
+ * A lock folder and its records (durable/lock.ts: `<lock>`, `.owner`, `.intent.<pid>`, `.reaping`) belong
+ * to their holders; the guard leaves them alone, but only where the host keeps locks (`lockFolders`, and
+ * git's own inside `.git/`). Anywhere else such a name is a file like any other: 世界书/x.lock.md is an entry.
+ */
+const LOCK_FILE = /\.lock(?:\.owner|\.intent\.\d+|\.reaping)?$/
 
 function kindOf(st: Stats): Kind {
   if (st.isFile()) return 'file'
@@ -79,9 +83,24 @@ export class Shadow {
   private readonly children = new Map<string, Set<string>>()
   private readonly blobs = new Map<string, { buf: Buffer; refs: number }>()
 
-  constructor(roots: readonly string[]) {
+  private readonly lockFolders: ReadonlySet<string>
+
+  constructor(roots: readonly string[], lockFolders: readonly string[] = []) {
     this.roots = roots
+    this.lockFolders = new Set(lockFolders)
     for (const root of roots) this.take(root)
+  }
+
+  /** A lock of the host's, or what lies in one: never compared. */
+  private isLock(path: string): boolean {
+    if (!LOCK_FILE.test(basename(path))) return false
+    const parent = dirname(path)
+    return this.lockFolders.has(parent) || parent.split(sep).includes('.git')
+  }
+
+  private underLock(path: string): boolean {
+    for (let p = path; p !== dirname(p); p = dirname(p)) if (this.isLock(p)) return true
+    return false
   }
 
   /** Files, folders and distinct contents kept, and their bytes (the doctor and the bench show them). */
@@ -104,7 +123,7 @@ export class Shadow {
     const all = new Set(paths)
     for (const path of all) {
       // A lock and what its holder keeps in it are never compared (nor what lies below one).
-      if (path.split(sep).some((part) => LOCK_NAME.test(part))) continue
+      if (this.underLock(path)) continue
       // A change at a folder above already covers this path.
       let covered = false
       for (let d = dirname(path); d !== dirname(d); d = dirname(d)) if (all.has(d) && !this.recs.has(d)) covered = true
@@ -160,7 +179,7 @@ export class Shadow {
     if (kind !== 'dir') return
     if ((st.mode & 0o7777) !== rec.mode) out.push({ path, what: 'mode' })
     const kept = this.children.get(path) ?? new Set<string>()
-    const names = readdirSync(path).filter((n) => !LOCK_NAME.test(n))
+    const names = readdirSync(path).filter((n) => !this.isLock(join(path, n)))
     for (const name of names) if (!kept.has(name)) out.push({ path: join(path, name), what: 'added' })
     if (deep) for (const name of kept) this.compare(join(path, name), out)
     else {
@@ -207,7 +226,7 @@ export class Shadow {
     if (kind !== 'dir') return
     const kids = this.childrenOf(path)
     for (const name of readdirSync(path)) {
-      if (LOCK_NAME.test(name)) continue
+      if (this.isLock(join(path, name))) continue
       kids.add(name)
       this.take(join(path, name))
     }

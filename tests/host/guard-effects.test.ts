@@ -94,7 +94,9 @@ function tree(): Map<string, string> {
     else if (st.isFile()) out.set(p, `file ${mode} ${createHash('sha1').update(readFileSync(p)).digest('hex')}`)
     else if (st.isDirectory()) {
       out.set(p, `dir ${mode}`)
-      for (const n of readdirSync(p)) if (!/\.lock$|\.lock\.|\.reaping$/.test(n) && n !== '梦会话.json') walk(join(p, n))
+      // The host's locks (in 元/ and the whale folder) are their holders'; a lock-shaped name elsewhere is a file like any other.
+      const locks = p === join(root, '元') || p === whale || p.split('/').includes('.git')
+      for (const n of readdirSync(p)) if (!(locks && /\.lock(?:\.owner|\.intent\.\d+|\.reaping)?$/.test(n)) && n !== '梦会话.json') walk(join(p, n))
     } else out.set(p, `other ${mode}`)
   }
   for (const r of [root, snaps, whale]) walk(r)
@@ -159,6 +161,11 @@ for (const preset of ['standard', 'chat']) {
         seen += text(r)
       }
       await settled()
+      // A process that hides from the guard would write after the window closed: wait past its write.
+      if (attack.laterMs !== undefined) {
+        await new Promise((r) => setTimeout(r, attack.laterMs))
+        await settled()
+      }
       // The next result the model reads carries what a process it left running changed.
       const next = await host.tool(agent, 'bash', { command: 'true', description: 'next' })
       seen += text(next)
