@@ -28,6 +28,7 @@ function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
       ? t('doctor.guard.nothingUndone', lang)
       : t('doctor.guard.undone', lang, { n: fx.undone, tool: fx.last?.tool ?? '?', what: fx.last?.what ?? '?', at: fx.last?.at ?? '?' })
   const failed = fx.failed > 0 ? t('doctor.guard.failed', lang, { n: fx.failed }) : ''
+  const owed = (fx.owed ?? 0) > 0 ? t('doctor.guard.owed', lang, { n: fx.owed ?? 0 }) : ''
   const looked = fx.errors > 0 ? t('doctor.guard.lookErrors', lang, { n: fx.errors }) : ''
   const kept = fx.kept === undefined ? '' : t('doctor.guard.kept', lang, { paths: fx.kept.paths, kib: Math.round(fx.kept.bytes / 1024), ms: fx.buildMs ?? 0 })
   const bg = fx.background > 0 ? t('doctor.guard.background', lang, { n: fx.background }) : ''
@@ -38,7 +39,7 @@ function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
     status: state.checkErrors > 0 || (state.inspectorRefusals ?? 0) > 0 || fx.failed > 0 || fx.errors > 0 ? 'warn' : 'ok',
     detail:
       t('doctor.guard.on', lang, { root: state.root, undone, adopted: fx.adopted, n: state.refusals }) +
-      `${last}${errors}${inspector}${failed}${looked}${kept}${bg}${procs}`,
+      `${last}${errors}${inspector}${failed}${owed}${looked}${kept}${bg}${procs}`,
     summary: t('doctor.guard.summary', lang, { n: state.refusals, undone: fx.undone }),
   }
 }

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { EffectsGuard } from './effects.ts'
+import { Shadow } from './shadow.ts'
 
 const made: { dir: string; guard: EffectsGuard }[] = []
 afterEach(() => {
@@ -45,4 +46,71 @@ it('a file a call writes is still put back', async () => {
   const { notes } = await guard.after('bash')
   expect(notes.join(' ')).toContain('kept.json')
   expect(readFileSync(join(root, '元', 'kept.json'), 'utf8')).toBe('before\n')
+})
+
+it('a folder a call swaps for a link to itself is put back whole, not lost to the error of reading below it', async () => {
+  const { root, guard } = guarded()
+  mkdirSync(join(root, '锚'))
+  writeFileSync(join(root, '锚', '我是谁.md'), '# 我是谁\n')
+  guard.dispose()
+  const fresh = new EffectsGuard({ roots: [root], hostFolders: [], shownFrom: root, pollMs: 50 })
+  made.push({ dir: mkdtempSync(join(tmpdir(), 'cyrene-effects-')), guard: fresh })
+  expect(await fresh.before('bash')).toBeUndefined()
+  rmSync(join(root, '锚'), { recursive: true })
+  symlinkSync('锚', join(root, '锚'))
+  const { notes, error } = await fresh.after('bash')
+  expect(error).toBeUndefined()
+  expect(notes.join(' ')).toContain('锚')
+  expect(readFileSync(join(root, '锚', '我是谁.md'), 'utf8')).toBe('# 我是谁\n')
+})
+
+it('what a call changed and could not be put back is tried again at the next look, never kept as the person’s', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  writeFileSync(join(root, '元', 'kept.json'), 'changed by the call\n')
+  // Every put back fails while the window is open (an immutable folder, a full disk): injected here.
+  const spy = vi.spyOn(Shadow.prototype, 'restore').mockImplementation((changes) => changes.map((c) => ({ path: c.path, error: 'EPERM (injected)' })))
+  const { notes } = await guard.after('bash')
+  expect(notes.join(' ')).toContain('could not be put back')
+  await guard.whenSettled()
+  spy.mockRestore()
+  expect(readFileSync(join(root, '元', 'kept.json'), 'utf8')).toBe('changed by the call\n')
+  expect(guard.doctorState().owed).toBe(1)
+  // The window has closed (the obstacle is gone now); the next call's first look would take what changed meanwhile as the person's.
+  expect(await guard.before('bash')).toBeUndefined()
+  await guard.after('bash')
+  expect(readFileSync(join(root, '元', 'kept.json'), 'utf8')).toBe('before\n')
+  expect(guard.doctorState().owed).toBe(0)
+})
+
+it('a look that fails after the watches handed over what changed leaves the next look comparing everything', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  writeFileSync(join(root, '元', 'kept.json'), 'changed by the call\n')
+  const spy = vi.spyOn(Shadow.prototype, 'diffAt').mockImplementationOnce(() => {
+    throw new Error('EIO (injected)')
+  })
+  const { error } = await guard.after('bash')
+  spy.mockRestore()
+  expect(error).toContain('EIO (injected)')
+  // The watches have nothing more to say about kept.json; only a full compare finds it.
+  await guard.whenSettled()
+  expect(readFileSync(join(root, '元', 'kept.json'), 'utf8')).toBe('before\n')
+})
+
+it('after the host was paused while a window was open, the next tick compares everything (the kernel may have dropped what changed)', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  // What the watches never report (as when the kernel's queue overflowed while the host was stopped).
+  const spy = vi.spyOn(Shadow.prototype, 'diffAt').mockImplementation(() => [])
+  writeFileSync(join(root, '元', 'kept.json'), 'changed while the host was stopped\n')
+  // The host's thread is held for longer than a tick may be late (as SIGSTOP would).
+  const until = Date.now() + 1300
+  while (Date.now() < until) {
+    /* paused */
+  }
+  // The watches still say nothing; the first tick after the pause compares every file.
+  await expect.poll(() => readFileSync(join(root, '元', 'kept.json'), 'utf8'), { timeout: 10_000 }).toBe('before\n')
+  spy.mockRestore()
+  await guard.after('bash')
 })

@@ -24,6 +24,9 @@ const BACKGROUND = 'a process a tool call started'
 /** While a window is open, every file is compared at least this often (a backstop for a watch that missed something). */
 const FULL_EVERY_MS = 30_000
 
+/** A tick this much later than due means the host was paused: the kernel may have dropped changes meanwhile. */
+const LATE_TICK_MS = 1_000
+
 /** The longest the guard waits for a write of the host's own to end before it looks anyway. */
 const HOST_WAIT_MS = 30_000
 
@@ -37,6 +40,8 @@ export interface EffectsState {
   adopted: number
   /** Changes the guard could not put back. */
   failed: number
+  /** Of those, the ones still not put back: tried again at every look, never taken as the person's. */
+  owed?: number
   errors: number
   last?: { at: string; tool: string; what: string }
   kept?: { paths: number; blobs: number; bytes: number }
@@ -62,6 +67,9 @@ export class EffectsGuard {
   private shadow: Shadow | undefined
   private fileWatches: Watches | undefined
   private lastFull = Date.now()
+  private lastTick = Date.now()
+  /** A late tick came while the host was writing: the next look compares everything. */
+  private missedTick = false
   /** No call and no process of the model's at the last look: the window closes at the next tick, after one more look. */
   private closing = false
   private startError: string | undefined
@@ -75,6 +83,10 @@ export class EffectsGuard {
   private timer: NodeJS.Timeout | undefined
   private pending: string[] = []
   private state: Omit<EffectsState, 'kind' | 'background' | 'kept'> = { undone: 0, undoneLooks: 0, adopted: 0, failed: 0, errors: 0 }
+  /** A look failed after the watches had handed over what changed: the next look compares everything. */
+  private lookFailed = false
+  /** What a tool call changed and could not be put back yet (a folder made immutable, a full disk): never the person's, tried again at every look. */
+  private readonly owed = new Map<string, Change>()
   private readonly settled = new Set<() => void>()
   private buildMs = 0
 
@@ -116,6 +128,7 @@ export class EffectsGuard {
         this.look('adopt', tool)
         this.open = true
         this.procs.open()
+        this.lastTick = Date.now()
         this.timer ??= setInterval(() => this.tick(), this.opts.pollMs)
         this.timer.unref()
       } else this.pending.push(...this.look('undo', tool))
@@ -185,6 +198,7 @@ export class EffectsGuard {
       kept: this.shadow.stats(),
       buildMs: this.buildMs,
       background: this.procs.alive(),
+      owed: this.owed.size,
       ...(this.problem() === undefined ? {} : { detail: this.problem() }),
     }
   }
@@ -204,12 +218,21 @@ export class EffectsGuard {
   }
 
   private tick(): void {
-    if (!this.open || hostWriting()) return
+    // A tick far later than its interval: the host was paused (SIGSTOP) or starved, and the kernel's
+    // queue of changes may have overflowed meanwhile (libuv drops that notice). Compare everything.
+    const now = Date.now()
+    const late = now - this.lastTick > LATE_TICK_MS
+    this.lastTick = now
+    if (!this.open || hostWriting()) {
+      this.missedTick ||= late
+      return
+    }
     try {
       if (this.procsOk) this.procs.scan()
       // While calls run, what changed is theirs; after, a process one of them left behind.
       const who = this.running.length > 0 ? [...new Set(this.running)].join('`, `') : BACKGROUND
-      const full = Date.now() - this.lastFull > FULL_EVERY_MS
+      const full = late || this.missedTick || now - this.lastFull > FULL_EVERY_MS
+      this.missedTick = false
       this.pending.push(...this.look('undo', who, full))
       this.maybeClose()
     } catch {
@@ -253,10 +276,13 @@ export class EffectsGuard {
   private look(judge: 'adopt' | 'undo', tool: string, full = false): string[] {
     const shadow = this.shadow!
     const watches = this.fileWatches!
-    const all = full || watches.broken !== undefined
+    const all = full || this.lookFailed || watches.broken !== undefined
     const named = watches.take()
+    // Set until this look has compared: an error below leaves the paths the watches named unlooked at.
+    this.lookFailed = true
     if (all) this.lastFull = Date.now()
-    const changes = all ? shadow.diff() : shadow.diffAt([...named, ...this.opts.roots])
+    const changes = all ? shadow.diff() : shadow.diffAt([...named, ...this.opts.roots, ...this.owed.keys()])
+    this.lookFailed = false
     const host = takeHostWrites()
     try {
       return this.judge(changes, host, judge, tool)
@@ -281,17 +307,40 @@ export class EffectsGuard {
     shadow.adopt(mine.map((c) => c.path))
     if (theirs.length === 0) return []
     if (judge === 'adopt') {
-      shadow.adopt(theirs.map((c) => c.path))
-      this.state.adopted += theirs.length
+      // What a call changed and could not be put back stays the call's, however long it waits.
+      const owedNow = theirs.filter((c) => this.isOwed(c.path))
+      const persons = theirs.filter((c) => !this.isOwed(c.path))
+      shadow.adopt(persons.map((c) => c.path))
+      this.state.adopted += persons.length
+      if (owedNow.length === 0) return []
+      const failedAgain = shadow.restore(owedNow)
+      this.state.undone += owedNow.length - failedAgain.length
+      this.settle(failedAgain, owedNow)
       return []
     }
     const failed = shadow.restore(theirs)
+    this.settle(failed, theirs)
     this.state.undone += theirs.length - failed.length
     this.state.failed += failed.length
     this.state.undoneLooks++
     const shown = theirs.map((c) => `${this.show(c.path)} (${c.what})`)
     this.state.last = { at: new Date().toISOString(), tool, what: shown.slice(0, 3).join(', ') }
     return [this.message(tool, shown, failed)]
+  }
+
+  /** Under a path whose put back failed (or that path itself). */
+  private isOwed(path: string): boolean {
+    for (const owed of this.owed.keys()) if (path === owed || path.startsWith(owed + sep)) return true
+    return false
+  }
+
+  /** Remember what could not be put back; forget what now was. */
+  private settle(failed: readonly { path: string }[], tried: readonly Change[]): void {
+    const still = new Set(failed.map((f) => f.path))
+    for (const c of tried) {
+      if (still.has(c.path)) this.owed.set(c.path, c)
+      else this.owed.delete(c.path)
+    }
   }
 
   private show(path: string): string {

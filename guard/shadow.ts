@@ -70,7 +70,8 @@ function lstatOr(path: string): Stats | undefined {
     return lstatSync(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    // ELOOP: a folder above was swapped for a link to itself; what was recorded here is gone all the same.
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined
     throw error
   }
 }

@@ -138,6 +138,7 @@ export const doctorZh = {
   'doctor.guard.nothingUndone': '启动以来没有需要放回的改动',
   'doctor.guard.undone': '启动以来放回了工具调用的 {n} 处改动（最近：{tool} → {what}，{at}）',
   'doctor.guard.failed': '；有 {n} 处改动没能放回：请运行 cyrene memory check，并从快照恢复',
+  'doctor.guard.owed': '；其中 {n} 处还在等着放回（每次查看都会再试，不会算成你的改动）：找出挡住的原因（chattr -i、磁盘满、挂载）',
   'doctor.guard.lookErrors': '；有 {n} 次检查失败（那些调用被拦下或已报告）',
   'doctor.guard.kept': '；在内存里留着 {paths} 个路径、{kib} KiB（启动时用了 {ms} 毫秒）',
   'doctor.guard.background': '；还在看着工具调用启动的 {n} 个进程',
