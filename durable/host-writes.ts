@@ -17,6 +17,8 @@ type Listener = () => void
 
 let depth = 0
 let holds = 0
+let folderDepth = 0
+let folderHolds = 0
 const declared = new Set<string>()
 const idle = new Set<Listener>()
 
@@ -45,15 +47,32 @@ export async function asHostWrite<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Run `fn` as the host's work in its own folders (taking or pruning a snapshot, a git run): what
+ * changes there meanwhile, removals included, is the host's. Any other host write (a memory written
+ * in the same moment) vouches only for the paths it declares, never for a whole snapshot gone.
+ */
+export async function asHostFolderWork<T>(fn: () => Promise<T>): Promise<T> {
+  // Not a write the guard waits for: a git run may last as long as a fetch does.
+  folderDepth++
+  folderHolds++
+  try {
+    return await fn()
+  } finally {
+    folderDepth = Math.max(0, folderDepth - 1)
+  }
+}
+
 export function hostWriting(): boolean {
   return depth > 0
 }
 
-/** The paths declared and the number of holds since the last call; both start again from empty. */
-export function takeHostWrites(): { paths: Set<string>; holds: number } {
-  const out = { paths: new Set(declared), holds }
+/** The paths declared, the number of holds and of the host's folder work since the last call; all start again from empty. */
+export function takeHostWrites(): { paths: Set<string>; holds: number; folderWork: number } {
+  const out = { paths: new Set(declared), holds, folderWork: folderHolds }
   declared.clear()
   holds = depth > 0 ? 1 : 0
+  folderHolds = folderDepth > 0 ? 1 : 0
   return out
 }
 

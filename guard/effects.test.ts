@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
+import { asHostFolderWork } from '../durable/host-writes.ts'
 import { EffectsGuard } from './effects.ts'
 import { Shadow } from './shadow.ts'
 
@@ -113,4 +114,34 @@ it('after the host was paused while a window was open, the next tick compares ev
   await expect.poll(() => readFileSync(join(root, '元', 'kept.json'), 'utf8'), { timeout: 10_000 }).toBe('before\n')
   spy.mockRestore()
   await guard.after('bash')
+})
+
+function guardedWithSnapshots(): { root: string; snaps: string; guard: EffectsGuard } {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-effects-'))
+  const root = join(dir, 'store')
+  const snaps = join(dir, 'store-snapshots')
+  mkdirSync(join(root, '元'), { recursive: true })
+  mkdirSync(join(snaps, '2026-12-05'), { recursive: true })
+  writeFileSync(join(snaps, '2026-12-05', 'day.md'), 'a snapshot\n')
+  const guard = new EffectsGuard({ roots: [root, snaps], hostFolders: [snaps], shownFrom: dir, pollMs: 50 })
+  made.push({ dir, guard })
+  return { root, snaps, guard }
+}
+
+it('a snapshot a call removes while the host writes a memory is put back: only the host’s own snapshot work vouches for its folder', async () => {
+  const { root, snaps, guard } = guardedWithSnapshots()
+  expect(await guard.before('bash')).toBeUndefined()
+  rmSync(join(snaps, '2026-12-05'), { recursive: true })
+  await atomicWrite(join(root, '元', 'written.json'), '{}\n')
+  await guard.after('bash')
+  expect(readFileSync(join(snaps, '2026-12-05', 'day.md'), 'utf8')).toBe('a snapshot\n')
+  expect(readFileSync(join(root, '元', 'written.json'), 'utf8')).toBe('{}\n')
+})
+
+it('a snapshot the host prunes during a call stays pruned', async () => {
+  const { snaps, guard } = guardedWithSnapshots()
+  expect(await guard.before('bash')).toBeUndefined()
+  await asHostFolderWork(async () => rmSync(join(snaps, '2026-12-05'), { recursive: true }))
+  await guard.after('bash')
+  expect(existsSync(join(snaps, '2026-12-05'))).toBe(false)
 })

@@ -298,7 +298,8 @@ export class EffectsGuard {
     const mine: Change[] = []
     const theirs: Change[] = []
     for (const c of changes) {
-      const inHostFolder = host.holds > 0 && this.opts.hostFolders.some((f) => c.path === f || c.path.startsWith(f + sep))
+      // Only while the host worked there (a snapshot taken or pruned, a git run): a memory written in the same moment vouches for nothing there.
+      const inHostFolder = host.folderWork > 0 && this.opts.hostFolders.some((f) => c.path === f || c.path.startsWith(f + sep))
       // A declared write adds or rewrites; a folder the host declared never vouches for what vanished or was swapped there.
       const declared = host.paths.has(c.path) && c.what !== 'removed' && c.what !== 'replaced'
       if (declared || inHostFolder) mine.push(c)

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { declareHostProcess } from '../durable/host-writes.ts'
+import { asHostFolderWork, declareHostProcess } from '../durable/host-writes.ts'
 import { hostname } from 'node:os'
 
 /**
@@ -102,7 +102,12 @@ function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
   const overrides = { ...safetyConfig(opts.noHooks), ...opts.config }
   const full = [...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]
-  return await new Promise<GitResult>((resolve, reject) => {
+  // What git changes in the store's .git/ meanwhile is the host's (guard/effects.ts).
+  return await asHostFolderWork(async () => await runGit(full, args, opts))
+}
+
+function runGit(full: readonly string[], args: readonly string[], opts: GitOptions): Promise<GitResult> {
+  return new Promise<GitResult>((resolve, reject) => {
     const env = gitEnv(opts.env ?? process.env)
     if (opts.indexFile !== undefined) env.GIT_INDEX_FILE = opts.indexFile
     const child = spawn('git', full, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })

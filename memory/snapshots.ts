@@ -4,6 +4,7 @@ import { join, dirname } from 'node:path'
 import { ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
+import { asHostFolderWork } from '../durable/host-writes.ts'
 import type { StoreCore } from './store-core.ts'
 
 /**
@@ -165,6 +166,10 @@ async function freshName(store: StoreCore, kind: SnapshotKind): Promise<string |
  * Node `code` — goes on to the caller: a failed backup must not keep the disk full.
  */
 export async function snapshotUnderLock(store: StoreCore, kind: SnapshotKind, onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
+  return await asHostFolderWork(async () => await copyToSnapshot(store, kind, onProgress))
+}
+
+async function copyToSnapshot(store: StoreCore, kind: SnapshotKind, onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
   await ensureDir(store.snapshotsDir)
   const name = await freshName(store, kind)
   if (name === undefined) {
@@ -226,6 +231,10 @@ async function takenOrder(store: StoreCore): Promise<Array<{ name: string; seq: 
 }
 
 export async function pruneSnapshots(store: StoreCore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
+  return await asHostFolderWork(async () => await dropOldSnapshots(store, opts))
+}
+
+async function dropOldSnapshots(store: StoreCore, opts: { spare?: readonly string[] }): Promise<string[]> {
   const spare = new Set(opts.spare ?? [])
   // By the order they were taken, never by name: names carry the clock's date, and a clock can be wrong.
   const names = (await takenOrder(store)).map((o) => o.name)
