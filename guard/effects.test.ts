@@ -145,3 +145,18 @@ it('a snapshot the host prunes during a call stays pruned', async () => {
   await guard.after('bash')
   expect(existsSync(join(snaps, '2026-12-05'))).toBe(false)
 })
+
+it('a file a call makes under a name that is not UTF-8 is removed; one that was there before is left alone', async () => {
+  const { root, guard } = guarded()
+  const named = (name: string) => Buffer.concat([Buffer.from(join(root, '元') + '/'), Buffer.from(name, 'latin1')])
+  guard.dispose()
+  writeFileSync(named('\xfeold.json'), 'the person’s\n')
+  const fresh = new EffectsGuard({ roots: [root], hostFolders: [], shownFrom: root, pollMs: 50 })
+  made.push({ dir: mkdtempSync(join(tmpdir(), 'cyrene-effects-')), guard: fresh })
+  expect(await fresh.before('bash')).toBeUndefined()
+  writeFileSync(named('\xffevil.json'), 'forged\n')
+  const { notes } = await fresh.after('bash')
+  expect(notes.join(' ')).toContain('(added)')
+  expect(existsSync(named('\xffevil.json'))).toBe(false)
+  expect(readFileSync(named('\xfeold.json'), 'utf8')).toBe('the person’s\n')
+})

@@ -305,13 +305,13 @@ export class EffectsGuard {
       if (declared || inHostFolder) mine.push(c)
       else theirs.push(c)
     }
-    shadow.adopt(mine.map((c) => c.path))
+    shadow.adopt(mine)
     if (theirs.length === 0) return []
     if (judge === 'adopt') {
       // What a call changed and could not be put back stays the call's, however long it waits.
       const owedNow = theirs.filter((c) => this.isOwed(c.path))
       const persons = theirs.filter((c) => !this.isOwed(c.path))
-      shadow.adopt(persons.map((c) => c.path))
+      shadow.adopt(persons)
       this.state.adopted += persons.length
       if (owedNow.length === 0) return []
       const failedAgain = shadow.restore(owedNow)

@@ -49,7 +49,20 @@ type ChangeWhat = 'added' | 'removed' | 'replaced' | 'content' | 'mode' | 'time'
 export interface Change {
   path: string
   what: ChangeWhat
+  /** The path's bytes, for a name that is not UTF-8 (`path` then holds U+FFFD where a byte was, and names nothing on disk). */
+  raw?: Buffer
 }
+
+/** A folder's entries as bytes: a name that is not UTF-8 comes back from a string listing altered, and unreachable by it. */
+function listRaw(path: string): { name: string; raw: Buffer; utf8: boolean }[] {
+  return readdirSync(path, { encoding: 'buffer' }).map((raw) => {
+    const name = raw.toString('utf8')
+    return { name, raw, utf8: Buffer.from(name, 'utf8').equals(raw) }
+  })
+}
+
+const rawKey = (dir: string, raw: Buffer) => `${dir}${sep}${raw.toString('hex')}`
+const rawPath = (dir: string, raw: Buffer) => Buffer.concat([Buffer.from(dir + sep, 'utf8'), raw])
 
 /**
  * A lock folder and its records (durable/lock.ts: `<lock>`, `.owner`, `.intent.<pid>`, `.reaping`) belong
@@ -85,6 +98,8 @@ export class Shadow {
   private readonly blobs = new Map<string, { buf: Buffer; refs: number }>()
 
   private readonly lockFolders: ReadonlySet<string>
+  /** Entries whose names are not UTF-8 that were there at start or kept as the person's, by folder and bytes: left alone. */
+  private readonly rawNames = new Set<string>()
 
   constructor(roots: readonly string[], lockFolders: readonly string[] = []) {
     this.roots = roots
@@ -141,10 +156,14 @@ export class Shadow {
   }
 
   /** Keep what the disk holds now at these paths (a legitimate write). */
-  adopt(paths: Iterable<string>): void {
-    for (const path of paths) {
-      this.forget(path)
-      this.take(path)
+  adopt(changes: Iterable<Change>): void {
+    for (const c of changes) {
+      if (c.raw !== undefined) {
+        this.rawNames.add(rawKey(dirname(c.path), c.raw.subarray(Buffer.byteLength(dirname(c.path) + sep))))
+        continue
+      }
+      this.forget(c.path)
+      this.take(c.path)
     }
   }
 
@@ -180,7 +199,12 @@ export class Shadow {
     if (kind !== 'dir') return
     if ((st.mode & 0o7777) !== rec.mode) out.push({ path, what: 'mode' })
     const kept = this.children.get(path) ?? new Set<string>()
-    const names = readdirSync(path).filter((n) => !this.isLock(join(path, n)))
+    const names: string[] = []
+    for (const entry of listRaw(path)) {
+      if (entry.utf8) {
+        if (!this.isLock(join(path, entry.name))) names.push(entry.name)
+      } else if (!this.rawNames.has(rawKey(path, entry.raw))) out.push({ path: join(path, entry.name), what: 'added', raw: rawPath(path, entry.raw) })
+    }
     for (const name of names) if (!kept.has(name)) out.push({ path: join(path, name), what: 'added' })
     if (deep) for (const name of kept) this.compare(join(path, name), out)
     else {
@@ -226,7 +250,11 @@ export class Shadow {
     if (parent !== path && this.recs.has(parent)) this.childrenOf(parent).add(path.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)))
     if (kind !== 'dir') return
     const kids = this.childrenOf(path)
-    for (const name of readdirSync(path)) {
+    for (const { name, raw, utf8 } of listRaw(path)) {
+      if (!utf8) {
+        this.rawNames.add(rawKey(path, raw))
+        continue
+      }
       if (this.isLock(join(path, name))) continue
       kids.add(name)
       this.take(join(path, name))
@@ -260,6 +288,7 @@ export class Shadow {
   }
 
   private putBack(c: Change): void {
+    if (c.raw !== undefined) return void rmSync(c.raw, { recursive: true, force: true })
     const rec = this.recs.get(c.path)
     if (rec === undefined) {
       rmSync(c.path, { recursive: true, force: true })

@@ -61,7 +61,11 @@ export class Watches {
 
   private add(path: string, dir: boolean): void {
     try {
-      const w = watch(path, { persistent: false }, (_e, name) => this.dirty.add(dir && name !== null ? join(path, String(name)) : path))
+      const w = watch(path, { persistent: false }, (_e, name) => {
+        this.dirty.add(dir && name !== null ? join(path, String(name)) : path)
+        // A name that is not UTF-8 arrives altered (U+FFFD) and names nothing: the folder is listed instead.
+        if (dir && name !== null && String(name).includes('\uFFFD')) this.dirty.add(path)
+      })
       w.on('error', () => {
         this.dirty.add(path)
         this.watchers.delete(path)
