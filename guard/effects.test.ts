@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
@@ -159,4 +159,13 @@ it('a file a call makes under a name that is not UTF-8 is removed; one that was 
   expect(notes.join(' ')).toContain('(added)')
   expect(existsSync(named('\xffevil.json'))).toBe(false)
   expect(readFileSync(named('\xfeold.json'), 'utf8')).toBe('the person’s\n')
+})
+
+it.runIf(process.getuid?.() === 0)('a file whose owner a call changed (chown) is given back to its owner', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  chownSync(join(root, '元', 'kept.json'), 65534, 65534)
+  const { notes } = await guard.after('bash')
+  expect(notes.join(' ')).toContain('kept.json (owner)')
+  expect(statSync(join(root, '元', 'kept.json')).uid).toBe(0)
 })

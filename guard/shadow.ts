@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import {
   chmodSync,
   closeSync,
+  lchownSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -34,6 +35,8 @@ type Kind = 'file' | 'dir' | 'link' | 'other'
 interface Rec {
   kind: Kind
   mode: number
+  uid: number
+  gid: number
   ino: number
   size: number
   mtimeMs: number
@@ -44,7 +47,7 @@ interface Rec {
   target?: string
 }
 
-type ChangeWhat = 'added' | 'removed' | 'replaced' | 'content' | 'mode' | 'time' | 'hard link'
+type ChangeWhat = 'added' | 'removed' | 'replaced' | 'content' | 'mode' | 'owner' | 'time' | 'hard link'
 
 export interface Change {
   path: string
@@ -87,6 +90,13 @@ function lstatOr(path: string): Stats | undefined {
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined
     throw error
   }
+}
+
+const sameOwner = (st: Stats, rec: Rec) => st.uid === rec.uid && st.gid === rec.gid
+
+/** The recorded owner, where what was made has another (a host running as root puts back a person's file). */
+function ownAs(path: string, rec: Rec): void {
+  if (!sameOwner(lstatSync(path), rec)) lchownSync(path, rec.uid, rec.gid)
 }
 
 const sha = (buf: Buffer) => createHash('sha1').update(buf).digest('base64')
@@ -194,10 +204,12 @@ export class Shadow {
     if (kind === 'file') return this.compareFile(path, rec, st, out)
     if (kind === 'link') {
       if (readlinkSync(path) !== rec.target) out.push({ path, what: 'content' })
+      else if (!sameOwner(st, rec)) out.push({ path, what: 'owner' })
       return
     }
     if (kind !== 'dir') return
     if ((st.mode & 0o7777) !== rec.mode) out.push({ path, what: 'mode' })
+    else if (!sameOwner(st, rec)) out.push({ path, what: 'owner' })
     const kept = this.children.get(path) ?? new Set<string>()
     const names: string[] = []
     for (const entry of listRaw(path)) {
@@ -220,6 +232,8 @@ export class Shadow {
     if ((st.mode & 0o7777) !== rec.mode) return void out.push({ path, what: 'mode' })
     if (st.nlink !== rec.nlink) return void out.push({ path, what: 'hard link' })
     if (st.mtimeMs !== rec.mtimeMs) return void out.push({ path, what: 'time' })
+    // chown moves only the ctime: the same bytes under another owner are still a change.
+    if (!sameOwner(st, rec)) return void out.push({ path, what: 'owner' })
     // Same bytes, mode, time and links (written again unchanged): only the stamp moves on.
     this.stamp(path, rec, st)
   }
@@ -236,6 +250,8 @@ export class Shadow {
     const rec: Rec = {
       kind,
       mode: st.mode & 0o7777,
+      uid: st.uid,
+      gid: st.gid,
       ino: st.ino,
       size: st.size,
       mtimeMs: st.mtimeMs,
@@ -299,7 +315,8 @@ export class Shadow {
       this.rebuild(c.path)
       return
     }
-    if (rec.kind === 'dir') chmodSync(c.path, rec.mode)
+    if (c.what === 'owner') lchownSync(c.path, rec.uid, rec.gid)
+    else if (rec.kind === 'dir') chmodSync(c.path, rec.mode)
     else if (rec.kind === 'link') {
       rmSync(c.path, { force: true })
       symlinkSync(rec.target!, c.path)
@@ -319,6 +336,7 @@ export class Shadow {
     } else if (rec.kind === 'link') symlinkSync(rec.target!, path)
     else if (rec.kind === 'file') this.writeBack(path, rec)
     else return
+    ownAs(path, rec)
     this.stamp(path, rec, lstatSync(path))
   }
 
@@ -335,6 +353,7 @@ export class Shadow {
       closeSync(fd)
     }
     chmodSync(temp, rec.mode)
+    ownAs(temp, rec)
     utimesSync(temp, rec.atimeMs / 1000, rec.mtimeMs / 1000)
     rmSync(path, { recursive: true, force: true })
     renameSync(temp, path)
