@@ -38,6 +38,12 @@ const refused = (name: string, args: Record<string, unknown>, cwd?: string) => c
 const bash = (command: string, cwd?: string) => refused('bash', { command, description: 'x' }, cwd)
 
 describe('paths: where a tool would land', () => {
+  it('a word longer than a file name may be (a long base64 argument) names nothing: the call is read, not refused', () => {
+    const word = 'QUJD'.repeat(100)
+    expect(bash(`cat ${word} | base64 -d > /dev/null`)).toBeUndefined()
+    expect(bash(`echo ${word} > ${root}/元/x`)).toBeDefined()
+  })
+
   it('元/ and everything below it is protected, existing or not', () => {
     expect(store.classify(join(root, '元/settings.json'))?.kind).toBe('meta')
     expect(store.classify(join(root, '元/new/deeper.json'))?.kind).toBe('meta')

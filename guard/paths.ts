@@ -30,8 +30,16 @@ export interface GuardFs {
 }
 
 const REAL_FS: GuardFs = {
-  // A path with a NUL names nothing on disk (the kernel cannot take it): no entry, not an error.
-  lstat: (p) => (p.includes('\u0000') ? undefined : lstatSync(p, { throwIfNoEntry: false })),
+  // A path with a NUL, or a name longer than the kernel takes, names nothing on disk and no call can make it: no entry, not an error.
+  lstat: (p) => {
+    if (p.includes('\u0000')) return undefined
+    try {
+      return lstatSync(p, { throwIfNoEntry: false })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return undefined
+      throw error
+    }
+  },
   stat: (p) => {
     try {
       return statSync(p, { throwIfNoEntry: false })
