@@ -73,6 +73,19 @@ describe('reclaim', () => {
 })
 
 describe('acquire', () => {
+  it('a folder with no record, kept by an intent naming a live process (forged: pid 1), is refused naming the files to remove', async () => {
+    await fs.mkdir(lock)
+    await fs.writeFile(`${lock}.intent.1`, '')
+    const err = await acquire({ path: lock, purpose: 'second', waitMs: 100 }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(LockBusyError)
+    expect((err as LockBusyError).said).toEqual({ code: 'refused.busy-unowned', params: { lock, intents: `${lock}.intent.1` } })
+    expect((err as Error).message).toContain(`rm -r '${lock}' '${lock}.intent.1'`)
+    // Removed as it says, the lock is taken at once.
+    await fs.rm(lock, { recursive: true })
+    await fs.rm(`${lock}.intent.1`)
+    await (await acquire({ path: lock, purpose: 'third', waitMs: 100 })).release()
+  })
+
   it('waits, then names the holder when it gives up', async () => {
     const held = await acquire({ path: lock, purpose: 'first' })
     const err = await acquire({ path: lock, purpose: 'second', waitMs: 100 }).catch((e: unknown) => e)

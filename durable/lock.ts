@@ -113,8 +113,14 @@ export class LockBusyError extends Error {
   /** What a person's catalogue words (decision 086); the engine lock's refusal has its own code. */
   get said(): { code: string; params: Record<string, string> } | undefined {
     if (this.path === undefined) return undefined
+    // No holder ever wrote its record, and a live process's intent file keeps the folder: say which files to remove.
+    if (this.owner === undefined && this.name !== 'EngineBusyError' && this.intents.length > 0)
+      return { code: 'refused.busy-unowned', params: { lock: this.path, intents: this.intents.join(' ') } }
     return { code: this.name === 'EngineBusyError' ? 'refused.engine-busy' : 'refused.busy', params: { lock: this.path, pid: String(this.owner?.pid ?? '?') } }
   }
+
+  /** The intent files beside a lock that has no owner record (what keeps it from being cleared). */
+  intents: string[] = []
 }
 
 export interface HeldLock {
@@ -444,15 +450,32 @@ function busyError(path: string, staleMs: number): LockBusyError {
   const owner = readOwnerSync(path)
   const local = owner !== undefined && sameHost(owner.host, owner.pidns)
   const alive = owner === undefined ? undefined : local ? processAlive(owner.pid, owner.start) : undefined
+  const intents = owner === undefined ? intentFiles(path) : []
   const advice =
     owner === undefined
-      ? 'Try again in a moment.'
+      ? intents.length > 0
+        ? `No holder has written its record in it, and ${intents.join(', ')} keeps it: a real one lasts a moment only. If no cyrene command and no DSH is writing to this store, remove the folder and those files (rm -r '${path}' ${intents.map((f) => `'${f}'`).join(' ')}), then try again.`
+        : 'Try again in a moment.'
       : local && alive === true
         ? `A lock is never taken from a live process: wait for it to finish, or, if it was stopped (Ctrl-Z, SIGSTOP), resume it (\`fg\`, \`kill -CONT ${owner.pid}\`) or end it.`
         : local
           ? 'That process is gone; its lock is being cleared — try again in a moment.'
           : `If that process is gone, the lock frees itself ${Math.round(staleMs / 1000)} s after its last refresh.`
-  return new LockBusyError(`busy: the lock ${path} is held by ${describeHolder(owner, alive)}. ${advice}`, owner, alive, path)
+  const error = new LockBusyError(`busy: the lock ${path} is held by ${describeHolder(owner, alive)}. ${advice}`, owner, alive, path)
+  error.intents = intents
+  return error
+}
+
+/** The intent files beside `lockPath`, as paths. */
+function intentFiles(lockPath: string): string[] {
+  const prefix = `${basename(lockPath)}.intent.`
+  try {
+    return readdirSync(dirname(lockPath))
+      .filter((n) => n.startsWith(prefix))
+      .map((n) => join(dirname(lockPath), n))
+  } catch {
+    return []
+  }
 }
 
 export async function acquire(opts: LockOptions): Promise<HeldLock> {

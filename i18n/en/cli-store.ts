@@ -145,5 +145,7 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.refused.lock-lost': 'the write was abandoned and nothing was written: this process no longer holds the lock {lock}. Try again.',
   'store.refused.engine-busy':
     'another memory engine is already open (lock {lock}, process {pid}). Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.',
+  'store.refused.busy-unowned':
+    "busy: the lock {lock} has no holder's record, and an intent file keeps it ({intents}); a real one lasts only a moment. If no cyrene command and no DSH is writing to this store now, remove the lock folder and those files, then try again. Nothing was changed.",
   'store.refused.busy': 'busy: the lock {lock} is held by process {pid}. Wait for it to finish, then try again.',
 }

@@ -148,7 +148,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.guard.nothingUndone': 'nothing put back since start',
   'doctor.guard.undone': '{n} changes by tool calls put back since start (last: {tool} → {what} at {at})',
   'doctor.guard.failed': '; {n} changes could NOT be put back: run cyrene memory check and restore from a snapshot',
-  'doctor.guard.owed': '; {n} of them still wait to be put back (tried again at every look, never kept as yours): find what keeps the guard out (chattr -i, a full disk, a mount)',
+  'doctor.guard.owed':
+    '; {n} of them still wait to be put back (tried again at every look, never kept as yours): find what keeps the guard out (chattr -i, a full disk, a mount)',
   'doctor.guard.lookErrors': '; {n} looks failed (those calls were refused or reported)',
   'doctor.guard.kept': '; keeps {paths} paths, {kib} KiB in memory (built in {ms} ms at start)',
   'doctor.guard.background': '; {n} processes started by tool calls still watched',

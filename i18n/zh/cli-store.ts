@@ -142,6 +142,8 @@ export const cliStoreZh = {
   'store.refused.lock-lost': '这次写入放弃了，什么都没写：这个进程已经不再持有锁 {lock}。再试一次。',
   'store.refused.engine-busy':
     '另一个记忆引擎已经开着（锁 {lock}，进程 {pid}）。一个 DSH_HOME 只能有一个引擎：关掉另一个 DSH，或停用其中一个插件；那个 DSH 要是被暂停了（Ctrl-Z），先让它继续再关掉。',
+  'store.refused.busy-unowned':
+    '锁 {lock} 里没有持有者的记录，却有意向文件把它留着（{intents}）；真正的意向文件只存在一瞬间。要是现在没有 cyrene 命令、也没有 DSH 在写这个记忆库，就删掉这个锁文件夹和这些文件，再试一次。什么都没改。',
   'store.refused.busy':
     '锁 {lock} 正被进程 {pid} 占着，什么都没做。等它做完再试；那个进程要是被暂停了（Ctrl-Z），让它继续或结束它；要是已经不在了，锁过一会儿会自己失效。',
 } as const
