@@ -123,12 +123,12 @@ describe('cyrene whale in the person’s language (issue 22)', () => {
         expect(said.render).toMatch(/ · 共 \d+ 字 · 预算 10（超了） · 采集关/)
         expect(said.confirm).toContain('确认了 3 条。')
         expect(said.conformance).toContain('1/1 个用例通过')
-        expect(said.imported).toContain('已把一张 tavern-v2 角色卡导入成「marin」')
+        expect(said.imported).toContain('已把一张 tavern-v2/v3 角色卡导入成「marin」')
       } else {
         expect(said.render).toMatch(/ · total \d+ chars · budget 10 \(over\) · capture off/)
         expect(said.confirm).toContain('Confirmed 3 entries.')
         expect(said.conformance).toContain('1/1 cases pass')
-        expect(said.imported).toContain('Imported a tavern-v2 card as "marin"')
+        expect(said.imported).toContain('Imported a tavern-v2/v3 card as "marin"')
       }
     })
   }

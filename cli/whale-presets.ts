@@ -232,7 +232,8 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   }
   if (options.json) writeJson(io, report)
   else {
-    const said = { id: preset.id, detected: result.detected }
+    // The whale-persona spec reads v2 and v3 cards as one family ("tavern-v2" in --json): a person is told both.
+    const said = { id: preset.id, detected: result.detected === 'tavern-v2' ? 'tavern-v2/v3' : result.detected }
     io.stdout(
       `${
         unchanged
