@@ -100,6 +100,20 @@ describe('cyrene worldbook', () => {
   })
 })
 
+describe('cyrene worldbook import: constant entries and the rail', () => {
+  it('says at once which constant entries the 140 rail leaves out, not only in the doctor', async () => {
+    const long = (n: number) => ({ key: [], constant: true, comment: `常驻${n}`, content: `${'港口的灯塔彻夜亮着，'.repeat(25)}${n}` })
+    const file = join(t.home, 'constants.json')
+    await fs.writeFile(file, JSON.stringify({ entries: { 0: long(1), 1: long(2), 2: long(3) } }))
+    const r = await run('worldbook', 'import', file)
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/! the 140 rail holds 560 characters for all constant entries together: \d+ are left out \(.*常驻\d/)
+    // A world without constant entries says nothing of the rail.
+    await fs.writeFile(file, JSON.stringify({ entries: { 0: { key: ['k'], content: 'x' } } }))
+    expect((await run('worldbook', 'import', file)).out).not.toContain('140 rail')
+  })
+})
+
 describe('cyrene worldbook import of SillyTavern’s shapes (issue 21)', () => {
   const fixture = (name: string) => fileURLToPath(new URL(`../tests/fixtures/worldbook/${name}`, import.meta.url))
 

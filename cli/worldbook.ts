@@ -10,7 +10,18 @@ import { worldNoteText } from '../i18n/worldbook.ts'
 import { resolveRoot, safeJoin } from '../memory/paths.ts'
 import type { MemoryStore } from '../memory/index.ts'
 import { inspectBelow } from '../memory/files.ts'
-import { ImportFormatError, PERSON_FOLDER, planImport, WorldbookLibrary, worldbookFolders, type ImportedEntry, type NotCarried } from '../worldbook/index.ts'
+import {
+  constantEntries,
+  ImportFormatError,
+  PERSON_FOLDER,
+  planImport,
+  RAIL_CAP,
+  renderBlock,
+  WorldbookLibrary,
+  worldbookFolders,
+  type ImportedEntry,
+  type NotCarried,
+} from '../worldbook/index.ts'
 import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 
@@ -231,6 +242,18 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
     }
     for (const r of plan.refused) lines.push(t('cli.worldbook.refusedEntry', L, { origin: r.origin, why: worldNoteText(r.why, L) }))
     for (const d of plan.book) lines.push(t('cli.worldbook.bookNotCarried', L, { field: d.field, value: show(d.value), why: worldNoteText(d.why, L) }))
+    // The rail holds 560 characters for every constant entry together: say at once which ones it now leaves out (the doctor says it too).
+    if (count('written') > 0 && plan.entries.some((e) => e.fields.constant && e.fields.enabled)) {
+      const rail = renderBlock('rail', constantEntries(new WorldbookLibrary(worldbookFolders(store.root)).current().entries), RAIL_CAP)
+      if (rail.leftOut.length > 0)
+        lines.push(
+          t('cli.worldbook.railFull', L, {
+            cap: RAIL_CAP,
+            n: rail.leftOut.length,
+            names: rail.leftOut.map((l) => l.name).join(', '),
+          }),
+        )
+    }
     return `${lines.join('\n')}\n`
   })
   return 0

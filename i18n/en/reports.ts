@@ -40,6 +40,8 @@ export const reportsEn: { readonly [K in keyof typeof reportsZh]: string } = {
   'cli.worldbook.wrote': 'wrote {n} entries into {folder}',
   'cli.worldbook.wouldWrite': 'would write {n} entries into {folder}',
   'cli.worldbook.split': '; {n} source entries split to fit',
+  'cli.worldbook.railFull':
+    '  ! the 140 rail holds {cap} characters for all constant entries together: {n} are left out ({names}); shorten them or make them keyword entries (`cyrene doctor` says the same)',
   'cli.worldbook.off': '; {n} written switched off',
   'cli.worldbook.same': '; {n} already there, the same',
   'cli.worldbook.keptN': '; {n} kept as they are (a file of that name is already there)',

@@ -38,6 +38,8 @@ export const reportsZh = {
   'cli.worldbook.wrote': '写了 {n} 条到 {folder}',
   'cli.worldbook.wouldWrite': '会写 {n} 条到 {folder}',
   'cli.worldbook.split': '；{n} 条来源条目拆开了才放得下',
+  'cli.worldbook.railFull':
+    '  ！140 轨里所有常驻条目加起来只有 {cap} 字：有 {n} 条放不进去（{names}）；把它们写短，或改成按关键词的条目（`cyrene doctor` 里也会说）',
   'cli.worldbook.off': '；{n} 条写成了关着的',
   'cli.worldbook.same': '；{n} 条已经在那里，一模一样',
   'cli.worldbook.keptN': '；{n} 条原样保留（同名文件已经在那里）',
