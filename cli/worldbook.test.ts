@@ -100,6 +100,22 @@ describe('cyrene worldbook', () => {
   })
 })
 
+describe('cyrene worldbook import: a big world', () => {
+  it('shows its progress on stderr, every 500 entries and at the end; --quiet keeps it silent', async () => {
+    const file = join(t.home, 'big.json')
+    const entries = Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [i, { key: [`k${i}`], comment: `e${i}`, content: `第${i}条。` }]))
+    await fs.writeFile(file, JSON.stringify({ entries }))
+    const r = await run('worldbook', 'import', file, '--dry-run')
+    expect(r.code).toBe(0)
+    expect(r.err.split('\n').filter((l) => l.startsWith('worldbook import: entries'))).toEqual([
+      'worldbook import: entries: 500/1200',
+      'worldbook import: entries: 1000/1200',
+      'worldbook import: entries: 1200/1200',
+    ])
+    expect((await run('worldbook', 'import', file, '--dry-run', '--quiet')).err).toBe('')
+  })
+})
+
 describe('cyrene worldbook import: constant entries and the rail', () => {
   it('says at once which constant entries the 140 rail leaves out, not only in the doctor', async () => {
     const long = (n: number) => ({ key: [], constant: true, comment: `常驻${n}`, content: `${'港口的灯塔彻夜亮着，'.repeat(25)}${n}` })

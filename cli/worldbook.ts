@@ -2,9 +2,9 @@ import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
-import { guarded, openStore, out, storeOptions, type StoreOptions } from './memory-shared.ts'
+import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { describeSystemFailure } from './failures.ts'
-import { help } from './help-text.ts'
+import { help, say } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { worldNoteText } from '../i18n/worldbook.ts'
 import { resolveRoot, safeJoin } from '../memory/paths.ts'
@@ -128,6 +128,9 @@ function pngCard(bytes: Buffer, file: string, lang: Lang): string {
   }
 }
 
+/** Worlds this big show their progress. */
+const PROGRESS_FROM = 500
+
 /** Where a store's files are, for a dry run: the same joins as the store's own, with nothing opened. */
 function storeAt(root: string): Pick<MemoryStore, 'root' | 'path'> {
   return { root, path: (rel) => safeJoin(root, rel) }
@@ -157,8 +160,13 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
   const store = opened ?? (await guarded(async () => storeAt(resolveRoot({ env: io.env, rootDir: o.root }))))
   const starter = new Set(new WorldbookLibrary(worldbookFolders(undefined)).current().entries.map((e) => e.name))
   const outcomes: Outcome[] = []
+  // A big world (thousands of entries) takes minutes under the write lock: a line every 500 on stderr.
+  const tick = progress(io, say(io, 'store.progress.worldbook'), o.quiet)
   const run = async (write: (rel: string, text: string) => Promise<void>) => {
+    let done = 0
     for (const entry of plan.entries) {
+      done++
+      if (plan.entries.length >= PROGRESS_FROM) tick(done, plan.entries.length)
       const rel = `${PERSON_FOLDER}/${entry.name}.md`
       const full = store.path(rel)
       const found = await inspectBelow(store.root, full)

@@ -76,6 +76,7 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.marks.migratedNote': '; {n} taken over from the comments once on {date} (review them)',
   'store.marks.hint': 'If you wrote or edited one yourself: cyrene memory marks --confirm <id>',
   'store.progress.line': '{label}: {done}/{total}',
+  'store.progress.worldbook': 'worldbook import: entries',
   'store.progress.check': 'check: files',
   'store.progress.reindex': 'reindex: files',
   'store.progress.import': 'import',

@@ -74,6 +74,7 @@ export const cliStoreZh = {
   'store.marks.migratedNote': '；{date} 从注释里接过一次 {n} 条（请检查）',
   'store.marks.hint': '其中有你自己写的或改过的：cyrene memory marks --confirm <id>',
   'store.progress.line': '{label}：{done}/{total}',
+  'store.progress.worldbook': '导入世界书：条目',
   'store.progress.check': '检查文件',
   'store.progress.reindex': '重建索引，文件',
   'store.progress.import': '导入',
