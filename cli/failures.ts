@@ -201,6 +201,8 @@ export function describeSystemFailure(error: unknown, ctx: FailureContext): { ex
   if (DENIED.has(code)) return { exit: EXIT.system, message: permissionMessage(e, ctx) }
   if (code === 'EROFS') return { exit: EXIT.system, message: t('failure.readOnly', lang, { where, changed: changedNote(ctx) }) }
   if (code === 'EIO') return { exit: EXIT.system, message: t('failure.io', lang, { where, changed: changedNote(ctx) }) }
+  // A folder swapped for a link that leads back to itself (or round in a circle): no path through it resolves.
+  if (code === 'ELOOP') return { exit: EXIT.system, message: t('failure.loop', lang, { where, changed: changedNote(ctx) }) }
   if (CONFLICT.has(code)) return { exit: EXIT.system, message: conflictMessage(e, ctx) }
   return undefined
 }

@@ -204,6 +204,20 @@ describe('a full disk and a read-only file system through the command line (issu
     expect(await fs.readFile(dayFile(home), 'utf8')).toMatch(/第一条[\s\S]*第二条/)
   })
 
+  it('ELOOP: a folder of the store swapped for a link to itself: a clear message, exit 3, and the doctor still reports', async () => {
+    const home = await homeWithStore(base, 'loop')
+    const anchors = join(home, 'cyrene-philia093-0', '锚')
+    await fs.rm(anchors, { recursive: true })
+    await fs.symlink('锚', anchors)
+    const before = await fs.readFile(dayFile(home))
+    expectSystemRefusal(cyrene(write2, home), /^cyrene memory: a link in the store leads round in a circle: .*锚\. Nothing was changed\. Find it/)
+    expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+    const doctor = cyrene(['doctor'], home)
+    expect(doctor.status).toBe(1)
+    expect(doctor.stdout).toMatch(/✗ Memory: the store at .* cannot be read: ELOOP/)
+    expect(doctor.stdout).toMatch(/✓ Worldbook: /)
+  })
+
   it('EROFS: "read-only file system", exit 3, nothing changed', async () => {
     const mnt = await tmpfs('ro')
     const home = await homeWithStore(mnt, 'home')

@@ -29,6 +29,8 @@ export const cliFailuresEn: { readonly [K in keyof typeof cliFailuresZh]: string
   'failure.diskQuota': 'disk quota exceeded',
   'failure.noSpace': "{what}: no space left for {where}. {changed} Free some space on that disk (df -h '{dir}' shows it) and try again.",
   'failure.readOnly': 'read-only file system: {where}. {changed} Remount it read-write, or point DSH_HOME (or --root) at a writable place.',
+  'failure.loop':
+    'a link in the store leads round in a circle: {where}. {changed} Find it (ls -l on each folder of that path), put the folder back in its place (from a snapshot: cyrene restore --list), then try again.',
   'failure.io': 'the disk reported an input/output error at {where}. {changed} Check the disk (dmesg), then try again.',
   'failure.bug': 'unexpected error: {error}{code} — this is a bug in cyrene; please report it with the command you ran.',
   'failure.bug.debug': 'Run again with CYRENE_DEBUG=1 to see where it happened.',

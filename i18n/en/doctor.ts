@@ -48,6 +48,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.service.down':
     'the memory service is not mounted or failed ({error}): this chat goes on without memory. Restart DSH; if that does not help, read DSH’s log.',
   'doctor.store.unreadable': 'the memory store cannot be read ({error}): check the folder’s permissions, or run cyrene memory check.',
+  'doctor.root.unreadable': 'the store at {root} cannot be read: {error}. Run cyrene memory check for what to do; the other areas below are still checked.',
   'doctor.root.missing': '{root} does not exist yet: it is created when DSH starts with this plugin, or by cyrene memory write.',
   'doctor.root.ok': '{root}: {n} entries in the day files, {pending} pending',
   'doctor.memory.summary': '{n} entries, all well',

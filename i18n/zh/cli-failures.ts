@@ -23,6 +23,8 @@ export const cliFailuresZh = {
   'failure.diskQuota': '超出了磁盘配额',
   'failure.noSpace': "{what}：{where} 没有空间了。{changed}在那块磁盘上腾出一些空间（df -h '{dir}' 可以看），再试一次。",
   'failure.readOnly': '只读文件系统：{where}。{changed}把它重新挂载为可读写，或者把 DSH_HOME（或 --root）指向一个能写的地方。',
+  'failure.loop':
+    '记忆库里有一个链接绕成了圈：{where}。{changed}找到它（对这条路径上的每个文件夹 ls -l），把原来的文件夹放回去（可以从快照恢复：cyrene restore --list），再试一次。',
   'failure.io': '磁盘在 {where} 报告了输入/输出错误。{changed}检查一下磁盘（dmesg），再试一次。',
   'failure.bug': '意外的错误：{error}{code} —— 这是 cyrene 的缺陷；请连同你运行的命令一起报告。',
   'failure.bug.debug': '用 CYRENE_DEBUG=1 再运行一次，可以看到出错的位置。',

@@ -45,6 +45,7 @@ export const doctorZh = {
   'doctor.service.up': '从 {at} 起在运行',
   'doctor.service.down': '记忆服务没有挂载或出错（{error}）：这次对话不带记忆。请重启 DSH；还不行就看 DSH 的日志。',
   'doctor.store.unreadable': '读不了记忆库（{error}）：请检查这个文件夹的权限，或运行 cyrene memory check。',
+  'doctor.root.unreadable': '位于 {root} 的记忆库读不了：{error}。运行 cyrene memory check 看看该怎么办；下面其他部分照常检查。',
   'doctor.root.missing': '{root} 还不存在：DSH 带着这个插件启动时会建好它，cyrene memory write 也会。',
   'doctor.root.ok': '{root}：日档 {n} 条，待定 {pending} 条',
   'doctor.memory.summary': '{n} 条，一切正常',
