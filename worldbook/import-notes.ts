@@ -13,6 +13,7 @@ export const IMPORT_NOTE_CODES = [
   'secondary-off',
   'logic-unknown',
   'no-keys',
+  'no-secondary-keys',
   'split-rail',
   'split-hits',
   'too-long-rail',

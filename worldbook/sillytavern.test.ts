@@ -133,6 +133,17 @@ describe('SillyTavern World Info import', () => {
     expect(codes(planImport({ entries: { 0: { key: ['k'], content: '没有宏 {{cwd}}' } } }).entries[0]!.notes)).not.toContain('macros-kept')
   })
 
+  it('an AND entry whose secondary keys were all regular expressions is written switched off, not left to fire on its primary keys alone', () => {
+    const book = (logic: number, secondary: string[]) =>
+      planImport({ entries: { 0: { key: ['港口'], keysecondary: secondary, selective: true, selectiveLogic: logic, content: '只在夜里说。' } } }).entries[0]!
+    const and = book(0, ['/夜(晚|里)/'])
+    expect(and.fields.enabled).toBe(false)
+    expect(and.notes).toContainEqual({ code: 'no-secondary-keys', params: { logic: 'and-any' } })
+    // A plain key left, or a NOT logic (dropping an exclusion is said by its regex note): kept on.
+    expect(book(0, ['/夜(晚|里)/', '夜里']).fields.enabled).toBe(true)
+    expect(book(2, ['/白天/']).fields.enabled).toBe(true)
+  })
+
   it('another program’s lorebook is refused as a whole, named, not read as a card book of empty entries', () => {
     const novelai = { lorebookVersion: 4, entries: [{ text: '港口的灯塔', displayName: '灯塔', keys: ['灯塔'], enabled: true }] }
     const agnai = { kind: 'memory', name: 'b', entries: [{ name: 'n', entry: 'text', keywords: ['k'], priority: 1, weight: 1, enabled: true }] }

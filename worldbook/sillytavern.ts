@@ -179,6 +179,18 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
     enabled = false
     notes.push(note('no-keys'))
   }
+  // AND ANY / AND ALL with every secondary key dropped (regular expressions) would fire on the primary keys alone: wider than its author meant.
+  if (
+    enabled &&
+    !constant &&
+    secondaryKeys.length === 0 &&
+    keysOf(secondaryRaw).some((k) => k.trim() !== '') &&
+    selective &&
+    (logic === 'and-any' || logic === 'and-all')
+  ) {
+    enabled = false
+    notes.push(note('no-secondary-keys', { logic }))
+  }
   // SillyTavern's macros ({{char}}, {{user}}) are filled in there at each step; here nothing fills them.
   const macros = [...new Set([...content.matchAll(/\{\{\s*(char|user)\s*\}\}/gi)].map((m) => `{{${m[1]!.toLowerCase()}}}`))]
   if (macros.length > 0) notes.push(note('macros-kept', { macros: macros.join(', ') }))

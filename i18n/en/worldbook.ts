@@ -9,6 +9,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.secondary-off': 'secondary keys dropped: selective is off in the source',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} is unknown; AND ANY used',
   'worldbook.note.no-keys': 'no plain keys left and not constant: written switched off (enabled: no); add keys to use it',
+  'worldbook.note.no-secondary-keys':
+    'its secondary keys were all regular expressions and it needs one of them to match ({logic}): without them it would come in on its primary keys alone, so it is written switched off (enabled: no); add plain secondary keys to use it',
   'worldbook.note.split-rail':
     'split: {chars} characters as shown, and the constant rail (140) holds {cap} characters with its frame: cut at line breaks into {parts} parts (same keys and priority; each comes in when there is room)',
   'worldbook.note.split-hits':

@@ -6,6 +6,8 @@ export const worldbookZh = {
   'worldbook.note.secondary-off': '次要关键词去掉了：原文件里 selective 是关着的',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} 认不出来，按 AND ANY 处理',
   'worldbook.note.no-keys': '没有剩下普通关键词，也不是常驻条目：写成了关着的（enabled: no）；加上关键词才能用',
+  'worldbook.note.no-secondary-keys':
+    '它的次要关键词全是正则表达式，而它要求次要关键词命中（{logic}）：没有它们就会只凭主关键词触发，所以写成了关着的（enabled: no）；加上普通的次要关键词才能用',
   'worldbook.note.split-rail':
     '拆分：显示出来有 {chars} 字，常驻栏（140）连框架只放得下 {cap} 字：在换行处切成 {parts} 段（关键词和优先级相同；有空位时各自进来）',
   'worldbook.note.split-hits':
