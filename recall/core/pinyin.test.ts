@@ -68,6 +68,19 @@ describe('pinyin: a name found across scripts (decision 049)', () => {
     expect(store.search('佩玲搬去哪里了？', { now: NOW })[0]?.id).toBe('friend')
   })
 
+  it('a word the dictionary translates is spelled only when the memories write it both ways (土豆 the cat, Tudou)', () => {
+    const cat = new RecallIndex({})
+    cat.add({ id: 'adopted', text: 'Adopted a kitten today from my friend. I named him Tudou.', at: AT, source: 'entry' })
+    cat.add({ id: 'weight', text: '土豆绝育之后胖了好多，今天称了6.2公斤。', at: AT, source: 'entry' })
+    cat.add({ id: 'other', text: 'Met my friend for coffee downtown.', at: AT, source: 'entry' })
+    expect(
+      cat
+        .search('土豆最近怎么样？', { now: NOW })
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['adopted', 'weight'])
+  })
+
   it('a word the dictionary translates is not spelled (苹果 is no one’s pingguo)', () => {
     const fruit = new RecallIndex({})
     fruit.add({ id: 'p', text: 'Pingguo is the name of my cat.', at: AT, source: 'entry' })

@@ -409,9 +409,11 @@ function spellNames(
     standFor(group, forms, share * group.weight, weights)
   }
   for (const { word, stands } of chineseNameCandidates(runs, groups)) {
-    // A word the dictionary translates is a word, not a name (苹果 is not pingguo to anyone).
-    if (dict.english(word).length > 0 && !dict.isName(word)) continue
-    const forms = heldPinyin(word, dict, index)
+    // A word the dictionary translates is a word, not a name (苹果 is not pingguo to anyone)… unless the
+    // person writes it both ways: 土豆 the cat in Chinese memories, "I named him Tudou" in English ones.
+    const everyday = dict.english(word).length > 0 && !dict.isName(word)
+    if (everyday && heldWhole(word, index).length === 0) continue
+    const forms = everyday ? heldPinyin(word, dict, index).filter((f) => f.share === 1) : heldPinyin(word, dict, index)
     for (const group of stands) spell(group, forms)
   }
   for (const word of new Set((text.match(/[A-Za-z]{2,}/g) ?? []).map((w) => w.toLowerCase()))) {
