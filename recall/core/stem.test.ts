@@ -46,6 +46,23 @@ describe('stemEnglish', () => {
     expect(stemEnglish(past)).toBe(stemEnglish(verb))
   })
 
+  it.each([
+    ['teeth', 'tooth'],
+    ['feet', 'foot'],
+    ['children', 'child'],
+    ['women', 'woman'],
+    ['men', 'man'],
+    ['mice', 'mouse'],
+    ['wives', 'wife'],
+  ])('reads the irregular plural %s as the noun %s', (plural, noun) => {
+    expect(stemEnglish(plural)).toBe(stemEnglish(noun))
+  })
+
+  it('a plural that is as often a verb stays a suffix rule’s (leaves, lives)', () => {
+    expect(stemEnglish('leaves')).toBe(stemEnglish('leave'))
+    expect(stemEnglish('lives')).toBe(stemEnglish('live'))
+  })
+
   it('leaves a past form alone where it is more often a word of its own (left, saw, won)', () => {
     expect(stemEnglish('left')).not.toBe(stemEnglish('leave'))
     expect(stemEnglish('saw')).toBe('saw')

@@ -84,9 +84,25 @@ const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
   }),
 )
 
+// The plurals no suffix rule reaches, read as the noun (teeth is what the dentist looked at, as the
+// tooth was). Left out where the form is a verb of its own as often: leaves, lives.
+const IRREGULAR_PLURAL: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    feet: 'foot',
+    teeth: 'tooth',
+    mice: 'mouse',
+    geese: 'goose',
+    wives: 'wife',
+    knives: 'knife',
+    children: 'child',
+    men: 'man',
+    women: 'woman',
+  }),
+)
+
 /** Strip plural, possessive, -ed and -ing endings from one lower-case ASCII word. */
 export function stemEnglish(word: string): string {
-  const base = IRREGULAR_PAST.get(word)
+  const base = IRREGULAR_PAST.get(word) ?? IRREGULAR_PLURAL.get(word)
   if (base !== undefined) return stemEnglish(base)
   let w = word
   if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w

@@ -20,10 +20,11 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isDemonstrativePair } from './s
  * final y read as i, stem.ts, and a relation after where it was met, 大学室友老邓, aliases.ts; 8: a
  * demonstrative with its classifier is a stop word, 那只, stopwords.ts; 9: the past forms of irregular
  * verbs read as the verb, spent → spend, stem.ts, and a contraction dropped, where'd → where; 10: written
- * Cantonese read as Mandarin, 佢睇咗 → 他看了, cantonese.ts, and its particles are stop words): a serialised
+ * Cantonese read as Mandarin, 佢睇咗 → 他看了, cantonese.ts, and its particles are stop words; 11: irregular
+ * plurals read as the noun, teeth → tooth, stem.ts): a serialised
  * index built under other rules no longer matches fresh query terms.
  */
-export const TOKENIZER_VERSION = 10
+export const TOKENIZER_VERSION = 11
 
 /** Longest text tokenized; the rest is ignored (entries are ≤ 400 chars by contract). */
 const DEFAULT_MAX_TOKENIZE_CHARS = 20_000
