@@ -122,10 +122,13 @@ const ZH_KEPT = 4
 
 export function buildQuery(query: string, index: TermLookup, options: RecallOptions, dictionary: DictionarySource = bilingualDictionary): BuiltQuery {
   const clipped = clipText(query, options.maxQueryChars)
+  const normalized = normalizeText(clipped)
   // What only the question's frame names (我是干什么的 → 工作) is searched as if written.
-  const implied = impliedTopics(normalizeText(clipped))
+  const implied = impliedTopics(normalized)
   const searched = implied.length === 0 ? clipped : `${clipped}\n${implied.join('\n')}`
-  const tokens = tokenize(searched, options.maxQueryChars + 8)
+  // The message was clipped already: the words added to it are not clipped again.
+  const searchedChars = Math.max(options.maxQueryChars, searched.length)
+  const tokens = tokenize(searched, searchedChars)
   const distinct = new Set(tokens)
   if (asksWhen(clipped)) distinct.add(TIME_TERM)
   // Below the message's own words: 我爸是做什么的 is answered by 爸爸是中学数学老师, which says no 工作.
@@ -137,20 +140,19 @@ export function buildQuery(query: string, index: TermLookup, options: RecallOpti
   // The words the segmenter finds, without the function morphemes at their edges (我爸 → 爸,
   // 猫叫 → 猫, 学的 → 学, 什么时候 → nothing): what the message is about.
   const chineseWords = new Set<string>()
-  const segmented = cjkWordsOf(searched, options.maxQueryChars + 8)
+  const segmented = cjkWordsOf(searched, searchedChars)
   const dict = options.translationWeight > 0 && segmented.length > 0 ? dictionary() : null
   const isWord = (w: string): boolean => dict === null || dict.english(w).length > 0
   for (const word of segmented) {
     const core = topicCore(word, isWord)
     if (core !== '') chineseWords.add(core)
   }
-  const runs = cjkWordRuns(searched, options.maxQueryChars + 8)
+  const runs = cjkWordRuns(searched, searchedChars)
   for (const { word, parts } of [...(dict === null ? [] : dictionaryJoins(runs, dict)), ...tableJoins(runs)]) {
     for (const part of parts) chineseWords.delete(part)
     chineseWords.add(word)
   }
   // 星期几, 多少钱, 几岁 say what kind of answer is wanted (answer-kind.ts), not what the message is about.
-  const normalized = normalizeText(clipped)
   const framed = new Set((normalized.match(KIND_FRAMES) ?? []).flatMap((phrase) => tokenize(phrase)))
   // 上周, 上个月, last week name when, which the index reads from the memories' dates (time-range.ts): no
   // words to translate (上个 → first, last). Which words name a time does not depend on the day asked (0).
@@ -413,7 +415,7 @@ function spellNames(
     // person writes it both ways: 土豆 the cat in Chinese memories, "I named him Tudou" in English ones.
     const everyday = dict.english(word).length > 0 && !dict.isName(word)
     if (everyday && heldWhole(word, index).length === 0) continue
-    const forms = everyday ? heldPinyin(word, dict, index).filter((f) => f.share === 1) : heldPinyin(word, dict, index)
+    const forms = heldPinyin(word, dict, index, !everyday)
     for (const group of stands) spell(group, forms)
   }
   for (const word of new Set((text.match(/[A-Za-z]{2,}/g) ?? []).map((w) => w.toLowerCase()))) {
@@ -692,11 +694,12 @@ function searchRelationNames(
 /**
  * How the index holds a Chinese name spelt in toneless pinyin: each reading written as one word
  * (阿哲 → Azhe), and the first reading whose every syllable it holds as a word of its own, each at
- * its share (老邓 → Lao Deng).
+ * its share (老邓 → Lao Deng), unless `syllablesApart` is false.
  */
-function heldPinyin(name: string, dict: BilingualDictionary, index: TermLookup): { id: number; term: string; share: number }[] {
+function heldPinyin(name: string, dict: BilingualDictionary, index: TermLookup, syllablesApart = true): { id: number; term: string; share: number }[] {
   const readings = syllableSpellings(name, (char) => dict.readings(char), SPELLINGS_KEPT)
   const out = readings.flatMap((syllables) => heldWhole(stemEnglish(syllables.join('')), index))
+  if (!syllablesApart) return out
   for (const syllables of readings) {
     if (syllables.length < 2) continue
     const apart = syllables.map((syllable) => heldWhole(stemEnglish(syllable), index)[0])
