@@ -182,21 +182,12 @@ function writeIntent(lockPath: string): string {
  * processes on this host, and stale ones of other hosts, are cleared on the way.
  */
 function liveIntent(lockPath: string, staleMs: number): boolean {
-  const dir = dirname(lockPath)
   const prefix = `${basename(lockPath)}.intent.`
-  let names: string[] = []
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return false
-  }
   let live = false
-  for (const n of names) {
-    if (!n.startsWith(prefix)) continue
-    const pid = Number(n.slice(prefix.length))
+  for (const file of intentFiles(lockPath)) {
+    const pid = Number(basename(file).slice(prefix.length))
     // Our own intents exist only inside synchronous calls, never while we reclaim.
     if (pid === process.pid) continue
-    const file = join(dir, n)
     let info: { host?: unknown; start?: unknown; pidns?: unknown } = {}
     let mtimeMs = 0
     try {
@@ -466,7 +457,7 @@ function busyError(path: string, staleMs: number): LockBusyError {
   return error
 }
 
-/** The intent files beside `lockPath`, as paths. */
+/** The intent files beside `lockPath`, as paths; none when its folder cannot be listed. */
 function intentFiles(lockPath: string): string[] {
   const prefix = `${basename(lockPath)}.intent.`
   try {

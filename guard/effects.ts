@@ -54,7 +54,7 @@ export interface EffectsState {
 export interface EffectsOptions {
   /** Protected folders (absolute), compared whole. */
   roots: string[]
-  /** Folders whose changes are the host's while it holds the store write lock (the snapshots). */
+  /** Folders whose changes are the host's while it works there (the snapshots, the store's .git/: durable/host-writes.ts `asHostFolderWork`). */
   hostFolders: string[]
   /** Folders where the host keeps its locks (`元/`, the whale-persona folder): lock-shaped names there are the holders'. */
   lockFolders?: string[]
@@ -309,8 +309,9 @@ export class EffectsGuard {
     if (theirs.length === 0) return []
     if (judge === 'adopt') {
       // What a call changed and could not be put back stays the call's, however long it waits.
-      const owedNow = theirs.filter((c) => this.isOwed(c.path))
-      const persons = theirs.filter((c) => !this.isOwed(c.path))
+      const owedNow: Change[] = []
+      const persons: Change[] = []
+      for (const c of theirs) (this.isOwed(c.path) ? owedNow : persons).push(c)
       shadow.adopt(persons)
       this.state.adopted += persons.length
       if (owedNow.length === 0) return []

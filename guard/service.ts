@@ -181,7 +181,7 @@ export function protectedFolders(root: string): { roots: string[]; hostFolders: 
   const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))
   const roots = new Set([root, real(root), snapshots, real(snapshots), whale.configDir, real(whale.configDir)])
   if (!whale.configFile.startsWith(whale.configDir + '/')) roots.add(whale.configFile)
-  // The store's own git repository (the sync's history, docs/decisions/070): its changes are the host's while the host holds the store's write lock, as the snapshots'.
+  // The store's own git repository (the sync's history, docs/decisions/070): its changes are the host's while a git run of the host's works there, as the snapshots' are while it takes or prunes one.
   const history = join(root, '.git')
   // Where the host takes its locks: the store's (write, engine, the night's lease) in 元/, the whale files' beside them.
   const lockFolders = [join(root, '元'), join(real(root), '元'), whale.configDir, real(whale.configDir), dirname(whale.configFile)]

@@ -64,7 +64,6 @@ function listRaw(path: string): { name: string; raw: Buffer; utf8: boolean }[] {
   })
 }
 
-const rawKey = (dir: string, raw: Buffer) => `${dir}${sep}${raw.toString('hex')}`
 const rawPath = (dir: string, raw: Buffer) => Buffer.concat([Buffer.from(dir + sep, 'utf8'), raw])
 
 /**
@@ -108,7 +107,7 @@ export class Shadow {
   private readonly blobs = new Map<string, { buf: Buffer; refs: number }>()
 
   private readonly lockFolders: ReadonlySet<string>
-  /** Entries whose names are not UTF-8 that were there at start or kept as the person's, by folder and bytes: left alone. */
+  /** Entries whose names are not UTF-8 that were there at start or kept as the person's, by their whole path's bytes (hex): left alone. */
   private readonly rawNames = new Set<string>()
 
   constructor(roots: readonly string[], lockFolders: readonly string[] = []) {
@@ -169,7 +168,7 @@ export class Shadow {
   adopt(changes: Iterable<Change>): void {
     for (const c of changes) {
       if (c.raw !== undefined) {
-        this.rawNames.add(rawKey(dirname(c.path), c.raw.subarray(Buffer.byteLength(dirname(c.path) + sep))))
+        this.rawNames.add(c.raw.toString('hex'))
         continue
       }
       this.forget(c.path)
@@ -215,7 +214,10 @@ export class Shadow {
     for (const entry of listRaw(path)) {
       if (entry.utf8) {
         if (!this.isLock(join(path, entry.name))) names.push(entry.name)
-      } else if (!this.rawNames.has(rawKey(path, entry.raw))) out.push({ path: join(path, entry.name), what: 'added', raw: rawPath(path, entry.raw) })
+      } else {
+        const raw = rawPath(path, entry.raw)
+        if (!this.rawNames.has(raw.toString('hex'))) out.push({ path: join(path, entry.name), what: 'added', raw })
+      }
     }
     for (const name of names) if (!kept.has(name)) out.push({ path: join(path, name), what: 'added' })
     if (deep) for (const name of kept) this.compare(join(path, name), out)
@@ -268,7 +270,7 @@ export class Shadow {
     const kids = this.childrenOf(path)
     for (const { name, raw, utf8 } of listRaw(path)) {
       if (!utf8) {
-        this.rawNames.add(rawKey(path, raw))
+        this.rawNames.add(rawPath(path, raw).toString('hex'))
         continue
       }
       if (this.isLock(join(path, name))) continue
