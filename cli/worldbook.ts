@@ -11,12 +11,11 @@ import { resolveRoot, safeJoin } from '../memory/paths.ts'
 import type { MemoryStore } from '../memory/index.ts'
 import { inspectBelow } from '../memory/files.ts'
 import {
-  constantEntries,
   ImportFormatError,
   PERSON_FOLDER,
   planImport,
   RAIL_CAP,
-  renderBlock,
+  renderRail,
   WorldbookLibrary,
   worldbookFolders,
   type ImportedEntry,
@@ -252,7 +251,7 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
     for (const d of plan.book) lines.push(t('cli.worldbook.bookNotCarried', L, { field: d.field, value: show(d.value), why: worldNoteText(d.why, L) }))
     // The rail holds 560 characters for every constant entry together: say at once which ones it now leaves out (the doctor says it too).
     if (count('written') > 0 && plan.entries.some((e) => e.fields.constant && e.fields.enabled)) {
-      const rail = renderBlock('rail', constantEntries(new WorldbookLibrary(worldbookFolders(store.root)).current().entries), RAIL_CAP)
+      const rail = renderRail(new WorldbookLibrary(worldbookFolders(store.root)).current().entries)
       if (rail.leftOut.length > 0)
         lines.push(
           t('cli.worldbook.railFull', L, {

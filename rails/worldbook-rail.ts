@@ -6,11 +6,11 @@ import { resolveRoot } from '../memory/paths.ts'
 import { charCount } from '../prompt/index.ts'
 import { noteWorldbook, type WorldbookNote } from './report.ts'
 import {
-  constantEntries,
   HITS_CAP,
   matchEntries,
   RAIL_CAP,
   renderBlock,
+  renderRail,
   WorldbookLibrary,
   worldbookFolders,
   type EntryHit,
@@ -78,7 +78,7 @@ export function worldbookRail(book: LoadedWorldbook, config: WorldbookConfig = D
     const budget = Math.min(max, cap)
     let kept = byBudget.get(budget)
     if (kept === undefined) {
-      kept = renderBlock('rail', constantEntries(book.entries), budget)
+      kept = renderRail(book.entries, budget)
       if (byBudget.size >= RENDERINGS_KEPT) byBudget.clear()
       byBudget.set(budget, kept)
     }

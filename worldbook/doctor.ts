@@ -1,7 +1,7 @@
 import { t, type Lang } from '../i18n/index.ts'
 import { resolveRoot } from '../memory/paths.ts'
 import { constantEntries } from './match.ts'
-import { HITS_CAP, HITS_TITLE, RAIL_CAP, RAIL_TITLE, renderEntries } from './render.ts'
+import { HITS_CAP, HITS_TITLE, RAIL_CAP, renderEntries, renderRail } from './render.ts'
 import { WorldbookLibrary, type LoadedWorldbook } from './library.ts'
 import { worldbookFolders } from './places.ts'
 import type { DoctorIO, DoctorLine } from '../doctor/index.ts'
@@ -62,7 +62,7 @@ export function doctorLines(io: DoctorIO, lang: Lang, note?: WorldbookNote): Doc
   for (const u of book.unreadable) lines.push({ area, check, status: 'warn', detail: `${u.file} ${u.why}` })
   for (const s of book.skipped) lines.push({ area, check, status: 'warn', detail: t('doctor.worldbook.skipped', lang, { file: s.file, why: s.why }) })
   for (const w of book.warnings) lines.push({ area, check, status: 'warn', detail: `${w.file}: ${w.why}` })
-  const rail = renderEntries(RAIL_TITLE, constants, RAIL_CAP)
+  const rail = renderRail(book.entries)
   if (rail.leftOut.length > 0)
     lines.push({
       area,

@@ -1,6 +1,7 @@
 import { charCount, dataFrame, frameOverhead, promptSafe } from '../prompt/index.ts'
 import { inertBraces } from '../prompt/index.ts'
 import type { WorldEntry } from './entry.ts'
+import { constantEntries } from './match.ts'
 
 /**
  * Entries as the model reads them: one data frame (CONTRACT#data-frames), one line per
@@ -18,7 +19,7 @@ export const RAIL_CAP = 560
 /** Keyword hits (the pre-step block): at most 800 characters, frame included. */
 export const HITS_CAP = 800
 
-export const RAIL_TITLE = '世界书·常驻'
+const RAIL_TITLE = '世界书·常驻'
 export const HITS_TITLE = '世界书·命中'
 
 interface LeftOut {
@@ -91,4 +92,9 @@ const BLOCK_TITLES = { rail: RAIL_TITLE, hits: HITS_TITLE } as const
  */
 export function renderBlock(block: keyof typeof BLOCK_TITLES, entries: readonly WorldEntry[], max: number, maxEntries = Infinity): Rendered {
   return renderEntries(BLOCK_TITLES[block], entries, max, maxEntries)
+}
+
+/** The 140 rail from a whole book: its constant entries (enabled) by priority, whole, within `max`. What the rail shows, the doctor checks and an import warns of. */
+export function renderRail(entries: readonly WorldEntry[], max: number = RAIL_CAP): Rendered {
+  return renderEntries(RAIL_TITLE, constantEntries(entries), max)
 }
