@@ -26,14 +26,13 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
   if (!existsSync(root)) return [{ area: 'memory', check: rootCheck, status: 'missing', detail: t('doctor.root.missing', lang, { root }) }]
   // A store the system will not let us read (a link in a circle, a folder we may not enter) is one failed line; the other areas still report.
   try {
-    return await openedStoreLines(root, io, lang, opts)
+    return await openedStoreLines(root, rootCheck, io, lang, opts)
   } catch (error) {
     return [{ area: 'memory', check: rootCheck, status: 'fail', detail: t('doctor.root.unreadable', lang, { root, error: messageOf(error) }) }]
   }
 }
 
-async function openedStoreLines(root: string, io: DoctorIO, lang: Lang, opts: { engine: boolean }): Promise<DoctorLine[]> {
-  const rootCheck = t('doctor.check.root', lang)
+async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, lang: Lang, opts: { engine: boolean }): Promise<DoctorLine[]> {
   const store = await MemoryStore.open({ env: io.env, rootDir: io.rootDir })
   const { entries } = await store.scan()
   const day = entries.filter((e) => e.area === 'day').length
