@@ -196,6 +196,11 @@ describe('cyrene whale presets', () => {
     expect(out.error).toContain('already exists')
     put(dir, 'a.json', { id: 'autosave', persona: { character: 'x' } })
     expect((await whale(['presets', 'import', 'a.json'], dir)).stderr).toContain('reserved')
+    put(dir, 'b.json', { spec: 'chara_card_v2', data: { name: 'B', description: 'x' } })
+    const named = await whale(['presets', 'import', 'b.json', '--id', 'autosave'], dir)
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain('reserved')
+    expect(existsSync(path.join(dir, 'home/whale-persona/presets/autosave.json'))).toBe(false)
   })
   it('card round trip: export --tavern then import into the same home succeeds and leaves the preset as it was; a changed card needs --force (issue 14 item "card round trip")', async () => {
     const dir = setup()

@@ -207,7 +207,8 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
     if (!isPresetId(id)) return refuse(result.detected, (lang) => t('whale.out.import.badId', lang, { id }))
     preset.id = options.id
   }
-  if (preset.id === AUTOSAVE_ID && options.id === undefined) return refuse(result.detected, (lang) => t('whale.out.import.reserved', lang))
+  // spec §4.5: autosave is the persona an apply saved; no card takes its place, by its name or by --id
+  if (preset.id === AUTOSAVE_ID) return refuse(result.detected, (lang) => t('whale.out.import.reserved', lang))
   let savedFile: string | null = null
   let unchanged = false
   if (!options.dryRun) {

@@ -125,6 +125,21 @@ describe('export → import round trip', () => {
     ])
     expect(back.mapped).toContain('extensions.whale_persona')
   })
+  it('restores what import would normalise or drop: CRLF in any text field, a contract that says {{original}}', () => {
+    const persona = {
+      character: '第一行\r\n第二行',
+      suffix: '尾\r\n第二行',
+      contracts: [
+        { id: 'c1', text: '{{original}}', on: true },
+        { id: 'c2', text: '第一\r\n第二', on: true },
+        { id: 'c3', text: '关掉的', on: false },
+      ],
+    }
+    const card = toTavern(readPreset({ spec: 'whale-persona-preset/1', id: 'x', label: 'X', persona }, 'x')!.preset)
+    const back = fromTavern(card, 'tavern-v2')
+    expect(back.preset.persona).toEqual(persona)
+    expect(back.notes.join(' ')).not.toContain('differs')
+  })
   it('reads cards exported by the reference shape (extensions without contracts)', () => {
     const r = fromTavern(
       {
@@ -143,7 +158,8 @@ describe('export → import round trip', () => {
 })
 
 describe('card round trip property (§4.6, issue 14 item "card round trip")', () => {
-  const text = fc.oneof(fc.string(), fc.constantFrom('', ' x ', 'a\nb', '- item', '{selfName}', '。！'))
+  // CRLF and {{original}} are what import normalises or drops from a visible field: the extension's copy must still come back.
+  const text = fc.oneof(fc.string(), fc.constantFrom('', ' x ', 'a\nb', 'a\r\nb', ' x\r\n', '\r', '{{original}}', '- item', '{selfName}', '。！'))
   const style = fc.record({ enabled: fc.boolean(), text, byModel: fc.dictionary(fc.string(), text) })
   const persona = fc.record(
     {

@@ -122,6 +122,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value.repl
  * the literal contract "{{original}}" (docs/decisions/052).
  */
 const ORIGINAL = /\{\{\s*original\s*\}\}/gi
+const promptWithoutOriginal = (prompt: string): string => prompt.replace(ORIGINAL, '').trim()
 
 function isPresent(value: unknown): boolean {
   if (value === undefined || value === null) return false
@@ -168,7 +169,7 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   const personality = take('personality')
   const scenario = take('scenario')
   const rawPrompt = take('system_prompt')
-  const systemPrompt = rawPrompt.replace(ORIGINAL, '').trim()
+  const systemPrompt = promptWithoutOriginal(rawPrompt)
   if (systemPrompt !== rawPrompt)
     notes.add(
       `${at}system_prompt's {{original}} (SillyTavern's own default system prompt) is dropped: here the engine's own system prompt always comes first and the contracts after it.`,
@@ -219,7 +220,7 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   if (extensions) {
     const own = extensions[EXTENSION_KEY]
     if (isRecord(own)) {
-      restoreOwnFields(preset, own, { description, scenario, personality, systemPrompt, postHistory }, notes)
+      restoreOwnFields(preset, own, { description, scenario, personality, systemPrompt: rawPrompt, postHistory }, notes)
       mapped.push(`extensions.${EXTENSION_KEY}`)
     }
     const others = Object.fromEntries(Object.entries(extensions).filter(([k]) => k !== EXTENSION_KEY))
@@ -247,6 +248,7 @@ export function neverSwitches(notes: WhaleNotes): void {
   notes.add('An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.', 'note.never-switches')
 }
 
+/** The card's text fields as `text` read them: line endings normalised, trimmed, `{{original}}` still in. */
 interface VisibleFields {
   description: string
   scenario: string
@@ -264,7 +266,9 @@ const ENGINE_ONLY_KEYS = ['userName', 'selfNameFlash', 'selfNamePro', 'selfNameB
  * wins when it is not empty, as in the reference. `character`, `contracts` and
  * `suffix` are there only when the visible field could not carry them exactly
  * (see toTavern); they are restored only while the visible field still says
- * what the export wrote, so a card edited in another tool keeps the edit.
+ * what the export wrote, so a card edited in another tool keeps the edit. The
+ * copy is compared as the visible field was read (`text`): a CRLF the export
+ * wrote comes back as LF, and must not read as an edit.
  */
 function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: VisibleFields, notes: WhaleNotes): void {
   for (const key of ENGINE_ONLY_KEYS) {
@@ -273,9 +277,9 @@ function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: Visi
   }
   if (typeof own.stance === 'string' && (own.stance !== '' || !visible.personality)) preset.persona.stance = own.stance
   const visibleAgrees: Record<'character' | 'contracts' | 'suffix', (value: unknown) => boolean> = {
-    character: (v) => typeof v === 'string' && !visible.scenario && visible.description === v.trim(),
-    contracts: (v) => Array.isArray(v) && visible.systemPrompt === promptFromContracts(v).trim(),
-    suffix: (v) => typeof v === 'string' && visible.postHistory === v.trim(),
+    character: (v) => typeof v === 'string' && !visible.scenario && visible.description === text(v),
+    contracts: (v) => Array.isArray(v) && visible.systemPrompt === text(promptFromContracts(v)),
+    suffix: (v) => typeof v === 'string' && visible.postHistory === text(v),
   }
   for (const key of ['character', 'contracts', 'suffix'] as const) {
     if (own[key] === undefined) continue
@@ -292,8 +296,9 @@ function restoreOwnFields(preset: ImportedPreset, own: JsonRecord, visible: Visi
 /** What importing a visible field gives back; export stores a copy only when this differs. */
 function survivesVisibly(key: 'character' | 'contracts' | 'suffix', value: unknown): boolean {
   // an empty list survives no better than an empty string: import would leave contracts out, and apply would then keep the live ones
-  if (key === 'contracts') return Array.isArray(value) && value.length > 0 && jsonEqual(contractsFromPrompt(promptFromContracts(value)), value)
-  return typeof value === 'string' && value !== '' && value === value.trim()
+  if (key === 'contracts')
+    return Array.isArray(value) && value.length > 0 && jsonEqual(contractsFromPrompt(promptWithoutOriginal(text(promptFromContracts(value)))), value)
+  return typeof value === 'string' && value !== '' && value === text(value)
 }
 
 /** Preset → SillyTavern v2 card, with this engine's fields under `extensions.whale_persona` (spec §4.6). */
