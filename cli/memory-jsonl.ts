@@ -1,9 +1,10 @@
-import { promises as fs } from 'node:fs'
-import { resolve } from 'node:path'
+import { promises as fs, lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO } from './io.ts'
 import { langOf, say } from './help-text.ts'
-import { entryJson, guarded, openStore, out, progress, type StoreOptions } from './memory-shared.ts'
+import { entryJson, guarded, openStore, out, progress, storeRoot, type StoreOptions } from './memory-shared.ts'
+import { recallCacheDir, snapshotsDirOf } from '../memory/paths.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
 import { storeSaidText, withoutSaid } from './refusal-text.ts'
@@ -18,6 +19,7 @@ export interface ImportOptions extends StoreOptions {
 export interface ExportOptions extends StoreOptions {
   out?: string
   pending?: true
+  force?: true
 }
 export async function importLines(o: ImportOptions, io: CliIO): Promise<number> {
   const file = o.jsonl
@@ -60,17 +62,92 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
 }
 
 export async function exportLines(o: ExportOptions, io: CliIO): Promise<number> {
+  const root = storeRoot(io, o.root)
+  const target = o.out === undefined || o.out === '-' ? undefined : exportTarget(io, o.out, root, o.force === true)
   const store = await openStore(io, o.root)
   const { entries } = await store.scan()
   const list = entries.filter((e) => o.pending || e.area === 'day')
   const lines = list.map((e) => safeJson(entryJson(e, store.marks().marks))).join('\n') + (list.length > 0 ? '\n' : '')
-  if (o.out === undefined) {
+  if (target === undefined) {
     io.stdout(lines)
     return 0
   }
-  await atomicWrite(resolve(io.cwd, o.out), lines, { mode: 0o600, followLink: true })
+  await atomicWrite(target, lines, { mode: 0o600, followLink: true })
   out(io, o.json, { exported: list.length, file: o.out }, () => `${say(io, 'store.export.done', { n: list.length, file: o.out! })}\n`)
   return 0
+}
+
+/**
+ * Where an export may write, checked before anything is read: a file, in a folder that exists,
+ * not there yet unless `--force`, and never inside the store, its snapshots or its index (through
+ * a link or not), where it would replace the person's memories with a copy of them.
+ */
+function exportTarget(io: CliIO, out: string, root: string, force: boolean): string {
+  if (out.trim() === '') throw new CliError(say(io, 'store.export.noFile'), 2)
+  const file = resolve(io.cwd, out)
+  const folder = dirname(file)
+  let realFolder: string
+  try {
+    realFolder = realpathSync(folder)
+  } catch {
+    throw new CliError(say(io, 'store.export.noFolder', { folder }), 2)
+  }
+  let real = join(realFolder, basename(file))
+  const there = lstatOrUndefined(file)
+  if (there !== undefined) {
+    // A link is followed by the write: what it ends at is what would be replaced.
+    real = whereWritten(file, real)
+    if (statOrUndefined(file)?.isDirectory() === true) throw new CliError(say(io, 'store.export.folder', { file: out }), 2)
+  }
+  for (const place of [root, snapshotsDirOf(root), recallCacheDir(root)]) {
+    const realPlace = realOr(place)
+    if (real === realPlace || real.startsWith(realPlace + sep)) throw new CliError(say(io, 'store.export.inside', { file: out, where: place }), 2)
+  }
+  if (there !== undefined && !force) throw new CliError(say(io, 'store.export.exists', { file: out }), 2)
+  return file
+}
+
+/**
+ * The file a write to `file` ends up replacing: its real path, or for a link to nothing yet (which
+ * the write follows and creates) where that link points, its folder's links resolved.
+ */
+function whereWritten(file: string, fallback: string): string {
+  let path = file
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      return realpathSync(path)
+    } catch {
+      const st = lstatOrUndefined(path)
+      if (st === undefined || !st.isSymbolicLink()) return join(realOr(dirname(path)), basename(path))
+      path = resolve(dirname(path), readlinkSync(path))
+    }
+  }
+  return fallback
+}
+
+/** A place's real path where it exists, else as named (a store not made yet has no link in it). */
+function realOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
 }
 
 function importedLine(dryRun: boolean, n: number, files: number, io: CliIO): string {

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { isAbsolute, join, resolve } from 'node:path'
 import { help, say } from './help-text.ts'
 import { refusalText } from './refusal-text.ts'
 import { CliError, type CliIO } from './io.ts'
@@ -5,8 +7,9 @@ import type { CyreneCommand } from './command.ts'
 import { isForgedClaim, isPersonBase, migrateMarks, ownerOf, type PersonMarks } from '../memory/marks.ts'
 import { MemoryStore, LockBusyError, EngineBusyError, LockLostError, type StoredEntry } from '../memory/index.ts'
 import { RefusedError } from '../memory/format.ts'
-import { RootError } from '../memory/paths.ts'
+import { LAYOUT_DIRS, resolveRoot, ROOT_NAME, RootError } from '../memory/paths.ts'
 import { clip } from '../prompt/index.ts'
+import { PERSON_FOLDER } from '../worldbook/index.ts'
 import { firstBadByte } from '../memory/upkeep.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
@@ -25,13 +28,51 @@ export function storeOptions(command: CyreneCommand): CyreneCommand {
     .option('--quiet', help(command.io, 'cli.quiet'))
 }
 
-export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {
-  let store: MemoryStore
+/** The top folders of a store (CONTRACT#layout): a folder holding one of them is a store, maybe half made. */
+const STORE_TOPS = new Set([...LAYOUT_DIRS.map((d) => d.split('/')[0]!), PERSON_FOLDER])
+
+/**
+ * Where the command's store is, refused when it is no place for one: `--root ''`, a file, or a
+ * folder that holds other things and no store (a DSH home given as `--root`, a notes folder). A
+ * store is never laid out among someone's files; a missing or empty folder is fine (a write makes
+ * the store there, a read finds nothing).
+ */
+export function storeRoot(io: CliIO, root: string | undefined): string {
+  if (root !== undefined && root.trim() === '') throw new CliError(say(io, 'store.root.empty'), 2)
+  // Never taken from the working folder: a command run from another folder would find another store, or make one.
+  if (root !== undefined && !isAbsolute(root)) throw new CliError(say(io, 'store.root.relative', { root, absolute: resolve(io.cwd, root) }), 2)
+  let resolved: string
   try {
-    store = await MemoryStore.open({ env: io.env, rootDir: root })
+    resolved = resolveRoot({ env: io.env, rootDir: root })
   } catch (e) {
     throw asCliError(e, io)
   }
+  let names: string[]
+  try {
+    names = readdirSync(resolved)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return resolved
+    if (code === 'ENOTDIR') throw new CliError(say(io, 'store.root.notFolder', { root: resolved }), 2)
+    // Any other failure (a folder it may not read) is the store's to report, with the owner and the fix.
+    return resolved
+  }
+  if (names.length === 0 || names.some((name) => STORE_TOPS.has(name))) return resolved
+  const inner = join(resolved, ROOT_NAME)
+  const hint = names.includes(ROOT_NAME) ? say(io, 'store.root.isHome', { root: resolved, store: inner }) : ''
+  throw new CliError(say(io, 'store.root.foreign', { root: resolved, hint }), 2)
+}
+
+export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {
+  const rootDir = storeRoot(io, root)
+  let store: MemoryStore
+  try {
+    store = await MemoryStore.open({ env: io.env, rootDir, layOut: 'on-write' })
+  } catch (e) {
+    throw asCliError(e, io)
+  }
+  // A home without a store is left without one until a write (a read or a refusal makes nothing).
+  if (!existsSync(store.root)) return store
   // A store older than the person-marks record takes its claims over once (CONTRACT#person-marks); a busy lock leaves it to the next run.
   const migrated = await migrateMarks(store).catch(() => undefined)
   if (migrated !== undefined && migrated > 0)

@@ -75,6 +75,7 @@ export function memoryFamily(io: CliIO): CyreneCommand {
   storeOptions(
     sub('export', help(io, 'cli.memory.export'))
       .option('--out <FILE>', help(io, 'cli.memory.export.out'))
+      .option('--force', help(io, 'cli.memory.export.force'))
       .option('--pending', help(io, 'cli.memory.export.pending')),
   ).act<ExportOptions>(async (o) => await exportLines(o, io))
   storeOptions(sub('reindex', help(io, 'cli.memory.reindex'))).act<StoreOptions>(async (o) => await reindex(o, io))

@@ -42,6 +42,11 @@ export interface OpenOptions extends RootOptions {
   /** How long a write waits for a held write lock (tests); otherwise the setting `lock.waitSeconds`. */
   lockWaitMs?: number
   now?: () => Date
+  /**
+   * `on-write`: lay the folders out at the first write, not at open (the command line: a read, or a
+   * refusal, on a home without a store leaves it without one). Default `open`.
+   */
+  layOut?: 'open' | 'on-write'
 }
 
 export type { StoredEntry } from './store-core.ts'
@@ -57,6 +62,22 @@ export interface WriteResult {
 }
 
 const WRITE_LOCK = 'write.lock'
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).isDirectory()
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw e
+  }
+}
+
+/** The store's folders and its snapshots' folder, 0700 (ensureDir), where they are missing. */
+async function layOut(root: string): Promise<void> {
+  await ensureDir(root)
+  for (const d of LAYOUT_DIRS) await ensureDir(join(root, d))
+  await ensureDir(snapshotsDirOf(root))
+}
 
 /** A sync still running in another process holds the lock: it finishes its own switch. */
 function busyIsFine(error: unknown): void {
@@ -102,12 +123,12 @@ export class MemoryStore implements StoreCore {
   /** Opens (and lays out, 0700) the store. Takes no engine lock: see `openEngine` (engine.ts). */
   static async open(opts: OpenOptions = {}): Promise<MemoryStore> {
     const root = resolveRoot(opts)
-    await ensureDir(root)
-    for (const d of LAYOUT_DIRS) await ensureDir(join(root, d))
-    await ensureDir(snapshotsDirOf(root))
+    if (opts.layOut !== 'on-write') await layOut(root)
     const { settings, problems, problemsSaid } = await readSettings(root, opts.settingsLayer)
     if (opts.limits !== undefined) settings.limits = { ...settings.limits, ...opts.limits }
     const store = new MemoryStore(root, settings, { en: problems, said: problemsSaid }, opts)
+    // No store there yet (opened for a read or a refusal): nothing was cut off, and nothing is made.
+    if (opts.layOut === 'on-write' && !(await isFolder(root))) return store
     // A restore cut off by a crash is finished or undone before anyone reads the store.
     await recoverInterruptedRestore(store)
     if (await journalPending(store)) await store.withWriteLock(async () => undefined).catch(busyIsFine)
@@ -161,6 +182,8 @@ export class MemoryStore implements StoreCore {
   }
 
   private async withWriteLockUnmarked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    // Opened with `layOut: 'on-write'`: the first write makes the folders (mkdir of what is there already changes nothing).
+    await layOut(this.root)
     const lock = refusingWhenLost(
       await acquire({
         path: join(this.root, LAYOUT.meta, WRITE_LOCK),

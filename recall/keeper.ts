@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { decodeUtf8, readNoFollow, readNoFollowSync, stampOf, type FileStamp, yielder } from '../memory/files.ts'
@@ -135,6 +136,8 @@ export class RecallKeeper {
    * reading that file again next time (decision 031); a missing or broken cache is always saved.
    */
   static async open(root: string, opts: KeeperOpenOptions = {}): Promise<RecallKeeper> {
+    // No store yet (a command line search on a fresh home): nothing to index, and no cache is made for it.
+    if (!existsSync(root)) opts = { ...opts, cache: false }
     try {
       return await RecallKeeper.openWith(root, opts, true)
     } catch (error) {

@@ -64,6 +64,18 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.import.duplicates': '; {n} imported line(s) resemble another entry (kept; listed below)',
   'store.import.refusedLine': '  refused {origin}: {why}',
   'store.import.duplicate': '  likely duplicate {origin}: {id} resembles {other} (similarity {similarity})',
+  'store.root.empty': '--root needs a folder: --root DIR (or leave it out to use DSH_HOME)',
+  'store.root.relative': '--root needs an absolute path (got "{root}"), for example --root {absolute}',
+  'store.root.notFolder': "{root} is a file, not a folder; give the memory store's folder with --root",
+  'store.root.foreign':
+    "{root} holds other files and no memory store, so cyrene makes none there; nothing was changed. {hint}Give --root the store's own folder, or an empty or new folder for a new store.",
+  'store.root.isHome': 'It looks like a DSH home: its store is {store} (DSH_HOME={root} finds it). ',
+  'store.export.noFile': 'give the file to write: cyrene memory export --out <file> (or leave --out out, or --out -, for standard output)',
+  'store.export.folder': '{file} is a folder; give a file path: cyrene memory export --out <folder>/memories.jsonl',
+  'store.export.noFolder': 'the folder {folder} does not exist; create it first (mkdir -p) or choose another path; nothing was written',
+  'store.export.exists': '{file} already exists; nothing was written. Choose another file, or pass --force to replace it',
+  'store.export.inside':
+    '{file} is inside the memory store or its snapshots or index ({where}); an export never writes there, with or without --force. Choose a file outside it',
   'store.export.done': 'exported {n} entries to {file}',
   'store.marks.migratedOne': 'recorded 1 existing entry of yours (base or written by you) in 元/person-marks.json, once; review them: cyrene memory marks',
   'store.marks.migrated': 'recorded {n} existing entries of yours (base or written by you) in 元/person-marks.json, once; review them: cyrene memory marks',

@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { main } from './main.ts'
+import type { CliIO } from './io.ts'
+import { tempHome } from '../memory/testing/tmp.ts'
+
+// Where the command line may lay out a store, and where an export may write (an outside audit of
+// bad input found reads, refusals and `--root` laying out stores, and `export --out` replacing
+// the store's own files).
+
+let t: Awaited<ReturnType<typeof tempHome>>
+beforeEach(async () => {
+  t = await tempHome()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const o = { out: '', err: '' }
+  const io: CliIO = {
+    stdout: (s) => void (o.out += s),
+    stderr: (s) => void (o.err += s),
+    env: { DSH_HOME: t.home, LANG: 'en_US.UTF-8' },
+    cwd: t.home,
+    readStdin: async () => '',
+  } as CliIO
+  const code = await main(args, io)
+  return { code, ...o }
+}
+
+/** Every path under the home with its bytes (folders as ""): what "nothing changed" compares. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {}
+  for (const name of (await fs.readdir(dir, { recursive: true })).sort()) {
+    const path = join(dir, name)
+    const st = await fs.lstat(path)
+    out[name] = st.isFile() ? await fs.readFile(path, 'utf8') : ''
+  }
+  return out
+}
+
+const write = (text: string, ...more: string[]): Promise<{ code: number; out: string; err: string }> =>
+  run(['memory', 'write', text, '--axis', '美', '--reason', 'r', ...more])
+
+describe('a home without a store', () => {
+  it('reads find nothing and make nothing', async () => {
+    for (const args of [
+      ['memory', 'list'],
+      ['memory', 'search', 'tea'],
+      ['memory', 'recall', 'tea'],
+      ['memory', 'log'],
+      ['memory', 'check'],
+      ['backup', '--list'],
+      ['volume', 'show'],
+    ]) {
+      const r = await run(args)
+      expect(r.code, args.join(' ')).toBe(0)
+    }
+    expect(await fs.readdir(t.home)).toEqual([])
+  })
+  it('refusals make nothing; the first write makes the store', async () => {
+    expect((await write('x', '--at', '2026-02-30')).code).toBe(2)
+    expect((await run(['settings', 'set', 'style', 'none-such'])).code).toBe(2)
+    expect((await run(['restore', 'nosuch'])).code).toBe(2)
+    expect(await fs.readdir(t.home)).toEqual([])
+    expect((await write('我养了一只猫')).code).toBe(0)
+    expect((await run(['memory', 'search', '猫'])).out).toContain('我养了一只猫')
+  })
+})
+
+describe('--root', () => {
+  it('refuses a folder of other files, and names the store when it is a DSH home', async () => {
+    await write('first')
+    const before = await tree(t.home)
+    const r = await run(['memory', 'list', '--root', t.home])
+    expect(r.code).toBe(2)
+    expect(r.err).toContain(`its store is ${t.root}`)
+    expect(await tree(t.home)).toEqual(before)
+    const notes = join(t.home, '..', `${t.home.split('/').pop()}-notes`)
+    await fs.mkdir(notes)
+    await fs.writeFile(join(notes, 'todo.txt'), 'mine')
+    try {
+      const w = await write('second', '--root', notes)
+      expect(w.code).toBe(2)
+      expect(w.err).toContain('holds other files and no memory store')
+      expect(await fs.readdir(notes)).toEqual(['todo.txt'])
+    } finally {
+      await fs.rm(notes, { recursive: true, force: true })
+    }
+  })
+  it('refuses an empty value, a relative path (naming the absolute one) and a file', async () => {
+    expect((await run(['memory', 'list', '--root', ''])).code).toBe(2)
+    expect((await write('here', '--root', 'store')).err).toContain(`--root ${join(t.home, 'store')}`)
+    await fs.writeFile(join(t.home, 'file'), 'x')
+    expect((await run(['memory', 'list', '--root', join(t.home, 'file')])).err).toContain('is a file, not a folder')
+    expect(await fs.readdir(t.home)).toEqual(['file'])
+  })
+})
+
+describe('memory export --out', () => {
+  beforeEach(async () => {
+    expect((await write('remember this')).code).toBe(0)
+  })
+  it('never writes inside the store, its snapshots or its index, not with --force, not through a link', async () => {
+    await run(['backup'])
+    await run(['memory', 'search', 'remember'])
+    const day = (await fs.readdir(join(t.root, '岁月涟漪/日档'), { recursive: true })).find((f) => f.endsWith('.md'))!
+    const snapshot = (await fs.readdir(`${t.root}-snapshots`))[0]!
+    await fs.symlink(join(t.root, '元/settings.json'), join(t.home, 'link.jsonl'))
+    const before = await tree(t.home)
+    for (const target of [
+      join(t.root, '岁月涟漪/日档', day),
+      join(t.root, 'new.jsonl'),
+      join(`${t.root}-snapshots`, snapshot, 'x'),
+      `${t.root}-index/keeper.bin`,
+      'link.jsonl',
+    ]) {
+      const r = await run(['memory', 'export', '--out', target, '--force'])
+      expect(r.code, target).toBe(2)
+      expect(r.err).toContain('an export never writes there')
+    }
+    expect(await tree(t.home)).toEqual(before)
+  })
+  it('replaces a file only with --force; a folder, a missing folder and an empty path are refused', async () => {
+    await fs.writeFile(join(t.home, 'mine.txt'), 'precious')
+    const refused = await run(['memory', 'export', '--out', 'mine.txt'])
+    expect(refused.code).toBe(2)
+    expect(refused.err).toContain('pass --force')
+    expect(await fs.readFile(join(t.home, 'mine.txt'), 'utf8')).toBe('precious')
+    expect((await run(['memory', 'export', '--out', 'mine.txt', '--force'])).code).toBe(0)
+    expect(await fs.readFile(join(t.home, 'mine.txt'), 'utf8')).toContain('remember this')
+    await fs.mkdir(join(t.home, 'out'))
+    expect((await run(['memory', 'export', '--out', 'out'])).err).toContain('is a folder')
+    expect((await run(['memory', 'export', '--out', 'no/such/x.jsonl'])).err).toContain('does not exist')
+    expect((await run(['memory', 'export', '--out', ''])).code).toBe(2)
+    const dash = await run(['memory', 'export', '--out', '-'])
+    expect(dash.out).toContain('remember this')
+    expect(await fs.readdir(t.home)).not.toContain('-')
+  })
+})
