@@ -32,7 +32,7 @@ describe('system failures in the person’s language (decision 082)', () => {
       `read-only file system: ${PATH}. Nothing was changed. Remount it read-write, or point DSH_HOME (or --root) at a writable place.`,
     )
     expect(describeSystemFailure(errno('ENOSPC', PATH), { command: 'memory import', argv: [], lang: 'en' })?.message).toBe(
-      `disk full: no space left for ${PATH}. Entries imported before the failure stay in the store; once it is fixed, run the same command again — what is already imported is recognised and skipped. Free some space on that disk (df -h '/nonexistent-cyrene-test/store/日' shows it) and try again.`,
+      `disk full: no space left for ${PATH}. Entries imported before the failure stay in the store; once it is fixed, run the same command again — what is already imported is recognised and skipped. Free some space on that disk (df -h '/nonexistent-cyrene-test/store/日' shows the space, df -i '/nonexistent-cyrene-test/store/日' the files left) and try again.`,
     )
     expect(describeBug(new TypeError('x is undefined'), false)).toBe(
       'unexpected error: TypeError: x is undefined — this is a bug in cyrene; please report it with the command you ran. Run again with CYRENE_DEBUG=1 to see where it happened.',

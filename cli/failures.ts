@@ -200,6 +200,8 @@ export function describeSystemFailure(error: unknown, ctx: FailureContext): { ex
   }
   if (DENIED.has(code)) return { exit: EXIT.system, message: permissionMessage(e, ctx) }
   if (code === 'EROFS') return { exit: EXIT.system, message: t('failure.readOnly', lang, { where, changed: changedNote(ctx) }) }
+  // RLIMIT_FSIZE (ulimit -f) or the file system's own largest file: the write stopped short (a short write).
+  if (code === 'EFBIG') return { exit: EXIT.system, message: t('failure.tooBig', lang, { where, changed: changedNote(ctx) }) }
   if (code === 'EIO') return { exit: EXIT.system, message: t('failure.io', lang, { where, changed: changedNote(ctx) }) }
   // A folder swapped for a link that leads back to itself (or round in a circle): no path through it resolves.
   if (code === 'ELOOP') return { exit: EXIT.system, message: t('failure.loop', lang, { where, changed: changedNote(ctx) }) }

@@ -254,3 +254,22 @@ describe('a reader that closes the pipe early (issue 7 item 12)', () => {
     }
   })
 })
+
+describe('a file-size limit (EFBIG, RLIMIT_FSIZE) stops a write short', () => {
+  it('exit 3 with the limit and what to do; the day file as it was', async () => {
+    const home = await homeWithStore(base, 'efbig')
+    const s = await MemoryStore.open({ env: { DSH_HOME: home } })
+    // A day file over 1 KiB, which `ulimit -f 1` no longer lets anyone rewrite.
+    for (let n = 0; n < 8; n++)
+      await s.write({ text: `第${n}条，写得长一些好让文件超过一千字节。`, axis: '德', reason: 'r', at: '2026-01-01' }, { by: 'person' })
+    const before = await fs.readFile(dayFile(home))
+    expect(before.length).toBeGreaterThan(1024)
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, bin, ...write2], {
+      env: { PATH: process.env.PATH, DSH_HOME: home, LANG: 'en_US.UTF-8' },
+      encoding: 'utf8',
+      cwd: '/',
+    })
+    expectSystemRefusal({ status: r.status, stdout: r.stdout, stderr: r.stderr }, /^cyrene memory: file too large: .*cyrene-philia093-0.*ulimit -f unlimited/)
+    expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+  })
+})

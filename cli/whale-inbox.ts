@@ -6,7 +6,7 @@ import { LockBusyError } from '../durable/lock.ts'
 import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/files.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
-import { writeJson } from './terminal.ts'
+import { visibleControls, writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
@@ -30,6 +30,16 @@ function guarded<T>(action: () => T, lang: Lang): T {
     return action()
   } catch (error) {
     if (error instanceof InboxInputError) throw new CliError(t('whale.out.inbox.nothingWritten', lang, { error: whaleErrorText(error, lang) }))
+    throw error
+  }
+}
+
+/** The inbox's lock held by another process past its wait is a refusal (exit 2), never a bug. */
+async function locked<T>(file: string, io: CliIO, action: () => T | Promise<T>): Promise<T> {
+  try {
+    return await withFileLock(file, action)
+  } catch (error) {
+    if (error instanceof LockBusyError && error.path === `${file}.lock`) throw new CliError(refusalText(error, io), 2)
     throw error
   }
 }
@@ -63,9 +73,11 @@ export function addInbox(whale: CyreneCommand): void {
     else
       io.stdout(
         view
-          .map(
-            (e, i) =>
+          .map((e, i) =>
+            // The model proposes these lines: a control character in them is shown, never obeyed by the terminal.
+            visibleControls(
               `[${i}] ${e.status.padEnd(9)} ${e.kind === 'memory' ? '' : `(${e.kind || t('whale.out.inbox.invalidKind', L)}) `}${e.text}${e.tag ? `  #${e.tag}` : ''}`,
+            ),
           )
           .join('\n') + '\n',
       )
@@ -73,7 +85,7 @@ export function addInbox(whale: CyreneCommand): void {
   })
   action('confirm', 'cli.whale.inbox.confirm', ['json', 'config', 'source'], async (values, rest) => {
     // the view is read again under the lock so indices refer to what is appended to
-    return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), async () => {
+    return locked(resolveIn(ctx, load(io, values.config).inboxFile), io, async () => {
       const state = load(io, values.config)
       const indices = guarded(() => parseIndices(rest, state.entries.length), L)
       const source = values.source?.replace(/[\r\n]+/g, ' ').trim() || DEFAULT_SOURCE
@@ -102,7 +114,7 @@ export function addInbox(whale: CyreneCommand): void {
   }).argument('<index...>')
   for (const verb of ['reject', 'drop'] as const) {
     action(verb, `cli.whale.inbox.${verb}`, ['json', 'config'], async (values, rest) => {
-      return withFileLock(resolveIn(ctx, load(io, values.config).inboxFile), () => {
+      return locked(resolveIn(ctx, load(io, values.config).inboxFile), io, () => {
         const state = load(io, values.config)
         const indices = guarded(() => parseIndices(rest, state.entries.length), L)
         const lines = guarded(() => removeEntries(ctx, state, verb, indices, new Date()), L)
@@ -133,7 +145,7 @@ export function addInbox(whale: CyreneCommand): void {
     // the raw lines, numbered: the audit view of spec §5.5
     const raw = read.text.split(/\r?\n/)
     if (raw.at(-1) === '') raw.pop()
-    io.stdout(`# ${state.inboxFile}\n` + raw.map((l, i) => `${String(i + 1).padStart(5)}  ${l}`).join('\n') + (raw.length ? '\n' : ''))
+    io.stdout(`# ${state.inboxFile}\n` + raw.map((l, i) => `${String(i + 1).padStart(5)}  ${visibleControls(l)}`).join('\n') + (raw.length ? '\n' : ''))
     return 0
   })
 }

@@ -8,7 +8,7 @@ import { toTavern } from '../whale/tavern.ts'
 import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
 import { CliError, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
-import { writeJson } from './terminal.ts'
+import { visibleControls, writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 import { whaleErrorText, whaleSaidOr } from '../i18n/whale-said.ts'
@@ -76,7 +76,10 @@ export function addPresets(whale: CyreneCommand): void {
       io.stdout(
         list
           .map((p) =>
-            p.valid ? `${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}` : `${p.id.padEnd(24)} ${t('whale.out.presets.invalid', L)}`,
+            // A card's label comes from a stranger: its control characters are shown, not obeyed.
+            p.valid
+              ? visibleControls(`${p.id.padEnd(24)} ${p.label}${p.description ? ` — ${p.description}` : ''}`)
+              : `${p.id.padEnd(24)} ${t('whale.out.presets.invalid', L)}`,
           )
           .join('\n') + '\n',
       )

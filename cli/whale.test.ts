@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -257,6 +257,26 @@ describe('cyrene whale inbox', () => {
     put(dir, 'home/whale-persona/memory-inbox.jsonl', JSON.stringify({ text: 'last', status: 'proposed' }))
     await whale(['inbox', 'confirm', '0'], dir)
     expect(json((await whale(['inbox', 'list', '--json'], dir)).stdout)).toMatchObject([{ text: 'last', status: 'confirmed' }])
+  })
+  it('a lock nobody can hold (a link where its folder goes) refuses reject, drop and confirm with exit 2 and what to remove', async () => {
+    const dir = setup()
+    const inbox = path.join(dir, 'home/whale-persona/memory-inbox.jsonl')
+    symlinkSync(path.join(dir, 'nowhere'), `${inbox}.lock`)
+    const before = read(dir, 'home/whale-persona/memory-inbox.jsonl')
+    for (const verb of ['reject', 'drop', 'confirm']) {
+      const out = await whale(['inbox', verb, '0'], dir)
+      expect(out.code, out.stderr).toBe(2)
+      expect(out.stderr).toContain(`rm '${inbox}.lock'`)
+    }
+    expect(read(dir, 'home/whale-persona/memory-inbox.jsonl')).toBe(before)
+  })
+  it('list and log show the control characters of a proposed line, never hand them to the terminal', async () => {
+    const dir = setup()
+    put(dir, 'home/whale-persona/memory-inbox.jsonl', '{"text":"evil \\u001b[2J","status":"proposed"}\n\u001b[31m raw\n')
+    expect((await whale(['inbox', 'list'], dir)).stdout).toContain('evil \\u001b[2J')
+    const log = (await whale(['inbox', 'log'], dir)).stdout
+    expect(log).toContain('\\u001b[31m raw')
+    expect(log).not.toContain('\u001b')
   })
   it('log prints the raw lines for audit', async () => {
     const dir = setup()

@@ -86,6 +86,25 @@ describe('acquire', () => {
     await (await acquire({ path: lock, purpose: 'third', waitMs: 100 })).release()
   })
 
+  it('a link (dangling or to a folder) or a file where the folder goes is refused at once, naming what to remove; nothing it points to is touched', async () => {
+    const target = join(dir, 'elsewhere')
+    for (const [make, shape] of [
+      [() => fs.symlink(join(dir, 'nothing-there'), lock), 'link'],
+      [async () => (await fs.mkdir(target), await fs.symlink(target, lock)), 'link'],
+      [() => fs.writeFile(lock, ''), 'file'],
+    ] as const) {
+      await make()
+      // The wait is far longer than the test may take: a refusal that waited (or spun, as a dangling link once did) fails it.
+      const err = await acquire({ path: lock, purpose: 'second', waitMs: 600_000 }).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(LockBusyError)
+      expect((err as LockBusyError).said).toEqual({ code: `refused.lock-${shape}`, params: { lock } })
+      expect((err as Error).message).toContain(`rm '${lock}'`)
+      await fs.rm(lock)
+      await (await acquire({ path: lock, purpose: 'third', waitMs: 100 })).release()
+    }
+    expect(await fs.readdir(target)).toEqual([])
+  })
+
   it('waits, then names the holder when it gives up', async () => {
     const held = await acquire({ path: lock, purpose: 'first' })
     const err = await acquire({ path: lock, purpose: 'second', waitMs: 100 }).catch((e: unknown) => e)

@@ -2,6 +2,7 @@ import {
   closeSync,
   constants as C,
   fchmodSync,
+  lstatSync,
   openSync,
   writeSync,
   mkdirSync,
@@ -113,6 +114,7 @@ export class LockBusyError extends Error {
   /** What a person's catalogue words (decision 086); the engine lock's refusal has its own code. */
   get said(): { code: string; params: Record<string, string> } | undefined {
     if (this.path === undefined) return undefined
+    if (this.shape !== undefined) return { code: `refused.lock-${this.shape}`, params: { lock: this.path } }
     // No holder ever wrote its record, and a live process's intent file keeps the folder: say which files to remove.
     if (this.owner === undefined && this.name !== 'EngineBusyError' && this.intents.length > 0)
       return { code: 'refused.busy-unowned', params: { lock: this.path, intents: this.intents.join(' ') } }
@@ -121,6 +123,8 @@ export class LockBusyError extends Error {
 
   /** The intent files beside a lock that has no owner record (what keeps it from being cleared). */
   intents: string[] = []
+  /** Set when a link or a file stands where the lock's folder goes: nobody holds it. */
+  shape: 'link' | 'file' | undefined
 }
 
 export interface HeldLock {
@@ -437,6 +441,27 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
 }
 
 /** What a waiter that gives up says, naming the holder. */
+/** What stands where a lock's folder goes when it is not a folder (a link, even to one, or a file); undefined for a folder or nothing. */
+function notAFolder(path: string): 'link' | 'file' | undefined {
+  try {
+    const st = lstatSync(path)
+    return st.isSymbolicLink() ? 'link' : st.isDirectory() ? undefined : 'file'
+  } catch {
+    return undefined
+  }
+}
+
+function shapeError(path: string, shape: 'link' | 'file'): LockBusyError {
+  const error = new LockBusyError(
+    `busy: the lock ${path} is a ${shape === 'link' ? 'link' : 'file'}, not a lock folder, so no process holds it and it never frees itself. If no cyrene command and no DSH is writing to this store, remove it (rm '${path}'), then try again.`,
+    undefined,
+    undefined,
+    path,
+  )
+  error.shape = shape
+  return error
+}
+
 function busyError(path: string, staleMs: number): LockBusyError {
   const owner = readOwnerSync(path)
   const local = owner !== undefined && sameHost(owner.host, owner.pidns)
@@ -476,6 +501,9 @@ export async function acquire(opts: LockOptions): Promise<HeldLock> {
   for (;;) {
     const held = tryTake(opts.path, opts.purpose, staleMs)
     if (held !== undefined) return held
+    // A link or a file where the lock's folder goes holds nothing and never frees itself: refused now, not after the wait.
+    const shape = notAFolder(opts.path)
+    if (shape !== undefined) throw shapeError(opts.path, shape)
     if (reclaim(opts.path, staleMs)) continue
     if (Date.now() >= deadline) throw busyError(opts.path, staleMs)
     await sleep(delay + Math.random() * delay)

@@ -235,20 +235,21 @@ export async function migrate(
     if (src.kind === 'day-file') {
       const r = itemsFromDayFile(text, src.path, badLines)
       items = r.items
-      skipped.push(...r.skipped)
+      for (const line of r.skipped) skipped.push(line)
     } else if (src.kind === 'inbox') {
       const r = (opts.readInbox ?? itemsFromInbox)(text, src.path)
       items = r.items
-      skipped.push(...r.skipped)
+      for (const line of r.skipped) skipped.push(line)
     } else items = itemsFromMemoryMd(text, src.path, (await fs.stat(src.path)).mtime)
     counted.push({ ...src, items: items.length })
-    all.push(...items)
+    // One push per item: a spread of a big file's items overflows the stack.
+    for (const item of items) all.push(item)
   }
   const report: MigrationReport = { from, dryRun: opts.dryRun === true, sources: counted, imported: 0, skipped, already: [] }
   if (opts.dryRun !== true && all.length > 0) report.snapshot = (await takeSnapshot(store, 'pre-migrate')).name
   const r = await importItems(store, all, { dryRun: opts.dryRun === true, onProgress: opts.onProgress })
   report.imported = r.imported
-  report.skipped.push(...r.skipped)
+  for (const line of r.skipped) report.skipped.push(line)
   report.already = r.already
   if (opts.dryRun !== true) {
     const stamp = store.now().toISOString().replace(/[:.]/g, '')

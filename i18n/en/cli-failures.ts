@@ -27,7 +27,10 @@ export const cliFailuresEn: { readonly [K in keyof typeof cliFailuresZh]: string
   'failure.conflict': "path conflict: {what}. {changed} Move it aside (mv '{path}' '{path}.aside'), look inside, then run the command again.",
   'failure.diskFull': 'disk full',
   'failure.diskQuota': 'disk quota exceeded',
-  'failure.noSpace': "{what}: no space left for {where}. {changed} Free some space on that disk (df -h '{dir}' shows it) and try again.",
+  'failure.noSpace':
+    "{what}: no space left for {where}. {changed} Free some space on that disk (df -h '{dir}' shows the space, df -i '{dir}' the files left) and try again.",
+  'failure.tooBig':
+    "file too large: {where}. {changed} A limit on the size of a file stopped the write (the shell's ulimit -f, or the file system's own): raise it (ulimit -f unlimited) and try again.",
   'failure.readOnly': 'read-only file system: {where}. {changed} Remount it read-write, or point DSH_HOME (or --root) at a writable place.',
   'failure.loop':
     'a link in the store leads round in a circle: {where}. {changed} Find it (ls -l on each folder of that path), put the folder back in its place (from a snapshot: cyrene restore --list), then try again.',

@@ -14,8 +14,8 @@ Exit status:
   1   a check found a problem (or \`memory show\` found no such entry)
   2   input refused — the message says why; nothing was changed
   3   the system refused: disk full (ENOSPC, EDQUOT), permission denied (EACCES, EPERM),
-      read-only file system (EROFS), an I/O error, or a folder where a file belongs (or the
-      reverse); the message names the path and what to do, and says what was changed
+      read-only file system (EROFS), a file-size limit (EFBIG), an I/O error, or a folder where
+      a file belongs (or the reverse); the message names the path and what to do, and says what was changed
   70  an internal error: a bug in cyrene (CYRENE_DEBUG=1 shows where it happened)
 A reader that closes the output early (\`cyrene memory list | head -1\`) is not an error.`,
   'cli.family.doctor': 'the state of this DSH_HOME, one line per area: memory, snapshots, dreams, worldbook, whale-persona, presets',

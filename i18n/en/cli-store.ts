@@ -160,5 +160,9 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
     'another memory engine is already open (lock {lock}, process {pid}). Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.',
   'store.refused.busy-unowned':
     "busy: the lock {lock} has no holder's record, and an intent file keeps it ({intents}); a real one lasts only a moment. If no cyrene command and no DSH is writing to this store now, remove the lock folder and those files, then try again. Nothing was changed.",
+  'store.refused.lock-link':
+    "busy: the lock {lock} is a link, not a lock folder, so no process holds it and it never frees itself. If no cyrene command and no DSH is writing to this store, remove it (rm '{lock}'), then try again.",
+  'store.refused.lock-file':
+    "busy: the lock {lock} is a file, not a lock folder, so no process holds it and it never frees itself. If no cyrene command and no DSH is writing to this store, remove it (rm '{lock}'), then try again.",
   'store.refused.busy': 'busy: the lock {lock} is held by process {pid}. Wait for it to finish, then try again.',
 }

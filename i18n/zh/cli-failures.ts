@@ -21,7 +21,9 @@ export const cliFailuresZh = {
   'failure.conflict': "路径冲突：{what}。{changed}把它挪开（mv '{path}' '{path}.aside'），看看里面是什么，再运行一次命令。",
   'failure.diskFull': '磁盘满了',
   'failure.diskQuota': '超出了磁盘配额',
-  'failure.noSpace': "{what}：{where} 没有空间了。{changed}在那块磁盘上腾出一些空间（df -h '{dir}' 可以看），再试一次。",
+  'failure.noSpace': "{what}：{where} 没有空间了。{changed}在那块磁盘上腾出一些空间（df -h '{dir}' 看空间，df -i '{dir}' 看还能建多少文件），再试一次。",
+  'failure.tooBig':
+    '文件太大：{where}。{changed}文件大小的上限挡住了这次写入（shell 的 ulimit -f，或文件系统自己的上限）：把它调高（ulimit -f unlimited）再试一次。',
   'failure.readOnly': '只读文件系统：{where}。{changed}把它重新挂载为可读写，或者把 DSH_HOME（或 --root）指向一个能写的地方。',
   'failure.loop':
     '记忆库里有一个链接绕成了圈：{where}。{changed}找到它（对这条路径上的每个文件夹 ls -l），把原来的文件夹放回去（可以从快照恢复：cyrene restore --list），再试一次。',

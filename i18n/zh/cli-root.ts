@@ -12,7 +12,7 @@ cyrene 装在哪里：<home>/profiles/<name>/），否则 ~/.dsh。
   1   检查发现了问题（或 \`memory show\` 没有这条）
   2   输入被拒绝——消息会说为什么；什么都没改
   3   系统拒绝了：磁盘满（ENOSPC、EDQUOT）、没有权限（EACCES、EPERM）、只读文件系统（EROFS）、
-      读写错误，或该放文件的地方是文件夹（或反过来）；消息会说出路径、该怎么做，以及改了什么
+      文件大小上限（EFBIG）、读写错误，或该放文件的地方是文件夹（或反过来）；消息会说出路径、该怎么做，以及改了什么
   70  内部错误：cyrene 的 bug（CYRENE_DEBUG=1 会显示出错的位置）
 读的一方提前关掉输出（\`cyrene memory list | head -1\`）不算错误。`,
   'cli.family.doctor': '这个 DSH_HOME 的体检，每一处一行：记忆、快照、夜梦、世界书、whale-persona、预设',

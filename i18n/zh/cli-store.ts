@@ -156,6 +156,10 @@ export const cliStoreZh = {
     '另一个记忆引擎已经开着（锁 {lock}，进程 {pid}）。一个 DSH_HOME 只能有一个引擎：关掉另一个 DSH，或停用其中一个插件；那个 DSH 要是被暂停了（Ctrl-Z），先让它继续再关掉。',
   'store.refused.busy-unowned':
     '锁 {lock} 里没有持有者的记录，却有意向文件把它留着（{intents}）；真正的意向文件只存在一瞬间。要是现在没有 cyrene 命令、也没有 DSH 在写这个记忆库，就删掉这个锁文件夹和这些文件，再试一次。什么都没改。',
+  'store.refused.lock-link':
+    "忙：锁 {lock} 是一个链接，不是锁文件夹，所以没有进程持有它，它也永远不会自己放开。如果没有 cyrene 命令、也没有 DSH 在写这个记忆库，就删掉它（rm '{lock}'），再试一次。",
+  'store.refused.lock-file':
+    "忙：锁 {lock} 是一个文件，不是锁文件夹，所以没有进程持有它，它也永远不会自己放开。如果没有 cyrene 命令、也没有 DSH 在写这个记忆库，就删掉它（rm '{lock}'），再试一次。",
   'store.refused.busy':
     '锁 {lock} 正被进程 {pid} 占着，什么都没做。等它做完再试；那个进程要是被暂停了（Ctrl-Z），让它继续或结束它；要是已经不在了，锁过一会儿会自己失效。',
 } as const

@@ -67,3 +67,10 @@ it('keeps an empty date and an empty index apart from a cut file', () => {
     expect(back.toJSON()).toEqual(index.toJSON())
   }
 })
+
+it('packs an index of more documents than a call can take arguments (the fault audit found the cache unsaved past ~125,000)', () => {
+  const index = new RecallIndex()
+  for (let n = 0; n < 200_000; n++) index.add({ id: `d${n}`, text: `w${n % 50}`, at: '', source: 'entry' })
+  const { columns } = unpackColumns(packColumns(index.toColumns(), {}), tokenizerSignature())
+  expect(RecallIndex.fromColumns(columns).size).toBe(200_000)
+})

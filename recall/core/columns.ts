@@ -112,7 +112,10 @@ export function columnsOf(
     c.offsets[i + 1] = at
   }
   // The postings, from slots to document positions.
-  const position = new Int32Array(Math.max(0, ...slots) + 1).fill(-1)
+  // A loop, not Math.max(...slots): spread arguments overflow the stack past ~125,000 documents.
+  let highest = 0
+  for (const slot of slots) if (slot > highest) highest = slot
+  const position = new Int32Array(highest + 1).fill(-1)
   for (const [i, slot] of slots.entries()) position[slot] = i
   c.postingOffsets = new Int32Array(termIds.length + 1)
   let p = 0
