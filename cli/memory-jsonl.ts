@@ -1,4 +1,4 @@
-import { promises as fs, lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs'
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, join, resolve, sep } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO } from './io.ts'
@@ -7,6 +7,7 @@ import { entryJson, guarded, openStore, out, progress, storeRoot, type StoreOpti
 import { recallCacheDir, snapshotsDirOf } from '../memory/paths.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
+import { readInputFile } from './input-file.ts'
 import { storeSaidText, withoutSaid } from './refusal-text.ts'
 import { importItems, parseImportJsonl } from '../memory/upkeep.ts'
 
@@ -21,6 +22,9 @@ export interface ExportOptions extends StoreOptions {
   pending?: true
   force?: true
 }
+/** The largest JSON-lines file one import reads (some 400,000 entries): past it, split the file. */
+const MAX_IMPORT_BYTES = 256 * 2 ** 20
+
 export async function importLines(o: ImportOptions, io: CliIO): Promise<number> {
   const file = o.jsonl
   if (file === undefined) throw new CliError(say(io, 'store.import.noFile'), 2)
@@ -31,8 +35,9 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
     bytes = await io.readStdin()
   } else {
     try {
-      bytes = await fs.readFile(resolve(io.cwd, file))
+      bytes = await readInputFile(io, file, MAX_IMPORT_BYTES)
     } catch (e) {
+      if (e instanceof CliError) throw e
       // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
       const system = describeSystemFailure(e, { command: 'memory import', argv: [], nothingChanged: true, lang: io.lang })
       if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)

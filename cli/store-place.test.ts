@@ -140,3 +140,29 @@ describe('memory export --out', () => {
     expect(await fs.readdir(t.home)).not.toContain('-')
   })
 })
+
+describe('an import reads a file, and one it can hold', () => {
+  it('a device is refused at once (/dev/zero never ends), by memory import, worldbook import and migrate', async () => {
+    for (const args of [
+      ['memory', 'import', '--jsonl', '/dev/zero'],
+      ['worldbook', 'import', '/dev/zero'],
+      ['migrate', '--from', '/dev/zero', '--dry-run'],
+    ]) {
+      const r = await run(args)
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(2)
+    }
+    expect((await run(['memory', 'import', '--jsonl', '/dev/zero'])).err).toContain('not a regular file')
+    expect(await fs.readdir(t.home)).toEqual([])
+  })
+  it('a file past the size an import reads at once is refused before it is read (a sparse file: no disk spent)', async () => {
+    const big = join(t.home, 'big.jsonl')
+    await fs.writeFile(big, '')
+    await fs.truncate(big, 257 * 2 ** 20)
+    const r = await run(['memory', 'import', '--jsonl', big])
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('over the 256 MiB')
+    const world = await run(['worldbook', 'import', big])
+    expect(world.code).toBe(2)
+    expect(await fs.readdir(t.home)).toEqual(['big.jsonl'])
+  })
+})

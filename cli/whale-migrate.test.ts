@@ -54,6 +54,20 @@ describe('whale-persona inbox → memory', () => {
     expect(readFileSync(inbox, 'utf8')).toBe(INBOX)
   })
 
+  it('a skipped proposal names the number `whale inbox confirm` takes, and following it confirms that entry', async () => {
+    const home = scratchDir('from-whale')
+    mkdirSync(join(home, 'whale-persona'), { recursive: true })
+    writeFileSync(join(home, 'whale-persona', 'memory-inbox.jsonl'), INBOX)
+    const first = io(home)
+    await main(['migrate', '--from-whale', '--json', '--quiet', '--lang', 'en'], first)
+    const advice = (JSON.parse(first.out()) as { skipped: { why: string }[] }).skipped[0]!.why
+    const n = /inbox confirm (\d+)/.exec(advice)![1]!
+    expect(await main(['whale', 'inbox', 'confirm', n], io(home))).toBe(0)
+    const listed = io(home)
+    await main(['whale', 'inbox', 'list', '--json'], listed)
+    expect((JSON.parse(listed.out()) as { text: string; status: string }[]).find((e) => e.text === '还没确认的事')?.status).toBe('confirmed')
+  })
+
   it('refuses without a source, with two sources, and when there is no inbox', async () => {
     const home = scratchDir('from-whale')
     expect(await main(['migrate'], io(home))).toBe(2)

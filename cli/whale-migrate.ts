@@ -20,7 +20,8 @@ export function itemsFromWhaleInbox(text: string, path: string, lang: Lang = DEF
   replayInbox(splitLines(text)).forEach((entry, i) => {
     const origin = `${path}#${i + 1}`
     if (entry.status !== 'confirmed') {
-      skipped.push({ origin, why: t('whale.out.migrate.notConfirmed', lang, { status: entry.status, n: i + 1 }) })
+      // `whale inbox list` numbers the same replayed view from 0: the advice names that number (the origin keeps #i+1, as recorded).
+      skipped.push({ origin, why: t('whale.out.migrate.notConfirmed', lang, { status: entry.status, n: i }) })
       return
     }
     const kind = entry.kind === MEMORY_KIND ? 'fact' : entry.kind

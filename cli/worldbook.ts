@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs'
-import { resolve } from 'node:path'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
@@ -21,6 +20,7 @@ import {
   type ImportedEntry,
   type NotCarried,
 } from '../worldbook/index.ts'
+import { readInputFile } from './input-file.ts'
 import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 
@@ -95,10 +95,13 @@ async function list(o: StoreOptions, io: CliIO): Promise<number> {
   return 0
 }
 
+/** The largest World Info or card file read (big public lorebooks are a few MB). */
+const MAX_WORLD_BYTES = 64 * 2 ** 20
+
 async function readJson(file: string, io: CliIO): Promise<unknown> {
   let text: string
   try {
-    const bytes = await fs.readFile(resolve(io.cwd, file))
+    const bytes = await readInputFile(io, file, MAX_WORLD_BYTES)
     text = looksLikePng(bytes) ? pngCard(bytes, file, io.lang ?? DEFAULT_LANG) : bytes.toString('utf8')
   } catch (e) {
     if (e instanceof CliError) throw e

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { MemoryStore } from './store.ts'
 import { checkStore } from './check.ts'
+import { importItems } from './importer.ts'
 import { spawnWriter } from './testing/spawn.ts'
 import { tempHome } from './testing/tmp.ts'
 
@@ -28,3 +29,19 @@ it('4 processes × 500 writes at once → exactly 2000 entries, no duplicates, s
   const report = await checkStore(store)
   expect(report.errors).toEqual([])
 }, 240_000)
+
+it('two imports of the same lines at once import each line once (the audit found every line twice)', async () => {
+  const items = Array.from({ length: 60 }, (_, i) => ({
+    text: `导入的第${i}条`,
+    at: `2025-03-${String((i % 28) + 1).padStart(2, '0')}`,
+    origin: `in.jsonl:${i + 1}`,
+  }))
+  const [a, b] = await Promise.all([MemoryStore.open({ env: { DSH_HOME: t.home } }), MemoryStore.open({ env: { DSH_HOME: t.home } })])
+  // Both look at the store before either appends: what the lock must settle is the append.
+  const reports = await Promise.all([importItems(a, items), importItems(b, items)])
+  expect(reports[0]!.imported + reports[1]!.imported).toBe(60)
+  expect(reports[0]!.already.length + reports[1]!.already.length).toBe(60)
+  const { entries } = await a.scan()
+  expect(entries).toHaveLength(60)
+  expect(new Set(entries.map((e) => e.text)).size).toBe(60)
+})

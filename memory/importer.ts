@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Entry, EntryMeta } from './entry.ts'
+import { entriesOf, parseEntryFile, type Entry, type EntryMeta } from './entry.ts'
 import { isUsableId, newId } from './id.ts'
 import { dayFileRel, isDateString, localDate } from './paths.ts'
 import { NearDuplicateIndex } from './near-duplicate.ts'
@@ -172,6 +172,7 @@ export async function importItems(
   const twins = new NearDuplicateIndex()
   for (const e of entries) twins.add(e.id, e.text)
   const byFile = new Map<string, Entry[]>()
+  const origins = new Map<Entry, string>()
   for (const item of items) {
     let r: ReturnType<typeof toImportedEntry>
     try {
@@ -220,18 +221,36 @@ export async function importItems(
     keys.set(key, item.origin)
     ids.add(entry.meta.id)
     if (typeof entry.meta.source_ref === 'string') refs.add(entry.meta.source_ref)
+    origins.set(entry, item.origin)
     const list = byFile.get(file)
     if (list === undefined) byFile.set(file, [entry])
     else list.push(entry)
   }
   let imported = 0
+  let done = 0
   const total = [...byFile.values()].reduce((n, l) => n + l.length, 0)
+  const files: string[] = []
   for (const [file, list] of [...byFile].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    if (opts.dryRun !== true) await store.appendEntries(file, list)
-    imported += list.length
-    opts.onProgress?.(imported, total)
+    // The scan above took no lock: an import running beside this one may have appended the same lines since (same key, same day file).
+    const appended = opts.dryRun === true ? list : await store.appendEntries(file, list, [], (current) => notYetIn(current, file, list))
+    for (const entry of list)
+      if (!appended.includes(entry)) already.push({ origin: origins.get(entry)!, ...because('already imported (same text, kind and at)', 'already-key') })
+    imported += appended.length
+    if (appended.length > 0) files.push(file)
+    done += list.length
+    opts.onProgress?.(done, total)
   }
-  return { imported, skipped, already, duplicates, files: [...byFile.keys()].sort(), dryRun: opts.dryRun === true }
+  return { imported, skipped, already, duplicates, files, dryRun: opts.dryRun === true }
+}
+
+/** The entries of `list` whose import key, id or source the day file does not hold yet. */
+function notYetIn(current: string, file: string, list: readonly Entry[]): Entry[] {
+  const held = entriesOf(parseEntryFile(current, file))
+  const heldAs = (value: unknown, where: Set<unknown>): boolean => value !== undefined && where.has(value)
+  const keys = new Set<unknown>(held.map((e) => e.meta.import_key))
+  const ids = new Set<unknown>(held.map((e) => e.meta.id))
+  const refs = new Set<unknown>(held.map((e) => e.meta.source_ref))
+  return list.filter((e) => !heldAs(e.meta.import_key, keys) && !heldAs(e.meta.id, ids) && !heldAs(e.meta.source_ref, refs))
 }
 
 /** Is this a valid UTF-8 prefix (a sequence cut at the end still counts)? */

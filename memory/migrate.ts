@@ -55,6 +55,9 @@ async function findSources(from: string, depth = 0): Promise<Source[]> {
   const st = await fs.stat(from).catch(() => undefined)
   if (st === undefined)
     throw new RefusedError('not-found', `nothing at ${from}; give the old plugin's data folder, a DSH_HOME, or a file`, { variant: 'source', from })
+  // A device or a pipe (/dev/zero never ends) is no source: refused as any other file that is none.
+  if (!st.isFile() && !st.isDirectory())
+    throw new RefusedError('bad-input', `${from} is not a day file, a cyrene-memory.md, or a memory-inbox.jsonl`, { variant: 'source', from })
   if (st.isFile()) {
     const kind = (await classify(from)) ?? (from.endsWith('.md') ? 'memory-md' : undefined)
     if (kind === undefined)

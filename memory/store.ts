@@ -354,18 +354,26 @@ export class MemoryStore implements StoreCore {
   }
 
   /** Append ready-made entries to one file under the write lock (used by write, import, promote). */
-  async appendEntries(rel: string, entries: Entry[], personMarks: readonly Entry[] = []): Promise<void> {
+  /**
+   * Appends entries to one file under the write lock. `stillNew`, when given, is asked under the
+   * lock with the file as it is then and keeps only the entries it returns (an import drops what
+   * another import appended since it looked). Returns the entries appended.
+   */
+  async appendEntries(rel: string, entries: Entry[], personMarks: readonly Entry[] = [], stillNew?: (current: string) => Entry[]): Promise<Entry[]> {
     const intoMargin = rel.startsWith(`${LAYOUT.margin}/`)
-    await this.withWriteLock(async (lock) => {
+    return await this.withWriteLock(async (lock) => {
       const current = await this.readForRewrite(rel)
+      const fresh = stillNew === undefined ? entries : stillNew(current)
+      if (fresh.length === 0) return fresh
       let next = current
-      for (const e of entries) next = appendEntryText(next, e)
+      for (const e of fresh) next = appendEntryText(next, e)
       const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
       await this.checkQuota(delta, intoMargin)
       // Marked first: a mark without its entry names nothing; an entry without its mark would read as the model's.
       if (personMarks.length > 0) await recordMarks(this, lock, personMarks)
       await this.replaceFile(rel, next, lock)
       this.usage.written(delta, intoMargin)
+      return fresh
     })
   }
 

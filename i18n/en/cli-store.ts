@@ -53,6 +53,9 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
     'standard input is not valid UTF-8 (line {line}: byte {byte} at offset {offset}); nothing was written. Convert it first (for example iconv -f GB18030 -t UTF-8) and try again.',
   'store.file.unreadable': 'cannot read {file}: {why}',
   'store.file.ENOENT': 'no such file',
+  'store.file.notRegular': '{file} is not a regular file (a device, a pipe or a socket); give a file, or - for standard input where the command takes it',
+  'store.file.tooBig':
+    '{file} is {mb} MiB, over the {max} MiB an import reads at once; nothing was read. Split it (for example split -l 100000) and import the parts',
   'store.file.EISDIR': 'a folder, not a file',
   'store.import.noFile': 'give the file: cyrene memory import --jsonl <file | ->',
   'store.import.doneOne': 'imported 1 entry into {files} day file(s)',

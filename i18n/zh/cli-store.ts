@@ -51,6 +51,8 @@ export const cliStoreZh = {
     '标准输入不是有效的 UTF-8（第 {line} 行：偏移 {offset} 处的字节 {byte}），什么都没写。先转换编码（例如 iconv -f GB18030 -t UTF-8）再试。',
   'store.file.unreadable': '读不了 {file}（{why}）；检查路径后再试',
   'store.file.ENOENT': '没有这个文件',
+  'store.file.notRegular': '{file} 不是普通文件（是设备、管道或套接字）；请给一个文件，命令支持时也可以用 - 表示标准输入',
+  'store.file.tooBig': '{file} 有 {mb} MiB，超过了一次导入能读的 {max} MiB；什么都没读。把它拆开（例如 split -l 100000）再分几次导入',
   'store.file.EISDIR': '这是文件夹，不是文件',
   'store.import.noFile': '请给出文件：cyrene memory import --jsonl <file | ->',
   'store.import.doneOne': '导入了 1 条，进了 {files} 个日档',
