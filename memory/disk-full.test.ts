@@ -8,7 +8,7 @@ import { fillDisk } from '../durable/testing/tmpfs.ts'
 import { useTmpfs } from '../durable/testing/use-tmpfs.ts'
 import { MemoryStore } from './store.ts'
 import { dayFileRel, ROOT_NAME } from './paths.ts'
-import { isTempName, walkFiles } from './fsio.ts'
+import { appendLine, isTempName, walkFiles } from './fsio.ts'
 
 /**
  * Issue 7 item 1 through the compiled `cyrene` bin on a real full disk: a
@@ -114,5 +114,31 @@ describe('disk full through the cyrene bin (issue 7 item 1)', () => {
     expect((JSON.parse(check.stdout) as { errors: unknown[] }).errors).toEqual([])
     expect(check.code).toBe(0)
     expect((await walkFiles(join(home, ROOT_NAME))).filter(isTempName)).toEqual([])
+  })
+})
+
+describe('the audit log is appended whole (the fault audit found a torn line swallowing the next record)', () => {
+  it('a line the disk cuts short is cut off again; a line torn earlier (a crash) does not take the next record with it', async () => {
+    const home = join(fsys.dir, 'audit')
+    await fs.mkdir(home)
+    const store = await MemoryStore.open({ env: { DSH_HOME: home } })
+    const log = join(store.root, '元/审计/2026-01.jsonl')
+    await fs.mkdir(join(store.root, '元/审计'), { recursive: true })
+    await fs.writeFile(log, '{"op":"first"}\n')
+    await fillDisk(join(fsys.dir, 'filler'), 4096)
+    await expect(appendLine(log, JSON.stringify({ op: 'big', text: '长'.repeat(20000) }), { root: store.root })).rejects.toMatchObject({ code: 'ENOSPC' })
+    expect(await fs.readFile(log, 'utf8')).toBe('{"op":"first"}\n')
+    await fs.unlink(join(fsys.dir, 'filler'))
+    await fs.appendFile(log, '{"op":"torn by a cr')
+    await appendLine(log, '{"op":"next"}', { root: store.root })
+    const ops: unknown[] = []
+    for (const line of (await fs.readFile(log, 'utf8')).split('\n')) {
+      try {
+        ops.push((JSON.parse(line) as { op: unknown }).op)
+      } catch {
+        /* the torn line */
+      }
+    }
+    expect(ops).toEqual(['first', 'next'])
   })
 })

@@ -159,23 +159,27 @@ async function appendLineUnmarked(file: string, line: string, opts: { root?: str
   declareHostWrite(file)
   if (opts.root !== undefined) await refuseLinksBelow(opts.root, file)
   await ensureDir(dirname(file))
-  const bytes = Buffer.from(`${line}\n`, 'utf8')
   let fh: fs.FileHandle
   let created = true
   try {
     try {
-      fh = await fs.open(file, C.O_WRONLY | C.O_APPEND | C.O_CREAT | C.O_EXCL | NOFOLLOW, FILE_MODE)
+      fh = await fs.open(file, C.O_RDWR | C.O_APPEND | C.O_CREAT | C.O_EXCL | NOFOLLOW, FILE_MODE)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
       created = false
-      fh = await fs.open(file, C.O_WRONLY | C.O_APPEND | NOFOLLOW)
+      fh = await fs.open(file, C.O_RDWR | C.O_APPEND | NOFOLLOW)
     }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefusal(opts.root === undefined ? file : relBelow(opts.root, file))
     throw explainSystemError(e, `appending to ${file}`, file, 'nothing was appended.')
   }
+  let before = -1
   try {
     if (created) await fh.chmod(FILE_MODE)
+    before = (await fh.stat()).size
+    // A line torn by a crash (or a full disk) has no end: this one starts on a line of its own, or the reader would lose both.
+    const torn = before > 0 && (await fh.read(Buffer.alloc(1), 0, 1, before - 1)).buffer[0] !== 0x0a
+    const bytes = Buffer.from(`${torn ? '\n' : ''}${line}\n`, 'utf8')
     let done = 0
     while (done < bytes.byteLength) {
       const { bytesWritten } = await fh.write(bytes, done, bytes.byteLength - done)
@@ -184,6 +188,8 @@ async function appendLineUnmarked(file: string, line: string, opts: { root?: str
     }
     await fh.sync()
   } catch (e) {
+    // What this call wrote of its line goes again (best effort): a short write leaves no half line behind.
+    if (before >= 0) await fh.truncate(before).catch(() => undefined)
     throw explainSystemError(e, `appending to ${file}`, file, 'earlier lines are unchanged (the reader skips a torn last line).')
   } finally {
     await fh.close()

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { writeTextAtomic } from './files.ts'
+import { appendLines, appendRaw, writeTextAtomic } from './files.ts'
 import { fillDisk, mountTmpfs } from '../durable/testing/tmpfs.ts'
 
 describe('whale writeTextAtomic through durable/ (issue 7 item 1)', () => {
@@ -26,6 +26,21 @@ describe('whale writeTextAtomic through durable/ (issue 7 item 1)', () => {
     })
     expect(await fs.readFile(file, 'utf8')).toBe(old)
     expect(await fs.readdir(join(fsys.dir, 'whale-persona'))).toEqual(['config.json'])
+    await fs.unlink(join(fsys.dir, 'filler'))
+  })
+
+  it('an append the disk cuts short leaves no half line: the inbox and a sink target end as they were (a retry would follow the fragment)', async () => {
+    const inbox = join(fsys.dir, 'whale-persona', 'memory-inbox.jsonl')
+    const sink = join(fsys.dir, 'out', 'ideas.md')
+    await fs.mkdir(join(fsys.dir, 'out'))
+    await fs.writeFile(inbox, '{"text":"a","status":"proposed"}\n')
+    await fs.writeFile(sink, '# ideas\n')
+    await fillDisk(join(fsys.dir, 'filler'), 4096)
+    // Each far bigger than what is left: the file system takes a first part of it, then says ENOSPC.
+    expect(() => appendLines(inbox, [JSON.stringify({ text: '长'.repeat(20000), status: 'proposed' })])).toThrow(/ENOSPC/)
+    expect(() => appendRaw(sink, `- ${'想'.repeat(20000)}\n`, false)).toThrow(/ENOSPC/)
+    expect(await fs.readFile(inbox, 'utf8')).toBe('{"text":"a","status":"proposed"}\n')
+    expect(await fs.readFile(sink, 'utf8')).toBe('# ideas\n')
     await fs.unlink(join(fsys.dir, 'filler'))
   })
 

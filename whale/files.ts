@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { withLock } from '../durable/lock.ts'
@@ -130,7 +130,33 @@ export function appendLines(absolute: string, lines: readonly string[]): void {
   // a file whose last line has no newline would otherwise swallow our first line
   const lead = endsWithoutNewline(absolute) ? '\n' : ''
   declareHostWrite(absolute)
-  appendFileSync(absolute, lead + lines.map((l) => l + '\n').join(''), 'utf8')
+  appendWhole(absolute, lead + lines.map((l) => l + '\n').join(''))
+}
+
+/**
+ * Appends text all or nothing: when the system stops the write part way (a full disk, a size
+ * limit), what was written of it is cut off again, so no half line stays for the next append (or a
+ * retry) to follow. The error is thrown as it came.
+ */
+function appendWhole(absolute: string, text: string): void {
+  const fd = openSync(absolute, 'a')
+  let size = -1
+  try {
+    size = fstatSync(fd).size
+    const bytes = Buffer.from(text, 'utf8')
+    let done = 0
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done)
+  } catch (error) {
+    if (size >= 0)
+      try {
+        ftruncateSync(fd, size)
+      } catch {
+        /* the cut is best effort; the error below is what the person reads */
+      }
+    throw error
+  } finally {
+    closeSync(fd)
+  }
 }
 
 function endsWithoutNewline(absolute: string): boolean {
@@ -157,7 +183,7 @@ export function exists(absolute: string): boolean {
 export function appendRaw(absolute: string, text: string, createParents: boolean): void {
   if (createParents) mkdirSync(path.dirname(absolute), { recursive: true })
   declareHostWrite(absolute)
-  appendFileSync(absolute, text, 'utf8')
+  appendWhole(absolute, text)
 }
 
 /**
