@@ -152,3 +152,22 @@ describe('cyrene doctor: base presets and --verbose (issue 9)', () => {
     expect(without.out()).toContain('… 预设：没有比较：这个包旁边和 PATH 上都没有找到 DSH')
   })
 })
+
+describe('the doctor does not say "all well" over what it cannot see (the fault audit)', () => {
+  it('a store folder that is a link to a disk not mounted is a failure, not "not made yet"', async () => {
+    const home = scratchDir('doctor-link')
+    const { symlinkSync } = await import('node:fs')
+    symlinkSync(join(home, 'unmounted-disk', 'store'), join(home, 'cyrene-philia093-0'))
+    const { lines } = await doctor(home)
+    expect(lines.find((l) => l.check === 'memory root')).toMatchObject({ status: 'fail', detail: expect.stringContaining('the memory is out of reach') })
+  })
+  it('files memory check would flag (a day file that is not UTF-8) are a warning with what to run', async () => {
+    const home = scratchDir('doctor-files')
+    const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
+    expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r', '--at', '2026-01-01'], io)).toBe(0)
+    const day = join(home, 'cyrene-philia093-0', '岁月涟漪/日档/2026/01/2026-01-01.md')
+    writeFileSync(day, Buffer.concat([readFileSync(day), Buffer.from([0xff, 0xfe, 0x0a])]))
+    const { lines } = await doctor(home)
+    expect(lines.find((l) => l.check === 'store files')).toMatchObject({ status: 'warn', detail: expect.stringContaining('cyrene memory check') })
+  })
+})

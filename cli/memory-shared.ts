@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { help, say } from './help-text.ts'
 import { refusalText } from './refusal-text.ts'
@@ -52,7 +52,12 @@ export function storeRoot(io: CliIO, root: string | undefined): string {
     names = readdirSync(resolved)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return resolved
+    if (code === 'ENOENT') {
+      // A link to a disk that is not mounted: the store is out of reach, not missing; a write must not make one beside it.
+      const target = linkTarget(resolved)
+      if (target !== undefined) throw new CliError(say(io, 'store.root.danglingLink', { root: resolved, target }), 3)
+      return resolved
+    }
     if (code === 'ENOTDIR') throw new CliError(say(io, 'store.root.notFolder', { root: resolved }), 2)
     // Any other failure (a folder it may not read) is the store's to report, with the owner and the fix.
     return resolved
@@ -61,6 +66,15 @@ export function storeRoot(io: CliIO, root: string | undefined): string {
   const inner = join(resolved, ROOT_NAME)
   const hint = names.includes(ROOT_NAME) ? say(io, 'store.root.isHome', { root: resolved, store: inner }) : ''
   throw new CliError(say(io, 'store.root.foreign', { root: resolved, hint }), 2)
+}
+
+/** Where a link at `path` points, when it is one. */
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {

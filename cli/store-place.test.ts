@@ -166,3 +166,14 @@ describe('an import reads a file, and one it can hold', () => {
     expect(await fs.readdir(t.home)).toEqual(['big.jsonl'])
   })
 })
+
+describe('a store folder that is a link to nothing (a disk not mounted)', () => {
+  it('is the system refusing (exit 3) for a read and a write, and nothing is made where it points or beside it', async () => {
+    await fs.symlink(join(t.home, 'unmounted', 'store'), t.root)
+    for (const r of [await run(['memory', 'list']), await write('x')]) {
+      expect(r.code, r.err).toBe(3)
+      expect(r.err).toContain('the memory is out of reach')
+    }
+    expect(await fs.readdir(t.home)).toEqual(['cyrene-philia093-0'])
+  })
+})

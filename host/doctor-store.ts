@@ -1,5 +1,5 @@
 import { gitLines } from '../gitsync/index.ts'
-import { existsSync } from 'node:fs'
+import { existsSync, lstatSync, readlinkSync } from 'node:fs'
 import { t, type Lang } from '../i18n/index.ts'
 import { errorText, saidOr } from '../i18n/store-said.ts'
 import { describeSnapshots, findRetiredPlugins, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, kindOfName } from '../memory/upkeep.ts'
@@ -23,7 +23,12 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
   } catch (error) {
     return [{ area: 'memory', check: rootCheck, status: 'fail', detail: messageOf(error) }]
   }
-  if (!existsSync(root)) return [{ area: 'memory', check: rootCheck, status: 'missing', detail: t('doctor.root.missing', lang, { root }) }]
+  if (!existsSync(root)) {
+    // A link to a disk that is not mounted is no store "not made yet": the memory is there, out of reach.
+    const target = linkTarget(root)
+    if (target !== undefined) return [{ area: 'memory', check: rootCheck, status: 'fail', detail: t('doctor.root.danglingLink', lang, { root, target }) }]
+    return [{ area: 'memory', check: rootCheck, status: 'missing', detail: t('doctor.root.missing', lang, { root }) }]
+  }
   // A store the system will not let us read (a link in a circle, a folder we may not enter) is one failed line; the other areas still report.
   try {
     return await openedStoreLines(root, rootCheck, io, lang, opts)
@@ -32,9 +37,18 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
   }
 }
 
+/** Where a link at `path` points, when it is one; undefined for anything else. */
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, lang: Lang, opts: { engine: boolean }): Promise<DoctorLine[]> {
   const store = await MemoryStore.open({ env: io.env, rootDir: io.rootDir })
-  const { entries } = await store.scan()
+  const { entries, problems } = await store.scan()
   const day = entries.filter((e) => e.area === 'day').length
   const lines: DoctorLine[] = [
     {
@@ -45,6 +59,9 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
       summary: t('doctor.memory.summary', lang, { n: day }),
     },
   ]
+  // What `memory check` would find in the files (not UTF-8, a link, a broken comment): "all well" would hide it.
+  if (problems.length > 0)
+    lines.push({ area: 'memory', check: t('doctor.check.files', lang), status: 'warn', detail: t('doctor.files.problems', lang, { n: problems.length }) })
   if (opts.engine) lines.push(await engineLine(store, lang))
   const usage = await store.measureUsage(true)
   const { totalBytes, marginBytes } = store.limits

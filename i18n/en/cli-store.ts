@@ -69,6 +69,8 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.import.duplicate': '  likely duplicate {origin}: {id} resembles {other} (similarity {similarity})',
   'store.root.empty': '--root needs a folder: --root DIR (or leave it out to use DSH_HOME)',
   'store.root.relative': '--root needs an absolute path (got "{root}"), for example --root {absolute}',
+  'store.root.danglingLink':
+    '{root} is a link to {target}, which is not there (a disk not mounted, a folder moved?): the memory is out of reach, and nothing was made in its place. Mount it or point the link at the store again, then try again.',
   'store.root.notFolder': "{root} is a file, not a folder; give the memory store's folder with --root",
   'store.root.foreign':
     "{root} holds other files and no memory store, so cyrene makes none there; nothing was changed. {hint}Give --root the store's own folder, or an empty or new folder for a new store.",

@@ -24,6 +24,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.area.plugins': 'Retired plugins',
   'doctor.check.hostService': 'host service',
   'doctor.check.store': 'memory store',
+  'doctor.check.files': 'store files',
   'doctor.check.root': 'memory root',
   'doctor.check.engine': 'memory engine',
   'doctor.check.quota': 'quota',
@@ -48,6 +49,9 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.service.down':
     'the memory service is not mounted or failed ({error}): this chat goes on without memory. Restart DSH; if that does not help, read DSH’s log.',
   'doctor.store.unreadable': 'the memory store cannot be read ({error}): check the folder’s permissions, or run cyrene memory check.',
+  'doctor.root.danglingLink':
+    '{root} is a link to {target}, which is not there (a disk not mounted, a folder moved?): the memory is out of reach. Mount it or point the link at the store again; nothing is made in its place.',
+  'doctor.files.problems': "{n} problem(s) in the store's files; run cyrene memory check for each and what to do",
   'doctor.root.unreadable': 'the store at {root} cannot be read: {error}. Run cyrene memory check for what to do; the other areas below are still checked.',
   'doctor.root.missing': '{root} does not exist yet: it is created when DSH starts with this plugin, or by cyrene memory write.',
   'doctor.root.ok': '{root}: {n} entries in the day files, {pending} pending',

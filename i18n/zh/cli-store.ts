@@ -66,6 +66,8 @@ export const cliStoreZh = {
   'store.import.duplicate': '  可能重复 {origin}：{id} 像 {other}（相似度 {similarity}）',
   'store.root.empty': '--root 后面要给文件夹：--root DIR（不写就用 DSH_HOME）',
   'store.root.relative': '--root 要给绝对路径（收到的是「{root}」），例如 --root {absolute}',
+  'store.root.danglingLink':
+    '{root} 是指向 {target} 的链接，而那里什么都没有（磁盘没挂上？文件夹搬走了？）：记忆够不着，也没有在原地另建。把它挂上，或让链接重新指向记忆库，再试一次。',
   'store.root.notFolder': '{root} 是文件，不是文件夹；--root 要给记忆库所在的文件夹',
   'store.root.foreign':
     '{root} 里有别的文件、却没有记忆库，cyrene 不会在那里建库；什么都没改。{hint}--root 请给记忆库自己的文件夹，或者给一个空的（或还不存在的）文件夹来新建。',

@@ -22,6 +22,7 @@ export const doctorZh = {
   'doctor.area.plugins': '旧插件',
   'doctor.check.hostService': '记忆服务',
   'doctor.check.store': '记忆库',
+  'doctor.check.files': '记忆库文件',
   'doctor.check.root': '记忆库位置',
   'doctor.check.engine': '记忆引擎',
   'doctor.check.quota': '容量',
@@ -45,6 +46,9 @@ export const doctorZh = {
   'doctor.service.up': '从 {at} 起在运行',
   'doctor.service.down': '记忆服务没有挂载或出错（{error}）：这次对话不带记忆。请重启 DSH；还不行就看 DSH 的日志。',
   'doctor.store.unreadable': '读不了记忆库（{error}）：请检查这个文件夹的权限，或运行 cyrene memory check。',
+  'doctor.root.danglingLink':
+    '{root} 是指向 {target} 的链接，而那里什么都没有（磁盘没挂上？文件夹搬走了？）：记忆够不着。把它挂上，或让链接重新指向记忆库；不会在原地另建一个。',
+  'doctor.files.problems': '记忆库的文件里有 {n} 处问题；运行 cyrene memory check 看每一处和该怎么办',
   'doctor.root.unreadable': '位于 {root} 的记忆库读不了：{error}。运行 cyrene memory check 看看该怎么办；下面其他部分照常检查。',
   'doctor.root.missing': '{root} 还不存在：DSH 带着这个插件启动时会建好它，cyrene memory write 也会。',
   'doctor.root.ok': '{root}：日档 {n} 条，待定 {pending} 条',
