@@ -1,5 +1,7 @@
 import { gitLines } from '../gitsync/index.ts'
-import { existsSync, lstatSync, readlinkSync } from 'node:fs'
+import { existsSync, lstatSync, readlinkSync, type Dirent } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import { t, type Lang } from '../i18n/index.ts'
 import { errorText, saidOr } from '../i18n/store-said.ts'
 import { describeSnapshots, findRetiredPlugins, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, kindOfName } from '../memory/upkeep.ts'
@@ -37,6 +39,23 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
   }
 }
 
+/** The links below the store's root (relative paths), `.git/` aside: reads skip what they point to. */
+async function linksBelow(root: string, rel = ''): Promise<string[]> {
+  let ents: Dirent[]
+  try {
+    ents = await readdir(join(root, rel), { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const d of ents) {
+    const r = rel === '' ? d.name : `${rel}/${d.name}`
+    if (d.isSymbolicLink()) out.push(r)
+    else if (d.isDirectory() && r !== '.git') for (const found of await linksBelow(root, r)) out.push(found)
+  }
+  return out
+}
+
 /** Where a link at `path` points, when it is one; undefined for anything else. */
 function linkTarget(path: string): string | undefined {
   try {
@@ -62,6 +81,15 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
   // What `memory check` would find in the files (not UTF-8, a link, a broken comment): "all well" would hide it.
   if (problems.length > 0)
     lines.push({ area: 'memory', check: t('doctor.check.files', lang), status: 'warn', detail: t('doctor.files.problems', lang, { n: problems.length }) })
+  // A month folder moved to another disk and linked back is skipped by every read: its memories look gone.
+  const links = await linksBelow(root)
+  if (links.length > 0)
+    lines.push({
+      area: 'memory',
+      check: t('doctor.check.links', lang),
+      status: 'warn',
+      detail: t('doctor.links.found', lang, { n: links.length, first: links[0]! }),
+    })
   if (opts.engine) lines.push(await engineLine(store, lang))
   const usage = await store.measureUsage(true)
   const { totalBytes, marginBytes } = store.limits

@@ -25,6 +25,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.check.hostService': 'host service',
   'doctor.check.store': 'memory store',
   'doctor.check.files': 'store files',
+  'doctor.check.links': 'links',
   'doctor.check.root': 'memory root',
   'doctor.check.engine': 'memory engine',
   'doctor.check.quota': 'quota',
@@ -52,6 +53,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.root.danglingLink':
     '{root} is a link to {target}, which is not there (a disk not mounted, a folder moved?): the memory is out of reach. Mount it or point the link at the store again; nothing is made in its place.',
   'doctor.files.problems': "{n} problem(s) in the store's files; run cyrene memory check for each and what to do",
+  'doctor.links.found':
+    '{n} link(s) in the store, first {first}: reads skip what a link points to, so its memories do not show; run cyrene memory check for what to do',
   'doctor.root.unreadable': 'the store at {root} cannot be read: {error}. Run cyrene memory check for what to do; the other areas below are still checked.',
   'doctor.root.missing': '{root} does not exist yet: it is created when DSH starts with this plugin, or by cyrene memory write.',
   'doctor.root.ok': '{root}: {n} entries in the day files, {pending} pending',

@@ -23,6 +23,7 @@ export const doctorZh = {
   'doctor.check.hostService': '记忆服务',
   'doctor.check.store': '记忆库',
   'doctor.check.files': '记忆库文件',
+  'doctor.check.links': '链接',
   'doctor.check.root': '记忆库位置',
   'doctor.check.engine': '记忆引擎',
   'doctor.check.quota': '容量',
@@ -49,6 +50,7 @@ export const doctorZh = {
   'doctor.root.danglingLink':
     '{root} 是指向 {target} 的链接，而那里什么都没有（磁盘没挂上？文件夹搬走了？）：记忆够不着。把它挂上，或让链接重新指向记忆库；不会在原地另建一个。',
   'doctor.files.problems': '记忆库的文件里有 {n} 处问题；运行 cyrene memory check 看每一处和该怎么办',
+  'doctor.links.found': '记忆库里有 {n} 个链接，第一个是 {first}：读的时候会跳过链接指向的内容，所以那些记忆不会出现；运行 cyrene memory check 看该怎么办',
   'doctor.root.unreadable': '位于 {root} 的记忆库读不了：{error}。运行 cyrene memory check 看看该怎么办；下面其他部分照常检查。',
   'doctor.root.missing': '{root} 还不存在：DSH 带着这个插件启动时会建好它，cyrene memory write 也会。',
   'doctor.root.ok': '{root}：日档 {n} 条，待定 {pending} 条',
