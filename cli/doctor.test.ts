@@ -64,7 +64,7 @@ describe('the doctor in two layers: a verdict, then one row per area (issue 13 i
     expect((await doctorText(home)).split('\n')[0]).toBe('昔涟 · 新卷 体检：一切正常。')
     const english = (await doctorText(home, { LANG: 'en_US.UTF-8' })).split('\n')
     expect(english[0]).toBe('昔涟 · 新卷 (Cyrene) check-up: all well.')
-    expect(english).toContain('✓ Memory: 1 entries, all well')
+    expect(english).toContain('✓ Memory: 1 entry, all well')
   })
 })
 

@@ -191,6 +191,8 @@ async function show(o: StoreOptions, args: string[], io: CliIO): Promise<number>
 async function write(o: WriteOptions, args: string[], io: CliIO): Promise<number> {
   let text = args.join(' ')
   if (text === '-') text = await readStdinText(io)
+  // Node reads bytes of the command line that are not UTF-8 as U+FFFD: that is a text mangled on the way in, not what the person wrote.
+  else if (text.includes('\uFFFD') || (o.reason ?? '').includes('\uFFFD')) throw new CliError(say(io, 'store.write.replacementChar'), 2)
   if (text.trim() === '') throw new CliError(say(io, 'store.write.noText'), 2)
   const input: NewEntry = { text }
   if (o.kind !== undefined) input.kind = o.kind

@@ -177,3 +177,12 @@ describe('a store folder that is a link to nothing (a disk not mounted)', () => 
     expect(await fs.readdir(t.home)).toEqual(['cyrene-philia093-0'])
   })
 })
+
+describe('text that was not UTF-8 on the command line', () => {
+  it('arrives as U+FFFD and is refused, nothing written (standard input names the byte instead)', async () => {
+    const r = await write('bad\uFFFDbyte')
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('U+FFFD')
+    expect(await fs.readdir(t.home)).toEqual([])
+  })
+})

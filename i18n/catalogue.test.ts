@@ -100,3 +100,13 @@ describe('the message catalogues (issue 22)', () => {
     }
   })
 })
+
+describe('English counts', () => {
+  it('one entry, not "1 entries"; other counts keep the plural; Chinese has none to change', () => {
+    expect(t('store.export.done', 'en', { n: 1, file: 'x.jsonl' })).toBe('exported 1 entry to x.jsonl')
+    expect(t('store.export.done', 'en', { n: 11, file: 'x.jsonl' })).toBe('exported 11 entries to x.jsonl')
+    expect(t('store.export.done', 'en', { n: 1001, file: 'x.jsonl' })).toBe('exported 1,001 entries to x.jsonl')
+    expect(t('cli.list.count', 'en', { n: 1 })).toBe('1 entry')
+    expect(t('store.export.done', 'zh', { n: 1, file: 'x.jsonl' })).toBe('导出了 1 条到 x.jsonl')
+  })
+})

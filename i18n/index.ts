@@ -42,10 +42,12 @@ export function tKey(key: MessageKey, lang: Lang, params: Record<string, string 
 }
 
 function fill(text: string, params: Record<string, string | number>): string {
-  return text.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => {
+  return text.replace(/\{([A-Za-z0-9_]+)\}( entries\b)?/g, (whole, name: string, plural: string | undefined) => {
     const value = params[name]
     if (value === undefined) return whole
-    return typeof value === 'number' ? formatNumber(value) : value
+    const shown = typeof value === 'number' ? formatNumber(value) : value
+    // The English catalogue writes "{n} entries": one of them is "1 entry".
+    return plural !== undefined && String(value) === '1' ? `${shown} entry` : `${shown}${plural ?? ''}`
   })
 }
 

@@ -47,6 +47,8 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.positiveInt': '--{name} must be a positive whole number',
   'store.wholeNumber': '{name} must be a whole number ≥ {min}',
   'store.recall.noQuery': 'give the message to recall for: cyrene memory recall "<query>"',
+  'store.write.replacementChar':
+    'the text holds U+FFFD (�), which is what bytes that are not UTF-8 become on the command line; nothing was written. Convert it to UTF-8 first (for example iconv -f GB18030 -t UTF-8), or pass it through standard input (-), which names the bad byte',
   'store.stdin.none': 'standard input is not available here',
   'store.stdin.noneText': 'standard input is not available here; pass the text as an argument',
   'store.stdin.notUtf8':

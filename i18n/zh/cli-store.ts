@@ -45,6 +45,8 @@ export const cliStoreZh = {
   'store.positiveInt': '--{name} 要是正整数，例如 --{name} 10',
   'store.wholeNumber': '{name} 要是不小于 {min} 的整数',
   'store.recall.noQuery': '请给出要回想的话：cyrene memory recall "<query>"',
+  'store.write.replacementChar':
+    '文字里有 U+FFFD（�）——命令行里不是 UTF-8 的字节就会变成它；什么都没写。先转成 UTF-8（例如 iconv -f GB18030 -t UTF-8），或者用标准输入（-）传进来，那样会指出是哪个字节不对',
   'store.stdin.none': '这里读不到标准输入；请给出文件路径',
   'store.stdin.noneText': '这里读不到标准输入；请把内容直接写在命令后面',
   'store.stdin.notUtf8':
