@@ -170,3 +170,25 @@ describe('families load only when asked for (issue 8)', () => {
     expect(whale.filter((u) => /^\/memory\/(index|store|engine)\.ts$/.test(u) || u.startsWith('/cli/memory'))).toEqual([])
   })
 })
+
+describe('how a command was written, refused in the person language (the bad-input audit found the parser always English)', () => {
+  it('zh: unknown command, sub-command and option, a missing value and an ambiguous one hold no English sentence; en keeps its words', async () => {
+    const { englishSentences } = await import('../i18n/testing/language-rule.ts')
+    const cases = [
+      ['frob'],
+      ['memory', 'lst'],
+      ['memory', 'list', '--bogus'],
+      ['memory', 'list', '--json=x'],
+      ['memory', 'write', '--axis'],
+      ['memory', 'write', 'x', '--reason', '--axis', '美'],
+    ]
+    for (const args of cases) {
+      const zh = io()
+      expect(await main([...args, '--lang', 'zh'], zh), args.join(' ')).toBe(2)
+      expect(englishSentences(zh.err), zh.err).toEqual([])
+      const en = io()
+      expect(await main([...args, '--lang', 'en'], en)).toBe(2)
+      expect(en.err).toMatch(/unknown (?:sub-)?command|Unknown option|argument missing|argument is ambiguous/)
+    }
+  })
+})

@@ -133,14 +133,10 @@ export class CyreneCommand extends Command {
       const option = this.options.find((o) => o.long === word || o.short === word)
       if (option?.required) {
         const value = argv[i + 1]
-        if (value !== undefined && value.length > 1 && value.startsWith('-')) {
-          this.error(`option '${word}' argument is ambiguous: did you forget its value? For a value that starts with a dash write ${word}=${value}`, {
-            code: 'commander.optionMissingArgument',
-          })
-        }
+        if (value !== undefined && value.length > 1 && value.startsWith('-')) this.refuse(t('cli.error.ambiguous', this.lang, { option: word, value }))
         i++
       } else if (NEGATIVE_NUMBER.test(word)) {
-        this.error(`unknown option '${word}'`, { code: 'commander.unknownOption' })
+        this.refuse(t('cli.error.unknownOption', this.lang, { option: word, hint: '' }))
       }
     }
   }
@@ -157,20 +153,30 @@ export class CyreneCommand extends Command {
     throw new CommanderError(asked ? EXIT.ok : EXIT.refused, 'commander.help', '(outputHelp)')
   }
 
+  private get lang(): Lang {
+    return this.io.lang ?? DEFAULT_LANG
+  }
+
+  /** A refusal of how the command was written: what was wrong, the usage and where the options are, in the person's language. */
+  private refuse(said: string): never {
+    throw new CliError(t('cli.error.frame', this.lang, { said, path: this.path(), usage: this.usage() }), EXIT.refused)
+  }
+
   override error(message: string, options?: ErrorOptions): never {
-    // Commander's words on one line, its "(Did you mean --json?)" included.
+    // Commander's words are English: the cases a person meets are said again from the catalogue, its suggestion kept.
     const [head = '', ...more] = message.replace(/^error: /, '').split('\n')
-    const aside = (text: string): string => [text, ...more.map((m) => m.trim())].filter((t) => t !== '').join(' ')
+    const suggestion = /\(Did you mean (.+?)\?\)/.exec(message)?.[1]
+    const hint = suggestion === undefined ? '' : t('cli.error.hint', this.lang, { suggestion })
+    const quoted = /'([^']+)'/.exec(head)?.[1] ?? ''
     if (options?.code === 'commander.unknownCommand') {
-      const what = this.parent === null ? 'command' : 'sub-command'
-      throw new CliError(`${aside(`unknown ${what} "${this.args[0] ?? ''}"`)}. Run \`${this.path()} --help\` for the list.`, EXIT.refused)
+      const what = t(this.parent === null ? 'cli.error.command' : 'cli.error.subCommand', this.lang)
+      throw new CliError(t('cli.error.unknownCommand', this.lang, { what, name: this.args[0] ?? '', hint, path: this.path() }), EXIT.refused)
     }
-    // Capitalised as node's parseArgs said it ("Unknown option '--x'"), which scripts and tests may look for.
-    const said = aside(head)
-    throw new CliError(
-      `${said.charAt(0).toUpperCase()}${said.slice(1)}. Usage: ${this.path()} ${this.usage()}. Run \`${this.path()} --help\` for the options.`,
-      EXIT.refused,
-    )
+    if (options?.code === 'commander.unknownOption') this.refuse(t('cli.error.unknownOption', this.lang, { option: quoted, hint }))
+    if (options?.code === 'commander.optionMissingArgument') this.refuse(t('cli.error.missingValue', this.lang, { option: quoted }))
+    // Anything else keeps commander's words, capitalised as node's parseArgs said them.
+    const said = [head, ...more.map((m) => m.trim())].filter((w) => w !== '').join(' ')
+    this.refuse(`${said.charAt(0).toUpperCase()}${said.slice(1)}`)
   }
 }
 

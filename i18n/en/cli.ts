@@ -15,4 +15,12 @@ export const cliEn: { readonly [K in keyof typeof cliZh]: string } = {
   'cli.list.count': '{n} entries',
   'cli.list.problems': '; {n} unreadable comment(s) — run `cyrene memory check`',
   'cli.whale.empty': '(empty — this segment does not appear in the system prompt)',
+  'cli.error.frame': '{said}. Usage: {path} {usage}. Run `{path} --help` for the options.',
+  'cli.error.hint': ' (Did you mean {suggestion}?)',
+  'cli.error.command': 'command',
+  'cli.error.subCommand': 'sub-command',
+  'cli.error.unknownCommand': 'unknown {what} "{name}"{hint}. Run `{path} --help` for the list.',
+  'cli.error.unknownOption': "Unknown option '{option}'{hint}",
+  'cli.error.missingValue': "Option '{option}' argument missing",
+  'cli.error.ambiguous': "Option '{option}' argument is ambiguous: did you forget its value? For a value that starts with a dash write {option}={value}",
 }

@@ -12,4 +12,12 @@ export const cliZh = {
   'cli.list.count': '{n} 条',
   'cli.list.problems': '；{n} 处注释读不了 —— 运行 `cyrene memory check`',
   'cli.whale.empty': '(空 —— 该段不会出现在系统提示词里)',
+  'cli.error.frame': '{said}。用法：{path} {usage}。运行 `{path} --help` 看有哪些选项。',
+  'cli.error.hint': '（是不是想用 {suggestion}？）',
+  'cli.error.command': '命令',
+  'cli.error.subCommand': '子命令',
+  'cli.error.unknownCommand': '没有「{name}」这个{what}{hint}。运行 `{path} --help` 看有哪些。',
+  'cli.error.unknownOption': '没有「{option}」这个选项{hint}',
+  'cli.error.missingValue': '选项「{option}」后面缺了值',
+  'cli.error.ambiguous': '选项「{option}」后面跟的像是另一个选项：是不是忘了给值？要给以 - 开头的值，写成 {option}={value}',
 } as const
