@@ -46,6 +46,8 @@ describe('cyrene settings', () => {
     expect(long).toMatchObject({ code: 2, err: expect.stringContaining('at most 20; nothing was changed') })
     expect(await run(['settings', 'set', 'style', '不存在'])).toMatchObject({ code: 2, err: expect.stringContaining('one of 清简, 温润, 绮丽') })
     expect(await run(['settings', 'set', 'colour', 'x'])).toMatchObject({ code: 2, err: expect.stringContaining('one of nickname, style') })
+    // Only a zero-width space: a name nobody would see.
+    expect(await run(['settings', 'set', 'nickname', '\u200b'])).toMatchObject({ code: 2, err: expect.stringContaining('must not be empty') })
     expect(readFileSync(file(), 'utf8')).toBe(before)
   })
 

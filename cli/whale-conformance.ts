@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
-import { ManifestError, runConformance, type ConformanceReport, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
+import { ManifestError, readManifest, runConformance, type ConformanceReport, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { CliError, memoryIO, type CliIO, type SubCommand } from './io.ts'
 import { repeated, type CyreneCommand } from './command.ts'
@@ -67,9 +67,13 @@ async function conformance(values: ConformanceOptions, positionals: string[], co
   try {
     if (values.command === undefined && io.run === undefined)
       throw new Error('whale conformance without --command runs inside the cyrene command line (cli/main.ts run)')
+    // A --case the manifest does not hold is a typo, not "0 of 0 pass".
+    const unknown = (values.case ?? []).filter((id) => !readManifest(dir).some((c) => c.id === id))
+    if (unknown.length > 0) throw new CliError(t('whale.out.conformance.noCase', io.lang ?? DEFAULT_LANG, { ids: unknown.join(', ') }), 2)
     const exec = values.command !== undefined ? externalExec(values.command, values.commandArg ?? [], io.env.PATH) : inProcessExec(io.run!)
     report = await runConformance(dir, exec, values.case ? { only: values.case } : {})
   } catch (error) {
+    if (error instanceof CliError) throw error
     if (error instanceof ManifestError) throw new CliError(whaleErrorText(error, io.lang ?? DEFAULT_LANG))
     throw error
   }

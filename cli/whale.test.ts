@@ -80,6 +80,9 @@ describe('whale-sample through the compiled bin (bin/cyrene.js)', () => {
       repo,
     )
     expect(json(out.stdout)).toMatchObject({ total: 2, passed: 2 })
+    const typo = await whale(['conformance', sample, '--case', 'R01-empty-confg'], repo)
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toContain('no case R01-empty-confg')
     const missing = await whale(['conformance', sample, '--case', 'R01-empty-config', '--command', '/nonexistent/program'], repo)
     expect(missing.code).toBe(1)
     expect(missing.stdout).toContain('FAIL  R01-empty-config')

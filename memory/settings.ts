@@ -363,6 +363,8 @@ export type VoiceSettingKey = (typeof VOICE_SETTING_KEYS)[number]
 // eslint-disable-next-line no-control-regex
 const NAME_BREAK_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 
+const INVISIBLE_RE = /[\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069]/g
+
 /** Why `value` cannot be stored under `key`, or undefined when it can (counted in code points). */
 export function voiceSettingProblem(key: VoiceSettingKey, value: string): string | undefined {
   return voiceSettingSaid(key, value)?.en
@@ -373,7 +375,8 @@ function voiceSettingSaid(key: VoiceSettingKey, value: string): { en: string; sa
   const max = key === 'nickname' ? NICKNAME_MAX : STYLE_NAME_MAX
   const chars = [...value].length
   const said = (code: string): Said => ({ code: `part.voice.${code}`, params: { key, chars, max } })
-  if (value.trim() === '') return { en: `${key} must not be empty`, said: said('empty') }
+  // Zero-width spaces and direction marks alone would make a name nobody sees.
+  if (value.replace(INVISIBLE_RE, '').trim() === '') return { en: `${key} must not be empty`, said: said('empty') }
   if (value !== value.trim()) return { en: `${key} must not start or end with spaces`, said: said('spaces') }
   if (NAME_BREAK_RE.test(value)) return { en: `${key} must be one line without control characters`, said: said('line') }
   if (chars > max) return { en: `${key} is ${chars} characters; at most ${max}`, said: said('long') }

@@ -60,6 +60,9 @@ it('only a person with the confirmation word opens a volume; persona text is unt
   await ensureVolumePersonaHash(s, sources)
   await expect(openVolume(s, { reason: 'r', confirm: 'new-volume', sources }, { by: 'model' })).rejects.toThrow(/only a person/)
   await expect(openVolume(s, { reason: 'r', confirm: 'yes', sources }, { by: 'person' })).rejects.toThrow(/--confirm new-volume/)
+  // The reason stays in 卷.json and the audit log: one line of at most 200 characters, like an entry's.
+  for (const reason of ['bad\u0001ctl', '理'.repeat(201), 'two\nlines'])
+    await expect(openVolume(s, { reason, confirm: 'new-volume', sources }, { by: 'person' })).rejects.toThrow(/one-line --reason/)
   await fs.writeFile(sources[0]!.path, '我是昔涟，第二卷。')
   expect((await volumeDrift(s, sources)).drift).toBe(true)
   const v = await openVolume(s, { reason: '人格文本修订', confirm: 'new-volume', sources }, { by: 'person' })

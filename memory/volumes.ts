@@ -176,6 +176,11 @@ export interface OpenVolumeInput {
   ab?: (fingerprint: string) => AbReview
 }
 
+/** A volume's reason is as long as an entry's may be. */
+const VOLUME_REASON_MAX = 200
+// eslint-disable-next-line no-control-regex
+const VOLUME_REASON_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+
 /** Open the next volume. A person only, with the confirmation word; persona text is never touched. */
 export async function openVolume(store: StoreCore, input: OpenVolumeInput, ctx: { by: Writer }): Promise<Volume> {
   if (ctx.by !== 'person')
@@ -187,7 +192,11 @@ export async function openVolume(store: StoreCore, input: OpenVolumeInput, ctx: 
       { variant: 'volume', word: CONFIRM_WORD },
     )
   const reason = typeof input.reason === 'string' ? input.reason.trim() : ''
-  if (reason === '' || reason.includes('\n')) throw new RefusedError('bad-input', 'give a one-line --reason for the new volume', { variant: 'volume-reason' })
+  // It stays in 卷.json and the audit log for good, and is shown as written: one line of visible words, like an entry's reason.
+  if (reason === '' || VOLUME_REASON_BREAK.test(reason) || [...reason].length > VOLUME_REASON_MAX)
+    throw new RefusedError('bad-input', `give a one-line --reason for the new volume (at most ${VOLUME_REASON_MAX} characters, no control characters)`, {
+      variant: 'volume-reason',
+    })
   const hash = await personaFingerprint(input.sources)
   // Refused before anything is written, volume 0's completion included.
   const ab = input.ab?.(hash)

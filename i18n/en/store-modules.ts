@@ -14,7 +14,7 @@ export const storeModulesEn: { readonly [K in keyof typeof storeModulesZh]: stri
   'store.refused.meta-json.volumes-json': '{problem}; fix it by hand or restore it from a snapshot — nothing was changed',
   'store.refused.person-only.volume': 'only a person opens a new volume; the companion may suggest it in the dream journal',
   'store.refused.confirm.volume': 'opening a volume is for big changes (persona text, the five virtues, the storage format). To go ahead, add --confirm {word}',
-  'store.refused.bad-input.volume-reason': 'give a one-line --reason for the new volume',
+  'store.refused.bad-input.volume-reason': 'give a one-line --reason for the new volume (at most 200 characters, no control characters)',
   'store.refused.meta-json.pending': '{problem}. Fix or restore it before re-checking; nothing was changed.',
   'store.refused.person-only.tombstone': 'only the person may restore a tombstoned memory',
   'store.refused.meta-json.marks':

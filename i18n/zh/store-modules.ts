@@ -12,7 +12,7 @@ export const storeModulesZh = {
   'store.refused.meta-json.volumes-json': '{problem}；请手动改好，或从快照里恢复——什么都没改',
   'store.refused.person-only.volume': '只有你本人能开新卷；昔涟可以在梦的日志里提议',
   'store.refused.confirm.volume': '开新卷是给大改动用的（人设文字、五育、存储格式）。确定要开，请加上 --confirm {word}',
-  'store.refused.bad-input.volume-reason': '请用 --reason 给新卷写一行理由',
+  'store.refused.bad-input.volume-reason': '请用 --reason 给新卷写一行理由（最多 200 个字，不含控制字符）',
   'store.refused.meta-json.pending': '{problem}。先改好或恢复它再复核；什么都没改。',
   'store.refused.person-only.tombstone': '只有你本人能恢复一条立了碑的记忆',
   'store.refused.meta-json.marks':
