@@ -58,6 +58,7 @@ function changedNote(ctx: FailureContext): string {
   if (ctx.nothingChanged === true) return t('failure.changed.nothing', lang)
   if (command === 'memory import' || command === 'migrate') return t('failure.changed.import', lang)
   if (command === 'restore') return t('failure.changed.restore', lang)
+  if (command === 'whale') return t('failure.changed.whale', lang)
   if (ONE_STEP.has(command) || (command === 'memory check' && !argv.includes('--fix')) || argv.includes('--list') || argv.includes('--dry-run'))
     return t('failure.changed.nothing', lang)
   return t('failure.changed.step', lang)

@@ -273,3 +273,20 @@ describe('a file-size limit (EFBIG, RLIMIT_FSIZE) stops a write short', () => {
     expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
   })
 })
+
+describe('the whale commands when the system refuses', () => {
+  it('a file-size limit is exit 3 with what to do, as for every command (it was exit 1), the inbox as it was', async () => {
+    const home = join(base, 'whale-efbig')
+    await fs.mkdir(join(home, 'whale-persona'), { recursive: true })
+    const inbox = join(home, 'whale-persona', 'memory-inbox.jsonl')
+    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ text: `提议的第${i}条，写得长一些`, status: 'proposed' })).join('\n') + '\n'
+    await fs.writeFile(inbox, lines)
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, bin, 'whale', 'inbox', 'reject', '0'], {
+      env: { PATH: process.env.PATH, DSH_HOME: home, LANG: 'en_US.UTF-8' },
+      encoding: 'utf8',
+      cwd: '/',
+    })
+    expectSystemRefusal({ status: r.status, stdout: r.stdout, stderr: r.stderr }, /^cyrene whale: file too large: .*memory-inbox\.jsonl.*ulimit -f unlimited/)
+    expect(await fs.readFile(inbox, 'utf8')).toBe(lines)
+  })
+})

@@ -6,6 +6,7 @@ import { addInbox } from './whale-inbox.ts'
 import { addConformance } from './whale-conformance.ts'
 import { addReflex } from './whale-reflex.ts'
 import { help } from './help-text.ts'
+import { describeSystemFailure } from './failures.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 
 /** `cyrene whale …`: whale-persona v1 files on the command line. */
@@ -24,6 +25,9 @@ export function whaleFamily(io: CliIO): CyreneCommand {
 
 /** A file the system will not let us read or write is a refusal to explain, not a crash. */
 function fileRefusal(error: unknown, lang: Lang): unknown {
+  // A full disk, a permission, a read-only file system: the system refused (exit 3), said as for every command.
+  const system = describeSystemFailure(error, { command: 'whale', argv: [], lang })
+  if (system !== undefined) return new CliError(system.message, system.exit)
   const code = (error as NodeJS.ErrnoException | null)?.code
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
     // The system's own words (EACCES: …, the path) are a parameter, as it said them.

@@ -153,6 +153,8 @@ function appendWhole(absolute: string, text: string): void {
       } catch {
         /* the cut is best effort; the error below is what the person reads */
       }
+    // write(2) names no file: the message must say which one.
+    if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined) Object.assign(error, { path: absolute })
     throw error
   } finally {
     closeSync(fd)

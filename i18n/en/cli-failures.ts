@@ -7,6 +7,7 @@ export const cliFailuresEn: { readonly [K in keyof typeof cliFailuresZh]: string
     'Entries imported before the failure stay in the store; once it is fixed, run the same command again — what is already imported is recognised and skipped.',
   'failure.changed.restore':
     'The restore may have stopped part-way: the store as it was before is in the newest pre-restore snapshot (`cyrene restore --list`); once it is fixed, run the same restore again.',
+  'failure.changed.whale': 'The step that failed changed nothing; an append cut short is cut off again. `cyrene whale inbox log` shows what the inbox holds.',
   'failure.changed.step':
     'The step that failed changed nothing; earlier steps of this command may have finished — `cyrene memory check` shows the state of the store.',
   'failure.fileOp': 'a file operation',

@@ -3,6 +3,7 @@ export const cliFailuresZh = {
   'failure.changed.nothing': '什么都没改。',
   'failure.changed.import': '出错之前已经导入的条目留在记忆库里；问题解决后再运行同一条命令 —— 已经导入的会被认出来并跳过。',
   'failure.changed.restore': '恢复可能停在了中途：恢复之前的记忆库在最新的恢复前快照里（`cyrene restore --list`）；问题解决后再运行同一次恢复。',
+  'failure.changed.whale': '失败的那一步什么都没改；写到一半的追加会被截回去。`cyrene whale inbox log` 可以看收件箱里有什么。',
   'failure.changed.step': '失败的那一步什么都没改；这条命令之前的步骤可能已经完成了 —— 用 `cyrene memory check` 看看记忆库的状态。',
   'failure.fileOp': '文件操作',
   'failure.perm.noPath': '没有权限（{syscall}）。{changed}看看记忆库归谁所有{where}。',
