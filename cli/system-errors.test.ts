@@ -221,11 +221,17 @@ describe('a full disk and a read-only file system through the command line (issu
   it('EROFS: "read-only file system", exit 3, nothing changed', async () => {
     const mnt = await tmpfs('ro')
     const home = await homeWithStore(mnt, 'home')
+    expect(cyrene(['backup'], home).status).toBe(0)
+    const snapshot = readdirSync(join(home, 'cyrene-philia093-0-snapshots')).find((n) => !n.startsWith('.'))!
     const before = await fs.readFile(dayFile(home))
     execFileSync('mount', ['-o', 'remount,ro', mnt])
     try {
       const r = cyrene(write2, home)
       expectSystemRefusal(r, /^cyrene memory: read-only file system: .*cyrene-philia093-0.*\. Nothing was changed\. Remount it read-write/)
+      expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
+      // A restore that cannot even start says nothing changed; it used to point at an older pre-restore snapshot.
+      const restore = cyrene(['restore', snapshot], home)
+      expectSystemRefusal(restore, /^cyrene restore: read-only file system: .*\. Nothing was changed\. Remount it read-write/)
       expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
     } finally {
       execFileSync('mount', ['-o', 'remount,rw', mnt])
