@@ -446,7 +446,10 @@ function renderCheck(r: CheckReport, io: CliIO): string {
     ...r.warnings.map((f) => say(io, 'store.check.warning', finding(f))),
     ...r.notes.map((f) => say(io, 'store.check.note', finding(f))),
     ...r.fixed.map((x, i) => say(io, 'store.check.fixed', { what: storeSaidText(r.fixedSaid[i], x, io) })),
-    r.errors.length === 0 ? say(io, 'store.check.clean') : say(io, 'store.check.problems', { n: r.errors.length }),
+    // After --fix changed something, "nothing was changed" would be false: the count says what is left.
+    r.errors.length === 0
+      ? say(io, 'store.check.clean')
+      : say(io, r.fixed.length > 0 ? 'store.check.problemsLeft' : 'store.check.problems', { n: r.errors.length, fixed: r.fixed.length }),
   ]
   return `${lines.join('\n')}\n`
 }

@@ -186,3 +186,19 @@ describe('text that was not UTF-8 on the command line', () => {
     expect(await fs.readdir(t.home)).toEqual([])
   })
 })
+
+describe('memory check --fix', () => {
+  it('after fixing a file mode with problems left, says what is left instead of "nothing was changed"', async () => {
+    expect((await write('one', '--at', '2025-03-01')).code).toBe(0)
+    expect((await write('two', '--at', '2025-03-02')).code).toBe(0)
+    const dir = join(t.root, '岁月涟漪/日档/2025/03')
+    await fs.chmod(join(dir, '2025-03-01.md'), 0o644)
+    // The same entry twice (a duplicate id): a problem --fix leaves to the person.
+    await fs.appendFile(join(dir, '2025-03-02.md'), await fs.readFile(join(dir, '2025-03-01.md'), 'utf8'))
+    const r = await run(['memory', 'check', '--fix'])
+    expect(r.code).toBe(1)
+    expect(r.out).toMatch(/^fixed /m)
+    expect(r.out).toMatch(/problem\(s\) left after the 1 fix\(es\) above/)
+    expect(r.out).not.toContain('nothing was changed')
+  })
+})

@@ -27,6 +27,7 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.check.note': 'note    {where}{message} [{code}]',
   'store.check.fixed': 'fixed   {what}',
   'store.check.clean': 'the store checks clean',
+  'store.check.problemsLeft': '{n} problem(s) left after the {fixed} fix(es) above; fix each as its line says, then run cyrene memory check again',
   'store.check.problems': '{n} problem(s) found; nothing was changed',
   'store.resolve.noId': 'give the conflict: cyrene memory resolve <id> --keep a|b|both (`cyrene memory check` lists them)',
   'store.resolve.badKeep': '--keep must be a, b or both (got {value}); nothing was changed',

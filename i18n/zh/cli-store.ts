@@ -26,6 +26,7 @@ export const cliStoreZh = {
   'store.check.note': '提示  {where}{message} [{code}]',
   'store.check.fixed': '已修好  {what}',
   'store.check.clean': '记忆库检查无误',
+  'store.check.problemsLeft': '上面修好了 {fixed} 处，还剩 {n} 个问题；照每一行修好，再运行 cyrene memory check',
   'store.check.problems': '发现 {n} 个问题，什么都没改；照上面每一行修好，再运行 cyrene memory check（能自动修的加 --fix）',
   'store.resolve.noId': '请给出冲突：cyrene memory resolve <id> --keep a|b|both（`cyrene memory check` 会列出冲突）',
   'store.resolve.badKeep': '--keep 只能是 a、b 或 both，收到的是 {value}；什么都没改',
