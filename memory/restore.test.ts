@@ -6,6 +6,7 @@ import { describeSnapshots, listSnapshots, MANIFEST_FILE, snapshotIfDue, takeSna
 import { restoreSnapshot } from './restore.ts'
 import { checkStore } from './check.ts'
 import { tempHome } from './testing/tmp.ts'
+import { spawnLockHolder } from '../durable/testing/spawn.ts'
 import { hashTree } from './testing/tree.ts'
 import { storeLines } from '../host/doctor.ts'
 
@@ -38,6 +39,24 @@ async function expectUnchanged(s: MemoryStore, before: Record<string, string>, s
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 describe('restore', () => {
+  it('refused while another restore holds the engine lock, naming that restore and how to resume it, not a DSH to quit', async () => {
+    const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await s.write(fact('x'), { by: 'person' })
+    const name = (await takeSnapshot(s, 'manual')).name
+    const h = spawnLockHolder(join(t.root, '元', 'engine.lock'), 10_000, 'restore')
+    expect(await h.next('READY', 'EXITED')).toBe('READY')
+    try {
+      const err = await restoreSnapshot(s, name, { by: 'person' }).catch((e: unknown) => e)
+      expect((err as Error).message).toContain(`another restore is running (process ${h.child.pid})`)
+      expect((err as Error).message).not.toContain('quit DSH')
+    } finally {
+      const released = h.next('RELEASED', 'EXITED')
+      h.send('release')
+      await released
+      h.send('exit')
+      await h.done
+    }
+  })
   it('7 daily snapshots: restoring the oldest brings back exactly its files and keeps the snapshot (issue 7 item 2)', async () => {
     let now = new Date('2026-03-01T12:00:00')
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })

@@ -338,10 +338,19 @@ async function holdEngine(store: StoreCore): Promise<boolean> {
   try {
     await claimEngine(store, 'restore')
   } catch (e) {
+    const pid = String(e instanceof LockBusyError ? (e.owner?.pid ?? '?') : '?')
+    // Another restore holds the engine lock, not DSH: "quit DSH" would send the person looking for a DSH that is not running.
+    if (e instanceof LockBusyError && e.owner?.purpose === 'restore')
+      throw new RefusedError(
+        'engine-running',
+        `another restore is running (process ${pid}); wait for it to finish (if it was stopped, resume it: kill -CONT ${pid}), then try again`,
+        {
+          variant: 'restore',
+          pid,
+        },
+      )
     if (e instanceof LockBusyError)
-      throw new RefusedError('engine-running', `the memory engine is running (process ${e.owner?.pid ?? '?'}); quit DSH first, then restore`, {
-        pid: String(e.owner?.pid ?? '?'),
-      })
+      throw new RefusedError('engine-running', `the memory engine is running (process ${pid}); quit DSH first, then restore`, { pid })
     throw e
   }
   return true

@@ -61,6 +61,8 @@ export const storeImportEn: { readonly [K in keyof typeof storeImportZh]: string
     '{up} in the store became a link during a restore; restore never writes through links. Replace it with a plain folder; the restore finishes the next time the store is opened',
   'store.refused.restore-blocked.became-file':
     '{up} in the store became a file during a restore; restore never writes through links. Replace it with a plain folder; the restore finishes the next time the store is opened',
+  'store.refused.engine-running.restore':
+    'another restore is running (process {pid}); wait for it to finish (if it was stopped, resume it: kill -CONT {pid}), then try again',
   'store.refused.engine-running': 'the memory engine is running (process {pid}); quit DSH first, then restore',
   'store.refused.person-only.restore': 'only the person may restore a snapshot',
   'store.part.anchor-text': '{key} anchor text',

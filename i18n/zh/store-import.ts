@@ -55,6 +55,7 @@ export const storeImportZh = {
   'store.refused.restore-blocked.became-link':
     '记忆库里的 {up} 在恢复过程中变成了链接；恢复从不经过链接写入。把它换成普通文件夹；下次打开记忆库时恢复会接着做完',
   'store.refused.restore-blocked.became-file': '记忆库里的 {up} 在恢复过程中变成了文件；把它换成普通文件夹；下次打开记忆库时恢复会接着做完',
+  'store.refused.engine-running.restore': '另一次恢复正在进行（进程 {pid}）；等它做完（如果它被暂停了，用 kill -CONT {pid} 让它继续），再试一次',
   'store.refused.engine-running': '记忆引擎正在运行（进程 {pid}）；先退出 DSH，再恢复',
   'store.refused.person-only.restore': '只有你本人能恢复快照',
   'store.part.anchor-text': '{key} 锚点的文字',
