@@ -181,4 +181,30 @@ describe('the doctor does not say "all well" over what it cannot see (the fault 
     const { lines } = await doctor(home)
     expect(lines.find((l) => l.check === 'links')).toMatchObject({ status: 'warn', detail: expect.stringContaining('岁月涟漪/日档/2026/01') })
   })
+  it('a write lock kept by a stopped process, or a file where its folder goes, is named with what to do', async () => {
+    const home = scratchDir('doctor-write-lock')
+    const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
+    expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r'], io)).toBe(0)
+    const lock = join(home, 'cyrene-philia093-0', '元', 'write.lock')
+    const { spawnLockHolder } = await import('../durable/testing/spawn.ts')
+    const h = spawnLockHolder(lock, 10_000, 'write')
+    expect(await h.next('READY', 'EXITED')).toBe('READY')
+    try {
+      expect((await doctor(home)).lines.find((l) => l.check === 'write lock')).toBeUndefined()
+      h.child.kill('SIGSTOP')
+      expect((await doctor(home)).lines.find((l) => l.check === 'write lock')).toMatchObject({
+        status: 'warn',
+        detail: expect.stringContaining(`kill -CONT ${h.child.pid}`),
+      })
+    } finally {
+      h.child.kill('SIGCONT')
+      h.send('exit')
+      await h.done
+    }
+    const { rmSync } = await import('node:fs')
+    rmSync(lock, { recursive: true, force: true })
+    rmSync(`${lock}.owner`, { force: true })
+    writeFileSync(lock, '')
+    expect((await doctor(home)).lines.find((l) => l.check === 'write lock')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`rm '${lock}'`) })
+  })
 })

@@ -1,5 +1,6 @@
 import { gitLines } from '../gitsync/index.ts'
-import { existsSync, lstatSync, readlinkSync, type Dirent } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, readlinkSync, type Dirent } from 'node:fs'
+import { lockState } from '../durable/lock.ts'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { t, type Lang } from '../i18n/index.ts'
@@ -90,6 +91,8 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
       status: 'warn',
       detail: t('doctor.links.found', lang, { n: links.length, first: links[0]! }),
     })
+  const writeLock = await writeLockLine(root, lang)
+  if (writeLock !== undefined) lines.push(writeLock)
   if (opts.engine) lines.push(await engineLine(store, lang))
   const usage = await store.measureUsage(true)
   const { totalBytes, marginBytes } = store.limits
@@ -135,6 +138,38 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
   lines.push(...(await nightRecordLines(store, lang)))
   lines.push(...(await gitLines(store, lang)))
   return lines
+}
+
+/**
+ * The write lock when it keeps every write waiting: a holder on this host that is stopped
+ * (SIGSTOP, Ctrl-Z), or a link or a file where its folder goes. Undefined while it is free or a
+ * write is under way.
+ */
+async function writeLockLine(root: string, lang: Lang): Promise<DoctorLine | undefined> {
+  const lock = join(root, '元', 'write.lock')
+  const check = t('doctor.check.writeLock', lang)
+  let shape: 'link' | 'file' | undefined
+  try {
+    const st = lstatSync(lock)
+    shape = st.isSymbolicLink() ? 'link' : st.isDirectory() ? undefined : 'file'
+  } catch {
+    return undefined
+  }
+  if (shape !== undefined) return { area: 'memory', check, status: 'fail', detail: t('doctor.writeLock.shape', lang, { lock, shape }) }
+  const state = await lockState(lock)
+  const pid = state.owner?.pid
+  if (state.alive !== true || pid === undefined || !stopped(pid)) return undefined
+  return { area: 'memory', check, status: 'warn', detail: t('doctor.writeLock.stopped', lang, { pid: String(pid) }) }
+}
+
+/** A process on this host stopped by a signal (state T or t in /proc/<pid>/stat). */
+function stopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3))
+  } catch {
+    return false
+  }
 }
 
 async function engineLine(store: MemoryStore, lang: Lang): Promise<DoctorLine> {

@@ -26,6 +26,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.check.store': 'memory store',
   'doctor.check.files': 'store files',
   'doctor.check.links': 'links',
+  'doctor.check.writeLock': 'write lock',
   'doctor.check.root': 'memory root',
   'doctor.check.engine': 'memory engine',
   'doctor.check.quota': 'quota',
@@ -55,6 +56,10 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.files.problems': "{n} problem(s) in the store's files; run cyrene memory check for each and what to do",
   'doctor.links.found':
     '{n} link(s) in the store, first {first}: reads skip what a link points to, so its memories do not show; run cyrene memory check for what to do',
+  'doctor.writeLock.shape':
+    "{lock} is a {shape}, not a lock folder: no process holds it, and every write refuses. If no cyrene command and no DSH is writing, remove it (rm '{lock}')",
+  'doctor.writeLock.stopped':
+    'the write lock is held by process {pid}, which is stopped (SIGSTOP, Ctrl-Z): every write waits, then refuses. Resume it (kill -CONT {pid}, or fg in its terminal) or end it',
   'doctor.root.unreadable': 'the store at {root} cannot be read: {error}. Run cyrene memory check for what to do; the other areas below are still checked.',
   'doctor.root.missing': '{root} does not exist yet: it is created when DSH starts with this plugin, or by cyrene memory write.',
   'doctor.root.ok': '{root}: {n} entries in the day files, {pending} pending',

@@ -24,6 +24,7 @@ export const doctorZh = {
   'doctor.check.store': '记忆库',
   'doctor.check.files': '记忆库文件',
   'doctor.check.links': '链接',
+  'doctor.check.writeLock': '写锁',
   'doctor.check.root': '记忆库位置',
   'doctor.check.engine': '记忆引擎',
   'doctor.check.quota': '容量',
@@ -51,6 +52,10 @@ export const doctorZh = {
     '{root} 是指向 {target} 的链接，而那里什么都没有（磁盘没挂上？文件夹搬走了？）：记忆够不着。把它挂上，或让链接重新指向记忆库；不会在原地另建一个。',
   'doctor.files.problems': '记忆库的文件里有 {n} 处问题；运行 cyrene memory check 看每一处和该怎么办',
   'doctor.links.found': '记忆库里有 {n} 个链接，第一个是 {first}：读的时候会跳过链接指向的内容，所以那些记忆不会出现；运行 cyrene memory check 看该怎么办',
+  'doctor.writeLock.shape':
+    "{lock} 是一个 {shape}，不是锁文件夹：没有进程持有它，每次写入都会被拒绝。如果没有 cyrene 命令、也没有 DSH 在写，就删掉它（rm '{lock}'）",
+  'doctor.writeLock.stopped':
+    '写锁被进程 {pid} 持有，而它被暂停了（SIGSTOP、Ctrl-Z）：每次写入都会等，然后被拒绝。让它继续（kill -CONT {pid}，或在它的终端里 fg），或者结束它',
   'doctor.root.unreadable': '位于 {root} 的记忆库读不了：{error}。运行 cyrene memory check 看看该怎么办；下面其他部分照常检查。',
   'doctor.root.missing': '{root} 还不存在：DSH 带着这个插件启动时会建好它，cyrene memory write 也会。',
   'doctor.root.ok': '{root}：日档 {n} 条，待定 {pending} 条',
