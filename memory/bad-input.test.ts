@@ -88,6 +88,20 @@ it('ids with path tricks or control characters in a file are harmless data, flag
   expect(await fs.readdir(t.root)).not.toContain('etc')
 })
 
+it('a hand-edited comment with a date nothing sorts by, an axis none of the five or a volume that is no number is named by check', async () => {
+  await fs.mkdir(join(t.root, '岁月涟漪/日档/2026/04'), { recursive: true })
+  const lines = [
+    'a\n<!--cyrene:{"id":"a1","at":"2026-13-45T99:99:99Z"}-->',
+    'b\n<!--cyrene:{"id":"b1","at":12345}-->',
+    'c\n<!--cyrene:{"id":"c1","at":"2026-04-01T12:00:00.000Z","axis":"X"}-->',
+    'd\n<!--cyrene:{"id":"d1","at":"2026-04-01T12:00:00.000Z","vol":-1}-->',
+    'e\n<!--cyrene:{"id":"e1","at":"2026-04-01T12:00:00.000Z","axis":"美","vol":0}-->',
+  ]
+  await fs.writeFile(join(t.root, day), lines.join('\n\n') + '\n')
+  const odd = (await checkStore(s)).warnings.filter((w) => w.code === 'meta-field').map((w) => w.message.split(' is ')[0])
+  expect(odd).toEqual(['"at"', '"at"', '"axis"', '"vol"'])
+})
+
 it('duplicate ids and dangling links are errors; a 10 MB paste is refused before touching disk', async () => {
   const a = await s.write(fact('one'), { by: 'person' })
   await s.write({ ...fact('two'), links: [`${a.id}|因果`] }, { by: 'person' })

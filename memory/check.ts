@@ -6,7 +6,7 @@ import { isUsableId } from './id.ts'
 import { isTempName, walkFiles, DIR_MODE, FILE_MODE } from './fsio.ts'
 import { LAYOUT, dateOfEntryFile } from './paths.ts'
 import type { MemoryStore, StoredEntry } from './store.ts'
-import { LINK_TYPES } from './entry.ts'
+import { AXES, LINK_TYPES } from './entry.ts'
 import { readAnchor } from './anchors.ts'
 import { ANCHOR_KEYS } from './settings.ts'
 import { findRetiredPlugins } from './migrate.ts'
@@ -147,6 +147,16 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
         code: 'gate',
         message: `unknown gate value ${JSON.stringify(m.gate)}`,
         said: { code: 'finding.gate.unknown', params: { gate: JSON.stringify(m.gate) } },
+        file: e.file,
+        line: e.line,
+      })
+    // A comment edited by hand: a date nothing can sort by, an axis that is none of the five, a volume that is no number.
+    const odd = oddField(m as unknown as Record<string, unknown>)
+    if (odd !== undefined)
+      warnings.push({
+        code: 'meta-field',
+        message: `"${odd.field}" is ${odd.value}, not ${odd.want}; correct it in the comment`,
+        said: { code: `finding.meta-${odd.field}`, params: { value: odd.value } },
         file: e.file,
         line: e.line,
       })
@@ -416,4 +426,14 @@ async function linkFinding(root: string, rel: string): Promise<Finding> {
     said: { code: 'finding.symlink', params: { file: rel, to } },
     file: rel,
   }
+}
+
+/** The first field of a comment whose value is not of its kind: `at` a date, `axis` one of the five, `vol` a whole number ≥ 0. */
+function oddField(m: Record<string, unknown>): { field: string; value: string; want: string } | undefined {
+  const shown = (v: unknown): string => JSON.stringify(v).slice(0, 60)
+  if (m.at !== undefined && (typeof m.at !== 'string' || !/^\d{4}-\d{2}-\d{2}(?:T|$)/.test(m.at) || Number.isNaN(Date.parse(m.at))))
+    return { field: 'at', value: shown(m.at), want: 'a date and time (2026-01-31T12:00:00.000Z)' }
+  if (m.axis !== undefined && !(AXES as readonly unknown[]).includes(m.axis)) return { field: 'axis', value: shown(m.axis), want: `one of ${AXES.join(' ')}` }
+  if (m.vol !== undefined && !(Number.isInteger(m.vol) && (m.vol as number) >= 0)) return { field: 'vol', value: shown(m.vol), want: 'a whole number from 0' }
+  return undefined
 }
