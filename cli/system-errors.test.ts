@@ -155,6 +155,19 @@ describe('permission denied (EACCES) as a second user: exit 3, who owns what, no
     expect(Buffer.compare(await fs.readFile(dayFile(home)), before)).toBe(0)
   })
 
+  it('元/person-marks.json with mode 0000: every write refuses, and the doctor says so with the chmod (it said all well)', async () => {
+    const home = await homeWithStore(base, 'marks-0000')
+    const marks = join(home, 'cyrene-philia093-0', '元', 'person-marks.json')
+    expect(existsSync(marks)).toBe(true)
+    execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home])
+    await fs.chmod(marks, 0o000)
+    expect(cyrene(write2, home, { asNobody: true }).status).toBe(3)
+    const doctor = cyrene(['doctor'], home, { asNobody: true })
+    expect(doctor.status).toBe(1)
+    expect(doctor.stdout).toContain(`✗ Memory: ${marks} (mode 0000, owner uid ${NOBODY}) may not be read and written by this user`)
+    expect(doctor.stdout).toContain(`chmod u+rw '${marks}'`)
+  })
+
   it('a day file with mode 0000: list and a write to that day refused, the file unchanged', async () => {
     const home = await homeWithStore(base, 'mode-0000')
     execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home])

@@ -1,5 +1,5 @@
 import { gitLines } from '../gitsync/index.ts'
-import { existsSync, lstatSync, readFileSync, readlinkSync, type Dirent } from 'node:fs'
+import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, type Dirent } from 'node:fs'
 import { lockState } from '../durable/lock.ts'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -91,6 +91,9 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
       status: 'warn',
       detail: t('doctor.links.found', lang, { n: links.length, first: links[0]! }),
     })
+  const denied = deniedPlace(root)
+  if (denied !== undefined)
+    lines.push({ area: 'memory', check: t('doctor.check.access', lang), status: 'fail', detail: t('doctor.access.denied', lang, denied) })
   const writeLock = await writeLockLine(root, lang)
   if (writeLock !== undefined) lines.push(writeLock)
   if (opts.engine) lines.push(await engineLine(store, lang))
@@ -138,6 +141,30 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
   lines.push(...(await nightRecordLines(store, lang)))
   lines.push(...(await gitLines(store, lang)))
   return lines
+}
+
+/**
+ * The first place every write needs that this user may not read and write (a mode set by hand, a
+ * copy made by another user): the store's files are read fine, so nothing else would say so.
+ */
+function deniedPlace(root: string): { path: string; mode: string; uid: string; me: string } | undefined {
+  const places: [path: string, need: number][] = [
+    [root, constants.R_OK | constants.W_OK | constants.X_OK],
+    [join(root, '元'), constants.R_OK | constants.W_OK | constants.X_OK],
+    [join(root, '元', 'person-marks.json'), constants.R_OK | constants.W_OK],
+    [join(root, '元', 'settings.json'), constants.R_OK | constants.W_OK],
+    [`${root}-snapshots`, constants.R_OK | constants.W_OK | constants.X_OK],
+  ]
+  for (const [path, need] of places) {
+    try {
+      accessSync(path, need)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EACCES' && (error as NodeJS.ErrnoException).code !== 'EPERM') continue
+      const st = lstatSync(path)
+      return { path, mode: (st.mode & 0o7777).toString(8).padStart(4, '0'), uid: String(st.uid), me: String(process.getuid?.() ?? '?') }
+    }
+  }
+  return undefined
 }
 
 /**

@@ -27,6 +27,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.check.files': 'store files',
   'doctor.check.links': 'links',
   'doctor.check.writeLock': 'write lock',
+  'doctor.check.access': 'access',
   'doctor.check.root': 'memory root',
   'doctor.check.engine': 'memory engine',
   'doctor.check.quota': 'quota',
@@ -60,6 +61,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
     "{lock} is a {shape}, not a lock folder: no process holds it, and every write refuses. If no cyrene command and no DSH is writing, remove it (rm '{lock}')",
   'doctor.writeLock.stopped':
     'the write lock is held by process {pid}, which is stopped (SIGSTOP, Ctrl-Z): every write waits, then refuses. Resume it (kill -CONT {pid}, or fg in its terminal) or end it',
+  'doctor.access.denied':
+    "{path} (mode {mode}, owner uid {uid}) may not be read and written by this user (uid {me}): every write to the store refuses. Give it back: chmod u+rw '{path}' (a folder also u+x), or chown it to uid {me}",
   'doctor.root.unreadable': 'the store at {root} cannot be read: {error}. Run cyrene memory check for what to do; the other areas below are still checked.',
   'doctor.root.missing': '{root} does not exist yet: it is created when DSH starts with this plugin, or by cyrene memory write.',
   'doctor.root.ok': '{root}: {n} entries in the day files, {pending} pending',

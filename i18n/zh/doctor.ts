@@ -25,6 +25,7 @@ export const doctorZh = {
   'doctor.check.files': '记忆库文件',
   'doctor.check.links': '链接',
   'doctor.check.writeLock': '写锁',
+  'doctor.check.access': '权限',
   'doctor.check.root': '记忆库位置',
   'doctor.check.engine': '记忆引擎',
   'doctor.check.quota': '容量',
@@ -56,6 +57,8 @@ export const doctorZh = {
     "{lock} 是一个 {shape}，不是锁文件夹：没有进程持有它，每次写入都会被拒绝。如果没有 cyrene 命令、也没有 DSH 在写，就删掉它（rm '{lock}'）",
   'doctor.writeLock.stopped':
     '写锁被进程 {pid} 持有，而它被暂停了（SIGSTOP、Ctrl-Z）：每次写入都会等，然后被拒绝。让它继续（kill -CONT {pid}，或在它的终端里 fg），或者结束它',
+  'doctor.access.denied':
+    "{path}（权限 {mode}，属主 uid {uid}）这个用户（uid {me}）不能读写：记忆库的每次写入都会被拒绝。把权限还回来：chmod u+rw '{path}'（文件夹还要 u+x），或者 chown 给 uid {me}",
   'doctor.root.unreadable': '位于 {root} 的记忆库读不了：{error}。运行 cyrene memory check 看看该怎么办；下面其他部分照常检查。',
   'doctor.root.missing': '{root} 还不存在：DSH 带着这个插件启动时会建好它，cyrene memory write 也会。',
   'doctor.root.ok': '{root}：日档 {n} 条，待定 {pending} 条',
