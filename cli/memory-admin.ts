@@ -61,7 +61,9 @@ async function restore(o: ListOptions, args: string[], io: CliIO): Promise<numbe
   }
   // Until the pre-restore snapshot is taken the store is as it was: a failure before it must not send the person to an older one.
   let safetyTaken = false
-  const onPhase = (phase: string): void => void (phase === 'safety' && (safetyTaken = true))
+  const onPhase = (phase: string): void => {
+    if (phase === 'safety') safetyTaken = true
+  }
   const r = await guarded(io, () =>
     restoreSnapshot(store, name, { by: 'person' }, progress(io, say(io, 'store.progress.restore'), o.quiet), { onPhase }),
   ).catch((e: unknown) => {

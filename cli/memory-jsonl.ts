@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO } from './io.ts'
 import { langOf, say } from './help-text.ts'
-import { entryJson, guarded, openStore, out, progress, storeRoot, type StoreOptions } from './memory-shared.ts'
+import { entryJson, guarded, openStore, openStoreAt, out, progress, storeRoot, type StoreOptions } from './memory-shared.ts'
 import { recallCacheDir, snapshotsDirOf } from '../memory/paths.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
@@ -69,7 +69,7 @@ export async function importLines(o: ImportOptions, io: CliIO): Promise<number> 
 export async function exportLines(o: ExportOptions, io: CliIO): Promise<number> {
   const root = storeRoot(io, o.root)
   const target = o.out === undefined || o.out === '-' ? undefined : exportTarget(io, o.out, root, o.force === true)
-  const store = await openStore(io, o.root)
+  const store = await openStoreAt(io, root)
   const { entries } = await store.scan()
   const list = entries.filter((e) => o.pending || e.area === 'day')
   const lines = list.map((e) => safeJson(entryJson(e, store.marks().marks))).join('\n') + (list.length > 0 ? '\n' : '')
@@ -91,19 +91,11 @@ function exportTarget(io: CliIO, out: string, root: string, force: boolean): str
   if (out.trim() === '') throw new CliError(say(io, 'store.export.noFile'), 2)
   const file = resolve(io.cwd, out)
   const folder = dirname(file)
-  let realFolder: string
-  try {
-    realFolder = realpathSync(folder)
-  } catch {
-    throw new CliError(say(io, 'store.export.noFolder', { folder }), 2)
-  }
-  let real = join(realFolder, basename(file))
+  if (statOrUndefined(folder) === undefined) throw new CliError(say(io, 'store.export.noFolder', { folder }), 2)
   const there = lstatOrUndefined(file)
-  if (there !== undefined) {
-    // A link is followed by the write: what it ends at is what would be replaced.
-    real = whereWritten(file, real)
-    if (statOrUndefined(file)?.isDirectory() === true) throw new CliError(say(io, 'store.export.folder', { file: out }), 2)
-  }
+  if (there !== undefined && statOrUndefined(file)?.isDirectory() === true) throw new CliError(say(io, 'store.export.folder', { file: out }), 2)
+  // A link is followed by the write: what it ends at is what would be replaced.
+  const real = whereWritten(file)
   for (const place of [root, snapshotsDirOf(root), recallCacheDir(root)]) {
     const realPlace = realOr(place)
     if (real === realPlace || real.startsWith(realPlace + sep)) throw new CliError(say(io, 'store.export.inside', { file: out, where: place }), 2)
@@ -113,21 +105,23 @@ function exportTarget(io: CliIO, out: string, root: string, force: boolean): str
 }
 
 /**
- * The file a write to `file` ends up replacing: its real path, or for a link to nothing yet (which
- * the write follows and creates) where that link points, its folder's links resolved.
+ * The file a write to `file` ends up replacing, its folders' links resolved: itself, or for a link
+ * (which the write follows, making its target when there is none) where the link ends.
  */
-function whereWritten(file: string, fallback: string): string {
+function whereWritten(file: string): string {
   let path = file
   for (let hops = 0; hops < 40; hops++) {
     try {
       return realpathSync(path)
     } catch {
       const st = lstatOrUndefined(path)
+      // Nothing there yet: the name the write makes, in its real folder.
       if (st === undefined || !st.isSymbolicLink()) return join(realOr(dirname(path)), basename(path))
       path = resolve(dirname(path), readlinkSync(path))
     }
   }
-  return fallback
+  // Links in a circle (the write refuses them): the file as named.
+  return join(realOr(dirname(file)), basename(file))
 }
 
 /** A place's real path where it exists, else as named (a store not made yet has no link in it). */

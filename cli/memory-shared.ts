@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { help, say } from './help-text.ts'
 import { refusalText } from './refusal-text.ts'
@@ -11,6 +11,7 @@ import { LAYOUT_DIRS, resolveRoot, ROOT_NAME, RootError } from '../memory/paths.
 import { clip } from '../prompt/index.ts'
 import { PERSON_FOLDER } from '../worldbook/index.ts'
 import { firstBadByte } from '../memory/upkeep.ts'
+import { linkTarget } from '../memory/files.ts'
 import { safeJson, visibleControls } from './terminal.ts'
 
 /** Options every memory-family command takes. */
@@ -68,17 +69,12 @@ export function storeRoot(io: CliIO, root: string | undefined): string {
   throw new CliError(say(io, 'store.root.foreign', { root: resolved, hint }), 2)
 }
 
-/** Where a link at `path` points, when it is one. */
-function linkTarget(path: string): string | undefined {
-  try {
-    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
-  } catch {
-    return undefined
-  }
+export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {
+  return await openStoreAt(io, storeRoot(io, root))
 }
 
-export async function openStore(io: CliIO, root: string | undefined): Promise<MemoryStore> {
-  const rootDir = storeRoot(io, root)
+/** `openStore` at a root `storeRoot` has already checked. */
+export async function openStoreAt(io: CliIO, rootDir: string): Promise<MemoryStore> {
   let store: MemoryStore
   try {
     store = await MemoryStore.open({ env: io.env, rootDir, layOut: 'on-write' })

@@ -44,6 +44,12 @@ function procStat(pid: number): { state: string; start: number } | undefined {
   return fields[0] !== undefined && Number.isSafeInteger(start) ? { state: fields[0], start } : undefined
 }
 
+/** Stopped by a signal (SIGSTOP, Ctrl-Z: state T or t); false where /proc cannot tell. */
+export function processStopped(pid: number): boolean {
+  const state = procStat(pid)?.state
+  return state === 'T' || state === 't'
+}
+
 /** When a process started (Linux: clock ticks after boot); undefined where this cannot be read. */
 function processStart(pid: number): number | undefined {
   return procStat(pid)?.start

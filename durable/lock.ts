@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { DIR_MODE, FILE_MODE } from './modes.ts'
 import { describeHolder, OWN_PIDNS, OWN_START, processAlive, readOwnerSync, sameHost, type LockOwner } from './lock-owner.ts'
 
-export { describeHolder, lockState, pidAlive, type LockOwner } from './lock-owner.ts'
+export { describeHolder, lockState, pidAlive, processStopped, type LockOwner } from './lock-owner.ts'
 
 /**
  * Cross-process locks. A lock is a folder made with mkdir (exactly one process
@@ -440,9 +440,8 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
   }
 }
 
-/** What a waiter that gives up says, naming the holder. */
 /** What stands where a lock's folder goes when it is not a folder (a link, even to one, or a file); undefined for a folder or nothing. */
-function notAFolder(path: string): 'link' | 'file' | undefined {
+export function lockShape(path: string): 'link' | 'file' | undefined {
   try {
     const st = lstatSync(path)
     return st.isSymbolicLink() ? 'link' : st.isDirectory() ? undefined : 'file'
@@ -453,7 +452,7 @@ function notAFolder(path: string): 'link' | 'file' | undefined {
 
 function shapeError(path: string, shape: 'link' | 'file'): LockBusyError {
   const error = new LockBusyError(
-    `busy: the lock ${path} is a ${shape === 'link' ? 'link' : 'file'}, not a lock folder, so no process holds it and it never frees itself. If no cyrene command and no DSH is writing to this store, remove it (rm '${path}'), then try again.`,
+    `busy: the lock ${path} is a ${shape}, not a lock folder, so no process holds it and it never frees itself. If no cyrene command and no DSH is writing to this store, remove it (rm '${path}'), then try again.`,
     undefined,
     undefined,
     path,
@@ -462,6 +461,7 @@ function shapeError(path: string, shape: 'link' | 'file'): LockBusyError {
   return error
 }
 
+/** What a waiter that gives up says, naming the holder. */
 function busyError(path: string, staleMs: number): LockBusyError {
   const owner = readOwnerSync(path)
   const local = owner !== undefined && sameHost(owner.host, owner.pidns)
@@ -502,7 +502,7 @@ export async function acquire(opts: LockOptions): Promise<HeldLock> {
     const held = tryTake(opts.path, opts.purpose, staleMs)
     if (held !== undefined) return held
     // A link or a file where the lock's folder goes holds nothing and never frees itself: refused now, not after the wait.
-    const shape = notAFolder(opts.path)
+    const shape = lockShape(opts.path)
     if (shape !== undefined) throw shapeError(opts.path, shape)
     if (reclaim(opts.path, staleMs)) continue
     if (Date.now() >= deadline) throw busyError(opts.path, staleMs)

@@ -1,6 +1,7 @@
 import { gitLines } from '../gitsync/index.ts'
-import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, type Dirent } from 'node:fs'
-import { lockState } from '../durable/lock.ts'
+import { accessSync, constants, existsSync, lstatSync, type Dirent } from 'node:fs'
+import { lockShape, lockState, processStopped } from '../durable/lock.ts'
+import { linkTarget } from '../memory/files.ts'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { t, type Lang } from '../i18n/index.ts'
@@ -8,7 +9,7 @@ import { errorText, saidOr } from '../i18n/store-said.ts'
 import { describeSnapshots, findRetiredPlugins, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, kindOfName } from '../memory/upkeep.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { readVolumes, volumeDrift } from '../memory/person.ts'
-import { resolveDshHome, resolveRoot } from '../memory/paths.ts'
+import { LAYOUT, resolveDshHome, resolveRoot, snapshotsDirOf } from '../memory/paths.ts'
 import { messageOf, type DoctorIO, type DoctorLine } from '../doctor/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import { recordLines as nightRecordLines } from '../night/index.ts'
@@ -55,15 +56,6 @@ async function linksBelow(root: string, rel = ''): Promise<string[]> {
     else if (d.isDirectory() && r !== '.git') for (const found of await linksBelow(root, r)) out.push(found)
   }
   return out
-}
-
-/** Where a link at `path` points, when it is one; undefined for anything else. */
-function linkTarget(path: string): string | undefined {
-  try {
-    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
-  } catch {
-    return undefined
-  }
 }
 
 async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, lang: Lang, opts: { engine: boolean }): Promise<DoctorLine[]> {
@@ -150,10 +142,10 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
 function deniedPlace(root: string): { path: string; mode: string; uid: string; me: string } | undefined {
   const places: [path: string, need: number][] = [
     [root, constants.R_OK | constants.W_OK | constants.X_OK],
-    [join(root, '元'), constants.R_OK | constants.W_OK | constants.X_OK],
-    [join(root, '元', 'person-marks.json'), constants.R_OK | constants.W_OK],
-    [join(root, '元', 'settings.json'), constants.R_OK | constants.W_OK],
-    [`${root}-snapshots`, constants.R_OK | constants.W_OK | constants.X_OK],
+    [join(root, LAYOUT.meta), constants.R_OK | constants.W_OK | constants.X_OK],
+    [join(root, LAYOUT.meta, 'person-marks.json'), constants.R_OK | constants.W_OK],
+    [join(root, LAYOUT.meta, 'settings.json'), constants.R_OK | constants.W_OK],
+    [snapshotsDirOf(root), constants.R_OK | constants.W_OK | constants.X_OK],
   ]
   for (const [path, need] of places) {
     try {
@@ -173,30 +165,14 @@ function deniedPlace(root: string): { path: string; mode: string; uid: string; m
  * write is under way.
  */
 async function writeLockLine(root: string, lang: Lang): Promise<DoctorLine | undefined> {
-  const lock = join(root, '元', 'write.lock')
+  const lock = join(root, LAYOUT.meta, 'write.lock')
   const check = t('doctor.check.writeLock', lang)
-  let shape: 'link' | 'file' | undefined
-  try {
-    const st = lstatSync(lock)
-    shape = st.isSymbolicLink() ? 'link' : st.isDirectory() ? undefined : 'file'
-  } catch {
-    return undefined
-  }
+  const shape = lockShape(lock)
   if (shape !== undefined) return { area: 'memory', check, status: 'fail', detail: t('doctor.writeLock.shape', lang, { lock, shape }) }
   const state = await lockState(lock)
   const pid = state.owner?.pid
-  if (state.alive !== true || pid === undefined || !stopped(pid)) return undefined
+  if (state.alive !== true || pid === undefined || !processStopped(pid)) return undefined
   return { area: 'memory', check, status: 'warn', detail: t('doctor.writeLock.stopped', lang, { pid: String(pid) }) }
-}
-
-/** A process on this host stopped by a signal (state T or t in /proc/<pid>/stat). */
-function stopped(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3))
-  } catch {
-    return false
-  }
 }
 
 async function engineLine(store: MemoryStore, lang: Lang): Promise<DoctorLine> {

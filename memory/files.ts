@@ -4,6 +4,18 @@
  * worker and the rooms use to touch a file of the store without loading the store
  * (docs/decisions/281).
  */
-export { readTextOr, inspectBelow, appendLine, ensureDir, writeAtomic, decodeUtf8, readNoFollow, readNoFollowSync, walkFiles, isTempName } from './fsio.ts'
+export {
+  readTextOr,
+  inspectBelow,
+  appendLine,
+  ensureDir,
+  writeAtomic,
+  decodeUtf8,
+  readNoFollow,
+  readNoFollowSync,
+  walkFiles,
+  isTempName,
+  linkTarget,
+} from './fsio.ts'
 export { stampOf, fileStamp, fileStampSync, type FileStamp } from './file-stamp.ts'
 export { yielder } from './yielder.ts'

@@ -1,4 +1,4 @@
-import { closeSync, promises as fs, constants as C, openSync, readFileSync, type Stats } from 'node:fs'
+import { closeSync, promises as fs, constants as C, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs'
 import { dirname, join, relative, isAbsolute, sep } from 'node:path'
 import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '../durable/atomic-write.ts'
 
@@ -195,6 +195,15 @@ async function appendLineUnmarked(file: string, line: string, opts: { root?: str
     await fh.close()
   }
   if (created) await fsyncDir(dirname(file))
+}
+
+/** Where a link at `path` points, when it is one; undefined for anything else (a store folder linked to a disk that is not mounted). */
+export function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Every file under dir (relative paths with '/'), skipping lock folders. */

@@ -338,9 +338,10 @@ async function holdEngine(store: StoreCore): Promise<boolean> {
   try {
     await claimEngine(store, 'restore')
   } catch (e) {
-    const pid = String(e instanceof LockBusyError ? (e.owner?.pid ?? '?') : '?')
+    if (!(e instanceof LockBusyError)) throw e
+    const pid = String(e.owner?.pid ?? '?')
     // Another restore holds the engine lock, not DSH: "quit DSH" would send the person looking for a DSH that is not running.
-    if (e instanceof LockBusyError && e.owner?.purpose === 'restore')
+    if (e.owner?.purpose === 'restore')
       throw new RefusedError(
         'engine-running',
         `another restore is running (process ${pid}); wait for it to finish (if it was stopped, resume it: kill -CONT ${pid}), then try again`,
@@ -349,9 +350,7 @@ async function holdEngine(store: StoreCore): Promise<boolean> {
           pid,
         },
       )
-    if (e instanceof LockBusyError)
-      throw new RefusedError('engine-running', `the memory engine is running (process ${pid}); quit DSH first, then restore`, { pid })
-    throw e
+    throw new RefusedError('engine-running', `the memory engine is running (process ${pid}); quit DSH first, then restore`, { pid })
   }
   return true
 }

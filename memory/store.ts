@@ -104,6 +104,8 @@ export class MemoryStore implements StoreCore {
   private readonly lockWaitMs: number | undefined
   private readonly catalog: FileCatalog
   private readonly usage: UsageMeter
+  /** The folders are made (at open, or by this object's first write): a write need not look again. */
+  private laidOut = false
 
   private constructor(root: string, settings: Settings, problems: { en: string[]; said: Said[] }, opts: OpenOptions) {
     this.root = root
@@ -123,10 +125,12 @@ export class MemoryStore implements StoreCore {
   /** Opens (and lays out, 0700) the store. Takes no engine lock: see `openEngine` (engine.ts). */
   static async open(opts: OpenOptions = {}): Promise<MemoryStore> {
     const root = resolveRoot(opts)
-    if (opts.layOut !== 'on-write') await layOut(root)
+    const laidOut = opts.layOut !== 'on-write'
+    if (laidOut) await layOut(root)
     const { settings, problems, problemsSaid } = await readSettings(root, opts.settingsLayer)
     if (opts.limits !== undefined) settings.limits = { ...settings.limits, ...opts.limits }
     const store = new MemoryStore(root, settings, { en: problems, said: problemsSaid }, opts)
+    store.laidOut = laidOut
     // No store there yet (opened for a read or a refusal): nothing was cut off, and nothing is made.
     if (opts.layOut === 'on-write' && !(await isFolder(root))) return store
     // A restore cut off by a crash is finished or undone before anyone reads the store.
@@ -182,8 +186,11 @@ export class MemoryStore implements StoreCore {
   }
 
   private async withWriteLockUnmarked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    // Opened with `layOut: 'on-write'`: the first write makes the folders (mkdir of what is there already changes nothing).
-    await layOut(this.root)
+    // Opened with `layOut: 'on-write'`: the first write makes the folders; later writes find them made.
+    if (!this.laidOut) {
+      await layOut(this.root)
+      this.laidOut = true
+    }
     const lock = refusingWhenLost(
       await acquire({
         path: join(this.root, LAYOUT.meta, WRITE_LOCK),
@@ -353,9 +360,8 @@ export class MemoryStore implements StoreCore {
     return { id: full.id, gate: verdict.gate, file: rel, reasons: verdict.reasons, notes, saidNotes }
   }
 
-  /** Append ready-made entries to one file under the write lock (used by write, import, promote). */
   /**
-   * Appends entries to one file under the write lock. `stillNew`, when given, is asked under the
+   * Appends ready-made entries to one file under the write lock (write, import, promote). `stillNew`, when given, is asked under the
    * lock with the file as it is then and keeps only the entries it returns (an import drops what
    * another import appended since it looked). Returns the entries appended.
    */
