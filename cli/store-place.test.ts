@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { main } from './main.ts'
-import type { CliIO } from './io.ts'
+import { memoryIO } from './io.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 
 // Where the command line may lay out a store, and where an export may write (an outside audit of
@@ -18,16 +18,9 @@ afterEach(async () => {
 })
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const o = { out: '', err: '' }
-  const io: CliIO = {
-    stdout: (s) => void (o.out += s),
-    stderr: (s) => void (o.err += s),
-    env: { DSH_HOME: t.home, LANG: 'en_US.UTF-8' },
-    cwd: t.home,
-    readStdin: async () => '',
-  } as CliIO
+  const io = memoryIO({ DSH_HOME: t.home, LANG: 'en_US.UTF-8' }, t.home, '')
   const code = await main(args, io)
-  return { code, ...o }
+  return { code, out: io.out(), err: io.err() }
 }
 
 /** Every path under the home with its bytes (folders as ""): what "nothing changed" compares. */
