@@ -207,12 +207,22 @@ export function linkTarget(path: string): string | undefined {
 }
 
 /** Every file under dir (relative paths with '/'), skipping lock folders. */
-export async function walkFiles(dir: string, rel = ''): Promise<string[]> {
+/**
+ * Every file under `dir/rel`, relative to `dir`. A folder that cannot be listed throws, unless
+ * `unreadable` is given: then a folder below `rel` that this user may not open (EACCES, EPERM)
+ * is named there and walked past, so a reader that must go on (a turn's recall) reads the rest.
+ */
+export async function walkFiles(dir: string, rel = '', unreadable?: string[]): Promise<string[]> {
   let names: import('node:fs').Dirent[]
   try {
     names = await fs.readdir(join(dir, rel), { withFileTypes: true })
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return []
+    if (unreadable !== undefined && rel !== '' && (code === 'EACCES' || code === 'EPERM')) {
+      unreadable.push(rel)
+      return []
+    }
     throw e
   }
   const out: string[] = []
@@ -221,7 +231,7 @@ export async function walkFiles(dir: string, rel = ''): Promise<string[]> {
     if (d.isDirectory()) {
       // A lock is not the store's data; .git/ is the replication's history (counted apart, CONTRACT#git-history).
       if (d.name.endsWith('.lock') || d.name === '.git') continue
-      out.push(...(await walkFiles(dir, r)))
+      out.push(...(await walkFiles(dir, r, unreadable)))
     } else if (d.isFile()) out.push(r)
   }
   return out

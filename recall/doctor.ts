@@ -21,6 +21,18 @@ export function doctorLines({ index, error, silence }: RecallDoctorState, lang: 
       const counts = { n: c.entries, anchors: c.anchors, dreams: c.dreams, rollups: c.rollups }
       const detail = t(index.where === 'in-process' ? 'doctor.recall.readyInProcess' : 'doctor.recall.ready', lang, counts) + silent
       const summary = t('doctor.recall.summary', lang, { n: c.entries })
+      // Recall goes on without a folder it may not open; the ready line's "all can be found" would not hold.
+      if (index.unreadable !== undefined && index.unreadable.length > 0) {
+        const first = index.unreadable[0]!
+        return [
+          {
+            area: 'recall',
+            check,
+            status: 'warn',
+            detail: t('doctor.recall.unreadable', lang, { detail, n: index.unreadable.length, first, quoted: first.replace(/'/g, "'\\''") }),
+          },
+        ]
+      }
       if (index.watch !== undefined) return [{ area: 'recall', check, status: 'warn', detail: t('doctor.recall.watch', lang, { detail, watch: index.watch }) }]
       // Recall without the dictionary finds no memory in the other language: the ready line's claim would not hold.
       if (index.lacks !== undefined && index.lacks.length > 0)

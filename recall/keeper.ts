@@ -63,6 +63,12 @@ export interface KeeperOpenOptions {
    * blocking call instead of four trips through the thread pool, most of a search's cost at 10,000 entries.
    */
   ownThread?: boolean
+  /**
+   * A recall folder this user may not open (a month at mode 0000) is left out and named in
+   * `counts().unreadable` instead of failing every search: a turn recalls the rest (CONTRACT#never-stall).
+   * Without it the listing throws, and the person's command says which folder and the chmod.
+   */
+  skipUnreadable?: boolean
 }
 
 /** How many documents of each kind the index holds: `entries` is the store's own count of entries (day files and 余页/待定). */
@@ -73,6 +79,19 @@ export interface RecallCounts {
   anchors: number
   dreams: number
   rollups: number
+  /** Folders (relative to the root) the last look at every file could not open: their memories are not in the index. */
+  unreadable?: string[]
+}
+
+/** Why the latest search found nothing (recall/core/abstain.ts), as a code and a sentence. */
+export interface RecallSilence {
+  /** abstain.ts's reasons; `left-out` (the CLI): hits were found but none was injected. */
+  reason: SilenceReason | 'left-out'
+  /** The English sentence (logs, `--json`); a person reads the reason in their language (i18n/recall.ts). */
+  text: string
+  /** For a reason that is a matter of coverage (`low-coverage` … `missing-thing`): the share of the message the best memory covers, and the share needed. */
+  coverage?: number
+  needed?: number
 }
 
 /**
@@ -86,17 +105,6 @@ export interface RecallCounts {
  * stamp. Long loops hand the event loop back every few milliseconds
  * (yielder.ts), so whoever runs a keeper keeps answering.
  */
-/** Why the latest search found nothing (recall/core/abstain.ts), as a code and a sentence. */
-export interface RecallSilence {
-  /** abstain.ts's reasons; `left-out` (the CLI): hits were found but none was injected. */
-  reason: SilenceReason | 'left-out'
-  /** The English sentence (logs, `--json`); a person reads the reason in their language (i18n/recall.ts). */
-  text: string
-  /** For a reason that is a matter of coverage (`low-coverage` … `missing-thing`): the share of the message the best memory covers, and the share needed. */
-  coverage?: number
-  needed?: number
-}
-
 export class RecallKeeper {
   /** Set by every search: why it found nothing, or undefined when it found something. */
   lastSilence: RecallSilence | undefined
@@ -113,11 +121,15 @@ export class RecallKeeper {
   private readonly shownFiles = new Map<string, { stamp: FileStamp; text: string }>()
   /** A hit's file is read in one blocking call (KeeperOpenOptions.ownThread). */
   private readonly blockingReads: boolean
+  /** KeeperOpenOptions.skipUnreadable, and the folders the last full look left out. */
+  private readonly skipUnreadable: boolean
+  private unreadable: string[] = []
   readonly opened: KeeperOpenReport
 
-  private constructor(root: string, index: RecallIndex, files: Map<string, FileState>, opened: KeeperOpenReport, blockingReads: boolean) {
+  private constructor(root: string, index: RecallIndex, files: Map<string, FileState>, opened: KeeperOpenReport, opts: KeeperOpenOptions) {
     this.root = root
-    this.blockingReads = blockingReads
+    this.blockingReads = opts.ownThread === true
+    this.skipUnreadable = opts.skipUnreadable === true
     this.index = index
     this.files = files
     this.opened = opened
@@ -158,7 +170,7 @@ export class RecallKeeper {
         cache: cached === undefined ? 'missing' : cached === 'bad' ? 'rebuilt' : 'used',
         filesRead: 0,
       },
-      opts.ownThread === true,
+      opts,
     )
     const read = await keeper.refresh()
     keeper.opened.filesRead = read
@@ -171,8 +183,9 @@ export class RecallKeeper {
 
   /** Built again from the files alone, in place (a list of the cache failed its check during a search), and saved. */
   private async rebuild(): Promise<void> {
-    const fresh = await RecallKeeper.openWith(this.root, { saveFrom: 1, ownThread: this.blockingReads }, false)
+    const fresh = await RecallKeeper.openWith(this.root, { saveFrom: 1, ownThread: this.blockingReads, skipUnreadable: this.skipUnreadable }, false)
     this.index = fresh.index
+    this.unreadable = fresh.unreadable
     this.files = fresh.files
     this.where = fresh.where
     this.pendingFiles = fresh.pendingFiles
@@ -189,7 +202,8 @@ export class RecallKeeper {
   /** The documents by kind, as indexed (no file is read); counted again only after a file was read again or forgotten. */
   counts(): RecallCounts {
     this.countsKept ??= this.countNow()
-    return { ...this.countsKept }
+    const kept = this.countsKept
+    return kept.unreadable === undefined ? { ...kept } : { ...kept, unreadable: [...kept.unreadable] }
   }
 
   private countNow(): RecallCounts {
@@ -205,6 +219,7 @@ export class RecallKeeper {
       else c.rollups++
     }
     c.entries = c.day + c.pending
+    if (this.unreadable.length > 0) c.unreadable = [...this.unreadable]
     return c
   }
 
@@ -247,7 +262,12 @@ export class RecallKeeper {
       }
       return read
     }
-    const rels = await listRecallFiles(this.root)
+    const unreadable: string[] | undefined = this.skipUnreadable ? [] : undefined
+    const rels = await listRecallFiles(this.root, unreadable)
+    if (unreadable !== undefined && unreadable.join('\n') !== this.unreadable.join('\n')) {
+      this.unreadable = unreadable
+      this.countsKept = undefined
+    }
     const seen = new Set(rels)
     for (let i = 0; i < rels.length; i += STAT_BATCH) {
       const batch = rels.slice(i, i + STAT_BATCH)

@@ -66,7 +66,7 @@ export class LocalRecall implements LiveRecall {
   private constructor(root: string, cache: boolean) {
     // Watching starts once the index is open (the watcher's first scan would slow the build down):
     // until it is ready every step looks at every file, so nothing written meanwhile is missed.
-    this.ready = RecallKeeper.open(root, { cache, ownThread: cache }).then((keeper) => {
+    this.ready = RecallKeeper.open(root, { cache, ownThread: cache, skipUnreadable: true }).then((keeper) => {
       this.keeper = keeper
       if (!this.closed) this.watch = RecallWatch.start(root)
       // The translation dictionary loads in one block (~1 s idle): in the worker, load it now,

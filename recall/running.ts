@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { RecallCounts, RecalledEntry, RecallSilence } from './keeper.ts'
 import type { RecallLack } from './core/index.ts'
 import { startLiveRecall, type LiveAnswer, type LiveRecall } from './live.ts'
@@ -17,6 +18,8 @@ type RecallIndexState =
       watch?: string
       /** The data the latest search went without (no translation, no word lists), when it went without some. */
       lacks?: readonly RecallLack[]
+      /** Folders this user may not open (absolute paths): their memories are left out of recall. */
+      unreadable?: readonly string[]
     }
 
 /** What `/cyrene doctor` shows of recall (recall/doctor.ts words it). */
@@ -44,12 +47,14 @@ export class RunningRecall {
   private silence: RecallSilence | undefined
   private watch: string | undefined
   private lacks: readonly RecallLack[] | undefined
+  private root = ''
   /** Settles when the index is built (or failed to build); recall is empty until then. */
   ready: Promise<void> = Promise.resolve()
 
   /** The engine of `root` is up: build or load its index. */
   start(root: string): void {
     this.index = { kind: 'building' }
+    this.root = root
     this.ready = this.open(root, true)
   }
 
@@ -119,6 +124,7 @@ export class RunningRecall {
 
   doctorState(): RecallDoctorState {
     const index = this.index
+    const unreadable = index.kind === 'ready' ? (index.counts.unreadable ?? []).map((rel) => join(this.root, rel)) : []
     return {
       index:
         index.kind === 'ready'
@@ -128,6 +134,7 @@ export class RunningRecall {
               where: index.live.where,
               ...(this.watch !== undefined ? { watch: this.watch } : {}),
               ...(this.lacks !== undefined && this.lacks.length > 0 ? { lacks: this.lacks } : {}),
+              ...(unreadable.length > 0 ? { unreadable } : {}),
             }
           : index,
       error: this.error,

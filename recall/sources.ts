@@ -50,11 +50,14 @@ export function recallFileOf(rel: string): RecallFile | undefined {
   return undefined
 }
 
-/** Every recall file of the store, relative to the root, sorted. Linked folders are not walked (fsio). */
-export async function listRecallFiles(root: string): Promise<string[]> {
+/**
+ * Every recall file of the store, relative to the root, sorted. Linked folders are not walked (fsio).
+ * With `unreadable`, a folder this user may not open is named there and left out instead of failing the list.
+ */
+export async function listRecallFiles(root: string, unreadable?: string[]): Promise<string[]> {
   const out: string[] = []
   for (const dir of [LAYOUT.days, LAYOUT.pending, LAYOUT.dreams, LAYOUT.months, LAYOUT.years])
-    for (const rel of await walkFiles(root, dir)) if (recallFileOf(rel) !== undefined) out.push(rel)
+    for (const rel of await walkFiles(root, dir, unreadable)) if (recallFileOf(rel) !== undefined) out.push(rel)
   for (const rel of ANCHOR_BY_FILE.keys()) out.push(rel)
   return out.sort()
 }

@@ -128,6 +128,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.recall.readyInProcess':
     '{n} entries indexed, with {anchors} anchors, {dreams} dream journals and {rollups} rollups, but in DSH’s own thread (a worker could not start), which slows the page on a large store: read DSH’s log and restart DSH.',
   'doctor.recall.summary': 'all {n} entries can be found',
+  'doctor.recall.unreadable':
+    "{detail}; but {n} folder(s) of the store may not be opened by this user, and their memories are left out of recall until they can be: {first}. Give access back: chmod u+rwx '{quoted}'",
   'doctor.recall.watch': '{detail}; {watch}',
   'doctor.recall.lacks': '{detail}; {lacks}',
   'doctor.recall.lacksJoin': '; ',

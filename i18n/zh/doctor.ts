@@ -119,6 +119,8 @@ export const doctorZh = {
   'doctor.recall.readyInProcess':
     '索引了 {n} 条记忆，另有锚点 {anchors} 个、梦志 {dreams} 篇、汇总 {rollups} 份，但在 DSH 自己的线程里（独立线程没能启动），大库会让界面变慢：请看 DSH 的日志，重启 DSH。',
   'doctor.recall.summary': '{n} 条都能找到',
+  'doctor.recall.unreadable':
+    "{detail}；但记忆库里有 {n} 个文件夹这个用户打不开，里面的记忆在能打开之前不会被回忆起来：{first}。把权限还回来：chmod u+rwx '{quoted}'",
   'doctor.recall.watch': '{detail}；{watch}',
   'doctor.recall.lacks': '{detail}；{lacks}',
   'doctor.recall.lacksJoin': '；',
