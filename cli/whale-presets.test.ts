@@ -267,6 +267,13 @@ describe('cyrene whale presets', () => {
     expect(({} as any).polluted).toBeUndefined()
     expect(readdirSync(path.join(dir, 'home/whale-persona/presets')).sort()).toEqual(['etc-passwd.json', 'p1.json'])
   })
+  it('control characters a card carries in its field names are shown escaped in the report, not sent to the terminal', async () => {
+    const dir = setup()
+    put(dir, 'card.json', JSON.stringify({ spec: 'chara_card_v2', data: { name: 'c', description: 'd', '\u001b[2J\u001b[31mCLEARED': 'x' } }))
+    const r = await whale(['presets', 'import', 'card.json'], dir)
+    expect(r.stdout).not.toContain('\u001b')
+    expect(r.stdout).toContain('data.\\u001b[2J\\u001b[31mCLEARED')
+  })
   it('a system_prompt with no usable line is reported, not claimed as mapped', async () => {
     const dir = setup()
     put(dir, 'card.json', { name: 'N', description: 'd', system_prompt: 'x\n-\n' + 'y'.repeat(400) })

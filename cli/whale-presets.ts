@@ -249,9 +249,12 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
     )
     // The card's field names are the card's; the notes are whale/card-import.ts's, worded from their saids.
     const nothing = t('whale.out.import.nothing', L)
-    io.stdout(`${t('whale.out.import.fields', L, { taken: result.mapped.join(', ') || nothing, left: result.unmapped.join(', ') || nothing })}\n`)
+    // A stranger's card names its own fields and values: its control characters are shown, not obeyed (decision 134).
+    io.stdout(
+      `${visibleControls(t('whale.out.import.fields', L, { taken: result.mapped.join(', ') || nothing, left: result.unmapped.join(', ') || nothing }))}\n`,
+    )
     result.notes.forEach((note, i) => {
-      io.stdout(`${t('whale.out.import.note', L, { note: whaleSaidOr(result.notesSaid[i], note, L) })}\n`)
+      io.stdout(`${visibleControls(t('whale.out.import.note', L, { note: whaleSaidOr(result.notesSaid[i], note, L) }))}\n`)
     })
   }
   return 0

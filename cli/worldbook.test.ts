@@ -35,6 +35,20 @@ describe('cyrene worldbook', () => {
     await expect(fs.lstat(t.root)).rejects.toThrow(/ENOENT/)
   })
 
+  it('a world with nothing to import (no entries, or none with text) is refused (exit 2), and no store is made', async () => {
+    const empty = join(t.home, 'empty.json')
+    await fs.writeFile(empty, JSON.stringify({ entries: {} }))
+    const none = await run('worldbook', 'import', empty)
+    expect(none.code).toBe(2)
+    expect(none.err).toContain('no entry to import (0 entries without text or not entries at all); nothing was written')
+    const textless = join(t.home, 'textless.json')
+    await fs.writeFile(textless, JSON.stringify({ entries: { 0: { key: ['k'], content: '' }, 1: { key: ['j'], content: null } } }))
+    const refused = await run('worldbook', 'import', textless)
+    expect(refused.code).toBe(2)
+    expect(refused.err).toMatch(/\(2 entries without text.*\n {2}refused entries\.0: no content/)
+    await expect(fs.lstat(t.root)).rejects.toThrow(/ENOENT/)
+  })
+
   it('import writes one file per entry (0600), re-running changes nothing, and a person’s file is never overwritten', async () => {
     const first = await run('worldbook', 'import', FIXTURE)
     expect(first.code).toBe(0)

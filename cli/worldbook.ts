@@ -157,6 +157,12 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
       throw new CliError(t('cli.worldbook.notWorld', io.lang ?? DEFAULT_LANG, { file, why: worldNoteText(e.note, io.lang ?? DEFAULT_LANG) }), 2)
     throw e
   }
+  // A world with no entry to write (empty, or every entry without text) is refused before any store is made.
+  if (plan.entries.length === 0) {
+    const L = io.lang ?? DEFAULT_LANG
+    const why = plan.refused.map((r) => t('cli.worldbook.refusedEntry', L, { origin: r.origin, why: worldNoteText(r.why, L) }))
+    throw new CliError([t('cli.worldbook.nothing', L, { file, n: plan.refused.length }), ...why].join('\n'), 2)
+  }
   // A dry run lays out nothing: it reads where the store would be, and opens (creates) no store there.
   const opened = o.dryRun === true ? undefined : await openStore(io, o.root)
   const store = opened ?? (await guarded(async () => storeAt(resolveRoot({ env: io.env, rootDir: o.root }))))

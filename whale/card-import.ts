@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { isRecord, parseJson, type JsonRecord } from './json.ts'
-import { cardJsonFromPng, looksLikePng, PngCardError } from './png.ts'
+import { looksLikePng, PngCardError, pngCard } from './png.ts'
 import { isPresetId, readPreset, validPersonaValue, type PersonaKey, type Preset } from './presets.ts'
 import { detectCard, fromTavern, neverSwitches, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
 import { WhaleNotes, type WhaleSaid } from './said.ts'
@@ -25,9 +25,10 @@ const refuse = (error: string, said: WhaleSaid, detected: CardKind = 'unknown'):
 
 export function importCard(bytes: Buffer, fileName: string): CardImport {
   let text: string
+  let otherCard: string | undefined
   if (looksLikePng(bytes)) {
     try {
-      text = cardJsonFromPng(bytes)
+      ;({ text, chara: otherCard } = pngCard(bytes))
     } catch (error) {
       if (error instanceof PngCardError) return refuse(`cannot read the PNG card: ${error.message}`, { code: 'card.png', params: { why: error.said } })
       throw error
@@ -67,7 +68,31 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
       detected,
     )
   }
+  const differ = otherCard === undefined ? undefined : differentCard(raw, otherCard)
+  if (differ !== undefined) {
+    // Said before the last note (the import never switches the persona on), which stays last.
+    const at = report.notes.length - 1
+    report.notes.splice(
+      at,
+      0,
+      `The PNG carries two cards: its ccv3 chunk (${differ.taken}) was read, as SillyTavern reads it; its chara chunk (${differ.other}) was not.`,
+    )
+    report.notesSaid.splice(at, 0, { code: 'note.png-chunks-differ', params: differ })
+  }
   return { ok: true, detected, ...report }
+}
+
+/** The two names when a PNG's `chara` card is another character than the `ccv3` card read (a stale chunk an editor left). */
+function differentCard(read: JsonRecord, otherText: string): { taken: string; other: string } | undefined {
+  const other = parseJson(otherText)
+  const nameOf = (card: unknown): string => {
+    if (!isRecord(card)) return ''
+    const inner = isRecord(card.data) ? card.data : card
+    return typeof inner.name === 'string' ? inner.name.trim() : ''
+  }
+  const taken = nameOf(read)
+  const otherName = other.ok ? nameOf(other.value) : ''
+  return otherName !== '' && otherName !== taken ? { taken: taken || '?', other: otherName } : undefined
 }
 
 function importWhalePreset(raw: JsonRecord, fileName: string): CardImport {

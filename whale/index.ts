@@ -10,6 +10,7 @@ export { normaliseConfig, configFromText, captureActive, type WhaleConfig } from
 export { locate, type WhaleLocations } from './paths.ts'
 export { replayInbox, viewOf, type InboxEntry } from './inbox.ts'
 export type { Measure } from './measure.ts'
+export { tavernMacrosIn } from './text.ts'
 
 /** The section names DSH uses for the three segments (spec §3). */
 export const SECTION_NAMES = {

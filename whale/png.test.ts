@@ -1,6 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { cardJsonFromPng, cardTexts, MAX_INFLATED_BYTES, PngCardError } from './png.ts'
+import { importCard } from './card-import.ts'
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8)
@@ -46,6 +47,10 @@ describe('cardJsonFromPng', () => {
     const b64 = Buffer.from('{"name":"名"}').toString('base64')
     expect(cardJsonFromPng(Buffer.concat([sig, chunk('tEXt', Buffer.from('chara\0' + b64)), chunk('IEND', Buffer.alloc(0))]))).toBe('{"name":"名"}')
   })
+  it('drops a byte-order mark before the JSON', () => {
+    const b64 = Buffer.from('\uFEFF{"name":"名"}').toString('base64')
+    expect(cardJsonFromPng(Buffer.concat([sig, chunk('tEXt', Buffer.from('chara\0' + b64)), chunk('IEND', Buffer.alloc(0))]))).toBe('{"name":"名"}')
+  })
   it('is a PngCardError when no card chunk is present', () => {
     expect(() => cardJsonFromPng(Buffer.concat([sig, chunk('IEND', Buffer.alloc(0))]))).toThrow(PngCardError)
   })
@@ -71,5 +76,22 @@ describe('the inflate cap of a whole PNG (issue 19)', () => {
 
   it('still reads one card chunk that inflates to the whole cap', () => {
     expect(cardTexts(Buffer.concat([sig, zchara(MAX_INFLATED_BYTES), iend])).get('chara')).toHaveLength(MAX_INFLATED_BYTES)
+  })
+})
+
+describe('a PNG with two cards (decision 136)', () => {
+  const card = (name: string, description: string) => Buffer.from(JSON.stringify({ spec: 'chara_card_v2', data: { name, description } })).toString('base64')
+  const png = (v3: string, v2: string) =>
+    Buffer.concat([sig, chunk('tEXt', Buffer.from('chara\0' + v2)), chunk('tEXt', Buffer.from('ccv3\0' + v3)), chunk('IEND', Buffer.alloc(0))])
+  it('reads ccv3, as SillyTavern does, and says so when chara is another character', () => {
+    const r = importCard(png(card('Mira', '新的'), card('Old Mira', '旧的')), 'c.png')
+    expect(r.ok && r.preset.label).toBe('Mira')
+    expect(r.ok && r.notesSaid).toContainEqual({ code: 'note.png-chunks-differ', params: { taken: 'Mira', other: 'Old Mira' } })
+    // The import's last note stays the one that says it switches nothing on.
+    expect(r.ok && r.notesSaid.at(-1)?.code).toBe('note.never-switches')
+  })
+  it('says nothing when both chunks are the same character', () => {
+    const r = importCard(png(card('Mira', '新的'), card('Mira', '旧的')), 'c.png')
+    expect(r.ok && r.notesSaid.map((n) => n.code)).not.toContain('note.png-chunks-differ')
   })
 })

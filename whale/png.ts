@@ -119,16 +119,37 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
   return found
 }
 
-/** The card JSON text carried by a PNG: `ccv3` preferred over `chara`; both are base64 of UTF-8 JSON. */
+/** The card JSON text carried by a PNG: `ccv3` preferred over `chara` (as SillyTavern reads them); both are base64 of UTF-8 JSON. */
 export function cardJsonFromPng(bytes: Buffer): string {
+  return pngCard(bytes).text
+}
+
+/** The card a PNG carries (`text`), and the `chara` chunk's card too when a `ccv3` one was read instead (`chara`). */
+export function pngCard(bytes: Buffer): { text: string; chara?: string } {
   const texts = cardTexts(bytes)
-  const encoded = texts.get('ccv3') ?? texts.get('chara')
+  const v3 = texts.get('ccv3')
+  const v2 = texts.get('chara')
+  const encoded = v3 ?? v2
   if (encoded === undefined)
     throw new PngCardError(
       'the PNG carries no "chara" or "ccv3" text chunk, so it is not a character card; export the character from SillyTavern as a JSON card (or a PNG character card) and import that',
       'png.no-card',
     )
+  const text = decodeChunk(encoded)
+  if (v3 === undefined || v2 === undefined) return { text }
+  try {
+    return { text, chara: decodeChunk(v2) }
+  } catch {
+    // The chunk not read is only compared: a broken one does not refuse the card that was read.
+    return { text }
+  }
+}
+
+function decodeChunk(encoded: string): string {
   const compact = encoded.replace(/\s+/g, '')
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new PngCardError('the card chunk is not valid base64', 'png.base64')
-  return Buffer.from(compact, 'base64').toString('utf8')
+  // A byte-order mark before the JSON, as a JSON file may carry one: not part of the card.
+  return Buffer.from(compact, 'base64')
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
 }

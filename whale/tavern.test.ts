@@ -88,6 +88,28 @@ describe('fromTavern', () => {
     expect(r.unmapped).toEqual(['data.odd', 'data.first_mes', 'data.assets'])
     expect(r.notes.some((n) => n.includes('data.odd, data.first_mes, data.assets'))).toBe(true)
   })
+  it('names V3’s nickname and creator_notes_multilingual as not taken in a note, the report’s list staying the reference’s', () => {
+    const r = fromTavern(
+      { spec: 'chara_card_v3', data: { name: 'N', description: 'd', nickname: 'Nick', creator_notes_multilingual: { en: 'x' }, first_mes: 'hi' } },
+      'tavern-v2',
+    )
+    expect(r.unmapped).toEqual(['data.first_mes'])
+    expect(r.notesSaid).toContainEqual({ code: 'note.also-not-taken', params: { fields: 'data.nickname, data.creator_notes_multilingual' } })
+  })
+  it('keeps a name, creator or version written as a number as its text', () => {
+    const r = fromTavern({ spec: 'chara_card_v2', data: { name: 12345, description: 'd', creator: 7, character_version: 2 } }, 'tavern-v2')
+    expect(r.preset).toMatchObject({ label: '12345', author: '7', source: { name: '12345', creator: '7', characterVersion: '2' } })
+    expect(toTavern(r.preset).data).toMatchObject({ name: '12345', creator: '7', character_version: '2' })
+  })
+  it('says that SillyTavern’s name macros stay as written in what it takes, in both forms', () => {
+    const r = fromTavern(
+      { spec: 'chara_card_v2', data: { name: 'N', description: '{{char}} 陪着 {{user}}', scenario: '<BOT> 与 <USER>', mes_example: '{{user}}: hi' } },
+      'tavern-v2',
+    )
+    expect(r.notesSaid).toContainEqual({ code: 'note.macros-kept', params: { macros: '{{char}}, {{user}}, <BOT>, <USER>' } })
+    const plain = fromTavern({ spec: 'chara_card_v2', data: { name: 'N', description: '没有宏', mes_example: '{{user}}: hi' } }, 'tavern-v2')
+    expect(plain.notesSaid.map((n) => n.code)).not.toContain('note.macros-kept')
+  })
   it('names a blank card "imported-card"', () => {
     expect(fromTavern({ name: '  ', description: 'x' }, 'tavern-v1').preset).toMatchObject({ id: 'imported-card', label: 'imported-card' })
   })

@@ -1,6 +1,7 @@
 import { cloneJson, isRecord, jsonEqual, type JsonRecord } from './json.ts'
 import { isPresetShape, PRESET_SPEC, validPersonaValue, type Preset } from './presets.ts'
 import { WhaleNotes, type WhaleSaid } from './said.ts'
+import { tavernMacrosIn } from './text.ts'
 
 /**
  * SillyTavern character cards v1/v2/v3 both ways (spec §4.6). Pure: a card
@@ -90,9 +91,13 @@ const KNOWN_CARD_FIELDS: ReadonlySet<string> = new Set([
   'extensions',
   'group_only_greetings',
   'assets',
+  // V3 fields the reference knows and leaves out of its list of fields not taken: named in a note instead.
   'nickname',
   'creator_notes_multilingual',
 ])
+
+/** Known card fields with no place here that the report's list leaves out (as the reference does); a note names them. */
+const QUIETLY_KNOWN = ['nickname', 'creator_notes_multilingual'] as const
 
 /** Card features that need host abilities (greetings, examples, lorebooks), never taken (spec §4.6). */
 const HOST_ONLY_FIELDS = ['first_mes', 'alternate_greetings', 'mes_example', 'character_book', 'creator_notes', 'group_only_greetings', 'assets'] as const
@@ -114,6 +119,8 @@ export interface ImportReport {
 
 /** A card's text field, line endings normalised (cards made on Windows carry CRLF). */
 const text = (value: unknown): string => (typeof value === 'string' ? value.replace(/\r\n?/g, '\n').trim() : '')
+/** A card's name, creator or version as text: a number or a yes/no some editors write there is kept as written, not dropped. */
+const cardValue = (value: unknown): string => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : text(value))
 
 /**
  * SillyTavern's `{{original}}` in a card's system_prompt stands for its own
@@ -164,7 +171,7 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
     return value
   }
 
-  const name = text(d.name) || 'imported-card'
+  const name = cardValue(d.name) || 'imported-card'
   const description = take('description')
   const personality = take('personality')
   const scenario = take('scenario')
@@ -204,8 +211,8 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
     })
   if (postHistory) persona.suffix = postHistory
 
-  const creator = text(d.creator)
-  const version = text(d.character_version)
+  const creator = cardValue(d.creator)
+  const version = cardValue(d.character_version)
   const preset: ImportedPreset = {
     id: slugId(name),
     label: name,
@@ -231,6 +238,23 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
       })
     }
   }
+  // SillyTavern fills its name macros in at each turn; here they reach the model as written.
+  const macros = tavernMacrosIn([description, personality, scenario, rawPrompt, postHistory].join('\n'))
+  if (macros.length > 0)
+    notes.add(
+      `Name macros kept as written: ${macros.join(', ')}. SillyTavern fills them in with the character's and your names; nothing does here (edit the preset to say the names).`,
+      'note.macros-kept',
+      { macros: macros.join(', ') },
+    )
+  const alsoLeft = QUIETLY_KNOWN.filter((key) => isPresent(d[key])).map((key) => at + key)
+  if (alsoLeft.length > 0)
+    notes.add(
+      `Also not taken: ${alsoLeft.join(', ')} (this engine has no place for them; SillyTavern shows a nickname in place of {{char}}).`,
+      'note.also-not-taken',
+      {
+        fields: alsoLeft.join(', '),
+      },
+    )
   if (unmapped.length)
     notes.add(
       'Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): ' + unmapped.join(', '),

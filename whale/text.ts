@@ -61,3 +61,14 @@ export function stripCornerQuotes(text: string): string {
 export function charCount(text: string): number {
   return text.length
 }
+
+/**
+ * SillyTavern's name macros in a text, as written: `{{char}}`, `{{user}}` and the older `<BOT>`, `<USER>`
+ * (filled there at each step; here nothing fills them). The card import and the World Info import (worldbook/) both name them.
+ */
+export function tavernMacrosIn(text: string): string[] {
+  const found = [...text.matchAll(/\{\{\s*(char|user)\s*\}\}|<(BOT|USER|CHAR)>/gi)].map((m) =>
+    m[1] !== undefined ? `{{${m[1].toLowerCase()}}}` : `<${m[2]!.toUpperCase()}>`,
+  )
+  return [...new Set(found)]
+}

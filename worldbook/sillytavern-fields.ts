@@ -86,7 +86,9 @@ export function stEntry(raw: Record<string, unknown>, card: boolean): StEntry {
     }
   if (card) {
     const enabled = fields.get('enabled')
-    if (enabled !== undefined) fields.set('disable', { value: enabled.value === false, path: 'enabled' })
+    // SillyTavern converts it with `disable: !entry.enabled`: false, 0, null and "" all switch the entry off. An entry with
+    // no `enabled` at all (which a v2 card must have) stays on: switching it off unasked would lose it silently (decision 136).
+    if (enabled !== undefined) fields.set('disable', { value: !enabled.value, path: 'enabled' })
     fields.delete('enabled')
   }
   return {
@@ -135,7 +137,12 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
   say('depth', atDepth ? note('depth-at', { place }) : note('depth-unused'))
   say('role', note(atDepth ? 'role-at' : 'role-unused'))
   const useProbability = e.get('useProbability')?.value !== false
-  say('probability', note(useProbability ? 'probability-ignored' : 'probability-off'), (v) => typeof v === 'number' && v < 100)
+  // SillyTavern compares the roll with the value as it is: "30" counts as 30.
+  say(
+    'probability',
+    note(useProbability ? 'probability-ignored' : 'probability-off'),
+    (v) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number(v) < 100,
+  )
   say('scanDepth', note('scan-depth'))
   say('group', note('group'))
   say('groupOverride', note('groups-not-kept'), (v) => v === true)

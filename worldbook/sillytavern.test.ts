@@ -133,6 +133,49 @@ describe('SillyTavern World Info import', () => {
     expect(codes(planImport({ entries: { 0: { key: ['k'], content: '没有宏 {{cwd}}' } } }).entries[0]!.notes)).not.toContain('macros-kept')
   })
 
+  it('<BOT> and <USER>, the older forms, are named as well', () => {
+    const [entry] = planImport({ entries: { 0: { key: ['k'], content: '<BOT> 在港口等 <user>。' } } }).entries
+    expect(entry!.notes).toContainEqual({ code: 'macros-kept', params: { macros: '<BOT>, <USER>' } })
+  })
+
+  it('a title with line breaks is written on one line, and the file reads back', () => {
+    const [entry] = planImport({ entries: { 0: { key: ['Eldoria'], comment: 'Eldoria\n(the kingdom)\r\n- old', content: '王国。' } } }).entries
+    expect(entry!.fields.title).toBe('Eldoria (the kingdom) - old')
+    const read = parseEntry(entry!.name, entry!.text, 'person', `${entry!.name}.md`)
+    expect('entry' in read ? read.entry.title : read.skipped).toBe('Eldoria (the kingdom) - old')
+  })
+
+  it('on and off are read as SillyTavern reads them: disable == true, a truthy constant, a card book’s !enabled', () => {
+    const world = (fields: Record<string, unknown>) => planImport({ entries: { 0: { key: ['k'], content: '正文', ...fields } } }).entries[0]!.fields
+    expect(world({ disable: 1 }).enabled).toBe(false)
+    expect(world({ disable: '1' }).enabled).toBe(false)
+    expect(world({ disable: 'true' }).enabled).toBe(true)
+    expect(world({ disable: 0 }).enabled).toBe(true)
+    expect(world({ constant: 1, key: [] })).toMatchObject({ constant: true, enabled: true })
+    expect(world({ constant: 0 }).constant).toBe(false)
+    expect(world({ matchWholeWords: 'true' }).wholeWords).toBe(true)
+    expect(world({ caseSensitive: 1 }).caseSensitive).toBe(true)
+    const card = (entry: Record<string, unknown>) =>
+      planImport({ spec: 'chara_card_v2', data: { name: 'c', character_book: { entries: [{ keys: ['k'], content: '正文', ...entry }] } } }).entries[0]!.fields
+    expect(card({ enabled: 0 }).enabled).toBe(false)
+    expect(card({ enabled: null }).enabled).toBe(false)
+    expect(card({ enabled: true }).enabled).toBe(true)
+    // A v2 entry must say `enabled`; one that does not is kept on rather than lost unasked (decision 136).
+    expect(card({}).enabled).toBe(true)
+  })
+
+  it('a probability written as text is named like a number', () => {
+    const [entry] = planImport({ entries: { 0: { key: ['k'], content: '正文', probability: '30' } } }).entries
+    expect(entry!.notCarried.map((d) => d.field)).toContain('probability')
+  })
+
+  it('keys given as one string are split at commas, but a whole /…/flags is one regular expression', () => {
+    const [regex] = planImport({ entries: { 0: { key: '/dragons?{1,2}/i', content: '龙。' } } }).entries
+    expect(regex!.fields.keys).toEqual([])
+    expect(regex!.notes).toContainEqual({ code: 'regex-key', params: { key: '"/dragons?{1,2}/i"' } })
+    expect(planImport({ entries: { 0: { key: '港口, 灯塔', content: '灯。' } } }).entries[0]!.fields.keys).toEqual(['港口', '灯塔'])
+  })
+
   it('an AND entry whose secondary keys were all regular expressions is written switched off, not left to fire on its primary keys alone', () => {
     const book = (logic: number, secondary: string[]) =>
       planImport({ entries: { 0: { key: ['港口'], keysecondary: secondary, selective: true, selectiveLogic: logic, content: '只在夜里说。' } } }).entries[0]!

@@ -3,6 +3,7 @@ import { entryLine, HITS_CAP, RAIL_CAP, roomForOne } from './render.ts'
 import { bookNotCarried, notCarried, stEntry, type NotCarried, type StEntry } from './sillytavern-fields.ts'
 import { charCount } from '../prompt/index.ts'
 import { note, type ImportNote } from './import-notes.ts'
+import { tavernMacrosIn } from '../whale/index.ts'
 
 export type { NotCarried } from './sillytavern-fields.ts'
 
@@ -68,7 +69,8 @@ export class ImportFormatError extends Error {
 const REGEX_KEY_RE = /^\/(.+)\/([a-z]*)$/s
 
 function keysOf(value: unknown): string[] {
-  if (typeof value === 'string') return value.split(',')
+  // One string of keys, comma-joined (not SillyTavern's own shape); a whole `/…/flags` is one key, its commas its own.
+  if (typeof value === 'string') return REGEX_KEY_RE.test(value.trim()) ? [value] : value.split(',')
   return Array.isArray(value) ? value.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String) : []
 }
 
@@ -86,6 +88,8 @@ function cleanKeys(value: unknown, notes: ImportNote[], secondary: boolean, allR
   }
   return out
 }
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim()
 
 /** A file name a person recognises, safe on every file system; '' when nothing usable is left. */
 export function fileNameFor(title: string): string {
@@ -154,6 +158,15 @@ function otherLorebook(root: Record<string, unknown>): string | undefined {
 }
 
 const yes = (f: { value: unknown } | undefined) => f?.value === true
+/** JavaScript's truthiness, which SillyTavern's `if (entry.constant)` applies to a value of any type. */
+const truthy = (f: { value: unknown } | undefined) => Boolean(f?.value)
+/** SillyTavern's `entry.disable == true`: true, 1 and "1" switch an entry off; "true" does not. */
+const looseTrue = (f: { value: unknown } | undefined): boolean => {
+  const v = f?.value
+  if (typeof v === 'boolean') return v
+  if (typeof v === 'number') return v === 1
+  return typeof v === 'string' && v.trim() !== '' && Number(v) === 1
+}
 
 /** One source entry's carried fields; undefined (with the reason pushed) when it has no content. */
 function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields | ImportNote {
@@ -172,9 +185,10 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
   const logicNumber = Number(logicRaw ?? 0)
   const logic = LOGIC[logicNumber] ?? 'and-any'
   if (LOGIC[logicNumber] === undefined) notes.push(note('logic-unknown', { value: JSON.stringify(logicRaw) ?? String(logicRaw) }))
-  const constant = yes(e.get('constant'))
+  const constant = truthy(e.get('constant'))
   const order = Number(e.get('order')?.value ?? DEFAULT_PRIORITY)
-  let enabled = !yes(e.get('disable'))
+  // A card book's `enabled` is read as SillyTavern converts it (`disable: !entry.enabled`): stEntry set `disable` from it.
+  let enabled = !looseTrue(e.get('disable'))
   if (enabled && !constant && keys.length === 0) {
     enabled = false
     notes.push(note('no-keys'))
@@ -192,9 +206,10 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
     notes.push(note('no-secondary-keys', { logic }))
   }
   // SillyTavern's macros ({{char}}, {{user}}) are filled in there at each step; here nothing fills them.
-  const macros = [...new Set([...content.matchAll(/\{\{\s*(char|user)\s*\}\}/gi)].map((m) => `{{${m[1]!.toLowerCase()}}}`))]
+  const macros = tavernMacrosIn(content)
   if (macros.length > 0) notes.push(note('macros-kept', { macros: macros.join(', ') }))
-  const title = String(e.get('comment')?.value || e.get('name')?.value || '').trim() || keys[0] || 'entry'
+  // A title is one line (the front matter's `title:` and the heading it is shown under): line breaks become spaces.
+  const title = oneLine(String(e.get('comment')?.value || e.get('name')?.value || '')) || keys[0] || 'entry'
   // SillyTavern: null or absent → its global setting, whose default is false (substring, any case).
   const whole = e.get('matchWholeWords')?.value
   const cased = e.get('caseSensitive')?.value
@@ -208,8 +223,9 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
     enabled,
     body: content,
   }
-  fields.wholeWords = whole === true
-  if (cased === true) fields.caseSensitive = true
+  // SillyTavern: `entry.matchWholeWords ?? setting`, then truthiness ("true" and 1 are on, as there).
+  fields.wholeWords = whole !== null && whole !== undefined && Boolean(whole)
+  if (cased !== null && cased !== undefined && Boolean(cased)) fields.caseSensitive = true
   return fields
 }
 

@@ -59,6 +59,11 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.note.no-contract': 'system_prompt gave no usable contract line (each must be 2–300 characters); split it by hand into lines.',
   'whale.said.note.contracts-cut': 'system_prompt had more lines than the limit; only the first {max} contracts were kept.',
   'whale.said.note.extensions-kept': 'Kept extensions {keys} unchanged for a later export; this engine does not use them.',
+  'whale.said.note.macros-kept':
+    "Name macros kept as written: {macros}. SillyTavern fills them in with the character's and your names; nothing does here (edit the preset to say the names).",
+  'whale.said.note.png-chunks-differ':
+    'The PNG carries two cards: its ccv3 chunk ({taken}) was read, as SillyTavern reads it; its chara chunk ({other}) was not.',
+  'whale.said.note.also-not-taken': 'Also not taken: {fields} (this engine has no place for them; SillyTavern shows a nickname in place of {{char}}).',
   'whale.said.note.not-taken': 'Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): {fields}',
   'whale.said.note.never-switches': 'An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.',
   'whale.said.note.visible-kept': "The card's {key} differs from the copy in extensions.{extension}; kept the card's visible text.",

@@ -72,7 +72,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.format-no-entries':
     'this is not a SillyTavern World Info file: it has no "entries" object (export the world from SillyTavern\'s World Info panel)',
   'worldbook.note.format-other-lorebook':
-    'this is a {format}, not SillyTavern World Info: import it in SillyTavern (World Info → Import), export that world from there, and import the exported file',
+    'this file is in {format} format, not SillyTavern World Info: import it in SillyTavern (World Info → Import), export that world from there, and import the exported file',
   'cli.worldbook.list.yours': 'yours: {dir}',
   'cli.worldbook.list.starter': 'starter: {dir}',
   'cli.worldbook.list.constant': 'constant',
@@ -87,6 +87,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'cli.worldbook.notJson': "{file} is not valid JSON ({error}); nothing was written. Export the world again from SillyTavern's World Info panel.",
   'cli.worldbook.pngTooBig': '{file} is larger than {max} bytes; nothing was written',
   'cli.worldbook.pngUnreadable': '{file}: cannot read the PNG card: {error}; nothing was written',
+  'cli.worldbook.nothing': '{file}: no entry to import ({n} entries without text or not entries at all); nothing was written',
   'cli.worldbook.notWorld': '{file}: {why}; nothing was written',
   'cli.worldbook.isLink': '{rel} is a symbolic link',
   'cli.worldbook.notPlain': '{rel} is not a plain file',

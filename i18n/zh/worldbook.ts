@@ -82,6 +82,7 @@ export const worldbookZh = {
   'cli.worldbook.notJson': '{file} 不是有效的 JSON（{error}）；什么都没写。请在 SillyTavern 的世界书面板里重新导出。',
   'cli.worldbook.pngTooBig': '{file} 超过 {max} 字节；什么都没写',
   'cli.worldbook.pngUnreadable': '{file}：读不了这张 PNG 角色卡：{error}；什么都没写',
+  'cli.worldbook.nothing': '{file}：没有可以导入的条目（{n} 个条目没有正文，或根本不是条目）；什么都没写',
   'cli.worldbook.notWorld': '{file}：{why}；什么都没写',
   'cli.worldbook.isLink': '{rel} 是符号链接',
   'cli.worldbook.notPlain': '{rel} 不是普通文件',
