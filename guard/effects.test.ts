@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -168,4 +169,31 @@ it.runIf(process.getuid?.() === 0)('a file whose owner a call changed (chown) is
   const { notes } = await guard.after('bash')
   expect(notes.join(' ')).toContain('kept.json (owner)')
   expect(statSync(join(root, '元', 'kept.json')).uid).toBe(0)
+})
+
+/** Rewrites `from` as `to` (same length) inside `file` through a shared mapping: no watch event is raised. */
+function writeThroughMapping(file: string, from: string, to: string): void {
+  const script = `import mmap, sys\nf = open(sys.argv[1], 'r+b')\nm = mmap.mmap(f.fileno(), 0)\na, b = sys.argv[2].encode(), sys.argv[3].encode()\ni = m.find(a)\nm[i:i + len(b)] = b\nm.flush()\nm.close()\nf.close()\n`
+  const r = spawnSync('python3', ['-c', script, file, from, to], { encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`python3 mmap failed: ${r.stderr}`)
+}
+
+it('a write through a shared mapping (mmap), which raises no watch event, is put back before the window closes', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  writeThroughMapping(join(root, '元', 'kept.json'), 'before', 'BEFORE')
+  await guard.after('bash')
+  await guard.whenSettled()
+  expect(readFileSync(join(root, '元', 'kept.json'), 'utf8')).toBe('before\n')
+  expect(guard.takeNotes().join(' ')).toContain('kept.json')
+})
+
+it('a write through a shared mapping is put back before a memory tool of the plugin runs in the same window, so the host never carries it into its own write', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  writeThroughMapping(join(root, '元', 'kept.json'), 'before', 'BEFORE')
+  await guard.after('bash')
+  expect(await guard.before('memory_write')).toBeUndefined()
+  expect(readFileSync(join(root, '元', 'kept.json'), 'utf8')).toBe('before\n')
+  await guard.after('memory_write')
 })

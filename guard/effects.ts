@@ -21,6 +21,14 @@ const READ_ONLY = new Set(['read', 'glob', 'grep', 'ask_user_question', 'web_sea
 
 const BACKGROUND = 'a process a tool call started'
 
+/**
+ * The plugin's own tools that write the store (memory_write, memory_link, …): the host reads a file and
+ * writes it back, so before one runs in an open window every file is compared, not only what the
+ * watches named — a write through a shared mapping (mmap) raises no watch event, and the host would
+ * otherwise carry its bytes into a write of its own that the guard keeps.
+ */
+const STORE_WRITING_TOOL = /^memory_(?!search$)/
+
 /** While a window is open, every file is compared at least this often (a backstop for a watch that missed something). */
 const FULL_EVERY_MS = 30_000
 
@@ -131,7 +139,7 @@ export class EffectsGuard {
         this.lastTick = Date.now()
         this.timer ??= setInterval(() => this.tick(), this.opts.pollMs)
         this.timer.unref()
-      } else this.pending.push(...this.look('undo', tool))
+      } else this.pending.push(...this.look('undo', tool, STORE_WRITING_TOOL.test(tool)))
       this.calls++
       this.closing = false
       this.running.push(tool)
@@ -231,7 +239,9 @@ export class EffectsGuard {
       if (this.procsOk) this.procs.scan()
       // While calls run, what changed is theirs; after, a process one of them left behind.
       const who = this.running.length > 0 ? [...new Set(this.running)].join('`, `') : BACKGROUND
-      const full = late || this.missedTick || now - this.lastFull > FULL_EVERY_MS
+      // The look before a window closes compares every file: a write through a shared mapping (mmap) raises
+      // no watch event, and once the window is closed what changed would be taken as the person's.
+      const full = late || this.missedTick || now - this.lastFull > FULL_EVERY_MS || this.closing
       this.missedTick = false
       this.pending.push(...this.look('undo', who, full))
       this.maybeClose()

@@ -1,4 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { declareHostProcess } from '../durable/host-writes.ts'
@@ -49,6 +52,32 @@ describe('the processes a tool call leaves running', () => {
     expect(procs.scan()).toBeGreaterThanOrEqual(1)
     await sleep(1500)
     expect(procs.scan()).toBe(0)
+  })
+
+  it('an orphan adopted by a service manager above the host (systemd --user, a container’s init) is followed as one adopted by pid 1', async () => {
+    // A subreaper named as a service manager is (`tini`), with a "host" below it that leaves an orphan behind after half a second.
+    const dir = mkdtempSync(join(tmpdir(), 'cyrene-reaper-'))
+    try {
+      // The interpreter itself, not a launcher that picks a program by the name it is called by (pyenv's shim).
+      symlinkSync(spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim(), join(dir, 'tini'))
+      const reaper = spawn(
+        join(dir, 'tini'),
+        [
+          '-c',
+          'import ctypes, subprocess\nassert ctypes.CDLL(None).prctl(36, 1, 0, 0, 0) == 0\nsubprocess.run(["bash", "-c", "sleep 0.5; (setsid sh -c \'sleep 2\' >/dev/null 2>&1 &); sleep 3"])',
+        ],
+        { stdio: 'ignore' },
+      )
+      await sleep(200)
+      const host = Number(readFileSync(`/proc/${reaper.pid}/task/${reaper.pid}/children`, 'utf8').trim().split(' ')[0])
+      const procs = new ModelProcesses(host)
+      procs.open()
+      await sleep(900)
+      expect(procs.scan()).toBeGreaterThanOrEqual(1)
+      reaper.kill('SIGKILL')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('a process that started before the window is not the model’s', () => {

@@ -155,7 +155,13 @@ export class ModelProcesses {
     for (const [pid, start] of this.tainted) if (readStat(pid)?.start !== start) this.tainted.delete(pid)
     if (this.from === undefined) return this.tainted.size
     const from = this.from
-    const queue = [...(readChildren(this.host) ?? []), ...(readChildren(1) ?? []), ...[...this.tainted.keys()].flatMap((p) => readChildren(p) ?? [])]
+    // An orphan goes to the nearest reaper above it: pid 1, or a service manager above the host (systemd --user on a desktop).
+    const reapers = [1, ...this.reapersAbove()]
+    const queue = [
+      ...(readChildren(this.host) ?? []),
+      ...reapers.flatMap((p) => readChildren(p) ?? []),
+      ...[...this.tainted.keys()].flatMap((p) => readChildren(p) ?? []),
+    ]
     const seen = new Set<number>()
     while (queue.length > 0) {
       const pid = queue.pop()!
@@ -171,6 +177,17 @@ export class ModelProcesses {
       queue.push(...(readChildren(pid) ?? []))
     }
     return this.tainted.size
+  }
+
+  /** The host's ancestors that adopt orphans as pid 1 does (a service manager, an init of a container), as `isModels` names them. */
+  private reapersAbove(): number[] {
+    const out: number[] = []
+    let cur = readStat(this.host)
+    for (let hops = 0; cur !== undefined && cur.ppid > 1 && hops < 64; hops++) {
+      cur = readStat(cur.ppid)
+      if (cur !== undefined && REAPERS.test(cur.comm)) out.push(cur.pid)
+    }
+    return out
   }
 
   /** Look at every process (no children files). */

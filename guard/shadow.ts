@@ -91,6 +91,17 @@ function lstatOr(path: string): Stats | undefined {
   }
 }
 
+const isAccessError = (error: unknown) => ['EACCES', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')
+
+/** The path's lstat, or undefined when even that is refused or it is gone. */
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return lstatSync(path)
+  } catch {
+    return undefined
+  }
+}
+
 const sameOwner = (st: Stats, rec: Rec) => st.uid === rec.uid && st.gid === rec.gid
 
 /** The recorded owner, where what was made has another (a host running as root puts back a person's file). */
@@ -191,6 +202,37 @@ export class Shadow {
   }
 
   private compare(path: string, out: Change[], deep = true): void {
+    try {
+      this.compareOnce(path, out, deep)
+    } catch (error) {
+      // A call took this user's own access away (chmod 000 on a file or a folder above it): give it back and look again.
+      if (!isAccessError(error) || !this.regainAccess(path, out)) throw error
+      this.compareOnce(path, out, deep)
+    }
+  }
+
+  /**
+   * The recorded mode put back on `path` and the recorded folders above it that this user owns but
+   * may no longer read (a host running as the person cannot read its own file at mode 0000, and its
+   * look would fail with everything the call changed kept). Each is named as a mode change, which
+   * the window puts back or keeps like any other. False when nothing could be given back.
+   */
+  private regainAccess(path: string, out: Change[]): boolean {
+    const me = process.getuid?.()
+    let regained = false
+    for (let p = path; ; p = dirname(p)) {
+      const rec = this.recs.get(p)
+      const st = rec === undefined || rec.kind === 'link' ? undefined : statIfAny(p)
+      if (rec !== undefined && st !== undefined && kindOf(st) === rec.kind && (st.mode & 0o7777) !== rec.mode && st.uid === me) {
+        chmodSync(p, rec.mode)
+        if (!out.some((c) => c.path === p && c.what === 'mode')) out.push({ path: p, what: 'mode' })
+        regained = true
+      }
+      if (this.roots.includes(p) || dirname(p) === p) return regained
+    }
+  }
+
+  private compareOnce(path: string, out: Change[], deep: boolean): void {
     const rec = this.recs.get(path)
     const st = lstatOr(path)
     if (rec === undefined) {
@@ -209,6 +251,10 @@ export class Shadow {
     if (kind !== 'dir') return
     if ((st.mode & 0o7777) !== rec.mode) out.push({ path, what: 'mode' })
     else if (!sameOwner(st, rec)) out.push({ path, what: 'owner' })
+    this.compareEntries(path, out, deep)
+  }
+
+  private compareEntries(path: string, out: Change[], deep: boolean): void {
     const kept = this.children.get(path) ?? new Set<string>()
     const names: string[] = []
     for (const entry of listRaw(path)) {

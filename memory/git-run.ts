@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { asHostFolderWork, declareHostProcess } from '../durable/host-writes.ts'
 import { hostname } from 'node:os'
+import { carriedGlobalConfig } from './git-global.ts'
 
 /**
  * Runs the machine's `git` for the store's replication (CONTRACT#git-sync). The
@@ -8,8 +9,10 @@ import { hostname } from 'node:os'
  * command git runs: hooks point at an empty folder, fsmonitor is off, and the
  * `-c` overrides below win over `.git/config` (git reads the command line
  * last). `git-repo.ts` also refuses any local config key outside a short list.
- * Credentials come from git's helpers in the person's global config or from
- * the environment; nothing interactive is ever asked (GIT_TERMINAL_PROMPT=0).
+ * The person's global config is not read (a model can change it): only its
+ * proxy, certificate and credential settings come along (`git-global.ts`).
+ * Credentials come from those helpers or from the environment; nothing
+ * interactive is ever asked (GIT_TERMINAL_PROMPT=0).
  */
 export class GitError extends Error {
   readonly args: readonly string[]
@@ -93,6 +96,8 @@ function safeHost(): string {
 function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(env)) if (!DROPPED_ENV.test(k)) out[k] = v
+  // The global config is a file a model's tool call can change: its keys that may reach a remote come as -c (git-global.ts).
+  out.GIT_CONFIG_GLOBAL = '/dev/null'
   out.GIT_TERMINAL_PROMPT = '0'
   out.GIT_OPTIONAL_LOCKS = '0'
   out.LC_ALL = 'C'
@@ -101,7 +106,9 @@ function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
   const overrides = { ...safetyConfig(opts.noHooks), ...opts.config }
-  const full = [...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]
+  // The person's global config is not read; what of it may reach a remote comes first, the overrides after (git-global.ts).
+  const carried = carriedGlobalConfig(opts.env ?? process.env).flatMap(([k, v]) => ['-c', `${k}=${v}`])
+  const full = [...carried, ...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]
   // What git changes in the store's .git/ meanwhile is the host's (guard/effects.ts).
   return await asHostFolderWork(async () => await runGit(full, args, opts))
 }

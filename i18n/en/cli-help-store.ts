@@ -21,7 +21,8 @@ made again.
 fetch, merge with cyrene's own merge (never a conflict marker in a file; what both machines changed differently
 waits for you in \`cyrene memory check\`), push. The store becomes a git work tree on first use. The remote is
 --remote URL (saved as git.remote in 元/settings.json) or git.remote; credentials come from git's credential
-helpers, an ssh key or the environment, never from the address. Exit 1 when the remote could not be reached
+helpers (one git or a keyring ships, or root owns; the global git config is not read otherwise),
+an ssh key or the environment, never from the address. Exit 1 when the remote could not be reached
 or took nothing (your writes stay committed here and go at the next sync).`,
   'cli.sync.git.remote': 'the remote to sync through (a bare repository path, ssh or https); saved in 元/settings.json',
   'cli.sync.git.gc': 'pack the history in .git/ now (the doctor says when it has grown past the store quota)',

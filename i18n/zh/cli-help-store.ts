@@ -16,7 +16,7 @@ export const cliHelpStoreZh = {
   'cli.sync.git': `和你的其他机器做一次 git 同步：提交这里的改动（一次提交，列出写下的条目），取回，用 cyrene 自己的合并
 （文件里从不出现冲突标记；两台机器改得不一样的地方在 \`cyrene memory check\` 里等你决定），推送。第一次用时
 记忆库会变成一个 git 工作区。远端是 --remote URL（存为 元/settings.json 里的 git.remote）或 git.remote；
-凭据来自 git 的凭据助手、ssh 密钥或环境，从不来自地址。连不上远端或远端什么都没收下时退出码 1
+凭据来自 git 的凭据助手（git 或钥匙串自带的，或属于 root 的；除此之外不读全局 git 配置）、ssh 密钥或环境，从不来自地址。连不上远端或远端什么都没收下时退出码 1
 （你写下的仍提交在这里，下次同步时发出去）。`,
   'cli.sync.git.remote': '通过哪个远端同步（裸仓库路径、ssh 或 https）；存进 元/settings.json',
   'cli.sync.git.gc': '现在就打包 .git/ 里的历史（历史超过记忆库配额时体检会提醒）',
