@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs'
+import { existsSync, promises as fs, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { MemoryStore } from '../memory/index.ts'
 import { importItems } from '../memory/upkeep.ts'
-import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/for-others.ts'
+import { AS_NOBODY, packageForOthers, requireFreshDist, type ForOthers } from '../tests/harness/for-others.ts'
 
 /**
  * Issue 7 item 12: what the compiled `cyrene` prints when the system refuses —
@@ -65,14 +65,7 @@ function expectSystemRefusal(r: Run, message: RegExp): void {
 let base: string
 beforeAll(async () => {
   // The bin runs dist/; a stale build would test old code. Compile first (npm test does).
-  const built = join(repo, 'dist/cli/main.js')
-  const sources = ['cli', 'memory'].flatMap((d) =>
-    readdirSync(join(repo, d))
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-      .map((f) => join(repo, d, f)),
-  )
-  if (!existsSync(built) || sources.some((f) => statSync(f).mtimeMs > statSync(built).mtimeMs))
-    throw new Error('dist/ is older than cli or memory: run `npm run compile`')
+  requireFreshDist(['cli', 'memory'])
   base = await fs.mkdtemp(join(tmpdir(), 'cyrene-syserr-'))
   await fs.chmod(base, 0o755)
   forOthers = packageForOthers()

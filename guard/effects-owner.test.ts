@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { spawnSync } from 'node:child_process'
-import { existsSync, promises as fs, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/for-others.ts'
+import { packageForOthers, requireFreshDist, runModuleAsNobody, type ForOthers } from '../tests/harness/for-others.ts'
 
 /**
  * The guard of a host that runs as the person (not root, who reads any mode): a call that changes
@@ -17,10 +16,7 @@ let forOthers: ForOthers
 let base: string
 
 beforeAll(async () => {
-  const built = join(repo, 'dist/guard/effects.js')
-  const sources = readdirSync(join(repo, 'guard')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-  if (!existsSync(built) || sources.some((f) => statSync(join(repo, 'guard', f)).mtimeMs > statSync(built).mtimeMs))
-    throw new Error('dist/ is older than guard/: run `npm run compile`')
+  requireFreshDist(['guard'])
   base = await fs.mkdtemp(join(tmpdir(), 'cyrene-guard-owner-'))
   await fs.chmod(base, 0o777)
   forOthers = packageForOthers()
@@ -67,11 +63,7 @@ it('a call that makes its own changes unreadable to the owner has them put back 
       folderMode: mode('岁月涟漪'),
     }))
     guard.dispose()`
-  const file = join(base, 'guard-as-owner.mjs')
-  writeFileSync(file, script, { mode: 0o644 })
-  const r = spawnSync('setpriv', [...AS_NOBODY, forOthers.node, file], { env: { PATH: process.env.PATH }, encoding: 'utf8', cwd: '/' })
-  if (r.status !== 0) throw new Error(`the second uid's guard failed (${r.status}): ${r.stderr}`)
-  const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
+  const seen = runModuleAsNobody<Record<string, unknown>>(forOthers, base, 'guard-as-owner.mjs', script)
   expect(seen.uid).not.toBe(0)
   expect(seen.before).toBeNull()
   expect(seen.error, String(seen.error)).toBeNull()

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
-import { existsSync, promises as fs, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MemoryStore } from '../memory/index.ts'
-import { AS_NOBODY, packageForOthers, type ForOthers } from '../tests/harness/for-others.ts'
+import { packageForOthers, requireFreshDist, runModuleAsNobody, type ForOthers } from '../tests/harness/for-others.ts'
 
 /**
  * A month folder this user may not open (mode 0000, a second uid: root ignores modes). A turn's
@@ -20,7 +20,11 @@ let base: string
 /** What the second uid's RunningRecall answers for `query`, with its doctor line. */
 function recallAsNobody(root: string, query: string): { hits: string[]; line: { status: string; detail: string } } {
   const door = pathToFileURL(forOthers.at(join(repo, 'dist/recall/index.js'))).href
-  const script = `
+  return runModuleAsNobody(
+    forOthers,
+    base,
+    'recall-as-nobody.mjs',
+    `
     const { RunningRecall, doctorLines } = await import(${JSON.stringify(door)})
     const recall = new RunningRecall()
     recall.start(${JSON.stringify(root)})
@@ -28,24 +32,12 @@ function recallAsNobody(root: string, query: string): { hits: string[]; line: { 
     const hits = await recall.recall(${JSON.stringify(query)}, 5, Date.parse('2026-03-01T12:00:00Z'))
     const [line] = doctorLines(recall.doctorState(), 'en')
     await recall.close()
-    console.log(JSON.stringify({ hits: hits.map((h) => h.text), line }))`
-  // A file, not `-e`: the worker thread inherits the process flags, and `--input-type` refuses it there.
-  const file = join(base, 'recall-as-nobody.mjs')
-  writeFileSync(file, script, { mode: 0o644 })
-  const r = spawnSync('setpriv', [...AS_NOBODY, forOthers.node, file], {
-    env: { PATH: process.env.PATH },
-    encoding: 'utf8',
-    cwd: '/',
-  })
-  if (r.status !== 0) throw new Error(`the second uid's recall failed (${r.status}): ${r.stderr}`)
-  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { hits: string[]; line: { status: string; detail: string } }
+    console.log(JSON.stringify({ hits: hits.map((h) => h.text), line }))`,
+  )
 }
 
 beforeAll(async () => {
-  const built = join(repo, 'dist/recall/keeper.js')
-  const sources = readdirSync(join(repo, 'recall')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-  if (!existsSync(built) || sources.some((f) => statSync(join(repo, 'recall', f)).mtimeMs > statSync(built).mtimeMs))
-    throw new Error('dist/ is older than recall/: run `npm run compile`')
+  requireFreshDist(['recall'])
   base = await fs.mkdtemp(join(tmpdir(), 'cyrene-unreadable-'))
   await fs.chmod(base, 0o755)
   forOthers = packageForOthers()

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -53,4 +53,29 @@ export function packageForOthers(sources: string[] = []): ForOthers {
     copy.cleanup()
   }
   throw new Error(`uid 65534 cannot run this package even from a copy in ${tmpdir()}: check that setpriv works and ${tmpdir()} is reachable`)
+}
+
+/** Throws when dist/ is older than a source of these folders: a test of the compiled package would test old code. */
+export function requireFreshDist(folders: readonly string[]): void {
+  const mtimes = (dir: string, keep: (f: string) => boolean): number[] =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .filter(keep)
+          .map((f) => statSync(join(dir, f)).mtimeMs)
+      : []
+  const sources = folders.flatMap((folder) => mtimes(join(ROOT, folder), (f) => f.endsWith('.ts') && !f.endsWith('.test.ts')))
+  const built = folders.flatMap((folder) => mtimes(join(ROOT, 'dist', folder), (f) => f.endsWith('.js')))
+  if (built.length === 0 || Math.max(...sources) > Math.min(...built)) throw new Error(`dist/ is older than ${folders.join(', ')}: run \`npm run compile\``)
+}
+
+/**
+ * Runs an ES module as the second uid and returns the JSON its last line printed. The module goes
+ * into a file in `dir` (a worker thread inherits the process flags, and `--input-type` refuses it there).
+ */
+export function runModuleAsNobody<T>(forOthers: ForOthers, dir: string, name: string, source: string): T {
+  const file = join(dir, name)
+  writeFileSync(file, source, { mode: 0o644 })
+  const r = spawnSync('setpriv', [...AS_NOBODY, forOthers.node, file], { env: { PATH: process.env.PATH }, encoding: 'utf8', cwd: '/' })
+  if (r.status !== 0) throw new Error(`${name} failed as uid 65534 (${r.status}): ${r.stderr}`)
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as T
 }
