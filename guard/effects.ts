@@ -29,6 +29,13 @@ const BACKGROUND = 'a process a tool call started'
  */
 const STORE_WRITING_TOOL = /^memory_(?!search$)/
 
+/**
+ * How much a look compares: what the watches named (`named`); that and every file of the folders the host
+ * does not work in itself, the store and the whale-persona folder (`store`: a write through a shared
+ * mapping raises no watch event; the snapshots, up to 13 copies of the store, are left to `all`); everything (`all`).
+ */
+type LookDepth = 'named' | 'store' | 'all'
+
 /** While a window is open, every file is compared at least this often (a backstop for a watch that missed something). */
 const FULL_EVERY_MS = 30_000
 
@@ -139,7 +146,7 @@ export class EffectsGuard {
         this.lastTick = Date.now()
         this.timer ??= setInterval(() => this.tick(), this.opts.pollMs)
         this.timer.unref()
-      } else this.pending.push(...this.look('undo', tool, STORE_WRITING_TOOL.test(tool)))
+      } else this.pending.push(...this.look('undo', tool, STORE_WRITING_TOOL.test(tool) ? 'store' : 'named'))
       this.calls++
       this.closing = false
       this.running.push(tool)
@@ -239,11 +246,11 @@ export class EffectsGuard {
       if (this.procsOk) this.procs.scan()
       // While calls run, what changed is theirs; after, a process one of them left behind.
       const who = this.running.length > 0 ? [...new Set(this.running)].join('`, `') : BACKGROUND
-      // The look before a window closes compares every file: a write through a shared mapping (mmap) raises
-      // no watch event, and once the window is closed what changed would be taken as the person's.
-      const full = late || this.missedTick || now - this.lastFull > FULL_EVERY_MS || this.closing
+      // The look before a window closes compares every file of the store: a write through a shared mapping
+      // (mmap) raises no watch event, and once the window is closed what changed would be taken as the person's.
+      const depth: LookDepth = late || this.missedTick || now - this.lastFull > FULL_EVERY_MS ? 'all' : this.closing ? 'store' : 'named'
       this.missedTick = false
-      this.pending.push(...this.look('undo', who, full))
+      this.pending.push(...this.look('undo', who, depth))
       this.maybeClose()
     } catch {
       this.state.errors++
@@ -283,15 +290,17 @@ export class EffectsGuard {
   }
 
   /** Compare; keep the host's declared writes; keep or undo the rest. Returns the notes for the model. */
-  private look(judge: 'adopt' | 'undo', tool: string, full = false): string[] {
+  private look(judge: 'adopt' | 'undo', tool: string, depth: LookDepth = 'named'): string[] {
     const shadow = this.shadow!
     const watches = this.fileWatches!
-    const all = full || this.lookFailed || watches.broken !== undefined
+    const all = depth === 'all' || this.lookFailed || watches.broken !== undefined
     const named = watches.take()
     // Set until this look has compared: an error below leaves the paths the watches named unlooked at.
     this.lookFailed = true
     if (all) this.lastFull = Date.now()
-    const changes = all ? shadow.diff() : shadow.diffAt([...named, ...this.opts.roots, ...this.owed.keys()])
+    const paths = [...named, ...this.opts.roots, ...this.owed.keys()]
+    const own = this.opts.roots.filter((r) => !this.opts.hostFolders.some((f) => r === f || r.startsWith(f + sep)))
+    const changes = all ? shadow.diff() : depth === 'store' ? shadow.diffWhole(own, paths, this.opts.hostFolders) : shadow.diffAt(paths)
     this.lookFailed = false
     const host = takeHostWrites()
     try {

@@ -118,6 +118,8 @@ export class Shadow {
   private readonly blobs = new Map<string, { buf: Buffer; refs: number }>()
 
   private readonly lockFolders: ReadonlySet<string>
+  /** While `diffWhole` runs: folders it does not walk into. */
+  private notDeep: Set<string> | undefined
   /** Entries whose names are not UTF-8 that were there at start or kept as the person's, by their whole path's bytes (hex): left alone. */
   private readonly rawNames = new Set<string>()
 
@@ -150,6 +152,24 @@ export class Shadow {
   diff(): Change[] {
     const out: Change[] = []
     for (const root of this.roots) this.compare(root, out)
+    return out
+  }
+
+  /**
+   * The disk against the records under these roots, whole (every file's stamp) but for the folders in
+   * `besides` (left to what the watches name), and at the other paths named, as `diffAt`.
+   */
+  diffWhole(roots: readonly string[], named: Iterable<string>, besides: readonly string[] = []): Change[] {
+    const out: Change[] = []
+    const under = (p: string, folders: readonly string[]) => folders.some((f) => p === f || p.startsWith(f + sep))
+    this.notDeep = new Set(besides)
+    try {
+      for (const root of roots) this.compare(root, out)
+    } finally {
+      this.notDeep = undefined
+    }
+    const rest = [...named].filter((p) => !under(p, roots) || under(p, besides))
+    out.push(...this.diffAt(rest))
     return out
   }
 
@@ -266,11 +286,13 @@ export class Shadow {
       }
     }
     for (const name of names) if (!kept.has(name)) out.push({ path: join(path, name), what: 'added' })
-    if (deep) for (const name of kept) this.compare(join(path, name), out)
-    else {
-      const present = new Set(names)
-      for (const name of kept) if (!present.has(name)) out.push({ path: join(path, name), what: 'removed' })
-    }
+    if (deep)
+      for (const name of kept)
+        if (this.notDeep?.has(join(path, name)) !== true) this.compare(join(path, name), out)
+        else {
+          const present = new Set(names)
+          for (const name of kept) if (!present.has(name)) out.push({ path: join(path, name), what: 'removed' })
+        }
   }
 
   private compareFile(path: string, rec: Rec, st: Stats, out: Change[]): void {
