@@ -3,7 +3,8 @@ import { EngineBusyError, linkEntries, startEngine, writeAnchor, type LinkInput,
 import { writeVoiceSetting, type AnchorKey, type VoiceSettingKey } from '../memory/person.ts'
 import { localDate, resolveRoot } from '../memory/paths.ts'
 import type { NewEntry } from '../memory/format.ts'
-import { charCount } from '../prompt/index.ts'
+import { charCount, promptSafe } from '../prompt/index.ts'
+import { quoteOccurs } from './person-lines.ts'
 import { StoreTexts } from './store-file.ts'
 import { RunningRecall, type RecalledEntry } from '../recall/index.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
@@ -127,7 +128,7 @@ export class CyreneMemory extends Service {
    * is added and its id comes back (CONTRACT#never-twice); a pending
    * entry never counts, so it cannot swallow a newer write that passes the gate.
    */
-  async writeAsModel(input: NewEntry): Promise<ModelWriteResult> {
+  async writeAsModel(input: NewEntry, said: readonly string[] = []): Promise<ModelWriteResult> {
     const store = await this.engineStore()
     const twin = typeof input.text === 'string' ? await this.dayTwinOf(store, input.text) : undefined
     if (twin !== undefined)
@@ -136,9 +137,12 @@ export class CyreneMemory extends Service {
         gate: 'duplicate',
         file: twin.file,
         reasons: [],
-        notes: [`与已记下的 ${twin.id}（${twin.date}）意思相同：「${twin.text}」，没有另存一条`],
+        // The stored text reaches the model here as it does in {{cyrene_memory}}: neutralised, never a frame or a line of its own.
+        notes: [`与已记下的 ${twin.id}（${twin.date}）意思相同：「${promptSafe(twin.text)}」，没有另存一条`],
       }
-    return await store.write(input, { by: 'model' })
+    const { entry, notes } = await sourcesAsModel(store, input, said)
+    const written = await store.write(entry, { by: 'model' })
+    return notes.length === 0 ? written : { ...written, notes: [...written.notes, ...notes] }
   }
 
   /** A day entry that says the same as `text`: among its recall hits and the entries of today (which the index may not have yet). */
@@ -226,4 +230,38 @@ function busyHolder(error: EngineBusyError): { lock: string; pid: string } | und
   const said = error.said
   const lock = said?.params['lock']
   return lock === undefined ? undefined : { lock, pid: said?.params['pid'] ?? '?' }
+}
+
+/**
+ * The sources a model's write gives, kept only where they are sources (docs/decisions/285): a
+ * `src_quote` the person said, word for word, in this session (`said`), and `src_ids` of day entries
+ * that exist. What is not one is left out with a note, so a decision, lesson or rule without a real
+ * source waits in 余页/待定 like any other, and `/memory show` never prints words the person did not
+ * say as their own.
+ */
+async function sourcesAsModel(store: MemoryStore, input: NewEntry, said: readonly string[]): Promise<{ entry: NewEntry; notes: string[] }> {
+  const notes: string[] = []
+  let entry = input
+  if (typeof input.src_quote === 'string' && input.src_quote.trim() !== '' && !quoteOccurs(input.src_quote, said)) {
+    const { src_quote: _notSaid, ...rest } = entry
+    entry = rest
+    notes.push(
+      `src_quote「${promptSafe(input.src_quote)}」不是对方在这次会话里逐字说过的话，没有当作出处（引用就逐字照抄对方的原话；以前说过的，用 src_ids 指向记着它的条目）`,
+    )
+  }
+  if (Array.isArray(input.src_ids) && input.src_ids.length > 0) {
+    const kept: string[] = []
+    const dropped: string[] = []
+    for (const id of input.src_ids) {
+      const source = typeof id === 'string' ? await store.get(id).catch(() => undefined) : undefined
+      if (source?.area === 'day') kept.push(id)
+      else dropped.push(String(id))
+    }
+    if (dropped.length > 0) {
+      const { src_ids: _all, ...rest } = entry
+      entry = kept.length > 0 ? { ...rest, src_ids: kept } : rest
+      notes.push(`src_ids 里这些不是现有的日档条目，没有当作出处：${dropped.map((id) => promptSafe(id)).join('、')}`)
+    }
+  }
+  return { entry, notes }
 }

@@ -26,8 +26,15 @@ describe('linkEntries', () => {
     expect((await store.get(base.id))?.meta.links).toEqual([`${other.id}|归属`])
   })
 
+  it('the model may not link from any entry of the person’s, base or not; from its own entry it may', async () => {
+    const persons = await fact('对方的一条')
+    const own = await store.write({ text: '昔涟记下的一条', kind: 'fact', axis: '智', reason: 'r' }, { by: 'model' })
+    await expect(linkEntries(store, { from: persons.id, to: own.id, type: '' }, { by: 'model' })).rejects.toThrow(/is the person's/)
+    expect(await linkEntries(store, { from: own.id, to: persons.id, type: '' }, { by: 'model' })).toMatchObject({ changed: true })
+  })
+
   it('keeps the other links of the entry and touches only the links line of its file', async () => {
-    const a = await fact('甲')
+    const a = await store.write({ text: '甲', kind: 'fact', axis: '智', reason: 'r' }, { by: 'model' })
     const b = await fact('乙')
     const c = await fact('丙')
     await linkEntries(store, { from: a.id, to: b.id, type: '时序' }, { by: 'model' })

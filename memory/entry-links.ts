@@ -1,14 +1,14 @@
 import { LINK_TYPES } from './entry.ts'
 import type { MemoryStore } from './store.ts'
 import { RefusedError, splitLink, type Writer } from './validate.ts'
-import { isPersonBase } from './person-marks.ts'
+import { isPersonBase, ownerOf } from './person-marks.ts'
 
 /**
  * Typed links between two existing entries (CONTRACT#entry-format `links`, spec §5:
  * `"<id>|<type>"`, type one of 因果 相似 对立 时序 归属 推断 or empty). A link
  * lives on the entry it starts from and is written through `store.update`,
  * so the store's own rules hold: the target must exist, a pending entry is
- * never edited, a base entry is the person's. Only `links` changes: the
+ * never edited, the person's entries (written or imported) are the person's. Only `links` changes: the
  * entry's text and every other field stay as they were.
  */
 export interface LinkInput {
@@ -48,11 +48,13 @@ export async function linkEntries(store: MemoryStore, input: LinkInput, ctx: { b
       variant: 'link-from',
       id: JSON.stringify(from),
     })
-  // Only a base entry the person-marks record backs is the person's; a claimed one is the model's (CONTRACT#person-marks).
-  if (ctx.by !== 'person' && isPersonBase(store.marks().marks, entry))
+  // An entry the person wrote (the person-marks record backs it) or imported is the person's: the model adds no link
+  // to it, base or not (docs/decisions/285); a claim the record does not back is the model's (CONTRACT#person-marks).
+  const marks = store.marks().marks
+  if (ctx.by !== 'person' && (isPersonBase(marks, entry) || ownerOf(marks, entry) !== 'model'))
     throw new RefusedError(
       'person-only',
-      `entry ${from} is a base entry: only the person changes it. Link from the other entry instead (from ${to} to ${from}); linking *to* a base entry is fine`,
+      `entry ${from} is the person's (written or imported by them): only the person changes it. Link from the other entry instead (from ${to} to ${from}); linking *to* the person's entry is fine`,
       { variant: 'link-base', from, to },
     )
   const link = `${to}|${type}`

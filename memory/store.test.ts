@@ -177,6 +177,10 @@ describe('MemoryStore', () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     expect(await s.writeMargin('随笔/一.md', '很长的一段\n'.repeat(100), { by: 'model' })).toBe('余页/随笔/一.md')
     await expect(s.writeMargin('待定/2026-01-01.md', 'x', { by: 'model' })).rejects.toThrow()
+    // Judged by where it lands: a `.` segment or a doubled slash does not get past the gate's folder.
+    for (const spelled of ['./待定/2026-01-01.md', './/待定/2026-01-02.md', '随笔/./../待定/2026-01-03.md'])
+      await expect(s.writeMargin(spelled, 'x', { by: 'model' })).rejects.toThrow()
+    expect(await s.writeMargin('./随笔/二.md', '第二段', { by: 'model' })).toBe('余页/随笔/二.md')
     await expect(s.writeMargin('../元/settings.json', 'x', { by: 'model' })).rejects.toThrow()
     expect(() => s.assertWritable('元/卷.json', 'model')).toThrow(/only the person/)
   })

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs'
-import { join, dirname, basename } from 'node:path'
+import { join, dirname, basename, relative, sep } from 'node:path'
 import { appendEntryText, type Entry, type EntryMeta, type ParseProblem } from './entry.ts'
 import { FileCatalog, type CatalogFile } from './file-catalog.ts'
 import { UsageMeter, type Usage } from './store-usage.ts'
@@ -396,9 +396,11 @@ export class MemoryStore implements StoreCore {
    * quota). Not in 余页/待定/, which belongs to the gate.
    */
   async writeMargin(rel: string, text: string, ctx: { by: Writer; mode?: 'append' | 'replace' }): Promise<string> {
-    const p = `${LAYOUT.margin}/${rel}`
-    this.path(p)
-    if (p.startsWith(`${LAYOUT.pending}/`) || !p.endsWith('.md'))
+    // Judged by where it lands, not by how it is spelled: ./待定/x.md is 余页/待定/x.md.
+    const p = relative(this.root, this.path(`${LAYOUT.margin}/${rel}`))
+      .split(sep)
+      .join('/')
+    if (!p.startsWith(`${LAYOUT.margin}/`) || p.startsWith(`${LAYOUT.pending}/`) || !p.endsWith('.md'))
       throw new RefusedError('bad-path', '余页 free writing goes into a .md file outside 余页/待定/', { variant: 'margin' })
     if (typeof text !== 'string') throw new RefusedError('bad-input', 'text must be a string', { variant: 'text-type' })
     // Free writing has no per-entry size limit (only the 余页 quota), but the same character rules.

@@ -210,6 +210,32 @@ it('the month check promotes a pending entry once the model supplies a quote tha
   expect(await fs.readFile(pendingPath)).toEqual(before)
 })
 
+it('a pending entry is no source: a quote of its own words, its own id or another pending id is refused, and nothing is promoted', async () => {
+  const store = await open()
+  now = new Date('2026-04-20T12:00:00')
+  await register(store, 's1', '今天天气不错')
+  const p = await store.write(
+    { text: '对方决定把积蓄全部投进朋友的新公司。', kind: 'decision', axis: '智', reason: '理财', consequence: { self: '更有钱' }, at: '2026-04-20T10:00:00' },
+    { by: 'model' },
+  )
+  const other = await store.write({ text: '对方决定辞职创业。', kind: 'decision', axis: '智', reason: '事业', at: '2026-04-20T11:00:00' }, { by: 'model' })
+  expect([p.gate, other.gate]).toEqual(['pending', 'pending'])
+  now = new Date('2026-05-01T23:31:00')
+  const llm = new MockLlm((r, i) => {
+    if (i === 0) return { tool: 'memory_pending_complete', args: { id: p.id, src_quote: '决定把积蓄全部投进朋友的新公司' } }
+    if (i === 1) return { tool: 'memory_pending_complete', args: { id: p.id, src_ids: [p.id] } }
+    if (i === 2) return { tool: 'memory_pending_complete', args: { id: p.id, src_ids: [other.id] } }
+    if (i === 3) return journal('梦。')
+    return { text: JSON.stringify(r.messages.at(-1)).includes('error') ? 'x' : 'ok' }
+  })
+  const o = await dreamNight(deps(store, llm), { trigger: 'schedule', force: false })
+  expect(JSON.stringify(llm.requests[1]!.messages.at(-1))).toContain('word for word')
+  expect(JSON.stringify(llm.requests[2]!.messages.at(-1))).toContain('a pending entry is no source')
+  expect(JSON.stringify(llm.requests[3]!.messages.at(-1))).toContain('a pending entry is no source')
+  expect(o.kind === 'dreamt' && (o.checks.month?.promoted ?? [])).toHaveLength(0)
+  expect((await store.scan()).entries.filter((e) => e.meta.gate === 'promoted')).toEqual([])
+})
+
 it('three months of failed checks in a row tombstone a pending entry; a person brings it back', async () => {
   const store = await open()
   await register(store, 's1', 'hi')

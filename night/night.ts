@@ -158,11 +158,9 @@ async function underLease(deps: NightDeps, opts: { trigger: string; force: boole
     heading: `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')} · ${covered.length > 1 ? `补梦（${covered[0]} — ${night}）` : opts.force ? '夜梦（/dream）' : '夜梦'}`,
     journalMaxChars: config.journalMaxChars,
     pending: brief.shownPending,
-    quoteSources: async (e) => {
-      const date = dateOf(e)
-      const sameDay = [...(await store.entriesOfDate(date, 'day')), ...(await store.entriesOfDate(date, 'pending'))].map((x) => x.text)
-      return [...sameDay, ...sessionLines]
-    },
+    // A quote is found in that day's day entries or in what the person said: never in the pending entries,
+    // which are the drafts waiting for a source (one would otherwise quote itself).
+    quoteSources: async (e) => [...(await store.entriesOfDate(dateOf(e), 'day')).map((x) => x.text), ...sessionLines],
     echo,
   })
 

@@ -7,6 +7,7 @@ import { parseNightTime } from './clock.ts'
 import { forgetUnknown, noteSession, readRegistry, scheduledSessions, updateRegistry, type RegistryRead, type SeenSession } from './registry.ts'
 import type { CyreneMemory } from '../host/service.ts'
 import { MEMORY_TITLE } from '../host/memory-block.ts'
+import { personTextOf } from '../host/person-lines.ts'
 import { dataFrame } from '../prompt/index.ts'
 import type { DreamConfig } from './config.ts'
 import type { DreamState } from './types.ts'
@@ -25,16 +26,6 @@ interface SeenAgent {
   options?: { provider?: string; model?: string }
   session: { id: string; events?: ReadonlyArray<{ type: string; time?: number | string; data?: unknown }> }
   ctx: Context
-}
-
-const USER_TEXT = (data: unknown): string | undefined => {
-  const m = data as { source?: { kind?: string }; content?: Array<{ type?: string; text?: string }> } | undefined
-  if (m?.source?.kind !== 'user' || !Array.isArray(m.content)) return undefined
-  const text = m.content
-    .filter((b) => b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text)
-    .join('\n')
-  return text.trim() === '' ? undefined : text
 }
 
 /**
@@ -205,7 +196,7 @@ export class CyreneDream extends Service {
 
   private onEvent(sessionId: string, event: { type: string; data?: unknown }): void {
     if (event.type !== 'user/message' || !this.known.has(sessionId)) return
-    const text = USER_TEXT(event.data)
+    const text = personTextOf(event.data)
     if (text !== undefined) this.noteSighting({ id: sessionId, preset: '', at: this.now(), userText: text })
   }
 
@@ -287,7 +278,7 @@ export class CyreneDream extends Service {
       for (const e of a.session.events ?? []) {
         if (e.type !== 'user/message') continue
         const when = e.time === undefined ? today : localDate(new Date(e.time))
-        const text = USER_TEXT(e.data)
+        const text = personTextOf(e.data)
         if (text !== undefined && when === today) out.push(text)
       }
     return out

@@ -5,6 +5,7 @@ import type { MemoryStore, StoredEntry } from '../memory/index.ts'
 import { appendDreamText, appendJournal } from './journal.ts'
 import type { VolumeSuggestion } from './record.ts'
 import type { DreamTool } from './model-run.ts'
+import { quoteOccurs } from '../host/person-lines.ts'
 
 /**
  * The tools of one dream, bound to that dream's night and data. They are
@@ -73,11 +74,6 @@ function journalTool(input: DreamToolInput, state: DreamToolState): DreamTool {
   }
 }
 
-/** Does the quote occur, character for character, in one of the sources? */
-function quoteOccurs(quote: string, sources: readonly string[]): boolean {
-  return quote.trim() !== '' && sources.some((s) => s.includes(quote))
-}
-
 function completeTool(input: DreamToolInput, state: DreamToolState): DreamTool {
   return {
     name: 'memory_pending_complete',
@@ -104,14 +100,20 @@ function completeTool(input: DreamToolInput, state: DreamToolState): DreamTool {
       if (args.src_quote !== undefined) {
         const quote = str(args.src_quote, 'src_quote')
         if (!quoteOccurs(quote, await input.quoteSources(entry)))
-          throw new Error('src_quote does not occur word for word in that day’s entries or the sessions’ messages; quote exactly, or leave it out')
+          throw new Error(
+            'src_quote does not occur word for word in that day’s day entries or the sessions’ messages (a pending entry is no source); quote exactly, or leave it out',
+          )
         amendment.src_quote = quote
       }
       if (args.src_ids !== undefined) {
         if (!Array.isArray(args.src_ids) || args.src_ids.some((x) => typeof x !== 'string')) throw new Error('src_ids must be a list of ids')
         const missing: string[] = []
-        for (const x of args.src_ids as string[]) if ((await input.store.get(x)) === undefined) missing.push(x)
-        if (missing.length > 0) throw new Error(`no entry with id ${missing.join(', ')}; give ids that exist`)
+        for (const x of args.src_ids as string[]) {
+          // A source is a day entry: a pending entry (this one included) is a draft waiting for one, never the source of another.
+          const source = x === id ? undefined : await input.store.get(x)
+          if (source === undefined || source.area !== 'day') missing.push(x)
+        }
+        if (missing.length > 0) throw new Error(`no day entry with id ${missing.join(', ')}; give ids of day entries that exist (a pending entry is no source)`)
         amendment.src_ids = args.src_ids as string[]
       }
       if (args.axis !== undefined) amendment.axis = str(args.axis, 'axis')

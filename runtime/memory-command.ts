@@ -23,10 +23,23 @@ const HITS = 8
 const LINE_CHARS = 80
 const CAPTURE_USAGE = '/memory capture on | off | status'
 
-/** One entry on one line: stored text may hold line breaks and control characters from a hand edit. */
-function oneLine(text: string): string {
+/** A text as quoted lines (`> `), its own blank lines kept as `>`. */
+function quotedLines(text: string): string {
+  return text
+    .split(/\r\n?|\n|\u2028|\u2029/)
+    .map((line) => (line.trim() === '' ? '>' : `> ${line}`))
+    .join('\n')
+}
+
+/** A field on one line, whole: stored text may hold line breaks and control characters (a hand edit, a model's reason). */
+function flat(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return clip(text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim(), LINE_CHARS)
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim()
+}
+
+/** One entry on one line, cut to a list's width. */
+function oneLine(text: string): string {
+  return clip(flat(text), LINE_CHARS)
 }
 
 const dateOf = (e: StoredEntry) => (e.meta.at ?? '').slice(0, 10)
@@ -75,7 +88,9 @@ async function show(store: MemoryStore, id: string | undefined, lang: Lang): Pro
   const facts = [
     t(entry.area === 'day' ? 'chat.memory.inDay' : 'chat.memory.inPending', lang, { file: entry.file }),
     m.kind !== undefined ? t('chat.memory.kind', lang, { kind: kindLabel(m.kind, lang) }) : '',
-    m.axis !== undefined ? `${t('chat.memory.axis', lang, { axis: m.axis })}${m.reason !== undefined ? `${t('doctor.colon', lang)}${m.reason}` : ''}` : '',
+    m.axis !== undefined
+      ? `${t('chat.memory.axis', lang, { axis: m.axis })}${m.reason !== undefined ? `${t('doctor.colon', lang)}${flat(m.reason)}` : ''}`
+      : '',
     m.by !== undefined || owner !== 'model'
       ? t(owner === 'person' ? 'chat.memory.byPerson' : owner === 'model' ? 'chat.memory.byModel' : 'chat.memory.byImport', lang)
       : '',
@@ -87,10 +102,11 @@ async function show(store: MemoryStore, id: string | undefined, lang: Lang): Pro
   return {
     kind: 'success',
     text: [
-      entry.text,
+      // The entry's own words, each line quoted: a line in them can never pass for one of the details below (who wrote it, base).
+      quotedLines(entry.text),
       '',
       facts.join(t('chat.memory.factSep', lang)),
-      ...(m.src_quote !== undefined ? [t('chat.memory.srcQuote', lang, { quote: m.src_quote })] : []),
+      ...(m.src_quote !== undefined ? [t('chat.memory.srcQuote', lang, { quote: flat(m.src_quote) })] : []),
       ...(m.src_ids !== undefined && m.src_ids.length > 0 ? [t('chat.memory.srcIds', lang, { ids: m.src_ids.join(', ') })] : []),
       ...(m.links !== undefined && m.links.length > 0 ? [t('chat.memory.links', lang, { ids: m.links.join(', ') })] : []),
       ...(Array.isArray(m.pending_reasons)

@@ -4,6 +4,7 @@ import type {} from '../host/service.ts'
 import { ANCHOR_KEYS, type AnchorKey } from '../memory/person.ts'
 import { AXES, CONSEQUENCE_SCHEMA, KNOWN_KINDS } from '../memory/format.ts'
 import { promptSafe } from '../prompt/index.ts'
+import { personLinesOf, type AgentWithEvents } from '../host/person-lines.ts'
 import { framed } from '../prompt/index.ts'
 
 /**
@@ -110,17 +111,20 @@ export function registerMemoryTools(ctx: Context): void {
                 : `没有通过五育闸门，已放进「余页/待定」等复检（${value.id}）：${value.reasons.join('；')}`,
           ),
       },
-      async execute(args) {
-        const result = await service(ctx).writeAsModel({
-          text: args.text,
-          kind: args.kind,
-          axis: args.axis,
-          reason: args.reason,
-          ...(args.src_quote !== undefined ? { src_quote: args.src_quote } : {}),
-          ...(args.src_ids !== undefined ? { src_ids: [...args.src_ids] } : {}),
-          ...(args.links !== undefined ? { links: [...args.links] } : {}),
-          ...(args.consequence !== undefined ? { consequence: { ...args.consequence } } : {}),
-        })
+      async execute(args, exec) {
+        const result = await service(ctx).writeAsModel(
+          {
+            text: args.text,
+            kind: args.kind,
+            axis: args.axis,
+            reason: args.reason,
+            ...(args.src_quote !== undefined ? { src_quote: args.src_quote } : {}),
+            ...(args.src_ids !== undefined ? { src_ids: [...args.src_ids] } : {}),
+            ...(args.links !== undefined ? { links: [...args.links] } : {}),
+            ...(args.consequence !== undefined ? { consequence: { ...args.consequence } } : {}),
+          },
+          personLinesOf(exec.agent as AgentWithEvents | undefined),
+        )
         return { id: result.id, gate: result.gate, reasons: [...result.reasons], notes: [...result.notes] }
       },
     }),

@@ -29,7 +29,7 @@ export const storeModulesEn: { readonly [K in keyof typeof storeModulesZh]: stri
   'store.refused.bad-input.link-type': 'type must be one of {types} (or empty); nothing was written',
   'store.refused.not-found.link-from': 'no entry with id {id}; find ids with memory_search',
   'store.refused.person-only.link-base':
-    'entry {from} is a base entry: only the person changes it. Link from the other entry instead (from {to} to {from}); linking *to* a base entry is fine',
+    "entry {from} is the person's (written or imported by them): only the person changes it. Link from the other entry instead (from {to} to {from}); linking *to* the person's entry is fine",
   'store.refused.git-config.not-folder':
     '{path} is not a folder (a link or a file): the sync only uses a .git folder of its own. Move it away, then sync again.',
   'store.refused.git-config.foreign-one':

@@ -26,7 +26,8 @@ export const storeModulesZh = {
   'store.refused.bad-input.link-self': '一条记忆不能链接到自己；请给两个不同的 id',
   'store.refused.bad-input.link-type': 'type 只能是 {types} 之一（或留空）；什么都没写',
   'store.refused.not-found.link-from': '没有 id 为 {id} 的条目；用 memory_search 找 id',
-  'store.refused.person-only.link-base': '条目 {from} 是基础条目，只有你本人能改。请从另一条链接过来（从 {to} 到 {from}）；链接*到*基础条目没问题',
+  'store.refused.person-only.link-base':
+    '条目 {from} 是你本人的（你写下或导入的），只有你本人能改。请从另一条链接过来（从 {to} 到 {from}）；链接*到*你本人的条目没问题',
   'store.refused.git-config.not-folder': '{path} 不是文件夹（是链接或文件）：同步只用它自己的 .git 文件夹。把它挪开，再同步一次。',
   'store.refused.git-config.foreign-one':
     '记忆库的 .git/config 里有 {keys}，同步不允许（它可能运行命令，或把你的记忆发到别处）。用 `git -C {root} config --unset <key>` 删掉它，再同步一次。什么都没改。',

@@ -16,11 +16,13 @@ afterAll(async () => {
 const store = () => host.ctx.get('cyreneMemory').store()
 const person = (text: string, extra: Record<string, unknown> = {}) =>
   store().write({ text, kind: 'fact', axis: '美', reason: '生活细节', ...extra }, { by: 'person' }) as Promise<{ id: string; file: string }>
+/** An entry of Cyrene's own (a fact passes the gate into the day file): the only kind a link may start from. */
+const mine = (text: string) => store().write({ text, kind: 'fact', axis: '美', reason: '生活细节' }, { by: 'model' }) as Promise<{ id: string; file: string }>
 const said = (r: { content: unknown }) => JSON.stringify(r.content)
 
 describe('memory_link: typed links between existing entries, validated by the store', () => {
   it('adds "<to>|<type>" to the from entry; its text and other fields stay as they were', async () => {
-    const a = await person('下雨天对方总会泡一壶乌龙茶。')
+    const a = await mine('下雨天对方总会泡一壶乌龙茶。')
     const b = await person('对方说乌龙茶让人安静。')
     const before = await store().get(a.id)
     const r = await host.tool(await host.createAgent('chat'), 'memory_link', { from: a.id, to: b.id, type: '因果' })
@@ -38,10 +40,11 @@ describe('memory_link: typed links between existing entries, validated by the st
     expect((await store().get(a.id)).meta.links).toEqual([`${b.id}|相似`])
   })
 
-  it('refuses what the contract closes, writing nothing: a base entry as from, a missing id, a bad type, a self link, a pending entry', async () => {
+  it('refuses what the contract closes, writing nothing: the person’s entry as from (base or not), a missing id, a bad type, a self link, a pending entry', async () => {
     const agent = await host.createAgent('chat')
     const base = await person('对方亲手写下的基石：我们是朋友。', { base: true })
-    const plain = await person('对方喜欢傍晚散步。')
+    const persons = await person('对方说自己最喜欢秋天。')
+    const plain = await mine('对方喜欢傍晚散步。')
     const pending = (await store().write({ text: '决定搬家。', kind: 'decision', axis: '智', reason: '大事' }, { by: 'model' })) as { id: string; gate: string }
     expect(pending.gate).toBe('pending')
     const file = join(store().root, base.file)
@@ -51,7 +54,11 @@ describe('memory_link: typed links between existing entries, validated by the st
       expect(r.isError, said(r)).toBe(true)
       expect(said(r)).toMatch(message)
     }
-    await refused({ from: base.id, to: plain.id, type: '归属' }, /base entry: only the person changes it\. Link from the other entry instead/)
+    await refused(
+      { from: base.id, to: plain.id, type: '归属' },
+      /is the person's \(written or imported by them\): only the person changes it\. Link from the other entry instead/,
+    )
+    await refused({ from: persons.id, to: plain.id, type: '相似' }, /is the person's \(written or imported by them\): only the person changes it/)
     await refused({ from: plain.id, to: 'no-such-id', type: '因果' }, /no entry with id \\+"no-such-id\\+" to link to/)
     await refused({ from: 'no-such-id', to: plain.id, type: '因果' }, /no entry with id \\+"no-such-id\\+"; find ids/)
     await refused({ from: plain.id, to: base.id, type: '喜欢' }, /type must be one of 因果 相似 对立 时序 归属 推断/)
@@ -59,6 +66,7 @@ describe('memory_link: typed links between existing entries, validated by the st
     await refused({ from: pending.id, to: plain.id, type: '因果' }, /never edited/)
     expect(readFileSync(file, 'utf8')).toBe(bytes)
     expect((await store().get(plain.id)).meta.links).toBeUndefined()
+    expect((await store().get(persons.id)).meta.links).toBeUndefined()
     // Linking *to* a base entry is fine and leaves the base entry's file as it was.
     const ok = await host.tool(agent, 'memory_link', { from: plain.id, to: base.id, type: '' })
     expect(ok.isError, said(ok)).toBe(false)
