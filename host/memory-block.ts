@@ -61,17 +61,21 @@ export function composeMemoryBlock(anchors: AnchorView[], recent: RecentEntry[],
     used += charCount(head + shown) + 1
   }
   const header = '【近来】'
-  const entries = recent.map((e) => ({ id: e.id, date: e.date, text: promptSafe(e.text) })).filter((e) => e.text !== '')
+  const entries = recent.map((e) => ({ id: e.id, date: e.date, text: promptSafe(e.text), persons: e.persons === true })).filter((e) => e.text !== '')
   if (entries.length > 0 && used + charCount(header) + 1 < budget) {
     // Each line costs a newline more. An entry that does not fit is shortened while 40 characters
     // still fit, else left out (a shorter one after it may still fit).
-    const fit = fitWithinBudget(entries, (e) => `- ${e.date} ${e.text}`, budget - used - charCount(header) - 1, {
+    // The person's own entries are taken first and Cyrene's after them, so a burst of her writes never
+    // pushes out what the person wrote; shown newest first all the same (decision 286).
+    const first = [...entries.filter((e) => e.persons), ...entries.filter((e) => !e.persons)]
+    const fit = fitWithinBudget(first, (e) => `- ${e.date} ${e.text}`, budget - used - charCount(header) - 1, {
       overheadPerItem: 1,
       minChars: MIN_SHORTENED_ENTRY,
     })
     cut += fit.cut.length
-    if (fit.picked.length > 0) lines.push(header, ...fit.picked.map((p) => p.text))
-    for (const p of fit.picked) if (p.item.id !== undefined) ids.push(p.item.id)
+    const picked = [...fit.picked].sort((a, b) => entries.indexOf(a.item) - entries.indexOf(b.item))
+    if (picked.length > 0) lines.push(header, ...picked.map((p) => p.text))
+    for (const p of picked) if (p.item.id !== undefined) ids.push(p.item.id)
   }
   return { text: lines.join('\n'), cut, ids }
 }

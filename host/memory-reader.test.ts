@@ -25,4 +25,17 @@ describe('MemoryReader', () => {
     }
     await store.close()
   })
+
+  it('a burst of Cyrene’s writes today does not push out what the person wrote (decision 286)', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    const mine = await store.write(
+      { text: '妈妈下周三生日，要记得提前订好她最喜欢的那家老店的栗子蛋糕，再写一张卡片。', kind: 'plan', axis: '德', reason: '家人' },
+      { by: 'person' },
+    )
+    for (let i = 0; i < 30; i++)
+      await store.write({ text: `昔涟记下的第${i}件小事：${'细'.repeat(40)}`, kind: 'fact', axis: '智', reason: '测试' }, { by: 'model' })
+    const reader = new MemoryReader(t.root, 3, 1200)
+    expect(reader.read().ids).toContain(mine.id)
+    await store.close()
+  })
 })

@@ -1,5 +1,7 @@
 import { fileStampSync } from '../memory/files.ts'
 import { readRecent, recentFiles } from '../memory/index.ts'
+import { MARKS_REL, ownerOf, readMarksSync } from '../memory/marks.ts'
+import { join } from 'node:path'
 import { frameOverhead } from '../prompt/index.ts'
 import { composeMemoryBlock, MEMORY_TITLE, type MemoryBlockResult } from './memory-block.ts'
 import { PerAssembly } from './per-assembly.ts'
@@ -58,9 +60,12 @@ export class MemoryReader {
   /** The current block; throws only if the files cannot be read at all (readOrKeep keeps the last one). */
   read(now = new Date()): MemoryBlockResult {
     const files = recentFiles(this.root, this.days, now)
-    const key = [...files.anchors, ...files.days].map(({ path }) => `${path}=${fingerprint(path)}`).join('|')
+    // Who wrote an entry is the person-marks record's: a change there changes which entries are kept first.
+    const marksPath = join(this.root, MARKS_REL)
+    const key = [...files.anchors, ...files.days, { path: marksPath }].map(({ path }) => `${path}=${fingerprint(path)}`).join('|')
     if (key === this.key) return this.last
-    const { anchors, recent } = readRecent(files)
+    const marks = readMarksSync(this.root).marks
+    const { anchors, recent } = readRecent(files, (entry) => ownerOf(marks, entry) !== 'model')
     this.last = composeMemoryBlock(
       anchors,
       recent,

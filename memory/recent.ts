@@ -1,7 +1,7 @@
 import { closeSync, constants as C, openSync, readFileSync, realpathSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { ANCHOR_FILES, anchorRel, parseAnchor } from './anchors.ts'
-import { entriesOf, parseEntryFile } from './entry.ts'
+import { entriesOf, parseEntryFile, type Entry } from './entry.ts'
 import { dayFileRel, localDate } from './paths.ts'
 import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
 
@@ -23,6 +23,8 @@ export interface RecentEntry {
   id?: string
   date: string
   text: string
+  /** The person wrote or imported it (the person-marks record backs a claim): kept first when not all fit. */
+  persons?: boolean
 }
 
 export interface RecentFiles {
@@ -53,13 +55,16 @@ export function recentFiles(root: string, days: number, now: Date = new Date()):
  * Reads the files: a missing or unreadable file counts as empty. Writes are
  * atomic renames, so a read sees a whole old or a whole new file.
  */
-export function readRecent(files: RecentFiles): RecentMemory {
+export function readRecent(files: RecentFiles, isPersons?: (entry: Entry) => boolean): RecentMemory {
   const readOr = insideReader(files.root)
   const recent: RecentEntry[] = []
   for (const { date, path } of files.days) {
     const text = readOr(path)
     if (text === '') continue
-    for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) recent.push({ id: entry.meta.id, date, text: entry.text })
+    for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) {
+      const persons = isPersons?.(entry) === true
+      recent.push({ id: entry.meta.id, date, text: entry.text, ...(persons ? { persons } : {}) })
+    }
   }
   const anchors = files.anchors.map(({ key, title, path }) => ({ key, title, parts: anchorParts(readOr(path)) }))
   return { anchors, recent }
