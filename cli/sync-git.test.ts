@@ -193,4 +193,39 @@ describe('cyrene sync git (two machines, one bare repository)', { timeout: 400_0
     expect(r.code).toBe(2)
     expect(r.err).toContain('core.sshcommand')
   })
+
+  it('a .gitignore or .gitattributes of git’s below the root is refused, here or from the remote, and no memory leaves any disk (decision 287)', async () => {
+    const first = await write(a, '第一台机器写下的')
+    expect((await sync(a)).code).toBe(0)
+    expect((await sync(b)).code).toBe(0)
+    // Someone pushes a 岁月涟漪/.gitignore that names every memory.
+    const w = join(a.home, 'outside')
+    execFileSync('git', ['clone', '--quiet', '-b', 'main', bare, w])
+    await fs.writeFile(join(w, '岁月涟漪/.gitignore'), '*.md\n')
+    execFileSync('git', ['-C', w, 'add', '-A'])
+    execFileSync('git', ['-C', w, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '--quiet', '-m', 'ignore'])
+    execFileSync('git', ['-C', w, 'push', '--quiet', 'origin', 'main'])
+    const refused = await run(b, ['sync', 'git', '--json'])
+    expect(refused.code).toBe(2)
+    expect(refused.err).toContain('岁月涟漪/.gitignore')
+    expect(await ids(b)).toEqual([first])
+    await expect(fs.access(join(b.root, '岁月涟漪/.gitignore'))).rejects.toThrow()
+    // One the person makes here is refused before anything is sent.
+    await fs.mkdir(join(a.root, '梦境'), { recursive: true })
+    await fs.writeFile(join(a.root, '梦境/.gitattributes'), '* merge=ours\n')
+    const local = await run(a, ['sync', 'git', '--json'])
+    expect(local.code).toBe(2)
+    expect(local.err).toContain('梦境/.gitattributes')
+    expect(await ids(a)).toEqual([first])
+  })
+
+  it('a remote that refuses the push says why at once, not as a race (decision 287)', async () => {
+    await write(a, '第一台机器写下的')
+    await fs.writeFile(join(bare, 'hooks/pre-receive'), '#!/bin/sh\necho "the keeper says no" >&2\nexit 1\n', { mode: 0o755 })
+    const r = await sync(a)
+    expect(r.code).toBe(1)
+    const report = JSON.parse(r.out) as { message: string }
+    expect(report.message).not.toContain('kept moving')
+    expect(report.message).toMatch(/pre-receive|the keeper says no|declined/)
+  })
 })

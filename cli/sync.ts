@@ -1,5 +1,5 @@
 import { SiyuanSync, siyuanReportText } from '../siyuan/index.ts'
-import { GitError, GitMissingError, remoteProblemSaid, syncGit, type GitSyncReport } from '../memory/git.ts'
+import { GitDamagedError, GitError, GitMissingError, remoteProblemSaid, syncGit, type GitSyncReport } from '../memory/git.ts'
 import { CyreneCommand } from './command.ts'
 import { CliError, type CliIO } from './io.ts'
 import { guarded, openStore, storeOptions, type StoreOptions } from './memory-shared.ts'
@@ -52,6 +52,7 @@ async function gitSync(o: GitOptions, io: CliIO): Promise<number> {
       report = await guarded(io, () => syncGit(store, { env: io.env, gc: o.gc === true }))
     } catch (error) {
       if (error instanceof GitMissingError) throw new CliError(say(io, 'store.sync.gitMissing'), 3)
+      if (error instanceof GitDamagedError) throw new CliError(say(io, 'store.sync.gitDamaged', { object: error.object, root: store.root }), 3)
       // git itself refused (a broken repository, no permission in .git/): the store is as it was, or as merged (CONTRACT#git-switch).
       if (error instanceof GitError) throw new CliError(say(io, 'store.sync.gitFailed', { error: error.message }), 3)
       throw error

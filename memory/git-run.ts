@@ -29,6 +29,18 @@ export class GitError extends Error {
   }
 }
 
+/** An object git's history names that cannot be read (a damaged `.git/`): the sync stops before it changes anything. */
+export class GitDamagedError extends Error {
+  readonly object: string
+  constructor(object: string) {
+    super(
+      `git's history in the store is damaged: object ${object} cannot be read. Nothing was changed; run \`git -C <root> fsck\`, or move .git/ away and sync again to start the history afresh from the remote.`,
+    )
+    this.name = 'GitDamagedError'
+    this.object = object
+  }
+}
+
 export class GitMissingError extends Error {
   constructor() {
     super('git is not installed (or not on PATH): install git, then run the sync again. Nothing was changed.')
@@ -153,7 +165,9 @@ export async function gitText(args: readonly string[], opts: GitOptions): Promis
 export async function catBlobs(specs: readonly string[], opts: GitOptions): Promise<Array<Buffer | undefined>> {
   if (specs.length === 0) return []
   if (specs.some((s) => s.includes('\n'))) throw new RangeError('a path with a newline cannot be read in a batch')
-  const out = (await git(['cat-file', '--batch'], { ...opts, input: specs.join('\n') + '\n' })).stdout
+  const { stdout: out, stderr } = await git(['cat-file', '--batch'], { ...opts, input: specs.join('\n') + '\n' })
+  // git names an unreadable object "missing" as it does a path no commit holds, and says why only on stderr.
+  const damaged = /unable to unpack|inflate|corrupt|bad object|error: .*object/i.test(stderr) ? (/[0-9a-f]{40,64}/.exec(stderr)?.[0] ?? 'unknown') : undefined
   const result: Array<Buffer | undefined> = []
   let at = 0
   for (let i = 0; i < specs.length; i++) {
@@ -161,6 +175,11 @@ export async function catBlobs(specs: readonly string[], opts: GitOptions): Prom
     const head = out.subarray(at, nl).toString('utf8')
     at = nl + 1
     if (head.endsWith(' missing') || head.endsWith(' ambiguous')) {
+      // `<commit>:<path>` that names no file comes back under its own name; an object id the history points
+      // at that cannot be read is damage, never an empty file (a merge would write that over the disk).
+      // The null id (all zeros) is how a caller names "no file on that side": absent, not damaged.
+      if (damaged !== undefined || (/^[0-9a-f]{40}(?:[0-9a-f]{24})? missing$/.test(head) && !/^0+ /.test(head)))
+        throw new GitDamagedError(damaged ?? head.split(' ')[0]!)
       result.push(undefined)
       continue
     }

@@ -10,6 +10,7 @@ import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './gi
 import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
 import { SETTINGS_REL } from './settings.ts'
+import { RefusedError } from './validate.ts'
 import type { MemoryStore } from './store.ts'
 
 /**
@@ -153,9 +154,37 @@ async function unreachable(report: GitSyncReport, error: unknown, paths: RepoPat
   return report
 }
 
+/**
+ * git's own files below the root (`岁月涟漪/.gitignore`, `梦境/.gitattributes`, a `.gitmodules` anywhere) change
+ * what the sync takes and how it merges: a nested .gitignore made the files it names leave the history, and
+ * so every other machine's disk; a nested .gitattributes outranked the drivers the sync sets at the root. The
+ * sync keeps its own two at the root and refuses any other (docs/decisions/287).
+ */
+function foreignGitFiles(names: readonly string[]): string[] {
+  return names.filter((n) => {
+    const base = n.slice(n.lastIndexOf('/') + 1)
+    if (base === '.gitmodules') return true
+    return (base === '.gitignore' || base === '.gitattributes') && n !== base
+  })
+}
+
+function refuseForeign(found: readonly string[], where: 'local' | 'remote'): void {
+  if (found.length === 0) return
+  const files = found.slice(0, 5).join(', ')
+  throw new RefusedError(
+    'git-foreign',
+    where === 'local'
+      ? `${files}: git's own file inside the store, which would hide memories from the sync and delete them on your other machines. Remove it (what stays on this machine is the root .gitignore the sync writes), then sync again. Nothing was sent.`
+      : `the remote holds ${files}: git's own file inside the store, which would hide memories from the sync and delete them here. Remove it from the remote, then sync again. Nothing here was changed by it.`,
+    { variant: where, files },
+  )
+}
+
 /** `git add -A` and one commit; the ids of the entries that commit writes (undefined: nothing changed). */
 async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
   const o = gitOpts(paths, env)
+  // Every file of the work tree, ignored ones included: a .gitignore of git's below the root is refused before anything is staged.
+  refuseForeign(foreignGitFiles((await gitText(['ls-files', '-z', '--cached', '--others'], o)).split('\0').filter((n) => n !== '')), 'local')
   await git(['add', '-A'], o)
   // A file tracked before it was machine-local (an older .gitignore) leaves the history, never the disk.
   const ignored = (await gitText(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], o)).split('\0').filter((n) => n !== '')
@@ -221,6 +250,7 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   const theirs = await gitText(['rev-parse', '--verify', '-q', `refs/remotes/${REMOTE}/${BRANCH}`], { ...o, ok: [1] })
   const ours = await headCommit(paths, env)
   if (theirs === '' || ours === undefined) return { merge: 'none', changed: [], newConflicts: 0 }
+  refuseForeign(foreignGitFiles((await gitText(['ls-tree', '-r', '--name-only', '-z', theirs], o)).split('\0').filter((n) => n !== '')), 'remote')
   const isAncestor = async (a: string, b: string): Promise<boolean> => (await git(['merge-base', '--is-ancestor', a, b], { ...o, ok: [1] })).status === 0
   if (await isAncestor(theirs, ours)) return { merge: 'none', changed: [], newConflicts: 0 }
   if (await isAncestor(ours, theirs)) {
@@ -263,7 +293,8 @@ async function push(paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<'ok' | 'r
     await git(['push', '--quiet', '--no-verify', REMOTE, `refs/heads/${BRANCH}:refs/heads/${BRANCH}`], gitOpts(paths, env))
     return 'ok'
   } catch (error) {
-    if (error instanceof GitError && /rejected|non-fast-forward|fetch first|stale info/i.test(error.stderr)) return 'rejected'
+    // Only a race is tried again; a remote that refuses (`[remote rejected]`: a hook, a read-only disk) says why.
+    if (error instanceof GitError && /(?<!remote )rejected\]|non-fast-forward|fetch first|stale info/i.test(error.stderr)) return 'rejected'
     return error as Error
   }
 }

@@ -2,4 +2,4 @@
 export { syncGit, configuredRemote, currentRemote, gitStatus, type GitSyncReport } from './git-sync.ts'
 export { remoteProblemSaid } from './git-repo.ts'
 export { listConflicts, resolveConflict } from './git-conflicts.ts'
-export { GitError, GitMissingError } from './git-run.ts'
+export { GitDamagedError, GitError, GitMissingError } from './git-run.ts'

@@ -145,6 +145,8 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.remote.scheme': 'the scheme "{scheme}" is not one git sync uses (https, ssh, git, file)',
   'store.remote.credentials': 'the remote has credentials in it; keep them in a git credential helper or an ssh key, and give the address without them',
   'store.sync.gitFailed': "{error}. The store's files are as they were before this sync; fix the cause and sync again.",
+  'store.sync.gitDamaged':
+    "git's history in the store is damaged: object {object} cannot be read. Nothing was changed; run `git -C '{root}' fsck`, or move {root}/.git away and sync again to take the history afresh from the remote.",
   'store.sync.gitMissing': 'git is not installed (or not on PATH): install git, then run the sync again. Nothing was changed.',
   'store.main.outputFailed': 'cyrene: could not write the output ({why}); the command itself finished with exit {code}.',
   'store.refused.quota.total':

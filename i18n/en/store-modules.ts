@@ -36,6 +36,10 @@ export const storeModulesEn: { readonly [K in keyof typeof storeModulesZh]: stri
     "the store's .git/config has {keys}, which the sync does not allow (it could run a command or send your memory elsewhere). Remove it with `git -C {root} config --unset <key>`, then sync again. Nothing was changed.",
   'store.refused.git-config.foreign':
     "the store's .git/config has {keys}, which the sync does not allow (it could run a command or send your memory elsewhere). Remove them with `git -C {root} config --unset <key>`, then sync again. Nothing was changed.",
+  'store.refused.git-foreign.local':
+    "{files}: git's own file inside the store, which would hide memories from the sync and delete them on your other machines. Remove it (what stays on this machine is the root .gitignore the sync writes), then sync again. Nothing was sent.",
+  'store.refused.git-foreign.remote':
+    "the remote holds {files}: git's own file inside the store, which would hide memories from the sync and delete them here. Remove it from the remote, then sync again. Nothing here was changed by it.",
   'store.refused.git-remote': '{problem}. Nothing was changed.',
   'store.refused.bad-input.verdict': '--verdict must be keep or revert, got {got}',
   'store.refused.bad-input.ab-report': '{file} is not a persona A/B report (report.html or report.md written by npm run persona:ab)',

@@ -141,6 +141,8 @@ export const cliStoreZh = {
   'store.remote.scheme': 'git 同步不用 "{scheme}" 这种地址，请用 https、ssh、git 或 file',
   'store.remote.credentials': '地址里带着凭据；把它们交给 git 的凭据助手或 ssh 密钥，地址里不要带',
   'store.sync.gitFailed': '{error}。记忆库的文件和这次同步之前一样；找到原因修好后再同步。',
+  'store.sync.gitDamaged':
+    "记忆库里 git 的历史坏了：对象 {object} 读不出来。什么都没改；运行 `git -C '{root}' fsck`，或者把 {root}/.git 挪开再同步一次，从远端重新取历史。",
   'store.sync.gitMissing': '找不到 git：装好 git（让它在 PATH 里），再同步一次。什么都没改。',
   'store.main.outputFailed': 'cyrene：输出写不出去（{why}）；命令本身已经结束，退出码 {code}。',
   'store.refused.quota.total':
