@@ -227,5 +227,8 @@ describe('cyrene sync git (two machines, one bare repository)', { timeout: 400_0
     const report = JSON.parse(r.out) as { message: string }
     expect(report.message).not.toContain('kept moving')
     expect(report.message).toMatch(/pre-receive|the keeper says no|declined/)
+    // The doctor says the commit is still here, not "all well".
+    const doctor = await run(a, ['doctor'])
+    expect(doctor.out).toMatch(/1 commit\(s\) here the remote has not taken/)
   })
 })

@@ -15,18 +15,23 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 export async function gitLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
   // Read again: the CLI may have set the remote since this process opened the store.
   const remote = (await currentRemote(store).catch(() => undefined)) ?? store.settings.values.git.remote
-  const { repo, gitBytes } = await gitStatus(store)
+  const { repo, gitBytes, unsent } = await gitStatus(store)
   const check = t('doctor.check.git', lang)
   const lines: DoctorLine[] = []
   if (!repo) lines.push({ area: 'sync', check, status: 'ok', detail: remote === '' ? t('doctor.git.off', lang) : t('doctor.git.noSyncYet', lang, { remote }) })
   else {
     const big = gitBytes > store.limits.totalBytes
+    // Commits the remote has not taken: the last sync did not reach it (they go at the next one).
+    const behind = remote !== '' && unsent !== undefined && unsent > 0
     const where = remote === '' ? t('doctor.git.noRemote', lang) : t('doctor.git.remote', lang, { remote })
     lines.push({
       area: 'sync',
       check,
-      status: big ? 'warn' : 'ok',
-      detail: t('doctor.git.history', lang, { where, size: mb(gitBytes) }) + (big ? t('doctor.git.tooBig', lang) : ''),
+      status: big || behind ? 'warn' : 'ok',
+      detail:
+        t('doctor.git.history', lang, { where, size: mb(gitBytes) }) +
+        (big ? t('doctor.git.tooBig', lang) : '') +
+        (behind ? t('doctor.git.unsent', lang, { n: unsent }) : ''),
     })
   }
   const { conflicts, problems } = await listConflicts(store)

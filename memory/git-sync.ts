@@ -4,7 +4,7 @@ import type { HeldLock } from '../durable/lock.ts'
 import { parseEntryFile } from './entry.ts'
 import { fileStamp, type FileStamp } from './file-stamp.ts'
 import { readTextOr } from './fsio.ts'
-import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, type RepoPaths } from './git-repo.ts'
+import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, repoPaths, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
 import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './git-switch.ts'
 import { stageMerge } from './git-stage.ts'
@@ -266,10 +266,23 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   return { merge: 'merged', changed, newConflicts: conflicts }
 }
 
-/** For the doctor: is this store a git work tree, and how big is its history. */
-export async function gitStatus(store: MemoryStore): Promise<{ repo: boolean; gitBytes: number }> {
+/**
+ * For the doctor: is this store a git work tree, how big is its history, and how many of its commits the
+ * remote has not taken yet (as of the last fetch; all of them when no branch was fetched from it yet).
+ */
+export async function gitStatus(store: MemoryStore, env: NodeJS.ProcessEnv = process.env): Promise<{ repo: boolean; gitBytes: number; unsent?: number }> {
   if (!(await isRepo(store))) return { repo: false, gitBytes: 0 }
-  return { repo: true, gitBytes: await treeBytes(join(store.root, '.git')) }
+  const gitBytes = await treeBytes(join(store.root, '.git'))
+  const o = gitOpts(repoPaths(store), env)
+  try {
+    const theirs = await gitText(['rev-parse', '--verify', '-q', `refs/remotes/${REMOTE}/${BRANCH}`], { ...o, ok: [1] })
+    if ((await headCommit(repoPaths(store), env)) === undefined) return { repo: true, gitBytes }
+    // No branch fetched from the remote yet: nothing here has reached it.
+    const unsent = Number(await gitText(['rev-list', '--count', theirs === '' ? 'HEAD' : `${theirs}..HEAD`], o))
+    return Number.isFinite(unsent) ? { repo: true, gitBytes, unsent } : { repo: true, gitBytes }
+  } catch {
+    return { repo: true, gitBytes }
+  }
 }
 
 async function treeBytes(dir: string): Promise<number> {

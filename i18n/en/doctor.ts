@@ -228,6 +228,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.git.noSyncYet': 'remote {remote}; no sync yet',
   'doctor.git.noRemote': 'no remote (commits stay here)',
   'doctor.git.remote': 'remote {remote}',
+  'doctor.git.unsent': '; {n} commit(s) here the remote has not taken: the last sync did not reach it. Run cyrene sync git (they go at the next sync)',
   'doctor.git.history': '{where}; history {size} in .git/ (not in the quota; git gc --auto after each sync)',
   'doctor.git.tooBig': ", larger than the store's quota: cyrene sync git --gc packs it now",
   'doctor.git.conflict': '{file} changed on two machines: run {command} to settle it',

@@ -216,6 +216,7 @@ export const doctorZh = {
   'doctor.git.noSyncYet': '远端 {remote}；还没同步过',
   'doctor.git.noRemote': '没有远端（提交只留在本机）',
   'doctor.git.remote': '远端 {remote}',
+  'doctor.git.unsent': '；这里有 {n} 个提交远端还没收下：上一次同步没送到。运行 cyrene sync git（下次同步时会一起送过去）',
   'doctor.git.history': '{where}；.git/ 里的历史 {size}（不计入配额；每次同步后 git gc --auto）',
   'doctor.git.tooBig': '，已超过记忆库的配额：运行 cyrene sync git --gc 现在压缩',
   'doctor.git.conflict': '{file} 在两台机器上都改了：运行 {command} 决定',
