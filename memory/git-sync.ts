@@ -111,6 +111,8 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
       try {
         await git(['fetch', '--quiet', '--no-tags', '--prune', REMOTE, `+refs/heads/*:refs/remotes/${REMOTE}/*`], gitOpts(paths, env))
       } catch (error) {
+        // This machine's disk refusing (full, over quota, read-only) is the system's refusal, not the remote being away.
+        if (error instanceof GitError && LOCAL_REFUSAL.test(error.stderr)) throw error
         return unreachable(report, error, paths, env, 'fetch from')
       }
       phase('fetched')
@@ -132,6 +134,9 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
     return report
   })
 }
+
+/** What git says when this machine's file system refuses its writes. */
+const LOCAL_REFUSAL = /No space left on device|Disk quota exceeded|Read-only file system/i
 
 function describeCommit(r: GitSyncReport): string {
   if (!r.committed) return 'nothing new to commit'
