@@ -32,7 +32,14 @@ export function personLinesOf(agent: AgentWithEvents | undefined): string[] {
   return out
 }
 
-/** Does the quote occur, character for character, in one of the sources? */
+/**
+ * Does the quote occur word for word in one of the sources? Compared as a person reads it: full- and
+ * half-width forms alike (NFKC), runs of white space as one, and the quote's own end punctuation
+ * (。！？, .!?) not required. A word of its own, a changed word or a reordered clause is not found.
+ */
 export function quoteOccurs(quote: string, sources: readonly string[]): boolean {
-  return quote.trim() !== '' && sources.some((s) => s.includes(quote))
+  const q = asRead(quote).replace(/^[\s"'“”‘’「」『』]+|[\s"'“”‘’「」『』。，、；：！？.,;:!?]+$/gu, '')
+  return q !== '' && sources.some((s) => asRead(s).includes(q))
 }
+
+const asRead = (text: string): string => text.normalize('NFKC').replace(/\s+/g, ' ').trim()
