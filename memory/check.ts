@@ -381,6 +381,9 @@ async function checkTree(root: string, rel: string, fix: boolean, out: TreeFindi
       continue
     }
     if (d.name.endsWith('.lock') || d.name.endsWith('.reaping')) continue
+    // git's own history (the sync): its files' modes are git's (packs 0444, hooks 0755), and its
+    // findings buried the store's own under dozens of lines (decision 287).
+    if (r === '.git') continue
     if (r.startsWith('元/卷/')) {
       if (st.isDirectory()) await checkLinksOnly(root, r, out)
       continue
