@@ -197,3 +197,20 @@ it('a write through a shared mapping is put back before a memory tool of the plu
   expect(readFileSync(join(root, '元', 'kept.json'), 'utf8')).toBe('before\n')
   await guard.after('memory_write')
 })
+
+it('a look at a folder the watches named finds an entry removed from it, as the whole compare does', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-shadow-'))
+  try {
+    const root = join(dir, 'store')
+    mkdirSync(join(root, '锚'), { recursive: true })
+    writeFileSync(join(root, '锚', '我是谁.md'), '# 我是谁\n')
+    writeFileSync(join(root, '锚', '你是谁.md'), '# 你是谁\n')
+    const shadow = new Shadow([root])
+    rmSync(join(root, '锚', '我是谁.md'))
+    const removed = { path: join(root, '锚', '我是谁.md'), what: 'removed' }
+    expect(shadow.diffAt([join(root, '锚')])).toEqual([removed])
+    expect(shadow.diff()).toEqual([removed])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -271,10 +271,6 @@ export class Shadow {
     if (kind !== 'dir') return
     if ((st.mode & 0o7777) !== rec.mode) out.push({ path, what: 'mode' })
     else if (!sameOwner(st, rec)) out.push({ path, what: 'owner' })
-    this.compareEntries(path, out, deep)
-  }
-
-  private compareEntries(path: string, out: Change[], deep: boolean): void {
     const kept = this.children.get(path) ?? new Set<string>()
     const names: string[] = []
     for (const entry of listRaw(path)) {
@@ -286,13 +282,13 @@ export class Shadow {
       }
     }
     for (const name of names) if (!kept.has(name)) out.push({ path: join(path, name), what: 'added' })
-    if (deep)
-      for (const name of kept)
-        if (this.notDeep?.has(join(path, name)) !== true) this.compare(join(path, name), out)
-        else {
-          const present = new Set(names)
-          for (const name of kept) if (!present.has(name)) out.push({ path: join(path, name), what: 'removed' })
-        }
+    if (!deep) {
+      const present = new Set(names)
+      for (const name of kept) if (!present.has(name)) out.push({ path: join(path, name), what: 'removed' })
+      return
+    }
+    // `diffWhole` leaves the folders it was told to (the snapshots, .git/) to what the watches name.
+    for (const name of kept) if (this.notDeep?.has(join(path, name)) !== true) this.compare(join(path, name), out)
   }
 
   private compareFile(path: string, rec: Rec, st: Stats, out: Change[]): void {
