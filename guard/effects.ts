@@ -104,9 +104,12 @@ export class EffectsGuard {
   private readonly owed = new Map<string, Change>()
   private readonly settled = new Set<() => void>()
   private buildMs = 0
+  /** The protected roots the host does not work in itself (the store, the whale-persona folder): what a `store` look walks whole. */
+  private readonly ownRoots: readonly string[]
 
   constructor(opts: EffectsOptions) {
     this.opts = opts
+    this.ownRoots = opts.roots.filter((r) => !opts.hostFolders.some((f) => r === f || r.startsWith(f + sep)))
     try {
       const t0 = Date.now()
       const shadow = new Shadow(opts.roots, opts.lockFolders)
@@ -299,8 +302,7 @@ export class EffectsGuard {
     this.lookFailed = true
     if (all) this.lastFull = Date.now()
     const paths = [...named, ...this.opts.roots, ...this.owed.keys()]
-    const own = this.opts.roots.filter((r) => !this.opts.hostFolders.some((f) => r === f || r.startsWith(f + sep)))
-    const changes = all ? shadow.diff() : depth === 'store' ? shadow.diffWhole(own, paths, this.opts.hostFolders) : shadow.diffAt(paths)
+    const changes = all ? shadow.diff() : depth === 'store' ? shadow.diffWhole(this.ownRoots, paths, this.opts.hostFolders) : shadow.diffAt(paths)
     this.lookFailed = false
     const host = takeHostWrites()
     try {

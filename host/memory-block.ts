@@ -61,7 +61,9 @@ export function composeMemoryBlock(anchors: AnchorView[], recent: RecentEntry[],
     used += charCount(head + shown) + 1
   }
   const header = '【近来】'
-  const entries = recent.map((e) => ({ id: e.id, date: e.date, text: promptSafe(e.text), persons: e.persons === true })).filter((e) => e.text !== '')
+  const entries = recent
+    .map((e, order) => ({ id: e.id, date: e.date, text: promptSafe(e.text), persons: e.persons === true, order }))
+    .filter((e) => e.text !== '')
   if (entries.length > 0 && used + charCount(header) + 1 < budget) {
     // Each line costs a newline more. An entry that does not fit is shortened while 40 characters
     // still fit, else left out (a shorter one after it may still fit).
@@ -73,7 +75,7 @@ export function composeMemoryBlock(anchors: AnchorView[], recent: RecentEntry[],
       minChars: MIN_SHORTENED_ENTRY,
     })
     cut += fit.cut.length
-    const picked = [...fit.picked].sort((a, b) => entries.indexOf(a.item) - entries.indexOf(b.item))
+    const picked = [...fit.picked].sort((a, b) => a.item.order - b.item.order)
     if (picked.length > 0) lines.push(header, ...picked.map((p) => p.text))
     for (const p of picked) if (p.item.id !== undefined) ids.push(p.item.id)
   }

@@ -185,14 +185,19 @@ function refuseForeign(found: readonly string[], where: 'local' | 'remote'): voi
   )
 }
 
+/** The names git lists NUL-separated (`-z`). */
+async function gitNames(args: readonly string[], o: ReturnType<typeof gitOpts>): Promise<string[]> {
+  return (await gitText(args, o)).split('\0').filter((n) => n !== '')
+}
+
 /** `git add -A` and one commit; the ids of the entries that commit writes (undefined: nothing changed). */
 async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
   const o = gitOpts(paths, env)
   // Every file of the work tree, ignored ones included: a .gitignore of git's below the root is refused before anything is staged.
-  refuseForeign(foreignGitFiles((await gitText(['ls-files', '-z', '--cached', '--others'], o)).split('\0').filter((n) => n !== '')), 'local')
+  refuseForeign(foreignGitFiles(await gitNames(['ls-files', '-z', '--cached', '--others'], o)), 'local')
   await git(['add', '-A'], o)
   // A file tracked before it was machine-local (an older .gitignore) leaves the history, never the disk.
-  const ignored = (await gitText(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], o)).split('\0').filter((n) => n !== '')
+  const ignored = await gitNames(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], o)
   if (ignored.length > 0) await git(['rm', '--cached', '--quiet', '--pathspec-file-nul', '--pathspec-from-file=-'], { ...o, input: ignored.join('\0') })
   const head = await headCommit(paths, env)
   const diff = await git(['diff', '--cached', '--quiet', ...(head === undefined ? [] : [head])], { ...o, ok: [1] })
@@ -255,7 +260,7 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   const theirs = await gitText(['rev-parse', '--verify', '-q', `refs/remotes/${REMOTE}/${BRANCH}`], { ...o, ok: [1] })
   const ours = await headCommit(paths, env)
   if (theirs === '' || ours === undefined) return { merge: 'none', changed: [], newConflicts: 0 }
-  refuseForeign(foreignGitFiles((await gitText(['ls-tree', '-r', '--name-only', '-z', theirs], o)).split('\0').filter((n) => n !== '')), 'remote')
+  refuseForeign(foreignGitFiles(await gitNames(['ls-tree', '-r', '--name-only', '-z', theirs], o)), 'remote')
   const isAncestor = async (a: string, b: string): Promise<boolean> => (await git(['merge-base', '--is-ancestor', a, b], { ...o, ok: [1] })).status === 0
   if (await isAncestor(theirs, ours)) return { merge: 'none', changed: [], newConflicts: 0 }
   if (await isAncestor(ours, theirs)) {
@@ -278,10 +283,11 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
 export async function gitStatus(store: MemoryStore, env: NodeJS.ProcessEnv = process.env): Promise<{ repo: boolean; gitBytes: number; unsent?: number }> {
   if (!(await isRepo(store))) return { repo: false, gitBytes: 0 }
   const gitBytes = await treeBytes(join(store.root, '.git'))
-  const o = gitOpts(repoPaths(store), env)
+  const paths = repoPaths(store)
+  const o = gitOpts(paths, env)
   try {
+    if ((await headCommit(paths, env)) === undefined) return { repo: true, gitBytes }
     const theirs = await gitText(['rev-parse', '--verify', '-q', `refs/remotes/${REMOTE}/${BRANCH}`], { ...o, ok: [1] })
-    if ((await headCommit(repoPaths(store), env)) === undefined) return { repo: true, gitBytes }
     // No branch fetched from the remote yet: nothing here has reached it.
     const unsent = Number(await gitText(['rev-list', '--count', theirs === '' ? 'HEAD' : `${theirs}..HEAD`], o))
     return Number.isFinite(unsent) ? { repo: true, gitBytes, unsent } : { repo: true, gitBytes }

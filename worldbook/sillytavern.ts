@@ -210,9 +210,6 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
   if (macros.length > 0) notes.push(note('macros-kept', { macros: macros.join(', ') }))
   // A title is one line (the front matter's `title:` and the heading it is shown under): line breaks become spaces.
   const title = oneLine(String(e.get('comment')?.value || e.get('name')?.value || '')) || keys[0] || 'entry'
-  // SillyTavern: null or absent → its global setting, whose default is false (substring, any case).
-  const whole = e.get('matchWholeWords')?.value
-  const cased = e.get('caseSensitive')?.value
   const fields: EntryFields = {
     title,
     keys,
@@ -223,9 +220,10 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
     enabled,
     body: content,
   }
-  // SillyTavern: `entry.matchWholeWords ?? setting`, then truthiness ("true" and 1 are on, as there).
-  fields.wholeWords = whole !== null && whole !== undefined && Boolean(whole)
-  if (cased !== null && cased !== undefined && Boolean(cased)) fields.caseSensitive = true
+  // SillyTavern: `entry.matchWholeWords ?? setting` (null or absent: the setting's default, false: substring, any
+  // case), then truthiness ("true" and 1 are on, as there).
+  fields.wholeWords = truthy(e.get('matchWholeWords'))
+  if (truthy(e.get('caseSensitive'))) fields.caseSensitive = true
   return fields
 }
 
