@@ -26,5 +26,11 @@ function commitText(r: GitSyncReport, lang: Lang): string {
 function mergeText(r: GitSyncReport, lang: Lang): string {
   if (r.merge === 'none') return t('git.nothingNew', lang)
   const conflicts = r.newConflicts === 0 ? '' : t('git.conflicts', lang, { n: r.newConflicts })
-  return t(r.merge === 'fast-forward' ? 'git.took' : 'git.merged', lang, { n: r.changed.length }) + conflicts
+  const files =
+    r.edited
+      .map((e) => JSON.stringify(e.path))
+      .slice(0, 3)
+      .join(', ') + (r.edited.length > 3 ? ', …' : '')
+  const edited = r.edited.length === 0 ? '' : t('git.editedMeanwhile', lang, { n: r.edited.length, files })
+  return t(r.merge === 'fast-forward' ? 'git.took' : 'git.merged', lang, { n: r.changed.length }) + conflicts + edited
 }

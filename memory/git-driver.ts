@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto'
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DRIVERS, mergeWith, type DriverName } from './git-merge.ts'
+import { conflictRecord, DRIVERS, mergeWith, type DriverName } from './git-merge.ts'
 
 /**
  * The program git runs as a `merge=cyrene-*` driver: `git-driver <name> %O %A %B %P`.
@@ -25,12 +24,8 @@ function main(argv: string[]): number {
     const dir = join(root, '元', '冲突')
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     for (const c of result.conflicts) {
-      const record = { version: 1, kind: c.kind, file, key: c.key, ours: c.ours, theirs: c.theirs, at: process.env.CYRENE_MERGE_AT ?? new Date().toISOString() }
-      const id = createHash('sha256')
-        .update(JSON.stringify([file, c.kind, c.key, c.ours, c.theirs]))
-        .digest('hex')
-        .slice(0, 12)
-      writeFileSync(join(dir, `${id}.json`), `${JSON.stringify({ id, ...record }, null, 2)}\n`, { mode: 0o600 })
+      const { id, text } = conflictRecord(file, c, process.env.CYRENE_MERGE_AT ?? new Date().toISOString())
+      writeFileSync(join(dir, `${id}.json`), text, { mode: 0o600 })
     }
   }
   const notes = process.env.CYRENE_MERGE_NOTES

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { parseEntryFile } from './entry.ts'
 
 /**
@@ -21,6 +22,19 @@ export interface MergeResult {
   conflicts: MergeConflict[]
   /** Lines for the audit log (settings: which key took which side). */
   notes: Array<Record<string, unknown>>
+}
+
+/**
+ * What waits in 元/冲突/<id>.json for the person to pick: the id is a hash of what conflicts, so the
+ * same conflict met twice (a merge run again after a kill) is one record.
+ */
+export function conflictRecord(file: string, c: MergeConflict, at: string): { id: string; text: string } {
+  const id = createHash('sha256')
+    .update(JSON.stringify([file, c.kind, c.key, c.ours, c.theirs]))
+    .digest('hex')
+    .slice(0, 12)
+  const record = { id, version: 1, kind: c.kind, file, key: c.key, ours: c.ours, theirs: c.theirs, at }
+  return { id, text: `${JSON.stringify(record, null, 2)}\n` }
 }
 
 /** One piece of a file the token merge moves as a whole, under a key unique in its file. */

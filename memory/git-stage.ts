@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ensureDir } from './fsio.ts'
-import { DRIVERS, mergeWith, type DriverName, type MergeConflict } from './git-merge.ts'
+import { conflictRecord, DRIVERS, mergeWith, type DriverName, type MergeConflict } from './git-merge.ts'
 import { gitOpts, type RepoPaths } from './git-repo.ts'
 import { catBlobs, git, gitText } from './git-run.ts'
 import { LAYOUT } from './paths.ts'
@@ -42,7 +41,7 @@ async function treeDiff(paths: RepoPaths, env: NodeJS.ProcessEnv, from: string, 
 }
 
 /** Which driver `.gitattributes` (as ours has it) names for each path; one git call. */
-async function driversOf(paths: RepoPaths, env: NodeJS.ProcessEnv, files: string[]): Promise<Map<string, DriverName>> {
+export async function driversOf(paths: RepoPaths, env: NodeJS.ProcessEnv, files: string[]): Promise<Map<string, DriverName>> {
   const out = new Map<string, DriverName>()
   if (files.length === 0) return out
   const raw = (await git(['check-attr', '-z', '--stdin', 'merge'], { ...gitOpts(paths, env), input: files.join('\0') + '\0' })).stdout
@@ -101,12 +100,8 @@ export async function stageMerge(
     notes.push(...r.notes)
   })
   for (const { file, c } of conflicts) {
-    const id = createHash('sha256')
-      .update(JSON.stringify([file, c.kind, c.key, c.ours, c.theirs]))
-      .digest('hex')
-      .slice(0, 12)
-    const record = { id, version: 1, kind: c.kind, file, key: c.key, ours: c.ours, theirs: c.theirs, at: opts.at }
-    updates.set(`${LAYOUT.meta}/冲突/${id}.json`, Buffer.from(`${JSON.stringify(record, null, 2)}\n`, 'utf8'))
+    const { id, text: record } = conflictRecord(file, c, opts.at)
+    updates.set(`${LAYOUT.meta}/冲突/${id}.json`, Buffer.from(record, 'utf8'))
   }
   if (notes.length > 0) {
     const rel = `${LAYOUT.meta}/审计/${opts.at.slice(0, 7)}.jsonl`

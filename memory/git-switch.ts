@@ -1,9 +1,13 @@
-import { promises as fs } from 'node:fs'
+import { lstatSync, promises as fs, type Stats } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { HeldLock } from '../durable/lock.ts'
-import { ensureDir, fsyncDir, writeAtomic } from './fsio.ts'
+import { audit } from './audit.ts'
+import { ensureDir, fsyncDir, inspectBelow, writeAtomic } from './fsio.ts'
+import { conflictRecord, mergeWith, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
 import { BRANCH, gitOpts, isMachineLocal, repoPaths, type RepoPaths } from './git-repo.ts'
 import { catBlobs, git, gitText } from './git-run.ts'
+import { driversOf } from './git-stage.ts'
+import { LAYOUT } from './paths.ts'
 import type { StoreCore } from './store-core.ts'
 
 /**
@@ -13,9 +17,13 @@ import type { StoreCore } from './store-core.ts'
  * replaced atomically, then the branch moves and the journal goes. A process
  * killed at any point leaves the journal: the next holder of the write lock
  * applies the same change again (it is idempotent) — the store is the old one
- * until the journal exists, the merged one once it has been applied.
+ * until the journal exists, the merged one once it has been applied. A file
+ * the person saved after the commit the switch leaves is merged, never written
+ * over (`nextVersion`, decision 288).
  */
 const JOURNAL = 'cyrene-switch.json'
+/** How cat-file is asked for "no file on this side" (a path the commit does not hold). */
+const NO_BLOB = '0000000000000000000000000000000000000000'
 
 interface Journal {
   from: string
@@ -42,7 +50,7 @@ export async function switchTo(
   from: string,
   to: string,
   onFile?: (path: string) => void,
-): Promise<string[]> {
+): Promise<SwitchResult> {
   const j: Journal = { from, to, at: store.now().toISOString() }
   await writeAtomic(journalPath(store), `${JSON.stringify(j)}\n`, { beforeRename: () => lock.assertOwned() })
   onFile?.('')
@@ -93,41 +101,160 @@ async function changes(paths: RepoPaths, env: NodeJS.ProcessEnv, from: string, t
   return out
 }
 
-async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal, onFile?: (path: string) => void): Promise<string[]> {
+/** What a switch did: the files it wrote, and the files the person changed after the commit it left (merged or kept as they are). */
+export interface SwitchResult {
+  changed: string[]
+  edited: Array<{ path: string; how: 'merged' | 'kept' }>
+}
+
+/** A file as it is on disk now, with what identifies this version of it (its stat), or missing. */
+interface OnDisk {
+  bytes: Buffer | undefined
+  stamp: string
+}
+
+function stampOf(st: { ino: number; size: number; mtimeMs: number; ctimeMs: number } | undefined): string {
+  return st === undefined ? 'missing' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`
+}
+
+async function onDisk(store: StoreCore, rel: string): Promise<OnDisk | 'not-a-file'> {
+  const at = await inspectBelow(store.root, store.path(rel))
+  if (at.kind === 'missing') return { bytes: undefined, stamp: 'missing' }
+  if (at.kind !== 'file') return 'not-a-file'
+  const bytes = await fs.readFile(store.path(rel))
+  const st = await fs.lstat(store.path(rel))
+  // Read between two looks: a save landing while it is read shows as a changed stamp, and the file is read again.
+  if (stampOf(st) !== stampOf(at.stat)) return await onDisk(store, rel)
+  return { bytes, stamp: stampOf(st) }
+}
+
+/** Throws when the file is no longer the version that was read: the rename would put a save made meanwhile under. */
+function stillAsRead(full: string, seen: OnDisk): () => void {
+  return () => {
+    let st: Stats | undefined
+    try {
+      st = lstatSync(full)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    }
+    if (stampOf(st) !== seen.stamp) throw new ChangedMeanwhile(full)
+  }
+}
+
+class ChangedMeanwhile extends Error {
+  constructor(file: string) {
+    super(`${file} changed while the sync was writing it`)
+    this.name = 'ChangedMeanwhile'
+  }
+}
+
+const same = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && a.equals(b))
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+function utf8(b: Buffer | undefined): string | undefined {
+  if (b === undefined) return ''
+  try {
+    return strictUtf8.decode(b)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The new version of one file, as the switch writes it. The store is not locked against an editor:
+ * a file the person saved after the sync's commit is neither the old commit's version nor the new
+ * one's. Then the person's file is merged with the new version, with the old commit as base and the
+ * driver its path has, so neither the edit nor the other machine's change is lost; a file the other
+ * machine removed, or one that is not UTF-8, stays as the person left it (the other version stays in
+ * git's history).
+ */
+function nextVersion(
+  path: string,
+  driver: DriverName,
+  before: Buffer | undefined,
+  after: Buffer | undefined,
+  disk: Buffer | undefined,
+): { write: Buffer | undefined; remove: boolean; edited?: 'merged' | 'kept'; conflicts: MergeConflict[]; notes: MergeResult['notes'] } | 'as-is' {
+  const none = { conflicts: [], notes: [] }
+  if (same(disk, after)) return 'as-is'
+  // As committed (or removed by the person since: the other machine's version is the one to have).
+  if (same(disk, before) || disk === undefined)
+    return after === undefined ? { write: undefined, remove: true, ...none } : { write: after, remove: false, ...none }
+  if (after === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }
+  const [b, o, t] = [utf8(before), utf8(disk), utf8(after)]
+  if (b === undefined || o === undefined || t === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }
+  const r = mergeWith(driver, b, o, t, { newer: 'ours', file: path })
+  return { write: r.text === o ? undefined : Buffer.from(r.text, 'utf8'), remove: false, edited: 'merged', conflicts: r.conflicts, notes: r.notes }
+}
+
+async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal, onFile?: (path: string) => void): Promise<SwitchResult> {
   const paths = repoPaths(store)
   const o = gitOpts(paths, env)
   const changed: string[] = []
+  const edited: SwitchResult['edited'] = []
+  const conflicts: Array<{ file: string; c: MergeConflict }> = []
+  const notes: MergeResult['notes'] = []
   // Only plain files are ever written into the store: a link or a submodule from another machine is not.
   const list = (await changes(paths, env, j.from, j.to)).filter(
     (c) => !isMachineLocal(c.path) && (c.status === 'D' || c.mode === '100644' || c.mode === '100755'),
   )
-  const writes = list.filter((c) => c.status !== 'D')
-  const blobs = await catBlobs(
-    writes.map((c) => `${j.to}:${c.path}`),
-    o,
+  const [afterBlobs, beforeBlobs] = await Promise.all([
+    catBlobs(
+      list.map((c) => (c.status === 'D' ? NO_BLOB : `${j.to}:${c.path}`)),
+      o,
+    ),
+    catBlobs(
+      list.map((c) => (c.status === 'A' ? NO_BLOB : `${j.from}:${c.path}`)),
+      o,
+    ),
+  ])
+  const drivers = await driversOf(
+    paths,
+    env,
+    list.map((c) => c.path),
   )
-  const blobOf = new Map(writes.map((c, i) => [c.path, blobs[i]]))
-  for (const c of list) {
-    lock.assertOwned()
-    if (c.status === 'D') {
-      await fs.rm(store.path(c.path), { force: true })
-      changed.push(c.path)
-      continue
+  for (const [i, c] of list.entries()) {
+    const after = afterBlobs[i]
+    if (c.status !== 'D' && after === undefined) throw new Error(`git has no ${c.path} in ${j.to}`)
+    for (let attempt = 1; ; attempt++) {
+      lock.assertOwned()
+      const disk = await onDisk(store, c.path)
+      // A link or a folder where the file was: replaceFile refuses it with the store's own message.
+      const next =
+        disk === 'not-a-file'
+          ? { write: after, remove: false, conflicts: [], notes: [] }
+          : nextVersion(c.path, drivers.get(c.path) ?? 'whole', beforeBlobs[i], after, disk.bytes)
+      if (next === 'as-is') break
+      try {
+        if (next.remove) await fs.rm(store.path(c.path), { force: true })
+        else if (next.write !== undefined) {
+          await ensureDir(dirname(store.path(c.path)))
+          await store.replaceFile(c.path, next.write, lock, disk === 'not-a-file' ? undefined : stillAsRead(store.path(c.path), disk))
+        }
+      } catch (error) {
+        if (error instanceof ChangedMeanwhile && attempt < 5) continue
+        throw error
+      }
+      if (next.edited !== undefined) edited.push({ path: c.path, how: next.edited })
+      for (const x of next.conflicts) conflicts.push({ file: c.path, c: x })
+      notes.push(...next.notes)
+      break
     }
-    const blob = blobOf.get(c.path)
-    if (blob === undefined) throw new Error(`git has no ${c.path} in ${j.to}`)
-    const full = store.path(c.path)
-    await ensureDir(dirname(full))
-    await store.replaceFile(c.path, blob, lock)
     changed.push(c.path)
-    onFile?.(c.path)
+    if (c.status !== 'D') onFile?.(c.path)
   }
+  for (const { file, c } of conflicts) {
+    const { id, text } = conflictRecord(file, c, j.at)
+    await store.replaceFile(`${LAYOUT.meta}/冲突/${id}.json`, text, lock)
+  }
+  for (const n of notes) await audit(store, { by: 'sync', ...n })
+  for (const e of edited) await audit(store, { op: 'sync-edited-meanwhile', file: e.path, how: e.how, by: 'sync', from: j.from, to: j.to })
   await git(['update-ref', `refs/heads/${BRANCH}`, j.to], o)
   await git(['read-tree', '--reset', j.to], o)
   await git(['update-index', '-q', '--refresh'], { ...o, ok: [1] })
   await fs.rm(journalPath(store), { force: true })
   await fsyncDir(paths.gitDir)
-  return changed
+  return { changed, edited }
 }
 
 /** The commit the branch points at, or undefined before the first. */

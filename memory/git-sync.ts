@@ -6,7 +6,7 @@ import { fileStamp, type FileStamp } from './file-stamp.ts'
 import { readTextOr } from './fsio.ts'
 import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, repoPaths, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
-import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo } from './git-switch.ts'
+import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo, type SwitchResult } from './git-switch.ts'
 import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
 import { SETTINGS_REL } from './settings.ts'
@@ -34,6 +34,8 @@ export interface GitSyncReport {
   pushed: boolean
   /** Conflicts the merge added (元/冲突/). */
   newConflicts: number
+  /** Files saved here while the sync ran (after its commit): merged with what came, or kept as they were (CONTRACT#git-switch). */
+  edited: SwitchResult['edited']
   head: string | undefined
   /** Why the remote was not reached (what git said), when it was not: the caller words it (gitsync/report-text.ts). */
   failure?: { what: 'fetch' | 'push'; why: string }
@@ -96,6 +98,7 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
       changed: [],
       pushed: false,
       newConflicts: 0,
+      edited: [],
       head: undefined,
     }
     const written = await commitLocal(store, paths, env)
@@ -120,7 +123,16 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
       if (step.merge !== 'none') report.merge = step.merge === 'merged' || report.merge === 'merged' ? 'merged' : step.merge
       report.changed.push(...step.changed)
       report.newConflicts += step.newConflicts
+      report.edited.push(...step.edited)
       phase('switched')
+      // What the person saved while this sync ran is committed on top of the switch and goes out with it.
+      if (step.edited.length > 0) {
+        const more = await commitLocal(store, paths, env)
+        if (more !== undefined) {
+          report.committed = true
+          report.written.push(...more)
+        }
+      }
       const pushed = await push(paths, env)
       if (pushed === 'ok') break
       if (pushed !== 'rejected' || attempt >= PUSH_TRIES)
@@ -146,8 +158,15 @@ function describeCommit(r: GitSyncReport): string {
 function describeMerge(r: GitSyncReport): string {
   const files = `${r.changed.length} file${r.changed.length === 1 ? '' : 's'}`
   const conflicts = r.newConflicts === 0 ? '' : `, ${r.newConflicts} conflict${r.newConflicts === 1 ? '' : 's'} for you to pick (cyrene memory check)`
+  const kept =
+    r.edited.length === 0
+      ? ''
+      : `; ${r.edited.length} file${r.edited.length === 1 ? '' : 's'} saved here during the sync kept (${r.edited
+          .map((e) => e.path)
+          .slice(0, 3)
+          .join(', ')}${r.edited.length > 3 ? ', …' : ''})`
   if (r.merge === 'none') return 'nothing new from the other machines'
-  return r.merge === 'fast-forward' ? `took ${files} from the other machines${conflicts}` : `merged ${files} from the other machines${conflicts}`
+  return (r.merge === 'fast-forward' ? `took ${files} from the other machines${conflicts}` : `merged ${files} from the other machines${conflicts}`) + kept
 }
 
 async function unreachable(report: GitSyncReport, error: unknown, paths: RepoPaths, env: NodeJS.ProcessEnv, what: string): Promise<GitSyncReport> {
@@ -252,6 +271,7 @@ function safeHost(): string {
 interface MergeStep {
   merge: 'none' | 'fast-forward' | 'merged'
   changed: string[]
+  edited: SwitchResult['edited']
   newConflicts: number
 }
 
@@ -259,21 +279,21 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   const o = gitOpts(paths, env)
   const theirs = await gitText(['rev-parse', '--verify', '-q', `refs/remotes/${REMOTE}/${BRANCH}`], { ...o, ok: [1] })
   const ours = await headCommit(paths, env)
-  if (theirs === '' || ours === undefined) return { merge: 'none', changed: [], newConflicts: 0 }
+  if (theirs === '' || ours === undefined) return { merge: 'none', changed: [], edited: [], newConflicts: 0 }
   refuseForeign(foreignGitFiles(await gitNames(['ls-tree', '-r', '--name-only', '-z', theirs], o)), 'remote')
   const isAncestor = async (a: string, b: string): Promise<boolean> => (await git(['merge-base', '--is-ancestor', a, b], { ...o, ok: [1] })).status === 0
-  if (await isAncestor(theirs, ours)) return { merge: 'none', changed: [], newConflicts: 0 }
+  if (await isAncestor(theirs, ours)) return { merge: 'none', changed: [], edited: [], newConflicts: 0 }
   if (await isAncestor(ours, theirs)) {
-    const changed = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
-    return { merge: 'fast-forward', changed, newConflicts: 0 }
+    const { changed, edited } = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
+    return { merge: 'fast-forward', changed, edited, newConflicts: 0 }
   }
   const { commit, conflicts } = await stageMerge(paths, env, ours, theirs, {
     at: store.now().toISOString(),
     message: `cyrene sync (${safeHost()}): merge with the other machines`,
   })
   phase('staged')
-  const changed = await switchTo(store, lock, env, ours, commit, (f) => phase(f === '' ? 'journal' : 'file'))
-  return { merge: 'merged', changed, newConflicts: conflicts }
+  const { changed, edited } = await switchTo(store, lock, env, ours, commit, (f) => phase(f === '' ? 'journal' : 'file'))
+  return { merge: 'merged', changed, edited, newConflicts: conflicts }
 }
 
 /**

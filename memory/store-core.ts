@@ -31,7 +31,8 @@ export interface StoreCore {
   path(rel: string): string
   withWriteLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T>
   /** Replace a file atomically under the caller's write lock; a link below the root is refused. */
-  replaceFile(rel: string, text: string | Buffer, lock: HeldLock): Promise<void>
+  /** `unchanged`: called right before the rename (after the lock's check); throwing leaves the file as it was. */
+  replaceFile(rel: string, text: string | Buffer, lock: HeldLock, unchanged?: () => void): Promise<void>
   /** The text of a file about to be rewritten (UTF-8 only, no links followed). */
   readForRewrite(rel: string): Promise<string>
   readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string; problemSaid?: Said }>

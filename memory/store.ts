@@ -216,9 +216,15 @@ export class MemoryStore implements StoreCore {
    * the write is refused with 'lock-lost' and the file stays as it was. A
    * symbolic link anywhere below the root is refused, never followed.
    */
-  async replaceFile(rel: string, text: string | Buffer, lock: HeldLock): Promise<void> {
+  async replaceFile(rel: string, text: string | Buffer, lock: HeldLock, unchanged?: () => void): Promise<void> {
     const full = this.path(rel)
-    await writeAtomic(full, text, { root: this.root, beforeRename: () => lock.assertOwned() })
+    await writeAtomic(full, text, {
+      root: this.root,
+      beforeRename: () => {
+        lock.assertOwned()
+        unchanged?.()
+      },
+    })
     await this.removeTempsBeside(full)
   }
 

@@ -25,6 +25,7 @@ export const reportsEn: { readonly [K in keyof typeof reportsZh]: string } = {
   'git.took': 'took {n} file(s) from the other machines',
   'git.merged': 'merged {n} file(s) from the other machines',
   'git.conflicts': ', {n} conflict(s) for you to pick (cyrene memory check)',
+  'git.editedMeanwhile': '; {n} file(s) saved here during the sync kept and sent ({files})',
   'git.sent': '{commit}; {merge}; sent to {remote}',
   'git.unreachableFetch': '{commit}; could not fetch from {remote} ({why}). Your memory is committed here and goes at the next sync.',
   'git.unreachablePush': '{commit}; could not push to {remote} ({why}). Your memory is committed here and goes at the next sync.',

@@ -23,6 +23,7 @@ export const reportsZh = {
   'git.took': '从其他机器取来 {n} 个文件',
   'git.merged': '和其他机器合并了 {n} 个文件',
   'git.conflicts': '，{n} 处冲突等你选（cyrene memory check）',
+  'git.editedMeanwhile': '；同步期间在这台机器上保存的 {n} 个文件已保留并一起送出（{files}）',
   'git.sent': '{commit}；{merge}；已发到 {remote}',
   'git.unreachableFetch': '{commit}；没能从 {remote} 取回（{why}）。你的记忆已提交在这里，下次同步时发出去。',
   'git.unreachablePush': '{commit}；没能推送到 {remote}（{why}）。你的记忆已提交在这里，下次同步时发出去。',
