@@ -181,6 +181,28 @@ describe('cyrene sync git (two machines, one bare repository)', { timeout: 400_0
     expect(execFileSync('git', ['-C', a.root, 'log', '--oneline'], { encoding: 'utf8' })).toContain('1 entry written')
   })
 
+  it('a worldbook entry changed on both machines stays one readable entry: one side taken, or a conflict to pick (decision 288)', async () => {
+    const book = (m: Machine): string => join(m.root, '世界书', '茶.md')
+    const original = '---\ntitle: 茶\nkeys: [茶, 铁观音]\npriority: 50\n---\n\n她常喝铁观音。\n\n办公室抽屉里有一罐。\n'
+    await fs.mkdir(join(a.root, '世界书'), { recursive: true })
+    await fs.writeFile(book(a), original)
+    expect((await sync(a)).code).toBe(0)
+    expect((await sync(b)).code).toBe(0)
+    // A changes the front matter, B the body: not the same lines, but one entry.
+    await fs.writeFile(book(a), original.replace('keys: [茶, 铁观音]', 'keys: [茶, 铁观音, 乌龙]'))
+    await fs.writeFile(book(b), original.replace('她常喝铁观音。', '她常喝铁观音，最近也喝乌龙。'))
+    expect((await sync(a)).code).toBe(0)
+    expect((await sync(b)).code).toBe(0)
+    const merged = await fs.readFile(book(b), 'utf8')
+    expect(merged.startsWith('---\ntitle: 茶\n')).toBe(true)
+    expect(merged.match(/^---$/gm)).toHaveLength(2)
+    const check = await run(b, ['memory', 'check'])
+    const conflictId = /resolve ([0-9a-f]{12})/.exec(check.out + check.err)?.[1]
+    expect(conflictId, check.out + check.err).toBeDefined()
+    expect((await run(b, ['memory', 'resolve', conflictId!, '--keep', 'b'])).code).toBe(0)
+    expect(await fs.readFile(book(b), 'utf8')).toBe(original.replace('keys: [茶, 铁观音]', 'keys: [茶, 铁观音, 乌龙]'))
+  })
+
   it('refuses a store whose .git/config could run a command, and never runs the store hooks', async () => {
     await sync(a)
     const marker = join(a.home, 'hook-ran')

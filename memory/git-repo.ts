@@ -22,6 +22,7 @@ const GITATTRIBUTES = `# Written by cyrene sync git: which merge each file gets 
 *.md merge=cyrene-entries
 *.jsonl merge=cyrene-lines
 锚/*.md merge=cyrene-anchor
+世界书/** merge=cyrene-whole
 档/** merge=cyrene-derived
 元/*.json merge=cyrene-whole
 元/settings.json merge=cyrene-keyed

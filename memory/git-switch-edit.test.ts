@@ -60,7 +60,7 @@ describe('a hand edit saved while a git sync runs', () => {
       expect(readFileSync(await fileHolding(pair.a, 'B 写下的第 0 条'), 'utf8')).toContain('手改过')
       expect(new Set(await idsOf(pair.storeA))).toEqual(merged)
       const audit = await pair.storeB.auditLog()
-      expect(audit.some((r) => r.op === 'sync-edited-meanwhile' && r.how === 'merged')).toBe(true)
+      expect(audit.some((r) => r.op === 'git-edit-kept' && r.how === 'merged')).toBe(true)
     } finally {
       await pair.storeA.close()
       await pair.storeB.close()

@@ -248,7 +248,7 @@ async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.Proces
     await store.replaceFile(`${LAYOUT.meta}/冲突/${id}.json`, text, lock)
   }
   for (const n of notes) await audit(store, { by: 'sync', ...n })
-  for (const e of edited) await audit(store, { op: 'sync-edited-meanwhile', file: e.path, how: e.how, by: 'sync', from: j.from, to: j.to })
+  for (const e of edited) await audit(store, { op: 'git-edit-kept', file: e.path, how: e.how, by: 'sync', from: j.from, to: j.to })
   await git(['update-ref', `refs/heads/${BRANCH}`, j.to], o)
   await git(['read-tree', '--reset', j.to], o)
   await git(['update-index', '-q', '--refresh'], { ...o, ok: [1] })
