@@ -203,6 +203,29 @@ describe('cyrene sync git (two machines, one bare repository)', { timeout: 400_0
     expect(await fs.readFile(book(b), 'utf8')).toBe(original.replace('keys: [茶, 铁观音]', 'keys: [茶, 铁观音, 乌龙]'))
   })
 
+  it('a file that is not UTF-8, changed on both machines, keeps its bytes: ours in place, theirs whole in the conflict (decision 288)', async () => {
+    // GBK bytes, as an old note copied in from another program would be.
+    const gbk = (hex: string): Buffer => Buffer.from(hex.replace(/ /g, ''), 'hex')
+    const v0 = gbk('c4 e3 ba c3 0a') // 你好
+    const va = gbk('c4 e3 ba c3 a3 ac c3 a8 0a') // 你好，猫
+    const vb = gbk('c4 e3 ba c3 a3 ac b2 e8 0a') // 你好，茶
+    const note = (m: Machine): string => join(m.root, '余页', '旧笔记.md')
+    await fs.mkdir(join(a.root, '余页'), { recursive: true })
+    await fs.writeFile(note(a), v0)
+    expect((await sync(a)).code).toBe(0)
+    expect((await sync(b)).code).toBe(0)
+    await fs.writeFile(note(a), va)
+    await fs.writeFile(note(b), vb)
+    expect((await sync(a)).code).toBe(0)
+    expect((await sync(b)).code).toBe(0)
+    expect((await fs.readFile(note(b))).equals(vb)).toBe(true)
+    const check = await run(b, ['memory', 'check'])
+    const conflictId = /resolve ([0-9a-f]{12})/.exec(check.out + check.err)?.[1]
+    expect(conflictId, check.out + check.err).toBeDefined()
+    expect((await run(b, ['memory', 'resolve', conflictId!, '--keep', 'b'])).code).toBe(0)
+    expect((await fs.readFile(note(b))).equals(va)).toBe(true)
+  })
+
   it('refuses a store whose .git/config could run a command, and never runs the store hooks', async () => {
     await sync(a)
     const marker = join(a.home, 'hook-ran')

@@ -24,6 +24,8 @@ export interface ConflictRecord {
   key: string
   ours: string
   theirs: string
+  /** 'base64': a file that is not UTF-8; ours and theirs are its bytes (decision 288). */
+  encoding?: 'base64'
   at: string
 }
 
@@ -98,8 +100,8 @@ export async function resolveConflict(store: MemoryStore, what: string, keep: Ke
 const withNewline = (t: string): string => (t === '' || t.endsWith('\n') ? t : `${t}\n`)
 
 /** The file with side b where side a is (the whole file when that piece is no longer there). */
-function replaced(now: string, c: ConflictRecord): string {
-  if (c.kind === 'file') return c.theirs
+function replaced(now: string, c: ConflictRecord): string | Buffer {
+  if (c.kind === 'file') return c.encoding === 'base64' ? Buffer.from(c.theirs, 'base64') : c.theirs
   if (c.kind === 'entry') {
     const parsed = parseEntryFile(now, c.file)
     const seg = parsed.segments.find((s) => s.type === 'entry' && s.entry.meta.id === c.key)

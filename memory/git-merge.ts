@@ -15,6 +15,8 @@ export interface MergeConflict {
   key: string
   ours: string
   theirs: string
+  /** 'base64' when the file is not UTF-8: ours and theirs are its bytes in base64, never text that lost them. */
+  encoding?: 'base64'
 }
 
 export interface MergeResult {
@@ -33,7 +35,17 @@ export function conflictRecord(file: string, c: MergeConflict, at: string): { id
     .update(JSON.stringify([file, c.kind, c.key, c.ours, c.theirs]))
     .digest('hex')
     .slice(0, 12)
-  const record = { id, version: 1, kind: c.kind, file, key: c.key, ours: c.ours, theirs: c.theirs, at }
+  const record = {
+    id,
+    version: 1,
+    kind: c.kind,
+    file,
+    key: c.key,
+    ours: c.ours,
+    theirs: c.theirs,
+    at,
+    ...(c.encoding === undefined ? {} : { encoding: c.encoding }),
+  }
   return { id, text: `${JSON.stringify(record, null, 2)}\n` }
 }
 
@@ -293,6 +305,34 @@ export function mergeWhole(base: string, ours: string, theirs: string): MergeRes
   if (ours === base) return { text: theirs, conflicts: [], notes: [] }
   if (sameJson(ours, theirs)) return { text: ours, conflicts: [], notes: [] }
   return { text: ours, conflicts: [{ kind: 'file', key: '', ours, theirs }], notes: [] }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** The text of a version of a file, or undefined when it is not UTF-8 (a text merge would replace its bytes with U+FFFD). */
+export function utf8Text(b: Buffer | undefined): string | undefined {
+  if (b === undefined) return ''
+  try {
+    return strictUtf8.decode(b)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A file that is not UTF-8 on some side, by its bytes: a side that changed it wins; both changed
+ * differently keeps ours and hands theirs to the person in base64 (resolve --keep b writes those bytes).
+ */
+export function mergeBytes(
+  base: Buffer | undefined,
+  ours: Buffer | undefined,
+  theirs: Buffer | undefined,
+): { bytes: Buffer | undefined; conflicts: MergeConflict[] } {
+  const same = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && a.equals(b))
+  if (same(ours, theirs) || same(theirs, base)) return { bytes: ours, conflicts: [] }
+  if (same(ours, base)) return { bytes: theirs, conflicts: [] }
+  const b64 = (x: Buffer | undefined): string => (x ?? Buffer.alloc(0)).toString('base64')
+  return { bytes: ours, conflicts: [{ kind: 'file', key: '', ours: b64(ours), theirs: b64(theirs), encoding: 'base64' }] }
 }
 
 function sameJson(a: string, b: string): boolean {

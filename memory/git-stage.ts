@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ensureDir } from './fsio.ts'
-import { conflictRecord, DRIVERS, mergeWith, type DriverName, type MergeConflict } from './git-merge.ts'
+import { conflictRecord, DRIVERS, mergeBytes, mergeWith, utf8Text, type DriverName, type MergeConflict } from './git-merge.ts'
 import { gitOpts, type RepoPaths } from './git-repo.ts'
 import { catBlobs, git, gitText } from './git-run.ts'
 import { LAYOUT } from './paths.ts'
@@ -93,7 +93,14 @@ export async function stageMerge(
       : await catBlobs(specs, o)
   const text = (b: Buffer | undefined): string => (b === undefined ? '' : b.toString('utf8'))
   both.forEach((path, i) => {
-    const [b, a, t] = [text(blobs[3 * i]), text(blobs[3 * i + 1]), text(blobs[3 * i + 2])]
+    const [b, a, t] = [utf8Text(blobs[3 * i]), utf8Text(blobs[3 * i + 1]), utf8Text(blobs[3 * i + 2])]
+    if (b === undefined || a === undefined || t === undefined) {
+      // Not UTF-8 on some side: merged by its bytes, never decoded (decision 288).
+      const r = mergeBytes(blobs[3 * i], blobs[3 * i + 1], blobs[3 * i + 2])
+      if (r.bytes !== blobs[3 * i + 1]) updates.set(path, r.bytes)
+      for (const c of r.conflicts) conflicts.push({ file: path, c })
+      return
+    }
     const r = mergeWith(drivers.get(path) ?? 'whole', b, a, t, { newer, file: path })
     if (r.text !== a) updates.set(path, Buffer.from(r.text, 'utf8'))
     for (const c of r.conflicts) conflicts.push({ file: path, c })

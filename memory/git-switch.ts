@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import type { HeldLock } from '../durable/lock.ts'
 import { audit } from './audit.ts'
 import { ensureDir, fsyncDir, inspectBelow, writeAtomic } from './fsio.ts'
-import { conflictRecord, mergeWith, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
+import { conflictRecord, mergeWith, utf8Text, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
 import { BRANCH, gitOpts, isMachineLocal, repoPaths, type RepoPaths } from './git-repo.ts'
 import { catBlobs, git, gitText } from './git-run.ts'
 import { driversOf } from './git-stage.ts'
@@ -149,16 +149,6 @@ class ChangedMeanwhile extends Error {
 }
 
 const same = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && a.equals(b))
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
-
-function utf8(b: Buffer | undefined): string | undefined {
-  if (b === undefined) return ''
-  try {
-    return strictUtf8.decode(b)
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * The new version of one file, as the switch writes it. The store is not locked against an editor:
@@ -181,7 +171,7 @@ function nextVersion(
   if (same(disk, before) || disk === undefined)
     return after === undefined ? { write: undefined, remove: true, ...none } : { write: after, remove: false, ...none }
   if (after === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }
-  const [b, o, t] = [utf8(before), utf8(disk), utf8(after)]
+  const [b, o, t] = [utf8Text(before), utf8Text(disk), utf8Text(after)]
   if (b === undefined || o === undefined || t === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }
   const r = mergeWith(driver, b, o, t, { newer: 'ours', file: path })
   return { write: r.text === o ? undefined : Buffer.from(r.text, 'utf8'), remove: false, edited: 'merged', conflicts: r.conflicts, notes: r.notes }
