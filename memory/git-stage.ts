@@ -59,14 +59,18 @@ export async function stageMerge(
   env: NodeJS.ProcessEnv,
   ours: string,
   theirs: string,
-  opts: { at: string; message: string },
+  /** `mergeBase`: the caller's `git merge-base ours theirs` (undefined: unrelated histories). */
+  opts: { at: string; message: string; mergeBase: string | undefined },
 ): Promise<StagedMerge> {
   const o = gitOpts(paths, env)
-  const mb = await git(['merge-base', ours, theirs], { ...o, ok: [1] })
-  const base = mb.status === 0 ? mb.stdout.toString('utf8').trim() : EMPTY_TREE
-  const [mine, other] = await Promise.all([treeDiff(paths, env, base, ours), treeDiff(paths, env, base, theirs)])
-  const time = async (c: string): Promise<number> => Number(await gitText(['show', '-s', '--format=%ct', c], o))
-  const newer = (await time(theirs)) > (await time(ours)) ? 'theirs' : 'ours'
+  const base = opts.mergeBase ?? EMPTY_TREE
+  const [mine, other, times] = await Promise.all([
+    treeDiff(paths, env, base, ours),
+    treeDiff(paths, env, base, theirs),
+    gitText(['show', '-s', '--format=%ct', ours, theirs], o),
+  ])
+  const [oursAt, theirsAt] = times.split('\n').map(Number)
+  const newer = theirsAt! > oursAt! ? 'theirs' : 'ours'
   // path → new content (Buffer) or blob side or undefined (removed)
   const updates = new Map<string, Side | Buffer | undefined>()
   const both: string[] = []

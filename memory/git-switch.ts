@@ -188,21 +188,20 @@ async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.Proces
   const list = (await changes(paths, env, j.from, j.to)).filter(
     (c) => !isMachineLocal(c.path) && (c.status === 'D' || c.mode === '100644' || c.mode === '100755'),
   )
-  const [afterBlobs, beforeBlobs] = await Promise.all([
+  // Both versions of every file in one cat-file, beside the drivers.
+  const [blobs, drivers] = await Promise.all([
     catBlobs(
-      list.map((c) => (c.status === 'D' ? NO_BLOB : `${j.to}:${c.path}`)),
+      list.flatMap((c) => [c.status === 'D' ? NO_BLOB : `${j.to}:${c.path}`, c.status === 'A' ? NO_BLOB : `${j.from}:${c.path}`]),
       o,
     ),
-    catBlobs(
-      list.map((c) => (c.status === 'A' ? NO_BLOB : `${j.from}:${c.path}`)),
-      o,
+    driversOf(
+      paths,
+      env,
+      list.map((c) => c.path),
     ),
   ])
-  const drivers = await driversOf(
-    paths,
-    env,
-    list.map((c) => c.path),
-  )
+  const afterBlobs = list.map((_, i) => blobs[2 * i])
+  const beforeBlobs = list.map((_, i) => blobs[2 * i + 1])
   for (const [i, c] of list.entries()) {
     const after = afterBlobs[i]
     if (c.status !== 'D' && after === undefined) throw new Error(`git has no ${c.path} in ${j.to}`)

@@ -219,8 +219,6 @@ async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.Pro
   const ignored = await gitNames(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], o)
   if (ignored.length > 0) await git(['rm', '--cached', '--quiet', '--pathspec-file-nul', '--pathspec-from-file=-'], { ...o, input: ignored.join('\0') })
   const head = await headCommit(paths, env)
-  const diff = await git(['diff', '--cached', '--quiet', ...(head === undefined ? [] : [head])], { ...o, ok: [1] })
-  if (head !== undefined && diff.status === 0) return undefined
   const names = (
     await gitText(
       ['diff', '--cached', '--name-only', '-z', '--no-renames', ...(head === undefined ? ['--root', '4b825dc642cb6eb9a060e54bf8d69288fbee4904'] : [head])],
@@ -229,6 +227,7 @@ async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.Pro
   )
     .split('\0')
     .filter((n) => n !== '')
+  if (head !== undefined && names.length === 0) return undefined
   const md = names.filter((n) => n.endsWith('.md'))
   const before =
     head === undefined
@@ -277,19 +276,29 @@ interface MergeStep {
 
 async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths, env: NodeJS.ProcessEnv, phase: (p: string) => void): Promise<MergeStep> {
   const o = gitOpts(paths, env)
-  const theirs = await gitText(['rev-parse', '--verify', '-q', `refs/remotes/${REMOTE}/${BRANCH}`], { ...o, ok: [1] })
-  const ours = await headCommit(paths, env)
-  if (theirs === '' || ours === undefined) return { merge: 'none', changed: [], edited: [], newConflicts: 0 }
+  const nothing: MergeStep = { merge: 'none', changed: [], edited: [], newConflicts: 0 }
+  // Both branches in one git call (each spawn is most of an idle sync's time).
+  const refs = new Map(
+    (await gitText(['for-each-ref', '--format=%(refname) %(objectname)', `refs/heads/${BRANCH}`, `refs/remotes/${REMOTE}/${BRANCH}`], o))
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string]),
+  )
+  const ours = refs.get(`refs/heads/${BRANCH}`)
+  const theirs = refs.get(`refs/remotes/${REMOTE}/${BRANCH}`)
+  if (theirs === undefined || ours === undefined) return nothing
+  // One merge-base answers both questions: theirs is already in ours (it is the base), or ours is behind (ours is).
+  const mb = await git(['merge-base', ours, theirs], { ...o, ok: [1] })
+  const base = mb.status === 0 ? mb.stdout.toString('utf8').trim() : undefined
+  if (base === theirs) return nothing
   refuseForeign(foreignGitFiles(await gitNames(['ls-tree', '-r', '--name-only', '-z', theirs], o)), 'remote')
-  const isAncestor = async (a: string, b: string): Promise<boolean> => (await git(['merge-base', '--is-ancestor', a, b], { ...o, ok: [1] })).status === 0
-  if (await isAncestor(theirs, ours)) return { merge: 'none', changed: [], edited: [], newConflicts: 0 }
-  if (await isAncestor(ours, theirs)) {
+  if (base === ours) {
     const { changed, edited } = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
     return { merge: 'fast-forward', changed, edited, newConflicts: 0 }
   }
   const { commit, conflicts } = await stageMerge(paths, env, ours, theirs, {
     at: store.now().toISOString(),
     message: `cyrene sync (${safeHost()}): merge with the other machines`,
+    mergeBase: base,
   })
   phase('staged')
   const { changed, edited } = await switchTo(store, lock, env, ours, commit, (f) => phase(f === '' ? 'journal' : 'file'))
