@@ -99,3 +99,43 @@ export function declareHostProcess(pid: number | undefined): () => void {
 export function isHostProcess(pid: number): boolean {
   return processes.has(pid)
 }
+
+let windows = 0
+const windowsClosed = new Set<Listener>()
+
+/**
+ * A store guard's window is open in this process: a tool call runs, or a process one started still
+ * lives, so a file that changes now may be the model's, not the person's. The host's own
+ * read-then-write work (the git sync's commit and switch) waits for it or does not take such a
+ * change as the person's. Returns the close, which only counts once.
+ */
+export function openCallWindow(): () => void {
+  windows++
+  let closed = false
+  return () => {
+    if (closed) return
+    closed = true
+    windows = Math.max(0, windows - 1)
+    if (windows === 0) for (const fn of windowsClosed) fn()
+  }
+}
+
+export function callWindowOpen(): boolean {
+  return windows > 0
+}
+
+/** Resolves true once no window is open, or false after `maxMs`. */
+export async function callWindowsClosed(maxMs: number): Promise<boolean> {
+  if (windows === 0) return true
+  return await new Promise<boolean>((resolve) => {
+    const done = (ok: boolean): void => {
+      clearTimeout(timer)
+      windowsClosed.delete(onClosed)
+      resolve(ok)
+    }
+    const onClosed = (): void => done(true)
+    windowsClosed.add(onClosed)
+    const timer = setTimeout(() => done(windows === 0), maxMs)
+    timer.unref?.()
+  })
+}

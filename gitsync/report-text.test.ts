@@ -23,3 +23,11 @@ describe('a git sync report names the files saved during the sync (decision 288)
     expect(gitReportText({ ...merged, edited: [] }, 'en')).not.toContain('saved here')
   })
 })
+
+describe("a sync that waited for a tool call says so in the person's language", () => {
+  it('names the wait in seconds, not the English of the error', () => {
+    const report = { ok: false as const, message: 'a tool call of the model…', callRunning: 60_000 }
+    expect(gitReportText(report, 'zh')).toContain('已经运行超过 60 秒')
+    expect(gitReportText(report, 'en')).toContain('has run for over 60 s')
+  })
+})

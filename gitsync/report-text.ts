@@ -9,7 +9,11 @@ import type { GitRunReport } from './runner.ts'
  * repository) is its own message, inside the catalogue's sentence.
  */
 export function gitReportText(report: GitRunReport, lang: Lang): string {
-  if (!('written' in report)) return 'noRemote' in report ? t('git.noRemoteSet', lang) : t('git.error', lang, { error: report.message })
+  if (!('written' in report)) {
+    if ('noRemote' in report) return t('git.noRemoteSet', lang)
+    if (report.callRunning !== undefined) return t('git.callRunning', lang, { s: Math.round(report.callRunning / 1000) })
+    return t('git.error', lang, { error: report.message })
+  }
   const commit = commitText(report, lang)
   if (report.remote === undefined) return t('git.noRemote', lang, { commit })
   if (report.failure !== undefined)

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { configuredRemote, currentRemote, listConflicts, syncGit, type GitSyncReport } from '../memory/git.ts'
+import { CallRunningError, configuredRemote, currentRemote, listConflicts, syncGit, type GitSyncReport } from '../memory/git.ts'
 import type { MemoryStore } from '../memory/index.ts'
 
 /** The git sync's state as the panel, `/cyrene sync` and the doctor show it. */
@@ -12,7 +12,7 @@ export interface GitSyncState {
 }
 
 /** A sync's report, or why none ran (no remote; git or the store refused: its message). */
-export type GitRunReport = GitSyncReport | { ok: false; message: string; noRemote?: true }
+export type GitRunReport = GitSyncReport | { ok: false; message: string; noRemote?: true; callRunning?: number }
 
 export interface GitSyncRunner {
   /** One sync now (waits for one already running, then runs again: what was written meanwhile goes too). */
@@ -54,8 +54,9 @@ export function startGitSync(ctx: Context, store: MemoryStore, config: { debounc
       return report
     } catch (error) {
       const message = (error as Error).message
-      state.lastReport = { ok: false, message }
-      return { ok: false, message }
+      const report: GitRunReport = error instanceof CallRunningError ? { ok: false, message, callRunning: error.waitedMs } : { ok: false, message }
+      state.lastReport = report
+      return report
     } finally {
       state.running = false
       state.lastRunAt = new Date().toISOString()

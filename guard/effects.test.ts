@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
-import { asHostFolderWork } from '../durable/host-writes.ts'
+import { asHostFolderWork, callWindowOpen } from '../durable/host-writes.ts'
 import { EffectsGuard } from './effects.ts'
 import { Shadow } from './shadow.ts'
 
@@ -213,4 +213,17 @@ it('a look at a folder the watches named finds an entry removed from it, as the 
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+it("a window tells the host's own read-then-write work that a change may be the call's, until it closes", async () => {
+  const { guard } = guarded()
+  expect(callWindowOpen()).toBe(false)
+  expect(await guard.before('bash')).toBeUndefined()
+  expect(callWindowOpen()).toBe(true)
+  await guard.after('bash')
+  // The window closes on the guard's ticks once no call runs and no process it started lives.
+  await vi.waitFor(() => expect(callWindowOpen()).toBe(false), { timeout: 5_000, interval: 20 })
+  expect(await guard.before('bash')).toBeUndefined()
+  guard.dispose()
+  expect(callWindowOpen()).toBe(false)
 })

@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { hostWriting, onHostWritesIdle, takeHostWrites } from '../durable/host-writes.ts'
+import { hostWriting, onHostWritesIdle, openCallWindow, takeHostWrites } from '../durable/host-writes.ts'
 import { ModelProcesses, procsSupported } from './procs.ts'
 import { Shadow, type Change } from './shadow.ts'
 import { Watches } from './watch.ts'
@@ -100,6 +100,8 @@ export class EffectsGuard {
   private state: Omit<EffectsState, 'kind' | 'background' | 'kept'> = { undone: 0, undoneLooks: 0, adopted: 0, failed: 0, errors: 0 }
   /** A look failed after the watches had handed over what changed: the next look compares everything. */
   private lookFailed = false
+  /** Tells the host's own read-then-write work that a window is open (durable/host-writes.ts `openCallWindow`). */
+  private closeWindow: (() => void) | undefined
   /** What a tool call changed and could not be put back yet (a folder made immutable, a full disk): never the person's, tried again at every look. */
   private readonly owed = new Map<string, Change>()
   private readonly settled = new Set<() => void>()
@@ -145,6 +147,7 @@ export class EffectsGuard {
         // Whatever changed while no tool call ran is the person's (or the host's own).
         this.look('adopt', tool)
         this.open = true
+        this.closeWindow = openCallWindow()
         this.procs.open()
         this.lastTick = Date.now()
         this.timer ??= setInterval(() => this.tick(), this.opts.pollMs)
@@ -228,6 +231,8 @@ export class EffectsGuard {
   }
 
   dispose(): void {
+    this.closeWindow?.()
+    this.closeWindow = undefined
     this.fileWatches?.close()
     if (this.timer !== undefined) clearInterval(this.timer)
     this.timer = undefined
@@ -272,6 +277,8 @@ export class EffectsGuard {
     }
     this.closing = false
     this.open = false
+    this.closeWindow?.()
+    this.closeWindow = undefined
     this.procs.close()
     if (this.timer !== undefined) clearInterval(this.timer)
     this.timer = undefined

@@ -1,8 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { openCallWindow } from '../durable/host-writes.ts'
 import { walkFiles } from './fsio.ts'
-import { syncGit } from './git-sync.ts'
+import { CallRunningError, syncGit } from './git-sync.ts'
 import { idsOf, joinedPair, writeMany, type JoinedPair } from './testing/git-pair.ts'
 
 /**
@@ -114,6 +116,56 @@ describe('a hand edit saved while a git sync runs', () => {
       expect(report.edited).toEqual([{ path: rel, how: 'kept' }])
       expect(readFileSync(mine, 'utf8')).toContain('B 手改过')
     } finally {
+      await pair.storeA.close()
+      await pair.storeB.close()
+      await pair.cleanup()
+    }
+  })
+})
+
+describe('while a tool call of the model may be writing (a store guard window is open)', () => {
+  it("a change on disk is not taken as the person's edit: the switch writes the new version, the guard judges the change", { timeout: 120_000 }, async () => {
+    const { pair, merged } = await bothWroteOnOneDay()
+    let close: (() => void) | undefined
+    try {
+      const file = await fileHolding(pair.b, 'B 写下的第 0 条')
+      const report = await syncGit(pair.storeB, {
+        onPhase: (p) => {
+          if (p === 'fetched' && close === undefined) {
+            close = openCallWindow()
+            editByHand(file)
+          }
+        },
+      })
+      expect(report.ok).toBe(true)
+      expect(report.edited).toEqual([])
+      expect(readFileSync(file, 'utf8')).not.toContain('手改过')
+      expect(new Set(await idsOf(pair.storeB))).toEqual(merged)
+    } finally {
+      close?.()
+      await pair.storeA.close()
+      await pair.storeB.close()
+      await pair.cleanup()
+    }
+  })
+
+  it('a sync does not commit until the window closes, and says so when it stays open', { timeout: 120_000 }, async () => {
+    const { pair } = await bothWroteOnOneDay()
+    const close = openCallWindow()
+    try {
+      const root = join(pair.b, ROOT)
+      const commits = (): string => execFileSync('git', ['-C', root, 'rev-list', '--count', 'HEAD'], { encoding: 'utf8' }).trim()
+      const before = commits()
+      await expect(syncGit(pair.storeB, { windowWaitMs: 50 })).rejects.toThrow(CallRunningError)
+      expect(commits()).toBe(before)
+      const waiting = syncGit(pair.storeB)
+      close()
+      const report = await waiting
+      expect(report.ok).toBe(true)
+      expect(report.committed).toBe(true)
+      expect(Number(commits())).toBeGreaterThan(Number(before))
+    } finally {
+      close()
       await pair.storeA.close()
       await pair.storeB.close()
       await pair.cleanup()

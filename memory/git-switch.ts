@@ -1,5 +1,6 @@
 import { lstatSync, promises as fs, type Stats } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { callWindowOpen } from '../durable/host-writes.ts'
 import type { HeldLock } from '../durable/lock.ts'
 import { audit } from './audit.ts'
 import { ensureDir, fsyncDir, inspectBelow, writeAtomic } from './fsio.ts'
@@ -156,7 +157,8 @@ const same = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === u
  * one's. Then the person's file is merged with the new version, with the old commit as base and the
  * driver its path has, so neither the edit nor the other machine's change is lost; a file the other
  * machine removed, or one that is not UTF-8, stays as the person left it (the other version stays in
- * git's history).
+ * git's history). While a tool call's window is open the disk is not taken as the person's: the store
+ * guard judges that change after the call (decision 288).
  */
 function nextVersion(
   path: string,
@@ -164,11 +166,14 @@ function nextVersion(
   before: Buffer | undefined,
   after: Buffer | undefined,
   disk: Buffer | undefined,
+  /** False while a tool call's window is open (durable/host-writes.ts): a change on disk may then be the model's. */
+  personsDisk: boolean,
 ): { write: Buffer | undefined; remove: boolean; edited?: 'merged' | 'kept'; conflicts: MergeConflict[]; notes: MergeResult['notes'] } | 'as-is' {
   const none = { conflicts: [], notes: [] }
   if (same(disk, after)) return 'as-is'
-  // As committed (or removed by the person since: the other machine's version is the one to have).
-  if (same(disk, before) || disk === undefined)
+  // As committed (or removed by the person since: the other machine's version is the one to have), or
+  // changed while a tool call may have done it: the guard judges that change, the switch does not keep it.
+  if (same(disk, before) || disk === undefined || !personsDisk)
     return after === undefined ? { write: undefined, remove: true, ...none } : { write: after, remove: false, ...none }
   if (after === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }
   const [b, o, t] = [utf8Text(before), utf8Text(disk), utf8Text(after)]
@@ -212,7 +217,7 @@ async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.Proces
       const next =
         disk === 'not-a-file'
           ? { write: after, remove: false, conflicts: [], notes: [] }
-          : nextVersion(c.path, drivers.get(c.path) ?? 'whole', beforeBlobs[i], after, disk.bytes)
+          : nextVersion(c.path, drivers.get(c.path) ?? 'whole', beforeBlobs[i], after, disk.bytes, !callWindowOpen())
       if (next === 'as-is') break
       try {
         if (next.remove) await fs.rm(store.path(c.path), { force: true })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { HeldLock } from '../durable/lock.ts'
 import { parseEntryFile } from './entry.ts'
 import { fileStamp, type FileStamp } from './file-stamp.ts'
+import { callWindowOpen, callWindowsClosed } from '../durable/host-writes.ts'
 import { readTextOr } from './fsio.ts'
 import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, repoPaths, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
@@ -47,6 +48,8 @@ export interface GitSyncOptions {
   remote?: string
   /** Pack the history now (`git gc`) instead of only when git thinks it is due (`--auto`). */
   gc?: boolean
+  /** How long to wait for a tool call's window to close before the sync (default 60 s). */
+  windowWaitMs?: number
   /** Test seam: called at each phase (the kill test waits on these). */
   onPhase?: (phase: string) => void
 }
@@ -83,68 +86,100 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
     refuseBadRemote(remote)
   }
   const phase = opts.onPhase ?? ((): void => undefined)
-  return await store.withWriteLock(async (lock) => {
-    const paths = await ensureRepo(store, lock, env, remote)
-    await clearStaleGitLocks(paths)
-    await recoverGitSwitch(store, lock, env)
-    phase('repo')
-    const report: GitSyncReport = {
-      ok: true,
-      message: '',
-      remote,
-      written: [],
-      committed: false,
-      merge: 'none',
-      changed: [],
-      pushed: false,
-      newConflicts: 0,
-      edited: [],
-      head: undefined,
-    }
-    const written = await commitLocal(store, paths, env)
-    report.committed = written !== undefined
-    report.written = written ?? []
-    phase('committed')
-    if (remote === undefined) {
-      report.head = await headCommit(paths, env)
-      report.message = `${describeCommit(report)}; no remote is set (cyrene sync git --remote URL, or git.remote in 元/settings.json), so nothing was sent`
-      return report
-    }
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await git(['fetch', '--quiet', '--no-tags', '--prune', REMOTE, `+refs/heads/*:refs/remotes/${REMOTE}/*`], gitOpts(paths, env))
-      } catch (error) {
-        // This machine's disk refusing (full, over quota, read-only) is the system's refusal, not the remote being away.
-        if (error instanceof GitError && LOCAL_REFUSAL.test(error.stderr)) throw error
-        return unreachable(report, error, paths, env, 'fetch from')
-      }
-      phase('fetched')
-      const step = await mergeRemote(store, lock, paths, env, phase)
-      if (step.merge !== 'none') report.merge = step.merge === 'merged' || report.merge === 'merged' ? 'merged' : step.merge
-      report.changed.push(...step.changed)
-      report.newConflicts += step.newConflicts
-      report.edited.push(...step.edited)
-      phase('switched')
-      // What the person saved while this sync ran is committed on top of the switch and goes out with it.
-      if (step.edited.length > 0) {
-        const more = await commitLocal(store, paths, env)
-        if (more !== undefined) {
-          report.committed = true
-          report.written.push(...more)
-        }
-      }
-      const pushed = await push(paths, env)
-      if (pushed === 'ok') break
-      if (pushed !== 'rejected' || attempt >= PUSH_TRIES)
-        return unreachable(report, pushed === 'rejected' ? new Error('the remote kept moving') : pushed, paths, env, 'push to')
-    }
-    report.pushed = true
-    phase('pushed')
-    await git(['gc', opts.gc === true ? '--prune=now' : '--auto', '--quiet'], { ...gitOpts(paths, env), ok: [1] }).catch(() => undefined)
+  // A commit takes what is on disk: while a tool call's window is open that may be the model's (DSH only;
+  // the guard puts it back after the call). Wait for it outside the lock, which the guard itself waits on.
+  for (let tries = 1; ; tries++) {
+    const waitMs = opts.windowWaitMs ?? WINDOW_WAIT_MS
+    if (!(await callWindowsClosed(waitMs)) || tries > WINDOW_TRIES) throw new CallRunningError(waitMs)
+    const report = await store.withWriteLock(async (lock) => (callWindowOpen() ? undefined : await syncLocked(store, lock, env, remote, phase, opts)))
+    if (report !== undefined) return report
+  }
+}
+
+/** A sync in DSH that waited for a model's tool call (or a process it left running) to end, and stopped waiting. */
+export class CallRunningError extends Error {
+  readonly waitedMs: number
+  constructor(waitedMs: number) {
+    super(
+      `a tool call of the model (or a program it left running) has been running for over ${Math.round(waitedMs / 1000)} s: the sync waits until it ends, so that nothing the call changed is sent; it runs again at the next write or in 30 minutes`,
+    )
+    this.name = 'CallRunningError'
+    this.waitedMs = waitedMs
+  }
+}
+
+/** How long a sync waits for a tool call's window to close, and how often it looks again after taking the lock. */
+const WINDOW_WAIT_MS = 60_000
+const WINDOW_TRIES = 3
+
+async function syncLocked(
+  store: MemoryStore,
+  lock: HeldLock,
+  env: NodeJS.ProcessEnv,
+  remote: string | undefined,
+  phase: (p: string) => void,
+  opts: GitSyncOptions,
+): Promise<GitSyncReport> {
+  const paths = await ensureRepo(store, lock, env, remote)
+  await clearStaleGitLocks(paths)
+  await recoverGitSwitch(store, lock, env)
+  phase('repo')
+  const report: GitSyncReport = {
+    ok: true,
+    message: '',
+    remote,
+    written: [],
+    committed: false,
+    merge: 'none',
+    changed: [],
+    pushed: false,
+    newConflicts: 0,
+    edited: [],
+    head: undefined,
+  }
+  const written = await commitLocal(store, paths, env)
+  report.committed = written !== undefined
+  report.written = written ?? []
+  phase('committed')
+  if (remote === undefined) {
     report.head = await headCommit(paths, env)
-    report.message = `${describeCommit(report)}; ${describeMerge(report)}; sent to ${remote}`
+    report.message = `${describeCommit(report)}; no remote is set (cyrene sync git --remote URL, or git.remote in 元/settings.json), so nothing was sent`
     return report
-  })
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await git(['fetch', '--quiet', '--no-tags', '--prune', REMOTE, `+refs/heads/*:refs/remotes/${REMOTE}/*`], gitOpts(paths, env))
+    } catch (error) {
+      // This machine's disk refusing (full, over quota, read-only) is the system's refusal, not the remote being away.
+      if (error instanceof GitError && LOCAL_REFUSAL.test(error.stderr)) throw error
+      return unreachable(report, error, paths, env, 'fetch from')
+    }
+    phase('fetched')
+    const step = await mergeRemote(store, lock, paths, env, phase)
+    if (step.merge !== 'none') report.merge = step.merge === 'merged' || report.merge === 'merged' ? 'merged' : step.merge
+    report.changed.push(...step.changed)
+    report.newConflicts += step.newConflicts
+    report.edited.push(...step.edited)
+    phase('switched')
+    // What the person saved while this sync ran is committed on top of the switch and goes out with it.
+    if (step.edited.length > 0) {
+      const more = await commitLocal(store, paths, env)
+      if (more !== undefined) {
+        report.committed = true
+        report.written.push(...more)
+      }
+    }
+    const pushed = await push(paths, env)
+    if (pushed === 'ok') break
+    if (pushed !== 'rejected' || attempt >= PUSH_TRIES)
+      return unreachable(report, pushed === 'rejected' ? new Error('the remote kept moving') : pushed, paths, env, 'push to')
+  }
+  report.pushed = true
+  phase('pushed')
+  await git(['gc', opts.gc === true ? '--prune=now' : '--auto', '--quiet'], { ...gitOpts(paths, env), ok: [1] }).catch(() => undefined)
+  report.head = await headCommit(paths, env)
+  report.message = `${describeCommit(report)}; ${describeMerge(report)}; sent to ${remote}`
+  return report
 }
 
 /** What git says when this machine's file system refuses its writes. */

@@ -28,6 +28,7 @@ export const reportsZh = {
   'git.unreachableFetch': '{commit}；没能从 {remote} 取回（{why}）。你的记忆已提交在这里，下次同步时发出去。',
   'git.unreachablePush': '{commit}；没能推送到 {remote}（{why}）。你的记忆已提交在这里，下次同步时发出去。',
   'git.noRemoteSet': '没设 git 远端（元/settings.json 里的 git.remote，或 cyrene sync git --remote URL）',
+  'git.callRunning': '在等：模型的一次工具调用（或它留下还在跑的程序）已经运行超过 {s} 秒，它改动的东西不能送出去；下次写入后或 30 分钟后会再同步',
   'git.error': '没能同步：{error}',
   'cli.backup.done': '已拍快照 {name}（{files} 个文件），在 {path}',
   'cli.restore.none': '还没有快照（cyrene backup）',
