@@ -30,7 +30,8 @@ export const reportsEn: { readonly [K in keyof typeof reportsZh]: string } = {
   'git.unreachableFetch': '{commit}; could not fetch from {remote} ({why}). Your memory is committed here and goes at the next sync.',
   'git.unreachablePush': '{commit}; could not push to {remote} ({why}). Your memory is committed here and goes at the next sync.',
   'git.noRemoteSet': 'no git remote is set (git.remote in 元/settings.json, or cyrene sync git --remote URL)',
-  'git.callRunning': 'waiting: a tool call of the model (or a program it left running) has run for over {s} s, and nothing it changed may be sent; the sync runs again at the next write or in 30 minutes',
+  'git.callRunning':
+    'waiting: a tool call of the model (or a program it left running) has run for over {s} s, and nothing it changed may be sent; the sync runs again at the next write or in 30 minutes',
   'git.error': 'could not sync: {error}',
   'cli.backup.done': 'snapshot {name} ({files} files) at {path}',
   'cli.restore.none': 'no snapshots yet (cyrene backup)',
