@@ -227,6 +227,27 @@ function foreignGitFiles(names: readonly string[]): string[] {
   })
 }
 
+/**
+ * A name with a line break (or a carriage return) cannot be read through git's batch reading, which
+ * the commit and the merge use, and a person cannot type it back: refused before anything is staged
+ * or merged, the name shown escaped (decision 288).
+ */
+function refuseBrokenNames(names: readonly string[], where: 'local' | 'remote'): void {
+  const found = names.filter((n) => /[\n\r]/.test(n))
+  if (found.length === 0) return
+  const files = found
+    .slice(0, 5)
+    .map((n) => JSON.stringify(n))
+    .join(', ')
+  throw new RefusedError(
+    'git-name',
+    where === 'local'
+      ? `${files}: a file name with a line break, which the sync cannot read back through git. Rename the file (a name on one line), then sync again. Nothing was sent.`
+      : `the remote holds ${files}: a file name with a line break, which the sync cannot read back through git. Rename it on the machine that sent it, then sync again. Nothing here was changed by it.`,
+    { variant: where, files },
+  )
+}
+
 function refuseForeign(found: readonly string[], where: 'local' | 'remote'): void {
   if (found.length === 0) return
   const files = found.slice(0, 5).join(', ')
@@ -248,7 +269,9 @@ async function gitNames(args: readonly string[], o: ReturnType<typeof gitOpts>):
 async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
   const o = gitOpts(paths, env)
   // Every file of the work tree, ignored ones included: a .gitignore of git's below the root is refused before anything is staged.
-  refuseForeign(foreignGitFiles(await gitNames(['ls-files', '-z', '--cached', '--others'], o)), 'local')
+  const local = await gitNames(['ls-files', '-z', '--cached', '--others'], o)
+  refuseForeign(foreignGitFiles(local), 'local')
+  refuseBrokenNames(local, 'local')
   await git(['add', '-A'], o)
   // A file tracked before it was machine-local (an older .gitignore) leaves the history, never the disk.
   const ignored = await gitNames(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], o)
@@ -325,7 +348,9 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   const mb = await git(['merge-base', ours, theirs], { ...o, ok: [1] })
   const base = mb.status === 0 ? mb.stdout.toString('utf8').trim() : undefined
   if (base === theirs) return nothing
-  refuseForeign(foreignGitFiles(await gitNames(['ls-tree', '-r', '--name-only', '-z', theirs], o)), 'remote')
+  const remoteNames = await gitNames(['ls-tree', '-r', '--name-only', '-z', theirs], o)
+  refuseForeign(foreignGitFiles(remoteNames), 'remote')
+  refuseBrokenNames(remoteNames, 'remote')
   if (base === ours) {
     const { changed, edited } = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
     return { merge: 'fast-forward', changed, edited, newConflicts: 0 }

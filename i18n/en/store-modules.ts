@@ -40,6 +40,10 @@ export const storeModulesEn: { readonly [K in keyof typeof storeModulesZh]: stri
     "{files}: git's own file inside the store, which would hide memories from the sync and delete them on your other machines. Remove it (what stays on this machine is the root .gitignore the sync writes), then sync again. Nothing was sent.",
   'store.refused.git-foreign.remote':
     "the remote holds {files}: git's own file inside the store, which would hide memories from the sync and delete them here. Remove it from the remote, then sync again. Nothing here was changed by it.",
+  'store.refused.git-name.local':
+    '{files}: a file name with a line break, which the sync cannot read back through git. Rename the file (a name on one line), then sync again. Nothing was sent.',
+  'store.refused.git-name.remote':
+    'the remote holds {files}: a file name with a line break, which the sync cannot read back through git. Rename it on the machine that sent it, then sync again. Nothing here was changed by it.',
   'store.refused.git-remote': '{problem}. Nothing was changed.',
   'store.refused.bad-input.verdict': '--verdict must be keep or revert, got {got}',
   'store.refused.bad-input.ab-report': '{file} is not a persona A/B report (report.html or report.md written by npm run persona:ab)',

@@ -37,6 +37,9 @@ export const storeModulesZh = {
     '{files}：记忆库里 git 自己的文件，会让同步漏掉记忆，并在你的其他机器上删掉它们。把它删掉（只留在这台机器上的东西写在同步自己的根目录 .gitignore 里），再同步一次。什么都没发出去。',
   'store.refused.git-foreign.remote':
     '远端有 {files}：记忆库里 git 自己的文件，会让同步漏掉记忆，并在这里删掉它们。把它从远端删掉，再同步一次。这里没有因它改动任何东西。',
+  'store.refused.git-name.local': '{files}：文件名里有换行，同步没法经 git 把它读回来。把文件改成一行的名字，再同步一次。什么都没发出去。',
+  'store.refused.git-name.remote':
+    '远端有 {files}：文件名里有换行，同步没法经 git 把它读回来。在发来它的那台机器上改名，再同步一次。这里没有因它改动任何东西。',
   'store.refused.git-remote': '{problem}。什么都没改。',
   'store.refused.bad-input.verdict': '--verdict 只能是 keep 或 revert，收到的是 {got}',
   'store.refused.bad-input.ab-report': '{file} 不是人设 A/B 报告（npm run persona:ab 写出的 report.html 或 report.md）',
