@@ -256,6 +256,25 @@ describe('cyrene sync git (two machines, one bare repository)', { timeout: 400_0
     await expect(fs.readdir(join(b.root, '余页'))).resolves.not.toContain('c\nd.md')
   })
 
+  it('a file from the other machine that takes the store over its quota is taken, and the sync says so with the file (decision 288)', async () => {
+    await write(a, '第一台机器写下的')
+    expect((await sync(a)).code).toBe(0)
+    expect((await sync(b)).code).toBe(0)
+    const settings = join(b.root, '元', 'settings.json')
+    const values = JSON.parse(await fs.readFile(settings, 'utf8')) as Record<string, unknown>
+    await fs.writeFile(settings, `${JSON.stringify({ ...values, quota: { totalMB: 1 } }, null, 2)}\n`)
+    expect((await sync(b)).code).toBe(0)
+    await fs.mkdir(join(a.root, '余页'), { recursive: true })
+    await fs.writeFile(join(a.root, '余页', '长文.md'), `${'长'.repeat(700_000)}\n`)
+    expect((await sync(a)).code).toBe(0)
+    const r = await run(b, ['sync', 'git'])
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/over its quota \(\d+\.\d of 1\.0 MB\)/)
+    expect(r.out).toContain('"余页/长文.md", 2.0 MB')
+    const refused = await run(b, ['memory', 'write', '再写一条', '--kind', 'fact', '--axis', '智', '--reason', '测试'])
+    expect(refused.code).toBe(2)
+  })
+
   it('refuses a store whose .git/config could run a command, and never runs the store hooks', async () => {
     await sync(a)
     const marker = join(a.home, 'hook-ran')

@@ -36,5 +36,14 @@ function mergeText(r: GitSyncReport, lang: Lang): string {
       .slice(0, 3)
       .join(', ') + (r.edited.length > 3 ? ', …' : '')
   const edited = r.edited.length === 0 ? '' : t('git.editedMeanwhile', lang, { n: r.edited.length, files })
-  return t(r.merge === 'fast-forward' ? 'git.took' : 'git.merged', lang, { n: r.changed.length }) + conflicts + edited
+  return t(r.merge === 'fast-forward' ? 'git.took' : 'git.merged', lang, { n: r.changed.length }) + conflicts + edited + quotaText(r, lang)
+}
+
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1)
+
+function quotaText(r: GitSyncReport, lang: Lang): string {
+  const q = r.overQuota
+  if (q === undefined) return ''
+  const largest = q.largest === undefined ? '' : t('git.overQuotaLargest', lang, { file: JSON.stringify(q.largest.path), size: mb(q.largest.bytes) })
+  return t(q.which === 'total' ? 'git.overQuota' : 'git.overQuotaMargin', lang, { used: mb(q.used), limit: mb(q.limit) }) + largest
 }

@@ -35,6 +35,8 @@ export interface GitSyncReport {
   pushed: boolean
   /** Conflicts the merge added (元/冲突/). */
   newConflicts: number
+  /** Set when what the switch took leaves the store over a quota (new memories are then refused): bytes, and the largest file taken. */
+  overQuota?: { which: 'total' | 'margin'; used: number; limit: number; largest?: { path: string; bytes: number } }
   /** Files saved here while the sync ran (after its commit): merged with what came, or kept as they were (CONTRACT#git-switch). */
   edited: SwitchResult['edited']
   head: string | undefined
@@ -160,6 +162,7 @@ async function syncLocked(
     report.changed.push(...step.changed)
     report.newConflicts += step.newConflicts
     report.edited.push(...step.edited)
+    if (step.changed.length > 0) report.overQuota = await quotaAfter(store, step.changed)
     phase('switched')
     // What the person saved while this sync ran is committed on top of the switch and goes out with it.
     if (step.edited.length > 0) {
@@ -182,6 +185,28 @@ async function syncLocked(
   return report
 }
 
+/**
+ * The quotas after a switch: another machine's files are taken whatever their size (refusing them would stop
+ * every sync), but the person is told at once that new memories will be refused, and which file weighs most.
+ */
+async function quotaAfter(store: MemoryStore, changed: readonly string[]): Promise<GitSyncReport['overQuota']> {
+  const u = await store.measureUsage(true)
+  const { totalBytes, marginBytes } = store.limits
+  const over =
+    u.total > totalBytes
+      ? { which: 'total' as const, used: u.total, limit: totalBytes }
+      : u.margin > marginBytes
+        ? { which: 'margin' as const, used: u.margin, limit: marginBytes }
+        : undefined
+  if (over === undefined) return undefined
+  let largest: { path: string; bytes: number } | undefined
+  for (const path of changed) {
+    const bytes = (await fs.lstat(store.path(path)).catch(() => undefined))?.size ?? 0
+    if (largest === undefined || bytes > largest.bytes) largest = { path, bytes }
+  }
+  return { ...over, ...(largest === undefined ? {} : { largest }) }
+}
+
 /** What git says when this machine's file system refuses its writes. */
 const LOCAL_REFUSAL = /No space left on device|Disk quota exceeded|Read-only file system/i
 
@@ -200,8 +225,14 @@ function describeMerge(r: GitSyncReport): string {
           .map((e) => e.path)
           .slice(0, 3)
           .join(', ')}${r.edited.length > 3 ? ', …' : ''})`
+  const quota =
+    r.overQuota === undefined
+      ? ''
+      : `; the store is now over its ${r.overQuota.which === 'total' ? '' : '余页/ '}quota: new writes are refused until there is room`
   if (r.merge === 'none') return 'nothing new from the other machines'
-  return (r.merge === 'fast-forward' ? `took ${files} from the other machines${conflicts}` : `merged ${files} from the other machines${conflicts}`) + kept
+  return (
+    (r.merge === 'fast-forward' ? `took ${files} from the other machines${conflicts}` : `merged ${files} from the other machines${conflicts}`) + kept + quota
+  )
 }
 
 async function unreachable(report: GitSyncReport, error: unknown, paths: RepoPaths, env: NodeJS.ProcessEnv, what: string): Promise<GitSyncReport> {

@@ -32,6 +32,11 @@ export const reportsEn: { readonly [K in keyof typeof reportsZh]: string } = {
   'git.noRemoteSet': 'no git remote is set (git.remote in 元/settings.json, or cyrene sync git --remote URL)',
   'git.callRunning':
     'waiting: a tool call of the model (or a program it left running) has run for over {s} s, and nothing it changed may be sent; the sync runs again at the next write or in 30 minutes',
+  'git.overQuota':
+    '; the memory store is now over its quota ({used} of {limit} MB): new memories are refused until you make room or raise quota.totalMB in 元/settings.json',
+  'git.overQuotaMargin':
+    '; 余页/ is now over its quota ({used} of {limit} MB): new free writing there is refused until you make room or raise quota.marginMB in 元/settings.json',
+  'git.overQuotaLargest': ' (the largest file taken: {file}, {size} MB)',
   'git.error': 'could not sync: {error}',
   'cli.backup.done': 'snapshot {name} ({files} files) at {path}',
   'cli.restore.none': 'no snapshots yet (cyrene backup)',
