@@ -118,14 +118,15 @@ function stampOf(st: { ino: number; size: number; mtimeMs: number; ctimeMs: numb
   return st === undefined ? 'missing' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`
 }
 
-async function onDisk(store: StoreCore, rel: string): Promise<OnDisk | 'not-a-file'> {
+async function onDisk(store: StoreCore, rel: string, tries = 1): Promise<OnDisk | 'not-a-file'> {
   const at = await inspectBelow(store.root, store.path(rel))
   if (at.kind === 'missing') return { bytes: undefined, stamp: 'missing' }
   if (at.kind !== 'file') return 'not-a-file'
   const bytes = await fs.readFile(store.path(rel))
   const st = await fs.lstat(store.path(rel))
   // Read between two looks: a save landing while it is read shows as a changed stamp, and the file is read again.
-  if (stampOf(st) !== stampOf(at.stat)) return await onDisk(store, rel)
+  // A file that never holds still keeps the stamp of the first look: the check before the rename then refuses it.
+  if (stampOf(st) !== stampOf(at.stat)) return tries < 10 ? await onDisk(store, rel, tries + 1) : { bytes, stamp: stampOf(at.stat) }
   return { bytes, stamp: stampOf(st) }
 }
 
@@ -144,7 +145,9 @@ function stillAsRead(full: string, seen: OnDisk): () => void {
 
 class ChangedMeanwhile extends Error {
   constructor(file: string) {
-    super(`${file} changed while the sync was writing it`)
+    super(
+      `${file} kept changing while the sync was writing it (a program saving it again and again?): the sync stopped and finishes at the next cyrene command once the file holds still; nothing of it was written over`,
+    )
     this.name = 'ChangedMeanwhile'
   }
 }
