@@ -1,4 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { callWindowsClosed } from '../durable/host-writes.ts'
 import { CallRunningError, configuredRemote, currentRemote, listConflicts, syncGit, type GitSyncReport } from '../memory/git.ts'
 import type { MemoryStore } from '../memory/index.ts'
 
@@ -25,6 +26,8 @@ export interface GitSyncRunner {
 }
 
 const WRITE_EVENTS = new Set(['tool/result', 'turn/end'])
+/** How long a sync that waited for a tool call keeps watching for its end before the 30-minute tick takes over. */
+const CALL_WAIT_MS = 30 * 60_000
 
 /**
  * The background git sync while DSH runs (CONTRACT#git-sync): with `git.remote`
@@ -56,6 +59,8 @@ export function startGitSync(ctx: Context, store: MemoryStore, config: { debounc
       const message = (error as Error).message
       const report: GitRunReport = error instanceof CallRunningError ? { ok: false, message, callRunning: error.waitedMs } : { ok: false, message }
       state.lastReport = report
+      // Once the call has ended (and the guard has judged what it changed), the sync runs again.
+      if (error instanceof CallRunningError) void callWindowsClosed(CALL_WAIT_MS).then((ended) => ended && soon())
       return report
     } finally {
       state.running = false

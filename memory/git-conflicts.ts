@@ -60,7 +60,7 @@ function matching(all: ConflictRecord[], what: string): ConflictRecord[] {
 }
 
 /**
- * The person's pick: a keeps the text in place, b puts the other machine's
+ * The person's pick: a keeps the text in place, b puts the record's other
  * text in its place, both keeps the other text too (an entry as a new entry
  * with a new id; a section or a file appended after the one in place).
  */

@@ -124,30 +124,42 @@ describe('a hand edit saved while a git sync runs', () => {
 })
 
 describe('while a tool call of the model may be writing (a store guard window is open)', () => {
-  it("a change on disk is not taken as the person's edit: the switch writes the new version, the guard judges the change", { timeout: 120_000 }, async () => {
-    const { pair, merged } = await bothWroteOnOneDay()
-    let close: (() => void) | undefined
-    try {
-      const file = await fileHolding(pair.b, 'B 写下的第 0 条')
-      const report = await syncGit(pair.storeB, {
-        onPhase: (p) => {
-          if (p === 'fetched' && close === undefined) {
-            close = openCallWindow()
-            editByHand(file)
-          }
-        },
-      })
-      expect(report.ok).toBe(true)
-      expect(report.edited).toEqual([])
-      expect(readFileSync(file, 'utf8')).not.toContain('手改过')
-      expect(new Set(await idsOf(pair.storeB))).toEqual(merged)
-    } finally {
-      close?.()
-      await pair.storeA.close()
-      await pair.storeB.close()
-      await pair.cleanup()
-    }
-  })
+  it(
+    'a changed file is not merged while a window is open: the switch stops before it, and finishes, merging, after the call',
+    { timeout: 120_000 },
+    async () => {
+      const { pair, merged } = await bothWroteOnOneDay()
+      let close: (() => void) | undefined
+      try {
+        const file = await fileHolding(pair.b, 'B 写下的第 0 条')
+        // The person's save lands before the window opens (audit finding 3): it must survive the switch too.
+        await expect(
+          syncGit(pair.storeB, {
+            windowWaitMs: 200,
+            onPhase: (p) => {
+              if (p === 'committed') editByHand(file)
+              if (p === 'fetched' && close === undefined) close = openCallWindow()
+            },
+          }),
+        ).rejects.toThrow(CallRunningError)
+        expect(readFileSync(file, 'utf8')).toContain('手改过')
+        close!()
+        const report = await syncGit(pair.storeB)
+        expect(report.ok).toBe(true)
+        expect(report.merge).toBe('merged')
+        expect(report.changed.length).toBeGreaterThan(0)
+        expect(readFileSync(file, 'utf8')).toContain('手改过')
+        expect(new Set(await idsOf(pair.storeB))).toEqual(merged)
+        expect((await syncGit(pair.storeA)).ok).toBe(true)
+        expect(readFileSync(await fileHolding(pair.a, 'B 写下的第 0 条'), 'utf8')).toContain('手改过')
+      } finally {
+        close?.()
+        await pair.storeA.close()
+        await pair.storeB.close()
+        await pair.cleanup()
+      }
+    },
+  )
 
   it('a sync does not commit until the window closes, and says so when it stays open', { timeout: 120_000 }, async () => {
     const { pair } = await bothWroteOnOneDay()
@@ -156,7 +168,10 @@ describe('while a tool call of the model may be writing (a store guard window is
       const root = join(pair.b, ROOT)
       const commits = (): string => execFileSync('git', ['-C', root, 'rev-list', '--count', 'HEAD'], { encoding: 'utf8' }).trim()
       const before = commits()
-      await expect(syncGit(pair.storeB, { windowWaitMs: 50 })).rejects.toThrow(CallRunningError)
+      const started = Date.now()
+      await expect(syncGit(pair.storeB, { windowWaitMs: 300 })).rejects.toThrow(CallRunningError)
+      // The whole wait, not a count of looks (audit finding 7).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290)
       expect(commits()).toBe(before)
       const waiting = syncGit(pair.storeB)
       close()
@@ -166,6 +181,61 @@ describe('while a tool call of the model may be writing (a store guard window is
       expect(Number(commits())).toBeGreaterThan(Number(before))
     } finally {
       close()
+      await pair.storeA.close()
+      await pair.storeB.close()
+      await pair.cleanup()
+    }
+  })
+})
+
+describe('the switch, as an outside audit tried it (decision 288)', () => {
+  it('a replay does not bring back what the person removed from a file the cut-off switch had already written', { timeout: 120_000 }, async () => {
+    const { pair } = await bothWroteOnOneDay()
+    try {
+      const file = await fileHolding(pair.b, 'B 写下的第 0 条')
+      await expect(
+        syncGit(pair.storeB, {
+          onPhase: (p) => {
+            if (p === 'file' && readFileSync(file, 'utf8').includes('A2 写下的第 0 条')) throw new Error('cut off here')
+          },
+        }),
+      ).rejects.toThrow('cut off here')
+      // The day file now holds A's entries too; the person removes one of them by hand.
+      const text = readFileSync(file, 'utf8')
+      expect(text).toContain('A2 写下的第 0 条')
+      const blocks = text.split(/\n\n+/)
+      const fromA = blocks.findIndex((b) => b.includes('A2 写下的第 0 条'))
+      const id = /"id":"([^"]+)"/.exec(blocks[fromA]!)![1]!
+      blocks.splice(fromA, 1)
+      writeFileSync(file, blocks.join('\n\n'))
+      expect((await syncGit(pair.storeB)).ok).toBe(true)
+      expect(await idsOf(pair.storeB)).not.toContain(id)
+      expect(readFileSync(file, 'utf8')).not.toContain('A2 写下的第 0 条')
+    } finally {
+      await pair.storeA.close()
+      await pair.storeB.close()
+      await pair.cleanup()
+    }
+  })
+
+  it('a save that makes the file non-UTF-8 keeps the other side as a conflict with its bytes, and the report counts it', { timeout: 120_000 }, async () => {
+    const { pair } = await bothWroteOnOneDay()
+    try {
+      const file = await fileHolding(pair.b, 'B 写下的第 0 条')
+      const gbk = Buffer.from('c4e3bac30a', 'hex')
+      const report = await syncGit(pair.storeB, {
+        onPhase: (p) => {
+          if (p === 'fetched') writeFileSync(file, Buffer.concat([readFileSync(file), gbk]))
+        },
+      })
+      expect(report.ok).toBe(true)
+      expect(report.newConflicts).toBe(1)
+      const conflictDir = join(pair.b, ROOT, '元', '冲突')
+      const records = (await walkFiles(conflictDir)).map((f) => JSON.parse(readFileSync(join(conflictDir, f), 'utf8')) as { encoding?: string; theirs: string })
+      expect(records).toHaveLength(1)
+      expect(records[0]!.encoding).toBe('base64')
+      expect(Buffer.from(records[0]!.theirs, 'base64').toString('utf8')).toContain('A2 写下的第 0 条')
+    } finally {
       await pair.storeA.close()
       await pair.storeB.close()
       await pair.cleanup()

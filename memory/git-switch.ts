@@ -4,12 +4,13 @@ import { callWindowOpen } from '../durable/host-writes.ts'
 import type { HeldLock } from '../durable/lock.ts'
 import { audit } from './audit.ts'
 import { ensureDir, fsyncDir, inspectBelow, writeAtomic } from './fsio.ts'
-import { conflictRecord, mergeWith, utf8Text, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
+import { conflictRecord, mergeBytes, mergeWith, utf8Text, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
 import { BRANCH, gitOpts, isMachineLocal, repoPaths, type RepoPaths } from './git-repo.ts'
 import { catBlobs, git, gitText } from './git-run.ts'
 import { driversOf } from './git-stage.ts'
 import { LAYOUT } from './paths.ts'
 import type { StoreCore } from './store-core.ts'
+import { RefusedError } from './validate.ts'
 
 /**
  * Moving the store's files from one commit to another, the way restore does
@@ -53,18 +54,23 @@ export async function switchTo(
   onFile?: (path: string) => void,
 ): Promise<SwitchResult> {
   const j: Journal = { from, to, at: store.now().toISOString() }
+  await fs.rm(donePath(store), { force: true })
   await writeAtomic(journalPath(store), `${JSON.stringify(j)}\n`, { beforeRename: () => lock.assertOwned() })
   onFile?.('')
   return await applyJournal(store, lock, env, j, onFile)
 }
 
 /** What a killed sync left: finished now (under the write lock). Cheap when there is nothing: one stat. */
-export async function recoverGitSwitch(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+/**
+ * Finishes what a killed (or deferred) switch left. Undefined when there was nothing; 'deferred' when a file
+ * changed while a tool call's window is open stops it again (the journal stays; the caller goes on).
+ */
+export async function recoverGitSwitch(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv = process.env): Promise<SwitchResult | 'deferred' | undefined> {
   let text: string
   try {
     text = await fs.readFile(journalPath(store), 'utf8')
   } catch {
-    return false
+    return undefined
   }
   const paths = repoPaths(store)
   await clearStaleGitLocks(paths)
@@ -77,10 +83,14 @@ export async function recoverGitSwitch(store: StoreCore, lock: HeldLock, env: No
   }
   if (j === undefined) {
     await fs.rm(journalPath(store), { force: true })
-    return false
+    return undefined
   }
-  await applyJournal(store, lock, env, j)
-  return true
+  try {
+    return await applyJournal(store, lock, env, j)
+  } catch (error) {
+    if (error instanceof SwitchDeferred) return 'deferred'
+    throw error
+  }
 }
 
 export async function journalPending(store: StoreCore): Promise<boolean> {
@@ -106,6 +116,8 @@ async function changes(paths: RepoPaths, env: NodeJS.ProcessEnv, from: string, t
 export interface SwitchResult {
   changed: string[]
   edited: Array<{ path: string; how: 'merged' | 'kept' }>
+  /** Conflicts the switch found between a file saved meanwhile and the new version (元/冲突/). */
+  conflicts: number
 }
 
 /** A file as it is on disk now, with what identifies this version of it (its stat), or missing. */
@@ -143,25 +155,53 @@ function stillAsRead(full: string, seen: OnDisk): () => void {
   }
 }
 
+/** A save landed between the switch's read of a file and its write: read and decide that file again. */
 class ChangedMeanwhile extends Error {
   constructor(file: string) {
-    super(
-      `${file} kept changing while the sync was writing it (a program saving it again and again?): the sync stopped and finishes at the next cyrene command once the file holds still; nothing of it was written over`,
-    )
+    super(`${file} changed while the sync was writing it`)
     this.name = 'ChangedMeanwhile'
+  }
+}
+
+function keptChanging(rel: string): RefusedError {
+  return new RefusedError(
+    'sync-file-busy',
+    `${rel} kept changing while the sync was writing it (a program saving it again and again?). The sync stopped before that file; the next cyrene command finishes it once the file holds still, and nothing of it was written over.`,
+    { file: rel },
+  )
+}
+
+/**
+ * A file the person or a model changed while a tool call's window is open: the switch stops before it and
+ * leaves the journal (the store guard judges the change after the call; the next lock holder with no window
+ * open finishes the switch).
+ */
+export class SwitchDeferred extends Error {
+  readonly file: string
+  constructor(file: string) {
+    super(`the sync's switch waits for a tool call to end before it merges ${file}`)
+    this.name = 'SwitchDeferred'
+    this.file = file
   }
 }
 
 const same = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && a.equals(b))
 
+interface NextVersion {
+  write: Buffer | undefined
+  remove: boolean
+  edited?: 'merged' | 'kept'
+  conflicts: MergeConflict[]
+  notes: MergeResult['notes']
+}
+
 /**
  * The new version of one file, as the switch writes it. The store is not locked against an editor:
  * a file the person saved after the sync's commit is neither the old commit's version nor the new
  * one's. Then the person's file is merged with the new version, with the old commit as base and the
- * driver its path has, so neither the edit nor the other machine's change is lost; a file the other
- * machine removed, or one that is not UTF-8, stays as the person left it (the other version stays in
- * git's history). While a tool call's window is open the disk is not taken as the person's: the store
- * guard judges that change after the call (decision 288).
+ * driver its path has (by its bytes when a version is not UTF-8), so neither the edit nor the other
+ * machine's change is lost; a file the other machine removed stays as the person left it. While a tool
+ * call's window is open such a change may be the model's: the switch defers (decision 288).
  */
 function nextVersion(
   path: string,
@@ -169,20 +209,80 @@ function nextVersion(
   before: Buffer | undefined,
   after: Buffer | undefined,
   disk: Buffer | undefined,
-  /** False while a tool call's window is open (durable/host-writes.ts): a change on disk may then be the model's. */
-  personsDisk: boolean,
-): { write: Buffer | undefined; remove: boolean; edited?: 'merged' | 'kept'; conflicts: MergeConflict[]; notes: MergeResult['notes'] } | 'as-is' {
+  windowOpen: boolean,
+): NextVersion | 'as-is' | 'defer' {
   const none = { conflicts: [], notes: [] }
   if (same(disk, after)) return 'as-is'
-  // As committed (or removed by the person since: the other machine's version is the one to have), or
-  // changed while a tool call may have done it: the guard judges that change, the switch does not keep it.
-  if (same(disk, before) || disk === undefined || !personsDisk)
+  // As committed, or removed by the person since: the other machine's version is the one to have.
+  if (same(disk, before) || disk === undefined)
     return after === undefined ? { write: undefined, remove: true, ...none } : { write: after, remove: false, ...none }
+  if (windowOpen) return 'defer'
   if (after === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }
   const [b, o, t] = [utf8Text(before), utf8Text(disk), utf8Text(after)]
-  if (b === undefined || o === undefined || t === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }
+  if (b === undefined || o === undefined || t === undefined) {
+    const r = mergeBytes(before, disk, after)
+    return { write: r.bytes === disk ? undefined : r.bytes, remove: false, edited: r.bytes === disk ? 'kept' : 'merged', conflicts: r.conflicts, notes: [] }
+  }
   const r = mergeWith(driver, b, o, t, { newer: 'ours', file: path })
   return { write: r.text === o ? undefined : Buffer.from(r.text, 'utf8'), remove: false, edited: 'merged', conflicts: r.conflicts, notes: r.notes }
+}
+
+/** One file of the switch: read, decide, write with the check before the rename (a save meanwhile: again). */
+async function applyOne(
+  store: StoreCore,
+  lock: HeldLock,
+  rel: string,
+  driver: DriverName,
+  before: Buffer | undefined,
+  after: Buffer | undefined,
+): Promise<NextVersion | 'as-is'> {
+  const full = store.path(rel)
+  for (let attempt = 1; ; attempt++) {
+    lock.assertOwned()
+    const disk = await onDisk(store, rel)
+    // A link or a folder where the file was: replaceFile refuses it with the store's own message.
+    const next =
+      disk === 'not-a-file' ? { write: after, remove: false, conflicts: [], notes: [] } : nextVersion(rel, driver, before, after, disk.bytes, callWindowOpen())
+    if (next === 'defer') throw new SwitchDeferred(rel)
+    if (next === 'as-is') return next
+    const unchanged = disk === 'not-a-file' ? undefined : stillAsRead(full, disk)
+    try {
+      if (next.remove) {
+        unchanged?.()
+        await fs.rm(full, { force: true })
+      } else if (next.write !== undefined) {
+        await ensureDir(dirname(full))
+        await store.replaceFile(rel, next.write, lock, unchanged)
+      }
+      return next
+    } catch (error) {
+      if (!(error instanceof ChangedMeanwhile)) throw error
+      if (attempt >= 5) throw keptChanging(rel)
+    }
+  }
+}
+
+/** The files a journal has written, one line each (`<to> <path as JSON>`); not synced: it outlives a killed process, and a machine crash only costs the older base. */
+function donePath(store: StoreCore): string {
+  return join(store.root, '.git', 'cyrene-switch.done')
+}
+
+async function doneFiles(store: StoreCore, j: Journal): Promise<Set<string>> {
+  const text = await fs.readFile(donePath(store), 'utf8').catch(() => '')
+  const out = new Set<string>()
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${j.to} `)) continue
+    try {
+      out.add(JSON.parse(line.slice(j.to.length + 1)) as string)
+    } catch {
+      /* a torn last line: that file is decided again, against the old base */
+    }
+  }
+  return out
+}
+
+async function markDone(store: StoreCore, j: Journal, rel: string): Promise<void> {
+  await fs.appendFile(donePath(store), `${j.to} ${JSON.stringify(rel)}\n`, { mode: 0o600 })
 }
 
 async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal, onFile?: (path: string) => void): Promise<SwitchResult> {
@@ -190,8 +290,7 @@ async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.Proces
   const o = gitOpts(paths, env)
   const changed: string[] = []
   const edited: SwitchResult['edited'] = []
-  const conflicts: Array<{ file: string; c: MergeConflict }> = []
-  const notes: MergeResult['notes'] = []
+  let conflicts = 0
   // Only plain files are ever written into the store: a link or a submodule from another machine is not.
   const list = (await changes(paths, env, j.from, j.to)).filter(
     (c) => !isMachineLocal(c.path) && (c.status === 'D' || c.mode === '100644' || c.mode === '100755'),
@@ -210,48 +309,36 @@ async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.Proces
   ])
   const afterBlobs = list.map((_, i) => blobs[2 * i])
   const beforeBlobs = list.map((_, i) => blobs[2 * i + 1])
+  // Files this journal already wrote (a replay after a kill): what is on disk there is the new version or an edit of it.
+  const done = await doneFiles(store, j)
   for (const [i, c] of list.entries()) {
     const after = afterBlobs[i]
     if (c.status !== 'D' && after === undefined) throw new Error(`git has no ${c.path} in ${j.to}`)
-    for (let attempt = 1; ; attempt++) {
-      lock.assertOwned()
-      const disk = await onDisk(store, c.path)
-      // A link or a folder where the file was: replaceFile refuses it with the store's own message.
-      const next =
-        disk === 'not-a-file'
-          ? { write: after, remove: false, conflicts: [], notes: [] }
-          : nextVersion(c.path, drivers.get(c.path) ?? 'whole', beforeBlobs[i], after, disk.bytes, !callWindowOpen())
-      if (next === 'as-is') break
-      try {
-        if (next.remove) await fs.rm(store.path(c.path), { force: true })
-        else if (next.write !== undefined) {
-          await ensureDir(dirname(store.path(c.path)))
-          await store.replaceFile(c.path, next.write, lock, disk === 'not-a-file' ? undefined : stillAsRead(store.path(c.path), disk))
+    if (!done.has(c.path)) {
+      const next = await applyOne(store, lock, c.path, drivers.get(c.path) ?? 'whole', beforeBlobs[i], after)
+      if (next !== 'as-is') {
+        if (next.edited !== undefined) edited.push({ path: c.path, how: next.edited })
+        // Kept at once, not at the end: a replay skips this file, and its conflict must not go with the process.
+        for (const x of next.conflicts) {
+          const { id, text } = conflictRecord(c.path, x, j.at)
+          await store.replaceFile(`${LAYOUT.meta}/冲突/${id}.json`, text, lock)
+          conflicts++
         }
-      } catch (error) {
-        if (error instanceof ChangedMeanwhile && attempt < 5) continue
-        throw error
+        for (const n of next.notes) await audit(store, { by: 'sync', ...n })
+        if (next.edited !== undefined) await audit(store, { op: 'git-edit-kept', file: c.path, how: next.edited, by: 'sync', from: j.from, to: j.to })
       }
-      if (next.edited !== undefined) edited.push({ path: c.path, how: next.edited })
-      for (const x of next.conflicts) conflicts.push({ file: c.path, c: x })
-      notes.push(...next.notes)
-      break
+      await markDone(store, j, c.path)
     }
     changed.push(c.path)
     if (c.status !== 'D') onFile?.(c.path)
   }
-  for (const { file, c } of conflicts) {
-    const { id, text } = conflictRecord(file, c, j.at)
-    await store.replaceFile(`${LAYOUT.meta}/冲突/${id}.json`, text, lock)
-  }
-  for (const n of notes) await audit(store, { by: 'sync', ...n })
-  for (const e of edited) await audit(store, { op: 'git-edit-kept', file: e.path, how: e.how, by: 'sync', from: j.from, to: j.to })
   await git(['update-ref', `refs/heads/${BRANCH}`, j.to], o)
   await git(['read-tree', '--reset', j.to], o)
   await git(['update-index', '-q', '--refresh'], { ...o, ok: [1] })
   await fs.rm(journalPath(store), { force: true })
+  await fs.rm(donePath(store), { force: true })
   await fsyncDir(paths.gitDir)
-  return { changed, edited }
+  return { changed, edited, conflicts }
 }
 
 /** The commit the branch points at, or undefined before the first. */

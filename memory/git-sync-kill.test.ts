@@ -70,7 +70,7 @@ describe('a git sync killed with SIGKILL', () => {
         expect(state, outcomes.at(-1)).not.toBe('mixed')
         await noMarkers(pair.b.concat('/cyrene-philia093-0'))
         const again = await syncGit(after)
-        expect(again.ok).toBe(true)
+        expect(again.ok, JSON.stringify(again)).toBe(true)
         expect(new Set(await idsOf(after))).toEqual(merged)
         await after.close()
         await a.close()

@@ -7,7 +7,7 @@ import { callWindowOpen, callWindowsClosed } from '../durable/host-writes.ts'
 import { readTextOr } from './fsio.ts'
 import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, repoPaths, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
-import { clearStaleGitLocks, headCommit, recoverGitSwitch, switchTo, type SwitchResult } from './git-switch.ts'
+import { clearStaleGitLocks, headCommit, journalPending, recoverGitSwitch, switchTo, SwitchDeferred, type SwitchResult } from './git-switch.ts'
 import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
 import { SETTINGS_REL } from './settings.ts'
@@ -58,6 +58,9 @@ export interface GitSyncOptions {
 
 const PUSH_TRIES = 3
 
+/** What git says when another git holds the ref this moment (a push still finishing on the remote). */
+const LOCK_RACE = /cannot lock ref|failed to lock|Unable to create '[^']*\.lock'|incorrect old value provided/i
+
 /** The remote a sync uses: the option, else `git.remote` in the settings. Undefined when none is set. */
 export function configuredRemote(store: MemoryStore, override?: string): string | undefined {
   const r = override ?? store.settings.values.git.remote
@@ -90,29 +93,39 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
   const phase = opts.onPhase ?? ((): void => undefined)
   // A commit takes what is on disk: while a tool call's window is open that may be the model's (DSH only;
   // the guard puts it back after the call). Wait for it outside the lock, which the guard itself waits on.
-  for (let tries = 1; ; tries++) {
-    const waitMs = opts.windowWaitMs ?? WINDOW_WAIT_MS
-    if (!(await callWindowsClosed(waitMs)) || tries > WINDOW_TRIES) throw new CallRunningError(waitMs)
-    const report = await store.withWriteLock(async (lock) => (callWindowOpen() ? undefined : await syncLocked(store, lock, env, remote, phase, opts)))
-    if (report !== undefined) return report
+  const waitMs = opts.windowWaitMs ?? WINDOW_WAIT_MS
+  const until = Date.now() + waitMs
+  for (;;) {
+    if (!(await callWindowsClosed(Math.max(0, until - Date.now())))) throw new CallRunningError(waitMs)
+    try {
+      const report = await store.withWriteLock(async (lock) => (callWindowOpen() ? undefined : await syncLocked(store, lock, env, remote, phase, opts)))
+      if (report !== undefined) return report
+    } catch (error) {
+      // A call began while the files were being switched: the rest waits for it (the journal stays).
+      if (error instanceof SwitchDeferred) throw new CallRunningError(waitMs, error.file)
+      throw error
+    }
+    if (Date.now() >= until) throw new CallRunningError(waitMs)
   }
 }
 
 /** A sync in DSH that waited for a model's tool call (or a process it left running) to end, and stopped waiting. */
 export class CallRunningError extends Error {
   readonly waitedMs: number
-  constructor(waitedMs: number) {
+  /** Set when the call began while the switch was writing: the file it stopped before (the rest follows after the call). */
+  readonly deferred: string | undefined
+  constructor(waitedMs: number, deferred?: string) {
     super(
       `a tool call of the model (or a program it left running) has been running for over ${Math.round(waitedMs / 1000)} s: the sync waits until it ends, so that nothing the call changed is sent; it runs again at the next write or in 30 minutes`,
     )
     this.name = 'CallRunningError'
     this.waitedMs = waitedMs
+    this.deferred = deferred
   }
 }
 
-/** How long a sync waits for a tool call's window to close, and how often it looks again after taking the lock. */
+/** How long a sync waits for a tool call's window to close (in all, however often one opens again). */
 const WINDOW_WAIT_MS = 60_000
-const WINDOW_TRIES = 3
 
 async function syncLocked(
   store: MemoryStore,
@@ -124,7 +137,12 @@ async function syncLocked(
 ): Promise<GitSyncReport> {
   const paths = await ensureRepo(store, lock, env, remote)
   await clearStaleGitLocks(paths)
-  await recoverGitSwitch(store, lock, env)
+  // Usually done already by the lock's holder (MemoryStore.withWriteLock), which kept what it did for this report.
+  const again = await recoverGitSwitch(store, lock, env)
+  const earlier = store.takeRecoveredSwitch()
+  // Half-switched files must not be committed: wait for the call the switch waits for.
+  if (again === 'deferred' || (await journalPending(store))) throw new SwitchDeferred('')
+  const recovered = again ?? (earlier === 'deferred' ? undefined : earlier)
   phase('repo')
   const report: GitSyncReport = {
     ok: true,
@@ -138,6 +156,13 @@ async function syncLocked(
     newConflicts: 0,
     edited: [],
     head: undefined,
+  }
+  // What a killed or deferred sync had begun to take is reported as taken now.
+  if (recovered !== undefined) {
+    report.merge = 'merged'
+    report.changed.push(...recovered.changed)
+    report.edited.push(...recovered.edited)
+    report.newConflicts += recovered.conflicts
   }
   const written = await commitLocal(store, paths, env)
   report.committed = written !== undefined
@@ -160,12 +185,13 @@ async function syncLocked(
     const step = await mergeRemote(store, lock, paths, env, phase)
     if (step.merge !== 'none') report.merge = step.merge === 'merged' || report.merge === 'merged' ? 'merged' : step.merge
     report.changed.push(...step.changed)
-    report.newConflicts += step.newConflicts
+    report.newConflicts += step.newConflicts + step.switchConflicts
     report.edited.push(...step.edited)
     if (step.changed.length > 0) report.overQuota = await quotaAfter(store, step.changed)
     phase('switched')
-    // What the person saved while this sync ran is committed on top of the switch and goes out with it.
-    if (step.edited.length > 0) {
+    // What the person saved while this sync ran is committed on top of the switch and goes out with it
+    // (not while a tool call's window is open: the next sync commits it once the guard has judged).
+    if (step.edited.length > 0 && !callWindowOpen()) {
       const more = await commitLocal(store, paths, env)
       if (more !== undefined) {
         report.committed = true
@@ -174,6 +200,7 @@ async function syncLocked(
     }
     const pushed = await push(paths, env)
     if (pushed === 'ok') break
+    if (pushed === 'rejected' && attempt < PUSH_TRIES) await new Promise((resolve) => setTimeout(resolve, 200 * attempt))
     if (pushed !== 'rejected' || attempt >= PUSH_TRIES)
       return unreachable(report, pushed === 'rejected' ? new Error('the remote kept moving') : pushed, paths, env, 'push to')
   }
@@ -361,11 +388,13 @@ interface MergeStep {
   changed: string[]
   edited: SwitchResult['edited']
   newConflicts: number
+  /** Conflicts between a file saved meanwhile and the new version (the switch's). */
+  switchConflicts: number
 }
 
 async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths, env: NodeJS.ProcessEnv, phase: (p: string) => void): Promise<MergeStep> {
   const o = gitOpts(paths, env)
-  const nothing: MergeStep = { merge: 'none', changed: [], edited: [], newConflicts: 0 }
+  const nothing: MergeStep = { merge: 'none', changed: [], edited: [], newConflicts: 0, switchConflicts: 0 }
   // Both branches in one git call (each spawn is most of an idle sync's time).
   const refs = new Map(
     (await gitText(['for-each-ref', '--format=%(refname) %(objectname)', `refs/heads/${BRANCH}`, `refs/remotes/${REMOTE}/${BRANCH}`], o))
@@ -383,8 +412,8 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   refuseForeign(foreignGitFiles(remoteNames), 'remote')
   refuseBrokenNames(remoteNames, 'remote')
   if (base === ours) {
-    const { changed, edited } = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
-    return { merge: 'fast-forward', changed, edited, newConflicts: 0 }
+    const { changed, edited, conflicts } = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
+    return { merge: 'fast-forward', changed, edited, newConflicts: 0, switchConflicts: conflicts }
   }
   const { commit, conflicts } = await stageMerge(paths, env, ours, theirs, {
     at: store.now().toISOString(),
@@ -392,8 +421,8 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
     mergeBase: base,
   })
   phase('staged')
-  const { changed, edited } = await switchTo(store, lock, env, ours, commit, (f) => phase(f === '' ? 'journal' : 'file'))
-  return { merge: 'merged', changed, edited, newConflicts: conflicts }
+  const switched = await switchTo(store, lock, env, ours, commit, (f) => phase(f === '' ? 'journal' : 'file'))
+  return { merge: 'merged', changed: switched.changed, edited: switched.edited, newConflicts: conflicts, switchConflicts: switched.conflicts }
 }
 
 /**
@@ -437,8 +466,10 @@ async function push(paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<'ok' | 'r
     await git(['push', '--quiet', '--no-verify', REMOTE, `refs/heads/${BRANCH}:refs/heads/${BRANCH}`], gitOpts(paths, env))
     return 'ok'
   } catch (error) {
-    // Only a race is tried again; a remote that refuses (`[remote rejected]`: a hook, a read-only disk) says why.
-    if (error instanceof GitError && /(?<!remote )rejected\]|non-fast-forward|fetch first|stale info/i.test(error.stderr)) return 'rejected'
+    // Only a race is tried again (another push moved the branch, or holds its lock this moment); a remote that
+    // refuses for good (`[remote rejected]` by a hook, a read-only disk) says why.
+    if (error instanceof GitError && (/(?<!remote )rejected\]|non-fast-forward|fetch first|stale info/i.test(error.stderr) || LOCK_RACE.test(error.stderr)))
+      return 'rejected'
     return error as Error
   }
 }

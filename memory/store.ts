@@ -98,6 +98,7 @@ export class MemoryStore implements StoreCore {
   readonly settingsSaid: Said[]
   private readonly settingsLayer: Record<string, unknown>
   private readonly limitsOverride: Partial<Limits> | undefined
+  private recoveredSwitch: Awaited<ReturnType<typeof recoverGitSwitch>>
   readonly now: () => Date
   /** How long a lock holder on another host may go quiet (tests shorten it); the locks' default when undefined. */
   readonly lockStaleMs: number | undefined
@@ -202,8 +203,9 @@ export class MemoryStore implements StoreCore {
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.
       await recoverUnderLock(this, lock)
-      // Likewise a git sync killed while it switched the files (one stat when there is none).
-      await recoverGitSwitch(this, lock)
+      // Likewise a git sync killed while it switched the files (one stat when there is none); the next sync reports it.
+      const recovered = await recoverGitSwitch(this, lock)
+      if (recovered !== undefined) this.recoveredSwitch = recovered
       return await fn(lock)
     } finally {
       await lock.release()
@@ -216,6 +218,13 @@ export class MemoryStore implements StoreCore {
    * the write is refused with 'lock-lost' and the file stays as it was. A
    * symbolic link anywhere below the root is refused, never followed.
    */
+  /** What the last lock's recovery of a git switch did, once (the sync's report takes it). */
+  takeRecoveredSwitch(): Awaited<ReturnType<typeof recoverGitSwitch>> {
+    const r = this.recoveredSwitch
+    this.recoveredSwitch = undefined
+    return r
+  }
+
   async replaceFile(rel: string, text: string | Buffer, lock: HeldLock, unchanged?: () => void): Promise<void> {
     const full = this.path(rel)
     await writeAtomic(full, text, {

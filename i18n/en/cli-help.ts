@@ -32,7 +32,8 @@ export const cliHelpEn: { readonly [K in keyof typeof cliHelpZh]: string } = {
   'cli.memory.limit3': 'how many',
   'cli.memory.check': 'verify the whole store; exit 1 on a problem',
   'cli.memory.check.fix': 'repair what can be repaired safely',
-  'cli.memory.resolve': "settle a git sync conflict (memory check lists them): a keeps the text in place, b the other machine's, both keeps both",
+  'cli.memory.resolve':
+    'settle a git sync conflict (memory check lists them): a keeps the text in the file, b the other text (kept in 元/冲突/<id>.json), both keeps both',
   'cli.memory.resolve.id': 'the entry id, or the conflict id for a section or a whole file',
   'cli.memory.resolve.keep': 'a, b or both',
   'cli.memory.marks': 'which entries are yours: the person-marks record (元/person-marks.json) against what the comments claim',

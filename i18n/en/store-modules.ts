@@ -44,6 +44,8 @@ export const storeModulesEn: { readonly [K in keyof typeof storeModulesZh]: stri
     '{files}: a file name with a line break, which the sync cannot read back through git. Rename the file (a name on one line), then sync again. Nothing was sent.',
   'store.refused.git-name.remote':
     'the remote holds {files}: a file name with a line break, which the sync cannot read back through git. Rename it on the machine that sent it, then sync again. Nothing here was changed by it.',
+  'store.refused.sync-file-busy':
+    '{file} kept changing while the sync was writing it (a program saving it again and again?). The sync stopped before that file; the next cyrene command finishes it once the file holds still, and nothing of it was written over.',
   'store.refused.git-remote': '{problem}. Nothing was changed.',
   'store.refused.bad-input.verdict': '--verdict must be keep or revert, got {got}',
   'store.refused.bad-input.ab-report': '{file} is not a persona A/B report (report.html or report.md written by npm run persona:ab)',

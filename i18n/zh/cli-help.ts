@@ -30,7 +30,7 @@ export const cliHelpZh = {
   'cli.memory.limit3': '列几条',
   'cli.memory.check': '检查整个记忆库；有问题时退出码 1',
   'cli.memory.check.fix': '修好能安全修好的',
-  'cli.memory.resolve': '决定一处 git 同步冲突（memory check 列出它们）：a 留下本机的，b 留下另一台机器的，both 两份都留',
+  'cli.memory.resolve': '决定一处 git 同步冲突（memory check 列出它们）：a 留下文件里现在这份，b 换成另一份（存在 元/冲突/<id>.json 里），both 两份都留',
   'cli.memory.resolve.id': '条目 id；一段或整个文件的冲突写冲突 id',
   'cli.memory.resolve.keep': 'a、b 或 both',
   'cli.memory.marks': '哪些条目是你的：把人的记录（元/person-marks.json）和注释里的自称对一对',

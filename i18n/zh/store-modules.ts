@@ -40,6 +40,8 @@ export const storeModulesZh = {
   'store.refused.git-name.local': '{files}：文件名里有换行，同步没法经 git 把它读回来。把文件改成一行的名字，再同步一次。什么都没发出去。',
   'store.refused.git-name.remote':
     '远端有 {files}：文件名里有换行，同步没法经 git 把它读回来。在发来它的那台机器上改名，再同步一次。这里没有因它改动任何东西。',
+  'store.refused.sync-file-busy':
+    '同步写 {file} 的时候，它一直在变（是不是有程序在反复保存它？）。同步停在了这个文件之前；等它不再变化，下一条 cyrene 命令会把同步做完，它的内容一点都没被覆盖。',
   'store.refused.git-remote': '{problem}。什么都没改。',
   'store.refused.bad-input.verdict': '--verdict 只能是 keep 或 revert，收到的是 {got}',
   'store.refused.bad-input.ab-report': '{file} 不是人设 A/B 报告（npm run persona:ab 写出的 report.html 或 report.md）',
