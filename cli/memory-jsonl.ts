@@ -1,10 +1,10 @@
-import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs'
-import { basename, dirname, join, resolve, sep } from 'node:path'
+import { statSync, type Stats } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { CliError, type CliIO } from './io.ts'
 import { langOf, say } from './help-text.ts'
 import { entryJson, guarded, openStore, openStoreAt, out, progress, storeRoot, type StoreOptions } from './memory-shared.ts'
-import { recallCacheDir, snapshotsDirOf } from '../memory/paths.ts'
+import { lstatOrUndefined, storePlaceHolding } from './store-places.ts'
 import { safeJson } from './terminal.ts'
 import { describeSystemFailure } from './failures.ts'
 import { readInputFile } from './input-file.ts'
@@ -94,51 +94,10 @@ function exportTarget(io: CliIO, out: string, root: string, force: boolean): str
   if (statOrUndefined(folder) === undefined) throw new CliError(say(io, 'store.export.noFolder', { folder }), 2)
   const there = lstatOrUndefined(file)
   if (there !== undefined && statOrUndefined(file)?.isDirectory() === true) throw new CliError(say(io, 'store.export.folder', { file: out }), 2)
-  // A link is followed by the write: what it ends at is what would be replaced.
-  const real = whereWritten(file)
-  for (const place of [root, snapshotsDirOf(root), recallCacheDir(root)]) {
-    const realPlace = realOr(place)
-    if (real === realPlace || real.startsWith(realPlace + sep)) throw new CliError(say(io, 'store.export.inside', { file: out, where: place }), 2)
-  }
+  const where = storePlaceHolding(file, root)
+  if (where !== undefined) throw new CliError(say(io, 'store.export.inside', { file: out, where }), 2)
   if (there !== undefined && !force) throw new CliError(say(io, 'store.export.exists', { file: out }), 2)
   return file
-}
-
-/**
- * The file a write to `file` ends up replacing, its folders' links resolved: itself, or for a link
- * (which the write follows, making its target when there is none) where the link ends.
- */
-function whereWritten(file: string): string {
-  let path = file
-  for (let hops = 0; hops < 40; hops++) {
-    try {
-      return realpathSync(path)
-    } catch {
-      const st = lstatOrUndefined(path)
-      // Nothing there yet: the name the write makes, in its real folder.
-      if (st === undefined || !st.isSymbolicLink()) return join(realOr(dirname(path)), basename(path))
-      path = resolve(dirname(path), readlinkSync(path))
-    }
-  }
-  // Links in a circle (the write refuses them): the file as named.
-  return join(realOr(dirname(file)), basename(file))
-}
-
-/** A place's real path where it exists, else as named (a store not made yet has no link in it). */
-function realOr(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
-}
-
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path)
-  } catch {
-    return undefined
-  }
 }
 
 function statOrUndefined(path: string): Stats | undefined {

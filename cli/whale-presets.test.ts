@@ -398,3 +398,16 @@ describe('PNG character cards (read-only)', () => {
 })
 
 // ---------------------------------------------------------------- conformance command
+
+describe('cyrene whale presets export and the memory store', () => {
+  it('never writes into the store, its snapshots or its index, with or without --force', async () => {
+    const dir = scratch()
+    const day = put(dir, 'home/cyrene-philia093-0/岁月涟漪/日档/2024/05/2024-05-01.md', 'a memory\n')
+    for (const target of ['home/cyrene-philia093-0/岁月涟漪/日档/2024/05/2024-05-01.md', 'home/cyrene-philia093-0-snapshots/x.json']) {
+      const r = await whale(['presets', 'export', 'cyrene:chat', target, '--force'], dir)
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain('never writes there')
+    }
+    expect(readFileSync(day, 'utf8')).toBe('a memory\n')
+  })
+})

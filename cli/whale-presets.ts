@@ -7,6 +7,7 @@ import { AUTOSAVE_ID, exportPersona, isPresetId, presetFile } from '../whale/pre
 import { toTavern } from '../whale/tavern.ts'
 import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
 import { CliError, type CliIO } from './io.ts'
+import { storePlaceHolding, storeRootFor } from './store-places.ts'
 import type { CyreneCommand } from './command.ts'
 import { visibleControls, writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
@@ -171,6 +172,10 @@ export function addPresets(whale: CyreneCommand): void {
       return 0
     }
     const target = resolveIn(ctx, out)
+    // Never over a memory, with or without --force (as memory export): the store, its snapshots, its index.
+    const root = storeRootFor(io.env, io.cwd)
+    const inside = root === undefined ? undefined : storePlaceHolding(target, root)
+    if (inside !== undefined) throw new CliError(t('store.export.inside', L, { file: out, where: inside }), 2)
     if (exists(target) && values.force !== true) throw new CliError(t('whale.out.presets.exists', L, { out }))
     await writeTextAtomic(target, content)
     io.stdout(`${t(values.tavern === true ? 'whale.out.presets.exportedTavern' : 'whale.out.presets.exportedWhale', L, { id, out })}\n`)
