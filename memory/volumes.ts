@@ -118,20 +118,26 @@ async function snapshotPersona(store: StoreCore, id: number, sources: readonly P
   }
   const tmp = `${dir}.tmp-${process.pid}`
   await fs.rm(tmp, { recursive: true, force: true })
-  for (const s of sources) {
-    const target = join(tmp, s.name)
-    await ensureDir(join(target, '..'))
-    await fs.copyFile(s.path, target)
-    const fh = await fs.open(target, 'r')
-    try {
-      await fh.sync()
-    } finally {
-      await fh.close()
+  try {
+    for (const s of sources) {
+      const target = join(tmp, s.name)
+      await ensureDir(join(target, '..'))
+      await fs.copyFile(s.path, target)
+      const fh = await fs.open(target, 'r')
+      try {
+        await fh.sync()
+      } finally {
+        await fh.close()
+      }
+      await fs.chmod(target, 0o400)
     }
-    await fs.chmod(target, 0o400)
+    await ensureDir(join(dir, '..'))
+    await fs.rename(tmp, dir)
+  } catch (error) {
+    // A half copy (a full disk) is not left for nothing to clean up.
+    await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined)
+    throw error
   }
-  await ensureDir(join(dir, '..'))
-  await fs.rename(tmp, dir)
   await fsyncDir(join(dir, '..'))
   await fs.chmod(dir, 0o500)
   return true
@@ -208,8 +214,10 @@ export async function openVolume(store: StoreCore, input: OpenVolumeInput, ctx: 
     const v: Volume = { id, started_at: store.now().toISOString(), reason, persona_hash: hash, wuyu_version: wuyu, ...(ab === undefined ? {} : { ab }) }
     vols.volumes.push(v)
     vols.current = id
-    await store.writeMetaJson(VOLUMES_FILE, vols, lock)
+    // The persona copy first: a full disk then leaves no volume named in 卷.json without its persona, and a
+    // retry makes the same id (a copy already there is kept).
     await snapshotPersona(store, id, input.sources)
+    await store.writeMetaJson(VOLUMES_FILE, vols, lock)
     return v
   })
   await audit(store, { op: 'volume-open', volume: vol.id, reason, persona_hash: hash, by: ctx.by, ...(ab === undefined ? {} : { ab_verdict: ab.verdict }) })
