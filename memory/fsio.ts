@@ -112,7 +112,7 @@ export async function inspectBelow(root: string, file: string): Promise<BelowRoo
   return { kind: 'missing' }
 }
 
-function linkRefusal(rel: string): RefusedError {
+export function linkRefusal(rel: string): RefusedError {
   return new RefusedError(
     'link-in-store',
     `${rel} is a symbolic link; the memory store never follows links below its root — replace the link with the file itself, then try again`,

@@ -11,6 +11,7 @@ import { serializeEntry } from './entry.ts'
 import { dayFileRel, ROOT_NAME } from './paths.ts'
 import { RefusedError } from './validate.ts'
 import { appendLine } from './fsio.ts'
+import { importItems } from './importer.ts'
 import { readAnchor } from './anchors.ts'
 import { tempHome } from './testing/tmp.ts'
 
@@ -178,5 +179,25 @@ describe('symbolic links inside the store (issue 7 item 7)', () => {
     await fs.symlink(folder, join(t.root, '锚'))
     const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     expect(JSON.stringify(await readAnchor(store, 'user'))).not.toContain('外面')
+  })
+})
+
+describe('元/ replaced by a link to a folder elsewhere', () => {
+  it('no command takes the write lock through it: an import is refused (link-in-store) and nothing is made there or written', async () => {
+    const store = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await store.write(good, { by: 'person' })
+    await store.close()
+    const elsewhere = join(outside, 'meta')
+    await fs.rename(join(t.root, '元'), elsewhere)
+    await fs.symlink(elsewhere, join(t.root, '元'))
+    const before = await fs.readdir(elsewhere)
+    const again = await MemoryStore.open({ env: { DSH_HOME: t.home } }).catch((e: unknown) => e)
+    if (again instanceof MemoryStore) {
+      await expect(importItems(again, [{ text: '导入的一条', kind: 'fact', axis: '智', reason: '测试', origin: 'x:1' }])).rejects.toMatchObject({
+        code: 'link-in-store',
+      })
+      await again.close()
+    } else expect(again).toMatchObject({ code: 'link-in-store' })
+    expect(await fs.readdir(elsewhere)).toEqual(before)
   })
 })

@@ -8,7 +8,7 @@ import { newId } from './id.ts'
 import { acquire, LockBusyError, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
 import { audit, auditLog } from './audit.ts'
 import { engineStatus, releaseEngine } from './engine-lock.ts'
-import { ensureDir, fsyncDir, isTempName, readTextOr, walkFiles, writeAtomic, readForRewrite } from './fsio.ts'
+import { ensureDir, fsyncDir, inspectBelow, isTempName, linkRefusal, readTextOr, walkFiles, writeAtomic, readForRewrite } from './fsio.ts'
 import {
   LAYOUT,
   LAYOUT_DIRS,
@@ -192,6 +192,9 @@ export class MemoryStore implements StoreCore {
       await layOut(this.root)
       this.laidOut = true
     }
+    // The lock is made where 元/ is: never through a link to somewhere else (every write below refuses one too).
+    const at = await inspectBelow(this.root, join(this.root, LAYOUT.meta, WRITE_LOCK))
+    if (at.kind === 'link') throw linkRefusal(at.rel)
     const lock = refusingWhenLost(
       await acquire({
         path: join(this.root, LAYOUT.meta, WRITE_LOCK),
