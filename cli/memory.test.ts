@@ -265,6 +265,19 @@ describe('input refused with a clear message, nothing changed (issue 7 items 10,
     expect(await entryCount()).toBe(2)
   })
 
+  it('import: a kind a write refuses refuses its line, never becomes note (as memory write --kind)', async () => {
+    const file = join(t.home, 'kinds.jsonl')
+    await fs.writeFile(
+      file,
+      ['{"text":"种类坏了","kind":"BAD KIND"}', '{"text":"大写的种类","kind":"Fact"}', '{"text":"好的一条","kind":"fact"}', ''].join('\n'),
+    )
+    const r = await run(['memory', 'import', '--jsonl', file, '--quiet'])
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^imported 1 entr/)
+    expect(r.out).toMatch(/kinds\.jsonl:1: kind must be a short lowercase word[\s\S]*kinds\.jsonl:2: kind must be/)
+    expect(await entryCount()).toBe(1)
+  })
+
   it('list and show render control characters of a hand-edited file visibly; --json and export escape C1 too (item 10)', async () => {
     const dir = join(t.root, '岁月涟漪/日档/2026/01')
     await fs.mkdir(dir, { recursive: true })

@@ -5,7 +5,7 @@ import { dayFileRel, isDateString, localDate } from './paths.ts'
 import { NearDuplicateIndex } from './near-duplicate.ts'
 import type { MemoryStore } from './store.ts'
 import type { Said } from './said.ts'
-import { assertWellFormed, checkText, importedMetaSaid, KIND_RE, parseWhen, RefusedError, YEAR_MAX, YEAR_MIN } from './validate.ts'
+import { assertWellFormed, checkText, importedMetaSaid, KIND_RE, parseWhen, refuseBadKind, RefusedError, YEAR_MAX, YEAR_MIN } from './validate.ts'
 
 /**
  * Bringing memories in from outside (JSONL, the retired plugins, a
@@ -362,7 +362,11 @@ export function parseImportJsonl(input: string | Uint8Array, origin: string): { 
         item.at = at
       }
       const kind = optionalString(o, 'kind')
-      if (kind !== undefined) item.kind = kind
+      // Validated like a write (CONTRACT#import): a kind a write refuses refuses the line, never becomes `note`.
+      if (kind !== undefined) {
+        refuseBadKind(kind)
+        item.kind = kind
+      }
       const axis = optionalString(o, 'axis')
       if (axis !== undefined) item.axis = axis
       const reason = optionalString(o, 'reason')

@@ -73,6 +73,14 @@ const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0080-\u009f]/
 const INVISIBLE_RE = /[\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069]/g
 /** A kind is one short lowercase word (known kinds, or new ones kept with a note). */
 export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/
+
+/** A kind a write takes: a short lowercase word (a write and a JSONL import refuse anything else alike). */
+export function refuseBadKind(kind: unknown): asserts kind is string {
+  if (typeof kind !== 'string' || !KIND_RE.test(kind))
+    throw new RefusedError('bad-kind', `kind must be a short lowercase word like ${KNOWN_KINDS.slice(0, 6).join(', ')}`, {
+      kinds: KNOWN_KINDS.slice(0, 6).join(', '),
+    })
+}
 const MAX_META_CHARS = 4000
 /**
  * `extra` may only add keys the format does not define: every defined field
@@ -396,10 +404,7 @@ export function buildMeta(input: NewEntry, by: Writer, limits: Limits): { text: 
   }
   const meta: Omit<EntryMeta, 'id'> = {}
   if (input.kind !== undefined) {
-    if (typeof input.kind !== 'string' || !KIND_RE.test(input.kind))
-      throw new RefusedError('bad-kind', `kind must be a short lowercase word like ${KNOWN_KINDS.slice(0, 6).join(', ')}`, {
-        kinds: KNOWN_KINDS.slice(0, 6).join(', '),
-      })
+    refuseBadKind(input.kind)
     if (!(KNOWN_KINDS as readonly string[]).includes(input.kind)) {
       notes.push(`kind "${input.kind}" is not one of the known kinds (${KNOWN_KINDS.join(', ')}); kept`)
       saidNotes.push({ code: 'note.unknown-kind', params: { kind: input.kind, kinds: KNOWN_KINDS.join(', ') } })
