@@ -1,4 +1,17 @@
-import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { withLock } from '../durable/lock.ts'
@@ -182,6 +195,26 @@ export function exists(absolute: string): boolean {
 }
 
 /** Appends text as given (sink targets): existing content is never rewritten. */
+/** The size of a file, or -1 when there is none (what `takeBackTo` puts back). */
+export function sizeOrNone(absolute: string): number {
+  try {
+    return statSync(absolute).size
+  } catch {
+    return -1
+  }
+}
+
+/** Undoes an append: the file cut back to `size`, or removed when it was not there (-1). Best effort. */
+export function takeBackTo(absolute: string, size: number): void {
+  declareHostWrite(absolute)
+  try {
+    if (size >= 0) truncateSync(absolute, size)
+    else rmSync(absolute, { force: true })
+  } catch {
+    /* the caller's error still says why */
+  }
+}
+
 export function appendRaw(absolute: string, text: string, createParents: boolean): void {
   if (createParents) mkdirSync(path.dirname(absolute), { recursive: true })
   declareHostWrite(absolute)

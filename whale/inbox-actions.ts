@@ -1,6 +1,18 @@
 import path from 'node:path'
 import { configFromText, type WhaleConfig } from './config.ts'
-import { appendLines, appendRaw, exists, locationsFor, MAX_JSON_BYTES, MAX_LOG_BYTES, readBounded, resolveIn, type FsContext } from './files.ts'
+import {
+  appendLines,
+  appendRaw,
+  exists,
+  sizeOrNone,
+  takeBackTo,
+  locationsFor,
+  MAX_JSON_BYTES,
+  MAX_LOG_BYTES,
+  readBounded,
+  resolveIn,
+  type FsContext,
+} from './files.ts'
 import { MEMORY_KIND, opLine, replayInbox, splitLines, type HumanOp, type ReplayedEntry } from './inbox.ts'
 import { inboxFileOf, sinkLogFileOf, type WhaleLocations } from './paths.ts'
 import { appendedText, sinkKey, sinkLine, sinkLogKeys, sinkRoutes, type SinkLogRecord, type SinkRoute } from './sinks.ts'
@@ -191,6 +203,7 @@ function sinkOne(ctx: FsContext, route: SinkRoute, entry: ReplayedEntry, sink: S
       return { kind: 'error', error: `the folder of ${route.path} does not exist and createParents is false` }
     }
     const body = appendedText(route, line, targetExists)
+    const sizeBefore = sizeOrNone(target)
     appendRaw(target, body, route.createParents)
     // "bytes" counts UTF-16 code units of what was appended, as the sample does
     const record: SinkLogRecord = {
@@ -204,8 +217,14 @@ function sinkOne(ctx: FsContext, route: SinkRoute, entry: ReplayedEntry, sink: S
     }
     try {
       appendLines(logAbs, [JSON.stringify(record)])
-    } catch {
-      /* the content is written; a failed audit line does not undo it */
+    } catch (error) {
+      // Written once (§6) rests on the log: a line the log does not hold would be written again by the next
+      // confirm. So what was just appended is taken back, and the entry stays in the inbox for that confirm.
+      takeBackTo(target, sizeBefore)
+      return {
+        kind: 'error',
+        error: `could not record it in the sink log (${(error as Error).message}), so nothing was written to ${route.path}; make room, then confirm it again`,
+      }
     }
     return { kind: 'sunk', bytes: body.length }
   } catch (error) {
