@@ -75,6 +75,25 @@ describe('writeAnchor', () => {
     for (let d = 1; d <= 4; d++) expect(all).toContain(`目标${d}`)
   })
 
+  it('a write retried after its history landed and its anchor did not (a full disk) moves no section twice', async () => {
+    await fs.mkdir(join(t.root, '元'), { recursive: true })
+    await fs.writeFile(join(t.root, '元', 'settings.json'), JSON.stringify({ anchor: { goal: 60 } }))
+    const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
+    for (let d = 1; d <= 3; d++) {
+      now = new Date(`2026-07-0${d}T10:00:00Z`)
+      await writeAnchor(s, 'goal', { text: `目标${d}`.padEnd(20, '。') }, { by: 'person' })
+    }
+    const anchorFile = join(t.root, (await readAnchor(s, 'goal')).file)
+    const before = await fs.readFile(anchorFile, 'utf8')
+    now = new Date('2026-07-04T10:00:00Z')
+    await writeAnchor(s, 'goal', { text: '目标4'.padEnd(20, '。') }, { by: 'person' })
+    // As if the anchor's own write had failed after the history's: the anchor as it was, the history moved.
+    await fs.writeFile(anchorFile, before)
+    await writeAnchor(s, 'goal', { text: '目标4'.padEnd(20, '。') }, { by: 'person' })
+    const hist = await fs.readFile(join(t.root, '锚/历史/goal/2026-07.md'), 'utf8')
+    for (let d = 1; d <= 3; d++) expect(hist.split(`目标${d}`).length - 1, hist).toBeLessThanOrEqual(1)
+  })
+
   /** Every byte of the anchor files, their history and the audit log, to show a refusal changed nothing. */
   async function anchorBytes(): Promise<string> {
     const files: string[] = []

@@ -211,7 +211,13 @@ export async function writeAnchor(
     for (const [month, secs] of byMonth) {
       const rel = anchorHistoryRel(key, month)
       const old = await store.readForRewrite(rel)
-      const add = secs.map(renderSection).join('\n\n')
+      // A section a failed write already moved there (the anchor file could not follow: a full disk) is not moved twice.
+      const had = `\n\n${old.replace(/\n*$/, '')}\n\n`
+      const add = secs
+        .map(renderSection)
+        .filter((r) => !had.includes(`\n\n${r}\n\n`))
+        .join('\n\n')
+      if (add === '') continue
       history.push({ rel, old, next: old.trim() === '' ? `${add}\n` : `${old.replace(/\n*$/, '')}\n\n${add}\n` })
     }
     const rendered = renderAnchor(doc)
