@@ -1,6 +1,6 @@
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { checkStore } from './check.ts'
 import { linkEntries } from './entry-links.ts'
 import { recheckPending } from './recheck.ts'
@@ -37,6 +37,18 @@ async function appendRaw(text: string): Promise<void> {
 }
 
 describe('person marks: who wrote an entry is the record, not the comment (issue 19)', () => {
+  it('a write refused after its mark was recorded (the day file could not be written) leaves no mark for the entry that did not land', async () => {
+    const original = store.replaceFile.bind(store)
+    const spy = vi.spyOn(store, 'replaceFile').mockImplementation(async (rel, text, lock, unchanged) => {
+      if (rel.startsWith('岁月涟漪/')) throw Object.assign(new Error(`EACCES: permission denied, open '${rel}'`), { code: 'EACCES' })
+      return await original(rel, text, lock, unchanged)
+    })
+    await expect(store.write({ text: '写不进去的一条', kind: 'fact', axis: '智', reason: '测试' }, { by: 'person' })).rejects.toThrow(/EACCES/)
+    spy.mockRestore()
+    const marks = JSON.parse(await readFile(join(t.root, MARKS_REL), 'utf8')) as { entries: Record<string, string> }
+    expect(Object.keys(marks.entries)).toEqual([])
+  })
+
   it("the person's base write is recorded and reads as the person's base entry", async () => {
     const w = await personBase('我不吃香菜')
     const e = (await store.get(w.id))!

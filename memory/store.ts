@@ -395,7 +395,19 @@ export class MemoryStore implements StoreCore {
       await this.checkQuota(delta, intoMargin)
       // Marked first: a mark without its entry names nothing; an entry without its mark would read as the model's.
       if (personMarks.length > 0) await recordMarks(this, lock, personMarks)
-      await this.replaceFile(rel, next, lock)
+      try {
+        await this.replaceFile(rel, next, lock)
+      } catch (error) {
+        // Refused, not killed (a permission, a full disk): the marks of entries that did not land go again, best effort.
+        if (personMarks.length > 0)
+          await recordMarks(
+            this,
+            lock,
+            [],
+            personMarks.map((e) => e.meta.id),
+          ).catch(() => undefined)
+        throw error
+      }
       this.usage.written(delta, intoMargin)
       return fresh
     })
