@@ -364,7 +364,8 @@ async function reindex(o: StoreOptions, io: CliIO): Promise<number> {
         problems: problems.length > 0 ? say(io, 'store.reindex.problems', { n: problems.length }) : '',
       })}\n`,
   )
-  return 0
+  // Saving the index is what reindex is for: a cache the system would not take (a full disk) is exit 3, as any refusal of the system's.
+  return saveError === undefined ? 0 : 3
 }
 
 async function recheck(o: RecheckOptions, io: CliIO): Promise<number> {

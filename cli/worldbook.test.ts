@@ -108,8 +108,10 @@ describe('cyrene worldbook', () => {
     await fs.mkdir(join(t.home, 'elsewhere'))
     await fs.symlink(join(t.home, 'elsewhere'), folder())
     const r = await run('worldbook', 'import', FIXTURE, '--json')
-    expect(r.code).toBe(0)
-    expect(JSON.parse(r.out).entries.every((e: { result: string }) => e.result === 'refused')).toBe(true)
+    // Refused whole, with what to do (an outside fault audit found exit 0 and every entry refused one by one).
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('is a symbolic link')
+    expect(r.err).toContain('Put the folder itself there')
     expect(await fs.readdir(join(t.home, 'elsewhere'))).toEqual([])
   })
 })

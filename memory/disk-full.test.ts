@@ -78,6 +78,17 @@ describe('disk full through the cyrene bin (issue 7 item 1)', () => {
     expect((JSON.parse(check.stdout) as { errors: unknown[] }).errors).toEqual([])
   })
 
+  it('memory reindex on a full disk says the index was not saved and exits 3 (outside fault audit)', async () => {
+    const home = fsys.dir
+    await dayWith40(home)
+    const filler = join(home, 'filler')
+    await fillDisk(filler)
+    const r = await cyrene(home, 'memory', 'reindex', '--quiet')
+    expect(r.stdout).toContain('not cached')
+    expect(r.code).toBe(3)
+    await fs.unlink(filler)
+  })
+
   it('bulk: writes while the disk fills up — every write that exited 0 is there afterwards, check is clean, no temp file is left', async () => {
     const home = fsys.dir
     const store = await MemoryStore.open({ env: { DSH_HOME: home } })

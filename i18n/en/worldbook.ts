@@ -87,6 +87,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'cli.worldbook.notJson': "{file} is not valid JSON ({error}); nothing was written. Export the world again from SillyTavern's World Info panel.",
   'cli.worldbook.pngTooBig': '{file} is larger than {max} bytes; nothing was written',
   'cli.worldbook.pngUnreadable': '{file}: cannot read the PNG card: {error}; nothing was written',
+  'cli.worldbook.folderLink':
+    '{folder} is a symbolic link; the worldbook never follows links. Put the folder itself there (move the files it points to into a real folder of that name), then import again; nothing was written',
   'cli.worldbook.nothing': '{file}: no entry to import ({n} entries without text or not entries at all); nothing was written',
   'cli.worldbook.notWorld': '{file}: {why}; nothing was written',
   'cli.worldbook.isLink': '{rel} is a symbolic link',

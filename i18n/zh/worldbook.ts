@@ -82,6 +82,8 @@ export const worldbookZh = {
   'cli.worldbook.notJson': '{file} 不是有效的 JSON（{error}）；什么都没写。请在 SillyTavern 的世界书面板里重新导出。',
   'cli.worldbook.pngTooBig': '{file} 超过 {max} 字节；什么都没写',
   'cli.worldbook.pngUnreadable': '{file}：读不了这张 PNG 角色卡：{error}；什么都没写',
+  'cli.worldbook.folderLink':
+    '{folder} 是一个符号链接；世界书从不跟随链接。请在那里放一个真正的文件夹（把链接指向的文件搬进同名的文件夹），再导入一次；什么都没写',
   'cli.worldbook.nothing': '{file}：没有可以导入的条目（{n} 个条目没有正文，或根本不是条目）；什么都没写',
   'cli.worldbook.notWorld': '{file}：{why}；什么都没写',
   'cli.worldbook.isLink': '{rel} 是符号链接',
