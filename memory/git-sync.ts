@@ -179,6 +179,11 @@ async function syncLocked(
     } catch (error) {
       // This machine's disk refusing (full, over quota, read-only) is the system's refusal, not the remote being away.
       if (error instanceof GitError && LOCAL_REFUSAL.test(error.stderr)) throw error
+      // Another git holding a ref this moment (a killed sync's fetch still finishing) is a race: once more, a little later.
+      if (error instanceof GitError && LOCK_RACE.test(error.stderr) && attempt < PUSH_TRIES) {
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt))
+        continue
+      }
       return unreachable(report, error, paths, env, 'fetch from')
     }
     phase('fetched')
