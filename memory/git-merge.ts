@@ -319,6 +319,11 @@ export function utf8Text(b: Buffer | undefined): string | undefined {
   }
 }
 
+/** Two versions of a file alike, byte for byte (undefined: no file on that side). */
+export function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  return a === undefined ? b === undefined : b !== undefined && a.equals(b)
+}
+
 /**
  * A file that is not UTF-8 on some side, by its bytes: a side that changed it wins; both changed
  * differently keeps ours and hands theirs to the person in base64 (resolve --keep b writes those bytes).
@@ -328,9 +333,8 @@ export function mergeBytes(
   ours: Buffer | undefined,
   theirs: Buffer | undefined,
 ): { bytes: Buffer | undefined; conflicts: MergeConflict[] } {
-  const same = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && a.equals(b))
-  if (same(ours, theirs) || same(theirs, base)) return { bytes: ours, conflicts: [] }
-  if (same(ours, base)) return { bytes: theirs, conflicts: [] }
+  if (sameBytes(ours, theirs) || sameBytes(theirs, base)) return { bytes: ours, conflicts: [] }
+  if (sameBytes(ours, base)) return { bytes: theirs, conflicts: [] }
   const b64 = (x: Buffer | undefined): string => (x ?? Buffer.alloc(0)).toString('base64')
   return { bytes: ours, conflicts: [{ kind: 'file', key: '', ours: b64(ours), theirs: b64(theirs), encoding: 'base64' }] }
 }

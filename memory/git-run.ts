@@ -157,6 +157,9 @@ export async function gitText(args: readonly string[], opts: GitOptions): Promis
   return (await git(args, opts)).stdout.toString('utf8').replace(/\n$/, '')
 }
 
+/** The null object id: how `catBlobs` is asked for "no file on this side" (absent, never damaged). */
+export const NO_BLOB = '0000000000000000000000000000000000000000'
+
 /**
  * Many objects in one git process (`cat-file --batch`): each spec (a sha or
  * `<commit>:<path>`) → its bytes, undefined when it is not there. One spawn

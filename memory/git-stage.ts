@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { ensureDir } from './fsio.ts'
 import { conflictRecord, DRIVERS, mergeBytes, mergeWith, utf8Text, type DriverName, type MergeConflict } from './git-merge.ts'
 import { gitOpts, type RepoPaths } from './git-repo.ts'
-import { catBlobs, git, gitText } from './git-run.ts'
+import { catBlobs, git, gitText, NO_BLOB } from './git-run.ts'
 import { LAYOUT } from './paths.ts'
 
 /**
@@ -17,7 +17,6 @@ import { LAYOUT } from './paths.ts'
  * becomes a record in 元/冲突/ inside the same commit.
  */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
-const NO_BLOB = '0000000000000000000000000000000000000000'
 
 interface Side {
   mode: string

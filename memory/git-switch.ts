@@ -4,9 +4,9 @@ import { asHostFolderWork, callWindowOpen } from '../durable/host-writes.ts'
 import type { HeldLock } from '../durable/lock.ts'
 import { audit } from './audit.ts'
 import { ensureDir, fsyncDir, inspectBelow, writeAtomic } from './fsio.ts'
-import { conflictRecord, mergeBytes, mergeWith, utf8Text, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
+import { conflictRecord, mergeBytes, mergeWith, sameBytes, utf8Text, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
 import { BRANCH, gitOpts, isMachineLocal, repoPaths, type RepoPaths } from './git-repo.ts'
-import { catBlobs, git, gitText } from './git-run.ts'
+import { catBlobs, git, gitText, NO_BLOB } from './git-run.ts'
 import { driversOf } from './git-stage.ts'
 import { LAYOUT } from './paths.ts'
 import type { StoreCore } from './store-core.ts'
@@ -24,8 +24,6 @@ import { RefusedError } from './validate.ts'
  * over (`nextVersion`, decision 288).
  */
 const JOURNAL = 'cyrene-switch.json'
-/** How cat-file is asked for "no file on this side" (a path the commit does not hold). */
-const NO_BLOB = '0000000000000000000000000000000000000000'
 
 interface Journal {
   from: string
@@ -60,10 +58,10 @@ export async function switchTo(
   return await applyJournal(store, lock, env, j, onFile)
 }
 
-/** What a killed sync left: finished now (under the write lock). Cheap when there is nothing: one stat. */
 /**
- * Finishes what a killed (or deferred) switch left. Undefined when there was nothing; 'deferred' when a file
- * changed while a tool call's window is open stops it again (the journal stays; the caller goes on).
+ * Finishes what a killed (or deferred) switch left, under the write lock; cheap when there is nothing (one
+ * stat). Undefined when there was nothing; 'deferred' when a file changed while a tool call's window is open
+ * stops it again (the journal stays; the caller goes on).
  */
 export async function recoverGitSwitch(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv = process.env): Promise<SwitchResult | 'deferred' | undefined> {
   let text: string
@@ -185,8 +183,6 @@ export class SwitchDeferred extends Error {
   }
 }
 
-const same = (a: Buffer | undefined, b: Buffer | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && a.equals(b))
-
 interface NextVersion {
   write: Buffer | undefined
   remove: boolean
@@ -212,9 +208,9 @@ function nextVersion(
   windowOpen: boolean,
 ): NextVersion | 'as-is' | 'defer' {
   const none = { conflicts: [], notes: [] }
-  if (same(disk, after)) return 'as-is'
+  if (sameBytes(disk, after)) return 'as-is'
   // As committed, or removed by the person since: the other machine's version is the one to have.
-  if (same(disk, before) || disk === undefined)
+  if (sameBytes(disk, before) || disk === undefined)
     return after === undefined ? { write: undefined, remove: true, ...none } : { write: after, remove: false, ...none }
   if (windowOpen) return 'defer'
   if (after === undefined) return { write: undefined, remove: false, edited: 'kept', ...none }

@@ -7,9 +7,10 @@ import { callWindowOpen, callWindowsClosed } from '../durable/host-writes.ts'
 import { readTextOr } from './fsio.ts'
 import { BRANCH, REMOTE, ensureRepo, gitOpts, isRepo, refuseBadRemote, repoPaths, type RepoPaths } from './git-repo.ts'
 import { GitError, catBlobs, git, gitText } from './git-run.ts'
-import { clearStaleGitLocks, headCommit, journalPending, recoverGitSwitch, switchTo, SwitchDeferred, type SwitchResult } from './git-switch.ts'
+import { clearStaleGitLocks, headCommit, journalPending, switchTo, SwitchDeferred, type SwitchResult } from './git-switch.ts'
 import { stageMerge } from './git-stage.ts'
 import { hostname } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { SETTINGS_REL } from './settings.ts'
 import { RefusedError } from './validate.ts'
 import type { MemoryStore } from './store.ts'
@@ -57,6 +58,8 @@ export interface GitSyncOptions {
 }
 
 const PUSH_TRIES = 3
+/** The wait before the next try after a race, times the try's number (200, then 400 ms). */
+const RACE_WAIT_MS = 200
 
 /** What git says when another git holds the ref this moment (a push still finishing on the remote). */
 const LOCK_RACE = /cannot lock ref|failed to lock|Unable to create '[^']*\.lock'|incorrect old value provided/i
@@ -102,7 +105,7 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
       if (report !== undefined) return report
     } catch (error) {
       // A call began while the files were being switched: the rest waits for it (the journal stays).
-      if (error instanceof SwitchDeferred) throw new CallRunningError(waitMs, error.file)
+      if (error instanceof SwitchDeferred) throw new CallRunningError(waitMs)
       throw error
     }
     if (Date.now() >= until) throw new CallRunningError(waitMs)
@@ -112,15 +115,12 @@ export async function syncGit(store: MemoryStore, opts: GitSyncOptions = {}): Pr
 /** A sync in DSH that waited for a model's tool call (or a process it left running) to end, and stopped waiting. */
 export class CallRunningError extends Error {
   readonly waitedMs: number
-  /** Set when the call began while the switch was writing: the file it stopped before (the rest follows after the call). */
-  readonly deferred: string | undefined
-  constructor(waitedMs: number, deferred?: string) {
+  constructor(waitedMs: number) {
     super(
       `a tool call of the model (or a program it left running) has been running for over ${Math.round(waitedMs / 1000)} s: the sync waits until it ends, so that nothing the call changed is sent; it runs again at the next write or in 30 minutes`,
     )
     this.name = 'CallRunningError'
     this.waitedMs = waitedMs
-    this.deferred = deferred
   }
 }
 
@@ -137,12 +137,10 @@ async function syncLocked(
 ): Promise<GitSyncReport> {
   const paths = await ensureRepo(store, lock, env, remote)
   await clearStaleGitLocks(paths)
-  // Usually done already by the lock's holder (MemoryStore.withWriteLock), which kept what it did for this report.
-  const again = await recoverGitSwitch(store, lock, env)
-  const earlier = store.takeRecoveredSwitch()
+  // A killed or deferred switch was finished by the lock's holder (MemoryStore.withWriteLock), which kept what it did for this report.
+  const recovered = store.takeRecoveredSwitch()
   // Half-switched files must not be committed: wait for the call the switch waits for.
-  if (again === 'deferred' || (await journalPending(store))) throw new SwitchDeferred('')
-  const recovered = again ?? (earlier === 'deferred' ? undefined : earlier)
+  if (recovered === 'deferred' || (await journalPending(store))) throw new SwitchDeferred('')
   phase('repo')
   const report: GitSyncReport = {
     ok: true,
@@ -181,7 +179,7 @@ async function syncLocked(
       if (error instanceof GitError && LOCAL_REFUSAL.test(error.stderr)) throw error
       // Another git holding a ref this moment (a killed sync's fetch still finishing) is a race: once more, a little later.
       if (error instanceof GitError && LOCK_RACE.test(error.stderr) && attempt < PUSH_TRIES) {
-        await new Promise((resolve) => setTimeout(resolve, 200 * attempt))
+        await sleep(RACE_WAIT_MS * attempt)
         continue
       }
       return unreachable(report, error, paths, env, 'fetch from')
@@ -205,9 +203,9 @@ async function syncLocked(
     }
     const pushed = await push(paths, env)
     if (pushed === 'ok') break
-    if (pushed === 'rejected' && attempt < PUSH_TRIES) await new Promise((resolve) => setTimeout(resolve, 200 * attempt))
     if (pushed !== 'rejected' || attempt >= PUSH_TRIES)
       return unreachable(report, pushed === 'rejected' ? new Error('the remote kept moving') : pushed, paths, env, 'push to')
+    await sleep(RACE_WAIT_MS * attempt)
   }
   report.pushed = true
   phase('pushed')
@@ -323,6 +321,12 @@ function refuseForeign(found: readonly string[], where: 'local' | 'remote'): voi
   )
 }
 
+/** What a sync refuses to stage (here) or to merge (from the remote), by the names of the files. */
+function refuseNames(names: readonly string[], where: 'local' | 'remote'): void {
+  refuseForeign(foreignGitFiles(names), where)
+  refuseBrokenNames(names, where)
+}
+
 /** The names git lists NUL-separated (`-z`). */
 async function gitNames(args: readonly string[], o: ReturnType<typeof gitOpts>): Promise<string[]> {
   return (await gitText(args, o)).split('\0').filter((n) => n !== '')
@@ -332,22 +336,16 @@ async function gitNames(args: readonly string[], o: ReturnType<typeof gitOpts>):
 async function commitLocal(store: MemoryStore, paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
   const o = gitOpts(paths, env)
   // Every file of the work tree, ignored ones included: a .gitignore of git's below the root is refused before anything is staged.
-  const local = await gitNames(['ls-files', '-z', '--cached', '--others'], o)
-  refuseForeign(foreignGitFiles(local), 'local')
-  refuseBrokenNames(local, 'local')
+  refuseNames(await gitNames(['ls-files', '-z', '--cached', '--others'], o), 'local')
   await git(['add', '-A'], o)
   // A file tracked before it was machine-local (an older .gitignore) leaves the history, never the disk.
   const ignored = await gitNames(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], o)
   if (ignored.length > 0) await git(['rm', '--cached', '--quiet', '--pathspec-file-nul', '--pathspec-from-file=-'], { ...o, input: ignored.join('\0') })
   const head = await headCommit(paths, env)
-  const names = (
-    await gitText(
-      ['diff', '--cached', '--name-only', '-z', '--no-renames', ...(head === undefined ? ['--root', '4b825dc642cb6eb9a060e54bf8d69288fbee4904'] : [head])],
-      o,
-    )
+  const names = await gitNames(
+    ['diff', '--cached', '--name-only', '-z', '--no-renames', ...(head === undefined ? ['--root', '4b825dc642cb6eb9a060e54bf8d69288fbee4904'] : [head])],
+    o,
   )
-    .split('\0')
-    .filter((n) => n !== '')
   if (head !== undefined && names.length === 0) return undefined
   const md = names.filter((n) => n.endsWith('.md'))
   const before =
@@ -413,9 +411,7 @@ async function mergeRemote(store: MemoryStore, lock: HeldLock, paths: RepoPaths,
   const mb = await git(['merge-base', ours, theirs], { ...o, ok: [1] })
   const base = mb.status === 0 ? mb.stdout.toString('utf8').trim() : undefined
   if (base === theirs) return nothing
-  const remoteNames = await gitNames(['ls-tree', '-r', '--name-only', '-z', theirs], o)
-  refuseForeign(foreignGitFiles(remoteNames), 'remote')
-  refuseBrokenNames(remoteNames, 'remote')
+  refuseNames(await gitNames(['ls-tree', '-r', '--name-only', '-z', theirs], o), 'remote')
   if (base === ours) {
     const { changed, edited, conflicts } = await switchTo(store, lock, env, ours, theirs, (f) => phase(f === '' ? 'journal' : 'file'))
     return { merge: 'fast-forward', changed, edited, newConflicts: 0, switchConflicts: conflicts }
