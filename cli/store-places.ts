@@ -1,6 +1,5 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
-import { basename, dirname, join, resolve, sep } from 'node:path'
-import { isAbsolute } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { recallCacheDir, resolveRoot, snapshotsDirOf } from '../memory/paths.ts'
 
 /**

@@ -168,8 +168,7 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
   const store = opened ?? (await guarded(async () => storeAt(resolveRoot({ env: io.env, rootDir: o.root }))))
   const starter = new Set(new WorldbookLibrary(worldbookFolders(undefined)).current().entries.map((e) => e.name))
   // The folder itself a link: every entry would be refused; say once what to do, and exit 2 (nothing written).
-  const folderAt = await inspectBelow(store.root, store.path(`${PERSON_FOLDER}/x.md`))
-  if (folderAt.kind === 'link' && folderAt.rel === PERSON_FOLDER)
+  if ((await inspectBelow(store.root, store.path(PERSON_FOLDER))).kind === 'link')
     throw new CliError(t('cli.worldbook.folderLink', io.lang ?? DEFAULT_LANG, { folder: store.path(PERSON_FOLDER) }), 2)
   const outcomes: Outcome[] = []
   // A big world (thousands of entries) takes minutes under the write lock: a line every 500 on stderr.

@@ -57,14 +57,20 @@ describe('writeAnchor', () => {
     expect((await readAnchor(s, 'self')).core).toBe('我是昔涟。')
   })
 
-  it('archives old sections append-only to 锚/历史/<key>/YYYY-MM.md when over the limit', async () => {
+  /** A store whose goal anchor holds 60 characters, and `days` goals written on 2026-07-01 onwards, one a day. */
+  async function goalsWritten(days: number): Promise<MemoryStore> {
     await fs.mkdir(join(t.root, '元'), { recursive: true })
     await fs.writeFile(join(t.root, '元', 'settings.json'), JSON.stringify({ anchor: { goal: 60 } }))
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
-    for (let d = 1; d <= 4; d++) {
+    for (let d = 1; d <= days; d++) {
       now = new Date(`2026-07-0${d}T10:00:00Z`)
       await writeAnchor(s, 'goal', { text: `目标${d}`.padEnd(20, '。') }, { by: 'person' })
     }
+    return s
+  }
+
+  it('archives old sections append-only to 锚/历史/<key>/YYYY-MM.md when over the limit', async () => {
+    const s = await goalsWritten(4)
     const a = await readAnchor(s, 'goal')
     expect(a.chars).toBeLessThanOrEqual(60)
     expect(a.earlierRef).toBeDefined()
@@ -76,13 +82,7 @@ describe('writeAnchor', () => {
   })
 
   it('a write retried after its history landed and its anchor did not (a full disk) moves no section twice', async () => {
-    await fs.mkdir(join(t.root, '元'), { recursive: true })
-    await fs.writeFile(join(t.root, '元', 'settings.json'), JSON.stringify({ anchor: { goal: 60 } }))
-    const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
-    for (let d = 1; d <= 3; d++) {
-      now = new Date(`2026-07-0${d}T10:00:00Z`)
-      await writeAnchor(s, 'goal', { text: `目标${d}`.padEnd(20, '。') }, { by: 'person' })
-    }
+    const s = await goalsWritten(3)
     const anchorFile = join(t.root, (await readAnchor(s, 'goal')).file)
     const before = await fs.readFile(anchorFile, 'utf8')
     now = new Date('2026-07-04T10:00:00Z')
