@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { parseEntryFile } from './entry.ts'
+import { decodeUtf8 } from './fsio.ts'
 
 /**
  * The merges git's `merge=` drivers run for the store (CONTRACT#git-sync): pure
@@ -307,16 +308,11 @@ export function mergeWhole(base: string, ours: string, theirs: string): MergeRes
   return { text: ours, conflicts: [{ kind: 'file', key: '', ours, theirs }], notes: [] }
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
-
 /** The text of a version of a file, or undefined when it is not UTF-8 (a text merge would replace its bytes with U+FFFD). */
 export function utf8Text(b: Buffer | undefined): string | undefined {
   if (b === undefined) return ''
-  try {
-    return strictUtf8.decode(b)
-  } catch {
-    return undefined
-  }
+  const decoded = decodeUtf8(b)
+  return decoded.valid ? decoded.text : undefined
 }
 
 /** Two versions of a file alike, byte for byte (undefined: no file on that side). */
