@@ -37,6 +37,8 @@ export interface StoreCore {
   readForRewrite(rel: string): Promise<string>
   readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string; problemSaid?: Said }>
   writeMetaJson(name: string, value: unknown, lock: HeldLock): Promise<void>
+  /** Renames a broken record in 元/ to `<name>.corrupt-<time>` before it is written anew; the new name. */
+  keepMetaAside(name: string, lock: HeldLock): Promise<string>
   auditLog(fromMonth?: string): Promise<Array<Record<string, unknown>>>
   /** Reads 元/settings.json again; its problems. */
   reloadSettings(): Promise<string[]>

@@ -481,6 +481,16 @@ export class MemoryStore implements StoreCore {
     await this.replaceFile(`${LAYOUT.meta}/${name}`, `${JSON.stringify(value, null, 2)}\n`, lock)
   }
 
+  /** The next write of a broken record must not replace the only copy of what the person may want back. */
+  async keepMetaAside(name: string, lock: HeldLock): Promise<string> {
+    lock.assertOwned()
+    const aside = `${name}.corrupt-${this.now().toISOString().replace(/[:.]/g, '')}`
+    const meta = join(this.root, LAYOUT.meta)
+    await fs.rename(join(meta, name), join(meta, aside))
+    await fsyncDir(meta)
+    return aside
+  }
+
   /** Audit records, oldest first (audit.ts; `fromMonth` YYYY-MM skips older month files). */
   async auditLog(fromMonth = ''): Promise<Array<Record<string, unknown>>> {
     return await auditLog(this, fromMonth)

@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { clip } from '../prompt/index.ts'
 import { readTextOr } from '../memory/files.ts'
@@ -91,10 +90,7 @@ export async function updateRegistry(store: MemoryStore, change: (r: DreamRegist
   return await store.withWriteLock(async (lock) => {
     const read = await readRegistry(store)
     let keptAside: string | undefined
-    if (read.problem !== undefined) {
-      keptAside = `${REGISTRY_FILE}.corrupt-${store.now().toISOString().replace(/[:.]/g, '')}`
-      await fs.rename(registryPath(store), join(store.root, LAYOUT.meta, keptAside))
-    }
+    if (read.problem !== undefined) keptAside = await store.keepMetaAside(REGISTRY_FILE, lock)
     change(read.registry)
     await store.writeMetaJson(REGISTRY_FILE, read.registry, lock)
     return { ...read, ...(keptAside === undefined ? {} : { keptAside }) }

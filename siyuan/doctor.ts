@@ -5,7 +5,10 @@ import type { SyncState } from './types.ts'
 
 /** The SiYuan sync of this process (row cyrene-panel): off, waiting on SiYuan, or its last run. */
 export function doctorLines(sync: SyncState | undefined, lang: Lang): DoctorLine[] {
-  return [siyuanLine(sync, lang)]
+  const aside = sync?.keptAside
+  const asideLine: DoctorLine[] =
+    aside === undefined ? [] : [{ area: 'sync', check: t('doctor.check.siyuan', lang), status: 'warn', detail: t('doctor.sync.aside', lang, aside) }]
+  return [siyuanLine(sync, lang), ...asideLine]
 }
 
 function siyuanLine(sync: SyncState | undefined, lang: Lang): DoctorLine {

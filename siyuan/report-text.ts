@@ -7,6 +7,11 @@ import type { SyncReport } from './types.ts'
  * a code (a ledger written by an older version) is shown as it was written.
  */
 export function siyuanReportText(report: SyncReport, lang: Lang): string {
+  const aside = report.keptAside === undefined ? '' : t('siyuan.ledgerAside', lang, { file: report.keptAside })
+  return saidText(report, lang) + aside
+}
+
+function saidText(report: SyncReport, lang: Lang): string {
   const said = report.said
   if (said === undefined) return report.message
   switch (said.code) {

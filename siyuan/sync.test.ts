@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { dayFileRel, localDate } from '../memory/paths.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
 import { SiyuanSync } from './sync.ts'
+import { siyuanReportText } from './report-text.ts'
+import { doctorLines } from './doctor.ts'
 import { SiyuanStandIn } from './testing/stand-in.ts'
 
 const TOKEN = 'tok-3141'
@@ -64,6 +66,31 @@ describe('SiYuan one-way sync (issue 12 item 4)', () => {
     await sync().runNow()
     expect(siyuan.docsAt('/余页/随笔')).toHaveLength(1)
     expect(creates()).toBe(1)
+  })
+
+  it('a truncated or misshapen ledger is kept aside, never written over; the run says so and the doctor names it', async () => {
+    put('余页/随笔.md', '今天的风很轻。')
+    await enable()
+    await sync().runNow()
+    const whole = readFileSync(join(t.root, '元', 'siyuan-sync.json'), 'utf8')
+    const cut = whole.slice(0, Math.floor(whole.length / 2))
+    writeFileSync(join(t.root, '元', 'siyuan-sync.json'), cut)
+    const s = sync()
+    const report = await s.runNow()
+    expect(report.ok).toBe(true)
+    expect(creates()).toBe(1)
+    const aside = readdirSync(join(t.root, '元')).filter((n) => n.startsWith('siyuan-sync.json.corrupt-'))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(t.root, '元', aside[0]!), 'utf8')).toBe(cut)
+    expect(report.keptAside).toBe(`元/${aside[0]}`)
+    expect(siyuanReportText(report, 'en')).toContain(`kept aside as 元/${aside[0]}`)
+    expect(doctorLines(s.state(), 'zh').map((l) => l.detail)).toContainEqual(expect.stringContaining(`元/${aside[0]}（共 1 份）`))
+    expect(JSON.parse(readFileSync(join(t.root, '元', 'siyuan-sync.json'), 'utf8'))).toMatchObject({ pending: [] })
+    writeFileSync(join(t.root, '元', 'siyuan-sync.json'), '["not", "a ledger"]')
+    const again = await sync().runNow()
+    expect(again.keptAside).toMatch(/^元\/siyuan-sync\.json\.corrupt-/)
+    expect(readdirSync(join(t.root, '元')).filter((n) => n.startsWith('siyuan-sync.json.corrupt-')).length).toBeGreaterThanOrEqual(1)
+    expect((await sync().runNow()).keptAside).toBeUndefined()
   })
 
   it('an edit updates its document, a deletion removes it', async () => {

@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { MemoryStore } from '../memory/index.ts'
 import { walkFiles } from '../memory/files.ts'
+import { LAYOUT } from '../memory/paths.ts'
 import type { SyncReport, SyncState } from './types.ts'
 import { SiyuanClient, SiyuanError } from './client.ts'
 import { contentHash, docPath, isSynced, renderDoc } from './render.ts'
@@ -20,6 +22,7 @@ interface Ledger {
 }
 
 const LEDGER = 'siyuan-sync.json'
+const ASIDE_PREFIX = `${LEDGER}.corrupt-`
 /** The hash a removal is set aside under (no content hash looks like it). */
 const REMOVED = '(removed)'
 const MAX_PROBLEMS = 10
@@ -27,6 +30,16 @@ const MAX_PROBLEMS = 10
 function isGone(error: SiyuanError): boolean {
   // kernel/util/net.go InvalidIDPattern: an id in the ledger SiYuan cannot take is as good as no document.
   return error.kind === 'gone' || error.message.endsWith('invalid ID argument')
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isLedgerShaped(value: unknown): boolean {
+  if (!isRecord(value)) return false
+  const { docs, pending, failed } = value
+  return (docs === undefined || isRecord(docs)) && (pending === undefined || Array.isArray(pending)) && (failed === undefined || isRecord(failed))
 }
 
 function note(report: SyncReport, rel: string, message: string): void {
@@ -58,6 +71,9 @@ export class SiyuanSync {
   private failures = 0
   private closed = false
   private ledgerCache: Ledger | undefined
+  /** The ledger on disk could not be read: it is renamed aside before the next save. */
+  private ledgerBroken = false
+  private aside: string[] = []
   /** Called before every run (trigger.ts starts or stops its store watcher there, as the setting says). */
   beforeRun: (() => void) | undefined
 
@@ -75,6 +91,7 @@ export class SiyuanSync {
     const state: SyncState = { enabled: this.settings().enabled, queued: l?.pending.length ?? 0 }
     if (l?.lastRunAt !== undefined) state.lastRunAt = l.lastRunAt
     if (l?.lastReport !== undefined) state.lastReport = l.lastReport
+    if (this.aside.length > 0) state.keptAside = { file: `${LAYOUT.meta}/${this.aside.at(-1)!}`, n: this.aside.length }
     return state
   }
 
@@ -95,15 +112,40 @@ export class SiyuanSync {
   }
 
   private async readLedger(): Promise<Ledger> {
-    const { value } = await this.store.readMetaJson<Partial<Ledger>>(LEDGER, {})
-    const ledger: Ledger = { docs: {}, pending: [], failed: {}, ...value }
+    const { value, problem } = await this.store.readMetaJson<unknown>(LEDGER, {})
+    this.ledgerBroken = problem !== undefined || !isLedgerShaped(value)
+    const ledger: Ledger = { docs: {}, pending: [], failed: {}, ...(this.ledgerBroken ? {} : (value as Partial<Ledger>)) }
     this.ledgerCache = ledger
+    this.aside = await this.asideFiles()
     return ledger
   }
 
-  private async saveLedger(ledger: Ledger): Promise<void> {
+  private async asideFiles(): Promise<string[]> {
+    try {
+      return (await readdir(join(this.store.root, LAYOUT.meta))).filter((n) => n.startsWith(ASIDE_PREFIX)).sort()
+    } catch {
+      return []
+    }
+  }
+
+  /** A ledger that could not be read is kept (renamed aside), never written over: the person may want to see what it held. */
+  private async saveLedger(ledger: Ledger, report?: SyncReport): Promise<void> {
     this.ledgerCache = ledger
-    await this.store.withWriteLock(async (lock) => await this.store.writeMetaJson(LEDGER, ledger, lock))
+    await this.store.withWriteLock(async (lock) => {
+      if (this.ledgerBroken) {
+        const { value, problem } = await this.store.readMetaJson<unknown>(LEDGER, {})
+        if (problem !== undefined || !isLedgerShaped(value)) {
+          const aside = await this.store.keepMetaAside(LEDGER, lock)
+          this.aside = [...this.aside, aside]
+          if (report !== undefined) {
+            report.keptAside = `${LAYOUT.meta}/${aside}`
+            report.message += `; the sync record could not be read and was kept aside as ${report.keptAside}`
+          }
+        }
+        this.ledgerBroken = false
+      }
+      await this.store.writeMetaJson(LEDGER, ledger, lock)
+    })
   }
 
   /**
@@ -256,7 +298,7 @@ export class SiyuanSync {
     }
     ledger.lastRunAt = new Date().toISOString()
     ledger.lastReport = report
-    await this.saveLedger(ledger)
+    await this.saveLedger(ledger, report)
     return report
   }
 

@@ -14,6 +14,8 @@ export interface SyncReport {
   recreated?: number
   /** One line per file SiYuan refused, as it said (at most ten). */
   problems?: string[]
+  /** A ledger that could not be read, renamed aside by this run (store-relative path). */
+  keptAside?: string
   /** What happened, as a code the person's catalogue words (siyuan/report-text.ts); `message` is its English. */
   said?: SiyuanSaid
 }
@@ -30,4 +32,6 @@ export interface SyncState {
   lastRunAt?: string
   lastReport?: SyncReport
   queued: number
+  /** Ledgers kept aside because they could not be read: the newest and how many. */
+  keptAside?: { file: string; n: number }
 }

@@ -155,6 +155,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.sync.off': 'off (the settings page, or siyuan.enabled in 元/settings.json)',
   'doctor.sync.noRun': 'on; no run yet',
   'doctor.sync.failed': '{detail}. Check SiYuan as this says, then press Sync now or run /cyrene sync.',
+  'doctor.sync.aside': 'a sync record that could not be read was kept aside as {file} ({n} in all). Read it, then delete it.',
   'doctor.guard.notMounted': 'not mounted: the model’s write, edit and bash tools could change 元/ and base entries. Restart DSH with this plugin’s bundle.',
   'doctor.guard.off': 'off: {detail}. Restart DSH with this plugin’s bundle.',
   'doctor.guard.on':

@@ -16,6 +16,8 @@ export const reportsEn: { readonly [K in keyof typeof reportsZh]: string } = {
   'siyuan.refused': '; SiYuan refused {n} file(s), set aside until they change: {problems}',
   'siyuan.waitRetry': '{error}; {n} file(s) wait and are sent when SiYuan answers',
   'siyuan.waitNextRun': '{error}; {n} file(s) wait and are not tried again until the next run',
+  'siyuan.ledgerAside':
+    '; the sync record could not be read, so it was kept aside as {file} and a fresh one started (documents are found again by their path). Read it, then delete it',
   'git.nothingToCommit': 'nothing new to commit',
   'git.committedFiles': 'committed the changed files',
   'git.committedOne': 'committed 1 entry',

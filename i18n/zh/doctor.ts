@@ -145,6 +145,7 @@ export const doctorZh = {
   'doctor.sync.off': '关着（设置页或 元/settings.json 的 siyuan.enabled）',
   'doctor.sync.noRun': '开着，还没有同步过',
   'doctor.sync.failed': '{detail}。请按这句话检查思源，再点「立即同步」或运行 /cyrene sync。',
+  'doctor.sync.aside': '一份读不了的同步记录被放在一边：{file}（共 {n} 份）。请读一读，然后删掉它。',
   'doctor.guard.notMounted': '没有挂载：模型的写文件、编辑和 bash 工具能改动 元/ 和基石。请用这个插件的 bundle 重启 DSH。',
   'doctor.guard.off': '关着：{detail}。请用这个插件的 bundle 重启 DSH。',
   'doctor.guard.on':

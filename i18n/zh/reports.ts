@@ -14,6 +14,7 @@ export const reportsZh = {
   'siyuan.refused': '；思源拒收了 {n} 个文件，搁置到它们改动为止：{problems}',
   'siyuan.waitRetry': '{error}；{n} 个文件在等，思源一有回应就发出',
   'siyuan.waitNextRun': '{error}；{n} 个文件在等，下一次同步前不再尝试',
+  'siyuan.ledgerAside': '；同步记录读不了，已原样放在一边：{file}，并重新开了一份（文档会按路径重新找到）。请读一读，然后删掉它',
   'git.nothingToCommit': '没有新的要提交',
   'git.committedFiles': '提交了改动的文件',
   'git.committedOne': '提交了 1 条记忆',
