@@ -1,4 +1,4 @@
-import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState } from '../whale/inbox-actions.ts'
+import { confirmEntries, InboxInputError, loadInbox, parseIndices, removeEntries, type InboxState, type RefuseTarget } from '../whale/inbox-actions.ts'
 import { opLine, viewOf } from '../whale/inbox.ts'
 import { recordConfirms, vouchedState } from './whale-record.ts'
 import { RefusedError } from '../memory/format.ts'
@@ -11,6 +11,7 @@ import { help } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 import { refusalText } from './refusal-text.ts'
+import { storePlaceHolding, storeRootFor } from './store-places.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -34,8 +35,22 @@ function guarded<T>(action: () => T, lang: Lang): T {
   }
 }
 
+/**
+ * The memory store (and its snapshots, its index) is written only through its own commands, under its
+ * lock, gate and audit: an inbox, a sink or a sink log the whale config places there would bypass all three.
+ */
+function inStore(io: CliIO): RefuseTarget {
+  const root = storeRootFor(io.env, io.cwd)
+  return (file) => {
+    const place = root === undefined ? undefined : storePlaceHolding(file, root)
+    return place === undefined ? null : t('whale.out.inbox.inStore', io.lang ?? DEFAULT_LANG, { file, place })
+  }
+}
+
 /** The inbox's lock held by another process past its wait is a refusal (exit 2), never a bug. */
 async function locked<T>(file: string, io: CliIO, action: () => T | Promise<T>): Promise<T> {
+  const refused = inStore(io)(file)
+  if (refused !== null) throw new CliError(t('whale.out.inbox.nothingWritten', io.lang ?? DEFAULT_LANG, { error: refused }), 2)
   try {
     return await withFileLock(file, action)
   } catch (error) {
@@ -97,7 +112,7 @@ export function addInbox(whale: CyreneCommand): void {
         if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(t('whale.out.inbox.notConfirmed', L, { error: refusalText(e, io) }), 2)
         throw e
       })
-      const result = guarded(() => confirmEntries(ctx, state, indices, source, now), L)
+      const result = guarded(() => confirmEntries(ctx, state, indices, source, now, inStore(io)), L)
       const r = result.report
       if (values.json === true) writeJson(io, r)
       else {

@@ -233,6 +233,34 @@ describe('cyrene whale inbox', () => {
       expect(json((await whale(['inbox', 'list', '--json'], dir)).stdout).map((e: any) => e.text)).toContain('idea one')
     }
   })
+  it('refuses an inbox, a sink or a sink log inside the memory store (through a link too): nothing is written there', async () => {
+    const dir = setup()
+    const store = path.join(dir, 'home/cyrene-philia093-0')
+    put(dir, 'home/cyrene-philia093-0/余页/ideas.md', '# mine\n')
+    symlinkSync(path.join(store, '余页'), path.join(dir, 'elsewhere'))
+    for (const memory of [
+      { sinks: { idea: { path: path.join(store, '余页/ideas.md') } } },
+      { sinks: { idea: { path: path.join(dir, 'elsewhere/ideas.md') } } },
+      { sinks: { idea: { path: path.join(dir, 'out.md') } }, sinkLog: path.join(store, '余页/sink-log.jsonl') },
+    ]) {
+      put(dir, 'home/whale-persona/config.json', { memory: { enabled: true, ...memory } })
+      const out = await whale(['inbox', 'confirm', '1', '--json'], dir)
+      expect(out.code).toBe(1)
+      expect(json(out.stdout).errors[0].error).toContain("inside Cyrene's memory store")
+      expect(read(dir, 'home/cyrene-philia093-0/余页/ideas.md')).toBe('# mine\n')
+      expect(existsSync(path.join(store, '余页/sink-log.jsonl'))).toBe(false)
+      expect(existsSync(path.join(dir, 'out.md'))).toBe(false)
+    }
+    put(dir, 'home/cyrene-philia093-0/余页/inbox.jsonl', jsonl({ text: 'in the store', status: 'proposed' }))
+    put(dir, 'home/whale-persona/config.json', { memory: { enabled: true, inboxPath: path.join(store, '余页/inbox.jsonl') } })
+    const before = read(dir, 'home/cyrene-philia093-0/余页/inbox.jsonl')
+    for (const verb of ['confirm', 'reject', 'drop']) {
+      const out = await whale(['inbox', verb, '0'], dir)
+      expect(out.code, out.stderr).toBe(2)
+      expect(out.stderr).toContain('Nothing was written')
+    }
+    expect(read(dir, 'home/cyrene-philia093-0/余页/inbox.jsonl')).toBe(before)
+  })
   it.each([
     [['confirm'], 'give at least one index'],
     [['confirm', '9'], 'outside the inbox'],

@@ -124,7 +124,14 @@ export interface ConfirmResult {
  * inbox with a drop line (in confirmation order). An entry the sink log
  * already holds is skipped and kept, like one without a route (reported).
  */
-export function confirmEntries(ctx: FsContext, state: InboxState, indices: readonly number[], source: string, now: Date): ConfirmResult {
+export function confirmEntries(
+  ctx: FsContext,
+  state: InboxState,
+  indices: readonly number[],
+  source: string,
+  now: Date,
+  refuse: RefuseTarget = () => null,
+): ConfirmResult {
   assertAddressable(state.entries, indices, 'confirm')
   const inboxAbs = resolveIn(ctx, state.inboxFile)
   const confirmLines = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
@@ -143,7 +150,7 @@ export function confirmEntries(ctx: FsContext, state: InboxState, indices: reado
       report.noRoute.push({ index, kind: entry.kind, text: entry.text })
       continue
     }
-    const outcome = sinkOne(ctx, route, entry, { source, now, logFile, protectedFiles, configDir: state.where.configDir })
+    const outcome = sinkOne(ctx, route, entry, { source, now, logFile, protectedFiles, configDir: state.where.configDir, refuse })
     if (outcome.kind === 'error') {
       report.errors.push({ index, kind: entry.kind, error: outcome.error })
       continue
@@ -160,23 +167,29 @@ export function confirmEntries(ctx: FsContext, state: InboxState, indices: reado
   return { report, appendedLines: [...confirmLines, ...dropLines] }
 }
 
+/** The host program's own places a sink must not write (absolute path in, why out; null when it may). */
+export type RefuseTarget = (absolute: string) => string | null
+
 interface SinkContext {
   source: string
   now: Date
   logFile: string
   protectedFiles: string[]
   configDir: string
+  refuse: RefuseTarget
 }
 
 type SinkOutcome = { kind: 'sunk'; bytes: number } | { kind: 'skipped' } | { kind: 'error'; error: string }
 
 /** Why a target is refused, or null when it is acceptable. */
-function unsafeTarget(ctx: FsContext, route: SinkRoute, sink: Pick<SinkContext, 'protectedFiles' | 'configDir'>): string | null {
+function unsafeTarget(ctx: FsContext, route: SinkRoute, sink: Pick<SinkContext, 'protectedFiles' | 'configDir' | 'refuse' | 'logFile'>): string | null {
   if (route.path.includes('\0')) return 'the sink path contains a NUL character'
   if (process.platform !== 'win32' && /^[A-Za-z]:[\\/]/.test(route.path))
     return 'the sink path is a Windows drive path, which this system cannot write; use a path of this system'
   const target = resolveIn(ctx, route.path)
   if (sink.protectedFiles.includes(target)) return 'the sink path points at the config, the inbox or the sink log'
+  const refused = sink.refuse(target) ?? sink.refuse(resolveIn(ctx, sink.logFile))
+  if (refused !== null) return refused
   if (!path.isAbsolute(route.path)) {
     const inside = path.relative(resolveIn(ctx, sink.configDir), target)
     if (inside.startsWith('..') || path.isAbsolute(inside))

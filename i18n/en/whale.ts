@@ -53,6 +53,8 @@ export const whaleEn: { readonly [K in keyof typeof whaleZh]: string } = {
   'whale.out.inbox.rejected': 'Rejected {n} entries (one line each appended to {file}).',
   'whale.out.inbox.rejectedOne': 'Rejected 1 entry (one line appended to {file}).',
   'whale.out.inbox.noFile': 'No inbox file at {file}.',
+  'whale.out.inbox.inStore':
+    "{file} is inside Cyrene's memory store ({place}), which only its own commands write (its rules, lock and audit); point this path of the whale config outside it",
   'whale.out.conformance.noCase': 'the manifest has no case {ids}; nothing was run. The ids are the "id" fields of its manifest.json',
   'whale.out.conformance.one': 'give exactly one folder holding a manifest.json. Usage: {usage}',
   'whale.out.conformance.pass': 'PASS',

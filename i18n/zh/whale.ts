@@ -50,6 +50,7 @@ export const whaleZh = {
   'whale.out.inbox.rejected': '拒绝了 {n} 条（每条在 {file} 里追加一行）。',
   'whale.out.inbox.rejectedOne': '拒绝了 1 条（在 {file} 里追加了一行）。',
   'whale.out.inbox.noFile': '{file} 没有收件箱文件。',
+  'whale.out.inbox.inStore': '{file} 在昔涟的记忆库里（{place}），那里只由它自己的命令来写（守着它的规则、锁和审计）；请把鲸配置里的这个路径指到库外',
   'whale.out.conformance.noCase': '清单里没有用例 {ids}；什么都没运行。用例的 id 就是这个文件夹里 manifest.json 的 "id" 字段',
   'whale.out.conformance.one': '要给出正好一个放着 manifest.json 的文件夹。用法：{usage}',
   'whale.out.conformance.pass': '通过',
