@@ -45,6 +45,9 @@ const ONE_STEP = new Set([
   'memory untomb',
   'memory anchor show',
   'worldbook list',
+  // One atomic replace of 元/settings.json under the write lock.
+  'settings set',
+  'settings unset',
 ])
 
 function errnoOf(e: unknown): Errno | undefined {

@@ -95,7 +95,7 @@ async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise
   // A refusal of the command line itself (an unknown command) is the program's, not a family's.
   const name = Object.hasOwn(families, first) ? first : undefined
   // Families with sub-commands name them (`memory write`); for the others the first word is an argument.
-  const sub = ['memory', 'volume', 'whale', 'worldbook'].includes(first) && rest[0] !== undefined && !rest[0].startsWith('-') ? ` ${rest[0]}` : ''
+  const sub = ['memory', 'volume', 'whale', 'worldbook', 'settings'].includes(first) && rest[0] !== undefined && !rest[0].startsWith('-') ? ` ${rest[0]}` : ''
   const say = (text: string): void => {
     io.stderr(`cyrene${name === undefined ? '' : ` ${name}`}: ${visibleControls(text)}\n`)
   }
@@ -109,7 +109,14 @@ async function reportFailure(error: unknown, argv: string[], io: CliIO): Promise
     return e.code
   }
   const lang = langOfArgv(argv, io.env)
-  const ctx: FailureContext = { command: `${name ?? first}${sub}`, argv: rest, storeRoot: storeRootOf(rest, io.env), lang }
+  const ctx: FailureContext = {
+    command: `${name ?? first}${sub}`,
+    argv: rest,
+    storeRoot: storeRootOf(rest, io.env),
+    lang,
+    // Loaded only on this path, like the engine's refusals above.
+    nothingChanged: (await import('../memory/format.ts')).leftStoreUntouched(e),
+  }
   const system = describeSystemFailure(e, ctx)
   if (system !== undefined) {
     say(system.message)

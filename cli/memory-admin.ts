@@ -4,7 +4,6 @@ import { resolve } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
 import { CliError, type CliIO } from './io.ts'
-import { describeSystemFailure } from './failures.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { storeSaidText, withoutSaid } from './refusal-text.ts'
@@ -59,19 +58,8 @@ async function restore(o: ListOptions, args: string[], io: CliIO): Promise<numbe
     out(io, o.json, snapshotListJson(list), () => `${list.length === 0 ? t('cli.restore.none', lang(io)) : list.map((s) => snapshotLine(s, io)).join('\n')}\n`)
     return name === undefined && !o.list ? 2 : 0
   }
-  // Until the pre-restore snapshot is taken the store is as it was: a failure before it must not send the person to an older one.
-  let safetyTaken = false
-  const onPhase = (phase: string): void => {
-    if (phase === 'safety') safetyTaken = true
-  }
-  const r = await guarded(io, () =>
-    restoreSnapshot(store, name, { by: 'person' }, progress(io, say(io, 'store.progress.restore'), o.quiet), { onPhase }),
-  ).catch((e: unknown) => {
-    const system = safetyTaken
-      ? undefined
-      : describeSystemFailure(e, { command: 'restore', argv: [], nothingChanged: true, storeRoot: store.root, lang: io.lang })
-    throw system === undefined ? e : new CliError(system.message, system.exit)
-  })
+  // A failure before the restore commits says that nothing changed (memory/untouched.ts, read by main).
+  const r = await guarded(io, () => restoreSnapshot(store, name, { by: 'person' }, progress(io, say(io, 'store.progress.restore'), o.quiet)))
   const { warningsSaid: _said, ...json } = r
   out(
     io,

@@ -4,7 +4,7 @@ import { CyreneCommand, repeated } from './command.ts'
 import { entryJson, guarded, oneLine, openStore, out, ownerLine, progress, readStdinText, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { marksCommand, type MarksOptions } from './memory-marks.ts'
 import { dropRecallCache, RecallKeeper, resemblingDayEntry, searchEntries, sourceLabel } from '../recall/index.ts'
-import { checkStore, listPending, recheckPending, restoreTombstone, type CheckReport, type Finding } from '../memory/upkeep.ts'
+import { checkStore, pendingRecordsOrProblem, recheckPending, restoreTombstone, type CheckReport, type Finding } from '../memory/upkeep.ts'
 import { resolveConflict } from '../memory/git.ts'
 import { isForgedClaim, isPersonBase, ownerOf, type PersonMarks } from '../memory/marks.ts'
 import { readAllAnchors, type NewEntry, AXES, gateProblemOf } from '../memory/format.ts'
@@ -164,12 +164,19 @@ async function list(o: ListOptions, io: CliIO): Promise<number> {
   if (o.kind !== undefined) list = list.filter((e) => e.meta.kind === o.kind)
   // The scan reads day files oldest first; a person looks for what happened lately, so newest first (README, CONTRACT).
   list = list.slice(-limit).reverse()
-  let pendingRecords: Record<string, unknown> = {}
-  if (o.pending) pendingRecords = Object.fromEntries((await guarded(io, () => listPending(store))).map((p) => [p.id, p.record]))
+  const pending = o.pending ? await pendingRecordsOrProblem(store) : { records: {} }
+  const recordProblem = pending.problem === undefined ? undefined : storeSaidText(pending.problem.said, pending.problem.en, io)
+  // The entries are the person's; the re-check counts beside them are the night's bookkeeping: shown without them, and said why.
+  if (recordProblem !== undefined) io.stderr(`${t('cli.list.pendingRecord', io.lang ?? DEFAULT_LANG, { problem: recordProblem })}\n`)
+  const recordOf = (e: StoredEntry) => (pending.records as Record<string, unknown>)[e.id] ?? (recordProblem === undefined ? { fails: 0 } : undefined)
   out(
     io,
     o.json,
-    { entries: list.map((e) => ({ ...entryJson(e, marks), ...(o.pending ? { record: pendingRecords[e.id] } : {}) })), problems },
+    {
+      entries: list.map((e) => ({ ...entryJson(e, marks), ...(o.pending ? { record: recordOf(e) } : {}) })),
+      problems,
+      ...(recordProblem === undefined ? {} : { recordProblem }),
+    },
     () =>
       `${list.map((e) => `${e.id}  ${dateOf(e)}  ${whoMark(e, marks)} ${(e.meta.kind ?? '-').padEnd(10)} ${e.meta.axis ?? '·'} ${(e.meta.gate ?? '').padEnd(8)} ${oneLine(e.text)}`).join('\n')}${list.length > 0 ? '\n' : ''}` +
       `${t(list.length === 1 ? 'cli.list.one' : 'cli.list.count', io.lang ?? DEFAULT_LANG, { n: list.length })}${problems.length > 0 ? t('cli.list.problems', io.lang ?? DEFAULT_LANG, { n: problems.length }) : ''}\n`,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from './main.ts'
@@ -37,6 +37,16 @@ describe('cyrene settings', () => {
     expect(await run(['settings', 'get', 'style', '--json'])).toMatchObject({ code: 0, out: expect.stringContaining('"value": "绮丽"') })
     expect(await run(['settings', 'unset', 'style'])).toMatchObject({ code: 0 })
     expect(await run(['settings', 'get', 'style'])).toMatchObject({ code: 1, out: '' })
+  })
+
+  it('unset of a key that is not set changes nothing and makes no settings file', async () => {
+    expect(await run(['settings', 'unset', 'nickname'])).toMatchObject({ code: 0 })
+    expect(existsSync(file())).toBe(false)
+    await run(['settings', 'set', 'nickname', '小满'])
+    // The file is replaced by a rename when written: the same inode is the same file, untouched.
+    const before = statSync(file()).ino
+    expect(await run(['settings', 'unset', 'style'])).toMatchObject({ code: 0 })
+    expect(statSync(file()).ino).toBe(before)
   })
 
   it('bad input: exit 2, a message saying what to do, the file unchanged', async () => {

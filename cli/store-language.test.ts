@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs'
+import { promises as fs, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempHome } from '../memory/testing/tmp.ts'
@@ -119,6 +119,25 @@ describe('the store’s commands in the person’s language (issue 22)', () => {
       }
     })
   }
+
+  it("list --pending with a broken re-check record lists the entries without their counts, says why in the person's language, exits 0", async () => {
+    await run(['memory', 'write', '今天下雨了'], 'zh')
+    const record = join(t.home, 'cyrene-philia093-0', '元', '待定复检.json')
+    writeFileSync(record, '{"version":1,"entr')
+    const zh = await run(['memory', 'list', '--pending'], 'zh')
+    expect(zh.code).toBe(0)
+    expect(zh.out).toContain('今天下雨了')
+    expect(zh.text).toContain('所以不显示复核次数')
+    expect(zh.text).not.toContain('再复核')
+    const en = await run(['memory', 'list', '--pending', '--json'], 'en')
+    const listed = JSON.parse(en.out) as { entries: Array<{ record?: unknown }>; recordProblem?: string }
+    expect(listed.entries).toHaveLength(1)
+    expect(listed.entries[0]!.record).toBeUndefined()
+    expect(listed.recordProblem).toContain('元/待定复检.json is not valid JSON')
+    expect(readFileSync(record, 'utf8')).toBe('{"version":1,"entr')
+    const recheck = await run(['memory', 'recheck'], 'en')
+    expect(recheck.code).toBe(2)
+  })
 
   it('--json keeps its keys and values under a Chinese locale', async () => {
     await run(['memory', 'write', '今天下雨了'], 'zh')

@@ -89,6 +89,31 @@ describe('disk full through the cyrene bin (issue 7 item 1)', () => {
     await fs.unlink(filler)
   })
 
+  it('a restore or a settings change refused by a full disk before it changed anything says "Nothing was changed", not "may have" (fault audit, decision 291)', async () => {
+    const home = fsys.dir
+    const { file, bytes } = await dayWith40(home)
+    const backup = await cyrene(home, 'backup', '--json')
+    expect(backup.code, backup.stderr).toBe(0)
+    const name = (JSON.parse(backup.stdout) as { name: string }).name
+    const filler = join(home, 'filler')
+    // No room for the pre-restore snapshot; then room for it but not for the staged copy.
+    for (const left of [0, 80 * 1024]) {
+      await fillDisk(filler, left)
+      const restore = await cyrene(home, 'restore', name)
+      expect(restore.code, restore.stderr).toBe(3)
+      expect(restore.stderr).toContain('Nothing was changed.')
+      expect(restore.stderr).not.toContain('may have stopped')
+      await fs.unlink(filler)
+    }
+    await fillDisk(filler)
+    const settings = await cyrene(home, 'settings', 'set', 'nickname', '阿澄')
+    expect(settings.code, settings.stderr).toBe(3)
+    expect(settings.stderr).toContain('Nothing was changed.')
+    expect(settings.stderr).not.toContain('may have finished')
+    expect(await fs.readFile(file)).toEqual(bytes)
+    await fs.unlink(filler)
+  })
+
   it('bulk: writes while the disk fills up — every write that exited 0 is there afterwards, check is clean, no temp file is left', async () => {
     const home = fsys.dir
     const store = await MemoryStore.open({ env: { DSH_HOME: home } })

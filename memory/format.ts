@@ -6,6 +6,7 @@
  */
 export { serializeEntry, entriesOf, findEntry, parseEntryFile, AXES, CONSEQUENCE_SCHEMA, KNOWN_KINDS, LINK_TYPES, type Entry } from './entry.ts'
 export { RefusedError, KIND_RE, assertWellFormed, type NewEntry } from './validate.ts'
+export { leftStoreUntouched } from './untouched.ts'
 export { gateProblemOf, gateReasons } from './gate.ts'
 export { newId } from './id.ts'
 export { ANCHOR_FILES, parseAnchor, readAllAnchors } from './anchors.ts'

@@ -6,6 +6,7 @@ import type { MemoryStore, StoredEntry } from './store.ts'
 import { buildMeta, RefusedError, type NewEntry, type Writer } from './validate.ts'
 import type { EntryMeta } from './entry.ts'
 import { claimsPerson, isMarked } from './person-marks.ts'
+import type { Said } from './said.ts'
 
 /**
  * Month and year re-checks of 余页/待定 (CONTRACT#recheck). Pending files are never
@@ -60,11 +61,28 @@ function sourceRefOf(e: StoredEntry): string {
 }
 
 async function readPendingState(store: MemoryStore): Promise<PendingState> {
-  const { value, problem, problemSaid } = await store.readMetaJson<PendingState>(PENDING_STATE, { version: 1, entries: {} })
+  const { state, problem } = await pendingStateOrProblem(store)
   if (problem !== undefined)
-    throw new RefusedError('meta-json', `${problem}. Fix or restore it before re-checking; nothing was changed.`, { variant: 'pending', problem: problemSaid! })
-  if (value === null || typeof value !== 'object' || typeof value.entries !== 'object' || value.entries === null) return { version: 1, entries: {} }
-  return value
+    throw new RefusedError('meta-json', `${problem.en}. Fix or restore it before re-checking; nothing was changed.`, {
+      variant: 'pending',
+      problem: problem.said,
+    })
+  return state
+}
+
+/** The record as read, or none and why (a reader may go on without it; a re-check may not). */
+async function pendingStateOrProblem(store: MemoryStore): Promise<{ state: PendingState; problem?: { en: string; said: Said } }> {
+  const empty: PendingState = { version: 1, entries: {} }
+  const { value, problem, problemSaid } = await store.readMetaJson<PendingState>(PENDING_STATE, empty)
+  if (problem !== undefined) return { state: empty, problem: { en: problem, said: problemSaid! } }
+  if (value === null || typeof value !== 'object' || typeof value.entries !== 'object' || value.entries === null) return { state: empty }
+  return { state: value }
+}
+
+/** The re-check records for `memory list --pending`, which shows the entries without them when the record cannot be read. */
+export async function pendingRecordsOrProblem(store: MemoryStore): Promise<{ records: Record<string, PendingRecord>; problem?: { en: string; said: Said } }> {
+  const { state, problem } = await pendingStateOrProblem(store)
+  return problem === undefined ? { records: state.entries } : { records: {}, problem }
 }
 
 /** Pending entries with their re-check record. */

@@ -6,6 +6,7 @@ import { claimEngine, engineStatus, releaseEngine } from './engine-lock.ts'
 import { ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
 import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
 import { recallCacheDir, safeJoin } from './paths.ts'
+import { markUntouched } from './untouched.ts'
 import { listSnapshots, pruneSnapshots, sha256, snapshotUnderLock, writeNewFile } from './snapshots.ts'
 import type { StoreCore } from './store-core.ts'
 import { checkSnapshot, lstatTree, type TreeEntry } from './restore-check.ts'
@@ -376,7 +377,11 @@ export async function restoreSnapshot(
       available: names.join(', '),
     })
   }
-  const tookEngine = await holdEngine(store)
+  // Until the journal is written committed, the live store is as it was: a failure there changed nothing.
+  let committing = false
+  const tookEngine = await holdEngine(store).catch((e: unknown) => {
+    throw markUntouched(e)
+  })
   // Only a store already on the record takes a pre-record snapshot's claims over; an older store migrates at its next open.
   const hadRecord = marksExist(store.root)
   try {
@@ -415,6 +420,7 @@ export async function restoreSnapshot(
       }
       opts.onPhase?.('staged')
       lock.assertOwned()
+      committing = true
       const committed: Journal = { ...journal, state: 'committed' }
       await writeJournal(staging, committed)
       opts.onPhase?.('committed')
@@ -433,6 +439,8 @@ export async function restoreSnapshot(
     // A snapshot taken before the person-marks record existed brings none back: the person chose that day, so its claims are taken over once more.
     if (hadRecord) await migrateMarks(store, { afterRestore: true }).catch(() => undefined)
     return result
+  } catch (e) {
+    throw committing ? e : markUntouched(e)
   } finally {
     if (tookEngine) await releaseEngine(store)
   }

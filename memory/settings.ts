@@ -416,6 +416,8 @@ export async function writeVoiceSetting(store: StoreCore, key: VoiceSettingKey, 
         variant: 'not-object',
       })
     const next = { ...(raw as Record<string, unknown>) }
+    // Unsetting what is not set changes nothing, and makes no file.
+    if (value === undefined && !Object.hasOwn(next, key)) return
     if (value === undefined) delete next[key]
     else next[key] = value
     await store.writeMetaJson('settings.json', next, lock)

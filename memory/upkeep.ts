@@ -3,7 +3,7 @@
  * month/year re-checks, snapshots and restore, import and migration (docs/decisions/281).
  */
 export { checkStore, type CheckReport, type Finding } from './check.ts'
-export { recheckPending, listPending, restoreTombstone, amendedMeta, type RecheckReport } from './recheck.ts'
+export { recheckPending, listPending, pendingRecordsOrProblem, restoreTombstone, amendedMeta, type RecheckReport } from './recheck.ts'
 export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, kindOfName, KEEP_SNAPSHOTS, KEEP_OTHER_SNAPSHOTS, MANIFEST_FILE } from './snapshots.ts'
 export { restoreSnapshot } from './restore.ts'
 export { importItems, parseImportJsonl, firstBadByte, type ImportItem, type Skipped } from './importer.ts'

@@ -14,6 +14,8 @@ export const cliEn: { readonly [K in keyof typeof cliZh]: string } = {
   'cli.list.one': '{n} entry',
   'cli.list.count': '{n} entries',
   'cli.list.problems': '; {n} unreadable comment(s) — run `cyrene memory check`',
+  'cli.list.pendingRecord':
+    'cyrene memory: {problem}, so the re-check counts are not shown. Fix it by hand or restore it (cyrene restore --list) before the next re-check, which refuses until then.',
   'cli.whale.empty': '(empty — this segment does not appear in the system prompt)',
   'cli.error.frame': '{said}. Usage: {path} {usage}. Run `{path} --help` for the options.',
   'cli.error.hint': ' (Did you mean {suggestion}?)',

@@ -11,6 +11,7 @@ export const cliZh = {
   'cli.list.one': '{n} 条',
   'cli.list.count': '{n} 条',
   'cli.list.problems': '；{n} 处注释读不了 —— 运行 `cyrene memory check`',
+  'cli.list.pendingRecord': 'cyrene memory：{problem}，所以不显示复核次数。请手改好或从快照恢复（cyrene restore --list）；在那之前，下一次复核会拒绝。',
   'cli.whale.empty': '(空 —— 该段不会出现在系统提示词里)',
   'cli.error.frame': '{said}。用法：{path} {usage}。运行 `{path} --help` 看有哪些选项。',
   'cli.error.hint': '（是不是想用 {suggestion}？）',
