@@ -161,16 +161,34 @@ describe('the doctor does not say "all well" over what it cannot see (the fault 
     const { lines } = await doctor(home)
     expect(lines.find((l) => l.check === 'memory root')).toMatchObject({ status: 'fail', detail: expect.stringContaining('the memory is out of reach') })
   })
-  it('files memory check would flag (a day file that is not UTF-8) are a warning with what to run', async () => {
+  it('files memory check calls errors (a day file that is not UTF-8) fail the doctor too, with the first and what to run (decision 290)', async () => {
     const home = scratchDir('doctor-files')
     const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
     expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r', '--at', '2026-01-01'], io)).toBe(0)
     const day = join(home, 'cyrene-philia093-0', '岁月涟漪/日档/2026/01/2026-01-01.md')
     writeFileSync(day, Buffer.concat([readFileSync(day), Buffer.from([0xff, 0xfe, 0x0a])]))
-    const { lines } = await doctor(home)
-    expect(lines.find((l) => l.check === 'store files')).toMatchObject({ status: 'warn', detail: expect.stringContaining('cyrene memory check') })
+    expect(await run(['memory', 'check'], memoryIO({ DSH_HOME: home, HOME: home }, home))).toBe(1)
+    const { code, lines } = await doctor(home)
+    expect(code).toBe(1)
+    expect(lines.find((l) => l.check === 'store files')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(
+        /^1 error\(s\) that cyrene memory check names .*the first: 岁月涟漪\/日档\/2026\/01\/2026-01-01\.md:1: the file is not valid UTF-8/,
+      ),
+    })
   })
-  it('a month folder moved elsewhere and linked back (its memories skipped by every read) is a warning naming the link', async () => {
+  it('a broken comment in a day file: an error in memory check, a failure in the doctor (decision 290)', async () => {
+    const home = scratchDir('doctor-comment')
+    const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
+    expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r', '--at', '2026-01-01'], io)).toBe(0)
+    const day = join(home, 'cyrene-philia093-0', '岁月涟漪/日档/2026/01/2026-01-01.md')
+    writeFileSync(day, `${readFileSync(day, 'utf8')}坏的\n<!--cyrene:{broken-->\n`)
+    expect(await run(['memory', 'check'], memoryIO({ DSH_HOME: home, HOME: home }, home))).toBe(1)
+    const { code, lines } = await doctor(home)
+    expect(code).toBe(1)
+    expect(lines.find((l) => l.check === 'store files')).toMatchObject({ status: 'fail', detail: expect.stringContaining('2026-01-01.md:') })
+  })
+  it('a month folder moved elsewhere and linked back (its memories skipped by every read) fails as in memory check, naming the link', async () => {
     const home = scratchDir('doctor-month-link')
     const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
     expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r', '--at', '2026-01-01'], io)).toBe(0)
@@ -178,8 +196,13 @@ describe('the doctor does not say "all well" over what it cannot see (the fault 
     const month = join(home, 'cyrene-philia093-0', '岁月涟漪/日档/2026/01')
     renameSync(month, join(home, 'moved'))
     symlinkSync(join(home, 'moved'), month)
-    const { lines } = await doctor(home)
-    expect(lines.find((l) => l.check === 'links')).toMatchObject({ status: 'warn', detail: expect.stringContaining('岁月涟漪/日档/2026/01') })
+    expect(await run(['memory', 'check'], memoryIO({ DSH_HOME: home, HOME: home }, home))).toBe(1)
+    const { code, lines } = await doctor(home)
+    expect(code).toBe(1)
+    expect(lines.find((l) => l.check === 'store files')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('symbolic link 岁月涟漪/日档/2026/01 →'),
+    })
   })
   it('a write lock kept by a stopped process, or a file where its folder goes, is named with what to do', async () => {
     const home = scratchDir('doctor-write-lock')

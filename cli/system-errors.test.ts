@@ -161,6 +161,25 @@ describe('permission denied (EACCES) as a second user: exit 3, who owns what, no
     expect(doctor.stdout).toContain(`chmod u+rw '${marks}'`)
   })
 
+  it('元/ with mode 0500 (its owner may not write): an error in memory check as in the doctor, and check --fix gives it back (decision 290)', async () => {
+    const home = await homeWithStore(base, 'meta-0500')
+    const meta = join(home, 'cyrene-philia093-0', '元')
+    execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home])
+    await fs.chmod(meta, 0o500)
+    expect(cyrene(write2, home, { asNobody: true }).status).toBe(3)
+    const check = cyrene(['memory', 'check'], home, { asNobody: true })
+    expect(check.status, check.stdout).toBe(1)
+    expect(check.stdout).toContain(`error   元: ${meta} (mode 0500, owner uid ${NOBODY}) may not be read and written by this user`)
+    expect(check.stdout).not.toContain('warning 元: mode 500')
+    const doctor = cyrene(['doctor'], home, { asNobody: true })
+    expect(doctor.status).toBe(1)
+    expect(doctor.stdout).toContain(`✗ Memory: ${meta} (mode 0500, owner uid ${NOBODY}) may not be read and written by this user`)
+    const fixed = cyrene(['memory', 'check', '--fix'], home, { asNobody: true })
+    expect(fixed.status, fixed.stdout).toBe(0)
+    expect((await fs.stat(meta)).mode & 0o777).toBe(0o700)
+    expect(cyrene(['doctor'], home, { asNobody: true }).stdout).not.toContain('may not be read and written')
+  })
+
   it('a day file with mode 0000: list and a write to that day refused, the file unchanged', async () => {
     const home = await homeWithStore(base, 'mode-0000')
     execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home])

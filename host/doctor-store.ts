@@ -1,15 +1,23 @@
 import { gitLines } from '../gitsync/index.ts'
-import { accessSync, constants, existsSync, lstatSync, type Dirent } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { lockShape, lockState, processStopped } from '../durable/lock.ts'
 import { linkTarget } from '../memory/files.ts'
-import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { t, type Lang } from '../i18n/index.ts'
 import { errorText, saidOr } from '../i18n/store-said.ts'
-import { describeSnapshots, findRetiredPlugins, KEEP_OTHER_SNAPSHOTS, KEEP_SNAPSHOTS, kindOfName } from '../memory/upkeep.ts'
+import {
+  checkStore,
+  deniedPlace,
+  describeSnapshots,
+  findRetiredPlugins,
+  KEEP_OTHER_SNAPSHOTS,
+  KEEP_SNAPSHOTS,
+  kindOfName,
+  type CheckReport,
+} from '../memory/upkeep.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { readVolumes, volumeDrift } from '../memory/person.ts'
-import { LAYOUT, resolveDshHome, resolveRoot, snapshotsDirOf } from '../memory/paths.ts'
+import { LAYOUT, resolveDshHome, resolveRoot } from '../memory/paths.ts'
 import { messageOf, type DoctorIO, type DoctorLine } from '../doctor/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import { recordLines as nightRecordLines } from '../night/index.ts'
@@ -41,48 +49,22 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
   }
 }
 
-/** The links below the store's root (relative paths), `.git/` aside: reads skip what they point to. */
-async function linksBelow(root: string, rel = ''): Promise<string[]> {
-  let ents: Dirent[]
-  try {
-    ents = await readdir(join(root, rel), { withFileTypes: true })
-  } catch {
-    return []
-  }
-  const out: string[] = []
-  for (const d of ents) {
-    const r = rel === '' ? d.name : `${rel}/${d.name}`
-    if (d.isSymbolicLink()) out.push(r)
-    else if (d.isDirectory() && r !== '.git') for (const found of await linksBelow(root, r)) out.push(found)
-  }
-  return out
-}
-
 async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, lang: Lang, opts: { engine: boolean }): Promise<DoctorLine[]> {
   const store = await MemoryStore.open({ env: io.env, rootDir: io.rootDir })
-  const { entries, problems } = await store.scan()
-  const day = entries.filter((e) => e.area === 'day').length
+  // What `memory check` finds is what the doctor reports: its errors (which make it exit 1) are failures here (decision 290).
+  const report = await checkStore(store)
+  const { day, pending } = report.stats
   const lines: DoctorLine[] = [
     {
       area: 'memory',
       check: rootCheck,
       status: 'ok',
-      detail: t('doctor.root.ok', lang, { root, n: day, pending: entries.length - day }),
+      detail: t('doctor.root.ok', lang, { root, n: day, pending }),
       summary: t('doctor.memory.summary', lang, { n: day }),
     },
   ]
-  // What `memory check` would find in the files (not UTF-8, a link, a broken comment): "all well" would hide it.
-  if (problems.length > 0)
-    lines.push({ area: 'memory', check: t('doctor.check.files', lang), status: 'warn', detail: t('doctor.files.problems', lang, { n: problems.length }) })
-  // A month folder moved to another disk and linked back is skipped by every read: its memories look gone.
-  const links = await linksBelow(root)
-  if (links.length > 0)
-    lines.push({
-      area: 'memory',
-      check: t('doctor.check.links', lang),
-      status: 'warn',
-      detail: t('doctor.links.found', lang, { n: links.length, first: links[0]! }),
-    })
+  const checkLine = checkErrorsLine(report, lang)
+  if (checkLine !== undefined) lines.push(checkLine)
   const denied = deniedPlace(root)
   if (denied !== undefined)
     lines.push({ area: 'memory', check: t('doctor.check.access', lang), status: 'fail', detail: t('doctor.access.denied', lang, denied) })
@@ -135,28 +117,21 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
   return lines
 }
 
-/**
- * The first place every write needs that this user may not read and write (a mode set by hand, a
- * copy made by another user): the store's files are read fine, so nothing else would say so.
- */
-function deniedPlace(root: string): { path: string; mode: string; uid: string; me: string } | undefined {
-  const places: [path: string, need: number][] = [
-    [root, constants.R_OK | constants.W_OK | constants.X_OK],
-    [join(root, LAYOUT.meta), constants.R_OK | constants.W_OK | constants.X_OK],
-    [join(root, LAYOUT.meta, 'person-marks.json'), constants.R_OK | constants.W_OK],
-    [join(root, LAYOUT.meta, 'settings.json'), constants.R_OK | constants.W_OK],
-    [snapshotsDirOf(root), constants.R_OK | constants.W_OK | constants.X_OK],
-  ]
-  for (const [path, need] of places) {
-    try {
-      accessSync(path, need)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EACCES' && (error as NodeJS.ErrnoException).code !== 'EPERM') continue
-      const st = lstatSync(path)
-      return { path, mode: (st.mode & 0o7777).toString(8).padStart(4, '0'), uid: String(st.uid), me: String(process.getuid?.() ?? '?') }
-    }
+/** Check's errors the doctor words in lines of its own (the same function, the same record): not counted twice. */
+const OWN_LINES = new Set(['access', 'person-marks', 'quota'])
+
+/** `memory check`'s errors (it exits 1 on them) as one failed line: how many, and the first with where it is. */
+function checkErrorsLine(report: CheckReport, lang: Lang): DoctorLine | undefined {
+  const errors = report.errors.filter((f) => !OWN_LINES.has(f.code))
+  const first = errors[0]
+  if (first === undefined) return undefined
+  const where = first.file === undefined ? '' : `${first.file}${first.line === undefined ? '' : `:${first.line}`}: `
+  return {
+    area: 'memory',
+    check: t('doctor.check.files', lang),
+    status: 'fail',
+    detail: t('doctor.files.errors', lang, { n: errors.length, first: `${where}${saidOr(first.said, first.message, lang)}` }),
   }
-  return undefined
 }
 
 /**

@@ -1,10 +1,10 @@
-import { promises as fs } from 'node:fs'
-import { join } from 'node:path'
+import { accessSync, constants, lstatSync, promises as fs } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { charCount } from '../prompt/index.ts'
 import { GATES } from './entry.ts'
 import { isUsableId } from './id.ts'
 import { isTempName, walkFiles, DIR_MODE, FILE_MODE } from './fsio.ts'
-import { LAYOUT, dateOfEntryFile } from './paths.ts'
+import { LAYOUT, dateOfEntryFile, snapshotsDirOf } from './paths.ts'
 import type { MemoryStore, StoredEntry } from './store.ts'
 import { AXES, LINK_TYPES } from './entry.ts'
 import { readAnchor } from './anchors.ts'
@@ -317,6 +317,20 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
   }
 
   await checkTree(store.root, '', opts.fix === true, { errors, warnings, fixed, fixedSaid })
+  // After `--fix` (which gives a folder of yours its 0700 back): a place every write needs that this user may not write is an
+  // error, not a mode to tidy — the store cannot record anything (decision 290). The doctor asks the same function.
+  const denied = deniedPlace(store.root)
+  if (denied !== undefined) {
+    const file = placeName(store.root, denied.path)
+    const at = warnings.findIndex((w) => w.code === 'mode' && w.file === file)
+    if (at >= 0) warnings.splice(at, 1)
+    errors.push({
+      code: 'access',
+      message: `${denied.path} (mode ${denied.mode}, owner uid ${denied.uid}) may not be read and written by this user (uid ${denied.me}): every write to the store refuses. Give it back: chmod u+rw '${denied.path}' (a folder also u+x), or chown it to uid ${denied.me}`,
+      said: { code: 'finding.access', params: { ...denied } },
+      file,
+    })
+  }
 
   return {
     errors,
@@ -333,6 +347,45 @@ export async function checkStore(store: MemoryStore, opts: CheckOptions = {}): P
       marginBytes: usage.margin,
     },
   }
+}
+
+export interface DeniedPlace {
+  path: string
+  mode: string
+  uid: string
+  me: string
+}
+
+/**
+ * The first place every write needs that this user may not read and write (a mode set by hand, a
+ * copy made by another user): the root, 元/, its person marks and settings, the snapshots' folder.
+ * The store's files still read fine, so nothing else would say so. `memory check` and the doctor
+ * both ask this (decision 290).
+ */
+export function deniedPlace(root: string): DeniedPlace | undefined {
+  const places: [path: string, need: number][] = [
+    [root, constants.R_OK | constants.W_OK | constants.X_OK],
+    [join(root, LAYOUT.meta), constants.R_OK | constants.W_OK | constants.X_OK],
+    [join(root, LAYOUT.meta, 'person-marks.json'), constants.R_OK | constants.W_OK],
+    [join(root, LAYOUT.meta, 'settings.json'), constants.R_OK | constants.W_OK],
+    [snapshotsDirOf(root), constants.R_OK | constants.W_OK | constants.X_OK],
+  ]
+  for (const [path, need] of places) {
+    try {
+      accessSync(path, need)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EACCES' && (error as NodeJS.ErrnoException).code !== 'EPERM') continue
+      const st = lstatSync(path)
+      return { path, mode: (st.mode & 0o7777).toString(8).padStart(4, '0'), uid: String(st.uid), me: String(process.getuid?.() ?? '?') }
+    }
+  }
+  return undefined
+}
+
+/** A path as a finding names it: relative below the root ('.' for the root), else whole (the snapshots' folder). */
+function placeName(root: string, path: string): string {
+  const rel = relative(root, path)
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel.split(sep).join('/')
 }
 
 interface TreeFindings {

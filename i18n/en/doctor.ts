@@ -25,7 +25,6 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.check.hostService': 'host service',
   'doctor.check.store': 'memory store',
   'doctor.check.files': 'store files',
-  'doctor.check.links': 'links',
   'doctor.check.writeLock': 'write lock',
   'doctor.check.access': 'access',
   'doctor.check.root': 'memory root',
@@ -54,9 +53,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.store.unreadable': 'the memory store cannot be read ({error}): check the folder’s permissions, or run cyrene memory check.',
   'doctor.root.danglingLink':
     '{root} is a link to {target}, which is not there (a disk not mounted, a folder moved?): the memory is out of reach. Mount it or point the link at the store again; nothing is made in its place.',
-  'doctor.files.problems': "{n} problem(s) in the store's files; run cyrene memory check for each and what to do",
-  'doctor.links.found':
-    '{n} link(s) in the store, first {first}: reads skip what a link points to, so its memories do not show; run cyrene memory check for what to do',
+  'doctor.files.errors':
+    '{n} error(s) that cyrene memory check names (it exits 1 on them); the first: {first}. Run cyrene memory check for each and what to do',
   'doctor.writeLock.shape':
     "{lock} is a {shape}, not a lock folder: no process holds it, and every write refuses. If no cyrene command and no DSH is writing, remove it (rm '{lock}')",
   'doctor.writeLock.stopped':

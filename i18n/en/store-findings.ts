@@ -44,6 +44,8 @@ export const storeFindingsEn: { readonly [K in keyof typeof storeFindingsZh]: st
     'retired plugin {name} is installed in {where}; it shares ids and storage with this one — uninstall it (after `cyrene migrate`)',
   'store.finding.mode.root': 'the root folder has mode {mode}, expected 700 (private to you); `check --fix` repairs it',
   'store.finding.mode.file': 'mode {mode}, expected {want} (private to you); `check --fix` repairs it',
+  'store.finding.access':
+    "{path} (mode {mode}, owner uid {uid}) may not be read and written by this user (uid {me}): every write to the store refuses. Give it back: chmod u+rw '{path}' (a folder also u+x), or chown it to uid {me}",
   'store.finding.symlink':
     'symbolic link {file} → {to}: the store never follows links below its root (writes through it are refused, reads skip it); replace the link with the file or folder itself (`check --fix` leaves links alone)',
   'store.fixed.root-mode': 'mode of the root set to 700',

@@ -23,7 +23,6 @@ export const doctorZh = {
   'doctor.check.hostService': '记忆服务',
   'doctor.check.store': '记忆库',
   'doctor.check.files': '记忆库文件',
-  'doctor.check.links': '链接',
   'doctor.check.writeLock': '写锁',
   'doctor.check.access': '权限',
   'doctor.check.root': '记忆库位置',
@@ -51,8 +50,7 @@ export const doctorZh = {
   'doctor.store.unreadable': '读不了记忆库（{error}）：请检查这个文件夹的权限，或运行 cyrene memory check。',
   'doctor.root.danglingLink':
     '{root} 是指向 {target} 的链接，而那里什么都没有（磁盘没挂上？文件夹搬走了？）：记忆够不着。把它挂上，或让链接重新指向记忆库；不会在原地另建一个。',
-  'doctor.files.problems': '记忆库的文件里有 {n} 处问题；运行 cyrene memory check 看每一处和该怎么办',
-  'doctor.links.found': '记忆库里有 {n} 个链接，第一个是 {first}：读的时候会跳过链接指向的内容，所以那些记忆不会出现；运行 cyrene memory check 看该怎么办',
+  'doctor.files.errors': 'cyrene memory check 查出 {n} 处错误（它会以 1 退出）；第一处：{first}。运行 cyrene memory check 看每一处和该怎么办',
   'doctor.writeLock.shape':
     "{lock} 是一个 {shape}，不是锁文件夹：没有进程持有它，每次写入都会被拒绝。如果没有 cyrene 命令、也没有 DSH 在写，就删掉它（rm '{lock}'）",
   'doctor.writeLock.stopped':

@@ -41,6 +41,8 @@ export const storeFindingsZh = {
   'store.finding.retired-plugin': '已停用的插件 {name} 还装在 {where}；它和这个插件共用 id 和存储 —— 先运行 `cyrene migrate`，再卸载它',
   'store.finding.mode.root': '根目录的权限是 {mode}，应该是 700（只有你能看）；`cyrene memory check --fix` 会修好',
   'store.finding.mode.file': '权限是 {mode}，应该是 {want}（只有你能看）；`cyrene memory check --fix` 会修好',
+  'store.finding.access':
+    "{path}（权限 {mode}，属主 uid {uid}）这个用户（uid {me}）不能读写：记忆库的每次写入都会被拒绝。把权限还回来：chmod u+rw '{path}'（文件夹还要 u+x），或者 chown 给 uid {me}",
   'store.finding.symlink':
     '符号链接 {file} → {to}：记忆库从不跟随自己目录下的链接（经过它的写入会被拒绝，读取会跳过它）；把链接换成文件或文件夹本身（`cyrene memory check --fix` 不动链接）',
   'store.fixed.root-mode': '根目录的权限改成了 700',
