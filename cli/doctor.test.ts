@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PERSONA_SOURCES } from '../host/persona-sources.ts'
@@ -187,6 +187,45 @@ describe('the doctor does not say "all well" over what it cannot see (the fault 
     const { code, lines } = await doctor(home)
     expect(code).toBe(1)
     expect(lines.find((l) => l.check === 'store files')).toMatchObject({ status: 'fail', detail: expect.stringContaining('2026-01-01.md:') })
+  })
+  it('damaged snapshots (a restore refuses them) are named as damaged, not counted as kept (decision 290)', async () => {
+    const home = scratchDir('doctor-snapshots')
+    const io = () => memoryIO({ DSH_HOME: home, HOME: home }, home)
+    expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r', '--at', '2026-01-01'], io())).toBe(0)
+    for (let i = 0; i < 4; i++) expect(await run(['backup', '--quiet'], io())).toBe(0)
+    const dir = join(home, 'cyrene-philia093-0-snapshots')
+    const names = readdirSync(dir).sort()
+    expect(names).toHaveLength(4)
+    const day = (name: string) => join(dir, name, '岁月涟漪/日档/2026/01/2026-01-01.md')
+    appendFileSync(day(names[0]!), '坏的\n<!--cyrene:{broken-->\n') // edited after it was taken
+    truncateSync(day(names[1]!), 10) // cut short
+    rmSync(day(names[2]!)) // a file gone
+    const mixed = await doctor(home)
+    expect(mixed.lines.filter((l) => l.check === 'snapshots')).toEqual([
+      expect.objectContaining({
+        status: 'ok',
+        detail: expect.stringContaining(`1 manual/pre-restore/pre-migrate (the newest 5 are kept), newest ${names[3]}`),
+      }),
+      expect.objectContaining({
+        status: 'warn',
+        detail: expect.stringMatching(
+          new RegExp(
+            `^3 snapshot\\(s\\) damaged, not counted as kept .*: ${names.slice(0, 3).join(', ')}\\. The first: ${names[0]}: .*2026-01-01\\.md has \\d+ bytes`,
+          ),
+        ),
+      }),
+    ])
+    // The same rule as the restore's: each one named is refused there.
+    const { main } = await import('./main.ts')
+    const quiet = { stdout: () => {}, stderr: () => {}, env: { DSH_HOME: home }, cwd: home }
+    for (const name of names.slice(0, 3)) expect(await main(['restore', name], quiet)).toBe(2)
+    rmSync(join(dir, names[3]!, '.manifest.json'))
+    appendFileSync(day(names[3]!), '\xff') // no manifest: checked by format, and cut mid-line
+    const all = await doctor(home)
+    expect(all.lines.filter((l) => l.check === 'snapshots')).toEqual([
+      expect.objectContaining({ status: 'warn', detail: expect.stringContaining('every snapshot is damaged (4:') }),
+    ])
+    expect(all.out).not.toContain('kept, newest')
   })
   it('a month folder moved elsewhere and linked back (its memories skipped by every read) fails as in memory check, naming the link', async () => {
     const home = scratchDir('doctor-month-link')

@@ -13,6 +13,7 @@ import {
   KEEP_OTHER_SNAPSHOTS,
   KEEP_SNAPSHOTS,
   kindOfName,
+  snapshotDamage,
   type CheckReport,
 } from '../memory/upkeep.ts'
 import { MemoryStore } from '../memory/index.ts'
@@ -168,11 +169,23 @@ async function engineLine(store: MemoryStore, lang: Lang): Promise<DoctorLine> {
   return { area: 'memory', check, status: 'ok', detail: t(engine.held ? 'doctor.engine.stale' : 'doctor.engine.free', lang) }
 }
 
-/** Daily and the other kinds are kept apart (7 daily, 5 others), so the doctor counts them apart. */
+/**
+ * Daily and the other kinds are kept apart (7 daily, 5 others), so the doctor counts them apart. A
+ * snapshot a restore would refuse (a file changed, cut or missing since it was taken) is not
+ * counted as kept: it is named as damaged, by the restore's own check (decision 290).
+ */
 async function snapshotLines(store: MemoryStore, lang: Lang): Promise<DoctorLine[]> {
   const check = t('doctor.check.snapshots', lang)
-  const snapshots = await describeSnapshots(store)
-  if (snapshots.length === 0) return [{ area: 'backup', check, status: 'warn', detail: t('doctor.snapshots.none', lang) }]
+  const all = await describeSnapshots(store)
+  if (all.length === 0) return [{ area: 'backup', check, status: 'warn', detail: t('doctor.snapshots.none', lang) }]
+  const damaged: { name: string; why: string }[] = []
+  const snapshots: typeof all = []
+  for (const s of all) {
+    const why = await damageOf(join(store.snapshotsDir, s.name), lang)
+    if (why === undefined) snapshots.push(s)
+    else damaged.push({ name: s.name, why })
+  }
+  const lines: DoctorLine[] = []
   const names = snapshots.map((s) => s.name)
   const daily = names.filter((n) => kindOfName(n) === 'daily')
   const other = names.filter((n) => kindOfName(n) === 'other')
@@ -182,19 +195,39 @@ async function snapshotLines(store: MemoryStore, lang: Lang): Promise<DoctorLine
     none: 'doctor.snapshots.noDaily' | 'doctor.snapshots.noOther',
     some: 'doctor.snapshots.daily' | 'doctor.snapshots.other',
   ) => (list.length === 0 ? t(none, lang) : t(some, lang, { n: list.length, keep, newest: list.at(-1)! }))
-  const lines: DoctorLine[] = [
-    {
+  if (snapshots.length > 0)
+    lines.push({
       area: 'backup',
       check,
       status: 'ok',
       detail: `${part(daily, KEEP_SNAPSHOTS, 'doctor.snapshots.noDaily', 'doctor.snapshots.daily')}${t('doctor.sep', lang)}${part(other, KEEP_OTHER_SNAPSHOTS, 'doctor.snapshots.noOther', 'doctor.snapshots.other')}`,
       summary: t('doctor.snapshots.summary', lang, { n: snapshots.length, newest: names.at(-1)! }),
-    },
-  ]
+    })
+  if (damaged.length > 0)
+    lines.push({
+      area: 'backup',
+      check,
+      status: 'warn',
+      detail: t(snapshots.length === 0 ? 'doctor.snapshots.allDamaged' : 'doctor.snapshots.damaged', lang, {
+        n: damaged.length,
+        names: damaged.map((d) => d.name).join(', '),
+        first: `${damaged[0]!.name}: ${damaged[0]!.why}`,
+      }),
+    })
   const unverified = snapshots.filter((s) => !s.verified).map((s) => s.name)
   if (unverified.length > 0)
     lines.push({ area: 'backup', check, status: 'ok', detail: t('doctor.snapshots.unverified', lang, { names: unverified.join(', ') }) })
   return lines
+}
+
+/** Why a restore would refuse this snapshot (its first problem; one it cannot read is damaged too), or undefined. */
+async function damageOf(dir: string, lang: Lang): Promise<string | undefined> {
+  try {
+    const first = (await snapshotDamage(dir))[0]
+    return first === undefined ? undefined : saidOr(first.said, first.en, lang)
+  } catch (error) {
+    return errorText(error, lang)
+  }
 }
 
 const AB_COMMAND = 'npm run persona:ab -- --base <commit>'

@@ -43,7 +43,7 @@ export async function lstatTree(dir: string): Promise<Map<string, TreeEntry>> {
 }
 
 /** One thing wrong with a snapshot: its English words and its code (`part.snapshot.<code>`, decision 082). */
-interface SnapshotProblem {
+export interface SnapshotProblem {
   en: string
   said: Said
 }
@@ -123,11 +123,39 @@ function refuseSnapshot(name: string, problems: SnapshotProblem[]): never {
 
 /** Step 1: the whole snapshot, before anything is touched. */
 export async function checkSnapshot(dir: string, name: string): Promise<CheckedSnapshot> {
+  const r = await inspectSnapshot(dir)
+  if (r.problems.length > 0) refuseSnapshot(name, r.problems)
+  return { files: r.files, verified: r.verified, warnings: r.warnings.map((w) => w.en), warningsSaid: r.warnings.map((w) => w.said) }
+}
+
+/**
+ * What a restore would refuse this snapshot for, read-only: empty when it restores. The doctor
+ * names a damaged snapshot by this, the restore's own rule (decision 290).
+ */
+export async function snapshotDamage(dir: string): Promise<SnapshotProblem[]> {
+  return (await inspectSnapshot(dir)).problems
+}
+
+interface Inspected {
+  problems: SnapshotProblem[]
+  files: Map<string, string>
+  verified: boolean
+  warnings: SnapshotProblem[]
+}
+
+async function inspectSnapshot(dir: string): Promise<Inspected> {
+  const files = new Map<string, string>()
+  const warnings: SnapshotProblem[] = []
   const top = await fs.lstat(dir)
   if (!top.isDirectory())
-    refuseSnapshot(name, [
-      top.isSymbolicLink() ? problem(`${dir} is a link`, 'top-link', { file: dir }) : problem(`${dir} is not a folder`, 'top-not-folder', { file: dir }),
-    ])
+    return {
+      problems: [
+        top.isSymbolicLink() ? problem(`${dir} is a link`, 'top-link', { file: dir }) : problem(`${dir} is not a folder`, 'top-not-folder', { file: dir }),
+      ],
+      files,
+      verified: false,
+      warnings,
+    }
   const tree = await lstatTree(dir)
   const problems: SnapshotProblem[] = []
   const folderForFile = (rel: string): SnapshotProblem => problem(`${rel} is a folder where a file should be`, 'folder', { file: rel })
@@ -144,20 +172,19 @@ export async function checkSnapshot(dir: string, name: string): Promise<CheckedS
       await fh.close()
     }
   }
-  const files = new Map<string, string>()
-  const warnings: SnapshotProblem[] = []
   const manifestEntry = tree.get(MANIFEST_FILE)
   tree.delete(MANIFEST_FILE)
   if (manifestEntry?.kind === 'file') {
     const manifest = parseManifest((await readNoFollow(MANIFEST_FILE)).toString('utf8'))
-    if ('en' in manifest)
-      refuseSnapshot(name, [
-        ...problems,
+    if ('en' in manifest) {
+      problems.push(
         problem(`${MANIFEST_FILE} (its list of files and checksums) cannot be read: ${manifest.en}`, 'manifest', {
           file: MANIFEST_FILE,
           problem: manifest.said,
         }),
-      ])
+      )
+      return { problems, files, verified: true, warnings }
+    }
     for (const [rel, want] of Object.entries(manifest.files)) {
       const e = tree.get(rel)
       if (e === undefined) {
@@ -196,6 +223,5 @@ export async function checkSnapshot(dir: string, name: string): Promise<CheckedS
       problems.push(...formatProblems(rel, buf))
     }
   }
-  if (problems.length > 0) refuseSnapshot(name, problems)
-  return { files, verified: manifestEntry?.kind === 'file', warnings: warnings.map((w) => w.en), warningsSaid: warnings.map((w) => w.said) }
+  return { problems, files, verified: manifestEntry?.kind === 'file', warnings }
 }

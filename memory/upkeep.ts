@@ -6,5 +6,6 @@ export { checkStore, deniedPlace, type CheckReport, type Finding } from './check
 export { recheckPending, listPending, pendingRecordsOrProblem, restoreTombstone, amendedMeta, type RecheckReport } from './recheck.ts'
 export { takeSnapshot, snapshotIfDue, listSnapshots, describeSnapshots, kindOfName, KEEP_SNAPSHOTS, KEEP_OTHER_SNAPSHOTS, MANIFEST_FILE } from './snapshots.ts'
 export { restoreSnapshot } from './restore.ts'
+export { snapshotDamage } from './restore-check.ts'
 export { importItems, parseImportJsonl, firstBadByte, type ImportItem, type Skipped } from './importer.ts'
 export { migrate, findRetiredPlugins } from './migrate.ts'

@@ -100,6 +100,10 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.snapshots.other': '{n} manual/pre-restore/pre-migrate (the newest {keep} are kept), newest {newest}',
   'doctor.snapshots.noOther': 'no manual snapshot yet',
   'doctor.snapshots.summary': '{n} kept, newest {newest}',
+  'doctor.snapshots.damaged':
+    '{n} snapshot(s) damaged, not counted as kept (a restore refuses them): {names}. The first: {first}. They age out as new ones are taken; cyrene backup takes a sound one now.',
+  'doctor.snapshots.allDamaged':
+    'every snapshot is damaged ({n}: {names}): a restore refuses them all, so there is no way back. The first: {first}. Take a sound one now: cyrene backup.',
   'doctor.snapshots.unverified': 'old snapshots without checksums (a restore checks their format only; they age out within a week): {names}',
   'doctor.snapshots.dailyFailed': 'today’s automatic snapshot failed ({error}): run cyrene backup to take one by hand, and check the free disk space.',
   'doctor.registry.problem': '{problem}: DSH keeps it aside and starts afresh at its next start.',

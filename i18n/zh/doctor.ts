@@ -93,6 +93,9 @@ export const doctorZh = {
   'doctor.snapshots.other': '手动/恢复前/迁移前快照 {n} 份（保留最新 {keep} 份），最新 {newest}',
   'doctor.snapshots.noOther': '还没有手动快照',
   'doctor.snapshots.summary': '{n} 份，最新 {newest}',
+  'doctor.snapshots.damaged':
+    '有 {n} 份快照坏了，不算在保留的里面（恢复会拒绝它们）：{names}。第一份：{first}。新快照拍下后它们会轮换掉；cyrene backup 现在就拍一份好的。',
+  'doctor.snapshots.allDamaged': '所有快照都坏了（{n} 份：{names}）：恢复会全部拒绝，没有退路。第一份：{first}。现在就拍一份好的：cyrene backup。',
   'doctor.snapshots.unverified': '没有校验和的旧快照（恢复时只查格式；一周内会轮换掉）：{names}',
   'doctor.snapshots.dailyFailed': '今天的自动快照没拍成（{error}）：请运行 cyrene backup 手动拍一份，并看看磁盘空间。',
   'doctor.registry.problem': '{problem}：DSH 把它放在一边，下次启动时重新开始。',
