@@ -53,8 +53,15 @@ export async function storeLines(io: DoctorIO, lang: Lang, opts: { engine: boole
 async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, lang: Lang, opts: { engine: boolean }): Promise<DoctorLine[]> {
   const store = await MemoryStore.open({ env: io.env, rootDir: io.rootDir })
   // What `memory check` finds is what the doctor reports: its errors (which make it exit 1) are failures here (decision 290).
-  const report = await checkStore(store)
-  const { day, pending } = report.stats
+  let report: CheckReport | undefined
+  let checkError: unknown
+  try {
+    report = await checkStore(store)
+  } catch (error) {
+    // A file it may not read (a mode set by hand): check refuses too; the lines below still say what they can.
+    checkError = error
+  }
+  const { day, pending } = report?.stats ?? countsOf((await store.scan()).entries)
   const lines: DoctorLine[] = [
     {
       area: 'memory',
@@ -64,11 +71,19 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
       summary: t('doctor.memory.summary', lang, { n: day }),
     },
   ]
-  const checkLine = checkErrorsLine(report, lang)
-  if (checkLine !== undefined) lines.push(checkLine)
   const denied = deniedPlace(root)
   if (denied !== undefined)
     lines.push({ area: 'memory', check: t('doctor.check.access', lang), status: 'fail', detail: t('doctor.access.denied', lang, denied) })
+  const checkLine =
+    report === undefined
+      ? {
+          area: 'memory' as const,
+          check: t('doctor.check.files', lang),
+          status: 'fail' as const,
+          detail: t('doctor.files.checkFailed', lang, { error: errorText(checkError, lang) }),
+        }
+      : checkErrorsLine(report, lang)
+  if (checkLine !== undefined) lines.push(checkLine)
   const writeLock = await writeLockLine(root, lang)
   if (writeLock !== undefined) lines.push(writeLock)
   if (opts.engine) lines.push(await engineLine(store, lang))
@@ -116,6 +131,11 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
   lines.push(...(await nightRecordLines(store, lang)))
   lines.push(...(await gitLines(store, lang)))
   return lines
+}
+
+function countsOf(entries: readonly { area: string }[]): { day: number; pending: number } {
+  const day = entries.filter((e) => e.area === 'day').length
+  return { day, pending: entries.length - day }
 }
 
 /** Check's errors the doctor words in lines of its own (the same function, the same record): not counted twice. */

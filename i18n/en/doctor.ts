@@ -55,6 +55,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
     '{root} is a link to {target}, which is not there (a disk not mounted, a folder moved?): the memory is out of reach. Mount it or point the link at the store again; nothing is made in its place.',
   'doctor.files.errors':
     '{n} error(s) that cyrene memory check names (it exits 1 on them); the first: {first}. Run cyrene memory check for each and what to do',
+  'doctor.files.checkFailed': 'cyrene memory check cannot run ({error}), so what it would find is not known; run it for what to do',
   'doctor.writeLock.shape':
     "{lock} is a {shape}, not a lock folder: no process holds it, and every write refuses. If no cyrene command and no DSH is writing, remove it (rm '{lock}')",
   'doctor.writeLock.stopped':

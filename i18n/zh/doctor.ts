@@ -51,6 +51,7 @@ export const doctorZh = {
   'doctor.root.danglingLink':
     '{root} 是指向 {target} 的链接，而那里什么都没有（磁盘没挂上？文件夹搬走了？）：记忆够不着。把它挂上，或让链接重新指向记忆库；不会在原地另建一个。',
   'doctor.files.errors': 'cyrene memory check 查出 {n} 处错误（它会以 1 退出）；第一处：{first}。运行 cyrene memory check 看每一处和该怎么办',
+  'doctor.files.checkFailed': 'cyrene memory check 没法运行（{error}），所以不知道它会查出什么；运行它看看该怎么办',
   'doctor.writeLock.shape':
     "{lock} 是一个 {shape}，不是锁文件夹：没有进程持有它，每次写入都会被拒绝。如果没有 cyrene 命令、也没有 DSH 在写，就删掉它（rm '{lock}'）",
   'doctor.writeLock.stopped':
