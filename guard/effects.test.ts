@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
-import { asHostFolderWork, callWindowOpen } from '../durable/host-writes.ts'
+import { asHostFolderWork, beginHostWrite, callWindowOpen, declareHostWrite, endHostWrite } from '../durable/host-writes.ts'
 import { EffectsGuard } from './effects.ts'
 import { Shadow } from './shadow.ts'
 
@@ -39,6 +39,35 @@ it("a write of the host's own that starts while a call's window opens is the hos
   expect(error).toBeUndefined()
   expect(notes).toEqual([])
   expect(readFileSync(seal, 'utf8')).toBe('{"size":1}\n')
+})
+
+it('a folder the host makes during a call vouches for itself only: a file a process of the call put in it is put back', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  // The host makes a new month's folder for a memory (memory/fsio.ts ensureDir declares it), and a
+  // process the call left running, waiting for that folder, writes a forged day file into it before
+  // the host's own day file lands and the guard looks (decision 292).
+  const month = join(root, '岁月涟漪', '2026', '12')
+  beginHostWrite()
+  try {
+    for (const d of [join(root, '岁月涟漪'), join(root, '岁月涟漪', '2026'), month]) {
+      declareHostWrite(d)
+      mkdirSync(d)
+    }
+    writeFileSync(join(month, '2026-12-01.md'), '伪造。\n<!--cyrene:{"id":"x","base":true,"by":"person"}-->\n')
+    await atomicWrite(join(month, '2026-12-07.md'), '她喜欢晴天。\n')
+  } finally {
+    endHostWrite()
+  }
+  const { notes, error } = await guard.after('bash')
+  expect(error).toBeUndefined()
+  expect(notes.join(' ')).toContain('2026-12-01.md (added)')
+  expect(existsSync(join(month, '2026-12-01.md'))).toBe(false)
+  expect(readFileSync(join(month, '2026-12-07.md'), 'utf8')).toBe('她喜欢晴天。\n')
+  // What the host made is kept from then on: a later look finds nothing more to put back.
+  expect(await guard.before('bash')).toBeUndefined()
+  expect((await guard.after('bash')).notes).toEqual([])
+  expect(readFileSync(join(month, '2026-12-07.md'), 'utf8')).toBe('她喜欢晴天。\n')
 })
 
 it('a file a call writes is still put back', async () => {

@@ -325,11 +325,20 @@ export class EffectsGuard {
     if (changes.length === 0) return []
     const mine: Change[] = []
     const theirs: Change[] = []
-    for (const c of changes) {
+    const queue = [...changes]
+    for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
       // Only while the host worked there (a snapshot taken or pruned, a git run): a memory written in the same moment vouches for nothing there.
-      const inHostFolder = host.folderWork > 0 && this.opts.hostFolders.some((f) => c.path === f || c.path.startsWith(f + sep))
+      const inHostFolder = host.folderWork > 0 && this.opts.hostFolders.some((f) => c!.path === f || c!.path.startsWith(f + sep))
       // A declared write adds or rewrites; a folder the host declared never vouches for what vanished or was swapped there.
       const declared = host.paths.has(c.path) && c.what !== 'removed' && c.what !== 'replaced'
+      // A folder the host made vouches for itself only: what a call's process put in it meanwhile is judged name by name.
+      if (declared && !inHostFolder && c.what === 'added') {
+        const inside = shadow.adoptFolderOnly(c.path)
+        if (inside !== undefined) {
+          queue.push(...inside)
+          continue
+        }
+      }
       if (declared || inHostFolder) mine.push(c)
       else theirs.push(c)
     }

@@ -207,6 +207,20 @@ export class Shadow {
     }
   }
 
+  /**
+   * A folder now on disk at `path` kept as it is, but not what lies in it: returns its entries, each
+   * an addition to judge on its own (a folder the host made, into which another process may have put
+   * files before the look). Undefined when `path` is not a folder.
+   */
+  adoptFolderOnly(path: string): Change[] | undefined {
+    if (lstatOr(path)?.isDirectory() !== true) return undefined
+    this.forget(path)
+    this.take(path, false)
+    const out: Change[] = []
+    this.compare(path, out, false)
+    return out
+  }
+
   /** Put back what the records hold at each changed path; returns the changes it could not undo. */
   restore(changes: readonly Change[]): { path: string; error: string }[] {
     const failed: { path: string; error: string }[] = []
@@ -308,8 +322,8 @@ export class Shadow {
     this.recs.set(path, { ...rec, ino: st.ino, ctimeMs: st.ctimeMs, mtimeMs: st.mtimeMs, atimeMs: st.atimeMs, nlink: st.nlink, mode: st.mode & 0o7777 })
   }
 
-  /** Record the disk at `path` and below. */
-  private take(path: string): void {
+  /** Record the disk at `path` and below (or the folder alone, its entries left unrecorded). */
+  private take(path: string, below = true): void {
     const st = lstatOr(path)
     if (st === undefined) return
     const kind = kindOf(st)
@@ -331,6 +345,7 @@ export class Shadow {
     const parent = dirname(path)
     if (parent !== path && this.recs.has(parent)) this.childrenOf(parent).add(path.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)))
     if (kind !== 'dir') return
+    if (!below) return void this.childrenOf(path)
     const kids = this.childrenOf(path)
     for (const { name, raw, utf8 } of listRaw(path)) {
       if (!utf8) {
