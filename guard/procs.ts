@@ -22,6 +22,8 @@ export interface Proc {
 
 /** Clock ticks per second: Linux reports 100 on every architecture DSH runs on (USER_HZ). */
 const TICKS = 100
+/** How often one scan lists the host's and the reapers' children again after a process vanished under it. */
+const MAX_RELISTS = 256
 const REAPERS = /^(systemd|init|tini|dumb-init|catatonit|s6-svscan|runsvdir|docker-init|containerd-shim.*|process_api)$/
 
 export function procsSupported(): boolean {
@@ -163,11 +165,18 @@ export class ModelProcesses {
       ...[...this.tainted.keys()].flatMap((p) => readChildren(p) ?? []),
     ]
     const seen = new Set<number>()
+    // A process that ended between its parent's listing and the read of its own stat has handed its children
+    // to a reaper after that reaper was listed (a chain that forks and exits again and again): list again.
+    let relists = 0
     while (queue.length > 0) {
       const pid = queue.pop()!
       if (seen.has(pid)) continue
       seen.add(pid)
       const p = readStat(pid)
+      if (p === undefined && relists < MAX_RELISTS) {
+        relists++
+        queue.push(...[this.host, ...reapers].flatMap((r) => readChildren(r) ?? []).filter((c) => !seen.has(c)))
+      }
       // A program the host started for its own work (durable/host-writes.ts) is not the model's, nor is what it starts.
       if (p === undefined || (p.ppid === this.host && isHostProcess(pid))) continue
       // Below the host or the reaper, only what started during the window; below the model's, everything.
