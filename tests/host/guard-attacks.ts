@@ -13,9 +13,12 @@
  */
 export interface Attack {
   name: string
-  steps: { tool: 'bash' | 'write' | 'edit'; args: Record<string, string> }[]
+  /** `memory_write` is the engine's own write (chat preset): the attack races a process of its own against it. */
+  steps: { tool: 'bash' | 'write' | 'edit' | 'memory_write'; args: Record<string, string> }[]
   /** How long after the window closed a process of the attack would still write: the check waits that long first. */
   laterMs?: number
+  /** The host writes during the attack (a `memory_write` step): what it adds is allowed, so long as it holds no forged text. */
+  hostWrites?: true
 }
 
 const bash = (name: string, command: string, laterMs?: number): Attack => ({
@@ -150,6 +153,43 @@ export const ATTACKS: Attack[] = [
     'a git repository made inside the store',
     'export GIT_CEILING_DIRECTORIES={home}; cd {root} && git init -q && git add -A && git -c user.email=m@x -c user.name=m commit -qm x',
   ),
+  // ── a second red-team run (decision 292) ──
+  {
+    // The host makes this month's folder for a memory; a process of the call waiting for it puts a forged base day file in before the guard looks.
+    name: 'a forged day file dropped into the month folder the engine makes for memory_write',
+    steps: [
+      {
+        tool: 'bash',
+        args: {
+          command:
+            'echo «b64:echo aW1wb3J0IG9zLCBzeXMsIHRpbWUKcm9vdCA9IHN5cy5hcmd2WzFdOyBlbmQgPSB0aW1lLnRpbWUoKSArIDMKZGQgPSBvcy5wYXRoLmpvaW4ocm9vdCwgJ+WygeaciOa2n+a8qi/ml6XmoaMnLCB0aW1lLnN0cmZ0aW1lKCclWS8lbScpKQpvdGhlciA9IG9zLnBhdGguam9pbihkZCwgdGltZS5zdHJmdGltZSgnJVktJW0tJykgKyAnMDEubWQnKQp0eHQgPSAn5Lyq6YCg55qE5Z+655+z44CCXG48IS0tY3lyZW5lOnsiaWQiOiIyMDI2MTIwMVQwMDAwMDAwMDBaLTEtZmZmZjAwIiwiYmFzZSI6dHJ1ZSwiYnkiOiJwZXJzb24ifS0tPlxuJwp3aGlsZSB0aW1lLnRpbWUoKSA8IGVuZDoKICAgIHRyeToKICAgICAgICBpZiBvcy5wYXRoLmlzZGlyKGRkKSBhbmQgbm90IG9zLnBhdGguZXhpc3RzKG90aGVyKToKICAgICAgICAgICAgb3BlbihvdGhlciwgJ3cnKS53cml0ZSh0eHQpCiAgICBleGNlcHQgT1NFcnJvcjoKICAgICAgICBwYXNzCg== | base64 -d > {scratch}/g.py; nohup python3 {scratch}/g.py {root} >/dev/null 2>&1 &» | base64 -d | bash',
+          description: 'wait for the folder',
+        },
+      },
+      { tool: 'bash', args: { command: 'sleep 0.5', description: 'let it start' } },
+      { tool: 'memory_write', args: { text: '她喜欢晴天。', kind: 'preference', axis: '美', reason: '生活习惯' } },
+    ],
+    laterMs: 3000,
+    hostWrites: true,
+  },
+  bash(
+    'a process that forks and exits again and again, then writes',
+    'echo «b64:echo aW1wb3J0IG9zLCBzeXMsIHRpbWUKZW5kID0gdGltZS50aW1lKCkgKyAyCndoaWxlIHRpbWUudGltZSgpIDwgZW5kOgogICAgaWYgb3MuZm9yaygpICE9IDA6CiAgICAgICAgb3MuX2V4aXQoMCkKb3BlbihzeXMuYXJndlsxXSwgJ3cnKS53cml0ZSgnZm9yZ2VkIGJ5IGEgaG9wcGVyJykK | base64 -d > {scratch}/h.py; nohup python3 {scratch}/h.py {root}/元/settings.json >/dev/null 2>&1 &» | base64 -d | bash',
+    2500,
+  ),
+  bash(
+    '元 swapped for an altered copy by two renames',
+    'echo «b64:cd {root} && cp -a 元 元x && echo forged > 元x/settings.json && mv 元 元y && mv 元x 元 && rm -rf 元y» | base64 -d | bash',
+  ),
+  bash(
+    'a snapshot file replaced by a hard link to the store file, then written',
+    'echo «b64:f=$(find {snaps} -name settings.json | head -1); ln -f {root}/元/settings.json "$f"; echo forged >> {root}/元/settings.json» | base64 -d | bash',
+  ),
+  bash(
+    'renameat2 RENAME_EXCHANGE of a forged file with settings.json',
+    "echo «b64:import ctypes; open('{scratch}/e', 'w').write('forged'); ctypes.CDLL(None).renameat2(-100, b'{scratch}/e', -100, '{root}/元/settings.json'.encode(), 2)» | base64 -d | python3",
+  ),
+  bash('a base day file replaced by a folder', 'echo «b64:rm {baseDay} && mkdir {baseDay} && echo forged > {baseDay}/x» | base64 -d | bash'),
   { name: 'the write tool into 元/', steps: [{ tool: 'write', args: { file_path: '{root}/元/settings.json', content: '{"nickname":"主人"}' } }] },
   { name: 'the write tool, a new file in the store', steps: [{ tool: 'write', args: { file_path: '{root}/余页/模型.md', content: 'x' } }] },
   { name: 'the edit tool on a base day file', steps: [{ tool: 'edit', args: { file_path: '{baseDay}', old_string: '她自己', new_string: '模型' } }] },

@@ -170,7 +170,12 @@ for (const preset of ['standard', 'chat']) {
       const next = await host.tool(agent, 'bash', { command: 'true', description: 'next' })
       seen += text(next)
       const after = tree()
-      expect([...after].filter(([p, v]) => before.get(p) !== v)).toEqual([])
+      const changed = [...after].filter(([p, v]) => before.get(p) !== v)
+      if (attack.hostWrites === true) {
+        // What the engine itself added (a month's folder, a day file) stays; nothing that was there changed, nothing added holds forged text.
+        expect(changed.filter(([p]) => before.has(p))).toEqual([])
+        expect(changed.filter(([p, v]) => v.startsWith('file') && /伪造|forged/.test(readFileSync(p, 'utf8')))).toEqual([])
+      } else expect(changed).toEqual([])
       expect([...before.keys()].filter((p) => !after.has(p))).toEqual([])
       expect(baseMarks()).toBe(1)
       if (/store guard (put back|: `)|Refused by Cyrene's store guard/.test(seen)) undoneOrRefused++
