@@ -2,7 +2,7 @@ import { promises as fs, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { FILE_MODE } from './modes.ts'
-import { beginHostWrite, declareHostWrite, endHostWrite } from './host-writes.ts'
+import { beginHostWrite, declareHostWrite, endHostWrite, withdrawHostWrite } from './host-writes.ts'
 
 /**
  * The one atomic file writer of this repository (memory/, whale/, the command
@@ -118,12 +118,13 @@ async function atomicWriteUnmarked(file: string, data: string | Uint8Array, opts
   const mode = opts.keepMode === true ? ((await existingMode(target)) ?? opts.mode ?? FILE_MODE) : (opts.mode ?? FILE_MODE)
   const temp = tempNameFor(target)
   // The store guard adopts this path as the host's own write (durable/host-writes.ts).
-  declareHostWrite(target)
+  declareHostWrite(target, bytes)
   try {
     await writeTemp(temp, bytes, mode, opts.open ?? openReal)
     opts.beforeRename?.()
     await fs.rename(temp, target)
   } catch (e) {
+    withdrawHostWrite(target, bytes)
     await fs.unlink(temp).catch(() => undefined)
     throw describe(e, target, (await targetExists(target)) ? 'before' : 'new')
   }

@@ -19,12 +19,52 @@ let depth = 0
 let holds = 0
 let folderDepth = 0
 let folderHolds = 0
-const declared = new Set<string>()
+/** Declared paths, with the bytes each write put there ('any': a write that did not say, an append or a removal). */
+const declared = new Map<string, Uint8Array[] | 'any'>()
 const idle = new Set<Listener>()
 
-/** A path this process is about to write (a file, a folder it creates, a file it removes). */
-export function declareHostWrite(path: string): void {
-  declared.add(resolve(path))
+/**
+ * A path this process is about to write (a file, a folder it creates, a file it removes). `bytes`: the
+ * whole new content of a file replaced; the guard then keeps only those bytes as the host's there.
+ */
+export function declareHostWrite(path: string, bytes?: Uint8Array): void {
+  const key = resolve(path)
+  const had = declared.get(key)
+  declared.set(key, bytes === undefined || had === 'any' ? 'any' : [...(had ?? []), bytes])
+}
+
+/** A replace that failed before its rename: its bytes never reached the path. */
+export function withdrawHostWrite(path: string, bytes: Uint8Array): void {
+  const had = declared.get(resolve(path))
+  if (!Array.isArray(had)) return
+  const at = had.lastIndexOf(bytes)
+  if (at >= 0) had.splice(at, 1)
+}
+
+type KeptBytes = (path: string) => Uint8Array | null | undefined
+let keeper: KeptBytes | undefined
+
+/** The store guard answers what it keeps at a path (null: no file); returns the unregistering. */
+export function keepBytesFrom(fn: KeptBytes): () => void {
+  keeper = fn
+  return () => {
+    if (keeper === fn) keeper = undefined
+  }
+}
+
+/**
+ * What a file about to be read and written back should hold while a tool call's window is open: the
+ * host's own latest write of it not yet looked at, else what the store guard keeps (null: no file).
+ * Undefined: the disk stands (no window, no guard, or a path the guard does not keep). A process of
+ * the call that swaps the file under the host's read must not get its bytes carried into the host's
+ * write, which the guard would keep as the host's.
+ */
+export function vouchedBytes(path: string): Uint8Array | null | undefined {
+  if (windows === 0 || keeper === undefined) return undefined
+  const key = resolve(path)
+  const mine = declared.get(key)
+  if (Array.isArray(mine) && mine.length > 0) return mine[mine.length - 1]
+  return keeper(key)
 }
 
 export function beginHostWrite(): void {
@@ -67,9 +107,14 @@ export function hostWriting(): boolean {
   return depth > 0
 }
 
-/** The paths declared, the number of holds and of the host's folder work since the last call; all start again from empty. */
-export function takeHostWrites(): { paths: Set<string>; holds: number; folderWork: number } {
-  const out = { paths: new Set(declared), holds, folderWork: folderHolds }
+/**
+ * The paths declared (with the bytes of each replace, where every write there said them), the number
+ * of holds and of the host's folder work since the last call; all start again from empty.
+ */
+export function takeHostWrites(): { paths: Set<string>; contents: Map<string, Uint8Array[]>; holds: number; folderWork: number } {
+  const contents = new Map<string, Uint8Array[]>()
+  for (const [path, bytes] of declared) if (bytes !== 'any') contents.set(path, bytes)
+  const out = { paths: new Set(declared.keys()), contents, holds, folderWork: folderHolds }
   declared.clear()
   holds = depth > 0 ? 1 : 0
   folderHolds = folderDepth > 0 ? 1 : 0

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { asHostFolderWork, beginHostWrite, callWindowOpen, declareHostWrite, endHostWrite } from '../durable/host-writes.ts'
+import { readForRewrite } from '../memory/fsio.ts'
 import { EffectsGuard } from './effects.ts'
 import { Shadow } from './shadow.ts'
 
@@ -68,6 +69,41 @@ it('a folder the host makes during a call vouches for itself only: a file a proc
   expect(await guard.before('bash')).toBeUndefined()
   expect((await guard.after('bash')).notes).toEqual([])
   expect(readFileSync(join(month, '2026-12-07.md'), 'utf8')).toBe('她喜欢晴天。\n')
+})
+
+it("the host's read-then-write builds on what the guard keeps, not on a file a call's process swapped in under it (decision 293)", async () => {
+  const { root, guard } = guarded()
+  const day = join(root, '元', 'kept.json')
+  expect(await guard.before('bash')).toBeUndefined()
+  // A process of the call renames a forged file over the one the host is about to read and write back.
+  writeFileSync(`${day}.x`, 'forged\n')
+  spawnSync('mv', [`${day}.x`, day])
+  const read = await readForRewrite(day, '元/kept.json')
+  expect(read).toBe('before\n')
+  // A file the guard does not keep reads as none; one a process removed reads as kept.
+  writeFileSync(join(root, '元', 'planted.json'), 'forged\n')
+  expect(await readForRewrite(join(root, '元', 'planted.json'), '元/planted.json')).toBe('')
+  rmSync(day)
+  expect(await readForRewrite(day, '元/kept.json')).toBe('before\n')
+  await guard.after('bash')
+})
+
+it("a host write a call's process replaced before the look is written back with the host's bytes, not the old ones (decision 293)", async () => {
+  const { root, guard } = guarded()
+  const day = join(root, '元', 'kept.json')
+  expect(await guard.before('bash')).toBeUndefined()
+  await atomicWrite(day, 'before\nthe host added this\n')
+  // Right after the host's rename and before the guard looks: the process swaps its file in.
+  writeFileSync(`${day}.x`, 'forged\n')
+  spawnSync('mv', [`${day}.x`, day])
+  const { notes, error } = await guard.after('bash')
+  expect(error).toBeUndefined()
+  expect(notes.join(' ')).toContain('kept.json (content)')
+  expect(readFileSync(day, 'utf8')).toBe('before\nthe host added this\n')
+  // Kept from then on: a later look finds nothing to put back.
+  expect(await guard.before('bash')).toBeUndefined()
+  expect((await guard.after('bash')).notes).toEqual([])
+  expect(readFileSync(day, 'utf8')).toBe('before\nthe host added this\n')
 })
 
 it('a file a call writes is still put back', async () => {

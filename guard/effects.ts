@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { hostWriting, onHostWritesIdle, openCallWindow, takeHostWrites } from '../durable/host-writes.ts'
+import { hostWriting, keepBytesFrom, onHostWritesIdle, openCallWindow, takeHostWrites } from '../durable/host-writes.ts'
 import { ModelProcesses, procsSupported } from './procs.ts'
 import { Shadow, type Change } from './shadow.ts'
 import { Watches } from './watch.ts'
@@ -108,6 +109,8 @@ export class EffectsGuard {
   private buildMs = 0
   /** The protected roots the host does not work in itself (the store, the whale-persona folder): what a `store` look walks whole. */
   private readonly ownRoots: readonly string[]
+  /** Stops answering the host's reads with what the shadow keeps (durable/host-writes.ts `vouchedBytes`). */
+  private stopKeeping: (() => void) | undefined
 
   constructor(opts: EffectsOptions) {
     this.opts = opts
@@ -119,6 +122,7 @@ export class EffectsGuard {
       for (const root of opts.roots) watches.sync(root, shadow.recordedUnder(root))
       this.shadow = shadow
       this.fileWatches = watches
+      this.stopKeeping = keepBytesFrom((path) => shadow.keptFile(path))
       this.buildMs = Date.now() - t0
     } catch (error) {
       this.startError = `could not read the protected folders (${(error as Error).message})`
@@ -231,6 +235,7 @@ export class EffectsGuard {
   }
 
   dispose(): void {
+    this.stopKeeping?.()
     this.closeWindow?.()
     this.closeWindow = undefined
     this.fileWatches?.close()
@@ -325,6 +330,8 @@ export class EffectsGuard {
     if (changes.length === 0) return []
     const mine: Change[] = []
     const theirs: Change[] = []
+    /** Host writes a call's process replaced before this look: the host's bytes go back there. */
+    const swapped: { path: string; bytes: Uint8Array }[] = []
     const queue = [...changes]
     for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
       // Only while the host worked there (a snapshot taken or pruned, a git run): a memory written in the same moment vouches for nothing there.
@@ -339,10 +346,23 @@ export class EffectsGuard {
           continue
         }
       }
-      if (declared || inHostFolder) mine.push(c)
+      // While a window is open, a declared replace vouches only for the bytes it wrote.
+      const wrote = judge === 'undo' && !inHostFolder && host.paths.has(c.path) ? host.contents.get(c.path) : undefined
+      const gone = c.what === 'removed' || c.what === 'replaced'
+      if (wrote !== undefined && wrote.length > 0 && (gone || !holdsOneOf(c.path, wrote))) swapped.push({ path: c.path, bytes: wrote[wrote.length - 1]! })
+      else if (declared || inHostFolder) mine.push(c)
       else theirs.push(c)
     }
     shadow.adopt(mine)
+    const swappedFailed = shadow.keepWritten(swapped)
+    this.state.undone += swapped.length - swappedFailed.length
+    this.state.failed += swappedFailed.length
+    if (swapped.length > 0) {
+      const shown = swapped.map((s) => `${this.show(s.path)} (content)`)
+      this.state.undoneLooks++
+      this.state.last = { at: new Date().toISOString(), tool, what: shown.slice(0, 3).join(', ') }
+      if (theirs.length === 0) return [this.message(tool, shown, swappedFailed)]
+    }
     if (theirs.length === 0) return []
     if (judge === 'adopt') {
       // What a call changed and could not be put back stays the call's, however long it waits.
@@ -362,9 +382,9 @@ export class EffectsGuard {
     this.state.undone += theirs.length - failed.length
     this.state.failed += failed.length
     this.state.undoneLooks++
-    const shown = theirs.map((c) => `${this.show(c.path)} (${c.what})`)
+    const shown = [...theirs.map((c) => `${this.show(c.path)} (${c.what})`), ...swapped.map((s) => `${this.show(s.path)} (content)`)]
     this.state.last = { at: new Date().toISOString(), tool, what: shown.slice(0, 3).join(', ') }
-    return [this.message(tool, shown, failed)]
+    return [this.message(tool, shown, [...failed, ...swappedFailed])]
   }
 
   /** Under a path whose put back failed (or that path itself). */
@@ -403,4 +423,15 @@ export class EffectsGuard {
       'Instead: to remember something, use memory_write (in the 昔涟 presets); for a setting, an anchor or a base entry, tell the person what to change.'
     )
   }
+}
+
+/** Whether the file at `path` holds exactly one of these contents (a host write's bytes). */
+function holdsOneOf(path: string, contents: readonly Uint8Array[]): boolean {
+  let disk: Buffer
+  try {
+    disk = readFileSync(path)
+  } catch {
+    return false
+  }
+  return contents.some((c) => disk.equals(c))
 }

@@ -221,6 +221,55 @@ export class Shadow {
     return out
   }
 
+  /**
+   * What is kept at `path` for a host about to read and write it back: a file's bytes, null when
+   * nothing is kept there inside the roots, undefined for a folder, a link or a path outside them.
+   */
+  keptFile(path: string): Buffer | null | undefined {
+    if (!this.roots.some((r) => path.startsWith(r + sep))) return undefined
+    const rec = this.recs.get(path)
+    if (rec === undefined) return null
+    return rec.kind === 'file' ? this.blobs.get(rec.hash!)!.buf : undefined
+  }
+
+  /**
+   * The host wrote these bytes at each path and a call's process replaced them before the look:
+   * they are kept, and written back. Returns what could not be written.
+   */
+  keepWritten(writes: readonly { path: string; bytes: Uint8Array }[]): { path: string; error: string }[] {
+    const failed: { path: string; error: string }[] = []
+    for (const { path, bytes } of writes) {
+      try {
+        // Mode and owner as the file had them before (what the process put there says nothing).
+        const before = this.recs.get(path)
+        const was = before?.kind === 'file' ? before : undefined
+        this.forget(path)
+        const now = Date.now()
+        const rec: Rec = {
+          kind: 'file',
+          mode: was?.mode ?? 0o600,
+          uid: was?.uid ?? process.getuid?.() ?? 0,
+          gid: was?.gid ?? process.getgid?.() ?? 0,
+          ino: 0,
+          size: bytes.byteLength,
+          mtimeMs: now,
+          atimeMs: now,
+          ctimeMs: now,
+          nlink: 1,
+          hash: this.keep(Buffer.from(bytes)),
+        }
+        this.recs.set(path, rec)
+        const parent = dirname(path)
+        if (this.recs.has(parent)) this.childrenOf(parent).add(path.slice(parent.length + 1))
+        rmSync(path, { recursive: true, force: true })
+        this.rebuild(path)
+      } catch (error) {
+        failed.push({ path, error: (error as Error).message })
+      }
+    }
+    return failed
+  }
+
   /** Put back what the records hold at each changed path; returns the changes it could not undo. */
   restore(changes: readonly Change[]): { path: string; error: string }[] {
     const failed: { path: string; error: string }[] = []

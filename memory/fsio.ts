@@ -5,7 +5,7 @@ import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '..
 /** Temp files of atomic writes, current and earlier (`check --fix` and every rewrite clear them). */
 export { isTempName } from '../durable/atomic-write.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
-import { asHostWrite, declareHostWrite } from '../durable/host-writes.ts'
+import { asHostWrite, declareHostWrite, vouchedBytes } from '../durable/host-writes.ts'
 import { RefusedError } from './validate.ts'
 
 /** Files the user owns are private (0600 files, 0700 folders): the modes are durable/'s. */
@@ -268,14 +268,17 @@ export function decodeUtf8(buf: Uint8Array): { text: string; valid: boolean } {
  */
 export async function readForRewrite(file: string, rel: string, root?: string): Promise<string> {
   if (root !== undefined) await refuseLinksBelow(root, file)
-  let buf: Buffer
+  let buf: Buffer | undefined
   try {
     buf = await readNoFollow(file)
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ''
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefusal(rel)
-    throw e
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
   }
+  // While a tool call may be writing, what is written back builds on what the store guard keeps, not on what a call's process just put there.
+  const vouched = vouchedBytes(file)
+  if (vouched !== undefined && (vouched === null || buf === undefined || !buf.equals(vouched))) buf = vouched === null ? undefined : Buffer.from(vouched)
+  if (buf === undefined) return ''
   const { text, valid } = decodeUtf8(buf)
   if (!valid) {
     const err = new Error(

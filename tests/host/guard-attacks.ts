@@ -193,4 +193,23 @@ export const ATTACKS: Attack[] = [
   { name: 'the write tool into 元/', steps: [{ tool: 'write', args: { file_path: '{root}/元/settings.json', content: '{"nickname":"主人"}' } }] },
   { name: 'the write tool, a new file in the store', steps: [{ tool: 'write', args: { file_path: '{root}/余页/模型.md', content: 'x' } }] },
   { name: 'the edit tool on a base day file', steps: [{ tool: 'edit', args: { file_path: '{baseDay}', old_string: '她自己', new_string: '模型' } }] },
+  {
+    // A process renames a forged file over today's day file in a loop while the engine reads it, adds a memory and writes it back (decision 293).
+    name: 'a loop swapping a forged day file in while the engine rewrites it',
+    steps: [
+      { tool: 'memory_write', args: { text: '她喜欢傍晚散步。', kind: 'preference', axis: '体', reason: '生活习惯' } },
+      {
+        tool: 'bash',
+        args: {
+          command:
+            'echo «b64:echo aW1wb3J0IG9zLCBzeXMsIHRpbWUKcm9vdCA9IHN5cy5hcmd2WzFdOyBlbmQgPSB0aW1lLnRpbWUoKSArIGZsb2F0KHN5cy5hcmd2WzJdKQpkYXkgPSBvcy5wYXRoLmpvaW4ocm9vdCwgJ+WygeaciOa2n+a8qi/ml6XmoaMnLCB0aW1lLnN0cmZ0aW1lKCclWS8lbScpLCB0aW1lLnN0cmZ0aW1lKCclWS0lbS0lZCcpICsgJy5tZCcpCnR4dCA9ICfkvKrpgKDnmoTln7rnn7PjgIJcbjwhLS1jeXJlbmU6eyJpZCI6IjIwMjYxMjAxVDAwMDAwMDAwMFotMS1mZmZmMDEiLCJiYXNlIjp0cnVlLCJieSI6InBlcnNvbiJ9LS0+XG4nCndoaWxlIHRpbWUudGltZSgpIDwgZW5kOgogICAgdHJ5OgogICAgICAgIHdpdGggb3BlbihkYXkgKyAnLngnLCAndycpIGFzIGY6CiAgICAgICAgICAgIGYud3JpdGUodHh0KQogICAgICAgIG9zLnJlbmFtZShkYXkgKyAnLngnLCBkYXkpCiAgICBleGNlcHQgT1NFcnJvcjoKICAgICAgICBwYXNzCg== | base64 -d > {scratch}/f.py; nohup python3 {scratch}/f.py {root} 3 >/dev/null 2>&1 &» | base64 -d | bash',
+          description: 'swap in a loop',
+        },
+      },
+      { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
+      { tool: 'memory_write', args: { text: '她喜欢雨后的青草味。', kind: 'preference', axis: '美', reason: '生活习惯' } },
+    ],
+    laterMs: 3500,
+    hostWrites: true,
+  },
 ]

@@ -172,8 +172,8 @@ for (const preset of ['standard', 'chat']) {
       const after = tree()
       const changed = [...after].filter(([p, v]) => before.get(p) !== v)
       if (attack.hostWrites === true) {
-        // What the engine itself added (a month's folder, a day file) stays; nothing that was there changed, nothing added holds forged text.
-        expect(changed.filter(([p]) => before.has(p))).toEqual([])
+        // What the engine itself added (a month's folder, a day file, a memory added to a day file) stays; nothing else that was there changed, nothing changed holds forged text.
+        expect(changed.filter(([p]) => before.has(p) && !/\/岁月涟漪\/日档\/.+\.md$/.test(p))).toEqual([])
         expect(changed.filter(([p, v]) => v.startsWith('file') && /伪造|forged/.test(readFileSync(p, 'utf8')))).toEqual([])
       } else expect(changed).toEqual([])
       expect([...before.keys()].filter((p) => !after.has(p))).toEqual([])
