@@ -6,6 +6,8 @@ import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { asHostFolderWork, beginHostWrite, callWindowOpen, declareHostWrite, endHostWrite } from '../durable/host-writes.ts'
 import { readForRewrite } from '../memory/fsio.ts'
+import { MemoryStore } from '../memory/index.ts'
+import { takeSnapshot } from '../memory/upkeep.ts'
 import { EffectsGuard } from './effects.ts'
 import { Shadow } from './shadow.ts'
 
@@ -104,6 +106,26 @@ it("a host write a call's process replaced before the look is written back with 
   expect(await guard.before('bash')).toBeUndefined()
   expect((await guard.after('bash')).notes).toEqual([])
   expect(readFileSync(day, 'utf8')).toBe('before\nthe host added this\n')
+})
+
+it("a snapshot taken while a window is open holds what the guard keeps, not what a call's process swapped in or planted (decision 293)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-effects-snap-'))
+  const store = await MemoryStore.open({ env: { DSH_HOME: dir } })
+  const { file } = await store.write({ text: '她自己写的。', kind: 'fact', axis: '智', reason: '测试' }, { by: 'person' })
+  const day = join(store.root, file)
+  const kept = readFileSync(day)
+  const guard = new EffectsGuard({ roots: [store.root, store.snapshotsDir], hostFolders: [store.snapshotsDir], shownFrom: dir, pollMs: 50 })
+  made.push({ dir, guard })
+  expect(await guard.before('bash')).toBeUndefined()
+  writeFileSync(`${day}.x`, '伪造。\n')
+  spawnSync('mv', [`${day}.x`, day])
+  writeFileSync(join(store.root, '元', 'planted.json'), '{}\n')
+  const snap = await takeSnapshot(store, 'manual')
+  expect(readFileSync(join(snap.path, file))).toEqual(kept)
+  expect(existsSync(join(snap.path, '元', 'planted.json'))).toBe(false)
+  await guard.after('bash')
+  expect(readFileSync(day)).toEqual(kept)
+  await store.close()
 })
 
 it('a file a call writes is still put back', async () => {

@@ -275,9 +275,7 @@ export async function readForRewrite(file: string, rel: string, root?: string): 
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefusal(rel)
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
   }
-  // While a tool call may be writing, what is written back builds on what the store guard keeps, not on what a call's process just put there.
-  const vouched = vouchedBytes(file)
-  if (vouched !== undefined && (vouched === null || buf === undefined || !buf.equals(vouched))) buf = vouched === null ? undefined : Buffer.from(vouched)
+  buf = asKept(file, buf)
   if (buf === undefined) return ''
   const { text, valid } = decodeUtf8(buf)
   if (!valid) {
@@ -288,6 +286,18 @@ export async function readForRewrite(file: string, rel: string, root?: string): 
     throw err
   }
   return text
+}
+
+/**
+ * A store file's bytes as the host may build on them (undefined: no such file). While a tool call may
+ * be writing, that is what the store guard keeps, not what a call's process just put there: the host
+ * must not carry it into its own write or a snapshot (durable/host-writes.ts `vouchedBytes`).
+ */
+export function asKept(file: string, disk: Buffer | undefined): Buffer | undefined {
+  const vouched = vouchedBytes(file)
+  if (vouched === undefined) return disk
+  if (vouched === null) return undefined
+  return disk !== undefined && disk.equals(vouched) ? disk : Buffer.from(vouched)
 }
 
 /** The bytes of a file, refusing (ELOOP) if the file itself is a symbolic link. */

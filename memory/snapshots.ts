@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join, dirname } from 'node:path'
-import { ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
+import { asKept, ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
 import { asHostFolderWork } from '../durable/host-writes.ts'
@@ -129,14 +129,15 @@ async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (
   const dirs = new Set<string>([to])
   let done = 0
   for (const rel of files) {
-    let buf: Buffer
+    let disk: Buffer | undefined
     try {
-      buf = await fs.readFile(join(from, rel))
+      disk = await fs.readFile(join(from, rel))
     } catch (e) {
       // Removed by hand between the listing and the read: it is not part of the store any more.
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
-      throw e
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
     }
+    const buf = asKept(join(from, rel), disk)
+    if (buf === undefined) continue
     const target = join(to, rel)
     await ensureDir(dirname(target))
     dirs.add(dirname(target))
