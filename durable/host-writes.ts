@@ -30,7 +30,8 @@ const idle = new Set<Listener>()
 export function declareHostWrite(path: string, bytes?: Uint8Array): void {
   const key = resolve(path)
   const had = declared.get(key)
-  declared.set(key, bytes === undefined || had === 'any' ? 'any' : [...(had ?? []), bytes])
+  // Only the latest: writes of one path follow each other under the store's lock, so an earlier one's bytes can no longer be there (and a bulk import must not pile them up).
+  declared.set(key, bytes === undefined || had === 'any' ? 'any' : [bytes])
 }
 
 /** A replace that failed before its rename: its bytes never reached the path. */

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { atomicWrite } from './atomic-write.ts'
+import { declareHostWrite, keepBytesFrom, openCallWindow, takeHostWrites, vouchedBytes } from './host-writes.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  takeHostWrites()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+it('a whole-file replace is declared with its bytes, the latest only; a path declared without bytes vouches for any', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-host-writes-'))
+  dirs.push(dir)
+  await atomicWrite(join(dir, 'a'), 'one')
+  await atomicWrite(join(dir, 'a'), 'two')
+  declareHostWrite(join(dir, 'b'), Buffer.from('x'))
+  declareHostWrite(join(dir, 'b'))
+  const taken = takeHostWrites()
+  expect(taken.paths).toEqual(new Set([join(dir, 'a'), join(dir, 'b')]))
+  expect([...taken.contents.keys()]).toEqual([join(dir, 'a')])
+  expect(Buffer.from(taken.contents.get(join(dir, 'a'))![0]!).toString()).toBe('two')
+})
+
+it('a replace that fails before its rename takes its bytes back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-host-writes-'))
+  dirs.push(dir)
+  // No such folder: the temp file cannot be made, the rename never happens.
+  await expect(atomicWrite(join(dir, 'none', 'a'), 'lost')).rejects.toThrow()
+  expect(takeHostWrites().contents.get(join(dir, 'none', 'a')) ?? []).toEqual([])
+})
+
+it('only while a window is open does a rewrite start from what the guard keeps; the host’s own latest write of the path comes first', () => {
+  const stop = keepBytesFrom((path) => (path.endsWith('kept') ? Buffer.from('kept bytes') : null))
+  try {
+    expect(vouchedBytes('/s/kept')).toBeUndefined()
+    const close = openCallWindow()
+    try {
+      expect(Buffer.from(vouchedBytes('/s/kept')!).toString()).toBe('kept bytes')
+      expect(vouchedBytes('/s/planted')).toBeNull()
+      declareHostWrite('/s/kept', Buffer.from('the host wrote this'))
+      expect(Buffer.from(vouchedBytes('/s/kept')!).toString()).toBe('the host wrote this')
+    } finally {
+      close()
+    }
+    expect(vouchedBytes('/s/kept')).toBeUndefined()
+  } finally {
+    stop()
+  }
+})
