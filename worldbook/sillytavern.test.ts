@@ -68,6 +68,17 @@ describe('SillyTavern World Info import', () => {
     expect(fileNameFor('...')).toBe('')
   })
 
+  it('a title Windows keeps for a device, or with direction marks, gives a name every system can hold and shows as it is', () => {
+    expect(['con', 'NUL', 'com1', 'aux.txt', 'Lpt9', 'con.'].map(fileNameFor)).toEqual(['con_', 'NUL_', 'com1_', 'aux_.txt', 'Lpt9_', 'con_.'])
+    expect(['console', 'com10', 'Null', 'icon'].map(fileNameFor)).toEqual(['console', 'com10', 'Null', 'icon'])
+    expect(fileNameFor('\u202egpj.evil')).toBe('gpj.evil')
+    expect(fileNameFor('a\u2066b\u2069c\u200bd')).toBe('abcd')
+    // The joiners emoji and Persian need stay.
+    expect(fileNameFor('👨\u200d👩 می\u200cخواهم')).toBe('👨\u200d👩 می\u200cخواهم')
+    const plan = planImport({ entries: { 0: { key: ['k'], comment: 'CON', content: 'c' }, 1: { key: ['k'], comment: 'con_', content: 'd' } } })
+    expect(plan.entries.map((e) => e.name)).toEqual(['CON_', 'con_-2'])
+  })
+
   it('a long title of wide characters stays well inside a file name (255 bytes), whole characters only', () => {
     const dragons = fileNameFor('🐉'.repeat(59))
     expect(Buffer.byteLength(dragons)).toBeLessThanOrEqual(150)

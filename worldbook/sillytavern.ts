@@ -97,6 +97,8 @@ export function fileNameFor(title: string): string {
     .normalize('NFC')
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f/\\:*?"<>|]/g, ' ')
+    // Direction and invisible format marks: a right-to-left override shows a name reversed (a file list that lies).
+    .replace(BIDI_MARKS, '')
     .replace(/\s+/g, ' ')
     // No hidden file, no `..`: a name never starts with a dot.
     .replace(/^[.\s]+/, '')
@@ -108,7 +110,18 @@ export function fileNameFor(title: string): string {
     if (Buffer.byteLength(cut + char) > NAME_BYTES) break
     cut += char
   }
-  return cut.trim()
+  return notDeviceName(cut.trim())
+}
+
+/** Direction overrides, isolates and marks, a zero-width space and word joiner (not the joiners emoji and scripts need): they change how a name shows, not what it is. */
+const BIDI_MARKS = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g
+
+/** Windows's device names (`con`, `nul`, `com1`, …), which no file there can have, with or without an extension. */
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i
+
+/** A name Windows keeps for a device gets a `_` (`con` → `con_`): a store synced to Windows still checks out. */
+function notDeviceName(name: string): string {
+  return DEVICE_NAME.test(name) ? name.replace(/^[^.]+/, (stem) => `${stem}_`) : name
 }
 
 /** The most UTF-8 bytes of a title kept in a file name. */
