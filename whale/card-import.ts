@@ -47,8 +47,8 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
   }
   if (detected === 'whale-preset') return importWhalePreset(raw, fileName)
   const report = fromTavern(raw, detected)
-  // Nothing taken at all (no text field, no whale_persona extension): an empty preset would only mislead.
-  if (report.mapped.length === 0) {
+  // Nothing of the persona taken (no text field, no whale_persona extension; tags alone are no persona): an empty preset would only mislead.
+  if (report.mapped.every((field) => field === 'tags')) {
     const inner = detected === 'tavern-v2' && isRecord(raw.data) ? raw.data : raw
     const at = inner === raw ? '' : 'data.'
     const holds = Object.entries(inner)
@@ -107,6 +107,17 @@ function importWhalePreset(raw: JsonRecord, fileName: string): CardImport {
     .filter(([k, v]) => v !== null && validPersonaValue(k as PersonaKey, v))
     .map(([k]) => 'persona.' + k)
   if (read.preset.thinkingLanguage !== undefined) mapped.push('thinkingLanguage')
+  // A `persona` object with nothing a preset holds: another program's character (Agnai's has `persona: {kind, attributes}`), not an empty preset to save.
+  if (mapped.length === 0) {
+    const fields = Object.keys(raw)
+      .filter((k) => raw[k] !== null && raw[k] !== '')
+      .join(', ')
+    return refuse(
+      `the file has a "persona" object but nothing a whale-persona preset holds (it holds ${fields}); if it is another program's character (Agnai, RisuAI), export it from there as a SillyTavern character card (V2) and import that — nothing was saved`,
+      { code: 'card.preset-empty', params: { fields } },
+      'whale-preset',
+    )
+  }
   const notes = new WhaleNotes()
   if (read.ignored.length)
     notes.add(`Ignored (outside the preset whitelist of spec §4.2): ${read.ignored.join(', ')}`, 'note.ignored', { fields: read.ignored.join(', ') })

@@ -165,9 +165,11 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   const mapped: string[] = []
   const unmapped: string[] = []
   const notes = new WhaleNotes()
+  const notText: string[] = []
   const take = (field: string): string => {
     const value = text(d[field])
     if (value) mapped.push(field)
+    else if (isPresent(d[field]) && typeof d[field] !== 'string') notText.push(at + field)
     return value
   }
 
@@ -246,6 +248,13 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
       'note.macros-kept',
       { macros: macros.join(', ') },
     )
+  // A number, list or object where SillyTavern writes text: not taken, and said, never dropped unnamed.
+  if (notText.length > 0)
+    notes.add(
+      `Not taken: ${notText.join(', ')} (not text: SillyTavern writes these as text; write the value as text in the card to carry it).`,
+      'note.not-text',
+      { fields: notText.join(', ') },
+    )
   const alsoLeft = QUIETLY_KNOWN.filter((key) => isPresent(d[key])).map((key) => at + key)
   if (alsoLeft.length > 0)
     notes.add(
@@ -263,6 +272,8 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
         fields: unmapped.join(', '),
       },
     )
+  // Named in the report's list of fields not taken too (after the note on host features, which is not why).
+  unmapped.push(...notText)
   neverSwitches(notes)
   return { preset, mapped, unmapped, notes: notes.en, notesSaid: notes.said }
 }

@@ -53,6 +53,8 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
     'the card has nothing this engine takes (no description, personality, scenario, system_prompt or post_history_instructions with text); it holds {fields} — nothing was saved',
   'whale.said.card.nothing-taken.empty':
     'the card has nothing this engine takes (no description, personality, scenario, system_prompt or post_history_instructions with text); it holds nothing — nothing was saved',
+  'whale.said.card.preset-empty':
+    'the file has a "persona" object but nothing a whale-persona preset holds (it holds {fields}); if it is another program\'s character (Agnai, RisuAI), export it from there as a SillyTavern character card (V2) and import that — nothing was saved',
   'whale.said.card.not-preset': 'not a whale-persona preset',
   'whale.said.note.original-dropped':
     "{field}'s {{original}} (SillyTavern's own default system prompt) is dropped: here the engine's own system prompt always comes first and the contracts after it.",
@@ -63,6 +65,7 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
     "Name macros kept as written: {macros}. SillyTavern fills them in with the character's and your names; nothing does here (edit the preset to say the names).",
   'whale.said.note.png-chunks-differ':
     'The PNG carries two cards: its ccv3 chunk ({taken}) was read, as SillyTavern reads it; its chara chunk ({other}) was not.',
+  'whale.said.note.not-text': 'Not taken: {fields} (not text: SillyTavern writes these as text; write the value as text in the card to carry it).',
   'whale.said.note.also-not-taken': 'Also not taken: {fields} (this engine has no place for them; SillyTavern shows a nickname in place of {{char}}).',
   'whale.said.note.not-taken': 'Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): {fields}',
   'whale.said.note.never-switches': 'An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.',

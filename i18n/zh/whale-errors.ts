@@ -49,6 +49,8 @@ export const whaleErrorsZh = {
     '这张卡里没有这个引擎能用的东西（description、personality、scenario、system_prompt、post_history_instructions 都没有文字）；它只有 {fields}——什么都没保存',
   'whale.said.card.nothing-taken.empty':
     '这张卡里没有这个引擎能用的东西（description、personality、scenario、system_prompt、post_history_instructions 都没有文字）；它什么都没有——什么都没保存',
+  'whale.said.card.preset-empty':
+    '这个文件有一个 "persona" 对象，却没有 whale-persona 预设里的任何东西（它有 {fields}）；如果它是别的程序的角色（Agnai、RisuAI），请在那边把它导出成 SillyTavern 角色卡（V2）再导入——什么都没保存',
   'whale.said.card.not-preset': '不是 whale-persona 预设',
   'whale.said.note.original-dropped': '{field} 里的 {{original}}（SillyTavern 自己的默认系统提示词）去掉了：这里总是引擎自己的系统提示词在前，契约在后。',
   'whale.said.note.no-contract': 'system_prompt 里没有能用的契约行（每行要 2–300 个字）；请手动拆成几行。',
@@ -56,6 +58,7 @@ export const whaleErrorsZh = {
   'whale.said.note.extensions-kept': '扩展 {keys} 原样保留，留给以后导出；这个引擎不用它们。',
   'whale.said.note.macros-kept': '名字宏保持原样：{macros}。SillyTavern 会换成角色和你的名字，这里没有谁替换它们（想写名字就改这个预设）。',
   'whale.said.note.png-chunks-differ': 'PNG 里有两张卡：读的是 ccv3 块（{taken}），和 SillyTavern 一样；chara 块（{other}）没有读。',
+  'whale.said.note.not-text': '没有取用：{fields}（不是文字：SillyTavern 把这些写成文字；想带过来，就在卡里把它写成文字）。',
   'whale.said.note.also-not-taken': '另外没有取用：{fields}（这个引擎没有它们的位置；SillyTavern 会用 nickname 代替 {{char}}）。',
   'whale.said.note.not-taken': '没有取用（它们要宿主的功能，比如开场白、示例对话或世界书，或者不认识）：{fields}',
   'whale.said.note.never-switches': '导入从不会启用这个人设：先用 `cyrene whale presets show <id>` 看一看，再自己应用。',

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { importCard } from './card-import.ts'
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value))
+
+describe('importCard: what real cards from the internet carry (decision 294)', () => {
+  it('a text field holding a number, list or object is named as not taken, never dropped unnamed', () => {
+    const r = importCard(
+      json({ spec: 'chara_card_v2', data: { name: 'N', description: 'd', personality: 5, scenario: ['s'], system_prompt: { a: 1 } } }),
+      'n.json',
+    )
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.mapped).toEqual(['description'])
+    expect(r.unmapped).toEqual(expect.arrayContaining(['data.personality', 'data.scenario', 'data.system_prompt']))
+    expect(r.notesSaid).toContainEqual({ code: 'note.not-text', params: { fields: 'data.personality, data.scenario, data.system_prompt' } })
+  })
+
+  it('a card whose only text-like field is its tags saves no empty preset', () => {
+    const r = importCard(json({ spec: 'chara_card_v2', data: { name: 'T', description: null, personality: 5, tags: 'solo' } }), 't.json')
+    expect(r).toMatchObject({
+      ok: false,
+      detected: 'tavern-v2',
+      said: { code: 'card.nothing-taken', params: { fields: 'data.name, data.personality, data.tags' } },
+    })
+  })
+
+  it('an Agnai character (a persona object of its own kind) is refused with what to do, not saved as an empty preset', () => {
+    const agnai = { kind: 'character', name: 'Aria', persona: { kind: 'text', attributes: { text: ['kind'] } }, greeting: 'hi', scenario: 'sc' }
+    const r = importCard(json(agnai), 'aria.json')
+    expect(r).toMatchObject({
+      ok: false,
+      detected: 'whale-preset',
+      said: { code: 'card.preset-empty', params: { fields: 'kind, name, persona, greeting, scenario' } },
+    })
+  })
+
+  it('a whale-persona preset with a persona field still imports', () => {
+    const r = importCard(json({ spec: 'whale-persona-preset/1', id: 'p', label: 'P', persona: { character: 'c' } }), 'p.json')
+    expect(r).toMatchObject({ ok: true, detected: 'whale-preset', mapped: ['persona.character'] })
+  })
+})
