@@ -103,6 +103,24 @@ describe('cyrene worldbook', () => {
     await expect(fs.readdir(folder())).rejects.toThrow(/ENOENT/)
   })
 
+  it('a JPEG or WebP renamed .png is refused as not a card, and a UTF-16 export (Notepad) reads as its text (decision 294)', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00])
+    await fs.writeFile(join(t.home, 'card.png'), jpeg)
+    const image = await run('worldbook', 'import', join(t.home, 'card.png'))
+    expect(image.code).toBe(2)
+    expect(image.err).toContain('is neither JSON nor a PNG card')
+    await expect(fs.readdir(folder())).rejects.toThrow(/ENOENT/)
+    const world = JSON.stringify({ entries: { 0: { uid: 0, key: ['港口'], comment: '港口', content: '雾里的港口 🌫' } } })
+    await fs.writeFile(join(t.home, 'le.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(world, 'utf16le')]))
+    const le = await run('worldbook', 'import', join(t.home, 'le.json'))
+    expect(le.code).toBe(0)
+    expect(await fs.readFile(join(folder(), '港口.md'), 'utf8')).toContain('雾里的港口 🌫')
+    const be = Buffer.from(world.replace('港口', 'Harbour').replace('港口', 'Harbour'), 'utf16le').swap16()
+    await fs.writeFile(join(t.home, 'be.json'), Buffer.concat([Buffer.from([0xfe, 0xff]), be]))
+    expect((await run('worldbook', 'import', join(t.home, 'be.json'))).code).toBe(0)
+    expect(await fs.readFile(join(folder(), 'Harbour.md'), 'utf8')).toContain('雾里的港口 🌫')
+  })
+
   it('a link where the folder should be is refused, never followed', async () => {
     await fs.mkdir(t.root, { recursive: true })
     await fs.mkdir(join(t.home, 'elsewhere'))

@@ -102,7 +102,7 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
   let text: string
   try {
     const bytes = await readInputFile(io, file, MAX_WORLD_BYTES)
-    text = looksLikePng(bytes) ? pngCard(bytes, file, io.lang ?? DEFAULT_LANG) : bytes.toString('utf8')
+    text = looksLikePng(bytes) ? pngCard(bytes, file, io.lang ?? DEFAULT_LANG) : jsonText(bytes, file, io.lang ?? DEFAULT_LANG)
   } catch (e) {
     if (e instanceof CliError) throw e
     const L = io.lang ?? DEFAULT_LANG
@@ -116,6 +116,17 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
   } catch (e) {
     throw new CliError(t('cli.worldbook.notJson', io.lang ?? DEFAULT_LANG, { file, error: (e as Error).message }), 2)
   }
+}
+
+/**
+ * A JSON file's text: UTF-8, or UTF-16 when it starts with a byte-order mark (Windows Notepad's "Unicode");
+ * any other file with a NUL byte is an image or other binary (a JPEG or WebP card renamed .png), refused as such.
+ */
+function jsonText(bytes: Buffer, file: string, lang: Lang): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2))
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2))
+  if (bytes.includes(0)) throw new CliError(t('cli.worldbook.binary', lang, { file }), 2)
+  return bytes.toString('utf8')
 }
 
 /** A PNG character card's JSON (the same reader as `whale presets import`). */

@@ -84,6 +84,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'cli.worldbook.list.skipped': 'skipped {file}: {why}',
   'cli.worldbook.list.warning': 'warning {file}: {why}',
   'cli.worldbook.cannotRead': 'cannot read {file}: {error}; nothing was written',
+  'cli.worldbook.binary':
+    "{file} is neither JSON nor a PNG card (an image in another format, or another binary file); nothing was written. Export the world from SillyTavern's World Info panel, or the character as a PNG or JSON card, and import that.",
   'cli.worldbook.notJson': "{file} is not valid JSON ({error}); nothing was written. Export the world again from SillyTavern's World Info panel.",
   'cli.worldbook.pngTooBig': '{file} is larger than {max} bytes; nothing was written',
   'cli.worldbook.pngUnreadable': '{file}: cannot read the PNG card: {error}; nothing was written',
