@@ -71,6 +71,7 @@ export const IMPORT_NOTE_CODES = [
   // A file that is not World Info at all.
   'format-not-object',
   'format-card-no-book',
+  'format-card-book-elsewhere',
   'format-book-not-object',
   'format-no-entries',
   'format-other-lorebook',

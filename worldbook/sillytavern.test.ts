@@ -93,6 +93,24 @@ describe('SillyTavern World Info import', () => {
     expect(planImport(card).entries[0]!.fields).toMatchObject({ title: '卡', keys: ['k'], priority: 5, enabled: true })
   })
 
+  it('a card with its book under extensions (not where SillyTavern reads it) is refused with where it is (decision 294)', () => {
+    const book = { entries: [{ keys: ['k'], content: 'c', enabled: true, insertion_order: 1 }] }
+    const refusal = (card: unknown) => {
+      try {
+        planImport(card)
+      } catch (e) {
+        return (e as ImportFormatError).note
+      }
+      return undefined
+    }
+    expect(refusal({ spec: 'chara_card_v2', data: { name: 'N', description: 'd', extensions: { character_book: book } } })).toEqual({
+      code: 'format-card-book-elsewhere',
+      params: { at: 'data.extensions.character_book' },
+    })
+    expect(refusal({ name: 'N', first_mes: 'hi', extensions: { character_book: book } })).toMatchObject({ params: { at: 'extensions.character_book' } })
+    expect(refusal({ spec: 'chara_card_v2', data: { name: 'N', extensions: { world: 'Eldoria' } } })).toEqual({ code: 'format-card-no-book' })
+  })
+
   it('a file that is not World Info is refused as a whole', () => {
     expect(() => planImport([1, 2])).toThrow(ImportFormatError)
     expect(formatCode(() => planImport({ name: 'x' }))).toBe('format-no-entries')

@@ -145,7 +145,7 @@ function entryList(json: unknown): Source {
   const root = json as Record<string, unknown>
   const isCard = (typeof root.spec === 'string' && root.spec.startsWith('chara_card')) || (typeof root.name === 'string' && typeof root.first_mes === 'string')
   const cardBook = (root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book
-  if (isCard && (cardBook === undefined || cardBook === null)) throw new ImportFormatError(note('format-card-no-book'))
+  if (isCard && (cardBook === undefined || cardBook === null)) throw new ImportFormatError(bookElsewhere(root) ?? note('format-card-no-book'))
   // A character card carries its book under data.character_book (v2/v3) or character_book.
   const book = ((root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book ?? root) as Record<string, unknown>
   if (typeof book !== 'object' || book === null) throw new ImportFormatError(note('format-book-not-object'))
@@ -156,6 +156,22 @@ function entryList(json: unknown): Source {
   if (typeof entries === 'object' && entries !== null)
     return { entries: Object.entries(entries as Record<string, unknown>).map(([k, e]) => [`entries.${k}`, e as Record<string, unknown>]), card: false, book }
   throw new ImportFormatError(note('format-no-entries'))
+}
+
+/**
+ * A card with no `character_book` where SillyTavern reads it but one under `extensions` (an editor's or
+ * a converter's place): named, so the person can move it, rather than "no book" (SillyTavern does not use it either).
+ */
+function bookElsewhere(root: Record<string, unknown>): ImportNote | undefined {
+  const data = root.data as Record<string, unknown> | undefined
+  for (const [at, holder] of [
+    ['data.extensions', data?.extensions],
+    ['extensions', root.extensions],
+  ] as const) {
+    const book = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>).character_book : undefined
+    if (typeof book === 'object' && book !== null) return note('format-card-book-elsewhere', { at: `${at}.character_book` })
+  }
+  return undefined
 }
 
 /**

@@ -68,6 +68,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.format-not-object': 'this is not a SillyTavern World Info file: expected a JSON object with "entries"',
   'worldbook.note.format-card-no-book':
     'this character card has no character_book, so it holds no World Info (its persona imports with `cyrene whale presets import`)',
+  'worldbook.note.format-card-book-elsewhere':
+    'this character card has no character_book where SillyTavern reads one (data.character_book); it has one at {at}, which SillyTavern does not use either: move it to data.character_book (or export the card again from SillyTavern with its world embedded) and import again',
   'worldbook.note.format-book-not-object': 'its character_book is not an object',
   'worldbook.note.format-no-entries':
     'this is not a SillyTavern World Info file: it has no "entries" object (export the world from SillyTavern\'s World Info panel)',

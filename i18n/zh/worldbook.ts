@@ -64,6 +64,8 @@ export const worldbookZh = {
   'worldbook.note.not-carried': '没带过来',
   'worldbook.note.format-not-object': '这不是 SillyTavern 的世界书文件：应该是一个带 "entries" 的 JSON 对象',
   'worldbook.note.format-card-no-book': '这张角色卡没有 character_book，所以里面没有世界书（它的人设用 `cyrene whale presets import` 导入）',
+  'worldbook.note.format-card-book-elsewhere':
+    '这张角色卡在 SillyTavern 读世界书的地方（data.character_book）没有 character_book；它在 {at} 有一本，SillyTavern 也不用那里的：把它挪到 data.character_book（或在 SillyTavern 里带着嵌入的世界书重新导出这张卡），再导入',
   'worldbook.note.format-book-not-object': '它的 character_book 不是一个对象',
   'worldbook.note.format-no-entries': '这不是 SillyTavern 的世界书文件：里面没有 "entries" 对象（在 SillyTavern 的世界书面板里重新导出）',
   'worldbook.note.format-other-lorebook':
