@@ -79,6 +79,17 @@ describe('SillyTavern World Info import', () => {
     expect(plan.entries.map((e) => e.name)).toEqual(['CON_', 'con_-2'])
   })
 
+  it('a comment that is an object or a list gives no title; the name, then the first key, stand in (decision 294)', () => {
+    const plan = planImport({
+      entries: {
+        0: { key: ['港口'], comment: { x: 1 }, content: 'a' },
+        1: { key: ['k'], comment: ['l'], name: 'Named', content: 'b' },
+        2: { key: ['k2'], comment: 7, content: 'c' },
+      },
+    })
+    expect(plan.entries.map((e) => e.name)).toEqual(['港口', 'Named', '7'])
+  })
+
   it('a long title of wide characters stays well inside a file name (255 bytes), whole characters only', () => {
     const dragons = fileNameFor('🐉'.repeat(59))
     expect(Buffer.byteLength(dragons)).toBeLessThanOrEqual(150)

@@ -197,6 +197,9 @@ const looseTrue = (f: { value: unknown } | undefined): boolean => {
   return typeof v === 'string' && v.trim() !== '' && Number(v) === 1
 }
 
+/** A comment or name as a title: text or a number as written; anything else (an object, a list) is no title, never "[object Object]". */
+const titleText = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '')
+
 /** One source entry's carried fields; undefined (with the reason pushed) when it has no content. */
 function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields | ImportNote {
   const rawContent = e.get('content')?.value
@@ -238,7 +241,7 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
   const macros = tavernMacrosIn(content)
   if (macros.length > 0) notes.push(note('macros-kept', { macros: macros.join(', ') }))
   // A title is one line (the front matter's `title:` and the heading it is shown under): line breaks become spaces.
-  const title = oneLine(String(e.get('comment')?.value || e.get('name')?.value || '')) || keys[0] || 'entry'
+  const title = oneLine(titleText(e.get('comment')?.value) || titleText(e.get('name')?.value)) || keys[0] || 'entry'
   const fields: EntryFields = {
     title,
     keys,
