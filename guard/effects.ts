@@ -354,16 +354,8 @@ export class EffectsGuard {
       else theirs.push(c)
     }
     shadow.adopt(mine)
-    const swappedFailed = shadow.keepWritten(swapped)
-    this.state.undone += swapped.length - swappedFailed.length
-    this.state.failed += swappedFailed.length
-    if (swapped.length > 0) {
-      const shown = swapped.map((s) => `${this.show(s.path)} (content)`)
-      this.state.undoneLooks++
-      this.state.last = { at: new Date().toISOString(), tool, what: shown.slice(0, 3).join(', ') }
-      if (theirs.length === 0) return [this.message(tool, shown, swappedFailed)]
-    }
-    if (theirs.length === 0) return []
+    if (theirs.length === 0 && swapped.length === 0) return []
+    // Nothing is swapped here: only an undoing look (a window open) holds a host write to its bytes.
     if (judge === 'adopt') {
       // What a call changed and could not be put back stays the call's, however long it waits.
       const owedNow: Change[] = []
@@ -379,12 +371,13 @@ export class EffectsGuard {
     }
     const failed = shadow.restore(theirs)
     this.settle(failed, theirs)
-    this.state.undone += theirs.length - failed.length
-    this.state.failed += failed.length
+    const notPutBack = [...failed, ...shadow.keepWritten(swapped)]
+    this.state.undone += theirs.length + swapped.length - notPutBack.length
+    this.state.failed += notPutBack.length
     this.state.undoneLooks++
     const shown = [...theirs.map((c) => `${this.show(c.path)} (${c.what})`), ...swapped.map((s) => `${this.show(s.path)} (content)`)]
     this.state.last = { at: new Date().toISOString(), tool, what: shown.slice(0, 3).join(', ') }
-    return [this.message(tool, shown, [...failed, ...swappedFailed])]
+    return [this.message(tool, shown, notPutBack)]
   }
 
   /** Under a path whose put back failed (or that path itself). */
