@@ -11,9 +11,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-it('a whole-file replace is declared with its bytes, the latest only; a path declared without bytes vouches for any', async () => {
+it('a whole-file replace is declared with its bytes, the latest two; a path declared without bytes vouches for any', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cyrene-host-writes-'))
   dirs.push(dir)
+  await atomicWrite(join(dir, 'a'), 'zero')
   await atomicWrite(join(dir, 'a'), 'one')
   await atomicWrite(join(dir, 'a'), 'two')
   declareHostWrite(join(dir, 'b'), Buffer.from('x'))
@@ -21,7 +22,7 @@ it('a whole-file replace is declared with its bytes, the latest only; a path dec
   const taken = takeHostWrites()
   expect(taken.paths).toEqual(new Set([join(dir, 'a'), join(dir, 'b')]))
   expect([...taken.contents.keys()]).toEqual([join(dir, 'a')])
-  expect(Buffer.from(taken.contents.get(join(dir, 'a'))![0]!).toString()).toBe('two')
+  expect(taken.contents.get(join(dir, 'a'))!.map((b) => Buffer.from(b).toString())).toEqual(['one', 'two'])
 })
 
 it('a replace that fails before its rename takes its bytes back', async () => {
@@ -30,6 +31,23 @@ it('a replace that fails before its rename takes its bytes back', async () => {
   // No such folder: the temp file cannot be made, the rename never happens.
   await expect(atomicWrite(join(dir, 'none', 'a'), 'lost')).rejects.toThrow()
   expect(takeHostWrites().contents.get(join(dir, 'none', 'a')) ?? []).toEqual([])
+})
+
+it('a replace that fails after one that landed leaves the one that landed as what a rewrite starts from', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-host-writes-'))
+  dirs.push(dir)
+  const file = join(dir, 'a')
+  await atomicWrite(file, 'landed')
+  const failing = () => Promise.reject(Object.assign(new Error('injected'), { code: 'EIO' }))
+  await expect(atomicWrite(file, 'failed', { open: failing })).rejects.toThrow()
+  const stop = keepBytesFrom(() => Buffer.from('the guard copy from before both'))
+  const close = openCallWindow()
+  try {
+    expect(Buffer.from(vouchedBytes(file)!).toString()).toBe('landed')
+  } finally {
+    close()
+    stop()
+  }
 })
 
 it('only while a window is open does a rewrite start from what the guard keeps; the host’s own latest write of the path comes first', () => {

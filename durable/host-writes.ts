@@ -30,8 +30,9 @@ const idle = new Set<Listener>()
 export function declareHostWrite(path: string, bytes?: Uint8Array): void {
   const key = resolve(path)
   const had = declared.get(key)
-  // Only the latest: writes of one path follow each other under the store's lock, so an earlier one's bytes can no longer be there (and a bulk import must not pile them up).
-  declared.set(key, bytes === undefined || had === 'any' ? 'any' : [bytes])
+  // The latest and the one before: writes of one path follow each other under the store's lock, so only
+  // those can be there (the one before when the latest fails and is withdrawn); a bulk import piles up no more.
+  declared.set(key, bytes === undefined || had === 'any' ? 'any' : [...(had ?? []).slice(-1), bytes])
 }
 
 /** A replace that failed before its rename: its bytes never reached the path. */
