@@ -87,7 +87,8 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
   const writeLock = await writeLockLine(root, lang)
   if (writeLock !== undefined) lines.push(writeLock)
   if (opts.engine) lines.push(await engineLine(store, lang))
-  const usage = await store.measureUsage(true)
+  // The check has just measured the store; only when it could not run is it measured here.
+  const usage = report === undefined ? await store.measureUsage(true) : { total: report.stats.bytes, margin: report.stats.marginBytes }
   const { totalBytes, marginBytes } = store.limits
   const quota = (used: number, limit: number, what: 'total' | 'margin'): DoctorLine => {
     const detail = t(what === 'total' ? 'doctor.quota.total' : 'doctor.quota.margin', lang, { used: mb(used), limit: mb(limit) })
