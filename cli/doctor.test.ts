@@ -269,4 +269,28 @@ describe('the doctor does not say "all well" over what it cannot see (the fault 
     writeFileSync(lock, '')
     expect((await doctor(home)).lines.find((l) => l.check === 'write lock')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`rm '${lock}'`) })
   })
+
+  it("a DSH tool call's window open longer than a write waits is named, with the process and the mark (decision 295)", async () => {
+    const home = scratchDir('doctor-guard-window')
+    const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
+    expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r'], io)).toBe(0)
+    const meta = join(home, 'cyrene-philia093-0', '元')
+    const { spawn } = await import('node:child_process')
+    const { hostname } = await import('node:os')
+    const host = spawn('sleep', ['30'], { stdio: 'ignore' })
+    try {
+      const mark = join(meta, `guard-window.${host.pid}.lock`)
+      const plant = (since: Date) => writeFileSync(mark, JSON.stringify({ pid: host.pid, host: hostname(), since: since.toISOString() }))
+      // A window of a few seconds is a write's ordinary wait: no line.
+      plant(new Date())
+      expect((await doctor(home)).lines.find((l) => l.check === 'write lock')).toBeUndefined()
+      plant(new Date(Date.now() - 120_000))
+      const line = (await doctor(home)).lines.find((l) => l.check === 'write lock')
+      expect(line?.status).toBe('warn')
+      expect(line?.detail).toContain(`(process ${host.pid})`)
+      expect(line?.detail).toContain(`remove ${mark}`)
+    } finally {
+      host.kill('SIGKILL')
+    }
+  })
 })

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/guard-window.ts'
 import { hostWriting, keepBytesFrom, onHostWritesIdle, openCallWindow, takeHostWrites } from '../durable/host-writes.ts'
+import { processAlive, readOwnerSync, sameHost } from '../durable/lock-owner.ts'
 import { ModelProcesses, procsSupported } from './procs.ts'
 import { Shadow, type Change } from './shadow.ts'
 import { Watches } from './watch.ts'
@@ -46,6 +48,12 @@ const LATE_TICK_MS = 1_000
 /** The longest the guard waits for a write of the host's own to end before it looks anyway. */
 const HOST_WAIT_MS = 30_000
 
+/** The longest a window waits for another process's store write (the person's `cyrene`) to end before it opens anyway. */
+const OUTSIDE_WRITE_WAIT_MS = 10_000
+
+/** The store's write lock in `元/` (memory/store.ts). */
+const WRITE_LOCK = 'write.lock'
+
 export interface EffectsState {
   kind: 'on' | 'off' | 'broken'
   detail?: string
@@ -77,6 +85,11 @@ export interface EffectsOptions {
   /** The folder paths are shown relative to in messages. */
   shownFrom: string
   pollMs: number
+  /**
+   * The store's `元/`: while a window is open the guard marks it there for writers in other processes
+   * (durable/guard-window.ts), and before one opens it lets a write of theirs that holds the store's lock end (decision 295).
+   */
+  storeMeta?: string
 }
 
 export class EffectsGuard {
@@ -123,6 +136,7 @@ export class EffectsGuard {
       this.shadow = shadow
       this.fileWatches = watches
       this.stopKeeping = keepBytesFrom((path) => shadow.keptFile(path))
+      if (opts.storeMeta !== undefined) sweepDeadMarks(opts.storeMeta)
       this.buildMs = Date.now() - t0
     } catch (error) {
       this.startError = `could not read the protected folders (${(error as Error).message})`
@@ -140,6 +154,9 @@ export class EffectsGuard {
       if (this.shadow === undefined) throw new Error(this.startError ?? 'not started')
       await this.hostIdle()
       if (!this.open) {
+        // From here on a writer in another process waits; one already writing finishes first, as the person's.
+        this.markOpen()
+        await this.outsideWriteEnded()
         // What the person changed just before this call must reach the watches first, to be judged as theirs.
         await nextTurn()
         await nextTurn()
@@ -163,6 +180,7 @@ export class EffectsGuard {
       return undefined
     } catch (error) {
       this.state.errors++
+      if (!this.open) this.markClosed()
       return (
         `Refused by Cyrene's store guard: it could not compare the person's memory store with what it keeps (${(error as Error).message}), ` +
         'so it cannot put back what this call might change. Nothing was run. Tell the person to run `cyrene doctor` and fix what it names ' +
@@ -238,6 +256,7 @@ export class EffectsGuard {
     this.stopKeeping?.()
     this.closeWindow?.()
     this.closeWindow = undefined
+    this.markClosed()
     this.fileWatches?.close()
     if (this.timer !== undefined) clearInterval(this.timer)
     this.timer = undefined
@@ -284,11 +303,36 @@ export class EffectsGuard {
     this.open = false
     this.closeWindow?.()
     this.closeWindow = undefined
+    this.markClosed()
     this.procs.close()
     if (this.timer !== undefined) clearInterval(this.timer)
     this.timer = undefined
     for (const fn of this.settled) fn()
     this.settled.clear()
+  }
+
+  private markOpen(): void {
+    if (this.opts.storeMeta !== undefined) markWindowOpen(this.opts.storeMeta)
+  }
+
+  private markClosed(): void {
+    if (this.opts.storeMeta !== undefined) markWindowClosed(this.opts.storeMeta)
+  }
+
+  /**
+   * A store write of another live process of this host, begun before the mark was there, ends before the
+   * window opens, so the look before it takes that write as the person's. Bounded: a lock record forged to
+   * look held only delays the call.
+   */
+  private async outsideWriteEnded(): Promise<void> {
+    if (this.opts.storeMeta === undefined) return
+    const lock = `${this.opts.storeMeta}${sep}${WRITE_LOCK}`
+    const until = Date.now() + OUTSIDE_WRITE_WAIT_MS
+    while (Date.now() < until) {
+      const owner = readOwnerSync(lock)
+      if (owner === undefined || owner.pid === process.pid || !sameHost(owner.host, owner.pidns) || !processAlive(owner.pid, owner.start)) return
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
   }
 
   private async hostIdle(): Promise<void> {

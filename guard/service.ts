@@ -175,7 +175,7 @@ function safeHome(): string | undefined {
 }
 
 /** The store root (and where a link points), its snapshots, the whale-persona folder (and a config file kept elsewhere). */
-export function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; lockFolders: string[]; shownFrom: string } {
+export function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; lockFolders: string[]; shownFrom: string; storeMeta: string } {
   const real = (p: string) => (existsSync(p) ? realpathSync.native(p) : p)
   const snapshots = snapshotsDirOf(root)
   const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))
@@ -185,5 +185,11 @@ export function protectedFolders(root: string): { roots: string[]; hostFolders: 
   const history = join(root, '.git')
   // Where the host takes its locks: the store's (write, engine, the night's lease) in 元/, the whale files' beside them.
   const lockFolders = [join(root, '元'), join(real(root), '元'), whale.configDir, real(whale.configDir), dirname(whale.configFile)]
-  return { roots: [...roots], hostFolders: [snapshots, real(snapshots), history, join(real(root), '.git')], lockFolders, shownFrom: dirname(root) }
+  return {
+    roots: [...roots],
+    hostFolders: [snapshots, real(snapshots), history, join(real(root), '.git')],
+    lockFolders,
+    shownFrom: dirname(root),
+    storeMeta: join(root, '元'),
+  }
 }

@@ -1,6 +1,7 @@
 import { gitLines } from '../gitsync/index.ts'
 import { existsSync } from 'node:fs'
 import { lockShape, lockState, processStopped } from '../durable/lock.ts'
+import { windowsOpenElsewhere } from '../durable/guard-window.ts'
 import { linkTarget } from '../memory/files.ts'
 import { join } from 'node:path'
 import { t, type Lang } from '../i18n/index.ts'
@@ -84,7 +85,7 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
         }
       : checkErrorsLine(report, lang)
   if (checkLine !== undefined) lines.push(checkLine)
-  const writeLock = await writeLockLine(root, lang)
+  const writeLock = await writeLockLine(root, store.settings.values.lock.waitSeconds * 1000, lang)
   if (writeLock !== undefined) lines.push(writeLock)
   if (opts.engine) lines.push(await engineLine(store, lang))
   // The check has just measured the store; only when it could not run is it measured here.
@@ -158,18 +159,22 @@ function checkErrorsLine(report: CheckReport, lang: Lang): DoctorLine | undefine
 
 /**
  * The write lock when it keeps every write waiting: a holder on this host that is stopped
- * (SIGSTOP, Ctrl-Z), or a link or a file where its folder goes. Undefined while it is free or a
- * write is under way.
+ * (SIGSTOP, Ctrl-Z), a link or a file where its folder goes, or another process's tool call window
+ * open longer than a write waits. Undefined while it is free or a write is under way.
  */
-async function writeLockLine(root: string, lang: Lang): Promise<DoctorLine | undefined> {
+async function writeLockLine(root: string, waitMs: number, lang: Lang): Promise<DoctorLine | undefined> {
   const lock = join(root, LAYOUT.meta, 'write.lock')
   const check = t('doctor.check.writeLock', lang)
   const shape = lockShape(lock)
   if (shape !== undefined) return { area: 'memory', check, status: 'fail', detail: t('doctor.writeLock.shape', lang, { lock, shape }) }
   const state = await lockState(lock)
   const pid = state.owner?.pid
-  if (state.alive !== true || pid === undefined || !processStopped(pid)) return undefined
-  return { area: 'memory', check, status: 'warn', detail: t('doctor.writeLock.stopped', lang, { pid: String(pid) }) }
+  if (state.alive === true && pid !== undefined && processStopped(pid))
+    return { area: 'memory', check, status: 'warn', detail: t('doctor.writeLock.stopped', lang, { pid: String(pid) }) }
+  // Another process's store guard window (decision 295) open longer than a write waits: every write from here refuses meanwhile.
+  const long = windowsOpenElsewhere(join(root, LAYOUT.meta)).find((w) => Date.now() - Date.parse(w.since) > waitMs)
+  if (long === undefined) return undefined
+  return { area: 'memory', check, status: 'warn', detail: t('doctor.guardWindow.long', lang, { pid: String(long.pid), since: long.since, mark: long.file }) }
 }
 
 async function engineLine(store: MemoryStore, lang: Lang): Promise<DoctorLine> {

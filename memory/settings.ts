@@ -80,7 +80,7 @@ export const SettingsSchema = Schema.object({
       .min(1)
       .max(600)
       .default(30)
-      .description('how long a write waits for 元/write.lock held by another live process before it refuses'),
+      .description('how long a write waits for 元/write.lock held by another live process, or for a tool call running in DSH, before it refuses'),
   }),
   anchor: Schema.object({
     self: Schema.natural().min(1).default(800),

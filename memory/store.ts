@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { join, dirname, basename, relative, sep } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { appendEntryText, type Entry, type EntryMeta, type ParseProblem } from './entry.ts'
 import { FileCatalog, type CatalogFile } from './file-catalog.ts'
 import { UsageMeter, type Usage } from './store-usage.ts'
@@ -29,6 +30,7 @@ import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, check
 import { currentVolume } from './volumes.ts'
 import type { Said } from './said.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
+import { GuardWindowBusyError, windowsOpenElsewhere } from '../durable/guard-window.ts'
 import { readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
 import { assertLinkTargets, updateEntry } from './entry-update.ts'
 import type { StoreCore, StoredEntry } from './store-core.ts'
@@ -62,6 +64,9 @@ export interface WriteResult {
 }
 
 const WRITE_LOCK = 'write.lock'
+
+/** How often a write waiting for another process's guard window looks again. */
+const WINDOW_POLL_MS = 100
 
 async function isFolder(path: string): Promise<boolean> {
   try {
@@ -195,14 +200,7 @@ export class MemoryStore implements StoreCore {
     // The lock is made where 元/ is: never through a link to somewhere else (every write below refuses one too).
     const at = await inspectBelow(this.root, join(this.root, LAYOUT.meta, WRITE_LOCK))
     if (at.kind === 'link') throw linkRefusal(at.rel)
-    const lock = refusingWhenLost(
-      await acquire({
-        path: join(this.root, LAYOUT.meta, WRITE_LOCK),
-        purpose: 'write',
-        staleMs: this.lockStaleMs,
-        waitMs: this.lockWaitMs ?? this.settings.values.lock.waitSeconds * 1000,
-      }),
-    )
+    const lock = await this.acquireOutsideWindows()
     try {
       // A process that opened the store before a restore was killed must not write into the half-switched store.
       await recoverUnderLock(this, lock)
@@ -212,6 +210,33 @@ export class MemoryStore implements StoreCore {
       return await fn(lock)
     } finally {
       await lock.release()
+    }
+  }
+
+  /**
+   * The write lock, taken when no other process's store guard has a tool call's window open (decision 295):
+   * what changed in the store meanwhile would be put back, this write too. Waits for one as it waits for
+   * the lock, then refuses having changed nothing.
+   */
+  private async acquireOutsideWindows(): Promise<HeldLock> {
+    const waitMs = this.lockWaitMs ?? this.settings.values.lock.waitSeconds * 1000
+    const began = Date.now()
+    for (;;) {
+      const lock = refusingWhenLost(
+        await acquire({
+          path: join(this.root, LAYOUT.meta, WRITE_LOCK),
+          purpose: 'write',
+          staleMs: this.lockStaleMs,
+          waitMs: Math.max(0, waitMs - (Date.now() - began)),
+        }),
+      )
+      // Read after the lock is held: a guard marks before it looks whether the lock is held (guard/effects.ts), so one of the two sees the other.
+      const open = windowsOpenElsewhere(join(this.root, LAYOUT.meta))
+      if (open.length === 0) return lock
+      await lock.release()
+      const waited = Date.now() - began
+      if (waited >= waitMs) throw new GuardWindowBusyError(open[0]!, waited)
+      await sleep(Math.min(WINDOW_POLL_MS, waitMs - waited))
     }
   }
 

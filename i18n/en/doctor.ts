@@ -58,6 +58,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.files.checkFailed': 'cyrene memory check cannot run ({error}), so what it would find is not known; run it for what to do',
   'doctor.writeLock.shape':
     "{lock} is a {shape}, not a lock folder: no process holds it, and every write refuses. If no cyrene command and no DSH is writing, remove it (rm '{lock}')",
+  'doctor.guardWindow.long':
+    'a tool call of DSH (process {pid}) has been running since {since}, longer than a write waits: writes from here refuse until it ends (stop a server or watcher it left running). If no DSH is running, remove {mark}',
   'doctor.writeLock.stopped':
     'the write lock is held by process {pid}, which is stopped (SIGSTOP, Ctrl-Z): every write waits, then refuses. Resume it (kill -CONT {pid}, or fg in its terminal) or end it',
   'doctor.access.denied':
@@ -83,7 +85,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
     ': full, new memories cannot be written. Export (cyrene memory export) and clear old margin notes, or raise the limit in 元/settings.json.',
   'doctor.quota.near': ': nearly full. Export (cyrene memory export) and clear old margin notes, or raise the limit in 元/settings.json.',
   'doctor.limits':
-    'entry ≤ {entry} characters, injected entry ≤ {inject}, anchors {anchors}, a write waits ≤ {wait} s for a held write lock (元/settings.json)',
+    'entry ≤ {entry} characters, injected entry ≤ {inject}, anchors {anchors}, a write waits ≤ {wait} s for a held write lock or a running tool call (元/settings.json)',
   'doctor.settings.problem': '{problem}: the default is used for it. Correct that item in 元/settings.json.',
   'doctor.volume.none': 'volume 0 is completed when DSH first starts',
   'doctor.volume.current': 'volume {id} of {n}',

@@ -54,6 +54,8 @@ export const doctorZh = {
   'doctor.files.checkFailed': 'cyrene memory check 没法运行（{error}），所以不知道它会查出什么；运行它看看该怎么办',
   'doctor.writeLock.shape':
     "{lock} 是一个 {shape}，不是锁文件夹：没有进程持有它，每次写入都会被拒绝。如果没有 cyrene 命令、也没有 DSH 在写，就删掉它（rm '{lock}'）",
+  'doctor.guardWindow.long':
+    'DSH 有一个工具调用（进程 {pid}）从 {since} 起一直在运行，比一次写入能等的还久：在它结束之前，这里的写入都会被拒绝（它留下还在跑的服务或监视进程，先停掉）。要是并没有 DSH 在运行，删掉 {mark}',
   'doctor.writeLock.stopped':
     '写锁被进程 {pid} 持有，而它被暂停了（SIGSTOP、Ctrl-Z）：每次写入都会等，然后被拒绝。让它继续（kill -CONT {pid}，或在它的终端里 fg），或者结束它',
   'doctor.access.denied':
@@ -77,7 +79,7 @@ export const doctorZh = {
   'doctor.quota.margin': '余页：{used} / {limit}',
   'doctor.quota.full': '：满了，新的记忆写不进来。请导出（cyrene memory export）后清掉旧的余页，或在 元/settings.json 调大上限。',
   'doctor.quota.near': '：快满了。请导出（cyrene memory export）后清掉旧的余页，或在 元/settings.json 调大上限。',
-  'doctor.limits': '每条 ≤ {entry} 字，放进提示词的每条 ≤ {inject} 字，锚点 {anchors}，写锁被占时写入最多等 {wait} 秒（元/settings.json）',
+  'doctor.limits': '每条 ≤ {entry} 字，放进提示词的每条 ≤ {inject} 字，锚点 {anchors}，写锁被占或有工具调用在运行时写入最多等 {wait} 秒（元/settings.json）',
   'doctor.settings.problem': '{problem}：这一项用了默认值。请改正 元/settings.json 里的这一项。',
   'doctor.volume.none': '第 0 卷会在 DSH 第一次启动时建好',
   'doctor.volume.current': '现在是第 {id} 卷（共 {n} 卷）',

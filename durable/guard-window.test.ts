@@ -1,0 +1,89 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { GuardWindowBusyError, markWindowClosed, markWindowOpen, sweepDeadMarks, windowsOpenElsewhere } from './guard-window.ts'
+
+const cleanup: Array<() => void> = []
+afterEach(() => {
+  for (const c of cleanup.splice(0)) c()
+})
+
+function metaDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-guard-window-'))
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** A live process that is not this one, as another DSH host would be. */
+function otherProcess(): number {
+  const child = spawn('sleep', ['30'], { stdio: 'ignore' })
+  cleanup.push(() => void child.kill('SIGKILL'))
+  return child.pid!
+}
+
+/** A pid whose process has ended. */
+function endedPid(): number {
+  return Number(spawnSync('sh', ['-c', 'echo $$'], { encoding: 'utf8' }).stdout.trim())
+}
+
+const plant = (dir: string, pid: number, extra: object = {}) =>
+  writeFileSync(join(dir, `guard-window.${pid}.lock`), JSON.stringify({ pid, host: hostname(), since: '2026-12-07T08:00:00.000Z', ...extra }))
+
+describe('the guard window mark (decision 295)', () => {
+  it("this process's own mark is made private, is not a window for itself, and goes when closed", () => {
+    const dir = metaDir()
+    expect(markWindowOpen(dir)).toBe(true)
+    const file = join(dir, `guard-window.${process.pid}.lock`)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    // No temp file is left beside it.
+    expect(readdirSync(dir)).toEqual([`guard-window.${process.pid}.lock`])
+    expect(windowsOpenElsewhere(dir)).toEqual([])
+    markWindowClosed(dir)
+    expect(existsSync(file)).toBe(false)
+  })
+
+  it("another live process's mark is an open window; a gone process's, another machine's or a broken one is not", () => {
+    const dir = metaDir()
+    const live = otherProcess()
+    plant(dir, live)
+    plant(dir, endedPid())
+    plant(dir, live + 1, { host: 'another-machine' })
+    writeFileSync(join(dir, 'guard-window.7.lock'), '{torn')
+    const open = windowsOpenElsewhere(dir)
+    expect(open.map((m) => m.pid)).toEqual([live])
+    expect(open[0]!.file).toBe(join(dir, `guard-window.${live}.lock`))
+  })
+
+  it('a mark naming a live pid with another start time (the pid handed to a new process) is not a window', () => {
+    const dir = metaDir()
+    plant(dir, otherProcess(), { start: 1 })
+    expect(windowsOpenElsewhere(dir)).toEqual([])
+  })
+
+  it('sweeping removes only the marks of gone processes of this machine', () => {
+    const dir = metaDir()
+    const live = otherProcess()
+    const gone = endedPid()
+    plant(dir, live)
+    plant(dir, gone)
+    plant(dir, gone + 100000, { host: 'another-machine' })
+    sweepDeadMarks(dir)
+    expect(readdirSync(dir).sort()).toEqual([`guard-window.${gone + 100000}.lock`, `guard-window.${live}.lock`].sort())
+  })
+
+  it('a missing folder has no windows and a mark that cannot be written says so without throwing', () => {
+    expect(windowsOpenElsewhere('/nonexistent/cyrene')).toEqual([])
+    expect(markWindowOpen('/nonexistent/cyrene')).toBe(false)
+  })
+
+  it('the refusal names the process, the mark and that nothing was changed, in a coded form for the catalogue', () => {
+    const mark = { pid: 42, host: hostname(), since: '2026-12-07T08:00:00.000Z', file: '/x/元/guard-window.42.lock' }
+    const e = new GuardWindowBusyError(mark, 4000)
+    expect(e.message).toContain('process 42')
+    expect(e.message).toContain('Nothing was changed')
+    expect(e.message).toContain('/x/元/guard-window.42.lock')
+    expect(e.said).toEqual({ code: 'refused.guard-window', params: { pid: '42', since: mark.since, mark: mark.file } })
+  })
+})

@@ -1,0 +1,133 @@
+import { openSync, closeSync, writeSync, readdirSync, readFileSync, renameSync, unlinkSync, fchmodSync, constants as C } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { FILE_MODE } from './modes.ts'
+import { LockBusyError } from './lock.ts'
+import { OWN_PIDNS, OWN_START, processAlive, sameHost } from './lock-owner.ts'
+
+/**
+ * A store guard's window, told to other processes (docs/decisions/295). While a tool call runs in a DSH
+ * host, or a process one started lives, that host's guard puts back every change to the store it did
+ * not make itself: it cannot tell the person's `cyrene memory write` in another terminal from the
+ * model's. So the host leaves a mark in `元/` while a window is open, and a writer in another process
+ * waits while a live one is there instead of writing what would be put back.
+ *
+ * One mark per host process, `元/guard-window.<pid>.lock`: a lock-shaped name, which the guard leaves
+ * to its holder and the snapshots, the check and git pass over. A mark whose process is gone (a host
+ * killed with a window open) counts for nothing. A model that removes a mark only brings back what
+ * happened without one; one that forges a mark makes the person's writes wait and then refuse, naming
+ * the file, never lose anything.
+ */
+
+export interface WindowMark {
+  pid: number
+  host: string
+  start?: number
+  pidns?: string
+  /** When the window opened (ISO). */
+  since: string
+  /** The mark's file, for a message that says what to remove. */
+  file: string
+}
+
+const MARK = /^guard-window\.(\d+)\.lock$/
+
+function markFile(metaDir: string, pid = process.pid): string {
+  return join(metaDir, `guard-window.${pid}.lock`)
+}
+
+/** Leaves this process's mark (a tool call's window is open here). Best effort: a mark that cannot be written costs the person's writer its wait, nothing else. */
+export function markWindowOpen(metaDir: string): boolean {
+  const target = markFile(metaDir)
+  const temp = join(metaDir, `guard-window.${process.pid}.${randomBytes(4).toString('hex')}.lock`)
+  const record = { pid: process.pid, host: hostname(), start: OWN_START, pidns: OWN_PIDNS, since: new Date().toISOString() }
+  let fd: number | undefined
+  try {
+    fd = openSync(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, FILE_MODE)
+    fchmodSync(fd, FILE_MODE)
+    writeSync(fd, `${JSON.stringify(record)}\n`)
+    closeSync(fd)
+    fd = undefined
+    renameSync(temp, target)
+    return true
+  } catch {
+    if (fd !== undefined) closeSync(fd)
+    forget(temp)
+    return false
+  }
+}
+
+/** Removes this process's mark (no window open here any more). */
+export function markWindowClosed(metaDir: string): void {
+  forget(markFile(metaDir))
+}
+
+/** The live marks of other processes on this host: windows during which a write of this process would be put back. */
+export function windowsOpenElsewhere(metaDir: string): WindowMark[] {
+  const open: WindowMark[] = []
+  for (const name of namesIn(metaDir)) {
+    const m = MARK.exec(name)
+    if (m === null || Number(m[1]) === process.pid) continue
+    const mark = readMark(join(metaDir, name))
+    if (mark === undefined || mark.pid === process.pid) continue
+    // A mark of another machine (a synced folder) or another pid namespace cannot be checked: its guard is not this store's on this disk.
+    if (!sameHost(mark.host, mark.pidns)) continue
+    if (processAlive(mark.pid, mark.start)) open.push(mark)
+  }
+  return open
+}
+
+/** Removes the marks of processes that are gone (a host killed while a window was open). */
+export function sweepDeadMarks(metaDir: string): void {
+  for (const name of namesIn(metaDir)) {
+    if (!MARK.test(name)) continue
+    const mark = readMark(join(metaDir, name))
+    if (mark !== undefined && sameHost(mark.host, mark.pidns) && !processAlive(mark.pid, mark.start)) forget(mark.file)
+  }
+}
+
+function readMark(file: string): WindowMark | undefined {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<WindowMark>
+    if (typeof v.pid !== 'number' || typeof v.host !== 'string') return undefined
+    return { pid: v.pid, host: v.host, start: v.start, pidns: v.pidns, since: typeof v.since === 'string' ? v.since : '?', file }
+  } catch {
+    return undefined
+  }
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}
+
+function forget(file: string): void {
+  try {
+    unlinkSync(file)
+  } catch {
+    // already gone, or the folder is not writable: a mark of a gone process counts for nothing anyway
+  }
+}
+
+/** A write that waited for another process's open window as long as it may: nothing was changed. */
+export class GuardWindowBusyError extends LockBusyError {
+  readonly mark: WindowMark
+  constructor(mark: WindowMark, waitedMs: number) {
+    super(
+      `a tool call of DSH (process ${mark.pid}) has been running since ${mark.since}, and while one runs Cyrene's store guard puts back every change to the memory store that DSH did not make, yours too; this write waited ${Math.round(waitedMs / 1000)} s for it to end and was not made. Nothing was changed. Try again when the call has ended (stop a server or watcher it left running first). If no DSH is running, remove ${mark.file}.`,
+      undefined,
+      true,
+      mark.file,
+    )
+    this.mark = mark
+    this.name = 'GuardWindowBusyError'
+  }
+
+  override get said(): { code: string; params: Record<string, string> } {
+    return { code: 'refused.guard-window', params: { pid: String(this.mark.pid), since: this.mark.since, mark: this.mark.file } }
+  }
+}

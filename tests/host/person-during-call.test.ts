@@ -1,0 +1,103 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawnLockHolder } from '../../durable/testing/spawn.ts'
+import { openTerminal, runCyrene, type Terminal } from '../harness/cli.ts'
+import { bootHost, type Host } from '../harness/host.ts'
+
+/**
+ * The person's `cyrene` while a model's tool call runs in DSH (decision 295): the store guard puts back
+ * every change it did not make while a call's window is open, so the person's write waits for the window
+ * and lands after it, or refuses having changed nothing; a write already under way when a call starts
+ * ends first and is kept. The real dsh-base composition in-process, the real `cyrene` bin.
+ */
+let host: Host
+let root: string
+/** The person's terminal, opened before any tool call. */
+let terminal: Terminal
+
+beforeAll(async () => {
+  const previous = process.env.DSH_PERMISSION_MODE
+  process.env.DSH_PERMISSION_MODE = 'danger-full-access'
+  try {
+    host = await bootHost({ lang: 'en' })
+  } finally {
+    if (previous === undefined) delete process.env.DSH_PERMISSION_MODE
+    else process.env.DSH_PERMISSION_MODE = previous
+  }
+  await host.ctx.get('cyreneMemory').ready
+  await host.recallReady()
+  root = host.ctx.get('cyreneMemory').store().root
+  // Long enough for a call of 3 s, short enough for one of 8 s to outlast it.
+  writeFileSync(join(root, '元/settings.json'), JSON.stringify({ lock: { waitSeconds: 4 } }))
+  terminal = openTerminal(env())
+})
+afterAll(async () => {
+  terminal?.close()
+  await host?.dispose()
+})
+
+const env = () => ({ ...process.env, DSH_HOME: host.dshHome })
+const write = (text: string) => ['memory', 'write', text, '--kind', 'fact', '--axis', '智', '--reason', 'the person said so', '--lang', 'en']
+const text = (r: { content: unknown }) => JSON.stringify(r.content)
+const marks = () => readdirSync(join(root, '元')).filter((n) => n.startsWith('guard-window.'))
+const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function listed(): Promise<string> {
+  const list = await runCyrene(['memory', 'list', '--json'], env())
+  expect(list.status, list.stderr).toBe(0)
+  return list.stdout
+}
+
+describe("the person's cyrene while a model's tool call runs", () => {
+  it('a write made while a bash call sleeps waits for the call to end and is kept', async () => {
+    const agent = await host.createAgent('standard', host.scratch)
+    const call = host.tool(agent, 'bash', { command: 'sleep 3; echo slept', description: 'wait' })
+    await after(1000)
+    // The window is marked for other processes while it is open.
+    expect(marks()).toEqual([`guard-window.${process.pid}.lock`])
+    const person = terminal.run(write('I keep a ginger cat called Tuanzi'))
+    const [result, wrote] = await Promise.all([call, person])
+    expect(wrote.status, wrote.stderr).toBe(0)
+    // Nothing of the person's was put back and blamed on the call.
+    expect(text(result)).toContain('slept')
+    expect(text(result)).not.toContain('put back')
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+    expect(marks()).toEqual([])
+    expect(await listed()).toContain('ginger cat called Tuanzi')
+  }, 60_000)
+
+  it('a write that cannot wait long enough refuses, saying why, and changes nothing', async () => {
+    const agent = await host.createAgent('standard', host.scratch)
+    const call = host.tool(agent, 'bash', { command: 'sleep 8; echo slept', description: 'wait' })
+    await after(800)
+    const wrote = await terminal.run(write('a line that must not be half written'))
+    expect(wrote.status).toBe(2)
+    expect(wrote.stderr).toContain(`a tool call of DSH (process ${process.pid})`)
+    expect(wrote.stderr).toContain('Nothing was changed')
+    const result = await call
+    expect(text(result)).not.toContain('put back')
+    expect(await listed()).not.toContain('must not be half written')
+  }, 60_000)
+
+  it('a write holding the store lock when a call starts ends before the window opens, and is kept', async () => {
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+    const holder = spawnLockHolder(join(root, '元/write.lock'), 10_000, 'write')
+    try {
+      expect(await holder.next('READY', 'EXITED')).toBe('READY')
+      const agent = await host.createAgent('standard', host.scratch)
+      const call = host.tool(agent, 'bash', { command: 'sleep 1; echo slept', description: 'wait' })
+      await after(300)
+      // The person's write lands while the call has begun, under the lock the call waits for.
+      const day = join(root, '余页/written-under-the-lock.md')
+      writeFileSync(day, 'written by the person while holding the write lock\n', { mode: 0o600 })
+      holder.send('release')
+      expect(await holder.next('RELEASED', 'EXITED')).toBe('RELEASED')
+      const result = await call
+      expect(text(result)).not.toContain('put back')
+      expect(existsSync(day)).toBe(true)
+    } finally {
+      holder.child.kill('SIGKILL')
+    }
+  }, 60_000)
+})
