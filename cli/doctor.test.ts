@@ -293,4 +293,20 @@ describe('the doctor does not say "all well" over what it cannot see (the fault 
       host.kill('SIGKILL')
     }
   })
+
+  it('what the store guard kept aside before putting it back is named until the person clears it (decision 296)', async () => {
+    const home = scratchDir('doctor-put-back')
+    const io = memoryIO({ DSH_HOME: home, HOME: home }, home)
+    expect(await run(['memory', 'write', 'first', '--axis', '美', '--reason', 'r'], io)).toBe(0)
+    expect((await doctor(home)).lines.find((l) => l.check === 'put back, kept')).toBeUndefined()
+    const putBack = join(home, 'cyrene-philia093-0-put-back')
+    mkdirSync(join(putBack, '2026-12-07T09-00-00.000Z', 'cyrene-philia093-0', '锚'), { recursive: true })
+    writeFileSync(join(putBack, '2026-12-07T09-00-00.000Z', 'cyrene-philia093-0', '锚', 'x.md'), 'kept\n')
+    const line = (await doctor(home)).lines.find((l) => l.check === 'put back, kept')
+    expect(line?.status).toBe('warn')
+    expect(line?.detail).toContain(`1 time(s)`)
+    expect(line?.detail).toContain(putBack)
+    rmSync(putBack, { recursive: true })
+    expect((await doctor(home)).lines.find((l) => l.check === 'put back, kept')).toBeUndefined()
+  })
 })

@@ -1,6 +1,7 @@
 import { t, type Lang } from '../i18n/index.ts'
 import type { DoctorLine } from '../doctor/index.ts'
 import type { StoreGuardState } from './types.ts'
+import { MAX_TOTAL, putBackDirOf, putBackUsage } from './aside.ts'
 
 /** The guard's doctor lines (area `guard`): one line, or a warning when the guard is not mounted (`state` undefined). */
 export function doctorLines(state: StoreGuardState | undefined, lang: Lang): DoctorLine[] {
@@ -29,6 +30,7 @@ function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
       : t('doctor.guard.undone', lang, { n: fx.undone, tool: fx.last?.tool ?? '?', what: fx.last?.what ?? '?', at: fx.last?.at ?? '?' })
   const failed = fx.failed > 0 ? t('doctor.guard.failed', lang, { n: fx.failed }) : ''
   const owed = (fx.owed ?? 0) > 0 ? t('doctor.guard.owed', lang, { n: fx.owed ?? 0 }) : ''
+  const aside = (fx.asideSkipped ?? 0) > 0 ? t('doctor.guard.aside', lang, { n: fx.asideSkipped ?? 0 }) : ''
   const looked = fx.errors > 0 ? t('doctor.guard.lookErrors', lang, { n: fx.errors }) : ''
   const kept = fx.kept === undefined ? '' : t('doctor.guard.kept', lang, { paths: fx.kept.paths, kib: Math.round(fx.kept.bytes / 1024), ms: fx.buildMs ?? 0 })
   const bg = fx.background > 0 ? t('doctor.guard.background', lang, { n: fx.background }) : ''
@@ -39,7 +41,21 @@ function guardLine(state: StoreGuardState | undefined, lang: Lang): DoctorLine {
     status: state.checkErrors > 0 || (state.inspectorRefusals ?? 0) > 0 || fx.failed > 0 || fx.errors > 0 ? 'warn' : 'ok',
     detail:
       t('doctor.guard.on', lang, { root: state.root, undone, adopted: fx.adopted, n: state.refusals }) +
-      `${last}${errors}${inspector}${failed}${owed}${looked}${kept}${bg}${procs}`,
+      `${last}${errors}${inspector}${failed}${owed}${aside}${looked}${kept}${bg}${procs}`,
     summary: t('doctor.guard.summary', lang, { n: state.refusals, undone: fx.undone }),
+  }
+}
+
+/** What the guard kept aside before putting it back (decision 296), read from the disk: a line while anything is kept. */
+export function putBackLine(root: string, lang: Lang): DoctorLine | undefined {
+  const dir = putBackDirOf(root)
+  const { looks, bytes } = putBackUsage(dir)
+  if (looks === 0) return undefined
+  const full = bytes >= MAX_TOTAL ? t('doctor.putBack.full', lang, { limit: MAX_TOTAL / 1024 / 1024 }) : ''
+  return {
+    area: 'guard',
+    check: t('doctor.check.putBack', lang),
+    status: 'warn',
+    detail: t('doctor.putBack.kept', lang, { looks, dir, kib: Math.ceil(bytes / 1024) }) + full,
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/guard-window.ts'
+import { keepAside, readDisplaced, type Aside } from './aside.ts'
 import { hostWriting, keepBytesFrom, onHostWritesIdle, openCallWindow, takeHostWrites } from '../durable/host-writes.ts'
 import { processAlive, readOwnerSync, sameHost } from '../durable/lock-owner.ts'
 import { ModelProcesses, procsSupported } from './procs.ts'
@@ -67,6 +68,9 @@ export interface EffectsState {
   /** Of those, the ones still not put back: tried again at every look, never taken as the person's. */
   owed?: number
   errors: number
+  /** Files copied aside before they were put back (decision 296), and those that could not be (too large, the folder full, a failed write). */
+  asideKept?: number
+  asideSkipped?: number
   last?: { at: string; tool: string; what: string }
   kept?: { paths: number; blobs: number; bytes: number }
   /** How long building the copy took at start (the host's thread is busy meanwhile). */
@@ -90,6 +94,8 @@ export interface EffectsOptions {
    * (durable/guard-window.ts), and before one opens it lets a write of theirs that holds the store's lock end (decision 295).
    */
   storeMeta?: string
+  /** Where what is put back during a window is kept first (`<root>-put-back`, decision 296); one of `roots`. */
+  putBack?: string
 }
 
 export class EffectsGuard {
@@ -413,6 +419,7 @@ export class EffectsGuard {
       this.settle(failedAgain, owedNow)
       return []
     }
+    const aside = this.keepAside([...theirs.filter((c) => DISPLACING.has(c.what) && c.raw === undefined).map((c) => c.path), ...swapped.map((s) => s.path)])
     const failed = shadow.restore(theirs)
     this.settle(failed, theirs)
     const notPutBack = [...failed, ...shadow.keepWritten(swapped)]
@@ -421,7 +428,28 @@ export class EffectsGuard {
     this.state.undoneLooks++
     const shown = [...theirs.map((c) => `${this.show(c.path)} (${c.what})`), ...swapped.map((s) => `${this.show(s.path)} (content)`)]
     this.state.last = { at: new Date().toISOString(), tool, what: shown.slice(0, 3).join(', ') }
-    return [this.message(tool, shown, notPutBack)]
+    return [this.message(tool, shown, notPutBack, aside)]
+  }
+
+  /** What is about to be put back, copied aside first: it may be the person's own save (decision 296). */
+  private keepAside(paths: string[]): Aside | undefined {
+    const putBack = this.opts.putBack
+    if (putBack === undefined) return undefined
+    // What a call changed in the kept copies themselves, or in the host's own folders (the snapshots, .git/), is nobody's edit.
+    const mayBeEdits = paths.filter((p) => !within(p, putBack) && !this.opts.hostFolders.some((f) => within(p, f)))
+    if (mayBeEdits.length === 0) return undefined
+    try {
+      const displaced = readDisplaced(mayBeEdits, this.opts.shownFrom)
+      const aside = keepAside(putBack, displaced.files)
+      aside.skipped += displaced.skipped
+      this.state.asideKept = (this.state.asideKept ?? 0) + aside.kept
+      this.state.asideSkipped = (this.state.asideSkipped ?? 0) + aside.skipped
+      return aside
+    } catch {
+      // Keeping a copy is a courtesy to the person: the put back itself goes on.
+      this.state.asideSkipped = (this.state.asideSkipped ?? 0) + mayBeEdits.length
+      return undefined
+    }
   }
 
   /** Under a path whose put back failed (or that path itself). */
@@ -444,7 +472,7 @@ export class EffectsGuard {
     return rel === '' ? path : rel
   }
 
-  private message(tool: string, shown: string[], failed: { path: string; error: string }[]): string {
+  private message(tool: string, shown: string[], failed: { path: string; error: string }[], aside?: Aside): string {
     const list = shown.length > 8 ? `${shown.slice(0, 8).join(', ')} and ${shown.length - 8} more` : shown.join(', ')
     const bad =
       failed.length === 0
@@ -457,9 +485,19 @@ export class EffectsGuard {
       `Cyrene's store guard put back what ${tool === BACKGROUND ? tool : `\`${tool}\``} changed in the person's memory: ${list}.${bad} ` +
       "The memory store (<DSH_HOME>/cyrene-philia093-0/, with its worldbook), its snapshots and the whale-persona folder are the person's: a generic tool " +
       'may read them but never change them, whatever the sandbox or an approval allows, and a process left running is watched too. ' +
-      'Instead: to remember something, use memory_write (in the 昔涟 presets); for a setting, an anchor or a base entry, tell the person what to change.'
+      'Instead: to remember something, use memory_write (in the 昔涟 presets); for a setting, an anchor or a base entry, tell the person what to change.' +
+      (aside?.dir === undefined
+        ? ''
+        : ` In case the person saved one of these files themselves meanwhile, what it held is kept in ${this.show(aside.dir)}: tell them, so they can copy back what is theirs once no tool call runs.`)
     )
   }
+}
+
+/** Changes after which the path holds bytes someone wrote: those are kept aside before the put back. */
+const DISPLACING = new Set(['added', 'replaced', 'content'])
+
+function within(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder + sep)
 }
 
 /** Whether the file at `path` holds exactly one of these contents (a host write's bytes). */

@@ -7,6 +7,7 @@ import { resolveRoot, snapshotsDirOf } from '../memory/paths.ts'
 import { locate } from '../whale/index.ts'
 import type { StoreGuardState } from './types.ts'
 import { EffectsGuard } from './effects.ts'
+import { putBackDirOf } from './aside.ts'
 import { StoreProtection } from './paths.ts'
 import { checkToolCall, type Refusal } from './tools.ts'
 
@@ -175,11 +176,19 @@ function safeHome(): string | undefined {
 }
 
 /** The store root (and where a link points), its snapshots, the whale-persona folder (and a config file kept elsewhere). */
-export function protectedFolders(root: string): { roots: string[]; hostFolders: string[]; lockFolders: string[]; shownFrom: string; storeMeta: string } {
+export function protectedFolders(root: string): {
+  roots: string[]
+  hostFolders: string[]
+  lockFolders: string[]
+  shownFrom: string
+  storeMeta: string
+  putBack: string
+} {
   const real = (p: string) => (existsSync(p) ? realpathSync.native(p) : p)
   const snapshots = snapshotsDirOf(root)
   const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))
-  const roots = new Set([root, real(root), snapshots, real(snapshots), whale.configDir, real(whale.configDir)])
+  const putBack = putBackDirOf(root)
+  const roots = new Set([root, real(root), snapshots, real(snapshots), putBack, real(putBack), whale.configDir, real(whale.configDir)])
   if (!whale.configFile.startsWith(whale.configDir + '/')) roots.add(whale.configFile)
   // The store's own git repository (the sync's history, docs/decisions/070): its changes are the host's while a git run of the host's works there, as the snapshots' are while it takes or prunes one.
   const history = join(root, '.git')
@@ -191,5 +200,6 @@ export function protectedFolders(root: string): { roots: string[]; hostFolders: 
     lockFolders,
     shownFrom: dirname(root),
     storeMeta: join(root, '元'),
+    putBack,
   }
 }

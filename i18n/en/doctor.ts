@@ -26,6 +26,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.check.store': 'memory store',
   'doctor.check.files': 'store files',
   'doctor.check.writeLock': 'write lock',
+  'doctor.check.putBack': 'put back, kept',
   'doctor.check.access': 'access',
   'doctor.check.root': 'memory root',
   'doctor.check.engine': 'memory engine',
@@ -172,6 +173,10 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.guard.nothingUndone': 'nothing put back since start',
   'doctor.guard.undone': '{n} changes by tool calls put back since start (last: {tool} → {what} at {at})',
   'doctor.guard.failed': '; {n} changes could NOT be put back: run cyrene memory check and restore from a snapshot',
+  'doctor.putBack.kept':
+    '{looks} time(s) the store guard put back a change made while a tool call ran, it first kept what the file held in {dir} ({kib} KiB): if you saved one of those files yourself then, copy it back from there while no tool call runs, then remove the folder',
+  'doctor.putBack.full': '; it is full ({limit} MiB): what is put back now is not kept. Remove what you no longer need from it',
+  'doctor.guard.aside': '; {n} file(s) put back could not be kept aside first (too large, the folder full, or a failed write)',
   'doctor.guard.owed':
     '; {n} of them still wait to be put back (tried again at every look, never kept as yours): find what keeps the guard out (chattr -i, a full disk, a mount)',
   'doctor.guard.lookErrors': '; {n} looks failed (those calls were refused or reported)',

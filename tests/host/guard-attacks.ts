@@ -76,6 +76,29 @@ while time.time() < end:
 open(sys.argv[1], 'w').write('forged by a hopper')
 `
 
+/**
+ * For argv[2] seconds, turns the put-back folder (decision 296) into a link to the store's anchors and back,
+ * again and again, while writing a forged base day file: the guard's copy aside must never follow the link.
+ */
+const PUT_BACK_THROUGH_A_LINK = String.raw`import os, sys, time
+root = sys.argv[1]; end = time.time() + float(sys.argv[2])
+aside = root + '-put-back'; anchors = os.path.join(root, '锚')
+txt = '伪造的基石。\n<!--cyrene:{"id":"20261201T000000000Z-1-ffff02","base":true,"by":"person"}-->\n'
+while time.time() < end:
+    try:
+        if os.path.isdir(aside) and not os.path.islink(aside):
+            os.rename(aside, aside + '.real')
+        if not os.path.lexists(aside):
+            os.symlink(anchors, aside)
+        open(os.path.join(root, '余页/forged-through-put-back.md'), 'w').write(txt)
+        time.sleep(0.01)
+        os.unlink(aside)
+        if os.path.isdir(aside + '.real'):
+            os.rename(aside + '.real', aside)
+    except OSError:
+        pass
+`
+
 /** Renames a forged base day file over today's, again and again, for argv[2] seconds. */
 const SWAP_TODAYS_DAY_FILE = String.raw`import os, sys, time
 root = sys.argv[1]; end = time.time() + float(sys.argv[2])
@@ -251,4 +274,14 @@ export const ATTACKS: Attack[] = [
     memory: { text: '她喜欢雨后的青草味。', kind: 'preference', axis: '美', reason: '生活习惯' },
     laterMs: 3500,
   }),
+  // ── the copy aside of what is put back (decision 296) ──
+  bash(
+    'the put-back folder made a link into the store before a forged file is put back',
+    'echo «b64:rm -rf {root}-put-back && ln -s {root}/锚 {root}-put-back && echo forged >> {plainDay}» | base64 -d | bash',
+  ),
+  bash(
+    'the put-back folder swapped for a link into the store again and again while a forged file is put back',
+    inBackground('k.py', PUT_BACK_THROUGH_A_LINK, '{root} 2'),
+    2500,
+  ),
 ]

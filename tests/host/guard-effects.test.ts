@@ -80,7 +80,7 @@ afterAll(async () => {
  * registry (元/梦会话.json) is left out: the host rewrites it itself as sessions go on (a declared
  * write the guard keeps); no attack aims at it.
  */
-function tree(): Map<string, string> {
+function tree(roots: readonly string[] = [root, snaps, whale]): Map<string, string> {
   const out = new Map<string, string>()
   const walk = (p: string) => {
     let st
@@ -99,9 +99,12 @@ function tree(): Map<string, string> {
       for (const n of readdirSync(p)) if (!(locks && /\.lock(?:\.owner|\.intent\.\d+|\.reaping)?$/.test(n)) && n !== '梦会话.json') walk(join(p, n))
     } else out.set(p, `other ${mode}`)
   }
-  for (const r of [root, snaps, whale]) walk(r)
+  for (const r of roots) walk(r)
   return out
 }
+
+/** What the guard kept aside before putting back (decision 296): it only grows. */
+const keptAside = () => tree([`${root}-put-back`])
 
 function fill(s: string, scratch: string): string {
   const filled = s
@@ -151,6 +154,7 @@ for (const preset of ['standard', 'chat']) {
     it.each(ATTACKS.map((a) => [a.name, a] as [string, Attack]))('%s', async (_name, attack) => {
       await settled()
       const before = tree()
+      const keptBefore = keptAside()
       expect(before.size).toBeGreaterThan(10)
       const scratch = join(host.scratch, `m-${preset}-${Math.random().toString(36).slice(2)}`)
       mkdirSync(scratch, { recursive: true })
@@ -178,6 +182,10 @@ for (const preset of ['standard', 'chat']) {
       } else expect(changed).toEqual([])
       expect([...before.keys()].filter((p) => !after.has(p))).toEqual([])
       expect(baseMarks()).toBe(1)
+      // Nothing kept aside earlier changed or went, and nothing there is a link.
+      const keptAfter = keptAside()
+      expect([...keptBefore].filter(([p, v]) => keptAfter.get(p) !== v)).toEqual([])
+      expect([...keptAfter].filter(([, v]) => v.startsWith('link'))).toEqual([])
       if (/store guard (put back|: `)|Refused by Cyrene's store guard/.test(seen)) undoneOrRefused++
     })
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnLockHolder } from '../../durable/testing/spawn.ts'
@@ -99,5 +99,34 @@ describe("the person's cyrene while a model's tool call runs", () => {
     } finally {
       holder.child.kill('SIGKILL')
     }
+  }, 60_000)
+
+  it("the person's editor saving a memory file during a call: put back, and what they saved kept aside, where the model can no longer change it", async () => {
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+    const rel = '余页/saved-from-an-editor.md'
+    mkdirSync(join(root, '余页'), { recursive: true })
+    writeFileSync(join(root, rel), 'before the call\n', { mode: 0o600 })
+    await after(300)
+    const agent = await host.createAgent('standard', host.scratch)
+    const call = host.tool(agent, 'bash', { command: 'sleep 1.5; echo slept', description: 'wait' })
+    await after(500)
+    // The person's editor, saving while the call runs (the guard cannot tell it from the model).
+    writeFileSync(join(root, rel), 'the person typed this during the call\n')
+    const result = await call
+    expect(text(result)).toContain('put back')
+    expect(readFileSync(join(root, rel), 'utf8')).toBe('before the call\n')
+    const putBack = `${root}-put-back`
+    const looks = readdirSync(putBack)
+    expect(looks).toHaveLength(1)
+    const kept = join(putBack, looks[0]!, 'cyrene-philia093-0', rel)
+    expect(readFileSync(kept, 'utf8')).toBe('the person typed this during the call\n')
+    expect(text(result)).toContain(`kept in cyrene-philia093-0-put-back/${looks[0]}`)
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+
+    // A later call that rewrites the kept copy is put back like any change to the store, and its bytes are not kept again.
+    const tamper = await host.tool(agent, 'bash', { command: `echo forged > '${kept}'; echo done`, description: 'tamper' })
+    expect(text(tamper)).toContain('put back')
+    expect(readFileSync(kept, 'utf8')).toBe('the person typed this during the call\n')
+    expect(readdirSync(putBack)).toHaveLength(1)
   }, 60_000)
 })

@@ -1,0 +1,94 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { takeHostWrites } from '../durable/host-writes.ts'
+import { keepAside, MAX_FILE, MAX_TOTAL, putBackDirOf, putBackUsage, readDisplaced } from './aside.ts'
+
+const cleanup: Array<() => void> = []
+afterEach(() => {
+  for (const c of cleanup.splice(0)) c()
+})
+
+/** A DSH_HOME with a store in it. */
+function home(): { home: string; root: string; putBack: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-aside-'))
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
+  const root = join(dir, 'cyrene-philia093-0')
+  mkdirSync(join(root, '锚'), { recursive: true })
+  return { home: dir, root, putBack: putBackDirOf(root) }
+}
+
+const NOW = new Date('2026-12-07T09:00:00.000Z')
+
+describe('keeping aside what the guard puts back (decision 296)', () => {
+  it('keeps a file and the files of a folder under their path from DSH_HOME, private, and declared as the host’s', () => {
+    const t = home()
+    writeFileSync(join(t.root, '锚/我是谁.md'), 'saved by the person\n')
+    mkdirSync(join(t.root, '余页/new/deeper'), { recursive: true })
+    writeFileSync(join(t.root, '余页/new/deeper/a.md'), 'a\n')
+    const displaced = readDisplaced([join(t.root, '锚/我是谁.md'), join(t.root, '余页/new')], t.home)
+    expect(displaced.skipped).toBe(0)
+    takeHostWrites()
+    const aside = keepAside(t.putBack, displaced.files, NOW)
+    expect(aside).toEqual({ dir: join(t.putBack, '2026-12-07T09-00-00.000Z'), kept: 2, skipped: 0 })
+    const kept = join(aside.dir!, 'cyrene-philia093-0/锚/我是谁.md')
+    expect(readFileSync(kept, 'utf8')).toBe('saved by the person\n')
+    expect(readFileSync(join(aside.dir!, 'cyrene-philia093-0/余页/new/deeper/a.md'), 'utf8')).toBe('a\n')
+    expect(statSync(kept).mode & 0o777).toBe(0o600)
+    expect(statSync(aside.dir!).mode & 0o777).toBe(0o700)
+    const declared = takeHostWrites()
+    expect(declared.paths.has(kept)).toBe(true)
+    expect(declared.paths.has(aside.dir!)).toBe(true)
+    expect(Buffer.from(declared.contents.get(kept)![0]!).toString()).toBe('saved by the person\n')
+    expect(putBackUsage(t.putBack)).toEqual({ looks: 1, bytes: 22 })
+  })
+
+  it('a second look in the same millisecond gets a folder of its own', () => {
+    const t = home()
+    writeFileSync(join(t.root, '锚/x.md'), 'x\n')
+    const files = readDisplaced([join(t.root, '锚/x.md')], t.home).files
+    keepAside(t.putBack, files, NOW)
+    const second = keepAside(t.putBack, files, NOW)
+    expect(second.dir).toBe(join(t.putBack, '2026-12-07T09-00-00.000Z-1'))
+    expect(readdirSync(t.putBack)).toHaveLength(2)
+  })
+
+  it('a file larger than the bound is not kept, a link is not read, and both are said', () => {
+    const t = home()
+    writeFileSync(join(t.root, '锚/big.md'), Buffer.alloc(MAX_FILE + 1, 0x61))
+    symlinkSync('/etc/hostname', join(t.root, '锚/link.md'))
+    const displaced = readDisplaced([join(t.root, '锚/big.md'), join(t.root, '锚/link.md')], t.home)
+    expect(displaced).toEqual({ files: [], skipped: 1 })
+  })
+
+  it('a link where the put-back folder goes is never written through', () => {
+    const t = home()
+    const elsewhere = join(t.home, 'elsewhere')
+    mkdirSync(elsewhere)
+    symlinkSync(elsewhere, t.putBack)
+    writeFileSync(join(t.root, '锚/x.md'), 'x\n')
+    const aside = keepAside(t.putBack, readDisplaced([join(t.root, '锚/x.md')], t.home).files, NOW)
+    expect(aside).toEqual({ kept: 0, skipped: 1 })
+    expect(readdirSync(elsewhere)).toEqual([])
+  })
+
+  it('past the folder’s bound nothing more is kept until the person clears it', () => {
+    const t = home()
+    mkdirSync(join(t.putBack, 'older'), { recursive: true })
+    writeFileSync(join(t.putBack, 'older/filler'), Buffer.alloc(MAX_TOTAL - 1))
+    writeFileSync(join(t.root, '锚/x.md'), 'x\n')
+    const aside = keepAside(t.putBack, readDisplaced([join(t.root, '锚/x.md')], t.home).files, NOW)
+    expect(aside).toEqual({ kept: 0, skipped: 1 })
+    expect(readdirSync(t.putBack)).toEqual(['older'])
+  })
+
+  it('a folder outside DSH_HOME (a whale-persona folder set apart) is kept under elsewhere/', () => {
+    const t = home()
+    const outside = mkdtempSync(join(tmpdir(), 'cyrene-aside-whale-'))
+    cleanup.push(() => rmSync(outside, { recursive: true, force: true }))
+    writeFileSync(join(outside, 'persona.json'), '{}\n')
+    const files = readDisplaced([join(outside, 'persona.json')], t.home).files
+    expect(files[0]!.rel).toBe(join('elsewhere', outside.slice(1), 'persona.json'))
+  })
+})

@@ -1,0 +1,170 @@
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync, type Stats } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+import { declareHostWrite } from '../durable/host-writes.ts'
+import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
+
+/**
+ * What the guard put back is kept aside first (docs/decisions/296). While a window is open the guard
+ * cannot tell the person's editor from the model's process, so a file the person saved during a tool
+ * call is put back like any other change. Its bytes are copied, one folder per look, into
+ * `<root>-put-back/<time>/` under their path from DSH_HOME, before the guard puts the old ones back:
+ * nothing the person wrote is lost, and they can copy it back when no call runs. The folder is
+ * protected as the store is (a call cannot change what is kept), and its writes are the host's
+ * (declared). Bounded: a file over `MAX_FILE` or a folder past `MAX_TOTAL` is not kept, and said so.
+ */
+
+/** A file larger than this is not kept aside (memory files are small; a model's dump is not the person's edit). */
+export const MAX_FILE = 1024 * 1024
+/** What the put-back folder may hold in all; past it nothing more is kept until the person clears it. */
+export const MAX_TOTAL = 16 * 1024 * 1024
+
+/** `<root>-put-back`, beside the store and its snapshots. */
+export function putBackDirOf(root: string): string {
+  return `${root}-put-back`
+}
+
+export interface Displaced {
+  /** Its path from DSH_HOME (where it is kept under the look's folder). */
+  rel: string
+  bytes: Buffer
+}
+
+export interface Aside {
+  /** The look's folder, when anything was kept. */
+  dir?: string
+  kept: number
+  /** Files not kept: too large, the folder full, or a write that failed. */
+  skipped: number
+}
+
+/** A file, or the files in a folder, as they are on disk now (before the put back), with their paths from `from`. */
+export function readDisplaced(paths: readonly string[], from: string): { files: Displaced[]; skipped: number } {
+  const files: Displaced[] = []
+  let skipped = 0
+  const visit = (path: string, depth: number): void => {
+    const st = lstatOr(path)
+    if (st === undefined || depth > 32) return
+    if (st.isDirectory()) {
+      for (const name of readdirOr(path)) visit(join(path, name), depth + 1)
+      return
+    }
+    if (!st.isFile()) return
+    if (st.size > MAX_FILE) return void skipped++
+    try {
+      files.push({ rel: shownPath(path, from), bytes: readFileSync(path) })
+    } catch {
+      skipped++
+    }
+  }
+  for (const p of paths) visit(p, 0)
+  return { files, skipped }
+}
+
+/** Writes the displaced files into a new folder of `<putBack>/`; never through a link, never past the bounds. */
+export function keepAside(putBack: string, files: readonly Displaced[], now = new Date()): Aside {
+  if (files.length === 0) return { kept: 0, skipped: 0 }
+  const room = MAX_TOTAL - folderBytes(putBack)
+  let skipped = 0
+  const fit: Displaced[] = []
+  let used = 0
+  for (const f of files) {
+    if (used + f.bytes.length > room) skipped++
+    else {
+      fit.push(f)
+      used += f.bytes.length
+    }
+  }
+  if (fit.length === 0) return { kept: 0, skipped }
+  try {
+    ensureRealDir(putBack)
+    const dir = newLookDir(putBack, now)
+    let kept = 0
+    for (const f of fit) {
+      try {
+        const target = join(dir, f.rel)
+        for (const d of foldersBetween(dir, dirname(target))) ensureRealDir(d)
+        // 'wx': a name already there (or a link planted there) is never written through.
+        writeFileSync(target, f.bytes, { flag: 'wx', mode: FILE_MODE })
+        declareHostWrite(target, f.bytes)
+        kept++
+      } catch {
+        skipped++
+      }
+    }
+    return { dir, kept, skipped }
+  } catch {
+    return { kept: 0, skipped: skipped + fit.length }
+  }
+}
+
+/** How many looks' folders the put-back folder holds and their size, for the doctor. */
+export function putBackUsage(putBack: string): { looks: number; bytes: number } {
+  return { looks: readdirOr(putBack).length, bytes: folderBytes(putBack) }
+}
+
+function newLookDir(putBack: string, now: Date): string {
+  const stamp = now.toISOString().replace(/:/g, '-')
+  for (let n = 0; n < 100; n++) {
+    const dir = join(putBack, n === 0 ? stamp : `${stamp}-${n}`)
+    try {
+      mkdirSync(dir, { mode: DIR_MODE })
+      declareHostWrite(dir)
+      return dir
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
+  throw new Error('no free name for a look folder')
+}
+
+/** A folder made if missing (and declared), refused when a link or anything else stands there. */
+function ensureRealDir(dir: string): void {
+  const st = lstatOr(dir)
+  if (st === undefined) {
+    mkdirSync(dir, { mode: DIR_MODE })
+    declareHostWrite(dir)
+    return
+  }
+  if (!st.isDirectory()) throw new Error(`${dir} is not a folder`)
+}
+
+/** The folders from just below `top` down to `bottom`, parents first. */
+function foldersBetween(top: string, bottom: string): string[] {
+  const out: string[] = []
+  for (let d = bottom; d !== top && d.startsWith(top + sep); d = dirname(d)) out.unshift(d)
+  return out
+}
+
+/** Where a path is kept: its path from DSH_HOME, or under `elsewhere/` for a folder kept outside it (a whale-persona folder set apart). */
+function shownPath(path: string, from: string): string {
+  const rel = relative(from, path)
+  return rel.startsWith('..') || rel === '' ? join('elsewhere', path.replace(/^[/\\]+/, '')) : rel
+}
+
+function folderBytes(dir: string): number {
+  let total = 0
+  const visit = (path: string, depth: number): void => {
+    const st = lstatOr(path)
+    if (st === undefined || depth > 32) return
+    if (st.isDirectory()) for (const name of readdirOr(path)) visit(join(path, name), depth + 1)
+    else total += st.size
+  }
+  visit(dir, 0)
+  return total
+}
+
+function lstatOr(path: string): Stats | undefined {
+  try {
+    return lstatSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+function readdirOr(path: string): string[] {
+  try {
+    return readdirSync(path)
+  } catch {
+    return []
+  }
+}
