@@ -9,6 +9,7 @@ import { dshEnv, freePort, packIntoAsync, runChecked, runCheckedAsync, waitForWe
 import { DSH_BIN } from '../../scripts/ensure-dsh.ts'
 import { PROJECT_ROOT } from '../harness/host.ts'
 import { writeQuietNight } from '../harness/quiet-night.ts'
+import { runCyrene } from '../harness/cli.ts'
 
 /**
  * The packed plugin in the real `dsh` CLI (0.1.0-rc.8), offline: pnpm installs
@@ -101,6 +102,47 @@ describe('the packed plugin in the real dsh CLI', () => {
     expect(stderr).not.toMatch(/failed to (load|apply|import)/)
     expect(ended.code).toBe(0)
     expect(stdout.trim()).toBe('mock: 收到。')
+  })
+
+  it("headless with full access: the person's cyrene write made while the model's bash runs waits and is kept; an editor's save is put back and kept aside (decisions 295, 296)", async () => {
+    const root = join(home, 'cyrene-philia093-0')
+    const saved = join(root, '余页', 'edited-during-the-call.md')
+    mkdirSync(join(root, '余页'), { recursive: true })
+    writeFileSync(saved, 'before the call\n', { mode: 0o600 })
+    const child = spawn(DSH_BIN, ['--profile', 'headless', '请运行：sleep 4; echo slept'], {
+      cwd: workspace,
+      env: { ...env(home, log), DSH_PERMISSION_MODE: 'danger-full-access' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr?.on('data', (d) => (stderr += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    // The call's window is marked for other processes (this test is the person's terminal, not DSH's child).
+    const isMarked = () => existsSync(join(root, '元')) && readdirSync(join(root, '元')).some((n) => n.startsWith('guard-window.'))
+    const until = Date.now() + 60_000
+    while (!isMarked() && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+    expect(isMarked(), stderr).toBe(true)
+    // The mark goes up just before the window's first look (a save before that look is the person's): let the call begin.
+    await new Promise((r) => setTimeout(r, 1000))
+    writeFileSync(saved, 'the person saved this during the call\n')
+    const wrote = await runCyrene(['memory', 'write', '我养了一只叫团子的橘猫', '--axis', '美', '--reason', '她亲口说的', '--lang', 'en'], {
+      ...env(home, log),
+    })
+    expect(await exited, stderr).toBe(0)
+    expect(wrote.status, wrote.stderr).toBe(0)
+    const list = await runCyrene(['memory', 'list', '--json'], env(home, log))
+    expect(list.stdout).toContain('叫团子的橘猫')
+    expect(readFileSync(saved, 'utf8')).toBe('before the call\n')
+    const putBack = `${root}-put-back`
+    const kept = readdirSync(putBack).map((look) => join(putBack, look, 'cyrene-philia093-0', '余页', 'edited-during-the-call.md'))
+    expect(kept.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'))).toEqual(['the person saved this during the call\n'])
+    // The turns below expect an empty memory: the person takes back what this one wrote (no DSH runs now).
+    const days = join(root, '岁月涟漪', '日档')
+    for (const f of readdirSync(days, { recursive: true, encoding: 'utf8' }))
+      if (f.endsWith('.md') && readFileSync(join(days, f), 'utf8').includes('叫团子的橘猫')) rmSync(join(days, f))
+    rmSync(saved)
+    rmSync(putBack, { recursive: true })
+    expect((await runCyrene(['memory', 'list', '--json'], env(home, log))).stdout).not.toContain('叫团子的橘猫')
   })
 
   it('recall in the installed package reads the dictionary it carries, readings included: a name across scripts', () => {

@@ -1,5 +1,6 @@
 // Offline LLM for the end-to-end test: records what it was sent; answers with
-// text, or — when the person says 请记住：… in a Cyrene preset — calls memory_write first;
+// text, or — when the person says 请记住：… in a Cyrene preset — calls memory_write first
+// (请运行：… calls bash with the rest);
 // in a dream (its request alone offers memory_dream_journal) it writes the journal once.
 import { appendFileSync } from 'node:fs'
 import { CallId, LlmAdapter } from '@deepseek-ai/dsh-llm'
@@ -61,6 +62,17 @@ class RecordingMock extends LlmAdapter {
     if (asked !== undefined && canWrite && !answered) {
       const text = asked.slice(asked.indexOf('请记住：') + 4).trim()
       for (const chunk of call('write-1', 'memory_write', { text, kind: 'preference', axis: '美', reason: '对方亲口说要记住的偏好' })) yield chunk
+      return
+    }
+    // 请运行：<command> — one bash call, as a model at work runs a build (the store guard's window is open meanwhile).
+    const command = messages
+      .filter((m) => m.source?.kind === 'user')
+      .map(textOf)
+      .reverse()
+      .find((t) => t.includes('请运行：'))
+    if (command !== undefined && (options.tools ?? []).some((t) => t.name === 'bash') && !answered) {
+      const line = command.slice(command.indexOf('请运行：') + 4).trim()
+      for (const chunk of call('bash-1', 'bash', { command: line, description: 'run what the person asked' })) yield chunk
       return
     }
     const dreaming = (options.tools ?? []).some((t) => t.name === 'memory_dream_journal')
