@@ -22,6 +22,7 @@ import {
 } from '../worldbook/index.ts'
 import { readInputFile } from './input-file.ts'
 import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
+import { jsonFileText } from '../whale/json.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 
 /**
@@ -123,10 +124,9 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
  * any other file with a NUL byte is an image or other binary (a JPEG or WebP card renamed .png), refused as such.
  */
 function jsonText(bytes: Buffer, file: string, lang: Lang): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2))
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2))
-  if (bytes.includes(0)) throw new CliError(t('cli.worldbook.binary', lang, { file }), 2)
-  return bytes.toString('utf8')
+  const text = jsonFileText(bytes)
+  if (text === undefined) throw new CliError(t('cli.worldbook.binary', lang, { file }), 2)
+  return text
 }
 
 /** A PNG character card's JSON (the same reader as `whale presets import`). */

@@ -39,4 +39,17 @@ describe('importCard: what real cards from the internet carry (decision 294)', (
     const r = importCard(json({ spec: 'whale-persona-preset/1', id: 'p', label: 'P', persona: { character: 'c' } }), 'p.json')
     expect(r).toMatchObject({ ok: true, detected: 'whale-preset', mapped: ['persona.character'] })
   })
+
+  it('a card saved as UTF-16 with a byte-order mark (Notepad\'s "Unicode"), either byte order, imports as its UTF-8 twin does', () => {
+    const card = { spec: 'chara_card_v2', data: { name: '昔涟', description: '粉色头发的少女' } }
+    const text = JSON.stringify(card)
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])
+    const be = Buffer.from(le.subarray(2)).swap16()
+    const plain = importCard(json(card), 'c.json')
+    expect(plain.ok).toBe(true)
+    expect(importCard(le, 'c.json')).toEqual(plain)
+    expect(importCard(Buffer.concat([Buffer.from([0xfe, 0xff]), be]), 'c.json')).toEqual(plain)
+    // Without the mark, the NUL bytes make it a binary file, refused as one.
+    expect(importCard(le.subarray(2), 'c.json')).toMatchObject({ ok: false, said: { code: 'card.binary' } })
+  })
 })

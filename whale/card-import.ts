@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { isRecord, parseJson, type JsonRecord } from './json.ts'
+import { isRecord, jsonFileText, parseJson, type JsonRecord } from './json.ts'
 import { looksLikePng, PngCardError, pngCard } from './png.ts'
 import { isPresetId, readPreset, validPersonaValue, type PersonaKey, type Preset } from './presets.ts'
 import { detectCard, fromTavern, neverSwitches, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
@@ -34,9 +34,10 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
       throw error
     }
   } else {
-    if (bytes.includes(0))
+    const decoded = jsonFileText(bytes)
+    if (decoded === undefined)
       return refuse('the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again', { code: 'card.binary' })
-    text = bytes.toString('utf8').replace(/^\uFEFF/, '')
+    text = decoded
   }
   const parsed = parseJson(text)
   if (!parsed.ok) return refuse(`the card is not valid JSON (${parsed.error})`, { code: 'card.json', params: { error: parsed.error } })

@@ -40,3 +40,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return false
 }
+
+/**
+ * A JSON file's text as people save it: UTF-8 (a byte-order mark dropped), or UTF-16 when it starts with
+ * one (Windows Notepad's "Unicode"). Undefined for any other file holding a NUL byte: an image or other
+ * binary, never JSON.
+ */
+export function jsonFileText(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2))
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2))
+  if (bytes.includes(0)) return undefined
+  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '')
+}

@@ -62,6 +62,7 @@ export const IMPORT_NOTE_CODES = [
   'outlet',
   'match-elsewhere',
   'v2-priority',
+  'order-not-number',
   'unknown-field',
   // The book's own settings (a card's character_book).
   'book-scan-depth',

@@ -9,6 +9,7 @@
  */
 import { note, type ImportNote, type ImportNoteCode } from './import-notes.ts'
 import { HITS_CAP, RAIL_CAP } from './render.ts'
+import { DEFAULT_PRIORITY } from './entry.ts'
 
 /** One source field the worldbook does not carry, with its value and what happens instead. */
 export interface NotCarried {
@@ -168,6 +169,8 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
   ])
     say(m, note('match-elsewhere'), (v) => v === true)
   say('priority', note('v2-priority'))
+  // SillyTavern sorts by the value as it is; one that is no number here gets the default, said.
+  say('order', note('order-not-number', { priority: DEFAULT_PRIORITY }), (v) => present(v) && !Number.isFinite(Number(v)))
   // Read or known to mean nothing outside SillyTavern's editor.
   for (const quiet of [
     'uid',

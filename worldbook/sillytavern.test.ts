@@ -209,6 +209,21 @@ describe('SillyTavern World Info import', () => {
     expect(entry!.notCarried.map((d) => d.field)).toContain('probability')
   })
 
+  it('an order that is no number gets the default priority and says so; a number written as text is read as one', () => {
+    const [odd, texty, card] = planImport({
+      entries: {
+        0: { key: ['k'], content: 'a', order: 'abc' },
+        1: { key: ['k'], content: 'b', order: '40' },
+        2: { key: ['k'], content: 'c', order: { n: 1 } },
+      },
+    }).entries
+    expect(odd!.fields.priority).toBe(100)
+    expect(odd!.notCarried).toContainEqual({ field: 'order', value: 'abc', why: { code: 'order-not-number', params: { priority: 100 } } })
+    expect(texty!.fields.priority).toBe(40)
+    expect(texty!.notCarried.map((d) => d.field)).not.toContain('order')
+    expect(card!.notCarried.map((d) => d.field)).toContain('order')
+  })
+
   it('keys given as one string are split at commas, but a whole /…/flags is one regular expression', () => {
     const [regex] = planImport({ entries: { 0: { key: '/dragons?{1,2}/i', content: '龙。' } } }).entries
     expect(regex!.fields.keys).toEqual([])
@@ -326,5 +341,12 @@ describe('World Info import says what it did (issue 21)', () => {
 
   it('a card without a character_book is refused as holding no World Info', () => {
     expect(formatCode(() => planImport({ spec: 'chara_card_v2', data: { name: 'x' } }))).toBe('format-card-no-book')
+  })
+
+  it('a card whose character_book is a list, and a file that is a list, are refused for what they are (decision 294 left this)', () => {
+    const entries = [{ keys: ['k'], content: 'c', enabled: true }]
+    expect(formatCode(() => planImport({ spec: 'chara_card_v2', data: { name: 'x', character_book: entries } }))).toBe('format-book-not-object')
+    expect(formatCode(() => planImport({ name: 'x', first_mes: 'hi', character_book: entries }))).toBe('format-book-not-object')
+    expect(formatCode(() => planImport(entries))).toBe('format-not-object')
   })
 })

@@ -141,14 +141,15 @@ interface Source {
 }
 
 function entryList(json: unknown): Source {
-  if (typeof json !== 'object' || json === null) throw new ImportFormatError(note('format-not-object'))
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ImportFormatError(note('format-not-object'))
   const root = json as Record<string, unknown>
   const isCard = (typeof root.spec === 'string' && root.spec.startsWith('chara_card')) || (typeof root.name === 'string' && typeof root.first_mes === 'string')
   const cardBook = (root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book
   if (isCard && (cardBook === undefined || cardBook === null)) throw new ImportFormatError(bookElsewhere(root) ?? note('format-card-no-book'))
   // A character card carries its book under data.character_book (v2/v3) or character_book.
   const book = ((root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book ?? root) as Record<string, unknown>
-  if (typeof book !== 'object' || book === null) throw new ImportFormatError(note('format-book-not-object'))
+  // A list is no book either (a converter that wrote the entries where the book goes): said as such, not as "no entries".
+  if (typeof book !== 'object' || book === null || Array.isArray(book)) throw new ImportFormatError(note('format-book-not-object'))
   const other = otherLorebook(root)
   if (other !== undefined) throw new ImportFormatError(note('format-other-lorebook', { format: other }))
   const entries = book.entries

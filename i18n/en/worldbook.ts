@@ -59,6 +59,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.ignore-budget': 'the hit block keeps its {cap}-character cap for every entry',
   'worldbook.note.outlet': 'no outlets: the entry goes where its kind goes',
   'worldbook.note.match-elsewhere': "keys are looked for only in the person's messages",
+  'worldbook.note.order-not-number': 'not a number: the entry gets the default priority, {priority}',
   'worldbook.note.v2-priority': "the v2 book's own priority (SillyTavern orders by insertion_order, and so does this import)",
   'worldbook.note.unknown-field': 'a field the worldbook does not know: not carried',
   'worldbook.note.book-scan-depth': "here the keys are looked for in the person's last 1–3 messages (worldbook.recentMessages)",

@@ -56,6 +56,7 @@ export const worldbookZh = {
   'worldbook.note.ignore-budget': '命中块对每个条目都守着 {cap} 字的上限',
   'worldbook.note.outlet': '没有出口：条目按它的类型去该去的地方',
   'worldbook.note.match-elsewhere': '关键词只在你的消息里找',
+  'worldbook.note.order-not-number': '不是数字：这一条用默认优先级 {priority}',
   'worldbook.note.v2-priority': 'v2 书自己的优先级（SillyTavern 按 insertion_order 排，这次导入也是）',
   'worldbook.note.unknown-field': '世界书不认识的字段：没带过来',
   'worldbook.note.book-scan-depth': '这里在你最近 1–3 条消息里找关键词（worldbook.recentMessages）',
