@@ -153,3 +153,23 @@ export async function bootHost(opts: BootOptions = {}) {
 }
 
 export type Host = Awaited<ReturnType<typeof bootHost>>
+
+/**
+ * A host whose person runs with full file access (sandbox off, approvals never asked), as DSH reads it
+ * at boot: DSH's sandbox stops none of the model's calls, so what stops them is the store guard. Its
+ * memory engine is open and its recall level with the store (the seal written) before the test looks.
+ */
+export async function bootFullAccessHost(opts: BootOptions = {}): Promise<Host> {
+  const previous = process.env.DSH_PERMISSION_MODE
+  process.env.DSH_PERMISSION_MODE = 'danger-full-access'
+  let host: Host
+  try {
+    host = await bootHost(opts)
+  } finally {
+    if (previous === undefined) delete process.env.DSH_PERMISSION_MODE
+    else process.env.DSH_PERMISSION_MODE = previous
+  }
+  await host.ctx.get('cyreneMemory').ready
+  await host.recallReady()
+  return host
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { snapshotsDirOf } from '../../memory/paths.ts'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootFullAccessHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 import { ATTACKS, type Attack } from './guard-attacks.ts'
 
 /**
@@ -32,23 +32,14 @@ function cli(...args: string[]) {
 }
 
 beforeAll(async () => {
-  const previous = process.env.DSH_PERMISSION_MODE
-  process.env.DSH_PERMISSION_MODE = 'danger-full-access'
-  try {
-    host = await bootHost({
-      prepareHome: (home) => {
-        mkdirSync(join(home, 'whale-persona'), { recursive: true })
-        writeFileSync(join(home, 'whale-persona', 'config.json'), '{"memory":{}}\n')
-        writeFileSync(join(home, 'whale-persona', 'memory-inbox.jsonl'), '{"op":"propose","id":"m1","text":"她喜欢茶"}\n')
-      },
-    })
-  } finally {
-    if (previous === undefined) delete process.env.DSH_PERMISSION_MODE
-    else process.env.DSH_PERMISSION_MODE = previous
-  }
-  await host.ctx.get('cyreneMemory').ready
   // Recall's start seals its cache in 元/ (docs/decisions/283): done before any store tree is compared.
-  await host.recallReady()
+  host = await bootFullAccessHost({
+    prepareHome: (home) => {
+      mkdirSync(join(home, 'whale-persona'), { recursive: true })
+      writeFileSync(join(home, 'whale-persona', 'config.json'), '{"memory":{}}\n')
+      writeFileSync(join(home, 'whale-persona', 'memory-inbox.jsonl'), '{"op":"propose","id":"m1","text":"她喜欢茶"}\n')
+    },
+  })
   root = host.ctx.get('cyreneMemory').store().root
   snaps = snapshotsDirOf(root)
   whale = join(host.dshHome, 'whale-persona')

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnLockHolder } from '../../durable/testing/spawn.ts'
 import { openTerminal, runCyrene, type Terminal } from '../harness/cli.ts'
-import { bootHost, type Host } from '../harness/host.ts'
+import { bootFullAccessHost, type Host } from '../harness/host.ts'
 
 /**
  * The person's `cyrene` while a model's tool call runs in DSH (decision 295): the store guard puts back
@@ -17,16 +17,7 @@ let root: string
 let terminal: Terminal
 
 beforeAll(async () => {
-  const previous = process.env.DSH_PERMISSION_MODE
-  process.env.DSH_PERMISSION_MODE = 'danger-full-access'
-  try {
-    host = await bootHost({ lang: 'en' })
-  } finally {
-    if (previous === undefined) delete process.env.DSH_PERMISSION_MODE
-    else process.env.DSH_PERMISSION_MODE = previous
-  }
-  await host.ctx.get('cyreneMemory').ready
-  await host.recallReady()
+  host = await bootFullAccessHost({ lang: 'en' })
   root = host.ctx.get('cyreneMemory').store().root
   // Long enough for a call of 3 s, short enough for one of 8 s to outlast it.
   writeFileSync(join(root, '元/settings.json'), JSON.stringify({ lock: { waitSeconds: 4 } }))

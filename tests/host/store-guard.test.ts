@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
+import { bootFullAccessHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 
 /**
  * The store guard on the real dsh-base composition with this bundle layer,
@@ -14,17 +14,7 @@ const BASE_DAY = '岁月涟漪/日档/2026/11/2026-11-29.md'
 const PLAIN_DAY = '岁月涟漪/日档/2026/11/2026-11-28.md'
 
 beforeAll(async () => {
-  const previous = process.env.DSH_PERMISSION_MODE
-  process.env.DSH_PERMISSION_MODE = 'danger-full-access'
-  try {
-    host = await bootHost({ lang: 'en' })
-  } finally {
-    if (previous === undefined) delete process.env.DSH_PERMISSION_MODE
-    else process.env.DSH_PERMISSION_MODE = previous
-  }
-  await host.ctx.get('cyreneMemory').ready
-  // Recall's start seals its cache in 元/ (docs/decisions/283): done before any store tree is compared.
-  await host.recallReady()
+  host = await bootFullAccessHost({ lang: 'en' })
   root = host.ctx.get('cyreneMemory').store().root
   // The person's own settings file (the store creates it only when a setting is written).
   writeFileSync(join(root, '元/settings.json'), '{}\n', { mode: 0o600 })
