@@ -77,7 +77,12 @@ export async function openStore(io: CliIO, root: string | undefined): Promise<Me
 export async function openStoreAt(io: CliIO, rootDir: string): Promise<MemoryStore> {
   let store: MemoryStore
   try {
-    store = await MemoryStore.open({ env: io.env, rootDir, layOut: 'on-write' })
+    store = await MemoryStore.open({
+      env: io.env,
+      rootDir,
+      layOut: 'on-write',
+      onGuardWindow: (mark) => io.stderr(`${say(io, 'store.guardWindow.waiting', { pid: String(mark.pid) })}\n`),
+    })
   } catch (e) {
     throw asCliError(e, io)
   }

@@ -30,7 +30,7 @@ import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, check
 import { currentVolume } from './volumes.ts'
 import type { Said } from './said.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
-import { GuardWindowBusyError, windowsOpenElsewhere } from '../durable/guard-window.ts'
+import { GuardWindowBusyError, windowsOpenElsewhere, type WindowMark } from '../durable/guard-window.ts'
 import { readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
 import { assertLinkTargets, updateEntry } from './entry-update.ts'
 import type { StoreCore, StoredEntry } from './store-core.ts'
@@ -43,6 +43,8 @@ export interface OpenOptions extends RootOptions {
   lockStaleMs?: number
   /** How long a write waits for a held write lock (tests); otherwise the setting `lock.waitSeconds`. */
   lockWaitMs?: number
+  /** Told once per write when it begins to wait for another process's tool call window (the command line says so). */
+  onGuardWindow?: (mark: WindowMark) => void
   now?: () => Date
   /**
    * `on-write`: lay the folders out at the first write, not at open (the command line: a read, or a
@@ -108,6 +110,7 @@ export class MemoryStore implements StoreCore {
   /** How long a lock holder on another host may go quiet (tests shorten it); the locks' default when undefined. */
   readonly lockStaleMs: number | undefined
   private readonly lockWaitMs: number | undefined
+  private readonly onGuardWindow: ((mark: WindowMark) => void) | undefined
   private readonly catalog: FileCatalog
   private readonly usage: UsageMeter
   /** The folders are made (at open, or by this object's first write): a write need not look again. */
@@ -124,6 +127,7 @@ export class MemoryStore implements StoreCore {
     this.now = opts.now ?? (() => new Date())
     this.lockStaleMs = opts.lockStaleMs
     this.lockWaitMs = opts.lockWaitMs
+    this.onGuardWindow = opts.onGuardWindow
     this.catalog = new FileCatalog(root, (rel) => this.path(rel))
     this.usage = new UsageMeter(root)
   }
@@ -221,6 +225,7 @@ export class MemoryStore implements StoreCore {
   private async acquireOutsideWindows(): Promise<HeldLock> {
     const waitMs = this.lockWaitMs ?? this.settings.values.lock.waitSeconds * 1000
     const began = Date.now()
+    let told = false
     for (;;) {
       const lock = refusingWhenLost(
         await acquire({
@@ -234,6 +239,8 @@ export class MemoryStore implements StoreCore {
       const open = windowsOpenElsewhere(join(this.root, LAYOUT.meta))
       if (open.length === 0) return lock
       await lock.release()
+      if (!told) this.onGuardWindow?.(open[0]!)
+      told = true
       const waited = Date.now() - began
       if (waited >= waitMs) throw new GuardWindowBusyError(open[0]!, waited)
       await sleep(Math.min(WINDOW_POLL_MS, waitMs - waited))

@@ -85,6 +85,8 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.export.inside':
     '{file} is inside the memory store or its snapshots or index ({where}); an export never writes there, with or without --force. Choose a file outside it',
   'store.export.done': 'exported {n} entries to {file}',
+  'store.guardWindow.waiting':
+    "a model tool call is running in DSH (process {pid}); while it runs Cyrene's store guard would put this write back, so it waits for the call to end…",
   'store.marks.migratedOne': 'recorded 1 existing entry of yours (base or written by you) in 元/person-marks.json, once; review them: cyrene memory marks',
   'store.marks.migrated': 'recorded {n} existing entries of yours (base or written by you) in 元/person-marks.json, once; review them: cyrene memory marks',
   'store.marks.changed': 'recorded as yours: {confirmed}; records removed: {dropped}',

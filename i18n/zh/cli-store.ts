@@ -81,6 +81,7 @@ export const cliStoreZh = {
   'store.export.exists': '{file} 已经存在；什么都没写。换一个文件，或加 --force 覆盖它',
   'store.export.inside': '{file} 在记忆库、它的快照或索引里（{where}）；导出从不写到那里，加不加 --force 都一样。请选库外的文件',
   'store.export.done': '导出了 {n} 条到 {file}',
+  'store.guardWindow.waiting': 'DSH 里正有模型的工具调用在运行（进程 {pid}）；它运行期间昔涟的记忆守卫会把这次写入放回原样，所以先等它结束……',
   'store.marks.migratedOne': '把你原有的 1 条（基础条目或你写的）记进了 元/person-marks.json，只这一次；请检查：cyrene memory marks',
   'store.marks.migrated': '把你原有的 {n} 条（基础条目或你写的）记进了 元/person-marks.json，只这一次；请检查：cyrene memory marks',
   'store.marks.changed': '记为你的：{confirmed}；去掉的记录：{dropped}',

@@ -50,6 +50,8 @@ describe("the person's cyrene while a model's tool call runs", () => {
     const person = terminal.run(write('I keep a ginger cat called Tuanzi'))
     const [result, wrote] = await Promise.all([call, person])
     expect(wrote.status, wrote.stderr).toBe(0)
+    // The person is told why the command waits, once.
+    expect(wrote.stderr.split(`a model tool call is running in DSH (process ${process.pid})`), wrote.stderr).toHaveLength(2)
     // Nothing of the person's was put back and blamed on the call.
     expect(text(result)).toContain('slept')
     expect(text(result)).not.toContain('put back')
