@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -71,6 +71,20 @@ describe('the guard window mark (decision 295)', () => {
     plant(dir, gone + 100000, { host: 'another-machine' })
     sweepDeadMarks(dir)
     expect(readdirSync(dir).sort()).toEqual([`guard-window.${gone + 100000}.lock`, `guard-window.${live}.lock`].sort())
+  })
+
+  it("what a call left under a mark's name that is no regular file (a FIFO, a link to a device, a folder) is no window and is read without waiting", () => {
+    const dir = metaDir()
+    const live = otherProcess()
+    // A FIFO opened for reading would wait for a writer (this thread would stop); /dev/zero would never end.
+    expect(spawnSync('mkfifo', [join(dir, 'guard-window.1.lock')]).status).toBe(0)
+    symlinkSync('/dev/zero', join(dir, 'guard-window.2.lock'))
+    // A link to a record naming a live process: a guard's own mark is never a link.
+    writeFileSync(join(dir, 'record'), JSON.stringify({ pid: live, host: hostname(), since: '2026-12-07T08:00:00.000Z' }))
+    symlinkSync(join(dir, 'record'), join(dir, `guard-window.${live}.lock`))
+    expect(windowsOpenElsewhere(dir)).toEqual([])
+    sweepDeadMarks(dir)
+    expect(existsSync(join(dir, 'guard-window.1.lock'))).toBe(true)
   })
 
   it('a missing folder has no windows and a mark that cannot be written says so without throwing', () => {

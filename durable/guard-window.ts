@@ -1,10 +1,10 @@
-import { openSync, closeSync, writeSync, readdirSync, readFileSync, renameSync, unlinkSync, fchmodSync, constants as C } from 'node:fs'
+import { openSync, closeSync, writeSync, readdirSync, renameSync, unlinkSync, fchmodSync, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { FILE_MODE } from './modes.ts'
 import { LockBusyError } from './lock.ts'
-import { OWN_PIDNS, OWN_START, processAlive, sameHost } from './lock-owner.ts'
+import { OWN_PIDNS, OWN_START, processAlive, readRecordSync, sameHost } from './lock-owner.ts'
 
 /**
  * A store guard's window, told to other processes (docs/decisions/295). While a tool call runs in a DSH
@@ -89,7 +89,8 @@ export function sweepDeadMarks(metaDir: string): void {
 
 function readMark(file: string): WindowMark | undefined {
   try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<WindowMark>
+    // A model's call may leave anything under a mark's name (it is lock-shaped: never put back): a FIFO there must not stop this thread.
+    const v = JSON.parse(readRecordSync(file)) as Partial<WindowMark>
     if (typeof v.pid !== 'number' || typeof v.host !== 'string') return undefined
     return { pid: v.pid, host: v.host, start: v.start, pidns: v.pidns, since: typeof v.since === 'string' ? v.since : '?', file }
   } catch {
