@@ -81,7 +81,7 @@ export async function openStoreAt(io: CliIO, rootDir: string): Promise<MemorySto
       env: io.env,
       rootDir,
       layOut: 'on-write',
-      onGuardWindow: (mark) => io.stderr(`${say(io, 'store.guardWindow.waiting', { pid: String(mark.pid) })}\n`),
+      waitForGuardWindows: (mark) => io.stderr(`${say(io, 'store.guardWindow.waiting', { pid: String(mark.pid) })}\n`),
     })
   } catch (e) {
     throw asCliError(e, io)

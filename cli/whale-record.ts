@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import type { WindowMark } from '../durable/guard-window.ts'
 // Not memory/index.ts: `cyrene whale …` must not load the memory engine (only `inbox confirm` opens the store, lazily).
 import { readInboxMarksSync, recordInboxLines } from '../memory/marks.ts'
 import { resolveRoot } from '../memory/paths.ts'
@@ -34,11 +35,17 @@ export function vouchedState(state: InboxState, env: NodeJS.ProcessEnv): InboxSt
  * Records the confirm lines the person is about to append. A store that has
  * no record yet first takes over the inbox's confirmations as they are (once).
  */
-export async function recordConfirms(env: NodeJS.ProcessEnv, rawText: string, lines: readonly string[]): Promise<void> {
+export async function recordConfirms(
+  env: NodeJS.ProcessEnv,
+  rawText: string,
+  lines: readonly string[],
+  waiting: (mark: WindowMark) => void = () => undefined,
+): Promise<void> {
   const root = storeRoot(env)
   if (root === undefined || lines.length === 0) return
   const { MemoryStore } = await import('../memory/index.ts')
-  const store = await MemoryStore.open({ env })
+  // The person's confirmation waits for a model tool call running in DSH, as their other writes do (decision 295): the inbox line is appended after it.
+  const store = await MemoryStore.open({ env, waitForGuardWindows: waiting })
   if (readInboxMarksSync(root).missing) await recordInboxLines(store, splitLines(rawText).filter(confirmsSomething).map(inboxLineKey), { migrate: true })
   await recordInboxLines(store, lines.map(inboxLineKey))
 }

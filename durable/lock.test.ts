@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { spawnSync } from 'node:child_process'
 import { promises as fs } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -242,4 +243,29 @@ describe('on a full disk (a real 1 MiB tmpfs)', () => {
     expect((await fs.readdir(tmpfs.dir)).sort()).toEqual(['filler'])
     await fs.unlink(join(tmpfs.dir, 'filler'))
   })
+})
+
+describe('records a tool call planted under a lock’s names (元/ is writable to a model’s process)', () => {
+  for (const [what, plant] of [
+    ['a FIFO nobody reads', (p: string) => expect(spawnSync('mkfifo', [p]).status).toBe(0)],
+    ['a link to /dev/zero', (p: string) => fs.symlink('/dev/zero', p)],
+    ['a folder', (p: string) => fs.mkdir(join(p, 'inner'), { recursive: true })],
+  ] as const) {
+    it(`${what} where the owner record goes: taken without waiting, the record a file of its own`, async () => {
+      await plant(`${lock}.owner`)
+      // In a process of its own: a thread stopped on a FIFO would stop this test runner with it.
+      const holder = spawnLockHolder(lock, 10_000, 'planted')
+      try {
+        const first = await Promise.race([holder.next('READY', 'EXITED'), sleep(10_000).then(() => 'STILL WAITING')])
+        expect(first).toBe('READY')
+        expect((await fs.lstat(`${lock}.owner`)).isFile()).toBe(true)
+        expect(JSON.parse(await fs.readFile(`${lock}.owner`, 'utf8'))).toMatchObject({ pid: holder.child.pid, purpose: 'planted' })
+        holder.send('release')
+        expect(await holder.next('RELEASED', 'EXITED')).toBe('RELEASED')
+        expect(await gone()).toBe(true)
+      } finally {
+        holder.child.kill('SIGKILL')
+      }
+    }, 20_000)
+  }
 })

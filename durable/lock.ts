@@ -2,7 +2,9 @@ import {
   closeSync,
   constants as C,
   fchmodSync,
+  fstatSync,
   lstatSync,
+  rmSync,
   openSync,
   writeSync,
   mkdirSync,
@@ -147,7 +149,7 @@ function intentPath(lockPath: string, pid: number = process.pid): string {
  * holder could then not recognise its own record), fchmod is not.
  */
 function writePrivateSync(path: string, text: string): void {
-  const fd = openSync(path, C.O_WRONLY | C.O_CREAT | C.O_TRUNC | (C.O_NOFOLLOW ?? 0), FILE_MODE)
+  const fd = openRegularForWrite(path)
   try {
     fchmodSync(fd, FILE_MODE)
     const bytes = Buffer.from(text, 'utf8')
@@ -159,6 +161,28 @@ function writePrivateSync(path: string, text: string): void {
   } finally {
     closeSync(fd)
   }
+}
+
+/**
+ * A record of this process's, opened to be written whole. Never waiting: a FIFO a tool call left under
+ * its name (元/ is where a model's process can write, and lock-shaped names there are left to their
+ * holders) would stop this thread until someone read it. Anything but a regular file there is removed
+ * and the record made anew; the name is this process's to write (it holds the lock, or it is its own intent).
+ */
+function openRegularForWrite(path: string): number {
+  const flags = C.O_WRONLY | C.O_CREAT | C.O_TRUNC | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0)
+  let fd: number | undefined
+  try {
+    fd = openSync(path, flags, FILE_MODE)
+    if (fstatSync(fd).isFile()) return fd
+  } catch (e) {
+    // ENXIO: a FIFO nobody reads; ELOOP: a link; EISDIR: a folder where the record goes — all not this process's record.
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'ENXIO' && code !== 'ELOOP' && code !== 'EISDIR') throw e
+  }
+  if (fd !== undefined) closeSync(fd)
+  rmSync(path, { recursive: true, force: true })
+  return openSync(path, C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0), FILE_MODE)
 }
 
 /**

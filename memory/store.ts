@@ -43,8 +43,12 @@ export interface OpenOptions extends RootOptions {
   lockStaleMs?: number
   /** How long a write waits for a held write lock (tests); otherwise the setting `lock.waitSeconds`. */
   lockWaitMs?: number
-  /** Told once per write when it begins to wait for another process's tool call window (the command line says so). */
-  onGuardWindow?: (mark: WindowMark) => void
+  /**
+   * Given (the command line): a write waits while another process's store guard has a tool call's window
+   * open (decision 295), and this is told once when a write begins to wait. A DSH host's own store leaves
+   * it out: its writes are its guard's own, and a mark a model forged must not stall its memory tools.
+   */
+  waitForGuardWindows?: (mark: WindowMark) => void
   now?: () => Date
   /**
    * `on-write`: lay the folders out at the first write, not at open (the command line: a read, or a
@@ -110,7 +114,7 @@ export class MemoryStore implements StoreCore {
   /** How long a lock holder on another host may go quiet (tests shorten it); the locks' default when undefined. */
   readonly lockStaleMs: number | undefined
   private readonly lockWaitMs: number | undefined
-  private readonly onGuardWindow: ((mark: WindowMark) => void) | undefined
+  private readonly waitForGuardWindows: ((mark: WindowMark) => void) | undefined
   private readonly catalog: FileCatalog
   private readonly usage: UsageMeter
   /** The folders are made (at open, or by this object's first write): a write need not look again. */
@@ -127,7 +131,7 @@ export class MemoryStore implements StoreCore {
     this.now = opts.now ?? (() => new Date())
     this.lockStaleMs = opts.lockStaleMs
     this.lockWaitMs = opts.lockWaitMs
-    this.onGuardWindow = opts.onGuardWindow
+    this.waitForGuardWindows = opts.waitForGuardWindows
     this.catalog = new FileCatalog(root, (rel) => this.path(rel))
     this.usage = new UsageMeter(root)
   }
@@ -236,10 +240,11 @@ export class MemoryStore implements StoreCore {
         }),
       )
       // Read after the lock is held: a guard marks before it looks whether the lock is held (guard/effects.ts), so one of the two sees the other.
+      if (this.waitForGuardWindows === undefined) return lock
       const open = windowsOpenElsewhere(join(this.root, LAYOUT.meta))
       if (open.length === 0) return lock
       await lock.release()
-      if (!told) this.onGuardWindow?.(open[0]!)
+      if (!told) this.waitForGuardWindows(open[0]!)
       told = true
       const waited = Date.now() - began
       if (waited >= waitMs) throw new GuardWindowBusyError(open[0]!, waited)

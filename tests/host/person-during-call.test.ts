@@ -17,7 +17,17 @@ let root: string
 let terminal: Terminal
 
 beforeAll(async () => {
-  host = await bootFullAccessHost({ lang: 'en' })
+  host = await bootFullAccessHost({
+    lang: 'en',
+    prepareHome: (home) => {
+      mkdirSync(join(home, 'whale-persona'), { recursive: true })
+      writeFileSync(join(home, 'whale-persona', 'config.json'), '{"memory":{}}\n')
+      writeFileSync(
+        join(home, 'whale-persona', 'memory-inbox.jsonl'),
+        `${JSON.stringify({ text: '她喜欢茶', at: '2026-12-01T03:04:05Z', status: 'proposed' })}\n`,
+      )
+    },
+  })
   root = host.ctx.get('cyreneMemory').store().root
   // Long enough for a call of 3 s, short enough for one of 8 s to outlast it.
   writeFileSync(join(root, '元/settings.json'), JSON.stringify({ lock: { waitSeconds: 4 } }))
@@ -121,5 +131,19 @@ describe("the person's cyrene while a model's tool call runs", () => {
     expect(text(tamper)).toContain('put back')
     expect(readFileSync(kept, 'utf8')).toBe('the person typed this during the call\n')
     expect(readdirSync(putBack)).toHaveLength(1)
+  }, 60_000)
+
+  it("a whale inbox confirmation made while a call runs waits for it: the inbox line and the store's record both stay", async () => {
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+    const agent = await host.createAgent('standard', host.scratch)
+    const call = host.tool(agent, 'bash', { command: 'sleep 2; echo slept', description: 'wait' })
+    await after(800)
+    const confirmed = await terminal.run(['whale', 'inbox', 'confirm', '0', '--lang', 'en'])
+    expect(confirmed.status, confirmed.stderr).toBe(0)
+    expect(confirmed.stderr).toContain('a model tool call is running in DSH')
+    expect(text(await call)).not.toContain('put back')
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+    expect(readFileSync(join(host.dshHome, 'whale-persona', 'memory-inbox.jsonl'), 'utf8')).toMatch(/"op":"confirm".*她喜欢茶/)
+    expect(readFileSync(join(root, '元/whale-confirms.json'), 'utf8')).toContain('"version"')
   }, 60_000)
 })
