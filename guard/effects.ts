@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { relative, sep } from 'node:path'
+import { basename, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/guard-window.ts'
 import { keepAside, readDisplaced, type Aside } from './aside.ts'
@@ -435,8 +435,9 @@ export class EffectsGuard {
   private keepAside(paths: string[]): Aside | undefined {
     const putBack = this.opts.putBack
     if (putBack === undefined) return undefined
-    // What a call changed in the kept copies themselves, or in the host's own folders (the snapshots, .git/), is nobody's edit.
-    const mayBeEdits = paths.filter((p) => !within(p, putBack) && !this.opts.hostFolders.some((f) => within(p, f)))
+    // What a call changed in the kept copies themselves (by either of their paths), or in the host's own folders (the snapshots, .git/), is nobody's edit.
+    const copies = [putBack, ...this.opts.roots.filter((r) => basename(r) === basename(putBack))]
+    const mayBeEdits = paths.filter((p) => !copies.some((f) => within(p, f)) && !this.opts.hostFolders.some((f) => within(p, f)))
     if (mayBeEdits.length === 0) return undefined
     try {
       const displaced = readDisplaced(mayBeEdits, this.opts.shownFrom)
