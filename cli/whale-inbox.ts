@@ -12,6 +12,7 @@ import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 import { refusalText } from './refusal-text.ts'
 import { storePlaceHolding, storeRootFor } from './store-places.ts'
+import { waitOutGuardWindows } from './guard-wait.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -52,6 +53,7 @@ async function locked<T>(file: string, io: CliIO, action: () => T | Promise<T>):
   const refused = inStore(io)(file)
   if (refused !== null) throw new CliError(t('whale.out.inbox.nothingWritten', io.lang ?? DEFAULT_LANG, { error: refused }), 2)
   try {
+    await waitOutGuardWindows(io)
     return await withFileLock(file, action)
   } catch (error) {
     if (error instanceof LockBusyError && error.path === `${file}.lock`) throw new CliError(refusalText(error, io), 2)

@@ -11,6 +11,7 @@ import { storePlaceHolding, storeRootFor } from './store-places.ts'
 import type { CyreneCommand } from './command.ts'
 import { visibleControls, writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
+import { waitOutGuardWindows } from './guard-wait.ts'
 import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 import { whaleErrorText, whaleSaidOr } from '../i18n/whale-said.ts'
 
@@ -67,6 +68,13 @@ export function addPresets(whale: CyreneCommand): void {
   const table = options(io)
   const action = (name: string, about: MessageKey, uses: OptionKey[], run: Run): CyreneCommand =>
     presets.command(name).description(help(io, about)).sharedOptions(table, uses).act<PresetOptions>(run)
+  // What writes the whale-persona files waits for a model tool call running in DSH first (decision 295).
+  const writing =
+    (run: Run): Run =>
+    async (o, args, command) => {
+      if (o.dryRun !== true) await waitOutGuardWindows(io)
+      return await run(o, args, command)
+    }
 
   action('list', 'cli.whale.presets.list', ['json', 'config'], async (values) => {
     const where = locationsFor(ctx, values.config)
@@ -95,51 +103,66 @@ export function addPresets(whale: CyreneCommand): void {
     }
     return 0
   }).argument('<id>')
-  action('apply', 'cli.whale.presets.apply', ['json', 'config'], async (values, rest, command) => {
-    const id = one(rest, 'whale.out.what.presetId', command)
-    const { errorSaid, ...outcome } = await guardedAsync(() => applyPresetById(ctx, id, values.config), L)
-    if (values.json === true) writeJson(io, outcome)
-    else if (outcome.ok) {
-      const file = outcome.configFile
-      io.stdout(
-        `${
-          !outcome.changed && !outcome.configExists
-            ? t('whale.out.presets.setsNothing', L, { id, file })
-            : !outcome.changed
-              ? t('whale.out.presets.already', L, { id, file })
-              : t('whale.out.presets.applied', L, {
-                  id,
-                  file,
-                  autosave: outcome.autosaveWritten ? t('whale.out.presets.autosaved', L, { autosave: AUTOSAVE_ID }) : '',
-                })
-        }\n`,
+  action(
+    'apply',
+    'cli.whale.presets.apply',
+    ['json', 'config'],
+    writing(async (values, rest, command) => {
+      const id = one(rest, 'whale.out.what.presetId', command)
+      const { errorSaid, ...outcome } = await guardedAsync(() => applyPresetById(ctx, id, values.config), L)
+      if (values.json === true) writeJson(io, outcome)
+      else if (outcome.ok) {
+        const file = outcome.configFile
+        io.stdout(
+          `${
+            !outcome.changed && !outcome.configExists
+              ? t('whale.out.presets.setsNothing', L, { id, file })
+              : !outcome.changed
+                ? t('whale.out.presets.already', L, { id, file })
+                : t('whale.out.presets.applied', L, {
+                    id,
+                    file,
+                    autosave: outcome.autosaveWritten ? t('whale.out.presets.autosaved', L, { autosave: AUTOSAVE_ID }) : '',
+                  })
+          }\n`,
+        )
+      }
+      if (!outcome.ok) {
+        // Why whale/ refused (preset-files.ts), worded from its said.
+        if (values.json !== true)
+          throw new CliError(outcome.error === undefined ? t('whale.out.presets.applyRefused', L) : whaleSaidOr(errorSaid, outcome.error, L))
+        return 2
+      }
+      return 0
+    }),
+  ).argument('<id>')
+  action(
+    'save',
+    'cli.whale.presets.save',
+    ['force', 'config'],
+    writing(async (values, rest, command) => {
+      const id = one(rest, 'whale.out.what.newId', command)
+      const file = await guardedAsync(
+        () =>
+          saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
+        L,
       )
-    }
-    if (!outcome.ok) {
-      // Why whale/ refused (preset-files.ts), worded from its said.
-      if (values.json !== true)
-        throw new CliError(outcome.error === undefined ? t('whale.out.presets.applyRefused', L) : whaleSaidOr(errorSaid, outcome.error, L))
-      return 2
-    }
-    return 0
-  }).argument('<id>')
-  action('save', 'cli.whale.presets.save', ['force', 'config'], async (values, rest, command) => {
-    const id = one(rest, 'whale.out.what.newId', command)
-    const file = await guardedAsync(
-      () =>
-        saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
-      L,
-    )
-    io.stdout(`${t('whale.out.presets.saved', L, { id, file })}\n`)
-    return 0
-  })
+      io.stdout(`${t('whale.out.presets.saved', L, { id, file })}\n`)
+      return 0
+    }),
+  )
     .argument('<id>')
     .argument('[label...]')
-  action('delete', 'cli.whale.presets.delete', [], async (_, rest, command) => {
-    const file = guarded(() => deletePreset(ctx, one(rest, 'whale.out.what.presetId', command)), L)
-    io.stdout(`${t('whale.out.presets.deleted', L, { file })}\n`)
-    return 0
-  }).argument('<id>')
+  action(
+    'delete',
+    'cli.whale.presets.delete',
+    [],
+    writing(async (_, rest, command) => {
+      const file = guarded(() => deletePreset(ctx, one(rest, 'whale.out.what.presetId', command)), L)
+      io.stdout(`${t('whale.out.presets.deleted', L, { file })}\n`)
+      return 0
+    }),
+  ).argument('<id>')
   action('dir', 'cli.whale.presets.dir', ['config'], async (values) => {
     io.stdout(locationsFor(ctx, values.config).presetsDir + '\n')
     return 0
@@ -148,13 +171,15 @@ export function addPresets(whale: CyreneCommand): void {
     'import',
     'cli.whale.presets.import',
     ['json', 'dryRun', 'force', 'id'],
-    async (values, rest, command) =>
-      await importAction(ctx, io, one(rest, 'whale.out.what.cardFile', command), {
-        json: values.json === true,
-        dryRun: values.dryRun === true,
-        force: values.force === true,
-        ...(values.id !== undefined ? { id: values.id } : {}),
-      }),
+    writing(
+      async (values, rest, command) =>
+        await importAction(ctx, io, one(rest, 'whale.out.what.cardFile', command), {
+          json: values.json === true,
+          dryRun: values.dryRun === true,
+          force: values.force === true,
+          ...(values.id !== undefined ? { id: values.id } : {}),
+        }),
+    ),
   ).argument('<file>')
   action('export', 'cli.whale.presets.export', ['tavern', 'force', 'config'], async (values, rest, command) => {
     const id = one(rest, 'whale.out.what.presetId', command)
