@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { takeHostWrites } from '../durable/host-writes.ts'
+import { useTmpfs } from '../durable/testing/use-tmpfs.ts'
+import { fillDisk } from '../durable/testing/tmpfs.ts'
 import { keepAside, MAX_FILE, MAX_TOTAL, putBackDirOf, putBackUsage, readDisplaced } from './aside.ts'
 
 const cleanup: Array<() => void> = []
@@ -90,5 +92,32 @@ describe('keeping aside what the guard puts back (decision 296)', () => {
     writeFileSync(join(outside, 'persona.json'), '{}\n')
     const files = readDisplaced([join(outside, 'persona.json')], t.home).files
     expect(files[0]!.rel).toBe(join('elsewhere', outside.slice(1), 'persona.json'))
+  })
+})
+
+describe('keeping aside on a full disk', () => {
+  const fs = useTmpfs('1m')
+
+  it('a copy cut short by a full disk is not left behind, and is counted as not kept', async () => {
+    const dir = join(fs.dir, 'home')
+    const root = join(dir, 'cyrene-philia093-0')
+    mkdirSync(join(root, '锚'), { recursive: true })
+    writeFileSync(join(root, '锚/x.md'), Buffer.alloc(64 * 1024, 0x61))
+    const files = readDisplaced([join(root, '锚/x.md')], dir).files
+    // Room for the look's folders, not for the copy's 64 KiB.
+    await fillDisk(join(fs.dir, 'filler'), 16 * 1024)
+    takeHostWrites()
+    const aside = keepAside(putBackDirOf(root), files, NOW)
+    expect(aside.kept).toBe(0)
+    expect(aside.skipped).toBe(1)
+    const declared = takeHostWrites()
+    // Nothing is in the put-back folder that is not declared with its bytes: no torn copy left undeclared.
+    const left: string[] = []
+    const visit = (p: string): void => {
+      if (statSync(p).isDirectory()) for (const n of readdirSync(p)) visit(join(p, n))
+      else left.push(p)
+    }
+    visit(putBackDirOf(root))
+    expect(left.filter((p) => !declared.contents.has(p))).toEqual([])
   })
 })
