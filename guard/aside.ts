@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync, type Stats } from 'node:fs'
+import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync, type Stats } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { declareHostWrite } from '../durable/host-writes.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
@@ -83,8 +83,7 @@ export function keepAside(putBack: string, files: readonly Displaced[], now = ne
       try {
         const target = join(dir, f.rel)
         for (const d of foldersBetween(dir, dirname(target))) ensureRealDir(d)
-        // 'wx': a name already there (or a link planted there) is never written through.
-        writeFileSync(target, f.bytes, { flag: 'wx', mode: FILE_MODE })
+        writeNew(target, f.bytes)
         declareHostWrite(target, f.bytes)
         kept++
       } catch {
@@ -94,6 +93,30 @@ export function keepAside(putBack: string, files: readonly Displaced[], now = ne
     return { dir, kept, skipped }
   } catch {
     return { kept: 0, skipped: skipped + fit.length }
+  }
+}
+
+/**
+ * A new file holding `bytes`. 'wx': a name already there (or a link planted there) is never written through.
+ * A copy cut short (a full disk) is removed, not left undeclared in a protected folder: the next look would put
+ * it back as the call's and say the call made it. Removed only while it is still the file this made.
+ */
+function writeNew(target: string, bytes: Buffer): void {
+  const fd = openSync(target, C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0), FILE_MODE)
+  try {
+    let done = 0
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done)
+  } catch (error) {
+    try {
+      const mine = fstatSync(fd)
+      const there = lstatSync(target)
+      if (there.ino === mine.ino && there.dev === mine.dev) unlinkSync(target)
+    } catch {
+      // gone already, or no longer this file's name
+    }
+    throw error
+  } finally {
+    closeSync(fd)
   }
 }
 
