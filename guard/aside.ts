@@ -104,8 +104,11 @@ export function keepAside(putBack: string, files: readonly Displaced[], now = ne
 function writeNew(target: string, bytes: Buffer): void {
   const fd = openSync(target, C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0), FILE_MODE)
   try {
-    let done = 0
-    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done)
+    for (let done = 0; done < bytes.length;) {
+      const n = writeSync(fd, bytes, done, bytes.length - done)
+      if (n <= 0) throw new Error(`the file system took no bytes writing ${target}`)
+      done += n
+    }
   } catch (error) {
     try {
       const mine = fstatSync(fd)

@@ -419,10 +419,15 @@ export class EffectsGuard {
       this.settle(failedAgain, owedNow)
       return []
     }
-    const aside = this.keepAside([...theirs.filter((c) => DISPLACING.has(c.what) && c.raw === undefined).map((c) => c.path), ...swapped.map((s) => s.path)])
+    // Read before the put back, written after it: on a nearly full disk the put back comes first.
+    const displaced = this.readDisplaced([
+      ...theirs.filter((c) => DISPLACING.has(c.what) && c.raw === undefined).map((c) => c.path),
+      ...swapped.map((s) => s.path),
+    ])
     const failed = shadow.restore(theirs)
     this.settle(failed, theirs)
     const notPutBack = [...failed, ...shadow.keepWritten(swapped)]
+    const aside = this.keepAside(displaced)
     this.state.undone += theirs.length + swapped.length - notPutBack.length
     this.state.failed += notPutBack.length
     this.state.undoneLooks++
@@ -431,8 +436,8 @@ export class EffectsGuard {
     return [this.message(tool, shown, notPutBack, aside)]
   }
 
-  /** What is about to be put back, copied aside first: it may be the person's own save (decision 296). */
-  private keepAside(paths: string[]): Aside | undefined {
+  /** What is about to be put back, read first: it may be the person's own save (decision 296). */
+  private readDisplaced(paths: string[]): ReturnType<typeof readDisplaced> | undefined {
     const putBack = this.opts.putBack
     if (putBack === undefined) return undefined
     // What a call changed in the kept copies themselves (by either of their paths), or in the host's own folders (the snapshots, .git/), is nobody's edit.
@@ -440,15 +445,25 @@ export class EffectsGuard {
     const mayBeEdits = paths.filter((p) => !copies.some((f) => within(p, f)) && !this.opts.hostFolders.some((f) => within(p, f)))
     if (mayBeEdits.length === 0) return undefined
     try {
-      const displaced = readDisplaced(mayBeEdits, this.opts.shownFrom)
-      const aside = keepAside(putBack, displaced.files)
+      return readDisplaced(mayBeEdits, this.opts.shownFrom)
+    } catch {
+      this.state.asideSkipped = (this.state.asideSkipped ?? 0) + mayBeEdits.length
+      return undefined
+    }
+  }
+
+  /** What was put back, copied aside (decision 296). */
+  private keepAside(displaced: ReturnType<typeof readDisplaced> | undefined): Aside | undefined {
+    if (displaced === undefined || this.opts.putBack === undefined) return undefined
+    try {
+      const aside = keepAside(this.opts.putBack, displaced.files)
       aside.skipped += displaced.skipped
       this.state.asideKept = (this.state.asideKept ?? 0) + aside.kept
       this.state.asideSkipped = (this.state.asideSkipped ?? 0) + aside.skipped
       return aside
     } catch {
-      // Keeping a copy is a courtesy to the person: the put back itself goes on.
-      this.state.asideSkipped = (this.state.asideSkipped ?? 0) + mayBeEdits.length
+      // Keeping a copy is a courtesy to the person: the put back itself has happened.
+      this.state.asideSkipped = (this.state.asideSkipped ?? 0) + displaced.files.length + displaced.skipped
       return undefined
     }
   }
@@ -487,7 +502,7 @@ export class EffectsGuard {
       "The memory store (<DSH_HOME>/cyrene-philia093-0/, with its worldbook), its snapshots and the whale-persona folder are the person's: a generic tool " +
       'may read them but never change them, whatever the sandbox or an approval allows, and a process left running is watched too. ' +
       'Instead: to remember something, use memory_write (in the 昔涟 presets); for a setting, an anchor or a base entry, tell the person what to change.' +
-      (aside?.dir === undefined
+      (aside?.dir === undefined || aside.kept === 0
         ? ''
         : ` In case the person saved one of these files themselves meanwhile, what it held is kept in ${this.show(aside.dir)}: tell them, so they can copy back what is theirs once no tool call runs.`)
     )
