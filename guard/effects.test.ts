@@ -73,6 +73,24 @@ it('a folder the host makes during a call vouches for itself only: a file a proc
   expect(readFileSync(join(month, '2026-12-07.md'), 'utf8')).toBe('她喜欢晴天。\n')
 })
 
+it('a folder the host declared and a process of the call swapped for a link before the look is put back, never kept as the host’s', async () => {
+  const { root, guard } = guarded()
+  expect(await guard.before('bash')).toBeUndefined()
+  const month = join(root, '岁月涟漪')
+  declareHostWrite(month)
+  mkdirSync(month)
+  // Between the host's mkdir and the look: the folder goes, a link to elsewhere takes its name.
+  rmSync(month, { recursive: true })
+  symlinkSync(join(root, '元'), month)
+  const { notes, error } = await guard.after('bash')
+  expect(error).toBeUndefined()
+  expect(notes.join(' ')).toContain('岁月涟漪 (added)')
+  expect(existsSync(month)).toBe(false)
+  // Nothing is left for a later look to take back: the link was never kept.
+  expect(await guard.before('bash')).toBeUndefined()
+  expect((await guard.after('bash')).notes).toEqual([])
+})
+
 it("the host's read-then-write builds on what the guard keeps, not on a file a call's process swapped in under it (decision 293)", async () => {
   const { root, guard } = guarded()
   const day = join(root, '元', 'kept.json')

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { lstatSync, readFileSync } from 'node:fs'
 import { basename, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/guard-window.ts'
@@ -387,7 +387,8 @@ export class EffectsGuard {
       // Only while the host worked there (a snapshot taken or pruned, a git run): a memory written in the same moment vouches for nothing there.
       const inHostFolder = host.folderWork > 0 && this.opts.hostFolders.some((f) => c!.path === f || c!.path.startsWith(f + sep))
       // A declared write adds or rewrites; a folder the host declared never vouches for what vanished or was swapped there.
-      const declared = host.paths.has(c.path) && c.what !== 'removed' && c.what !== 'replaced'
+      // The host makes no links in these folders: a declared path that is one now was swapped by a call's process.
+      const declared = host.paths.has(c.path) && c.what !== 'removed' && c.what !== 'replaced' && !isLink(c.path)
       // A folder the host made vouches for itself only: what a call's process put in it meanwhile is judged name by name.
       if (declared && !inHostFolder && c.what === 'added') {
         const inside = shadow.adoptFolderOnly(c.path)
@@ -511,6 +512,14 @@ export class EffectsGuard {
 
 /** Changes after which the path holds bytes someone wrote: those are kept aside before the put back. */
 const DISPLACING = new Set(['added', 'replaced', 'content'])
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
 
 function within(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder + sep)
