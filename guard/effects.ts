@@ -5,6 +5,7 @@ import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/gua
 import { keepAside, readDisplaced, type Aside } from './aside.ts'
 import { hostWriting, keepBytesFrom, onHostWritesIdle, openCallWindow, takeHostWrites } from '../durable/host-writes.ts'
 import { processAlive, readOwnerSync, sameHost } from '../durable/lock-owner.ts'
+import { WRITE_LOCK } from '../memory/paths.ts'
 import { ModelProcesses, procsSupported } from './procs.ts'
 import { Shadow, type Change } from './shadow.ts'
 import { Watches } from './watch.ts'
@@ -51,9 +52,6 @@ const HOST_WAIT_MS = 30_000
 
 /** The longest a window waits for another process's store write (the person's `cyrene`) to end before it opens anyway. */
 const OUTSIDE_WRITE_WAIT_MS = 10_000
-
-/** The store's write lock in `元/` (memory/store.ts). */
-const WRITE_LOCK = 'write.lock'
 
 export interface EffectsState {
   kind: 'on' | 'off' | 'broken'

@@ -20,7 +20,7 @@ import {
 } from '../memory/upkeep.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { readVolumes, volumeDrift } from '../memory/person.ts'
-import { LAYOUT, resolveDshHome, resolveRoot } from '../memory/paths.ts'
+import { LAYOUT, resolveDshHome, resolveRoot, WRITE_LOCK } from '../memory/paths.ts'
 import { messageOf, type DoctorIO, type DoctorLine } from '../doctor/index.ts'
 import { PERSONA_SOURCES } from './persona-sources.ts'
 import { recordLines as nightRecordLines } from '../night/index.ts'
@@ -166,7 +166,7 @@ function checkErrorsLine(report: CheckReport, lang: Lang): DoctorLine | undefine
  * open longer than a write waits. Undefined while it is free or a write is under way.
  */
 async function writeLockLine(root: string, waitMs: number, lang: Lang): Promise<DoctorLine | undefined> {
-  const lock = join(root, LAYOUT.meta, 'write.lock')
+  const lock = join(root, LAYOUT.meta, WRITE_LOCK)
   const check = t('doctor.check.writeLock', lang)
   const shape = lockShape(lock)
   if (shape !== undefined) return { area: 'memory', check, status: 'fail', detail: t('doctor.writeLock.shape', lang, { lock, shape }) }

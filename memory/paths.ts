@@ -18,6 +18,9 @@ export const LAYOUT = {
   meta: '元',
 } as const
 
+/** The store's write lock, in `元/` (CONTRACT#locks): every read-modify-write of every process holds it. */
+export const WRITE_LOCK = 'write.lock'
+
 /** The night's journal of a date: 梦境/YYYY/MM/YYYY-MM-DD.md (written by night/journal.ts, read by recall and the page). */
 export function journalRel(night: string): string {
   return `${LAYOUT.dreams}/${night.slice(0, 4)}/${night.slice(5, 7)}/${night}.md`
