@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { GuardWindowBusyError, windowsOpenElsewhere } from '../durable/guard-window.ts'
+import { GuardWindowBusyError, windowsClosed } from '../durable/guard-window.ts'
 import { parseSettingsText } from '../memory/person.ts'
-import { t } from '../i18n/index.ts'
 import { CliError, type CliIO } from './io.ts'
-import { langOf } from './help-text.ts'
+import { say } from './help-text.ts'
 import { refusalText } from './refusal-text.ts'
 import { storeRootFor } from './store-places.ts'
-
-/** How often a command waiting for a model tool call looks again. */
-const POLL_MS = 100
 
 /**
  * Before a command writes the whale-persona files (which take no store lock), it waits while a DSH host's
@@ -22,16 +17,17 @@ export async function waitOutGuardWindows(io: CliIO): Promise<void> {
   const root = storeRootFor(io.env, io.cwd)
   if (root === undefined) return
   const meta = join(root, '元')
-  const waitMs = waitSeconds(meta) * 1000
-  const began = Date.now()
-  let told = false
-  for (let open = windowsOpenElsewhere(meta); open.length > 0; open = windowsOpenElsewhere(meta)) {
-    const waited = Date.now() - began
-    if (waited >= waitMs) throw new CliError(refusalText(new GuardWindowBusyError(open[0]!, waited), io), 2)
-    if (!told) io.stderr(`${t('store.guardWindow.waiting', langOf(io), { pid: String(open[0]!.pid) })}\n`)
-    told = true
-    await sleep(Math.min(POLL_MS, waitMs - waited))
+  try {
+    await windowsClosed(meta, { began: Date.now(), waitMs: waitSeconds(meta) * 1000, waiting: sayWaiting(io) })
+  } catch (error) {
+    if (error instanceof GuardWindowBusyError) throw new CliError(refusalText(error, io), 2)
+    throw error
   }
+}
+
+/** Tells the person, on stderr, that a write waits for a model tool call running in DSH, and why. */
+export function sayWaiting(io: CliIO): (mark: { pid: number }) => void {
+  return (mark) => io.stderr(`${say(io, 'store.guardWindow.waiting', { pid: String(mark.pid) })}\n`)
 }
 
 function waitSeconds(meta: string): number {

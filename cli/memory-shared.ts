@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { help, say } from './help-text.ts'
 import { refusalText } from './refusal-text.ts'
 import { CliError, type CliIO } from './io.ts'
+import { sayWaiting } from './guard-wait.ts'
 import type { CyreneCommand } from './command.ts'
 import { isForgedClaim, isPersonBase, migrateMarks, ownerOf, type PersonMarks } from '../memory/marks.ts'
 import { MemoryStore, LockBusyError, EngineBusyError, LockLostError, type StoredEntry } from '../memory/index.ts'
@@ -81,7 +82,7 @@ export async function openStoreAt(io: CliIO, rootDir: string): Promise<MemorySto
       env: io.env,
       rootDir,
       layOut: 'on-write',
-      waitForGuardWindows: (mark) => io.stderr(`${say(io, 'store.guardWindow.waiting', { pid: String(mark.pid) })}\n`),
+      waitForGuardWindows: sayWaiting(io),
     })
   } catch (e) {
     throw asCliError(e, io)

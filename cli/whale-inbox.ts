@@ -12,7 +12,7 @@ import { DEFAULT_LANG, t, type Lang, type MessageKey } from '../i18n/index.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 import { refusalText } from './refusal-text.ts'
 import { storePlaceHolding, storeRootFor } from './store-places.ts'
-import { waitOutGuardWindows } from './guard-wait.ts'
+import { sayWaiting, waitOutGuardWindows } from './guard-wait.ts'
 
 /** Who confirmed, as recorded in sink lines and the sink log. */
 const DEFAULT_SOURCE = 'cyrene'
@@ -109,8 +109,7 @@ export function addInbox(whale: CyreneCommand): void {
       const now = new Date()
       // The person's record first (the host injects only what it backs), with the very lines confirmEntries appends.
       const planned = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
-      const waiting = (mark: { pid: number }) => io.stderr(`${t('store.guardWindow.waiting', L, { pid: String(mark.pid) })}\n`)
-      await recordConfirms(io.env, state.rawText, planned, waiting).catch((e: unknown) => {
+      await recordConfirms(io.env, state.rawText, planned, sayWaiting(io)).catch((e: unknown) => {
         // A refusal of the store (a broken record, a busy lock) is exit 2, worded in the person's language (decision 086); a system error stays one.
         if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(t('whale.out.inbox.notConfirmed', L, { error: refusalText(e, io) }), 2)
         throw e

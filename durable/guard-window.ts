@@ -2,6 +2,7 @@ import { openSync, closeSync, writeSync, readdirSync, renameSync, unlinkSync, fc
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { FILE_MODE } from './modes.ts'
 import { LockBusyError } from './lock.ts'
 import { OWN_PIDNS, OWN_START, processAlive, readRecordSync, sameHost } from './lock-owner.ts'
@@ -76,6 +77,24 @@ export function windowsOpenElsewhere(metaDir: string): WindowMark[] {
     if (processAlive(mark.pid, mark.start)) open.push(mark)
   }
   return open
+}
+
+/** How often a writer waiting for another process's window looks again. */
+const POLL_MS = 100
+
+/**
+ * Returns once no other process of this host has a window open in `metaDir`; at `began + waitMs` throws
+ * GuardWindowBusyError naming the mark still there. `waiting` is told of the first mark it waits for.
+ */
+export async function windowsClosed(metaDir: string, o: { began: number; waitMs: number; waiting: (mark: WindowMark) => void }): Promise<void> {
+  let told = false
+  for (let open = windowsOpenElsewhere(metaDir); open.length > 0; open = windowsOpenElsewhere(metaDir)) {
+    const waited = Date.now() - o.began
+    if (waited >= o.waitMs) throw new GuardWindowBusyError(open[0]!, waited)
+    if (!told) o.waiting(open[0]!)
+    told = true
+    await sleep(Math.min(POLL_MS, o.waitMs - waited))
+  }
 }
 
 /** Removes the marks of processes that are gone (a host killed while a window was open). */

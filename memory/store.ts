@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs'
 import { join, dirname, basename, relative, sep } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { appendEntryText, type Entry, type EntryMeta, type ParseProblem } from './entry.ts'
 import { FileCatalog, type CatalogFile } from './file-catalog.ts'
 import { UsageMeter, type Usage } from './store-usage.ts'
@@ -21,6 +20,7 @@ import {
   snapshotsDirOf,
   safeJoin,
   isMetaPath,
+  WRITE_LOCK,
   type RootOptions,
 } from './paths.ts'
 import { applySettingsPatch, parseSettingsText, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
@@ -30,7 +30,7 @@ import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, check
 import { currentVolume } from './volumes.ts'
 import type { Said } from './said.ts'
 import { asHostWrite } from '../durable/host-writes.ts'
-import { GuardWindowBusyError, windowsOpenElsewhere, type WindowMark } from '../durable/guard-window.ts'
+import { windowsClosed, windowsOpenElsewhere, type WindowMark } from '../durable/guard-window.ts'
 import { readMarksSync, recordMarks, type MarksRead } from './person-marks.ts'
 import { assertLinkTargets, updateEntry } from './entry-update.ts'
 import type { StoreCore, StoredEntry } from './store-core.ts'
@@ -68,11 +68,6 @@ export interface WriteResult {
   /** The notes as codes, for the person's language (decision 082); same order as `notes`. */
   saidNotes: Said[]
 }
-
-const WRITE_LOCK = 'write.lock'
-
-/** How often a write waiting for another process's guard window looks again. */
-const WINDOW_POLL_MS = 100
 
 async function isFolder(path: string): Promise<boolean> {
   try {
@@ -229,7 +224,12 @@ export class MemoryStore implements StoreCore {
   private async acquireOutsideWindows(): Promise<HeldLock> {
     const waitMs = this.lockWaitMs ?? this.settings.values.lock.waitSeconds * 1000
     const began = Date.now()
+    const tell = this.waitForGuardWindows
     let told = false
+    const waiting = (mark: WindowMark): void => {
+      if (!told) tell?.(mark)
+      told = true
+    }
     for (;;) {
       const lock = refusingWhenLost(
         await acquire({
@@ -240,15 +240,9 @@ export class MemoryStore implements StoreCore {
         }),
       )
       // Read after the lock is held: a guard marks before it looks whether the lock is held (guard/effects.ts), so one of the two sees the other.
-      if (this.waitForGuardWindows === undefined) return lock
-      const open = windowsOpenElsewhere(join(this.root, LAYOUT.meta))
-      if (open.length === 0) return lock
+      if (tell === undefined || windowsOpenElsewhere(join(this.root, LAYOUT.meta)).length === 0) return lock
       await lock.release()
-      if (!told) this.waitForGuardWindows(open[0]!)
-      told = true
-      const waited = Date.now() - began
-      if (waited >= waitMs) throw new GuardWindowBusyError(open[0]!, waited)
-      await sleep(Math.min(WINDOW_POLL_MS, waitMs - waited))
+      await windowsClosed(join(this.root, LAYOUT.meta), { began, waitMs, waiting })
     }
   }
 
