@@ -112,28 +112,9 @@ export function readRecordSync(file: string): string {
   }
 }
 
-async function readRecord(file: string): Promise<string> {
-  const fh = await fs.open(file, RECORD_FLAGS)
-  try {
-    const st = await fh.stat()
-    if (!st.isFile() || st.size > RECORD_MAX) throw new Error(`${file} is not a record`)
-    return await fh.readFile('utf8')
-  } finally {
-    await fh.close()
-  }
-}
-
 export function readOwnerSync(lockPath: string): LockOwner | undefined {
   try {
     return parseOwner(readRecordSync(`${lockPath}.owner`))
-  } catch {
-    return undefined
-  }
-}
-
-async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
-  try {
-    return parseOwner(await readRecord(`${lockPath}.owner`))
   } catch {
     return undefined
   }
@@ -151,7 +132,8 @@ export async function lockState(lockPath: string): Promise<{ held: boolean; owne
   } catch {
     return { held: false }
   }
-  const owner = await readOwner(lockPath)
+  // A few hundred bytes, read without waiting whatever was planted under its name.
+  const owner = readOwnerSync(lockPath)
   return { held: true, owner, alive: owner === undefined ? undefined : ownerAlive(owner) }
 }
 
