@@ -152,14 +152,18 @@ function writePrivateSync(path: string, text: string): void {
   const fd = openRegularForWrite(path)
   try {
     fchmodSync(fd, FILE_MODE)
-    const bytes = Buffer.from(text, 'utf8')
-    for (let done = 0; done < bytes.length;) {
-      const n = writeSync(fd, bytes, done, bytes.length - done)
-      if (n <= 0) throw Object.assign(new Error(`the file system took no bytes writing ${path}`), { code: 'EIO', path })
-      done += n
-    }
+    writeAllSync(fd, Buffer.from(text, 'utf8'), path)
   } finally {
     closeSync(fd)
+  }
+}
+
+/** Every byte into `fd`: a write may take fewer than offered (a disk filling up), one that takes none is an error. */
+export function writeAllSync(fd: number, bytes: Uint8Array, path: string): void {
+  for (let done = 0; done < bytes.length;) {
+    const n = writeSync(fd, bytes, done, bytes.length - done)
+    if (n <= 0) throw Object.assign(new Error(`the file system took no bytes writing ${path}`), { code: 'EIO', path })
+    done += n
   }
 }
 

@@ -1,7 +1,8 @@
-import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync, type Stats } from 'node:fs'
+import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, type Stats } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { declareHostWrite } from '../durable/host-writes.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
+import { writeAllSync } from '../durable/lock.ts'
 
 /**
  * What the guard put back is kept aside first (docs/decisions/296). While a window is open the guard
@@ -41,22 +42,16 @@ export interface Aside {
 export function readDisplaced(paths: readonly string[], from: string): { files: Displaced[]; skipped: number } {
   const files: Displaced[] = []
   let skipped = 0
-  const visit = (path: string, depth: number): void => {
-    const st = lstatOr(path)
-    if (st === undefined || depth > 32) return
-    if (st.isDirectory()) {
-      for (const name of readdirOr(path)) visit(join(path, name), depth + 1)
-      return
-    }
-    if (!st.isFile()) return
-    if (st.size > MAX_FILE) return void skipped++
-    try {
-      files.push({ rel: shownPath(path, from), bytes: readFileSync(path) })
-    } catch {
-      skipped++
-    }
-  }
-  for (const p of paths) visit(p, 0)
+  for (const p of paths)
+    eachFile(p, (path, st) => {
+      if (!st.isFile()) return
+      if (st.size > MAX_FILE) return void skipped++
+      try {
+        files.push({ rel: shownPath(path, from), bytes: readFileSync(path) })
+      } catch {
+        skipped++
+      }
+    })
   return { files, skipped }
 }
 
@@ -104,11 +99,7 @@ export function keepAside(putBack: string, files: readonly Displaced[], now = ne
 function writeNew(target: string, bytes: Buffer): void {
   const fd = openSync(target, C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0), FILE_MODE)
   try {
-    for (let done = 0; done < bytes.length;) {
-      const n = writeSync(fd, bytes, done, bytes.length - done)
-      if (n <= 0) throw new Error(`the file system took no bytes writing ${target}`)
-      done += n
-    }
+    writeAllSync(fd, bytes, target)
   } catch (error) {
     try {
       const mine = fstatSync(fd)
@@ -169,14 +160,16 @@ function shownPath(path: string, from: string): string {
 
 function folderBytes(dir: string): number {
   let total = 0
-  const visit = (path: string, depth: number): void => {
-    const st = lstatOr(path)
-    if (st === undefined || depth > 32) return
-    if (st.isDirectory()) for (const name of readdirOr(path)) visit(join(path, name), depth + 1)
-    else total += st.size
-  }
-  visit(dir, 0)
+  eachFile(dir, (_, st) => void (total += st.size))
   return total
+}
+
+/** Everything below `path` that is not a folder (links and others included), never followed through a link. */
+function eachFile(path: string, visit: (path: string, st: Stats) => void, depth = 0): void {
+  const st = lstatOr(path)
+  if (st === undefined || depth > 32) return
+  if (!st.isDirectory()) return visit(path, st)
+  for (const name of readdirOr(path)) eachFile(join(path, name), visit, depth + 1)
 }
 
 function lstatOr(path: string): Stats | undefined {
