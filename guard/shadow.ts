@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto'
 import {
   chmodSync,
   closeSync,
+  constants as C,
+  fchmodSync,
+  futimesSync,
   lchownSync,
   fsyncSync,
   lstatSync,
@@ -13,7 +16,6 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
-  utimesSync,
   writeSync,
   type Stats,
 } from 'node:fs'
@@ -105,6 +107,26 @@ function statIfAny(path: string): Stats | undefined {
 const sameOwner = (st: Stats, rec: Rec) => st.uid === rec.uid && st.gid === rec.gid
 
 /** The recorded owner, where what was made has another (a host running as root puts back a person's file). */
+/**
+ * The mode set on the folder itself: a call's process may have swapped it for a link since the guard
+ * looked, and `chmod` would follow that link (into the store, or anywhere the person can write).
+ */
+function chmodFolder(path: string, mode: number): void {
+  let fd: number
+  try {
+    fd = openSync(path, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW)
+  } catch (error) {
+    // A folder this user may not read (a call set it to 0000) cannot be opened, only named.
+    if (!isAccessError(error) || !lstatSync(path).isDirectory()) throw error
+    return chmodSync(path, mode)
+  }
+  try {
+    fchmodSync(fd, mode)
+  } finally {
+    closeSync(fd)
+  }
+}
+
 function ownAs(path: string, rec: Rec): void {
   if (!sameOwner(lstatSync(path), rec)) lchownSync(path, rec.uid, rec.gid)
 }
@@ -367,8 +389,15 @@ export class Shadow {
     this.stamp(path, rec, st)
   }
 
+  /**
+   * What was just put back (or found unchanged) is recorded as it stands now: its inode and times move on.
+   * Its kind and mode stay the record's. A call's process may swap the path between the put back and this
+   * look: a link's 0777 taken as the folder's mode would be "put back" onto the real folder at the next look.
+   * Something of another kind is left unrecorded, so the next look finds it replaced.
+   */
   private stamp(path: string, rec: Rec, st: Stats): void {
-    this.recs.set(path, { ...rec, ino: st.ino, ctimeMs: st.ctimeMs, mtimeMs: st.mtimeMs, atimeMs: st.atimeMs, nlink: st.nlink, mode: st.mode & 0o7777 })
+    if (kindOf(st) !== rec.kind) return
+    this.recs.set(path, { ...rec, ino: st.ino, ctimeMs: st.ctimeMs, mtimeMs: st.mtimeMs, atimeMs: st.atimeMs, nlink: st.nlink })
   }
 
   /** Record the disk at `path` and below (or the folder alone, its entries left unrecorded). */
@@ -446,7 +475,7 @@ export class Shadow {
       return
     }
     if (c.what === 'owner') lchownSync(c.path, rec.uid, rec.gid)
-    else if (rec.kind === 'dir') chmodSync(c.path, rec.mode)
+    else if (rec.kind === 'dir') chmodFolder(c.path, rec.mode)
     else if (rec.kind === 'link') {
       rmSync(c.path, { force: true })
       symlinkSync(rec.target!, c.path)
@@ -462,7 +491,7 @@ export class Shadow {
     if (rec.kind === 'dir') {
       mkdirSync(path, { mode: rec.mode })
       for (const name of this.children.get(path) ?? []) this.rebuild(join(path, name))
-      chmodSync(path, rec.mode)
+      chmodFolder(path, rec.mode)
     } else if (rec.kind === 'link') symlinkSync(rec.target!, path)
     else if (rec.kind === 'file') this.writeBack(path, rec)
     else return
@@ -474,17 +503,18 @@ export class Shadow {
   private writeBack(path: string, rec: Rec): void {
     const buf = this.blobs.get(rec.hash!)!.buf
     const temp = `${path}.guard-${process.pid}-${Date.now()}`
-    const fd = openSync(temp, 'wx', rec.mode)
+    const fd = openSync(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, rec.mode)
     try {
       let done = 0
       while (done < buf.byteLength) done += writeSync(fd, buf, done, buf.byteLength - done)
+      // On the open file, not its name: the name is in a folder a call's process can write.
+      fchmodSync(fd, rec.mode)
+      futimesSync(fd, rec.atimeMs / 1000, rec.mtimeMs / 1000)
       fsyncSync(fd)
     } finally {
       closeSync(fd)
     }
-    chmodSync(temp, rec.mode)
     ownAs(temp, rec)
-    utimesSync(temp, rec.atimeMs / 1000, rec.mtimeMs / 1000)
     rmSync(path, { recursive: true, force: true })
     renameSync(temp, path)
   }

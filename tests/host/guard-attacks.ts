@@ -99,6 +99,41 @@ while time.time() < end:
         pass
 `
 
+/**
+ * For argv[2] seconds, works inside the put-back folder (decision 296): each look's folder swapped for a link
+ * into the store and back, looks renamed, store files hard-linked into them, while a forged day file keeps
+ * being written so that the guard keeps putting back (and keeping aside).
+ */
+const INSIDE_THE_PUT_BACK_FOLDER = String.raw`import os, sys, time
+root = sys.argv[1]; end = time.time() + float(sys.argv[2])
+aside = root + '-put-back'; anchors = os.path.join(root, '锚')
+txt = '伪造的基石。\n<!--cyrene:{"id":"20261201T000000000Z-1-ffff03","base":true,"by":"person"}-->\n'
+n = 0
+while time.time() < end:
+    n += 1
+    try:
+        open(os.path.join(root, '余页/forged-inside-put-back-%d.md' % (n % 3)), 'w').write(txt)
+    except OSError:
+        pass
+    try:
+        looks = sorted(os.listdir(aside))
+    except OSError:
+        looks = []
+    for look in looks:
+        p = os.path.join(aside, look)
+        try:
+            if os.path.isdir(p) and not os.path.islink(p):
+                os.rename(p, p + '.moved')
+                os.symlink(anchors, p)
+                time.sleep(0.002)
+                os.unlink(p)
+                os.rename(p + '.moved', p)
+            os.link(os.path.join(root, '锚/我是谁.md'), os.path.join(p, 'hard-%d' % n))
+        except OSError:
+            pass
+    time.sleep(0.005)
+`
+
 /** Renames a forged base day file over today's, again and again, for argv[2] seconds. */
 const SWAP_TODAYS_DAY_FILE = String.raw`import os, sys, time
 root = sys.argv[1]; end = time.time() + float(sys.argv[2])
@@ -283,5 +318,10 @@ export const ATTACKS: Attack[] = [
     'the put-back folder swapped for a link into the store again and again while a forged file is put back',
     inBackground('k.py', PUT_BACK_THROUGH_A_LINK, '{root} 2'),
     2500,
+  ),
+  bash(
+    "inside the put-back folder, looks swapped for links, renamed and given hard links to the store's files, again and again",
+    inBackground('l.py', INSIDE_THE_PUT_BACK_FOLDER, '{root} 2.5'),
+    3000,
   ),
 ]
