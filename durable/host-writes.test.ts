@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { atomicWrite } from './atomic-write.ts'
-import { declareHostWrite, keepBytesFrom, openCallWindow, takeHostWrites, vouchedBytes } from './host-writes.ts'
+import { declareHostWrite, keepBytesFrom, openCallWindow, takeHostWrites, vouchedBytes, vouchedFilesUnder } from './host-writes.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -66,5 +66,27 @@ it('only while a window is open does a rewrite start from what the guard keeps; 
     expect(vouchedBytes('/s/kept')).toBeUndefined()
   } finally {
     stop()
+  }
+})
+
+it('the files counted in an open window below a folder: what the guard keeps there and what the host last wrote there, nothing outside it', () => {
+  const stop = keepBytesFrom(
+    () => null,
+    () => ['/v/store/a.md', '/v/store-other/b.md'],
+  )
+  try {
+    expect(vouchedFilesUnder('/v/store')).toEqual([])
+    const close = openCallWindow()
+    try {
+      declareHostWrite('/v/store/new.md', Buffer.from('the host wrote this'))
+      declareHostWrite('/v/store/folder-only')
+      expect(vouchedFilesUnder('/v/store').sort()).toEqual(['/v/store/a.md', '/v/store/new.md'])
+    } finally {
+      close()
+    }
+    expect(vouchedFilesUnder('/v/store')).toEqual([])
+  } finally {
+    stop()
+    takeHostWrites()
   }
 })

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { resolve, sep } from 'node:path'
 
 /**
  * What this process itself writes into the protected folders, told to the
@@ -44,14 +44,36 @@ export function withdrawHostWrite(path: string, bytes: Uint8Array): void {
 }
 
 type KeptBytes = (path: string) => Uint8Array | null | undefined
+/** Every file the guard keeps below a folder (absolute paths). */
+type KeptFiles = (folder: string) => string[]
 let keeper: KeptBytes | undefined
+let keptFiles: KeptFiles | undefined
 
-/** The store guard answers what it keeps at a path (null: no file); returns the unregistering. */
-export function keepBytesFrom(fn: KeptBytes): () => void {
+/**
+ * The store guard answers what it keeps at a path (null: no file) and which files it keeps below a folder;
+ * returns the unregistering.
+ */
+export function keepBytesFrom(fn: KeptBytes, files?: KeptFiles): () => void {
   keeper = fn
+  keptFiles = files
   return () => {
-    if (keeper === fn) keeper = undefined
+    if (keeper === fn) keeper = keptFiles = undefined
   }
+}
+
+/**
+ * While a window is open, the files below `folder` that the host should count as there whether or not
+ * the disk still holds them: what the guard keeps and what the host itself last wrote. A call's process
+ * may remove a file for a moment; a snapshot taken then must still hold it (its bytes: `vouchedBytes`).
+ * Empty with no window open.
+ */
+export function vouchedFilesUnder(folder: string): string[] {
+  if (windows === 0 || keeper === undefined) return []
+  const top = resolve(folder)
+  const below = (p: string) => p.startsWith(top + sep)
+  const out = new Set((keptFiles?.(top) ?? []).filter(below))
+  for (const [p, bytes] of declared) if (below(p) && Array.isArray(bytes) && bytes.length > 0) out.add(p)
+  return [...out]
 }
 
 /**

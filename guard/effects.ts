@@ -139,7 +139,10 @@ export class EffectsGuard {
       for (const root of opts.roots) watches.sync(root, shadow.recordedUnder(root))
       this.shadow = shadow
       this.fileWatches = watches
-      this.stopKeeping = keepBytesFrom((path) => shadow.keptFile(path))
+      this.stopKeeping = keepBytesFrom(
+        (path) => shadow.keptFile(path),
+        (folder) => shadow.recordedUnder(folder).flatMap((r) => (r.dir ? [] : [r.path])),
+      )
       if (opts.storeMeta !== undefined) sweepDeadMarks(opts.storeMeta)
       this.buildMs = Date.now() - t0
     } catch (error) {

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { join, dirname } from 'node:path'
+import { join, dirname, relative, sep } from 'node:path'
 import { asKept, ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
-import { asHostFolderWork } from '../durable/host-writes.ts'
+import { asHostFolderWork, vouchedFilesUnder } from '../durable/host-writes.ts'
 import type { StoreCore } from './store-core.ts'
 
 /**
@@ -124,7 +124,11 @@ function durable(kind: SnapshotKind): boolean {
 
 /** Copy the store's files into `to` (a fresh folder) and return their manifest entries. */
 async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (done: number, total: number) => void): Promise<SnapshotManifest['files']> {
-  const files = (await walkFiles(from)).filter(isStoreFile).sort()
+  // While a tool call's window is open, a file a call's process removed for a moment is still the store's.
+  const kept = vouchedFilesUnder(from)
+    .map((p) => relative(from, p).split(sep).join('/'))
+    .filter((rel) => !rel.split('/').includes('.git'))
+  const files = [...new Set([...(await walkFiles(from)), ...kept])].filter(isStoreFile).sort()
   const out: SnapshotManifest['files'] = {}
   const dirs = new Set<string>([to])
   let done = 0
