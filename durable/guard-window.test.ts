@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -93,11 +93,39 @@ describe('the guard window mark (decision 295)', () => {
   })
 
   it('the refusal names the process, the mark and that nothing was changed, in a coded form for the catalogue', () => {
-    const mark = { pid: 42, host: hostname(), since: '2026-12-07T08:00:00.000Z', file: '/x/元/guard-window.42.lock' }
+    const mark = { pid: 42, host: hostname(), since: '2026-12-07T08:00:00.000Z', held: [], file: '/x/元/guard-window.42.lock' }
     const e = new GuardWindowBusyError(mark, 4000)
     expect(e.message).toContain('process 42')
     expect(e.message).toContain('Nothing was changed')
     expect(e.message).toContain('/x/元/guard-window.42.lock')
     expect(e.said).toEqual({ code: 'refused.guard-window', params: { pid: '42', since: mark.since, mark: mark.file } })
+  })
+
+  it('a mark names the processes that keep its window open once the call returned; the refusal passes them on, a forged name shown as plain text', () => {
+    const dir = metaDir()
+    const live = otherProcess()
+    plant(dir, live, {
+      held: [{ pid: 4242, comm: 'nautilus' }, { pid: 4343, comm: 'evil\u001b]0;x\u0007\u202e' }, { pid: -1, comm: 'no pid' }, 'not a process'],
+    })
+    const [mark] = windowsOpenElsewhere(dir)
+    expect(mark!.held).toEqual([
+      { pid: 4242, comm: 'nautilus' },
+      { pid: 4343, comm: 'evil?]0;x??' },
+    ])
+    const e = new GuardWindowBusyError(mark!, 4000)
+    expect(e.message).toContain('what keeps it open is 4242 (nautilus), 4343 (evil?]0;x??)')
+    expect(e.said).toEqual({
+      code: 'refused.guard-window-held',
+      params: { pid: String(live), since: mark!.since, mark: mark!.file, processes: '4242 (nautilus), 4343 (evil?]0;x??)' },
+    })
+  })
+
+  it('this process rewrites its own mark with its holders and keeps the time its window opened', () => {
+    const dir = metaDir()
+    expect(markWindowOpen(dir, '2026-12-07T09:00:00.000Z')).toBe(true)
+    expect(markWindowOpen(dir, '2026-12-07T09:00:00.000Z', [{ pid: 7, comm: 'python3' }])).toBe(true)
+    const record = JSON.parse(readFileSync(join(dir, `guard-window.${process.pid}.lock`), 'utf8')) as { since: string; held: unknown }
+    expect(record).toMatchObject({ since: '2026-12-07T09:00:00.000Z', held: [{ pid: 7, comm: 'python3' }] })
+    expect(readdirSync(dir)).toEqual([`guard-window.${process.pid}.lock`])
   })
 })

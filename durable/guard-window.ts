@@ -28,9 +28,20 @@ export interface WindowMark {
   pidns?: string
   /** When the window opened (ISO). */
   since: string
+  /** The processes that keep it open after the call returned (its own, or ones started while it ran), as the host last saw them. */
+  held: HeldProcess[]
   /** The mark's file, for a message that says what to remove. */
   file: string
 }
+
+export interface HeldProcess {
+  pid: number
+  /** The process's name as the kernel gives it (`/proc/<pid>/comm`, at most 15 bytes). */
+  comm: string
+}
+
+/** How many holding processes a mark names. */
+const MAX_HELD = 5
 
 const MARK = /^guard-window\.(\d+)\.lock$/
 
@@ -38,11 +49,15 @@ function markFile(metaDir: string, pid = process.pid): string {
   return join(metaDir, `guard-window.${pid}.lock`)
 }
 
-/** Leaves this process's mark (a tool call's window is open here). Best effort: a mark that cannot be written costs the person's writer its wait, nothing else. */
-export function markWindowOpen(metaDir: string): boolean {
+/**
+ * Leaves (or rewrites) this process's mark: a tool call's window is open here since `since`, held by
+ * `held` once the call has returned. Best effort: a mark that cannot be written costs the person's
+ * writer its wait, nothing else.
+ */
+export function markWindowOpen(metaDir: string, since = new Date().toISOString(), held: readonly HeldProcess[] = []): boolean {
   const target = markFile(metaDir)
   const temp = join(metaDir, `guard-window.${process.pid}.${randomBytes(4).toString('hex')}.lock`)
-  const record = { pid: process.pid, host: hostname(), start: OWN_START, pidns: OWN_PIDNS, since: new Date().toISOString() }
+  const record = { pid: process.pid, host: hostname(), start: OWN_START, pidns: OWN_PIDNS, since, held: held.slice(0, MAX_HELD) }
   let fd: number | undefined
   try {
     fd = openSync(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, FILE_MODE)
@@ -111,10 +126,30 @@ function readMark(file: string): WindowMark | undefined {
     // A model's call may leave anything under a mark's name (it is lock-shaped: never put back): a FIFO there must not stop this thread.
     const v = JSON.parse(readRecordSync(file)) as Partial<WindowMark>
     if (typeof v.pid !== 'number' || typeof v.host !== 'string') return undefined
-    return { pid: v.pid, host: v.host, start: v.start, pidns: v.pidns, since: typeof v.since === 'string' ? v.since : '?', file }
+    return { pid: v.pid, host: v.host, start: v.start, pidns: v.pidns, since: typeof v.since === 'string' ? v.since : '?', held: heldOf(v.held), file }
   } catch {
     return undefined
   }
+}
+
+/**
+ * The holders a mark names, as shown to the person: a model may write anything there (the name is
+ * lock-shaped), so only numbers and a short name of printable characters, never a terminal escape.
+ */
+function heldOf(value: unknown): HeldProcess[] {
+  if (!Array.isArray(value)) return []
+  const out: HeldProcess[] = []
+  for (const h of value.slice(0, MAX_HELD)) {
+    const { pid, comm } = (h ?? {}) as Partial<HeldProcess>
+    if (!Number.isSafeInteger(pid) || pid! <= 0 || typeof comm !== 'string') continue
+    out.push({ pid: pid!, comm: comm.replace(/[^\p{L}\p{N}\p{P}\p{S} ]/gu, '?').slice(0, 32) })
+  }
+  return out
+}
+
+/** The holders in a sentence's list: `1234 (python3), 5678 (node)`; '' for none. */
+export function heldList(held: readonly HeldProcess[]): string {
+  return held.map((h) => `${h.pid} (${h.comm})`).join(', ')
 }
 
 function namesIn(dir: string): string[] {
@@ -138,7 +173,7 @@ export class GuardWindowBusyError extends LockBusyError {
   readonly mark: WindowMark
   constructor(mark: WindowMark, waitedMs: number) {
     super(
-      `a tool call of DSH (process ${mark.pid}) has been running since ${mark.since}, and while one runs Cyrene's store guard puts back every change to the memory store that DSH did not make, yours too; this write waited ${Math.round(waitedMs / 1000)} s for it to end and was not made. Nothing was changed. Try again when the call has ended (stop a server or watcher it left running first). If no DSH is running, remove ${mark.file}.`,
+      `a tool call of DSH (process ${mark.pid}) has been running since ${mark.since}, and while one runs Cyrene's store guard puts back every change to the memory store that DSH did not make, yours too; this write waited ${Math.round(waitedMs / 1000)} s for it to end and was not made. Nothing was changed. Try again when the call has ended (stop a server or watcher it left running first).${heldSentence(mark.held)} If no DSH is running, remove ${mark.file}.`,
       undefined,
       true,
       mark.file,
@@ -148,6 +183,19 @@ export class GuardWindowBusyError extends LockBusyError {
   }
 
   override get said(): { code: string; params: Record<string, string> } {
-    return { code: 'refused.guard-window', params: { pid: String(this.mark.pid), since: this.mark.since, mark: this.mark.file } }
+    const params = { pid: String(this.mark.pid), since: this.mark.since, mark: this.mark.file }
+    if (this.mark.held.length === 0) return { code: 'refused.guard-window', params }
+    return { code: 'refused.guard-window-held', params: { ...params, processes: heldList(this.mark.held) } }
   }
+}
+
+/**
+ * Any process started on this machine while a call ran that an init or service manager adopted counts as
+ * the call's (decision 010): the guard cannot tell an app the person opened meanwhile from the model's
+ * daemon. Naming them lets the person see which one keeps the window open.
+ */
+function heldSentence(held: readonly HeldProcess[]): string {
+  return held.length === 0
+    ? ''
+    : ` The call has returned; what keeps it open is ${heldList(held)}, started by the call or while it ran: if one of them is yours, not the model's, ending it ends the wait.`
 }

@@ -120,6 +120,9 @@ export class EffectsGuard {
   private lookFailed = false
   /** Tells the host's own read-then-write work that a window is open (durable/host-writes.ts `openCallWindow`). */
   private closeWindow: (() => void) | undefined
+  /** When this host's mark says its window opened, and the holders it last named. */
+  private markSince: string | undefined
+  private markHeld = ''
   /** What a tool call changed and could not be put back yet (a folder made immutable, a full disk): never the person's, tried again at every look. */
   private readonly owed = new Map<string, Change>()
   private readonly settled = new Set<() => void>()
@@ -299,6 +302,7 @@ export class EffectsGuard {
   private maybeClose(): void {
     if (this.calls > 0 || this.procs.alive() > 0) {
       this.closing = false
+      this.markHolders()
       return
     }
     // The last writes of a process that just ended may still be on their way from the kernel: one more tick first.
@@ -319,10 +323,23 @@ export class EffectsGuard {
   }
 
   private markOpen(): void {
-    if (this.opts.storeMeta !== undefined) markWindowOpen(this.opts.storeMeta)
+    this.markSince = new Date().toISOString()
+    this.markHeld = ''
+    if (this.opts.storeMeta !== undefined) markWindowOpen(this.opts.storeMeta, this.markSince)
+  }
+
+  /** Once no call runs, the mark names the processes that keep the window open (rewritten only when they change). */
+  private markHolders(): void {
+    if (this.opts.storeMeta === undefined || this.markSince === undefined || this.calls > 0) return
+    const held = this.procs.list()
+    const said = JSON.stringify(held)
+    if (said === this.markHeld) return
+    this.markHeld = said
+    markWindowOpen(this.opts.storeMeta, this.markSince, held)
   }
 
   private markClosed(): void {
+    this.markSince = undefined
     if (this.opts.storeMeta !== undefined) markWindowClosed(this.opts.storeMeta)
   }
 

@@ -210,6 +210,16 @@ export class ModelProcesses {
     return this.tainted.size
   }
 
+  /** The model's processes still alive, by pid, with their names (for the person: which one keeps a window open). */
+  list(): { pid: number; comm: string }[] {
+    const out: { pid: number; comm: string }[] = []
+    for (const [pid, start] of [...this.tainted].sort((a, b) => a[0] - b[0])) {
+      const p = readStat(pid)
+      if (p?.start === start) out.push({ pid, comm: p.comm })
+    }
+    return out
+  }
+
   private isModels(p: Proc, procs: Map<number, Proc>): boolean {
     const from = this.from!
     let below: Proc | undefined

@@ -1,7 +1,7 @@
 import { gitLines } from '../gitsync/index.ts'
 import { existsSync } from 'node:fs'
 import { lockShape, lockState, processStopped } from '../durable/lock.ts'
-import { windowsOpenElsewhere } from '../durable/guard-window.ts'
+import { heldList, windowsOpenElsewhere } from '../durable/guard-window.ts'
 import { putBackLine } from '../guard/index.ts'
 import { linkTarget } from '../memory/files.ts'
 import { join } from 'node:path'
@@ -177,7 +177,10 @@ async function writeLockLine(root: string, waitMs: number, lang: Lang): Promise<
   // Another process's store guard window (decision 295) open longer than a write waits: every write from here refuses meanwhile.
   const long = windowsOpenElsewhere(join(root, LAYOUT.meta)).find((w) => Date.now() - Date.parse(w.since) > waitMs)
   if (long === undefined) return undefined
-  return { area: 'memory', check, status: 'warn', detail: t('doctor.guardWindow.long', lang, { pid: String(long.pid), since: long.since, mark: long.file }) }
+  const params = { pid: String(long.pid), since: long.since, mark: long.file }
+  const detail =
+    long.held.length === 0 ? t('doctor.guardWindow.long', lang, params) : t('doctor.guardWindow.held', lang, { ...params, processes: heldList(long.held) })
+  return { area: 'memory', check, status: 'warn', detail }
 }
 
 async function engineLine(store: MemoryStore, lang: Lang): Promise<DoctorLine> {

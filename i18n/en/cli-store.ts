@@ -170,6 +170,8 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.refused.lock-lost': 'the write was abandoned and nothing was written: this process no longer holds the lock {lock}. Try again.',
   'store.refused.guard-window':
     "a tool call of DSH (process {pid}) has been running since {since}, and while one runs Cyrene's store guard puts back every change to the memory store that DSH did not make, yours too, so this write waited and was not made. Nothing was changed. Try again when the call has ended (stop a server or watcher it left running first). If no DSH is running, remove {mark}.",
+  'store.refused.guard-window-held':
+    "a tool call of DSH (process {pid}) has been running since {since}, and while one runs Cyrene's store guard puts back every change to the memory store that DSH did not make, yours too, so this write waited and was not made. Nothing was changed. The call has returned; what keeps it open is {processes}, started by the call or while it ran: if one of them is yours, not the model's, ending it ends the wait. If no DSH is running, remove {mark}.",
   'store.refused.engine-busy':
     'another memory engine is already open (lock {lock}, process {pid}). Only one engine may serve a DSH_HOME: close the other DSH, or disable one of the plugins.',
   'store.refused.busy-unowned':

@@ -61,6 +61,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
     "{lock} is a {shape}, not a lock folder: no process holds it, and every write refuses. If no cyrene command and no DSH is writing, remove it (rm '{lock}')",
   'doctor.guardWindow.long':
     'a tool call of DSH (process {pid}) has been running since {since}, longer than a write waits: writes from here refuse until it ends (stop a server or watcher it left running). If no DSH is running, remove {mark}',
+  'doctor.guardWindow.held':
+    "a tool call of DSH (process {pid}) has been running since {since}, longer than a write waits: writes from here refuse until it ends. The call has returned; what keeps it open is {processes}, started by the call or while it ran: if one of them is yours, not the model's, ending it ends the wait. If no DSH is running, remove {mark}",
   'doctor.writeLock.stopped':
     'the write lock is held by process {pid}, which is stopped (SIGSTOP, Ctrl-Z): every write waits, then refuses. Resume it (kill -CONT {pid}, or fg in its terminal) or end it',
   'doctor.access.denied':

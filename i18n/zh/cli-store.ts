@@ -164,6 +164,8 @@ export const cliStoreZh = {
   'store.refused.lock-lost': '这次写入放弃了，什么都没写：这个进程已经不再持有锁 {lock}。再试一次。',
   'store.refused.guard-window':
     'DSH 有一个工具调用（进程 {pid}）从 {since} 起一直在运行；它运行期间，昔涟的记忆守卫会把记忆库里不是 DSH 自己做的改动都放回原样，你的也一样，所以这次写入等过之后没有做。什么都没改。等这个调用结束再试一次（它留下还在跑的服务或监视进程，先停掉）。要是并没有 DSH 在运行，删掉 {mark}。',
+  'store.refused.guard-window-held':
+    'DSH 有一个工具调用（进程 {pid}）从 {since} 起一直在运行；它运行期间，昔涟的记忆守卫会把记忆库里不是 DSH 自己做的改动都放回原样，你的也一样，所以这次写入等过之后没有做。什么都没改。调用本身已经结束，撑着这段时间的是 {processes}：它们是这个调用启动的，或是在它运行时启动的；其中要是有你自己开的程序（不是模型的），把它关掉，等待就结束了。要是并没有 DSH 在运行，删掉 {mark}。',
   'store.refused.engine-busy':
     '另一个记忆引擎已经开着（锁 {lock}，进程 {pid}）。一个 DSH_HOME 只能有一个引擎：关掉另一个 DSH，或停用其中一个插件；那个 DSH 要是被暂停了（Ctrl-Z），先让它继续再关掉。',
   'store.refused.busy-unowned':

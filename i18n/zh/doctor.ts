@@ -57,6 +57,8 @@ export const doctorZh = {
     "{lock} 是一个 {shape}，不是锁文件夹：没有进程持有它，每次写入都会被拒绝。如果没有 cyrene 命令、也没有 DSH 在写，就删掉它（rm '{lock}'）",
   'doctor.guardWindow.long':
     'DSH 有一个工具调用（进程 {pid}）从 {since} 起一直在运行，比一次写入能等的还久：在它结束之前，这里的写入都会被拒绝（它留下还在跑的服务或监视进程，先停掉）。要是并没有 DSH 在运行，删掉 {mark}',
+  'doctor.guardWindow.held':
+    'DSH 有一个工具调用（进程 {pid}）从 {since} 起一直在运行，比一次写入能等的还久：在它结束之前，这里的写入都会被拒绝。调用本身已经结束，撑着这段时间的是 {processes}：它们是这个调用启动的，或是在它运行时启动的；其中要是有你自己开的程序（不是模型的），把它关掉就好。要是并没有 DSH 在运行，删掉 {mark}',
   'doctor.writeLock.stopped':
     '写锁被进程 {pid} 持有，而它被暂停了（SIGSTOP、Ctrl-Z）：每次写入都会等，然后被拒绝。让它继续（kill -CONT {pid}，或在它的终端里 fg），或者结束它',
   'doctor.access.denied':

@@ -83,6 +83,22 @@ describe("the person's cyrene while a model's tool call runs", () => {
     expect(await listed()).not.toContain('must not be half written')
   }, 60_000)
 
+  it('a write refused while a process a call left running holds the window names that process, so the person can end it', async () => {
+    const agent = await host.createAgent('standard', host.scratch)
+    const result = await host.tool(agent, 'bash', { command: 'nohup sleep 20 >/dev/null 2>&1 & echo started', description: 'leave one running' })
+    expect(text(result)).toContain('started')
+    const wrote = await terminal.run(write('a line written while a sleeper holds the window'))
+    expect(wrote.status).toBe(2)
+    const named = /what keeps it open is (\d+) \(sleep\)/.exec(wrote.stderr)
+    expect(named, wrote.stderr).not.toBeNull()
+    // Ending it ends the window, as the message says.
+    process.kill(Number(named![1]), 'SIGTERM')
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+    expect((await terminal.run(write('written once the sleeper ended'))).status).toBe(0)
+    expect(await listed()).toContain('written once the sleeper ended')
+    expect(await listed()).not.toContain('while a sleeper holds the window')
+  }, 60_000)
+
   it('a write holding the store lock when a call starts ends before the window opens, and is kept', async () => {
     await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
     const holder = spawnLockHolder(join(root, '元/write.lock'), 10_000, 'write')
