@@ -197,6 +197,17 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
   return out
 }
 
+/**
+ * A world file's fields besides its entries. SillyTavern reads only `entries` (its settings are global);
+ * `originalData`, the card book a world was converted from, it keeps for export and never reads. Anything
+ * else a tool wrote there is named, so nothing is dropped without a word.
+ */
+export function worldNotCarried(world: Record<string, unknown>): NotCarried[] {
+  return Object.entries(world)
+    .filter(([field, value]) => field !== 'entries' && field !== 'originalData' && present(value))
+    .map(([field, value]) => ({ field, value, why: note('not-carried') }))
+}
+
 /** The book's own settings (a card's `character_book`); a world file has none — SillyTavern keeps them in its global settings. */
 export function bookNotCarried(book: Record<string, unknown>): NotCarried[] {
   const out: NotCarried[] = []

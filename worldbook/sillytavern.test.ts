@@ -79,6 +79,21 @@ describe('SillyTavern World Info import', () => {
     expect(plan.entries.map((e) => e.name)).toEqual(['CON_', 'con_-2'])
   })
 
+  it("a world file's other fields are named as not carried; SillyTavern's copy of a converted card book is not, nor is an empty one", () => {
+    const plan = planImport({
+      entries: { 0: { key: ['k'], content: 'c' } },
+      originalData: { entries: [{ keys: ['k'], content: 'c' }] },
+      name: 'Eldoria',
+      scan_depth: 3,
+      description: '',
+    })
+    expect(plan.book.map((d) => [d.field, d.value, d.why.code])).toEqual([
+      ['name', 'Eldoria', 'not-carried'],
+      ['scan_depth', 3, 'not-carried'],
+    ])
+    expect(planImport({ entries: { 0: { key: ['k'], content: 'c' } } }).book).toEqual([])
+  })
+
   it('a comment that is an object or a list gives no title; the name, then the first key, stand in (decision 294)', () => {
     const plan = planImport({
       entries: {

@@ -1,6 +1,6 @@
 import { DEFAULT_PRIORITY, formatEntry, type EntryFields, type SecondaryLogic, type WorldEntry } from './entry.ts'
 import { entryLine, HITS_CAP, RAIL_CAP, roomForOne } from './render.ts'
-import { bookNotCarried, notCarried, stEntry, type NotCarried, type StEntry } from './sillytavern-fields.ts'
+import { bookNotCarried, notCarried, stEntry, worldNotCarried, type NotCarried, type StEntry } from './sillytavern-fields.ts'
 import { charCount } from '../prompt/index.ts'
 import { note, type ImportNote } from './import-notes.ts'
 import { tavernMacrosIn } from '../whale/index.ts'
@@ -325,7 +325,7 @@ function splitToFit(fields: EntryFields, room: number): string[] | undefined {
 export function planImport(json: unknown): ImportPlan {
   const source = entryList(json)
   const taken = new Set<string>()
-  const plan: ImportPlan = { entries: [], refused: [], book: source.card ? bookNotCarried(source.book) : [] }
+  const plan: ImportPlan = { entries: [], refused: [], book: source.card ? bookNotCarried(source.book) : worldNotCarried(source.book) }
   for (const [origin, raw] of source.entries) {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       plan.refused.push({ origin, why: note('not-an-entry') })
