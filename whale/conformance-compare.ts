@@ -35,13 +35,11 @@ export const PROSE = {
 export const SAVED_EXTRA = ['source'] as const
 
 /**
- * "system_prompt → 工作契约" and "data.system_prompt（…）" both name the field
- * `system_prompt`: the comparison is of which card fields, not of how a
- * report spells them — a v1 card has no `data.` envelope, and this engine
- * names its fields without one (docs/decisions/052).
+ * "extensions.whale_persona → 本引擎独有字段": a mapped field as the reference words it, the field first.
+ * Only the field is compared (the words are the reference's own prose).
  */
 function fieldName(entry: unknown): string {
-  return (String(entry).split(/\s*→|（|\s/)[0] ?? '').replace(/^data\./, '')
+  return String(entry).split(/\s*→|（|\s/)[0] ?? ''
 }
 
 export function sameFieldList(actual: unknown, expected: unknown): boolean {

@@ -335,6 +335,7 @@ function folderTexts(dir: string): Record<string, string> {
 function compareImport(check: Checker, label: string, out: JsonRecord, expected: unknown): void {
   if (!isRecord(expected)) return
   check.equal(`${label}.preset`, withoutPaths(out.preset, PROSE.preset), withoutPaths(expected.preset, PROSE.preset))
+  // A mapped field may carry the reference's own words after it ("extensions.whale_persona → …"): compared by the field.
   if (!sameFieldList(out.mapped, expected.mapped)) check.fail(describeMismatch(`${label}.mapped`, out.mapped, expected.mapped))
-  if (!sameFieldList(out.unmapped, expected.unmapped)) check.fail(describeMismatch(`${label}.unmapped`, out.unmapped, expected.unmapped))
+  check.equal(`${label}.unmapped`, out.unmapped, expected.unmapped)
 }

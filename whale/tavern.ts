@@ -160,8 +160,9 @@ function promptFromContracts(contracts: unknown[]): string {
 /** A tavern card (v1 or v2/v3 family) → preset + report. Call only after detectCard said tavern-*. */
 export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): ImportReport {
   const d = kind === 'tavern-v2' && isRecord(raw.data) ? raw.data : raw
-  // A v1 card has its fields at the top; v2/v3 under data (the report names them as the card has them).
-  const at = d === raw ? '' : 'data.'
+  // The report names a card's fields as the spec's table does (`data.*`), a v1 card's top-level ones too
+  // (docs/whale-interop.md: `data.<key>` for unknown keys; decision 299).
+  const at = 'data.'
   const mapped: string[] = []
   const unmapped: string[] = []
   const notes = new WhaleNotes()
@@ -191,7 +192,7 @@ export function fromTavern(raw: JsonRecord, kind: 'tavern-v2' | 'tavern-v1'): Im
   if (tags.length) mapped.push('tags')
 
   // A v1 card's top level also holds what v2 moved into data; spec/spec_version are not fields of the character.
-  const v1Envelope = new Set(at === '' ? ['spec', 'spec_version', 'data'] : [])
+  const v1Envelope = new Set(kind === 'tavern-v1' ? ['spec', 'spec_version', 'data'] : [])
   for (const key of Object.keys(d)) if (!KNOWN_CARD_FIELDS.has(key) && !v1Envelope.has(key)) unmapped.push(at + key)
   for (const key of HOST_ONLY_FIELDS) if (isPresent(d[key])) unmapped.push(at + key)
 
