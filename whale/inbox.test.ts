@@ -53,6 +53,15 @@ describe('replayInbox (§5.3, §5.4)', () => {
     ])
     expect(viewOf(view)).toEqual([{ text: 'keep', at: '', tag: '', status: 'confirmed', kind: 'memory' }])
   })
+  it('skips a line whose kind String() cannot convert, without losing the rest of the log (§5.1)', () => {
+    const view = replayInbox([
+      j({ text: 'keep', status: 'confirmed' }),
+      '{"text":"odd","status":"confirmed","kind":{"toString":0}}',
+      '{"text":"odd2","status":"confirmed","kind":[{"toString":0}]}',
+      '{"op":"supersede","ref":"keep","text":"new","kind":{"toString":0}}',
+    ])
+    expect(viewOf(view)).toEqual([{ text: 'keep', at: '', tag: '', status: 'confirmed', kind: 'memory' }])
+  })
   it('folds CR/LF runs in text and ref, so an op can address a folded entry', () => {
     const view = replayInbox([j({ text: ' a\r\n\nb ', status: 'proposed' }), j({ op: 'confirm', ref: 'a\nb' })])
     expect(viewOf(view)).toEqual([{ text: 'a b', at: '', tag: '', status: 'confirmed', kind: 'memory' }])

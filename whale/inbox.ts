@@ -64,7 +64,15 @@ function parseInboxLine(line: string): InboxLine | null {
     return null
   }
   if (!isRecord(value)) return null
-  if (value.op !== undefined) return parseOpLine(value)
+  try {
+    return value.op !== undefined ? parseOpLine(value) : parseFactLine(value)
+  } catch {
+    // a value String() cannot convert (`"kind": {"toString": 0}`) makes the line a bad line: skipped, the rest still replays (§5.1)
+    return null
+  }
+}
+
+function parseFactLine(value: Record<string, unknown>): FactLine | null {
   const text = foldLine(value.text)
   if (!text) return null
   const status = parseStatus(value.status)
