@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { importCard } from './card-import.ts'
 import { locationsFor } from './files.ts'
-import { loadPreset, PresetError, saveImportedPreset } from './preset-files.ts'
+import { applyPresetById, loadPreset, PresetError, saveImportedPreset, saveLivePersona } from './preset-files.ts'
 import { toTavern } from './tavern.ts'
 
 describe('importing a card over an existing preset (§4.6 lossless round trip)', () => {
@@ -89,5 +89,43 @@ describe('importing a card over an existing preset (§4.6 lossless round trip)',
     writeFileSync(file, '{ broken')
     await expect(saveImportedPreset(ctx, locationsFor(ctx), imported(card), { overwrite: false })).rejects.toThrow('--force')
     expect(readFileSync(file, 'utf8')).toBe('{ broken')
+  })
+})
+
+describe('apply writes back the keys it does not know as they were (§2.6)', () => {
+  let dir = ''
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('keeps numbers JSON.stringify would round, null or reformat, in config, autosave and a saved preset', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'whale-apply-'))
+    const folder = path.join(dir, 'home', 'whale-persona')
+    mkdirSync(path.join(folder, 'presets'), { recursive: true })
+    writeFileSync(
+      path.join(folder, 'config.json'),
+      '{"persona":{"stance":"a","tone":{"enabled":true,"text":"t","weight":1.50}},"ids":[12345678901234567890],"huge":1e400,"tiny":1e-400,"zero":-0}',
+    )
+    writeFileSync(path.join(folder, 'presets', 'p.json'), JSON.stringify({ persona: { stance: 'b' } }))
+    const ctx = { env: { DSH_HOME: 'home' }, cwd: dir }
+    await expect(applyPresetById(ctx, 'p')).resolves.toMatchObject({ ok: true, changed: true, autosaveWritten: true })
+    const config = readFileSync(path.join(folder, 'config.json'), 'utf8')
+    for (const kept of ['"weight": 1.50', '12345678901234567890', '"huge": 1e400', '"tiny": 1e-400', '"zero": -0', '"stance": "b"'])
+      expect(config).toContain(kept)
+    expect(readFileSync(path.join(folder, 'presets', 'autosave.json'), 'utf8')).toContain('"weight": 1.50')
+    await saveLivePersona(ctx, 'mine', '', { overwrite: false })
+    expect(readFileSync(path.join(folder, 'presets', 'mine.json'), 'utf8')).toContain('"weight": 1.50')
+  })
+
+  it('still applies over a config holding a value nested thousands deep', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'whale-apply-'))
+    const folder = path.join(dir, 'home', 'whale-persona')
+    mkdirSync(path.join(folder, 'presets'), { recursive: true })
+    const deep = '['.repeat(3000) + ']'.repeat(3000)
+    writeFileSync(path.join(folder, 'config.json'), `{"persona":{"stance":"a"},"deep":${deep}}`)
+    writeFileSync(path.join(folder, 'presets', 'p.json'), JSON.stringify({ persona: { stance: 'b' } }))
+    const ctx = { env: { DSH_HOME: 'home' }, cwd: dir }
+    await expect(applyPresetById(ctx, 'p')).resolves.toMatchObject({ ok: true, changed: true })
+    expect(JSON.stringify(JSON.parse(readFileSync(path.join(folder, 'config.json'), 'utf8')))).toBe(`{"persona":{"stance":"b"},"deep":${deep}}`)
   })
 })

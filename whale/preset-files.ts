@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { exists, locationsFor, withFileLock, MAX_JSON_BYTES, readBounded, resolveIn, writeTextAtomic, type FsContext } from './files.ts'
-import { parseJson, toJsonText, type JsonRecord } from './json.ts'
+import { parseJson, parseJsonExact, toJsonText, type JsonRecord } from './json.ts'
 import {
   applyPreset,
   ApplyRefused,
@@ -101,7 +101,8 @@ function liveConfig(ctx: FsContext, where: WhaleLocations): unknown {
       file: where.configFile,
       reason: read.reason,
     })
-  const parsed = parseJson(read.text)
+  // exact numbers: keys this engine does not know are written back as they were (§2.6)
+  const parsed = parseJsonExact(read.text)
   if (!parsed.ok)
     throw new ApplyRefused(`${where.configFile} is not valid JSON (${parsed.error}); fix it first — it was not overwritten`, 'apply.json', {
       file: where.configFile,

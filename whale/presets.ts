@@ -1,4 +1,4 @@
-import { cloneJson, isRecord, jsonEqual, type JsonRecord } from './json.ts'
+import { cloneJson, copyJson, isRecord, jsonEqual, type JsonRecord } from './json.ts'
 import { WhaleError } from './said.ts'
 
 /** Preset cards, `whale-persona-preset/1` (spec §4). Pure: files.ts-style callers do the I/O. */
@@ -74,7 +74,7 @@ export function isPresetShape(raw: unknown): boolean {
 /** Every whitelisted key the source has, values copied as they are (null and odd shapes included). */
 function whitelisted(source: JsonRecord): Preset['persona'] {
   const persona: Preset['persona'] = {}
-  for (const key of PERSONA_KEYS) if (Object.hasOwn(source, key) && source[key] !== undefined) persona[key] = cloneJson(source[key])
+  for (const key of PERSONA_KEYS) if (Object.hasOwn(source, key) && source[key] !== undefined) persona[key] = copyJson(source[key])
   return persona
 }
 
@@ -170,8 +170,9 @@ export function applyPreset(liveConfig: unknown, preset: Preset): ApplyResult {
   if (liveConfig.persona !== undefined && !isRecord(liveConfig.persona)) {
     throw new ApplyRefused('"persona" in config.json is not an object; fix it first (it was not changed)', 'apply.persona-not-object')
   }
-  const next = cloneJson(liveConfig)
-  const persona: JsonRecord = isRecord(next.persona) ? next.persona : {}
+  // shallow: only persona keys and thinkingLanguage change; every other value is written back as it was read
+  const next: JsonRecord = { ...liveConfig }
+  const persona: JsonRecord = isRecord(next.persona) ? { ...next.persona } : {}
   for (const key of PERSONA_KEYS) {
     const value = preset.persona[key]
     // null is skipped (interop); a value of the wrong shape would destroy the live one, so it is skipped too
@@ -204,7 +205,7 @@ export function presetFile(preset: Omit<Preset, 'spec'> & { extensions?: JsonRec
   if (preset.author) out.author = preset.author
   if (preset.tags.length) out.tags = [...preset.tags]
   if (typeof preset.thinkingLanguage === 'string') out.thinkingLanguage = preset.thinkingLanguage
-  out.persona = cloneJson(preset.persona)
+  out.persona = copyJson(preset.persona)
   if (preset.source !== undefined) out.source = { ...preset.source }
   if (preset.extensions && Object.keys(preset.extensions).length) out.extensions = cloneJson(preset.extensions)
   return out
