@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -127,5 +127,18 @@ describe('apply writes back the keys it does not know as they were (§2.6)', () 
     const ctx = { env: { DSH_HOME: 'home' }, cwd: dir }
     await expect(applyPresetById(ctx, 'p')).resolves.toMatchObject({ ok: true, changed: true })
     expect(JSON.stringify(JSON.parse(readFileSync(path.join(folder, 'config.json'), 'utf8')))).toBe(`{"persona":{"stance":"b"},"deep":${deep}}`)
+  })
+
+  it('refuses, writing nothing, when the config holds a value too deep to write back', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'whale-apply-'))
+    const folder = path.join(dir, 'home', 'whale-persona')
+    mkdirSync(path.join(folder, 'presets'), { recursive: true })
+    const text = `{"persona":{"stance":"a"},"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`
+    writeFileSync(path.join(folder, 'config.json'), text)
+    writeFileSync(path.join(folder, 'presets', 'p.json'), JSON.stringify({ persona: { stance: 'b' } }))
+    const ctx = { env: { DSH_HOME: 'home' }, cwd: dir }
+    await expect(applyPresetById(ctx, 'p')).resolves.toMatchObject({ ok: false, changed: false, errorSaid: { code: 'apply.too-deep' } })
+    expect(readFileSync(path.join(folder, 'config.json'), 'utf8')).toBe(text)
+    expect(existsSync(path.join(folder, 'presets', 'autosave.json'))).toBe(false)
   })
 })

@@ -122,9 +122,10 @@ async function applyLocked(ctx: FsContext, where: WhaleLocations, id: string, pr
     const configExists = exists(resolveIn(ctx, where.configFile))
     const result = applyPreset(liveConfig(ctx, where), preset)
     if (!result.changed) return { ok: true, id, changed: false, autosaveWritten: false, configFile: where.configFile, configExists }
+    const configText = writableText(result.config, where.configFile)
     // autosave first: if writing the config then fails, the previous persona is still safe
     if (result.autosave !== null) await writeTextAtomic(resolveIn(ctx, presetPath(where, AUTOSAVE_ID)), toJsonText(result.autosave))
-    await writeTextAtomic(resolveIn(ctx, where.configFile), toJsonText(result.config))
+    await writeTextAtomic(resolveIn(ctx, where.configFile), configText)
     return { ok: true, id, changed: true, autosaveWritten: result.autosave !== null, configFile: where.configFile, configExists: true }
   } catch (error) {
     if (error instanceof ApplyRefused)
@@ -139,6 +140,16 @@ async function applyLocked(ctx: FsContext, where: WhaleLocations, id: string, pr
         errorSaid: error.said,
       }
     throw error
+  }
+}
+
+/** The config's text to write, made before anything is written: a value nested too deeply for JSON.stringify refuses the apply, not half of it. */
+function writableText(config: JsonRecord, file: string): string {
+  try {
+    return toJsonText(config)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    throw new ApplyRefused(`${file} holds a value nested too deeply to write back; make it shallower first (nothing was changed)`, 'apply.too-deep', { file })
   }
 }
 

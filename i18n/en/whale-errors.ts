@@ -43,6 +43,7 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.apply.json': '{file} is not valid JSON ({error}); fix it first — it was not overwritten',
   'whale.said.apply.not-object': 'config.json does not hold a JSON object; fix it first (it was not changed)',
   'whale.said.apply.persona-not-object': '"persona" in config.json is not an object; fix it first (it was not changed)',
+  'whale.said.apply.too-deep': '{file} holds a value nested too deeply to write back; make it shallower first (nothing was changed)',
   'whale.said.manifest.missing': 'no manifest.json in {dir}',
   'whale.said.manifest.bad': '{file} is not a manifest: expected {"format": "whale-golden/1", "cases": [...]}',
   'whale.said.card.png': 'cannot read the PNG card: {why}',

@@ -39,6 +39,7 @@ export const whaleErrorsZh = {
   'whale.said.apply.json': '{file} 不是有效的 JSON（{error}）；请先改好它——它没有被覆盖',
   'whale.said.apply.not-object': 'config.json 里不是一个 JSON 对象；请先改好它（它没有被改动）',
   'whale.said.apply.persona-not-object': 'config.json 里的 "persona" 不是一个对象；请先改好它（它没有被改动）',
+  'whale.said.apply.too-deep': '{file} 里有一个值嵌套得太深，写不回去；请先把它改浅（什么都没改）',
   'whale.said.manifest.missing': '{dir} 里没有 manifest.json',
   'whale.said.manifest.bad': '{file} 不是清单：应当是 {"format": "whale-golden/1", "cases": [...]}',
   'whale.said.card.png': '读不了这张 PNG 卡：{why}',
