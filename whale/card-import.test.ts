@@ -35,6 +35,17 @@ describe('importCard: what real cards from the internet carry (decision 294)', (
     })
   })
 
+  it('a card holding a value nested thousands deep is refused with a message, not a crash', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    for (const text of [
+      `{"spec":"chara_card_v2","data":{"name":"D","description":"d","extensions":{"x":${deep}}}}`,
+      `{"id":"dp","persona":{"stance":"s","tone":{"x":${deep}}}}`,
+    ]) {
+      const r = importCard(Buffer.from(text), 'deep.json')
+      expect(r).toMatchObject({ ok: false, said: { code: 'card.too-deep' } })
+    }
+  })
+
   it('a whale-persona preset with a persona field still imports', () => {
     const r = importCard(json({ spec: 'whale-persona-preset/1', id: 'p', label: 'P', persona: { character: 'c' } }), 'p.json')
     expect(r).toMatchObject({ ok: true, detected: 'whale-preset', mapped: ['persona.character'] })

@@ -41,7 +41,16 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
   }
   const parsed = parseJson(text)
   if (!parsed.ok) return refuse(`the card is not valid JSON (${parsed.error})`, { code: 'card.json', params: { error: parsed.error } })
-  const raw = parsed.value
+  try {
+    return importParsed(parsed.value, fileName, otherCard)
+  } catch (error) {
+    // copying a value nested thousands deep overflows the stack: a refusal, not a crash
+    if (!(error instanceof RangeError)) throw error
+    return refuse('the card holds a value nested too deeply to read; nothing was saved', { code: 'card.too-deep' })
+  }
+}
+
+function importParsed(raw: unknown, fileName: string, otherCard: string | undefined): CardImport {
   const detected = detectCard(raw)
   if (detected === 'unknown' || !isRecord(raw)) {
     return refuse('not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset', { code: 'card.unknown' })

@@ -129,6 +129,15 @@ describe('apply writes back the keys it does not know as they were (§2.6)', () 
     expect(JSON.stringify(JSON.parse(readFileSync(path.join(folder, 'config.json'), 'utf8')))).toBe(`{"persona":{"stance":"b"},"deep":${deep}}`)
   })
 
+  it('a preset file holding a value nested thousands deep is refused with a message, not a crash', () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'whale-apply-'))
+    const folder = path.join(dir, 'home', 'whale-persona')
+    mkdirSync(path.join(folder, 'presets'), { recursive: true })
+    writeFileSync(path.join(folder, 'presets', 'p.json'), `{"persona":{"tone":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`)
+    const ctx = { env: { DSH_HOME: 'home' }, cwd: dir }
+    expect(() => loadPreset(ctx, locationsFor(ctx), 'p')).toThrow(expect.objectContaining({ said: expect.objectContaining({ code: 'preset.too-deep' }) }))
+  })
+
   it('refuses, writing nothing, when the config holds a value too deep to write back', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'whale-apply-'))
     const folder = path.join(dir, 'home', 'whale-persona')

@@ -41,7 +41,7 @@ export function loadPreset(ctx: FsContext, where: WhaleLocations, id: string): L
   if (read.kind === 'unreadable') throw new PresetError(`cannot read ${file}: ${read.reason}`, 'preset.unreadable', { file, reason: read.reason })
   const parsed = parseJson(read.text)
   if (!parsed.ok) throw new PresetError(`${file} is not valid JSON (${parsed.error}); fix or delete it`, 'preset.json', { file, error: parsed.error })
-  const result = readPreset(parsed.value, id)
+  const result = readWithin(() => readPreset(parsed.value, id), file)
   if (result === null)
     throw new PresetError(
       `${file} is not a whale-persona preset (it needs a "persona" object, or the early top-level "character"/"contracts")`,
@@ -49,6 +49,16 @@ export function loadPreset(ctx: FsContext, where: WhaleLocations, id: string): L
       { file },
     )
   return { ...result, file, raw: parsed.value as JsonRecord }
+}
+
+/** Copying a value nested thousands deep overflows the stack: such a file is refused like a broken one. */
+function readWithin<T>(read: () => T, file: string): T {
+  try {
+    return read()
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    throw new PresetError(`${file} holds a value nested too deeply to read; make it shallower or delete it`, 'preset.too-deep', { file })
+  }
 }
 
 export interface PresetListing {

@@ -35,6 +35,7 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.preset.unreadable': 'cannot read {file}: {reason}',
   'whale.said.preset.json': '{file} is not valid JSON ({error}); fix or delete it',
   'whale.said.preset.not-preset': '{file} is not a whale-persona preset (it needs a "persona" object, or the early top-level "character"/"contracts")',
+  'whale.said.preset.too-deep': '{file} holds a value nested too deeply to read; make it shallower or delete it',
   'whale.said.preset.exists': 'a preset "{id}" already exists; pass --force to replace it or choose another id',
   'whale.said.preset.exists-autosave': 'a preset "{id}" already exists; pass --force to replace it',
   'whale.said.preset.exists-different': 'a preset "{id}" already exists with different content; pass --force to replace it, or --id NEW_ID to keep both',
@@ -50,6 +51,7 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.card.binary': 'the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again',
   'whale.said.card.json': 'the card is not valid JSON ({error})',
   'whale.said.card.unknown': 'not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset',
+  'whale.said.card.too-deep': 'the card holds a value nested too deeply to read; nothing was saved',
   'whale.said.card.nothing-taken':
     'the card has nothing this engine takes (no description, personality, scenario, system_prompt or post_history_instructions with text); it holds {fields} — nothing was saved',
   'whale.said.card.nothing-taken.empty':

@@ -31,6 +31,7 @@ export const whaleErrorsZh = {
   'whale.said.preset.unreadable': '读不了 {file}：{reason}',
   'whale.said.preset.json': '{file} 不是有效的 JSON（{error}）；请改好或删掉它',
   'whale.said.preset.not-preset': '{file} 不是 whale-persona 预设（要有一个 "persona" 对象，或早期顶层的 "character"/"contracts"）',
+  'whale.said.preset.too-deep': '{file} 里有一个值嵌套得太深，读不了；请把它改浅或删掉',
   'whale.said.preset.exists': '预设 "{id}" 已经有了；要替换请加 --force，或者换一个 id',
   'whale.said.preset.exists-autosave': '预设 "{id}" 已经有了；要替换请加 --force',
   'whale.said.preset.exists-different': '预设 "{id}" 已经有了，内容不一样；要替换请加 --force，要两个都留请用 --id NEW_ID',
@@ -46,6 +47,7 @@ export const whaleErrorsZh = {
   'whale.said.card.binary': '这是二进制文件，不是 JSON 卡；请把卡导出成 JSON（或 PNG 卡）再试',
   'whale.said.card.json': '这张卡不是有效的 JSON（{error}）',
   'whale.said.card.unknown': '这个引擎不认识这张卡：既不是 SillyTavern 角色卡（v1/v2/v3），也不是 whale-persona 预设',
+  'whale.said.card.too-deep': '这张卡里有一个值嵌套得太深，读不了；什么都没保存',
   'whale.said.card.nothing-taken':
     '这张卡里没有这个引擎能用的东西（description、personality、scenario、system_prompt、post_history_instructions 都没有文字）；它只有 {fields}——什么都没保存',
   'whale.said.card.nothing-taken.empty':
