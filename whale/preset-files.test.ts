@@ -150,4 +150,18 @@ describe('apply writes back the keys it does not know as they were (§2.6)', () 
     expect(readFileSync(path.join(folder, 'config.json'), 'utf8')).toBe(text)
     expect(existsSync(path.join(folder, 'presets', 'autosave.json'))).toBe(false)
   })
+
+  it('refuses apply and save, writing nothing, when the live persona holds a value too deep to copy', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'whale-apply-'))
+    const folder = path.join(dir, 'home', 'whale-persona')
+    mkdirSync(path.join(folder, 'presets'), { recursive: true })
+    const text = `{"persona":{"stance":"a","tone":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`
+    writeFileSync(path.join(folder, 'config.json'), text)
+    writeFileSync(path.join(folder, 'presets', 'p.json'), JSON.stringify({ persona: { stance: 'b' } }))
+    const ctx = { env: { DSH_HOME: 'home' }, cwd: dir }
+    await expect(applyPresetById(ctx, 'p')).resolves.toMatchObject({ ok: false, errorSaid: { code: 'apply.too-deep' } })
+    await expect(saveLivePersona(ctx, 'mine', '', { overwrite: false })).rejects.toMatchObject({ said: { code: 'apply.too-deep' } })
+    expect(readFileSync(path.join(folder, 'config.json'), 'utf8')).toBe(text)
+    expect(existsSync(path.join(folder, 'presets', 'autosave.json')) || existsSync(path.join(folder, 'presets', 'mine.json'))).toBe(false)
+  })
 })

@@ -130,11 +130,13 @@ export async function applyPresetById(ctx: FsContext, id: string, configOverride
 async function applyLocked(ctx: FsContext, where: WhaleLocations, id: string, preset: Preset): Promise<ApplyOutcome> {
   try {
     const configExists = exists(resolveIn(ctx, where.configFile))
-    const result = applyPreset(liveConfig(ctx, where), preset)
+    const live = liveConfig(ctx, where)
+    const result = withinDepth(() => applyPreset(live, preset), where.configFile)
     if (!result.changed) return { ok: true, id, changed: false, autosaveWritten: false, configFile: where.configFile, configExists }
-    const configText = writableText(result.config, where.configFile)
+    const configText = withinDepth(() => toJsonText(result.config), where.configFile)
+    const autosaveText = result.autosave === null ? null : withinDepth(() => toJsonText(result.autosave), where.configFile)
     // autosave first: if writing the config then fails, the previous persona is still safe
-    if (result.autosave !== null) await writeTextAtomic(resolveIn(ctx, presetPath(where, AUTOSAVE_ID)), toJsonText(result.autosave))
+    if (autosaveText !== null) await writeTextAtomic(resolveIn(ctx, presetPath(where, AUTOSAVE_ID)), autosaveText)
     await writeTextAtomic(resolveIn(ctx, where.configFile), configText)
     return { ok: true, id, changed: true, autosaveWritten: result.autosave !== null, configFile: where.configFile, configExists: true }
   } catch (error) {
@@ -153,15 +155,17 @@ async function applyLocked(ctx: FsContext, where: WhaleLocations, id: string, pr
   }
 }
 
-/** The config's text to write, made before anything is written: a value nested too deeply for JSON.stringify refuses the apply, not half of it. */
-function writableText(config: JsonRecord, file: string): string {
+/** Copying or writing the config, before anything is written: a value nested too deeply for the stack refuses the apply, not half of it. */
+function withinDepth<T>(make: () => T, file: string): T {
   try {
-    return toJsonText(config)
+    return make()
   } catch (error) {
     if (!(error instanceof RangeError)) throw error
-    throw new ApplyRefused(`${file} holds a value nested too deeply to write back; make it shallower first (nothing was changed)`, 'apply.too-deep', { file })
+    throw new ApplyRefused(tooDeep(file), 'apply.too-deep', { file })
   }
 }
+
+const tooDeep = (file: string): string => `${file} holds a value nested too deeply to write back; make it shallower first (nothing was changed)`
 
 export interface SaveOptions {
   overwrite: boolean
@@ -229,7 +233,13 @@ export async function saveLivePersona(ctx: FsContext, id: string, label: string,
     if (error instanceof WhaleError) throw new PresetError(error.message, error.said.code, error.said.params)
     throw error
   }
-  return writePreset(ctx, where, snapshotPreset(config, id, label), options)
+  try {
+    return await writePreset(ctx, where, snapshotPreset(config, id, label), options)
+  } catch (error) {
+    // the snapshot and its text are made before the write: nothing was written
+    if (!(error instanceof RangeError)) throw error
+    throw new PresetError(tooDeep(where.configFile), 'apply.too-deep', { file: where.configFile })
+  }
 }
 
 export function deletePreset(ctx: FsContext, id: string): string {
