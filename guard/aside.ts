@@ -1,8 +1,9 @@
-import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, type Stats } from 'node:fs'
+import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, type Stats } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { declareHostWrite } from '../durable/host-writes.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
 import { writeAllSync } from '../durable/lock.ts'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 
 /**
  * What the guard put back is kept aside first (docs/decisions/296). While a window is open the guard
@@ -47,7 +48,7 @@ export function readDisplaced(paths: readonly string[], from: string): { files: 
       if (!st.isFile()) return
       if (st.size > MAX_FILE) return void skipped++
       try {
-        files.push({ rel: shownPath(path, from), bytes: readFileSync(path) })
+        files.push({ rel: shownPath(path, from), bytes: readRegularFileSync(path) })
       } catch {
         skipped++
       }

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import { basename, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/guard-window.ts'
@@ -9,6 +9,7 @@ import { WRITE_LOCK } from '../memory/paths.ts'
 import { ModelProcesses, procsSupported } from './procs.ts'
 import { Shadow, type Change } from './shadow.ts'
 import { Watches } from './watch.ts'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 
 /**
  * The store guard's boundary (CONTRACT#store-guard, docs/decisions/010): around every
@@ -177,6 +178,7 @@ export class EffectsGuard {
       if (!this.open) {
         // Whatever changed while no tool call ran is the person's (or the host's own).
         this.look('adopt', tool)
+        this.shadow.forgetRewrites()
         this.open = true
         this.closeWindow = openCallWindow()
         this.procs.open()
@@ -312,6 +314,7 @@ export class EffectsGuard {
     }
     this.closing = false
     this.open = false
+    this.shadow?.forgetRewrites()
     this.closeWindow?.()
     this.closeWindow = undefined
     this.markClosed()
@@ -547,7 +550,7 @@ function within(path: string, folder: string): boolean {
 function holdsOneOf(path: string, contents: readonly Uint8Array[]): boolean {
   let disk: Buffer
   try {
-    disk = readFileSync(path)
+    disk = readRegularFileSync(path)
   } catch {
     return false
   }

@@ -1,8 +1,9 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs'
+import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { LAYOUT, ROOT_NAME } from '../memory/paths.ts'
 import { PERSON_FOLDER as WORLDBOOK_FOLDER } from '../worldbook/index.ts'
 import { RUNTIME_PART, type PathRef } from './shell.ts'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 
 /**
  * Where a path lands, physically, and whether the model's generic tools may
@@ -62,7 +63,7 @@ const REAL_FS: GuardFs = {
     try {
       const st = statSync(p)
       if (st.size > max) return undefined
-      return readFileSync(p, 'utf8')
+      return readRegularFileSync(p, true).toString('utf8')
     } catch {
       return ''
     }

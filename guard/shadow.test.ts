@@ -1,6 +1,7 @@
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { Shadow } from './shadow.ts'
 
@@ -62,3 +63,36 @@ it.runIf(process.getuid?.() === 0)('a folder swapped for a link between its put 
   expect(modeOf(look)).toBe(0o700)
   expect(lstatSync(look).uid).toBe(0)
 })
+
+it('a file written again with its own bytes through a shared mapping is compared by its bytes from then on: a later write through the mapping moves no time', async () => {
+  const file = join(root, 'look/a.md')
+  const shadow = new Shadow([root])
+  const mapper = spawn('python3', ['-c', MAP_AND_WAIT, file], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const said = (word: string) => new Promise<void>((resolve) => mapper.stdout.on('data', (d: Buffer) => d.toString().includes(word) && resolve()))
+  try {
+    await said('ready')
+    // Same bytes, same mtime, a new ctime: written again unchanged.
+    expect(shadow.diff()).toEqual([])
+    mapper.stdin.write('go\n')
+    await said('done')
+    expect(shadow.diff()).toEqual([{ path: file, what: 'content' }])
+    shadow.forgetRewrites()
+  } finally {
+    mapper.kill('SIGKILL')
+  }
+})
+
+/** Maps argv[1] shared, dirties its first byte with itself, sets its times back; on a line from stdin writes "K" through the mapping. */
+const MAP_AND_WAIT = String.raw`import mmap, os, sys
+f = sys.argv[1]
+st = os.stat(f)
+fd = os.open(f, os.O_RDWR)
+m = mmap.mmap(fd, 0)
+m[0:1] = m[0:1]
+os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+print('ready', flush=True)
+sys.stdin.readline()
+m[0:1] = b'K'
+print('done', flush=True)
+sys.stdin.readline()
+`

@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
   chmodSync,
   closeSync,
+  fchownSync,
+  fstatSync,
   constants as C,
   fchmodSync,
   futimesSync,
@@ -11,7 +13,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
   renameSync,
   rmSync,
@@ -20,6 +21,7 @@ import {
   type Stats,
 } from 'node:fs'
 import { basename, dirname, join, sep } from 'node:path'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 
 /**
  * What the protected folders held, kept in the host's memory so a tool call's
@@ -138,6 +140,8 @@ export class Shadow {
   private readonly recs = new Map<string, Rec>()
   private readonly children = new Map<string, Set<string>>()
   private readonly blobs = new Map<string, { buf: Buffer; refs: number }>()
+  /** Files found written again with the same bytes: compared by their bytes, not their stamps, until `forgetRewrites`. */
+  private readonly rewrittenUnchanged = new Set<string>()
 
   private readonly lockFolders: ReadonlySet<string>
   /** While `diffWhole` runs: folders it does not walk into. */
@@ -215,6 +219,11 @@ export class Shadow {
     const out: { path: string; dir: boolean }[] = []
     for (const [p, rec] of this.recs) if ((p === path || p.startsWith(path + sep)) && rec.kind !== 'link') out.push({ path: p, dir: rec.kind === 'dir' })
     return out
+  }
+
+  /** No process of a call is left that could hold a mapping of a file: stamps are trusted again. */
+  forgetRewrites(): void {
+    this.rewrittenUnchanged.clear()
   }
 
   /** Keep what the disk holds now at these paths (a legitimate write). */
@@ -378,14 +387,17 @@ export class Shadow {
 
   private compareFile(path: string, rec: Rec, st: Stats, out: Change[]): void {
     const same = st.ino === rec.ino && st.ctimeMs === rec.ctimeMs && st.mtimeMs === rec.mtimeMs && st.size === rec.size && st.nlink === rec.nlink
-    if (same && (st.mode & 0o7777) === rec.mode) return
-    if (st.size !== rec.size || sha(readFileSync(path)) !== rec.hash) return void out.push({ path, what: 'content' })
+    if (same && (st.mode & 0o7777) === rec.mode && !this.rewrittenUnchanged.has(path)) return
+    if (st.size !== rec.size || sha(readRegularFileSync(path)) !== rec.hash) return void out.push({ path, what: 'content' })
     if ((st.mode & 0o7777) !== rec.mode) return void out.push({ path, what: 'mode' })
     if (st.nlink !== rec.nlink) return void out.push({ path, what: 'hard link' })
     if (st.mtimeMs !== rec.mtimeMs) return void out.push({ path, what: 'time' })
     // chown moves only the ctime: the same bytes under another owner are still a change.
     if (!sameOwner(st, rec)) return void out.push({ path, what: 'owner' })
-    // Same bytes, mode, time and links (written again unchanged): only the stamp moves on.
+    // Same bytes, mode, time and links (written again unchanged): only the stamp moves on. But a page of a shared
+    // mapping dirtied with its own bytes stays writable, and what is written through it later moves no time and
+    // raises no watch: its bytes are read at every look until the window closes (`forgetRewrites`).
+    this.rewrittenUnchanged.add(path)
     this.stamp(path, rec, st)
   }
 
@@ -417,7 +429,7 @@ export class Shadow {
       ctimeMs: st.ctimeMs,
       nlink: st.nlink,
     }
-    if (kind === 'file') rec.hash = this.keep(readFileSync(path))
+    if (kind === 'file') rec.hash = this.keep(readRegularFileSync(path))
     if (kind === 'link') rec.target = readlinkSync(path)
     this.recs.set(path, rec)
     const parent = dirname(path)
@@ -479,7 +491,7 @@ export class Shadow {
     else if (rec.kind === 'link') {
       rmSync(c.path, { force: true })
       symlinkSync(rec.target!, c.path)
-    } else if (rec.kind === 'file') this.writeBack(c.path, rec)
+    } else if (rec.kind === 'file') return this.stamp(c.path, rec, this.writeBack(c.path, rec))
     const st = lstatOr(c.path)
     if (st !== undefined) this.stamp(c.path, rec, st)
   }
@@ -493,29 +505,40 @@ export class Shadow {
       for (const name of this.children.get(path) ?? []) this.rebuild(join(path, name))
       chmodFolder(path, rec.mode)
     } else if (rec.kind === 'link') symlinkSync(rec.target!, path)
-    else if (rec.kind === 'file') this.writeBack(path, rec)
+    // Recorded as the file written, never as what a process may have renamed over it since.
+    else if (rec.kind === 'file') return this.stamp(path, rec, this.writeBack(path, rec))
     else return
     ownAs(path, rec)
     this.stamp(path, rec, lstatSync(path))
   }
 
-  /** A fresh file (a new inode: a hard link made to the old one no longer reaches it), its mode and times put back. */
-  private writeBack(path: string, rec: Rec): void {
+  /**
+   * A fresh file (a new inode: a hard link made to the old one no longer reaches it), its mode, owner and times
+   * put back. The temporary file has a short name of its own, never the file's name with a suffix (that could pass
+   * the 255 bytes a name may hold), shaped as the atomic writer's so that a left-over one is never taken for memory.
+   * A call's process may rename a file of its own over the temporary name before it is renamed into place: what
+   * then stands at the path is checked to be the file written here, else the put back failed (and is tried again).
+   */
+  private writeBack(path: string, rec: Rec): Stats {
     const buf = this.blobs.get(rec.hash!)!.buf
-    const temp = `${path}.guard-${process.pid}-${Date.now()}`
+    const temp = join(dirname(path), `.guard.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
     const fd = openSync(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, rec.mode)
     try {
       let done = 0
       while (done < buf.byteLength) done += writeSync(fd, buf, done, buf.byteLength - done)
       // On the open file, not its name: the name is in a folder a call's process can write.
       fchmodSync(fd, rec.mode)
+      const made = fstatSync(fd)
+      if (!sameOwner(made, rec)) fchownSync(fd, rec.uid, rec.gid)
       futimesSync(fd, rec.atimeMs / 1000, rec.mtimeMs / 1000)
       fsyncSync(fd)
+      rmSync(path, { recursive: true, force: true })
+      renameSync(temp, path)
+      const there = lstatSync(path)
+      if (there.ino !== made.ino || there.dev !== made.dev) throw new Error(`${path} was swapped for another file while it was put back`)
+      return there
     } finally {
       closeSync(fd)
     }
-    ownAs(temp, rec)
-    rmSync(path, { recursive: true, force: true })
-    renameSync(temp, path)
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, promises as fs, constants as C, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs'
+import { closeSync, promises as fs, constants as C, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs'
 import { dirname, join, relative, isAbsolute, sep } from 'node:path'
 import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '../durable/atomic-write.ts'
 
@@ -300,17 +300,35 @@ export function asKept(file: string, disk: Buffer | undefined): Buffer | undefin
   return disk !== undefined && disk.equals(vouched) ? disk : Buffer.from(vouched)
 }
 
-/** The bytes of a file, refusing (ELOOP) if the file itself is a symbolic link. */
+/**
+ * The bytes of a file, refusing (ELOOP) if the file itself is a symbolic link. Opened without waiting and
+ * read only if it is a regular file: a FIFO a tool call's process renames in under a store file's name
+ * (after the caller's lstat) would otherwise stop the open until someone writes to it, with the store's
+ * write lock held (EINVAL, "not a regular file").
+ */
 export async function readNoFollow(file: string): Promise<Buffer> {
-  return fs.readFile(file, { flag: C.O_RDONLY | NOFOLLOW })
+  const fh = await fs.open(file, C.O_RDONLY | NOFOLLOW | NONBLOCK)
+  try {
+    if (!(await fh.stat()).isFile()) throw notRegular(file)
+    return await fh.readFile()
+  } finally {
+    await fh.close()
+  }
 }
 
 /** readNoFollow in one blocking call: for a thread that has nothing else to do meanwhile (the recall worker). */
 export function readNoFollowSync(file: string): Buffer {
-  const fd = openSync(file, C.O_RDONLY | NOFOLLOW)
+  const fd = openSync(file, C.O_RDONLY | NOFOLLOW | NONBLOCK)
   try {
+    if (!fstatSync(fd).isFile()) throw notRegular(file)
     return readFileSync(fd)
   } finally {
     closeSync(fd)
   }
+}
+
+const NONBLOCK = C.O_NONBLOCK ?? 0
+
+function notRegular(file: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' })
 }

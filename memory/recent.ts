@@ -1,4 +1,4 @@
-import { closeSync, constants as C, openSync, readFileSync, realpathSync } from 'node:fs'
+import { closeSync, constants as C, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { ANCHOR_FILES, anchorRel, parseAnchor } from './anchors.ts'
 import { entriesOf, parseEntryFile, type Entry } from './entry.ts'
@@ -92,7 +92,9 @@ export function insideReader(root: string): (path: string) => string {
     if (realRoot === undefined) return ''
     let fd: number | undefined
     try {
-      fd = openSync(path, C.O_RDONLY | (C.O_NOFOLLOW ?? 0))
+      // Never waiting: a FIFO a tool call's process renamed in under a day file's name would stop the turn.
+      fd = openSync(path, C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0))
+      if (!fstatSync(fd).isFile()) return ''
       if (realpathSync(dirname(path)) !== join(realRoot, relative(root, dirname(path)))) return ''
       return readFileSync(fd, 'utf8')
     } catch {

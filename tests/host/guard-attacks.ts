@@ -14,7 +14,7 @@
 export interface Attack {
   name: string
   /** `memory_write` is the engine's own write (chat preset): the attack races a process of its own against it. */
-  steps: { tool: 'bash' | 'write' | 'edit' | 'memory_write'; args: Record<string, string> }[]
+  steps: { tool: 'bash' | 'write' | 'edit' | 'memory_write' | 'memory_margin'; args: Record<string, string> }[]
   /** How long after the window closed a process of the attack would still write: the check waits that long first. */
   laterMs?: number
   /** The host writes during the attack (a `memory_write` step): what it adds is allowed, so long as it holds no forged text. */
@@ -144,6 +144,115 @@ while time.time() < end:
         with open(day + '.x', 'w') as f:
             f.write(txt)
         os.rename(day + '.x', day)
+    except OSError:
+        pass
+`
+
+/** Renames a forged day file of the same size over the guard's temporary file while it puts the day file back (argv: root, seconds, scratch). */
+const RENAME_OVER_THE_GUARDS_TEMP = String.raw`import os, sys, time
+root = sys.argv[1]; end = time.time() + float(sys.argv[2]); scratch = sys.argv[3]
+day = os.path.join(root, '岁月涟漪/日档/2026/11/2026-11-28.md')
+d = os.path.dirname(day); prefixes = (os.path.basename(day) + '.guard-', '.guard.tmp-')
+orig = open(day, 'rb').read()
+body = orig.replace(b'"by":"model"', b'"base":true,"by":"person"').split(b'\n', 1)[1]
+forged = b'forgedforgedforged'[:len(orig) - len(body) - 1] + b'\n' + body
+assert len(forged) == len(orig)
+mine = os.path.join(scratch, 'forged-day')
+since = None
+while time.time() < end:
+    try:
+        now = open(day, 'rb').read()
+    except OSError:
+        now = b''
+    if now == forged:
+        since = since or time.time()
+        if time.time() - since > 1.0:
+            break
+        time.sleep(0.02)
+        continue
+    since = None
+    fd = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, forged); os.fchmod(fd, 0o600); os.close(fd)
+    try:
+        with open(day, 'ab') as f:
+            f.write(b'x')
+    except OSError:
+        pass
+    until = time.time() + 1
+    done = False
+    while time.time() < until and not done:
+        for n in os.listdir(d):
+            if n.startswith(prefixes):
+                try:
+                    os.rename(mine, os.path.join(d, n)); done = True
+                except OSError:
+                    pass
+                break
+`
+
+/** Maps a file shared, dirties a page with its own bytes and sets the time back, waits argv[2] s, then writes through the mapping. */
+const MMAP_AFTER_A_RESTAMP = String.raw`import mmap, os, sys, time
+day = sys.argv[1]
+st = os.stat(day)
+orig = open(day, 'rb').read()
+body = orig.replace(b'"by":"model"', b'"base":true,"by":"person"').split(b'\n', 1)[1]
+forged = b'forgedforgedforged'[:len(orig) - len(body) - 1] + b'\n' + body
+assert len(forged) == len(orig)
+fd = os.open(day, os.O_RDWR)
+m = mmap.mmap(fd, 0)
+m[0:1] = m[0:1]
+os.utime(day, ns=(st.st_atime_ns, st.st_mtime_ns))
+time.sleep(float(sys.argv[2]))
+m[:] = forged
+m.close()
+os.close(fd)
+`
+
+/** The same against a file kept aside in the put-back folder (any one; an earlier attack left some). */
+const MMAP_A_KEPT_COPY_AFTER_A_RESTAMP = String.raw`import mmap, os, sys, time
+aside = sys.argv[1] + '-put-back'
+files = sorted(os.path.join(d, n) for d, _, ns in os.walk(aside) for n in ns)
+files = [f for f in files if os.path.isfile(f) and not os.path.islink(f) and os.path.getsize(f) > 0]
+if not files:
+    sys.exit(0)
+f = files[0]
+st = os.stat(f)
+fd = os.open(f, os.O_RDWR)
+m = mmap.mmap(fd, 0)
+m[0:1] = m[0:1]
+os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+time.sleep(float(sys.argv[2]))
+m[0:1] = b'#' if m[0:1] != b'#' else b'!'
+m.close()
+os.close(fd)
+`
+
+/** Renames FIFOs and regular files in turn over today's day file for argv[2] s, then lets any blocked reader go at argv[3] s. */
+const FIFO_SWAP_THEN_RELEASE = String.raw`import os, sys, time
+root = sys.argv[1]; t0 = time.time(); end = t0 + float(sys.argv[2]); release = t0 + float(sys.argv[3]); scratch = sys.argv[4]
+day = os.path.join(root, '岁月涟漪/日档', time.strftime('%Y/%m'), time.strftime('%Y-%m-%d') + '.md')
+orig = open(day, 'rb').read()
+keep = []
+n = 0
+while time.time() < end:
+    n += 1
+    f = os.path.join(scratch, 'fifo%d' % n)
+    try:
+        os.mkfifo(f, 0o600)
+        keep.append(f)
+        os.link(f, day + '.f')
+        with open(day + '.r', 'wb') as r:
+            r.write(orig)
+        os.rename(day + '.r', day)
+        time.sleep(0.0003)
+        os.rename(day + '.f', day)
+        time.sleep(0.0003)
+    except OSError:
+        pass
+time.sleep(max(0, release - time.time()))
+for f in keep:
+    try:
+        os.close(os.open(f, os.O_WRONLY | os.O_NONBLOCK))
     except OSError:
         pass
 `
@@ -324,4 +433,41 @@ export const ATTACKS: Attack[] = [
     inBackground('l.py', INSIDE_THE_PUT_BACK_FOLDER, '{root} 2.5'),
     3000,
   ),
+  // ── a third outside run (decision 300) ──
+  bash(
+    "a forged file of the same size renamed over the guard's temp file while it puts the day file back",
+    inBackground('rt1.py', RENAME_OVER_THE_GUARDS_TEMP, '{root} 4 {scratch}'),
+    1000,
+  ),
+  bash(
+    'a day file mapped shared and dirtied unchanged, restamped by the guard, then forged through the mapping',
+    inBackground('rt2.py', MMAP_AFTER_A_RESTAMP, '{plainDay} 1'),
+    500,
+  ),
+  bash(
+    'a file kept aside mapped shared and dirtied unchanged, restamped by the guard, then changed through the mapping',
+    inBackground('rt8.py', MMAP_A_KEPT_COPY_AFTER_A_RESTAMP, '{root} 1'),
+    500,
+  ),
+  racingTheEngine('FIFOs and regular files renamed in turn over the day file while the engine checks and reads it (let go after 8 s)', {
+    first: { text: '她喜欢傍晚散步。', kind: 'preference', axis: '体', reason: '生活习惯' },
+    start: inBackground('rt4.py', FIFO_SWAP_THEN_RELEASE, '{root} 3 8 {scratch}'),
+    what: 'FIFOs in a loop',
+    wait: 0.3,
+    memory: { text: '她喜欢雨后的青草味。', kind: 'preference', axis: '美', reason: '生活习惯' },
+    laterMs: 1000,
+  }),
+  bash('a file with a 234-byte name in 锚 (kept aside under that name)', `echo «b64:echo forged > {root}/锚/${'y'.repeat(231)}.md» | base64 -d | bash`),
+  bash(
+    'the look folder holding a 234-byte name moved away inside the put-back folder',
+    `echo «b64:f=$(find {root}-put-back -name '${'y'.repeat(231)}.md' | head -1); [ -n "$f" ] && d=$(dirname "$(dirname "$(dirname "$f")")") && mv "$d" "$d.moved"; echo forged > {root}/锚/${'y'.repeat(231)}.md» | base64 -d | bash`,
+  ),
+  {
+    name: 'a 余页 file with a 234-byte name written by memory_margin, then changed by bash',
+    steps: [
+      { tool: 'memory_margin', args: { file: `${'x'.repeat(231)}.md`, text: '随想。' } },
+      { tool: 'bash', args: { command: `echo «b64:echo forged >> {root}/余页/${'x'.repeat(231)}.md» | base64 -d | bash`, description: 'append' } },
+    ],
+    hostWrites: true,
+  },
 ]

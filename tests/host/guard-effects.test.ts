@@ -146,6 +146,8 @@ for (const preset of ['standard', 'chat']) {
       await settled()
       const before = tree()
       const keptBefore = keptAside()
+      // The host appends to the audit log (元/审计/) as it writes: what was there before must stay its head.
+      const auditBefore = new Map([...before.keys()].filter((p) => /\/元\/审计\/[^/]+\.jsonl$/.test(p)).map((p) => [p, readFileSync(p)]))
       expect(before.size).toBeGreaterThan(10)
       const scratch = join(host.scratch, `m-${preset}-${Math.random().toString(36).slice(2)}`)
       mkdirSync(scratch, { recursive: true })
@@ -168,7 +170,8 @@ for (const preset of ['standard', 'chat']) {
       const changed = [...after].filter(([p, v]) => before.get(p) !== v)
       if (attack.hostWrites === true) {
         // What the engine itself added (a month's folder, a day file, a memory added to a day file) stays; nothing else that was there changed, nothing changed holds forged text.
-        expect(changed.filter(([p]) => before.has(p) && !/\/岁月涟漪\/日档\/.+\.md$/.test(p))).toEqual([])
+        const appended = (p: string) => auditBefore.has(p) && readFileSync(p).subarray(0, auditBefore.get(p)!.length).equals(auditBefore.get(p)!)
+        expect(changed.filter(([p]) => before.has(p) && !/\/岁月涟漪\/日档\/.+\.md$/.test(p) && !appended(p))).toEqual([])
         expect(changed.filter(([p, v]) => v.startsWith('file') && /伪造|forged/.test(readFileSync(p, 'utf8')))).toEqual([])
       } else expect(changed).toEqual([])
       expect([...before.keys()].filter((p) => !after.has(p))).toEqual([])

@@ -1,0 +1,18 @@
+import { closeSync, constants as C, fstatSync, openSync, readFileSync } from 'node:fs'
+
+/**
+ * A file's bytes, read only if it is a regular file when opened: never through a link, never waiting.
+ * A path a tool call's process can reach may become a FIFO between a caller's lstat and its read (a
+ * rename), and a blocking open of a FIFO stops the host's thread until someone writes to it. Throws
+ * EINVAL for anything that is not a regular file. `follow`: a link to a regular file is read (a script a
+ * command names), otherwise a link is refused (ELOOP).
+ */
+export function readRegularFileSync(path: string, follow = false): Buffer {
+  const fd = openSync(path, C.O_RDONLY | C.O_NONBLOCK | (follow ? 0 : C.O_NOFOLLOW))
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'EINVAL' })
+    return readFileSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
