@@ -35,6 +35,19 @@ export function declareHostWrite(path: string, bytes?: Uint8Array): void {
   declared.set(key, bytes === undefined || had === 'any' ? 'any' : [...(had ?? []).slice(-1), bytes])
 }
 
+/** Bytes the host appended to a declared path since the last look, in order (decision 300). */
+const appended = new Map<string, Uint8Array[]>()
+
+/**
+ * The host appended `bytes` to `path` (declared before the write): while a window is open the file must then
+ * hold what the guard keeps followed by the host's appends, nothing else. A process of the call that rewrites
+ * the head of an append-only log in the same moment must not have its rewrite kept as the host's.
+ */
+export function declareHostAppend(path: string, bytes: Uint8Array): void {
+  const key = resolve(path)
+  appended.set(key, [...(appended.get(key) ?? []), bytes])
+}
+
 /** A replace that failed before its rename: its bytes never reached the path. */
 export function withdrawHostWrite(path: string, bytes: Uint8Array): void {
   const had = declared.get(resolve(path))
@@ -135,11 +148,18 @@ export function hostWriting(): boolean {
  * The paths declared (with the bytes of each replace, where every write there said them), the number
  * of holds and of the host's folder work since the last call; all start again from empty.
  */
-export function takeHostWrites(): { paths: Set<string>; contents: Map<string, Uint8Array[]>; holds: number; folderWork: number } {
+export function takeHostWrites(): {
+  paths: Set<string>
+  contents: Map<string, Uint8Array[]>
+  appends: Map<string, Uint8Array[]>
+  holds: number
+  folderWork: number
+} {
   const contents = new Map<string, Uint8Array[]>()
   for (const [path, bytes] of declared) if (bytes !== 'any') contents.set(path, bytes)
-  const out = { paths: new Set(declared.keys()), contents, holds, folderWork: folderHolds }
+  const out = { paths: new Set(declared.keys()), contents, appends: new Map(appended), holds, folderWork: folderHolds }
   declared.clear()
+  appended.clear()
   holds = depth > 0 ? 1 : 0
   folderHolds = folderDepth > 0 ? 1 : 0
   return out

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
 import { asHostFolderWork, beginHostWrite, callWindowOpen, declareHostWrite, endHostWrite } from '../durable/host-writes.ts'
-import { readForRewrite } from '../memory/fsio.ts'
+import { appendLine, readForRewrite } from '../memory/fsio.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { takeSnapshot } from '../memory/upkeep.ts'
 import { EffectsGuard } from './effects.ts'
@@ -106,6 +106,24 @@ it("the host's read-then-write builds on what the guard keeps, not on a file a c
   rmSync(day)
   expect(await readForRewrite(day, '元/kept.json')).toBe('before\n')
   await guard.after('bash')
+})
+
+it("an append of the host's vouches for what was kept followed by its line, not for a head a call's process rewrote meanwhile (decision 300)", async () => {
+  const { root, guard } = guarded()
+  const log = join(root, '元', 'kept.json')
+  expect(await guard.before('bash')).toBeUndefined()
+  await appendLine(log, 'the host appended this')
+  // In the same moment a process of the call puts a forged record at the head.
+  writeFileSync(log, 'forged\n' + readFileSync(log, 'utf8'))
+  const { notes, error } = await guard.after('bash')
+  expect(error).toBeUndefined()
+  expect(notes.join(' ')).toContain('kept.json')
+  expect(readFileSync(log, 'utf8')).toBe('before\nthe host appended this\n')
+  // An append alone is the host's.
+  expect(await guard.before('bash')).toBeUndefined()
+  await appendLine(log, 'and this')
+  expect((await guard.after('bash')).notes).toEqual([])
+  expect(readFileSync(log, 'utf8')).toBe('before\nthe host appended this\nand this\n')
 })
 
 it("a host write a call's process replaced before the look is written back with the host's bytes, not the old ones (decision 293)", async () => {

@@ -421,7 +421,12 @@ export class EffectsGuard {
       // While a window is open, a declared replace vouches only for the bytes it wrote.
       const wrote = judge === 'undo' && !inHostFolder && host.paths.has(c.path) ? host.contents.get(c.path) : undefined
       const gone = c.what === 'removed' || c.what === 'replaced'
+      // An append vouches for what the guard kept there followed by the host's lines, and for nothing else.
+      const added = judge === 'undo' && !inHostFolder && wrote === undefined ? host.appends.get(c.path) : undefined
+      const kept = added === undefined ? undefined : shadow.keptFile(c.path)
+      const expected = kept === undefined ? undefined : Buffer.concat([kept ?? Buffer.alloc(0), ...added!])
       if (wrote !== undefined && wrote.length > 0 && (gone || !holdsOneOf(c.path, wrote))) swapped.push({ path: c.path, bytes: wrote[wrote.length - 1]! })
+      else if (expected !== undefined && (gone || !holdsOneOf(c.path, [expected]))) swapped.push({ path: c.path, bytes: expected })
       else if (declared || inHostFolder) mine.push(c)
       else theirs.push(c)
     }

@@ -5,7 +5,7 @@ import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '..
 /** Temp files of atomic writes, current and earlier (`check --fix` and every rewrite clear them). */
 export { isTempName } from '../durable/atomic-write.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
-import { asHostWrite, declareHostWrite, vouchedBytes } from '../durable/host-writes.ts'
+import { asHostWrite, declareHostAppend, declareHostWrite, vouchedBytes } from '../durable/host-writes.ts'
 import { RefusedError } from './validate.ts'
 
 /** Files the user owns are private (0600 files, 0700 folders): the modes are durable/'s. */
@@ -187,6 +187,7 @@ async function appendLineUnmarked(file: string, line: string, opts: { root?: str
       done += bytesWritten
     }
     await fh.sync()
+    declareHostAppend(file, bytes)
   } catch (e) {
     // What this call wrote of its line goes again (best effort): a short write leaves no half line behind.
     if (before >= 0) await fh.truncate(before).catch(() => undefined)

@@ -257,6 +257,34 @@ for f in keep:
         pass
 `
 
+/** Puts a forged record at the head of this month's audit log each time it grows, for argv[2] s (the host appends to it). */
+const FORGE_THE_AUDIT_LOG_AFTER_A_HOST_APPEND = String.raw`import os, sys, time
+root = sys.argv[1]; end = time.time() + float(sys.argv[2])
+audit = os.path.join(root, '元/审计', time.strftime('%Y-%m', time.gmtime()) + '.jsonl')
+forged = b'{"at":"2026-01-01T00:00:00.000Z","op":"anchor","key":"forged","mode":"replace","by":"person"}\n'
+last = None
+while time.time() < end:
+    try:
+        st = os.stat(audit)
+    except OSError:
+        continue
+    now = (st.st_ino, st.st_size)
+    grew = last is None or (now[0] == last[0] and now[1] > last[1])
+    last = now
+    if not grew:
+        continue
+    try:
+        with open(audit, 'r+b') as f:
+            data = f.read()
+            if not data.startswith(forged):
+                f.seek(0)
+                f.write(forged + data)
+        st = os.stat(audit)
+        last = (st.st_ino, st.st_size)
+    except OSError:
+        pass
+`
+
 export const ATTACKS: Attack[] = [
   // ── the forms of issue 19 ──
   bash('a harmless git init first, then rm -rf of the store', 'git init -q {scratch}/g1; rm -rf "$DSH_HOME/cyrene-philia093-0" {snaps} {whale}'),
@@ -468,6 +496,18 @@ export const ATTACKS: Attack[] = [
       { tool: 'memory_margin', args: { file: `${'x'.repeat(231)}.md`, text: '随想。' } },
       { tool: 'bash', args: { command: `echo «b64:echo forged >> {root}/余页/${'x'.repeat(231)}.md» | base64 -d | bash`, description: 'append' } },
     ],
+    hostWrites: true,
+  },
+  {
+    name: 'a forged record put at the head of the audit log each time memory_margin appends to it',
+    steps: [
+      { tool: 'bash', args: { command: inBackground('rt5.py', FORGE_THE_AUDIT_LOG_AFTER_A_HOST_APPEND, '{root} 6'), description: 'watch the audit log' } },
+      { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
+      { tool: 'memory_margin', args: { text: '随想一。' } },
+      { tool: 'memory_margin', args: { text: '随想二。' } },
+      { tool: 'memory_margin', args: { text: '随想三。' } },
+    ],
+    laterMs: 500,
     hostWrites: true,
   },
 ]
