@@ -10,9 +10,14 @@ import { closeSync, constants as C, fstatSync, openSync, readFileSync } from 'no
 export function readRegularFileSync(path: string, follow = false): Buffer {
   const fd = openSync(path, C.O_RDONLY | C.O_NONBLOCK | (follow ? 0 : C.O_NOFOLLOW))
   try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'EINVAL' })
+    if (!fstatSync(fd).isFile()) throw notRegularFile(path)
     return readFileSync(fd)
   } finally {
     closeSync(fd)
   }
+}
+
+/** The error for a path that is not a regular file when opened (EINVAL), as every reader here says it. */
+export function notRegularFile(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${path} is not a regular file`), { code: 'EINVAL' })
 }

@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto'
 import {
   chmodSync,
   closeSync,
-  fchownSync,
-  fstatSync,
   constants as C,
   fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
   futimesSync,
   lchownSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -108,7 +108,6 @@ function statIfAny(path: string): Stats | undefined {
 
 const sameOwner = (st: Stats, rec: Rec) => st.uid === rec.uid && st.gid === rec.gid
 
-/** The recorded owner, where what was made has another (a host running as root puts back a person's file). */
 /**
  * The mode set on the folder itself: a call's process may have swapped it for a link since the guard
  * looked, and `chmod` would follow that link (into the store, or anywhere the person can write).
@@ -129,6 +128,7 @@ function chmodFolder(path: string, mode: number): void {
   }
 }
 
+/** The recorded owner, where what was made has another (a host running as root puts back a person's file). */
 function ownAs(path: string, rec: Rec): void {
   if (!sameOwner(lstatSync(path), rec)) lchownSync(path, rec.uid, rec.gid)
 }

@@ -1,4 +1,4 @@
-import { closeSync, promises as fs, constants as C, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs'
+import { promises as fs, constants as C, lstatSync, readlinkSync, type Stats } from 'node:fs'
 import { dirname, join, relative, isAbsolute, sep } from 'node:path'
 import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '../durable/atomic-write.ts'
 
@@ -6,6 +6,7 @@ import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '..
 export { isTempName } from '../durable/atomic-write.ts'
 import { DIR_MODE, FILE_MODE } from '../durable/modes.ts'
 import { asHostWrite, declareHostAppend, declareHostWrite, vouchedBytes } from '../durable/host-writes.ts'
+import { notRegularFile, readRegularFileSync } from '../durable/read-regular.ts'
 import { RefusedError } from './validate.ts'
 
 /** Files the user owns are private (0600 files, 0700 folders): the modes are durable/'s. */
@@ -310,7 +311,7 @@ export function asKept(file: string, disk: Buffer | undefined): Buffer | undefin
 export async function readNoFollow(file: string): Promise<Buffer> {
   const fh = await fs.open(file, C.O_RDONLY | NOFOLLOW | NONBLOCK)
   try {
-    if (!(await fh.stat()).isFile()) throw notRegular(file)
+    if (!(await fh.stat()).isFile()) throw notRegularFile(file)
     return await fh.readFile()
   } finally {
     await fh.close()
@@ -319,17 +320,7 @@ export async function readNoFollow(file: string): Promise<Buffer> {
 
 /** readNoFollow in one blocking call: for a thread that has nothing else to do meanwhile (the recall worker). */
 export function readNoFollowSync(file: string): Buffer {
-  const fd = openSync(file, C.O_RDONLY | NOFOLLOW | NONBLOCK)
-  try {
-    if (!fstatSync(fd).isFile()) throw notRegular(file)
-    return readFileSync(fd)
-  } finally {
-    closeSync(fd)
-  }
+  return readRegularFileSync(file)
 }
 
 const NONBLOCK = C.O_NONBLOCK ?? 0
-
-function notRegular(file: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' })
-}

@@ -1,7 +1,7 @@
-import { promises as fs, constants as C, type Dirent } from 'node:fs'
+import { promises as fs, type Dirent } from 'node:fs'
 import { join } from 'node:path'
 import { parseEntryFile } from './entry.ts'
-import { decodeUtf8 } from './fsio.ts'
+import { decodeUtf8, readNoFollow as readStoreFile } from './fsio.ts'
 import { dateOfEntryFile } from './paths.ts'
 import { MANIFEST_FILE, MANIFEST_VERSION, isStoreFile, sha256, type SnapshotManifest } from './snapshots.ts'
 import type { Said } from './said.ts'
@@ -187,14 +187,7 @@ async function inspectSnapshot(dir: string, formats = true): Promise<Inspected> 
     else if (e.kind === 'other') problems.push(problem(`${rel} is not a plain file or folder`, 'other', { file: rel }))
     else if (e.kind === 'dir' && /\.(md|json|jsonl)$/.test(rel)) problems.push(folderForFile(rel))
   }
-  const readNoFollow = async (rel: string): Promise<Buffer> => {
-    const fh = await fs.open(join(dir, rel), C.O_RDONLY | C.O_NOFOLLOW)
-    try {
-      return await fh.readFile()
-    } finally {
-      await fh.close()
-    }
-  }
+  const readNoFollow = async (rel: string): Promise<Buffer> => await readStoreFile(join(dir, rel))
   const manifestEntry = tree.get(MANIFEST_FILE)
   tree.delete(MANIFEST_FILE)
   if (manifestEntry?.kind === 'file') {
