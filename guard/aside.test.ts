@@ -83,6 +83,19 @@ describe('keeping aside what the guard puts back (decision 296)', () => {
     const aside = keepAside(t.putBack, readDisplaced([join(t.root, '锚/x.md')], t.home).files, NOW)
     expect(aside).toEqual({ kept: 0, skipped: 1 })
     expect(readdirSync(t.putBack)).toEqual(['older'])
+    // The person clears it: the next look keeps again (what this process counted there is looked at anew when full).
+    rmSync(join(t.putBack, 'older'), { recursive: true })
+    const again = keepAside(t.putBack, readDisplaced([join(t.root, '锚/x.md')], t.home).files, NOW)
+    expect(again.kept).toBe(1)
+  })
+
+  it('counts what it keeps: a look that would pass the bound keeps only what fits', () => {
+    const t = home()
+    const oneFile = Buffer.alloc(MAX_FILE, 0x61)
+    const looks = Math.floor(MAX_TOTAL / MAX_FILE)
+    for (let n = 0; n < looks; n++) expect(keepAside(t.putBack, [{ rel: `cyrene-philia093-0/锚/f${n}.md`, bytes: oneFile }], NOW).kept).toBe(1)
+    expect(keepAside(t.putBack, [{ rel: 'cyrene-philia093-0/锚/one-more.md', bytes: oneFile }], NOW)).toEqual({ kept: 0, skipped: 1 })
+    expect(putBackUsage(t.putBack).bytes).toBe(looks * MAX_FILE)
   })
 
   it('a folder outside DSH_HOME (a whale-persona folder set apart) is kept under elsewhere/', () => {

@@ -59,17 +59,9 @@ export function readDisplaced(paths: readonly string[], from: string): { files: 
 /** Writes the displaced files into a new folder of `<putBack>/`; never through a link, never past the bounds. */
 export function keepAside(putBack: string, files: readonly Displaced[], now = new Date()): Aside {
   if (files.length === 0) return { kept: 0, skipped: 0 }
-  const room = MAX_TOTAL - folderBytes(putBack)
-  let skipped = 0
-  const fit: Displaced[] = []
-  let used = 0
-  for (const f of files) {
-    if (used + f.bytes.length > room) skipped++
-    else {
-      fit.push(f)
-      used += f.bytes.length
-    }
-  }
+  let { fit, skipped } = fitting(files, MAX_TOTAL - heldBytes(putBack, false))
+  // Full by what this process counted: the person may have cleared the folder since, so look again.
+  if (skipped > 0) ({ fit, skipped } = fitting(files, MAX_TOTAL - heldBytes(putBack, true)))
   if (fit.length === 0) return { kept: 0, skipped }
   try {
     ensureRealDir(putBack)
@@ -81,6 +73,7 @@ export function keepAside(putBack: string, files: readonly Displaced[], now = ne
         for (const d of foldersBetween(dir, dirname(target))) ensureRealDir(d)
         writeNew(target, f.bytes)
         declareHostWrite(target, f.bytes)
+        heldByPutBack.set(putBack, heldBytes(putBack, false) + f.bytes.length)
         kept++
       } catch {
         skipped++
@@ -90,6 +83,36 @@ export function keepAside(putBack: string, files: readonly Displaced[], now = ne
   } catch {
     return { kept: 0, skipped: skipped + fit.length }
   }
+}
+
+function fitting(files: readonly Displaced[], room: number): { fit: Displaced[]; skipped: number } {
+  const fit: Displaced[] = []
+  let skipped = 0
+  let used = 0
+  for (const f of files) {
+    if (used + f.bytes.length > room) skipped++
+    else {
+      fit.push(f)
+      used += f.bytes.length
+    }
+  }
+  return { fit, skipped }
+}
+
+/**
+ * What a put-back folder holds: walked once, then counted up as this process keeps files there. Walking it
+ * at every look made a call that dropped thousands of files into the store take minutes (decision 301).
+ * What the person removes there meanwhile is found when the count says full (`fresh`).
+ */
+const heldByPutBack = new Map<string, number>()
+
+function heldBytes(putBack: string, fresh: boolean): number {
+  let held = fresh ? undefined : heldByPutBack.get(putBack)
+  if (held === undefined) {
+    held = folderBytes(putBack)
+    heldByPutBack.set(putBack, held)
+  }
+  return held
 }
 
 /**

@@ -140,12 +140,13 @@ export class EffectsGuard {
       const t0 = Date.now()
       const shadow = new Shadow(opts.roots, opts.lockFolders)
       const watches = new Watches(opts.roots)
-      for (const root of opts.roots) watches.sync(root, shadow.recordedUnder(root))
+      const roots = new Set(opts.roots)
+      watches.sync(roots, shadow.recordedUnder(roots))
       this.shadow = shadow
       this.fileWatches = watches
       this.stopKeeping = keepBytesFrom(
         (path) => shadow.keptFile(path),
-        (folder) => shadow.recordedUnder(folder).flatMap((r) => (r.dir ? [] : [r.path])),
+        (folder) => shadow.recordedUnder(new Set([folder])).flatMap((r) => (r.dir ? [] : [r.path])),
       )
       if (opts.storeMeta !== undefined) sweepDeadMarks(opts.storeMeta)
       this.buildMs = Date.now() - t0
@@ -392,7 +393,8 @@ export class EffectsGuard {
       return this.judge(changes, host, judge, tool)
     } finally {
       // What was kept or put back has new inodes: watch those.
-      for (const c of changes) watches.sync(c.path, shadow.recordedUnder(c.path))
+      const changed = new Set(changes.map((c) => c.path))
+      watches.sync(changed, shadow.recordedUnder(changed))
     }
   }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { Shadow } from './shadow.ts'
+import { atOrUnderAny, Shadow } from './shadow.ts'
 
 // A call's process can swap a path between the guard's look and its put back. These tests make that swap
 // happen at exactly that point (the changes are handed to `restore` after the disk moved on).
@@ -96,3 +96,14 @@ m[0:1] = b'K'
 print('done', flush=True)
 sys.stdin.readline()
 `
+
+it('a path is at or under a set of paths by its own folders, not by a shared prefix', () => {
+  const roots = new Set(['/h/cyrene/锚', '/h/cyrene/余页/a.md'])
+  expect(atOrUnderAny('/h/cyrene/锚', roots)).toBe(true)
+  expect(atOrUnderAny('/h/cyrene/锚/历史/x.md', roots)).toBe(true)
+  expect(atOrUnderAny('/h/cyrene/余页/a.md', roots)).toBe(true)
+  expect(atOrUnderAny('/h/cyrene/锚锚/x.md', roots)).toBe(false)
+  expect(atOrUnderAny('/h/cyrene/余页/a.md.bak', roots)).toBe(false)
+  expect(atOrUnderAny('/h/cyrene', roots)).toBe(false)
+  expect(atOrUnderAny('/h/cyrene/锚', new Set())).toBe(false)
+})

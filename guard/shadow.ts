@@ -215,9 +215,9 @@ export class Shadow {
   }
 
   /** The recorded paths at and below `path` (for the watches). */
-  recordedUnder(path: string): { path: string; dir: boolean }[] {
+  recordedUnder(paths: ReadonlySet<string>): { path: string; dir: boolean }[] {
     const out: { path: string; dir: boolean }[] = []
-    for (const [p, rec] of this.recs) if ((p === path || p.startsWith(path + sep)) && rec.kind !== 'link') out.push({ path: p, dir: rec.kind === 'dir' })
+    for (const [p, rec] of this.recs) if (rec.kind !== 'link' && atOrUnderAny(p, paths)) out.push({ path: p, dir: rec.kind === 'dir' })
     return out
   }
 
@@ -540,5 +540,18 @@ export class Shadow {
     } finally {
       closeSync(fd)
     }
+  }
+}
+
+/**
+ * Whether `path` is one of `roots` or lies below one: a walk up its own folders, so a look that
+ * changed thousands of paths asks once per record, not once per record per change.
+ */
+export function atOrUnderAny(path: string, roots: ReadonlySet<string>): boolean {
+  for (let p = path; ;) {
+    if (roots.has(p)) return true
+    const cut = p.lastIndexOf(sep)
+    if (cut <= 0) return false
+    p = p.slice(0, cut)
   }
 }

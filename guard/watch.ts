@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs'
-import { basename, dirname, join, sep } from 'node:path'
+import { basename, dirname, join } from 'node:path'
+import { atOrUnderAny } from './shadow.ts'
 
 /**
  * Which protected paths the kernel said changed since the last look, so a
@@ -42,10 +43,11 @@ export class Watches {
     return out
   }
 
-  /** Watch exactly `paths` at and below `under` (what the records hold there now). */
-  sync(under: string, paths: Iterable<{ path: string; dir: boolean }>): void {
+  /** Watch exactly `paths` at and below each of `under` (what the records hold there now). */
+  sync(under: ReadonlySet<string>, paths: Iterable<{ path: string; dir: boolean }>): void {
+    if (under.size === 0) return
     for (const [p, w] of this.watchers) {
-      if (p === under || p.startsWith(under + sep)) {
+      if (atOrUnderAny(p, under)) {
         w.close()
         this.watchers.delete(p)
       }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { promises as fs } from 'node:fs'
+import { promises as fs, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { MemoryStore } from './store.ts'
 import { describeSnapshots, listSnapshots, MANIFEST_FILE, snapshotIfDue, takeSnapshot } from './snapshots.ts'
@@ -227,6 +228,22 @@ describe('restore', () => {
     await expect(restoreSnapshot(s, name, { by: 'person' })).rejects.toThrow(/岁月涟漪\/日档\/2026 in the store is a link/)
     expect(await hashTree(moved)).toEqual(movedBefore)
     expect(await listSnapshots(s)).toEqual(snaps)
+    await expect(fs.lstat(`${t.root}-restore`)).rejects.toThrow(/ENOENT/)
+  })
+})
+
+describe('restore: a snapshot file swapped after the check', () => {
+  it('a FIFO put where a checked file was is refused at once, not waited on; the store is unchanged', async () => {
+    const { s, name, dir, dayRel, before } = await storeWithSnapshot()
+    const swap = {
+      onPhase: (p: string) => {
+        if (p !== 'validated') return
+        rmSync(join(dir, dayRel))
+        execFileSync('mkfifo', [join(dir, dayRel)])
+      },
+    }
+    await expect(restoreSnapshot(s, name, { by: 'person' }, undefined, swap)).rejects.toThrow(/changed while it was being restored; nothing was changed/)
+    expect(await hashTree(t.root)).toEqual(before)
     await expect(fs.lstat(`${t.root}-restore`)).rejects.toThrow(/ENOENT/)
   })
 })

@@ -1,9 +1,9 @@
-import { promises as fs, constants as C } from 'node:fs'
+import { promises as fs } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { audit } from './audit.ts'
 import { claimEngine, engineStatus, releaseEngine } from './engine-lock.ts'
-import { ensureDir, fsyncDir, FILE_MODE } from './fsio.ts'
+import { ensureDir, fsyncDir, FILE_MODE, readNoFollow } from './fsio.ts'
 import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
 import { recallCacheDir, safeJoin } from './paths.ts'
 import { markUntouched } from './untouched.ts'
@@ -188,14 +188,9 @@ async function stage(
   const dirs = new Set<string>([filesDir])
   let done = 0
   for (const rel of plan.place) {
-    const fh = await fs.open(join(snapDir, rel), C.O_RDONLY | C.O_NOFOLLOW)
-    let buf: Buffer
-    try {
-      buf = await fh.readFile()
-    } finally {
-      await fh.close()
-    }
-    if (sha256(buf) !== sums.get(rel))
+    // Opened without waiting: a FIFO put where the checked file was would otherwise hold the restore (and the lock).
+    const buf = await readNoFollow(join(snapDir, rel)).catch(() => undefined)
+    if (buf === undefined || sha256(buf) !== sums.get(rel))
       throw new RefusedError('bad-snapshot', `${rel} in snapshot ${name} changed while it was being restored; nothing was changed — try again`, {
         variant: 'changed',
         file: rel,
