@@ -37,6 +37,25 @@ describe('askedKind: the answers a memory’s words can show', () => {
       expect({ q, kind: kindOf(q) }).toEqual({ q, kind: undefined })
   })
 
+  it('reads a blood type, a height, a weight, a colour and a password; not a fever’s 多高 nor where a password is kept', () => {
+    const cases: [string, string | undefined][] = [
+      ['我妈是什么血型来着', 'bloodType'],
+      ["What's my blood type?", 'bloodType'],
+      ['我对象陈默多高啊', 'height'],
+      ['How tall is my brother?', 'height'],
+      ['我现在体重多少？', 'weight'],
+      ['How much does my dog weigh?', 'weight'],
+      ['她的新车是什么颜色的？', 'colour'],
+      ['What colour is my sofa?', 'colour'],
+      ['家里wifi密码是多少', 'password'],
+      ["what's our home wifi password", 'password'],
+      ['我的密码存在哪里？', undefined],
+      ['上次发烧烧到多高？', undefined],
+      ['我爸血压多高？', undefined],
+    ]
+    for (const [q, kind] of cases) expect({ q, kind: kindOf(q) }).toEqual({ q, kind })
+  })
+
   it('asks nothing of how many, how long or when: those are counted over memories or read from their dates', () => {
     for (const q of [
       'How many hikes have I been on?',
@@ -101,6 +120,23 @@ describe('holdsAnswer: a memory’s terms against the kind asked', () => {
       expect({ text, held: holdsAnswer('birthday', terms(text), noName) }).toEqual({ text, held: true })
     for (const text of ['三十岁生日，阿哲做了一桌菜', '生日那天去了舟山', 'a cake for her ninetieth birthday'])
       expect({ text, held: holdsAnswer('birthday', terms(text), noName) }).toEqual({ text, held: false })
+  })
+
+  it('a blood type, a height, a weight, a colour and a password, as a memory says them', () => {
+    const held = (kind: Parameters<typeof holdsAnswer>[0], text: string) => ({ text, held: holdsAnswer(kind, terms(text), noName) })
+    for (const text of ['我是O型血', '妈妈血型是AB型', 'My blood type is A+', "I'm O negative", '我是熊猫血'])
+      expect(held('bloodType', text)).toEqual({ text, held: true })
+    for (const text of ['今天去医院验血了', 'blood test came back fine']) expect(held('bloodType', text)).toEqual({ text, held: false })
+    for (const text of ['陈默身高一米八三', 'he is 183cm', 'Tom is tall, about six feet', '个子不高，一米六'])
+      expect(held('height', text)).toEqual({ text, held: true })
+    for (const text of ['陈默是做游戏策划的', '他高中在青岛上的']) expect(held('height', text)).toEqual({ text, held: false })
+    for (const text of ['体重掉到了65公斤', '瘦了五斤', 'I weigh 70kg now']) expect(held('weight', text)).toEqual({ text, held: true })
+    expect(held('weight', '跑了五公里')).toEqual({ text: '跑了五公里', held: false })
+    for (const text of ['新车是白色的', 'a dark green Civic', '头发染成了灰蓝']) expect(held('colour', text)).toEqual({ text, held: true })
+    expect(held('colour', '买了一辆比亚迪')).toEqual({ text: '买了一辆比亚迪', held: false })
+    for (const text of ['WiFi密码是abc12345', 'the wifi password is sunflower2024', 'door code: zq4471'])
+      expect(held('password', text)).toEqual({ text, held: true })
+    expect(held('password', '家里换了新路由器')).toEqual({ text: '家里换了新路由器', held: false })
   })
 
   it('numbers in digits, Chinese and English words', () => {

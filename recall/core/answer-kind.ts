@@ -9,11 +9,12 @@
 import { stemEnglish } from './stem.ts'
 
 /**
- * A name, a brand, a sum of money, an age, a day of the week, a birthday's date. Not "how many" nor
+ * A name, a brand, a sum of money, an age, a day of the week, a birthday's date; a blood type, a
+ * height, a weight, a colour, a password (docs/decisions/302). Not "how many" nor
  * "how long": their answer is often counted over memories (how many hikes) or read from their
  * dates (how long since).
  */
-export type AnswerKind = 'name' | 'brand' | 'price' | 'age' | 'weekday' | 'birthday' | 'number'
+export type AnswerKind = 'name' | 'brand' | 'price' | 'age' | 'weekday' | 'birthday' | 'number' | 'bloodType' | 'height' | 'weight' | 'colour' | 'password'
 
 // Each test runs on the message folded to simplified Chinese and lower case. The order matters:
 // 什么牌子 is a brand before 什么 names anything.
@@ -29,6 +30,13 @@ const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ],
   ['age', /几岁|多大岁数|岁数|多大了|年纪多大|多少岁|\bhow old\b/],
   ['weekday', /星期几|周几|礼拜几|\b(?:what|which) day of the week\b|\bwhat weekday\b/],
+  ['bloodType', /血型|\bblood (?:type|group)\b/],
+  // 多高 of a fever, a blood pressure or a building is not a person's height.
+  ['height', /身高|(?<!血压|血糖|体温|温度|烧|烧到|分数|楼|山|水平|价格|工资|收入)多高|\bhow tall\b|\bheight\b/],
+  ['weight', /体重|多重|多少斤|多少公斤|几斤|几公斤|\bhow much\b[^?？]*\bweigh\b|\bweight\b/],
+  ['colour', /什么颜色|啥颜色|哪个颜色|哪种颜色|什么色的|啥色的|\b(?:what|which) colou?r\b/],
+  // The password itself, not where it is kept (我的密码存在哪里).
+  ['password', /(?:密码|口令)(?:是|是个|设的是|设成)?(?:多少|什么|啥|几)|\bwhat(?:'s| is| was| are)\b[^?？]*\b(?:password|passcode|passphrase|pin)\b/],
   [
     'number',
     /(?:车牌|号码|电话|手机号|门牌|尾号)[号码]?(?:是)?(?:多少|几号|是什么|是啥|啥)|\bwhat(?:'s| is| was| are)\b[^?？]*\b(?:phone|plate|registration|licen[cs]e|house|flat|room|apartment|door) (?:number|no)\b/,
@@ -78,6 +86,18 @@ const LOOKUP_NUMBER = /^(?:\d{3,}|(?=[a-z\d]*\d)(?=[a-z\d]*[a-z])[a-z\d]{3,})$/
 // How a memory names a make: 牌子, 品牌, brand (make is mostly a verb).
 const BRANDING = /^(?:牌|牌子|品牌|brand)$/
 
+// How a memory says a blood type: 血型, O型血 (型血), blood type, Rh, 熊猫血 (猫血); "O negative" keeps only its sign.
+const BLOOD_TYPE = /^(?:血型|型血|猫血|rh|negativ|posit)$/
+// A height: 身高, 个子, 一米八 (一米, 米八), 183cm, tall, feet; a number beside 米.
+const HEIGHT = /^(?:身高|个子|个头|一米|米[五六七八九]|tall|height|heigh|cm|厘米|公分|ft|feet|foot|inch|inche|\d+(?:cm|ft|m))$/
+// A weight: 体重, 斤, 公斤, kg, weigh, a number beside 斤.
+const WEIGHT = /^(?:体重|斤|公斤|千克|kg|weigh|weight|lb|lbs|pound|kilo|\d+(?:kg|lbs?))$/
+// A colour word, Chinese (single characters as tokenize emits them) or English.
+const COLOUR =
+  /^(?:颜色|色|红|橙|黄|绿|青|蓝|紫|黑|白|灰|粉|棕|褐|咖啡色|米色|金色|银色|colou?r|red|orang|yellow|green|blue|purpl|black|white|grey|gray|pink|brown|beig|navy|silver|gold|teal|maroon|cream)$/
+// A password: the word itself, or a token of letters and digits together (abc12345).
+const PASSWORD = /^(?:密码|口令|password|passcode|passphras|pin|(?=[a-z\d]*\d)(?=[a-z\d]*[a-z])[a-z\d]{6,})$/
+
 /** A term that is or spells a number: 38, 九, 十, two, half. */
 export function isNumberTerm(term: string): boolean {
   return /^\d/.test(term) || CHINESE_NUMERALS.has(term) || ENGLISH_NUMBERS.has(term)
@@ -119,6 +139,27 @@ export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (
         number ||= isNumberTerm(term)
         marked ||= term === '月' || term === '号'
         if (number && marked) return true
+        break
+      case 'bloodType':
+        if (BLOOD_TYPE.test(term)) return true
+        marked ||= term === 'blood' || term === '血'
+        number ||= term === 'type' || term === 'group' || term === '型'
+        if (number && marked) return true
+        break
+      case 'height':
+        if (HEIGHT.test(term)) return true
+        number ||= isNumberTerm(term)
+        marked ||= term === '米' || term === 'metr' || term === 'meter'
+        if (number && marked) return true
+        break
+      case 'weight':
+        if (WEIGHT.test(term)) return true
+        break
+      case 'colour':
+        if (COLOUR.test(term)) return true
+        break
+      case 'password':
+        if (PASSWORD.test(term)) return true
         break
       case 'price':
         // A sum: a number beside a unit of money (600 yuan, 九百块), or one no size or count is
