@@ -1,5 +1,6 @@
-import { closeSync, constants as C, fstatSync, openSync, promises as fs, readFileSync, readlinkSync } from 'node:fs'
+import { promises as fs, readFileSync, readlinkSync } from 'node:fs'
 import { hostname } from 'node:os'
+import { readRegularFileSync } from './read-regular.ts'
 
 /**
  * Who holds a lock (the owner record `<lock>.owner` beside the lock folder) and whether that
@@ -93,23 +94,13 @@ function parseOwner(text: string): LockOwner | undefined {
 
 /** The longest a lock record or a guard window's mark is (a few hundred bytes): anything larger is not one. */
 const RECORD_MAX = 64 * 1024
-/** Never through a link, never waiting: a FIFO or a device a tool call left under a record's name is not opened for a writer, nor read without end. */
-const RECORD_FLAGS = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0)
-
 /**
  * A small record in a folder a tool call may write to (`元/`: a lock's owner, a guard window's mark):
  * read only when it is a regular file of at most 64 KiB, so that nothing planted under its name can
  * stop the reading thread (a FIFO waits for a writer) or fill its memory (a link to /dev/zero).
  */
 export function readRecordSync(file: string): string {
-  const fd = openSync(file, RECORD_FLAGS)
-  try {
-    const st = fstatSync(fd)
-    if (!st.isFile() || st.size > RECORD_MAX) throw new Error(`${file} is not a record`)
-    return readFileSync(fd, 'utf8')
-  } finally {
-    closeSync(fd)
-  }
+  return readRegularFileSync(file, false, RECORD_MAX).toString('utf8')
 }
 
 export function readOwnerSync(lockPath: string): LockOwner | undefined {

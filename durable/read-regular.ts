@@ -5,12 +5,15 @@ import { closeSync, constants as C, fstatSync, openSync, readFileSync } from 'no
  * A path a tool call's process can reach may become a FIFO between a caller's lstat and its read (a
  * rename), and a blocking open of a FIFO stops the host's thread until someone writes to it. Throws
  * EINVAL for anything that is not a regular file. `follow`: a link to a regular file is read (a script a
- * command names), otherwise a link is refused (ELOOP).
+ * command names), otherwise a link is refused (ELOOP). `maxBytes`: a larger file is refused (EFBIG)
+ * unread, for a record that only a planted file could make large.
  */
-export function readRegularFileSync(path: string, follow = false): Buffer {
+export function readRegularFileSync(path: string, follow = false, maxBytes = Infinity): Buffer {
   const fd = openSync(path, C.O_RDONLY | C.O_NONBLOCK | (follow ? 0 : C.O_NOFOLLOW))
   try {
-    if (!fstatSync(fd).isFile()) throw notRegularFile(path)
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw notRegularFile(path)
+    if (st.size > maxBytes) throw Object.assign(new Error(`${path} is larger than ${maxBytes} bytes`), { code: 'EFBIG' })
     return readFileSync(fd)
   } finally {
     closeSync(fd)
