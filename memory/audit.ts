@@ -12,10 +12,12 @@ function auditDir(store: StoreCore): string {
   return join(store.root, LAYOUT.meta, '审计')
 }
 
-export async function audit(store: StoreCore, record: Record<string, unknown>): Promise<void> {
+/** Appends one record; returns the month (YYYY-MM) of the file it went to. */
+export async function audit(store: StoreCore, record: Record<string, unknown>): Promise<string> {
   const at = store.now()
   const month = at.toISOString().slice(0, 7)
   await appendLine(join(auditDir(store), `${month}.jsonl`), JSON.stringify({ at: at.toISOString(), ...record }), { root: store.root })
+  return month
 }
 
 /** Audit records, oldest first; `fromMonth` (YYYY-MM) skips older month files. */

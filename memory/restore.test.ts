@@ -248,6 +248,68 @@ describe('restore: a snapshot file swapped after the check', () => {
   })
 })
 
+describe('restore: a staging folder no restore wrote (decision 309)', () => {
+  /** What a tool call's process could write beside the store: a committed journal that removes a day file and moves its own file in. */
+  async function forge(token: string, month: string, dayRel: string): Promise<string> {
+    const staging = `${t.root}-restore`
+    await fs.mkdir(join(staging, 'files/锚'), { recursive: true })
+    await fs.writeFile(join(staging, 'files/锚/我是谁.md'), '# 我是谁\nforged\n')
+    const journal = {
+      version: 2,
+      state: 'committed',
+      token,
+      staged_month: month,
+      snapshot: 'x',
+      safety: 'y',
+      verified: true,
+      pid: 1,
+      host: 'h',
+      started_at: '',
+      files: 1,
+      remove: [dayRel],
+    }
+    await fs.writeFile(join(staging, 'journal.json'), JSON.stringify(journal))
+    return staging
+  }
+
+  it('is thrown away by the next writer, nothing of it done, and the audit log says so', async () => {
+    const { s, dayRel } = await storeWithSnapshot()
+    const month = new Date().toISOString().slice(0, 7)
+    const staging = await forge('0123456789abcdef0123456789abcdef', month, dayRel)
+    const before = await hashTree(t.root)
+    await s.write(fact('又一条', '2026-01-05T12:00:00'), { by: 'person' })
+    await expect(fs.lstat(staging)).rejects.toThrow(/ENOENT/)
+    const after = await hashTree(t.root)
+    expect(after[dayRel]).toBe(before[dayRel])
+    // The forged anchor was not moved in: 锚/ is as it was (the write itself changes only the day files and 元/).
+    expect(after['锚/我是谁.md']).toBe(before['锚/我是谁.md'])
+    expect(Object.keys(after).filter((rel) => rel.startsWith('锚/'))).toEqual(Object.keys(before).filter((rel) => rel.startsWith('锚/')))
+    expect(await s.auditLog()).toContainEqual(expect.objectContaining({ op: 'restore-abandoned', unvouched: true }))
+  })
+
+  it('a token read from an earlier, finished restore does not vouch for a new journal', async () => {
+    const { s, name, dayRel } = await storeWithSnapshot()
+    await restoreSnapshot(s, name, { by: 'person' })
+    const staged = (await s.auditLog()).find((l) => l.op === 'restore-staged')!
+    expect(staged.token).toMatch(/^[0-9a-f]{32}$/)
+    const month = String(staged.at).slice(0, 7)
+    const staging = await forge(String(staged.token), month, dayRel)
+    const before = await hashTree(t.root)
+    const again = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await again.write(fact('又一条', '2026-01-05T12:00:00'), { by: 'person' })
+    await expect(fs.lstat(staging)).rejects.toThrow(/ENOENT/)
+    expect((await hashTree(t.root))[dayRel]).toBe(before[dayRel])
+  })
+
+  it('a FIFO for its journal does not hold the next writer', async () => {
+    const { s } = await storeWithSnapshot()
+    await fs.mkdir(`${t.root}-restore`)
+    execFileSync('mkfifo', [join(`${t.root}-restore`, 'journal.json')])
+    await s.write(fact('又一条', '2026-01-05T12:00:00'), { by: 'person' })
+    await expect(fs.lstat(`${t.root}-restore`)).rejects.toThrow(/ENOENT/)
+  })
+})
+
 describe('restore: stage and switch (recovery when cut off)', () => {
   const cut = (at: string) => ({
     onPhase: (p: string) => {

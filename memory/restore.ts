@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
-import { audit } from './audit.ts'
+import { audit, auditLog } from './audit.ts'
 import { claimEngine, engineStatus, releaseEngine } from './engine-lock.ts'
 import { ensureDir, fsyncDir, FILE_MODE, readNoFollow } from './fsio.ts'
 import { LockBusyError, pidAlive, type HeldLock } from '../durable/lock.ts'
@@ -39,6 +40,13 @@ import { marksExist, migrateMarks } from './person-marks.ts'
  * holder before anything else): a staging folder whose journal is not
  * committed is thrown away (the old store was never touched); a committed one
  * is rolled forward again — every step is idempotent.
+ *
+ * The staging folder lies outside the guarded store, so a tool call's process
+ * could write one, journal and all, and have the next writer "finish" it: remove
+ * the live files it lists and move its own in. A committed journal is therefore
+ * rolled forward only when the audit log (inside the guarded store, append only)
+ * holds the `restore-staged` line with its random token and no line that closed
+ * that restore since; any other staging folder is thrown away (decision 309).
  */
 
 type RestorePhase = 'validated' | 'safety' | 'staged' | 'committed' | 'switched'
@@ -69,11 +77,15 @@ export interface RestoreOptions {
 const KEPT_LIVE = ['元/审计/', '元/卷/']
 const JOURNAL = 'journal.json'
 const STAGED_FILES = 'files'
-const JOURNAL_VERSION = 1
+const JOURNAL_VERSION = 2
 
 interface Journal {
   version: number
   state: 'staging' | 'committed'
+  /** Random; the audit log's `restore-staged` line carries it (what a forged journal cannot show). */
+  token: string
+  /** The month of the audit file that line went to (set when committed). */
+  staged_month?: string
   snapshot: string
   safety: string
   verified: boolean
@@ -165,14 +177,39 @@ async function writeJournal(staging: string, j: Journal): Promise<void> {
   await fsyncDir(staging)
 }
 
-/** The journal, or undefined when there is none or it is not one (then nothing was committed: the commit write is atomic). */
+/**
+ * The journal, or undefined when there is none or it is not one (then nothing was committed: the commit write is atomic).
+ * Read without waiting: a FIFO under its name would otherwise hold every writer, the lock with it.
+ */
 async function readJournal(staging: string): Promise<Journal | undefined> {
   try {
-    const j = JSON.parse(await fs.readFile(join(staging, JOURNAL), 'utf8')) as Journal
-    return j.version === JOURNAL_VERSION && Array.isArray(j.remove) && typeof j.snapshot === 'string' ? j : undefined
+    const j = JSON.parse((await readNoFollow(join(staging, JOURNAL))).toString('utf8')) as Journal
+    return j.version === JOURNAL_VERSION &&
+      Array.isArray(j.remove) &&
+      j.remove.every((r) => typeof r === 'string') &&
+      typeof j.snapshot === 'string' &&
+      typeof j.token === 'string' &&
+      /^[0-9a-f]{32}$/.test(j.token)
+      ? j
+      : undefined
   } catch {
     return undefined
   }
+}
+
+/**
+ * True when the audit log shows this journal's restore staged and not yet closed: its `restore-staged` line
+ * (in the month the journal names) with the token, and no `restore` or `restore-abandoned` line with it since.
+ */
+async function vouchedByAudit(store: StoreCore, j: Journal): Promise<boolean> {
+  if (typeof j.staged_month !== 'string' || !/^\d{4}-\d{2}$/.test(j.staged_month)) return false
+  let staged = false
+  for (const line of await auditLog(store, j.staged_month)) {
+    if (line.token !== j.token) continue
+    if (line.op === 'restore-staged') staged = true
+    else if (line.op === 'restore' || line.op === 'restore-abandoned') staged = false
+  }
+  return staged
 }
 
 /** Step 3: copy the planned files into staging, re-checking every byte against what step 1 checked; fsync all. */
@@ -276,6 +313,7 @@ async function finishSwitch(store: StoreCore, real: string, staging: string, j: 
     files: j.files,
     removed: j.remove.length,
     by: 'person',
+    token: j.token,
     ...(recovered ? { recovered: true } : {}),
   })
   await fs.unlink(join(staging, JOURNAL))
@@ -294,7 +332,8 @@ export async function recoverUnderLock(store: StoreCore, lock: HeldLock): Promis
   const staging = await findStaging(real)
   if (staging === undefined) return 'none'
   const j = await readJournal(staging)
-  if (j?.state === 'committed') {
+  const vouched = j?.state === 'committed' && (await vouchedByAudit(store, j))
+  if (j !== undefined && vouched) {
     try {
       await finishSwitch(store, real, staging, j, lock, true)
     } catch (e) {
@@ -306,7 +345,16 @@ export async function recoverUnderLock(store: StoreCore, lock: HeldLock): Promis
   }
   await fs.rm(staging, { recursive: true, force: true })
   await fsyncDir(dirname(staging))
-  if (j !== undefined) await audit(store, { op: 'restore-abandoned', snapshot: j.snapshot, safety: j.safety, by: 'person' })
+  // A committed journal the audit log does not vouch for was not written by a restore: its folder is gone, nothing of it done.
+  if (j !== undefined)
+    await audit(store, {
+      op: 'restore-abandoned',
+      snapshot: String(j.snapshot).slice(0, 200),
+      safety: String(j.safety).slice(0, 200),
+      by: 'person',
+      token: j.token,
+      ...(j.state === 'committed' ? { unvouched: true } : {}),
+    })
   return 'discarded'
 }
 
@@ -400,6 +448,7 @@ export async function restoreSnapshot(
         verified: checked.verified,
         pid: process.pid,
         host: hostname(),
+        token: randomBytes(16).toString('hex'),
         started_at: store.now().toISOString(),
         files: checked.files.size,
         remove: plan.remove,
@@ -415,8 +464,9 @@ export async function restoreSnapshot(
       }
       opts.onPhase?.('staged')
       lock.assertOwned()
+      const stagedMonth = await audit(store, { op: 'restore-staged', snapshot: name, safety: safety.name, by: 'person', token: journal.token })
       committing = true
-      const committed: Journal = { ...journal, state: 'committed' }
+      const committed: Journal = { ...journal, state: 'committed', staged_month: stagedMonth }
       await writeJournal(staging, committed)
       opts.onPhase?.('committed')
       await finishSwitch(store, real, staging, committed, lock, false)

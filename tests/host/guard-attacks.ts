@@ -510,4 +510,19 @@ export const ATTACKS: Attack[] = [
     laterMs: 500,
     hostWrites: true,
   },
+  // ── a restore's staging folder forged beside the store (decision 309) ──
+  {
+    name: 'a committed restore journal forged beside the store (remove a day file, move a forged anchor in), then the engine writes',
+    steps: [
+      {
+        tool: 'bash',
+        args: {
+          command: `echo «b64:mkdir -p {root}-restore/files/锚 && echo '# 我是谁 forged' > {root}-restore/files/锚/我是谁.md && for v in 1 2; do printf '{"version":%s,"state":"committed","token":"0123456789abcdef0123456789abcdef","staged_month":"%s","snapshot":"x","safety":"y","verified":true,"pid":1,"host":"h","started_at":"","files":1,"remove":["岁月涟漪/日档/2026/11/2026-11-28.md"]}' $v $(date -u +%Y-%m) > {root}-restore/journal.json; done» | base64 -d | bash`,
+          description: 'forge a restore',
+        },
+      },
+      { tool: 'memory_write', args: { text: '她喜欢冬天的第一场雪。', kind: 'preference', axis: '美', reason: '生活习惯' } },
+    ],
+    hostWrites: true,
+  },
 ]
