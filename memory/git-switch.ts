@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { asHostFolderWork, callWindowOpen } from '../durable/host-writes.ts'
 import type { HeldLock } from '../durable/lock.ts'
 import { audit } from './audit.ts'
-import { ensureDir, fsyncDir, inspectBelow, writeAtomic } from './fsio.ts'
+import { ensureDir, fsyncDir, inspectBelow, readNoFollow, writeAtomic } from './fsio.ts'
 import { conflictRecord, mergeBytes, mergeWith, sameBytes, utf8Text, type DriverName, type MergeConflict, type MergeResult } from './git-merge.ts'
 import { BRANCH, gitOpts, isMachineLocal, repoPaths, type RepoPaths } from './git-repo.ts'
 import { catBlobs, git, gitText, NO_BLOB } from './git-run.ts'
@@ -66,7 +66,7 @@ export async function switchTo(
 export async function recoverGitSwitch(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv = process.env): Promise<SwitchResult | 'deferred' | undefined> {
   let text: string
   try {
-    text = await fs.readFile(journalPath(store), 'utf8')
+    text = (await readNoFollow(journalPath(store))).toString('utf8')
   } catch {
     return undefined
   }
@@ -132,7 +132,7 @@ async function onDisk(store: StoreCore, rel: string, tries = 1): Promise<OnDisk 
   const at = await inspectBelow(store.root, store.path(rel))
   if (at.kind === 'missing') return { bytes: undefined, stamp: 'missing' }
   if (at.kind !== 'file') return 'not-a-file'
-  const bytes = await fs.readFile(store.path(rel))
+  const bytes = await readNoFollow(store.path(rel))
   const st = await fs.lstat(store.path(rel))
   // Read between two looks: a save landing while it is read shows as a changed stamp, and the file is read again.
   // A file that never holds still keeps the stamp of the first look: the check before the rename then refuses it.
@@ -264,7 +264,10 @@ function donePath(store: StoreCore): string {
 }
 
 async function doneFiles(store: StoreCore, j: Journal): Promise<Set<string>> {
-  const text = await fs.readFile(donePath(store), 'utf8').catch(() => '')
+  const text = await readNoFollow(donePath(store)).then(
+    (b) => b.toString('utf8'),
+    () => '',
+  )
   const out = new Set<string>()
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${j.to} `)) continue

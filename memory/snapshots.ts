@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join, dirname, relative, sep } from 'node:path'
-import { asKept, ensureDir, fsyncDir, isTempName, walkFiles, FILE_MODE } from './fsio.ts'
+import { asKept, ensureDir, fsyncDir, isTempName, readNoFollow, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
 import { asHostFolderWork, vouchedFilesUnder } from '../durable/host-writes.ts'
@@ -135,10 +135,12 @@ async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (
   for (const rel of files) {
     let disk: Buffer | undefined
     try {
-      disk = await fs.readFile(join(from, rel))
+      disk = await readNoFollow(join(from, rel))
     } catch (e) {
-      // Removed by hand between the listing and the read: it is not part of the store any more.
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+      // Removed by hand between the listing and the read: it is not part of the store any more. A link or a FIFO
+      // renamed in meanwhile is none of the store's files either: never followed, never waited on.
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ELOOP' && code !== 'EINVAL') throw e
     }
     const buf = asKept(join(from, rel), disk)
     if (buf === undefined) continue
@@ -225,7 +227,7 @@ async function takenOrder(store: StoreCore): Promise<Array<{ name: string; seq: 
   for (const name of await listSnapshots(store)) {
     let seq = 0
     try {
-      const m = JSON.parse(await fs.readFile(join(store.snapshotsDir, name, MANIFEST_FILE), 'utf8')) as { seq?: unknown }
+      const m = JSON.parse((await readNoFollow(join(store.snapshotsDir, name, MANIFEST_FILE))).toString('utf8')) as { seq?: unknown }
       if (typeof m.seq === 'number' && Number.isSafeInteger(m.seq) && m.seq > 0) seq = m.seq
     } catch {
       seq = 0

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
-import { readFile, rm, stat } from 'node:fs/promises'
+import { read } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import { join } from 'node:path'
-import { ensureDir, writeAtomic, type FileStamp } from '../memory/files.ts'
+import { ensureDir, readNoFollow, writeAtomic, type FileStamp } from '../memory/files.ts'
 import { LAYOUT, recallCacheDir } from '../memory/paths.ts'
 import { RecallIndex } from './core/index.ts'
-import { bufferSource, fileSource, packColumns, readColumns, tokenizerSignature, type ByteSource } from './core/saved.ts'
+import { bufferSource, descriptorSource, openRegularSync, packColumns, readColumns, tokenizerSignature, type ByteSource } from './core/saved.ts'
 
 /**
  * The recall keeper's cache on disk (recall/keeper.ts keeps the index level
@@ -67,7 +68,7 @@ export async function writeRecallSeal(root: string, seal: CacheSeal): Promise<vo
 
 async function readSeal(root: string): Promise<CacheSeal | undefined> {
   try {
-    const data = JSON.parse(await readFile(recallSealFile(root), 'utf8')) as Partial<CacheSeal> | null
+    const data = JSON.parse((await readNoFollow(recallSealFile(root))).toString('utf8')) as Partial<CacheSeal> | null
     return data !== null && typeof data === 'object' && Number.isSafeInteger(data.size) && typeof data.sha256 === 'string'
       ? { size: data.size!, sha256: data.sha256 }
       : undefined
@@ -84,25 +85,41 @@ function sealOf(bytes: Uint8Array): CacheSeal {
  * The cache's bytes, once they are found to be the sealed ones: undefined when there is no cache,
  * 'bad' when it is not a plain file or has no seal or another one. The size is compared first, so
  * a huge forged file is not read. Not `lean`: the file is read whole once, hashed and parsed from
- * that one buffer; `lean`: hashed as a stream, then held open and read at offsets.
+ * that one buffer; `lean`: hashed, then held open and read at offsets. Both through one descriptor.
  */
 async function sealedSource(file: string, seal: CacheSeal | undefined, lean: boolean): Promise<ByteSource | 'bad' | undefined> {
-  const st = await stat(file).catch(() => undefined)
-  if (st === undefined) return undefined
-  if (!st.isFile() || seal === undefined || st.size !== seal.size) return 'bad'
+  let fd: number
   try {
-    if (!lean) {
-      const bytes = await readFile(file)
-      const got = sealOf(bytes)
-      return got.size === seal.size && got.sha256 === seal.sha256 ? bufferSource(bytes) : 'bad'
-    }
+    fd = openRegularSync(file)
+  } catch (error) {
+    // A link, a FIFO or anything else put under the cache's name is not opened, let alone waited on.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'bad'
+  }
+  const source = descriptorSource(fd)
+  if (seal === undefined || source.size !== seal.size) return bad(source)
+  try {
+    // Hashed through the descriptor the index reads from: a file renamed in after the check is never read.
     const hash = createHash('sha256')
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
-    return hash.digest('hex') === seal.sha256 ? fileSource(file) : 'bad'
+    const whole = lean ? undefined : Buffer.allocUnsafe(source.size)
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, source.size)))
+    for (let at = 0; at < source.size;) {
+      const { bytesRead } = await readAt(fd, chunk, 0, Math.min(chunk.length, source.size - at), at)
+      if (bytesRead === 0) return bad(source)
+      hash.update(chunk.subarray(0, bytesRead))
+      whole?.set(chunk.subarray(0, bytesRead), at)
+      at += bytesRead
+    }
+    if (hash.digest('hex') !== seal.sha256) return bad(source)
+    if (whole === undefined) return source
+    source.release()
+    return bufferSource(whole)
   } catch {
-    return 'bad'
+    return bad(source)
   }
 }
+
+const CHUNK = 1 << 20
+const readAt = promisify(read)
 
 /** Forget the cache (`cyrene memory reindex`; a restore drops the whole folder, memory/restore.ts): the next open builds from the files alone. */
 export async function dropRecallCache(root: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { rmSync, statSync } from 'node:fs'
+import { rmSync, statSync, symlinkSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, RecallKeeper } from './keeper.ts'
 import { resemblingDayEntry } from './resembling.ts'
@@ -42,4 +43,16 @@ it('without a cache the index is built (and saved) once; an entry of the same fi
   expect(await resemblingDayEntry(store.root, '周末去爬山了。', same.id, same.file)).toMatchObject({ id: first.id })
   expect(statSync(keeperCacheFile(store.root)).isFile()).toBe(true)
   expect(await resemblingDayEntry(store.root, '周末去爬山了。', same.id, same.file)).toMatchObject({ id: first.id })
+})
+
+it('a FIFO or a link put where the saved index was is not opened: the twin is still found, nothing waits', async () => {
+  const tea = await write('我喜欢乌龙茶', '2019-05-01T10:00:00+08:00')
+  await RecallKeeper.open(store.root)
+  const again = await write('我很喜欢乌龙茶。', '2020-05-01T10:00:00+08:00')
+  rmSync(keeperCacheFile(store.root))
+  execFileSync('mkfifo', [keeperCacheFile(store.root)])
+  expect(await resemblingDayEntry(store.root, '我很喜欢乌龙茶。', again.id, again.file)).toMatchObject({ id: tea.id })
+  rmSync(keeperCacheFile(store.root), { force: true })
+  symlinkSync('/dev/zero', keeperCacheFile(store.root))
+  expect(await resemblingDayEntry(store.root, '我很喜欢乌龙茶。', again.id, again.file)).toMatchObject({ id: tea.id })
 })

@@ -10,7 +10,7 @@
 // shape (documents and terms in range, frequencies, lengths); the file is not hashed as a
 // whole, which cost more than the search.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { crc32 } from 'node:zlib'
 import { align8, COLUMNS_MAGIC, COLUMNS_SEP, RECALL_COLUMNS_VERSION, type ColumnsHeader } from './columns.ts'
 import { RECALL_SOURCES, type RecallSource } from './options.ts'
@@ -68,9 +68,30 @@ export function bufferSource(buffer: Buffer): ByteSource {
   }
 }
 
-/** A file held open and read at offsets; closed by `release`, or when nothing refers to it any more. */
+/**
+ * A file held open and read at offsets; closed by `release`, or when nothing refers to it any more. The
+ * cache lies outside the guarded store, so a tool call can put anything under its name: it is opened
+ * without waiting and never through a link, and only a regular file is read (a FIFO would stop the
+ * opening thread until someone wrote to it). Throws (ELOOP, EINVAL) otherwise.
+ */
 export function fileSource(path: string): ByteSource {
-  const fd = openSync(path, 'r')
+  return descriptorSource(openRegularSync(path))
+}
+
+/** `path` opened for reading if it is a regular file: never waiting, never through a link. */
+export function openRegularSync(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'EINVAL' })
+    return fd
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+}
+
+/** An open file read at offsets; it is the source's from now on (closed by `release`, or when the source is collected). */
+export function descriptorSource(fd: number): ByteSource {
   let open = true
   try {
     const size = fstatSync(fd).size
