@@ -181,6 +181,28 @@ describe('SillyTavern World Info import', () => {
     expect(codes(regex!.notes)).toEqual(['regex-key', 'no-keys'])
   })
 
+  it('a card SillyTavern exported (use_regex: true on every entry) keeps its plain keys; a key with pattern characters is still dropped', () => {
+    const entry = (keys: string[], secondary: string[] = []) => ({
+      keys,
+      secondary_keys: secondary,
+      content: '灯塔彻夜亮着。',
+      enabled: true,
+      selective: true,
+      insertion_order: 100,
+      use_regex: true,
+      extensions: { selectiveLogic: 0 },
+    })
+    const card = {
+      spec: 'chara_card_v2',
+      data: { name: 'Mira', character_book: { entries: [entry(['lighthouse', '灯塔'], ['night']), entry(['harbou?r', 'dock'])] } },
+    }
+    const [plain, mixed] = planImport(card).entries
+    expect(plain!.fields).toMatchObject({ keys: ['lighthouse', '灯塔'], secondaryKeys: ['night'], enabled: true })
+    expect(codes(plain!.notes)).toEqual([])
+    expect(mixed!.fields).toMatchObject({ keys: ['dock'], enabled: true })
+    expect(mixed!.notes).toEqual([{ code: 'regex-key', params: { key: '"harbou?r"' } }])
+  })
+
   it('SillyTavern’s {{char}} and {{user}} are kept as written, and the entry says so', () => {
     const [entry] = planImport({ entries: { 0: { key: ['k'], content: '{{char}} 在港口等 {{user}}，{{Char}} 不急。' } } }).entries
     expect(entry!.fields.body).toBe('{{char}} 在港口等 {{user}}，{{Char}} 不急。')

@@ -74,13 +74,23 @@ function keysOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String) : []
 }
 
-/** The keys as the worldbook matches them; a regular expression (`/…/i`, or every key of a V3 entry with `use_regex`) is dropped with a note. */
-function cleanKeys(value: unknown, notes: ImportNote[], secondary: boolean, allRegex = false): string[] {
+/**
+ * A character that makes a pattern more than its own text. A key of a V3 entry with `use_regex` that has none
+ * (`lighthouse`) matches the same text as a pattern and as a word, so it is kept (decision 303).
+ */
+const PATTERN_CHARS = /[\\^$.|?*+()[\]{}]/
+
+/**
+ * The keys as the worldbook matches them; a regular expression is dropped with a note: a whole `/…/flags`
+ * key, or a key with pattern characters in an entry with `use_regex` (SillyTavern writes `use_regex: true`
+ * on every entry of a card it exports, and reads no key as a pattern unless it is `/…/`: decision 303).
+ */
+function cleanKeys(value: unknown, notes: ImportNote[], secondary: boolean, useRegex = false): string[] {
   const out: string[] = []
   for (const raw of keysOf(value)) {
     const key = raw.trim()
     if (key === '') continue
-    if (allRegex || REGEX_KEY_RE.test(key)) {
+    if (REGEX_KEY_RE.test(key) || (useRegex && PATTERN_CHARS.test(key))) {
       notes.push(note(secondary ? 'regex-secondary-key' : 'regex-key', { key: JSON.stringify(key) }))
       continue
     }
