@@ -18,6 +18,9 @@ export const IMPORT_NOTE_CODES = [
   'split-hits',
   'too-long-rail',
   'too-long-hits',
+  'decorator-activate',
+  'decorator-dont-activate',
+  'decorators-dropped',
   // Source entries refused outright.
   'no-content',
   'not-an-entry',

@@ -203,6 +203,30 @@ describe('SillyTavern World Info import', () => {
     expect(mixed!.notes).toEqual([{ code: 'regex-key', params: { key: '"harbou?r"' } }])
   })
 
+  it('@@activate and @@dont_activate at the top of the text act as SillyTavern reads them, and every leading @@ line leaves the text', () => {
+    const plan = planImport({
+      entries: {
+        0: { key: ['moon'], comment: 'Moon', content: '@@activate\r\nThe moon is always here.' },
+        1: { key: ['sun'], comment: 'Sun', constant: true, content: '@@dont_activate\nThe sun never comes.' },
+        2: { key: ['star'], comment: 'Star', content: '@@depth 0\n@@@activate\nStar text.' },
+        3: { key: ['comet'], comment: 'Comet', content: '@@@activate\nComet text.\n@@activate' },
+        4: { key: ['tide'], comment: 'Tide', content: ' @@activate\nTide text.' },
+      },
+    })
+    const [moon, sun, star, comet, tide] = plan.entries
+    expect(moon!.fields).toMatchObject({ constant: true, enabled: true, body: 'The moon is always here.' })
+    expect(codes(moon!.notes)).toEqual(['decorator-activate'])
+    expect(sun!.fields).toMatchObject({ constant: true, enabled: false, body: 'The sun never comes.' })
+    expect(codes(sun!.notes)).toEqual(['decorator-dont-activate'])
+    // A fallback (@@@) after an unknown decorator is read: SillyTavern's own order.
+    expect(star!.fields).toMatchObject({ constant: true, enabled: true, body: 'Star text.' })
+    expect(star!.notes).toEqual([{ code: 'decorator-activate' }, { code: 'decorators-dropped', params: { lines: '"@@depth 0"' } }])
+    // A fallback with nothing unknown before it is not; a decorator below the text is text.
+    expect(comet!.fields).toMatchObject({ constant: false, body: 'Comet text.\n@@activate' })
+    expect(comet!.notes).toEqual([{ code: 'decorators-dropped', params: { lines: '"@@@activate"' } }])
+    expect(tide!.fields).toMatchObject({ constant: false, body: '@@activate\nTide text.' })
+  })
+
   it('SillyTavern’s {{char}} and {{user}} are kept as written, and the entry says so', () => {
     const [entry] = planImport({ entries: { 0: { key: ['k'], content: '{{char}} 在港口等 {{user}}，{{Char}} 不急。' } } }).entries
     expect(entry!.fields.body).toBe('{{char}} 在港口等 {{user}}，{{Char}} 不急。')

@@ -211,10 +211,43 @@ const looseTrue = (f: { value: unknown } | undefined): boolean => {
 /** A comment or name as a title: text or a number as written; anything else (an object, a list) is no title, never "[object Object]". */
 const titleText = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '')
 
+/** The decorators SillyTavern acts on (its others, a V3 card's `@@depth 0` and the like, it takes out of the text and ignores). */
+const KNOWN_DECORATORS = ['@@activate', '@@dont_activate']
+
+/**
+ * The `@@…` lines at the top of an entry's text, as SillyTavern reads them before each scan (decision 304): every
+ * leading line starting `@@` is taken out of the text; one starting with a known decorator counts; a `@@@…` line is
+ * a fallback, read only after an unknown one. Text that is nothing but such lines stays as it is there.
+ */
+function decoratorsOf(content: string): { decorators: string[]; others: string[]; body: string } {
+  if (!content.startsWith('@@')) return { decorators: [], others: [], body: content }
+  const lines = content.split('\n')
+  const decorators: string[] = []
+  const others: string[] = []
+  let afterUnknown = false
+  for (const [i, line] of lines.entries()) {
+    if (!line.startsWith('@@')) return { decorators, others, body: lines.slice(i).join('\n') }
+    if (line.startsWith('@@@') && !afterUnknown) {
+      others.push(line)
+      continue
+    }
+    const own = line.startsWith('@@@') ? line.slice(1) : line
+    if (KNOWN_DECORATORS.some((d) => own.startsWith(d))) {
+      decorators.push(own)
+      afterUnknown = false
+    } else {
+      others.push(line)
+      afterUnknown = true
+    }
+  }
+  return { decorators, others, body: content }
+}
+
 /** One source entry's carried fields; undefined (with the reason pushed) when it has no content. */
 function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields | ImportNote {
   const rawContent = e.get('content')?.value
-  const content = typeof rawContent === 'string' ? rawContent.replace(/\r\n?/g, '\n').trim() : ''
+  const decorated = decoratorsOf(typeof rawContent === 'string' ? rawContent.replace(/\r\n?/g, '\n') : '')
+  const content = decorated.body.trim()
   if (content === '') return note('no-content')
   const regex = e.get('useRegex')?.value === true
   const keys = cleanKeys(e.get('key')?.value, notes, false, regex)
@@ -228,10 +261,21 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
   const logicNumber = Number(logicRaw ?? 0)
   const logic = LOGIC[logicNumber] ?? 'and-any'
   if (LOGIC[logicNumber] === undefined) notes.push(note('logic-unknown', { value: JSON.stringify(logicRaw) ?? String(logicRaw) }))
-  const constant = truthy(e.get('constant'))
+  // `@@activate` comes in at every step there (a constant entry here); `@@dont_activate` never comes in, constant or not.
+  const activate = decorated.decorators.includes('@@activate')
+  const dontActivate = decorated.decorators.includes('@@dont_activate')
+  const constant = truthy(e.get('constant')) || activate
   const order = Number(e.get('order')?.value ?? DEFAULT_PRIORITY)
   // A card book's `enabled` is read as SillyTavern converts it (`disable: !entry.enabled`): stEntry set `disable` from it.
   let enabled = !looseTrue(e.get('disable'))
+  if (activate && !truthy(e.get('constant'))) notes.push(note('decorator-activate'))
+  if (dontActivate && enabled) {
+    enabled = false
+    notes.push(note('decorator-dont-activate'))
+  }
+  // The rest did nothing there either (a known name followed by more, `@@activate_later`, is no match for it).
+  const noEffect = [...decorated.others, ...decorated.decorators.filter((d) => !KNOWN_DECORATORS.includes(d))]
+  if (noEffect.length > 0) notes.push(note('decorators-dropped', { lines: noEffect.map((l) => JSON.stringify(l)).join(', ') }))
   if (enabled && !constant && keys.length === 0) {
     enabled = false
     notes.push(note('no-keys'))

@@ -41,7 +41,8 @@ are kept; position/depth become the rail 140 (constant) or the pre-step hit bloc
 scan depth, groups, timed effects, recursion and the book's scan_depth/token_budget are named as not
 carried. An entry longer than its block (560 constant, 800 keyword, frame included) is split at line
 breaks, or written switched off with its size when one paragraph alone is too long. On and off are read as
-SillyTavern reads them (disable == true, a truthy constant, a card book's enabled). A file with no entry to
+SillyTavern reads them (disable == true, a truthy constant, a card book's enabled, @@activate or
+@@dont_activate atop the text). A file with no entry to
 write is refused (exit 2) and makes nothing.`,
   'cli.worldbook.import.file': 'a World Info JSON exported from SillyTavern, or a character card (JSON or PNG) with a character_book',
   'cli.worldbook.import.dryRun': 'say what would be written, write nothing',

@@ -8,6 +8,11 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.regex-secondary-key': 'secondary key {key} is a regular expression, which the worldbook does not match; dropped',
   'worldbook.note.secondary-off': 'secondary keys dropped: selective is off in the source',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} is unknown; AND ANY used',
+  'worldbook.note.decorator-activate':
+    'its text starts with @@activate, which SillyTavern reads as "always in": written as a constant entry, the line taken out of the text',
+  'worldbook.note.decorator-dont-activate':
+    'its text starts with @@dont_activate, which SillyTavern reads as "never in": written switched off (enabled: no), the line taken out of the text',
+  'worldbook.note.decorators-dropped': 'taken out of the text as SillyTavern takes them out, with no effect there or here: {lines}',
   'worldbook.note.no-keys': 'no plain keys left and not constant: written switched off (enabled: no); add keys to use it',
   'worldbook.note.no-secondary-keys':
     'its secondary keys were all regular expressions and it needs one of them to match ({logic}): without them it would come in on its primary keys alone, so it is written switched off (enabled: no); add plain secondary keys to use it',

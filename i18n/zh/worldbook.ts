@@ -5,6 +5,9 @@ export const worldbookZh = {
   'worldbook.note.regex-secondary-key': '次要关键词 {key} 是正则表达式，世界书不按正则匹配，去掉了',
   'worldbook.note.secondary-off': '次要关键词去掉了：原文件里 selective 是关着的',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} 认不出来，按 AND ANY 处理',
+  'worldbook.note.decorator-activate': '正文开头是 @@activate，SillyTavern 读作“一直在”：写成了常驻条目，这一行从正文里拿掉了',
+  'worldbook.note.decorator-dont-activate': '正文开头是 @@dont_activate，SillyTavern 读作“从不进来”：写成了关着的（enabled: no），这一行从正文里拿掉了',
+  'worldbook.note.decorators-dropped': '像 SillyTavern 那样从正文里拿掉了，在那边和这里都不起作用：{lines}',
   'worldbook.note.no-keys': '没有剩下普通关键词，也不是常驻条目：写成了关着的（enabled: no）；加上关键词才能用',
   'worldbook.note.no-secondary-keys':
     '它的次要关键词全是正则表达式，而它要求次要关键词命中（{logic}）：没有它们就会只凭主关键词触发，所以写成了关着的（enabled: no）；加上普通的次要关键词才能用',
