@@ -24,6 +24,17 @@ describe('cardTexts', () => {
     ])
     expect([...cardTexts(bytes)]).toEqual([['chara', 'abc']])
   })
+  it('of two chunks with one card keyword, reads the first, as SillyTavern does', () => {
+    const bytes = Buffer.concat([
+      sig,
+      chunk('tEXt', Buffer.from('chara\0first')),
+      chunk('tEXt', Buffer.from('ccv3\0v3first')),
+      chunk('tEXt', Buffer.from('chara\0second')),
+      chunk('tEXt', Buffer.from('Ccv3\0v3second')),
+      chunk('IEND', Buffer.alloc(0)),
+    ])
+    expect(Object.fromEntries(cardTexts(bytes))).toEqual({ chara: 'first', ccv3: 'v3first' })
+  })
   it('ignores a bad CRC on image chunks it never reads but refuses one on a text chunk', () => {
     const idat = chunk('IDAT', Buffer.from([1]))
     idat[idat.length - 1]! ^= 0xff

@@ -106,8 +106,12 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
         throw new PngCardError(`a text chunk is larger than ${MAX_CARD_TEXT_BYTES} bytes`, 'png.text-too-large', { max: MAX_CARD_TEXT_BYTES })
       const end = data.indexOf(0)
       const keyword = end > 0 ? data.subarray(0, end).toString('latin1').toLowerCase() : ''
-      // only the two card keywords are parsed at all
-      if (keyword === 'chara' || keyword === 'ccv3') found.set(keyword, parseText(type, data, budget).text)
+      // Only the two card keywords are parsed at all (each chunk, so the inflate budget holds); of two with one name the
+      // first is kept, as SillyTavern reads it (an editor that appended its card after the old one left two).
+      if (keyword === 'chara' || keyword === 'ccv3') {
+        const text = parseText(type, data, budget).text
+        if (!found.has(keyword)) found.set(keyword, text)
+      }
     }
     offset += 12 + length
     if (type === 'IEND') {
