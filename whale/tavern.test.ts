@@ -52,6 +52,12 @@ describe('contractsFromPrompt', () => {
 })
 
 describe('fromTavern', () => {
+  it('tags written as one string are split at commas, as SillyTavern reads them', () => {
+    const r = fromTavern({ name: 'V', description: 'd', tags: 'fantasy, sea ,, 向导' }, 'tavern-v1')
+    expect(r.preset.tags).toEqual(['fantasy', 'sea', '向导'])
+    expect(fromTavern({ name: 'V', description: 'd', tags: ' , ' }, 'tavern-v1').mapped).not.toContain('tags')
+  })
+
   it('maps the v2 fields and names what it does not take', () => {
     const r = fromTavern(
       {

@@ -146,7 +146,13 @@ function tagsOf(value: unknown): string[] {
       .filter((t) => t.trim() !== '')
       .slice(0, MAX_TAGS)
   }
-  return typeof value === 'string' && value.trim() ? [value] : []
+  // One string of tags, as older cards write them: split at commas, as SillyTavern reads it.
+  if (typeof value !== 'string') return []
+  return value
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
+    .slice(0, MAX_TAGS)
 }
 
 /** How export writes contracts into system_prompt; import compares against it. */
