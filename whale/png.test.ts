@@ -35,6 +35,19 @@ describe('cardTexts', () => {
     ])
     expect(Object.fromEntries(cardTexts(bytes))).toEqual({ chara: 'first', ccv3: 'v3first' })
   })
+  it('a NovelAI lorebook PNG (naidata, no card) is refused as such, with the way through SillyTavern', () => {
+    const nai = Buffer.concat([sig, chunk('tEXt', Buffer.from('naidata\0eyJ9')), chunk('IEND', Buffer.alloc(0))])
+    const code = (bytes: Buffer) => {
+      try {
+        cardJsonFromPng(bytes)
+      } catch (e) {
+        return e instanceof PngCardError ? e.said.code : 'other'
+      }
+      return 'read'
+    }
+    expect(code(nai)).toBe('png.nai-lorebook')
+    expect(code(Buffer.concat([sig, chunk('tEXt', Buffer.from('Title\0x')), chunk('IEND', Buffer.alloc(0))]))).toBe('png.no-card')
+  })
   it('ignores a bad CRC on image chunks it never reads but refuses one on a text chunk', () => {
     const idat = chunk('IDAT', Buffer.from([1]))
     idat[idat.length - 1]! ^= 0xff

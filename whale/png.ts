@@ -80,7 +80,7 @@ function parseText(type: string, data: Buffer, budget: InflateBudget): TextChunk
   return { keyword, text: (compressed ? inflateBounded(body, budget) : body).toString('utf8') }
 }
 
-/** Walks the chunk list and returns the card texts by keyword (lower-cased). */
+/** Walks the chunk list and returns the card texts by keyword (lower-cased); `naidata` maps to '' when present. */
 export function cardTexts(bytes: Buffer): Map<string, string> {
   if (bytes.length > MAX_PNG_BYTES) throw new PngCardError(`the PNG is larger than ${MAX_PNG_BYTES} bytes`, 'png.too-large', { max: MAX_PNG_BYTES })
   if (!looksLikePng(bytes)) throw new PngCardError('not a PNG file (bad signature)', 'png.signature')
@@ -108,6 +108,8 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
       const keyword = end > 0 ? data.subarray(0, end).toString('latin1').toLowerCase() : ''
       // Only the two card keywords are parsed at all (each chunk, so the inflate budget holds); of two with one name the
       // first is kept, as SillyTavern reads it (an editor that appended its card after the old one left two).
+      // NovelAI's lorebook PNG (what SillyTavern's World Info import reads from a PNG): only its presence is noted.
+      if (keyword === 'naidata') found.set(keyword, '')
       if (keyword === 'chara' || keyword === 'ccv3') {
         const text = parseText(type, data, budget).text
         if (!found.has(keyword)) found.set(keyword, text)
@@ -134,6 +136,11 @@ export function pngCard(bytes: Buffer): { text: string; chara?: string } {
   const v3 = texts.get('ccv3')
   const v2 = texts.get('chara')
   const encoded = v3 ?? v2
+  if (encoded === undefined && texts.has('naidata'))
+    throw new PngCardError(
+      'the PNG carries a NovelAI lorebook ("naidata"), not a character card; import it into SillyTavern\'s World Info, export the world as JSON and import that',
+      'png.nai-lorebook',
+    )
   if (encoded === undefined)
     throw new PngCardError(
       'the PNG carries no "chara" or "ccv3" text chunk, so it is not a character card; export the character from SillyTavern as a JSON card (or a PNG character card) and import that',
