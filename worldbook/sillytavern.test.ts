@@ -227,6 +227,17 @@ describe('SillyTavern World Info import', () => {
     expect(tide!.fields).toMatchObject({ constant: false, body: '@@activate\nTide text.' })
   })
 
+  it('a card whose book keys its entries by id is read with the card names', () => {
+    const card = {
+      spec: 'chara_card_v2',
+      data: { name: 'O', character_book: { entries: { 7: { keys: ['港口'], content: '灯塔。', enabled: true, insertion_order: 10 } } } },
+    }
+    const [entry] = planImport(card).entries
+    expect(entry!.fields).toMatchObject({ keys: ['港口'], enabled: true, priority: 10 })
+    expect(entry!.origin).toBe('entries.7')
+    expect(entry!.notCarried).toEqual([])
+  })
+
   it('SillyTavern’s {{char}} and {{user}} are kept as written, and the entry says so', () => {
     const [entry] = planImport({ entries: { 0: { key: ['k'], content: '{{char}} 在港口等 {{user}}，{{Char}} 不急。' } } }).entries
     expect(entry!.fields.body).toBe('{{char}} 在港口等 {{user}}，{{Char}} 不急。')

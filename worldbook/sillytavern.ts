@@ -164,8 +164,9 @@ function entryList(json: unknown): Source {
   if (other !== undefined) throw new ImportFormatError(note('format-other-lorebook', { format: other }))
   const entries = book.entries
   if (Array.isArray(entries)) return { entries: entries.map((e, i) => [`entries[${i}]`, e as Record<string, unknown>]), card: true, book }
+  // A card's book keyed by id (some editors write it so) still has the card names (`keys`, `enabled`, …).
   if (typeof entries === 'object' && entries !== null)
-    return { entries: Object.entries(entries as Record<string, unknown>).map(([k, e]) => [`entries.${k}`, e as Record<string, unknown>]), card: false, book }
+    return { entries: Object.entries(entries as Record<string, unknown>).map(([k, e]) => [`entries.${k}`, e as Record<string, unknown>]), card: isCard, book }
   throw new ImportFormatError(note('format-no-entries'))
 }
 
