@@ -25,6 +25,11 @@ describe('importCard: what real cards from the internet carry (decision 294)', (
     })
   })
 
+  it('a Pygmalion (Gradio) character file is refused by name, with the way through SillyTavern', () => {
+    const r = importCard(json({ char_name: 'Pyg', char_persona: 'A persona.', char_greeting: 'hi', world_scenario: 'sc' }), 'pyg.json')
+    expect(r).toMatchObject({ ok: false, detected: 'unknown', said: { code: 'card.pygmalion' } })
+  })
+
   it('an Agnai character (a persona object of its own kind) is refused with what to do, not saved as an empty preset', () => {
     const agnai = { kind: 'character', name: 'Aria', persona: { kind: 'text', attributes: { text: ['kind'] } }, greeting: 'hi', scenario: 'sc' }
     const r = importCard(json(agnai), 'aria.json')

@@ -52,6 +52,12 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
 
 function importParsed(raw: unknown, fileName: string, otherCard: string | undefined): CardImport {
   const detected = detectCard(raw)
+  // Pygmalion's (Gradio's) older character file: SillyTavern converts it on import; here it is named with the way through there.
+  if (detected === 'unknown' && isRecord(raw) && typeof raw.char_name === 'string')
+    return refuse(
+      'this is a Pygmalion (Gradio) character file (char_name, char_persona), which SillyTavern converts on import; import it there, export the character as a V2 card and import that — nothing was saved',
+      { code: 'card.pygmalion' },
+    )
   if (detected === 'unknown' || !isRecord(raw)) {
     return refuse('not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset', { code: 'card.unknown' })
   }

@@ -52,6 +52,8 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.card.png': 'cannot read the PNG card: {why}',
   'whale.said.card.binary': 'the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again',
   'whale.said.card.json': 'the card is not valid JSON ({error})',
+  'whale.said.card.pygmalion':
+    'this is a Pygmalion (Gradio) character file (char_name, char_persona), which SillyTavern converts on import; import it there, export the character as a V2 card and import that — nothing was saved',
   'whale.said.card.unknown': 'not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset',
   'whale.said.card.too-deep': 'the card holds a value nested too deeply to read; nothing was saved',
   'whale.said.card.nothing-taken':

@@ -47,6 +47,8 @@ export const whaleErrorsZh = {
   'whale.said.card.png': '读不了这张 PNG 卡：{why}',
   'whale.said.card.binary': '这是二进制文件，不是 JSON 卡；请把卡导出成 JSON（或 PNG 卡）再试',
   'whale.said.card.json': '这张卡不是有效的 JSON（{error}）',
+  'whale.said.card.pygmalion':
+    '这是 Pygmalion（Gradio）格式的角色文件（char_name、char_persona），SillyTavern 导入时会转换它；请先导入到那里，把角色导出成 V2 卡再导入——什么都没保存',
   'whale.said.card.unknown': '这个引擎不认识这张卡：既不是 SillyTavern 角色卡（v1/v2/v3），也不是 whale-persona 预设',
   'whale.said.card.too-deep': '这张卡里有一个值嵌套得太深，读不了；什么都没保存',
   'whale.said.card.nothing-taken':
