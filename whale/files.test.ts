@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { appendLines, appendRaw, writeTextAtomic } from './files.ts'
+import { appendLines, appendRaw, readBounded, readBytesBounded, writeTextAtomic } from './files.ts'
+import { execFileSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
 import { fillDisk, mountTmpfs } from '../durable/testing/tmpfs.ts'
 
 describe('whale writeTextAtomic through durable/ (issue 7 item 1)', () => {
@@ -56,5 +58,23 @@ describe('whale writeTextAtomic through durable/ (issue 7 item 1)', () => {
     expect((await fs.lstat(link)).isSymbolicLink()).toBe(true)
     expect(await fs.readFile(real, 'utf8')).toBe('{"a":1}\n')
     expect((await fs.stat(real)).mode & 0o777).toBe(0o640)
+  })
+})
+
+describe('a FIFO under a whale file’s name is never waited on', () => {
+  it('reading it says not a regular file, appending to it throws, and both return at once', async () => {
+    const dir = await fs.mkdtemp(join(tmpdir(), 'cyrene-whale-fifo-'))
+    try {
+      const file = join(dir, 'config.json')
+      execFileSync('mkfifo', [file])
+      expect(readBounded(file, 1024)).toEqual({ kind: 'unreadable', reason: 'not a regular file' })
+      expect(readBytesBounded(file, 1024)).toEqual({ ok: false, reason: 'not a regular file' })
+      expect(() => appendLines(file, ['{"op":"add"}'])).toThrow()
+      await fs.writeFile(join(dir, 'big.json'), 'x'.repeat(2048))
+      expect(readBounded(join(dir, 'big.json'), 1024)).toEqual({ kind: 'unreadable', reason: 'larger than 1024 bytes' })
+      expect(readBounded(join(dir, 'none.json'), 1024)).toEqual({ kind: 'missing' })
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true })
+    }
   })
 })

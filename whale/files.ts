@@ -1,17 +1,4 @@
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { withLock } from '../durable/lock.ts'
@@ -20,6 +7,7 @@ import { configFromText } from './config.ts'
 import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
 import type { RenderInput } from './render.ts'
 import { declareHostWrite } from '../durable/host-writes.ts'
+import { notRegularFile, readRegularFileSync } from '../durable/read-regular.ts'
 
 /**
  * The only place in whale/ that touches the disk for rendering and plain
@@ -60,33 +48,27 @@ export function locationsFor(ctx: FsContext, configOverride?: string): WhaleLoca
 
 export type ReadResult = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'unreadable'; reason: string }
 
-/** Reads a UTF-8 text file, refusing anything larger than `maxBytes` or not a regular file. */
+/**
+ * Reads a UTF-8 text file, refusing anything larger than `maxBytes` or not a regular file. Opened once, without
+ * waiting (a link to a regular file is followed, as a config kept elsewhere may be): a FIFO a tool call's process
+ * renamed in would otherwise stop the host's thread in the open, and a file swapped in after a check is never the
+ * one read.
+ */
 export function readBounded(absolute: string, maxBytes: number): ReadResult {
-  let size: number
-  try {
-    const st = statSync(absolute)
-    if (!st.isFile()) return { kind: 'unreadable', reason: 'not a regular file' }
-    size = st.size
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
-    return { kind: 'unreadable', reason: (error as Error).message }
-  }
-  if (size > maxBytes) return { kind: 'unreadable', reason: `larger than ${maxBytes} bytes` }
-  try {
-    return { kind: 'text', text: readFileSync(absolute, 'utf8') }
-  } catch (error) {
-    return { kind: 'unreadable', reason: (error as Error).message }
-  }
+  const read = readBytesBounded(absolute, maxBytes)
+  if (read.ok) return { kind: 'text', text: read.bytes.toString('utf8') }
+  return read.reason === 'no such file' ? { kind: 'missing' } : { kind: 'unreadable', reason: read.reason }
 }
 
 export function readBytesBounded(absolute: string, maxBytes: number): { ok: true; bytes: Buffer } | { ok: false; reason: string } {
   try {
-    const st = statSync(absolute)
-    if (!st.isFile()) return { ok: false, reason: 'not a regular file' }
-    if (st.size > maxBytes) return { ok: false, reason: `larger than ${maxBytes} bytes` }
-    return { ok: true, bytes: readFileSync(absolute) }
+    return { ok: true, bytes: readRegularFileSync(absolute, true, maxBytes) }
   } catch (error) {
-    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message }
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { ok: false, reason: 'no such file' }
+    if (code === 'EINVAL') return { ok: false, reason: 'not a regular file' }
+    if (code === 'EFBIG') return { ok: false, reason: `larger than ${maxBytes} bytes` }
+    return { ok: false, reason: (error as Error).message }
   }
 }
 
@@ -152,10 +134,13 @@ export function appendLines(absolute: string, lines: readonly string[]): void {
  * retry) to follow. The error is thrown as it came.
  */
 function appendWhole(absolute: string, text: string): void {
-  const fd = openSync(absolute, 'a')
+  // Never waiting: a FIFO renamed in under the inbox's name would hold the open until something read it.
+  const fd = openSync(absolute, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o666)
   let size = -1
   try {
-    size = fstatSync(fd).size
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw notRegularFile(absolute)
+    size = st.size
     const bytes = Buffer.from(text, 'utf8')
     let done = 0
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done)
@@ -177,9 +162,10 @@ function appendWhole(absolute: string, text: string): void {
 function endsWithoutNewline(absolute: string): boolean {
   let fd: number | undefined
   try {
-    const size = statSync(absolute).size
-    if (size === 0) return false
-    fd = openSync(absolute, 'r')
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK)
+    const st = fstatSync(fd)
+    if (!st.isFile() || st.size === 0) return false
+    const size = st.size
     const last = Buffer.alloc(1)
     readSync(fd, last, 0, 1, size - 1)
     return last[0] !== 0x0a
