@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs'
 import { t, type Lang } from '../i18n/index.ts'
 import {
   lastLedgerRecords,
@@ -133,10 +133,13 @@ function reflexLines(io: DoctorIO, lang: Lang, ledgerError: string | undefined):
 function readTail(file: string, bytes: number): string {
   let fd: number | undefined
   try {
-    const size = statSync(file).size
+    // Never waiting on a FIFO put under its name, and the size is the file's that is read.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+    const st = fstatSync(fd)
+    if (!st.isFile()) return ''
+    const size = st.size
     const length = Math.min(size, bytes)
     const buffer = Buffer.alloc(length)
-    fd = openSync(file, 'r')
     readSync(fd, buffer, 0, length, size - length)
     return buffer.toString('utf8')
   } catch {

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 import { join } from 'node:path'
 import { LAYOUT, resolveRoot } from '../memory/paths.ts'
 import { MemoryStore } from '../memory/index.ts'
@@ -24,7 +25,8 @@ function auditSaysMigrated(root: string): boolean {
   let seen = false
   try {
     const dir = join(root, LAYOUT.meta, '审计')
-    for (const name of readdirSync(dir)) if (name.endsWith('.jsonl') && readFileSync(join(dir, name), 'utf8').includes('"inbox-marks-migrated"')) seen = true
+    for (const name of readdirSync(dir))
+      if (name.endsWith('.jsonl') && readRegularFileSync(join(dir, name)).toString('utf8').includes('"inbox-marks-migrated"')) seen = true
   } catch {
     seen = false
   }

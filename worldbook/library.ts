@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs'
+import { lstatSync, readdirSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { isTempName } from '../durable/atomic-write.ts'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 import { stampOf } from '../memory/files.ts'
 import { parseEntry, type EntrySource, type WorldEntry } from './entry.ts'
 
@@ -170,9 +171,14 @@ function readEntryFile(source: EntrySource, name: string, path: string, stat: St
   if (stat.size > MAX_ENTRY_BYTES) return { skipped: `is ${stat.size} bytes, over the ${MAX_ENTRY_BYTES} an entry may have` }
   let bytes: Buffer
   try {
-    bytes = readFileSync(path)
+    // Opened once, never through a link, never waiting: what the lstat above saw may have been swapped since.
+    bytes = readRegularFileSync(path, false, MAX_ENTRY_BYTES)
   } catch (error) {
-    return { skipped: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ELOOP') return { skipped: 'is a symbolic link; the worldbook never follows links (copy the file itself here)' }
+    if (code === 'EINVAL') return { skipped: 'is not a plain file' }
+    if (code === 'EFBIG') return { skipped: `is over the ${MAX_ENTRY_BYTES} bytes an entry may have` }
+    return { skipped: `cannot be read (${code ?? (error as Error).message})` }
   }
   const text = decode(bytes)
   if (text === undefined) return { skipped: 'is not valid UTF-8: save it as UTF-8' }
