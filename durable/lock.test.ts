@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { promises as fs } from 'node:fs'
@@ -53,6 +54,12 @@ describe('reclaim', () => {
     await fs.writeFile(`${lock}.intent.${DEAD}`, '')
     expect(reclaim(lock, 10_000)).toBe(false)
     await fs.unlink(`${lock}.intent.${process.ppid}`)
+    expect(reclaim(lock, 10_000)).toBe(true)
+    expect((await fs.readdir(dir)).filter((n) => n.includes('intent'))).toEqual([])
+  })
+  it('a FIFO planted as an intent is judged by its pid, never opened to wait for a writer', async () => {
+    await fs.mkdir(lock)
+    execFileSync('mkfifo', [`${lock}.intent.${DEAD}`])
     expect(reclaim(lock, 10_000)).toBe(true)
     expect((await fs.readdir(dir)).filter((n) => n.includes('intent'))).toEqual([])
   })

@@ -9,7 +9,6 @@ import {
   writeSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   rmdirSync,
   statSync,
   unlinkSync,
@@ -21,7 +20,7 @@ import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DIR_MODE, FILE_MODE } from './modes.ts'
-import { describeHolder, OWN_PIDNS, OWN_START, processAlive, readOwnerSync, sameHost, type LockOwner } from './lock-owner.ts'
+import { describeHolder, OWN_PIDNS, OWN_START, processAlive, readOwnerSync, readRecordSync, sameHost, type LockOwner } from './lock-owner.ts'
 
 export { describeHolder, lockState, pidAlive, processStopped, type LockOwner } from './lock-owner.ts'
 
@@ -223,8 +222,9 @@ function liveIntent(lockPath: string, staleMs: number): boolean {
     let info: { host?: unknown; start?: unknown; pidns?: unknown } = {}
     let mtimeMs = 0
     try {
-      mtimeMs = statSync(file).mtimeMs
-      info = JSON.parse(readFileSync(file, 'utf8')) as typeof info
+      mtimeMs = lstatSync(file).mtimeMs
+      // A lock-shaped name in 元/ is left to its holder by the guard: a call's process can put a FIFO there.
+      info = JSON.parse(readRecordSync(file)) as typeof info
     } catch {
       /* just created (empty) or gone: judged by its pid below */
     }
