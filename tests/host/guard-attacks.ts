@@ -512,7 +512,7 @@ export const ATTACKS: Attack[] = [
   },
   // ── a restore's staging folder forged beside the store (decision 309) ──
   {
-    name: 'a committed restore journal forged beside the store (remove a day file, move a forged anchor in), then the engine writes',
+    name: 'a committed restore journal forged beside the store (remove a day file, move a forged anchor in), then the host writes',
     steps: [
       {
         tool: 'bash',
@@ -521,7 +521,10 @@ export const ATTACKS: Attack[] = [
           description: 'forge a restore',
         },
       },
-      { tool: 'memory_write', args: { text: '她喜欢冬天的第一场雪。', kind: 'preference', axis: '美', reason: '生活习惯' } },
+      // A write of the host's takes the store's lock, and with it finds the folder (memory/restore.test.ts shows the person's next write does).
+      { tool: 'memory_margin', args: { text: '冬天的第一场雪。' } },
+      // A preset without memory_margin (standard) leaves the folder for its next write: taken away so no later attack meets it.
+      { tool: 'bash', args: { command: 'rm -rf {root}-restore', description: 'clean up' } },
     ],
     hostWrites: true,
   },
