@@ -61,6 +61,26 @@ describe('cyrene settings', () => {
     expect(readFileSync(file(), 'utf8')).toBe(before)
   })
 
+  it('a settings file with bytes that are not UTF-8 is refused, not written back with replacement characters (decision 310)', async () => {
+    mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
+    // A key the command does not touch holds a byte that is not UTF-8 (a token saved in Latin-1 by an editor).
+    const bytes = Buffer.concat([Buffer.from('{"nickname": "Ash", "siyuan": {"token": "ab'), Buffer.from([0xff]), Buffer.from('cd"}}\n')])
+    writeFileSync(file(), bytes)
+    for (const argv of [
+      ['settings', 'set', 'nickname', 'Bo'],
+      ['settings', 'unset', 'nickname'],
+    ]) {
+      const r = await run(argv)
+      expect(r).toMatchObject({ code: 2, err: expect.stringContaining('元/settings.json is not valid UTF-8') })
+      expect(r.err).toContain('re-save it as UTF-8 or remove it first, nothing was changed')
+      expect(readFileSync(file()).equals(bytes)).toBe(true)
+    }
+    // Once it is UTF-8 again, the same command works.
+    writeFileSync(file(), '{"nickname": "Ash", "siyuan": {"token": "abcd"}}\n')
+    expect(await run(['settings', 'set', 'nickname', 'Bo'])).toMatchObject({ code: 0 })
+    expect(JSON.parse(readFileSync(file(), 'utf8'))).toEqual({ nickname: 'Bo', siyuan: { token: 'abcd' } })
+  })
+
   it('style levels come from 元/styles.md when the person wrote one', async () => {
     mkdirSync(join(home, 'cyrene-philia093-0', '元'), { recursive: true })
     writeFileSync(join(home, 'cyrene-philia093-0', '元', 'styles.md'), '## 猫步\n轻轻地说。\n')

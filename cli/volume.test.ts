@@ -71,6 +71,27 @@ describe('cyrene volume: one definition of the persona sources (issue 8)', () =>
     expect(refused.err).toContain('persona/chat.md')
     expect(readFileSync(join(t.root, '元/卷.json'), 'utf8')).toBe(before)
   })
+
+  it('a 卷.json with bytes that are not UTF-8 is refused by volume new and complete, not written back with replacement characters (decision 310)', async () => {
+    const started = await startEngine({ env: { DSH_HOME: t.home }, persona: PERSONA_SOURCES })
+    await started.store.close()
+    const file = join(t.root, '元/卷.json')
+    // A volume's reason edited by hand in another encoding: one byte that is not UTF-8.
+    const text = readFileSync(file, 'utf8')
+    const bytes = Buffer.concat([Buffer.from('{"note": "'), Buffer.from([0xe9]), Buffer.from('", ' + text.slice(text.indexOf('{') + 1))])
+    writeFileSync(file, bytes)
+    for (const argv of [
+      ['volume', 'new', '--reason', 'x', '--confirm', 'new-volume'],
+      ['volume', 'complete'],
+    ]) {
+      const r = await run(argv)
+      expect(r.code, r.err).toBe(2)
+      expect(r.err).toContain('元/卷.json is not valid UTF-8')
+      expect(r.err).toContain('fix it by hand or restore it from a snapshot — nothing was changed')
+      expect(readFileSync(file).equals(bytes)).toBe(true)
+    }
+    expect(readdirSync(join(t.root, '元/卷'))).toEqual(['000'])
+  })
 })
 
 /** A report file as `npm run persona:ab` writes it, made for the persona `change`. */

@@ -1,4 +1,5 @@
 import { promises as fs, constants as C, lstatSync, readlinkSync, type Stats } from 'node:fs'
+import { isUtf8 } from 'node:buffer'
 import { dirname, join, relative, isAbsolute, sep } from 'node:path'
 import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '../durable/atomic-write.ts'
 
@@ -136,12 +137,21 @@ async function refuseLinksBelow(root: string, file: string): Promise<void> {
  * store never reads through one (CONTRACT#no-links; `check` reports it).
  */
 export async function readTextOr(root: string, file: string, fallback: string): Promise<string> {
-  if ((await inspectBelow(root, file)).kind !== 'file') return fallback
+  return (await readUtf8Or(root, file, fallback)).text
+}
+
+/**
+ * `readTextOr`, also saying whether the bytes were UTF-8 (`valid: false`: the text holds
+ * replacement characters, and a rewrite from it would change bytes the person did not touch).
+ */
+export async function readUtf8Or(root: string, file: string, fallback: string): Promise<{ text: string; valid: boolean }> {
+  if ((await inspectBelow(root, file)).kind !== 'file') return { text: fallback, valid: true }
   try {
-    return (await readNoFollow(file)).toString('utf8')
+    const bytes = await readNoFollow(file)
+    return { text: bytes.toString('utf8'), valid: isUtf8(bytes) }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ELOOP') return fallback
+    if (code === 'ENOENT' || code === 'ELOOP') return { text: fallback, valid: true }
     throw e
   }
 }

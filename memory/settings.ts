@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import Schema from '@deepseek-ai/schemastery'
-import { readTextOr } from './fsio.ts'
+import { readTextOr, readUtf8Or } from './fsio.ts'
 import type { Said } from './said.ts'
 import type { StoreCore } from './store-core.ts'
 import { DEFAULT_LIMITS, RefusedError, type Limits } from './validate.ts'
@@ -384,6 +384,22 @@ function voiceSettingSaid(key: VoiceSettingKey, value: string): { en: string; sa
 }
 
 /**
+ * 元/settings.json as a write lays its change over it. Bytes that are not UTF-8 refuse the write:
+ * read, they become replacement characters, and writing them back would change keys the person
+ * did not touch (a token, a remote) while saying every other key was kept.
+ */
+export async function settingsTextForRewrite(root: string): Promise<string> {
+  const { text, valid } = await readUtf8Or(root, join(root, SETTINGS_REL), '')
+  if (!valid)
+    throw new RefusedError(
+      'bad-settings-file',
+      `${SETTINGS_REL} is not valid UTF-8 (edited with another encoding?); re-save it as UTF-8 or remove it first, nothing was changed`,
+      { variant: 'not-utf8' },
+    )
+  return text
+}
+
+/**
  * Save one voice key (or remove it, `value` undefined) in 元/settings.json,
  * atomically and under the store's write lock, keeping every other key as it
  * is. A settings file that is not a JSON object is refused, never replaced: it
@@ -395,7 +411,7 @@ export async function writeVoiceSetting(store: StoreCore, key: VoiceSettingKey, 
     if (problem !== undefined) throw new RefusedError('bad-setting', `${problem.en}; nothing was changed`, { problem: problem.said })
   }
   await store.withWriteLock(async (lock) => {
-    const text = await readTextOr(store.root, join(store.root, '元', 'settings.json'), '')
+    const text = await settingsTextForRewrite(store.root)
     let raw: unknown = {}
     if (text.trim() !== '') {
       try {

@@ -35,7 +35,8 @@ export interface StoreCore {
   replaceFile(rel: string, text: string | Buffer, lock: HeldLock, unchanged?: () => void): Promise<void>
   /** The text of a file about to be rewritten (UTF-8 only, no links followed). */
   readForRewrite(rel: string): Promise<string>
-  readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string; problemSaid?: Said }>
+  /** A record in 元/ (a problem, not a throw, when it is not JSON); `forRewrite`: bytes that are not UTF-8 are a problem too. */
+  readMetaJson<T>(name: string, fallback: T, opts?: { forRewrite?: boolean }): Promise<{ value: T; problem?: string; problemSaid?: Said }>
   writeMetaJson(name: string, value: unknown, lock: HeldLock): Promise<void>
   /** Renames a broken record in 元/ to `<name>.corrupt-<time>` before it is written anew; the new name. */
   keepMetaAside(name: string, lock: HeldLock): Promise<string>

@@ -8,7 +8,7 @@ import { newId } from './id.ts'
 import { acquire, LockBusyError, LockLostError, type HeldLock, type LockOwner } from '../durable/lock.ts'
 import { audit, auditLog } from './audit.ts'
 import { engineStatus, releaseEngine } from './engine-lock.ts'
-import { ensureDir, fsyncDir, inspectBelow, isTempName, linkRefusal, readTextOr, walkFiles, writeAtomic, readForRewrite } from './fsio.ts'
+import { ensureDir, fsyncDir, inspectBelow, isTempName, linkRefusal, readUtf8Or, walkFiles, writeAtomic, readForRewrite } from './fsio.ts'
 import {
   LAYOUT,
   LAYOUT_DIRS,
@@ -23,7 +23,7 @@ import {
   WRITE_LOCK,
   type RootOptions,
 } from './paths.ts'
-import { applySettingsPatch, parseSettingsText, readSettings, SETTINGS_REL, type Settings, type SettingsChange } from './settings.ts'
+import { applySettingsPatch, parseSettingsText, readSettings, settingsTextForRewrite, type Settings, type SettingsChange } from './settings.ts'
 import { recoverInterruptedRestore, recoverUnderLock } from './restore.ts'
 import { journalPending, recoverGitSwitch } from './git-switch.ts'
 import { buildMeta, RefusedError, type Limits, type NewEntry, type Writer, checkText, parseWhen, linksOf } from './validate.ts'
@@ -165,13 +165,13 @@ export class MemoryStore implements StoreCore {
    */
   /** What `saveSettings` would change, and the values it would lead to; writes nothing. */
   async previewSettings(patch: unknown, opts: { from?: 'panel' | 'person' } = {}): Promise<SettingsChange & { values: Settings['values'] }> {
-    const change = applySettingsPatch(await readTextOr(this.root, this.path(SETTINGS_REL), ''), patch, this.settingsLayer, opts)
+    const change = applySettingsPatch(await settingsTextForRewrite(this.root), patch, this.settingsLayer, opts)
     return { ...change, values: parseSettingsText(JSON.stringify(change.layer), this.settingsLayer).settings.values }
   }
 
   async saveSettings(patch: unknown, opts: { from?: 'panel' | 'person' } = {}): Promise<SettingsChange> {
     const change = await this.withWriteLock(async (lock) => {
-      const change = applySettingsPatch(await readTextOr(this.root, this.path(SETTINGS_REL), ''), patch, this.settingsLayer, opts)
+      const change = applySettingsPatch(await settingsTextForRewrite(this.root), patch, this.settingsLayer, opts)
       if (change.changed.length > 0) await this.writeMetaJson('settings.json', change.layer, lock)
       return change
     })
@@ -492,8 +492,15 @@ export class MemoryStore implements StoreCore {
   // ── small records in 元/ ──────────────────────────────────────────────
 
   /** Read a JSON file in 元/; invalid JSON is reported, never overwritten silently. */
-  async readMetaJson<T>(name: string, fallback: T): Promise<{ value: T; problem?: string; problemSaid?: Said }> {
-    const text = await readTextOr(this.root, join(this.root, LAYOUT.meta, name), '')
+  async readMetaJson<T>(name: string, fallback: T, opts: { forRewrite?: boolean } = {}): Promise<{ value: T; problem?: string; problemSaid?: Said }> {
+    const { text, valid } = await readUtf8Or(this.root, join(this.root, LAYOUT.meta, name), '')
+    // Read to be written back: bytes that are not UTF-8 would come back as replacement characters.
+    if (!valid && opts.forRewrite === true)
+      return {
+        value: fallback,
+        problem: `元/${name} is not valid UTF-8 (edited with another encoding?)`,
+        problemSaid: { code: 'part.meta-not-utf8', params: { file: `元/${name}` } },
+      }
     if (text.trim() === '') return { value: fallback }
     try {
       return { value: JSON.parse(text) as T }

@@ -93,8 +93,9 @@ export async function currentVolume(store: StoreCore): Promise<number | undefine
   return typeof value.current === 'number' ? value.current : undefined
 }
 
-export async function readVolumes(store: StoreCore): Promise<VolumesFile | undefined> {
-  const { value, problem, problemSaid } = await store.readMetaJson<unknown>(VOLUMES_FILE, undefined)
+/** `forRewrite`: read to be written back, so a file that is not UTF-8 is refused (its bytes would change). */
+export async function readVolumes(store: StoreCore, forRewrite = false): Promise<VolumesFile | undefined> {
+  const { value, problem, problemSaid } = await store.readMetaJson<unknown>(VOLUMES_FILE, undefined, { forRewrite })
   if (problem !== undefined)
     throw new RefusedError('meta-json', `${problem}; fix it by hand or restore it from a snapshot — nothing was changed`, {
       variant: 'volumes-json',
@@ -151,7 +152,7 @@ export async function ensureVolumePersonaHash(store: StoreCore, sources: readonl
   const hash = await personaFingerprint(sources)
   const wuyu = await wuyuVersionOf(sources)
   return await store.withWriteLock(async (lock) => {
-    let vols = await readVolumes(store)
+    let vols = await readVolumes(store, true)
     let changed = false
     if (vols === undefined) {
       vols = { current: 0, volumes: [{ id: 0, started_at: store.now().toISOString(), reason: '卷零：首次启动', persona_hash: hash, wuyu_version: wuyu }] }
@@ -209,7 +210,7 @@ export async function openVolume(store: StoreCore, input: OpenVolumeInput, ctx: 
   const before = await ensureVolumePersonaHash(store, input.sources)
   const wuyu = await wuyuVersionOf(input.sources)
   const vol = await store.withWriteLock(async (lock) => {
-    const vols = (await readVolumes(store)) ?? before
+    const vols = (await readVolumes(store, true)) ?? before
     const id = Math.max(...vols.volumes.map((v) => v.id)) + 1
     const v: Volume = { id, started_at: store.now().toISOString(), reason, persona_hash: hash, wuyu_version: wuyu, ...(ab === undefined ? {} : { ab }) }
     vols.volumes.push(v)

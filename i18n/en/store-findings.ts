@@ -81,6 +81,8 @@ export const storeFindingsEn: { readonly [K in keyof typeof storeFindingsZh]: st
   'store.refused.bad-setting': '{problem}; nothing was changed',
   'store.refused.bad-settings-file.json': '元/settings.json is not valid JSON ({error}); fix or remove it first, nothing was changed',
   'store.refused.bad-settings-file.not-object': '元/settings.json does not hold a JSON object; fix or remove it first, nothing was changed',
+  'store.refused.bad-settings-file.not-utf8':
+    '元/settings.json is not valid UTF-8 (edited with another encoding?); re-save it as UTF-8 or remove it first, nothing was changed',
   'store.refused.bad-settings-patch.not-object': 'settings must be a JSON object like {"nickname": "…"}',
   'store.refused.bad-settings-patch.personal': '"{key}" is set only by you in {file}, not from the settings page. Nothing was written.',
   'store.refused.bad-settings-patch.file': '{problem}; fix or remove the file first, nothing was written',

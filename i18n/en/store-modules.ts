@@ -3,6 +3,7 @@ import type { storeModulesZh } from '../zh/store-modules.ts'
 /** What volumes, margin, person marks, sync conflicts, links, the A/B review and the git repository say, in English: memory/'s own sentences (decision 084). */
 export const storeModulesEn: { readonly [K in keyof typeof storeModulesZh]: string } = {
   'store.part.meta-json': '{file} is not valid JSON ({error})',
+  'store.part.meta-not-utf8': '{file} is not valid UTF-8 (edited with another encoding?)',
   'store.part.marks.version': '{file} is not a version-1 record of person marks',
   'store.part.volumes.not-object': 'not an object',
   'store.part.volumes.fields': 'needs "current" and "volumes"',

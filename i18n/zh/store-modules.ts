@@ -1,6 +1,7 @@
 /** 卷、余页、本人记号、同步冲突、链接、A/B 评审、git 仓库说的话（决定 084）。 */
 export const storeModulesZh = {
   'store.part.meta-json': '{file} 不是有效的 JSON（{error}）',
+  'store.part.meta-not-utf8': '{file} 不是有效的 UTF-8（用别的编码保存过？）',
   'store.part.marks.version': '{file} 不是第 1 版的本人记号记录',
   'store.part.volumes.not-object': '不是一个对象',
   'store.part.volumes.fields': '缺 "current" 和 "volumes"',
