@@ -229,6 +229,29 @@ describe('a full disk and a read-only file system through the command line (issu
     expect(await fs.readFile(dayFile(home), 'utf8')).toMatch(/第一条[\s\S]*第二条/)
   })
 
+  it('ENOSPC under a whale lock: the refusal names the whale folder and its disk, not "the memory store" and the working directory', async () => {
+    const mnt = await tmpfs('whale-full')
+    const home = join(mnt, 'home')
+    const whale = join(home, 'whale-persona')
+    await fs.mkdir(join(whale, 'presets'), { recursive: true })
+    const config = JSON.stringify({ persona: { enabled: true, character: '旧正文' } }, null, 2) + '\n'
+    await fs.writeFile(join(whale, 'config.json'), config)
+    await fs.writeFile(join(whale, 'presets', 'mine.json'), JSON.stringify({ spec: 'whale-persona/1', id: 'mine', persona: { character: '新正文' } }))
+    const filler = join(mnt, 'filler')
+    await expect(fs.writeFile(filler, Buffer.alloc(4 * 1024 * 1024, 1))).rejects.toMatchObject({ code: 'ENOSPC' })
+    // The lock's owner record is what the full disk refuses first: a write on a descriptor, which names no path.
+    const r = cyrene(['whale', 'presets', 'apply', 'mine'], home)
+    expectSystemRefusal(r, /^cyrene whale: disk full: no space left for \S*whale-persona\/config\.json\.lock\.owner\./)
+    expect(r.stderr).toContain(`df -h '${whale}'`)
+    expect(r.stderr).not.toContain('the memory store')
+    expect(await fs.readFile(join(whale, 'config.json'), 'utf8')).toBe(config)
+    expect((await fs.readdir(whale)).sort()).toEqual(['config.json', 'presets'])
+    await fs.rm(filler)
+    const again = cyrene(['whale', 'presets', 'apply', 'mine'], home)
+    expect(again.status, again.stderr).toBe(0)
+    expect(await fs.readFile(join(whale, 'config.json'), 'utf8')).toContain('新正文')
+  })
+
   it('ELOOP: a folder of the store swapped for a link to itself: a clear message, exit 3, and the doctor still reports', async () => {
     const home = await homeWithStore(base, 'loop')
     const anchors = join(home, 'cyrene-philia093-0', '锚')

@@ -160,7 +160,15 @@ function writePrivateSync(path: string, text: string): void {
 /** Every byte into `fd`: a write may take fewer than offered (a disk filling up), one that takes none is an error. */
 export function writeAllSync(fd: number, bytes: Uint8Array, path: string): void {
   for (let done = 0; done < bytes.length;) {
-    const n = writeSync(fd, bytes, done, bytes.length - done)
+    let n: number
+    try {
+      n = writeSync(fd, bytes, done, bytes.length - done)
+    } catch (e) {
+      // A write names no path (ENOSPC, EDQUOT, EIO on an fd): the refusal must say which file, and so which disk.
+      const err = e as NodeJS.ErrnoException
+      if (err.path === undefined) err.path = path
+      throw err
+    }
     if (n <= 0) throw Object.assign(new Error(`the file system took no bytes writing ${path}`), { code: 'EIO', path })
     done += n
   }
