@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PACKAGE_ROOT } from '../host/package-root.ts'
 import { PERSONA_SOURCES, personaSourcesIn } from '../host/persona-sources.ts'
@@ -91,6 +91,27 @@ describe('cyrene volume: one definition of the persona sources (issue 8)', () =>
       expect(readFileSync(file).equals(bytes)).toBe(true)
     }
     expect(readdirSync(join(t.root, '元/卷'))).toEqual(['000'])
+  })
+
+  it('元/卷 replaced by a link: volume new is refused (link-in-store) and copies nothing through it; with the folder back it opens volume 1', async () => {
+    const started = await startEngine({ env: { DSH_HOME: t.home }, persona: PERSONA_SOURCES })
+    await started.store.close()
+    const before = readFileSync(join(t.root, '元/卷.json'))
+    const outside = join(t.home, 'elsewhere')
+    mkdirSync(outside)
+    renameSync(join(t.root, '元/卷'), join(outside, '卷'))
+    symlinkSync(join(outside, '卷'), join(t.root, '元/卷'))
+
+    const refused = await run(['volume', 'new', '--reason', 'x', '--confirm', 'new-volume'])
+    expect(refused.code, refused.err).toBe(2)
+    expect(refused.err).toContain('元/卷 is a symbolic link')
+    expect(readdirSync(join(outside, '卷'))).toEqual(['000'])
+    expect(readFileSync(join(t.root, '元/卷.json')).equals(before)).toBe(true)
+
+    unlinkSync(join(t.root, '元/卷'))
+    renameSync(join(outside, '卷'), join(t.root, '元/卷'))
+    expect(await run(['volume', 'new', '--reason', 'x', '--confirm', 'new-volume'])).toMatchObject({ code: 0 })
+    expect(readdirSync(join(t.root, '元/卷')).sort()).toEqual(['000', '001'])
   })
 })
 

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { AbReview } from './ab-review.ts'
 import { audit } from './audit.ts'
-import { ensureDir, fsyncDir } from './fsio.ts'
+import { ensureDir, fsyncDir, inspectBelow, linkRefusal } from './fsio.ts'
 import { LAYOUT } from './paths.ts'
 import type { StoreCore } from './store-core.ts'
 import { RefusedError, type Writer } from './validate.ts'
@@ -111,12 +111,10 @@ function volumeDirRel(id: number): string {
 /** Copy persona files to 元/卷/NNN/persona/ and make them read-only (0400 files, 0500 folder). Skips if present. */
 async function snapshotPersona(store: StoreCore, id: number, sources: readonly PersonaSource[]): Promise<boolean> {
   const dir = store.path(volumeDirRel(id))
-  try {
-    await fs.stat(dir)
-    return false
-  } catch {
-    /* not yet */
-  }
+  // 元/卷 or a volume's folder a link: the copy would land (or be found) wherever it points (CONTRACT#no-links).
+  const found = await inspectBelow(store.root, dir)
+  if (found.kind === 'link') throw linkRefusal(found.rel)
+  if (found.kind !== 'missing') return false
   const tmp = `${dir}.tmp-${process.pid}`
   await fs.rm(tmp, { recursive: true, force: true })
   try {
