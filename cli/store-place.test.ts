@@ -160,6 +160,30 @@ describe('an import reads a file, and one it can hold', () => {
   })
 })
 
+describe('migrate --from a file too big to read at once (a fault audit: "File size (…) is greater than 2 GiB", nothing about what to do)', () => {
+  it('is refused before it is read, with its size and what to do, given itself or found in a folder; nothing is changed', async () => {
+    expect((await write('已经在的一条')).code).toBe(0)
+    const old = join(t.home, 'old-plugin')
+    await fs.mkdir(old)
+    const md = join(old, 'cyrene-memory.md')
+    await fs.writeFile(md, '')
+    await fs.truncate(md, 3 * 2 ** 30) // sparse: past what node reads whole, no disk spent
+    const day = join(old, 'sub', '2020-01-01.md')
+    await fs.mkdir(join(old, 'sub'))
+    await fs.writeFile(day, '')
+    await fs.truncate(day, 257 * 2 ** 20)
+    // The big files are never read, here either: the store and what lies beside it are compared.
+    const before = { store: await tree(t.root), home: (await fs.readdir(t.home)).sort() }
+    const whole = await run(['migrate', '--from', md])
+    expect(whole.code, whole.err).toBe(2)
+    expect(whole.err).toContain(`${md} is 3072 MiB, over the 256 MiB a migration reads at once; nothing was read or changed. Split it`)
+    const found = await run(['migrate', '--from', join(old, 'sub')])
+    expect(found.code, found.err).toBe(2)
+    expect(found.err).toContain(`${day} is 257 MiB, over the 256 MiB`)
+    expect({ store: await tree(t.root), home: (await fs.readdir(t.home)).sort() }).toEqual(before)
+  })
+})
+
 describe('a store folder that is a link to nothing (a disk not mounted)', () => {
   it('is the system refusing (exit 3) for a read and a write, and nothing is made where it points or beside it', async () => {
     await fs.symlink(join(t.home, 'unmounted', 'store'), t.root)

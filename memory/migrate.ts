@@ -37,9 +37,27 @@ export interface MigrationReport {
 
 const SKIP_DIRS = new Set(['node_modules', '.git', 'profiles'])
 
+/** The most a source file may hold: as `memory import` reads at once. A bigger one is refused before it is read. */
+const MAX_SOURCE_BYTES = 256 * 2 ** 20
+
+/** A source's bytes; one past `MAX_SOURCE_BYTES` (over 2 GiB, node cannot read it whole at all) is refused, nothing read. */
+async function readSource(path: string): Promise<Buffer> {
+  const { size } = await fs.stat(path)
+  if (size > MAX_SOURCE_BYTES) {
+    const mb = String(Math.ceil(size / 2 ** 20))
+    const max = String(MAX_SOURCE_BYTES / 2 ** 20)
+    throw new RefusedError(
+      'bad-input',
+      `${path} is ${mb} MiB, over the ${max} MiB a migration reads at once; nothing was read or changed. Split it (or move it out of the folder) and migrate again`,
+      { variant: 'too-big', file: path, mb, max },
+    )
+  }
+  return await fs.readFile(path)
+}
+
 async function looksLikeDayFile(path: string): Promise<boolean> {
   if (!/^\d{4}-\d{2}-\d{2}\.md$/.test(basename(path)) || !isDateString(basename(path, '.md'))) return false
-  const head = await fs.readFile(path, 'utf8')
+  const head = (await readSource(path)).toString('utf8')
   return head.includes('<!--cyrene:')
 }
 
@@ -224,7 +242,7 @@ export async function migrate(
   const counted: MigrationReport['sources'] = []
   for (const src of sources) {
     // Decoded line by line: invalid UTF-8 is reported with its line, never imported as U+FFFD.
-    const lines = decodeLines(await fs.readFile(src.path))
+    const lines = decodeLines(await readSource(src.path))
     const badLines = new Set<number>()
     lines.forEach((l, i) => {
       if (l.badUtf8 !== undefined) {

@@ -29,6 +29,8 @@ export const storeImportEn: { readonly [K in keyof typeof storeImportZh]: string
   'store.refused.not-found.source': "nothing at {from}; give the old plugin's data folder, a DSH_HOME, or a file",
   'store.refused.bad-input.source': '{from} is not a day file, a cyrene-memory.md, or a memory-inbox.jsonl',
   'store.refused.bad-input.self': "that is this store itself; give the old plugin's folder",
+  'store.refused.bad-input.too-big':
+    '{file} is {mb} MiB, over the {max} MiB a migration reads at once; nothing was read or changed. Split it (or move it out of the folder) and migrate again',
   'store.part.snapshot.not-utf8': '{file} is not valid UTF-8',
   'store.part.snapshot.format': '{at}: {problem}',
   'store.part.snapshot.cut': '{file} ends in the middle of a line (cut short?)',

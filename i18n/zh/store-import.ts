@@ -26,6 +26,7 @@ export const storeImportZh = {
   'store.refused.not-found.source': '{from} 那里什么都没有；给出旧插件的数据文件夹、一个 DSH_HOME，或者一个文件',
   'store.refused.bad-input.source': '{from} 不是日记文件、cyrene-memory.md，也不是 memory-inbox.jsonl',
   'store.refused.bad-input.self': '这就是这个记忆库本身；请给出旧插件的文件夹',
+  'store.refused.bad-input.too-big': '{file} 有 {mb} MiB，超过了一次迁移能读的 {max} MiB；什么都没读，什么都没改。把它拆开（或移出这个文件夹）再迁移一次',
   'store.part.snapshot.not-utf8': '{file} 不是有效的 UTF-8',
   'store.part.snapshot.format': '{at}：{problem}',
   'store.part.snapshot.cut': '{file} 在一行的中间结束了（被截断了？）',
