@@ -1,7 +1,8 @@
 import { help, langOf, say } from './help-text.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 import { resolve } from 'node:path'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
@@ -147,9 +148,12 @@ function abCheck(o: VolumeOptions, io: CliIO): ((fingerprint: string) => AbRevie
   const file = resolve(io.cwd, o.abReport)
   let bytes: Buffer
   try {
-    bytes = readFileSync(file)
+    // A FIFO or a device (/dev/zero never ends) is no report: refused at once, never waited on.
+    bytes = readRegularFileSync(file, true)
   } catch (error) {
-    throw new CliError(say(io, 'store.volume.abUnreadable', { file, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message }), 2)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EINVAL') throw new CliError(say(io, 'store.volume.abNotRegular', { file }), 2)
+    throw new CliError(say(io, 'store.volume.abUnreadable', { file, why: code ?? (error as Error).message }), 2)
   }
   return (fingerprint) => abReviewOf(bytes, o.verdict as string, fingerprint, file)
 }

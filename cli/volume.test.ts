@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
@@ -112,6 +113,25 @@ describe('cyrene volume: one definition of the persona sources (issue 8)', () =>
     renameSync(join(outside, '卷'), join(t.root, '元/卷'))
     expect(await run(['volume', 'new', '--reason', 'x', '--confirm', 'new-volume'])).toMatchObject({ code: 0 })
     expect(readdirSync(join(t.root, '元/卷')).sort()).toEqual(['000', '001'])
+  })
+
+  it('a FIFO named as the A/B report or as a persona file is refused at once (exit 2), not waited on for good; no volume is opened', async () => {
+    const started = await startEngine({ env: { DSH_HOME: t.home }, persona: PERSONA_SOURCES })
+    await started.store.close()
+    const before = readFileSync(join(t.root, '元/卷.json'))
+    const fifo = join(t.home, 'report.fifo')
+    execFileSync('mkfifo', [fifo])
+    const ab = await run(['volume', 'new', '--reason', 'x', '--confirm', 'new-volume', '--ab-report', fifo, '--verdict', 'keep'])
+    expect(ab.code, ab.err).toBe(2)
+    expect(ab.err).toContain(`the A/B report ${fifo} is not a regular file`)
+    const pkg = packageCopy()
+    unlinkSync(join(pkg, 'persona/chat.md'))
+    execFileSync('mkfifo', [join(pkg, 'persona/chat.md')])
+    const persona = await run(['volume', 'new', '--reason', 'x', '--confirm', 'new-volume', '--persona', pkg])
+    expect(persona.code, persona.err).toBe(2)
+    expect(persona.err).toContain(`cannot read persona file ${join(pkg, 'persona/chat.md')}`)
+    expect(readFileSync(join(t.root, '元/卷.json')).equals(before)).toBe(true)
+    expect(readdirSync(join(t.root, '元/卷'))).toEqual(['000'])
   })
 })
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
+import { readRegularFileSync } from '../durable/read-regular.ts'
 import type { AbReview } from './ab-review.ts'
 import { audit } from './audit.ts'
 import { ensureDir, fsyncDir, inspectBelow, linkRefusal } from './fsio.ts'
@@ -43,7 +44,8 @@ export async function personaFingerprint(sources: readonly PersonaSource[]): Pro
   for (const s of [...sources].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     let content: Buffer
     try {
-      content = await fs.readFile(s.path)
+      // A FIFO or a device named as a persona file would stop the command here for good: a regular file only.
+      content = readRegularFileSync(s.path, true)
     } catch (e) {
       throw new RefusedError('no-persona', `cannot read persona file ${s.path}: ${(e as Error).message}`, {
         variant: 'unreadable',
@@ -60,10 +62,7 @@ export async function personaFingerprint(sources: readonly PersonaSource[]): Pro
 async function wuyuVersionOf(sources: readonly PersonaSource[]): Promise<string> {
   const w = sources.find((s) => s.name.endsWith('wuyu.md'))
   if (w === undefined) return ''
-  return `sha256:${createHash('sha256')
-    .update(await fs.readFile(w.path))
-    .digest('hex')
-    .slice(0, 16)}`
+  return `sha256:${createHash('sha256').update(readRegularFileSync(w.path, true)).digest('hex').slice(0, 16)}`
 }
 
 /** Pure validation of 元/卷.json content. */

@@ -114,6 +114,8 @@ export const cliStoreEn: { readonly [K in keyof typeof cliStoreZh]: string } = {
   'store.volume.ab': 'persona A/B recorded: verdict {verdict}, report {report}…',
   'store.volume.unchanged': '(persona text is unchanged; edit persona/ and rebuild separately)',
   'store.volume.abPair': '--ab-report <FILE> and --verdict keep|revert go together',
+  'store.volume.abNotRegular':
+    'the A/B report {file} is not a regular file (a FIFO, a device or a folder); give the report.md or report.html that npm run persona:ab wrote. No volume was opened',
   'store.volume.abUnreadable': 'cannot read the A/B report {file}: {why}',
   'store.migrate.noSource': 'give one source: cyrene migrate --from <old data folder | DSH_HOME | file> or --from-whale [--dry-run]',
   'store.migrate.noInbox': 'no whale-persona inbox at {path}; nothing to import',

@@ -109,6 +109,7 @@ export const cliStoreZh = {
   'store.volume.ab': '记下了人格 A/B：结论 {verdict}，报告 {report}…',
   'store.volume.unchanged': '（人格文本没有改；要改请另外编辑 persona/ 再重新构建）',
   'store.volume.abPair': '--ab-report <FILE> 和 --verdict keep|revert 要一起给',
+  'store.volume.abNotRegular': 'A/B 报告 {file} 不是普通文件（是 FIFO、设备或文件夹）；请给出 npm run persona:ab 写下的 report.md 或 report.html。没有开新卷',
   'store.volume.abUnreadable': '读不了 A/B 报告 {file}（{why}）；检查路径后再试',
   'store.migrate.noSource': '请给出一个来源：cyrene migrate --from <旧数据文件夹 | DSH_HOME | 文件>，或 --from-whale [--dry-run]',
   'store.migrate.noInbox': '{path} 没有 whale-persona 的收件箱，没有可导入的',
