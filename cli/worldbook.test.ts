@@ -132,6 +132,30 @@ describe('cyrene worldbook', () => {
     expect(r.err).toContain('Put the folder itself there')
     expect(await fs.readdir(join(t.home, 'elsewhere'))).toEqual([])
   })
+
+  it('every entry stopped by a link or a folder at its place: nothing written, exit 2 and what to do, never through the link', async () => {
+    const world = join(t.home, 'two.json')
+    await fs.writeFile(
+      world,
+      JSON.stringify({ entries: { 0: { key: ['a'], comment: 'Alpha', content: 'alpha' }, 1: { key: ['b'], comment: 'Beta', content: 'beta' } } }),
+    )
+    await fs.mkdir(join(folder(), 'Alpha.md'), { recursive: true })
+    const outside = join(t.home, 'outside.md')
+    await fs.writeFile(outside, 'not the worldbook’s\n')
+    await fs.symlink(outside, join(folder(), 'Beta.md'))
+    const r = await run('worldbook', 'import', world)
+    expect(r.code, r.err).toBe(2)
+    expect(r.out).toContain('世界书/Alpha.md is not a plain file; move it away and import again')
+    expect(r.out).toContain('世界书/Beta.md is a symbolic link; the worldbook never writes through one')
+    expect(r.err).toContain('nothing was written: 2 entries are refused by what stands at their place in 世界书/')
+    expect(await fs.readFile(outside, 'utf8')).toBe('not the worldbook’s\n')
+    // With the folder moved away, the same import writes Alpha (and still not through the link).
+    await fs.rmdir(join(folder(), 'Alpha.md'))
+    const again = await run('worldbook', 'import', world)
+    expect(again.code, again.err).toBe(0)
+    expect(again.out).toContain('wrote 1 entry')
+    expect(await fs.readFile(outside, 'utf8')).toBe('not the worldbook’s\n')
+  })
 })
 
 describe('cyrene worldbook import: a big world', () => {

@@ -286,5 +286,11 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
     }
     return `${lines.join('\n')}\n`
   })
+  // Every entry the world had to give was stopped by what stands at its place in 世界书/ (a link, a folder):
+  // nothing was written, so not a success (an outside fault audit found exit 0 here).
+  if (o.dryRun !== true && count('written') === 0 && count('refused') > 0) {
+    io.stderr(`cyrene: ${t('cli.worldbook.noneWritten', io.lang ?? DEFAULT_LANG, { n: count('refused') })}\n`)
+    return 2
+  }
   return 0
 }

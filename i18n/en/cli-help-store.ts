@@ -43,7 +43,8 @@ carried. An entry longer than its block (560 constant, 800 keyword, frame includ
 breaks, or written switched off with its size when one paragraph alone is too long. On and off are read as
 SillyTavern reads them (disable == true, a truthy constant, a card book's enabled, @@activate or
 @@dont_activate atop the text). A file with no entry to
-write is refused (exit 2) and makes nothing.`,
+write is refused (exit 2) and makes nothing; an import whose every entry finds a link or a folder at its
+place writes nothing and exits 2.`,
   'cli.worldbook.import.file': 'a World Info JSON exported from SillyTavern, or a character card (JSON or PNG) with a character_book',
   'cli.worldbook.import.dryRun': 'say what would be written, write nothing',
   'cli.memory.recheck.scope': 'month or year',

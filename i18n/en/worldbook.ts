@@ -101,6 +101,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
     '{folder} is a symbolic link; the worldbook never follows links. Put the folder itself there (move the files it points to into a real folder of that name), then import again; nothing was written',
   'cli.worldbook.nothing': '{file}: no entry to import ({n} entries without text or not entries at all); nothing was written',
   'cli.worldbook.notWorld': '{file}: {why}; nothing was written',
-  'cli.worldbook.isLink': '{rel} is a symbolic link',
-  'cli.worldbook.notPlain': '{rel} is not a plain file',
+  'cli.worldbook.isLink': '{rel} is a symbolic link; the worldbook never writes through one: put the file itself there (or remove the link) and import again',
+  'cli.worldbook.notPlain': '{rel} is not a plain file; move it away and import again',
+  'cli.worldbook.noneWritten':
+    'nothing was written: {n} entries are refused by what stands at their place in 世界书/ (named above); fix those and import again',
 }

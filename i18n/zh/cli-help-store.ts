@@ -32,7 +32,8 @@ content、matchWholeWords（没写时用 SillyTavern 的默认：子串）和 ca
 140 号轨（constant）或预处理的命中块（关键词）；probability、scan depth、groups、定时效果、递归，以及整本的
 scan_depth/token_budget 会点名说没带过来。比它的块长的条目（constant 560、关键词 800，含框架）在换行处拆开；
 单独一段就太长时，写成关着的条目并写明大小。开和关照 SillyTavern 的读法（disable == true、constant 为真值、角色卡
-世界书的 enabled、正文开头的 @@activate 或 @@dont_activate）。没有一条可写的文件会被拒绝（退出码 2），什么都不建。`,
+世界书的 enabled、正文开头的 @@activate 或 @@dont_activate）。没有一条可写的文件会被拒绝（退出码 2），什么都不建；每一条的位置上都是链接或文件夹时，
+什么都不写，退出码 2。`,
   'cli.worldbook.import.file': 'SillyTavern 导出的 World Info 文件（JSON），或带 character_book 的角色卡（JSON 或 PNG）',
   'cli.worldbook.import.dryRun': '只说会写什么，什么都不写',
   'cli.memory.recheck.scope': 'month 或 year',

@@ -94,6 +94,7 @@ export const worldbookZh = {
     '{folder} 是一个符号链接；世界书从不跟随链接。请在那里放一个真正的文件夹（把链接指向的文件搬进同名的文件夹），再导入一次；什么都没写',
   'cli.worldbook.nothing': '{file}：没有可以导入的条目（{n} 个条目没有正文，或根本不是条目）；什么都没写',
   'cli.worldbook.notWorld': '{file}：{why}；什么都没写',
-  'cli.worldbook.isLink': '{rel} 是符号链接',
-  'cli.worldbook.notPlain': '{rel} 不是普通文件',
+  'cli.worldbook.isLink': '{rel} 是符号链接；世界书从不透过链接写入：在那里放文件本身（或删掉链接），再导入一次',
+  'cli.worldbook.notPlain': '{rel} 不是普通文件；把它移开，再导入一次',
+  'cli.worldbook.noneWritten': '什么都没写：有 {n} 个条目被 世界书/ 里占着它们位置的东西挡住了（见上面）；处理好后再导入一次',
 } as const
