@@ -159,6 +159,16 @@ function permissionMessage(e: Errno, ctx: FailureContext): string {
   return t('failure.perm.full', lang, { head, state, changed, fix })
 }
 
+/** A folder made (`mkdir -p`) where a file, a FIFO or a link already stands: EEXIST, the same conflict as ENOTDIR. */
+function fileWhereFolderIsMade(e: Errno): boolean {
+  if (e.code !== 'EEXIST' || e.syscall !== 'mkdir' || e.path === undefined) return false
+  try {
+    return !lstatSync(e.path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /** The first component of `path` that exists and is not a folder (where a folder is needed). */
 function fileInTheWay(path: string): string | undefined {
   const parts = resolve(path).split('/')
@@ -177,7 +187,7 @@ function conflictMessage(e: Errno, ctx: FailureContext): string {
   const lang = langOf(ctx)
   let what: string
   let p: string
-  if (e.code === 'ENOTDIR') {
+  if (e.code === 'ENOTDIR' || e.code === 'EEXIST') {
     p = fileInTheWay(e.dest ?? e.path ?? '') ?? e.path ?? '(unknown path)'
     what = t('failure.conflict.fileNeedsFolder', lang, { path: p })
   } else {
@@ -209,7 +219,7 @@ export function describeSystemFailure(error: unknown, ctx: FailureContext): { ex
   if (code === 'EIO') return { exit: EXIT.system, message: t('failure.io', lang, { where, changed: changedNote(ctx) }) }
   // A folder swapped for a link that leads back to itself (or round in a circle): no path through it resolves.
   if (code === 'ELOOP') return { exit: EXIT.system, message: t('failure.loop', lang, { where, changed: changedNote(ctx) }) }
-  if (CONFLICT.has(code)) return { exit: EXIT.system, message: conflictMessage(e, ctx) }
+  if (CONFLICT.has(code) || fileWhereFolderIsMade(e)) return { exit: EXIT.system, message: conflictMessage(e, ctx) }
   return undefined
 }
 

@@ -329,6 +329,20 @@ describe('a file-size limit (EFBIG, RLIMIT_FSIZE) stops a write short', () => {
 })
 
 describe('the whale commands when the system refuses', () => {
+  it('a file where the presets folder goes: exit 3, a path conflict with the mv that fixes it (it was exit 1, "check the permissions"), the file as it was', async () => {
+    const home = join(base, 'whale-presets-file')
+    await fs.mkdir(join(home, 'whale-persona'), { recursive: true })
+    const presets = join(home, 'whale-persona', 'presets')
+    await fs.writeFile(presets, 'a note of mine\n')
+    const r = cyrene(['whale', 'presets', 'save', 'p1'], home)
+    expectSystemRefusal(r, /^cyrene whale: path conflict: \S*whale-persona\/presets is a file where the store needs a folder\./)
+    expect(r.stderr).toContain(`mv '${presets}' '${presets}.aside'`)
+    expect(await fs.readFile(presets, 'utf8')).toBe('a note of mine\n')
+    await fs.rename(presets, `${presets}.aside`)
+    const again = cyrene(['whale', 'presets', 'save', 'p1'], home)
+    expect(again.status, again.stderr).toBe(0)
+  })
+
   it('a file-size limit is exit 3 with what to do, as for every command (it was exit 1), the inbox as it was', async () => {
     const home = join(base, 'whale-efbig')
     await fs.mkdir(join(home, 'whale-persona'), { recursive: true })
