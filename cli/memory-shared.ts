@@ -114,7 +114,8 @@ export function asCliError(e: unknown, io: Pick<CliIO, 'lang'>): unknown {
     e instanceof RangeError
   )
     return new CliError(refusalText(e, io), 2)
-  if (e instanceof Error && e.name === 'NotUtf8') return new CliError(e.message, 2)
+  if (e instanceof Error && e.name === 'NotUtf8')
+    return new CliError(refusalText(new RefusedError('not-utf8', e.message, { file: String((e as { rel?: unknown }).rel ?? '') }), io), 2)
   return e
 }
 

@@ -46,6 +46,20 @@ function says(lang: 'zh' | 'en', text: string, expected: Record<'zh' | 'en', str
 
 describe('what the store says, in the person’s language (decision 082)', () => {
   for (const lang of ['zh', 'en'] as const) {
+    it(`${lang}: an anchor that is not UTF-8 is left untouched, said in the person's language`, async () => {
+      await run(['memory', 'anchor', 'write', 'user', WORDS[lang]], lang, 0)
+      const anchors = join(t.home, ROOT, '锚')
+      const file = (await fs.readdir(anchors)).find((n) => n.endsWith('.md'))!
+      await fs.appendFile(join(anchors, file), Buffer.from([0xff, 0xfe, 0x0a]))
+      const before = await fs.readFile(join(anchors, file))
+      const refused = await run(['memory', 'anchor', 'write', 'user', WORDS[lang]], lang, 2)
+      says(lang, refused, {
+        en: [`锚/${file} is not valid UTF-8 (edited with another encoding?); it was left untouched and nothing was written.`],
+        zh: [`锚/${file} 不是有效的 UTF-8（用别的编码保存过？）；它原样没动，什么都没写。`],
+      })
+      expect(await fs.readFile(join(anchors, file))).toEqual(before)
+    })
+
     it(`${lang}: a bad field on a write`, async () => {
       const tooLong = await run(['memory', 'write', 'x'.repeat(401)], lang, 2)
       await run(['memory', 'write', WORDS[lang], '--kind', 'Not A Kind'], lang, 2)

@@ -295,7 +295,7 @@ export async function readForRewrite(file: string, rel: string, root?: string): 
       `${rel} is not valid UTF-8 (edited with another encoding?); it was left untouched and nothing was written. Re-save it as UTF-8, then try again.`,
     )
     err.name = 'NotUtf8'
-    throw err
+    throw Object.assign(err, { rel })
   }
   return text
 }

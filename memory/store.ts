@@ -279,7 +279,7 @@ export class MemoryStore implements StoreCore {
     try {
       return await readForRewrite(this.path(rel), rel, this.root)
     } catch (e) {
-      if ((e as Error).name === 'NotUtf8') throw new RefusedError('not-utf8', (e as Error).message)
+      if ((e as Error).name === 'NotUtf8') throw new RefusedError('not-utf8', (e as Error).message, { file: rel })
       throw e
     }
   }
