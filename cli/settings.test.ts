@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from './main.ts'
@@ -59,6 +60,17 @@ describe('cyrene settings', () => {
     // Only a zero-width space: a name nobody would see.
     expect(await run(['settings', 'set', 'nickname', '\u200b'])).toMatchObject({ code: 2, err: expect.stringContaining('must not be empty') })
     expect(readFileSync(file(), 'utf8')).toBe(before)
+  })
+
+  it('a FIFO or a link where the settings file was is said, never taken for no settings', async () => {
+    await run(['settings', 'set', 'nickname', '小满'])
+    rmSync(file())
+    execFileSync('mkfifo', [file()])
+    const got = await run(['settings', 'get', 'nickname'])
+    expect(got.err).toContain('元/settings.json is not a plain file (a link, a folder or a FIFO); its settings are not read. Move it away')
+    rmSync(file())
+    symlinkSync('/etc/hostname', file())
+    expect((await run(['settings', 'get', 'nickname'])).err).toContain('is not a plain file')
   })
 
   it('a settings file with bytes that are not UTF-8 is refused, not written back with replacement characters (decision 310)', async () => {

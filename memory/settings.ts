@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import Schema from '@deepseek-ai/schemastery'
-import { readTextOr, readUtf8Or } from './fsio.ts'
+import { inspectBelow, readTextOr, readUtf8Or } from './fsio.ts'
 import type { Said } from './said.ts'
 import type { StoreCore } from './store-core.ts'
 import { DEFAULT_LIMITS, RefusedError, type Limits } from './validate.ts'
@@ -276,9 +276,14 @@ function layerSettings(rowLayer: Json, fileLayer: Json, problems: Problems): Set
 /** Keys only the person's own files set: a patch from the settings page may not change them. */
 const PERSON_FILE_KEYS: readonly string[] = ['siyuan.tokenEnvAllow']
 
-function parseSettings(root: string, text: string, rowLayer: Json): SettingsRead {
+function parseSettings(root: string, text: string, rowLayer: Json, notAFile = false): SettingsRead {
   const problems = new Problems()
-  let layer = parseSettingsLayer(text, problems)
+  if (notAFile)
+    problems.add(`${SETTINGS_REL} is not a plain file (a link, a folder or a FIFO); its settings are not read. Move it away, then set them again`, {
+      code: 'settings.not-a-file',
+      params: { file: SETTINGS_REL },
+    })
+  let layer = notAFile ? undefined : parseSettingsLayer(text, problems)
   if (layer === undefined) layer = lastGood.get(root) ?? {}
   else lastGood.set(root, layer)
   const settings = layerSettings(rowLayer, layer, problems)
@@ -291,7 +296,11 @@ function parseSettings(root: string, text: string, rowLayer: Json): SettingsRead
  * the last good values are used and the problem is reported to the doctor.
  */
 export async function readSettings(root: string, rowLayer: Json = {}): Promise<SettingsRead> {
-  return parseSettings(root, await readTextOr(root, join(root, SETTINGS_REL), ''), rowLayer)
+  const file = join(root, SETTINGS_REL)
+  const at = await inspectBelow(root, file)
+  // Something else under its name is said, not taken for "no settings": the person's nickname would vanish without a word.
+  if (at.kind === 'link' || at.kind === 'not-file') return parseSettings(root, '', rowLayer, true)
+  return parseSettings(root, await readTextOr(root, file, ''), rowLayer)
 }
 
 export interface SettingsChange {

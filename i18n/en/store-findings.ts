@@ -83,6 +83,7 @@ export const storeFindingsEn: { readonly [K in keyof typeof storeFindingsZh]: st
   'store.refused.bad-settings-file.not-object': '元/settings.json does not hold a JSON object; fix or remove it first, nothing was changed',
   'store.refused.not-utf8':
     '{file} is not valid UTF-8 (edited with another encoding?); it was left untouched and nothing was written. Re-save it as UTF-8, then try again.',
+  'store.settings.not-a-file': '{file} is not a plain file (a link, a folder or a FIFO); its settings are not read. Move it away, then set them again',
   'store.refused.bad-settings-file.not-utf8':
     '元/settings.json is not valid UTF-8 (edited with another encoding?); re-save it as UTF-8 or remove it first, nothing was changed',
   'store.refused.bad-settings-patch.not-object': 'settings must be a JSON object like {"nickname": "…"}',

@@ -79,6 +79,7 @@ export const storeFindingsZh = {
   'store.refused.bad-settings-file.json': '元/settings.json 不是有效的 JSON（{error}）；先改好或删掉它，什么都没改',
   'store.refused.bad-settings-file.not-object': '元/settings.json 里不是一个 JSON 对象；先改好或删掉它，什么都没改',
   'store.refused.not-utf8': '{file} 不是有效的 UTF-8（用别的编码保存过？）；它原样没动，什么都没写。把它另存为 UTF-8 后再试一次。',
+  'store.settings.not-a-file': '{file} 不是普通文件（是链接、文件夹或 FIFO）；里面的设置没有读。把它挪走，再重新设置一次',
   'store.refused.bad-settings-file.not-utf8': '元/settings.json 不是有效的 UTF-8（用别的编码保存过？）；先把它另存为 UTF-8 或删掉它，什么都没改',
   'store.refused.bad-settings-patch.not-object': '设置要是一个 JSON 对象，比如 {"nickname": "…"}',
   'store.refused.bad-settings-patch.personal': '"{key}" 只能由你自己在 {file} 里改，设置页改不了。什么都没写。',
