@@ -522,7 +522,7 @@ export const ATTACKS: Attack[] = [
         },
       },
       // A write of the host's takes the store's lock, and with it finds the folder (memory/restore.test.ts shows the person's next write does).
-      { tool: 'memory_margin', args: { text: '冬天的第一场雪。' } },
+      { tool: 'memory_margin', args: { file: 'restore-forge.md', text: '冬天的第一场雪。' } },
       // A preset without memory_margin (standard) leaves the folder for its next write: taken away so no later attack meets it.
       { tool: 'bash', args: { command: 'rm -rf {root}-restore', description: 'clean up' } },
     ],
