@@ -9,14 +9,27 @@ import { closeSync, constants as C, fstatSync, openSync, readFileSync } from 'no
  * unread, for a record that only a planted file could make large.
  */
 export function readRegularFileSync(path: string, follow = false, maxBytes = Infinity): Buffer {
-  const fd = openSync(path, C.O_RDONLY | C.O_NONBLOCK | (follow ? 0 : C.O_NOFOLLOW))
+  const fd = openRegularSync(path, follow)
   try {
-    const st = fstatSync(fd)
-    if (!st.isFile()) throw notRegularFile(path)
-    if (st.size > maxBytes) throw Object.assign(new Error(`${path} is larger than ${maxBytes} bytes`), { code: 'EFBIG' })
+    if (fstatSync(fd).size > maxBytes) throw Object.assign(new Error(`${path} is larger than ${maxBytes} bytes`), { code: 'EFBIG' })
     return readFileSync(fd)
   } finally {
     closeSync(fd)
+  }
+}
+
+/**
+ * `path` opened for reading, as `readRegularFileSync` opens it, for a caller that reads it its own way (at
+ * offsets, its tail) or checks something else while it is open; the descriptor is the caller's to close.
+ */
+export function openRegularSync(path: string, follow = false): number {
+  const fd = openSync(path, C.O_RDONLY | C.O_NONBLOCK | (follow ? 0 : C.O_NOFOLLOW))
+  try {
+    if (!fstatSync(fd).isFile()) throw notRegularFile(path)
+    return fd
+  } catch (error) {
+    closeSync(fd)
+    throw error
   }
 }
 

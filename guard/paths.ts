@@ -61,11 +61,9 @@ const REAL_FS: GuardFs = {
   },
   readText: (p, max) => {
     try {
-      const st = statSync(p)
-      if (st.size > max) return undefined
-      return readRegularFileSync(p, true).toString('utf8')
-    } catch {
-      return ''
+      return readRegularFileSync(p, true, max).toString('utf8')
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EFBIG' ? undefined : ''
     }
   },
 }

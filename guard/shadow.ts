@@ -17,11 +17,11 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
-  writeSync,
   type Stats,
 } from 'node:fs'
 import { basename, dirname, join, sep } from 'node:path'
 import { readRegularFileSync } from '../durable/read-regular.ts'
+import { writeAllSync } from '../durable/lock.ts'
 
 /**
  * What the protected folders held, kept in the host's memory so a tool call's
@@ -524,8 +524,7 @@ export class Shadow {
     const temp = join(dirname(path), `.guard.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
     const fd = openSync(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, rec.mode)
     try {
-      let done = 0
-      while (done < buf.byteLength) done += writeSync(fd, buf, done, buf.byteLength - done)
+      writeAllSync(fd, buf, temp)
       // On the open file, not its name: the name is in a folder a call's process can write.
       fchmodSync(fd, rec.mode)
       const made = fstatSync(fd)

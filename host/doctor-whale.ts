@@ -1,4 +1,5 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, readSync } from 'node:fs'
+import { openRegularSync } from '../durable/read-regular.ts'
 import { t, type Lang } from '../i18n/index.ts'
 import {
   lastLedgerRecords,
@@ -134,10 +135,8 @@ function readTail(file: string, bytes: number): string {
   let fd: number | undefined
   try {
     // Never waiting on a FIFO put under its name, and the size is the file's that is read.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
-    const st = fstatSync(fd)
-    if (!st.isFile()) return ''
-    const size = st.size
+    fd = openRegularSync(file, true)
+    const size = fstatSync(fd).size
     const length = Math.min(size, bytes)
     const buffer = Buffer.alloc(length)
     readSync(fd, buffer, 0, length, size - length)

@@ -1,5 +1,6 @@
-import { closeSync, constants as C, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs'
+import { closeSync, readFileSync, realpathSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
+import { openRegularSync } from '../durable/read-regular.ts'
 import { ANCHOR_FILES, anchorRel, parseAnchor } from './anchors.ts'
 import { entriesOf, parseEntryFile, type Entry } from './entry.ts'
 import { dayFileRel, localDate } from './paths.ts'
@@ -93,8 +94,7 @@ export function insideReader(root: string): (path: string) => string {
     let fd: number | undefined
     try {
       // Never waiting: a FIFO a tool call's process renamed in under a day file's name would stop the turn.
-      fd = openSync(path, C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0))
-      if (!fstatSync(fd).isFile()) return ''
+      fd = openRegularSync(path)
       if (realpathSync(dirname(path)) !== join(realRoot, relative(root, dirname(path)))) return ''
       return readFileSync(fd, 'utf8')
     } catch {

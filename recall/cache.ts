@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { ensureDir, readNoFollow, writeAtomic, type FileStamp } from '../memory/files.ts'
 import { LAYOUT, recallCacheDir } from '../memory/paths.ts'
 import { RecallIndex } from './core/index.ts'
-import { bufferSource, descriptorSource, openRegularSync, packColumns, readColumns, tokenizerSignature, type ByteSource } from './core/saved.ts'
+import { bufferSource, descriptorSource, packColumns, readColumns, tokenizerSignature, type ByteSource } from './core/saved.ts'
+import { openRegularSync } from '../durable/read-regular.ts'
 
 /**
  * The recall keeper's cache on disk (recall/keeper.ts keeps the index level

@@ -7,7 +7,7 @@ import { configFromText } from './config.ts'
 import { locate, inboxFileOf, type WhaleLocations } from './paths.ts'
 import type { RenderInput } from './render.ts'
 import { declareHostWrite } from '../durable/host-writes.ts'
-import { notRegularFile, readRegularFileSync } from '../durable/read-regular.ts'
+import { notRegularFile, openRegularSync, readRegularFileSync } from '../durable/read-regular.ts'
 
 /**
  * The only place in whale/ that touches the disk for rendering and plain
@@ -162,10 +162,9 @@ function appendWhole(absolute: string, text: string): void {
 function endsWithoutNewline(absolute: string): boolean {
   let fd: number | undefined
   try {
-    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK)
-    const st = fstatSync(fd)
-    if (!st.isFile() || st.size === 0) return false
-    const size = st.size
+    fd = openRegularSync(absolute, true)
+    const size = fstatSync(fd).size
+    if (size === 0) return false
     const last = Buffer.alloc(1)
     readSync(fd, last, 0, 1, size - 1)
     return last[0] !== 0x0a

@@ -10,7 +10,8 @@
 // shape (documents and terms in range, frequencies, lengths); the file is not hashed as a
 // whole, which cost more than the search.
 
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, readSync } from 'node:fs'
+import { openRegularSync } from '../../durable/read-regular.ts'
 import { crc32 } from 'node:zlib'
 import { align8, COLUMNS_MAGIC, COLUMNS_SEP, RECALL_COLUMNS_VERSION, type ColumnsHeader } from './columns.ts'
 import { RECALL_SOURCES, type RecallSource } from './options.ts'
@@ -76,18 +77,6 @@ export function bufferSource(buffer: Buffer): ByteSource {
  */
 export function fileSource(path: string): ByteSource {
   return descriptorSource(openRegularSync(path))
-}
-
-/** `path` opened for reading if it is a regular file: never waiting, never through a link. */
-export function openRegularSync(path: string): number {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-  try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'EINVAL' })
-    return fd
-  } catch (error) {
-    closeSync(fd)
-    throw error
-  }
 }
 
 /** An open file read at offsets; it is the source's from now on (closed by `release`, or when the source is collected). */

@@ -6,6 +6,6 @@
 export { RecallFormatError, RECALL_INDEX_FORMAT, RECALL_INDEX_VERSION } from './serialise.ts'
 export type { SerializedDoc, SerializedRecallIndex } from './serialise.ts'
 export { packColumns, RECALL_COLUMNS_VERSION } from './columns.ts'
-export { bufferSource, descriptorSource, fileSource, openRegularSync, readColumns, unpackColumns } from './columns-read.ts'
+export { bufferSource, descriptorSource, fileSource, readColumns, unpackColumns } from './columns-read.ts'
 export type { ByteSource, LoadedColumns } from './columns-read.ts'
 export { tokenizerSignature, TOKENIZER_VERSION } from './tokenize.ts'
