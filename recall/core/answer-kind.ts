@@ -109,67 +109,43 @@ export function isNumberTerm(term: string): boolean {
  * dictionary knows: Mochi, Kevin, Asics).
  */
 export function holdsAnswer(kind: AnswerKind, terms: Iterable<string>, isName: (term: string) => boolean): boolean {
-  let number = false
-  let money = false
-  let marked = false
+  if (kind === 'name' || kind === 'brand') {
+    const marks = kind === 'name' ? NAMING : BRANDING
+    for (const term of terms) if (marks.test(term) || isName(term)) return true
+    return false
+  }
+  const { word, pair } = SHOWN_BY[kind]
+  let first = false
+  let second = false
   for (const term of terms) {
-    switch (kind) {
-      case 'name':
-        if (NAMING.test(term) || isName(term)) return true
-        break
-      case 'brand':
-        if (BRANDING.test(term) || isName(term)) return true
-        break
-      case 'weekday':
-        if (WEEKDAY.test(term)) return true
-        break
-      case 'age':
-        // A number said as an age: 三岁, 九十大寿, 30 years old, turned 30 (a number alone is as often a count or a size).
-        if (AGED.test(term)) return true
-        number ||= isNumberTerm(term)
-        marked ||= AGE_MARK.test(term)
-        if (number && marked) return true
-        break
-      case 'number':
-        if (LOOKUP_NUMBER.test(term)) return true
-        break
-      case 'birthday':
-        // 12月20日 comes apart as 12, 月, 20, 日: a month character beside a number is a date too.
-        if (CALENDAR_DAY.test(term) || MONTHS.has(term)) return true
-        number ||= isNumberTerm(term)
-        marked ||= term === '月' || term === '号'
-        if (number && marked) return true
-        break
-      case 'bloodType':
-        if (BLOOD_TYPE.test(term)) return true
-        marked ||= term === 'blood' || term === '血'
-        number ||= term === 'type' || term === 'group' || term === '型'
-        if (number && marked) return true
-        break
-      case 'height':
-        if (HEIGHT.test(term)) return true
-        number ||= isNumberTerm(term)
-        marked ||= term === '米' || term === 'metr' || term === 'meter'
-        if (number && marked) return true
-        break
-      case 'weight':
-        if (WEIGHT.test(term)) return true
-        break
-      case 'colour':
-        if (COLOUR.test(term)) return true
-        break
-      case 'password':
-        if (PASSWORD.test(term)) return true
-        break
-      case 'price':
-        // A sum: a number beside a unit of money (600 yuan, 九百块), or one no size or count is
-        // written in (三千二, 二十万, 899 of $899, whose sign the tokenizer drops).
-        if (SUM.test(term)) return true
-        number ||= isNumberTerm(term)
-        money ||= MONEY.test(term)
-        if (number && money) return true
-        break
-    }
+    if (word(term)) return true
+    if (pair === undefined) continue
+    first ||= pair[0](term)
+    second ||= pair[1](term)
+    if (first && second) return true
   }
   return false
+}
+
+/** How a memory's terms show an answer of a kind: one word that is one, or two words found together (a number beside its unit). */
+interface Shown {
+  word: (term: string) => boolean
+  pair?: readonly [(term: string) => boolean, (term: string) => boolean]
+}
+
+const SHOWN_BY: Record<Exclude<AnswerKind, 'name' | 'brand'>, Shown> = {
+  weekday: { word: (t) => WEEKDAY.test(t) },
+  // A number said as an age: 三岁, 九十大寿, 30 years old, turned 30 (a number alone is as often a count or a size).
+  age: { word: (t) => AGED.test(t), pair: [isNumberTerm, (t) => AGE_MARK.test(t)] },
+  number: { word: (t) => LOOKUP_NUMBER.test(t) },
+  // 12月20日 comes apart as 12, 月, 20, 日: a month character beside a number is a date too.
+  birthday: { word: (t) => CALENDAR_DAY.test(t) || MONTHS.has(t), pair: [isNumberTerm, (t) => t === '月' || t === '号'] },
+  bloodType: { word: (t) => BLOOD_TYPE.test(t), pair: [(t) => t === 'blood' || t === '血', (t) => t === 'type' || t === 'group' || t === '型'] },
+  height: { word: (t) => HEIGHT.test(t), pair: [isNumberTerm, (t) => t === '米' || t === 'metr' || t === 'meter'] },
+  weight: { word: (t) => WEIGHT.test(t) },
+  colour: { word: (t) => COLOUR.test(t) },
+  password: { word: (t) => PASSWORD.test(t) },
+  // A sum: a number beside a unit of money (600 yuan, 九百块), or one no size or count is
+  // written in (三千二, 二十万, 899 of $899, whose sign the tokenizer drops).
+  price: { word: (t) => SUM.test(t), pair: [isNumberTerm, (t) => MONEY.test(t)] },
 }
