@@ -301,6 +301,29 @@ describe('restore: a staging folder no restore wrote (decision 309)', () => {
     expect((await hashTree(t.root))[dayRel]).toBe(before[dayRel])
   })
 
+  it('a journal a restore left after its closing audit line goes without a second line; one holding files is still audited', async () => {
+    const { s, name } = await storeWithSnapshot()
+    await restoreSnapshot(s, name, { by: 'person' })
+    const staged = (await s.auditLog()).find((l) => l.op === 'restore-staged')!
+    const month = String(staged.at).slice(0, 7)
+    // What a cut between the `restore` line and the journal's removal leaves: the committed journal, no file to move.
+    const leftover = await forge(String(staged.token), month, 'x.md')
+    await fs.rm(join(leftover, 'files'), { recursive: true })
+    await fs.mkdir(join(leftover, 'files/锚'), { recursive: true })
+    const lines = (await s.auditLog()).length
+    const before = await hashTree(t.root)
+    const again = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await again.write(fact('又一条', '2026-01-05T12:00:00'), { by: 'person' })
+    await expect(fs.lstat(leftover)).rejects.toThrow(/ENOENT/)
+    const log = await again.auditLog()
+    expect(log.slice(lines).map((l) => l.op)).not.toContain('restore-abandoned')
+    expect((await hashTree(t.root))['锚/我是谁.md']).toBe(before['锚/我是谁.md'])
+    // The same token with a file to move in was not left by that restore: thrown away and said.
+    await forge(String(staged.token), month, 'x.md')
+    await again.write(fact('再一条', '2026-01-06T12:00:00'), { by: 'person' })
+    expect((await again.auditLog()).slice(lines)).toEqual([expect.objectContaining({ op: 'restore-abandoned', unvouched: true })])
+  })
+
   it('a FIFO for its journal does not hold the next writer', async () => {
     const { s } = await storeWithSnapshot()
     await fs.mkdir(`${t.root}-restore`)

@@ -198,18 +198,20 @@ async function readJournal(staging: string): Promise<Journal | undefined> {
 }
 
 /**
- * True when the audit log shows this journal's restore staged and not yet closed: its `restore-staged` line
- * (in the month the journal names) with the token, and no `restore` or `restore-abandoned` line with it since.
+ * Where the audit log leaves this journal's restore: `staged` while its `restore-staged` line (in the month the
+ * journal names, with the token) stands and no line closed it since; `finished` when a `restore` line closed it
+ * (cut off after that line, before the journal went); `unknown` otherwise.
  */
-async function vouchedByAudit(store: StoreCore, j: Journal): Promise<boolean> {
-  if (typeof j.staged_month !== 'string' || !/^\d{4}-\d{2}$/.test(j.staged_month)) return false
-  let staged = false
+async function standingInAudit(store: StoreCore, j: Journal): Promise<'staged' | 'finished' | 'unknown'> {
+  if (typeof j.staged_month !== 'string' || !/^\d{4}-\d{2}$/.test(j.staged_month)) return 'unknown'
+  let standing: 'staged' | 'finished' | 'unknown' = 'unknown'
   for (const line of await auditLog(store, j.staged_month)) {
     if (line.token !== j.token) continue
-    if (line.op === 'restore-staged') staged = true
-    else if (line.op === 'restore' || line.op === 'restore-abandoned') staged = false
+    if (line.op === 'restore-staged') standing = 'staged'
+    else if (line.op === 'restore') standing = standing === 'staged' ? 'finished' : 'unknown'
+    else if (line.op === 'restore-abandoned') standing = 'unknown'
   }
-  return staged
+  return standing
 }
 
 /** Step 3: copy the planned files into staging, re-checking every byte against what step 1 checked; fsync all. */
@@ -264,6 +266,15 @@ async function assertNoLinkOnTheWay(real: string, rel: string, known: Set<string
 function volumeFolder(rel: string): string | undefined {
   const p = rel.split('/')
   return rel.startsWith('元/卷/') && p.length > 4 ? p.slice(0, 4).join('/') : undefined
+}
+
+/** Anything but folders under `dir`; a folder that cannot be read counts as holding one (the discard is then audited). */
+async function holdsAFile(dir: string): Promise<boolean> {
+  try {
+    return (await fs.readdir(dir, { recursive: true, withFileTypes: true })).some((d) => !d.isDirectory())
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT'
+  }
 }
 
 /** Step 4. Idempotent: a second run after a crash finds some files already moved and moves the rest. */
@@ -332,8 +343,10 @@ export async function recoverUnderLock(store: StoreCore, lock: HeldLock): Promis
   const staging = await findStaging(real)
   if (staging === undefined) return 'none'
   const j = await readJournal(staging)
-  const vouched = j?.state === 'committed' && (await vouchedByAudit(store, j))
-  if (j !== undefined && vouched) {
+  const standing = j?.state === 'committed' ? await standingInAudit(store, j) : 'unknown'
+  // A cut after the `restore` line leaves no file to move: one left there was put there by something else.
+  const leftover = standing === 'finished' && !(await holdsAFile(join(staging, STAGED_FILES)))
+  if (j !== undefined && standing === 'staged') {
     try {
       await finishSwitch(store, real, staging, j, lock, true)
     } catch (e) {
@@ -346,7 +359,8 @@ export async function recoverUnderLock(store: StoreCore, lock: HeldLock): Promis
   await fs.rm(staging, { recursive: true, force: true })
   await fsyncDir(dirname(staging))
   // A committed journal the audit log does not vouch for was not written by a restore: its folder is gone, nothing of it done.
-  if (j !== undefined)
+  // One whose restore the log shows finished is what a cut after that line leaves: the log says all there is already.
+  if (j !== undefined && !leftover)
     await audit(store, {
       op: 'restore-abandoned',
       snapshot: String(j.snapshot).slice(0, 200),
