@@ -1,14 +1,15 @@
 /**
  * The person's commands at scale (not a test: it measures).
  *
- *   node bench/commands.ts [--entries 100000] [--rounds 5] [--json]   (npm run bench:commands compiles first)
+ *   node bench/commands.ts [--entries 100000] [--rounds 5] [--per-day N] [--json]   (npm run bench:commands compiles first)
  *
  * On a store of N entries (bench/fixture.ts, written straight to the files), with the recall
  * cache warm (one search first, not measured): the wall time of `cyrene memory write`,
  * `search` and `recall` as the person runs them (a fresh `node bin/cyrene.js` each), beside
  * `cyrene memory --help` — the cost of starting the command line at all — measured in the
  * same rounds, interleaved, medians. Targets (issue 20): write ≤ 4×, search ≤ 6×, recall ≤ 6×
- * the help at 100,000 entries.
+ * the help at 100,000 entries. `--per-day` sets how many entries share a day file (about 92 over three
+ * years by default); `--per-day 100000` puts them all in one file, as one big import of a day would.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -20,7 +21,12 @@ import { parseArgs } from 'node:util'
 import { buildBenchStore, ZH_QUERIES } from './fixture.ts'
 
 const { values } = parseArgs({
-  options: { entries: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '5' }, json: { type: 'boolean', default: false } },
+  options: {
+    entries: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '5' },
+    'per-day': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
 })
 const N = Number(values.entries)
 const ROUNDS = Number(values.rounds)
@@ -46,7 +52,7 @@ function argsOf(command: Command, round: number): string[] {
 
 const home = await mkdtemp(join(tmpdir(), 'cyrene-commands-'))
 try {
-  await buildBenchStore(home, N)
+  await buildBenchStore(home, N, values['per-day'] === undefined ? undefined : Number(values['per-day']))
   run(home, ['memory', 'search', '乌龙茶']) // builds and saves the cache (not measured)
   const times: Record<Command, number[]> = { help: [], write: [], search: [], recall: [] }
   const order: Command[] = ['help', 'write', 'help', 'search', 'help', 'recall']
@@ -62,7 +68,7 @@ try {
   if (values.json) process.stdout.write(`${JSON.stringify({ entries: N, rounds: ROUNDS, helpMs: help, rows }, null, 2)}\n`)
   else {
     process.stdout.write(
-      `cyrene memory commands at ${N} entries, cache warm (median of ${ROUNDS}, node ${process.version}); \`cyrene memory --help\` ${help.toFixed(0)} ms\n`,
+      `cyrene memory commands at ${N} entries${values['per-day'] === undefined ? '' : ` (${values['per-day']} to a day file)`}, cache warm (median of ${ROUNDS}, node ${process.version}); \`cyrene memory --help\` ${help.toFixed(0)} ms\n`,
     )
     for (const r of rows)
       process.stdout.write(

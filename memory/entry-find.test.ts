@@ -9,7 +9,7 @@ describe('findEntry', () => {
   it('gives the entry the whole parse gives, for any text', () => {
     const piece = fc.oneof(
       fc.string(),
-      fc.constantFrom('\n', '\r\n', ' ', '\t', '\u00a0'),
+      fc.constantFrom('\n', '\r\n', ' ', '\t', '\u00a0', '\u3000', '\ufeff', '\u2028', '\r', '\\', 'C:\\dir'),
       fc.constantFrom('a', 'b', 'a-b', '"a"'),
       fc.constant('<!--cyrene:{"id":"a"}-->'),
       fc.constant('<!--cyrene:{"id":"b","at":"2025-01-01T00:00:00Z"}-->'),
@@ -21,13 +21,15 @@ describe('findEntry', () => {
       fc.constant('<!--cyrene:{bad'),
       fc.constant('<!--cyrene:{"id":"a" oops}-->'),
       fc.constant('<!--cyrene:[1]-->'),
+      fc.constant('<!--cyrene:{"id":""}-->'),
+      fc.constant('<!--cyrene:{"id":"a","say":"\\"a\\""}-->'),
     )
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom('a', 'b', 'a-b', 'x', 'missing'), (parts, id) => {
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom('a', 'b', 'a-b', 'x', 'missing', ''), (parts, id) => {
         const text = parts.join('')
         expect(findEntry(text, id)).toEqual(whole(text, id))
       }),
-      { numRuns: 2000 },
+      { numRuns: 5000 },
     )
   })
 

@@ -169,28 +169,52 @@ export function parseEntryFile(text: string, file: string): ParsedFile {
  * The entry `id` of a day or pending file's text, as `entriesOf(parseEntryFile(text))` holds it
  * (the last one, if the id repeats), without parsing the others: a recall hit needs one entry of
  * a file of a hundred, and parsing them all cost more than the search. Only a comment line that
- * holds the id as written, or any escape (`\`, which could spell it otherwise), is parsed.
+ * holds the id as written, or any escape (`\`, which could spell it otherwise), is parsed; those
+ * lines are found by searching for the id and the escape, not by walking every line, so a file
+ * of 100,000 entries costs what its few matches cost, once per hit.
  */
 export function findEntry(text: string, id: string): Entry | undefined {
-  let found: Entry | undefined
-  let bodyStart = 0
-  let prefixAt = text.indexOf(META_PREFIX)
-  for (let start = 0; start < text.length && prefixAt !== -1;) {
-    const newline = text.indexOf('\n', start)
-    const next = newline === -1 ? text.length : newline + 1
-    const line = prefixAt < next ? stripEnd(text.slice(start, next)) : ''
-    // Every comment line, broken or not, ends the body before it (parseEntryFile's segments).
-    if (line.trim().startsWith(META_PREFIX)) {
-      if (line.includes(id) || line.includes('\\')) {
-        const parsed = parseMetaLine(line)
-        if (parsed !== undefined && 'meta' in parsed && parsed.meta.id === id) found = { text: textOfBody(text.slice(bodyStart, start)), meta: parsed.meta }
-      }
-      bodyStart = next
+  const candidates = new Set<number>()
+  for (const needle of new Set([id === '' ? META_PREFIX : id, '\\'])) {
+    for (let at = text.indexOf(needle); at !== -1;) {
+      const start = lineStartOf(text, at)
+      if (isCommentLine(text, start)) candidates.add(start)
+      const next = nextLineStart(text, at)
+      at = next >= text.length ? -1 : text.indexOf(needle, next)
     }
-    start = next
-    if (prefixAt < start) prefixAt = text.indexOf(META_PREFIX, start)
   }
-  return found
+  for (const start of [...candidates].sort((a, b) => b - a)) {
+    const parsed = parseMetaLine(stripEnd(text.slice(start, nextLineStart(text, start))))
+    if (parsed !== undefined && 'meta' in parsed && parsed.meta.id === id)
+      return { text: textOfBody(text.slice(bodyStartBefore(text, start), start)), meta: parsed.meta }
+  }
+  return undefined
+}
+
+const lineStartOf = (text: string, at: number): number => (at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1)
+
+function nextLineStart(text: string, at: number): number {
+  const newline = text.indexOf('\n', at)
+  return newline === -1 ? text.length : newline + 1
+}
+
+/** A comment line, broken or not: the prefix after nothing but white space (as `line.trim()` reads it). */
+const COMMENT_LINE = new RegExp(`[^\\S\\n]*${META_PREFIX}`, 'y')
+function isCommentLine(text: string, start: number): boolean {
+  COMMENT_LINE.lastIndex = start
+  return COMMENT_LINE.test(text)
+}
+
+/** Where the body of the entry whose comment line starts at `lineStart` begins: after the comment line before it, or at 0. */
+function bodyStartBefore(text: string, lineStart: number): number {
+  for (let end = lineStart; end > 0;) {
+    const at = text.lastIndexOf(META_PREFIX, end - 1)
+    if (at === -1) return 0
+    const start = lineStartOf(text, at)
+    if (isCommentLine(text, start)) return nextLineStart(text, at)
+    end = start
+  }
+  return 0
 }
 
 export function entriesOf(parsed: ParsedFile): Entry[] {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { keeperCacheFile, RecallKeeper } from './keeper.ts'
+import { keeperCacheFile, readItemsById, RecallKeeper } from './keeper.ts'
 import { recallSealFile } from './cache.ts'
 import { MemoryStore, writeAnchor } from '../memory/index.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
@@ -165,4 +165,18 @@ it.each([false, true])('a hit whose file became a link is not shown: the link is
   writeFileSync(file, readFileSync(outside, 'utf8'))
   await keeper.refresh()
   expect((await keeper.search('乌龙茶', 5)).map((h) => h.text)).toEqual(['喜欢乌龙茶，加三勺糖。'])
+})
+
+it('reads the entries asked for from one day file, in the order of their ids, without the others', async () => {
+  const store = await open()
+  const a = await store.write(fact('早上喝了乌龙茶', '2026-03-01T08:00:00+08:00'), { by: 'person' })
+  await store.write(fact('中午吃了面', '2026-03-01T12:00:00+08:00'), { by: 'person' })
+  const c = await store.write(fact('晚上散步', '2026-03-01T20:00:00+08:00'), { by: 'person' })
+  const rel = (await store.get(a.id))!.file
+  const items = await readItemsById(store.root, rel, new Set([c.id, 'no-such-id', a.id]))
+  expect(items?.map((i) => [i.doc.id, i.text])).toEqual([
+    [a.id, '早上喝了乌龙茶'],
+    [c.id, '晚上散步'],
+  ])
+  expect(await readItemsById(store.root, 'no/such/file.md', new Set([a.id]))).toBeUndefined()
 })

@@ -445,6 +445,20 @@ export async function readItems(root: string, rel: string): Promise<RecallItem[]
   }
 }
 
+/**
+ * The documents `ids` of one file, in the order of their ids (a day's entries are written in that order);
+ * each found without parsing the rest of the file, which may hold a hundred thousand entries. Undefined when it cannot be read.
+ */
+export async function readItemsById(root: string, rel: string, ids: ReadonlySet<string>): Promise<RecallItem[] | undefined> {
+  let text: string
+  try {
+    text = decodeUtf8(await readNoFollow(join(root, rel))).text
+  } catch {
+    return undefined
+  }
+  return [...ids].sort().flatMap((id) => itemIn(rel, text, id) ?? [])
+}
+
 /** Document `id` of a file's text; undefined when the text does not hold it or cannot be read as its kind. */
 function itemIn(rel: string, text: string, id: string): RecallItem | undefined {
   try {

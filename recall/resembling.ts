@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { fileStamp } from '../memory/files.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
-import { keeperCacheFile, ONE_SHOT_OPEN, readItems, RecallKeeper } from './keeper.ts'
+import { keeperCacheFile, ONE_SHOT_OPEN, readItems, readItemsById, RecallKeeper } from './keeper.ts'
 import { listRecallFiles, recallFileOf, type RecallItem } from './sources.ts'
 import { tokenize } from './core/index.ts'
 import { fileSource, readColumns, RecallFormatError, tokenizerSignature, type LoadedColumns } from './core/saved.ts'
@@ -129,6 +129,6 @@ async function candidatesOf(root: string, saved: SavedCache, text: string, excep
   const out: RecallItem[] = []
   // The files as they are now: an entry changed since the cache was saved is compared as it reads today.
   for (const [rel, ids] of ofFile)
-    for (const item of (await readItems(root, rel)) ?? []) if (item.doc.id !== except && (ids === 'all' || ids.has(item.doc.id))) out.push(item)
+    for (const item of (await (ids === 'all' ? readItems(root, rel) : readItemsById(root, rel, ids))) ?? []) if (item.doc.id !== except) out.push(item)
   return out
 }
