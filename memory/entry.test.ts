@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { appendEntryText, entriesOf, joinSegments, parseEntryFile, reserializeSegment, serializeEntry, serializeMeta, type Segment } from './entry.ts'
+import { appendEntriesText, entriesOf, joinSegments, parseEntryFile, reserializeSegment, serializeEntry, serializeMeta, type Segment } from './entry.ts'
+
+const appendOne = (current: string, entry: { text: string; meta: { id: string } }) => appendEntriesText(current, [entry])
+
+/** Appending as it was done before decision 315, one entry at a time through the whole parse: what the fast append must equal. */
+function appendByWholeParse(current: string, entry: { text: string; meta: { id: string } }): string {
+  const block = serializeEntry(entry)
+  if (current.trim() === '') return block
+  const segments = parseEntryFile(current, '').segments
+  const last = segments.at(-1)
+  const blankEnd = (text: string) => (text === '' || /\n[ \t]*\r?\n$/.test(text) ? text : text.endsWith('\n') ? `${text}\n` : `${text}\n\n`)
+  if (last !== undefined && last.type === 'loose' && last.raw.trim() !== '')
+    return `${blankEnd(joinSegments(segments.slice(0, -1)))}${block}\n${last.raw.replace(/^(?:[ \t]*\r?\n)+/, '')}`
+  return `${blankEnd(current)}${block}`
+}
 
 const legacyDay = [
   '# 2025-03-01',
@@ -80,7 +94,7 @@ it('parsing never loses a byte, whatever the file holds (property)', () => {
       const p = parseEntryFile(text, 'f')
       expect(joinSegments(p.segments)).toBe(text)
       // appending keeps every earlier byte except where loose text is moved after the new entry
-      const next = appendEntryText(text, { text: 'new', meta: { id: 'n' } })
+      const next = appendOne(text, { text: 'new', meta: { id: 'n' } })
       expect(entriesOf(parseEntryFile(next, 'f')).filter((e) => e.meta.id === 'n')).toHaveLength(1)
       for (const s of p.segments) if (s.type !== 'loose') expect(next).toContain(s.raw.trimEnd())
     }),
@@ -132,17 +146,17 @@ describe('serialize', () => {
   })
 })
 
-describe('appendEntryText', () => {
+describe('appendEntriesText', () => {
   it('separates entries with a blank line and never changes earlier bytes', () => {
-    const first = appendEntryText('', { text: 'a', meta: { id: '1' } })
-    const second = appendEntryText(first, { text: 'b', meta: { id: '2' } })
+    const first = appendOne('', { text: 'a', meta: { id: '1' } })
+    const second = appendOne(first, { text: 'b', meta: { id: '2' } })
     expect(second.startsWith(first)).toBe(true)
     expect(entriesOf(parseEntryFile(second, 'f')).map((e) => e.text)).toEqual(['a', 'b'])
   })
 
   it('puts a new entry before loose trailing text so the loose words are not glued onto it', () => {
     const cur = 'a\n<!--cyrene:{"id":"1"}-->\nmy own note\n'
-    const next = appendEntryText(cur, { text: 'b', meta: { id: '2' } })
+    const next = appendOne(cur, { text: 'b', meta: { id: '2' } })
     const p = parseEntryFile(next, 'f')
     expect(entriesOf(p).map((e) => e.text)).toEqual(['a', 'b'])
     expect(p.segments.at(-1)).toMatchObject({ type: 'loose' })
@@ -151,7 +165,30 @@ describe('appendEntryText', () => {
 
   it('does not glue text after a broken comment to the new entry', () => {
     const cur = 'x\n<!--cyrene:{bad-->\n'
-    const p = parseEntryFile(appendEntryText(cur, { text: 'b', meta: { id: '2' } }), 'f')
+    const p = parseEntryFile(appendOne(cur, { text: 'b', meta: { id: '2' } }), 'f')
     expect(entriesOf(p).map((e) => e.text)).toEqual(['b'])
+  })
+
+  it('gives for any file and any number of entries what appending them one by one through the whole parse gives', () => {
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom('\n', '\r\n', ' ', '\t', '\u3000', '\r', 'note', '# 2026-01-01'),
+      fc.constant('<!--cyrene:{"id":"a"}-->'),
+      fc.constant('  <!--cyrene:{"id":"b"}-->  '),
+      fc.constant('text <!--cyrene:{"id":"c"}-->'),
+      fc.constant('<!--cyrene:{bad'),
+      fc.constant('<!--cyrene:[1]-->'),
+    )
+    const entry = fc.record({
+      text: fc.constantFrom('new', '新的一条', 'two\nlines', 'a <!--cyrene: in text'),
+      meta: fc.record({ id: fc.constantFrom('n1', 'n2') }),
+    })
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(entry, { minLength: 0, maxLength: 4 }), (parts, entries) => {
+        const text = parts.join('')
+        expect(appendEntriesText(text, entries)).toBe(entries.reduce(appendByWholeParse, text))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

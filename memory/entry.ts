@@ -266,20 +266,20 @@ export function joinSegments(segments: readonly Segment[]): string {
 }
 
 /**
- * Append a new entry to a file's text. Entries are separated by one blank
- * line. If the file ends with loose text (no comment after it), the new entry
- * goes *before* that text so the loose words never get glued onto it.
+ * Append new entries to a file's text. Entries are separated by one blank
+ * line. If the file ends with loose text (no comment after it), the new entries
+ * go *before* that text so the loose words never get glued onto them. Only the
+ * file's end is looked at (from its last comment line on), so appending to a day
+ * of 100,000 entries costs what the new ones cost, not a parse of the whole day.
  */
-export function appendEntryText(current: string, entry: Entry): string {
-  const block = serializeEntry(entry)
-  if (current.trim() === '') return block
-  const parsed = parseEntryFile(current, '')
-  const last = parsed.segments.at(-1)
-  if (last !== undefined && last.type === 'loose' && last.raw.trim() !== '') {
-    const head = joinSegments(parsed.segments.slice(0, -1))
-    return `${withBlankLineEnd(head)}${block}\n${last.raw.replace(/^(?:[ \t]*\r?\n)+/, '')}`
-  }
-  return `${withBlankLineEnd(current)}${block}`
+export function appendEntriesText(current: string, entries: readonly Entry[]): string {
+  if (entries.length === 0) return current
+  const blocks = entries.map(serializeEntry).join('\n')
+  if (current.trim() === '') return blocks
+  const tailStart = bodyStartBefore(current, current.length)
+  const tail = current.slice(tailStart)
+  if (tail.trim() !== '') return `${withBlankLineEnd(current.slice(0, tailStart))}${blocks}\n${tail.replace(/^(?:[ \t]*\r?\n)+/, '')}`
+  return `${withBlankLineEnd(current)}${blocks}`
 }
 
 function withBlankLineEnd(text: string): string {

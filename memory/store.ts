@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { join, dirname, basename, relative, sep } from 'node:path'
-import { appendEntryText, type Entry, type EntryMeta, type ParseProblem } from './entry.ts'
+import { appendEntriesText, type Entry, type EntryMeta, type ParseProblem } from './entry.ts'
 import { FileCatalog, type CatalogFile } from './file-catalog.ts'
 import { UsageMeter, type Usage } from './store-usage.ts'
 import { gate } from './gate.ts'
@@ -420,8 +420,7 @@ export class MemoryStore implements StoreCore {
       const current = await this.readForRewrite(rel)
       const fresh = stillNew === undefined ? entries : stillNew(current)
       if (fresh.length === 0) return fresh
-      let next = current
-      for (const e of fresh) next = appendEntryText(next, e)
+      const next = appendEntriesText(current, fresh)
       const delta = Buffer.byteLength(next) - Buffer.byteLength(current)
       await this.checkQuota(delta, intoMargin)
       // Marked first: a mark without its entry names nothing; an entry without its mark would read as the model's.
