@@ -231,6 +231,27 @@ describe('cyrene worldbook import of SillyTavern’s shapes (issue 21)', () => {
     expect(text.out).toContain('wrote 3 entries')
     expect(text.out).toContain('book: not carried: token_budget 512')
   })
+
+  it('a NovelAI lorebook PNG (its naidata chunk, no card) imports as its JSON does, written to the person’s folder (decision 312)', async () => {
+    const json = await fs.readFile(fixture('novelai-lorebook.json'))
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      pngChunk('tEXt', Buffer.concat([Buffer.from('naidata\0', 'latin1'), Buffer.from(json.toString('base64'), 'latin1')])),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ])
+    const file = join(t.home, 'fog-harbour.png')
+    await fs.writeFile(file, png)
+    const fromPng = await run('worldbook', 'import', file, '--dry-run', '--json')
+    expect(fromPng.code).toBe(0)
+    const fromJson = await run('worldbook', 'import', fixture('novelai-lorebook.json'), '--dry-run', '--json')
+    expect(JSON.parse(fromPng.out).entries).toEqual(JSON.parse(fromJson.out).entries)
+    const written = await run('worldbook', 'import', file)
+    expect(written.code).toBe(0)
+    expect(written.out).toContain('wrote 2 entries')
+    const harbour = await fs.readFile(join(folder(), '雾港 Fog Harbour.md'), 'utf8')
+    expect(harbour).toContain('雾港是群岛最北的港口')
+    expect(harbour).toContain('priority: 400')
+  })
 })
 
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -21,7 +21,7 @@ import {
   type NotCarried,
 } from '../worldbook/index.ts'
 import { readInputFile } from './input-file.ts'
-import { cardJsonFromPng, looksLikePng, MAX_PNG_BYTES, PngCardError } from '../whale/png.ts'
+import { looksLikePng, MAX_PNG_BYTES, PngCardError, worldJsonFromPng } from '../whale/png.ts'
 import { jsonFileText } from '../whale/json.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 
@@ -129,11 +129,11 @@ function jsonText(bytes: Buffer, file: string, lang: Lang): string {
   return text
 }
 
-/** A PNG character card's JSON (the same reader as `whale presets import`). */
+/** A PNG character card's JSON (the same reader as `whale presets import`), or a NovelAI lorebook PNG's. */
 function pngCard(bytes: Buffer, file: string, lang: Lang): string {
   if (bytes.length > MAX_PNG_BYTES) throw new CliError(t('cli.worldbook.pngTooBig', lang, { file, max: MAX_PNG_BYTES }), 2)
   try {
-    return cardJsonFromPng(bytes)
+    return worldJsonFromPng(bytes)
   } catch (e) {
     // What the PNG reader found wrong (whale/png.ts), worded from its said (decision 085).
     if (e instanceof PngCardError) throw new CliError(t('cli.worldbook.pngUnreadable', lang, { file, error: whaleErrorText(e, lang) }), 2)

@@ -35,7 +35,7 @@ describe('cardTexts', () => {
     ])
     expect(Object.fromEntries(cardTexts(bytes))).toEqual({ chara: 'first', ccv3: 'v3first' })
   })
-  it('a NovelAI lorebook PNG (naidata, no card) is refused as such, with the way through SillyTavern', () => {
+  it('a NovelAI lorebook PNG (naidata, no card) is refused as a card, with the way to the worldbook import', () => {
     const nai = Buffer.concat([sig, chunk('tEXt', Buffer.from('naidata\0eyJ9')), chunk('IEND', Buffer.alloc(0))])
     const code = (bytes: Buffer) => {
       try {

@@ -80,7 +80,7 @@ function parseText(type: string, data: Buffer, budget: InflateBudget): TextChunk
   return { keyword, text: (compressed ? inflateBounded(body, budget) : body).toString('utf8') }
 }
 
-/** Walks the chunk list and returns the card texts by keyword (lower-cased); `naidata` maps to '' when present. */
+/** Walks the chunk list and returns the card texts by keyword (lower-cased), and NovelAI's lorebook (`naidata`) when there is one. */
 export function cardTexts(bytes: Buffer): Map<string, string> {
   if (bytes.length > MAX_PNG_BYTES) throw new PngCardError(`the PNG is larger than ${MAX_PNG_BYTES} bytes`, 'png.too-large', { max: MAX_PNG_BYTES })
   if (!looksLikePng(bytes)) throw new PngCardError('not a PNG file (bad signature)', 'png.signature')
@@ -108,9 +108,8 @@ export function cardTexts(bytes: Buffer): Map<string, string> {
       const keyword = end > 0 ? data.subarray(0, end).toString('latin1').toLowerCase() : ''
       // Only the two card keywords are parsed at all (each chunk, so the inflate budget holds); of two with one name the
       // first is kept, as SillyTavern reads it (an editor that appended its card after the old one left two).
-      // NovelAI's lorebook PNG (what SillyTavern's World Info import reads from a PNG): only its presence is noted.
-      if (keyword === 'naidata') found.set(keyword, '')
-      if (keyword === 'chara' || keyword === 'ccv3') {
+      // NovelAI's lorebook PNG (what SillyTavern's World Info import reads from a PNG) is read the same way.
+      if (keyword === 'chara' || keyword === 'ccv3' || keyword === 'naidata') {
         const text = parseText(type, data, budget).text
         if (!found.has(keyword)) found.set(keyword, text)
       }
@@ -138,7 +137,7 @@ export function pngCard(bytes: Buffer): { text: string; chara?: string } {
   const encoded = v3 ?? v2
   if (encoded === undefined && texts.has('naidata'))
     throw new PngCardError(
-      'the PNG carries a NovelAI lorebook ("naidata"), not a character card; import it into SillyTavern\'s World Info, export the world as JSON and import that',
+      'the PNG carries a NovelAI lorebook ("naidata"), not a character card; import it into the worldbook with `cyrene worldbook import`',
       'png.nai-lorebook',
     )
   if (encoded === undefined)
@@ -154,6 +153,17 @@ export function pngCard(bytes: Buffer): { text: string; chara?: string } {
     // The chunk not read is only compared: a broken one does not refuse the card that was read.
     return { text }
   }
+}
+
+/**
+ * What `cyrene worldbook import` reads from a PNG: the character card's JSON (its `character_book`), or, in a
+ * PNG with no card, NovelAI's lorebook from its `naidata` chunk, as SillyTavern's World Info import reads one.
+ */
+export function worldJsonFromPng(bytes: Buffer): string {
+  const texts = cardTexts(bytes)
+  const nai = texts.get('naidata')
+  if (nai === undefined || texts.has('ccv3') || texts.has('chara')) return pngCard(bytes).text
+  return decodeChunk(nai)
 }
 
 function decodeChunk(encoded: string): string {

@@ -67,6 +67,7 @@ export const IMPORT_NOTE_CODES = [
   'v2-priority',
   'order-not-number',
   'unknown-field',
+  'other-format-dropped',
   // The book's own settings (a card's character_book).
   'book-scan-depth',
   'book-token-budget',
@@ -78,7 +79,7 @@ export const IMPORT_NOTE_CODES = [
   'format-card-book-elsewhere',
   'format-book-not-object',
   'format-no-entries',
-  'format-other-lorebook',
+  'format-other-no-entries',
 ] as const
 
 export type ImportNoteCode = (typeof IMPORT_NOTE_CODES)[number]

@@ -314,24 +314,64 @@ describe('SillyTavern World Info import', () => {
     expect(book(2, ['/白天/']).fields.enabled).toBe(true)
   })
 
-  it('another program’s lorebook is refused as a whole, named, not read as a card book of empty entries', () => {
-    const novelai = { lorebookVersion: 4, entries: [{ text: '港口的灯塔', displayName: '灯塔', keys: ['灯塔'], enabled: true }] }
-    const agnai = { kind: 'memory', name: 'b', entries: [{ name: 'n', entry: 'text', keywords: ['k'], priority: 1, weight: 1, enabled: true }] }
-    const risu = { type: 'risu', ver: 1, data: [{ key: 'a, b', content: 'c', comment: 'x', mode: 'normal' }] }
-    for (const [book, format] of [
-      [novelai, 'NovelAI lorebook'],
-      [agnai, 'Agnai memory book'],
-      [risu, 'RisuAI lorebook'],
-    ] as const) {
-      let thrown: unknown
-      try {
-        planImport(book)
-      } catch (e) {
-        thrown = e
-      }
-      expect(thrown).toBeInstanceOf(ImportFormatError)
-      expect((thrown as ImportFormatError).note).toEqual({ code: 'format-other-lorebook', params: { format } })
-    }
+  it('a book marked as another program’s lorebook but without its list of entries is refused, named by its format', () => {
+    expect(formatCode(() => planImport({ lorebookVersion: 5, entries: {} }))).toBe('format-other-no-entries')
+    expect(formatCode(() => planImport({ type: 'risu', ver: 1, entries: [] }))).toBe('format-other-no-entries')
+  })
+})
+
+describe('Other programs’ lorebooks, converted as SillyTavern converts them (decision 312)', () => {
+  const load = (name: string) => JSON.parse(readFileSync(new URL(`../tests/fixtures/worldbook/${name}`, import.meta.url), 'utf8')) as unknown
+  const dropped = (format: string) => ({ code: 'other-format-dropped', params: { format } })
+
+  it('a NovelAI lorebook: keys, text, displayName, enabled and contextConfig.budgetPriority; what SillyTavern leaves is named', () => {
+    const plan = planImport(load('novelai-lorebook.json'))
+    const [harbour, wen] = plan.entries
+    expect(harbour!.name).toBe('雾港 Fog Harbour')
+    expect(harbour!.fields).toMatchObject({ keys: ['雾港', 'Fog Harbour'], secondaryKeys: [], constant: false, priority: 400, enabled: true })
+    expect(harbour!.fields.body).toBe('雾港是群岛最北的港口，冬天整月不见太阳。\nThe lighthouse keeper rings the bell at dusk.')
+    expect(harbour!.kept).toEqual(['keys', 'contextConfig.budgetPriority', 'enabled', 'displayName', 'text'])
+    // NovelAI's defaults (suffix "\n", searchRange 1000, a bias group with no phrases…) are not listed.
+    expect(harbour!.notCarried).toEqual([{ field: 'contextConfig.tokenBudget', value: 2048, why: dropped('NovelAI lorebook') }])
+    expect(harbour!.origin).toBe('entries[0]')
+    // No displayName: titled by its first key; no budgetPriority: 0, as SillyTavern converts it; forceActivation is not constant there either.
+    expect(wen!.name).toBe('Old Wen')
+    expect(wen!.fields).toMatchObject({ priority: 0, enabled: false, constant: false })
+    expect(wen!.notCarried.map((d) => d.field)).toEqual(['contextConfig.prefix', 'contextConfig.tokenBudget', 'searchRange', 'forceActivation', 'category'])
+    expect(plan.book).toEqual([{ field: 'categories', value: [{ name: '人物 People', id: 'c1', enabled: true }], why: dropped('NovelAI lorebook') }])
+  })
+
+  it('an Agnai memory book: keywords, entry, name, enabled and weight; its priority named, an entry without text refused', () => {
+    const plan = planImport(load('agnai-memory.json'))
+    expect(plan.entries.map((e) => [e.name, e.fields.keys, e.fields.priority, e.fields.enabled])).toEqual([
+      ['茶馆', ['茶馆', 'teahouse'], 20, true],
+      ['The Owner', ['Madam Lin', '林老板'], 7, false],
+    ])
+    expect(plan.entries[0]!.fields.body).toBe('晨雾茶馆开在运河边，只卖一种茶。')
+    expect(plan.entries[0]!.notCarried).toEqual([{ field: 'priority', value: 10, why: dropped('Agnai memory book') }])
+    expect(plan.refused).toEqual([{ origin: 'entries[2]', why: { code: 'no-content' } }])
+    expect(plan.book.map((d) => d.field)).toEqual(['name', 'description'])
+  })
+
+  it('a RisuAI lorebook: keys split at commas, secondkey, alwaysActive, selective, insertorder, activationPercent', () => {
+    const plan = planImport(load('risu-lorebook.json'))
+    const by = (name: string) => plan.entries.find((e) => e.name === name)!
+    expect(by('星桥').fields).toMatchObject({ keys: ['星桥', 'Star Bridge'], secondaryKeys: [], priority: 100, enabled: true, constant: false })
+    expect(by('World rules').fields).toMatchObject({ constant: true, keys: [], priority: 300, enabled: true })
+    expect(by('守桥人').fields).toMatchObject({ keys: ['守桥人', 'bridge keeper'], secondaryKeys: ['夜里', 'night'], logic: 'and-any', priority: 50 })
+    expect(by('守桥人').notCarried).toContainEqual({ field: 'activationPercent', value: 40, why: { code: 'probability-ignored' } })
+    expect(by('守桥人').notCarried).toContainEqual({ field: 'mode', value: 'multiple', why: dropped('RisuAI lorebook') })
+    // Its useRegex read as a V3 card's use_regex (decision 303): a pattern is no key here, so the entry is written switched off.
+    expect(by('桥头').fields.enabled).toBe(false)
+    expect(codes(by('桥头').notes)).toEqual(['regex-key', 'no-keys'])
+    expect(plan.entries.map((e) => e.origin)).toEqual(['data[0]', 'data[1]', 'data[2]', 'data[3]'])
+    expect(plan.book).toEqual([])
+  })
+
+  it('secondary keys of a RisuAI entry count only when it is selective, as SillyTavern reads the converted entry', () => {
+    const [entry] = planImport({ type: 'risu', data: [{ key: '灯塔', secondkey: '夜里', content: '灯。' }] }).entries
+    expect(entry!.fields.secondaryKeys).toEqual([])
+    expect(codes(entry!.notes)).toContain('secondary-off')
   })
 })
 

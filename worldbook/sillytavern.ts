@@ -4,6 +4,7 @@ import { bookNotCarried, notCarried, stEntry, worldNotCarried, type NotCarried, 
 import { charCount } from '../prompt/index.ts'
 import { note, type ImportNote } from './import-notes.ts'
 import { tavernMacrosIn } from '../whale/index.ts'
+import { otherLorebook, type OtherLorebook } from './other-lorebooks.ts'
 
 export type { NotCarried } from './sillytavern-fields.ts'
 
@@ -148,20 +149,27 @@ interface Source {
   entries: [string, Record<string, unknown>][]
   card: boolean
   book: Record<string, unknown>
+  /** Another program's lorebook, read as SillyTavern converts it (other-lorebooks.ts). */
+  other?: OtherLorebook
 }
 
 function entryList(json: unknown): Source {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ImportFormatError(note('format-not-object'))
   const root = json as Record<string, unknown>
   const isCard = (typeof root.spec === 'string' && root.spec.startsWith('chara_card')) || (typeof root.name === 'string' && typeof root.first_mes === 'string')
+  const other = isCard ? undefined : otherLorebook(root)
+  if (other !== undefined) {
+    const list = root[other.list]
+    // SillyTavern's conversion stops on a book without its list; said with the format, not as "no entries".
+    if (!Array.isArray(list)) throw new ImportFormatError(note('format-other-no-entries', { format: other.format, list: other.list }))
+    return { entries: list.map((e, i) => [`${other.list}[${i}]`, e as Record<string, unknown>]), card: false, book: root, other }
+  }
   const cardBook = (root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book
   if (isCard && (cardBook === undefined || cardBook === null)) throw new ImportFormatError(bookElsewhere(root) ?? note('format-card-no-book'))
   // A character card carries its book under data.character_book (v2/v3) or character_book.
   const book = ((root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book ?? root) as Record<string, unknown>
   // A list is no book either (a converter that wrote the entries where the book goes): said as such, not as "no entries".
   if (typeof book !== 'object' || book === null || Array.isArray(book)) throw new ImportFormatError(note('format-book-not-object'))
-  const other = otherLorebook(root)
-  if (other !== undefined) throw new ImportFormatError(note('format-other-lorebook', { format: other }))
   const entries = book.entries
   if (Array.isArray(entries)) return { entries: entries.map((e, i) => [`entries[${i}]`, e as Record<string, unknown>]), card: true, book }
   // A card's book keyed by id (some editors write it so) still has the card names (`keys`, `enabled`, …).
@@ -183,18 +191,6 @@ function bookElsewhere(root: Record<string, unknown>): ImportNote | undefined {
     const book = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>).character_book : undefined
     if (typeof book === 'object' && book !== null) return note('format-card-book-elsewhere', { at: `${at}.character_book` })
   }
-  return undefined
-}
-
-/**
- * Another program's lorebook, which SillyTavern converts on import and this import does not read:
- * its entries hold their text under other names (NovelAI's text, Agnai's entry, RisuAI's data list),
- * so read as a card book each would be refused as empty.
- */
-function otherLorebook(root: Record<string, unknown>): string | undefined {
-  if (root.lorebookVersion !== undefined) return 'NovelAI lorebook'
-  if (root.kind === 'memory' && Array.isArray(root.entries)) return 'Agnai memory book'
-  if (root.type === 'risu' && Array.isArray(root.data)) return 'RisuAI lorebook'
   return undefined
 }
 
@@ -245,7 +241,8 @@ function decoratorsOf(content: string): { decorators: string[]; others: string[]
 }
 
 /** One source entry's carried fields; undefined (with the reason pushed) when it has no content. */
-function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields | ImportNote {
+function fieldsOf(e: StEntry, source: Source, notes: ImportNote[]): EntryFields | ImportNote {
+  const card = source.card
   const rawContent = e.get('content')?.value
   const decorated = decoratorsOf(typeof rawContent === 'string' ? rawContent.replace(/\r\n?/g, '\n') : '')
   const content = decorated.body.trim()
@@ -253,8 +250,9 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
   const regex = e.get('useRegex')?.value === true
   const keys = cleanKeys(e.get('key')?.value, notes, false, regex)
   const selectiveField = e.get('selective')
-  // SillyTavern: a world entry is selective unless it says otherwise; a card book's entry only when it says so.
-  const selective = card ? yes(selectiveField) : selectiveField?.value !== false
+  // SillyTavern: a world entry is selective unless it says otherwise; a card book's entry only when it says so; a
+  // converted RisuAI entry when its `selective` is truthy.
+  const selective = card ? yes(selectiveField) : source.other !== undefined ? truthy(selectiveField) : selectiveField?.value !== false
   const secondaryRaw = e.get('keysecondary')?.value
   const secondaryKeys = selective ? cleanKeys(secondaryRaw, notes, true, regex) : []
   if (!selective && keysOf(secondaryRaw).length > 0) notes.push(note('secondary-off'))
@@ -266,7 +264,7 @@ function fieldsOf(e: StEntry, card: boolean, notes: ImportNote[]): EntryFields |
   const activate = decorated.decorators.includes('@@activate')
   const dontActivate = decorated.decorators.includes('@@dont_activate')
   const constant = truthy(e.get('constant')) || activate
-  const order = Number(e.get('order')?.value ?? DEFAULT_PRIORITY)
+  const order = Number(e.get('order')?.value ?? source.other?.defaultOrder ?? DEFAULT_PRIORITY)
   // A card book's `enabled` is read as SillyTavern converts it (`disable: !entry.enabled`): stEntry set `disable` from it.
   let enabled = !looseTrue(e.get('disable'))
   if (activate && !truthy(e.get('constant'))) notes.push(note('decorator-activate'))
@@ -380,16 +378,20 @@ function splitToFit(fields: EntryFields, room: number): string[] | undefined {
 export function planImport(json: unknown): ImportPlan {
   const source = entryList(json)
   const taken = new Set<string>()
-  const plan: ImportPlan = { entries: [], refused: [], book: source.card ? bookNotCarried(source.book) : worldNotCarried(source.book) }
+  const plan: ImportPlan = {
+    entries: [],
+    refused: [],
+    book: source.other?.book(source.book) ?? (source.card ? bookNotCarried(source.book) : worldNotCarried(source.book)),
+  }
   for (const [origin, raw] of source.entries) {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       plan.refused.push({ origin, why: note('not-an-entry') })
       continue
     }
     const notes: ImportNote[] = []
-    const e = stEntry(raw, source.card)
+    const e = source.other?.entry(raw) ?? stEntry(raw, source.card)
     const uid = String(e.get('uid')?.value ?? origin)
-    const fields = fieldsOf(e, source.card, notes)
+    const fields = fieldsOf(e, source, notes)
     if ('code' in fields) {
       plan.refused.push({ origin, why: fields })
       continue
@@ -399,7 +401,7 @@ export function planImport(json: unknown): ImportPlan {
       .filter((f) => f !== undefined && f.value !== undefined && f.value !== null)
       .map((f) => f!.path)
     const matching = matchingNote(e, fields)
-    const dropped = notCarried(e, fields.constant)
+    const dropped = [...notCarried(e, fields.constant), ...(source.other?.dropped(raw) ?? [])]
     const base = fileNameFor(fields.title) || `st-${uid}`
     const room = roomForOne(fields.constant)
     const cap = fields.constant ? RAIL_CAP : HITS_CAP

@@ -19,7 +19,7 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.png.text-too-large': 'a text chunk is larger than {max} bytes',
   'whale.said.png.no-iend': 'the PNG has no IEND chunk',
   'whale.said.png.nai-lorebook':
-    'the PNG carries a NovelAI lorebook ("naidata"), not a character card; import it into SillyTavern\'s World Info, export the world as JSON and import that',
+    'the PNG carries a NovelAI lorebook ("naidata"), not a character card; import it into the worldbook with `cyrene worldbook import`',
   'whale.said.png.no-card':
     'the PNG carries no "chara" or "ccv3" text chunk, so it is not a character card; export the character from SillyTavern as a JSON card (or a PNG character card) and import that',
   'whale.said.png.base64': 'the card chunk is not valid base64',

@@ -67,6 +67,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.order-not-number': 'not a number: the entry gets the default priority, {priority}',
   'worldbook.note.v2-priority': "the v2 book's own priority (SillyTavern orders by insertion_order, and so does this import)",
   'worldbook.note.unknown-field': 'a field the worldbook does not know: not carried',
+  'worldbook.note.other-format-dropped': "what SillyTavern's import of a {format} leaves behind too",
   'worldbook.note.book-scan-depth': "here the keys are looked for in the person's last 1–3 messages (worldbook.recentMessages)",
   'worldbook.note.book-token-budget': "here the caps are {rail} characters for constant entries (rail 140) and {hits} for a step's keyword hits",
   'worldbook.note.book-name': 'the entries are files in 世界书/; the book has no name of its own',
@@ -79,8 +80,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.format-book-not-object': 'its character_book is not an object',
   'worldbook.note.format-no-entries':
     'this is not a SillyTavern World Info file: it has no "entries" object (export the world from SillyTavern\'s World Info panel)',
-  'worldbook.note.format-other-lorebook':
-    'this file is in {format} format, not SillyTavern World Info: import it in SillyTavern (World Info → Import), export that world from there, and import the exported file',
+  'worldbook.note.format-other-no-entries':
+    'this file is marked as a {format} but has no "{list}" list of entries (SillyTavern cannot convert it either): export the lorebook again from that program and import the new file',
   'cli.worldbook.list.yours': 'yours: {dir}',
   'cli.worldbook.list.starter': 'starter: {dir}',
   'cli.worldbook.list.constant': 'constant',

@@ -16,7 +16,7 @@ export const whaleErrorsZh = {
   'whale.said.png.crc': '{type} 块没通过 CRC 校验',
   'whale.said.png.text-too-large': '有一个文字块超过了 {max} 字节',
   'whale.said.png.no-iend': '这个 PNG 没有 IEND 块',
-  'whale.said.png.nai-lorebook': '这个 PNG 里是 NovelAI 的世界书（"naidata"），不是角色卡；请在 SillyTavern 的 World Info 里导入它，把世界导出成 JSON 再导入',
+  'whale.said.png.nai-lorebook': '这个 PNG 里是 NovelAI 的世界书（"naidata"），不是角色卡；请用 `cyrene worldbook import` 把它导入世界书',
   'whale.said.png.no-card': '这个 PNG 里没有 "chara" 或 "ccv3" 文字块，所以不是角色卡；请在 SillyTavern 里把角色导出成 JSON 卡（或 PNG 角色卡）再导入',
   'whale.said.png.base64': '卡片块不是有效的 base64',
   'whale.said.inbox.unreadable': '读不了收件箱 {file}：{reason}',

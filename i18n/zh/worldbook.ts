@@ -62,6 +62,7 @@ export const worldbookZh = {
   'worldbook.note.order-not-number': '不是数字：这一条用默认优先级 {priority}',
   'worldbook.note.v2-priority': 'v2 书自己的优先级（SillyTavern 按 insertion_order 排，这次导入也是）',
   'worldbook.note.unknown-field': '世界书不认识的字段：没带过来',
+  'worldbook.note.other-format-dropped': 'SillyTavern 导入 {format} 时也不带它',
   'worldbook.note.book-scan-depth': '这里在你最近 1–3 条消息里找关键词（worldbook.recentMessages）',
   'worldbook.note.book-token-budget': '这里的上限是：常驻条目 {rail} 字（140 栏），每一步的关键词命中 {hits} 字',
   'worldbook.note.book-name': '条目是 世界书/ 里的文件；整本书没有自己的名字',
@@ -72,8 +73,8 @@ export const worldbookZh = {
     '这张角色卡在 SillyTavern 读世界书的地方（data.character_book）没有 character_book；它在 {at} 有一本，SillyTavern 也不用那里的：把它挪到 data.character_book（或在 SillyTavern 里带着嵌入的世界书重新导出这张卡），再导入',
   'worldbook.note.format-book-not-object': '它的 character_book 不是一个对象',
   'worldbook.note.format-no-entries': '这不是 SillyTavern 的世界书文件：里面没有 "entries" 对象（在 SillyTavern 的世界书面板里重新导出）',
-  'worldbook.note.format-other-lorebook':
-    '这是 {format}，不是 SillyTavern 的世界书：先在 SillyTavern 里导入（世界书 → 导入），再从那里导出这个世界书，然后导入导出的文件',
+  'worldbook.note.format-other-no-entries':
+    '这个文件标着是 {format}，却没有 "{list}" 条目列表（SillyTavern 也转换不了）：在那个程序里重新导出这本世界书，再导入新文件',
   'cli.worldbook.list.yours': '你的：{dir}',
   'cli.worldbook.list.starter': '起步：{dir}',
   'cli.worldbook.list.constant': '常驻',
