@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import path from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
+import { zip } from '../whale/testing/zip.ts'
 import { b64, expectRefusal, iend, ihdr, json, png, put, read, removeScratch, scratch, tree, whale } from './testing/whale-cli.ts'
 
 afterEach(removeScratch)
@@ -27,6 +28,31 @@ describe('cyrene whale presets', () => {
     return dir
   }
 
+  it('imports a CharX card from its card.json, and refuses a zip bomb or a zip without a card, writing nothing (decision 313)', async () => {
+    const dir = setup()
+    const card = {
+      spec: 'chara_card_v3',
+      spec_version: '3.0',
+      data: { name: '林老板 Madam Lin', description: '晨雾茶馆的老板。She never tells her first name.' },
+    }
+    put(
+      dir,
+      'lin.charx',
+      zip([
+        { name: 'card.json', data: JSON.stringify(card) },
+        { name: 'assets/icon/images/main.png', data: Buffer.alloc(32, 9), store: true },
+      ]),
+    )
+    const out = json((await whale(['presets', 'import', 'lin.charx', '--json', '--dry-run'], dir)).stdout)
+    expect(out).toMatchObject({ ok: true, detected: 'tavern-v2' })
+    expect(out.mapped).toEqual(['description'])
+    put(dir, 'bomb.charx', zip([{ name: 'card.json', data: Buffer.alloc(9 * 1024 * 1024, 0x20), declaredSize: 10 }]))
+    put(dir, 'nocard.charx', zip([{ name: 'readme.txt', data: 'hi' }]))
+    const before = tree(dir)
+    await expectRefusal(dir, ['presets', 'import', 'bomb.charx'], /card\.json would inflate past 8388608 bytes.*export the character again/)
+    await expectRefusal(dir, ['presets', 'import', 'nocard.charx'], /no card\.json/)
+    expect(tree(dir)).toEqual(before)
+  })
   it('dir, list and show', async () => {
     const dir = setup()
     put(dir, 'home/whale-persona/presets/broken.json', '{')

@@ -2,6 +2,7 @@ import { importCard } from '../whale/card-import.ts'
 import { exists, locationsFor, MAX_JSON_BYTES, readBytesBounded, resolveIn, writeTextAtomic, type FsContext } from '../whale/files.ts'
 import { isRecord, toJsonText, type JsonRecord } from '../whale/json.ts'
 import { MAX_PNG_BYTES } from '../whale/png.ts'
+import { isCharx, MAX_CHARX_BYTES } from '../whale/charx.ts'
 import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, saveImportedPreset, saveLivePersona } from '../whale/preset-files.ts'
 import { AUTOSAVE_ID, exportPersona, isPresetId, presetFile } from '../whale/presets.ts'
 import { toTavern } from '../whale/tavern.ts'
@@ -225,10 +226,11 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
     writeJson(io, { ok: false, detected, error: said('en'), savedId: null, savedFile: null })
     return 2
   }
-  const read = readBytesBounded(resolveIn(ctx, file), Math.max(MAX_JSON_BYTES, MAX_PNG_BYTES))
+  const read = readBytesBounded(resolveIn(ctx, file), Math.max(MAX_JSON_BYTES, MAX_PNG_BYTES, MAX_CHARX_BYTES))
   if (!read.ok) return refuse('unknown', (lang) => t('whale.out.import.cannotRead', lang, { file, reason: read.reason }))
   const isPng = read.bytes.subarray(0, 4).toString('latin1') === '\x89PNG'
-  if (!isPng && read.bytes.length > MAX_JSON_BYTES) return refuse('unknown', (lang) => t('whale.out.import.tooBig', lang, { file, max: MAX_JSON_BYTES }))
+  if (!isPng && !isCharx(read.bytes, file) && read.bytes.length > MAX_JSON_BYTES)
+    return refuse('unknown', (lang) => t('whale.out.import.tooBig', lang, { file, max: MAX_JSON_BYTES }))
   const result = importCard(read.bytes, file)
   if (!result.ok) {
     const { said, error } = result

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { main } from './main.ts'
 import { memoryIO } from './io.ts'
 import { tempHome } from '../memory/testing/tmp.ts'
+import { zip } from '../whale/testing/zip.ts'
 
 const FIXTURE = fileURLToPath(new URL('../tests/fixtures/worldbook/st-world.json', import.meta.url))
 
@@ -230,6 +231,29 @@ describe('cyrene worldbook import of SillyTavern’s shapes (issue 21)', () => {
     const text = await run('worldbook', 'import', file)
     expect(text.out).toContain('wrote 3 entries')
     expect(text.out).toContain('book: not carried: token_budget 512')
+  })
+
+  it('a CharX card’s character_book imports as its card.json would; one without card.json is refused, nothing written (decision 313)', async () => {
+    const json = await fs.readFile(fixture('card-with-book.json'))
+    const file = join(t.home, 'marin.charx')
+    await fs.writeFile(
+      file,
+      zip([
+        { name: 'card.json', data: json },
+        { name: 'assets/icon/images/main.png', data: Buffer.alloc(64, 1), store: true },
+      ]),
+    )
+    const fromCharx = await run('worldbook', 'import', file, '--dry-run', '--json')
+    expect(fromCharx.code).toBe(0)
+    const fromJson = await run('worldbook', 'import', fixture('card-with-book.json'), '--dry-run', '--json')
+    expect(JSON.parse(fromCharx.out).entries).toEqual(JSON.parse(fromJson.out).entries)
+    const empty = join(t.home, 'empty.charx')
+    await fs.writeFile(empty, zip([{ name: 'assets/icon/images/main.png', data: Buffer.alloc(64, 1) }]))
+    const refused = await run('worldbook', 'import', empty)
+    expect(refused.code).toBe(2)
+    expect(refused.err).toContain('cannot read the CharX card: the zip holds no card.json')
+    expect(refused.err).toContain('nothing was written')
+    await expect(fs.lstat(t.root)).rejects.toThrow(/ENOENT/)
   })
 
   it('a NovelAI lorebook PNG (its naidata chunk, no card) imports as its JSON does, written to the person’s folder (decision 312)', async () => {

@@ -23,6 +23,7 @@ import {
 import { readInputFile } from './input-file.ts'
 import { looksLikePng, MAX_PNG_BYTES, PngCardError, worldJsonFromPng } from '../whale/png.ts'
 import { jsonFileText } from '../whale/json.ts'
+import { cardJsonFromCharx, CharxError, isCharx } from '../whale/charx.ts'
 import { whaleErrorText } from '../i18n/whale-said.ts'
 
 /**
@@ -103,7 +104,8 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
   let text: string
   try {
     const bytes = await readInputFile(io, file, MAX_WORLD_BYTES)
-    text = looksLikePng(bytes) ? pngCard(bytes, file, io.lang ?? DEFAULT_LANG) : jsonText(bytes, file, io.lang ?? DEFAULT_LANG)
+    const lang = io.lang ?? DEFAULT_LANG
+    text = looksLikePng(bytes) ? pngCard(bytes, file, lang) : jsonText(isCharx(bytes, file) ? charxCard(bytes, file, lang) : bytes, file, lang)
   } catch (e) {
     if (e instanceof CliError) throw e
     const L = io.lang ?? DEFAULT_LANG
@@ -137,6 +139,16 @@ function pngCard(bytes: Buffer, file: string, lang: Lang): string {
   } catch (e) {
     // What the PNG reader found wrong (whale/png.ts), worded from its said (decision 085).
     if (e instanceof PngCardError) throw new CliError(t('cli.worldbook.pngUnreadable', lang, { file, error: whaleErrorText(e, lang) }), 2)
+    throw e
+  }
+}
+
+/** A CharX card's card.json (the same reader as `whale presets import`). */
+function charxCard(bytes: Buffer, file: string, lang: Lang): Buffer {
+  try {
+    return cardJsonFromCharx(bytes)
+  } catch (e) {
+    if (e instanceof CharxError) throw new CliError(t('cli.worldbook.charxUnreadable', lang, { file, error: whaleErrorText(e, lang) }), 2)
     throw e
   }
 }

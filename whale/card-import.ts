@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { isRecord, jsonFileText, parseJson, type JsonRecord } from './json.ts'
 import { looksLikePng, PngCardError, pngCard } from './png.ts'
+import { cardJsonFromCharx, CharxError, isCharx } from './charx.ts'
 import { isPresetId, readPreset, validPersonaValue, type PersonaKey, type Preset } from './presets.ts'
 import { detectCard, fromTavern, neverSwitches, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
 import { WhaleNotes, type WhaleSaid } from './said.ts'
@@ -34,7 +35,16 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
       throw error
     }
   } else {
-    const decoded = jsonFileText(bytes)
+    let json = bytes
+    // A CharX card (a zip): its card.json, read like a JSON card file.
+    if (isCharx(bytes, fileName))
+      try {
+        json = cardJsonFromCharx(bytes)
+      } catch (error) {
+        if (error instanceof CharxError) return refuse(`cannot read the CharX card: ${error.message}`, { code: 'card.charx', params: { why: error.said } })
+        throw error
+      }
+    const decoded = jsonFileText(json)
     if (decoded === undefined)
       return refuse('the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again', { code: 'card.binary' })
     text = decoded

@@ -49,6 +49,23 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.apply.too-deep': '{file} holds a value nested too deeply to write back; make it shallower first (nothing was changed)',
   'whale.said.manifest.missing': 'no manifest.json in {dir}',
   'whale.said.manifest.bad': '{file} is not a manifest: expected {"format": "whale-golden/1", "cases": [...]}',
+  'whale.said.card.charx': 'cannot read the CharX card: {why}',
+  'whale.said.charx.too-large': 'the CharX is larger than {max} bytes; export the card without its assets, or as a PNG or JSON card',
+  'whale.said.charx.not-zip':
+    'the file is not a zip (no end of its directory), so it is not a CharX card; export the character again from its program as a CharX, PNG or JSON card and import that',
+  'whale.said.charx.split':
+    'the CharX is a zip split over several files; export the character again from its program as a CharX, PNG or JSON card and import that',
+  'whale.said.charx.zip64':
+    'the CharX is a ZIP64 archive (over 4 GiB or 65,535 files), more than a card needs; export the character again from its program as a CharX, PNG or JSON card and import that',
+  'whale.said.charx.damaged': 'the CharX zip is damaged; export the character again from its program as a CharX, PNG or JSON card and import that',
+  'whale.said.charx.no-card':
+    'the zip holds no card.json, so it is not a CharX character card; export the character again from its program as a CharX, PNG or JSON card and import that',
+  'whale.said.charx.card-too-large':
+    'its card.json would inflate past {max} bytes, more than a card holds (a zip bomb, or not a card), so it is not read; export the character again from its program as a CharX, PNG or JSON card and import that',
+  'whale.said.charx.encrypted':
+    'its card.json is encrypted; export the character again from its program as a CharX, PNG or JSON card and import that without a password',
+  'whale.said.charx.method':
+    'its card.json is compressed with method {method}, not deflate; export the character again from its program as a CharX, PNG or JSON card and import that',
   'whale.said.card.png': 'cannot read the PNG card: {why}',
   'whale.said.card.binary': 'the file is binary, not a JSON card; export the card as JSON (or as a PNG card) and try again',
   'whale.said.card.json': 'the card is not valid JSON ({error})',

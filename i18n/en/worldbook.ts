@@ -97,6 +97,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
     "{file} is neither JSON nor a PNG card (an image in another format, or another binary file); nothing was written. Export the world from SillyTavern's World Info panel, or the character as a PNG or JSON card, and import that.",
   'cli.worldbook.notJson': "{file} is not valid JSON ({error}); nothing was written. Export the world again from SillyTavern's World Info panel.",
   'cli.worldbook.pngTooBig': '{file} is larger than {max} bytes; nothing was written',
+  'cli.worldbook.charxUnreadable': '{file}: cannot read the CharX card: {error}; nothing was written',
   'cli.worldbook.pngUnreadable': '{file}: cannot read the PNG card: {error}; nothing was written',
   'cli.worldbook.folderLink':
     '{folder} is a symbolic link; the worldbook never follows links. Put the folder itself there (move the files it points to into a real folder of that name), then import again; nothing was written',

@@ -44,6 +44,18 @@ export const whaleErrorsZh = {
   'whale.said.apply.too-deep': '{file} 里有一个值嵌套得太深，写不回去；请先把它改浅（什么都没改）',
   'whale.said.manifest.missing': '{dir} 里没有 manifest.json',
   'whale.said.manifest.bad': '{file} 不是清单：应当是 {"format": "whale-golden/1", "cases": [...]}',
+  'whale.said.card.charx': '读不了这张 CharX 卡：{why}',
+  'whale.said.charx.too-large': '这个 CharX 超过 {max} 字节；请不带素材导出这张卡，或导出成 PNG、JSON 卡',
+  'whale.said.charx.not-zip': '这个文件不是 zip（找不到目录的结尾），所以不是 CharX 角色卡；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
+  'whale.said.charx.split': '这个 CharX 是分卷的 zip；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
+  'whale.said.charx.zip64':
+    '这个 CharX 是 ZIP64 压缩包（超过 4 GiB 或 65535 个文件），远超一张卡所需；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
+  'whale.said.charx.damaged': '这个 CharX 压缩包坏了；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
+  'whale.said.charx.no-card': '压缩包里没有 card.json，所以不是 CharX 角色卡；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
+  'whale.said.charx.card-too-large':
+    '它的 card.json 解压后会超过 {max} 字节，比任何角色卡都大（压缩炸弹，或者不是卡），所以没有读；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
+  'whale.said.charx.encrypted': '它的 card.json 加了密；请在原来的程序里不设密码，把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
+  'whale.said.charx.method': '它的 card.json 用的压缩方式是 {method}，不是 deflate；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
   'whale.said.card.png': '读不了这张 PNG 卡：{why}',
   'whale.said.card.binary': '这是二进制文件，不是 JSON 卡；请把卡导出成 JSON（或 PNG 卡）再试',
   'whale.said.card.json': '这张卡不是有效的 JSON（{error}）',

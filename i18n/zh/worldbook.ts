@@ -90,6 +90,7 @@ export const worldbookZh = {
     '{file} 既不是 JSON，也不是 PNG 角色卡（别的格式的图片，或别的二进制文件）；什么都没写。请在 SillyTavern 的世界书面板里导出世界书，或把角色导出成 PNG 或 JSON 角色卡，再导入。',
   'cli.worldbook.notJson': '{file} 不是有效的 JSON（{error}）；什么都没写。请在 SillyTavern 的世界书面板里重新导出。',
   'cli.worldbook.pngTooBig': '{file} 超过 {max} 字节；什么都没写',
+  'cli.worldbook.charxUnreadable': '{file}：读不了这张 CharX 卡：{error}；什么都没写',
   'cli.worldbook.pngUnreadable': '{file}：读不了这张 PNG 角色卡：{error}；什么都没写',
   'cli.worldbook.folderLink':
     '{folder} 是一个符号链接；世界书从不跟随链接。请在那里放一个真正的文件夹（把链接指向的文件搬进同名的文件夹），再导入一次；什么都没写',
