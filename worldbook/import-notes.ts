@@ -12,6 +12,7 @@ export const IMPORT_NOTE_CODES = [
   'macros-kept',
   'secondary-off',
   'logic-unknown',
+  'logic-never',
   'no-keys',
   'no-secondary-keys',
   'split-rail',

@@ -314,6 +314,58 @@ describe('SillyTavern World Info import', () => {
     expect(book(2, ['/白天/']).fields.enabled).toBe(true)
   })
 
+  it('selectiveLogic written as text: "2" is the number (as SillyTavern’s editor saves it); a name or an unknown value is no logic there, so an entry with secondary keys is written switched off (decision 312)', () => {
+    const one = (selectiveLogic: unknown, keysecondary: string[] = ['白天']) =>
+      planImport({ entries: { 0: { key: ['港口', 'harbour'], keysecondary, selective: true, selectiveLogic, content: '夜里的港口。The harbour at night.' } } })
+        .entries[0]!
+    expect(one('2').fields).toMatchObject({ logic: 'not-any', enabled: true })
+    expect(codes(one(' 3 ').notes)).toEqual([])
+    const named = one('NOT_ANY')
+    expect(named.fields).toMatchObject({ logic: 'not-any', enabled: false, secondaryKeys: ['白天'] })
+    expect(named.notes).toEqual([{ code: 'logic-never', params: { value: '"NOT_ANY"', logic: 'not-any' } }])
+    expect(one('and all').fields).toMatchObject({ logic: 'and-all', enabled: false })
+    // Without secondary keys SillyTavern never looks at the logic: the entry stays on, the named logic kept.
+    expect(one('NOT_ANY', []).fields).toMatchObject({ logic: 'not-any', enabled: true })
+    expect(codes(one('NOT_ANY', []).notes)).toEqual([])
+    // Not 0–3 there either: a number out of range, a hexadecimal string, true.
+    for (const odd of [4, '0x3', true, '']) expect([odd, one(odd).fields.enabled, codes(one(odd).notes)]).toEqual([odd, false, ['logic-never']])
+    expect(codes(one(4, []).notes)).toEqual(['logic-unknown'])
+    // A card book's extensions.selectiveLogic is read the same way; a constant entry comes in whatever its logic.
+    const card = planImport({
+      spec: 'chara_card_v2',
+      data: {
+        name: 'n',
+        character_book: {
+          entries: [
+            {
+              keys: ['灯塔'],
+              secondary_keys: ['雾'],
+              selective: true,
+              content: '雾里的灯塔。',
+              enabled: true,
+              insertion_order: 1,
+              extensions: { selectiveLogic: 'AND_ALL' },
+            },
+            {
+              keys: ['灯塔'],
+              secondary_keys: ['雾'],
+              selective: true,
+              constant: true,
+              content: '常驻。',
+              enabled: true,
+              insertion_order: 1,
+              extensions: { selectiveLogic: 'AND_ALL' },
+            },
+          ],
+        },
+      },
+    }).entries
+    expect(card.map((e) => [e.fields.logic, e.fields.enabled])).toEqual([
+      ['and-all', false],
+      ['and-all', true],
+    ])
+  })
+
   it('a book marked as another program’s lorebook but without its list of entries is refused, named by its format', () => {
     expect(formatCode(() => planImport({ lorebookVersion: 5, entries: {} }))).toBe('format-other-no-entries')
     expect(formatCode(() => planImport({ type: 'risu', ver: 1, entries: [] }))).toBe('format-other-no-entries')

@@ -30,6 +30,32 @@ export type { NotCarried } from './sillytavern-fields.ts'
 
 const LOGIC: Record<number, SecondaryLogic> = { 0: 'and-any', 1: 'not-all', 2: 'not-any', 3: 'and-all' }
 
+/** SillyTavern's own names for the four (its `world_info_logic`), in any case, `_`, `-` or a space between the words. */
+const LOGIC_NAMES: Record<string, SecondaryLogic> = { and_any: 'and-any', not_all: 'not-all', not_any: 'not-any', and_all: 'and-all' }
+
+/**
+ * `selectiveLogic` as SillyTavern reads it (decision 312). Its scan compares the value with the numbers 0–3 as
+ * they are (absent or null: 0); its editor, which shows an imported world at once, saves a `"2"` back as the number
+ * 2. Anything else (`"NOT_ANY"`, 4, `true`, `""`) matches none of the four there (`read: false`); the logic its
+ * name says is kept for the person to switch on.
+ */
+function logicOf(raw: unknown): { logic: SecondaryLogic; read: boolean; named: boolean } {
+  if (raw === undefined || raw === null) return { logic: 'and-any', read: true, named: false }
+  const numeric = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[0-3]\s*$/.test(raw) ? Number(raw) : undefined
+  const byNumber = numeric === undefined ? undefined : LOGIC[numeric]
+  if (byNumber !== undefined) return { logic: byNumber, read: true, named: false }
+  const byName =
+    typeof raw === 'string'
+      ? LOGIC_NAMES[
+          raw
+            .trim()
+            .toLowerCase()
+            .replace(/[\s-]+/g, '_')
+        ]
+      : undefined
+  return { logic: byName ?? 'and-any', read: false, named: byName !== undefined }
+}
+
 export interface ImportedEntry {
   /** File name without `.md`, unique within the import. */
   name: string
@@ -257,9 +283,10 @@ function fieldsOf(e: StEntry, source: Source, notes: ImportNote[]): EntryFields 
   const secondaryKeys = selective ? cleanKeys(secondaryRaw, notes, true, regex) : []
   if (!selective && keysOf(secondaryRaw).length > 0) notes.push(note('secondary-off'))
   const logicRaw = e.get('selectiveLogic')?.value
-  const logicNumber = Number(logicRaw ?? 0)
-  const logic = LOGIC[logicNumber] ?? 'and-any'
-  if (LOGIC[logicNumber] === undefined) notes.push(note('logic-unknown', { value: JSON.stringify(logicRaw) ?? String(logicRaw) }))
+  const { logic, read: logicRead, named: logicNamed } = logicOf(logicRaw)
+  const logicValue = JSON.stringify(logicRaw) ?? String(logicRaw)
+  // SillyTavern checks the logic only for a selective entry with secondary keys (regular expressions count there).
+  const logicMatters = selective && keysOf(secondaryRaw).length > 0
   // `@@activate` comes in at every step there (a constant entry here); `@@dont_activate` never comes in, constant or not.
   const activate = decorated.decorators.includes('@@activate')
   const dontActivate = decorated.decorators.includes('@@dont_activate')
@@ -275,6 +302,11 @@ function fieldsOf(e: StEntry, source: Source, notes: ImportNote[]): EntryFields 
   // The rest did nothing there either (a known name followed by more, `@@activate_later`, is no match for it).
   const noEffect = [...decorated.others, ...decorated.decorators.filter((d) => !KNOWN_DECORATORS.includes(d))]
   if (noEffect.length > 0) notes.push(note('decorators-dropped', { lines: noEffect.map((l) => JSON.stringify(l)).join(', ') }))
+  if (!logicRead && enabled && !constant && logicMatters) {
+    // No logic there: its secondary keys never agree, so the entry never comes in; here it is kept, switched off.
+    enabled = false
+    notes.push(note('logic-never', { value: logicValue, logic }))
+  } else if (!logicRead && !logicNamed) notes.push(note('logic-unknown', { value: logicValue }))
   if (enabled && !constant && keys.length === 0) {
     enabled = false
     notes.push(note('no-keys'))

@@ -8,6 +8,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.regex-secondary-key': 'secondary key {key} is a regular expression, which the worldbook does not match; dropped',
   'worldbook.note.secondary-off': 'secondary keys dropped: selective is off in the source',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} is unknown; AND ANY used',
+  'worldbook.note.logic-never':
+    "selectiveLogic {value} is none of SillyTavern's 0–3, so there an entry with secondary keys never comes in: written switched off (enabled: no), its secondary_logic {logic}; set enabled: yes to use it",
   'worldbook.note.decorator-activate':
     'its text starts with @@activate, which SillyTavern reads as "always in": written as a constant entry, the line taken out of the text',
   'worldbook.note.decorator-dont-activate':

@@ -5,6 +5,8 @@ export const worldbookZh = {
   'worldbook.note.regex-secondary-key': '次要关键词 {key} 是正则表达式，世界书不按正则匹配，去掉了',
   'worldbook.note.secondary-off': '次要关键词去掉了：原文件里 selective 是关着的',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} 认不出来，按 AND ANY 处理',
+  'worldbook.note.logic-never':
+    'selectiveLogic {value} 不是 SillyTavern 认的 0–3 之一，所以在那里有次要关键词的条目永远不会进来：写成了关着的（enabled: no），secondary_logic 记为 {logic}；要用就改成 enabled: yes',
   'worldbook.note.decorator-activate': '正文开头是 @@activate，SillyTavern 读作“一直在”：写成了常驻条目，这一行从正文里拿掉了',
   'worldbook.note.decorator-dont-activate': '正文开头是 @@dont_activate，SillyTavern 读作“从不进来”：写成了关着的（enabled: no），这一行从正文里拿掉了',
   'worldbook.note.decorators-dropped': '像 SillyTavern 那样从正文里拿掉了，在那边和这里都不起作用：{lines}',
