@@ -69,6 +69,9 @@ export const IMPORT_NOTE_CODES = [
   'order-not-number',
   'unknown-field',
   'other-format-dropped',
+  'book-novelai',
+  'book-agnai',
+  'book-risu',
   // The book's own settings (a card's character_book).
   'book-scan-depth',
   'book-token-budget',

@@ -13,6 +13,8 @@ type OtherFormat = 'NovelAI lorebook' | 'Agnai memory book' | 'RisuAI lorebook'
 
 export interface OtherLorebook {
   format: OtherFormat
+  /** The format as a note, so the person's language names it. */
+  named: ImportNote
   /** Where its entries are (`entries`, RisuAI's `data`). */
   list: 'entries' | 'data'
   /** Its priority when the entry gives none: SillyTavern's conversion writes 0 for NovelAI's. */
@@ -110,6 +112,8 @@ const QUIET: Record<OtherFormat, Record<string, (v: unknown) => boolean>> = {
   },
 }
 
+const FORMAT_NOTES = { 'NovelAI lorebook': 'book-novelai', 'Agnai memory book': 'book-agnai', 'RisuAI lorebook': 'book-risu' } as const
+
 /** The field that names the format, and the book fields besides the entries that are only its bookkeeping. */
 const BOOK_QUIET: Record<OtherFormat, string[]> = {
   'NovelAI lorebook': ['lorebookVersion', 'entries'],
@@ -142,9 +146,11 @@ export function otherLorebook(root: Record<string, unknown>): OtherLorebook | un
         .map((m) => m(raw)?.path)
         .filter((p) => p !== undefined),
     )
-  const why: ImportNote = note('other-format-dropped', { format })
+  const named = note(FORMAT_NOTES[format])
+  const why: ImportNote = note('other-format-dropped', { format: named })
   return {
     format,
+    named,
     list: format === 'RisuAI lorebook' ? 'data' : 'entries',
     ...(format === 'NovelAI lorebook' ? { defaultOrder: 0 } : {}),
     entry(raw) {

@@ -374,7 +374,8 @@ describe('SillyTavern World Info import', () => {
 
 describe('Other programs’ lorebooks, converted as SillyTavern converts them (decision 312)', () => {
   const load = (name: string) => JSON.parse(readFileSync(new URL(`../tests/fixtures/worldbook/${name}`, import.meta.url), 'utf8')) as unknown
-  const dropped = (format: string) => ({ code: 'other-format-dropped', params: { format } })
+  const named = { 'NovelAI lorebook': 'book-novelai', 'Agnai memory book': 'book-agnai', 'RisuAI lorebook': 'book-risu' } as const
+  const dropped = (format: keyof typeof named) => ({ code: 'other-format-dropped', params: { format: { code: named[format] } } })
 
   it('a NovelAI lorebook: keys, text, displayName, enabled and contextConfig.budgetPriority; what SillyTavern leaves is named', () => {
     const plan = planImport(load('novelai-lorebook.json'))

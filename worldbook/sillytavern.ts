@@ -187,7 +187,7 @@ function entryList(json: unknown): Source {
   if (other !== undefined) {
     const list = root[other.list]
     // SillyTavern's conversion stops on a book without its list; said with the format, not as "no entries".
-    if (!Array.isArray(list)) throw new ImportFormatError(note('format-other-no-entries', { format: other.format, list: other.list }))
+    if (!Array.isArray(list)) throw new ImportFormatError(note('format-other-no-entries', { format: other.named, list: other.list }))
     return { entries: list.map((e, i) => [`${other.list}[${i}]`, e as Record<string, unknown>]), card: false, book: root, other }
   }
   const cardBook = (root.data as Record<string, unknown> | undefined)?.character_book ?? root.character_book
