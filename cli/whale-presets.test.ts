@@ -215,21 +215,38 @@ describe('cyrene whale presets', () => {
     expect(out.stderr).toMatch(/path conflict: \S*blocker is a file where the store needs a folder/)
     expect(out.stderr).toContain('.aside')
   })
-  it('import refuses existing ids without --force and reserved autosave', async () => {
+  it('a card whose id another preset holds is saved under the next free id, as the reference imports; autosave is never taken (decision 307)', async () => {
     const dir = setup()
+    const p1 = read(dir, 'home/whale-persona/presets/p1.json')
     put(dir, 'c.json', { spec: 'chara_card_v2', data: { name: 'P1', description: 'x' } })
     const out = json((await whale(['presets', 'import', 'c.json', '--json'], dir)).stdout)
-    expect(out).toMatchObject({ ok: false, detected: 'tavern-v2' })
-    expect(out.error).toContain('already exists')
+    expect(out).toMatchObject({ ok: true, detected: 'tavern-v2', savedId: 'p1-2', savedFile: 'home/whale-persona/presets/p1-2.json', unchanged: false })
+    expect(out.preset.id).toBe('p1-2')
+    expect(json(read(dir, 'home/whale-persona/presets/p1-2.json'))).toMatchObject({ id: 'p1-2', label: 'P1', persona: { character: 'x' } })
+    expect(read(dir, 'home/whale-persona/presets/p1.json')).toBe(p1)
+    // the same card again: p1-2 holds it already, so nothing new is written
+    const again = json((await whale(['presets', 'import', 'c.json', '--json'], dir)).stdout)
+    expect(again).toMatchObject({ ok: true, savedId: 'p1-2', unchanged: true })
+    expect(existsSync(path.join(dir, 'home/whale-persona/presets/p1-3.json'))).toBe(false)
+    // another card of that name takes p1-3
+    put(dir, 'd.json', { spec: 'chara_card_v2', data: { name: 'P1', description: 'y' } })
+    expect(json((await whale(['presets', 'import', 'd.json', '--json'], dir)).stdout)).toMatchObject({ ok: true, savedId: 'p1-3' })
+    // an id the person gives is kept or refused, never moved
+    const given = await whale(['presets', 'import', 'd.json', '--id', 'p1'], dir)
+    expect(given.code).toBe(2)
+    expect(given.stderr).toContain('already exists')
+    expect(read(dir, 'home/whale-persona/presets/p1.json')).toBe(p1)
+    // a card named autosave never takes the autosave an apply keeps
     put(dir, 'a.json', { id: 'autosave', persona: { character: 'x' } })
-    expect((await whale(['presets', 'import', 'a.json'], dir)).stderr).toContain('reserved')
+    expect(json((await whale(['presets', 'import', 'a.json', '--json'], dir)).stdout)).toMatchObject({ ok: true, savedId: 'autosave-2' })
+    expect(existsSync(path.join(dir, 'home/whale-persona/presets/autosave.json'))).toBe(false)
     put(dir, 'b.json', { spec: 'chara_card_v2', data: { name: 'B', description: 'x' } })
     const named = await whale(['presets', 'import', 'b.json', '--id', 'autosave'], dir)
     expect(named.code).toBe(2)
     expect(named.stderr).toContain('reserved')
     expect(existsSync(path.join(dir, 'home/whale-persona/presets/autosave.json'))).toBe(false)
   })
-  it('card round trip: export --tavern then import into the same home succeeds and leaves the preset as it was; a changed card needs --force (issue 14 item "card round trip")', async () => {
+  it('card round trip: export --tavern then import into the same home succeeds and leaves the preset as it was; a changed card is saved beside it (issue 14 item "card round trip", decision 307)', async () => {
     const dir = setup()
     put(dir, 'home/whale-persona/presets/one.json', {
       spec: 'whale-persona-preset/1',
@@ -254,9 +271,10 @@ describe('cyrene whale presets', () => {
     const card = json(read(dir, 'one-card.json'))
     card.data.description = 'changed elsewhere'
     put(dir, 'one-card.json', card)
-    const refused = await whale(['presets', 'import', 'one-card.json'], dir)
-    expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('--force')
+    // changed elsewhere: kept beside the preset, never over it (decision 307)
+    const beside = await whale(['presets', 'import', 'one-card.json', '--json'], dir)
+    expect(beside.code).toBe(0)
+    expect(json(beside.stdout)).toMatchObject({ savedId: 'one-2', unchanged: false })
     expect(read(dir, 'home/whale-persona/presets/one.json')).toBe(before)
     expect((await whale(['presets', 'import', 'one-card.json', '--force'], dir)).code).toBe(0)
     expect(json(read(dir, 'home/whale-persona/presets/one.json')).persona.character).toBe('changed elsewhere')

@@ -242,14 +242,15 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
     if (!isPresetId(id)) return refuse(result.detected, (lang) => t('whale.out.import.badId', lang, { id }))
     preset.id = options.id
   }
-  // spec §4.5: autosave is the persona an apply saved; no card takes its place, by its name or by --id
-  if (preset.id === AUTOSAVE_ID) return refuse(result.detected, (lang) => t('whale.out.import.reserved', lang))
+  // spec §4.5: autosave is the persona an apply saved; no card takes its place (--id autosave is refused, a card named so goes to autosave-2)
+  if (options.id === AUTOSAVE_ID) return refuse(result.detected, (lang) => t('whale.out.import.reserved', lang))
   let savedFile: string | null = null
   let unchanged = false
   if (!options.dryRun) {
     const where = locationsFor(ctx)
     try {
-      ;({ file: savedFile, unchanged } = await saveImportedPreset(ctx, where, preset, { overwrite: options.force }))
+      // the card's own id when free, else the next free <id>-2, … (as the reference imports); an id given with --id is kept or refused
+      ;({ file: savedFile, unchanged } = await saveImportedPreset(ctx, where, preset, { overwrite: options.force, chooseFreeId: options.id === undefined }))
     } catch (error) {
       if (error instanceof PresetError) return refuse(result.detected, (lang) => whaleErrorText(error, lang))
       throw error

@@ -59,6 +59,7 @@ describe('importing a card over an existing preset (§4.6 lossless round trip)',
     expect(preset.id).toBe('starter')
     await expect(saveImportedPreset(ctx, locationsFor(ctx), preset, { overwrite: false })).resolves.toEqual({
       file: 'home/whale-persona/presets/starter.json',
+      id: 'starter',
       unchanged: true,
     })
     expect(readFileSync(file, 'utf8')).toBe(text)
@@ -89,6 +90,46 @@ describe('importing a card over an existing preset (§4.6 lossless round trip)',
     writeFileSync(file, '{ broken')
     await expect(saveImportedPreset(ctx, locationsFor(ctx), imported(card), { overwrite: false })).rejects.toThrow('--force')
     expect(readFileSync(file, 'utf8')).toBe('{ broken')
+    // with the card's own id, the broken file stays and the card goes beside it (decision 307)
+    await expect(saveImportedPreset(ctx, locationsFor(ctx), imported(card), { overwrite: false, chooseFreeId: true })).resolves.toEqual({
+      file: 'home/whale-persona/presets/starter-2.json',
+      id: 'starter-2',
+      unchanged: false,
+    })
+    expect(readFileSync(file, 'utf8')).toBe('{ broken')
+  })
+
+  it('a card whose own id is taken goes to the next free <id>-2, -3 within 64 characters; one of them holding the card is the same preset (decision 307)', async () => {
+    const { ctx, file, text } = setup()
+    const card = exportedCard(ctx)
+    card.data.description = 'another text'
+    const where = locationsFor(ctx)
+    await expect(saveImportedPreset(ctx, where, imported(card), { overwrite: false, chooseFreeId: true })).resolves.toEqual({
+      file: 'home/whale-persona/presets/starter-2.json',
+      id: 'starter-2',
+      unchanged: false,
+    })
+    expect(readFileSync(file, 'utf8')).toBe(text)
+    await expect(saveImportedPreset(ctx, where, imported(card), { overwrite: false, chooseFreeId: true })).resolves.toMatchObject({
+      id: 'starter-2',
+      unchanged: true,
+    })
+    card.data.description = 'a third text'
+    await expect(saveImportedPreset(ctx, where, imported(card), { overwrite: false, chooseFreeId: true })).resolves.toMatchObject({
+      id: 'starter-3',
+      unchanged: false,
+    })
+    // --force replaces the card's own id, as before
+    await expect(saveImportedPreset(ctx, where, imported(card), { overwrite: true, chooseFreeId: true })).resolves.toMatchObject({
+      id: 'starter',
+      unchanged: false,
+    })
+    // a 64-character id is cut so that the suffix fits
+    const long = 'a'.repeat(64)
+    writeFileSync(path.join(path.dirname(file), long + '.json'), text)
+    const preset = imported(card)
+    preset.id = long
+    await expect(saveImportedPreset(ctx, where, preset, { overwrite: false, chooseFreeId: true })).resolves.toMatchObject({ id: 'a'.repeat(62) + '-2' })
   })
 })
 

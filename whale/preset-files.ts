@@ -188,39 +188,88 @@ async function writePreset(
 
 export interface ImportWrite {
   file: string
+  /** The id the preset was saved under (or already held under). */
+  id: string
   /** The preset already held this content: nothing was written. */
   unchanged: boolean
+}
+
+export interface ImportSaveOptions extends SaveOptions {
+  /**
+   * The id is the card's own (no `--id`): when a different preset holds it, the
+   * card goes to the first free `<id>-2`, `<id>-3`, … as the reference
+   * implementation's import does, never over the other preset.
+   */
+  chooseFreeId?: boolean
+}
+
+/** Enough tries for any real folder; past it the import is refused rather than searching on. */
+const MAX_ID_TRIES = 999
+
+/** The ids an imported card may take, in order: its own (unless reserved), then `<id>-2`, `<id>-3`, … within 64 characters. */
+function candidateIds(id: string): string[] {
+  const out = id === AUTOSAVE_ID ? [] : [id]
+  for (let n = 2; out.length < MAX_ID_TRIES; n++) {
+    const suffix = '-' + n
+    out.push(id.slice(0, 64 - suffix.length) + suffix)
+  }
+  return out
+}
+
+/** Whether the preset file `id` holds exactly this card's content; a file that cannot be read as a preset does not. */
+function holdsSameContent(ctx: FsContext, where: WhaleLocations, id: string, preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord }): boolean {
+  let existing: LoadedPreset | null = null
+  try {
+    existing = loadPreset(ctx, where, id)
+  } catch (error) {
+    if (!(error instanceof PresetError)) throw error
+  }
+  return existing !== null && sameCardContent({ ...existing.preset, extensions: existing.raw.extensions }, preset)
 }
 
 /**
  * Saves an imported card. A preset of the same id with the same content (a
  * card exported from this home and imported back, spec §4.6) is left exactly
- * as it is and the import succeeds; different content still needs
- * `overwrite`. An existing file that cannot be read as a preset counts as
- * different: it is never replaced without `overwrite`.
+ * as it is and the import succeeds. Different content is never replaced
+ * without `overwrite`: with `chooseFreeId` the card takes the next free id
+ * (`<id>-2`, …; one of those holding this very content counts as the same
+ * preset), without it (an id the person chose) the import is refused. An
+ * existing file that cannot be read as a preset counts as different.
  */
 export async function saveImportedPreset(
   ctx: FsContext,
   where: WhaleLocations,
   preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord },
-  options: SaveOptions,
+  options: ImportSaveOptions,
 ): Promise<ImportWrite> {
+  if (options.chooseFreeId === true && !(options.overwrite && preset.id !== AUTOSAVE_ID)) {
+    for (const id of candidateIds(preset.id)) {
+      const file = presetPath(where, id)
+      if (!exists(resolveIn(ctx, file))) {
+        preset.id = id
+        return { file: await writePreset(ctx, where, preset, { overwrite: false }), id, unchanged: false }
+      }
+      if (holdsSameContent(ctx, where, id, preset)) {
+        preset.id = id
+        return { file, id, unchanged: true }
+      }
+    }
+    throw new PresetError(
+      `"${preset.id}" and the ids after it up to "${preset.id}-${MAX_ID_TRIES}" are all taken; import with --id NEW_ID`,
+      'preset.no-free-id',
+      { id: preset.id },
+    )
+  }
   const file = presetPath(where, preset.id)
   if (!options.overwrite && exists(resolveIn(ctx, file))) {
-    let existing: LoadedPreset | null = null
-    try {
-      existing = loadPreset(ctx, where, preset.id)
-    } catch (error) {
-      if (!(error instanceof PresetError)) throw error
-    }
-    if (existing !== null && sameCardContent({ ...existing.preset, extensions: existing.raw.extensions }, preset)) return { file, unchanged: true }
+    if (holdsSameContent(ctx, where, preset.id, preset)) return { file, id: preset.id, unchanged: true }
     throw new PresetError(
-      `a preset "${preset.id}" already exists with different content; pass --force to replace it, or --id NEW_ID to keep both`,
+      `a preset "${preset.id}" already exists with different content; pass --force to replace it, or give another --id (without --id the card takes the next free id)`,
       'preset.exists-different',
       { id: preset.id },
     )
   }
-  return { file: await writePreset(ctx, where, preset, options), unchanged: false }
+  return { file: await writePreset(ctx, where, preset, options), id: preset.id, unchanged: false }
 }
 
 export async function saveLivePersona(ctx: FsContext, id: string, label: string, options: SaveOptions & { configOverride?: string }): Promise<string> {

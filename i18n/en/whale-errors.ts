@@ -40,7 +40,9 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.preset.too-deep': '{file} holds a value nested too deeply to read; make it shallower or delete it',
   'whale.said.preset.exists': 'a preset "{id}" already exists; pass --force to replace it or choose another id',
   'whale.said.preset.exists-autosave': 'a preset "{id}" already exists; pass --force to replace it',
-  'whale.said.preset.exists-different': 'a preset "{id}" already exists with different content; pass --force to replace it, or --id NEW_ID to keep both',
+  'whale.said.preset.exists-different':
+    'a preset "{id}" already exists with different content; pass --force to replace it, or give another --id (without --id the card takes the next free id)',
+  'whale.said.preset.no-free-id': '"{id}" and the ids after it up to "{id}-999" are all taken; import with --id NEW_ID',
   'whale.said.preset.reserved': '"autosave" is reserved for the persona saved before an apply; choose another id',
   'whale.said.apply.unreadable': 'cannot read {file}: {reason}; nothing was changed',
   'whale.said.apply.json': '{file} is not valid JSON ({error}); fix it first — it was not overwritten',
