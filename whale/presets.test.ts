@@ -83,7 +83,14 @@ describe('applyPreset (§4.3, §4.5)', () => {
     expect(applyPreset(once, preset)).toMatchObject({ changed: false, autosave: null })
   })
   it('refuses configs that are not objects or whose persona is not an object', () => {
-    for (const bad of [[], 'x', null, { persona: 'x' }]) expect(() => applyPreset(bad, preset)).toThrow(ApplyRefused)
+    for (const bad of [[], 'x', null, { persona: 'x' }, { persona: [] }, { persona: 0 }]) expect(() => applyPreset(bad, preset)).toThrow(ApplyRefused)
+  })
+  it('applies over "persona": null as over no persona, which holds nothing to lose (decision 307)', () => {
+    const applied = applyPreset({ persona: null, memory: { enabled: true } }, preset)
+    expect(applied.config).toEqual({ ...applyPreset({ memory: { enabled: true } }, preset).config })
+    expect(applied).toMatchObject({ changed: true, autosave: { id: 'autosave', persona: {} } })
+    const nothing = { spec: 'whale-persona-preset/1', id: 'n', label: 'n', description: '', author: '', tags: [], persona: {} }
+    expect(applyPreset({ persona: null }, nothing)).toMatchObject({ changed: false, config: { persona: null } })
   })
 })
 

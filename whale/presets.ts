@@ -167,7 +167,9 @@ export class ApplyRefused extends WhaleError {}
  */
 export function applyPreset(liveConfig: unknown, preset: Preset): ApplyResult {
   if (!isRecord(liveConfig)) throw new ApplyRefused('config.json does not hold a JSON object; fix it first (it was not changed)', 'apply.not-object')
-  if (liveConfig.persona !== undefined && !isRecord(liveConfig.persona)) {
+  // `"persona": null` holds nothing to lose: it is read as no persona yet, as the reference reads it
+  const unset = liveConfig.persona === undefined || liveConfig.persona === null
+  if (!unset && !isRecord(liveConfig.persona)) {
     throw new ApplyRefused('"persona" in config.json is not an object; fix it first (it was not changed)', 'apply.persona-not-object')
   }
   // shallow: only persona keys and thinkingLanguage change; every other value is written back as it was read
@@ -180,7 +182,8 @@ export function applyPreset(liveConfig: unknown, preset: Preset): ApplyResult {
   }
   next.persona = persona
   if (typeof preset.thinkingLanguage === 'string') next.thinkingLanguage = preset.thinkingLanguage
-  if (liveConfig.persona === undefined && Object.keys(persona).length === 0) delete next.persona
+  if (unset && Object.keys(persona).length === 0) next.persona = liveConfig.persona
+  if (next.persona === undefined) delete next.persona
   const changed = !jsonEqual(next, liveConfig)
   // the autosave is a persona snapshot: only a persona change makes one
   const personaChanged = !jsonEqual(personaSnapshot(next), personaSnapshot(liveConfig))
