@@ -78,6 +78,19 @@ describe('cyrene whale presets', () => {
     expect((await whale(['presets', 'apply', 'card'], dir)).stderr).toContain('is not a whale-persona preset')
     expect((await whale(['presets', 'apply', 'nope'], dir)).stderr).toContain('no preset "nope"')
     expect(tree(dir)).toEqual(before)
+    // with --json every refusal is JSON on stdout, exit 2, as for a refused config (a script reads ok:false, decision 307)
+    for (const [id, why] of [
+      ['card', 'is not a whale-persona preset'],
+      ['nope', 'no preset "nope"'],
+      ['broken', 'not valid JSON'],
+      ['bad..id', 'not a valid preset id'],
+    ] as const) {
+      const out = await whale(['presets', 'apply', id, '--json'], dir)
+      expect(out.code).toBe(2)
+      expect(json(out.stdout)).toMatchObject({ ok: false, id, changed: false, autosaveWritten: false, configFile: 'home/whale-persona/config.json' })
+      expect(json(out.stdout).error).toContain(why)
+    }
+    expect(tree(dir)).toEqual(before)
   })
   it('apply replaces whitelisted keys only, keeps everything else, autosaves the previous persona', async () => {
     const dir = setup()

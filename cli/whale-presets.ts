@@ -110,7 +110,19 @@ export function addPresets(whale: CyreneCommand): void {
     ['json', 'config'],
     writing(async (values, rest, command) => {
       const id = one(rest, 'whale.out.what.presetId', command)
-      const { errorSaid, ...outcome } = await guardedAsync(() => applyPresetById(ctx, id, values.config), L)
+      let applied: Awaited<ReturnType<typeof applyPresetById>>
+      try {
+        applied = await applyPresetById(ctx, id, values.config)
+      } catch (error) {
+        if (!(error instanceof PresetError) || values.json !== true) throw refused(error, L)
+        // --json: a preset that cannot be read (no such id, not a preset, a bad id) is an outcome too, as a refused config is,
+        // so a script (the conformance runner) reads ok:false on stdout, never nothing (decision 307)
+        const where = locationsFor(ctx, values.config)
+        const configExists = exists(resolveIn(ctx, where.configFile))
+        writeJson(io, { ok: false, id, changed: false, autosaveWritten: false, configFile: where.configFile, configExists, error: error.message })
+        return 2
+      }
+      const { errorSaid, ...outcome } = applied
       if (values.json === true) writeJson(io, outcome)
       else if (outcome.ok) {
         const file = outcome.configFile
