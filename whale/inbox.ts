@@ -118,11 +118,11 @@ export function vouchFromRecord(lines: Readonly<Record<string, number>>): Confir
   }
 }
 
-/** The lines a person's record must vouch for: a confirm op, or a fact / rewrite that says it is confirmed. */
+/** The lines a person's record must vouch for: a confirm op, a fact / rewrite that says it is confirmed, or a rewrite that states no status (it keeps a confirmation). */
 export function confirmsSomething(line: string): boolean {
   const parsed = parseInboxLine(line)
   if (parsed === null) return false
-  return claimsConfirmation(parsed)
+  return claimsConfirmation(parsed) || mayKeepConfirmation(parsed)
 }
 
 function claimsConfirmation(parsed: InboxLine): boolean {
@@ -130,10 +130,16 @@ function claimsConfirmation(parsed: InboxLine): boolean {
   return (parsed.op === '' || parsed.op === 'supersede') && parsed.status === 'confirmed'
 }
 
+/** A rewrite that states no status keeps the old entry's: of a confirmed entry, that confirms its new text. */
+function mayKeepConfirmation(parsed: InboxLine): boolean {
+  return parsed.op === 'supersede' && parsed.status === null && parsed.statusValid
+}
+
 /**
  * Replays the log in line order into the current view, oldest first. With a
  * `vouch` (the host), a confirmation the person did not record is not one: a
- * confirm op is skipped and a line that says `"status":"confirmed"` counts as proposed.
+ * confirm op is skipped, a line that says `"status":"confirmed"` counts as
+ * proposed, and so does a rewrite without a status of a confirmed entry.
  */
 export function replayInbox(lines: readonly string[], vouch?: ConfirmVouch): ReplayedEntry[] {
   const entries: ReplayedEntry[] = []
@@ -161,12 +167,15 @@ export function replayInbox(lines: readonly string[], vouch?: ConfirmVouch): Rep
       // old one so a human rewrite does not lose its confirmation
       entries.splice(i, 1)
       const inherit = parsed.status === null && parsed.statusValid
+      // With a vouch, keeping a confirmation confirms the new text: like a confirm line, it counts only
+      // when the person wrote it; a rewrite the model appended without a status is a proposal (decision 307).
+      const unvouched = inherit && target.status === 'confirmed' && vouch !== undefined && !vouch(line)
       entries.push({
         text: parsed.text,
         at: parsed.at,
         tag: parsed.tag || target.tag,
-        status: inherit ? target.status : (parsed.status ?? 'legacy'),
-        statusValid: inherit ? target.statusValid : parsed.statusValid,
+        status: unvouched ? 'proposed' : inherit ? target.status : (parsed.status ?? 'legacy'),
+        statusValid: unvouched || (inherit ? target.statusValid : parsed.statusValid),
         kind: parsed.kind || target.kind,
       })
     }

@@ -136,6 +136,16 @@ describe('the whale-persona row on a real host', () => {
     const confirmed = await prefix()
     expect(confirmed).toContain('还没确认的事')
     expect(confirmed).not.toContain('模型自己写的确认')
+    // A rewrite the model appends without a status would keep the confirmation of the entry it replaces (§5.3): it is a proposal too (decision 307).
+    appendFileSync(inbox, `${JSON.stringify({ op: 'supersede', ref: '还没确认的事', text: '模型改写的记忆', at: '2026-02-02T00:00:00Z' })}\n`)
+    const rewritten = await prefix()
+    expect(rewritten).not.toContain('模型改写的记忆')
+    const after = JSON.parse((await runCyrene(['whale', 'inbox', 'list', '--json'], env)).stdout) as Array<{ text: string; status: string }>
+    expect(after.find((e) => e.text === '模型改写的记忆')?.status).toBe('proposed')
+    // the person's confirm makes it one
+    const again = await runCyrene(['whale', 'inbox', 'confirm', String(after.findIndex((e) => e.text === '模型改写的记忆'))], env)
+    expect(again.status, again.stderr).toBe(0)
+    expect(await prefix()).toContain('模型改写的记忆')
   })
 
   it('/cyrene doctor reports the whale row', async () => {
