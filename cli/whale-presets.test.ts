@@ -241,9 +241,11 @@ describe('cyrene whale presets', () => {
     const again = json((await whale(['presets', 'import', 'c.json', '--json'], dir)).stdout)
     expect(again).toMatchObject({ ok: true, savedId: 'p1-2', unchanged: true })
     expect(existsSync(path.join(dir, 'home/whale-persona/presets/p1-3.json'))).toBe(false)
-    // another card of that name takes p1-3
+    // another card of that name takes p1-3, and the person is told why
     put(dir, 'd.json', { spec: 'chara_card_v2', data: { name: 'P1', description: 'y' } })
-    expect(json((await whale(['presets', 'import', 'd.json', '--json'], dir)).stdout)).toMatchObject({ ok: true, savedId: 'p1-3' })
+    const third = await whale(['presets', 'import', 'd.json'], dir)
+    expect(third.stdout).toContain('as "p1-3"')
+    expect(third.stdout).toContain('"p1" is another preset, so this card was saved beside it as "p1-3"')
     // an id the person gives is kept or refused, never moved
     const given = await whale(['presets', 'import', 'd.json', '--id', 'p1'], dir)
     expect(given.code).toBe(2)

@@ -258,6 +258,7 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   if (options.id === AUTOSAVE_ID) return refuse(result.detected, (lang) => t('whale.out.import.reserved', lang))
   let savedFile: string | null = null
   let unchanged = false
+  const cardId = preset.id
   if (!options.dryRun) {
     const where = locationsFor(ctx)
     try {
@@ -292,6 +293,8 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
             : t('whale.out.import.imported', L, { ...said, file: savedFile })
       }\n`,
     )
+    // The card's own id belonged to another preset: said, so the person knows which file is the card.
+    if (savedFile !== null && preset.id !== cardId) io.stdout(`${t('whale.out.import.idTaken', L, { taken: cardId, id: preset.id })}\n`)
     // The card's field names are the card's; the notes are whale/card-import.ts's, worded from their saids.
     const nothing = t('whale.out.import.nothing', L)
     // A stranger's card names its own fields and values: its control characters are shown, not obeyed (decision 134).

@@ -34,6 +34,7 @@ export const whaleEn: { readonly [K in keyof typeof whaleZh]: string } = {
   'whale.out.import.unchanged': 'Preset "{id}" already holds what this {detected} card carries; left as it was ({file}).',
   'whale.out.import.wouldImport': 'Would import a {detected} card as "{id}" (dry run: nothing written).',
   'whale.out.import.imported': 'Imported a {detected} card as "{id}" → {file}.',
+  'whale.out.import.idTaken': '"{taken}" is another preset, so this card was saved beside it as "{id}" (nothing was replaced).',
   'whale.out.import.fields': '  taken: {taken}\n  not taken: {left}',
   'whale.out.import.nothing': '(nothing)',
   'whale.out.import.note': '  note: {note}',

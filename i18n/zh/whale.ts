@@ -32,6 +32,7 @@ export const whaleZh = {
   'whale.out.import.unchanged': '预设「{id}」已经是这张 {detected} 角色卡带的内容；原样留着（{file}）。',
   'whale.out.import.wouldImport': '会把一张 {detected} 角色卡导入成「{id}」（试运行：什么都没写）。',
   'whale.out.import.imported': '已把一张 {detected} 角色卡导入成「{id}」→ {file}。',
+  'whale.out.import.idTaken': '「{taken}」是另一个预设，所以这张卡存在它旁边，叫「{id}」（没有替换任何东西）。',
   'whale.out.import.fields': '  取了：{taken}\n  没取：{left}',
   'whale.out.import.nothing': '（无）',
   'whale.out.import.note': '  说明：{note}',
