@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { existsSync } from 'node:fs'
 import { readRegularFileSync } from '../durable/read-regular.ts'
 import { itemsFromWhaleInbox, whaleInboxPath } from './whale-migrate.ts'
+import { recordedVouch } from './whale-record.ts'
 import { CliError, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
@@ -188,7 +189,8 @@ async function migrateFrom(o: MigrateOptions, io: CliIO): Promise<number> {
     migrate(store, from, {
       dryRun: o.dryRun,
       onProgress: progress(io, say(io, 'store.progress.migrate'), o.quiet),
-      readInbox: (text, path) => itemsFromWhaleInbox(text, path, langOf(io)),
+      // the view `cyrene whale inbox list` shows: the person's record vouches for each confirmation (decision 254, 307)
+      readInbox: (text, path) => itemsFromWhaleInbox(text, path, langOf(io), recordedVouch(io.env)),
     }),
   )
   let retired: Array<{ name: string; where: string }> = []

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MemoryStore } from '../memory/index.ts'
@@ -66,6 +66,31 @@ describe('whale-persona inbox → memory', () => {
     const listed = io(home)
     await main(['whale', 'inbox', 'list', '--json'], listed)
     expect((JSON.parse(listed.out()) as { text: string; status: string }[]).find((e) => e.text === '还没确认的事')?.status).toBe('confirmed')
+  })
+
+  it('with the person’s record, what the model appended as confirmed stays behind, exactly as `whale inbox list` shows it (decisions 254, 307)', async () => {
+    const home = scratchDir('from-whale')
+    mkdirSync(join(home, 'whale-persona'), { recursive: true })
+    const inbox = join(home, 'whale-persona', 'memory-inbox.jsonl')
+    writeFileSync(inbox, INBOX)
+    await MemoryStore.open({ env: { DSH_HOME: home } })
+    const view = async (): Promise<{ text: string; status: string }[]> => {
+      const listed = io(home)
+      expect(await main(['whale', 'inbox', 'list', '--json'], listed)).toBe(0)
+      return JSON.parse(listed.out()) as { text: string; status: string }[]
+    }
+    // the person confirms one entry: the store now keeps the record (the inbox's confirmations taken over once)
+    expect(await main(['whale', 'inbox', 'confirm', String((await view()).findIndex((e) => e.text === '还没确认的事'))], io(home))).toBe(0)
+    // then the model appends a line saying confirmed and a rewrite of a confirmed memory
+    appendFileSync(inbox, `${JSON.stringify({ text: '模型写的确认', status: 'confirmed' })}\n`)
+    appendFileSync(inbox, `${JSON.stringify({ op: 'supersede', ref: '喜欢乌龙茶', text: '模型改写的记忆' })}\n`)
+    const confirmed = (await view()).filter((e) => e.status === 'confirmed').map((e) => e.text)
+    expect(confirmed).toEqual(['在写第一本小说', '搬到了上海', '还没确认的事'])
+    const run = io(home)
+    expect(await main(['migrate', '--from-whale', '--json', '--quiet'], run)).toBe(0)
+    expect(JSON.parse(run.out()).imported).toBe(confirmed.length)
+    const { entries } = await (await MemoryStore.open({ env: { DSH_HOME: home } })).scan()
+    expect(entries.map((e) => e.text).sort()).toEqual([...confirmed].sort())
   })
 
   it('refuses without a source, with two sources, and when there is no inbox', async () => {

@@ -2,7 +2,7 @@ import type { ImportItem, Skipped } from '../memory/upkeep.ts'
 import { KIND_RE } from '../memory/format.ts'
 import { configFromText } from '../whale/config.ts'
 import { readConfigText, resolveIn, type FsContext } from '../whale/files.ts'
-import { replayInbox, splitLines } from '../whale/inbox.ts'
+import { replayInbox, splitLines, type ConfirmVouch } from '../whale/inbox.ts'
 import { inboxFileOf } from '../whale/paths.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 
@@ -10,14 +10,15 @@ const MEMORY_KIND = 'memory'
 
 /**
  * A whale-persona inbox read the way whale/ reads it (spec §5.4 replay, the
- * same code `cyrene whale inbox list` uses): only confirmed entries come over;
- * proposed ones wait for the person in whale-persona. Each keeps its place in
- * the replayed view as `source_ref`, and its tag.
+ * same code `cyrene whale inbox list` uses, with the person's record when the
+ * store has one: a confirmation the model wrote counts as proposed there, and
+ * here): only confirmed entries come over; proposed ones wait for the person in
+ * whale-persona. Each keeps its place in the replayed view as `source_ref`, and its tag.
  */
-export function itemsFromWhaleInbox(text: string, path: string, lang: Lang = DEFAULT_LANG): { items: ImportItem[]; skipped: Skipped[] } {
+export function itemsFromWhaleInbox(text: string, path: string, lang: Lang = DEFAULT_LANG, vouch?: ConfirmVouch): { items: ImportItem[]; skipped: Skipped[] } {
   const items: ImportItem[] = []
   const skipped: Skipped[] = []
-  replayInbox(splitLines(text)).forEach((entry, i) => {
+  replayInbox(splitLines(text), vouch).forEach((entry, i) => {
     const origin = `${path}#${i + 1}`
     if (entry.status !== 'confirmed') {
       // `whale inbox list` numbers the same replayed view from 0: the advice names that number (the origin keeps #i+1, as recorded).

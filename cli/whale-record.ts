@@ -4,7 +4,7 @@ import type { WindowMark } from '../durable/guard-window.ts'
 import { readInboxMarksSync, recordInboxLines } from '../memory/marks.ts'
 import { resolveRoot } from '../memory/paths.ts'
 import type { InboxState } from '../whale/inbox-actions.ts'
-import { confirmsSomething, inboxLineKey, replayInbox, splitLines, vouchFromRecord } from '../whale/inbox.ts'
+import { confirmsSomething, inboxLineKey, replayInbox, splitLines, vouchFromRecord, type ConfirmVouch } from '../whale/inbox.ts'
 
 /**
  * The command line's side of the inbox record (CONTRACT#whale-confirms): the person's
@@ -22,13 +22,19 @@ function storeRoot(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
+/** The person's record as a vouch for the replay; undefined without a store or a record (the spec's view). */
+export function recordedVouch(env: NodeJS.ProcessEnv): ConfirmVouch | undefined {
+  const root = storeRoot(env)
+  if (root === undefined) return undefined
+  const read = readInboxMarksSync(root)
+  return read.missing ? undefined : vouchFromRecord(read.marks.lines)
+}
+
 /** The inbox as the host will inject it: a confirmation the person did not record counts as proposed. */
 export function vouchedState(state: InboxState, env: NodeJS.ProcessEnv): InboxState {
-  const root = storeRoot(env)
-  if (root === undefined) return state
-  const read = readInboxMarksSync(root)
-  if (read.missing) return state
-  return { ...state, entries: replayInbox(splitLines(state.rawText), vouchFromRecord(read.marks.lines)) }
+  const vouch = recordedVouch(env)
+  if (vouch === undefined) return state
+  return { ...state, entries: replayInbox(splitLines(state.rawText), vouch) }
 }
 
 /**
