@@ -49,7 +49,7 @@ describe('what the host’s git takes from the person’s global git config (dec
       )
       const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') }
       delete env.GIT_CONFIG_GLOBAL
-      const seen = await gitText(['config', '--list'], { cwd: home, noHooks: join(home, 'no-hooks'), env })
+      const seen = await gitText(['config', '--list'], { cwd: home, env })
       expect(seen).toContain('credential.helper=store')
       expect(seen).toContain('http.proxy=http://proxy.invalid:3128')
       expect(seen).not.toMatch(/insteadof|packobjectshook|alias\./i)

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { dirname, join, basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ensureDir, readTextOr } from './fsio.ts'
+import { readTextOr } from './fsio.ts'
 import { DRIVERS } from './git-merge.ts'
 import { git, gitText, type GitOptions } from './git-run.ts'
 import type { StoreCore } from './store-core.ts'
@@ -117,19 +117,17 @@ export function refuseBadRemote(remote: string): void {
 export interface RepoPaths {
   root: string
   gitDir: string
-  /** Empty, machine-local: where git looks for hooks (none). */
-  noHooks: string
   /** Where a merge is staged, beside the root like the snapshots. */
   stage: string
 }
 
 export function repoPaths(store: StoreCore): RepoPaths {
   const side = join(dirname(store.root), `${basename(store.root)}-git`)
-  return { root: store.root, gitDir: join(store.root, '.git'), noHooks: join(side, 'no-hooks'), stage: join(side, 'stage') }
+  return { root: store.root, gitDir: join(store.root, '.git'), stage: join(side, 'stage') }
 }
 
 export function gitOpts(paths: RepoPaths, env: NodeJS.ProcessEnv, extra: Partial<GitOptions> = {}): GitOptions {
-  return { cwd: paths.root, noHooks: paths.noHooks, env, config: driverConfig(), ...extra }
+  return { cwd: paths.root, env, config: driverConfig(), ...extra }
 }
 
 export async function isRepo(store: StoreCore): Promise<boolean> {
@@ -147,9 +145,6 @@ export async function isRepo(store: StoreCore): Promise<boolean> {
  */
 export async function ensureRepo(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv, remote: string | undefined): Promise<RepoPaths> {
   const paths = repoPaths(store)
-  await ensureDir(dirname(paths.noHooks))
-  await ensureDir(paths.noHooks)
-  for (const name of await fs.readdir(paths.noHooks)) await fs.rm(join(paths.noHooks, name), { recursive: true, force: true })
   const o = gitOpts(paths, env)
   const gitDirStat = await fs.lstat(paths.gitDir).catch(() => undefined)
   if (gitDirStat !== undefined && !gitDirStat.isDirectory()) {

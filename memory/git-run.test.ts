@@ -19,7 +19,7 @@ it('an object the history names that cannot be read is damage, never an empty fi
   git('add', 'day.md')
   git('-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '--quiet', '-m', 'one')
   const blob = git('rev-parse', 'HEAD:day.md')
-  const opts = { cwd: dir, noHooks: join(dir, 'no-hooks') }
+  const opts = { cwd: dir }
   // The null id is how the merge names "no file on that side" (git-stage.ts): absent, not damaged.
   const none = '0'.repeat(40)
   expect((await catBlobs([blob, 'HEAD:nothing-here.md', none], opts)).map((b) => b?.toString('utf8'))).toEqual(['第一条\n', undefined, undefined])

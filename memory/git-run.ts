@@ -6,7 +6,7 @@ import { carriedGlobalConfig } from './git-global.ts'
 /**
  * Runs the machine's `git` for the store's replication (CONTRACT#git-sync). The
  * repository's own config lives in the store, so nothing in it may choose a
- * command git runs: hooks point at an empty folder, fsmonitor is off, and the
+ * command git runs: hooks are looked for in /dev/null, fsmonitor is off, and the
  * `-c` overrides below win over `.git/config` (git reads the command line
  * last). `git-repo.ts` also refuses any local config key outside a short list.
  * The person's global config is not read (a model can change it): only its
@@ -51,8 +51,6 @@ export class GitMissingError extends Error {
 export interface GitOptions {
   /** The work tree git runs in. */
   cwd: string
-  /** Empty folder git's hooks are looked for in (no hook ever runs). */
-  noHooks: string
   /** Extra `-c key=value` overrides (the merge drivers). */
   config?: Readonly<Record<string, string>>
   env?: NodeJS.ProcessEnv
@@ -74,10 +72,12 @@ const DROPPED_ENV =
   /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|EXTERNAL_DIFF|EDITOR|SEQUENCE_EDITOR|PAGER)$/
 
 /** The overrides every call carries. */
-function safetyConfig(noHooks: string): Record<string, string> {
+function safetyConfig(): Record<string, string> {
   const who = safeHost()
   return {
-    'core.hooksPath': noHooks,
+    // Not a folder, so no hook can ever be found there. A folder beside the store (as before) is one a tool call can
+    // replace by a link into the store, and emptying it then emptied the store (decision 305).
+    'core.hooksPath': '/dev/null',
     'core.fsmonitor': 'false',
     'core.quotePath': 'false',
     'core.autocrlf': 'false',
@@ -117,7 +117,7 @@ function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
-  const overrides = { ...safetyConfig(opts.noHooks), ...opts.config }
+  const overrides = { ...safetyConfig(), ...opts.config }
   // The person's global config is not read; what of it may reach a remote comes first, the overrides after (git-global.ts).
   const carried = carriedGlobalConfig(opts.env ?? process.env).flatMap(([k, v]) => ['-c', `${k}=${v}`])
   const full = [...carried, ...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]

@@ -166,7 +166,8 @@ async function hashBlobs(paths: RepoPaths, o: Parameters<typeof git>[1], blobs: 
   await ensureDir(dir)
   try {
     const files = blobs.map((_, i) => join(dir, String(i)))
-    for (let i = 0; i < blobs.length; i++) await fs.writeFile(files[i]!, blobs[i]!, { mode: 0o600 })
+    // A new file each (`wx`): a link put in the folder meanwhile fails the write instead of being written through.
+    for (let i = 0; i < blobs.length; i++) await fs.writeFile(files[i]!, blobs[i]!, { mode: 0o600, flag: 'wx' })
     return (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { ...o, input: files.join('\n') + '\n' })).split('\n')
   } finally {
     await fs.rm(dir, { recursive: true, force: true })
