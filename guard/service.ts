@@ -186,14 +186,18 @@ export function protectedFolders(root: string): {
 } {
   const real = (p: string) => (existsSync(p) ? realpathSync.native(p) : p)
   const snapshots = snapshotsDirOf(root)
-  const whale = locate({ DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }, safeHome() ?? '/', (f) => existsSync(f))
+  const env = { DSH_HOME: process.env.DSH_HOME, DSH_WHALE_CONFIG: process.env.DSH_WHALE_CONFIG }
+  const whale = locate(env, safeHome() ?? '/', (f) => existsSync(f))
+  // Both folders the whale-persona config may live in, whichever holds it now: a config made in the other one (the legacy
+  // whale-suite/ wins when its config is a file) is the one the host reads from then on (decision 305).
+  const whaleDirs = [true, false].map((legacy) => locate(env, safeHome() ?? '/', () => legacy).configDir)
   const putBack = putBackDirOf(root)
-  const roots = new Set([root, real(root), snapshots, real(snapshots), putBack, real(putBack), whale.configDir, real(whale.configDir)])
+  const roots = new Set([root, real(root), snapshots, real(snapshots), putBack, real(putBack), ...whaleDirs.flatMap((d) => [d, real(d)])])
   if (!whale.configFile.startsWith(whale.configDir + '/')) roots.add(whale.configFile)
   // The store's own git repository (the sync's history, docs/decisions/070): its changes are the host's while a git run of the host's works there, as the snapshots' are while it takes or prunes one.
   const history = join(root, '.git')
   // Where the host takes its locks: the store's (write, engine, the night's lease) in 元/, the whale files' beside them.
-  const lockFolders = [join(root, '元'), join(real(root), '元'), whale.configDir, real(whale.configDir), dirname(whale.configFile)]
+  const lockFolders = [join(root, '元'), join(real(root), '元'), ...whaleDirs.flatMap((d) => [d, real(d)]), dirname(whale.configFile)]
   return {
     roots: [...roots],
     hostFolders: [snapshots, real(snapshots), history, join(real(root), '.git')],

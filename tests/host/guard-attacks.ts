@@ -528,4 +528,10 @@ export const ATTACKS: Attack[] = [
     ],
     hostWrites: true,
   },
+  // ── a fourth outside run (decision 305) ──
+  // A config in the legacy folder is the one the host reads from then on (whale/paths.ts locate): the person's persona replaced without touching theirs.
+  bash(
+    'a whale config made in the legacy whale-suite folder, which the host would read instead',
+    `echo «b64:mkdir -p {home}/whale-suite && printf '{"persona":{"character":"forged"},"memory":{}}\\n' > {home}/whale-suite/config.json» | base64 -d | bash`,
+  ),
 ]

@@ -20,6 +20,8 @@ let host: Host
 let root: string
 let snaps: string
 let whale: string
+/** The legacy whale-persona folder (whale-suite/): a config there is the one the host reads, so it is guarded though absent (decision 305). */
+let legacyWhale: string
 const BASE_DAY = '岁月涟漪/日档/2026/11/2026-11-29.md'
 const PLAIN_DAY = '岁月涟漪/日档/2026/11/2026-11-28.md'
 const BIN = join(PROJECT_ROOT, 'bin', 'cyrene.js')
@@ -43,6 +45,7 @@ beforeAll(async () => {
   root = host.ctx.get('cyreneMemory').store().root
   snaps = snapshotsDirOf(root)
   whale = join(host.dshHome, 'whale-persona')
+  legacyWhale = join(host.dshHome, 'whale-suite')
   // The person's own files, written as the person would (no tool call runs: the guard keeps them as theirs).
   writeFileSync(join(root, '元/settings.json'), '{}\n', { mode: 0o600 })
   mkdirSync(join(root, '岁月涟漪/日档/2026/11'), { recursive: true })
@@ -71,7 +74,7 @@ afterAll(async () => {
  * registry (元/梦会话.json) is left out: the host rewrites it itself as sessions go on (a declared
  * write the guard keeps); no attack aims at it.
  */
-function tree(roots: readonly string[] = [root, snaps, whale]): Map<string, string> {
+function tree(roots: readonly string[] = [root, snaps, whale, legacyWhale]): Map<string, string> {
   const out = new Map<string, string>()
   const walk = (p: string) => {
     let st
