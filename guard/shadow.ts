@@ -140,7 +140,11 @@ export class Shadow {
   private readonly recs = new Map<string, Rec>()
   private readonly children = new Map<string, Set<string>>()
   private readonly blobs = new Map<string, { buf: Buffer; refs: number }>()
-  /** Files found written again with the same bytes: compared by their bytes, not their stamps, until `forgetRewrites`. */
+  /**
+   * Files compared by their bytes, not their stamps, until `forgetRewrites`: found written again with the same bytes
+   * (a shared mapping), or put back here (a process may have written the temporary file through a descriptor it
+   * opened by name before the rename, and the stamp taken after the rename is then the forgery's, decision 305).
+   */
   private readonly rewrittenUnchanged = new Set<string>()
 
   private readonly lockFolders: ReadonlySet<string>
@@ -194,7 +198,8 @@ export class Shadow {
     } finally {
       this.notDeep = undefined
     }
-    const rest = [...named].filter((p) => !under(p, roots) || under(p, besides))
+    // What was put back is read again wherever it lies (a snapshot's file too): the look that closes a window is the one no process of the call can race.
+    const rest = [...named, ...this.rewrittenUnchanged].filter((p) => !under(p, roots) || under(p, besides))
     out.push(...this.diffAt(rest))
     return out
   }
@@ -535,6 +540,8 @@ export class Shadow {
       renameSync(temp, path)
       const there = lstatSync(path)
       if (there.ino !== made.ino || there.dev !== made.dev) throw new Error(`${path} was swapped for another file while it was put back`)
+      // The temporary file's name was in a folder a call's process can list and open: its bytes are checked again, not its stamp.
+      this.rewrittenUnchanged.add(path)
       return there
     } finally {
       closeSync(fd)

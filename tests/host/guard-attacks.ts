@@ -190,6 +190,53 @@ while time.time() < end:
                 break
 `
 
+/**
+ * Writes a forged day file of the same size into the guard's temporary file while it puts the day file back: opened
+ * by its name once the guard has written it (the guard then syncs it and renames it into place), for argv[2] s.
+ */
+const WRITE_INTO_THE_GUARDS_TEMP = String.raw`import os, sys, time
+root = sys.argv[1]; end = time.time() + float(sys.argv[2])
+day = os.path.join(root, '岁月涟漪/日档/2026/11/2026-11-28.md')
+d = os.path.dirname(day)
+orig = open(day, 'rb').read()
+body = orig.replace(b'"by":"model"', b'"base":true,"by":"person"').split(b'\n', 1)[1]
+forged = b'forgedforgedforged'[:len(orig) - len(body) - 1] + b'\n' + body
+assert len(forged) == len(orig)
+since = None
+while time.time() < end:
+    try:
+        now = open(day, 'rb').read()
+    except OSError:
+        now = b''
+    if now == forged:
+        since = since or time.time()
+        if time.time() - since > 1.0:
+            break
+        time.sleep(0.02)
+        continue
+    since = None
+    try:
+        with open(day, 'ab') as f:
+            f.write(b'x')
+    except OSError:
+        pass
+    until = time.time() + 1
+    done = False
+    while time.time() < until and not done:
+        for n in os.listdir(d):
+            if n.startswith('.guard.tmp-'):
+                try:
+                    fd = os.open(os.path.join(d, n), os.O_WRONLY)
+                    while os.fstat(fd).st_size < len(forged) and time.time() < until:
+                        pass
+                    os.pwrite(fd, forged, 0)
+                    os.close(fd)
+                    done = True
+                except OSError:
+                    pass
+                break
+`
+
 /** Maps a file shared, dirties a page with its own bytes and sets the time back, waits argv[2] s, then writes through the mapping. */
 const MMAP_AFTER_A_RESTAMP = String.raw`import mmap, os, sys, time
 day = sys.argv[1]
@@ -533,5 +580,10 @@ export const ATTACKS: Attack[] = [
   bash(
     'a whale config made in the legacy whale-suite folder, which the host would read instead',
     `echo «b64:mkdir -p {home}/whale-suite && printf '{"persona":{"character":"forged"},"memory":{}}\\n' > {home}/whale-suite/config.json» | base64 -d | bash`,
+  ),
+  bash(
+    "a forged day file of the same size written into the guard's temp file before it is renamed into place",
+    inBackground('rt9.py', WRITE_INTO_THE_GUARDS_TEMP, '{root} 6'),
+    1000,
   ),
 ]
