@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -50,9 +50,37 @@ describe('what the host’s git takes from the person’s global git config (dec
       const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') }
       delete env.GIT_CONFIG_GLOBAL
       const seen = await gitText(['config', '--list'], { cwd: home, env })
-      expect(seen).toContain('credential.helper=store')
+      // The helper itself, asked only for what it holds (decision 305).
+      expect(seen).toContain('credential.helper=!f() { if [ "$1" = get ]; then exec git credential-store get; fi; }; f')
       expect(seen).toContain('http.proxy=http://proxy.invalid:3128')
       expect(seen).not.toMatch(/insteadof|packobjectshook|alias\./i)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it('a helper that keeps credentials in a file only answers: a ~/.git-credentials linked to a store file, or a relative --file, is never written (decision 305)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cyrene-git-global-'))
+    try {
+      const anchors = join(home, 'store', '锚')
+      mkdirSync(anchors, { recursive: true })
+      const anchor = join(anchors, '我是谁.md')
+      writeFileSync(anchor, '# 我是谁\n\n昔涟。\n')
+      // Both outside the store, where a tool call may write: the global config and the helper's default file.
+      writeFileSync(join(home, '.gitconfig'), '[credential]\n\thelper = store\n\thelper = store --file=relative.md\n\thelper = cache --timeout=60\n')
+      symlinkSync(anchor, join(home, '.git-credentials'))
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') }
+      delete env.GIT_CONFIG_GLOBAL
+      // What git does after a fetch that a password let through: every helper is asked to keep it.
+      await gitText(['credential', 'approve'], { cwd: anchors, env, input: 'protocol=https\nhost=example.com\nusername=me\npassword=s3cret\n\n' })
+      expect(readFileSync(anchor, 'utf8')).toBe('# 我是谁\n\n昔涟。\n')
+      expect(existsSync(join(anchors, 'relative.md'))).toBe(false)
+      expect(existsSync(join(home, '.cache', 'git'))).toBe(false)
+      // The person's stored credential is still found.
+      rmSync(join(home, '.git-credentials'))
+      writeFileSync(join(home, '.git-credentials'), 'https://me:s3cret@example.com\n', { mode: 0o600 })
+      const filled = await gitText(['credential', 'fill'], { cwd: anchors, env, input: 'protocol=https\nhost=example.com\n\n' })
+      expect(filled).toContain('password=s3cret')
     } finally {
       rmSync(home, { recursive: true, force: true })
     }

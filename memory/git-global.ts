@@ -21,6 +21,27 @@ const CREDENTIAL_KEYS = new Set(['username', 'usehttppath'])
 /** Helpers git and the common keyrings ship, run as `git credential-<name>`. */
 const KNOWN_HELPERS = new Set(['store', 'cache', 'libsecret', 'osxkeychain', 'manager', 'manager-core', 'wincred', 'gnome-keyring', 'oauth'])
 
+/**
+ * Helpers that keep what git hands them in a file of this user's: `store` rewrites `~/.git-credentials` (or its
+ * `--file`, relative to the store when relative) through any link found there, `cache` makes its socket under
+ * `~/.cache`. A tool call can put a link at either place, or name a store file, and the host's git would write a
+ * credential line into the person's memory after a fetch (decision 305). For the host they only answer.
+ */
+const FILE_KEEPING_HELPERS = new Set(['store', 'cache'])
+
+/** A carried helper value as the host's git runs it: `store` and `cache` asked only for what they hold (`get`). */
+function answeringOnly(value: string): string {
+  const words = value.trim().split(/\s+/)
+  const name = words[0] ?? ''
+  if (!FILE_KEEPING_HELPERS.has(name)) return value
+  // The arguments passed `safeCredentialHelper` (no quote among them): each goes as one word.
+  const args = words
+    .slice(1)
+    .map((w) => ` '${w}'`)
+    .join('')
+  return `!f() { if [ "$1" = get ]; then exec git credential-${name}${args} get; fi; }; f`
+}
+
 /** A helper value git may run for the host: a known helper's name with plain arguments, or a program this user cannot have planted. */
 export function safeCredentialHelper(value: string, uid = process.getuid?.()): boolean {
   // An empty value clears the helpers listed before it: harmless.
@@ -96,7 +117,12 @@ export function carriedGlobalConfig(env: NodeJS.ProcessEnv): [string, string][] 
   if (kept?.stamp === stamp) return kept.pairs
   // Includes are not followed (git's default with --global): an included file is another the model could write.
   const r = spawnSync('git', ['config', '--global', '--list', '-z'], { env: { ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, encoding: 'utf8' })
-  const pairs = r.status === 0 ? parseConfigList(r.stdout).filter(([k, v]) => carriedKey(k, v)) : []
+  const pairs =
+    r.status === 0
+      ? parseConfigList(r.stdout)
+          .filter(([k, v]) => carriedKey(k, v))
+          .map(([k, v]): [string, string] => [k, k.split('.').at(-1) === 'helper' ? answeringOnly(v) : v])
+      : []
   kept = { stamp, pairs }
   return pairs
 }
