@@ -1,10 +1,11 @@
 import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { walkFiles } from './fsio.ts'
 import { syncGit } from './git-sync.ts'
 import { MemoryStore } from './store.ts'
+import { idsOf, joinedPair, writeMany } from './testing/git-pair.ts'
 
 /**
  * The git sync's side folder (`<root>-git/`, beside the store) is outside what the store guard protects:
@@ -63,4 +64,43 @@ it('a hook left where the sync used to look for hooks never runs', async () => {
   expect(report.ok).toBe(true)
   expect(report.committed).toBe(true)
   await expect(fs.readFile(ran, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' })
+})
+
+describe("git's own files in the person's home, which a tool call may write", () => {
+  it('a global ignore file (~/.config/git/ignore) matching every memory deletes nothing on the other machine', { timeout: 120_000 }, async () => {
+    const pair = await joinedPair(4, 2)
+    try {
+      const before = new Set(await idsOf(pair.storeB))
+      expect(before.size).toBe(4)
+      const home = join(pair.dir, 'home-a')
+      await fs.mkdir(join(home, '.config', 'git'), { recursive: true })
+      await fs.writeFile(join(home, '.config', 'git', 'ignore'), '*.md\n')
+      await writeMany(pair.storeA, 1, 1, 'A3')
+      const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') }
+      expect((await syncGit(pair.storeA, { env })).ok).toBe(true)
+      expect((await syncGit(pair.storeB)).ok).toBe(true)
+      const after = new Set(await idsOf(pair.storeB))
+      for (const id of before) expect(after.has(id), id).toBe(true)
+      expect(after.size).toBe(5)
+    } finally {
+      await pair.cleanup()
+    }
+  })
+
+  it('a global attributes file (~/.config/git/attributes) changes no byte of what the other machine receives', { timeout: 120_000 }, async () => {
+    const pair = await joinedPair(2, 1)
+    try {
+      const home = join(pair.dir, 'home-a')
+      await fs.mkdir(join(home, '.config', 'git'), { recursive: true })
+      await fs.writeFile(join(home, '.config', 'git', 'attributes'), '*.md working-tree-encoding=UTF-16LE text eol=crlf\n')
+      await writeMany(pair.storeA, 1, 1, 'A3')
+      const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') }
+      expect((await syncGit(pair.storeA, { env })).ok).toBe(true)
+      expect((await syncGit(pair.storeB)).ok).toBe(true)
+      for (const rel of (await walkFiles(pair.storeA.root)).filter((r) => r.endsWith('.md')))
+        expect(await fs.readFile(join(pair.storeB.root, rel), 'utf8').catch(() => `(gone) ${rel}`)).toBe(await fs.readFile(join(pair.storeA.root, rel), 'utf8'))
+    } finally {
+      await pair.cleanup()
+    }
+  })
 })
