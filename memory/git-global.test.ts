@@ -50,7 +50,7 @@ describe('what the host’s git takes from the person’s global git config (dec
       const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') }
       delete env.GIT_CONFIG_GLOBAL
       const seen = await gitText(['config', '--list'], { cwd: home, env })
-      // The helper itself, asked only for what it holds (decision 305).
+      // The helper itself, asked only for what it holds (decision 306).
       expect(seen).toContain('credential.helper=!f() { if [ "$1" = get ]; then exec git credential-store get; fi; }; f')
       expect(seen).toContain('http.proxy=http://proxy.invalid:3128')
       expect(seen).not.toMatch(/insteadof|packobjectshook|alias\./i)
@@ -59,7 +59,7 @@ describe('what the host’s git takes from the person’s global git config (dec
     }
   })
 
-  it('a helper that keeps credentials in a file only answers: a ~/.git-credentials linked to a store file, or a relative --file, is never written (decision 305)', async () => {
+  it('a helper that keeps credentials in a file only answers: a ~/.git-credentials linked to a store file, or a relative --file, is never written (decision 306)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'cyrene-git-global-'))
     try {
       const anchors = join(home, 'store', '锚')

@@ -25,7 +25,7 @@ const KNOWN_HELPERS = new Set(['store', 'cache', 'libsecret', 'osxkeychain', 'ma
  * Helpers that keep what git hands them in a file of this user's: `store` rewrites `~/.git-credentials` (or its
  * `--file`, relative to the store when relative) through any link found there, `cache` makes its socket under
  * `~/.cache`. A tool call can put a link at either place, or name a store file, and the host's git would write a
- * credential line into the person's memory after a fetch (decision 305). For the host they only answer.
+ * credential line into the person's memory after a fetch (decision 306). For the host they only answer.
  */
 const FILE_KEEPING_HELPERS = new Set(['store', 'cache'])
 

@@ -76,10 +76,10 @@ function safetyConfig(): Record<string, string> {
   const who = safeHost()
   return {
     // Not a folder, so no hook can ever be found there. A folder beside the store (as before) is one a tool call can
-    // replace by a link into the store, and emptying it then emptied the store (decision 305).
+    // replace by a link into the store, and emptying it then emptied the store (decision 306).
     'core.hooksPath': '/dev/null',
     // Otherwise git reads `~/.config/git/ignore` and `attributes` whatever the config says, files a tool call can write:
-    // through them a memory was untracked and deleted on the other machine, or committed re-encoded (decision 305).
+    // through them a memory was untracked and deleted on the other machine, or committed re-encoded (decision 306).
     'core.excludesFile': '/dev/null',
     'core.attributesFile': '/dev/null',
     'core.fsmonitor': 'false',

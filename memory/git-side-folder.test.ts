@@ -10,7 +10,7 @@ import { idsOf, joinedPair, writeMany } from './testing/git-pair.ts'
 /**
  * The git sync's side folder (`<root>-git/`, beside the store) is outside what the store guard protects:
  * a tool call may leave anything there. What it leaves must never make the person's next sync (or the
- * host's) remove or write a file of the store (decision 305).
+ * host's) remove or write a file of the store (decision 306).
  */
 let dir: string | undefined
 afterEach(async () => {
