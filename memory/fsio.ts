@@ -1,7 +1,7 @@
 import { promises as fs, constants as C, lstatSync, readlinkSync, type Stats } from 'node:fs'
 import { isUtf8 } from 'node:buffer'
 import { dirname, join, relative, isAbsolute, sep } from 'node:path'
-import { atomicWrite, explainSystemError, fsyncDir, type OpenWritable } from '../durable/atomic-write.ts'
+import { atomicWrite, explainSystemError, fsyncDir, isTempName, type OpenWritable } from '../durable/atomic-write.ts'
 
 /** Temp files of atomic writes, current and earlier (`check --fix` and every rewrite clear them). */
 export { isTempName } from '../durable/atomic-write.ts'
@@ -218,6 +218,17 @@ export function linkTarget(path: string): string | undefined {
   }
 }
 
+/** Lock folders, owner and intent records, temp files and temp folders are never part of a snapshot, nor counted toward the quota. */
+export function isStoreFile(rel: string): boolean {
+  const base = rel.split('/').at(-1) ?? ''
+  return (
+    !isTempName(rel) &&
+    !base.endsWith('.owner') &&
+    !/\.lock\.intent\.\d+$/.test(base) &&
+    !rel.split('/').some((p) => p.endsWith('.lock') || p.endsWith('.reaping') || p.includes('.tmp-'))
+  )
+}
+
 /** Every file under dir (relative paths with '/'), skipping lock folders. */
 /**
  * Every file under `dir/rel`, relative to `dir`. A folder that cannot be listed throws, unless
@@ -247,18 +258,6 @@ export async function walkFiles(dir: string, rel = '', unreadable?: string[]): P
     } else if (d.isFile()) out.push(r)
   }
   return out
-}
-
-export async function sizeOf(dir: string, rel = ''): Promise<number> {
-  let total = 0
-  for (const f of await walkFiles(dir, rel)) {
-    try {
-      total += (await fs.stat(join(dir, f))).size
-    } catch {
-      /* removed meanwhile */
-    }
-  }
-  return total
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join, dirname, relative, sep } from 'node:path'
-import { asKept, ensureDir, fsyncDir, isTempName, readNoFollow, walkFiles, FILE_MODE } from './fsio.ts'
+import { asKept, ensureDir, fsyncDir, isStoreFile, readNoFollow, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
 import { asHostFolderWork, vouchedFilesUnder } from '../durable/host-writes.ts'
@@ -48,17 +48,6 @@ export interface SnapshotManifest {
   seq?: number
   /** Relative path ('/'-separated) → size in bytes and hex SHA-256 of the bytes. */
   files: Record<string, { size: number; sha256: string }>
-}
-
-/** Lock folders, owner and intent records, temp files and temp folders are never part of a snapshot. */
-export function isStoreFile(rel: string): boolean {
-  const base = rel.split('/').at(-1) ?? ''
-  return (
-    !isTempName(rel) &&
-    !base.endsWith('.owner') &&
-    !/\.lock\.intent\.\d+$/.test(base) &&
-    !rel.split('/').some((p) => p.endsWith('.lock') || p.endsWith('.reaping') || p.includes('.tmp-'))
-  )
 }
 
 export function sha256(buf: Uint8Array): string {

@@ -1,4 +1,6 @@
-import { sizeOf } from './fsio.ts'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { isStoreFile, walkFiles } from './fsio.ts'
 import { LAYOUT } from './paths.ts'
 import { RefusedError, type Limits } from './validate.ts'
 
@@ -25,8 +27,8 @@ export class UsageMeter {
   async measure(force: boolean): Promise<Usage> {
     const t = Date.now()
     if (!force && this.usage !== undefined && t - this.usage.at < USAGE_TTL_MS) return this.usage
-    const total = await sizeOf(this.root)
-    const margin = await sizeOf(this.root, LAYOUT.margin)
+    const total = await storeBytes(this.root)
+    const margin = await storeBytes(this.root, LAYOUT.margin)
     this.usage = { total, margin, at: t }
     return this.usage
   }
@@ -55,6 +57,23 @@ export class UsageMeter {
     this.usage.total += deltaBytes
     if (intoMargin) this.usage.margin += deltaBytes
   }
+}
+
+/**
+ * The bytes of the store's own files under `rel`: what a snapshot copies. A lock's files are their holder's, and the
+ * store guard leaves a lock-shaped name in 元/ to its holder: a tool call's process could leave a sparse one there
+ * whose size alone (100 GiB, no disk used) refused every write as "the store is full" (decision 305).
+ */
+async function storeBytes(root: string, rel = ''): Promise<number> {
+  let total = 0
+  for (const f of (await walkFiles(root, rel)).filter(isStoreFile)) {
+    try {
+      total += (await fs.stat(join(root, f))).size
+    } catch {
+      /* removed meanwhile */
+    }
+  }
+  return total
 }
 
 function mb(bytes: number): string {

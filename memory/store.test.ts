@@ -82,6 +82,19 @@ describe('MemoryStore', () => {
     }).rejects.toThrow(/full .*settings\.json/)
   })
 
+  it('a lock-shaped file in 元/ counts for nothing toward the quota: a sparse one of 100 GiB refused every write (decision 305)', async () => {
+    const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    await s.write(good, { by: 'person' })
+    // The store guard leaves such a name to its holder, so a tool call's process may leave one (no disk used).
+    for (const name of ['forged.lock', 'forged.lock.owner', 'forged.lock.intent.1', 'forged.lock.reaping']) {
+      const fh = await fs.open(join(t.root, '元', name), 'w')
+      await fh.truncate(100 * 2 ** 30)
+      await fh.close()
+    }
+    const again = await MemoryStore.open({ env: { DSH_HOME: t.home } })
+    expect((await again.write({ ...good, text: '她喜欢雪。' }, { by: 'person' })).gate).toBe('day')
+  })
+
   it('never edits pending entries, and treats ids as opaque (no path tricks)', async () => {
     const s = await MemoryStore.open({ env: { DSH_HOME: t.home } })
     const r = await s.write({ text: 'x' }, { by: 'model' })

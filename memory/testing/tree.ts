@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { walkFiles } from '../fsio.ts'
-import { isStoreFile, MANIFEST_FILE, sha256 } from '../snapshots.ts'
+import { isStoreFile } from '../fsio.ts'
+import { MANIFEST_FILE, sha256 } from '../snapshots.ts'
 
 /**
  * rel → SHA-256 of every store file under `dir`, without the audit log
