@@ -3,7 +3,7 @@ import { fileStamp } from '../memory/files.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
 import { keeperCacheFile, ONE_SHOT_OPEN, readItems, readItemsById, RecallKeeper } from './keeper.ts'
 import { listRecallFiles, recallFileOf, type RecallItem } from './sources.ts'
-import { tokenize } from './core/index.ts'
+import { fingerprintDoc, tokenize } from './core/index.ts'
 import { fileSource, readColumns, RecallFormatError, tokenizerSignature, type LoadedColumns } from './core/saved.ts'
 
 /** How many of the saved index's most alike day entries are read and compared. */
@@ -29,8 +29,11 @@ export interface Resembling {
  * recall index is opened, levelled and saved instead.
  */
 export async function resemblingDayEntry(root: string, text: string, except: string, sameFile: string): Promise<Resembling | undefined> {
-  const candidates = (await fromCache(root, text, except)) ?? (await fromKeeper(root, text, except))
-  for (const item of (await readItems(root, sameFile)) ?? []) if (item.area === 'day' && item.doc.id !== except) candidates.push(item)
+  let candidates = await fromCache(root, text, except, sameFile)
+  if (candidates === undefined) {
+    candidates = await fromKeeper(root, text, except)
+    for (const item of (await readItems(root, sameFile)) ?? []) if (item.area === 'day' && item.doc.id !== except) candidates.push(item)
+  }
   const twin = findNearDuplicate(
     text,
     candidates.map((i) => ({ id: i.doc.id, date: i.date, text: i.text })),
@@ -50,6 +53,8 @@ interface SavedCache {
   files: [string, string][]
   /** Per document: its file's number. */
   fileOf: number[]
+  /** Document position by id, made when first asked for. */
+  docOf: () => Map<string, number>
 }
 
 function readSaved(root: string): SavedCache | undefined {
@@ -62,7 +67,13 @@ function readSaved(root: string): SavedCache | undefined {
     const files = e.files as unknown[]
     if (!files.every((row) => Array.isArray(row) && typeof row[0] === 'string' && typeof row[1] === 'string')) return undefined
     if (!e.fileOf.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) < files.length)) return undefined
-    return { columns, files: files as [string, string][], fileOf: e.fileOf as number[] }
+    let docOf: Map<string, number> | undefined
+    return {
+      columns,
+      files: files as [string, string][],
+      fileOf: e.fileOf as number[],
+      docOf: () => (docOf ??= new Map(columns.ids.map((id, doc) => [id, doc]))),
+    }
   } catch {
     source?.release()
     return undefined
@@ -100,11 +111,11 @@ function mostAlike(saved: SavedCache, text: string, except: string): { rel: stri
 }
 
 /** The candidate items from the saved index and the day files changed since; undefined when there is no usable cache or too much changed. */
-async function fromCache(root: string, text: string, except: string): Promise<RecallItem[] | undefined> {
+async function fromCache(root: string, text: string, except: string, sameFile: string): Promise<RecallItem[] | undefined> {
   const saved = readSaved(root)
   if (saved === undefined) return undefined
   try {
-    return await candidatesOf(root, saved, text, except)
+    return await candidatesOf(root, saved, text, except, sameFile)
   } catch (error) {
     // A list of the cache that did not check out: the index is opened (and rebuilt) instead.
     if (error instanceof RecallFormatError) return undefined
@@ -114,21 +125,31 @@ async function fromCache(root: string, text: string, except: string): Promise<Re
   }
 }
 
-async function candidatesOf(root: string, saved: SavedCache, text: string, except: string): Promise<RecallItem[] | undefined> {
-  // Day files written since the cache was saved: all their entries are candidates (the cache cannot rank them).
+async function candidatesOf(root: string, saved: SavedCache, text: string, except: string, sameFile: string): Promise<RecallItem[] | undefined> {
+  // Day files written since the cache was saved (the write's own among them): their entries the cache does not hold as they
+  // read now are candidates (the cache cannot rank them); those it holds unchanged it ranked with the rest.
   const stampOf = new Map(saved.files)
   const days = (await listRecallFiles(root)).filter((rel) => recallFileOf(rel)?.area === 'day')
   const stamps = await Promise.all(days.map((rel) => fileStamp(join(root, rel))))
-  const changed = days.filter((rel, i) => stamps[i] !== undefined && stamps[i] !== stampOf.get(rel))
-  if (changed.length > CHANGED_FILES_READ) return undefined
-  const ofFile = new Map<string, Set<string> | 'all'>(changed.map((rel) => [rel, 'all']))
-  for (const { rel, id } of mostAlike(saved, text, except)) {
-    const set = ofFile.get(rel) ?? new Set<string>()
-    if (set !== 'all') ofFile.set(rel, set.add(id))
-  }
+  const changed = new Set(days.filter((rel, i) => stamps[i] !== undefined && stamps[i] !== stampOf.get(rel)))
+  if (recallFileOf(sameFile)?.area === 'day') changed.add(sameFile)
+  if (changed.size > CHANGED_FILES_READ) return undefined
+  const alike = new Map<string, Set<string>>()
+  for (const { rel, id } of mostAlike(saved, text, except)) alike.set(rel, (alike.get(rel) ?? new Set()).add(id))
   const out: RecallItem[] = []
   // The files as they are now: an entry changed since the cache was saved is compared as it reads today.
-  for (const [rel, ids] of ofFile)
-    for (const item of (await (ids === 'all' ? readItems(root, rel) : readItemsById(root, rel, ids))) ?? []) if (item.doc.id !== except) out.push(item)
+  for (const rel of changed) {
+    const ranked = alike.get(rel)
+    alike.delete(rel)
+    for (const item of (await readItems(root, rel)) ?? [])
+      if (item.area === 'day' && item.doc.id !== except && (ranked?.has(item.doc.id) === true || !heldAsItReads(saved, item))) out.push(item)
+  }
+  for (const [rel, ids] of alike) for (const item of (await readItemsById(root, rel, ids)) ?? []) if (item.doc.id !== except) out.push(item)
   return out
+}
+
+/** The saved index holds this entry as it reads now (same id and fingerprint). */
+function heldAsItReads(saved: SavedCache, item: RecallItem): boolean {
+  const doc = saved.docOf().get(item.doc.id)
+  return doc !== undefined && saved.columns.fingerprintOf(doc) === fingerprintDoc(item.doc)
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { RecallIndex, fingerprintDocs, type RecallHit } from './recall-index.ts'
 import type { RecallDoc } from './doc.ts'
@@ -500,5 +500,23 @@ describe('RecallIndex with abstainWholeWord: characters of a word are not the wo
   it('lets characters count beside a word the memory holds', () => {
     // 团子 is held whole; 橘 of 橘色 only as a character: the memory is still about the message.
     expect(ids(store.search('团子是什么橘色的猫？', { now: NOW }))[0]).toBe('cat')
+  })
+})
+
+describe('RecallIndex.update', () => {
+  it('leaves a document indexed as it is now alone, and replaces one whose text, time, kind or links changed', () => {
+    const index = new RecallIndex()
+    index.add(entry('a', '喜欢乌龙茶'))
+    index.add(entry('b', '搬到了上海'))
+    const add = vi.spyOn(index, 'add')
+    index.update(entry('a', '喜欢乌龙茶'))
+    expect(add).not.toHaveBeenCalled()
+    index.update(entry('a', '喜欢茉莉花茶'))
+    index.update(entry('b', '搬到了上海', '2026-02-01T00:00:00Z'))
+    index.update(entry('b', '搬到了上海', '2026-02-01T00:00:00Z', { links: ['a'] }))
+    index.update(entry('c', '新的一条'))
+    expect(add).toHaveBeenCalledTimes(4)
+    expect(index.search('茉莉花', { now: NOW })[0]?.id).toBe('a')
+    expect(index.search('乌龙', { now: NOW })).toEqual([])
   })
 })

@@ -119,8 +119,13 @@ export class RecallIndex {
     this.insert({ id: doc.id, at: doc.at, source: doc.source, kind: doc.kind, links: doc.links ?? [], fingerprint }, pairs, terms.length)
   }
 
-  /** Same as add: replace the document with this id (or add it). */
+  /**
+   * Replace the document with this id (or add it); one indexed as it is now is left alone. A file that changed
+   * is read again whole, and a day of 100,000 entries with one new among them must not cost 100,000 replacements.
+   */
   update(doc: RecallDoc): void {
+    const known = this.fingerprintOf(doc.id)
+    if (known !== undefined && known === fingerprintDoc(doc)) return
     this.add(doc)
   }
 
