@@ -76,3 +76,52 @@ describe('Timeline.between and count', () => {
     )
   })
 })
+
+describe('Timeline, places, removals and reads interleaved', () => {
+  it('answers as a list kept sorted at every step would, whatever order the places come in', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), slot: fc.integer({ min: 0, max: 30 }), minute: fc.integer({ min: 0, max: 3 * 24 * 60 }) }),
+      fc.record({ kind: fc.constant('remove' as const), slot: fc.integer({ min: 0, max: 30 }) }),
+      fc.record({ kind: fc.constant('read' as const), slot: fc.integer({ min: 0, max: 30 }), max: fc.integer({ min: 1, max: 5 }) }),
+    )
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        const t = new Timeline()
+        const placed = new Map<number, { at: number; id: string }>()
+        const sorted = () => [...placed].sort(([, a], [, b]) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            if (placed.has(o.slot)) continue
+            const item = { at: T + o.minute * MIN, id: `i${String(30 - o.slot).padStart(2, '0')}` }
+            placed.set(o.slot, item)
+            t.add(o.slot, item.at, item.id)
+          } else if (o.kind === 'remove') {
+            const item = placed.get(o.slot)
+            if (item === undefined) continue
+            placed.delete(o.slot)
+            t.remove(o.slot, item.at)
+          } else {
+            const day = (at: number) => Math.floor(at / 86_400_000)
+            const item = placed.get(o.slot)
+            if (item !== undefined) {
+              const sameDay = sorted().filter(([, x]) => day(x.at) === day(item.at))
+              const i = sameDay.findIndex(([slot]) => slot === o.slot)
+              const expected = [sameDay[i - 1]?.[0], sameDay[i + 1]?.[0]].filter((s): s is number => s !== undefined)
+              expect(t.neighbours(o.slot, item.at, 3 * 86_400_000).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b))
+            }
+            const from = T
+            const to = T + 3 * 86_400_000
+            const latest = sorted()
+              .filter(([, x]) => x.at >= from && x.at < to)
+              .reverse()
+            // Latest first, day by day: within a day the (time, id) order, the days newest first.
+            const byDay = [...new Set(latest.map(([, x]) => day(x.at)))].flatMap((d) => latest.filter(([, x]) => day(x.at) === d))
+            expect(t.between(from, to, o.max)).toEqual(byDay.slice(0, o.max).map(([slot]) => slot))
+            expect(t.count(from, to)).toBe(latest.length)
+          }
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+})

@@ -16,29 +16,33 @@ function before(a: Placed, b: Placed): boolean {
   return a.atMs < b.atMs || (a.atMs === b.atMs && a.id < b.id)
 }
 
+const order = (a: Placed, b: Placed): number => (before(a, b) ? -1 : before(b, a) ? 1 : 0)
+
 export class Timeline {
   private readonly days = new Map<number, Placed[]>()
+  /** Days placed out of order since they were last read: sorted once when next read, not on every place. */
+  private readonly unsorted = new Set<number>()
 
-  /** Place a document; one with an unparsable time has no neighbours. */
+  /**
+   * Place a document; one with an unparsable time has no neighbours. A cache loads in id order, which is time
+   * order for entries, so most places are at the end; a day of 100,000 imported entries is not (their ids are
+   * random after the same time), and is sorted when it is next read instead of one insertion at a time.
+   */
   add(slot: number, atMs: number, id: string): void {
     if (!Number.isFinite(atMs)) return
     const key = Math.floor(atMs / DAY_MS)
     let day = this.days.get(key)
     if (day === undefined) this.days.set(key, (day = []))
     const placed = { slot, atMs, id }
-    // A cache loads in id order, which is time order for entries: most places are at the end.
-    if (day.length === 0 || before(day[day.length - 1]!, placed)) {
-      day.push(placed)
-      return
-    }
-    let lo = 0
-    let hi = day.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (before(day[mid]!, placed)) lo = mid + 1
-      else hi = mid
-    }
-    day.splice(lo, 0, placed)
+    if (day.length > 0 && !before(day[day.length - 1]!, placed)) this.unsorted.add(key)
+    day.push(placed)
+  }
+
+  /** The documents of a day, in (time, id) order. */
+  private day(key: number): Placed[] | undefined {
+    const day = this.days.get(key)
+    if (day !== undefined && this.unsorted.delete(key)) day.sort(order)
+    return day
   }
 
   remove(slot: number, atMs: number): void {
@@ -47,14 +51,18 @@ export class Timeline {
     const day = this.days.get(key)
     const at = day?.findIndex((p) => p.slot === slot) ?? -1
     if (day === undefined || at === -1) return
+    // Taking one out keeps the others' order, sorted or not.
     day.splice(at, 1)
-    if (day.length === 0) this.days.delete(key)
+    if (day.length === 0) {
+      this.days.delete(key)
+      this.unsorted.delete(key)
+    }
   }
 
   /** The `span` documents just before and just after `slot` on its day, each at most `windowMs` away. */
   neighbours(slot: number, atMs: number, windowMs: number, span = 1): number[] {
     if (!Number.isFinite(atMs)) return []
-    const day = this.days.get(Math.floor(atMs / DAY_MS))
+    const day = this.day(Math.floor(atMs / DAY_MS))
     const at = day?.findIndex((p) => p.slot === slot) ?? -1
     if (day === undefined || at === -1) return []
     const out: number[] = []
@@ -70,7 +78,7 @@ export class Timeline {
   between(fromMs: number, toMs: number, max: number): number[] {
     const out: number[] = []
     for (let key = Math.floor((toMs - 1) / DAY_MS); key >= Math.floor(fromMs / DAY_MS) && out.length < max; key--) {
-      const day = this.days.get(key)
+      const day = this.day(key)
       if (day === undefined) continue
       for (let i = day.length - 1; i >= 0 && out.length < max; i--) {
         const placed = day[i]!
@@ -84,7 +92,7 @@ export class Timeline {
   count(fromMs: number, toMs: number): number {
     let n = 0
     for (let key = Math.floor(fromMs / DAY_MS); key <= Math.floor((toMs - 1) / DAY_MS); key++) {
-      const day = this.days.get(key)
+      const day = this.day(key)
       if (day === undefined) continue
       // Only the first and the last day can hold documents outside the range.
       if (day[0]!.atMs >= fromMs && day[day.length - 1]!.atMs < toMs) n += day.length
