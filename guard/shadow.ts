@@ -222,6 +222,8 @@ export class Shadow {
   /** The recorded paths at and below `path` (for the watches). */
   recordedUnder(paths: ReadonlySet<string>): { path: string; dir: boolean }[] {
     const out: { path: string; dir: boolean }[] = []
+    // Most looks change nothing: no walk over every record for them (it was most of a quiet look's cost).
+    if (paths.size === 0) return out
     for (const [p, rec] of this.recs) if (rec.kind !== 'link' && atOrUnderAny(p, paths)) out.push({ path: p, dir: rec.kind === 'dir' })
     return out
   }
