@@ -241,8 +241,13 @@ describe('cyrene whale presets', () => {
     const again = json((await whale(['presets', 'import', 'c.json', '--json'], dir)).stdout)
     expect(again).toMatchObject({ ok: true, savedId: 'p1-2', unchanged: true })
     expect(existsSync(path.join(dir, 'home/whale-persona/presets/p1-3.json'))).toBe(false)
-    // another card of that name takes p1-3, and the person is told why
+    // another card of that name takes p1-3, and the person is told why; a dry run names that id first and writes nothing
     put(dir, 'd.json', { spec: 'chara_card_v2', data: { name: 'P1', description: 'y' } })
+    const dry = json((await whale(['presets', 'import', 'd.json', '--json', '--dry-run'], dir)).stdout)
+    expect(dry).toMatchObject({ ok: true, savedId: null, savedFile: null })
+    expect(dry.preset.id).toBe('p1-3')
+    expect((await whale(['presets', 'import', 'd.json', '--dry-run'], dir)).stdout).toContain('p1-3')
+    expect(existsSync(path.join(dir, 'home/whale-persona/presets/p1-3.json'))).toBe(false)
     const third = await whale(['presets', 'import', 'd.json'], dir)
     expect(third.stdout).toContain('as "p1-3"')
     expect(third.stdout).toContain('"p1" is another preset, so this card was saved beside it as "p1-3"')
@@ -253,6 +258,7 @@ describe('cyrene whale presets', () => {
     expect(read(dir, 'home/whale-persona/presets/p1.json')).toBe(p1)
     // a card named autosave never takes the autosave an apply keeps
     put(dir, 'a.json', { id: 'autosave', persona: { character: 'x' } })
+    expect(json((await whale(['presets', 'import', 'a.json', '--json', '--dry-run'], dir)).stdout).preset.id).toBe('autosave-2')
     expect(json((await whale(['presets', 'import', 'a.json', '--json'], dir)).stdout)).toMatchObject({ ok: true, savedId: 'autosave-2' })
     expect(existsSync(path.join(dir, 'home/whale-persona/presets/autosave.json'))).toBe(false)
     put(dir, 'b.json', { spec: 'chara_card_v2', data: { name: 'B', description: 'x' } })

@@ -3,7 +3,16 @@ import { exists, locationsFor, MAX_JSON_BYTES, readBytesBounded, resolveIn, writ
 import { isRecord, toJsonText, type JsonRecord } from '../whale/json.ts'
 import { MAX_PNG_BYTES } from '../whale/png.ts'
 import { isCharx, MAX_CHARX_BYTES } from '../whale/charx.ts'
-import { applyPresetById, deletePreset, listPresets, loadPreset, PresetError, saveImportedPreset, saveLivePersona } from '../whale/preset-files.ts'
+import {
+  applyPresetById,
+  deletePreset,
+  listPresets,
+  loadPreset,
+  placeImportedPreset,
+  PresetError,
+  saveImportedPreset,
+  saveLivePersona,
+} from '../whale/preset-files.ts'
 import { AUTOSAVE_ID, exportPersona, isPresetId, presetFile } from '../whale/presets.ts'
 import { toTavern } from '../whale/tavern.ts'
 import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
@@ -264,6 +273,14 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
     try {
       // the card's own id when free, else the next free <id>-2, … (as the reference imports); an id given with --id is kept or refused
       ;({ file: savedFile, unchanged } = await saveImportedPreset(ctx, where, preset, { overwrite: options.force, chooseFreeId: options.id === undefined }))
+    } catch (error) {
+      if (error instanceof PresetError) return refuse(result.detected, (lang) => whaleErrorText(error, lang))
+      throw error
+    }
+  } else {
+    // A dry run names the id the import would take (the next free one when the card's is taken, never autosave) or its refusal.
+    try {
+      preset.id = placeImportedPreset(ctx, locationsFor(ctx), preset, { overwrite: options.force, chooseFreeId: options.id === undefined }).id
     } catch (error) {
       if (error instanceof PresetError) return refuse(result.detected, (lang) => whaleErrorText(error, lang))
       throw error

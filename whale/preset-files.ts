@@ -228,31 +228,24 @@ function holdsSameContent(ctx: FsContext, where: WhaleLocations, id: string, pre
 }
 
 /**
- * Saves an imported card. A preset of the same id with the same content (a
- * card exported from this home and imported back, spec §4.6) is left exactly
- * as it is and the import succeeds. Different content is never replaced
- * without `overwrite`: with `chooseFreeId` the card takes the next free id
- * (`<id>-2`, …; one of those holding this very content counts as the same
- * preset), without it (an id the person chose) the import is refused. An
- * existing file that cannot be read as a preset counts as different.
+ * Where an imported card goes, read only: a preset of the same id with the same content (a card
+ * exported from this home and imported back, spec §4.6) is left exactly as it is (`unchanged`).
+ * Different content is never replaced without `overwrite`: with `chooseFreeId` the card takes the
+ * next free id (`<id>-2`, …; one of those holding this very content counts as the same preset),
+ * without it (an id the person chose) the import is refused. An existing file that cannot be read as
+ * a preset counts as different. A dry run reports this; `saveImportedPreset` writes it.
  */
-export async function saveImportedPreset(
+export function placeImportedPreset(
   ctx: FsContext,
   where: WhaleLocations,
   preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord },
   options: ImportSaveOptions,
-): Promise<ImportWrite> {
+): { id: string; file: string; unchanged: boolean } {
   if (options.chooseFreeId === true && !(options.overwrite && preset.id !== AUTOSAVE_ID)) {
     for (const id of candidateIds(preset.id)) {
       const file = presetPath(where, id)
-      if (!exists(resolveIn(ctx, file))) {
-        preset.id = id
-        return { file: await writePreset(ctx, where, preset, { overwrite: false }), id, unchanged: false }
-      }
-      if (holdsSameContent(ctx, where, id, preset)) {
-        preset.id = id
-        return { file, id, unchanged: true }
-      }
+      if (!exists(resolveIn(ctx, file))) return { id, file, unchanged: false }
+      if (holdsSameContent(ctx, where, id, preset)) return { id, file, unchanged: true }
     }
     throw new PresetError(
       `"${preset.id}" and the ids after it up to "${preset.id}-${MAX_ID_TRIES}" are all taken; import with --id NEW_ID`,
@@ -262,14 +255,29 @@ export async function saveImportedPreset(
   }
   const file = presetPath(where, preset.id)
   if (!options.overwrite && exists(resolveIn(ctx, file))) {
-    if (holdsSameContent(ctx, where, preset.id, preset)) return { file, id: preset.id, unchanged: true }
+    if (holdsSameContent(ctx, where, preset.id, preset)) return { id: preset.id, file, unchanged: true }
     throw new PresetError(
       `a preset "${preset.id}" already exists with different content; pass --force to replace it, or give another --id (without --id the card takes the next free id)`,
       'preset.exists-different',
       { id: preset.id },
     )
   }
-  return { file: await writePreset(ctx, where, preset, options), id: preset.id, unchanged: false }
+  return { id: preset.id, file, unchanged: false }
+}
+
+/** Saves an imported card where `placeImportedPreset` puts it (the card's id becomes the one it took). */
+export async function saveImportedPreset(
+  ctx: FsContext,
+  where: WhaleLocations,
+  preset: Omit<Preset, 'spec'> & { extensions?: JsonRecord },
+  options: ImportSaveOptions,
+): Promise<ImportWrite> {
+  // A free id is written only while it is still free; an id the person chose is replaced only with `overwrite`.
+  const tookFreeId = options.chooseFreeId === true && !(options.overwrite && preset.id !== AUTOSAVE_ID)
+  const place = placeImportedPreset(ctx, where, preset, options)
+  preset.id = place.id
+  if (place.unchanged) return place
+  return { file: await writePreset(ctx, where, preset, { overwrite: tookFreeId ? false : options.overwrite }), id: place.id, unchanged: false }
 }
 
 export async function saveLivePersona(ctx: FsContext, id: string, label: string, options: SaveOptions & { configOverride?: string }): Promise<string> {
