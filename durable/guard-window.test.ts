@@ -62,6 +62,19 @@ describe('the guard window mark (decision 295)', () => {
     expect(windowsOpenElsewhere(dir)).toEqual([])
   })
 
+  it("a mark under another pid's name (guard-window.0123.lock holding a live pid) is no window, and sweeping removes it", () => {
+    const dir = metaDir()
+    const live = otherProcess()
+    const record = JSON.stringify({ pid: live, host: hostname(), since: '2026-12-07T08:00:00.000Z' })
+    writeFileSync(join(dir, `guard-window.0${live}.lock`), record)
+    writeFileSync(join(dir, `guard-window.${live + 1}.lock`), record)
+    expect(windowsOpenElsewhere(dir)).toEqual([])
+    plant(dir, live)
+    expect(windowsOpenElsewhere(dir).map((m) => m.file)).toEqual([join(dir, `guard-window.${live}.lock`)])
+    sweepDeadMarks(dir)
+    expect(readdirSync(dir)).toEqual([`guard-window.${live}.lock`])
+  })
+
   it('sweeping removes only the marks of gone processes of this machine', () => {
     const dir = metaDir()
     const live = otherProcess()

@@ -1,7 +1,7 @@
 import { openSync, closeSync, writeSync, readdirSync, renameSync, unlinkSync, fchmodSync, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { FILE_MODE } from './modes.ts'
 import { LockBusyError } from './lock.ts'
@@ -86,7 +86,9 @@ export function windowsOpenElsewhere(metaDir: string): WindowMark[] {
     const m = MARK.exec(name)
     if (m === null || Number(m[1]) === process.pid) continue
     const mark = readMark(join(metaDir, name))
-    if (mark === undefined || mark.pid === process.pid) continue
+    // Every process names its mark by its own pid; one that names another (guard-window.0123.lock holding the host's pid)
+    // was put there by something else, and the host would never remove it: no window.
+    if (mark === undefined || mark.pid === process.pid || name !== basename(markFile(metaDir, mark.pid))) continue
     // A mark of another machine (a synced folder) or another pid namespace cannot be checked: its guard is not this store's on this disk.
     if (!sameHost(mark.host, mark.pidns)) continue
     if (processAlive(mark.pid, mark.start)) open.push(mark)
@@ -117,7 +119,8 @@ export function sweepDeadMarks(metaDir: string): void {
   for (const name of namesIn(metaDir)) {
     if (!MARK.test(name)) continue
     const mark = readMark(join(metaDir, name))
-    if (mark !== undefined && sameHost(mark.host, mark.pidns) && !processAlive(mark.pid, mark.start)) forget(mark.file)
+    if (mark === undefined || !sameHost(mark.host, mark.pidns)) continue
+    if (name !== basename(markFile(metaDir, mark.pid)) || !processAlive(mark.pid, mark.start)) forget(mark.file)
   }
 }
 
