@@ -268,23 +268,16 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   let savedFile: string | null = null
   let unchanged = false
   const cardId = preset.id
-  if (!options.dryRun) {
-    const where = locationsFor(ctx)
-    try {
-      // the card's own id when free, else the next free <id>-2, … (as the reference imports); an id given with --id is kept or refused
-      ;({ file: savedFile, unchanged } = await saveImportedPreset(ctx, where, preset, { overwrite: options.force, chooseFreeId: options.id === undefined }))
-    } catch (error) {
-      if (error instanceof PresetError) return refuse(result.detected, (lang) => whaleErrorText(error, lang))
-      throw error
-    }
-  } else {
-    // A dry run names the id the import would take (the next free one when the card's is taken, never autosave) or its refusal.
-    try {
-      preset.id = placeImportedPreset(ctx, locationsFor(ctx), preset, { overwrite: options.force, chooseFreeId: options.id === undefined }).id
-    } catch (error) {
-      if (error instanceof PresetError) return refuse(result.detected, (lang) => whaleErrorText(error, lang))
-      throw error
-    }
+  const where = locationsFor(ctx)
+  // the card's own id when free, else the next free <id>-2, … (as the reference imports); an id given with --id is kept or refused
+  const placing = { overwrite: options.force, chooseFreeId: options.id === undefined }
+  try {
+    // A dry run names the id the import would take (never autosave) or its refusal, writing nothing.
+    if (options.dryRun) preset.id = placeImportedPreset(ctx, where, preset, placing).id
+    else ({ file: savedFile, unchanged } = await saveImportedPreset(ctx, where, preset, placing))
+  } catch (error) {
+    if (error instanceof PresetError) return refuse(result.detected, (lang) => whaleErrorText(error, lang))
+    throw error
   }
   const report: JsonRecord = {
     ok: true,

@@ -1,7 +1,7 @@
 import { openSync, closeSync, writeSync, readdirSync, renameSync, unlinkSync, fchmodSync, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { FILE_MODE } from './modes.ts'
 import { LockBusyError } from './lock.ts'
@@ -45,8 +45,11 @@ const MAX_HELD = 5
 
 const MARK = /^guard-window\.(\d+)\.lock$/
 
+/** The name a process gives its mark: its own pid's. */
+const markName = (pid: number): string => `guard-window.${pid}.lock`
+
 function markFile(metaDir: string, pid = process.pid): string {
-  return join(metaDir, `guard-window.${pid}.lock`)
+  return join(metaDir, markName(pid))
 }
 
 /**
@@ -88,7 +91,7 @@ export function windowsOpenElsewhere(metaDir: string): WindowMark[] {
     const mark = readMark(join(metaDir, name))
     // Every process names its mark by its own pid; one that names another (guard-window.0123.lock holding the host's pid)
     // was put there by something else, and the host would never remove it: no window.
-    if (mark === undefined || mark.pid === process.pid || name !== basename(markFile(metaDir, mark.pid))) continue
+    if (mark === undefined || mark.pid === process.pid || name !== markName(mark.pid)) continue
     // A mark of another machine (a synced folder) or another pid namespace cannot be checked: its guard is not this store's on this disk.
     if (!sameHost(mark.host, mark.pidns)) continue
     if (processAlive(mark.pid, mark.start)) open.push(mark)
@@ -120,7 +123,7 @@ export function sweepDeadMarks(metaDir: string): void {
     if (!MARK.test(name)) continue
     const mark = readMark(join(metaDir, name))
     if (mark === undefined || !sameHost(mark.host, mark.pidns)) continue
-    if (name !== basename(markFile(metaDir, mark.pid)) || !processAlive(mark.pid, mark.start)) forget(mark.file)
+    if (name !== markName(mark.pid) || !processAlive(mark.pid, mark.start)) forget(mark.file)
   }
 }
 

@@ -436,10 +436,21 @@ async function statOf(path: string): Promise<FileStamp | undefined> {
   }
 }
 
+/** The text of one file; undefined when it cannot be read (gone, a link, not a file). */
+async function fileText(root: string, rel: string): Promise<string | undefined> {
+  try {
+    return decodeUtf8(await readNoFollow(join(root, rel))).text
+  } catch {
+    return undefined
+  }
+}
+
 /** The documents of one file; undefined when it cannot be read (gone, a link, not a file). */
 export async function readItems(root: string, rel: string): Promise<RecallItem[] | undefined> {
+  const text = await fileText(root, rel)
+  if (text === undefined) return undefined
   try {
-    return itemsOfFile(rel, decodeUtf8(await readNoFollow(join(root, rel))).text)
+    return itemsOfFile(rel, text)
   } catch {
     return undefined
   }
@@ -450,13 +461,8 @@ export async function readItems(root: string, rel: string): Promise<RecallItem[]
  * each found without parsing the rest of the file, which may hold a hundred thousand entries. Undefined when it cannot be read.
  */
 export async function readItemsById(root: string, rel: string, ids: ReadonlySet<string>): Promise<RecallItem[] | undefined> {
-  let text: string
-  try {
-    text = decodeUtf8(await readNoFollow(join(root, rel))).text
-  } catch {
-    return undefined
-  }
-  return [...ids].sort().flatMap((id) => itemIn(rel, text, id) ?? [])
+  const text = await fileText(root, rel)
+  return text === undefined ? undefined : [...ids].sort().flatMap((id) => itemIn(rel, text, id) ?? [])
 }
 
 /** Document `id` of a file's text; undefined when the text does not hold it or cannot be read as its kind. */
