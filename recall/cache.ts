@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { read } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { lstat, rm, unlink } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { ensureDir, readNoFollow, writeAtomic, type FileStamp } from '../memory/files.ts'
@@ -124,6 +124,7 @@ const readAt = promisify(read)
 
 /** Forget the cache (`cyrene memory reindex`; a restore drops the whole folder, memory/restore.ts): the next open builds from the files alone. */
 export async function dropRecallCache(root: string): Promise<void> {
+  if (await unlinkedFolderLink(recallCacheDir(root))) return
   await rm(keeperCacheFile(root), { force: true })
   await rm(legacyKeeperCacheFile(root), { force: true })
   await rm(legacySearchCacheFile(root), { force: true })
@@ -139,11 +140,29 @@ export async function writeKeeperCache(
   files: (string | FileStamp)[][],
   fileOf: number[],
 ): Promise<CacheSeal> {
+  await unlinkedFolderLink(recallCacheDir(root))
   await ensureDir(recallCacheDir(root))
   const bytes = packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf })
   await writeAtomic(keeperCacheFile(root), bytes)
   for (const old of [legacyKeeperCacheFile(root), legacySearchCacheFile(root)]) await rm(old, { force: true }).catch(() => undefined)
   return sealOf(bytes)
+}
+
+/**
+ * The cache folder sits beside the store, where a tool call can put a link to a folder of the store in its place:
+ * the keeper would then write its cache into the store and remove files by the cache's names there. The folder holds
+ * derived data only, so a link under its name is removed (the link, never what it points to) and a folder of its own
+ * made in its place. True when a link was removed.
+ */
+async function unlinkedFolderLink(dir: string): Promise<boolean> {
+  try {
+    if (!(await lstat(dir)).isSymbolicLink()) return false
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
+  }
+  await unlink(dir)
+  return true
 }
 
 type CachedKeeper = { index: RecallIndex; files: Map<string, FileState> }

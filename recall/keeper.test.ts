@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, readItemsById, RecallKeeper } from './keeper.ts'
@@ -179,4 +179,26 @@ it('reads the entries asked for from one day file, in the order of their ids, wi
     [c.id, '晚上散步'],
   ])
   expect(await readItemsById(store.root, 'no/such/file.md', new Set([a.id]))).toBeUndefined()
+})
+
+it('a link put in the cache folder’s place is removed, never written or removed through: the cache goes to a folder of its own', async () => {
+  const store = await open()
+  const tea = await store.write(fact('喜欢乌龙茶。', '2026-03-01T10:00:00+08:00'), { by: 'person' })
+  const folder = dirname(keeperCacheFile(store.root))
+  // A link to a folder of the store, holding files by the cache's names (which a drop would remove).
+  const target = dirname(store.path(tea.file))
+  const names = ['keeper.bin', 'keeper.json', 'recall.json']
+  for (const name of names) writeFileSync(join(target, name), `kept ${name}`)
+  rmSync(folder, { recursive: true, force: true })
+  symlinkSync(target, folder)
+  const { dropRecallCache } = await import('./cache.ts')
+  await dropRecallCache(store.root)
+  for (const name of names) expect(readFileSync(join(target, name), 'utf8')).toBe(`kept ${name}`)
+
+  symlinkSync(target, folder)
+  const keeper = await RecallKeeper.open(store.root)
+  expect(await keeper.save()).toBeUndefined()
+  for (const name of names) expect(readFileSync(join(target, name), 'utf8')).toBe(`kept ${name}`)
+  expect(lstatSync(folder).isDirectory()).toBe(true)
+  expect((await RecallKeeper.open(store.root)).opened.cache).toBe('used')
 })
