@@ -1,7 +1,7 @@
 /**
  * The person's commands at scale (not a test: it measures).
  *
- *   node bench/commands.ts [--entries 100000] [--rounds 5] [--per-day N] [--json]   (npm run bench:commands compiles first)
+ *   node bench/commands.ts [--entries 100000] [--rounds 5] [--per-day N] [--today] [--json]   (npm run bench:commands compiles first)
  *
  * On a store of N entries (bench/fixture.ts, written straight to the files), with the recall
  * cache warm (one search first, not measured): the wall time of `cyrene memory write`,
@@ -9,7 +9,8 @@
  * `cyrene memory --help` — the cost of starting the command line at all — measured in the
  * same rounds, interleaved, medians. Targets (issue 20): write ≤ 4×, search ≤ 6×, recall ≤ 6×
  * the help at 100,000 entries. `--per-day` sets how many entries share a day file (about 92 over three
- * years by default); `--per-day 100000` puts them all in one file, as one big import of a day would.
+ * years by default); `--per-day 100000` puts them all in one file, as one big import of a day would; `--today` makes the last day today, so each write goes to that file (an
+ * import of undated lines puts every entry in today's file).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     entries: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '5' },
     'per-day': { type: 'string' },
+    today: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 })
@@ -52,7 +54,7 @@ function argsOf(command: Command, round: number): string[] {
 
 const home = await mkdtemp(join(tmpdir(), 'cyrene-commands-'))
 try {
-  await buildBenchStore(home, N, values['per-day'] === undefined ? undefined : Number(values['per-day']))
+  await buildBenchStore(home, N, values['per-day'] === undefined ? undefined : Number(values['per-day']), values.today)
   run(home, ['memory', 'search', '乌龙茶']) // builds and saves the cache (not measured)
   const times: Record<Command, number[]> = { help: [], write: [], search: [], recall: [] }
   const order: Command[] = ['help', 'write', 'help', 'search', 'help', 'recall']
@@ -68,7 +70,7 @@ try {
   if (values.json) process.stdout.write(`${JSON.stringify({ entries: N, rounds: ROUNDS, helpMs: help, rows }, null, 2)}\n`)
   else {
     process.stdout.write(
-      `cyrene memory commands at ${N} entries${values['per-day'] === undefined ? '' : ` (${values['per-day']} to a day file)`}, cache warm (median of ${ROUNDS}, node ${process.version}); \`cyrene memory --help\` ${help.toFixed(0)} ms\n`,
+      `cyrene memory commands at ${N} entries${values['per-day'] === undefined ? '' : ` (${values['per-day']} to a day file)`}${values.today ? ', the last day today' : ''}, cache warm (median of ${ROUNDS}, node ${process.version}); \`cyrene memory --help\` ${help.toFixed(0)} ms\n`,
     )
     for (const r of rows)
       process.stdout.write(

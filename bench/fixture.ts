@@ -62,13 +62,19 @@ export const BENCH_QUERIES: readonly string[] = Array.from({ length: 40 }, (_, i
   i % 4 === 0 || data.questions.length === 0 ? ZH_QUERIES[(i >> 2) % ZH_QUERIES.length]! : data.questions[(i * 7) % data.questions.length]!,
 )
 
-/** Writes `count` entries into `<home>/cyrene-philia093-0/`; returns the number of day files. */
-export async function buildBenchStore(home: string, count: number, perDay = Math.max(1, Math.ceil(count / 1096))): Promise<number> {
+/**
+ * Writes `count` entries into `<home>/cyrene-philia093-0/`; returns the number of day files. `endingToday`: the last
+ * day is today (local time), so the person's writes go to a day file that already holds entries.
+ */
+export async function buildBenchStore(home: string, count: number, perDay = Math.max(1, Math.ceil(count / 1096)), endingToday = false): Promise<number> {
   const random = mulberry32(42)
+  const firstHourToday = new Date()
+  firstHourToday.setHours(0, 30, 0, 0)
+  const days = Math.ceil(count / perDay)
   return await writeDayEntries(join(home, ROOT_NAME), {
     count,
     perDay,
-    start: new Date('2023-01-01T12:00:00Z').getTime(),
+    start: endingToday ? firstHourToday.getTime() - (days - 1) * 86_400_000 : new Date('2023-01-01T12:00:00Z').getTime(),
     textOf: (n) =>
       (n % 2 === 1 && data.turns.length > 0 ? data.turns[Math.floor(random() * data.turns.length)]! : chineseSentence(random, ZH_WORDS, ZH_GLUE)).slice(0, 400),
   })

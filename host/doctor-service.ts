@@ -1,5 +1,6 @@
 import { doctorLines as gitRunLine } from '../gitsync/index.ts'
 import { t, type Lang } from '../i18n/index.ts'
+import { NEWEST_OF_A_DAY } from '../memory/index.ts'
 import { doctorLines as siyuanDoctorLines } from '../siyuan/index.ts'
 import { doctorLines as panelDoctorLines } from '../panel/index.ts'
 import { doctorLines as recallLines, type RecallDoctorState } from '../recall/index.ts'
@@ -17,7 +18,7 @@ export interface HostServiceState {
     | { kind: 'failed'; detail: string }
     | { kind: 'ready'; root: string; problems: readonly string[] }
   /** `{{cyrene_memory}}` at the latest assembly: its length, its budget, what was cut, a failed refresh. */
-  memoryBlock: { chars: number; budget: number; cut: number; refreshError: string | undefined }
+  memoryBlock: { chars: number; budget: number; cut: number; refreshError: string | undefined; newestOnly: string[] }
   /** Recall's index and its latest search (recall/running.ts). */
   recall: RecallDoctorState
 }
@@ -56,6 +57,17 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState, lang: Lan
       return [{ area: 'memory', check, status: 'fail', detail: t('doctor.engine.failed', lang, { detail: engine.detail }) }]
     case 'ready': {
       const blockCheck = '{{cyrene_memory}}'
+      const newestOnly: DoctorLine[] =
+        block.newestOnly.length === 0
+          ? []
+          : [
+              {
+                area: 'memory',
+                check: blockCheck,
+                status: 'ok',
+                detail: t('doctor.block.newestOnly', lang, { days: block.newestOnly.join(', '), n: NEWEST_OF_A_DAY }),
+              },
+            ]
       return [
         { area: 'memory', check, status: 'ok', detail: t('doctor.engine.mine', lang, { root: engine.root }) },
         ...engine.problems.map((p): DoctorLine => ({ area: 'memory', check: t('doctor.check.store', lang), status: 'warn', detail: p })),
@@ -69,6 +81,7 @@ function engineLines({ engine, memoryBlock: block }: HostServiceState, lang: Lan
                 detail: t('doctor.block.cut', lang, { chars: block.chars, budget: block.budget, cut: block.cut }),
               }
             : { area: 'memory', check: blockCheck, status: 'ok', detail: t('doctor.block.ok', lang, { chars: block.chars, budget: block.budget }) },
+        ...newestOnly,
       ]
     }
   }

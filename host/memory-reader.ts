@@ -24,6 +24,8 @@ export class MemoryReader {
   private readonly budget: number
   private key = ''
   private last: MemoryBlockResult = { text: '', cut: 0, ids: [] }
+  /** The days of the last read that held more entries than the block chooses from (memory/recent.ts). */
+  private newestOnly: string[] = []
   /** Why the latest read failed, when it did (the doctor's "stale" line). */
   private failure: string | undefined
   /** The block each assembly read: its variable, the pass and the hits' exclusions see one block. */
@@ -53,8 +55,8 @@ export class MemoryReader {
   }
 
   /** What the doctor shows: the block last read, and why the latest read failed, if it did. */
-  lastRead(): { block: MemoryBlockResult; error: string | undefined } {
-    return { block: this.last, error: this.failure }
+  lastRead(): { block: MemoryBlockResult; error: string | undefined; newestOnly: string[] } {
+    return { block: this.last, error: this.failure, newestOnly: [...this.newestOnly] }
   }
 
   /** The current block; throws only if the files cannot be read at all (readOrKeep keeps the last one). */
@@ -65,7 +67,8 @@ export class MemoryReader {
     const key = [...files.anchors, ...files.days, { path: marksPath }].map(({ path }) => `${path}=${fingerprint(path)}`).join('|')
     if (key === this.key) return this.last
     const marks = readMarksSync(this.root).marks
-    const { anchors, recent } = readRecent(files, (entry) => ownerOf(marks, entry) !== 'model')
+    const { anchors, recent, newestOnly } = readRecent(files, (entry) => ownerOf(marks, entry) !== 'model')
+    this.newestOnly = newestOnly
     this.last = composeMemoryBlock(
       anchors,
       recent,

@@ -219,7 +219,13 @@ export class CyreneMemory extends Service {
     return {
       startedAt: this.startedAt,
       engine: s.kind === 'ready' ? { kind: 'ready', root: s.root, problems: s.problems } : s,
-      memoryBlock: { chars: charCount(read?.block.text ?? ''), budget: this.config.memoryChars, cut: read?.block.cut ?? 0, refreshError: read?.error },
+      memoryBlock: {
+        chars: charCount(read?.block.text ?? ''),
+        budget: this.config.memoryChars,
+        cut: read?.block.cut ?? 0,
+        refreshError: read?.error,
+        newestOnly: read?.newestOnly ?? [],
+      },
       recall: this.recallRun.doctorState(),
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { entriesOf, findEntry, parseEntryFile } from './entry.ts'
+import { entriesOf, findEntries, findEntry, parseEntryFile } from './entry.ts'
 
 // findEntry is the recall hit's shortcut through a day file: it must give what the whole parse gives.
 const whole = (text: string, id: string) => entriesOf(parseEntryFile(text, 'd.md')).findLast((e) => e.meta.id === id)
@@ -45,4 +45,22 @@ describe('findEntry', () => {
     expect(findEntry(text, 'a')).toEqual({ text: 'kept', meta: { id: 'a' } })
     expect(whole(text, 'a')).toEqual({ text: 'kept', meta: { id: 'a' } })
   })
+})
+
+it('findEntries gives for several ids at once what the whole parse gives for each', () => {
+  const piece = fc.oneof(
+    fc.string(),
+    fc.constantFrom('\n', '\r\n', ' ', '\u3000', '\\', 'a.b', '(a'),
+    fc.constantFrom('<!--cyrene:{"id":"a"}-->', '<!--cyrene:{"id":"a-b"}-->', '<!--cyrene:{"id":"a.b"}-->', '<!--cyrene:{"id":"(a"}-->'),
+    fc.constantFrom('<!--cyrene:{"id":"\\u0061","n":2}-->', '<!--cyrene:{"id":"b","links":["a"]}-->', 'x <!--cyrene:{"id":"b"}-->', '<!--cyrene:{bad'),
+  )
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 40 }), fc.subarray(['a', 'b', 'a-b', 'a.b', '(a', 'ab', 'missing', '']), (parts, ids) => {
+      const text = parts.join('')
+      const found = findEntries(text, ids)
+      for (const id of ids) expect(found.get(id)).toEqual(whole(text, id))
+      expect([...found.keys()].every((id) => ids.includes(id))).toBe(true)
+    }),
+    { numRuns: 3000 },
+  )
 })

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { appendEntriesText, entriesOf, joinSegments, parseEntryFile, reserializeSegment, serializeEntry, serializeMeta, type Segment } from './entry.ts'
+import {
+  appendEntriesText,
+  endOfLastClosedComment,
+  entriesOf,
+  joinSegments,
+  parseEntryFile,
+  reserializeSegment,
+  serializeEntry,
+  serializeMeta,
+  type Segment,
+} from './entry.ts'
 
 const appendOne = (current: string, entry: { text: string; meta: { id: string } }) => appendEntriesText(current, [entry])
 
@@ -191,4 +201,31 @@ describe('appendEntriesText', () => {
       { numRuns: 3000 },
     )
   })
+})
+
+it('the text before the end of the last closed comment line parses the same whatever is appended after it (property)', () => {
+  const piece = fc.oneof(
+    fc.string(),
+    fc.constantFrom('\n', '\r\n', ' ', '\t', '\u3000', '\r', '\u2028', 'note', '# 2026-01-01'),
+    fc.constant('<!--cyrene:{"id":"a"}-->'),
+    fc.constant('  <!--cyrene:{"id":"b"}-->  '),
+    fc.constant('text <!--cyrene:{"id":"c"}-->'),
+    fc.constant('<!--cyrene:{bad'),
+    fc.constant('<!--cyrene:[1]-->'),
+  )
+  const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''))
+  fc.assert(
+    fc.property(text, text, (before, appended) => {
+      const cut = endOfLastClosedComment(before)
+      expect(cut === 0 || before[cut - 1] === '\n').toBe(true)
+      // Nothing after the cut closes a comment line: the cut is the last one.
+      expect(endOfLastClosedComment(before.slice(cut))).toBe(0)
+      const whole = parseEntryFile(before + appended, 'f')
+      const head = parseEntryFile(before.slice(0, cut), 'f')
+      const rest = parseEntryFile(before.slice(cut) + appended, 'f')
+      const strip = (segments: Segment[]) => segments.map((seg) => ({ ...seg, line: 0 }))
+      expect(strip(whole.segments)).toEqual(strip([...head.segments, ...rest.segments]))
+    }),
+    { numRuns: 3000 },
+  )
 })

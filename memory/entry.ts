@@ -167,29 +167,45 @@ export function parseEntryFile(text: string, file: string): ParsedFile {
 
 /**
  * The entry `id` of a day or pending file's text, as `entriesOf(parseEntryFile(text))` holds it
- * (the last one, if the id repeats), without parsing the others: a recall hit needs one entry of
- * a file of a hundred, and parsing them all cost more than the search. Only a comment line that
- * holds the id as written, or any escape (`\`, which could spell it otherwise), is parsed; those
- * lines are found by searching for the id and the escape, not by walking every line, so a file
- * of 100,000 entries costs what its few matches cost, once per hit.
+ * (the last one, if the id repeats), without parsing the others (see `findEntries`).
  */
 export function findEntry(text: string, id: string): Entry | undefined {
-  const candidates = new Set<number>()
-  for (const needle of new Set([id === '' ? META_PREFIX : id, '\\'])) {
-    for (let at = text.indexOf(needle); at !== -1;) {
-      const start = lineStartOf(text, at)
-      if (isCommentLine(text, start)) candidates.add(start)
-      const next = nextLineStart(text, at)
-      at = next >= text.length ? -1 : text.indexOf(needle, next)
-    }
-  }
-  for (const start of [...candidates].sort((a, b) => b - a)) {
-    const parsed = parseMetaLine(stripEnd(text.slice(start, nextLineStart(text, start))))
-    if (parsed !== undefined && 'meta' in parsed && parsed.meta.id === id)
-      return { text: textOfBody(text.slice(bodyStartBefore(text, start), start)), meta: parsed.meta }
-  }
-  return undefined
+  return findEntries(text, [id]).get(id)
 }
+
+/**
+ * The entries `ids` of a day or pending file's text, as `entriesOf(parseEntryFile(text))` holds them
+ * (the last of a repeated id), without parsing the others: a recall's hits need a few entries of a file
+ * that may hold a hundred thousand, and parsing them all cost more than the search. Only comment lines
+ * that hold one of the ids as written, or any escape (`\`, which could spell one otherwise), are parsed;
+ * they are found in one pass over the text for all the ids at once.
+ */
+export function findEntries(text: string, ids: Iterable<string>): Map<string, Entry> {
+  const wanted = new Set(ids)
+  const found = new Map<string, Entry>()
+  if (wanted.size === 0) return found
+  const needles = new Set([...wanted].map((id) => (id === '' ? META_PREFIX : id)))
+  needles.add('\\')
+  const anyNeedle = new RegExp([...needles].map(escapeRegExp).join('|'), 'g')
+  const candidates: number[] = []
+  for (let match = anyNeedle.exec(text); match !== null; match = anyNeedle.exec(text)) {
+    const start = lineStartOf(text, match.index)
+    if (isCommentLine(text, start)) candidates.push(start)
+    // One line is a candidate once, whichever needles it holds.
+    anyNeedle.lastIndex = nextLineStart(text, match.index)
+    if (anyNeedle.lastIndex >= text.length) break
+  }
+  for (let i = candidates.length - 1; i >= 0 && found.size < wanted.size; i--) {
+    const start = candidates[i]!
+    const parsed = parseMetaLine(stripEnd(text.slice(start, nextLineStart(text, start))))
+    if (parsed === undefined || !('meta' in parsed)) continue
+    const id = parsed.meta.id
+    if (wanted.has(id) && !found.has(id)) found.set(id, { text: textOfBody(text.slice(bodyStartBefore(text, start), start)), meta: parsed.meta })
+  }
+  return found
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 const lineStartOf = (text: string, at: number): number => (at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1)
 
@@ -212,6 +228,32 @@ function bodyStartBefore(text: string, lineStart: number): number {
     if (at === -1) return 0
     const start = lineStartOf(text, at)
     if (isCommentLine(text, start)) return nextLineStart(text, at)
+    end = start
+  }
+  return 0
+}
+
+/**
+ * Where the text after the last comment line that ends with a newline begins; 0 when there is none. Every
+ * comment line, broken or not, closes what came before it, so the parse of the text before this point is the
+ * same whatever follows it: what is appended to a day file can be parsed alone from here.
+ */
+export function endOfLastClosedComment(text: string): number {
+  return afterClosedComments(text, 1)
+}
+
+/**
+ * Where the text after the `n`-th last comment line that ends with a newline begins (0 when there are fewer):
+ * from there on the text parses as the file's last `n` comments and what follows them, as in the whole parse.
+ */
+export function afterClosedComments(text: string, n: number): number {
+  let seen = 0
+  for (let end = text.length; end > 0;) {
+    const at = text.lastIndexOf(META_PREFIX, end - 1)
+    if (at === -1) return 0
+    const start = lineStartOf(text, at)
+    const next = nextLineStart(text, at)
+    if (isCommentLine(text, start) && text.charCodeAt(next - 1) === 10 && ++seen === n) return next
     end = start
   }
   return 0

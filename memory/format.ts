@@ -4,7 +4,18 @@
  * it loads no engine, no lock and no git, so the recall worker and the night can read entries
  * through it (docs/decisions/281).
  */
-export { serializeEntry, entriesOf, findEntry, parseEntryFile, AXES, CONSEQUENCE_SCHEMA, KNOWN_KINDS, LINK_TYPES, type Entry } from './entry.ts'
+export {
+  serializeEntry,
+  endOfLastClosedComment,
+  entriesOf,
+  findEntries,
+  parseEntryFile,
+  AXES,
+  CONSEQUENCE_SCHEMA,
+  KNOWN_KINDS,
+  LINK_TYPES,
+  type Entry,
+} from './entry.ts'
 export { RefusedError, KIND_RE, assertWellFormed, type NewEntry } from './validate.ts'
 export { leftStoreUntouched } from './untouched.ts'
 export { gateProblemOf, gateReasons } from './gate.ts'

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { promises as fs } from 'node:fs'
 import { MemoryStore, writeAnchor } from './index.ts'
-import { readRecent, recentFiles } from './recent.ts'
+import { NEWEST_OF_A_DAY, readRecent, recentFiles } from './recent.ts'
+import { serializeEntry } from './entry.ts'
 import { tempHome } from './testing/tmp.ts'
 
 describe('recent memory for {{cyrene_memory}} (memory/recent.ts)', () => {
@@ -48,6 +49,21 @@ describe('recent memory for {{cyrene_memory}} (memory/recent.ts)', () => {
     ])
     expect(anchors.find((a) => a.key === 'user')?.parts[0]).toEqual({ text: '你是阿远。' })
     expect(anchors.find((a) => a.key === 'goal')?.parts).toEqual([{ text: '' }])
+  })
+
+  it('reads a day of more entries than the block could show from its newest on, the same entries the whole parse gives there', async () => {
+    const files = recentFiles(t.root, 2, new Date(2026, 10, 30, 20))
+    const entry = (n: number) => serializeEntry({ text: `第${n}条`, meta: { id: `e-${n}`, kind: 'fact' } })
+    const count = NEWEST_OF_A_DAY + 500
+    // A broken comment and loose words among the newest, as a hand edit leaves them.
+    const body = Array.from({ length: count }, (_, n) => entry(n)).join('\n') + '<!--cyrene:{bad\n我自己的话\n' + entry(count)
+    await fs.mkdir(join(files.days[0]!.path, '..'), { recursive: true })
+    await fs.writeFile(files.days[0]!.path, body)
+    const { recent } = readRecent(files)
+    // The day's last NEWEST_OF_A_DAY comment lines, one of them the broken one.
+    expect(recent).toHaveLength(NEWEST_OF_A_DAY - 1)
+    expect(recent[0]).toEqual({ id: `e-${count}`, date: '2026-11-30', text: '我自己的话\n第2500条' })
+    expect(recent.at(-1)?.id).toBe(`e-${count - NEWEST_OF_A_DAY + 2}`)
   })
 
   it('never reads through a symbolic link: a linked anchor, a linked day file and a linked day folder read as empty (issue 7 item 7)', async () => {

@@ -2,7 +2,7 @@ import { closeSync, readFileSync, realpathSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { openRegularSync } from '../durable/read-regular.ts'
 import { ANCHOR_FILES, anchorRel, parseAnchor } from './anchors.ts'
-import { entriesOf, parseEntryFile, type Entry } from './entry.ts'
+import { afterClosedComments, entriesOf, parseEntryFile, type Entry } from './entry.ts'
 import { dayFileRel, localDate } from './paths.ts'
 import { ANCHOR_KEYS, type AnchorKey } from './settings.ts'
 
@@ -39,7 +39,15 @@ export interface RecentMemory {
   anchors: AnchorView[]
   /** Entries of the recent days, newest first. */
   recent: RecentEntry[]
+  /** The days that hold more entries than NEWEST_OF_A_DAY: only their newest were read (the doctor says so). */
+  newestOnly: string[]
 }
+
+/**
+ * How many of a day's newest entries the block can choose from. Far more than fit in it (≤ 1,200 characters,
+ * a line at least 15): the person's own entries, taken first, are found among these.
+ */
+export const NEWEST_OF_A_DAY = 2000
 
 /** The files the recent memory is read from, for `now`; a caller may watch them to know when to read again. */
 export function recentFiles(root: string, days: number, now: Date = new Date()): RecentFiles {
@@ -59,16 +67,22 @@ export function recentFiles(root: string, days: number, now: Date = new Date()):
 export function readRecent(files: RecentFiles, isPersons?: (entry: Entry) => boolean): RecentMemory {
   const readOr = insideReader(files.root)
   const recent: RecentEntry[] = []
+  const newestOnly: string[] = []
   for (const { date, path } of files.days) {
     const text = readOr(path)
     if (text === '') continue
-    for (const entry of entriesOf(parseEntryFile(text, path)).reverse()) {
+    // A day of more entries than a block could ever show (an import of undated lines puts them all in
+    // today's file) is read from its newest on, not parsed whole for every step (decision 325).
+    const from = afterClosedComments(text, NEWEST_OF_A_DAY + 1)
+    if (from > 0) newestOnly.push(date)
+    const newest = text.slice(from)
+    for (const entry of entriesOf(parseEntryFile(newest, path)).reverse()) {
       const persons = isPersons?.(entry) === true
       recent.push({ id: entry.meta.id, date, text: entry.text, ...(persons ? { persons } : {}) })
     }
   }
   const anchors = files.anchors.map(({ key, title, path }) => ({ key, title, parts: anchorParts(readOr(path)) }))
-  return { anchors, recent }
+  return { anchors, recent, newestOnly }
 }
 
 /** The person's core first, then the dated sections, newest first (the budget cuts the oldest). */

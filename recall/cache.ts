@@ -8,6 +8,7 @@ import { LAYOUT, recallCacheDir } from '../memory/paths.ts'
 import { RecallIndex } from './core/index.ts'
 import { bufferSource, descriptorSource, packColumns, readColumns, tokenizerSignature, type ByteSource } from './core/saved.ts'
 import { openRegularSync } from '../durable/read-regular.ts'
+import { headMarkFromRow, type HeadMark } from './appended.ts'
 
 /**
  * The recall keeper's cache on disk (recall/keeper.ts keeps the index level
@@ -27,6 +28,8 @@ import { openRegularSync } from '../durable/read-regular.ts'
 export interface FileState {
   stamp: FileStamp
   ids: string[]
+  /** A day file's head as read (recall/appended.ts): when the file only grew, what came after is all that is read. */
+  head?: HeadMark
 }
 
 const CACHE_FORMAT = 'cyrene-recall-keeper'
@@ -134,12 +137,7 @@ export async function dropRecallCache(root: string): Promise<void> {
  * Write the cache, or throw (the keeper reports why; a cache only costs the next start): the columns, each file's stamp, and per
  * document the number of its file. Returns the seal of the bytes written; the caller keeps it (`writeRecallSeal`).
  */
-export async function writeKeeperCache(
-  root: string,
-  columns: ReturnType<RecallIndex['toColumns']>,
-  files: (string | FileStamp)[][],
-  fileOf: number[],
-): Promise<CacheSeal> {
+export async function writeKeeperCache(root: string, columns: ReturnType<RecallIndex['toColumns']>, files: unknown[][], fileOf: number[]): Promise<CacheSeal> {
   await unlinkedFolderLink(recallCacheDir(root))
   await ensureDir(recallCacheDir(root))
   const bytes = packColumns(columns, { format: CACHE_FORMAT, version: CACHE_VERSION, files, fileOf })
@@ -186,7 +184,8 @@ export async function readKeeperCache(root: string, lean: boolean): Promise<Cach
     const files = new Map<string, FileState>()
     for (const row of data.files as unknown[]) {
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string' || files.has(row[0])) return bad(source)
-      const state = { stamp: row[1], ids: [] as string[] }
+      const head = row.length > 2 ? headMarkFromRow(row.slice(2)) : undefined
+      const state: FileState = { stamp: row[1], ids: [], ...(head === undefined ? {} : { head }) }
       states.push(state)
       files.set(row[0], state)
     }

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { decodeUtf8, readNoFollow, readNoFollowSync, stampOf, type FileStamp, yielder } from '../memory/files.ts'
+import { afterMarkedHead, emptyHead, headMarkOf, headMarkRow, type HeadMark } from './appended.ts'
 import { readKeeperCache, writeKeeperCache, writeRecallSeal, type CacheSeal, type FileState } from './cache.ts'
-import { itemOfFile, itemsOfFile, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './sources.ts'
+import { itemsOfFile, itemsOfFileById, listRecallFiles, recallFileOf, type RecallArea, type RecallItem } from './sources.ts'
 import { describeSilence, RecallIndex, type SearchOptions, type SilenceReason } from './core/index.ts'
 import { RecallFormatError } from './core/saved.ts'
 
@@ -108,6 +109,8 @@ export interface RecallSilence {
 export class RecallKeeper {
   /** Set by every search: why it found nothing, or undefined when it found something. */
   lastSilence: RecallSilence | undefined
+  /** How many files read again were day files that had only grown, of which only what was appended was parsed. */
+  grownReads = 0
 
   readonly root: string
   private index: RecallIndex
@@ -231,7 +234,10 @@ export class RecallKeeper {
       const number = new Map(rels.map((rel, i) => [rel, i]))
       // Per document (in the columns' order), the number of its file: no id is written twice.
       const fileOf = columns.ids.map((id) => number.get(this.where.get(id)!)!)
-      const files = rels.map((rel) => [rel, this.files.get(rel)!.stamp])
+      const files = rels.map((rel) => {
+        const state = this.files.get(rel)!
+        return [rel, state.stamp, ...(state.head === undefined ? [] : headMarkRow(state.head))]
+      })
       const seal = await writeKeeperCache(this.root, columns, files, fileOf)
       if (this.blockingReads) this.opened.seal = seal
       else await writeRecallSeal(this.root, seal)
@@ -310,23 +316,27 @@ export class RecallKeeper {
 
   private async reread(rel: string, stamp: FileStamp): Promise<void> {
     this.countsKept = undefined
-    const items = await readItems(this.root, rel)
-    if (items === undefined) {
+    const before = this.files.get(rel)
+    const bytes = await fileBytes(this.root, rel)
+    const grown = bytes === undefined ? undefined : grownFile(rel, bytes, before)
+    if (grown !== undefined) this.grownReads++
+    const read = grown ?? (bytes === undefined ? undefined : wholeFile(rel, bytes))
+    if (read === undefined) {
       this.forgetFile(rel)
       return
     }
-    const keep = new Set(items.map((i) => i.doc.id))
+    const keep = new Set(read.ids)
     this.forget(
-      (this.files.get(rel)?.ids ?? []).filter((id) => !keep.has(id)),
+      (before?.ids ?? []).filter((id) => !keep.has(id)),
       rel,
     )
     const pause = yielder()
-    for (const item of items) {
+    for (const item of read.items) {
       this.index.update(item.doc)
       this.where.set(item.doc.id, rel)
       await pause()
     }
-    this.files.set(rel, { stamp, ids: [...keep] })
+    this.files.set(rel, { stamp, ids: read.ids, ...(read.head === undefined ? {} : { head: read.head }) })
     if (recallFileOf(rel)?.area === 'pending') this.pendingFiles.add(rel)
   }
 
@@ -377,23 +387,23 @@ export class RecallKeeper {
     }
   }
 
-  /** Document `id` of file `rel` as of the stamp the index has for it (the file read again only when that changed; only that entry parsed). */
-  private async itemOf(rel: string, id: string): Promise<RecallItem | undefined> {
+  /** Documents `ids` of file `rel` as of the stamp the index has for it (the file read again only when that changed; only those entries parsed). */
+  private async itemsOf(rel: string, ids: readonly string[]): Promise<Map<string, RecallItem>> {
     const stamp = this.files.get(rel)?.stamp
     const kept = this.shownFiles.get(rel)
     if (kept !== undefined && stamp !== undefined && kept.stamp === stamp) {
       // Most recently used last.
       this.shownFiles.delete(rel)
       this.shownFiles.set(rel, kept)
-      return itemIn(rel, kept.text, id)
+      return itemsIn(rel, kept.text, ids)
     }
     const text = await this.textOf(rel)
-    if (text === undefined) return undefined
+    if (text === undefined) return new Map()
     if (stamp !== undefined) {
       this.shownFiles.set(rel, { stamp, text })
       if (this.shownFiles.size > SHOWN_FILES_KEPT) this.shownFiles.delete(this.shownFiles.keys().next().value!)
     }
-    return itemIn(rel, text, id)
+    return itemsIn(rel, text, ids)
   }
 
   /**
@@ -410,10 +420,20 @@ export class RecallKeeper {
       await this.rebuild()
       hits = this.ranked(query, limit, opts)
     }
+    // Each file the hits came from is read and searched once for all of its hits.
+    const idsByFile = new Map<string, string[]>()
+    for (const hit of hits) {
+      const rel = this.where.get(hit.id)!
+      const ids = idsByFile.get(rel)
+      if (ids === undefined) idsByFile.set(rel, [hit.id])
+      else ids.push(hit.id)
+    }
+    const items = new Map<string, RecallItem>()
+    for (const [rel, ids] of idsByFile) for (const [id, item] of await this.itemsOf(rel, ids)) items.set(id, item)
     const out: RecalledEntry[] = []
     for (const hit of hits) {
       const rel = this.where.get(hit.id)!
-      const item = await this.itemOf(rel, hit.id)
+      const item = items.get(hit.id)
       // Changed since it was indexed (the next refresh sees it): not shown rather than shown stale.
       if (item === undefined) continue
       const entry: RecalledEntry = { id: hit.id, score: hit.score, text: item.text, date: item.date, area: item.area, file: rel }
@@ -436,13 +456,89 @@ async function statOf(path: string): Promise<FileStamp | undefined> {
   }
 }
 
-/** The text of one file; undefined when it cannot be read (gone, a link, not a file). */
-async function fileText(root: string, rel: string): Promise<string | undefined> {
+/** The bytes of one file; undefined when it cannot be read (gone, a link, not a file). */
+async function fileBytes(root: string, rel: string): Promise<Buffer | undefined> {
   try {
-    return decodeUtf8(await readNoFollow(join(root, rel))).text
+    return await readNoFollow(join(root, rel))
   } catch {
     return undefined
   }
+}
+
+/** The text of one file; undefined when it cannot be read (gone, a link, not a file). */
+async function fileText(root: string, rel: string): Promise<string | undefined> {
+  const bytes = await fileBytes(root, rel)
+  return bytes === undefined ? undefined : decodeUtf8(bytes).text
+}
+
+/**
+ * The documents after a day file's marked head, when the head still reads as it was marked (recall/appended.ts);
+ * undefined when it does not, or the file cannot be read: then the file is to be read whole.
+ */
+export async function readItemsAfterHead(root: string, rel: string, mark: HeadMark): Promise<RecallItem[] | undefined> {
+  if (!holdsEntries(rel)) return undefined
+  const bytes = await fileBytes(root, rel)
+  const after = bytes === undefined ? undefined : afterMarkedHead(bytes, mark)
+  if (after === undefined) return undefined
+  try {
+    return itemsOfFile(rel, after.text)
+  } catch {
+    return undefined
+  }
+}
+
+/** A file read again: the ids it holds now, the documents to put in the index, and the mark of its head for next time. */
+interface FileRead {
+  ids: string[]
+  items: RecallItem[]
+  head?: HeadMark
+}
+
+const holdsEntries = (rel: string): boolean => {
+  const area = recallFileOf(rel)?.area
+  return area === 'day' || area === 'pending'
+}
+
+const idsIn = (rel: string) => (text: string) => itemsOfFile(rel, text).map((item) => item.doc.id)
+
+/** The whole file parsed; undefined when it cannot be read as its kind. */
+function wholeFile(rel: string, bytes: Buffer): FileRead | undefined {
+  const { text, valid } = decodeUtf8(bytes)
+  let items: RecallItem[]
+  try {
+    items = itemsOfFile(rel, text)
+  } catch {
+    return undefined
+  }
+  const ids = [...new Set(items.map((item) => item.doc.id))]
+  // Text that was not UTF-8 is read with replacements, whose lengths are not the bytes': no mark.
+  const head = valid && holdsEntries(rel) && ids.length === items.length ? headMarkOf(bytes, 0, text, emptyHead(), idsIn(rel)) : undefined
+  return { ids, items, ...(head === undefined ? {} : { head }) }
+}
+
+/**
+ * A day file that only grew since it was read (its head's bytes unchanged): only what follows the head is
+ * parsed, and the documents of the head stay as they are in the index. Undefined when it did not only grow, or
+ * when what came after repeats an id (the whole file decides which of a repeated id is kept).
+ */
+function grownFile(rel: string, bytes: Buffer, before: FileState | undefined): FileRead | undefined {
+  const mark = before?.head
+  if (mark === undefined || !holdsEntries(rel)) return undefined
+  const after = afterMarkedHead(bytes, mark)
+  if (after === undefined) return undefined
+  let items: RecallItem[]
+  try {
+    items = itemsOfFile(rel, after.text)
+  } catch {
+    return undefined
+  }
+  const wasAfter = new Set(mark.tailIds)
+  const headIds = before!.ids.filter((id) => !wasAfter.has(id))
+  const inHead = new Set(headIds)
+  const tailIds = items.map((item) => item.doc.id)
+  if (new Set(tailIds).size !== tailIds.length || tailIds.some((id) => inHead.has(id))) return undefined
+  const head = headMarkOf(bytes, mark.cut, after.text, after.head, idsIn(rel))
+  return { ids: [...headIds, ...tailIds], items, ...(head === undefined ? {} : { head }) }
 }
 
 /** The documents of one file; undefined when it cannot be read (gone, a link, not a file). */
@@ -462,14 +558,16 @@ export async function readItems(root: string, rel: string): Promise<RecallItem[]
  */
 export async function readItemsById(root: string, rel: string, ids: ReadonlySet<string>): Promise<RecallItem[] | undefined> {
   const text = await fileText(root, rel)
-  return text === undefined ? undefined : [...ids].sort().flatMap((id) => itemIn(rel, text, id) ?? [])
+  if (text === undefined) return undefined
+  const found = itemsIn(rel, text, ids)
+  return [...ids].sort().flatMap((id) => found.get(id) ?? [])
 }
 
-/** Document `id` of a file's text; undefined when the text does not hold it or cannot be read as its kind. */
-function itemIn(rel: string, text: string, id: string): RecallItem | undefined {
+/** Documents `ids` of a file's text; those it does not hold, or all of them when it cannot be read as its kind, are left out. */
+function itemsIn(rel: string, text: string, ids: Iterable<string>): Map<string, RecallItem> {
   try {
-    return itemOfFile(rel, text, id)
+    return itemsOfFileById(rel, text, ids)
   } catch {
-    return undefined
+    return new Map()
   }
 }

@@ -1,4 +1,4 @@
-import { rmSync, statSync, symlinkSync } from 'node:fs'
+import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keeperCacheFile, RecallKeeper } from './keeper.ts'
@@ -55,4 +55,20 @@ it('a FIFO or a link put where the saved index was is not opened: the twin is st
   rmSync(keeperCacheFile(store.root), { force: true })
   symlinkSync('/dev/zero', keeperCacheFile(store.root))
   expect(await resemblingDayEntry(store.root, '我很喜欢乌龙茶。', again.id, again.file)).toMatchObject({ id: tea.id })
+})
+
+it('in a day file that only grew since the cache was saved, the entries appended are compared, and those of its head as the cache ranks them', async () => {
+  const tea = await write('我喜欢乌龙茶', '2019-05-01T10:00:00+08:00')
+  for (let i = 0; i < 20; i++) await write(`第${i}次去公园散步，看见了很多花。`, `2019-05-01T1${i % 10}:00:00+08:00`)
+  await RecallKeeper.open(store.root)
+  const cat = await write('家里的橘猫叫团子', '2019-05-01T20:00:00+08:00')
+  const cat2 = await write('家里那只橘猫叫团子。', '2019-05-01T21:00:00+08:00')
+  expect(cat2.file).toBe(tea.file)
+  expect(await resemblingDayEntry(store.root, '家里那只橘猫叫团子。', cat2.id, cat2.file)).toMatchObject({ id: cat.id })
+  const again = await write('我很喜欢乌龙茶。', '2019-05-01T22:00:00+08:00')
+  expect(await resemblingDayEntry(store.root, '我很喜欢乌龙茶。', again.id, again.file)).toMatchObject({ id: tea.id })
+  // Its head changed in place (as many bytes): read whole, the entry compared as it reads now.
+  const file = store.path(tea.file)
+  writeFileSync(file, readFileSync(file, 'utf8').replace('我喜欢乌龙茶', '我喜欢普洱茶'))
+  expect(await resemblingDayEntry(store.root, '我很喜欢普洱茶。', again.id, again.file)).toMatchObject({ id: tea.id })
 })

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { fileStamp } from '../memory/files.ts'
 import { findNearDuplicate } from '../memory/near-duplicate.ts'
-import { keeperCacheFile, ONE_SHOT_OPEN, readItems, readItemsById, RecallKeeper } from './keeper.ts'
+import { headMarkFromRow, type HeadMark } from './appended.ts'
+import { keeperCacheFile, ONE_SHOT_OPEN, readItems, readItemsAfterHead, readItemsById, RecallKeeper } from './keeper.ts'
 import { listRecallFiles, recallFileOf, type RecallItem } from './sources.ts'
 import { fingerprintDoc, tokenize } from './core/index.ts'
 import { fileSource, readColumns, RecallFormatError, tokenizerSignature, type LoadedColumns } from './core/saved.ts'
@@ -51,6 +52,8 @@ interface SavedCache {
   columns: LoadedColumns
   /** Per file number: [rel, stamp]. */
   files: [string, string][]
+  /** A day file's head as the cache was built from it, by rel (recall/appended.ts). */
+  heads: Map<string, HeadMark>
   /** Per document: its file's number. */
   fileOf: number[]
   /** Document position by id, made when first asked for. */
@@ -68,9 +71,15 @@ function readSaved(root: string): SavedCache | undefined {
     if (!files.every((row) => Array.isArray(row) && typeof row[0] === 'string' && typeof row[1] === 'string')) return undefined
     if (!e.fileOf.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) < files.length)) return undefined
     let docOf: Map<string, number> | undefined
+    const heads = new Map<string, HeadMark>()
+    for (const row of files as unknown[][]) {
+      const head = row.length > 2 ? headMarkFromRow(row.slice(2)) : undefined
+      if (head !== undefined) heads.set(row[0] as string, head)
+    }
     return {
       columns,
-      files: files as [string, string][],
+      heads,
+      files: (files as unknown[][]).map((row) => [row[0], row[1]] as [string, string]),
       fileOf: e.fileOf as number[],
       docOf: () => (docOf ??= new Map(columns.ids.map((id, doc) => [id, doc]))),
     }
@@ -140,6 +149,17 @@ async function candidatesOf(root: string, saved: SavedCache, text: string, excep
   // The files as they are now: an entry changed since the cache was saved is compared as it reads today.
   for (const rel of changed) {
     const ranked = alike.get(rel)
+    const head = saved.heads.get(rel)
+    // A file that only grew since the cache was saved: what it holds in its head, the cache holds as it reads.
+    const appended = head === undefined ? undefined : await readItemsAfterHead(root, rel, head)
+    if (appended !== undefined) {
+      for (const item of appended) {
+        ranked?.delete(item.doc.id)
+        if (item.area === 'day' && item.doc.id !== except) out.push(item)
+      }
+      if (ranked?.size === 0) alike.delete(rel)
+      continue
+    }
     alike.delete(rel)
     for (const item of (await readItems(root, rel)) ?? [])
       if (item.area === 'day' && item.doc.id !== except && (ranked?.has(item.doc.id) === true || !heldAsItReads(saved, item))) out.push(item)

@@ -1,4 +1,4 @@
-import { ANCHOR_FILES, parseAnchor, entriesOf, findEntry, parseEntryFile, type Entry } from '../memory/format.ts'
+import { ANCHOR_FILES, parseAnchor, entriesOf, findEntries, parseEntryFile, type Entry } from '../memory/format.ts'
 import { walkFiles } from '../memory/files.ts'
 import { dateOfEntryFile, isDateString, LAYOUT, NO_OUTPUT } from '../memory/paths.ts'
 import type { RecallDoc } from './core/index.ts'
@@ -107,15 +107,18 @@ export function itemsOfFile(rel: string, text: string): RecallItem[] {
   return [{ doc: { id: `${file.area}:${file.date}`, text: body, at, source }, text: body, date: file.date, area: file.area }]
 }
 
-/** Pure: the document `id` of one recall file's text, as `itemsOfFile` holds it (the last, if it repeats); an entry's file is not parsed whole. */
-export function itemOfFile(rel: string, text: string, id: string): RecallItem | undefined {
+/** Pure: the documents `ids` of one recall file's text, as `itemsOfFile` holds them (the last of a repeated id); an entry's file is not parsed whole. */
+export function itemsOfFileById(rel: string, text: string, ids: Iterable<string>): Map<string, RecallItem> {
   const file = recallFileOf(rel)
-  if (file === undefined) return undefined
+  const found = new Map<string, RecallItem>()
+  if (file === undefined) return found
   if (file.area === 'day' || file.area === 'pending') {
-    const entry = findEntry(text, id)
-    return entry === undefined ? undefined : entryItem(file, entry)
+    for (const [id, entry] of findEntries(text, ids)) found.set(id, entryItem(file, entry))
+    return found
   }
-  return itemsOfFile(rel, text).findLast((item) => item.doc.id === id)
+  const wanted = new Set(ids)
+  for (const item of itemsOfFile(rel, text)) if (wanted.has(item.doc.id)) found.set(item.doc.id, item)
+  return found
 }
 
 function entryItem(file: RecallFile, entry: Entry): RecallItem {

@@ -82,6 +82,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.block.stale': 'could not be refreshed ({error}): this step used the previous memory block. The next message tries again.',
   'doctor.block.cut': '{chars}/{budget} characters; {cut} anchors or entries were shortened or left out: make long anchors shorter (cyrene memory anchor).',
   'doctor.block.ok': '{chars}/{budget} characters',
+  'doctor.block.newestOnly': '{days}: more entries than the block chooses from; it takes from the newest {n} of that day (all are searched)',
   'doctor.quota.total': 'the whole store: {used} of {limit}',
   'doctor.quota.margin': 'the margin (余页): {used} of {limit}',
   'doctor.quota.full':

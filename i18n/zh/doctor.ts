@@ -78,6 +78,7 @@ export const doctorZh = {
   'doctor.block.stale': '没能刷新（{error}）：这一步用的是上一次的记忆块。下一条消息会再试。',
   'doctor.block.cut': '{chars}/{budget} 字；{cut} 条锚点或记忆被截短或没放进去：把长的锚点写短些（cyrene memory anchor）。',
   'doctor.block.ok': '{chars}/{budget} 字',
+  'doctor.block.newestOnly': '{days}：这一天的记忆比这块能挑的多，只从最新的 {n} 条里挑（搜索照样查全部）',
   'doctor.quota.total': '整个记忆库：{used} / {limit}',
   'doctor.quota.margin': '余页：{used} / {limit}',
   'doctor.quota.full': '：满了，新的记忆写不进来。请导出（cyrene memory export）后清掉旧的余页，或在 元/settings.json 调大上限。',
