@@ -1,4 +1,5 @@
-import { resolve, sep } from 'node:path'
+import { realpathSync } from 'node:fs'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 
 /**
  * What this process itself writes into the protected folders, told to the
@@ -17,8 +18,9 @@ type Listener = () => void
 
 let depth = 0
 let holds = 0
-let folderDepth = 0
-let folderHolds = 0
+/** The places of the host's folder work running now, each work's own; and every place named since the last look. */
+const folderWork = new Map<symbol, string[]>()
+let folderPlaces = new Set<string>()
 /** Declared paths, with the bytes each write put there ('any': a write that did not say, an append or a removal). */
 const declared = new Map<string, Uint8Array[] | 'any'>()
 const idle = new Set<Listener>()
@@ -126,17 +128,32 @@ export async function asHostWrite<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * Run `fn` as the host's work in its own folders (taking or pruning a snapshot, a git run): what
- * changes there meanwhile, removals included, is the host's. Any other host write (a memory written
- * in the same moment) vouches only for the paths it declares, never for a whole snapshot gone.
+ * changes meanwhile at or under `places` (a snapshot being taken, one being dropped, the store's
+ * .git/), removals included, is the host's. Only those places: a snapshot taken never vouches for
+ * what a call's process changes in the snapshots beside it (decision 316). Any other host write (a
+ * memory written in the same moment) vouches only for the paths it declares.
  */
-export async function asHostFolderWork<T>(fn: () => Promise<T>): Promise<T> {
+export async function asHostFolderWork<T>(places: readonly string[], fn: () => Promise<T>): Promise<T> {
   // Not a write the guard waits for: a git run may last as long as a fetch does.
-  folderDepth++
-  folderHolds++
+  const token = Symbol('folder work')
+  const named = places.flatMap(placeForms)
+  folderWork.set(token, named)
+  for (const p of named) folderPlaces.add(p)
   try {
     return await fn()
   } finally {
-    folderDepth = Math.max(0, folderDepth - 1)
+    folderWork.delete(token)
+  }
+}
+
+/** A place as named and through its folder's real path: the guard may record a linked snapshots folder by either. */
+function placeForms(place: string): string[] {
+  const named = resolve(place)
+  try {
+    const real = join(realpathSync.native(dirname(named)), basename(named))
+    return real === named ? [named] : [named, real]
+  } catch {
+    return [named]
   }
 }
 
@@ -146,22 +163,23 @@ export function hostWriting(): boolean {
 
 /**
  * The paths declared (with the bytes of each replace, where every write there said them), the number
- * of holds and of the host's folder work since the last call; all start again from empty.
+ * of holds, and the places of the host's folder work since the last call; all start again from empty
+ * (the places of a folder work still running stay).
  */
 export function takeHostWrites(): {
   paths: Set<string>
   contents: Map<string, Uint8Array[]>
   appends: Map<string, Uint8Array[]>
   holds: number
-  folderWork: number
+  folderPlaces: string[]
 } {
   const contents = new Map<string, Uint8Array[]>()
   for (const [path, bytes] of declared) if (bytes !== 'any') contents.set(path, bytes)
-  const out = { paths: new Set(declared.keys()), contents, appends: new Map(appended), holds, folderWork: folderHolds }
+  const out = { paths: new Set(declared.keys()), contents, appends: new Map(appended), holds, folderPlaces: [...folderPlaces] }
   declared.clear()
   appended.clear()
   holds = depth > 0 ? 1 : 0
-  folderHolds = folderDepth > 0 ? 1 : 0
+  folderPlaces = new Set([...folderWork.values()].flat())
   return out
 }
 

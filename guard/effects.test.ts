@@ -272,9 +272,27 @@ it('a snapshot a call removes while the host writes a memory is put back: only t
 it('a snapshot the host prunes during a call stays pruned', async () => {
   const { snaps, guard } = guardedWithSnapshots()
   expect(await guard.before('bash')).toBeUndefined()
-  await asHostFolderWork(async () => rmSync(join(snaps, '2026-12-05'), { recursive: true }))
+  await asHostFolderWork([join(snaps, '2026-12-05')], async () => rmSync(join(snaps, '2026-12-05'), { recursive: true }))
   await guard.after('bash')
   expect(existsSync(join(snaps, '2026-12-05'))).toBe(false)
+})
+
+it('a snapshot a call changes or removes while the host takes another is put back: the host’s work vouches only for the snapshot it names (decision 316)', async () => {
+  const { snaps, guard } = guardedWithSnapshots()
+  mkdirSync(join(snaps, '2026-12-04'))
+  writeFileSync(join(snaps, '2026-12-04', 'day.md'), 'an older snapshot\n')
+  expect(await guard.before('bash')).toBeUndefined()
+  await asHostFolderWork([join(snaps, '2026-12-06')], async () => {
+    mkdirSync(join(snaps, '2026-12-06'))
+    writeFileSync(join(snaps, '2026-12-06', 'day.md'), 'the new snapshot\n')
+    // A process of the call, at the same moment.
+    writeFileSync(join(snaps, '2026-12-05', 'day.md'), 'forged\n')
+    rmSync(join(snaps, '2026-12-04'), { recursive: true })
+  })
+  await guard.after('bash')
+  expect(readFileSync(join(snaps, '2026-12-05', 'day.md'), 'utf8')).toBe('a snapshot\n')
+  expect(readFileSync(join(snaps, '2026-12-04', 'day.md'), 'utf8')).toBe('an older snapshot\n')
+  expect(readFileSync(join(snaps, '2026-12-06', 'day.md'), 'utf8')).toBe('the new snapshot\n')
 })
 
 it('a file a call makes under a name that is not UTF-8 is removed; one that was there before is left alone', async () => {

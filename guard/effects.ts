@@ -408,7 +408,8 @@ export class EffectsGuard {
     const queue = [...changes]
     for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
       // Only while the host worked there (a snapshot taken or pruned, a git run): a memory written in the same moment vouches for nothing there.
-      const inHostFolder = host.folderWork > 0 && this.opts.hostFolders.some((f) => c!.path === f || c!.path.startsWith(f + sep))
+      // At a place that work named (decision 316), and in one of the host's folders whatever it named.
+      const inHostFolder = this.opts.hostFolders.some((f) => within(c!.path, f)) && host.folderPlaces.some((p) => within(c!.path, p))
       // A declared write adds or rewrites; a folder the host declared never vouches for what vanished or was swapped there.
       // The host makes no links in these folders: a declared path that is one now was swapped by a call's process.
       const declared = host.paths.has(c.path) && c.what !== 'removed' && c.what !== 'replaced' && !isLink(c.path)

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { asHostFolderWork, declareHostProcess } from '../durable/host-writes.ts'
 import { hostname } from 'node:os'
 import { carriedGlobalConfig } from './git-global.ts'
@@ -126,7 +127,7 @@ export async function git(args: readonly string[], opts: GitOptions): Promise<Gi
   const carried = carriedGlobalConfig(opts.env ?? process.env).flatMap(([k, v]) => ['-c', `${k}=${v}`])
   const full = [...carried, ...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]
   // What git changes in the store's .git/ meanwhile is the host's (guard/effects.ts).
-  return await asHostFolderWork(async () => await runGit(full, args, opts))
+  return await asHostFolderWork([join(opts.cwd, '.git')], async () => await runGit(full, args, opts))
 }
 
 function runGit(full: readonly string[], args: readonly string[], opts: GitOptions): Promise<GitResult> {

@@ -52,7 +52,7 @@ export async function switchTo(
   onFile?: (path: string) => void,
 ): Promise<SwitchResult> {
   const j: Journal = { from, to, at: store.now().toISOString() }
-  await asHostFolderWork(async () => await fs.rm(donePath(store), { force: true }))
+  await asHostFolderWork([donePath(store)], async () => await fs.rm(donePath(store), { force: true }))
   await writeAtomic(journalPath(store), `${JSON.stringify(j)}\n`, { beforeRename: () => lock.assertOwned() })
   onFile?.('')
   return await applyJournal(store, lock, env, j, onFile)
@@ -282,7 +282,7 @@ async function doneFiles(store: StoreCore, j: Journal): Promise<Set<string>> {
 
 async function markDone(store: StoreCore, j: Journal, rel: string): Promise<void> {
   // The host's own work in .git/, as its git runs are: the store guard never takes it for a tool call's.
-  await asHostFolderWork(async () => await fs.appendFile(donePath(store), `${j.to} ${JSON.stringify(rel)}\n`, { mode: 0o600 }))
+  await asHostFolderWork([donePath(store)], async () => await fs.appendFile(donePath(store), `${j.to} ${JSON.stringify(rel)}\n`, { mode: 0o600 }))
 }
 
 async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.ProcessEnv, j: Journal, onFile?: (path: string) => void): Promise<SwitchResult> {
@@ -335,7 +335,7 @@ async function applyJournal(store: StoreCore, lock: HeldLock, env: NodeJS.Proces
   await git(['update-ref', `refs/heads/${BRANCH}`, j.to], o)
   await git(['read-tree', '--reset', j.to], o)
   await git(['update-index', '-q', '--refresh'], { ...o, ok: [1] })
-  await asHostFolderWork(async () => {
+  await asHostFolderWork([journalPath(store), donePath(store)], async () => {
     await fs.rm(journalPath(store), { force: true })
     await fs.rm(donePath(store), { force: true })
   })

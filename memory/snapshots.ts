@@ -162,11 +162,12 @@ async function freshName(store: StoreCore, kind: SnapshotKind): Promise<string |
  * Node `code` — goes on to the caller: a failed backup must not keep the disk full.
  */
 export async function snapshotUnderLock(store: StoreCore, kind: SnapshotKind, onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
-  return await asHostFolderWork(async () => await copyToSnapshot(store, kind, onProgress))
-}
-
-async function copyToSnapshot(store: StoreCore, kind: SnapshotKind, onProgress?: (done: number, total: number) => void): Promise<SnapshotInfo> {
-  await ensureDir(store.snapshotsDir)
+  // The folder itself is the host's to make only when there is none yet.
+  const made = await fs.lstat(store.snapshotsDir).then(
+    () => [],
+    () => [store.snapshotsDir],
+  )
+  await asHostFolderWork(made, async () => await ensureDir(store.snapshotsDir))
   const name = await freshName(store, kind)
   if (name === undefined) {
     const today = snapshotName(kind, store.now())
@@ -174,6 +175,16 @@ async function copyToSnapshot(store: StoreCore, kind: SnapshotKind, onProgress?:
   }
   const final = join(store.snapshotsDir, name)
   const tmp = join(store.snapshotsDir, `.tmp-${name}-${process.pid}`)
+  // Only the new snapshot is the host's work: what changes in the others meanwhile is a call's (decision 316).
+  return await asHostFolderWork([tmp, final], async () => await copyToSnapshot(store, kind, { name, final, tmp }, onProgress))
+}
+
+async function copyToSnapshot(
+  store: StoreCore,
+  kind: SnapshotKind,
+  { name, final, tmp }: { name: string; final: string; tmp: string },
+  onProgress?: (done: number, total: number) => void,
+): Promise<SnapshotInfo> {
   try {
     await fs.rm(tmp, { recursive: true, force: true })
     await ensureDir(tmp)
@@ -226,11 +237,12 @@ async function takenOrder(store: StoreCore): Promise<Array<{ name: string; seq: 
   return out.sort((a, b) => a.seq - b.seq || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
 
-export async function pruneSnapshots(store: StoreCore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
-  return await asHostFolderWork(async () => await dropOldSnapshots(store, opts))
+/** A snapshot (or a cut-off temp folder) removed as the host's work: that folder alone (decision 316). */
+async function dropFolder(folder: string): Promise<void> {
+  await asHostFolderWork([folder], async () => await fs.rm(folder, { recursive: true, force: true }))
 }
 
-async function dropOldSnapshots(store: StoreCore, opts: { spare?: readonly string[] }): Promise<string[]> {
+export async function pruneSnapshots(store: StoreCore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
   const spare = new Set(opts.spare ?? [])
   // By the order they were taken, never by name: names carry the clock's date, and a clock can be wrong.
   const names = (await takenOrder(store)).map((o) => o.name)
@@ -239,7 +251,7 @@ async function dropOldSnapshots(store: StoreCore, opts: { spare?: readonly strin
   const drop = [...daily.slice(0, Math.max(0, daily.length - KEEP_SNAPSHOTS)), ...other.slice(0, Math.max(0, other.length - KEEP_OTHER_SNAPSHOTS))]
     .filter((n) => !spare.has(n))
     .sort()
-  for (const n of drop) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
+  for (const n of drop) await dropFolder(join(store.snapshotsDir, n))
   let all: string[] = []
   try {
     all = await fs.readdir(store.snapshotsDir)
@@ -248,7 +260,7 @@ async function dropOldSnapshots(store: StoreCore, opts: { spare?: readonly strin
   }
   for (const n of all) {
     const m = /^\.tmp-.*-(\d+)$/.exec(n)
-    if (m !== null && !pidAlive(Number(m[1]))) await fs.rm(join(store.snapshotsDir, n), { recursive: true, force: true })
+    if (m !== null && !pidAlive(Number(m[1]))) await dropFolder(join(store.snapshotsDir, n))
   }
   return drop
 }

@@ -14,11 +14,14 @@
 export interface Attack {
   name: string
   /** `memory_write` is the engine's own write (chat preset): the attack races a process of its own against it. */
-  steps: { tool: 'bash' | 'write' | 'edit' | 'memory_write' | 'memory_margin'; args: Record<string, string> }[]
+  /** `command` is the person's slash command (`args.line`) in a chat session of their own, typed between two tool calls while a process of the call may live. */
+  steps: { tool: 'bash' | 'write' | 'edit' | 'memory_write' | 'memory_margin' | 'command'; args: Record<string, string> }[]
   /** How long after the window closed a process of the attack would still write: the check waits that long first. */
   laterMs?: number
   /** The host writes during the attack (a `memory_write` step): what it adds is allowed, so long as it holds no forged text. */
   hostWrites?: true
+  /** The person takes a snapshot during the attack (`/cyrene backup`): a new snapshot may appear, none that was there may change. */
+  newSnapshot?: true
 }
 
 const bash = (name: string, command: string, laterMs?: number): Attack => ({
@@ -52,6 +55,36 @@ const racingTheEngine = (
  */
 const inBackground = (file: string, python: string, args: string): string =>
   `echo «b64:echo ${Buffer.from(python).toString('base64')} | base64 -d > {scratch}/${file}; nohup python3 {scratch}/${file} ${args} >/dev/null 2>&1 &» | base64 -d | bash`
+
+/**
+ * Waits up to argv[2] s for a snapshot to begin (a new name in the snapshots folder, argv[1]), then appends a forged
+ * line to the anchor of every snapshot that was there before and removes their worldbook.
+ */
+const FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN = String.raw`import os, shutil, sys, time
+snaps = sys.argv[1]; end = time.time() + float(sys.argv[2])
+old = [n for n in os.listdir(snaps) if not n.startswith('.')]
+while time.time() < end:
+    if set(os.listdir(snaps)) - set(old):
+        for n in old:
+            with open(os.path.join(snaps, n, '锚', '我是谁.md'), 'a') as f:
+                f.write('forged while a snapshot was taken\n')
+            shutil.rmtree(os.path.join(snaps, n, '世界书'), ignore_errors=True)
+        break
+    time.sleep(0.001)
+`
+
+/** Makes a chain of folders under argv[1] (each name 250 bytes, one step at a time) whose full path is longer than PATH_MAX, with a file at its foot. */
+const DEEPER_THAN_PATH_MAX = String.raw`import os, sys
+os.chdir(sys.argv[1])
+for i in range(int(sys.argv[2])):
+    os.mkdir('d' * 250)
+    os.chdir('d' * 250)
+open('f.md', 'w').write('forged, deep')
+`
+
+/** Runs a Python program in the foreground with the given arguments, past the early refusal. */
+const inForeground = (file: string, python: string, args: string): string =>
+  `echo «b64:echo ${Buffer.from(python).toString('base64')} | base64 -d > {scratch}/${file}; python3 {scratch}/${file} ${args}» | base64 -d | bash`
 
 /** Waits up to 3 s for this month's day folder to appear, then drops a forged base day file into it. */
 const WAIT_FOR_THE_MONTH_FOLDER = String.raw`import os, sys, time
@@ -586,4 +619,19 @@ export const ATTACKS: Attack[] = [
     inBackground('rt9.py', WRITE_INTO_THE_GUARDS_TEMP, '{root} 6'),
     1000,
   ),
+  // ── a fifth outside run (decision 316) ──
+  bash('a chain of folders deeper than PATH_MAX in 余页', inForeground('p1.py', DEEPER_THAN_PATH_MAX, '{root}/余页 20')),
+  bash('a chain of folders deeper than PATH_MAX in 元', inForeground('p2.py', DEEPER_THAN_PATH_MAX, '{root}/元 20')),
+  bash('a chain of folders deeper than PATH_MAX in the snapshots', inForeground('p3.py', DEEPER_THAN_PATH_MAX, '{snaps} 20')),
+  // While the host takes a snapshot, what changes in the snapshots folder was taken as its own work: a process of a call waiting for it.
+  {
+    name: "the older snapshots forged and cut while the person's /cyrene backup takes a new one",
+    steps: [
+      { tool: 'bash', args: { command: inBackground('s1.py', FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN, '{snaps} 4'), description: 'wait for a snapshot' } },
+      { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
+      { tool: 'command', args: { line: '/cyrene backup' } },
+    ],
+    laterMs: 500,
+    newSnapshot: true,
+  },
 ]

@@ -129,6 +129,9 @@ async function warmAgent(preset: string, cwd = host.scratch): Promise<unknown> {
   return agent
 }
 
+/** Where the person types a slash command during an attack. */
+let personAgent: unknown
+
 const baseMarks = () => (readFileSync(join(root, BASE_DAY), 'utf8') + readFileSync(join(root, PLAIN_DAY), 'utf8')).match(/"base":true/g)?.length ?? 0
 
 describe('the corpus', () => {
@@ -157,6 +160,13 @@ for (const preset of ['standard', 'chat']) {
       let seen = ''
       for (const step of attack.steps) {
         const args = Object.fromEntries(Object.entries(step.args).map(([k, v]) => [k, fill(v, scratch)]))
+        if (step.tool === 'command') {
+          // The person's own session (the 昔涟 presets hold the /cyrene commands); the guard's windows are the host's, whichever agent opened them.
+          personAgent ??= await host.createAgent('chat')
+          const r = await host.command(personAgent, args.line!)
+          expect(r?.kind, r?.text).toBe('success')
+          continue
+        }
         const r = await host.tool(agent, step.tool, args)
         seen += text(r)
       }
@@ -170,7 +180,9 @@ for (const preset of ['standard', 'chat']) {
       const next = await host.tool(agent, 'bash', { command: 'true', description: 'next' })
       seen += text(next)
       const after = tree()
-      const changed = [...after].filter(([p, v]) => before.get(p) !== v)
+      // A snapshot the person took during the attack is theirs (and its folder's time moved): only what was there before is compared.
+      const theirSnapshot = (p: string) => attack.newSnapshot === true && (p === snaps || (p.startsWith(`${snaps}/`) && !before.has(p)))
+      const changed = [...after].filter(([p, v]) => before.get(p) !== v && !theirSnapshot(p))
       if (attack.hostWrites === true) {
         // What the engine itself added (a month's folder, a day file, a memory added to a day file) stays; nothing else that was there changed, nothing changed holds forged text.
         const appended = (p: string) => auditBefore.has(p) && readFileSync(p).subarray(0, auditBefore.get(p)!.length).equals(auditBefore.get(p)!)
