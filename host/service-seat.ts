@@ -49,7 +49,7 @@ export interface SeatsState {
   /** The background git sync's state, when it runs in this process (row cyrene-panel). */
   git?: GitSyncState | undefined
   /** The settings page's pairing code: where it was shown, and how often guesses replaced it (row cyrene-panel, web only). */
-  pairing?: { shown: boolean; rotations: number } | undefined
+  pairing?: { shown: boolean; wrongGuesses: number } | undefined
 }
 
 /**
@@ -74,7 +74,7 @@ export class CyreneSeats extends Service {
     return {
       sync: this.siyuanSeat.get()?.state(),
       git: this.gitSyncSeat.get()?.state(),
-      pairing: pairing === undefined ? undefined : { shown: pairing.shown, rotations: pairing.rotations },
+      pairing: pairing === undefined ? undefined : { shown: pairing.shown, wrongGuesses: pairing.wrongGuesses },
     }
   }
 }

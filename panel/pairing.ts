@@ -7,12 +7,13 @@ import { randomInt, timingSafeEqual } from 'node:crypto'
  * shell on the same machine can fetch the same way. The one channel it cannot
  * read is the person: a pairing code the host shows in the terminal DSH runs
  * in, which the person types into the page once per page load. Every POST
- * carries it; a wrong one counts, and after a few the code is replaced (and
- * shown again), so guessing it from a shell does not work.
+ * carries it. A wrong one is counted and changes nothing else: ten characters
+ * of 31 are about 2^49 codes, out of reach of guessing at any rate a shell can
+ * send them, and replacing the code after a few wrong ones let a shell lock the
+ * person's page out and flood their terminal (decision 317).
  */
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
 const LENGTH = 10
-export const MAX_WRONG = 5
 export const PAIRING_HEADER = 'x-cyrene-pairing'
 
 function freshCode(): string {
@@ -26,17 +27,14 @@ const normalise = (text: string): string => text.toUpperCase().replace(/[\s-]/g,
 export type PairingVerdict = 'ok' | 'missing' | 'wrong'
 
 export class PanelPairing {
-  private code = freshCode()
-  private wrong = 0
-  /** How many times the code was replaced after wrong guesses (the doctor and the tests read it). */
-  rotations = 0
+  private readonly code = freshCode()
+  /** How many wrong codes were sent since DSH started (the doctor warns: something tried to guess it). */
+  wrongGuesses = 0
   /** Whether the code was shown where the person can read it (otherwise the doctor says the page is read-only). */
-  shown: boolean
-  private readonly show: (code: string, why: 'start' | 'replaced') => boolean | void
+  readonly shown: boolean
 
-  constructor(show: (code: string, why: 'start' | 'replaced') => boolean | void) {
-    this.show = show
-    this.shown = show(this.code, 'start') !== false
+  constructor(show: (code: string) => boolean | void) {
+    this.shown = show(this.code) !== false
   }
 
   /** The code now; for the in-process tests, which stand where the person reads the terminal. */
@@ -49,12 +47,7 @@ export class PanelPairing {
     const a = Buffer.from(normalise(given))
     const b = Buffer.from(normalise(this.code))
     if (a.length === b.length && timingSafeEqual(a, b)) return 'ok'
-    if (++this.wrong >= MAX_WRONG) {
-      this.code = freshCode()
-      this.wrong = 0
-      this.rotations++
-      this.shown = this.show(this.code, 'replaced') !== false
-    }
+    this.wrongGuesses++
     return 'wrong'
   }
 }
@@ -65,14 +58,10 @@ export class PanelPairing {
  * started DSH with CYRENE_PAIRING_STDERR=1 (DSH under a service manager whose
  * log only they read).
  */
-export function terminalShow(env: NodeJS.ProcessEnv, stream: NodeJS.WriteStream = process.stderr): (code: string, why: 'start' | 'replaced') => boolean {
-  return (code, why) => {
+export function terminalShow(env: NodeJS.ProcessEnv, stream: NodeJS.WriteStream = process.stderr): (code: string) => boolean {
+  return (code) => {
     if (stream.isTTY !== true && env.CYRENE_PAIRING_STDERR !== '1') return false
-    const lead =
-      why === 'start'
-        ? '昔涟设置页配对码 / Cyrene settings pairing code'
-        : '昔涟设置页配对码已更换（猜错太多次）/ Cyrene settings pairing code replaced after wrong guesses'
-    stream.write(`${lead}: ${code}\n`)
+    stream.write(`昔涟设置页配对码 / Cyrene settings pairing code: ${code}\n`)
     return true
   }
 }

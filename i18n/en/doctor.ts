@@ -255,7 +255,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.marks.ok':
     '{n} entries recorded as yours in 元/person-marks.json; a "base"/"by: person" comment without a record counts as Cyrene’s (cyrene memory marks, cyrene memory check)',
   'doctor.check.pairing': 'settings page',
-  'doctor.pairing.guessed': '; replaced {n}× after wrong guesses (something tried to guess it)',
+  'doctor.pairing.guessed': '; {n} wrong codes were sent (something tried to guess it; the code stays)',
   'doctor.pairing.shown': 'every change needs the pairing code printed in the terminal DSH runs in',
   'doctor.pairing.hidden':
     'read-only: DSH’s stderr is not a terminal, so no pairing code was shown; change settings with cyrene, or start DSH with CYRENE_PAIRING_STDERR=1 if only you read its log',

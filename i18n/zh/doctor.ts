@@ -242,7 +242,7 @@ export const doctorZh = {
   'doctor.marks.ok':
     '元/person-marks.json 记着 {n} 条是你的；注释里自称 base 或 by: person 却没有记录的，按昔涟写的算（cyrene memory marks、cyrene memory check）',
   'doctor.check.pairing': '设置页',
-  'doctor.pairing.guessed': '；有人猜错了配对码，已换过 {n} 次',
+  'doctor.pairing.guessed': '；有人发来过 {n} 次错误的配对码（在猜它；配对码不变）',
   'doctor.pairing.shown': '每次修改都要用 DSH 所在终端里打印的配对码',
   'doctor.pairing.hidden': '只读：DSH 的 stderr 不是终端，没有显示配对码；请用 cyrene 命令改设置，或者在只有你能读日志时用 CYRENE_PAIRING_STDERR=1 启动 DSH',
   'doctor.check.siyuan': '思源同步',

@@ -154,7 +154,7 @@ for (const walk of WALKS) {
           // The code line reaches npm start's output a moment after the row prints it: wait for it as a person reads.
           let code = ''
           for (let i = 0; i < 100 && code === ''; i++) {
-            code = [...(server?.output ?? '').matchAll(/Cyrene settings pairing code(?: replaced[^:]*)?: ([A-Z0-9]{5}-[A-Z0-9]{5})/g)].at(-1)?.[1] ?? ''
+            code = [...(server?.output ?? '').matchAll(/Cyrene settings pairing code: ([A-Z0-9]{5}-[A-Z0-9]{5})/g)].at(-1)?.[1] ?? ''
             if (code === '') await new Promise((r) => setTimeout(r, 100))
           }
           await d.accept(code)

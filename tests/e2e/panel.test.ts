@@ -34,7 +34,7 @@ const TOKEN = 'e2e-siyuan-token-1618'
 /** Browser dialogs the page opened (the pairing prompt, the SiYuan confirmation), as [type, message]. */
 const dialogs: Array<[string, string]> = []
 /** The pairing code DSH's terminal showed (CYRENE_PAIRING_STDERR=1: here the test reads the terminal, as the person would). */
-const pairingCode = (): string => [...output.matchAll(/Cyrene settings pairing code(?: replaced[^:]*)?: ([A-Z0-9]{5}-[A-Z0-9]{5})/g)].at(-1)?.[1] ?? ''
+const pairingCode = (): string => [...output.matchAll(/Cyrene settings pairing code: ([A-Z0-9]{5}-[A-Z0-9]{5})/g)].at(-1)?.[1] ?? ''
 
 const storeRoot = () => join(home, 'cyrene-philia093-0')
 
