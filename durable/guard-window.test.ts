@@ -23,6 +23,25 @@ function otherProcess(): number {
   return child.pid!
 }
 
+/**
+ * Another DSH host with a window open: a process that writes its own mark in `dir` (with `extra` fields) and holds it
+ * open, as durable/guard-window.ts does (decision 318). Resolves with its pid once the mark is there.
+ */
+async function otherHost(dir: string, extra: object = {}): Promise<number> {
+  const script = `const fs = require('fs'), os = require('os');
+const fd = fs.openSync(process.argv[1] + '/guard-window.' + process.pid + '.lock', 'w', 0o600);
+fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: os.hostname(), since: '2026-12-07T08:00:00.000Z', ...JSON.parse(process.argv[2]) }));
+process.stdout.write('ready\\n');
+setInterval(() => {}, 60000);`
+  const child = spawn(process.execPath, ['-e', script, dir, JSON.stringify(extra)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  cleanup.push(() => void child.kill('SIGKILL'))
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve())
+    child.once('exit', (code) => reject(new Error(`the other host ended (${code})`)))
+  })
+  return child.pid!
+}
+
 /** A pid whose process has ended. */
 function endedPid(): number {
   return Number(spawnSync('sh', ['-c', 'echo $$'], { encoding: 'utf8' }).stdout.trim())
@@ -44,10 +63,9 @@ describe('the guard window mark (decision 295)', () => {
     expect(existsSync(file)).toBe(false)
   })
 
-  it("another live process's mark is an open window; a gone process's, another machine's or a broken one is not", () => {
+  it("another live process's mark is an open window; a gone process's, another machine's or a broken one is not", async () => {
     const dir = metaDir()
-    const live = otherProcess()
-    plant(dir, live)
+    const live = await otherHost(dir)
     plant(dir, endedPid())
     plant(dir, live + 1, { host: 'another-machine' })
     writeFileSync(join(dir, 'guard-window.7.lock'), '{torn')
@@ -62,24 +80,35 @@ describe('the guard window mark (decision 295)', () => {
     expect(windowsOpenElsewhere(dir)).toEqual([])
   })
 
-  it("a mark under another pid's name (guard-window.0123.lock holding a live pid) is no window, and sweeping removes it", () => {
+  it("a mark under another pid's name (guard-window.0123.lock holding a live pid) is no window, and sweeping removes it", async () => {
     const dir = metaDir()
-    const live = otherProcess()
+    const live = await otherHost(metaDir())
     const record = JSON.stringify({ pid: live, host: hostname(), since: '2026-12-07T08:00:00.000Z' })
     writeFileSync(join(dir, `guard-window.0${live}.lock`), record)
     writeFileSync(join(dir, `guard-window.${live + 1}.lock`), record)
     expect(windowsOpenElsewhere(dir)).toEqual([])
-    plant(dir, live)
-    expect(windowsOpenElsewhere(dir).map((m) => m.file)).toEqual([join(dir, `guard-window.${live}.lock`)])
+    const own = `guard-window.${await otherHost(dir)}.lock`
+    expect(windowsOpenElsewhere(dir).map((m) => m.file)).toEqual([join(dir, own)])
     sweepDeadMarks(dir)
-    expect(readdirSync(dir)).toEqual([`guard-window.${live}.lock`])
+    expect(readdirSync(dir)).toEqual([own])
   })
 
-  it('sweeping removes only the marks of gone processes of this machine', () => {
+  it('a mark a call wrote for a live process that does not hold it open (pid 1, a process that only lives) is no window, and sweeping removes it (decision 318)', async () => {
     const dir = metaDir()
-    const live = otherProcess()
+    // Before decision 318 each of these made every write of the person's wait and then refuse, for as long as that process lived.
+    plant(dir, 1)
+    plant(dir, otherProcess())
+    expect(windowsOpenElsewhere(dir)).toEqual([])
+    const host = await otherHost(dir)
+    expect(windowsOpenElsewhere(dir).map((m) => m.pid)).toEqual([host])
+    sweepDeadMarks(dir)
+    expect(readdirSync(dir)).toEqual([`guard-window.${host}.lock`])
+  })
+
+  it('sweeping removes only the marks of gone processes of this machine', async () => {
+    const dir = metaDir()
+    const live = await otherHost(dir)
     const gone = endedPid()
-    plant(dir, live)
     plant(dir, gone)
     plant(dir, gone + 100000, { host: 'another-machine' })
     sweepDeadMarks(dir)
@@ -114,10 +143,9 @@ describe('the guard window mark (decision 295)', () => {
     expect(e.said).toEqual({ code: 'refused.guard-window', params: { pid: '42', since: mark.since, mark: mark.file } })
   })
 
-  it('a mark names the processes that keep its window open once the call returned; the refusal passes them on, a forged name shown as plain text', () => {
+  it('a mark names the processes that keep its window open once the call returned; the refusal passes them on, a forged name shown as plain text', async () => {
     const dir = metaDir()
-    const live = otherProcess()
-    plant(dir, live, {
+    const live = await otherHost(dir, {
       held: [{ pid: 4242, comm: 'nautilus' }, { pid: 4343, comm: 'evil\u001b]0;x\u0007\u202e' }, { pid: -1, comm: 'no pid' }, 'not a process'],
     })
     const [mark] = windowsOpenElsewhere(dir)

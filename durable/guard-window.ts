@@ -1,4 +1,4 @@
-import { openSync, closeSync, writeSync, readdirSync, renameSync, unlinkSync, fchmodSync, constants as C } from 'node:fs'
+import { openSync, closeSync, writeSync, readdirSync, readlinkSync, renameSync, unlinkSync, fchmodSync, lstatSync, statSync, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
@@ -16,9 +16,10 @@ import { OWN_PIDNS, OWN_START, processAlive, readRecordSync, sameHost } from './
  *
  * One mark per host process, `元/guard-window.<pid>.lock`: a lock-shaped name, which the guard leaves
  * to its holder and the snapshots, the check and git pass over. A mark whose process is gone (a host
- * killed with a window open) counts for nothing. A model that removes a mark only brings back what
- * happened without one; one that forges a mark makes the person's writes wait and then refuse, naming
- * the file, never lose anything.
+ * killed with a window open) counts for nothing, and so does one its process does not hold open: a host
+ * keeps its mark open while the window is, so a mark a tool call wrote for a process that merely lives
+ * (pid 1, the person's shell) is no window (decision 318). A model that removes a mark only brings back
+ * what happened without one.
  */
 
 export interface WindowMark {
@@ -52,6 +53,15 @@ function markFile(metaDir: string, pid = process.pid): string {
   return join(metaDir, markName(pid))
 }
 
+/** The mark this process holds open in each folder it marked: the proof that a mark is a live host's (decision 318). */
+const heldOpen = new Map<string, number>()
+
+function letGo(metaDir: string): void {
+  const fd = heldOpen.get(metaDir)
+  heldOpen.delete(metaDir)
+  if (fd !== undefined) closeSync(fd)
+}
+
 /**
  * Leaves (or rewrites) this process's mark: a tool call's window is open here since `since`, held by
  * `held` once the call has returned. Best effort: a mark that cannot be written costs the person's
@@ -66,9 +76,10 @@ export function markWindowOpen(metaDir: string, since = new Date().toISOString()
     fd = openSync(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, FILE_MODE)
     fchmodSync(fd, FILE_MODE)
     writeSync(fd, `${JSON.stringify(record)}\n`)
-    closeSync(fd)
-    fd = undefined
     renameSync(temp, target)
+    // Held open from before its rename until the next mark or the close: at no moment is the mark under its name unheld.
+    letGo(metaDir)
+    heldOpen.set(metaDir, fd)
     return true
   } catch {
     if (fd !== undefined) closeSync(fd)
@@ -80,6 +91,7 @@ export function markWindowOpen(metaDir: string, since = new Date().toISOString()
 /** Removes this process's mark (no window open here any more). */
 export function markWindowClosed(metaDir: string): void {
   forget(markFile(metaDir))
+  letGo(metaDir)
 }
 
 /** The live marks of other processes on this host: windows during which a write of this process would be put back. */
@@ -94,9 +106,45 @@ export function windowsOpenElsewhere(metaDir: string): WindowMark[] {
     if (mark === undefined || mark.pid === process.pid || name !== markName(mark.pid)) continue
     // A mark of another machine (a synced folder) or another pid namespace cannot be checked: its guard is not this store's on this disk.
     if (!sameHost(mark.host, mark.pidns)) continue
-    if (processAlive(mark.pid, mark.start)) open.push(mark)
+    if (processAlive(mark.pid, mark.start) && holdsOpen(mark.pid, mark.file)) open.push(mark)
   }
   return open
+}
+
+/**
+ * Whether process `pid` wrote `file` and holds it open, as a host holds its mark while its window is.
+ * A host writes its own mark, so the mark's owner is the process's user: a mark a tool call wrote for
+ * another user's process (pid 1) is no window. The open files of a process of this user are read; those
+ * of another user's (a host run as root, its own mark) cannot be, and its mark is believed. Without
+ * /proc every mark is believed, as before decision 318.
+ */
+function holdsOpen(pid: number, file: string): boolean {
+  let mark: { dev: number; ino: number; uid: number }
+  let owner: number
+  try {
+    mark = lstatSync(file)
+    owner = statSync(`/proc/${pid}`).uid
+  } catch {
+    return true
+  }
+  if (owner !== mark.uid) return false
+  let fds: string[]
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`)
+  } catch {
+    return true
+  }
+  return fds.some((fd) => {
+    try {
+      const path = `/proc/${pid}/fd/${fd}`
+      // Only files: a socket or a pipe says nothing of the mark.
+      if (!readlinkSync(path).startsWith('/')) return false
+      const st = statSync(path)
+      return st.dev === mark.dev && st.ino === mark.ino
+    } catch {
+      return false
+    }
+  })
 }
 
 /** How often a writer waiting for another process's window looks again. */
@@ -123,7 +171,7 @@ export function sweepDeadMarks(metaDir: string): void {
     if (!MARK.test(name)) continue
     const mark = readMark(join(metaDir, name))
     if (mark === undefined || !sameHost(mark.host, mark.pidns)) continue
-    if (name !== markName(mark.pid) || !processAlive(mark.pid, mark.start)) forget(mark.file)
+    if (name !== markName(mark.pid) || !processAlive(mark.pid, mark.start) || !holdsOpen(mark.pid, mark.file)) forget(mark.file)
   }
 }
 

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnLockHolder } from '../../durable/testing/spawn.ts'
@@ -97,6 +98,21 @@ describe("the person's cyrene while a model's tool call runs", () => {
     expect((await terminal.run(write('written once the sleeper ended'))).status).toBe(0)
     expect(await listed()).toContain('written once the sleeper ended')
     expect(await listed()).not.toContain('while a sleeper holds the window')
+  }, 60_000)
+
+  it("a mark a call forges for a live process that holds no window (DSH itself, pid 1) neither holds nor refuses the person's write (decision 318)", async () => {
+    const agent = await host.createAgent('standard', host.scratch)
+    // Lock-shaped names in 元/ are left to their holders, never put back: before decision 318 either mark made every write wait, then refuse.
+    const forge = (pid: number) =>
+      `printf '%s' '${JSON.stringify({ pid, host: hostname(), since: '2026-12-07T00:00:00.000Z' })}' > ${join(root, '元', `guard-window.${pid}.lock`)}`
+    const script = Buffer.from(`${forge(process.pid)}; ${forge(1)}; echo forged`).toString('base64')
+    const result = await host.tool(agent, 'bash', { command: `echo ${script} | base64 -d | bash`, description: 'forge two marks' })
+    expect(text(result)).toContain('forged')
+    await host.ctx.get('cyreneStoreGuard').effects.whenSettled()
+    const wrote = await terminal.run(write('written beside a forged window mark'))
+    expect(wrote.status, wrote.stderr).toBe(0)
+    expect(wrote.stderr).not.toContain('tool call')
+    expect(await listed()).toContain('written beside a forged window mark')
   }, 60_000)
 
   it('a write holding the store lock when a call starts ends before the window opens, and is kept', async () => {
