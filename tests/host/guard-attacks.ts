@@ -73,6 +73,25 @@ while time.time() < end:
     time.sleep(0.001)
 `
 
+/**
+ * For argv[2] s, gives the anchor a second name where the store's write lock keeps its owner record (元/, where
+ * lock-shaped names are left to their holders), again and again: the host opens that record with O_TRUNC when it
+ * takes the lock, so a write of the host's would land in the anchor.
+ */
+const ANCHOR_AS_THE_LOCKS_OWNER_RECORD = String.raw`import os, sys, time
+root = sys.argv[1]; end = time.time() + float(sys.argv[2])
+anchor = os.path.join(root, '锚', '我是谁.md'); owner = os.path.join(root, '元', 'write.lock.owner')
+while time.time() < end:
+    try:
+        if not os.path.isdir(os.path.join(root, '元', 'write.lock')):
+            if os.path.lexists(owner):
+                os.unlink(owner)
+            os.link(anchor, owner)
+    except OSError:
+        pass
+    time.sleep(0.0005)
+`
+
 /** Makes a chain of folders under argv[1] (each name 250 bytes, one step at a time) whose full path is longer than PATH_MAX, with a file at its foot. */
 const DEEPER_THAN_PATH_MAX = String.raw`import os, sys
 os.chdir(sys.argv[1])
@@ -634,4 +653,11 @@ export const ATTACKS: Attack[] = [
     laterMs: 500,
     newSnapshot: true,
   },
+  racingTheEngine("the anchor given the name of the write lock's owner record again and again while the host takes the lock to write", {
+    start: inBackground('s2.py', ANCHOR_AS_THE_LOCKS_OWNER_RECORD, '{root} 2'),
+    what: 'link the anchor in a loop',
+    wait: 0.3,
+    memory: { text: '她喜欢清晨的鸟鸣。', kind: 'preference', axis: '美', reason: '生活习惯' },
+    laterMs: 2500,
+  }),
 ]
