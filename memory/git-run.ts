@@ -121,8 +121,19 @@ function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out
 }
 
+/**
+ * The ssh git runs to reach a remote reads no config file. `~/.ssh/config` lies outside the store, where a
+ * tool call can write, and a `ProxyCommand`, a `Match exec` or a `PKCS11Provider` there runs a command or a
+ * library below the host's git, outside any window (decision 319). A GIT_SSH_COMMAND or GIT_SSH that DSH was
+ * started with is the person's, which a tool call cannot change: it stays.
+ */
+function sshConfig(env: NodeJS.ProcessEnv): Record<string, string> {
+  if ((env.GIT_SSH_COMMAND ?? '') !== '' || (env.GIT_SSH ?? '') !== '') return {}
+  return { 'core.sshCommand': 'ssh -F /dev/null' }
+}
+
 export async function git(args: readonly string[], opts: GitOptions): Promise<GitResult> {
-  const overrides = { ...safetyConfig(), ...opts.config }
+  const overrides = { ...safetyConfig(), ...sshConfig(opts.env ?? process.env), ...opts.config }
   // The person's global config is not read; what of it may reach a remote comes first, the overrides after (git-global.ts).
   const carried = carriedGlobalConfig(opts.env ?? process.env).flatMap(([k, v]) => ['-c', `${k}=${v}`])
   const full = [...carried, ...Object.entries(overrides).flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...args]
