@@ -27,9 +27,19 @@ describe('what the host’s git takes from the person’s global git config (dec
     expect(carriedKey('include.path', '/tmp/more')).toBe(false)
     expect(carriedKey('alias.st', '!sh')).toBe(false)
     expect(carriedKey('http.proxy', 'http://proxy:3128')).toBe(true)
-    expect(carriedKey('http.https://example.com.sslcainfo', '/etc/ssl/ca.pem')).toBe(true)
+    expect(carriedKey('http.https://example.com.sslcainfo', '/etc/ssl/certs/ca-certificates.crt', 1000)).toBe(true)
     expect(carriedKey('credential.https://example.com.username', 'me')).toBe(true)
     expect(carriedKey('credential.helper', 'store')).toBe(true)
+  })
+
+  it('a certificate check turned off, or a CA file this user could have planted, is not taken: a proxy the file names could then answer for the remote (decision 319)', () => {
+    for (const off of ['false', 'no', 'off', '0', '', 'FALSE']) expect(carriedKey('http.sslverify', off)).toBe(false)
+    expect(carriedKey('http.https://example.com.sslverify', 'false')).toBe(false)
+    expect(carriedKey('http.sslverify', 'true')).toBe(true)
+    // /tmp is anyone's; a relative or ~ path is not checked, so not taken.
+    expect(carriedKey('http.sslcainfo', '/tmp/ca.pem', 1000)).toBe(false)
+    expect(carriedKey('http.sslcapath', '~/certs', 1000)).toBe(false)
+    expect(carriedKey('http.sslcainfo', '/etc/ssl/certs/ca-certificates.crt', 1000)).toBe(true)
   })
 
   it('reads git’s -z listing, a key without a value as true', () => {

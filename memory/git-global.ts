@@ -69,13 +69,25 @@ function notPlantable(path: string, uid: number | undefined): boolean {
   }
 }
 
-/** Which of the global config's `key=value` pairs the host's git takes (the rest it never reads). */
-export function carriedKey(key: string, value: string): boolean {
+/** git's words for false in a boolean setting ('' is `key =`; a key with no value at all is listed as true). */
+const GIT_FALSE = new Set(['false', 'no', 'off', '0', ''])
+
+/**
+ * Which of the global config's `key=value` pairs the host's git takes (the rest it never reads). What would
+ * weaken the check of the remote's certificate is left out (decision 319): `sslVerify` turned off, or a CA file
+ * or folder this user could have planted. With a proxy of a call's choosing, either lets that proxy answer
+ * for the remote. The person sets those in DSH's environment (`GIT_SSL_NO_VERIFY`, `GIT_SSL_CAINFO`) instead.
+ */
+export function carriedKey(key: string, value: string, uid = process.getuid?.()): boolean {
   const parts = key.split('.')
   const section = parts[0]
   const name = parts.at(-1)!
   if (parts.length < 2) return false
-  if (section === 'http' || section === 'https') return HTTP_KEYS.has(name)
+  if (section === 'http' || section === 'https') {
+    if (name === 'sslverify') return !GIT_FALSE.has(value.trim().toLowerCase())
+    if (name === 'sslcainfo' || name === 'sslcapath') return isAbsolute(value) && notPlantable(value, uid)
+    return HTTP_KEYS.has(name)
+  }
   if (section === 'credential') return name === 'helper' ? safeCredentialHelper(value) : CREDENTIAL_KEYS.has(name)
   return false
 }
