@@ -29,6 +29,9 @@ export class CyreneCommand extends Command {
   /** The exit code the action returned, kept on the command that ran it. */
   status: number | undefined
   private explain: ((error: unknown) => unknown) | undefined
+  private refusalFields: Readonly<Record<string, unknown>> | undefined
+  /** The words this command parses (its options and arguments), for a refusal of them. */
+  private words: readonly string[] = []
 
   constructor(name: string, io: CliIO) {
     super(name)
@@ -75,9 +78,32 @@ export class CyreneCommand extends Command {
       try {
         this.status = await run(this.opts<O>(), this.args, this)
       } catch (error) {
-        throw this.explained(error)
+        throw this.refusedAsJson(this.explained(error))
       }
     })
+  }
+
+  /**
+   * With `--json`, a refusal of this command is also one JSON object on stdout, `{ok: false, error, …fields}`
+   * in English, beside its message and exit code: a script reads stdout and would otherwise find nothing.
+   * `fields` are the command's own report with nothing done, so a script reads the shape it knows.
+   */
+  jsonRefusals(fields: Readonly<Record<string, unknown>> = {}): this {
+    this.refusalFields = fields
+    return this
+  }
+
+  private refusedAsJson(error: unknown): unknown {
+    if (error instanceof CliError && this.refusalFields !== undefined && this.asksJson())
+      this.io.stdout(`${JSON.stringify({ ok: false, error: error.english, ...this.refusalFields }, null, 2)}\n`)
+    return error
+  }
+
+  /** `--json` given: parsed, or among the words still being parsed when the refusal is of how they were written. */
+  private asksJson(): boolean {
+    if (this.opts().json === true) return true
+    const end = this.words.indexOf('--')
+    return (end < 0 ? this.words : this.words.slice(0, end)).includes('--json')
   }
 
   /** How the actions of this command and of those below it turn their own errors into refusals (a family's habit). */
@@ -119,6 +145,7 @@ export class CyreneCommand extends Command {
   }
 
   override parseOptions(argv: string[]): { operands: string[]; unknown: string[] } {
+    this.words = argv
     if (this.commands.length === 0) this.refuseWhatParseArgsRefused(argv)
     return super.parseOptions(argv)
   }
@@ -133,10 +160,10 @@ export class CyreneCommand extends Command {
       const option = this.options.find((o) => o.long === word || o.short === word)
       if (option?.required) {
         const value = argv[i + 1]
-        if (value !== undefined && value.length > 1 && value.startsWith('-')) this.refuse(t('cli.error.ambiguous', this.lang, { option: word, value }))
+        if (value !== undefined && value.length > 1 && value.startsWith('-')) this.refuse((lang) => t('cli.error.ambiguous', lang, { option: word, value }))
         i++
       } else if (NEGATIVE_NUMBER.test(word)) {
-        this.refuse(t('cli.error.unknownOption', this.lang, { option: word, hint: '' }))
+        this.refuse((lang) => t('cli.error.unknownOption', lang, { option: word, hint: '' }))
       }
     }
   }
@@ -158,25 +185,26 @@ export class CyreneCommand extends Command {
   }
 
   /** A refusal of how the command was written: what was wrong, the usage and where the options are, in the person's language. */
-  private refuse(said: string): never {
-    throw new CliError(t('cli.error.frame', this.lang, { said, path: this.path(), usage: this.usage() }), EXIT.refused)
+  private refuse(said: (lang: Lang) => string): never {
+    const frame = (lang: Lang): string => t('cli.error.frame', lang, { said: said(lang), path: this.path(), usage: this.usage() })
+    throw this.refusedAsJson(new CliError(frame(this.lang), EXIT.refused, frame('en')))
   }
 
   override error(message: string, options?: ErrorOptions): never {
     // Commander's words are English: the cases a person meets are said again from the catalogue, its suggestion kept.
     const [head = '', ...more] = message.replace(/^error: /, '').split('\n')
     const suggestion = /\(Did you mean (.+?)\?\)/.exec(message)?.[1]
-    const hint = suggestion === undefined ? '' : t('cli.error.hint', this.lang, { suggestion })
+    const hint = (lang: Lang): string => (suggestion === undefined ? '' : t('cli.error.hint', lang, { suggestion }))
     const quoted = /'([^']+)'/.exec(head)?.[1] ?? ''
     if (options?.code === 'commander.unknownCommand') {
       const what = t(this.parent === null ? 'cli.error.command' : 'cli.error.subCommand', this.lang)
-      throw new CliError(t('cli.error.unknownCommand', this.lang, { what, name: this.args[0] ?? '', hint, path: this.path() }), EXIT.refused)
+      throw new CliError(t('cli.error.unknownCommand', this.lang, { what, name: this.args[0] ?? '', hint: hint(this.lang), path: this.path() }), EXIT.refused)
     }
-    if (options?.code === 'commander.unknownOption') this.refuse(t('cli.error.unknownOption', this.lang, { option: quoted, hint }))
-    if (options?.code === 'commander.optionMissingArgument') this.refuse(t('cli.error.missingValue', this.lang, { option: quoted }))
+    if (options?.code === 'commander.unknownOption') this.refuse((lang) => t('cli.error.unknownOption', lang, { option: quoted, hint: hint(lang) }))
+    if (options?.code === 'commander.optionMissingArgument') this.refuse((lang) => t('cli.error.missingValue', lang, { option: quoted }))
     // Anything else keeps commander's words, capitalised as node's parseArgs said them.
     const said = [head, ...more.map((m) => m.trim())].filter((w) => w !== '').join(' ')
-    this.refuse(`${said.charAt(0).toUpperCase()}${said.slice(1)}`)
+    this.refuse(() => `${said.charAt(0).toUpperCase()}${said.slice(1)}`)
   }
 }
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { GuardWindowBusyError, windowsClosed } from '../durable/guard-window.ts'
 import { parseSettingsText } from '../memory/person.ts'
-import { CliError, type CliIO } from './io.ts'
-import { say } from './help-text.ts'
+import { saidRefusal, type CliIO } from './io.ts'
+import { langOf, say } from './help-text.ts'
 import { refusalText } from './refusal-text.ts'
 import { storeRootFor } from './store-places.ts'
 
@@ -20,7 +20,7 @@ export async function waitOutGuardWindows(io: CliIO): Promise<void> {
   try {
     await windowsClosed(meta, { began: Date.now(), waitMs: waitSeconds(meta) * 1000, waiting: sayWaiting(io) })
   } catch (error) {
-    if (error instanceof GuardWindowBusyError) throw new CliError(refusalText(error, io), 2)
+    if (error instanceof GuardWindowBusyError) throw saidRefusal((lang) => refusalText(error, { lang }), langOf(io))
     throw error
   }
 }

@@ -79,8 +79,16 @@ export function memoryIO(env: NodeJS.ProcessEnv, cwd: string, stdin?: string): C
 /** Refusals carry an exit code and a message that says what to do. */
 export class CliError extends Error {
   readonly code: number
-  constructor(message: string, code = 2) {
+  /** The same refusal in English: what a `--json` report carries, whatever the person's language (decision 075). */
+  readonly english: string
+  constructor(message: string, code = 2, english = message) {
     super(message)
     this.code = code
+    this.english = english
   }
+}
+
+/** A refusal worded in the person's language, its English kept beside it for `--json`. */
+export function saidRefusal(said: (lang: Lang) => string, lang: Lang, code = 2): CliError {
+  return new CliError(said(lang), code, said('en'))
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { ManifestError, readManifest, runConformance, type ConformanceReport, type ExecResult, type WhaleExec } from '../whale/conformance.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
-import { CliError, memoryIO, type CliIO, type SubCommand } from './io.ts'
+import { CliError, memoryIO, saidRefusal, type CliIO, type SubCommand } from './io.ts'
 import { repeated, type CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
@@ -58,10 +58,12 @@ export function addConformance(whale: CyreneCommand): void {
     .option('--command <PROGRAM>', help(whale.io, 'cli.whale.conformance.command'))
     .option('--command-arg <ARG>', help(whale.io, 'cli.whale.conformance.commandArg'), repeated)
     .act<ConformanceOptions>(async (o, args, command) => await conformance(o, args, command, whale.io))
+    .jsonRefusals()
 }
 
 async function conformance(values: ConformanceOptions, positionals: string[], command: CyreneCommand, io: CliIO): Promise<number> {
-  if (positionals.length !== 1) throw new CliError(t('whale.out.conformance.one', io.lang ?? DEFAULT_LANG, { usage: `${command.path()} ${command.usage()}` }))
+  const L = io.lang ?? DEFAULT_LANG
+  if (positionals.length !== 1) throw saidRefusal((lang) => t('whale.out.conformance.one', lang, { usage: `${command.path()} ${command.usage()}` }), L)
   const dir = path.resolve(io.cwd, positionals[0]!)
   let report
   try {
@@ -69,16 +71,16 @@ async function conformance(values: ConformanceOptions, positionals: string[], co
       throw new Error('whale conformance without --command runs inside the cyrene command line (cli/main.ts run)')
     // A --case the manifest does not hold is a typo, not "0 of 0 pass".
     const unknown = (values.case ?? []).filter((id) => !readManifest(dir).some((c) => c.id === id))
-    if (unknown.length > 0) throw new CliError(t('whale.out.conformance.noCase', io.lang ?? DEFAULT_LANG, { ids: unknown.join(', ') }), 2)
+    if (unknown.length > 0) throw saidRefusal((lang) => t('whale.out.conformance.noCase', lang, { ids: unknown.join(', ') }), L)
     const exec = values.command !== undefined ? externalExec(values.command, values.commandArg ?? [], io.env.PATH) : inProcessExec(io.run!)
     report = await runConformance(dir, exec, values.case ? { only: values.case } : {})
   } catch (error) {
     if (error instanceof CliError) throw error
-    if (error instanceof ManifestError) throw new CliError(whaleErrorText(error, io.lang ?? DEFAULT_LANG))
+    if (error instanceof ManifestError) throw saidRefusal((lang) => whaleErrorText(error, lang), L)
     throw error
   }
   if (values.json === true) writeJson(io, report)
-  else io.stdout(formatReport(report, io.lang ?? DEFAULT_LANG))
+  else io.stdout(formatReport(report, L))
   return report.failed === 0 && report.total > 0 ? 0 : 1
 }
 

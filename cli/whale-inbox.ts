@@ -4,7 +4,7 @@ import { recordConfirms, vouchedState } from './whale-record.ts'
 import { RefusedError } from '../memory/format.ts'
 import { LockBusyError } from '../durable/lock.ts'
 import { resolveIn, readBounded, MAX_LOG_BYTES, withFileLock } from '../whale/files.ts'
-import { CliError, type CliIO } from './io.ts'
+import { saidRefusal, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { visibleControls, writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
@@ -21,7 +21,7 @@ function load(io: CliIO, config: string | undefined): InboxState {
   try {
     return vouchedState(loadInbox({ env: io.env, cwd: io.cwd }, config), io.env)
   } catch (error) {
-    if (error instanceof InboxInputError) throw new CliError(whaleErrorText(error, io.lang ?? DEFAULT_LANG))
+    if (error instanceof InboxInputError) throw saidRefusal((lang) => whaleErrorText(error, lang), io.lang ?? DEFAULT_LANG)
     throw error
   }
 }
@@ -31,7 +31,7 @@ function guarded<T>(action: () => T, lang: Lang): T {
   try {
     return action()
   } catch (error) {
-    if (error instanceof InboxInputError) throw new CliError(t('whale.out.inbox.nothingWritten', lang, { error: whaleErrorText(error, lang) }))
+    if (error instanceof InboxInputError) throw saidRefusal((l) => t('whale.out.inbox.nothingWritten', l, { error: whaleErrorText(error, l) }), lang)
     throw error
   }
 }
@@ -40,23 +40,23 @@ function guarded<T>(action: () => T, lang: Lang): T {
  * The memory store (and its snapshots, its index) is written only through its own commands, under its
  * lock, gate and audit: an inbox, a sink or a sink log the whale config places there would bypass all three.
  */
-function inStore(io: CliIO): RefuseTarget {
+function inStore(io: CliIO, lang: Lang = io.lang ?? DEFAULT_LANG): RefuseTarget {
   const root = storeRootFor(io.env, io.cwd)
   return (file) => {
     const place = root === undefined ? undefined : storePlaceHolding(file, root)
-    return place === undefined ? null : t('whale.out.inbox.inStore', io.lang ?? DEFAULT_LANG, { file, place })
+    return place === undefined ? null : t('whale.out.inbox.inStore', lang, { file, place })
   }
 }
 
 /** The inbox's lock held by another process past its wait is a refusal (exit 2), never a bug. */
 async function locked<T>(file: string, io: CliIO, action: () => T | Promise<T>): Promise<T> {
-  const refused = inStore(io)(file)
-  if (refused !== null) throw new CliError(t('whale.out.inbox.nothingWritten', io.lang ?? DEFAULT_LANG, { error: refused }), 2)
+  if (inStore(io)(file) !== null)
+    throw saidRefusal((lang) => t('whale.out.inbox.nothingWritten', lang, { error: inStore(io, lang)(file) ?? '' }), io.lang ?? DEFAULT_LANG)
   try {
     await waitOutGuardWindows(io)
     return await withFileLock(file, action)
   } catch (error) {
-    if (error instanceof LockBusyError && error.path === `${file}.lock`) throw new CliError(refusalText(error, io), 2)
+    if (error instanceof LockBusyError && error.path === `${file}.lock`) throw saidRefusal((lang) => refusalText(error, { lang }), io.lang ?? DEFAULT_LANG)
     throw error
   }
 }
@@ -99,7 +99,7 @@ export function addInbox(whale: CyreneCommand): void {
           .join('\n') + '\n',
       )
     return 0
-  })
+  }).jsonRefusals()
   action('confirm', 'cli.whale.inbox.confirm', ['json', 'config', 'source'], async (values, rest) => {
     // the view is read again under the lock so indices refer to what is appended to
     return locked(resolveIn(ctx, load(io, values.config).inboxFile), io, async () => {
@@ -111,7 +111,8 @@ export function addInbox(whale: CyreneCommand): void {
       const planned = indices.filter((i) => state.entries[i]!.status !== 'confirmed').map((i) => opLine('confirm', state.entries[i]!.text, now.toISOString()))
       await recordConfirms(io.env, state.rawText, planned, sayWaiting(io)).catch((e: unknown) => {
         // A refusal of the store (a broken record, a busy lock) is exit 2, worded in the person's language (decision 086); a system error stays one.
-        if (e instanceof RefusedError || e instanceof LockBusyError) throw new CliError(t('whale.out.inbox.notConfirmed', L, { error: refusalText(e, io) }), 2)
+        if (e instanceof RefusedError || e instanceof LockBusyError)
+          throw saidRefusal((lang) => t('whale.out.inbox.notConfirmed', lang, { error: refusalText(e, { lang }) }), L)
         throw e
       })
       const result = guarded(() => confirmEntries(ctx, state, indices, source, now, inStore(io)), L)
@@ -128,7 +129,10 @@ export function addInbox(whale: CyreneCommand): void {
       }
       return r.errors.length ? 1 : 0
     })
-  }).argument('<index...>')
+  })
+    .argument('<index...>')
+    // a refusal is the report of a confirm that confirmed nothing, with ok: false and why
+    .jsonRefusals({ confirmed: 0, sunk: [], skipped: [], noRoute: [], errors: [] })
   for (const verb of ['reject', 'drop'] as const) {
     action(verb, `cli.whale.inbox.${verb}`, ['json', 'config'], async (values, rest) => {
       return locked(resolveIn(ctx, load(io, values.config).inboxFile), io, () => {
@@ -150,7 +154,9 @@ export function addInbox(whale: CyreneCommand): void {
           )
         return 0
       })
-    }).argument('<index...>')
+    })
+      .argument('<index...>')
+      .jsonRefusals({ op: verb, appended: 0, lines: [] })
   }
   action('log', 'cli.whale.inbox.log', ['config'], async (values) => {
     const state = load(io, values.config)

@@ -16,7 +16,7 @@ import {
 import { AUTOSAVE_ID, exportPersona, isPresetId, presetFile } from '../whale/presets.ts'
 import { toTavern } from '../whale/tavern.ts'
 import { cyrenePreset, isCyreneExportId } from './whale-cyrene.ts'
-import { CliError, type CliIO } from './io.ts'
+import { CliError, saidRefusal, type CliIO } from './io.ts'
 import { storePlaceHolding, storeRootFor } from './store-places.ts'
 import type { CyreneCommand } from './command.ts'
 import { visibleControls, writeJson } from './terminal.ts'
@@ -42,7 +42,7 @@ type Run = (o: PresetOptions, args: string[], command: CyreneCommand) => Promise
 
 /** whale/'s refusal, worded from its said in the person's language (decision 085). */
 function refused(error: unknown, lang: Lang): unknown {
-  return error instanceof PresetError ? new CliError(whaleErrorText(error, lang)) : error
+  return error instanceof PresetError ? saidRefusal((l) => whaleErrorText(error, l), lang) : error
 }
 
 function guarded<T>(action: () => T, lang: Lang): T {
@@ -66,7 +66,7 @@ type What = 'whale.out.what.presetId' | 'whale.out.what.newId' | 'whale.out.what
 function one(args: string[], what: What, command: CyreneCommand): string {
   const value = args[0]
   const lang = command.io.lang ?? DEFAULT_LANG
-  if (value === undefined) throw new CliError(t('whale.out.give', lang, { what: t(what, lang), usage: `${command.path()} ${command.usage()}` }))
+  if (value === undefined) throw saidRefusal((l) => t('whale.out.give', l, { what: t(what, l), usage: `${command.path()} ${command.usage()}` }), lang)
   return value
 }
 
@@ -103,7 +103,7 @@ export function addPresets(whale: CyreneCommand): void {
           .join('\n') + '\n',
       )
     return 0
-  })
+  }).jsonRefusals()
   action('show', 'cli.whale.presets.show', ['json', 'config'], async (values, rest, command) => {
     const loaded = guarded(() => loadPreset(ctx, locationsFor(ctx, values.config), one(rest, 'whale.out.what.presetId', command)), L)
     if (values.json === true) writeJson(io, loaded.preset)
@@ -112,7 +112,9 @@ export function addPresets(whale: CyreneCommand): void {
       if (loaded.ignored.length) io.stdout(`${t('whale.out.presets.ignored', L, { fields: loaded.ignored.join(', ') })}\n`)
     }
     return 0
-  }).argument('<id>')
+  })
+    .argument('<id>')
+    .jsonRefusals()
   action(
     'apply',
     'cli.whale.presets.apply',
@@ -157,7 +159,9 @@ export function addPresets(whale: CyreneCommand): void {
       }
       return 0
     }),
-  ).argument('<id>')
+  )
+    .argument('<id>')
+    .jsonRefusals({ changed: false, autosaveWritten: false })
   action(
     'save',
     'cli.whale.presets.save',
@@ -202,7 +206,9 @@ export function addPresets(whale: CyreneCommand): void {
           ...(values.id !== undefined ? { id: values.id } : {}),
         }),
     ),
-  ).argument('<file>')
+  )
+    .argument('<file>')
+    .jsonRefusals({ detected: 'unknown', savedId: null, savedFile: null })
   action('export', 'cli.whale.presets.export', ['tavern', 'force', 'config'], async (values, rest, command) => {
     const id = one(rest, 'whale.out.what.presetId', command)
     const preset = isCyreneExportId(id)

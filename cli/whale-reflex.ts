@@ -1,6 +1,6 @@
 import { loadReflexText } from '../whale/files.ts'
 import { ledgerRecord, matchReflex, parseReflexRules, reflexInstruction } from '../whale/reflex.ts'
-import { CliError, type CliIO } from './io.ts'
+import { saidRefusal, type CliIO } from './io.ts'
 import type { CyreneCommand } from './command.ts'
 import { writeJson } from './terminal.ts'
 import { help } from './help-text.ts'
@@ -21,11 +21,12 @@ export function addReflex(whale: CyreneCommand): void {
     .option('--model <ID>', help(whale.io, 'cli.whale.opt.model'))
     .option('--json', help(whale.io, 'cli.whale.opt.json'))
     .act<ReflexOptions>(async (o, words, command) => check(o, words, command, whale.io))
+    .jsonRefusals()
 }
 
 function check(values: ReflexOptions, words: string[], command: CyreneCommand, io: CliIO): number {
   const L = io.lang ?? DEFAULT_LANG
-  if (!words.length) throw new CliError(t('whale.out.usage', L, { usage: `${command.path()} ${command.usage()}` }))
+  if (!words.length) throw saidRefusal((lang) => t('whale.out.usage', lang, { usage: `${command.path()} ${command.usage()}` }), L)
   const loaded = loadReflexText({ env: io.env, cwd: io.cwd })
   const rules = loaded.off ? { enabled: false, dryRun: false, rules: [] } : parseReflexRules(loaded.text)
   const ctx = { text: words.join(' '), model: values.model ?? '' }

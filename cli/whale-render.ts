@@ -24,6 +24,7 @@ export function addRender(whale: CyreneCommand): void {
     .option('--capture', help(whale.io, 'cli.whale.render.capture'))
     .option('--json', help(whale.io, 'cli.whale.opt.json'))
     .act<RenderOptions>(async (o) => render(o, whale.io))
+    .jsonRefusals()
 }
 
 function render(values: RenderOptions, io: CliIO): number {

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest, runConformance, type WhaleExec } from '../whale/conformance.ts'
-import { expectRefusal, json, jsonl, put, read, repo, sample, removeScratch, scratch, whale } from './testing/whale-cli.ts'
+import { expectRefusal, json, jsonl, put, read, repo, sample, removeScratch, scratch, tree, whale } from './testing/whale-cli.ts'
 
 const run = promisify(execFile)
 afterEach(removeScratch)
@@ -315,6 +315,41 @@ describe('cyrene whale inbox', () => {
     const out = await whale(['inbox', 'log'], dir)
     expect(out.stdout).toContain('    1  not json\n    2  {"text":"a"}\n')
   })
+  it('with --json every refusal of list, confirm, reject and drop is one JSON object on stdout, in English, exit 2, nothing written', async () => {
+    const dir = setup()
+    const inbox = path.join(dir, 'home/whale-persona/memory-inbox.jsonl')
+    const refusals: Array<[string[], string, object]> = [
+      [['inbox', 'confirm', '9', '--json'], 'index 9 is outside the inbox', { confirmed: 0, sunk: [], skipped: [], noRoute: [], errors: [] }],
+      [['inbox', 'confirm', 'x', '--json'], '"x" is not an index', { confirmed: 0 }],
+      [['inbox', 'confirm', '0', '0', '--json'], 'Nothing was written', { confirmed: 0 }],
+      [['inbox', 'confirm', '--json'], 'give at least one index', { confirmed: 0 }],
+      [['inbox', 'reject', '7', '--json'], 'index 7 is outside the inbox', { op: 'reject', appended: 0, lines: [] }],
+      [['inbox', 'drop', '--json'], 'give at least one index', { op: 'drop', appended: 0, lines: [] }],
+      // a refusal of how the command was written, the --json before or after it
+      [['inbox', 'confirm', '0', '--json', '--bogus'], "Unknown option '--bogus'", { confirmed: 0 }],
+      [['inbox', 'drop', '--bogus', '0', '--json'], "Unknown option '--bogus'", { op: 'drop' }],
+      [['inbox', 'list', '--json', '--config'], 'argument missing', {}],
+    ]
+    const before = tree(dir)
+    for (const [argv, why, fields] of refusals) {
+      for (const lang of ['en', 'zh']) {
+        const out = await whale(['--lang', lang, ...argv], dir)
+        expect(out.code, argv.join(' ')).toBe(2)
+        const report = json(out.stdout)
+        expect(report, argv.join(' ')).toMatchObject({ ok: false, ...fields })
+        expect(report.error, argv.join(' ')).toContain(why)
+        if (lang === 'en') expect(out.stderr).toContain(why)
+      }
+    }
+    // a lock nobody can hold
+    symlinkSync(path.join(dir, 'nowhere'), `${inbox}.lock`)
+    const locked = await whale(['inbox', 'confirm', '0', '--json'], dir)
+    expect(locked.code).toBe(2)
+    expect(json(locked.stdout)).toMatchObject({ ok: false, confirmed: 0 })
+    expect(json(locked.stdout).error).toContain(`rm '${inbox}.lock'`)
+    rmSync(`${inbox}.lock`)
+    expect(tree(dir)).toEqual(before)
+  })
   it('an unreadable (huge) inbox is refused for confirm, not rewritten', async () => {
     const dir = setup()
     put(dir, 'home/whale-persona/memory-inbox.jsonl', 'x'.repeat(33 * 1024 * 1024))
@@ -346,6 +381,39 @@ describe('cyrene whale conformance', () => {
     expect(out.stderr).toContain('no manifest.json')
     put(dir, 'manifest.json', '{ nope')
     expect((await whale(['conformance', '.'], dir)).stderr).toContain('is not a manifest')
+  })
+})
+
+describe('cyrene whale … --json refusals', () => {
+  it('every command that takes --json answers a refusal with one JSON object {ok: false, error} on stdout, in English, exit 2', async () => {
+    const dir = scratch()
+    put(dir, 'home/whale-persona/presets/broken.json', '{')
+    const refusals: Array<[string[], string, object]> = [
+      [['presets', 'show', 'nope', '--json'], 'no preset "nope"', {}],
+      [['presets', 'show', 'broken', '--json'], 'not valid JSON', {}],
+      [['presets', 'show', '--json'], 'give a preset id', {}],
+      [['presets', 'apply', '--json'], 'give a preset id', { changed: false, autosaveWritten: false }],
+      [['presets', 'import', '--json'], 'give the card file', { detected: 'unknown', savedId: null, savedFile: null }],
+      [['presets', 'import', 'card.json', '--json', '--bogus'], "Unknown option '--bogus'", { savedId: null }],
+      [['presets', 'list', '--json', '--config'], 'argument missing', {}],
+      [['render', '--json', '--model'], 'argument missing', {}],
+      [['reflex', 'check', '--json'], 'Usage: cyrene whale reflex check', {}],
+      [['conformance', '--json'], 'give exactly one folder', {}],
+      [['conformance', 'nowhere', '--json'], 'no manifest.json', {}],
+    ]
+    const before = tree(dir)
+    for (const [argv, why, fields] of refusals) {
+      for (const lang of ['en', 'zh']) {
+        const out = await whale(['--lang', lang, ...argv], dir)
+        expect(out.code, argv.join(' ')).toBe(2)
+        const report = json(out.stdout)
+        expect(report, argv.join(' ')).toMatchObject({ ok: false, ...fields })
+        expect(report.error, argv.join(' ')).toContain(why)
+      }
+    }
+    expect(tree(dir)).toEqual(before)
+    // without --json a refusal stays a message on stderr alone
+    expect((await whale(['presets', 'show', 'nope'], dir)).stdout).toBe('')
   })
 })
 

@@ -1,4 +1,4 @@
-import { CliError, type CliIO } from './io.ts'
+import { CliError, saidRefusal, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { addRender } from './whale-render.ts'
 import { addPresets } from './whale-presets.ts'
@@ -26,11 +26,12 @@ export function whaleFamily(io: CliIO): CyreneCommand {
 /** A file the system will not let us read or write is a refusal to explain, not a crash. */
 function fileRefusal(error: unknown, lang: Lang): unknown {
   // A full disk, a permission, a read-only file system: the system refused (exit 3), said as for every command.
-  const system = describeSystemFailure(error, { command: 'whale', argv: [], lang })
-  if (system !== undefined) return new CliError(system.message, system.exit)
+  const system = (l: Lang) => describeSystemFailure(error, { command: 'whale', argv: [], lang: l })
+  const said = system(lang)
+  if (said !== undefined) return new CliError(said.message, said.exit, system('en')?.message)
   const code = (error as NodeJS.ErrnoException | null)?.code
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
     // The system's own words (EACCES: …, the path) are a parameter, as it said them.
-    return new CliError(t('whale.out.fileRefusal', lang, { error: (error as Error).message }), 1)
+    return saidRefusal((l) => t('whale.out.fileRefusal', l, { error: (error as Error).message }), lang, 1)
   return error
 }

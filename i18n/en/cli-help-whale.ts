@@ -7,7 +7,7 @@ export const cliHelpWhaleEn: { readonly [K in keyof typeof cliHelpWhaleZh]: stri
 Files: DSH_WHALE_CONFIG names the config file; otherwise $DSH_HOME/whale-persona/config.json
 (or whale-suite/ when that legacy config exists). DSH_HOME defaults to ~/.dsh.
 Relative paths resolve against the working directory.`,
-  'cli.whale.opt.json': 'machine output',
+  'cli.whale.opt.json': 'machine output; a refusal too is one JSON object {ok: false, error}',
   'cli.whale.opt.config': 'the config file, instead of DSH_WHALE_CONFIG or the default',
   'cli.whale.opt.model': 'the model the message goes to',
   'cli.whale.render': 'the three segments a DSH row would inject (the §9 self-check)',

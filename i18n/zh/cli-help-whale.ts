@@ -4,7 +4,7 @@ export const cliHelpWhaleZh = {
   'cli.whale.files': `
 文件：DSH_WHALE_CONFIG 指定配置文件；否则是 $DSH_HOME/whale-persona/config.json
 （旧的 whale-suite/ 配置存在时用它）。DSH_HOME 默认是 ~/.dsh。相对路径按当前目录解析。`,
-  'cli.whale.opt.json': '给程序读的输出',
+  'cli.whale.opt.json': '给程序读的输出；拒绝时也是一个 JSON 对象 {ok: false, error}',
   'cli.whale.opt.config': '配置文件，代替 DSH_WHALE_CONFIG 或默认的那个',
   'cli.whale.opt.model': '消息发给哪个模型',
   'cli.whale.render': 'DSH 的行会注入的三段（规范 §9 的自检）',
