@@ -41,7 +41,11 @@ export function worldbookFamily(io: CliIO): CyreneCommand {
       .description(help(io, 'cli.worldbook.import'))
       .argument('<file>', help(io, 'cli.worldbook.import.file'))
       .option('--dry-run', help(io, 'cli.worldbook.import.dryRun')),
-  ).act<ImportOptions>(async (o, args) => await importWorld(o, args[0]!, io))
+  ).act<ImportOptions>(async (o, args, command) => {
+    // Without its file the read below would name no file and say what node said about `undefined`.
+    if (args[0] === undefined) throw new CliError(t('cli.worldbook.giveFile', io.lang ?? DEFAULT_LANG, { usage: `${command.path()} ${command.usage()}` }), 2)
+    return await importWorld(o, args[0], io)
+  })
   return worldbook
 }
 

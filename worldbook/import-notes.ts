@@ -22,6 +22,8 @@ export const IMPORT_NOTE_CODES = [
   'decorator-activate',
   'decorator-dont-activate',
   'decorators-dropped',
+  'position-outlet',
+  'position-nowhere',
   // Source entries refused outright.
   'no-content',
   'not-an-entry',
@@ -43,6 +45,7 @@ export const IMPORT_NOTE_CODES = [
   'position-4',
   'position-5',
   'position-6',
+  'position-7',
   'position-unknown',
   'place-rail',
   'place-hits',

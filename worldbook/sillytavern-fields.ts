@@ -112,6 +112,21 @@ const POSITIONS: Record<number, ImportNoteCode> = {
   6: 'position-6',
 }
 
+/**
+ * Why SillyTavern put an entry's text in no prompt, when it did: its prompt has a case for positions 0–6 only; 7 (an
+ * outlet) is shown only where a `{{outlet::name}}` macro asks for it, and any other value (8, -1, the text "4") falls
+ * through, read and counted but placed nowhere. A card book's `position` words always become 0 or 1 there, so only
+ * its `extensions.position` is taken as written (decision 321).
+ */
+export function placedNowhere(e: StEntry, card: boolean): ImportNote | undefined {
+  const pos = e.get('position')
+  if (pos === undefined || pos.value === null || pos.value === undefined || (card && pos.path === 'position')) return undefined
+  if (typeof pos.value === 'number' && POSITIONS[pos.value] !== undefined) return undefined
+  const outlet = e.get('outletName')?.value
+  if (pos.value === 7) return note('position-outlet', { name: JSON.stringify(typeof outlet === 'string' ? outlet.trim() : '') })
+  return note('position-nowhere', { value: JSON.stringify(pos.value) })
+}
+
 /** A v2 card book's own position words (SillyTavern: before_char → 0, anything else → 1). */
 const CARD_POSITIONS: Record<string, ImportNoteCode> = { before_char: POSITIONS[0]!, after_char: POSITIONS[1]! }
 
@@ -131,7 +146,7 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
   const place = note(constant ? 'place-rail' : 'place-hits')
   const pos = e.get('position')
   if (pos !== undefined && present(pos.value)) {
-    const where = typeof pos.value === 'number' ? POSITIONS[pos.value] : CARD_POSITIONS[String(pos.value)]
+    const where = typeof pos.value === 'number' ? (pos.value === 7 ? 'position-7' : POSITIONS[pos.value]) : CARD_POSITIONS[String(pos.value)]
     out.push({ field: pos.path, value: pos.value, why: note('position', { where: note(where ?? 'position-unknown'), place }) })
   }
   const atDepth = pos?.value === 4
@@ -155,7 +170,12 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
   say('delayUntilRecursion', note('no-recursion'), (v) => v === true || (typeof v === 'number' && v > 0))
   say('vectorized', note('vectorized'), (v) => v === true)
   say('automationId', note('automation'))
-  say('characterFilter', note('character-filter'), (v) => typeof v === 'object' && v !== null && Object.values(v).some(present))
+  // SillyTavern filters by a name or a tag it lists; `isExclude` alone (an emptied filter keeps it) filters nothing.
+  say(
+    'characterFilter',
+    note('character-filter'),
+    (v) => typeof v === 'object' && v !== null && ['names', 'tags'].some((k) => present((v as Record<string, unknown>)[k])),
+  )
   say('triggers', note('triggers'))
   say('ignoreBudget', note('ignore-budget', { cap: HITS_CAP }), (v) => v === true)
   say('outletName', note('outlet'))

@@ -314,6 +314,37 @@ describe('SillyTavern World Info import', () => {
     expect(book(2, ['/白天/']).fields.enabled).toBe(true)
   })
 
+  it("an entry SillyTavern places in no prompt (position 7, an outlet; a position it has no case for) is written switched off with why; 0–6 and a card book's position words stay on (decision 321)", () => {
+    const at = (position: unknown, extra: object = {}) =>
+      planImport({ entries: { 0: { key: ['港口'], content: '夜里的港口。', position, ...extra } } }).entries[0]!
+    const outlet = at(7, { outletName: ' mood ' })
+    expect(outlet.fields.enabled).toBe(false)
+    expect(outlet.notes).toEqual([{ code: 'position-outlet', params: { name: '"mood"' } }])
+    expect(outlet.notCarried.find((d) => d.field === 'position')!.why).toMatchObject({ params: { where: { code: 'position-7' } } })
+    for (const odd of ['4', 8, -1, 1.5, 'before_char'])
+      expect([odd, at(odd).fields.enabled, at(odd).notes]).toEqual([odd, false, [{ code: 'position-nowhere', params: { value: JSON.stringify(odd) } }]])
+    // A constant entry at such a position reached no prompt either.
+    expect(at(9, { constant: true }).fields).toMatchObject({ constant: true, enabled: false })
+    for (const fine of [0, 1, 2, 3, 4, 5, 6, null, undefined]) expect([fine, at(fine).fields.enabled, codes(at(fine).notes)]).toEqual([fine, true, []])
+    // A card book: `extensions.position` is taken as written, its own `position` words always become 0 or 1 there.
+    const card = (entry: object) =>
+      planImport({ spec: 'chara_card_v2', data: { name: 'n', character_book: { entries: [{ keys: ['港口'], content: '灯。', enabled: true, ...entry }] } } })
+        .entries[0]!
+    expect(card({ extensions: { position: 7, outlet_name: 'mood' } }).fields.enabled).toBe(false)
+    expect(card({ extensions: { position: '4' } }).notes).toEqual([{ code: 'position-nowhere', params: { value: '"4"' } }])
+    expect(card({ position: 'somewhere', extensions: { position: null } }).fields.enabled).toBe(true)
+    expect(card({ position: 'before_char' }).fields.enabled).toBe(true)
+  })
+
+  it('an emptied character filter (isExclude alone, no names or tags) filters nothing in SillyTavern and is not named', () => {
+    const filter = (characterFilter: object) =>
+      planImport({ entries: { 0: { key: ['港口'], content: '灯。', characterFilter } } }).entries[0]!.notCarried.map((d) => d.field)
+    expect(filter({ isExclude: false, names: [], tags: [] })).toEqual([])
+    expect(filter({ isExclude: true, names: [], tags: [] })).toEqual([])
+    expect(filter({ isExclude: false, names: ['Mira'], tags: [] })).toEqual(['characterFilter'])
+    expect(filter({ isExclude: true, names: [], tags: ['t1'] })).toEqual(['characterFilter'])
+  })
+
   it('selectiveLogic written as text: "2" is the number (as SillyTavern’s editor saves it); a name or an unknown value is no logic there, so an entry with secondary keys is written switched off (decision 312)', () => {
     const one = (selectiveLogic: unknown, keysecondary: string[] = ['白天']) =>
       planImport({ entries: { 0: { key: ['港口', 'harbour'], keysecondary, selective: true, selectiveLogic, content: '夜里的港口。The harbour at night.' } } })

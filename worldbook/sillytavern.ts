@@ -1,6 +1,6 @@
 import { DEFAULT_PRIORITY, formatEntry, type EntryFields, type SecondaryLogic, type WorldEntry } from './entry.ts'
 import { entryLine, HITS_CAP, RAIL_CAP, roomForOne } from './render.ts'
-import { bookNotCarried, notCarried, stEntry, worldNotCarried, type NotCarried, type StEntry } from './sillytavern-fields.ts'
+import { bookNotCarried, notCarried, placedNowhere, stEntry, worldNotCarried, type NotCarried, type StEntry } from './sillytavern-fields.ts'
 import { charCount } from '../prompt/index.ts'
 import { note, type ImportNote } from './import-notes.ts'
 import { tavernMacrosIn } from '../whale/index.ts'
@@ -298,6 +298,12 @@ function fieldsOf(e: StEntry, source: Source, notes: ImportNote[]): EntryFields 
   if (dontActivate && enabled) {
     enabled = false
     notes.push(note('decorator-dont-activate'))
+  }
+  // Placed nowhere there (an outlet no macro here asks for, a position it has no case for): kept, switched off.
+  const nowhere = placedNowhere(e, card)
+  if (nowhere !== undefined && enabled) {
+    enabled = false
+    notes.push(nowhere)
   }
   // The rest did nothing there either (a known name followed by more, `@@activate_later`, is no match for it).
   const noEffect = [...decorated.others, ...decorated.decorators.filter((d) => !KNOWN_DECORATORS.includes(d))]

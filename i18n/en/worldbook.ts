@@ -14,6 +14,10 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
     'its text starts with @@activate, which SillyTavern reads as "always in": written as a constant entry, the line taken out of the text',
   'worldbook.note.decorator-dont-activate':
     'its text starts with @@dont_activate, which SillyTavern reads as "never in": written switched off (enabled: no), the line taken out of the text',
+  'worldbook.note.position-outlet':
+    'position 7 is the outlet {name}: SillyTavern puts it in no prompt, only where a {{outlet::…}} macro asks for it, and nothing here asks: written switched off (enabled: no); set enabled: yes to have it come in as any entry does',
+  'worldbook.note.position-nowhere':
+    "position {value} is none of SillyTavern's 0–7, so there the entry was read but put in no prompt: written switched off (enabled: no); set enabled: yes to use it",
   'worldbook.note.decorators-dropped': 'taken out of the text as SillyTavern takes them out, with no effect there or here: {lines}',
   'worldbook.note.no-keys': 'no plain keys left and not constant: written switched off (enabled: no); add keys to use it',
   'worldbook.note.no-secondary-keys':
@@ -44,6 +48,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.position-4': 'at a depth in the chat',
   'worldbook.note.position-5': 'at the top of the example messages',
   'worldbook.note.position-6': 'at the bottom of the example messages',
+  'worldbook.note.position-7': 'in an outlet, shown only where a macro asks for it',
   'worldbook.note.position-unknown': 'an unknown position',
   'worldbook.note.place-rail': 'a constant entry stands in rail 140, before the conversation',
   'worldbook.note.place-hits': 'a keyword entry comes in the pre-step hit block, just before the step',
@@ -97,6 +102,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'cli.worldbook.list.off': 'switched off',
   'cli.worldbook.list.skipped': 'skipped {file}: {why}',
   'cli.worldbook.list.warning': 'warning {file}: {why}',
+  'cli.worldbook.giveFile': 'give the World Info file (or card, lorebook) to import. Usage: {usage}',
   'cli.worldbook.cannotRead': 'cannot read {file}: {error}; nothing was written',
   'cli.worldbook.binary':
     "{file} is neither JSON nor a PNG card (an image in another format, or another binary file); nothing was written. Export the world from SillyTavern's World Info panel, or the character as a PNG or JSON card, and import that.",

@@ -9,6 +9,10 @@ export const worldbookZh = {
     'selectiveLogic {value} 不是 SillyTavern 认的 0–3 之一，所以在那里有次要关键词的条目永远不会进来：写成了关着的（enabled: no），secondary_logic 记为 {logic}；要用就改成 enabled: yes',
   'worldbook.note.decorator-activate': '正文开头是 @@activate，SillyTavern 读作“一直在”：写成了常驻条目，这一行从正文里拿掉了',
   'worldbook.note.decorator-dont-activate': '正文开头是 @@dont_activate，SillyTavern 读作“从不进来”：写成了关着的（enabled: no），这一行从正文里拿掉了',
+  'worldbook.note.position-outlet':
+    'position 7 是出口 {name}：SillyTavern 不把它放进任何提示词，只在 {{outlet::…}} 宏要它的地方出现，而这里没有谁要它：写成了关着的（enabled: no）；改成 enabled: yes，它就像别的条目一样进来',
+  'worldbook.note.position-nowhere':
+    'position {value} 不是 SillyTavern 认的 0–7 之一，所以在那里条目被读到了却没放进任何提示词：写成了关着的（enabled: no）；要用就改成 enabled: yes',
   'worldbook.note.decorators-dropped': '像 SillyTavern 那样从正文里拿掉了，在那边和这里都不起作用：{lines}',
   'worldbook.note.no-keys': '没有剩下普通关键词，也不是常驻条目：写成了关着的（enabled: no）；加上关键词才能用',
   'worldbook.note.no-secondary-keys':
@@ -39,6 +43,7 @@ export const worldbookZh = {
   'worldbook.note.position-4': '放在对话里的某个深度',
   'worldbook.note.position-5': '放在示例消息的开头',
   'worldbook.note.position-6': '放在示例消息的末尾',
+  'worldbook.note.position-7': '放进一个出口，只在宏要它的地方出现',
   'worldbook.note.position-unknown': '放在一个认不出的位置',
   'worldbook.note.place-rail': '常驻条目站在 140 栏里，在对话之前',
   'worldbook.note.place-hits': '关键词条目在步前的命中块里进来，就在这一步之前',
@@ -90,6 +95,7 @@ export const worldbookZh = {
   'cli.worldbook.list.off': '关着',
   'cli.worldbook.list.skipped': '跳过 {file}：{why}',
   'cli.worldbook.list.warning': '注意 {file}：{why}',
+  'cli.worldbook.giveFile': '请给出要导入的世界书文件（或角色卡、lorebook）。用法：{usage}',
   'cli.worldbook.cannotRead': '读不了 {file}：{error}；什么都没写',
   'cli.worldbook.binary':
     '{file} 既不是 JSON，也不是 PNG 角色卡（别的格式的图片，或别的二进制文件）；什么都没写。请在 SillyTavern 的世界书面板里导出世界书，或把角色导出成 PNG 或 JSON 角色卡，再导入。',
