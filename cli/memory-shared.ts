@@ -113,9 +113,11 @@ export function asCliError(e: unknown, io: Pick<CliIO, 'lang'>): unknown {
     e instanceof LockLostError ||
     e instanceof RangeError
   )
-    return new CliError(refusalText(e, io), 2)
-  if (e instanceof Error && e.name === 'NotUtf8')
-    return new CliError(refusalText(new RefusedError('not-utf8', e.message, { file: String((e as { rel?: unknown }).rel ?? '') }), io), 2)
+    return new CliError(refusalText(e, io), 2, refusalText(e, { lang: 'en' }))
+  if (e instanceof Error && e.name === 'NotUtf8') {
+    const refused = new RefusedError('not-utf8', e.message, { file: String((e as { rel?: unknown }).rel ?? '') })
+    return new CliError(refusalText(refused, io), 2, refusalText(refused, { lang: 'en' }))
+  }
   return e
 }
 

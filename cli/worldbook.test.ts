@@ -108,6 +108,30 @@ describe('cyrene worldbook', () => {
     await expect(fs.readdir(folder())).rejects.toThrow(/ENOENT/)
   })
 
+  it('with --json every refusal is one JSON object on stdout, in English, exit 2, nothing written (decision 320)', async () => {
+    await fs.writeFile(join(t.home, 'x.json'), '{"name": "not a world"}')
+    await fs.writeFile(join(t.home, 'y.json'), '{broken')
+    await fs.writeFile(join(t.home, 'e.json'), '{"entries": {"0": {"key": ["k"], "content": "  "}}}')
+    for (const [args, why] of [
+      [['worldbook', 'import', '--json'], 'give the World Info file'],
+      [['worldbook', 'import', join(t.home, 'nope.json'), '--json'], 'cannot read'],
+      [['worldbook', 'import', join(t.home, 'x.json'), '--json'], 'no "entries" object'],
+      [['worldbook', 'import', join(t.home, 'y.json'), '--json'], 'is not valid JSON'],
+      [['worldbook', 'import', join(t.home, 'e.json'), '--json'], 'entries.0'],
+      [['worldbook', 'import', join(t.home, 'x.json'), '--bogus', '--json'], "Unknown option '--bogus'"],
+      [['worldbook', 'list', '--json', '--root', 'relative'], 'absolute'],
+    ] as const) {
+      for (const lang of ['en', 'zh']) {
+        const r = await run('--lang', lang, ...args)
+        expect(r.code, args.join(' ')).toBe(2)
+        const report = JSON.parse(r.out)
+        expect(report, args.join(' ')).toMatchObject({ ok: false })
+        expect(report.error, args.join(' ')).toContain(why)
+      }
+    }
+    expect(JSON.parse((await run('worldbook', 'import', '--json')).out)).toMatchObject({ entries: [], refused: [] })
+    await expect(fs.readdir(folder())).rejects.toThrow(/ENOENT/)
+  })
   it('a JPEG or WebP renamed .png is refused as not a card, and a UTF-16 export (Notepad) reads as its text (decision 294)', async () => {
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00])
     await fs.writeFile(join(t.home, 'card.png'), jpeg)

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs'
-import { CliError, type CliIO } from './io.ts'
+import { CliError, saidRefusal, type CliIO } from './io.ts'
 import { CyreneCommand } from './command.ts'
 import { guarded, openStore, out, progress, storeOptions, type StoreOptions } from './memory-shared.ts'
 import { describeSystemFailure } from './failures.ts'
@@ -34,18 +34,24 @@ import { whaleErrorText } from '../i18n/whale-said.ts'
  */
 export function worldbookFamily(io: CliIO): CyreneCommand {
   const worldbook = new CyreneCommand('worldbook', io).description(help(io, 'cli.worldbook')).addHelpText('after', help(io, 'cli.worldbook.after'))
-  storeOptions(worldbook.command('list').description(help(io, 'cli.worldbook.list'))).act<StoreOptions>(async (o) => await list(o, io))
+  storeOptions(worldbook.command('list').description(help(io, 'cli.worldbook.list')))
+    .act<StoreOptions>(async (o) => await list(o, io))
+    .jsonRefusals()
   storeOptions(
     worldbook
       .command('import')
       .description(help(io, 'cli.worldbook.import'))
       .argument('<file>', help(io, 'cli.worldbook.import.file'))
       .option('--dry-run', help(io, 'cli.worldbook.import.dryRun')),
-  ).act<ImportOptions>(async (o, args, command) => {
-    // Without its file the read below would name no file and say what node said about `undefined`.
-    if (args[0] === undefined) throw new CliError(t('cli.worldbook.giveFile', io.lang ?? DEFAULT_LANG, { usage: `${command.path()} ${command.usage()}` }), 2)
-    return await importWorld(o, args[0], io)
-  })
+  )
+    .act<ImportOptions>(async (o, args, command) => {
+      // Without its file the read below would name no file and say what node said about `undefined`.
+      if (args[0] === undefined)
+        throw saidRefusal((lang) => t('cli.worldbook.giveFile', lang, { usage: `${command.path()} ${command.usage()}` }), io.lang ?? DEFAULT_LANG)
+      return await importWorld(o, args[0], io)
+    })
+    // with --json a refusal is the report of an import that wrote nothing, with ok: false and why (decision 320)
+    .jsonRefusals({ entries: [], refused: [] })
   return worldbook
 }
 
@@ -114,14 +120,15 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
     if (e instanceof CliError) throw e
     const L = io.lang ?? DEFAULT_LANG
     // An unreadable input file is the system refusing (exit 3); a missing one is bad input (exit 2).
-    const system = describeSystemFailure(e, { command: 'worldbook import', argv: [], nothingChanged: true, lang: io.lang })
-    if (system !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(system.message, system.exit)
-    throw new CliError(t('cli.worldbook.cannotRead', L, { file, error: (e as Error).message }), 2)
+    const system = (lang: Lang) => describeSystemFailure(e, { command: 'worldbook import', argv: [], nothingChanged: true, lang })
+    const said = system(L)
+    if (said !== undefined && (e as NodeJS.ErrnoException).code !== 'EISDIR') throw new CliError(said.message, said.exit, system('en')?.message)
+    throw saidRefusal((lang) => t('cli.worldbook.cannotRead', lang, { file, error: (e as Error).message }), L)
   }
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (e) {
-    throw new CliError(t('cli.worldbook.notJson', io.lang ?? DEFAULT_LANG, { file, error: (e as Error).message }), 2)
+    throw saidRefusal((lang) => t('cli.worldbook.notJson', lang, { file, error: (e as Error).message }), io.lang ?? DEFAULT_LANG)
   }
 }
 
@@ -131,18 +138,18 @@ async function readJson(file: string, io: CliIO): Promise<unknown> {
  */
 function jsonText(bytes: Buffer, file: string, lang: Lang): string {
   const text = jsonFileText(bytes)
-  if (text === undefined) throw new CliError(t('cli.worldbook.binary', lang, { file }), 2)
+  if (text === undefined) throw saidRefusal((l) => t('cli.worldbook.binary', l, { file }), lang)
   return text
 }
 
 /** A PNG character card's JSON (the same reader as `whale presets import`), or a NovelAI lorebook PNG's. */
 function pngCard(bytes: Buffer, file: string, lang: Lang): string {
-  if (bytes.length > MAX_PNG_BYTES) throw new CliError(t('cli.worldbook.pngTooBig', lang, { file, max: MAX_PNG_BYTES }), 2)
+  if (bytes.length > MAX_PNG_BYTES) throw saidRefusal((l) => t('cli.worldbook.pngTooBig', l, { file, max: MAX_PNG_BYTES }), lang)
   try {
     return worldJsonFromPng(bytes)
   } catch (e) {
     // What the PNG reader found wrong (whale/png.ts), worded from its said (decision 085).
-    if (e instanceof PngCardError) throw new CliError(t('cli.worldbook.pngUnreadable', lang, { file, error: whaleErrorText(e, lang) }), 2)
+    if (e instanceof PngCardError) throw saidRefusal((l) => t('cli.worldbook.pngUnreadable', l, { file, error: whaleErrorText(e, l) }), lang)
     throw e
   }
 }
@@ -152,7 +159,7 @@ function charxCard(bytes: Buffer, file: string, lang: Lang): Buffer {
   try {
     return cardJsonFromCharx(bytes)
   } catch (e) {
-    if (e instanceof CharxError) throw new CliError(t('cli.worldbook.charxUnreadable', lang, { file, error: whaleErrorText(e, lang) }), 2)
+    if (e instanceof CharxError) throw saidRefusal((l) => t('cli.worldbook.charxUnreadable', l, { file, error: whaleErrorText(e, l) }), lang)
     throw e
   }
 }
@@ -181,14 +188,17 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
     plan = planImport(json)
   } catch (e) {
     if (e instanceof ImportFormatError)
-      throw new CliError(t('cli.worldbook.notWorld', io.lang ?? DEFAULT_LANG, { file, why: worldNoteText(e.note, io.lang ?? DEFAULT_LANG) }), 2)
+      throw saidRefusal((lang) => t('cli.worldbook.notWorld', lang, { file, why: worldNoteText(e.note, lang) }), io.lang ?? DEFAULT_LANG)
     throw e
   }
   // A world with no entry to write (empty, or every entry without text) is refused before any store is made.
   if (plan.entries.length === 0) {
-    const L = io.lang ?? DEFAULT_LANG
-    const why = plan.refused.map((r) => t('cli.worldbook.refusedEntry', L, { origin: r.origin, why: worldNoteText(r.why, L) }))
-    throw new CliError([t('cli.worldbook.nothing', L, { file, n: plan.refused.length }), ...why].join('\n'), 2)
+    const said = (lang: Lang) =>
+      [
+        t('cli.worldbook.nothing', lang, { file, n: plan.refused.length }),
+        ...plan.refused.map((r) => t('cli.worldbook.refusedEntry', lang, { origin: r.origin, why: worldNoteText(r.why, lang) })),
+      ].join('\n')
+    throw saidRefusal(said, io.lang ?? DEFAULT_LANG)
   }
   // A dry run lays out nothing: it reads where the store would be, and opens (creates) no store there.
   const opened = o.dryRun === true ? undefined : await openStore(io, o.root)
@@ -196,7 +206,7 @@ async function importWorld(o: ImportOptions, file: string, io: CliIO): Promise<n
   const starter = new Set(new WorldbookLibrary(worldbookFolders(undefined)).current().entries.map((e) => e.name))
   // The folder itself a link: every entry would be refused; say once what to do, and exit 2 (nothing written).
   if ((await inspectBelow(store.root, store.path(PERSON_FOLDER))).kind === 'link')
-    throw new CliError(t('cli.worldbook.folderLink', io.lang ?? DEFAULT_LANG, { folder: store.path(PERSON_FOLDER) }), 2)
+    throw saidRefusal((lang) => t('cli.worldbook.folderLink', lang, { folder: store.path(PERSON_FOLDER) }), io.lang ?? DEFAULT_LANG)
   const outcomes: Outcome[] = []
   // A big world (thousands of entries) takes minutes under the write lock: a line every 500 on stderr.
   const tick = progress(io, say(io, 'store.progress.worldbook'), o.quiet)
