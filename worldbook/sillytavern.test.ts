@@ -203,6 +203,26 @@ describe('SillyTavern World Info import', () => {
     expect(mixed!.notes).toEqual([{ code: 'regex-key', params: { key: '"harbou?r"' } }])
   })
 
+  it('a card book SillyTavern itself exported (use_regex: true beside its extensions) keeps keys with pattern characters as text, as SillyTavern reads them (decision 322)', () => {
+    const st = (keys: string[], extensions: object = { selectiveLogic: 0, useProbability: true, depth: 4, position: 1, display_index: 0 }) => ({
+      keys,
+      content: 'Dr. Lin runs the clinic by the harbour.',
+      enabled: true,
+      insertion_order: 100,
+      use_regex: true,
+      extensions,
+    })
+    const card = (entry: object) => planImport({ spec: 'chara_card_v2', data: { name: 'Mira', character_book: { entries: [entry] } } }).entries[0]!
+    const exported = card(st(['Dr. Lin', 'C++', 'St. Mary?', '/clinic/i']))
+    // A /…/ key is a pattern in SillyTavern too: still dropped.
+    expect(exported.fields).toMatchObject({ keys: ['Dr. Lin', 'C++', 'St. Mary?'], enabled: true })
+    expect(exported.notes).toEqual([{ code: 'regex-key', params: { key: '"/clinic/i"' } }])
+    // Without SillyTavern's extensions (a V3 editor that means the flag), pattern keys are still dropped.
+    const editor = card(st(['Dr. Lin', 'clinic'], { depth: 4 }))
+    expect(editor.fields.keys).toEqual(['clinic'])
+    expect(codes(editor.notes)).toEqual(['regex-key'])
+  })
+
   it('@@activate and @@dont_activate at the top of the text act as SillyTavern reads them, and every leading @@ line leaves the text', () => {
     const plan = planImport({
       entries: {

@@ -266,6 +266,15 @@ function decoratorsOf(content: string): { decorators: string[]; others: string[]
   return { decorators, others, body: content }
 }
 
+/**
+ * A card book entry SillyTavern wrote: its export always writes `extensions.selectiveLogic`, `useProbability` and
+ * `depth` (each with a default when the world had none) beside `use_regex: true`, which no V3 editor that means
+ * the flag writes all three of.
+ */
+function exportedBySillyTavern(e: StEntry): boolean {
+  return ['selectiveLogic', 'useProbability', 'depth'].every((name) => e.get(name)?.path.startsWith('extensions.') === true)
+}
+
 /** One source entry's carried fields; undefined (with the reason pushed) when it has no content. */
 function fieldsOf(e: StEntry, source: Source, notes: ImportNote[]): EntryFields | ImportNote {
   const card = source.card
@@ -273,7 +282,8 @@ function fieldsOf(e: StEntry, source: Source, notes: ImportNote[]): EntryFields 
   const decorated = decoratorsOf(typeof rawContent === 'string' ? rawContent.replace(/\r\n?/g, '\n') : '')
   const content = decorated.body.trim()
   if (content === '') return note('no-content')
-  const regex = e.get('useRegex')?.value === true
+  // SillyTavern's own export writes `use_regex: true` on every entry and reads every key as text: there the flag means nothing (decision 322).
+  const regex = e.get('useRegex')?.value === true && !(card && exportedBySillyTavern(e))
   const keys = cleanKeys(e.get('key')?.value, notes, false, regex)
   const selectiveField = e.get('selective')
   // SillyTavern: a world entry is selective unless it says otherwise; a card book's entry only when it says so; a
