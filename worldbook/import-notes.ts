@@ -24,6 +24,7 @@ export const IMPORT_NOTE_CODES = [
   'decorators-dropped',
   'position-outlet',
   'position-nowhere',
+  'probability-never',
   // Source entries refused outright.
   'no-content',
   'not-an-entry',

@@ -127,6 +127,18 @@ export function placedNowhere(e: StEntry, card: boolean): ImportNote | undefined
   return note('position-nowhere', { value: JSON.stringify(pos.value) })
 }
 
+/**
+ * An entry SillyTavern rolls for and can never pass: with `useProbability` on (a card book's absent one is on, a world
+ * file's absent one off) it comes in when `random() * 100 <= probability`, which at 0 or below it never is.
+ */
+export function neverPassesRoll(e: StEntry, card: boolean): ImportNote | undefined {
+  const rolls = Boolean(e.get('useProbability')?.value ?? card)
+  const probability = e.get('probability')
+  const value = probability?.value
+  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+  return rolls && Number.isFinite(number) && number <= 0 ? note('probability-never', { value: JSON.stringify(value) }) : undefined
+}
+
 /** A v2 card book's own position words (SillyTavern: before_char → 0, anything else → 1). */
 const CARD_POSITIONS: Record<string, ImportNoteCode> = { before_char: POSITIONS[0]!, after_char: POSITIONS[1]! }
 
@@ -137,7 +149,7 @@ const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(A
  * SillyTavern, and what happens here instead; only fields with a value
  * (SillyTavern's defaults for "nothing special" are not listed).
  */
-export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
+export function notCarried(e: StEntry, constant: boolean, card = false): NotCarried[] {
   const out: NotCarried[] = []
   const say = (name: string, why: ImportNote, when: (v: unknown) => boolean = present) => {
     const f = e.get(name)
@@ -154,10 +166,12 @@ export function notCarried(e: StEntry, constant: boolean): NotCarried[] {
   say('role', note(atDepth ? 'role-at' : 'role-unused'))
   const useProbability = e.get('useProbability')?.value !== false
   // SillyTavern compares the roll with the value as it is: "30" counts as 30.
+  // A roll it never passes is said once, with the entry switched off (neverPassesRoll), not as "comes in every time".
+  const never = neverPassesRoll(e, card) !== undefined
   say(
     'probability',
     note(useProbability ? 'probability-ignored' : 'probability-off'),
-    (v) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number(v) < 100,
+    (v) => !never && (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number(v) < 100,
   )
   say('scanDepth', note('scan-depth'))
   say('group', note('group'))

@@ -356,6 +356,29 @@ describe('SillyTavern World Info import', () => {
     expect(card({ position: 'before_char' }).fields.enabled).toBe(true)
   })
 
+  it('an entry whose roll SillyTavern never passes (useProbability on, probability 0 or below) is written switched off, said once (decision 321)', () => {
+    const world = (probability: unknown, useProbability?: unknown) =>
+      planImport({ entries: { 0: { key: ['港口'], content: '灯。', probability, ...(useProbability === undefined ? {} : { useProbability }) } } }).entries[0]!
+    const never = world(0, true)
+    expect(never.fields.enabled).toBe(false)
+    expect(never.notes).toEqual([{ code: 'probability-never', params: { value: '0' } }])
+    expect(never.notCarried.map((d) => d.field)).not.toContain('probability')
+    expect(world('0', 1).fields.enabled).toBe(false)
+    expect(world(-5, true).fields.enabled).toBe(false)
+    // No roll there: useProbability off, or absent in a world file; any chance above 0 is rolled there and not here (named).
+    expect(world(0, false).fields.enabled).toBe(true)
+    expect(world(0).fields.enabled).toBe(true)
+    expect(world(1, true).fields.enabled).toBe(true)
+    expect(world(1, true).notCarried.map((d) => d.why.code)).toContain('probability-ignored')
+    // A card book's absent useProbability is on (SillyTavern converts it so), its null probability 100.
+    const card = (extensions: object) =>
+      planImport({ spec: 'chara_card_v2', data: { name: 'n', character_book: { entries: [{ keys: ['港口'], content: '灯。', enabled: true, extensions }] } } })
+        .entries[0]!.fields.enabled
+    expect(card({ probability: 0 })).toBe(false)
+    expect(card({ probability: null, useProbability: true })).toBe(true)
+    expect(card({ probability: 0, useProbability: false })).toBe(true)
+  })
+
   it('an emptied character filter (isExclude alone, no names or tags) filters nothing in SillyTavern and is not named', () => {
     const filter = (characterFilter: object) =>
       planImport({ entries: { 0: { key: ['港口'], content: '灯。', characterFilter } } }).entries[0]!.notCarried.map((d) => d.field)

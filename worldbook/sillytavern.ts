@@ -1,6 +1,6 @@
 import { DEFAULT_PRIORITY, formatEntry, type EntryFields, type SecondaryLogic, type WorldEntry } from './entry.ts'
 import { entryLine, HITS_CAP, RAIL_CAP, roomForOne } from './render.ts'
-import { bookNotCarried, notCarried, placedNowhere, stEntry, worldNotCarried, type NotCarried, type StEntry } from './sillytavern-fields.ts'
+import { bookNotCarried, neverPassesRoll, notCarried, placedNowhere, stEntry, worldNotCarried, type NotCarried, type StEntry } from './sillytavern-fields.ts'
 import { charCount } from '../prompt/index.ts'
 import { note, type ImportNote } from './import-notes.ts'
 import { tavernMacrosIn } from '../whale/index.ts'
@@ -309,8 +309,8 @@ function fieldsOf(e: StEntry, source: Source, notes: ImportNote[]): EntryFields 
     enabled = false
     notes.push(note('decorator-dont-activate'))
   }
-  // Placed nowhere there (an outlet no macro here asks for, a position it has no case for): kept, switched off.
-  const nowhere = placedNowhere(e, card)
+  // Never in a prompt there (an outlet no macro here asks for, a position it has no case for, a roll it cannot pass): kept, switched off.
+  const nowhere = placedNowhere(e, card) ?? neverPassesRoll(e, card)
   if (nowhere !== undefined && enabled) {
     enabled = false
     notes.push(nowhere)
@@ -449,7 +449,7 @@ export function planImport(json: unknown): ImportPlan {
       .filter((f) => f !== undefined && f.value !== undefined && f.value !== null)
       .map((f) => f!.path)
     const matching = matchingNote(e, fields)
-    const dropped = [...notCarried(e, fields.constant), ...(source.other?.dropped(raw) ?? [])]
+    const dropped = [...notCarried(e, fields.constant, source.card), ...(source.other?.dropped(raw) ?? [])]
     const base = fileNameFor(fields.title) || `st-${uid}`
     const room = roomForOne(fields.constant)
     const cap = fields.constant ? RAIL_CAP : HITS_CAP

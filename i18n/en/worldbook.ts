@@ -18,6 +18,8 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
     'position 7 is the outlet {name}: SillyTavern puts it in no prompt, only where a {{outlet::…}} macro asks for it, and nothing here asks: written switched off (enabled: no); set enabled: yes to have it come in as any entry does',
   'worldbook.note.position-nowhere':
     "position {value} is none of SillyTavern's 0–7, so there the entry was read but put in no prompt: written switched off (enabled: no); set enabled: yes to use it",
+  'worldbook.note.probability-never':
+    'probability {value} with useProbability on: SillyTavern rolls for it and it never passes, so it never came in there: written switched off (enabled: no); set enabled: yes to use it',
   'worldbook.note.decorators-dropped': 'taken out of the text as SillyTavern takes them out, with no effect there or here: {lines}',
   'worldbook.note.no-keys': 'no plain keys left and not constant: written switched off (enabled: no); add keys to use it',
   'worldbook.note.no-secondary-keys':

@@ -13,6 +13,8 @@ export const worldbookZh = {
     'position 7 是出口 {name}：SillyTavern 不把它放进任何提示词，只在 {{outlet::…}} 宏要它的地方出现，而这里没有谁要它：写成了关着的（enabled: no）；改成 enabled: yes，它就像别的条目一样进来',
   'worldbook.note.position-nowhere':
     'position {value} 不是 SillyTavern 认的 0–7 之一，所以在那里条目被读到了却没放进任何提示词：写成了关着的（enabled: no）；要用就改成 enabled: yes',
+  'worldbook.note.probability-never':
+    'probability {value} 且 useProbability 开着：SillyTavern 为它掷骰子，永远掷不过，所以在那里它从没进来过：写成了关着的（enabled: no）；要用就改成 enabled: yes',
   'worldbook.note.decorators-dropped': '像 SillyTavern 那样从正文里拿掉了，在那边和这里都不起作用：{lines}',
   'worldbook.note.no-keys': '没有剩下普通关键词，也不是常驻条目：写成了关着的（enabled: no）；加上关键词才能用',
   'worldbook.note.no-secondary-keys':
