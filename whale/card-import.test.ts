@@ -69,3 +69,49 @@ describe('importCard: what real cards from the internet carry (decision 294)', (
     expect(importCard(le.subarray(2), 'c.json')).toMatchObject({ ok: false, said: { code: 'card.binary' } })
   })
 })
+
+describe('importCard: a text-generation-webui YAML character, as SillyTavern imports one (decision 323)', () => {
+  const yaml = (text: string, name = 'aqua.yaml') => importCard(Buffer.from(text), name)
+
+  it('context becomes the character, greeting is named as not taken, the report uses the file’s own names', () => {
+    const r = yaml('name: Aqua\ngreeting: |-\n  Hello there!\ncontext: |-\n  Aqua is a goddess of water.\n  She is cheerful.\nexample_dialogue: hi\n')
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.detected).toBe('tavern-v1')
+    expect(r.preset).toMatchObject({ id: 'aqua', label: 'Aqua', persona: { character: 'Aqua is a goddess of water.\nShe is cheerful.' } })
+    expect(r.mapped).toEqual(['context'])
+    expect(r.unmapped).toEqual(['greeting', 'example_dialogue'])
+    expect(r.notesSaid.map((s) => s.code)).toEqual(['note.yaml-read', 'note.yaml-left', 'note.not-taken', 'note.never-switches'])
+    expect(r.notesSaid[2]).toEqual({ code: 'note.not-taken', params: { fields: 'greeting' } })
+    // A .yml name, a byte-order mark and CRLF read the same.
+    expect(yaml('\uFEFFname: Aqua\r\ncontext: Water.\r\n', 'a.YML')).toMatchObject({ ok: true, preset: { persona: { character: 'Water.' } } })
+  })
+
+  it('is refused, saving nothing, when it is no YAML, has no name, or has nothing taken; JSON named .yaml stays a JSON card', () => {
+    expect(yaml('a: [1\n')).toMatchObject({ ok: false, said: { code: 'card.yaml' } })
+    expect(yaml('- 1\n')).toMatchObject({ ok: false, said: { code: 'card.yaml-not-character' } })
+    expect(yaml('context: Water.\n')).toMatchObject({ ok: false, said: { code: 'card.yaml-not-character' } })
+    expect(yaml('name: Aqua\ngreeting: Hi\n')).toMatchObject({ ok: false, said: { code: 'card.nothing-taken' } })
+    // Nested aliases would expand without bound: refused as no valid YAML.
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 20 },
+        (_, i) =>
+          `${'b' + i}: &b${i} [${Array(10)
+            .fill(i === 0 ? '*a' : `*b${i - 1}`)
+            .join(', ')}]`,
+      ),
+      'name: N',
+      'context: c',
+    ].join('\n')
+    expect(yaml(bomb)).toMatchObject({ ok: false, said: { code: 'card.yaml' } })
+    expect(yaml(JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Mira', description: 'Keeper.' } }))).toMatchObject({
+      ok: true,
+      detected: 'tavern-v2',
+      mapped: ['description'],
+    })
+    // Not YAML by its name: refused as JSON, as before.
+    expect(yaml('name: Aqua\ncontext: Water.\n', 'aqua.txt')).toMatchObject({ ok: false, said: { code: 'card.json' } })
+  })
+})

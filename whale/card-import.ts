@@ -5,6 +5,7 @@ import { cardJsonFromCharx, CharxError, isCharx } from './charx.ts'
 import { isPresetId, readPreset, validPersonaValue, type PersonaKey, type Preset } from './presets.ts'
 import { detectCard, fromTavern, neverSwitches, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
 import { WhaleNotes, type WhaleSaid } from './said.ts'
+import { isYamlName, YAML_FIELD_NAMES, yamlCharacter } from './yaml-card.ts'
 
 /**
  * Turns the bytes of a file a person wants to import into a preset and a
@@ -50,6 +51,8 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
     text = decoded
   }
   const parsed = parseJson(text)
+  // A .yaml/.yml file that is not JSON: a text-generation-webui character, as SillyTavern imports one (decision 323).
+  if (!parsed.ok && otherCard === undefined && !looksLikePng(bytes) && isYamlName(fileName)) return importYaml(text)
   if (!parsed.ok) return refuse(`the card is not valid JSON (${parsed.error})`, { code: 'card.json', params: { error: parsed.error } })
   try {
     return importParsed(parsed.value, fileName, otherCard)
@@ -106,6 +109,37 @@ function importParsed(raw: unknown, fileName: string, otherCard: string | undefi
     report.notesSaid.splice(at, 0, { code: 'note.png-chunks-differ', params: differ })
   }
   return { ok: true, detected, ...report }
+}
+
+/** A YAML character read into the v1 card SillyTavern makes of it; the report names the file's own fields. */
+function importYaml(text: string): CardImport {
+  const read = yamlCharacter(text)
+  if (!read.ok) return refuse(read.error, read.said)
+  const result = importParsed(read.card, 'character.yaml', undefined)
+  if (!result.ok) return result
+  const own = (field: string): string => YAML_FIELD_NAMES[field] ?? field
+  const rename = (line: string): string => line.replace(/\b(?:data\.first_mes|description)\b/g, (field) => own(field))
+  const notes = new WhaleNotes()
+  notes.add(
+    'Read as SillyTavern imports a text-generation-webui YAML character: context as the description, greeting as the first message; nothing else.',
+    'note.yaml-read',
+  )
+  if (read.left.length > 0)
+    notes.add(`Not taken, as SillyTavern's import leaves them too: ${read.left.join(', ')}`, 'note.yaml-left', { fields: read.left.join(', ') })
+  return {
+    ...result,
+    mapped: result.mapped.map(own),
+    unmapped: [...result.unmapped.map(own), ...read.left],
+    notes: [...notes.en, ...result.notes.map(rename)],
+    notesSaid: [
+      ...notes.said,
+      ...result.notesSaid.map((said) =>
+        said.params === undefined
+          ? said
+          : { ...said, params: Object.fromEntries(Object.entries(said.params).map(([k, v]) => [k, typeof v === 'string' ? rename(v) : v])) },
+      ),
+    ],
+  }
 }
 
 /** The two names when a PNG's `chara` card is another character than the `ccv3` card read (a stale chunk an editor left). */

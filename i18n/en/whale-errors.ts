@@ -73,6 +73,9 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.card.json': 'the card is not valid JSON ({error})',
   'whale.said.card.pygmalion':
     'this is a Pygmalion (Gradio) character file (char_name, char_persona), which SillyTavern converts on import; import it there, export the character as a V2 card and import that — nothing was saved',
+  'whale.said.card.yaml': 'the YAML character is not valid YAML ({error})',
+  'whale.said.card.yaml-not-character':
+    'not a YAML character SillyTavern imports: it needs a name (and context, greeting), as text-generation-webui writes them — nothing was saved',
   'whale.said.card.unknown': 'not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset',
   'whale.said.card.too-deep': 'the card holds a value nested too deeply to read; nothing was saved',
   'whale.said.card.nothing-taken':
@@ -96,5 +99,8 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.note.not-taken': 'Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): {fields}',
   'whale.said.note.never-switches': 'An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.',
   'whale.said.note.visible-kept': "The card's {key} differs from the copy in extensions.{extension}; kept the card's visible text.",
+  'whale.said.note.yaml-read':
+    'Read as SillyTavern imports a text-generation-webui YAML character: context as the description, greeting as the first message; nothing else.',
+  'whale.said.note.yaml-left': "Not taken, as SillyTavern's import leaves them too: {fields}",
   'whale.said.note.ignored': 'Ignored (outside the preset whitelist of spec §4.2): {fields}',
 }

@@ -62,6 +62,9 @@ export const whaleErrorsZh = {
   'whale.said.card.json': '这张卡不是有效的 JSON（{error}）',
   'whale.said.card.pygmalion':
     '这是 Pygmalion（Gradio）格式的角色文件（char_name、char_persona），SillyTavern 导入时会转换它；请先导入到那里，把角色导出成 V2 卡再导入——什么都没保存',
+  'whale.said.card.yaml': '这个 YAML 角色不是有效的 YAML（{error}）',
+  'whale.said.card.yaml-not-character':
+    '不是 SillyTavern 能导入的 YAML 角色：它需要 name（以及 context、greeting），像 text-generation-webui 写的那样——什么都没保存',
   'whale.said.card.unknown': '这个引擎不认识这张卡：既不是 SillyTavern 角色卡（v1/v2/v3），也不是 whale-persona 预设',
   'whale.said.card.too-deep': '这张卡里有一个值嵌套得太深，读不了；什么都没保存',
   'whale.said.card.nothing-taken':
@@ -82,5 +85,7 @@ export const whaleErrorsZh = {
   'whale.said.note.not-taken': '没有取用（它们要宿主的功能，比如开场白、示例对话或世界书，或者不认识）：{fields}',
   'whale.said.note.never-switches': '导入从不会启用这个人设：先用 `cyrene whale presets show <id>` 看一看，再自己应用。',
   'whale.said.note.visible-kept': '卡片的 {key} 和 extensions.{extension} 里的副本不一样；保留了卡片上看得见的文字。',
+  'whale.said.note.yaml-read': '按 SillyTavern 导入 text-generation-webui YAML 角色的方式读取：context 作为描述，greeting 作为开场白；别的都不取。',
+  'whale.said.note.yaml-left': '没有取，SillyTavern 导入时也不取：{fields}',
   'whale.said.note.ignored': '忽略了（不在规范 §4.2 的预设白名单里）：{fields}',
 } as const
