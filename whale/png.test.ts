@@ -71,6 +71,14 @@ describe('cardJsonFromPng', () => {
     const b64 = Buffer.from('{"name":"名"}').toString('base64')
     expect(cardJsonFromPng(Buffer.concat([sig, chunk('tEXt', Buffer.from('chara\0' + b64)), chunk('IEND', Buffer.alloc(0))]))).toBe('{"name":"名"}')
   })
+  it('decodes the URL-safe alphabet as SillyTavern’s reader does, and still refuses what is no base64', () => {
+    const json = '{"name":"~~~???>>>"}'
+    const url = Buffer.from(json).toString('base64url')
+    expect(url).toMatch(/[-_]/)
+    const png = (text: string) => Buffer.concat([sig, chunk('tEXt', Buffer.from('chara\0' + text)), chunk('IEND', Buffer.alloc(0))])
+    expect(cardJsonFromPng(png(url))).toBe(json)
+    expect(() => cardJsonFromPng(png('{"name":"raw json"}'))).toThrow(/not valid base64/)
+  })
   it('drops a byte-order mark before the JSON', () => {
     const b64 = Buffer.from('\uFEFF{"name":"名"}').toString('base64')
     expect(cardJsonFromPng(Buffer.concat([sig, chunk('tEXt', Buffer.from('chara\0' + b64)), chunk('IEND', Buffer.alloc(0))]))).toBe('{"name":"名"}')

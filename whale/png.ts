@@ -167,7 +167,8 @@ export function worldJsonFromPng(bytes: Buffer): string {
 }
 
 function decodeChunk(encoded: string): string {
-  const compact = encoded.replace(/\s+/g, '')
+  // The URL-safe alphabet (`-`, `_`) some tools write is the same bytes: SillyTavern's reader (Node's base64) takes both.
+  const compact = encoded.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/')
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new PngCardError('the card chunk is not valid base64', 'png.base64')
   // A byte-order mark before the JSON, as a JSON file may carry one: not part of the card.
   return Buffer.from(compact, 'base64')
