@@ -310,12 +310,18 @@ describe('cyrene whale presets', () => {
     put(dir, 'card.json', content)
     await expectRefusal(dir, ['presets', 'import', 'card.json'], message)
   })
-  it('import refuses a huge JSON file', async () => {
+  it('import takes a JSON card up to 8 MiB, as the same card.json in a CharX, and refuses a larger file', async () => {
     const dir = setup()
-    put(dir, 'card.json', '{"name":"' + 'x'.repeat(5 * 1024 * 1024) + '"}')
+    // a big lorebook inside: 5 MiB, refused while JSON cards were capped at 4 MiB
+    const book = { entries: Array.from({ length: 500 }, (_, i) => ({ keys: [`k${i}`], content: 'x'.repeat(10 * 1024), enabled: true })) }
+    put(dir, 'big.json', { spec: 'chara_card_v2', data: { name: 'Big', description: 'A keeper.', character_book: book } })
+    const big = await whale(['presets', 'import', 'big.json', '--json', '--dry-run'], dir)
+    expect(big.code, big.stderr).toBe(0)
+    expect(json(big.stdout)).toMatchObject({ ok: true, mapped: ['description'] })
+    put(dir, 'card.json', '{"name":"' + 'x'.repeat(9 * 1024 * 1024) + '"}')
     const out = await whale(['presets', 'import', 'card.json'], dir)
     expect(out.code).toBe(2)
-    expect(out.stderr).toContain('larger than')
+    expect(out.stderr).toContain('larger than 8,388,608 bytes')
   })
   it('hostile card fields: prototype keys, odd tags, traversal names and giant prompts stay data', async () => {
     const dir = setup()

@@ -2,7 +2,7 @@ import { importCard } from '../whale/card-import.ts'
 import { exists, locationsFor, MAX_JSON_BYTES, readBytesBounded, resolveIn, writeTextAtomic, type FsContext } from '../whale/files.ts'
 import { isRecord, toJsonText, type JsonRecord } from '../whale/json.ts'
 import { MAX_PNG_BYTES } from '../whale/png.ts'
-import { isCharx, MAX_CHARX_BYTES } from '../whale/charx.ts'
+import { isCharx, MAX_CHARX_BYTES, MAX_CHARX_CARD_BYTES } from '../whale/charx.ts'
 import {
   applyPresetById,
   deletePreset,
@@ -256,8 +256,9 @@ async function importAction(ctx: FsContext, io: CliIO, file: string, options: Im
   const read = readBytesBounded(resolveIn(ctx, file), Math.max(MAX_JSON_BYTES, MAX_PNG_BYTES, MAX_CHARX_BYTES))
   if (!read.ok) return refuse('unknown', (lang) => t('whale.out.import.cannotRead', lang, { file, reason: read.reason }))
   const isPng = read.bytes.subarray(0, 4).toString('latin1') === '\x89PNG'
-  if (!isPng && !isCharx(read.bytes, file) && read.bytes.length > MAX_JSON_BYTES)
-    return refuse('unknown', (lang) => t('whale.out.import.tooBig', lang, { file, max: MAX_JSON_BYTES }))
+  // A JSON card as large as the same card.json may be in a CharX (and a PNG's card text): a big lorebook inside is common.
+  if (!isPng && !isCharx(read.bytes, file) && read.bytes.length > MAX_CHARX_CARD_BYTES)
+    return refuse('unknown', (lang) => t('whale.out.import.tooBig', lang, { file, max: MAX_CHARX_CARD_BYTES }))
   const result = importCard(read.bytes, file)
   if (!result.ok) {
     const { said, error } = result
