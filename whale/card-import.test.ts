@@ -70,6 +70,20 @@ describe('importCard: what real cards from the internet carry (decision 294)', (
   })
 })
 
+describe('importCard: a lorebook brought to the card import', () => {
+  it('is refused with where it goes (the worldbook import), for SillyTavern World Info and the lorebooks SillyTavern converts', () => {
+    for (const book of [
+      { entries: { 0: { key: ['k'], content: 'c' } } },
+      { entries: [] },
+      { lorebookVersion: 5, entries: [] },
+      { kind: 'memory' },
+      { type: 'risu' },
+    ])
+      expect(importCard(json(book), 'world.json')).toMatchObject({ ok: false, detected: 'unknown', said: { code: 'card.lorebook' } })
+    expect(importCard(json({ hello: 'world' }), 'x.json')).toMatchObject({ ok: false, said: { code: 'card.unknown' } })
+  })
+})
+
 describe('importCard: a text-generation-webui YAML character, as SillyTavern imports one (decision 323)', () => {
   const yaml = (text: string, name = 'aqua.yaml') => importCard(Buffer.from(text), name)
 

@@ -71,6 +71,16 @@ function importParsed(raw: unknown, fileName: string, otherCard: string | undefi
       'this is a Pygmalion (Gradio) character file (char_name, char_persona), which SillyTavern converts on import; import it there, export the character as a V2 card and import that — nothing was saved',
       { code: 'card.pygmalion' },
     )
+  // A lorebook (SillyTavern World Info, NovelAI, Agnai, RisuAI) brought here by mistake: said where it goes.
+  if (
+    detected === 'unknown' &&
+    isRecord(raw) &&
+    (isRecord(raw.entries) || Array.isArray(raw.entries) || raw.lorebookVersion !== undefined || raw.kind === 'memory' || raw.type === 'risu')
+  )
+    return refuse(
+      'this is a lorebook (World Info), not a character card; import it into the worldbook with `cyrene worldbook import <file>` — nothing was saved',
+      { code: 'card.lorebook' },
+    )
   if (detected === 'unknown' || !isRecord(raw)) {
     return refuse('not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset', { code: 'card.unknown' })
   }

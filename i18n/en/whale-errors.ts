@@ -76,6 +76,8 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.card.yaml': 'the YAML character is not valid YAML ({error})',
   'whale.said.card.yaml-not-character':
     'not a YAML character SillyTavern imports: it needs a name (and context, greeting), as text-generation-webui writes them — nothing was saved',
+  'whale.said.card.lorebook':
+    'this is a lorebook (World Info), not a character card; import it into the worldbook with `cyrene worldbook import <file>` — nothing was saved',
   'whale.said.card.unknown': 'not a card this engine knows: neither a SillyTavern character card (v1/v2/v3) nor a whale-persona preset',
   'whale.said.card.too-deep': 'the card holds a value nested too deeply to read; nothing was saved',
   'whale.said.card.nothing-taken':

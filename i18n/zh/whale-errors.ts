@@ -65,6 +65,7 @@ export const whaleErrorsZh = {
   'whale.said.card.yaml': '这个 YAML 角色不是有效的 YAML（{error}）',
   'whale.said.card.yaml-not-character':
     '不是 SillyTavern 能导入的 YAML 角色：它需要 name（以及 context、greeting），像 text-generation-webui 写的那样——什么都没保存',
+  'whale.said.card.lorebook': '这是一本 lorebook（世界书），不是角色卡；请用 `cyrene worldbook import <文件>` 导入世界书——什么都没保存',
   'whale.said.card.unknown': '这个引擎不认识这张卡：既不是 SillyTavern 角色卡（v1/v2/v3），也不是 whale-persona 预设',
   'whale.said.card.too-deep': '这张卡里有一个值嵌套得太深，读不了；什么都没保存',
   'whale.said.card.nothing-taken':
