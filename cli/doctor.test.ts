@@ -277,7 +277,15 @@ describe('the doctor does not say "all well" over what it cannot see (the fault 
     const meta = join(home, 'cyrene-philia093-0', '元')
     const { spawn } = await import('node:child_process')
     const { hostname } = await import('node:os')
-    const host = spawn('sleep', ['30'], { stdio: 'ignore' })
+    // Another DSH host with a window open holds its mark open (decision 318): a process that makes its mark and keeps it.
+    const holder = `const fd = require('fs').openSync(process.argv[1] + '/guard-window.' + process.pid + '.lock', 'w', 0o600);
+process.stdout.write('ready\\n');
+setInterval(() => fd, 60000);`
+    const host = spawn(process.execPath, ['-e', holder, meta], { stdio: ['ignore', 'pipe', 'inherit'] })
+    await new Promise<void>((resolve, reject) => {
+      host.stdout!.once('data', () => resolve())
+      host.once('exit', (code) => reject(new Error(`the other host ended (${code})`)))
+    })
     try {
       const mark = join(meta, `guard-window.${host.pid}.lock`)
       const plant = (since: Date) => writeFileSync(mark, JSON.stringify({ pid: host.pid, host: hostname(), since: since.toISOString() }))

@@ -359,3 +359,13 @@ describe('system and internal failures: one message, no stack, a documented exit
       expect(h.out).toMatch(line)
   })
 })
+
+it('a write lock record planted as a second name of an anchor (a hard link, left by a tool call) does not reach the anchor when the person writes', async () => {
+  expect((await run(['memory', 'anchor', 'write', 'user', '我叫阿青。', '--core'])).code).toBe(0)
+  const anchor = join(t.root, '锚', '你是谁.md')
+  const before = await fs.readFile(anchor, 'utf8')
+  await fs.link(anchor, join(t.root, '元', 'write.lock.owner'))
+  const write = await run(['memory', 'write', '今天去爬山了', '--axis', '体', '--reason', '运动'])
+  expect(write.code, write.err).toBe(0)
+  expect(await fs.readFile(anchor, 'utf8')).toBe(before)
+})

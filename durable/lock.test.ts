@@ -276,3 +276,16 @@ describe('records a tool call planted under a lock’s names (元/ is writable t
     }, 20_000)
   }
 })
+
+it('a record name that is a second name of another file (a hard link a tool call made) never writes into that file', async () => {
+  const memory = join(dir, 'anchor.md')
+  await fs.writeFile(memory, 'the person’s own words\n')
+  await fs.link(memory, `${lock}.owner`)
+  await fs.link(memory, `${lock}.intent.${process.pid}`)
+  const held = await acquire({ path: lock, purpose: 'write', waitMs: 1000 })
+  expect(await fs.readFile(memory, 'utf8')).toBe('the person’s own words\n')
+  expect((await fs.stat(memory)).nlink).toBe(1)
+  expect(JSON.parse(await fs.readFile(`${lock}.owner`, 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'write' })
+  await held.release()
+  expect(await fs.readFile(memory, 'utf8')).toBe('the person’s own words\n')
+})

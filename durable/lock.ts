@@ -2,7 +2,6 @@ import {
   closeSync,
   constants as C,
   fchmodSync,
-  fstatSync,
   lstatSync,
   rmSync,
   openSync,
@@ -175,25 +174,23 @@ export function writeAllSync(fd: number, bytes: Uint8Array, path: string): void 
 }
 
 /**
- * A record of this process's, opened to be written whole. Never waiting: a FIFO a tool call left under
- * its name (元/ is where a model's process can write, and lock-shaped names there are left to their
- * holders) would stop this thread until someone read it. Anything but a regular file there is removed
- * and the record made anew; the name is this process's to write (it holds the lock, or it is its own intent).
+ * A record of this process's, opened to be written whole. Whatever is under its name goes first and the record
+ * is made anew, never written into a file that is there: 元/ is where a model's process can write, and lock-shaped
+ * names there are left to their holders, so the name may be a second name of a memory (a hard link a tool call
+ * made, which a truncating open would have emptied and overwritten, outside any window when the person writes), a
+ * FIFO that would stop this thread, a link or a folder. The name is this process's to write (it holds the lock, or
+ * it is its own intent). Something made under the name again between the removal and the create is refused.
  */
 function openRegularForWrite(path: string): number {
-  const flags = C.O_WRONLY | C.O_CREAT | C.O_TRUNC | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0)
-  let fd: number | undefined
-  try {
-    fd = openSync(path, flags, FILE_MODE)
-    if (fstatSync(fd).isFile()) return fd
-  } catch (e) {
-    // ENXIO: a FIFO nobody reads; ELOOP: a link; EISDIR: a folder where the record goes — all not this process's record.
-    const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENXIO' && code !== 'ELOOP' && code !== 'EISDIR') throw e
+  const flags = C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0)
+  for (let attempt = 1; ; attempt++) {
+    rmSync(path, { recursive: true, force: true })
+    try {
+      return openSync(path, flags, FILE_MODE)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === 3) throw e
+    }
   }
-  if (fd !== undefined) closeSync(fd)
-  rmSync(path, { recursive: true, force: true })
-  return openSync(path, C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0), FILE_MODE)
 }
 
 /**
