@@ -175,6 +175,12 @@ export class CyreneCommand extends Command {
   override help(cb: (text: string) => string): never
   override help(context?: HelpContext | ((text: string) => string)): never {
     const asked = typeof context !== 'object' || !context.error
+    if (!asked && this.refusalFields !== undefined && this.asksJson()) {
+      // Help nobody asked for (no sub-command named) is a refusal: given --json it is one JSON object, not the help.
+      const names = this.commands.map((c) => c.name()).filter((n) => n !== 'help')
+      const said = (lang: Lang): string => t('cli.error.noSubCommand', lang, { names: names.join(', '), path: this.path() })
+      throw this.refusedAsJson(new CliError(said(this.lang), EXIT.refused, said('en')))
+    }
     this.outputHelp({ error: !asked })
     // Help that was not asked for (a sub-command is missing) is a refusal: exit 2, as before.
     throw new CommanderError(asked ? EXIT.ok : EXIT.refused, 'commander.help', '(outputHelp)')
@@ -197,8 +203,15 @@ export class CyreneCommand extends Command {
     const hint = (lang: Lang): string => (suggestion === undefined ? '' : t('cli.error.hint', lang, { suggestion }))
     const quoted = /'([^']+)'/.exec(head)?.[1] ?? ''
     if (options?.code === 'commander.unknownCommand') {
-      const what = t(this.parent === null ? 'cli.error.command' : 'cli.error.subCommand', this.lang)
-      throw new CliError(t('cli.error.unknownCommand', this.lang, { what, name: this.args[0] ?? '', hint: hint(this.lang), path: this.path() }), EXIT.refused)
+      const said = (lang: Lang): string =>
+        t('cli.error.unknownCommand', lang, {
+          what: t(this.parent === null ? 'cli.error.command' : 'cli.error.subCommand', lang),
+          name: this.args[0] ?? '',
+          hint: hint(lang),
+          path: this.path(),
+        })
+      // A group that marks itself (jsonRefusals) answers an unknown sub-command given --json as JSON too.
+      throw this.refusedAsJson(new CliError(said(this.lang), EXIT.refused, said('en')))
     }
     if (options?.code === 'commander.unknownOption') this.refuse((lang) => t('cli.error.unknownOption', lang, { option: quoted, hint: hint(lang) }))
     if (options?.code === 'commander.optionMissingArgument') this.refuse((lang) => t('cli.error.missingValue', lang, { option: quoted }))

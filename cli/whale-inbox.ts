@@ -77,7 +77,7 @@ export function addInbox(whale: CyreneCommand): void {
   const io = whale.io
   const ctx = { env: io.env, cwd: io.cwd }
   const L = io.lang ?? DEFAULT_LANG
-  const inbox = whale.command('inbox').description(help(io, 'cli.whale.inbox'))
+  const inbox = whale.command('inbox').description(help(io, 'cli.whale.inbox')).jsonRefusals()
   const table = options(io)
   const action = (name: string, about: MessageKey, uses: OptionKey[], run: Run): CyreneCommand =>
     inbox.command(name).description(help(io, about)).sharedOptions(table, uses).act<InboxOptions>(run)
@@ -158,17 +158,22 @@ export function addInbox(whale: CyreneCommand): void {
       .argument('<index...>')
       .jsonRefusals({ op: verb, appended: 0, lines: [] })
   }
-  action('log', 'cli.whale.inbox.log', ['config'], async (values) => {
+  action('log', 'cli.whale.inbox.log', ['json', 'config'], async (values) => {
     const state = load(io, values.config)
     const read = readBounded(resolveIn(ctx, state.inboxFile), MAX_LOG_BYTES)
     if (read.kind !== 'text') {
-      io.stdout(`${t('whale.out.inbox.noFile', L, { file: state.inboxFile })}\n`)
+      if (values.json === true) writeJson(io, { inboxFile: state.inboxFile, exists: false, lines: [] })
+      else io.stdout(`${t('whale.out.inbox.noFile', L, { file: state.inboxFile })}\n`)
       return 0
     }
-    // the raw lines, numbered: the audit view of spec §5.5
+    // the raw lines, numbered: the audit view of spec §5.5 (with --json as written, line n at n - 1)
     const raw = read.text.split(/\r?\n/)
     if (raw.at(-1) === '') raw.pop()
+    if (values.json === true) {
+      writeJson(io, { inboxFile: state.inboxFile, exists: true, lines: raw })
+      return 0
+    }
     io.stdout(`# ${state.inboxFile}\n` + raw.map((l, i) => `${String(i + 1).padStart(5)}  ${visibleControls(l)}`).join('\n') + (raw.length ? '\n' : ''))
     return 0
-  })
+  }).jsonRefusals({ lines: [] })
 }

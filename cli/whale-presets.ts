@@ -74,7 +74,7 @@ export function addPresets(whale: CyreneCommand): void {
   const io = whale.io
   const ctx: FsContext = { env: io.env, cwd: io.cwd }
   const L = io.lang ?? DEFAULT_LANG
-  const presets = whale.command('presets').description(help(io, 'cli.whale.presets'))
+  const presets = whale.command('presets').description(help(io, 'cli.whale.presets')).jsonRefusals()
   const table = options(io)
   const action = (name: string, about: MessageKey, uses: OptionKey[], run: Run): CyreneCommand =>
     presets.command(name).description(help(io, about)).sharedOptions(table, uses).act<PresetOptions>(run)
@@ -165,7 +165,7 @@ export function addPresets(whale: CyreneCommand): void {
   action(
     'save',
     'cli.whale.presets.save',
-    ['force', 'config'],
+    ['json', 'force', 'config'],
     writing(async (values, rest, command) => {
       const id = one(rest, 'whale.out.what.newId', command)
       const file = await guardedAsync(
@@ -173,26 +173,35 @@ export function addPresets(whale: CyreneCommand): void {
           saveLivePersona(ctx, id, rest.slice(1).join(' '), { overwrite: values.force === true, ...(values.config ? { configOverride: values.config } : {}) }),
         L,
       )
-      io.stdout(`${t('whale.out.presets.saved', L, { id, file })}\n`)
+      // Named as import names the preset it saved.
+      if (values.json === true) writeJson(io, { ok: true, savedId: id, savedFile: file })
+      else io.stdout(`${t('whale.out.presets.saved', L, { id, file })}\n`)
       return 0
     }),
   )
     .argument('<id>')
     .argument('[label...]')
+    .jsonRefusals({ savedId: null, savedFile: null })
   action(
     'delete',
     'cli.whale.presets.delete',
-    [],
-    writing(async (_, rest, command) => {
-      const file = guarded(() => deletePreset(ctx, one(rest, 'whale.out.what.presetId', command)), L)
-      io.stdout(`${t('whale.out.presets.deleted', L, { file })}\n`)
+    ['json'],
+    writing(async (values, rest, command) => {
+      const id = one(rest, 'whale.out.what.presetId', command)
+      const file = guarded(() => deletePreset(ctx, id), L)
+      if (values.json === true) writeJson(io, { ok: true, deletedId: id, deletedFile: file })
+      else io.stdout(`${t('whale.out.presets.deleted', L, { file })}\n`)
       return 0
     }),
-  ).argument('<id>')
-  action('dir', 'cli.whale.presets.dir', ['config'], async (values) => {
-    io.stdout(locationsFor(ctx, values.config).presetsDir + '\n')
+  )
+    .argument('<id>')
+    .jsonRefusals({ deletedId: null, deletedFile: null })
+  action('dir', 'cli.whale.presets.dir', ['json', 'config'], async (values) => {
+    const presetsDir = locationsFor(ctx, values.config).presetsDir
+    if (values.json === true) writeJson(io, { ok: true, presetsDir })
+    else io.stdout(presetsDir + '\n')
     return 0
-  })
+  }).jsonRefusals()
   action(
     'import',
     'cli.whale.presets.import',
@@ -209,7 +218,7 @@ export function addPresets(whale: CyreneCommand): void {
   )
     .argument('<file>')
     .jsonRefusals({ detected: 'unknown', savedId: null, savedFile: null })
-  action('export', 'cli.whale.presets.export', ['tavern', 'force', 'config'], async (values, rest, command) => {
+  action('export', 'cli.whale.presets.export', ['json', 'tavern', 'force', 'config'], async (values, rest, command) => {
     const id = one(rest, 'whale.out.what.presetId', command)
     const preset = isCyreneExportId(id)
       ? cyrenePreset(id)
@@ -220,6 +229,7 @@ export function addPresets(whale: CyreneCommand): void {
         })()
     const content = toJsonText(values.tavern === true ? toTavern(preset) : presetFile(preset))
     const out = rest[1]
+    // Without OUT the card itself is the output, with --json too: it is one JSON object already (as show --json prints the preset).
     if (out === undefined) {
       io.stdout(content)
       return 0
@@ -228,14 +238,17 @@ export function addPresets(whale: CyreneCommand): void {
     // Never over a memory, with or without --force (as memory export): the store, its snapshots, its index.
     const root = storeRootFor(io.env, io.cwd)
     const inside = root === undefined ? undefined : storePlaceHolding(target, root)
-    if (inside !== undefined) throw new CliError(t('store.export.inside', L, { file: out, where: inside }), 2)
-    if (exists(target) && values.force !== true) throw new CliError(t('whale.out.presets.exists', L, { out }))
+    // Worded in the person's language, its English kept for --json (decision 320).
+    if (inside !== undefined) throw saidRefusal((l) => t('store.export.inside', l, { file: out, where: inside }), L)
+    if (exists(target) && values.force !== true) throw saidRefusal((l) => t('whale.out.presets.exists', l, { out }), L)
     await writeTextAtomic(target, content)
-    io.stdout(`${t(values.tavern === true ? 'whale.out.presets.exportedTavern' : 'whale.out.presets.exportedWhale', L, { id, out })}\n`)
+    if (values.json === true) writeJson(io, { ok: true, id, format: values.tavern === true ? 'tavern' : 'whale-persona', savedFile: target })
+    else io.stdout(`${t(values.tavern === true ? 'whale.out.presets.exportedTavern' : 'whale.out.presets.exportedWhale', L, { id, out })}\n`)
     return 0
   })
     .argument('<id>')
     .argument('[OUT]')
+    .jsonRefusals({ savedFile: null })
 }
 
 interface ImportOptions {

@@ -15,6 +15,7 @@ export function addReflex(whale: CyreneCommand): void {
   whale
     .command('reflex')
     .description(help(whale.io, 'cli.whale.reflex'))
+    .jsonRefusals()
     .command('check')
     .description(help(whale.io, 'cli.whale.reflex.check'))
     .argument('<text...>', help(whale.io, 'cli.whale.reflex.text'))

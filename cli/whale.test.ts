@@ -4,6 +4,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest, runConformance, type WhaleExec } from '../whale/conformance.ts'
+import { memoryIO } from './io.ts'
+import { main } from './main.ts'
 import { expectRefusal, json, jsonl, put, read, repo, sample, removeScratch, scratch, tree, whale } from './testing/whale-cli.ts'
 
 const run = promisify(execFile)
@@ -414,6 +416,94 @@ describe('cyrene whale … --json refusals', () => {
     expect(tree(dir)).toEqual(before)
     // without --json a refusal stays a message on stderr alone
     expect((await whale(['presets', 'show', 'nope'], dir)).stdout).toBe('')
+  })
+  it('an unknown sub-command, a group without one and the commands that had no --json answer --json with one JSON object (decision 329)', async () => {
+    const dir = scratch()
+    put(dir, 'home/whale-persona/presets/kept.json', { spec: 'whale-persona-preset/1', id: 'kept', label: 'Kept', persona: {} })
+    const refusals: Array<[string[], string, object]> = [
+      [['bogus', '--json'], 'unknown sub-command "bogus"', {}],
+      [['presets', 'bogus', '--json'], 'Run `cyrene whale presets --help`', {}],
+      [['inbox', 'bogus', 'x', '--json'], 'unknown sub-command "bogus"', {}],
+      [['reflex', 'bogus', '--json'], 'unknown sub-command "bogus"', {}],
+      [['presets', 'help', '--json'], 'give a sub-command (list, show, apply, save, delete, dir, import, export)', {}],
+      [['presets', '--json'], "Unknown option '--json'", {}],
+      [['presets', 'save', '--json'], 'give an id for the new preset', { savedId: null, savedFile: null }],
+      [['presets', 'save', 'kept', '--json'], 'already exists', { savedId: null, savedFile: null }],
+      [['presets', 'delete', 'nope', '--json'], 'no preset "nope"', { deletedId: null, deletedFile: null }],
+      [['presets', 'delete', '--json'], 'give a preset id', { deletedId: null }],
+      [['presets', 'export', 'nope', '--json'], 'no preset "nope"', { savedFile: null }],
+      [['presets', 'export', 'kept', 'home/whale-persona/presets/kept.json', '--json'], 'already exists', { savedFile: null }],
+      [['presets', 'dir', '--json', '--config'], 'argument missing', {}],
+      [['inbox', 'log', '--json', '--bogus'], "Unknown option '--bogus'", { lines: [] }],
+    ]
+    const before = tree(dir)
+    for (const [argv, why, fields] of refusals) {
+      for (const lang of ['en', 'zh']) {
+        const out = await whale(['--lang', lang, ...argv], dir)
+        expect(out.code, argv.join(' ')).toBe(2)
+        const report = json(out.stdout)
+        expect(report, argv.join(' ')).toMatchObject({ ok: false, ...fields })
+        expect(report.error, argv.join(' ')).toContain(why)
+      }
+    }
+    expect(tree(dir)).toEqual(before)
+    // without --json these stay a message on stderr (or the help) alone
+    expect((await whale(['presets', 'bogus'], dir)).stdout).toBe('')
+    expect((await whale(['presets', 'help'], dir)).stdout).toContain('Usage: cyrene whale presets')
+  })
+  it('save, delete, dir, export to a file and inbox log report with --json; without it they say what they said', async () => {
+    const dir = scratch()
+    const presets = path.join(dir, 'home/whale-persona/presets')
+    put(dir, 'home/whale-persona/config.json', { persona: { character: 'Quiet.' } })
+    const saved = await whale(['presets', 'save', 'mine', 'My', 'label', '--json'], dir)
+    expect(saved.code).toBe(0)
+    // located as the config is: DSH_HOME is relative here (as in the human words)
+    const presetsDir = 'home/whale-persona/presets'
+    expect(json(saved.stdout)).toEqual({ ok: true, savedId: 'mine', savedFile: path.join(presetsDir, 'mine.json') })
+    expect(json(read(dir, 'home/whale-persona/presets/mine.json'))).toMatchObject({ id: 'mine', label: 'My label' })
+    expect(json((await whale(['presets', 'dir', '--json'], dir)).stdout)).toEqual({ ok: true, presetsDir })
+    const exported = await whale(['presets', 'export', 'mine', 'card.json', '--tavern', '--json'], dir)
+    expect(json(exported.stdout)).toEqual({ ok: true, id: 'mine', format: 'tavern', savedFile: path.join(dir, 'card.json') })
+    expect(json(read(dir, 'card.json'))).toMatchObject({ spec: 'chara_card_v2' })
+    const whaleFile = await whale(['presets', 'export', 'mine', 'mine-copy.json', '--json'], dir)
+    expect(json(whaleFile.stdout)).toMatchObject({ ok: true, format: 'whale-persona' })
+    // without OUT the card is the output, one JSON object with or without --json
+    expect((await whale(['presets', 'export', 'mine', '--json'], dir)).stdout).toBe((await whale(['presets', 'export', 'mine'], dir)).stdout)
+    const deleted = await whale(['presets', 'delete', 'mine', '--json'], dir)
+    expect(json(deleted.stdout)).toEqual({ ok: true, deletedId: 'mine', deletedFile: path.join(presetsDir, 'mine.json') })
+    expect(existsSync(path.join(presets, 'mine.json'))).toBe(false)
+    const inbox = 'home/whale-persona/memory-inbox.jsonl'
+    expect(json((await whale(['inbox', 'log', '--json'], dir)).stdout)).toEqual({ inboxFile: inbox, exists: false, lines: [] })
+    const lines = ['{"op":"propose","text":"a"}', 'not json']
+    put(dir, 'home/whale-persona/memory-inbox.jsonl', `${lines.join('\r\n')}\n`)
+    expect(json((await whale(['inbox', 'log', '--json'], dir)).stdout)).toEqual({ inboxFile: inbox, exists: true, lines })
+    // the words without --json are as they were
+    expect((await whale(['inbox', 'log'], dir)).stdout).toBe(`# ${inbox}\n    1  ${lines[0]}\n    2  not json\n`)
+    expect((await whale(['presets', 'dir'], dir)).stdout).toBe(`${presetsDir}\n`)
+    expect((await whale(['presets', 'save', 'again'], dir)).stdout).toBe(`Saved the current persona as "again" in ${path.join(presetsDir, 'again.json')}.\n`)
+  })
+  it('a bug (exit 70) given --json is one JSON object too, in English; without --json only the message', async () => {
+    const dir = scratch()
+    // An environment that breaks where no refusal is expected: reading DSH_REFLEX_OFF throws.
+    const broken = (): NodeJS.ProcessEnv =>
+      new Proxy({ DSH_HOME: 'home', LANG: 'en_US.UTF-8' } as NodeJS.ProcessEnv, {
+        get: (target, key) => {
+          if (key === 'DSH_REFLEX_OFF') throw new TypeError('the environment broke')
+          return target[key as string]
+        },
+      })
+    for (const lang of ['en', 'zh']) {
+      const io = memoryIO(broken(), dir)
+      expect(await main(['--lang', lang, 'whale', 'reflex', 'check', 'hello', '--json'], io)).toBe(70)
+      const report = json(io.out())
+      expect(report.ok).toBe(false)
+      expect(report.error).toContain('TypeError: the environment broke')
+      expect(io.err()).toContain('the environment broke')
+    }
+    const plain = memoryIO(broken(), dir)
+    expect(await main(['whale', 'reflex', 'check', 'hello'], plain)).toBe(70)
+    expect(plain.out()).toBe('')
+    expect(plain.err()).toContain('TypeError: the environment broke')
   })
 })
 

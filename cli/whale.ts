@@ -6,7 +6,7 @@ import { addInbox } from './whale-inbox.ts'
 import { addConformance } from './whale-conformance.ts'
 import { addReflex } from './whale-reflex.ts'
 import { help } from './help-text.ts'
-import { describeSystemFailure } from './failures.ts'
+import { describeBug, describeSystemFailure, EXIT } from './failures.ts'
 import { DEFAULT_LANG, t, type Lang } from '../i18n/index.ts'
 
 /** `cyrene whale …`: whale-persona v1 files on the command line. */
@@ -14,7 +14,9 @@ export function whaleFamily(io: CliIO): CyreneCommand {
   const whale = new CyreneCommand('whale', io)
     .description(help(io, 'cli.whale'))
     .addHelpText('after', help(io, 'cli.whale.files'))
-    .explainErrors((error) => fileRefusal(error, io.lang ?? DEFAULT_LANG))
+    .explainErrors((error) => fileRefusal(error, io.lang ?? DEFAULT_LANG, io.env.CYRENE_DEBUG === '1'))
+    // An unknown sub-command given --json is answered as JSON too (decision 329).
+    .jsonRefusals()
   addRender(whale)
   addPresets(whale)
   addInbox(whale)
@@ -23,8 +25,11 @@ export function whaleFamily(io: CliIO): CyreneCommand {
   return whale
 }
 
-/** A file the system will not let us read or write is a refusal to explain, not a crash. */
-function fileRefusal(error: unknown, lang: Lang): unknown {
+/**
+ * A file the system will not let us read or write is a refusal to explain, not a crash. Anything else
+ * that is not a refusal is a bug (exit 70), said as main.ts says one, so that with --json it is JSON too.
+ */
+function fileRefusal(error: unknown, lang: Lang, debug: boolean): unknown {
   // A full disk, a permission, a read-only file system: the system refused (exit 3), said as for every command.
   const system = (l: Lang) => describeSystemFailure(error, { command: 'whale', argv: [], lang: l })
   const said = system(lang)
@@ -33,5 +38,6 @@ function fileRefusal(error: unknown, lang: Lang): unknown {
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
     // The system's own words (EACCES: …, the path) are a parameter, as it said them.
     return saidRefusal((l) => t('whale.out.fileRefusal', l, { error: (error as Error).message }), lang, 1)
-  return error
+  if (error instanceof CliError) return error
+  return new CliError(describeBug(error, debug, lang), EXIT.bug, describeBug(error, false, 'en'))
 }

@@ -22,6 +22,7 @@ export const cliEn: { readonly [K in keyof typeof cliZh]: string } = {
   'cli.error.command': 'command',
   'cli.error.subCommand': 'sub-command',
   'cli.error.unknownCommand': 'unknown {what} "{name}"{hint}. Run `{path} --help` for the list.',
+  'cli.error.noSubCommand': 'give a sub-command ({names}). Run `{path} --help` for the list.',
   'cli.error.unknownOption': "Unknown option '{option}'{hint}",
   'cli.error.missingValue': "Option '{option}' argument missing",
   'cli.error.ambiguous': "Option '{option}' argument is ambiguous: did you forget its value? For a value that starts with a dash write {option}={value}",

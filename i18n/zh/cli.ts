@@ -18,6 +18,7 @@ export const cliZh = {
   'cli.error.command': '命令',
   'cli.error.subCommand': '子命令',
   'cli.error.unknownCommand': '没有「{name}」这个{what}{hint}。运行 `{path} --help` 看有哪些。',
+  'cli.error.noSubCommand': '要给一个子命令（{names}）。运行 `{path} --help` 看有哪些。',
   'cli.error.unknownOption': '没有「{option}」这个选项{hint}',
   'cli.error.missingValue': '选项「{option}」后面缺了值',
   'cli.error.ambiguous': '选项「{option}」后面跟的像是另一个选项：是不是忘了给值？要给以 - 开头的值，写成 {option}={value}',
