@@ -53,6 +53,40 @@ describe('cyrene whale presets', () => {
     await expectRefusal(dir, ['presets', 'import', 'nocard.charx'], /no card\.json/)
     expect(tree(dir)).toEqual(before)
   })
+  it('imports a Backyard AI archive (.byaf) as SillyTavern does, and refuses a damaged one, writing nothing (decision 330)', async () => {
+    const dir = setup()
+    const byaf = (character: object | string) =>
+      zip([
+        { name: 'manifest.json', data: JSON.stringify({ schemaVersion: 1, characters: ['characters/lin/character.json'], scenarios: ['scenarios/a.json'] }) },
+        { name: 'characters/lin/character.json', data: typeof character === 'string' ? character : JSON.stringify(character) },
+        { name: 'scenarios/a.json', data: JSON.stringify({ narrative: 'A rainy evening.', firstMessages: [{ text: 'Tea, {user}?' }] }) },
+      ])
+    put(dir, 'lin.byaf', byaf({ name: 'Madam Lin', persona: '{character} runs the morning-fog tea house.' }))
+    const out = await whale(['presets', 'import', 'lin.byaf', '--json'], dir)
+    expect(out.code).toBe(0)
+    const report = json(out.stdout)
+    expect(report).toMatchObject({ ok: true, detected: 'tavern-v2', savedId: 'madam-lin', mapped: ['description', 'scenario'] })
+    expect(report.notes[0]).toContain('Read as SillyTavern imports a Backyard AI archive')
+    expect(json(read(dir, 'home/whale-persona/presets/madam-lin.json')).persona.character).toBe(
+      '{{char}} runs the morning-fog tea house.\n\n【场景】\nA rainy evening.',
+    )
+    put(dir, 'broken.byaf', byaf('{"name": '))
+    put(dir, 'words.byaf', 'a Backyard AI archive in name only')
+    const before = tree(dir)
+    await expectRefusal(
+      dir,
+      ['presets', 'import', 'broken.byaf'],
+      'cannot read the Backyard AI archive: the character file characters/lin/character.json its manifest names is not a JSON object',
+    )
+    await expectRefusal(dir, ['presets', 'import', 'words.byaf'], /not a zip.*not a Backyard AI archive/)
+    const zh = await whale(['--lang', 'zh', 'presets', 'import', 'words.byaf'], dir)
+    expect(zh.code).toBe(2)
+    expect(zh.stderr).toContain('读不了这个 Backyard AI 存档')
+    const asJson = await whale(['--lang', 'zh', 'presets', 'import', 'words.byaf', '--json'], dir)
+    expect(json(asJson.stdout)).toMatchObject({ ok: false, detected: 'unknown', savedId: null })
+    expect(json(asJson.stdout).error).toContain('cannot read the Backyard AI archive')
+    expect(tree(dir)).toEqual(before)
+  })
   it('dir, list and show', async () => {
     const dir = setup()
     put(dir, 'home/whale-persona/presets/broken.json', '{')

@@ -6,6 +6,7 @@ import { isPresetId, readPreset, validPersonaValue, type PersonaKey, type Preset
 import { detectCard, fromTavern, neverSwitches, slugId, type CardKind, type ImportedPreset } from './tavern.ts'
 import { WhaleNotes, type WhaleSaid } from './said.ts'
 import { isYamlName, YAML_FIELD_NAMES, yamlCharacter } from './yaml-card.ts'
+import { ByafError, byafCard, isByaf } from './byaf.ts'
 
 /**
  * Turns the bytes of a file a person wants to import into a preset and a
@@ -36,6 +37,8 @@ export function importCard(bytes: Buffer, fileName: string): CardImport {
       throw error
     }
   } else {
+    // A Backyard AI archive (a zip with manifest.json): the V2 card SillyTavern builds from it (decision 330).
+    if (isByaf(bytes, fileName)) return importByaf(bytes)
     let json = bytes
     // A CharX card (a zip): its card.json, read like a JSON card file.
     if (isCharx(bytes, fileName))
@@ -150,6 +153,33 @@ function importYaml(text: string): CardImport {
       ),
     ],
   }
+}
+
+/** A Backyard AI archive read into the V2 card SillyTavern makes of it, said so, with what it left. */
+function importByaf(bytes: Buffer): CardImport {
+  let read: ReturnType<typeof byafCard>
+  try {
+    read = byafCard(bytes)
+  } catch (error) {
+    if (error instanceof ByafError) return refuse(`cannot read the Backyard AI archive: ${error.message}`, { code: 'card.byaf', params: { why: error.said } })
+    throw error
+  }
+  const result = importParsed(read.card, 'character.byaf', undefined)
+  if (!result.ok) return result
+  const notes = new WhaleNotes()
+  notes.add(
+    "Read as SillyTavern imports a Backyard AI archive: the character's persona as the description; the first scenario's narrative, first message, example messages and formatting instructions as scenario, first message, examples and system prompt; the other scenarios' first messages as alternate greetings; lore items as the card's book.",
+    'note.byaf-read',
+  )
+  if (read.otherCharacters > 0)
+    notes.add(`The archive holds ${read.otherCharacters + 1} characters; only the first was read, as SillyTavern reads only it.`, 'note.byaf-characters', {
+      n: read.otherCharacters + 1,
+    })
+  if (read.skipped.length > 0)
+    notes.add(`Scenario files not read (missing or not JSON), as SillyTavern skips them: ${read.skipped.join(', ')}`, 'note.byaf-skipped', {
+      files: read.skipped.join(', '),
+    })
+  return { ...result, notes: [...notes.en, ...result.notes], notesSaid: [...notes.said, ...result.notesSaid] }
 }
 
 /** The two names when a PNG's `chara` card is another character than the `ccv3` card read (a stale chunk an editor left). */

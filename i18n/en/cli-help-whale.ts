@@ -26,7 +26,7 @@ Relative paths resolve against the working directory.`,
   'cli.whale.presets.delete': 'delete a saved preset',
   'cli.whale.presets.dir': 'the folder the presets are kept in',
   'cli.whale.presets.import':
-    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON, a PNG or CharX card, a text-generation-webui YAML character (one with nothing to take is refused, exit 2)',
+    'import a card: a whale preset, SillyTavern v1/v2/v3 JSON, a PNG or CharX card, a text-generation-webui YAML character, a Backyard AI archive (.byaf) (one with nothing to take is refused, exit 2)',
   'cli.whale.presets.export':
     "a preset as a card, to standard output or OUT (cyrene:chat and cyrene:work export Cyrene's own persona, without memory; never into the memory store, even with --force)",
   'cli.whale.inbox': 'the memory inbox: proposed entries wait here for a person',

@@ -51,6 +51,22 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.apply.too-deep': '{file} holds a value nested too deeply to write back; make it shallower first (nothing was changed)',
   'whale.said.manifest.missing': 'no manifest.json in {dir}',
   'whale.said.manifest.bad': '{file} is not a manifest: expected {"format": "whale-golden/1", "cases": [...]}',
+  'whale.said.card.byaf': 'cannot read the Backyard AI archive: {why}',
+  'whale.said.byaf.too-large': 'the archive is larger than {max} bytes; export the character as a PNG or JSON card',
+  'whale.said.byaf.damaged':
+    'the Backyard AI archive is damaged or not a zip; export the character again from Backyard AI, or as a PNG or JSON card, and import that',
+  'whale.said.byaf.member-too-large':
+    'its {member} would inflate past {max} bytes (a zip bomb, or not a character), so it is not read; export the character again from Backyard AI, or as a PNG or JSON card, and import that',
+  'whale.said.byaf.no-manifest':
+    'the zip holds no manifest.json, so it is not a Backyard AI archive; export the character again from Backyard AI, or as a PNG or JSON card, and import that',
+  'whale.said.byaf.bad-manifest':
+    'its manifest.json is not a JSON object; export the character again from Backyard AI, or as a PNG or JSON card, and import that',
+  'whale.said.byaf.no-character':
+    'its manifest.json names no character (its "characters" list is missing or empty); export the character again from Backyard AI, or as a PNG or JSON card, and import that',
+  'whale.said.byaf.character-missing':
+    'the character file {file} its manifest names is not in the archive; export the character again from Backyard AI, or as a PNG or JSON card, and import that',
+  'whale.said.byaf.character-not-json':
+    'the character file {file} its manifest names is not a JSON object; export the character again from Backyard AI, or as a PNG or JSON card, and import that',
   'whale.said.card.charx': 'cannot read the CharX card: {why}',
   'whale.said.charx.too-large': 'the CharX is larger than {max} bytes; export the card without its assets, or as a PNG or JSON card',
   'whale.said.charx.not-zip':
@@ -101,6 +117,10 @@ export const whaleErrorsEn: { readonly [K in keyof typeof whaleErrorsZh]: string
   'whale.said.note.not-taken': 'Not taken (they need host features such as greetings, example dialogue or lorebooks, or are unknown): {fields}',
   'whale.said.note.never-switches': 'An import never switches the persona on: check it with `cyrene whale presets show <id>` and apply it yourself.',
   'whale.said.note.visible-kept': "The card's {key} differs from the copy in extensions.{extension}; kept the card's visible text.",
+  'whale.said.note.byaf-read':
+    "Read as SillyTavern imports a Backyard AI archive: the character's persona as the description; the first scenario's narrative, first message, example messages and formatting instructions as scenario, first message, examples and system prompt; the other scenarios' first messages as alternate greetings; lore items as the card's book.",
+  'whale.said.note.byaf-characters': 'The archive holds {n} characters; only the first was read, as SillyTavern reads only it.',
+  'whale.said.note.byaf-skipped': 'Scenario files not read (missing or not JSON), as SillyTavern skips them: {files}',
   'whale.said.note.yaml-read':
     'Read as SillyTavern imports a text-generation-webui YAML character: context as the description, greeting as the first message; nothing else.',
   'whale.said.note.yaml-left': "Not taken, as SillyTavern's import leaves them too: {fields}",

@@ -23,7 +23,7 @@ export const cliHelpWhaleZh = {
   'cli.whale.presets.delete': '删掉一份存好的预设',
   'cli.whale.presets.dir': '预设放在哪个文件夹',
   'cli.whale.presets.import':
-    '导入角色卡：whale 预设、SillyTavern v1/v2/v3 JSON、PNG 或 CharX 角色卡、text-generation-webui 的 YAML 角色（没有可取内容的会被拒绝，退出码 2）',
+    '导入角色卡：whale 预设、SillyTavern v1/v2/v3 JSON、PNG 或 CharX 角色卡、text-generation-webui 的 YAML 角色、Backyard AI 存档（.byaf）（没有可取内容的会被拒绝，退出码 2）',
   'cli.whale.presets.export':
     '把一份预设导出成角色卡，到标准输出或 OUT（cyrene:chat 和 cyrene:work 导出昔涟自己的人设，不含记忆；加了 --force 也从不写进记忆库）',
   'cli.whale.inbox': '记忆收件箱：提议的条目在这里等人决定',

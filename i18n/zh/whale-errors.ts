@@ -45,6 +45,17 @@ export const whaleErrorsZh = {
   'whale.said.apply.too-deep': '{file} 里有一个值嵌套得太深，写不回去；请先把它改浅（什么都没改）',
   'whale.said.manifest.missing': '{dir} 里没有 manifest.json',
   'whale.said.manifest.bad': '{file} 不是清单：应当是 {"format": "whale-golden/1", "cases": [...]}',
+  'whale.said.card.byaf': '读不了这个 Backyard AI 存档：{why}',
+  'whale.said.byaf.too-large': '这个存档超过 {max} 字节；请把角色导出成 PNG 或 JSON 卡',
+  'whale.said.byaf.damaged': '这个 Backyard AI 存档坏了，或者不是 zip；请在 Backyard AI 里把角色重新导出，或导出成 PNG、JSON 卡再导入',
+  'whale.said.byaf.member-too-large':
+    '它的 {member} 解压后会超过 {max} 字节（压缩炸弹，或者不是角色），所以不读；请在 Backyard AI 里把角色重新导出，或导出成 PNG、JSON 卡再导入',
+  'whale.said.byaf.no-manifest': '压缩包里没有 manifest.json，所以不是 Backyard AI 存档；请在 Backyard AI 里把角色重新导出，或导出成 PNG、JSON 卡再导入',
+  'whale.said.byaf.bad-manifest': '它的 manifest.json 不是 JSON 对象；请在 Backyard AI 里把角色重新导出，或导出成 PNG、JSON 卡再导入',
+  'whale.said.byaf.no-character':
+    '它的 manifest.json 没有写角色（characters 列表缺了或是空的）；请在 Backyard AI 里把角色重新导出，或导出成 PNG、JSON 卡再导入',
+  'whale.said.byaf.character-missing': 'manifest 写的角色文件 {file} 不在存档里；请在 Backyard AI 里把角色重新导出，或导出成 PNG、JSON 卡再导入',
+  'whale.said.byaf.character-not-json': 'manifest 写的角色文件 {file} 不是 JSON 对象；请在 Backyard AI 里把角色重新导出，或导出成 PNG、JSON 卡再导入',
   'whale.said.card.charx': '读不了这张 CharX 卡：{why}',
   'whale.said.charx.too-large': '这个 CharX 超过 {max} 字节；请不带素材导出这张卡，或导出成 PNG、JSON 卡',
   'whale.said.charx.not-zip': '这个文件不是 zip（找不到目录的结尾），所以不是 CharX 角色卡；请在原来的程序里把角色重新导出成 CharX、PNG 或 JSON 卡再导入',
@@ -86,6 +97,10 @@ export const whaleErrorsZh = {
   'whale.said.note.not-taken': '没有取用（它们要宿主的功能，比如开场白、示例对话或世界书，或者不认识）：{fields}',
   'whale.said.note.never-switches': '导入从不会启用这个人设：先用 `cyrene whale presets show <id>` 看一看，再自己应用。',
   'whale.said.note.visible-kept': '卡片的 {key} 和 extensions.{extension} 里的副本不一样；保留了卡片上看得见的文字。',
+  'whale.said.note.byaf-read':
+    '按 SillyTavern 导入 Backyard AI 存档的方式读取：角色的 persona 作为描述；第一个场景的 narrative、开场白、示例对话和格式说明作为场景、开场白、示例和系统提示词；其他场景的开场白作为备选开场白；lore 条目作为卡里的世界书。',
+  'whale.said.note.byaf-characters': '存档里有 {n} 个角色；只读了第一个，SillyTavern 也只读它。',
+  'whale.said.note.byaf-skipped': '没有读的场景文件（缺了或不是 JSON），SillyTavern 也跳过它们：{files}',
   'whale.said.note.yaml-read': '按 SillyTavern 导入 text-generation-webui YAML 角色的方式读取：context 作为描述，greeting 作为开场白；别的都不取。',
   'whale.said.note.yaml-left': '没有取，SillyTavern 导入时也不取：{fields}',
   'whale.said.note.ignored': '忽略了（不在规范 §4.2 的预设白名单里）：{fields}',
