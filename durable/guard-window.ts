@@ -1,11 +1,11 @@
-import { openSync, closeSync, writeSync, readdirSync, readlinkSync, renameSync, unlinkSync, fchmodSync, lstatSync, statSync, constants as C } from 'node:fs'
+import { openSync, closeSync, writeSync, readdirSync, renameSync, unlinkSync, fchmodSync, constants as C } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { FILE_MODE } from './modes.ts'
 import { LockBusyError } from './lock.ts'
-import { OWN_PIDNS, OWN_START, processAlive, readRecordSync, sameHost } from './lock-owner.ts'
+import { holdsOpen, OWN_PIDNS, OWN_START, processAlive, readRecordSync, sameHost } from './lock-owner.ts'
 
 /**
  * A store guard's window, told to other processes (docs/decisions/295). While a tool call runs in a DSH
@@ -109,42 +109,6 @@ export function windowsOpenElsewhere(metaDir: string): WindowMark[] {
     if (processAlive(mark.pid, mark.start) && holdsOpen(mark.pid, mark.file)) open.push(mark)
   }
   return open
-}
-
-/**
- * Whether process `pid` wrote `file` and holds it open, as a host holds its mark while its window is.
- * A host writes its own mark, so the mark's owner is the process's user: a mark a tool call wrote for
- * another user's process (pid 1) is no window. The open files of a process of this user are read; those
- * of another user's (a host run as root, its own mark) cannot be, and its mark is believed. Without
- * /proc every mark is believed, as before decision 318.
- */
-function holdsOpen(pid: number, file: string): boolean {
-  let mark: { dev: number; ino: number; uid: number }
-  let owner: number
-  try {
-    mark = lstatSync(file)
-    owner = statSync(`/proc/${pid}`).uid
-  } catch {
-    return true
-  }
-  if (owner !== mark.uid) return false
-  let fds: string[]
-  try {
-    fds = readdirSync(`/proc/${pid}/fd`)
-  } catch {
-    return true
-  }
-  return fds.some((fd) => {
-    try {
-      const path = `/proc/${pid}/fd/${fd}`
-      // Only files: a socket or a pipe says nothing of the mark.
-      if (!readlinkSync(path).startsWith('/')) return false
-      const st = statSync(path)
-      return st.dev === mark.dev && st.ino === mark.ino
-    } catch {
-      return false
-    }
-  })
 }
 
 /** How often a writer waiting for another process's window looks again. */

@@ -1,4 +1,4 @@
-import { promises as fs, readFileSync, readlinkSync } from 'node:fs'
+import { promises as fs, lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { readRegularFileSync } from './read-regular.ts'
 
@@ -83,6 +83,65 @@ export function processAlive(pid: number, start: number | undefined): boolean {
   return start === undefined || now.start === start
 }
 
+/** The user a process creates files as (the fourth of `Uid:` in /proc/<pid>/status, readable for every process); undefined where it cannot be read. */
+function fileUid(pid: number): number | undefined {
+  try {
+    const line = /^Uid:\s+\d+\s+\d+\s+\d+\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return line === null ? undefined : Number(line[1])
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether process `pid` wrote `file` and holds it open, as a lock's holder holds its owner record and intent
+ * (decision 326) and a host its window's mark (decision 318), all in `元/` where a tool call can write too. A
+ * record a call forged for a live process it did not start (pid 1, DSH's own pid) is a file that process never
+ * opened. Only a regular file with one name (a hard link to a file the process does hold open is not its record),
+ * owned by the user the process creates files as. Where this cannot be read (no /proc, another user's process
+ * whose open files are hidden) the record is believed: an error here must keep a lock, never take it.
+ */
+export function holdsOpen(pid: number, file: string): boolean {
+  let record: { dev: number; ino: number; uid: number; nlink: number; isFile: () => boolean }
+  try {
+    record = lstatSync(file)
+  } catch {
+    return true
+  }
+  const uid = fileUid(pid)
+  if (uid === undefined) return true
+  if (!record.isFile() || record.nlink !== 1 || uid !== record.uid) return false
+  let fds: string[]
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`)
+  } catch {
+    return true
+  }
+  return fds.some((fd) => {
+    try {
+      const path = `/proc/${pid}/fd/${fd}`
+      // Only files: a socket or a pipe says nothing of the record.
+      if (!readlinkSync(path).startsWith('/')) return false
+      const st = statSync(path)
+      return st.dev === record.dev && st.ino === record.ino
+    } catch {
+      return false
+    }
+  })
+}
+
+/**
+ * Is a record of this host (a lock's owner, an intent) its live process's? The process runs (same start time)
+ * and holds the record open (`holdsOpen`), or the record was renewed within `staleMs` (`renewedMs`: the lock
+ * folder's mtime, which a holder refreshes; an intent's own): a holder of a version before decision 326 does not
+ * hold its record, and keeps it fresh instead. A time in the future counts as old: a forger can set one.
+ */
+export function holderLive(pid: number, start: number | undefined, record: string, renewedMs: number, staleMs: number): boolean {
+  if (!processAlive(pid, start)) return false
+  if (Math.abs(Date.now() - renewedMs) <= staleMs) return true
+  return holdsOpen(pid, record)
+}
+
 function parseOwner(text: string): LockOwner | undefined {
   try {
     const v = JSON.parse(text) as LockOwner
@@ -112,20 +171,24 @@ export function readOwnerSync(lockPath: string): LockOwner | undefined {
 }
 
 /** Alive as far as this host can tell: a holder on another host counts as alive. */
-function ownerAlive(owner: LockOwner): boolean {
-  return !sameHost(owner.host, owner.pidns) || processAlive(owner.pid, owner.start)
+function ownerAlive(owner: LockOwner, lockPath: string, renewedMs: number): boolean {
+  return !sameHost(owner.host, owner.pidns) || holderLive(owner.pid, owner.start, `${lockPath}.owner`, renewedMs, DEFAULT_STALE_MS)
 }
+
+/** A lock's stale time where its taker's is not known (the store's default). */
+const DEFAULT_STALE_MS = 10_000
 
 /** Is the lock held by a live process (as far as this host can tell)? */
 export async function lockState(lockPath: string): Promise<{ held: boolean; owner?: LockOwner | undefined; alive?: boolean }> {
+  let renewedMs: number
   try {
-    await fs.stat(lockPath)
+    renewedMs = (await fs.stat(lockPath)).mtimeMs
   } catch {
     return { held: false }
   }
   // A few hundred bytes, read without waiting whatever was planted under its name.
   const owner = readOwnerSync(lockPath)
-  return { held: true, owner, alive: owner === undefined ? undefined : ownerAlive(owner) }
+  return { held: true, owner, alive: owner === undefined ? undefined : ownerAlive(owner, lockPath, renewedMs) }
 }
 
 /** "process 12 on host (write, since …)", plus "which is alive — paused or still working" when it is known to be. */

@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { promises as fs } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { acquire, reclaim, LockBusyError, LockLostError } from './lock.ts'
+import { acquire, holdsOpen, reclaim, LockBusyError, LockLostError } from './lock.ts'
 import { spawnLockHolder } from './testing/spawn.ts'
 import { useTmpfs } from './testing/use-tmpfs.ts'
 
@@ -288,4 +288,118 @@ it('a record name that is a second name of another file (a hard link a tool call
   expect(JSON.parse(await fs.readFile(`${lock}.owner`, 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'write' })
   await held.release()
   expect(await fs.readFile(memory, 'utf8')).toBe('the person’s own words\n')
+})
+
+/** A real second process: `sleep`, which opens nothing of ours; or one that opens `file` and holds it (a holder's proof). */
+async function liveProcess(file?: string): Promise<ChildProcess> {
+  const child =
+    file === undefined
+      ? spawn('sleep', ['600'], { stdio: 'ignore' })
+      : spawn(process.execPath, ['-e', "require('fs').openSync(process.argv[1], 'r'); console.log('READY'); setInterval(() => {}, 1e6)", file], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        })
+  if (file !== undefined) await new Promise((resolve) => child.stdout!.once('data', resolve))
+  else await new Promise((resolve) => child.once('spawn', resolve))
+  return child
+}
+
+const longAgo = () => new Date(Date.now() - 60_000)
+
+describe('a lock record a tool call forged for a live process (decision 326)', () => {
+  const forge = async (pid: number) => {
+    await fs.mkdir(lock)
+    await fs.writeFile(
+      `${lock}.owner`,
+      JSON.stringify({ pid, host: hostname(), at: 'x', purpose: 'write', ino: (await fs.stat(lock)).ino, token: 'forged', start: await startOf(pid) }),
+    )
+  }
+
+  it('naming a live process that never opened it (a real second process, this very process, pid 1): kept while fresh, taken once not refreshed for the stale time, or with a time in the future', async () => {
+    const child = await liveProcess()
+    try {
+      for (const pid of [child.pid!, process.pid, 1]) {
+        await forge(pid)
+        // Fresh: a holder of an earlier version, which refreshes and does not hold its record, is never taken.
+        expect(reclaim(lock, 2000)).toBe(false)
+        await fs.utimes(lock, longAgo(), longAgo())
+        expect(reclaim(lock, 2000)).toBe(true)
+        expect(await gone()).toBe(true)
+        await forge(pid)
+        const future = new Date(Date.now() + 365 * 86_400_000)
+        await fs.utimes(lock, future, future)
+        expect(reclaim(lock, 2000)).toBe(true)
+      }
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+
+  it('a writer that finds one waits the stale time and writes, where it waited out and refused', async () => {
+    const child = await liveProcess()
+    try {
+      await forge(child.pid!)
+      const held = await acquire({ path: lock, purpose: 'person', staleMs: 2000, waitMs: 20_000 })
+      expect(JSON.parse(await fs.readFile(`${lock}.owner`, 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'person' })
+      await held.release()
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
+
+  it('a record its live process holds open is kept however old; a link to a file a process holds open is not its record', async () => {
+    await fs.mkdir(lock)
+    await fs.writeFile(`${lock}.owner`, '')
+    const holder = await liveProcess(`${lock}.owner`)
+    try {
+      await fs.writeFile(
+        `${lock}.owner`,
+        JSON.stringify({ pid: holder.pid, host: hostname(), at: 'x', purpose: 'write', ino: (await fs.stat(lock)).ino, start: await startOf(holder.pid!) }),
+      )
+      await fs.utimes(lock, longAgo(), longAgo())
+      expect(holdsOpen(holder.pid!, `${lock}.owner`)).toBe(true)
+      expect(reclaim(lock, 2000)).toBe(false)
+      // The same file under a second name: the proof a live holder lends its own record is not lent to a link.
+      await fs.link(`${lock}.owner`, join(dir, 'second-name'))
+      expect(holdsOpen(holder.pid!, `${lock}.owner`)).toBe(false)
+      expect(reclaim(lock, 2000)).toBe(true)
+    } finally {
+      holder.kill('SIGKILL')
+    }
+  })
+
+  it('an intent naming a live process keeps a record-less lock only while held open or fresh', async () => {
+    const child = await liveProcess()
+    try {
+      await fs.mkdir(lock)
+      await fs.writeFile(`${lock}.intent.${child.pid}`, '')
+      expect(reclaim(lock, 2000)).toBe(false)
+      await fs.utimes(`${lock}.intent.${child.pid}`, longAgo(), longAgo())
+      expect(reclaim(lock, 2000)).toBe(true)
+      await expect(fs.stat(`${lock}.intent.${child.pid}`)).rejects.toThrow()
+    } finally {
+      child.kill('SIGKILL')
+    }
+    await fs.mkdir(lock)
+    await fs.writeFile(join(dir, 'made'), '')
+    const holder = await liveProcess(join(dir, 'made'))
+    try {
+      await fs.rename(join(dir, 'made'), `${lock}.intent.${holder.pid}`)
+      await fs.utimes(`${lock}.intent.${holder.pid}`, longAgo(), longAgo())
+      expect(reclaim(lock, 2000)).toBe(false)
+    } finally {
+      holder.kill('SIGKILL')
+    }
+  })
+
+  it('a holder holds its record open from taking the lock until it is removed; what cannot be read is believed', async () => {
+    const held = await acquire({ path: lock, purpose: 'first', staleMs: 2000 })
+    expect(holdsOpen(process.pid, `${lock}.owner`)).toBe(true)
+    await fs.utimes(lock, longAgo(), longAgo())
+    expect(reclaim(lock, 2000)).toBe(false)
+    await held.release()
+    expect(await gone()).toBe(true)
+    // No process there to read (gone): kept, never taken on an error.
+    await fs.writeFile(join(dir, 'record'), '')
+    expect(holdsOpen(DEAD, join(dir, 'record'))).toBe(true)
+  })
 })

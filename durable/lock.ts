@@ -19,9 +19,9 @@ import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DIR_MODE, FILE_MODE } from './modes.ts'
-import { describeHolder, OWN_PIDNS, OWN_START, processAlive, readOwnerSync, readRecordSync, sameHost, type LockOwner } from './lock-owner.ts'
+import { describeHolder, holderLive, OWN_PIDNS, OWN_START, readOwnerSync, readRecordSync, sameHost, type LockOwner } from './lock-owner.ts'
 
-export { describeHolder, lockState, pidAlive, processStopped, type LockOwner } from './lock-owner.ts'
+export { describeHolder, holdsOpen, lockState, pidAlive, processStopped, type LockOwner } from './lock-owner.ts'
 
 /**
  * Cross-process locks. A lock is a folder made with mkdir (exactly one process
@@ -40,10 +40,15 @@ export { describeHolder, lockState, pidAlive, processStopped, type LockOwner } f
  * abandons its write and touches nothing of the new holder's.
  *
  * A lock is taken from its owner only when the owner is gone:
- *  * owner on this host: never while its process is alive — a process that is
- *    paused (SIGSTOP, Ctrl-Z, a debugger) or just slow is alive, however old
- *    the lock; at once when it is dead, a zombie, or its pid now belongs to a
- *    process with another start time;
+ *  * owner on this host: never while its process is alive and holds its record
+ *    open — a process that is paused (SIGSTOP, Ctrl-Z, a debugger) or just slow
+ *    holds it, however old the lock; at once when it is dead, a zombie, or its
+ *    pid now belongs to a process with another start time. A holder keeps its
+ *    record (and its intent) open for as long as it exists: a record a tool call
+ *    forged in 元/ naming a live process (pid 1, DSH's own) is a file that
+ *    process never opened, taken over once the lock was not refreshed for
+ *    `staleMs` (a holder of an earlier version, which does not hold its record,
+ *    refreshes; decision 326);
  *  * owner on another host (its process cannot be checked from here): when it
  *    has not refreshed the lock for `staleMs`;
  *  * no record: its holder died between mkdir and writing the record, or while
@@ -144,15 +149,29 @@ function intentPath(lockPath: string, pid: number = process.pid): string {
 /**
  * A small record only this user may read, whatever the umask: the mode given
  * to open() is masked by it (0777 would leave a file nobody can read, and the
- * holder could then not recognise its own record), fchmod is not.
+ * holder could then not recognise its own record), fchmod is not. Returns it
+ * open: a holder holds its record open while the record stands, which is what
+ * tells it from a forged one (decision 326). The caller closes it after
+ * removing the file, never before.
  */
-function writePrivateSync(path: string, text: string): void {
+function writePrivateSync(path: string, text: string): number {
   const fd = openRegularForWrite(path)
   try {
     fchmodSync(fd, FILE_MODE)
     writeAllSync(fd, Buffer.from(text, 'utf8'), path)
-  } finally {
+    return fd
+  } catch (e) {
     closeSync(fd)
+    throw e
+  }
+}
+
+function closeQuietly(fd: number | undefined): void {
+  if (fd === undefined) return
+  try {
+    closeSync(fd)
+  } catch {
+    /* already closed */
   }
 }
 
@@ -193,15 +212,21 @@ function openRegularForWrite(path: string): number {
   }
 }
 
+interface Intent {
+  path: string
+  /** Held open while the file stands (decision 326); undefined when only a torn file could be made. */
+  fd: number | undefined
+}
+
 /**
  * Writes this process's intent file. On a full disk the file is usually still
  * created, empty or torn: readers then judge it by its pid alone, which is
  * enough. Throws only when not even that worked.
  */
-function writeIntent(lockPath: string): string {
+function writeIntent(lockPath: string): Intent {
   const p = intentPath(lockPath)
   try {
-    writePrivateSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS }))
+    return { path: p, fd: writePrivateSync(p, JSON.stringify({ host: hostname(), start: OWN_START, pidns: OWN_PIDNS })) }
   } catch (e) {
     try {
       statSync(p)
@@ -209,7 +234,17 @@ function writeIntent(lockPath: string): string {
       throw e
     }
   }
-  return p
+  return { path: p, fd: undefined }
+}
+
+/** Removes an intent, then lets go of it: at no moment does it stand unheld. */
+function dropIntent(intent: Intent): void {
+  try {
+    unlinkSync(intent.path)
+  } catch {
+    /* gone */
+  }
+  closeQuietly(intent.fd)
 }
 
 /**
@@ -234,7 +269,7 @@ function liveIntent(lockPath: string, staleMs: number): boolean {
       /* just created (empty) or gone: judged by its pid below */
     }
     const foreign = typeof info.host === 'string' && !sameHost(info.host, info.pidns)
-    const alive = foreign ? Date.now() - mtimeMs <= staleMs : processAlive(pid, typeof info.start === 'number' ? info.start : undefined)
+    const alive = foreign ? Date.now() - mtimeMs <= staleMs : holderLive(pid, typeof info.start === 'number' ? info.start : undefined, file, mtimeMs, staleMs)
     if (alive) live = true
     else {
       try {
@@ -248,12 +283,12 @@ function liveIntent(lockPath: string, staleMs: number): boolean {
 }
 
 /** May this lock be taken from its owner (see the module comment)? */
-function abandoned(st: Stats, owner: LockOwner | undefined, someoneMidway: boolean, staleMs: number): boolean {
+function abandoned(lockPath: string, st: Stats, owner: LockOwner | undefined, someoneMidway: boolean, staleMs: number): boolean {
   const stale = Date.now() - st.mtimeMs > staleMs
   if (owner === undefined) return !someoneMidway
   if (owner.ino !== st.ino) return !someoneMidway && stale
   if (!sameHost(owner.host, owner.pidns)) return stale
-  return !processAlive(owner.pid, owner.start)
+  return !holderLive(owner.pid, owner.start, `${lockPath}.owner`, st.mtimeMs, staleMs)
 }
 
 /** Remove an abandoned lock (see the module comment). True if the lock is gone. Synchronous on purpose. */
@@ -282,7 +317,7 @@ export function reclaim(lockPath: string, staleMs: number): boolean {
     // it drops its intent, so this order never sees "no intent and no record" for it.
     const someoneMidway = liveIntent(lockPath, staleMs)
     const owner = readOwnerSync(lockPath)
-    if (!abandoned(st, owner, someoneMidway, staleMs)) return false
+    if (!abandoned(lockPath, st, owner, someoneMidway, staleMs)) return false
     let again: Stats
     try {
       again = statSync(lockPath)
@@ -342,10 +377,13 @@ class Holding implements HeldLock {
   private readonly timer: NodeJS.Timeout
   private released = false
   private lost = false
+  /** The owner record, held open while it stands: the proof a waiter reads that this holder is the lock's (decision 326). */
+  private recordFd: number | undefined
 
-  constructor(path: string, owner: LockOwner, staleMs: number) {
+  constructor(path: string, owner: LockOwner, staleMs: number, recordFd: number) {
     this.path = path
     this.owner = owner
+    this.recordFd = recordFd
     this.timer = setInterval(() => this.refresh(), Math.max(1000, Math.min(5000, Math.floor(staleMs / 2))))
     this.timer.unref()
     heldLocks().add(this)
@@ -370,10 +408,17 @@ class Holding implements HeldLock {
 
   compromised = (): boolean => this.lost
 
+  /** The record is another holder's by now, or removed: nothing of this holding's to prove. */
+  private letGoOfRecord(): void {
+    closeQuietly(this.recordFd)
+    this.recordFd = undefined
+  }
+
   assertOwned = (): void => {
     const why = this.notOursBecause()
     if (why === undefined) return
     this.lost = true
+    this.letGoOfRecord()
     throw new LockLostError(
       `the write was abandoned and nothing was written: this process no longer holds the lock ${this.path} (${why}). Try again.`,
       this.path,
@@ -384,6 +429,7 @@ class Holding implements HeldLock {
   private refresh(): void {
     if (this.notOursBecause() !== undefined) {
       this.lost = true
+      this.letGoOfRecord()
       clearInterval(this.timer)
       return
     }
@@ -405,10 +451,11 @@ class Holding implements HeldLock {
     this.released = true
     if (!mine) {
       this.lost = true
+      this.letGoOfRecord()
       return
     }
     // Synchronous and back to back, inside an intent (the record-less gap).
-    let intent: string | undefined
+    let intent: Intent | undefined
     try {
       intent = writeIntent(this.path)
     } catch {
@@ -418,13 +465,9 @@ class Holding implements HeldLock {
     try {
       removeRecordAndFolder(this.path)
     } finally {
-      if (intent !== undefined) {
-        try {
-          unlinkSync(intent)
-        } catch {
-          /* gone */
-        }
-      }
+      // Closed once removed: a record that stands is never unheld.
+      this.letGoOfRecord()
+      if (intent !== undefined) dropIntent(intent)
     }
   }
 
@@ -457,19 +500,14 @@ function tryTake(path: string, purpose: string, staleMs: number): Holding | unde
         ...(OWN_START === undefined ? {} : { start: OWN_START }),
         ...(OWN_PIDNS === undefined ? {} : { pidns: OWN_PIDNS }),
       }
-      writePrivateSync(`${path}.owner`, JSON.stringify(owner))
-      return new Holding(path, owner, staleMs)
+      return new Holding(path, owner, staleMs, writePrivateSync(`${path}.owner`, JSON.stringify(owner)))
     } catch (e) {
       // The folder is ours (nobody takes a live owner's lock): undo, leave no trace.
       removeRecordAndFolder(path)
       throw e
     }
   } finally {
-    try {
-      unlinkSync(intent)
-    } catch {
-      /* gone */
-    }
+    dropIntent(intent)
   }
 }
 
@@ -494,11 +532,20 @@ function shapeError(path: string, shape: 'link' | 'file'): LockBusyError {
   return error
 }
 
+/** When the lock folder was last refreshed; 0 when it is gone (a holder judged by its open record alone). */
+function renewedAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs
+  } catch {
+    return 0
+  }
+}
+
 /** What a waiter that gives up says, naming the holder. */
 function busyError(path: string, staleMs: number): LockBusyError {
   const owner = readOwnerSync(path)
   const local = owner !== undefined && sameHost(owner.host, owner.pidns)
-  const alive = owner === undefined ? undefined : local ? processAlive(owner.pid, owner.start) : undefined
+  const alive = owner === undefined ? undefined : local ? holderLive(owner.pid, owner.start, `${path}.owner`, renewedAt(path), staleMs) : undefined
   const intents = owner === undefined ? intentFiles(path) : []
   const advice =
     owner === undefined
