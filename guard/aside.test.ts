@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { takeHostWrites } from '../durable/host-writes.ts'
 import { useTmpfs } from '../durable/testing/use-tmpfs.ts'
 import { fillDisk } from '../durable/testing/tmpfs.ts'
-import { keepAside, MAX_FILE, MAX_TOTAL, putBackDirOf, putBackUsage, readDisplaced } from './aside.ts'
+import { keepAside, LARGE, MAX_FILE, putBackDirOf, putBackUsage, readDisplaced } from './aside.ts'
 
 const cleanup: Array<() => void> = []
 afterEach(() => {
@@ -75,27 +75,19 @@ describe('keeping aside what the guard puts back (decision 296)', () => {
     expect(readdirSync(elsewhere)).toEqual([])
   })
 
-  it('past the folder’s bound nothing more is kept until the person clears it', () => {
+  it('one call cannot fill the folder: after more than 16 MiB of copies a later save is still kept (decision 327)', () => {
     const t = home()
-    mkdirSync(join(t.putBack, 'older'), { recursive: true })
-    writeFileSync(join(t.putBack, 'older/filler'), Buffer.alloc(MAX_TOTAL - 1))
-    writeFileSync(join(t.root, '锚/x.md'), 'x\n')
-    const aside = keepAside(t.putBack, readDisplaced([join(t.root, '锚/x.md')], t.home).files, NOW)
-    expect(aside).toEqual({ kept: 0, skipped: 1 })
-    expect(readdirSync(t.putBack)).toEqual(['older'])
-    // The person clears it: the next look keeps again (what this process counted there is looked at anew when full).
-    rmSync(join(t.putBack, 'older'), { recursive: true })
-    const again = keepAside(t.putBack, readDisplaced([join(t.root, '锚/x.md')], t.home).files, NOW)
-    expect(again.kept).toBe(1)
-  })
-
-  it('counts what it keeps: a look that would pass the bound keeps only what fits', () => {
-    const t = home()
+    // The flood: seventeen 1 MiB files a call wrote into the store, each put back and copied.
     const oneFile = Buffer.alloc(MAX_FILE, 0x61)
-    const looks = Math.floor(MAX_TOTAL / MAX_FILE)
-    for (let n = 0; n < looks; n++) expect(keepAside(t.putBack, [{ rel: `cyrene-philia093-0/锚/f${n}.md`, bytes: oneFile }], NOW).kept).toBe(1)
-    expect(keepAside(t.putBack, [{ rel: 'cyrene-philia093-0/锚/one-more.md', bytes: oneFile }], NOW)).toEqual({ kept: 0, skipped: 1 })
-    expect(putBackUsage(t.putBack).bytes).toBe(looks * MAX_FILE)
+    const flood = Math.ceil(LARGE / MAX_FILE) + 1
+    const files = Array.from({ length: flood }, (_, n) => ({ rel: `cyrene-philia093-0/余页/f${n}.md`, bytes: oneFile }))
+    expect(keepAside(t.putBack, files, NOW)).toMatchObject({ kept: flood, skipped: 0 })
+    expect(putBackUsage(t.putBack).bytes).toBeGreaterThan(LARGE)
+    // The person's editor saves an anchor in the window that call held open: what they saved is kept.
+    writeFileSync(join(t.root, '锚/我是谁.md'), 'saved by the person\n')
+    const aside = keepAside(t.putBack, readDisplaced([join(t.root, '锚/我是谁.md')], t.home).files, new Date(NOW.getTime() + 1))
+    expect(aside).toMatchObject({ kept: 1, skipped: 0 })
+    expect(readFileSync(join(aside.dir!, 'cyrene-philia093-0/锚/我是谁.md'), 'utf8')).toBe('saved by the person\n')
   })
 
   it('a folder outside DSH_HOME (a whale-persona folder set apart) is kept under elsewhere/', () => {

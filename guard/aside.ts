@@ -12,13 +12,15 @@ import { readRegularFileSync } from '../durable/read-regular.ts'
  * `<root>-put-back/<time>/` under their path from DSH_HOME, before the guard puts the old ones back:
  * nothing the person wrote is lost, and they can copy it back when no call runs. The folder is
  * protected as the store is (a call cannot change what is kept), and its writes are the host's
- * (declared). Bounded: a file over `MAX_FILE` or a folder past `MAX_TOTAL` is not kept, and said so.
+ * (declared). A file over `MAX_FILE` is not kept, and said so. The folder has no bound of its own: one let a
+ * single call fill it, after which the person's save was put back with no copy (decision 327). A copy takes the
+ * room its put back freed, so it adds nothing a call could not have written to the disk itself.
  */
 
 /** A file larger than this is not kept aside (memory files are small; a model's dump is not the person's edit). */
 export const MAX_FILE = 1024 * 1024
-/** What the put-back folder may hold in all; past it nothing more is kept until the person clears it. */
-export const MAX_TOTAL = 16 * 1024 * 1024
+/** Past this the doctor asks the person to clear the folder; nothing stops being kept. */
+export const LARGE = 16 * 1024 * 1024
 
 /** `<root>-put-back`, beside the store and its snapshots. */
 export function putBackDirOf(root: string): string {
@@ -35,7 +37,7 @@ export interface Aside {
   /** The look's folder, when anything was kept. */
   dir?: string
   kept: number
-  /** Files not kept: too large, the folder full, or a write that failed. */
+  /** Files not kept: too large, or a write that failed (the disk full). */
   skipped: number
 }
 
@@ -59,21 +61,17 @@ export function readDisplaced(paths: readonly string[], from: string): { files: 
 /** Writes the displaced files into a new folder of `<putBack>/`; never through a link, never past the bounds. */
 export function keepAside(putBack: string, files: readonly Displaced[], now = new Date()): Aside {
   if (files.length === 0) return { kept: 0, skipped: 0 }
-  let { fit, skipped } = fitting(files, MAX_TOTAL - heldBytes(putBack, false))
-  // Full by what this process counted: the person may have cleared the folder since, so look again.
-  if (skipped > 0) ({ fit, skipped } = fitting(files, MAX_TOTAL - heldBytes(putBack, true)))
-  if (fit.length === 0) return { kept: 0, skipped }
+  let skipped = 0
   try {
     ensureRealDir(putBack)
     const dir = newLookDir(putBack, now)
     let kept = 0
-    for (const f of fit) {
+    for (const f of files) {
       try {
         const target = join(dir, f.rel)
         for (const d of foldersBetween(dir, dirname(target))) ensureRealDir(d)
         writeNew(target, f.bytes)
         declareHostWrite(target, f.bytes)
-        heldByPutBack.set(putBack, heldBytes(putBack, false) + f.bytes.length)
         kept++
       } catch {
         skipped++
@@ -81,38 +79,8 @@ export function keepAside(putBack: string, files: readonly Displaced[], now = ne
     }
     return { dir, kept, skipped }
   } catch {
-    return { kept: 0, skipped: skipped + fit.length }
+    return { kept: 0, skipped: files.length }
   }
-}
-
-function fitting(files: readonly Displaced[], room: number): { fit: Displaced[]; skipped: number } {
-  const fit: Displaced[] = []
-  let skipped = 0
-  let used = 0
-  for (const f of files) {
-    if (used + f.bytes.length > room) skipped++
-    else {
-      fit.push(f)
-      used += f.bytes.length
-    }
-  }
-  return { fit, skipped }
-}
-
-/**
- * What a put-back folder holds: walked once, then counted up as this process keeps files there. Walking it
- * at every look made a call that dropped thousands of files into the store take minutes (decision 301).
- * What the person removes there meanwhile is found when the count says full (`fresh`).
- */
-const heldByPutBack = new Map<string, number>()
-
-function heldBytes(putBack: string, fresh: boolean): number {
-  let held = fresh ? undefined : heldByPutBack.get(putBack)
-  if (held === undefined) {
-    held = folderBytes(putBack)
-    heldByPutBack.set(putBack, held)
-  }
-  return held
 }
 
 /**

@@ -1,7 +1,7 @@
 import { t, type Lang } from '../i18n/index.ts'
 import type { DoctorLine } from '../doctor/index.ts'
 import type { StoreGuardState } from './types.ts'
-import { MAX_TOTAL, putBackDirOf, putBackUsage } from './aside.ts'
+import { LARGE, putBackDirOf, putBackUsage } from './aside.ts'
 
 /** The guard's doctor lines (area `guard`): one line, or a warning when the guard is not mounted (`state` undefined). */
 export function doctorLines(state: StoreGuardState | undefined, lang: Lang): DoctorLine[] {
@@ -51,7 +51,7 @@ export function putBackLine(root: string, lang: Lang): DoctorLine | undefined {
   const dir = putBackDirOf(root)
   const { looks, bytes } = putBackUsage(dir)
   if (looks === 0) return undefined
-  const full = bytes >= MAX_TOTAL ? t('doctor.putBack.full', lang, { limit: MAX_TOTAL / 1024 / 1024 }) : ''
+  const full = bytes >= LARGE ? t('doctor.putBack.large', lang, { limit: LARGE / 1024 / 1024 }) : ''
   return {
     area: 'guard',
     check: t('doctor.check.putBack', lang),

@@ -67,7 +67,7 @@ export interface EffectsState {
   /** Of those, the ones still not put back: tried again at every look, never taken as the person's. */
   owed?: number
   errors: number
-  /** Files copied aside before they were put back (decision 296), and those that could not be (too large, the folder full, a failed write). */
+  /** Files copied aside before they were put back (decision 296), and those that could not be (too large, a failed write). */
   asideKept?: number
   asideSkipped?: number
   last?: { at: string; tool: string; what: string }
