@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryStore } from './store.ts'
 import { openEngine } from './engine.ts'
-import { kindOfName, listSnapshots, snapshotIfDue, takeSnapshot } from './snapshots.ts'
+import { kindOfName, listSnapshots, MANIFEST_FILE, snapshotIfDue, takeSnapshot } from './snapshots.ts'
+import { keepBytesFrom, openCallWindow } from '../durable/host-writes.ts'
 import { restoreSnapshot } from './restore.ts'
 import { checkStore } from './check.ts'
 import { tempHome } from './testing/tmp.ts'
@@ -133,4 +134,53 @@ it('prunes by the order snapshots were taken, so a clock put back after running 
   // A manual snapshot a moment later does not push today's daily one out either.
   await takeSnapshot(s, 'manual')
   expect(await listSnapshots(s)).toContain('2026-06-01')
+})
+
+it('a manifest a tool call rewrites while its window is open does not choose which snapshot a prune drops (decision 328)', async () => {
+  const s = await MemoryStore.open({ env: { DSH_HOME: t.home }, now: () => now })
+  await s.write(fact('一'), { by: 'person' })
+  // Five snapshots the person's cyrene took before this DSH started, in this order (seq 1 to 5): read from the disk here.
+  await fs.mkdir(s.snapshotsDir, { recursive: true })
+  const names = [
+    '2025-12-01T120000Z-manual',
+    '2025-12-02T120000Z-manual',
+    '2025-12-03T120000Z-manual',
+    '2025-12-04T120000Z-manual',
+    '2025-12-05T120000Z-manual',
+  ]
+  const guardCopy = new Map<string, Buffer>()
+  for (const [i, name] of names.entries()) {
+    await fs.mkdir(join(s.snapshotsDir, name))
+    const manifest = Buffer.from(`${JSON.stringify({ version: 1, taken_at: `2025-12-0${i + 1}T12:00:00.000Z`, kind: 'manual', seq: i + 1, files: {} })}\n`)
+    await fs.writeFile(join(s.snapshotsDir, name, MANIFEST_FILE), manifest)
+    guardCopy.set(join(s.snapshotsDir, name, MANIFEST_FILE), manifest)
+  }
+  // A window is open: the guard keeps each manifest as it was before the call (the snapshots' other paths: none kept).
+  const stop = keepBytesFrom((path) => (path.startsWith(s.snapshotsDir) ? (guardCopy.get(path) ?? null) : undefined))
+  const close = openCallWindow()
+  try {
+    // The call's process makes the oldest look newest, for the moment the person's /cyrene backup prunes.
+    const oldest = join(s.snapshotsDir, names[0]!, MANIFEST_FILE)
+    await fs.writeFile(oldest, JSON.stringify({ version: 1, taken_at: 'x', kind: 'manual', seq: 1_000_000, files: {} }))
+    // And a snapshot of its own making, numbered above all, that would push out the rest.
+    await fs.mkdir(join(s.snapshotsDir, '2099-01-01T000000Z-manual'))
+    await fs.writeFile(
+      join(s.snapshotsDir, '2099-01-01T000000Z-manual', MANIFEST_FILE),
+      JSON.stringify({ version: 1, kind: 'manual', seq: 2_000_000, files: {} }),
+    )
+    now = new Date('2026-01-01T12:00:00')
+    const taken = await takeSnapshot(s, 'manual')
+    const left = await listSnapshots(s)
+    // The oldest by what the host recorded goes; the next oldest stays, and so does the one just taken.
+    expect(left).not.toContain(names[0])
+    expect(left).toContain(names[1])
+    expect(left).toContain(taken.name)
+    // What the call made is the guard's to put back, not the prune's to count or drop.
+    expect(left).toContain('2099-01-01T000000Z-manual')
+    // The new snapshot's number comes from the trusted order, not the forged one.
+    expect(JSON.parse(await fs.readFile(join(taken.path, MANIFEST_FILE), 'utf8')).seq).toBe(6)
+  } finally {
+    close()
+    stop()
+  }
 })

@@ -4,7 +4,7 @@ import { join, dirname, relative, sep } from 'node:path'
 import { asKept, ensureDir, fsyncDir, isStoreFile, readNoFollow, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
-import { asHostFolderWork, vouchedFilesUnder } from '../durable/host-writes.ts'
+import { asHostFolderWork, vouchedBytes, vouchedFilesUnder } from '../durable/host-writes.ts'
 import type { StoreCore } from './store-core.ts'
 
 /**
@@ -194,6 +194,7 @@ async function copyToSnapshot(
     await writeNewFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`)
     await fsyncDir(tmp)
     await fs.rename(tmp, final)
+    takenHere.set(final, seq)
     await fsyncDir(store.snapshotsDir)
     return { name, path: final, files: Object.keys(files).length }
   } catch (e) {
@@ -218,16 +219,33 @@ export function kindOfName(name: string): 'daily' | 'other' {
  * off. `spare` names are never removed (the snapshot a restore is reading), so
  * for a while there may be one more.
  */
+/** The order of each snapshot this process took (by its path), as it wrote it: the manifest on disk may be a call's by now (decision 328). */
+const takenHere = new Map<string, number>()
+
 /**
  * Every snapshot with the order it was taken in (its manifest's `seq`; 0 for
  * one without, which then ranks below every numbered one, by name), oldest first.
+ * While a tool call's window is open, a manifest on disk is not trusted: a call's
+ * process can rewrite one for the moment a prune reads it, before the guard puts
+ * it back, and the prune would drop another snapshot as the host's work (decision
+ * 328). The order is then what this process wrote, or the manifest as the guard
+ * keeps it; a snapshot the guard keeps no manifest for (one a call made) is left
+ * out: neither counted nor dropped.
  */
 async function takenOrder(store: StoreCore): Promise<Array<{ name: string; seq: number }>> {
   const out: Array<{ name: string; seq: number }> = []
   for (const name of await listSnapshots(store)) {
+    const mine = takenHere.get(join(store.snapshotsDir, name))
+    if (mine !== undefined) {
+      out.push({ name, seq: mine })
+      continue
+    }
+    const manifest = join(store.snapshotsDir, name, MANIFEST_FILE)
+    const kept = vouchedBytes(manifest)
+    if (kept === null) continue
     let seq = 0
     try {
-      const m = JSON.parse((await readNoFollow(join(store.snapshotsDir, name, MANIFEST_FILE))).toString('utf8')) as { seq?: unknown }
+      const m = JSON.parse(Buffer.from(kept ?? (await readNoFollow(manifest))).toString('utf8')) as { seq?: unknown }
       if (typeof m.seq === 'number' && Number.isSafeInteger(m.seq) && m.seq > 0) seq = m.seq
     } catch {
       seq = 0
@@ -240,6 +258,7 @@ async function takenOrder(store: StoreCore): Promise<Array<{ name: string; seq: 
 /** A snapshot (or a cut-off temp folder) removed as the host's work: that folder alone (decision 316). */
 async function dropFolder(folder: string): Promise<void> {
   await asHostFolderWork([folder], async () => await fs.rm(folder, { recursive: true, force: true }))
+  takenHere.delete(folder)
 }
 
 export async function pruneSnapshots(store: StoreCore, opts: { spare?: readonly string[] } = {}): Promise<string[]> {
