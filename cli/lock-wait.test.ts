@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LockBusyError } from '../durable/lock.ts'
@@ -104,6 +104,21 @@ describe('a person’s write while the write lock is held (decision 086)', () =>
     holder.send('release')
     expect(await holder.next('RELEASED', 'EXITED')).toBe('RELEASED')
     expect((await runCyrene(['memory', 'list', '--json'], t.env)).stdout).not.toContain('不该写进去的一条')
+  })
+
+  it('a lock a tool call forged for pid 1 and left behind is taken over: the person’s write lands, where it waited out and refused (decision 326)', async () => {
+    const t = home({ lock: { waitSeconds: 5 } })
+    // What a call's `bash` can do: the folder, and a record naming a live process with its start time and the folder's inode.
+    mkdirSync(t.lock)
+    const stat = readFileSync('/proc/1/stat', 'utf8')
+    const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+    writeFileSync(`${t.lock}.owner`, JSON.stringify({ pid: 1, host: hostname(), at: 'x', purpose: 'write', ino: statSync(t.lock).ino, token: 'forged', start }))
+    // The call has ended: nothing refreshes the folder any more.
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(t.lock, old, old)
+    const run = await runCyrene(write('伪造的锁挡不住的一条', 'en'), t.env)
+    expect(run.status, run.stderr).toBe(0)
+    expect((await runCyrene(['memory', 'list', '--json'], t.env)).stdout).toContain('伪造的锁挡不住的一条')
   })
 
   it('the chat commands word the same refusal from its said (`/cyrene backup` under a held lock)', () => {
