@@ -57,11 +57,12 @@ const inBackground = (file: string, python: string, args: string): string =>
   `echo «b64:echo ${Buffer.from(python).toString('base64')} | base64 -d > {scratch}/${file}; nohup python3 {scratch}/${file} ${args} >/dev/null 2>&1 &» | base64 -d | bash`
 
 /**
- * Waits up to argv[2] s for a snapshot to begin (a new name in the snapshots folder, argv[1]), then appends a forged
+ * Waits until argv[2] s after the call began (argv[3], the shell's clock, so a program slow to start under load
+ * still ends in time) for a snapshot to begin (a new name in the snapshots folder, argv[1]), then appends a forged
  * line to the anchor of every snapshot that was there before and removes their worldbook.
  */
 const FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN = String.raw`import os, shutil, sys, time
-snaps = sys.argv[1]; end = time.time() + float(sys.argv[2])
+snaps = sys.argv[1]; end = float(sys.argv[3]) + float(sys.argv[2])
 old = [n for n in os.listdir(snaps) if not n.startswith('.')]
 while time.time() < end:
     if set(os.listdir(snaps)) - set(old):
@@ -74,12 +75,12 @@ while time.time() < end:
 `
 
 /**
- * For argv[2] s, gives the anchor a second name where the store's write lock keeps its owner record (元/, where
+ * For argv[2] s from the call's start (argv[3]), gives the anchor a second name where the store's write lock keeps its owner record (元/, where
  * lock-shaped names are left to their holders), again and again: the host opens that record with O_TRUNC when it
  * takes the lock, so a write of the host's would land in the anchor.
  */
 const ANCHOR_AS_THE_LOCKS_OWNER_RECORD = String.raw`import os, sys, time
-root = sys.argv[1]; end = time.time() + float(sys.argv[2])
+root = sys.argv[1]; end = float(sys.argv[3]) + float(sys.argv[2])
 anchor = os.path.join(root, '锚', '我是谁.md'); owner = os.path.join(root, '元', 'write.lock.owner')
 while time.time() < end:
     try:
@@ -646,7 +647,10 @@ export const ATTACKS: Attack[] = [
   {
     name: "the older snapshots forged and cut while the person's /cyrene backup takes a new one",
     steps: [
-      { tool: 'bash', args: { command: inBackground('s1.py', FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN, '{snaps} 4'), description: 'wait for a snapshot' } },
+      {
+        tool: 'bash',
+        args: { command: inBackground('s1.py', FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN, '{snaps} 4 $(date +%s.%N)'), description: 'wait for a snapshot' },
+      },
       { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
       { tool: 'command', args: { line: '/cyrene backup' } },
     ],
@@ -654,7 +658,7 @@ export const ATTACKS: Attack[] = [
     newSnapshot: true,
   },
   racingTheEngine("the anchor given the name of the write lock's owner record again and again while the host takes the lock to write", {
-    start: inBackground('s2.py', ANCHOR_AS_THE_LOCKS_OWNER_RECORD, '{root} 2'),
+    start: inBackground('s2.py', ANCHOR_AS_THE_LOCKS_OWNER_RECORD, '{root} 2 $(date +%s.%N)'),
     what: 'link the anchor in a loop',
     wait: 0.3,
     memory: { text: '她喜欢清晨的鸟鸣。', kind: 'preference', axis: '美', reason: '生活习惯' },
