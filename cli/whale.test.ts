@@ -6,7 +6,21 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest, runConformance, type WhaleExec } from '../whale/conformance.ts'
 import { memoryIO } from './io.ts'
 import { main } from './main.ts'
-import { expectRefusal, json, jsonl, put, read, repo, sample, removeScratch, scratch, tree, whale } from './testing/whale-cli.ts'
+import {
+  expectJsonRefusals,
+  expectRefusal,
+  json,
+  jsonl,
+  type JsonRefusal,
+  put,
+  read,
+  repo,
+  sample,
+  removeScratch,
+  scratch,
+  tree,
+  whale,
+} from './testing/whale-cli.ts'
 
 const run = promisify(execFile)
 afterEach(removeScratch)
@@ -320,7 +334,7 @@ describe('cyrene whale inbox', () => {
   it('with --json every refusal of list, confirm, reject and drop is one JSON object on stdout, in English, exit 2, nothing written', async () => {
     const dir = setup()
     const inbox = path.join(dir, 'home/whale-persona/memory-inbox.jsonl')
-    const refusals: Array<[string[], string, object]> = [
+    const refusals: JsonRefusal[] = [
       [['inbox', 'confirm', '9', '--json'], 'index 9 is outside the inbox', { confirmed: 0, sunk: [], skipped: [], noRoute: [], errors: [] }],
       [['inbox', 'confirm', 'x', '--json'], '"x" is not an index', { confirmed: 0 }],
       [['inbox', 'confirm', '0', '0', '--json'], 'Nothing was written', { confirmed: 0 }],
@@ -333,16 +347,7 @@ describe('cyrene whale inbox', () => {
       [['inbox', 'list', '--json', '--config'], 'argument missing', {}],
     ]
     const before = tree(dir)
-    for (const [argv, why, fields] of refusals) {
-      for (const lang of ['en', 'zh']) {
-        const out = await whale(['--lang', lang, ...argv], dir)
-        expect(out.code, argv.join(' ')).toBe(2)
-        const report = json(out.stdout)
-        expect(report, argv.join(' ')).toMatchObject({ ok: false, ...fields })
-        expect(report.error, argv.join(' ')).toContain(why)
-        if (lang === 'en') expect(out.stderr).toContain(why)
-      }
-    }
+    await expectJsonRefusals(dir, refusals, { stderrToo: true })
     // a lock nobody can hold
     symlinkSync(path.join(dir, 'nowhere'), `${inbox}.lock`)
     const locked = await whale(['inbox', 'confirm', '0', '--json'], dir)
@@ -390,7 +395,7 @@ describe('cyrene whale … --json refusals', () => {
   it('every command that takes --json answers a refusal with one JSON object {ok: false, error} on stdout, in English, exit 2', async () => {
     const dir = scratch()
     put(dir, 'home/whale-persona/presets/broken.json', '{')
-    const refusals: Array<[string[], string, object]> = [
+    const refusals: JsonRefusal[] = [
       [['presets', 'show', 'nope', '--json'], 'no preset "nope"', {}],
       [['presets', 'show', 'broken', '--json'], 'not valid JSON', {}],
       [['presets', 'show', '--json'], 'give a preset id', {}],
@@ -404,15 +409,7 @@ describe('cyrene whale … --json refusals', () => {
       [['conformance', 'nowhere', '--json'], 'no manifest.json', {}],
     ]
     const before = tree(dir)
-    for (const [argv, why, fields] of refusals) {
-      for (const lang of ['en', 'zh']) {
-        const out = await whale(['--lang', lang, ...argv], dir)
-        expect(out.code, argv.join(' ')).toBe(2)
-        const report = json(out.stdout)
-        expect(report, argv.join(' ')).toMatchObject({ ok: false, ...fields })
-        expect(report.error, argv.join(' ')).toContain(why)
-      }
-    }
+    await expectJsonRefusals(dir, refusals)
     expect(tree(dir)).toEqual(before)
     // without --json a refusal stays a message on stderr alone
     expect((await whale(['presets', 'show', 'nope'], dir)).stdout).toBe('')
@@ -420,7 +417,7 @@ describe('cyrene whale … --json refusals', () => {
   it('an unknown sub-command, a group without one and the commands that had no --json answer --json with one JSON object (decision 329)', async () => {
     const dir = scratch()
     put(dir, 'home/whale-persona/presets/kept.json', { spec: 'whale-persona-preset/1', id: 'kept', label: 'Kept', persona: {} })
-    const refusals: Array<[string[], string, object]> = [
+    const refusals: JsonRefusal[] = [
       [['bogus', '--json'], 'unknown sub-command "bogus"', {}],
       [['presets', 'bogus', '--json'], 'Run `cyrene whale presets --help`', {}],
       [['inbox', 'bogus', 'x', '--json'], 'unknown sub-command "bogus"', {}],
@@ -437,15 +434,7 @@ describe('cyrene whale … --json refusals', () => {
       [['inbox', 'log', '--json', '--bogus'], "Unknown option '--bogus'", { lines: [] }],
     ]
     const before = tree(dir)
-    for (const [argv, why, fields] of refusals) {
-      for (const lang of ['en', 'zh']) {
-        const out = await whale(['--lang', lang, ...argv], dir)
-        expect(out.code, argv.join(' ')).toBe(2)
-        const report = json(out.stdout)
-        expect(report, argv.join(' ')).toMatchObject({ ok: false, ...fields })
-        expect(report.error, argv.join(' ')).toContain(why)
-      }
-    }
+    await expectJsonRefusals(dir, refusals)
     expect(tree(dir)).toEqual(before)
     // without --json these stay a message on stderr (or the help) alone
     expect((await whale(['presets', 'bogus'], dir)).stdout).toBe('')

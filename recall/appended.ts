@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto'
+import { decodeUtf8 } from '../memory/files.ts'
 import { endOfLastClosedComment } from '../memory/format.ts'
 
 /**
@@ -13,8 +14,6 @@ export interface HeadMark {
   tailIds: string[]
 }
 
-/** As a whole file is read (memory/fsio.ts): a BOM at its start is no text. */
-const fromStart = new TextDecoder('utf-8', { fatal: true })
 /** Bytes in the middle of a file, where EF BB BF is a character as any other. */
 const fromMiddle = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -23,8 +22,13 @@ export function afterMarkedHead(bytes: Uint8Array, mark: HeadMark): { text: stri
   if (bytes.length < mark.cut) return undefined
   const head = createHash('sha256').update(bytes.subarray(0, mark.cut))
   if (head.copy().digest('hex') !== mark.sha256) return undefined
+  if (mark.cut === 0) {
+    // From the file's start, read as the whole file is (a BOM there is no text).
+    const { text, valid } = decodeUtf8(bytes)
+    return valid ? { text, head } : undefined
+  }
   try {
-    return { text: (mark.cut === 0 ? fromStart : fromMiddle).decode(bytes.subarray(mark.cut)), head }
+    return { text: fromMiddle.decode(bytes.subarray(mark.cut)), head }
   } catch {
     return undefined
   }

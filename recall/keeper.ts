@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import type { Hash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { decodeUtf8, readNoFollow, readNoFollowSync, stampOf, type FileStamp, yielder } from '../memory/files.ts'
@@ -476,12 +477,17 @@ async function fileText(root: string, rel: string): Promise<string | undefined> 
  * undefined when it does not, or the file cannot be read: then the file is to be read whole.
  */
 export async function readItemsAfterHead(root: string, rel: string, mark: HeadMark): Promise<RecallItem[] | undefined> {
-  if (!holdsEntries(rel)) return undefined
   const bytes = await fileBytes(root, rel)
-  const after = bytes === undefined ? undefined : afterMarkedHead(bytes, mark)
+  return bytes === undefined ? undefined : itemsAfterHead(rel, bytes, mark)?.items
+}
+
+/** The documents after a day file's marked head, with that text and the head's hash; undefined when the head changed or what follows cannot be read as entries. */
+function itemsAfterHead(rel: string, bytes: Buffer, mark: HeadMark): { items: RecallItem[]; after: { text: string; head: Hash } } | undefined {
+  if (!holdsEntries(rel)) return undefined
+  const after = afterMarkedHead(bytes, mark)
   if (after === undefined) return undefined
   try {
-    return itemsOfFile(rel, after.text)
+    return { items: itemsOfFile(rel, after.text), after }
   } catch {
     return undefined
   }
@@ -523,15 +529,10 @@ function wholeFile(rel: string, bytes: Buffer): FileRead | undefined {
  */
 function grownFile(rel: string, bytes: Buffer, before: FileState | undefined): FileRead | undefined {
   const mark = before?.head
-  if (mark === undefined || !holdsEntries(rel)) return undefined
-  const after = afterMarkedHead(bytes, mark)
-  if (after === undefined) return undefined
-  let items: RecallItem[]
-  try {
-    items = itemsOfFile(rel, after.text)
-  } catch {
-    return undefined
-  }
+  if (mark === undefined) return undefined
+  const grown = itemsAfterHead(rel, bytes, mark)
+  if (grown === undefined) return undefined
+  const { items, after } = grown
   const wasAfter = new Set(mark.tailIds)
   const headIds = before!.ids.filter((id) => !wasAfter.has(id))
   const inHead = new Set(headIds)

@@ -75,6 +75,26 @@ export async function expectRefusal(dir: string, argv: string[], message: string
   expect(tree(dir)).toEqual(before)
 }
 
+/** One refused command line: its arguments, words its error holds, and fields its JSON report holds beside `ok: false`. */
+export type JsonRefusal = [argv: string[], why: string, fields: object]
+
+/**
+ * Each command line, in English and in Chinese, exits 2 with one JSON object on stdout: `ok: false`, the fields
+ * given, an `error` holding `why` (English whatever the language). `stderrToo`: the English run's stderr holds it too.
+ */
+export async function expectJsonRefusals(dir: string, refusals: readonly JsonRefusal[], o: { stderrToo?: boolean } = {}): Promise<void> {
+  for (const [argv, why, fields] of refusals) {
+    for (const lang of ['en', 'zh']) {
+      const out = await whale(['--lang', lang, ...argv], dir)
+      expect(out.code, argv.join(' ')).toBe(2)
+      const report = json(out.stdout)
+      expect(report, argv.join(' ')).toMatchObject({ ok: false, ...fields })
+      expect(report.error, argv.join(' ')).toContain(why)
+      if (o.stderrToo === true && lang === 'en') expect(out.stderr).toContain(why)
+    }
+  }
+}
+
 export function png(chunks: [string, Buffer][], opts: { badCrc?: boolean } = {}): Buffer {
   const parts: Buffer[] = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])]
   for (const [type, data] of chunks) {
