@@ -120,6 +120,33 @@ async function settled(): Promise<void> {
   await Promise.race([guard().effects.whenSettled(), new Promise((r) => setTimeout(r, 20_000))])
 }
 
+/** Processes whose command line names the scratch folder (the attack's own programs). */
+function programsOf(scratch: string): number[] {
+  const pids: number[] = []
+  for (const n of readdirSync('/proc')) {
+    if (!/^\d+$/.test(n)) continue
+    try {
+      if (readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(scratch)) pids.push(Number(n))
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return pids
+}
+
+/** Waits until no program of the attack runs (at most 30 s, then they are killed: the next attack starts clean). */
+async function programsEnded(scratch: string): Promise<void> {
+  const until = Date.now() + 30_000
+  while (programsOf(scratch).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+  for (const pid of programsOf(scratch)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+}
+
 /** An agent whose first call has run: a chat session records itself in 元/梦会话.json (the host's own write) before the corpus starts. */
 async function warmAgent(preset: string, cwd = host.scratch): Promise<unknown> {
   const agent = await host.createAgent(preset, cwd)
@@ -176,6 +203,9 @@ for (const preset of ['standard', 'chat']) {
         await new Promise((r) => setTimeout(r, attack.laterMs))
         await settled()
       }
+      // A program the attack started from its scratch folder is judged whole: its end is awaited (a slow start under load must not carry it into the next attack).
+      await programsEnded(scratch)
+      await settled()
       // The next result the model reads carries what a process it left running changed.
       const next = await host.tool(agent, 'bash', { command: 'true', description: 'next' })
       seen += text(next)
