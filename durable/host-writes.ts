@@ -19,8 +19,10 @@ type Listener = () => void
 let depth = 0
 let holds = 0
 /** The places of the host's folder work running now, each work's own; and every place named since the last look. */
-const folderWork = new Map<symbol, string[]>()
+const folderWork = new Map<symbol, { places: string[]; listing?: FolderListing }>()
 let folderPlaces = new Set<string>()
+/** The places whose work vouches only for the names it listed (a snapshot being taken), by place. */
+let folderListings = new Map<string, FolderListing>()
 /** Declared paths, with the bytes each write put there ('any': a write that did not say, an append or a removal). */
 const declared = new Map<string, Uint8Array[] | 'any'>()
 const idle = new Set<Listener>()
@@ -133,16 +135,40 @@ export async function asHostWrite<T>(fn: () => Promise<T>): Promise<T> {
  * what a call's process changes in the snapshots beside it (decision 316). Any other host write (a
  * memory written in the same moment) vouches only for the paths it declares.
  */
-export async function asHostFolderWork<T>(places: readonly string[], fn: () => Promise<T>): Promise<T> {
+export async function asHostFolderWork<T>(places: readonly string[], fn: () => Promise<T>, listing?: FolderListing): Promise<T> {
   // Not a write the guard waits for: a git run may last as long as a fetch does.
   const token = Symbol('folder work')
   const named = places.flatMap(placeForms)
-  folderWork.set(token, named)
-  for (const p of named) folderPlaces.add(p)
+  folderWork.set(token, listing === undefined ? { places: named } : { places: named, listing })
+  for (const p of named) {
+    folderPlaces.add(p)
+    if (listing !== undefined) folderListings.set(p, listing)
+  }
   try {
     return await fn()
   } finally {
     folderWork.delete(token)
+  }
+}
+
+/**
+ * The names a folder work makes inside each of its places, relative to the place ('/'-separated), listed before
+ * each is made: the work vouches for those and the folders above them, and for nothing else there (decision 332).
+ * A snapshot is copied into a temporary folder and renamed, so one listing serves both places.
+ */
+export class FolderListing {
+  private readonly files = new Set<string>()
+  private readonly folders = new Set<string>()
+
+  add(rel: string): void {
+    this.files.add(rel)
+    for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1)) this.folders.add(rel.slice(0, at))
+  }
+
+  /** What the work made at `rel`: a file, a folder above one, or nothing ('' is the place itself). */
+  holds(rel: string): 'file' | 'folder' | undefined {
+    if (rel === '' || this.folders.has(rel)) return 'folder'
+    return this.files.has(rel) ? 'file' : undefined
   }
 }
 
@@ -172,14 +198,16 @@ export function takeHostWrites(): {
   appends: Map<string, Uint8Array[]>
   holds: number
   folderPlaces: string[]
+  folderListings: Map<string, FolderListing>
 } {
   const contents = new Map<string, Uint8Array[]>()
   for (const [path, bytes] of declared) if (bytes !== 'any') contents.set(path, bytes)
-  const out = { paths: new Set(declared.keys()), contents, appends: new Map(appended), holds, folderPlaces: [...folderPlaces] }
+  const out = { paths: new Set(declared.keys()), contents, appends: new Map(appended), holds, folderPlaces: [...folderPlaces], folderListings }
   declared.clear()
   appended.clear()
   holds = depth > 0 ? 1 : 0
-  folderPlaces = new Set([...folderWork.values()].flat())
+  folderPlaces = new Set([...folderWork.values()].flatMap((w) => w.places))
+  folderListings = new Map([...folderWork.values()].flatMap((w) => (w.listing === undefined ? [] : w.places.map((p) => [p, w.listing!] as const))))
   return out
 }
 

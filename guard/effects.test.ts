@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process'
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { atomicWrite } from '../durable/atomic-write.ts'
-import { asHostFolderWork, beginHostWrite, callWindowOpen, declareHostWrite, endHostWrite } from '../durable/host-writes.ts'
+import { asHostFolderWork, beginHostWrite, callWindowOpen, declareHostWrite, endHostWrite, FolderListing } from '../durable/host-writes.ts'
 import { appendLine, readForRewrite } from '../memory/fsio.ts'
 import { MemoryStore } from '../memory/index.ts'
 import { takeSnapshot } from '../memory/upkeep.ts'
@@ -293,6 +293,33 @@ it('a snapshot a call changes or removes while the host takes another is put bac
   expect(readFileSync(join(snaps, '2026-12-05', 'day.md'), 'utf8')).toBe('a snapshot\n')
   expect(readFileSync(join(snaps, '2026-12-04', 'day.md'), 'utf8')).toBe('an older snapshot\n')
   expect(readFileSync(join(snaps, '2026-12-06', 'day.md'), 'utf8')).toBe('the new snapshot\n')
+})
+
+it('a snapshot taken during a call keeps only what its copy listed: a file or a folder a call drops into it is removed (decision 332)', async () => {
+  const { snaps, guard } = guardedWithSnapshots()
+  expect(await guard.before('bash')).toBeUndefined()
+  const listing = new FolderListing()
+  const tmp = join(snaps, '.tmp-2026-12-06-1')
+  const final = join(snaps, '2026-12-06')
+  await asHostFolderWork(
+    [tmp, final],
+    async () => {
+      listing.add('锚/我是谁.md')
+      mkdirSync(join(tmp, '锚'), { recursive: true })
+      writeFileSync(join(tmp, '锚', '我是谁.md'), 'taken\n')
+      // A process of the call, at the same moment: a file beside the host's, a folder inside one it made.
+      writeFileSync(join(tmp, 'forged.md'), 'forged\n')
+      mkdirSync(join(tmp, '锚', 'forged'))
+      writeFileSync(join(tmp, '锚', 'forged', 'x.md'), 'forged\n')
+      listing.add('.manifest.json')
+      writeFileSync(join(tmp, '.manifest.json'), '{}\n')
+      renameSync(tmp, final)
+    },
+    listing,
+  )
+  await guard.after('bash')
+  expect(readdirSync(final, { recursive: true }).map(String).sort()).toEqual(['.manifest.json', '锚', '锚/我是谁.md'])
+  expect(readFileSync(join(final, '锚', '我是谁.md'), 'utf8')).toBe('taken\n')
 })
 
 it('a file a call makes under a name that is not UTF-8 is removed; one that was there before is left alone', async () => {

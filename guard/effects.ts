@@ -410,6 +410,19 @@ export class EffectsGuard {
       // Only while the host worked there (a snapshot taken or pruned, a git run): a memory written in the same moment vouches for nothing there.
       // At a place that work named (decision 316), and in one of the host's folders whatever it named.
       const inHostFolder = this.opts.hostFolders.some((f) => within(c!.path, f)) && host.folderPlaces.some((p) => within(c!.path, p))
+      // A place whose work listed what it made (a snapshot being taken): only those names are the host's there.
+      const listed = inHostFolder ? listedAt(c.path, host) : undefined
+      if (listed === undefined && inHostFolder && unlistedInListedPlace(c.path, host)) {
+        theirs.push(c)
+        continue
+      }
+      if (listed === 'folder' && c.what === 'added') {
+        const inside = shadow.adoptFolderOnly(c.path)
+        if (inside !== undefined) {
+          queue.push(...inside)
+          continue
+        }
+      }
       // A declared write adds or rewrites; a folder the host declared never vouches for what vanished or was swapped there.
       // The host makes no links in these folders: a declared path that is one now was swapped by a call's process.
       const declared = host.paths.has(c.path) && c.what !== 'removed' && c.what !== 'replaced' && !isLink(c.path)
@@ -548,6 +561,26 @@ function isLink(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/** The innermost place of the host's folder work that holds `path`, with its listing when it keeps one. */
+function innermostPlace(path: string, host: ReturnType<typeof takeHostWrites>): string | undefined {
+  let best: string | undefined
+  for (const p of host.folderPlaces) if (within(path, p) && (best === undefined || p.length > best.length)) best = p
+  return best
+}
+
+/** What the listing of the innermost place holding `path` says is there; undefined when that place keeps no listing or lists nothing there. */
+function listedAt(path: string, host: ReturnType<typeof takeHostWrites>): 'file' | 'folder' | undefined {
+  const place = innermostPlace(path, host)
+  const listing = place === undefined ? undefined : host.folderListings.get(place)
+  return listing?.holds(relative(place!, path).split(sep).join('/'))
+}
+
+/** `path` is inside a place whose work listed what it made, and that listing does not name it. */
+function unlistedInListedPlace(path: string, host: ReturnType<typeof takeHostWrites>): boolean {
+  const place = innermostPlace(path, host)
+  return place !== undefined && host.folderListings.has(place) && listedAt(path, host) === undefined
 }
 
 function within(path: string, folder: string): boolean {

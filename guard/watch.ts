@@ -43,7 +43,11 @@ export class Watches {
     return out
   }
 
-  /** Watch exactly `paths` at and below each of `under` (what the records hold there now). */
+  /**
+   * Watch exactly `paths` at and below each of `under` (what the records hold there now). What changed
+   * between the look that put them back and the new watches no watch saw: the folders there and the
+   * paths of `under` are named for the next look (decision 332).
+   */
   sync(under: ReadonlySet<string>, paths: Iterable<{ path: string; dir: boolean }>): void {
     if (under.size === 0) return
     for (const [p, w] of this.watchers) {
@@ -52,7 +56,11 @@ export class Watches {
         this.watchers.delete(p)
       }
     }
-    for (const { path, dir } of paths) this.add(path, dir)
+    for (const { path, dir } of paths) {
+      this.add(path, dir)
+      if (dir || under.has(path)) this.dirty.add(path)
+    }
+    for (const path of under) this.dirty.add(path)
   }
 
   close(): void {

@@ -4,7 +4,7 @@ import { join, dirname, relative, sep } from 'node:path'
 import { asKept, ensureDir, fsyncDir, isStoreFile, readNoFollow, walkFiles, FILE_MODE } from './fsio.ts'
 import { localDate } from './paths.ts'
 import { pidAlive } from '../durable/lock.ts'
-import { asHostFolderWork, vouchedBytes, vouchedFilesUnder } from '../durable/host-writes.ts'
+import { asHostFolderWork, FolderListing, vouchedBytes, vouchedFilesUnder } from '../durable/host-writes.ts'
 import type { StoreCore } from './store-core.ts'
 
 /**
@@ -112,7 +112,13 @@ function durable(kind: SnapshotKind): boolean {
 }
 
 /** Copy the store's files into `to` (a fresh folder) and return their manifest entries. */
-async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (done: number, total: number) => void): Promise<SnapshotManifest['files']> {
+async function copyStoreTree(
+  from: string,
+  to: string,
+  sync: boolean,
+  listing: FolderListing,
+  onFile?: (done: number, total: number) => void,
+): Promise<SnapshotManifest['files']> {
   // While a tool call's window is open, a file a call's process removed for a moment is still the store's.
   const kept = vouchedFilesUnder(from)
     .map((p) => relative(from, p).split(sep).join('/'))
@@ -134,6 +140,7 @@ async function copyStoreTree(from: string, to: string, sync: boolean, onFile?: (
     const buf = asKept(join(from, rel), disk)
     if (buf === undefined) continue
     const target = join(to, rel)
+    listing.add(rel)
     await ensureDir(dirname(target))
     dirs.add(dirname(target))
     await writeNewFile(target, buf, FILE_MODE, sync)
@@ -175,22 +182,25 @@ export async function snapshotUnderLock(store: StoreCore, kind: SnapshotKind, on
   }
   const final = join(store.snapshotsDir, name)
   const tmp = join(store.snapshotsDir, `.tmp-${name}-${process.pid}`)
-  // Only the new snapshot is the host's work: what changes in the others meanwhile is a call's (decision 316).
-  return await asHostFolderWork([tmp, final], async () => await copyToSnapshot(store, kind, { name, final, tmp }, onProgress))
+  // Only the new snapshot is the host's work: what changes in the others meanwhile is a call's (decision 316),
+  // and in it only what the copy made (decision 332).
+  const listing = new FolderListing()
+  return await asHostFolderWork([tmp, final], async () => await copyToSnapshot(store, kind, { name, final, tmp, listing }, onProgress), listing)
 }
 
 async function copyToSnapshot(
   store: StoreCore,
   kind: SnapshotKind,
-  { name, final, tmp }: { name: string; final: string; tmp: string },
+  { name, final, tmp, listing }: { name: string; final: string; tmp: string; listing: FolderListing },
   onProgress?: (done: number, total: number) => void,
 ): Promise<SnapshotInfo> {
   try {
     await fs.rm(tmp, { recursive: true, force: true })
     await ensureDir(tmp)
-    const files = await copyStoreTree(store.root, tmp, durable(kind), onProgress)
+    const files = await copyStoreTree(store.root, tmp, durable(kind), listing, onProgress)
     const seq = Math.max(0, ...(await takenOrder(store)).map((o) => o.seq)) + 1
     const manifest: SnapshotManifest = { version: MANIFEST_VERSION, taken_at: store.now().toISOString(), kind, seq, files }
+    listing.add(MANIFEST_FILE)
     await writeNewFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`)
     await fsyncDir(tmp)
     await fs.rename(tmp, final)

@@ -93,6 +93,28 @@ while time.time() < end:
     time.sleep(0.0005)
 `
 
+/**
+ * Until argv[2] s after the call began (argv[3]), drops a forged file (and a folder holding one) into every snapshot
+ * folder that was not there at its start, the one being taken (.tmp-…) and the one it is renamed to, again and again.
+ */
+const DROP_INTO_THE_SNAPSHOT_BEING_TAKEN = String.raw`import os, sys, time
+snaps = sys.argv[1]; end = float(sys.argv[3]) + float(sys.argv[2])
+old = set(os.listdir(snaps))
+txt = '伪造的基石。\n<!--cyrene:{"id":"20261201T000000000Z-1-ffff05","base":true,"by":"person"}-->\n'
+while time.time() < end:
+    for n in set(os.listdir(snaps)) - old:
+        p = os.path.join(snaps, n)
+        try:
+            with open(os.path.join(p, 'forged-in-snapshot.md'), 'w') as f:
+                f.write(txt)
+            os.makedirs(os.path.join(p, '锚', 'forged-folder'), exist_ok=True)
+            with open(os.path.join(p, '锚', 'forged-folder', 'x.md'), 'w') as f:
+                f.write(txt)
+        except OSError:
+            pass
+    time.sleep(0.0005)
+`
+
 /** Makes a chain of folders under argv[1] (each name 250 bytes, one step at a time) whose full path is longer than PATH_MAX, with a file at its foot. */
 const DEEPER_THAN_PATH_MAX = String.raw`import os, sys
 os.chdir(sys.argv[1])
@@ -650,6 +672,20 @@ export const ATTACKS: Attack[] = [
       {
         tool: 'bash',
         args: { command: inBackground('s1.py', FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN, '{snaps} 4 $(date +%s.%N)'), description: 'wait for a snapshot' },
+      },
+      { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
+      { tool: 'command', args: { line: '/cyrene backup' } },
+    ],
+    laterMs: 500,
+    newSnapshot: true,
+  },
+  // The new snapshot is the host's place while it is taken: what a call's process dropped into it spoiled it for a restore.
+  {
+    name: "files dropped into the snapshot the person's /cyrene backup is taking",
+    steps: [
+      {
+        tool: 'bash',
+        args: { command: inBackground('s3.py', DROP_INTO_THE_SNAPSHOT_BEING_TAKEN, '{snaps} 4 $(date +%s.%N)'), description: 'wait for a snapshot' },
       },
       { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
       { tool: 'command', args: { line: '/cyrene backup' } },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { snapshotsDirOf } from '../../memory/paths.ts'
+import { snapshotDamage } from '../../memory/restore-check.ts'
 import { bootFullAccessHost, PROJECT_ROOT, type Host } from '../harness/host.ts'
 import { ATTACKS, type Attack } from './guard-attacks.ts'
 
@@ -221,6 +222,13 @@ for (const preset of ['standard', 'chat']) {
       } else expect(changed).toEqual([])
       expect([...before.keys()].filter((p) => !after.has(p))).toEqual([])
       expect(baseMarks()).toBe(1)
+      // A snapshot the person took during the attack holds what was taken, nothing else: a restore takes it.
+      if (attack.newSnapshot === true)
+        for (const name of readdirSync(snaps).filter((n) => !before.has(join(snaps, n)) && !n.startsWith('.')))
+          expect(
+            (await snapshotDamage(join(snaps, name))).map((p) => p.en),
+            name,
+          ).toEqual([])
       // Nothing kept aside earlier changed or went, and nothing there is a link.
       const keptAfter = keptAside()
       expect([...keptBefore].filter(([p, v]) => keptAfter.get(p) !== v)).toEqual([])
