@@ -71,4 +71,16 @@ describe('entry files', () => {
     const r = parse(formatEntry(fields))
     expect('entry' in r && r.entry).toMatchObject({ ...fields, body: '正文 {{char}}\n第二行' })
   })
+
+  it('a pattern key the worldbook cannot run is named in the warnings (the doctor shows them); one it runs is not (decision 333)', () => {
+    const r = parse('---\nkeys: ["/cat(?=s)/", "/\\\\bdogs?\\\\b/i", 猫]\n---\n猫。\n')
+    expect('entry' in r && r.entry.keys).toEqual(['/cat(?=s)/', '/\\bdogs?\\b/i', '猫'])
+    expect('entry' in r && r.warnings).toEqual([expect.stringContaining('key "/cat(?=s)/" is a pattern the worldbook cannot run')])
+  })
+
+  it('a pattern key with commas, brackets and quotes survives formatEntry and parses back', () => {
+    const keys = ['/\\b(cat|kitten){1,2}s?\\b/i', '/"quoted", [x]/']
+    const r = parse(formatEntry({ title: 't', keys, secondaryKeys: [], logic: 'and-any', constant: false, priority: 100, enabled: true, body: 'b' }))
+    expect('entry' in r && r.entry.keys).toEqual(keys)
+  })
 })

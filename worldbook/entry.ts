@@ -1,4 +1,5 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
+import { patternKey } from './pattern-key.ts'
 
 /**
  * One worldbook entry: a markdown file a person edits, with a small YAML front
@@ -130,6 +131,11 @@ export function parseEntry(name: string, text: string, source: EntrySource, file
     return { skipped: `priority must be a number, not ${JSON.stringify(fields.priority)}` }
 
   const body = clean.slice(match[0].length).trim()
+  for (const key of [...keys, ...secondaryKeys]) {
+    const pattern = patternKey(key)
+    if (pattern?.kind === 'unsupported')
+      warnings.push(`key ${JSON.stringify(key)} is a pattern the worldbook cannot run (${pattern.why}; no look-ahead or back-references): it never matches`)
+  }
   const entry: WorldEntry = { name, title, keys, secondaryKeys, logic, constant, priority, enabled, body, source, file }
   if (wholeWords !== undefined) entry.wholeWords = wholeWords
   if (caseSensitive) entry.caseSensitive = true

@@ -9,6 +9,8 @@ export const IMPORT_NOTE_CODES = [
   // Per entry: what changed on the way in.
   'regex-key',
   'regex-secondary-key',
+  'pattern-unsupported',
+  'secondary-pattern-unsupported',
   'macros-kept',
   'secondary-off',
   'logic-unknown',

@@ -27,6 +27,40 @@ describe('keys', () => {
   })
 })
 
+describe('pattern keys (/source/flags, decision 333)', () => {
+  it('match as SillyTavern tests them: on the text as written, with their own flags, whatever the entry says of case and words', () => {
+    expect(keyMatches('My cats sleep', '/\\bcats?\\b/i')).toBe(true)
+    expect(keyMatches('concatenate', '/\\bcats?\\b/i')).toBe(false)
+    expect(keyMatches('My CATS sleep', '/\\bcats?\\b/')).toBe(false)
+    expect(keyMatches('我昨天梦见了昔涟', '/昔.?涟/')).toBe(true)
+    expect(keyMatches('a\nb', '/a.b/')).toBe(false)
+    expect(keyMatches('a\nb', '/a.b/s')).toBe(true)
+    expect(keyMatches('x\nstart here', '/^start/')).toBe(false)
+    expect(keyMatches('x\nstart here', '/^start/m')).toBe(true)
+    expect(keyMatches('café', '/caf\\u00e9/')).toBe(true)
+    expect(keyMatches('plain cat', '/cat/y')).toBe(false)
+    expect(keyMatches('cat first', '/cat/y')).toBe(true)
+    expect(keyMatches('foo bar', '/(?<=foo )bar/')).toBe(true)
+    expect(keyMatches('a bar', '/(?<=foo )bar/')).toBe(false)
+  })
+
+  it('a /…/ that JavaScript refuses as a pattern is plain text there and here; one the engine cannot run never matches', () => {
+    expect(keyMatches('see /usr/bin for it', '/usr/bin')).toBe(true)
+    expect(keyMatches('cats', '/cat(?=s)/')).toBe(false)
+  })
+
+  it('a pattern built to stall a backtracking engine answers at once (run on RE2, linear in the text)', () => {
+    // With JavaScript's own engine this test would not end: (a+)+$ against a long run of a's that fails at the end.
+    expect(keyMatches(`${'a'.repeat(50_000)}!`, '/(a+)+$/')).toBe(false)
+    expect(matchEntries([entry('卡', { keys: ['/^(a|aa)+$/'] })], [`${'a'.repeat(50_000)}b`])).toEqual([])
+  })
+
+  it('an entry fires on its pattern key among the others', () => {
+    const hits = matchEntries([entry('猫', { keys: ['/\\bkitt(y|en)s?\\b/i', '猫'] })], ['I adopted a Kitten'])
+    expect(hits.map((h) => h.keys)).toEqual([['/\\bkitt(y|en)s?\\b/i']])
+  })
+})
+
 describe('matchEntries', () => {
   const book = [
     entry('翁法罗斯', { priority: 10 }),

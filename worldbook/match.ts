@@ -1,4 +1,5 @@
 import type { WorldEntry } from './entry.ts'
+import { patternKey } from './pattern-key.ts'
 
 /**
  * Which keyword entries the person's recent words call up. Pure string work:
@@ -9,7 +10,8 @@ import type { WorldEntry } from './entry.ts'
  * imported entries carry), then every key is a substring and "beast" fires on
  * "beasts". Case and width do not matter (NFKC, then lower case:
  * `ＣＹＲＥＮＥ` is `cyrene`), unless the entry is `case_sensitive` (width
- * still folded).
+ * still folded). A key written `/source/flags` is a regular expression, as in
+ * SillyTavern (pattern-key.ts).
  */
 
 /** Han, kana, Hangul and the CJK symbol blocks: text written without spaces between words. */
@@ -48,8 +50,10 @@ function occurs(haystack: string, key: string, wholeWords = true): boolean {
   return false
 }
 
-/** Whether one key matches the text, by the rules above. */
+/** Whether one key matches the text, by the rules above (a `/…/flags` key as a pattern). */
 export function keyMatches(text: string, key: string, how: { wholeWords?: boolean; caseSensitive?: boolean } = {}): boolean {
+  const pattern = patternKey(key.trim())
+  if (pattern !== undefined) return pattern.kind === 'pattern' && pattern.test(text)
   return occurs(fold(text, how.caseSensitive), fold(key.trim(), how.caseSensitive), how.wholeWords)
 }
 
@@ -61,10 +65,12 @@ interface ScanText {
   folded: string
   /** Width folded only, for `case_sensitive` entries. */
   cased: string
+  /** As written, for pattern keys (pattern-key.ts). */
+  raw: string
 }
 
 function scanText(text: string): ScanText {
-  return { folded: fold(text), cased: fold(text, true) }
+  return { folded: fold(text), cased: fold(text, true), raw: text }
 }
 
 /** The keys of `keys` that occur in the text, as `entry` asks them to be matched. */
@@ -76,7 +82,11 @@ function found(text: ScanText, keys: readonly string[], entry: WorldEntry): stri
     foldedKeys.set(keys, ready)
   }
   const haystack = cased ? text.cased : text.folded
-  return keys.filter((_, i) => occurs(haystack, ready[i]!, entry.wholeWords !== false))
+  return keys.filter((key, i) => {
+    const pattern = patternKey(key)
+    if (pattern !== undefined) return pattern.kind === 'pattern' && pattern.test(text.raw)
+    return occurs(haystack, ready[i]!, entry.wholeWords !== false)
+  })
 }
 
 export interface EntryHit {

@@ -49,10 +49,22 @@ describe('SillyTavern World Info import', () => {
     }
   })
 
-  it('regex keys are dropped with a note; an entry left without keys is kept switched off', () => {
-    expect(by('正则').fields).toMatchObject({ keys: [], enabled: false })
-    expect(codes(by('正则').notes)).toEqual(['regex-key', 'no-keys'])
-    expect(by('正则').notes[0]!.params?.key).toMatch(/^"\/.+\/[a-z]*"$/)
+  it('a /…/flags key stays a pattern, as SillyTavern reads it (decision 333)', () => {
+    expect(by('正则').fields).toMatchObject({ keys: ['/昔.+涟/i'], enabled: true })
+    expect(by('正则').notes).toEqual([])
+  })
+
+  it('a pattern the worldbook cannot run (look-ahead, a back-reference) is dropped with the reason; an entry left without keys is kept switched off (decision 333)', () => {
+    const [ahead] = planImport({ entries: { 0: { key: ['/cat(?=s)/i'], content: '猫。' } } }).entries
+    expect(ahead!.fields).toMatchObject({ keys: [], enabled: false })
+    expect(codes(ahead!.notes)).toEqual(['pattern-unsupported', 'no-keys'])
+    expect(ahead!.notes[0]!.params).toMatchObject({ key: '"/cat(?=s)/i"', why: expect.stringContaining('(?=') })
+    const [back] = planImport({ entries: { 0: { key: ['/(a)\\1/', '猫'], content: '猫。' } } }).entries
+    expect(back!.fields.keys).toEqual(['猫'])
+    expect(codes(back!.notes)).toEqual(['pattern-unsupported'])
+    // A key JavaScript refuses as a pattern is plain text in SillyTavern, and so here.
+    const [text] = planImport({ entries: { 0: { key: ['/usr/bin'], content: '路径。' } } }).entries
+    expect(text!.fields.keys).toEqual(['/usr/bin'])
   })
 
   it('secondary keys with selective off are dropped, as SillyTavern ignores them', () => {
@@ -214,9 +226,9 @@ describe('SillyTavern World Info import', () => {
     })
     const card = (entry: object) => planImport({ spec: 'chara_card_v2', data: { name: 'Mira', character_book: { entries: [entry] } } }).entries[0]!
     const exported = card(st(['Dr. Lin', 'C++', 'St. Mary?', '/clinic/i']))
-    // A /…/ key is a pattern in SillyTavern too: still dropped.
-    expect(exported.fields).toMatchObject({ keys: ['Dr. Lin', 'C++', 'St. Mary?'], enabled: true })
-    expect(exported.notes).toEqual([{ code: 'regex-key', params: { key: '"/clinic/i"' } }])
+    // A /…/ key is a pattern in SillyTavern too: kept as one (decision 333).
+    expect(exported.fields).toMatchObject({ keys: ['Dr. Lin', 'C++', 'St. Mary?', '/clinic/i'], enabled: true })
+    expect(exported.notes).toEqual([])
     // Without SillyTavern's extensions (a V3 editor that means the flag), pattern keys are still dropped.
     const editor = card(st(['Dr. Lin', 'clinic'], { depth: 4 }))
     expect(editor.fields.keys).toEqual(['clinic'])
@@ -318,20 +330,20 @@ describe('SillyTavern World Info import', () => {
 
   it('keys given as one string are split at commas, but a whole /…/flags is one regular expression', () => {
     const [regex] = planImport({ entries: { 0: { key: '/dragons?{1,2}/i', content: '龙。' } } }).entries
-    expect(regex!.fields.keys).toEqual([])
-    expect(regex!.notes).toContainEqual({ code: 'regex-key', params: { key: '"/dragons?{1,2}/i"' } })
+    expect(regex!.fields.keys).toEqual(['/dragons?{1,2}/i'])
     expect(planImport({ entries: { 0: { key: '港口, 灯塔', content: '灯。' } } }).entries[0]!.fields.keys).toEqual(['港口', '灯塔'])
   })
 
-  it('an AND entry whose secondary keys were all regular expressions is written switched off, not left to fire on its primary keys alone', () => {
+  it('an AND entry whose secondary keys were all patterns the worldbook cannot run is written switched off, not left to fire on its primary keys alone', () => {
     const book = (logic: number, secondary: string[]) =>
       planImport({ entries: { 0: { key: ['港口'], keysecondary: secondary, selective: true, selectiveLogic: logic, content: '只在夜里说。' } } }).entries[0]!
-    const and = book(0, ['/夜(晚|里)/'])
+    const and = book(0, ['/夜(?=晚)/'])
     expect(and.fields.enabled).toBe(false)
     expect(and.notes).toContainEqual({ code: 'no-secondary-keys', params: { logic: 'and-any' } })
-    // A plain key left, or a NOT logic (dropping an exclusion is said by its regex note): kept on.
-    expect(book(0, ['/夜(晚|里)/', '夜里']).fields.enabled).toBe(true)
-    expect(book(2, ['/白天/']).fields.enabled).toBe(true)
+    // A plain key left, a pattern it runs, or a NOT logic (dropping an exclusion is said by its note): kept on.
+    expect(book(0, ['/夜(?=晚)/', '夜里']).fields.enabled).toBe(true)
+    expect(book(0, ['/夜(晚|里)/']).fields).toMatchObject({ enabled: true, secondaryKeys: ['/夜(晚|里)/'] })
+    expect(book(2, ['/白(?=天)/']).fields.enabled).toBe(true)
   })
 
   it("an entry SillyTavern places in no prompt (position 7, an outlet; a position it has no case for) is written switched off with why; 0–6 and a card book's position words stay on (decision 321)", () => {

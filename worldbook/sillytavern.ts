@@ -5,6 +5,7 @@ import { charCount } from '../prompt/index.ts'
 import { note, type ImportNote } from './import-notes.ts'
 import { tavernMacrosIn } from '../whale/index.ts'
 import { otherLorebook, type OtherLorebook } from './other-lorebooks.ts'
+import { patternKey } from './pattern-key.ts'
 
 export type { NotCarried } from './sillytavern-fields.ts'
 
@@ -108,16 +109,23 @@ function keysOf(value: unknown): string[] {
 const PATTERN_CHARS = /[\\^$.|?*+()[\]{}]/
 
 /**
- * The keys as the worldbook matches them; a regular expression is dropped with a note: a whole `/…/flags`
- * key, or a key with pattern characters in an entry with `use_regex` (SillyTavern writes `use_regex: true`
- * on every entry of a card it exports, and reads no key as a pattern unless it is `/…/`: decision 303).
+ * The keys as the worldbook matches them. A `/…/flags` key stays a pattern, as SillyTavern reads it
+ * (pattern-key.ts), unless it needs what the worldbook's engine lacks (look-ahead, back-references):
+ * then it is dropped with a note and the reason (decision 333). A key with pattern characters in an
+ * entry with `use_regex` is dropped with a note too (SillyTavern writes `use_regex: true` on every entry
+ * of a card it exports, and reads no key as a pattern unless it is `/…/`: decision 303).
  */
 function cleanKeys(value: unknown, notes: ImportNote[], secondary: boolean, useRegex = false): string[] {
   const out: string[] = []
   for (const raw of keysOf(value)) {
     const key = raw.trim()
     if (key === '') continue
-    if (REGEX_KEY_RE.test(key) || (useRegex && PATTERN_CHARS.test(key))) {
+    const pattern = patternKey(key)
+    if (pattern?.kind === 'unsupported') {
+      notes.push(note(secondary ? 'secondary-pattern-unsupported' : 'pattern-unsupported', { key: JSON.stringify(key), why: pattern.why }))
+      continue
+    }
+    if (pattern === undefined && useRegex && (REGEX_KEY_RE.test(key) || PATTERN_CHARS.test(key))) {
       notes.push(note(secondary ? 'regex-secondary-key' : 'regex-key', { key: JSON.stringify(key) }))
       continue
     }

@@ -2,10 +2,14 @@ import type { worldbookZh } from '../zh/worldbook.ts'
 
 /** The SillyTavern World Info import's notes, refusals and field reasons (worldbook/import-notes.ts codes), in English. */
 export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } = {
-  'worldbook.note.regex-key': 'key {key} is a regular expression, which the worldbook does not match; dropped',
+  'worldbook.note.regex-key': "key {key} is a pattern only by the entry's use_regex (not written /…/), which SillyTavern does not read as one; dropped",
+  'worldbook.note.pattern-unsupported': 'key {key} is a pattern the worldbook cannot run (its engine has no look-ahead, back-references and the like); dropped',
   'worldbook.note.macros-kept':
     "{macros}: SillyTavern fills these in with the character's and your names; here the model reads them as written (edit the file to say the names)",
-  'worldbook.note.regex-secondary-key': 'secondary key {key} is a regular expression, which the worldbook does not match; dropped',
+  'worldbook.note.regex-secondary-key':
+    "secondary key {key} is a pattern only by the entry's use_regex (not written /…/), which SillyTavern does not read as one; dropped",
+  'worldbook.note.secondary-pattern-unsupported':
+    'secondary key {key} is a pattern the worldbook cannot run (its engine has no look-ahead, back-references and the like); dropped',
   'worldbook.note.secondary-off': 'secondary keys dropped: selective is off in the source',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} is unknown; AND ANY used',
   'worldbook.note.logic-never':

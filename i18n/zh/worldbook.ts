@@ -1,8 +1,10 @@
 /** The worldbook on the command line: the SillyTavern import's notes, refusals and field reasons (worldbook/import-notes.ts codes), `worldbook list`, in Chinese. */
 export const worldbookZh = {
-  'worldbook.note.regex-key': '关键词 {key} 是正则表达式，世界书不按正则匹配，去掉了',
+  'worldbook.note.regex-key': '关键词 {key} 靠条目的 use_regex 才算正则（没写成 /…/），SillyTavern 不按正则读它，去掉了',
+  'worldbook.note.pattern-unsupported': '关键词 {key} 是世界书跑不了的正则（这里的正则引擎不支持向前断言、反向引用等写法），去掉了',
   'worldbook.note.macros-kept': '{macros}：SillyTavern 会换成角色和你的名字；这里模型看到的是原样的写法（想写名字就改这个文件）',
-  'worldbook.note.regex-secondary-key': '次要关键词 {key} 是正则表达式，世界书不按正则匹配，去掉了',
+  'worldbook.note.regex-secondary-key': '次要关键词 {key} 靠条目的 use_regex 才算正则（没写成 /…/），SillyTavern 不按正则读它，去掉了',
+  'worldbook.note.secondary-pattern-unsupported': '次要关键词 {key} 是世界书跑不了的正则（这里的正则引擎不支持向前断言、反向引用等写法），去掉了',
   'worldbook.note.secondary-off': '次要关键词去掉了：原文件里 selective 是关着的',
   'worldbook.note.logic-unknown': 'selectiveLogic {value} 认不出来，按 AND ANY 处理',
   'worldbook.note.logic-never':
