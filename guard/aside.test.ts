@@ -58,10 +58,30 @@ describe('keeping aside what the guard puts back (decision 296)', () => {
 
   it('a file larger than the bound is not kept, a link is not read, and both are said', () => {
     const t = home()
-    writeFileSync(join(t.root, '锚/big.md'), Buffer.alloc(MAX_FILE + 1, 0x61))
+    writeFileSync(join(t.root, '锚/big.md'), Buffer.alloc(1001, 0x61))
     symlinkSync('/etc/hostname', join(t.root, '锚/link.md'))
-    const displaced = readDisplaced([join(t.root, '锚/big.md'), join(t.root, '锚/link.md')], t.home)
+    const displaced = readDisplaced([join(t.root, '锚/big.md'), join(t.root, '锚/link.md')], t.home, { maxFile: 1000, budget: 10_000 })
     expect(displaced).toEqual({ files: [], skipped: 1 })
+  })
+
+  it("a person's day file of several MiB saved during a window is kept (decision 334: it was not, over 1 MiB)", () => {
+    const t = home()
+    const day = Buffer.alloc(3 * 1024 * 1024, 0x61)
+    writeFileSync(join(t.root, '锚/day.md'), day)
+    const displaced = readDisplaced([join(t.root, '锚/day.md')], t.home)
+    expect(displaced.skipped).toBe(0)
+    expect(displaced.files[0]!.bytes.equals(day)).toBe(true)
+    expect(MAX_FILE).toBeGreaterThanOrEqual(32 * 1024 * 1024)
+  })
+
+  it("one look reads up to its budget, smallest first: a call's large dumps cannot push a small edit out (decision 334)", () => {
+    const t = home()
+    for (const n of [1, 2, 3]) writeFileSync(join(t.root, `锚/dump${n}.md`), Buffer.alloc(400, 0x61))
+    writeFileSync(join(t.root, '锚/我是谁.md'), 'saved by the person\n')
+    const displaced = readDisplaced([join(t.root, '锚')], t.home, { maxFile: 1000, budget: 1000 })
+    expect(displaced.files.map((f) => f.rel)).toContain('cyrene-philia093-0/锚/我是谁.md')
+    expect(displaced.files).toHaveLength(3)
+    expect(displaced.skipped).toBe(1)
   })
 
   it('a link where the put-back folder goes is never written through', () => {
@@ -78,8 +98,8 @@ describe('keeping aside what the guard puts back (decision 296)', () => {
   it('one call cannot fill the folder: after more than 16 MiB of copies a later save is still kept (decision 327)', () => {
     const t = home()
     // The flood: seventeen 1 MiB files a call wrote into the store, each put back and copied.
-    const oneFile = Buffer.alloc(MAX_FILE, 0x61)
-    const flood = Math.ceil(LARGE / MAX_FILE) + 1
+    const oneFile = Buffer.alloc(1024 * 1024, 0x61)
+    const flood = Math.ceil(LARGE / oneFile.length) + 1
     const files = Array.from({ length: flood }, (_, n) => ({ rel: `cyrene-philia093-0/余页/f${n}.md`, bytes: oneFile }))
     expect(keepAside(t.putBack, files, NOW)).toMatchObject({ kept: flood, skipped: 0 })
     expect(putBackUsage(t.putBack).bytes).toBeGreaterThan(LARGE)

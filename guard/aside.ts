@@ -17,8 +17,16 @@ import { readRegularFileSync } from '../durable/read-regular.ts'
  * room its put back freed, so it adds nothing a call could not have written to the disk itself.
  */
 
-/** A file larger than this is not kept aside (memory files are small; a model's dump is not the person's edit). */
-export const MAX_FILE = 1024 * 1024
+/**
+ * A file larger than this is not kept aside. A day file of the person's can be tens of MiB (100,000 undated lines
+ * imported into one day are 27 MiB), and their editor's save of it must be kept like any other (decision 334).
+ */
+export const MAX_FILE = 64 * 1024 * 1024
+/**
+ * What one look reads at most (the copies are in memory until written): the smallest files first, so a call's
+ * large dumps cannot push a person's edit out of the look.
+ */
+const LOOK_BUDGET = 128 * 1024 * 1024
 /** Past this the doctor asks the person to clear the folder; nothing stops being kept. */
 export const LARGE = 16 * 1024 * 1024
 
@@ -41,20 +49,38 @@ export interface Aside {
   skipped: number
 }
 
-/** A file, or the files in a folder, as they are on disk now (before the put back), with their paths from `from`. */
-export function readDisplaced(paths: readonly string[], from: string): { files: Displaced[]; skipped: number } {
-  const files: Displaced[] = []
+/**
+ * A file, or the files in a folder, as they are on disk now (before the put back), with their paths from `from`:
+ * the smallest first, each up to `maxFile`, all together up to `budget`; the rest counted as not kept.
+ */
+export function readDisplaced(
+  paths: readonly string[],
+  from: string,
+  limits: { maxFile: number; budget: number } = { maxFile: MAX_FILE, budget: LOOK_BUDGET },
+): { files: Displaced[]; skipped: number } {
+  const found: { path: string; size: number }[] = []
   let skipped = 0
   for (const p of paths)
     eachFile(p, (path, st) => {
       if (!st.isFile()) return
-      if (st.size > MAX_FILE) return void skipped++
-      try {
-        files.push({ rel: shownPath(path, from), bytes: readRegularFileSync(path) })
-      } catch {
-        skipped++
-      }
+      if (st.size > limits.maxFile) return void skipped++
+      found.push({ path, size: st.size })
     })
+  const files: Displaced[] = []
+  let read = 0
+  for (const { path, size } of found.sort((a, b) => a.size - b.size)) {
+    if (read + size > limits.budget) {
+      skipped++
+      continue
+    }
+    try {
+      const bytes = readRegularFileSync(path, false, limits.maxFile)
+      read += bytes.length
+      files.push({ rel: shownPath(path, from), bytes })
+    } catch {
+      skipped++
+    }
+  }
   return { files, skipped }
 }
 

@@ -179,7 +179,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.putBack.kept':
     '{looks} time(s) the store guard put back a change made while a tool call ran, it first kept what the file held in {dir} ({kib} KiB): if you saved one of those files yourself then, copy it back from there while no tool call runs, then remove the folder',
   'doctor.putBack.large': '; it holds over {limit} MiB (copies are still kept): remove what you no longer need from it',
-  'doctor.guard.aside': '; {n} file(s) put back could not be kept aside first (over 1 MiB, or a failed write: the disk full)',
+  'doctor.guard.aside': '; {n} file(s) put back could not be kept aside first (over 64 MiB, past the 128 MiB one look reads, or a failed write: the disk full)',
   'doctor.guard.owed':
     '; {n} of them still wait to be put back (tried again at every look, never kept as yours): find what keeps the guard out (chattr -i, a full disk, a mount)',
   'doctor.guard.lookErrors': '; {n} looks failed (those calls were refused or reported)',

@@ -167,7 +167,7 @@ export const doctorZh = {
   'doctor.putBack.kept':
     '记忆守卫有 {looks} 次放回了工具调用运行期间的改动，放回前先把文件当时的内容留在了 {dir}（{kib} KiB）：要是其中有你自己那时保存的文件，趁没有工具调用在运行时从那里拷回去，再删掉这个文件夹',
   'doctor.putBack.large': '；它已经超过 {limit} MiB（副本照样会留）：把不再需要的删掉',
-  'doctor.guard.aside': '；有 {n} 个被放回的文件没能先留副本（超过 1 MiB，或写入失败：磁盘满了）',
+  'doctor.guard.aside': '；有 {n} 个被放回的文件没能先留副本（超过 64 MiB、超出一次检查最多读的 128 MiB，或写入失败：磁盘满了）',
   'doctor.guard.owed': '；其中 {n} 处还在等着放回（每次查看都会再试，不会算成你的改动）：找出挡住的原因（chattr -i、磁盘满、挂载）',
   'doctor.guard.lookErrors': '；有 {n} 次检查失败（那些调用被拦下或已报告）',
   'doctor.guard.kept': '；在内存里留着 {paths} 个路径、{kib} KiB（启动时用了 {ms} 毫秒）',
