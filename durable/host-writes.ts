@@ -157,12 +157,23 @@ export async function asHostFolderWork<T>(places: readonly string[], fn: () => P
  * A snapshot is copied into a temporary folder and renamed, so one listing serves both places.
  */
 export class FolderListing {
-  private readonly files = new Set<string>()
+  private readonly files = new Map<string, Uint8Array | undefined>()
   private readonly folders = new Set<string>()
 
-  add(rel: string): void {
-    this.files.add(rel)
+  /** `bytes`: what the work writes there, kept while a tool call's window is open so the guard can write it back. */
+  add(rel: string, bytes?: Uint8Array): void {
+    this.files.set(rel, bytes !== undefined && windows > 0 ? bytes : undefined)
     for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1)) this.folders.add(rel.slice(0, at))
+  }
+
+  /** The bytes the work wrote at `rel`, when they were kept. */
+  bytesAt(rel: string): Uint8Array | undefined {
+    return this.files.get(rel)
+  }
+
+  /** The files whose bytes were kept. */
+  keptFiles(): string[] {
+    return [...this.files].flatMap(([rel, bytes]) => (bytes === undefined ? [] : [rel]))
   }
 
   /** What the work made at `rel`: a file, a folder above one, or nothing ('' is the place itself). */

@@ -322,6 +322,31 @@ it('a snapshot taken during a call keeps only what its copy listed: a file or a 
   expect(readFileSync(join(final, '锚', '我是谁.md'), 'utf8')).toBe('taken\n')
 })
 
+it('a file of the snapshot being taken that a call rewrites during the copy gets the bytes the copy wrote back (decision 332)', async () => {
+  const { snaps, guard } = guardedWithSnapshots()
+  expect(await guard.before('bash')).toBeUndefined()
+  const listing = new FolderListing()
+  const final = join(snaps, '2026-12-06')
+  await asHostFolderWork(
+    [final],
+    async () => {
+      mkdirSync(join(final, '锚'), { recursive: true })
+      listing.add('锚/我是谁.md', Buffer.from('taken\n'))
+      writeFileSync(join(final, '锚', '我是谁.md'), 'taken\n')
+      listing.add('元/settings.json', Buffer.from('{}\n'))
+      mkdirSync(join(final, '元'))
+      writeFileSync(join(final, '元', 'settings.json'), '{}\n')
+      // A process of the call, at the same moment: one file rewritten, one removed.
+      writeFileSync(join(final, '锚', '我是谁.md'), 'forged\n')
+      rmSync(join(final, '元', 'settings.json'))
+    },
+    listing,
+  )
+  await guard.after('bash')
+  expect(readFileSync(join(final, '锚', '我是谁.md'), 'utf8')).toBe('taken\n')
+  expect(readFileSync(join(final, '元', 'settings.json'), 'utf8')).toBe('{}\n')
+})
+
 it('a file a call makes under a name that is not UTF-8 is removed; one that was there before is left alone', async () => {
   const { root, guard } = guarded()
   const named = (name: string) => Buffer.concat([Buffer.from(join(root, '元') + '/'), Buffer.from(name, 'latin1')])

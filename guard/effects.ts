@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs'
-import { basename, relative, sep } from 'node:path'
+import { basename, join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/guard-window.ts'
 import { keepAside, readDisplaced, type Aside } from './aside.ts'
@@ -416,10 +416,17 @@ export class EffectsGuard {
         theirs.push(c)
         continue
       }
+      // A file the work listed with its bytes (a snapshot copied while a window is open): those bytes, and no others.
+      const listedBytes = listed === 'file' && judge === 'undo' ? listingBytesAt(c.path, host) : undefined
+      if (listedBytes !== undefined) {
+        if (c.what === 'removed' || c.what === 'replaced' || !holdsOneOf(c.path, [listedBytes])) swapped.push({ path: c.path, bytes: listedBytes })
+        else mine.push(c)
+        continue
+      }
       if (listed === 'folder' && c.what === 'added') {
         const inside = shadow.adoptFolderOnly(c.path)
         if (inside !== undefined) {
-          queue.push(...inside)
+          queue.push(...inside, ...(judge === 'undo' ? listedButGone(c.path, host) : []))
           continue
         }
       }
@@ -575,6 +582,32 @@ function listedAt(path: string, host: ReturnType<typeof takeHostWrites>): 'file'
   const place = innermostPlace(path, host)
   const listing = place === undefined ? undefined : host.folderListings.get(place)
   return listing?.holds(relative(place!, path).split(sep).join('/'))
+}
+
+/** The bytes the listing of the innermost place holding `path` kept for it. */
+function listingBytesAt(path: string, host: ReturnType<typeof takeHostWrites>): Uint8Array | undefined {
+  const place = innermostPlace(path, host)
+  return place === undefined ? undefined : host.folderListings.get(place)?.bytesAt(relative(place, path).split(sep).join('/'))
+}
+
+/** At a listed place itself: the files its work wrote with their bytes that are not there now (a call removed them before any look saw them). */
+function listedButGone(path: string, host: ReturnType<typeof takeHostWrites>): Change[] {
+  const listing = host.folderListings.get(path)
+  if (listing === undefined) return []
+  return listing
+    .keptFiles()
+    .map((rel) => join(path, rel))
+    .filter((p) => !existsNoFollow(p))
+    .map((p) => ({ path: p, what: 'removed' as const }))
+}
+
+function existsNoFollow(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** `path` is inside a place whose work listed what it made, and that listing does not name it. */

@@ -140,7 +140,7 @@ async function copyStoreTree(
     const buf = asKept(join(from, rel), disk)
     if (buf === undefined) continue
     const target = join(to, rel)
-    listing.add(rel)
+    listing.add(rel, buf)
     await ensureDir(dirname(target))
     dirs.add(dirname(target))
     await writeNewFile(target, buf, FILE_MODE, sync)
@@ -200,8 +200,9 @@ async function copyToSnapshot(
     const files = await copyStoreTree(store.root, tmp, durable(kind), listing, onProgress)
     const seq = Math.max(0, ...(await takenOrder(store)).map((o) => o.seq)) + 1
     const manifest: SnapshotManifest = { version: MANIFEST_VERSION, taken_at: store.now().toISOString(), kind, seq, files }
-    listing.add(MANIFEST_FILE)
-    await writeNewFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`)
+    const manifestText = `${JSON.stringify(manifest)}\n`
+    listing.add(MANIFEST_FILE, Buffer.from(manifestText))
+    await writeNewFile(join(tmp, MANIFEST_FILE), manifestText)
     await fsyncDir(tmp)
     await fs.rename(tmp, final)
     takenHere.set(final, seq)

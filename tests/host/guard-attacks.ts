@@ -95,7 +95,8 @@ while time.time() < end:
 
 /**
  * Until argv[2] s after the call began (argv[3]), drops a forged file (and a folder holding one) into every snapshot
- * folder that was not there at its start, the one being taken (.tmp-…) and the one it is renamed to, again and again.
+ * folder that was not there at its start, the one being taken (.tmp-…) and the one it is renamed to, and appends to a
+ * file the copy made there, again and again.
  */
 const DROP_INTO_THE_SNAPSHOT_BEING_TAKEN = String.raw`import os, sys, time
 snaps = sys.argv[1]; end = float(sys.argv[3]) + float(sys.argv[2])
@@ -110,6 +111,12 @@ while time.time() < end:
             os.makedirs(os.path.join(p, '锚', 'forged-folder'), exist_ok=True)
             with open(os.path.join(p, '锚', 'forged-folder', 'x.md'), 'w') as f:
                 f.write(txt)
+        except OSError:
+            pass
+        try:
+            if os.path.isfile(os.path.join(p, '世界书', '茶.md')):
+                with open(os.path.join(p, '世界书', '茶.md'), 'a') as f:
+                    f.write('forged\n')
         except OSError:
             pass
     time.sleep(0.0005)
