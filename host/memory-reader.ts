@@ -1,5 +1,6 @@
 import { fileStampSync } from '../memory/files.ts'
 import { readRecent, recentFiles } from '../memory/index.ts'
+import { localDate } from '../memory/paths.ts'
 import { MARKS_REL, ownerOf, readMarksSync } from '../memory/marks.ts'
 import { join } from 'node:path'
 import { frameOverhead } from '../prompt/index.ts'
@@ -59,9 +60,18 @@ export class MemoryReader {
     return { block: this.last, error: this.failure, newestOnly: [...this.newestOnly] }
   }
 
+  /** Which files make the block on `now`'s local day: the same all day, worked out once for it (every assembly asks). */
+  private filesOn(now: Date): ReturnType<typeof recentFiles> {
+    const day = localDate(now)
+    if (this.files?.day !== day) this.files = { day, files: recentFiles(this.root, this.days, now) }
+    return this.files.files
+  }
+
+  private files: { day: string; files: ReturnType<typeof recentFiles> } | undefined
+
   /** The current block; throws only if the files cannot be read at all (readOrKeep keeps the last one). */
   read(now = new Date()): MemoryBlockResult {
-    const files = recentFiles(this.root, this.days, now)
+    const files = this.filesOn(now)
     // Who wrote an entry is the person-marks record's: a change there changes which entries are kept first.
     const marksPath = join(this.root, MARKS_REL)
     const key = [...files.anchors, ...files.days, { path: marksPath }].map(({ path }) => `${path}=${fingerprint(path)}`).join('|')

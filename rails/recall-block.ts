@@ -1,6 +1,6 @@
 import { charCount, clip, fitWithinBudget, frameOverhead, promptSafe } from '../prompt/index.ts'
 import { sourceLabel, type RecalledEntry } from '../recall/index.ts'
-import { nearDuplicateKey, similarityOf, NEAR_DUPLICATE_THRESHOLD } from '../memory/near-duplicate.ts'
+import { nearDuplicateKey, similarityOf, NEAR_DUPLICATE_THRESHOLD, type NearDuplicateKey } from '../memory/near-duplicate.ts'
 import { framed } from '../prompt/index.ts'
 
 /** One hit as the block shows it. */
@@ -46,6 +46,19 @@ export interface PreparedHits {
   blank: number
 }
 
+/** The near-duplicate keys of texts shown lately, most recent last: the same memories come back turn after turn. */
+const keysKept = new Map<string, NearDuplicateKey>()
+const KEYS_KEPT = 512
+
+function keyOf(text: string): NearDuplicateKey {
+  let key = keysKept.get(text)
+  if (key !== undefined) keysKept.delete(text)
+  else key = nearDuplicateKey(text)
+  keysKept.set(text, key)
+  if (keysKept.size > KEYS_KEPT) keysKept.delete(keysKept.keys().next().value!)
+  return key
+}
+
 /** The half of `recallBlock` that needs no budget: the budget pass sizes one block several times, this runs once. */
 export function prepareHits(hits: readonly RecalledEntry[], perEntryMax: number, opts: RecallBlockOptions = {}): PreparedHits {
   const exclude = new Set(opts.exclude ?? [])
@@ -67,14 +80,14 @@ export function prepareHits(hits: readonly RecalledEntry[], perEntryMax: number,
       continue
     }
     // A hit's whole text against the kept hits' texts as shown, each of those prepared once.
-    const key = nearDuplicateKey(text)
+    const key = keyOf(text)
     if (keys.some((k) => similarityOf(k, key) >= NEAR_DUPLICATE_THRESHOLD)) {
       skipped.push({ id: hit.id, why: 'near-duplicate' })
       continue
     }
     // perEntryMax limits the memory's own text; the source label comes on top.
     const short = clip(text, perEntryMax, { trimEnd: true })
-    keys.push(short === text ? key : nearDuplicateKey(short))
+    keys.push(short === text ? key : keyOf(short))
     candidates.push({ hit, label: promptSafe(sourceLabel(hit.area, hit.date, hit.id)), text: short, long: short !== text })
   }
   return { candidates, skipped, blank }

@@ -123,6 +123,7 @@ export class RecallKeeper {
   private countsKept: RecallCounts | undefined
   /** The texts of files hits came from lately, by the stamp they were read at: a hit's text without reading its file again. */
   private readonly shownFiles = new Map<string, { stamp: FileStamp; text: string }>()
+  private shownChars = 0
   /** A hit's file is read in one blocking call (KeeperOpenOptions.ownThread). */
   private readonly blockingReads: boolean
   /** KeeperOpenOptions.skipUnreadable, and the folders the last full look left out. */
@@ -194,6 +195,7 @@ export class RecallKeeper {
     this.where = fresh.where
     this.pendingFiles = fresh.pendingFiles
     this.shownFiles.clear()
+    this.shownChars = 0
     this.countsKept = undefined
     this.opened.cache = 'rebuilt'
     this.opened.filesRead += fresh.opened.filesRead
@@ -401,8 +403,21 @@ export class RecallKeeper {
     const text = await this.textOf(rel)
     if (text === undefined) return new Map()
     if (stamp !== undefined) {
+      const replaced = this.shownFiles.get(rel)
+      if (replaced !== undefined) {
+        this.shownChars -= replaced.text.length
+        this.shownFiles.delete(rel)
+      }
       this.shownFiles.set(rel, { stamp, text })
-      if (this.shownFiles.size > SHOWN_FILES_KEPT) this.shownFiles.delete(this.shownFiles.keys().next().value!)
+      this.shownChars += text.length
+      for (
+        let oldest = this.shownFiles.keys().next();
+        this.shownFiles.size > SHOWN_FILES_KEPT || this.shownChars > SHOWN_CHARS_KEPT;
+        oldest = this.shownFiles.keys().next()
+      ) {
+        this.shownChars -= this.shownFiles.get(oldest.value!)!.text.length
+        this.shownFiles.delete(oldest.value!)
+      }
     }
     return itemsIn(rel, text, ids)
   }
@@ -445,7 +460,12 @@ export class RecallKeeper {
   }
 }
 
-const SHOWN_FILES_KEPT = 64
+/**
+ * The texts of files hits came from lately, by stamp: a conversation comes back to the same memories turn after
+ * turn. Bounded by count and by characters (a day file of 100,000 imported lines is 27 MB: never more than one such).
+ */
+const SHOWN_FILES_KEPT = 512
+const SHOWN_CHARS_KEPT = 8_000_000
 const FEW_PENDING = 256
 
 async function statOf(path: string): Promise<FileStamp | undefined> {

@@ -1,4 +1,18 @@
-import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { withLock } from '../durable/lock.ts'
@@ -40,6 +54,15 @@ function isFile(absolute: string): boolean {
   }
 }
 
+/** Something is at `absolute` (a link counts: a config kept elsewhere may be one); never throws. */
+function existsNoFollowOrLink(absolute: string): boolean {
+  try {
+    return lstatSync(absolute, { throwIfNoEntry: false }) !== undefined
+  } catch {
+    return true
+  }
+}
+
 export function locationsFor(ctx: FsContext, configOverride?: string): WhaleLocations {
   const home = ctx.env.HOME || os.homedir()
   const found = locate({ DSH_HOME: ctx.env.DSH_HOME, DSH_WHALE_CONFIG: ctx.env.DSH_WHALE_CONFIG }, home, (f) => isFile(resolveIn(ctx, f)))
@@ -61,6 +84,8 @@ export function readBounded(absolute: string, maxBytes: number): ReadResult {
 }
 
 export function readBytesBounded(absolute: string, maxBytes: number): { ok: true; bytes: Buffer } | { ok: false; reason: string } {
+  // Most assemblies look for a config or an inbox that is not there: no error built for that (the open below still decides).
+  if (!existsNoFollowOrLink(absolute)) return { ok: false, reason: 'no such file' }
   try {
     return { ok: true, bytes: readRegularFileSync(absolute, true, maxBytes) }
   } catch (error) {
