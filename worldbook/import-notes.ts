@@ -33,6 +33,7 @@ export const IMPORT_NOTE_CODES = [
   // How the keys match.
   'match-constant',
   'match-keys',
+  'match-keys-patterns',
   'match-whole',
   'match-substring',
   'match-cased',

@@ -49,9 +49,11 @@ describe('SillyTavern World Info import', () => {
     }
   })
 
-  it('a /…/flags key stays a pattern, as SillyTavern reads it (decision 333)', () => {
+  it('a /…/flags key stays a pattern, as SillyTavern reads it, and the matching line says so (decision 333)', () => {
     expect(by('正则').fields).toMatchObject({ keys: ['/昔.+涟/i'], enabled: true })
     expect(by('正则').notes).toEqual([])
+    expect(by('正则').matching.code).toBe('match-keys-patterns')
+    expect(by('非选择').matching.code).toBe('match-keys')
   })
 
   it('a pattern the worldbook cannot run (look-ahead, a back-reference) is dropped with the reason; an entry left without keys is kept switched off (decision 333)', () => {

@@ -389,7 +389,8 @@ function matchingNote(e: StEntry, fields: EntryFields): ImportNote {
   if (fields.constant) return note('match-constant')
   const from = (f: { value: unknown; path: string } | undefined): ImportNote =>
     f === undefined || f.value === null ? note('match-default') : note('match-field', { field: `${f.path} ${String(f.value)}` })
-  return note('match-keys', {
+  const patterns = [...fields.keys, ...fields.secondaryKeys].some((k) => patternKey(k)?.kind === 'pattern')
+  return note(patterns ? 'match-keys-patterns' : 'match-keys', {
     how: note(fields.wholeWords === true ? 'match-whole' : 'match-substring'),
     whole: from(e.get('matchWholeWords')),
     cased: note(fields.caseSensitive === true ? 'match-cased' : 'match-any-case'),

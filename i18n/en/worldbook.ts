@@ -40,6 +40,7 @@ export const worldbookEn: { readonly [K in keyof typeof worldbookZh]: string } =
   'worldbook.note.not-an-entry': 'not an entry object',
   'worldbook.note.match-constant': 'constant: always in rail 140, keys not needed',
   'worldbook.note.match-keys': '{how} ({whole}), {cased} ({casedFrom})',
+  'worldbook.note.match-keys-patterns': '{how} ({whole}), {cased} ({casedFrom}); /…/ keys as patterns, by their own flags',
   'worldbook.note.match-whole': 'non-CJK keys as whole words',
   'worldbook.note.match-substring': 'keys as substrings ("beast" in "beasts")',
   'worldbook.note.match-cased': 'case as written',

@@ -33,6 +33,7 @@ export const worldbookZh = {
   'worldbook.note.not-an-entry': '不是一个条目对象',
   'worldbook.note.match-constant': '常驻：一直在 140 栏里，不需要关键词',
   'worldbook.note.match-keys': '{how}（{whole}），{cased}（{casedFrom}）',
+  'worldbook.note.match-keys-patterns': '{how}（{whole}），{cased}（{casedFrom}）；/…/ 形式的关键词按正则匹配，用它自己的标志',
   'worldbook.note.match-whole': '非中日韩关键词按整词匹配',
   'worldbook.note.match-substring': '关键词按子串匹配（"beast" 也命中 "beasts"）',
   'worldbook.note.match-cased': '大小写照写的来',
