@@ -37,7 +37,7 @@ in its front matter switches it off.`,
   'cli.worldbook.import': `SillyTavern World Info → entry files in <root>/世界书/; a file already there is never overwritten.
 Says per entry what was kept, split and not carried: keys, secondary keys and logic, constant, order,
 disable, comment, content, matchWholeWords (absent: SillyTavern's default, substring) and caseSensitive
-are kept; position/depth become the rail 140 (constant) or the pre-step hit block (keyword); probability,
+are kept, a /pattern/flags key as a regular expression (one needing look-ahead or back-references dropped); position/depth become the rail 140 (constant) or the pre-step hit block (keyword); probability,
 scan depth, groups, timed effects, recursion and the book's scan_depth/token_budget are named as not
 carried. An entry longer than its block (560 constant, 800 keyword, frame included) is split at line
 breaks, or written switched off with its size when one paragraph alone is too long. On and off are read as

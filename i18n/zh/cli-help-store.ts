@@ -28,7 +28,8 @@ match_whole_words、case_sensitive）的 markdown 文件；用任何编辑器改
   'cli.worldbook.list': '生效的条目（你的盖过起步的），以及被跳过的文件和原因',
   'cli.worldbook.import': `把 SillyTavern 的 World Info 变成 <root>/世界书/ 里的条目文件；已经在那里的文件从不覆盖。
 逐条说明保留了什么、拆开了什么、没带过来什么：keys、secondary keys 和逻辑、constant、order、disable、comment、
-content、matchWholeWords（没写时用 SillyTavern 的默认：子串）和 caseSensitive 都保留；position/depth 变成
+content、matchWholeWords（没写时用 SillyTavern 的默认：子串）和 caseSensitive 都保留，/正则/标志 形式的关键词按正则
+保留（要用向前断言或反向引用的去掉）；position/depth 变成
 140 号轨（constant）或预处理的命中块（关键词）；probability、scan depth、groups、定时效果、递归，以及整本的
 scan_depth/token_budget 会点名说没带过来。比它的块长的条目（constant 560、关键词 800，含框架）在换行处拆开；
 单独一段就太长时，写成关着的条目并写明大小。开和关照 SillyTavern 的读法（disable == true、constant 为真值、角色卡
