@@ -2,6 +2,7 @@ import { t, type Lang } from '../i18n/index.ts'
 import type { DoctorLine } from '../doctor/index.ts'
 import type { StoreGuardState } from './types.ts'
 import { LARGE, putBackDirOf, putBackUsage } from './aside.ts'
+import { frozenUnder } from './frozen.ts'
 
 /** The guard's doctor lines (area `guard`): one line, or a warning when the guard is not mounted (`state` undefined). */
 export function doctorLines(state: StoreGuardState | undefined, lang: Lang): DoctorLine[] {
@@ -57,5 +58,21 @@ export function putBackLine(root: string, lang: Lang): DoctorLine | undefined {
     check: t('doctor.check.putBack', lang),
     status: 'warn',
     detail: t('doctor.putBack.kept', lang, { looks, dir, kib: Math.ceil(bytes / 1024) }) + full,
+  }
+}
+
+/** Files of the store a call running as root made immutable or append-only: writes to them are refused until the flag is cleared. */
+export function frozenLine(root: string, lang: Lang): DoctorLine | undefined {
+  const frozen = frozenUnder(root)
+  if (frozen.length === 0) return undefined
+  const shown = frozen
+    .slice(0, 3)
+    .map((p) => `'${p}'`)
+    .join(' ')
+  return {
+    area: 'memory',
+    check: t('doctor.check.frozen', lang),
+    status: 'warn',
+    detail: t('doctor.frozen.found', lang, { n: frozen.length, paths: shown, more: frozen.length > 3 ? '…' : '' }),
   }
 }

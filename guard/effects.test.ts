@@ -1,5 +1,18 @@
 import { spawnSync } from 'node:child_process'
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chownSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
@@ -345,6 +358,29 @@ it('a file of the snapshot being taken that a call rewrites during the copy gets
   await guard.after('bash')
   expect(readFileSync(join(final, '锚', '我是谁.md'), 'utf8')).toBe('taken\n')
   expect(readFileSync(join(final, '元', 'settings.json'), 'utf8')).toBe('{}\n')
+})
+
+it('a second name of a store file that goes away during a call is no change; a new one is put back (decision 336)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cyrene-effects-'))
+  const root = join(dir, 'store')
+  mkdirSync(join(root, '元'), { recursive: true })
+  const kept = join(root, '元', 'kept.json')
+  const other = join(dir, 'other-name.json')
+  writeFileSync(kept, 'before\n')
+  // A second name the file had when the guard started (a backup tool's hard link, or one a call left earlier).
+  linkSync(kept, other)
+  const guard = new EffectsGuard({ roots: [root], hostFolders: [], shownFrom: dir, pollMs: 50 })
+  made.push({ dir, guard })
+  expect(await guard.before('bash')).toBeUndefined()
+  const ino = statSync(kept).ino
+  rmSync(other)
+  expect((await guard.after('bash')).notes).toEqual([])
+  expect(statSync(kept).ino).toBe(ino)
+  // A new name made during a call: the file is written anew, and the new name no longer reaches it.
+  expect(await guard.before('bash')).toBeUndefined()
+  linkSync(kept, other)
+  expect((await guard.after('bash')).notes.join('')).toContain('hard link')
+  expect(statSync(kept).nlink).toBe(1)
 })
 
 it('a file a call makes under a name that is not UTF-8 is removed; one that was there before is left alone', async () => {

@@ -3,6 +3,6 @@
  * check the benchmark drives. The command line and the doctor load this outside DSH; the DSH
  * registration is `row.ts`.
  */
-export { doctorLines, putBackLine } from './doctor.ts'
+export { doctorLines, frozenLine, putBackLine } from './doctor.ts'
 export type { StoreGuardState } from './types.ts'
 export { EffectsGuard } from './effects.ts'

@@ -397,7 +397,8 @@ export class Shadow {
     if (same && (st.mode & 0o7777) === rec.mode && !this.rewrittenUnchanged.has(path)) return
     if (st.size !== rec.size || sha(readRegularFileSync(path)) !== rec.hash) return void out.push({ path, what: 'content' })
     if ((st.mode & 0o7777) !== rec.mode) return void out.push({ path, what: 'mode' })
-    if (st.nlink !== rec.nlink) return void out.push({ path, what: 'hard link' })
+    // A new name for the file is a way to write it from elsewhere; a name going away is none (decision 336).
+    if (st.nlink > rec.nlink) return void out.push({ path, what: 'hard link' })
     if (st.mtimeMs !== rec.mtimeMs) return void out.push({ path, what: 'time' })
     // chown moves only the ctime: the same bytes under another owner are still a change.
     if (!sameOwner(st, rec)) return void out.push({ path, what: 'owner' })

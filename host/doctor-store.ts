@@ -2,7 +2,7 @@ import { gitLines } from '../gitsync/index.ts'
 import { existsSync } from 'node:fs'
 import { lockShape, lockState, processStopped } from '../durable/lock.ts'
 import { heldList, windowsOpenElsewhere } from '../durable/guard-window.ts'
-import { putBackLine } from '../guard/index.ts'
+import { frozenLine, putBackLine } from '../guard/index.ts'
 import { linkTarget } from '../memory/files.ts'
 import { join } from 'node:path'
 import { t, type Lang } from '../i18n/index.ts'
@@ -90,6 +90,8 @@ async function openedStoreLines(root: string, rootCheck: string, io: DoctorIO, l
   if (writeLock !== undefined) lines.push(writeLock)
   const putBack = putBackLine(root, lang)
   if (putBack !== undefined) lines.push(putBack)
+  const frozen = frozenLine(root, lang)
+  if (frozen !== undefined) lines.push(frozen)
   if (opts.engine) lines.push(await engineLine(store, lang))
   // The check has just measured the store; only when it could not run is it measured here.
   const usage = report === undefined ? await store.measureUsage(true) : { total: report.stats.bytes, margin: report.stats.marginBytes }

@@ -27,6 +27,7 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.check.files': 'store files',
   'doctor.check.writeLock': 'write lock',
   'doctor.check.putBack': 'put back, kept',
+  'doctor.check.frozen': 'files no one may write',
   'doctor.check.access': 'access',
   'doctor.check.root': 'memory root',
   'doctor.check.engine': 'memory engine',
@@ -178,6 +179,8 @@ export const doctorEn: { readonly [K in keyof typeof doctorZh]: string } = {
   'doctor.guard.failed': '; {n} changes could NOT be put back: run cyrene memory check and restore from a snapshot',
   'doctor.putBack.kept':
     '{looks} time(s) the store guard put back a change made while a tool call ran, it first kept what the file held in {dir} ({kib} KiB): if you saved one of those files yourself then, copy it back from there while no tool call runs, then remove the folder',
+  'doctor.frozen.found':
+    '{n} file(s) or folder(s) of the store are immutable or append-only (chattr +i / +a, which only root can set): every write to them is refused. Clear it with chattr -i -a {paths}{more}, and look for what set it',
   'doctor.putBack.large': '; it holds over {limit} MiB (copies are still kept): remove what you no longer need from it',
   'doctor.guard.aside': '; {n} file(s) put back could not be kept aside first (over 64 MiB, past the 128 MiB one look reads, or a failed write: the disk full)',
   'doctor.guard.owed':

@@ -25,6 +25,7 @@ export const doctorZh = {
   'doctor.check.files': '记忆库文件',
   'doctor.check.writeLock': '写锁',
   'doctor.check.putBack': '放回前留的副本',
+  'doctor.check.frozen': '谁都写不了的文件',
   'doctor.check.access': '权限',
   'doctor.check.root': '记忆库位置',
   'doctor.check.engine': '记忆引擎',
@@ -166,6 +167,8 @@ export const doctorZh = {
   'doctor.guard.failed': '；有 {n} 处改动没能放回：请运行 cyrene memory check，并从快照恢复',
   'doctor.putBack.kept':
     '记忆守卫有 {looks} 次放回了工具调用运行期间的改动，放回前先把文件当时的内容留在了 {dir}（{kib} KiB）：要是其中有你自己那时保存的文件，趁没有工具调用在运行时从那里拷回去，再删掉这个文件夹',
+  'doctor.frozen.found':
+    '存储里有 {n} 个文件或文件夹被设成了不可变或只能追加（chattr +i / +a，只有 root 能设）：往里写都会被拒绝。用 chattr -i -a {paths}{more} 清掉，再查查是谁设的',
   'doctor.putBack.large': '；它已经超过 {limit} MiB（副本照样会留）：把不再需要的删掉',
   'doctor.guard.aside': '；有 {n} 个被放回的文件没能先留副本（超过 64 MiB、超出一次检查最多读的 128 MiB，或写入失败：磁盘满了）',
   'doctor.guard.owed': '；其中 {n} 处还在等着放回（每次查看都会再试，不会算成你的改动）：找出挡住的原因（chattr -i、磁盘满、挂载）',
