@@ -3,7 +3,7 @@ import { basename, join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { markWindowClosed, markWindowOpen, sweepDeadMarks } from '../durable/guard-window.ts'
 import { keepAside, readDisplaced, type Aside } from './aside.ts'
-import { hostWriting, keepBytesFrom, onHostWritesIdle, openCallWindow, takeHostWrites } from '../durable/host-writes.ts'
+import { hostWriting, keepBytesFrom, onHostWritesIdle, openCallWindow, takeHostWrites, type FolderListing } from '../durable/host-writes.ts'
 import { processAlive, readOwnerSync, sameHost } from '../durable/lock-owner.ts'
 import { WRITE_LOCK } from '../memory/paths.ts'
 import { ModelProcesses, procsSupported } from './procs.ts'
@@ -411,13 +411,14 @@ export class EffectsGuard {
       // At a place that work named (decision 316), and in one of the host's folders whatever it named.
       const inHostFolder = this.opts.hostFolders.some((f) => within(c!.path, f)) && host.folderPlaces.some((p) => within(c!.path, p))
       // A place whose work listed what it made (a snapshot being taken): only those names are the host's there.
-      const listed = inHostFolder ? listedAt(c.path, host) : undefined
-      if (listed === undefined && inHostFolder && unlistedInListedPlace(c.path, host)) {
+      const at = inHostFolder ? listingAt(c.path, host) : undefined
+      const listed = at?.listing.holds(at.rel)
+      if (at !== undefined && listed === undefined) {
         theirs.push(c)
         continue
       }
       // A file the work listed with its bytes (a snapshot copied while a window is open): those bytes, and no others.
-      const listedBytes = listed === 'file' && judge === 'undo' ? listingBytesAt(c.path, host) : undefined
+      const listedBytes = listed === 'file' && judge === 'undo' ? at!.listing.bytesAt(at!.rel) : undefined
       if (listedBytes !== undefined) {
         if (c.what === 'removed' || c.what === 'replaced' || !holdsOneOf(c.path, [listedBytes])) swapped.push({ path: c.path, bytes: listedBytes })
         else mine.push(c)
@@ -426,7 +427,8 @@ export class EffectsGuard {
       if (listed === 'folder' && c.what === 'added') {
         const inside = shadow.adoptFolderOnly(c.path)
         if (inside !== undefined) {
-          queue.push(...inside, ...(judge === 'undo' ? listedButGone(c.path, host) : []))
+          // At the place itself: what the work wrote that no look saw before a call removed it.
+          queue.push(...inside, ...(judge === 'undo' && at!.rel === '' ? listedButGone(c.path, at!.listing) : []))
           continue
         }
       }
@@ -570,33 +572,19 @@ function isLink(path: string): boolean {
   }
 }
 
-/** The innermost place of the host's folder work that holds `path`, with its listing when it keeps one. */
-function innermostPlace(path: string, host: ReturnType<typeof takeHostWrites>): string | undefined {
-  let best: string | undefined
-  for (const p of host.folderPlaces) if (within(path, p) && (best === undefined || p.length > best.length)) best = p
-  return best
-}
-
-/** What the listing of the innermost place holding `path` says is there; undefined when that place keeps no listing or lists nothing there. */
-function listedAt(path: string, host: ReturnType<typeof takeHostWrites>): 'file' | 'folder' | undefined {
-  const place = innermostPlace(path, host)
+/** The listing of the innermost place of the host's folder work that holds `path`, with `path` relative to it ('' at the place); undefined when that place keeps none. */
+function listingAt(path: string, host: ReturnType<typeof takeHostWrites>): { listing: FolderListing; rel: string } | undefined {
+  let place: string | undefined
+  for (const p of host.folderPlaces) if (within(path, p) && (place === undefined || p.length > place.length)) place = p
   const listing = place === undefined ? undefined : host.folderListings.get(place)
-  return listing?.holds(relative(place!, path).split(sep).join('/'))
+  return listing === undefined ? undefined : { listing, rel: relative(place!, path).split(sep).join('/') }
 }
 
-/** The bytes the listing of the innermost place holding `path` kept for it. */
-function listingBytesAt(path: string, host: ReturnType<typeof takeHostWrites>): Uint8Array | undefined {
-  const place = innermostPlace(path, host)
-  return place === undefined ? undefined : host.folderListings.get(place)?.bytesAt(relative(place, path).split(sep).join('/'))
-}
-
-/** At a listed place itself: the files its work wrote with their bytes that are not there now (a call removed them before any look saw them). */
-function listedButGone(path: string, host: ReturnType<typeof takeHostWrites>): Change[] {
-  const listing = host.folderListings.get(path)
-  if (listing === undefined) return []
+/** The files a listing kept the bytes of that are not under `place` now (a call removed them before any look saw them). */
+function listedButGone(place: string, listing: FolderListing): Change[] {
   return listing
     .keptFiles()
-    .map((rel) => join(path, rel))
+    .map((rel) => join(place, rel))
     .filter((p) => !existsNoFollow(p))
     .map((p) => ({ path: p, what: 'removed' as const }))
 }
@@ -608,12 +596,6 @@ function existsNoFollow(path: string): boolean {
   } catch {
     return false
   }
-}
-
-/** `path` is inside a place whose work listed what it made, and that listing does not name it. */
-function unlistedInListedPlace(path: string, host: ReturnType<typeof takeHostWrites>): boolean {
-  const place = innermostPlace(path, host)
-  return place !== undefined && host.folderListings.has(place) && listedAt(path, host) === undefined
 }
 
 function within(path: string, folder: string): boolean {

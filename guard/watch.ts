@@ -58,7 +58,7 @@ export class Watches {
     }
     for (const { path, dir } of paths) {
       this.add(path, dir)
-      if (dir || under.has(path)) this.dirty.add(path)
+      if (dir) this.dirty.add(path)
     }
     for (const path of under) this.dirty.add(path)
   }

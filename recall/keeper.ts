@@ -410,13 +410,10 @@ export class RecallKeeper {
       }
       this.shownFiles.set(rel, { stamp, text })
       this.shownChars += text.length
-      for (
-        let oldest = this.shownFiles.keys().next();
-        this.shownFiles.size > SHOWN_FILES_KEPT || this.shownChars > SHOWN_CHARS_KEPT;
-        oldest = this.shownFiles.keys().next()
-      ) {
-        this.shownChars -= this.shownFiles.get(oldest.value!)!.text.length
-        this.shownFiles.delete(oldest.value!)
+      while (this.shownFiles.size > SHOWN_FILES_KEPT || this.shownChars > SHOWN_CHARS_KEPT) {
+        const [oldest, { text: gone }] = this.shownFiles.entries().next().value!
+        this.shownChars -= gone.length
+        this.shownFiles.delete(oldest)
       }
     }
     return itemsIn(rel, text, ids)
