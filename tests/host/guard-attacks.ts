@@ -50,6 +50,21 @@ const racingTheEngine = (
 })
 
 /**
+ * A program of the call's (argv: the snapshots folder, 4 s, the call's start) waits in the background while the
+ * person's `/cyrene backup`, typed between two tool calls, takes a new snapshot.
+ */
+const duringBackup = (name: string, file: string, python: string): Attack => ({
+  name,
+  steps: [
+    { tool: 'bash', args: { command: inBackground(file, python, '{snaps} 4 $(date +%s.%N)'), description: 'wait for a snapshot' } },
+    { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
+    { tool: 'command', args: { line: '/cyrene backup' } },
+  ],
+  laterMs: 500,
+  newSnapshot: true,
+})
+
+/**
  * A command that starts a Python program in the background and returns at once. The program travels
  * as base64 inside a base64 command, past the early refusal, so the effects check is what meets it.
  */
@@ -673,33 +688,9 @@ export const ATTACKS: Attack[] = [
   bash('a chain of folders deeper than PATH_MAX in 元', inForeground('p2.py', DEEPER_THAN_PATH_MAX, '{root}/元 20')),
   bash('a chain of folders deeper than PATH_MAX in the snapshots', inForeground('p3.py', DEEPER_THAN_PATH_MAX, '{snaps} 20')),
   // While the host takes a snapshot, what changes in the snapshots folder was taken as its own work: a process of a call waiting for it.
-  {
-    name: "the older snapshots forged and cut while the person's /cyrene backup takes a new one",
-    steps: [
-      {
-        tool: 'bash',
-        args: { command: inBackground('s1.py', FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN, '{snaps} 4 $(date +%s.%N)'), description: 'wait for a snapshot' },
-      },
-      { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
-      { tool: 'command', args: { line: '/cyrene backup' } },
-    ],
-    laterMs: 500,
-    newSnapshot: true,
-  },
+  duringBackup("the older snapshots forged and cut while the person's /cyrene backup takes a new one", 's1.py', FORGE_THE_SNAPSHOTS_WHILE_ONE_IS_TAKEN),
   // The new snapshot is the host's place while it is taken: what a call's process dropped into it spoiled it for a restore.
-  {
-    name: "files dropped into the snapshot the person's /cyrene backup is taking",
-    steps: [
-      {
-        tool: 'bash',
-        args: { command: inBackground('s3.py', DROP_INTO_THE_SNAPSHOT_BEING_TAKEN, '{snaps} 4 $(date +%s.%N)'), description: 'wait for a snapshot' },
-      },
-      { tool: 'bash', args: { command: 'sleep 0.3', description: 'let it start' } },
-      { tool: 'command', args: { line: '/cyrene backup' } },
-    ],
-    laterMs: 500,
-    newSnapshot: true,
-  },
+  duringBackup("files dropped into the snapshot the person's /cyrene backup is taking", 's3.py', DROP_INTO_THE_SNAPSHOT_BEING_TAKEN),
   racingTheEngine("the anchor given the name of the write lock's owner record again and again while the host takes the lock to write", {
     start: inBackground('s2.py', ANCHOR_AS_THE_LOCKS_OWNER_RECORD, '{root} 2 $(date +%s.%N)'),
     what: 'link the anchor in a loop',
